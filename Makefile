@@ -1,0 +1,32 @@
+# odrpack: `make sample` runs the tool on SampleProject/, `make test` runs every test.
+SWIFT ?= swift
+BUILD_FLAGS ?=
+ODRPACK = .build/debug/odrpack
+
+.PHONY: all deps build release sample test bench clean
+
+all: build
+
+# libarchive, zlib and pkg-config come from apt when they are missing.
+deps:
+	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libarchive || [ ! -f /usr/include/zlib.h ]; then \
+		echo "installing libarchive-dev zlib1g-dev pkg-config"; \
+		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libarchive-dev zlib1g-dev pkg-config; \
+	fi
+
+build: deps
+	$(SWIFT) build $(BUILD_FLAGS)
+
+release: deps
+	$(SWIFT) build -c release $(BUILD_FLAGS)
+
+sample: build
+	$(ODRPACK) plan SampleProject/odrpack.yml
+
+test: deps
+	$(SWIFT) build --build-tests $(BUILD_FLAGS)
+	$(SWIFT) test --skip-build $(BUILD_FLAGS)
+
+clean:
+	rm -rf .build SampleProject/build

@@ -1,0 +1,49 @@
+/// The store's limits a project is checked against (SPEC section 4); `nil` means no limit.
+public struct LimitProfile: Equatable, Sendable {
+    public enum Key: String, CaseIterable, Sendable {
+        case maxPackSize = "max-pack-size"
+        case maxTagSize = "max-tag-size"
+        case recommendedSize = "recommended-size"
+        case maxPackCount = "max-pack-count"
+        case maxInitialInstallSize = "max-initial-install-size"
+        case maxInitialPrefetchSize = "max-initial-prefetch-size"
+        case maxTotalSize = "max-total-size"
+
+        /// `max-pack-count` counts packs; every other key is a byte size.
+        public var isCount: Bool { self == .maxPackCount }
+    }
+
+    public var name: String
+    public var values: [Key: Int64]
+
+    public subscript(key: Key) -> Int64? {
+        get { values[key] }
+        set { values[key] = newValue }
+    }
+
+    public static let names = ["default", "ios", "ios18", "tvos"]
+
+    public static func named(_ name: String) -> LimitProfile? {
+        let MB: Int64 = 1_000_000
+        let GB: Int64 = 1_000_000_000
+        switch name {
+        case "default":
+            return LimitProfile(name: name, values: [
+                .maxPackSize: 512 * MB, .maxTagSize: 512 * MB, .recommendedSize: 64 * MB, .maxPackCount: 1000,
+                .maxInitialPrefetchSize: 2 * GB, .maxTotalSize: 20 * GB,
+            ])
+        case "ios", "tvos":
+            return LimitProfile(name: name, values: [
+                .maxPackSize: 512 * MB, .maxTagSize: 512 * MB, .recommendedSize: 64 * MB, .maxPackCount: 1000,
+                .maxInitialInstallSize: 2 * GB, .maxInitialPrefetchSize: 4 * GB, .maxTotalSize: 20 * GB,
+            ])
+        case "ios18":
+            return LimitProfile(name: name, values: [
+                .maxPackSize: 8 * GB, .maxTagSize: 8 * GB, .recommendedSize: 64 * MB, .maxPackCount: 1000,
+                .maxTotalSize: 70 * GB,
+            ])
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,28 @@
+/// Lexical handling of the manifest's relative paths.
+public enum RelativePath {
+    /// Why a path or glob would reach outside resources-root, or nil when it stays inside.
+    public static func outsideRootProblem(_ path: String) -> String? {
+        if path.hasPrefix("/") || path.hasPrefix("~") {
+            return "is absolute: write it relative to resources-root"
+        }
+        if normalize(path) == nil {
+            return "climbs out of resources-root with '..': write it relative to resources-root"
+        }
+        return nil
+    }
+
+    /// `./a//b/../c/` → `a/c`; the root itself is ""; nil when `..` leaves the root.
+    public static func normalize(_ path: String) -> String? {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            switch part {
+            case ".": continue
+            case "..":
+                if parts.isEmpty { return nil }
+                parts.removeLast()
+            default: parts.append(part)
+            }
+        }
+        return parts.joined(separator: "/")
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Everything `plan` and `validate` learn about a project: manifest → resources → packs → diagnostics.
+public struct PlanResult: Sendable {
+    public var manifest: TagManifest?
+    public var resolution: Resolution?
+    public var plan: PackPlan?
+    public var diagnostics: [Diagnostic]
+}
+
+/// Runs the stages in order and collects their diagnostics.
+public struct ProjectPlanner {
+    public init() {}
+
+    /// - Parameter profile: a profile name from the command line, overriding the manifest's.
+    /// - Throws: `ManifestLoader.ReadError` when the manifest cannot be read at all.
+    public func plan(manifestPath: String, profile: String? = nil) throws -> PlanResult {
+        let (manifest, manifestDiagnostics) = try ManifestLoader().load(path: manifestPath)
+        guard let manifest else {
+            return PlanResult(manifest: nil, resolution: nil, plan: nil, diagnostics: manifestDiagnostics)
+        }
+        return plan(manifest: manifest, profile: profile, manifestDiagnostics: manifestDiagnostics)
+    }
+
+    public func plan(manifest: TagManifest, profile: String? = nil, manifestDiagnostics: [Diagnostic] = []) -> PlanResult {
+        guard let limits = manifest.limits(profileName: profile) else {
+            let diagnostic = Diagnostic.error(.manifestInvalidValue, "unknown profile '\(profile ?? manifest.profile.value)'")
+            return PlanResult(manifest: manifest, resolution: nil, plan: nil, diagnostics: manifestDiagnostics + [diagnostic])
+        }
+        let resolution = ResourceResolver(manifest: manifest).resolve()
+        let plan = PackPlanner(manifest: manifest, limits: limits).plan(resolution)
+        let resolutionDiagnostics = resolution.diagnostics.sorted(by: Self.resolutionOrder)
+        let checks = resolution.rootPath.isEmpty ? [] : PlanChecker(manifest: manifest, plan: plan).check()
+        return PlanResult(manifest: manifest, resolution: resolution, plan: plan,
+                          diagnostics: manifestDiagnostics + resolutionDiagnostics + checks)
+    }
+
+    /// Walk order depends on the file system; diagnostics must not.
+    static func resolutionOrder(_ a: Diagnostic, _ b: Diagnostic) -> Bool {
+        let aLine = a.location?.line ?? Int.max, bLine = b.location?.line ?? Int.max
+        if aLine != bLine { return aLine < bLine }
+        let aSubject = a.subject ?? "", bSubject = b.subject ?? ""
+        if aSubject != bSubject { return aSubject.precedesByCodePoint(bSubject) }
+        return a.code.rawValue < b.code.rawValue
+    }
+}

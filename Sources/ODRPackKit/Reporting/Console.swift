@@ -1,0 +1,46 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Terminal output rules: colour and animation only on a TTY, never with NO_COLOR or TERM=dumb.
+public struct Console: Sendable {
+    public var colorOnStderr: Bool
+    public var stderrIsInteractive: Bool
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        let interactive = isatty(STDERR_FILENO) == 1
+        let allowed = environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+        stderrIsInteractive = interactive && environment["TERM"] != "dumb"
+        colorOnStderr = interactive && allowed
+    }
+
+    public func printOut(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    public func printError(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    /// One diagnostic a line, compiler style, on stderr.
+    public func printDiagnostics(_ diagnostics: [Diagnostic]) {
+        var text = ""
+        for diagnostic in diagnostics {
+            var line = diagnostic.formatted
+            if colorOnStderr {
+                let word = diagnostic.severity.rawValue + ":"
+                let color = diagnostic.severity == .error ? "\u{1B}[1;31m" : "\u{1B}[1;33m"
+                if let range = line.range(of: word) { line.replaceSubrange(range, with: color + word + "\u{1B}[0m") }
+            }
+            text += line + "\n"
+        }
+        if !text.isEmpty { printError(text) }
+    }
+
+    /// `2 errors, 1 warning`
+    public static func countSummary(_ diagnostics: [Diagnostic]) -> String {
+        let errors = diagnostics.errorCount, warnings = diagnostics.warningCount
+        return "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// The human form of `plan`: what a person needs to decide, in tables.
+public enum PlanReport {
+    public static func text(_ plan: PackPlan, manifestPath: String) -> String {
+        var out = "odrpack plan: \(plan.bundleID) (\(manifestPath), profile \(plan.profileName))\n"
+        out += "Resources: \(plan.resourceFiles) file\(plan.resourceFiles == 1 ? "" : "s"), \(ByteCount.format(plan.totalSize)) in \(plan.packs.count) pack\(plan.packs.count == 1 ? "" : "s")\n"
+        out += "App bundle: \(plan.appBundleFiles) untagged file\(plan.appBundleFiles == 1 ? "" : "s"), \(ByteCount.format(plan.appBundleSize)) (stay in the app)\n"
+
+        out += "\nPacks\n"
+        var packs = TextTable([("PACK", .left), ("TAGS", .left), ("FILES", .right), ("SIZE", .right),
+                               ("CATEGORY", .left), ("PRIORITY", .right)])
+        for pack in plan.packs.sorted(by: packOrder) {
+            packs.add([shortID(pack.id), pack.shortName, "\(pack.files.count)", ByteCount.format(pack.size),
+                       pack.category.rawValue, pack.priority.map(formatPriority) ?? "-"])
+        }
+        out += plan.packs.isEmpty ? "  (none: no resource is tagged)\n" : packs.render()
+
+        out += "\nTags\n"
+        var tags = TextTable([("TAG", .left), ("SIZE", .right), ("PACKS", .right), ("CATEGORY", .left)])
+        for tag in plan.tags.sorted(by: { ($0.category, $0.name) < ($1.category, $1.name) }) {
+            tags.add([tag.name, ByteCount.format(tag.size), "\(tag.packs.count)", tag.category.rawValue])
+        }
+        out += plan.tags.isEmpty ? "  (none)\n" : tags.render()
+
+        out += "\nTotals against limits (profile \(plan.profileName))\n"
+        var totals = TextTable([("WHAT", .left), ("SIZE", .right), ("LIMIT", .right), ("USED", .right)])
+        func row(_ name: String, _ value: Int64, _ key: LimitProfile.Key, count: Bool = false) {
+            let limit = plan.limits[key]
+            let used = limit.map { $0 > 0 ? String(format: "%.1f%%", Double(value) * 100 / Double($0)) : "-" } ?? "-"
+            totals.add([name, count ? "\(value)" : ByteCount.format(value),
+                        limit.map { count ? "\($0)" : ByteCount.format($0) } ?? "none", used])
+        }
+        row("initial-install", plan.initialInstallSize, .maxInitialInstallSize)
+        row("initial-install + prefetch", plan.initialPrefetchSize, .maxInitialPrefetchSize)
+        row("all packs", plan.totalSize, .maxTotalSize)
+        row("pack count", Int64(plan.packs.count), .maxPackCount, count: true)
+        row("largest pack", plan.packs.map(\.size).max() ?? 0, .maxPackSize)
+        row("largest tag", plan.tags.map(\.size).max() ?? 0, .maxTagSize)
+        out += totals.render()
+        return out
+    }
+
+    /// Initial-install first, then prefetch by priority, then on-demand, then by tags.
+    static func packOrder(_ a: AssetPack, _ b: AssetPack) -> Bool {
+        if a.category != b.category { return a.category < b.category }
+        if (a.priority ?? 0) != (b.priority ?? 0) { return (a.priority ?? 0) > (b.priority ?? 0) }
+        return a.shortName < b.shortName
+    }
+
+    /// `asset-pack-1577c8b9`: enough of the id to tell packs apart.
+    public static func shortID(_ id: String) -> String {
+        guard let range = id.range(of: ".asset-pack-", options: .backwards) else { return id }
+        return "asset-pack-" + id[range.upperBound...].prefix(8)
+    }
+
+    public static func formatPriority(_ value: Double) -> String {
+        let text = String(format: "%.3f", value)
+        var trimmed = text
+        while trimmed.hasSuffix("0") && !trimmed.hasSuffix(".0") { trimmed.removeLast() }
+        return trimmed
+    }
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+import ODRPackKit
+
+struct Plan: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the asset packs, tags and sizes a manifest makes, and every problem.")
+
+    @OptionGroup var options: PlanOptions
+
+    func run() throws {
+        let result = try options.planProject()
+        let console = Console()
+        if options.json {
+            var document: [(String, JSONValue)] = []
+            if let plan = result.plan, result.resolution?.rootPath.isEmpty == false {
+                document = ManifestDocument.json(plan: plan)
+            }
+            document.append(("diagnostics", ManifestDocument.diagnostics(result.diagnostics)))
+            console.printOut(JSONValue.object(document).serialized())
+        } else {
+            if let plan = result.plan, result.resolution?.rootPath.isEmpty == false {
+                console.printOut(PlanReport.text(plan, manifestPath: options.manifest))
+            }
+            console.printDiagnostics(result.diagnostics)
+            if !result.diagnostics.isEmpty { console.printError(Console.countSummary(result.diagnostics) + "\n") }
+        }
+        let code = options.exitCode(for: result.diagnostics)
+        if code != .success { throw code }
+    }
+}

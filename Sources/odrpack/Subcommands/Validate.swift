@@ -1,0 +1,30 @@
+import ArgumentParser
+import ODRPackKit
+
+struct Validate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check a manifest and its resources against the store's limits; print only problems.")
+
+    @OptionGroup var options: PlanOptions
+
+    func run() throws {
+        let result = try options.planProject()
+        let console = Console()
+        if options.json {
+            console.printOut(JSONValue.object([
+                ("diagnostics", ManifestDocument.diagnostics(result.diagnostics)),
+                ("summary", ManifestDocument.summary(result.diagnostics)),
+            ]).serialized())
+        } else {
+            console.printDiagnostics(result.diagnostics)
+            var line = "\(options.manifest): "
+            if let plan = result.plan, result.resolution?.rootPath.isEmpty == false {
+                line += "\(plan.packs.count) pack\(plan.packs.count == 1 ? "" : "s"), \(plan.resourceFiles) tagged file\(plan.resourceFiles == 1 ? "" : "s"), \(ByteCount.format(plan.totalSize)); "
+            }
+            line += Console.countSummary(result.diagnostics)
+            console.printOut(line + "\n")
+        }
+        let code = options.exitCode(for: result.diagnostics)
+        if code != .success { throw code }
+    }
+}
