@@ -98,25 +98,26 @@ private struct Walk {
             return
         }
         let descriptor = dirfd(directory)
-        var names: [(name: String, valid: Bool)] = []
+        // Raw names go to the system calls; the decoded ones (lossy when not UTF-8) to everything else.
+        var names: [(name: String, raw: [CChar], valid: Bool)] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw -> (String, Bool) in
-                let bytes = raw.bindMemory(to: UInt8.self)
+            let raw = withUnsafeBytes(of: entry.pointee.d_name) { bytes -> [CChar] in
                 let length = bytes.firstIndex(of: 0) ?? bytes.count
-                let slice = UnsafeBufferPointer(rebasing: bytes[..<length])
-                if let valid = String(validating: slice, as: UTF8.self) { return (valid, true) }
-                return (String(decoding: slice, as: UTF8.self), false)
+                return bytes[..<length].map { CChar(bitPattern: $0) } + [0]
             }
-            if name.0 == "." || name.0 == ".." { continue }
-            names.append(name)
+            let bytes = raw.dropLast().map { UInt8(bitPattern: $0) }
+            let valid = String(validating: bytes, as: UTF8.self)
+            let name = valid ?? String(decoding: bytes, as: UTF8.self)
+            if name == "." || name == ".." { continue }
+            names.append((name, raw, valid != nil))
         }
         let candidateGlobs = globEntries.indices.filter { globEntries[$0].pattern.couldMatch(filesIn: components) }
         let candidateExcludes = excludes.filter { $0.couldMatch(filesIn: components) }
 
-        for (name, validName) in names {
+        for (name, rawName, validName) in names {
             let childRelative = relative.isEmpty ? name : relative + "/" + name
             var info = stat()
-            guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+            guard fstatat(descriptor, rawName, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
             if (info.st_mode & S_IFMT) == S_IFLNK {
                 let childAbsolute = absolute + "/" + name
                 guard let target = realpath(childAbsolute, nil) else {
@@ -223,7 +224,9 @@ private struct Walk {
                                           "file name '\(path)' is not valid UTF-8, so it cannot be stored in a pack: rename the file",
                                           at: entryLocation(entry), subject: path))
             }
-            diagnostics += ExecutableContentCheck(rootPath: rootPath).check(resources) { entryLocation($0.firstEntry) }
+            let unnamable = Set(invalidNames.map(\.path))
+            diagnostics += ExecutableContentCheck(rootPath: rootPath)
+                .check(resources.filter { !unnamable.contains($0.path) }) { entryLocation($0.firstEntry) }
         }
         return Resolution(rootPath: rootPath, resources: resources, appBundleFiles: appBundleFiles,
                           appBundleSize: appBundleSize, diagnostics: diagnostics)

@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+
+/// `odrpack plan` and `validate` through the built binary: exit codes and JSON documents.
+@Suite struct PlanCommandTests {
+    func cleanProject() throws -> TemporaryProject {
+        let project = try TemporaryProject()
+        try project.manifest("""
+            version: 1
+            bundle-id: com.example.clean
+            resources-root: R
+            resources:
+              - {path: Level1, tags: [level1]}
+              - {path: Shared/paddle.png, tags: [level1, level2]}
+              - {path: Level2, tags: [level2]}
+            initial-install: [level1]
+            prefetch-order: [level2]
+            """)
+        try project.file("R/Level1/scene.json", "{\"level\": 1}")
+        try project.file("R/Level2/scene.json", "{\"level\": 22}")
+        try project.file("R/Shared/paddle.png", "PNG")
+        try project.file("R/UI/menu.json", "{}")
+        return project
+    }
+
+    @Test func cleanProjectPlanJSON() throws {
+        let project = try cleanProject()
+        let output = try CommandRunner.run(["plan", "--json"], in: project.root)
+        #expect(output.status == 0)
+        let document = try output.json()
+        #expect(document["schemaVersion"] as? Int == 1)
+        #expect(document["bundleId"] as? String == "com.example.clean")
+        #expect(document["profile"] as? String == "default")
+        #expect((document["diagnostics"] as? [Any])?.isEmpty == true)
+        #expect(document["initialInstallTags"] as? [String] == ["level1"])
+        #expect(document["prefetchOrder"] as? [String] == ["level2"])
+        let limits = try #require(document["limits"] as? [String: Any])
+        #expect(limits["max-pack-size"] as? Int == 512_000_000)
+        #expect(limits["max-initial-install-size"] is NSNull)
+        #expect(limits.count == 7)
+        let appBundle = try #require(document["appBundle"] as? [String: Any])
+        #expect(appBundle["files"] as? Int == 1)
+        #expect(appBundle["size"] as? Int == 2)
+        let totals = try #require(document["totals"] as? [String: Any])
+        #expect(totals["packs"] as? Int == 3)
+        #expect(totals["size"] as? Int == 28)
+        #expect(totals["initialInstallSize"] as? Int == 15)
+        #expect(totals["initialPrefetchSize"] as? Int == 28)
+        #expect(totals["archiveSize"] == nil)
+        let packs = try #require(document["packs"] as? [[String: Any]])
+        #expect(packs.map { $0["id"] as? String ?? "" } == packs.map { $0["id"] as? String ?? "" }.sorted())
+        let shared = try #require(packs.first { ($0["tags"] as? [String]) == ["level1", "level2"] })
+        #expect(shared["category"] as? String == "initial-install")
+        #expect(shared["priority"] as? Double == 1.0)
+        #expect(shared["size"] as? Int == 3)
+        #expect(shared["archiveSha256"] == nil && shared["contentHash"] == nil)
+        let files = try #require(shared["files"] as? [[String: Any]])
+        #expect(files.count == 1 && files[0]["path"] as? String == "Shared/paddle.png" && files[0]["sha256"] == nil)
+        let id = try #require(shared["id"] as? String)
+        #expect(shared["file"] as? String == "OnDemandResources/com.example.clean.level1+level2-\(id.suffix(32)).assetpack")
+        let tags = try #require(document["tags"] as? [[String: Any]])
+        #expect(tags.map { $0["name"] as? String } == ["level1", "level2"])
+        #expect(tags[1]["size"] as? Int == 16)
+        #expect(tags[1]["category"] as? String == "prefetch")
+        #expect((tags[1]["packs"] as? [String])?.count == 2)
+    }
+
+    @Test func cleanProjectHumanPlanAndValidate() throws {
+        let project = try cleanProject()
+        let plan = try CommandRunner.run(["plan", "odrpack.yml"], in: project.root)
+        #expect(plan.status == 0)
+        #expect(plan.stdout.contains("level1+level2"))
+        #expect(plan.stdout.contains("initial-install"))
+        #expect(plan.stderr.isEmpty)
+        let validate = try CommandRunner.run(["validate", "--json"], in: project.root)
+        #expect(validate.status == 0)
+        let summary = try #require(try validate.json()["summary"] as? [String: Int])
+        #expect(summary == ["errors": 0, "warnings": 0])
+    }
+
+    @Test func warningsPassUnlessWarningsAreErrors() throws {
+        let project = try cleanProject()
+        try project.manifest("""
+            version: 1
+            bundle-id: com.example.clean
+            resources-root: R
+            resources:
+              - {path: Level1, tags: [level1]}
+              - {glob: "**/*.caf", tags: [audio]}
+            """)
+        let validate = try CommandRunner.run(["validate", "--json"], in: project.root)
+        #expect(validate.status == 0)
+        let document = try validate.json()
+        let diagnostics = try #require(document["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics[0]["severity"] as? String == "warning")
+        #expect(diagnostics[0]["code"] as? String == "entry-matches-nothing")
+        #expect(diagnostics[0]["file"] as? String == "odrpack.yml")
+        #expect(diagnostics[0]["line"] as? Int == 6)
+        #expect(diagnostics[0]["column"] as? Int == 12)
+        #expect(diagnostics[0]["subject"] as? String == "**/*.caf")
+        #expect(Set(diagnostics[0].keys) == ["severity", "code", "message", "file", "line", "column", "subject"])
+        #expect(document["summary"] as? [String: Int] == ["errors": 0, "warnings": 1])
+        let strict = try CommandRunner.run(["validate", "--warnings-as-errors"], in: project.root)
+        #expect(strict.status == 1)
+        #expect(strict.stderr.contains("odrpack.yml:6:12: warning: glob '**/*.caf' matches no file"))
+        #expect(strict.stderr.contains("[entry-matches-nothing]"))
+    }
+
+    @Test func errorsExitOne() throws {
+        let project = try cleanProject()
+        try project.manifest("""
+            version: 1
+            bundle-id: com.example.clean
+            resources-root: R
+            resources:
+              - {path: Level1, tags: [level1]}
+            limits:
+              max-pack-size: 10B
+            """)
+        let plan = try CommandRunner.run(["plan", "--json"], in: project.root)
+        #expect(plan.status == 1)
+        let diagnostics = try #require(try plan.json()["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.map { $0["code"] as? String } == ["pack-too-large"]) // max-tag-size keeps its 512 MB
+        let human = try CommandRunner.run(["validate"], in: project.root)
+        #expect(human.status == 1)
+        #expect(human.stderr.contains("odrpack.yml:5:12: error: pack 'level1' is 12 B, over the 10 B limit"))
+        #expect(human.stdout.contains("1 pack, 1 tagged file, 12 B; 1 error, 0 warnings"))
+    }
+
+    @Test func manifestErrorsExitOneWithLocations() throws {
+        let project = try TemporaryProject()
+        try project.manifest("version: 1\nbundle-id: com.example.x\nresourses: []\n")
+        let output = try CommandRunner.run(["validate", "--json"], in: project.root)
+        #expect(output.status == 1)
+        let diagnostics = try #require(try output.json()["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.first?["code"] as? String == "manifest-unknown-key")
+        #expect(diagnostics.first?["line"] as? Int == 3)
+        let plan = try CommandRunner.run(["plan", "--json"], in: project.root)
+        #expect(plan.status == 1)
+        #expect(try plan.json()["packs"] == nil)
+    }
+
+    @Test func exitCodesForToolAndCommandLineFailures() throws {
+        let project = try TemporaryProject()
+        #expect(try CommandRunner.run(["validate"], in: project.root).status == 2) // no manifest
+        #expect(try CommandRunner.run(["validate", "--profile", "watchos"], in: project.root).status == 64)
+        #expect(try CommandRunner.run(["validate", "--no-such-flag"], in: project.root).status == 64)
+        #expect(try CommandRunner.run(["frobnicate"], in: project.root).status == 64)
+    }
+
+    @Test func profileFlagOverridesTheManifest() throws {
+        let project = try cleanProject()
+        let output = try CommandRunner.run(["plan", "--json", "--profile", "ios18"], in: project.root)
+        let document = try output.json()
+        #expect(document["profile"] as? String == "ios18")
+        #expect((document["limits"] as? [String: Any])?["max-pack-size"] as? Int == 8_000_000_000)
+    }
+}

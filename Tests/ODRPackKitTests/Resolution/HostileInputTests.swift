@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+@testable import ODRPackKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Odd and hostile project trees: each gives its diagnostic code, and none crashes.
+@Suite struct HostileInputTests {
+    func project(_ entries: String, extra: String = "") throws -> TemporaryProject {
+        let project = try TemporaryProject()
+        try project.manifest("version: 1\nbundle-id: com.example.x\nresources-root: R\nresources:\n\(entries)\(extra)")
+        try project.folder("R")
+        return project
+    }
+
+    @Test func missingPathIsPathNotFound() throws {
+        let project = try project("  - {path: Levels/Missing, tags: [a]}\n")
+        let result = try project.plan()
+        #expect(result.codes == ["path-not-found"])
+        #expect(result.diagnostics[0].location?.line == 5)
+        #expect(result.diagnostics[0].location?.column == 12)
+    }
+
+    @Test func missingResourcesRoot() throws {
+        let project = try TemporaryProject()
+        try project.manifest("version: 1\nbundle-id: com.example.x\nresources-root: Nowhere\n")
+        let result = try project.plan()
+        #expect(result.codes == ["path-not-found"])
+        #expect(result.diagnostics[0].location?.line == 3)
+    }
+
+    @Test func symlinkLeavingTheRootIsAnError() throws {
+        let project = try project("  - {path: ., tags: [a]}\n")
+        try project.file("outside.txt", "secret")
+        try project.symlink("R/link.txt", to: project.path("outside.txt"))
+        try project.file("R/inside/real.txt", "ok")
+        try project.symlink("R/alias.txt", to: "inside/real.txt")
+        let result = try project.plan()
+        #expect(result.codes == ["path-outside-root"])
+        #expect(result.diagnostics[0].subject == "link.txt")
+        // A link that stays inside is followed: the file appears under both names.
+        #expect(result.resolution?.resources.map(\.path) == ["alias.txt", "inside/real.txt"])
+    }
+
+    @Test func symlinkLoopsAreReportedNotFollowedForever() throws {
+        let project = try project("  - {path: ., tags: [a]}\n")
+        try project.file("R/dir/file.txt", "x")
+        try project.symlink("R/dir/up", to: "..")
+        try project.symlink("R/self", to: "self")
+        let result = try project.plan()
+        #expect(result.codes.sorted() == ["file-unreadable", "file-unreadable"])
+        #expect(Set(result.diagnostics.compactMap(\.subject)) == ["dir/up", "self"])
+        #expect(result.resolution?.resources.map(\.path) == ["dir/file.txt"])
+    }
+
+    @Test func brokenSymlinkIsUnreadable() throws {
+        let project = try project("  - {path: ., tags: [a]}\n")
+        try project.symlink("R/gone.png", to: "nothing-here.png")
+        try project.file("R/real.png")
+        #expect(try project.plan().codes == ["file-unreadable"])
+    }
+
+    @Test(.enabled(if: getuid() != 0, "root reads files whatever their permissions"))
+    func unreadableFile() throws {
+        let project = try project("  - {path: ., tags: [a]}\n")
+        try project.file("R/locked.bin", "x")
+        chmod(project.path("R/locked.bin"), 0)
+        #expect(try project.plan().codes == ["file-unreadable"])
+    }
+
+    @Test func executableContentInATaggedFile() throws {
+        let project = try project("  - {path: bin, tags: [a]}\n")
+        try project.file("R/bin/tool.elf", bytes: Data([0x7F, 0x45, 0x4C, 0x46, 2, 1, 1, 0]))
+        try project.file("R/bin/app.macho", bytes: Data([0xCF, 0xFA, 0xED, 0xFE, 7, 0, 0, 1]))
+        try project.file("R/bin/fat", bytes: Data([0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 2]))
+        try project.file("R/bin/Java.class", bytes: Data([0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 52]))
+        var pe = Data(count: 128)
+        pe[0] = 0x4D; pe[1] = 0x5A; pe[60] = 64; pe[64] = 0x50; pe[65] = 0x45
+        try project.file("R/bin/setup.exe", bytes: pe)
+        try project.file("R/bin/notes.txt", "MZ is just text here")
+        try project.file("R/app-only.elf", bytes: Data([0x7F, 0x45, 0x4C, 0x46])) // untagged: stays in the app
+        let result = try project.plan()
+        #expect(result.diagnostics(.executableContent).map(\.subject) == ["bin/app.macho", "bin/fat", "bin/setup.exe", "bin/tool.elf"])
+        #expect(result.codes.allSatisfy { $0 == "executable-content" })
+    }
+
+    @Test func nonUTF8FileNameIsReportedWithoutACrash() throws {
+        let project = try project("  - {path: ., tags: [a]}\n")
+        let name = project.path("R") + "/bad-\u{FFFD}".replacingOccurrences(of: "\u{FFFD}", with: "")
+        let bytes = Array(name.utf8) + [0xFF, 0xFE, 0x2E, 0x70, 0x6E, 0x67, 0]
+        let descriptor = bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count) { open($0, O_CREAT | O_WRONLY, 0o644) }
+        }
+        #expect(descriptor >= 0)
+        close(descriptor)
+        try project.file("R/good.png")
+        let result = try project.plan()
+        #expect(result.codes == ["file-unreadable"])
+        #expect(result.diagnostics[0].message.contains("not valid UTF-8"))
+    }
+
+    @Test func emptyResourcesFolderAndEmptyFolderEntry() throws {
+        let project = try project("  - {path: Empty, tags: [a]}\n  - {glob: \"**/*.caf\", tags: [b]}\n")
+        try project.folder("R/Empty")
+        let result = try project.plan()
+        #expect(result.codes == ["entry-matches-nothing", "entry-matches-nothing"])
+        #expect(result.plan?.packs.isEmpty == true)
+        #expect(result.diagnostics.allSatisfy { $0.severity == .warning })
+    }
+
+    @Test func zeroByteFilesArePacked() throws {
+        let project = try project("  - {path: ., tags: [a]}\n")
+        try project.file("R/empty.json", "")
+        try project.file("R/also-empty", "")
+        let result = try project.plan()
+        #expect(result.diagnostics.isEmpty)
+        #expect(result.plan?.packs.first?.files.map(\.size) == [0, 0])
+        #expect(result.plan?.totalSize == 0)
+    }
+
+    @Test func unknownInitialOrPrefetchTag() throws {
+        let project = try project("  - {path: ., tags: [level1]}\n", extra: "initial-install: [levl1]\nprefetch-order: [level9]\n")
+        try project.file("R/a.json")
+        let result = try project.plan()
+        #expect(result.codes == ["tag-unknown", "tag-unknown"])
+        #expect(result.diagnostics[0].message.contains("did you mean 'level1'?"))
+        #expect(result.diagnostics.map(\.location?.line) == [6, 7])
+    }
+
+    @Test func caseCollisionInOnePack() throws {
+        let project = try project("  - {path: ., tags: [a]}\n")
+        try project.file("R/Hero.png")
+        try project.file("R/hero.png")
+        let result = try project.plan()
+        #expect(result.codes == ["case-collision"])
+        #expect(result.diagnostics[0].severity == .warning)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Runs the built `odrpack` binary the way a user would, capturing output and exit status.
+struct CommandRunner {
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+
+        /// The stdout JSON document as a dictionary.
+        func json() throws -> [String: Any] {
+            try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any] ?? [:]
+        }
+    }
+
+    /// The odrpack executable, built beside the test bundle.
+    static var executable: URL {
+        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var folder = testBinary.deletingLastPathComponent()
+        while !folder.path.hasSuffix(".xctest") && folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("odrpack").path) {
+            folder.deleteLastPathComponent()
+        }
+        if folder.path.hasSuffix(".xctest") { folder.deleteLastPathComponent() }
+        return folder.appendingPathComponent("odrpack")
+    }
+
+    @discardableResult
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Output {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("odrpack-out-\(UUID().uuidString)")
+        let err = FileManager.default.temporaryDirectory.appendingPathComponent("odrpack-err-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        FileManager.default.createFile(atPath: err.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: out)
+            try? FileManager.default.removeItem(at: err)
+        }
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus,
+                      stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+                      stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+    }
+}

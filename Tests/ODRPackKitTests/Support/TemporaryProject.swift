@@ -1,0 +1,78 @@
+import Foundation
+import ODRPackKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A throwaway project folder: a manifest plus resource files, removed when the test ends.
+final class TemporaryProject {
+    let root: URL
+
+    init() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("odrpack-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        root = URL(fileURLWithPath: base.path.resolvingSymlinksInPath)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
+
+    var manifestPath: String { root.appendingPathComponent("odrpack.yml").path }
+
+    func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+
+    @discardableResult
+    func manifest(_ text: String, name: String = "odrpack.yml") throws -> String {
+        let path = root.appendingPathComponent(name).path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Writes a file under the project, creating folders.
+    func file(_ relative: String, _ contents: String = "data") throws {
+        try file(relative, bytes: Data(contents.utf8))
+    }
+
+    func file(_ relative: String, bytes: Data) throws {
+        let url = root.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try bytes.write(to: url)
+    }
+
+    /// A sparse file of exactly `size` bytes: large sizes without writing gigabytes.
+    func sparseFile(_ relative: String, size: Int64) throws {
+        let url = root.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let descriptor = open(url.path, O_CREAT | O_WRONLY | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw POSIXError(.EIO) }
+        defer { close(descriptor) }
+        guard ftruncate(descriptor, off_t(size)) == 0 else { throw POSIXError(.EIO) }
+    }
+
+    func folder(_ relative: String) throws {
+        try FileManager.default.createDirectory(at: root.appendingPathComponent(relative), withIntermediateDirectories: true)
+    }
+
+    func symlink(_ relative: String, to target: String) throws {
+        let url = root.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        guard Glibc.symlink(target, url.path) == 0 else { throw POSIXError(.EIO) }
+    }
+
+    func plan(profile: String? = nil) throws -> PlanResult {
+        try ProjectPlanner().plan(manifestPath: manifestPath, profile: profile)
+    }
+}
+
+extension String {
+    var resolvingSymlinksInPath: String {
+        guard let real = realpath(self, nil) else { return self }
+        defer { free(real) }
+        return String(cString: real)
+    }
+}
+
+extension PlanResult {
+    var codes: [String] { diagnostics.map(\.code.rawValue) }
+    func diagnostics(_ code: DiagnosticCode) -> [Diagnostic] { diagnostics.filter { $0.code == code } }
+    func pack(tags: [String]) -> AssetPack? { plan?.packs.first { $0.tags == tags.sorted() } }
+}
