@@ -49,9 +49,14 @@ public struct PlanChecker {
     func packContents() -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for pack in plan.packs {
-            var byFolded: [String: [String]] = [:]
-            for file in pack.files { byFolded[file.path.lowercased(), default: []].append(file.path) }
-            for (_, paths) in byFolded.sorted(by: { $0.key.precedesByCodePoint($1.key) }) where paths.count > 1 {
+            var seen = Set<String>()
+            var collisions = Set<String>()
+            for file in pack.files where !seen.insert(Self.caseFolded(file.path)).inserted {
+                collisions.insert(Self.caseFolded(file.path))
+            }
+            let groups = Dictionary(grouping: pack.files.lazy.map(\.path).filter { collisions.contains(Self.caseFolded($0)) },
+                                    by: Self.caseFolded)
+            for (_, paths) in groups.sorted(by: { $0.key.precedesByCodePoint($1.key) }) {
                 diagnostics.append(.warning(.caseCollision,
                                             "pack '\(pack.shortName)' holds \(paths.map { "'\($0)'" }.joined(separator: " and ")), which differ only in letter case and collide on a case-insensitive device: rename one",
                                             at: entryLocation(pack.firstEntry), subject: paths[0]))
@@ -63,6 +68,12 @@ public struct PlanChecker {
             }
         }
         return diagnostics
+    }
+
+    /// Lower case for comparing paths; ASCII paths take a fast path.
+    static func caseFolded(_ path: String) -> String {
+        guard path.utf8.contains(where: { $0 >= 0x80 || (0x41...0x5A).contains($0) }) else { return path }
+        return path.lowercased()
     }
 
     func sizes() -> [Diagnostic] {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Metadata that identifies a file's content without reading it: if all of it is equal, the bytes are too.
 public struct FileStamp: Equatable, Hashable, Sendable, Codable {
     public var size: Int64
@@ -57,8 +59,17 @@ public struct Resolution: Sendable {
 
 extension String {
     /// Code-point order (UTF-8 byte order): the order every sorted path list uses, independent of locale.
-    @inlinable
     public func precedesByCodePoint(_ other: String) -> Bool {
-        utf8.lexicographicallyPrecedes(other.utf8)
+        let result = utf8.withContiguousStorageIfAvailable { left in
+            other.utf8.withContiguousStorageIfAvailable { right in
+                let common = min(left.count, right.count)
+                if common > 0 {
+                    let order = memcmp(left.baseAddress!, right.baseAddress!, common)
+                    if order != 0 { return order < 0 }
+                }
+                return left.count < right.count
+            }
+        }
+        return (result ?? nil) ?? utf8.lexicographicallyPrecedes(other.utf8)
     }
 }

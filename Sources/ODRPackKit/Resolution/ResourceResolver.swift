@@ -216,7 +216,9 @@ private struct Walk {
     }
 
     mutating func finish() -> Resolution {
-        resources.sort { $0.path.precedesByCodePoint($1.path) }
+        // Sorting indices moves integers, not whole resources.
+        let order = resources.indices.sorted { resources[$0].path.precedesByCodePoint(resources[$1].path) }
+        resources = order.map { resources[$0] }
         if !rootPath.isEmpty {
             checkEntries()
             for (path, entry) in invalidNames {
