@@ -9,7 +9,7 @@ public enum PackIdentity {
     /// Lowercase hex MD5 of the sorted tags joined with ":".
     public static func digest(tags: [String]) -> String {
         let joined = tags.sorted().joined(separator: ":")
-        return Insecure.MD5.hash(data: Data(joined.utf8)).map { String(format: "%02x", $0) }.joined()
+        return Insecure.MD5.hash(data: Data(joined.utf8)).hexString
     }
 
     /// `<bundle-id>.asset-pack-<md5hex>`

@@ -7,13 +7,16 @@ import Glibc
 /// Reads metadata only, plus the first bytes of tagged files to catch executable code.
 public struct ResourceResolver {
     public let manifest: TagManifest
+    /// Files a previous build already checked, by path: their first bytes are not read again while unchanged.
+    public let trustedStamps: [String: FileStamp]
 
-    public init(manifest: TagManifest) {
+    public init(manifest: TagManifest, trustedStamps: [String: FileStamp] = [:]) {
         self.manifest = manifest
+        self.trustedStamps = trustedStamps
     }
 
     public func resolve() -> Resolution {
-        var walk = Walk(manifest: manifest)
+        var walk = Walk(manifest: manifest, trustedStamps: trustedStamps)
         walk.run()
         return walk.finish()
     }
@@ -40,8 +43,11 @@ private struct Walk {
     var tagSetCache: [[Int]: [String]] = [:]
     var invalidNames: [(path: String, firstEntry: Int?)] = []
 
-    init(manifest: TagManifest) {
+    let trustedStamps: [String: FileStamp]
+
+    init(manifest: TagManifest, trustedStamps: [String: FileStamp]) {
         self.manifest = manifest
+        self.trustedStamps = trustedStamps
         entryTags = manifest.entries.map { Array(Set($0.tags.map(\.value))).sorted() }
         matchCounts = Array(repeating: 0, count: manifest.entries.count)
         for (index, entry) in manifest.entries.enumerated() {
@@ -207,12 +213,8 @@ private struct Walk {
             tagSetCache[contributing] = tags
         }
         if !validName { invalidNames.append((relative, contributing.first)) }
-        let stamp = FileStamp(
-            size: size,
-            modificationNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
-            changeNanoseconds: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec),
-            inode: UInt64(info.st_ino), device: UInt64(info.st_dev))
-        resources.append(ResolvedResource(path: relative, size: size, stamp: stamp, tags: tags, firstEntry: contributing.first))
+        resources.append(ResolvedResource(path: relative, size: size, stamp: FileStamp(info), tags: tags,
+                                          firstEntry: contributing.first))
     }
 
     mutating func finish() -> Resolution {
@@ -228,7 +230,7 @@ private struct Walk {
             }
             let unnamable = Set(invalidNames.map(\.path))
             diagnostics += ExecutableContentCheck(rootPath: rootPath)
-                .check(resources.filter { !unnamable.contains($0.path) }) { entryLocation($0.firstEntry) }
+                .check(resources.filter { !unnamable.contains($0.path) && trustedStamps[$0.path] != $0.stamp }) { entryLocation($0.firstEntry) }
         }
         return Resolution(rootPath: rootPath, resources: resources, appBundleFiles: appBundleFiles,
                           appBundleSize: appBundleSize, diagnostics: diagnostics)

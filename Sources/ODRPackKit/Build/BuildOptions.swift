@@ -1,0 +1,52 @@
+import Foundation
+
+/// How entries are compressed inside pack archives.
+public enum CompressionMode: String, CaseIterable, Sendable {
+    /// Deflate an entry only where its bytes show that it saves a worthwhile amount.
+    case auto
+    /// Every entry uncompressed, as the store hosts packs.
+    case store
+    /// Every entry deflated.
+    case deflate
+}
+
+public struct BuildOptions: Sendable {
+    public var outputDirectory: String
+    public var compression: CompressionMode = .auto
+    public var level: Int = 6
+    public var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    public var urlPrefix: String?
+    public var useCache = true
+    /// Every entry's modification time, seconds since 1970.
+    public var entryTime: Int64 = BuildOptions.defaultEntryTime
+
+    /// 2000-01-01T00:00:00Z
+    public static let defaultEntryTime: Int64 = 946_684_800
+
+    public init(outputDirectory: String) {
+        self.outputDirectory = outputDirectory
+    }
+
+    /// Reads `SOURCE_DATE_EPOCH`: a whole number of seconds; anything else is an error.
+    public static func entryTime(environment: [String: String]) throws -> Int64 {
+        guard let text = environment["SOURCE_DATE_EPOCH"] else { return defaultEntryTime }
+        guard let value = Int64(text.trimmingCharacters(in: .whitespaces)), value >= 0, value < 4_102_444_800 else {
+            throw BuildError.invalidInput(
+                "SOURCE_DATE_EPOCH='\(text)' is not a valid time: set it to whole seconds since 1970 (before 2100), or unset it")
+        }
+        return value
+    }
+
+    /// What, besides content, decides a pack archive's bytes: a change rebuilds the pack.
+    func archiveKey(infoPlist: Data) -> String {
+        "v1;\(compression.rawValue);\(compression == .store ? 0 : level);\(entryTime);\(infoPlist.sha256Hex)"
+    }
+}
+
+extension Data {
+    var sha256Hex: String {
+        var hasher = SHA256Hasher()
+        withUnsafeBytes { hasher.update($0) }
+        return hasher.finalize()
+    }
+}

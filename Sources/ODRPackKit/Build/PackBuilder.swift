@@ -1,0 +1,280 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a build did.
+public struct BuildResult: Sendable {
+    public var plan: PackPlan
+    public var facts: [String: PackArchiveFacts]
+    public var written: [String]
+    public var reused: [String]
+    public var removed: [String]
+    public var bytesRead: Int64
+    public var bytesWritten: Int64
+    public var seconds: Double
+    /// The odrpack-manifest.json document.
+    public var document: [(String, JSONValue)]
+}
+
+/// Writes every pack of a valid plan into the output folder: in parallel, incrementally and atomically.
+/// Archives are written beside their final names and renamed into place only when all are written;
+/// the manifest goes last, so a build that fails or is killed never leaves a manifest that lies.
+public struct PackBuilder {
+    public let options: BuildOptions
+    public let progress: BuildProgress
+
+    public init(options: BuildOptions, progress: BuildProgress = BuildProgress(style: .none)) {
+        self.options = options
+        self.progress = progress
+    }
+
+    var outputPath: String { URL(fileURLWithPath: options.outputDirectory).standardizedFileURL.path }
+    var packsPath: String { outputPath + "/" + AppleManifests.packsFolder }
+
+    /// Stamps of files the last build already read and checked, so planning can skip re-reading them.
+    public static func trustedStamps(outputDirectory: String) -> [String: FileStamp] {
+        BuildCache.load(directory: URL(fileURLWithPath: outputDirectory).standardizedFileURL.path).files.mapValues(\.stamp)
+    }
+
+    public func build(_ plan: PackPlan, rootPath: String) throws -> BuildResult {
+        let started = Date()
+        try makeFolder(outputPath)
+        try makeFolder(packsPath)
+        let previous = options.useCache ? BuildCache.load(directory: outputPath) : BuildCache()
+        let knownFiles = previous.rootPath == rootPath ? previous.files : [:]
+
+        // 1. Every file's SHA-256 from the cache where its metadata is unchanged.
+        let packs = plan.packs
+        var fileHashes: [[String?]] = packs.map { pack in
+            pack.files.map { file in knownFiles[file.path].flatMap { $0.stamp == file.stamp ? $0.sha256 : nil } }
+        }
+        // 2. Packs the cache may vouch for: hash their changed files (a touched file is read, not rewritten).
+        let infoPlists = packs.map { AppleManifests.infoPlist(for: $0).binaryData() }
+        let archiveKeys = infoPlists.map { options.archiveKey(infoPlist: $0) }
+        let candidates = packs.indices.filter { index in
+            guard let record = previous.packs[packs[index].id] else { return false }
+            return record.fileName == packs[index].fileName && record.archiveKey == archiveKeys[index]
+                && BuildCache.stamp(atPath: packsPath + "/" + record.fileName) == record.archiveStamp
+        }
+        var bytesRead: Int64 = 0
+        let unknown = candidates.flatMap { pack in fileHashes[pack].indices.filter { fileHashes[pack][$0] == nil }.map { (pack, $0) } }
+        if !unknown.isEmpty {
+            let hashes = try parallelMap(unknown) { pair in
+                try FileHasher.sha256(rootPath: rootPath, file: packs[pair.0].files[pair.1])
+            }
+            for (pair, hash) in zip(unknown, hashes) { fileHashes[pair.0][pair.1] = hash }
+            bytesRead += unknown.reduce(0) { $0 + packs[$1.0].files[$1.1].size }
+        }
+        var facts: [String: PackArchiveFacts] = [:]
+        var reused: [Int] = []
+        for index in candidates {
+            let hashes = fileHashes[index].compactMap { $0 }
+            guard hashes.count == packs[index].files.count, let record = previous.packs[packs[index].id] else { continue }
+            let contentHash = PackArchiver.contentHash(files: packs[index].files, sha256: hashes)
+            if contentHash == record.facts.contentHash {
+                facts[packs[index].id] = PackArchiveFacts(archiveSize: record.facts.archiveSize, archiveSha256: record.facts.archiveSha256,
+                                                          contentHash: contentHash, fileSha256: hashes)
+                reused.append(index)
+            }
+        }
+
+        // 3. Write the rest beside their final names, biggest first, on every core.
+        let reusedSet = Set(reused)
+        let toWrite = packs.indices.filter { !reusedSet.contains($0) }.sorted { packs[$0].size > packs[$1].size }
+        let temporaryPrefix = ".odrpack-tmp-\(getpid())-"
+        progress.begin(packs: toWrite.count, bytes: toWrite.reduce(0) { $0 + packs[$1].size })
+        let written: [PackArchiveFacts]
+        do {
+            written = try parallelMap(toWrite, perWorker: { PackArchiver(options: options, rootPath: rootPath) }) { archiver, index in
+                archiver.onBytes = { [progress] in progress.add(bytes: $0) }
+                let pack = packs[index]
+                let temporary = packsPath + "/" + temporaryPrefix + pack.fileName
+                let descriptor = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
+                guard descriptor >= 0 else {
+                    let code = errno
+                    throw BuildError.io("cannot create '\(temporary)': \(String(cString: strerror(code)))", errno: code)
+                }
+                defer { close(descriptor) }
+                let result = try archiver.write(pack, infoPlist: infoPlists[index], to: descriptor)
+                progress.packFinished()
+                return result
+            }
+        } catch {
+            progress.end()
+            removeTemporaryFiles()
+            throw error
+        }
+        progress.end()
+        bytesRead += toWrite.reduce(0) { $0 + packs[$1].size }
+        for (index, result) in zip(toWrite, written) { facts[packs[index].id] = result }
+
+        // 4. Commit: nothing trusts the old manifest from here on; archives move into place, then the rest.
+        let manifestPath = outputPath + "/" + ManifestDocument.fileName
+        let document = ManifestDocument.json(plan: plan, archives: facts)
+        let manifestText = JSONValue.object(document).serialized()
+        let manifestUnchanged = toWrite.isEmpty && FileManager.default.contents(atPath: manifestPath) == Data(manifestText.utf8)
+        if !manifestUnchanged { unlink(manifestPath) }
+        var cache = BuildCache()
+        cache.rootPath = rootPath
+        for index in toWrite {
+            let pack = packs[index]
+            let final = packsPath + "/" + pack.fileName
+            try rename(packsPath + "/" + temporaryPrefix + pack.fileName, final)
+        }
+        let removed = try removeStalePacks(keeping: Set(packs.map(\.fileName)))
+        for (index, pack) in packs.enumerated() {
+            guard let fact = facts[pack.id] else { continue }
+            for (file, hash) in zip(pack.files, fact.fileSha256) { cache.files[file.path] = .init(stamp: file.stamp, sha256: hash) }
+            guard let archiveStamp = BuildCache.stamp(atPath: packsPath + "/" + pack.fileName) else {
+                throw BuildError.io("archive '\(pack.fileName)' vanished while the build was finishing", errno: ENOENT)
+            }
+            cache.packs[pack.id] = .init(fileName: pack.fileName, archiveKey: archiveKeys[index], facts: fact, archiveStamp: archiveStamp)
+        }
+        let contentHashes = facts.mapValues(\.contentHash)
+        try writeIfChanged(AppleManifests.onDemandResources(plan).binaryData(), to: outputPath + "/" + AppleManifests.onDemandResourcesFile)
+        let apple = AppleManifests.assetPackManifest(plan, contentHashes: contentHashes, urlPrefix: options.urlPrefix,
+                                                     outputDirectory: outputPath).binaryData()
+        let (keep, drop) = options.urlPrefix == nil ? (AppleManifests.templateFile, AppleManifests.manifestFile)
+                                                    : (AppleManifests.manifestFile, AppleManifests.templateFile)
+        try writeIfChanged(apple, to: outputPath + "/" + keep)
+        unlink(outputPath + "/" + drop)
+        // The cache only saves time: a build whose cache cannot be written still succeeded.
+        let cachePath = BuildCache.location(for: outputPath)
+        try? FileManager.default.createDirectory(atPath: (cachePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try? writeIfChanged(Data(cache.serialized().utf8), to: cachePath)
+        if !manifestUnchanged { try writeIfChanged(Data(manifestText.utf8), to: manifestPath) }
+
+        return BuildResult(
+            plan: plan, facts: facts,
+            written: toWrite.map { packs[$0].id }.sorted(), reused: reused.map { packs[$0].id }.sorted(),
+            removed: removed, bytesRead: bytesRead,
+            bytesWritten: toWrite.reduce(0) { $0 + (facts[packs[$1].id]?.archiveSize ?? 0) },
+            seconds: Date().timeIntervalSince(started), document: document)
+    }
+
+    // MARK: File system
+
+    private func makeFolder(_ path: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw BuildError.io("cannot create folder '\(path)': \(error.localizedDescription)", errno: EIO)
+        }
+    }
+
+    private func rename(_ from: String, _ to: String) throws {
+        guard Glibc.rename(from, to) == 0 else {
+            let code = errno
+            throw BuildError.io("cannot move '\(from)' to '\(to)': \(String(cString: strerror(code)))", errno: code)
+        }
+    }
+
+    /// Writes beside the final name and renames into place; skips the write when the bytes are already there.
+    private func writeIfChanged(_ data: Data, to path: String) throws {
+        if FileManager.default.contents(atPath: path) == data { return }
+        let temporary = path + ".odrpack-tmp-\(getpid())"
+        guard FileManager.default.createFile(atPath: temporary, contents: data) else {
+            unlink(temporary)
+            throw BuildError.io("cannot write '\(path)' (is the disk full?)", errno: ENOSPC)
+        }
+        try rename(temporary, path)
+    }
+
+    /// Removes archives of packs that no longer exist, and leftovers of interrupted builds.
+    private func removeStalePacks(keeping names: Set<String>) throws -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: packsPath)) ?? []
+        var removed: [String] = []
+        for name in entries.sorted(by: { $0.precedesByCodePoint($1) }) {
+            if name.hasPrefix(".odrpack-tmp-") {
+                unlink(packsPath + "/" + name)
+            } else if name.hasSuffix(".assetpack") && !names.contains(name) {
+                unlink(packsPath + "/" + name)
+                removed.append(name)
+            }
+        }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: outputPath)) ?? [] where name.contains(".odrpack-tmp-") {
+            unlink(outputPath + "/" + name)
+        }
+        return removed
+    }
+
+    private func removeTemporaryFiles() {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: packsPath)) ?? [] where name.hasPrefix(".odrpack-tmp-\(getpid())-") {
+            unlink(packsPath + "/" + name)
+        }
+    }
+
+    // MARK: Parallelism
+
+    /// Maps on `options.jobs` threads, taking work in order; results keep the input order.
+    private func parallelMap<Input, Output>(_ inputs: [Input], _ transform: (Input) throws -> Output) throws -> [Output] {
+        try parallelMap(inputs, perWorker: { () }) { _, input in try transform(input) }
+    }
+
+    private func parallelMap<Input, Output, Worker>(_ inputs: [Input], perWorker makeWorker: () -> Worker,
+                                                    _ transform: (Worker, Input) throws -> Output) throws -> [Output] {
+        if inputs.isEmpty { return [] }
+        let workers = max(1, min(options.jobs, inputs.count))
+        let results = UnsafeMutableBufferPointer<Output?>.allocate(capacity: inputs.count)
+        results.initialize(repeating: nil)
+        defer {
+            _ = results.deinitialize()
+            results.deallocate()
+        }
+        let lock = NSLock()
+        var next = 0
+        var failure: (any Error)?
+        let workerStates = (0..<workers).map { _ in makeWorker() }
+        withoutActuallyEscaping(transform) { transform in
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                while true {
+                    let index: Int? = lock.withLock {
+                        guard failure == nil, next < inputs.count else { return nil }
+                        defer { next += 1 }
+                        return next
+                    }
+                    guard let index else { return }
+                    do {
+                        results[index] = try transform(workerStates[worker], inputs[index])
+                    } catch {
+                        lock.withLock { if failure == nil { failure = error } }
+                    }
+                }
+            }
+        }
+        if let failure { throw failure }
+        return results.map { $0! }
+    }
+}
+
+/// Reads a file only to learn its SHA-256 (for files whose metadata changed but whose pack may not have).
+enum FileHasher {
+    static func sha256(rootPath: String, file: ResolvedResource) throws -> String {
+        let descriptor = open(rootPath + "/" + file.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            throw BuildError.io("cannot open '\(file.path)': \(String(cString: strerror(code)))", errno: code)
+        }
+        defer { close(descriptor) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: PackArchiver.chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        var hasher = SHA256Hasher()
+        var total: Int64 = 0
+        while true {
+            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                throw BuildError.io("cannot read '\(file.path)': \(String(cString: strerror(code)))", errno: code)
+            }
+            if count == 0 { break }
+            total += Int64(count)
+            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        }
+        guard total == file.size else {
+            throw BuildError.fileChanged("'\(file.path)' changed while it was being read: run the build again once it is stable")
+        }
+        return hasher.finalize()
+    }
+}

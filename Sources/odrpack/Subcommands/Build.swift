@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import ODRPackKit
+
+struct Build: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Validate, then write every pack as an archive plus odrpack-manifest.json and Apple's plists.")
+
+    @Argument(help: "The tag manifest.")
+    var manifest = "odrpack.yml"
+
+    @Option(name: .shortAndLong, help: "The folder to write.")
+    var output: String
+
+    @Option(help: "auto (deflate only what shrinks), store or deflate.")
+    var compression: CompressionMode = .auto
+
+    @Option(help: "Deflate level, 0-9.")
+    var level = 6
+
+    @Option(help: "Packs written at once (default: the number of cores).")
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "Where the packs will be hosted: writes AssetPackManifest.plist with URLs under it.")
+    var urlPrefix: String?
+
+    @Flag(help: "Rebuild every pack, ignoring what the last build into this folder learned.")
+    var noCache = false
+
+    @Option(help: "auto (a bar on a terminal), always or never.")
+    var progress: ProgressMode = .auto
+
+    @Flag(help: "Print one JSON document on stdout.")
+    var json = false
+
+    enum ProgressMode: String, ExpressibleByArgument, CaseIterable { case auto, always, never }
+
+    func validate() throws {
+        guard (0...9).contains(level) else { throw ValidationError("--level must be 0 to 9, not \(level)") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    func run() throws {
+        let console = Console()
+        var options = BuildOptions(outputDirectory: output)
+        options.compression = compression
+        options.level = level
+        options.jobs = jobs
+        options.urlPrefix = urlPrefix
+        options.useCache = !noCache
+        do {
+            options.entryTime = try BuildOptions.entryTime(environment: ProcessInfo.processInfo.environment)
+        } catch {
+            console.printError("odrpack: error: \(error)\n")
+            throw ExitCode(64)
+        }
+        let trusted = noCache ? [:] : PackBuilder.trustedStamps(outputDirectory: output)
+        let result: PlanResult
+        do {
+            result = try ProjectPlanner().plan(manifestPath: manifest, trustedStamps: trusted)
+        } catch let error as ManifestLoader.ReadError {
+            console.printError("odrpack: error: \(error.description)\n")
+            throw ExitCode(2)
+        }
+        guard let plan = result.plan, let resolution = result.resolution, !result.diagnostics.hasErrors else {
+            if json {
+                console.printOut(JSONValue.object([("diagnostics", ManifestDocument.diagnostics(result.diagnostics))]).serialized())
+            } else {
+                console.printDiagnostics(result.diagnostics)
+                console.printError("odrpack: nothing written: \(Console.countSummary(result.diagnostics))\n")
+            }
+            throw ExitCode(1)
+        }
+        if !json { console.printDiagnostics(result.diagnostics) }
+        let style: BuildProgress.Style
+        switch progress {
+        case .never: style = .none
+        case .auto: style = console.stderrIsInteractive ? .bar : .none
+        case .always: style = console.stderrIsInteractive ? .bar : .lines
+        }
+        let build: BuildResult
+        do {
+            build = try PackBuilder(options: options, progress: BuildProgress(style: style)).build(plan, rootPath: resolution.rootPath)
+        } catch let error as BuildError {
+            console.printError("odrpack: error: \(error)\n")
+            throw ExitCode(2)
+        } catch {
+            console.printError("odrpack: error: \(error)\n")
+            throw ExitCode(2)
+        }
+        if json {
+            var document = build.document
+            document.append(("diagnostics", ManifestDocument.diagnostics(result.diagnostics)))
+            document.append(("build", .object([
+                ("written", .strings(build.written)), ("reused", .strings(build.reused)), ("removed", .strings(build.removed)),
+            ])))
+            console.printOut(JSONValue.object(document).serialized())
+        } else {
+            console.printOut(BuildReport.text(build, outputDirectory: output))
+        }
+    }
+}
+
+extension CompressionMode: ExpressibleByArgument {}
