@@ -23,6 +23,10 @@ release: deps
 
 sample: build
 	$(ODRPACK) plan SampleProject/odrpack.yml
+	$(ODRPACK) build SampleProject/odrpack.yml --output SampleProject/build
+	@echo "Wrote SampleProject/build:"
+	@cd SampleProject/build && ls -1 . OnDemandResources
+	$(ODRPACK) verify SampleProject/build
 
 test: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)

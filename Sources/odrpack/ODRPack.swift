@@ -8,10 +8,12 @@ struct ODRPack: ParsableCommand {
         commandName: "odrpack",
         abstract: "Package an app's resources into On-Demand Resources asset packs.",
         version: "0.1.0",
-        subcommands: [Plan.self, Validate.self, Build.self])
+        subcommands: [Plan.self, Validate.self, Build.self, Verify.self])
 
     static func main() {
         setlocale(LC_ALL, "C.UTF-8")
+        // A file-size limit is reported as a write error (exit 2), not a crash.
+        signal(SIGXFSZ, SIG_IGN)
         setenv("TZ", "UTC", 1)
         tzset()
         do {

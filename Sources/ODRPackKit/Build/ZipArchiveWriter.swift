@@ -26,10 +26,13 @@ final class ZipArchiveWriter {
     ///   - descriptor: an open, empty file; the caller closes it.
     ///   - compressionLevel: zlib level 0-9 for deflated entries.
     init(descriptor: Int32, compressionLevel: Int) throws {
+        ArchiveLocale.ensureUTF8()
         guard let archive = archive_write_new() else { throw ArchiveError("cannot create a zip writer") }
         self.archive = archive
         sink = Sink(descriptor: descriptor)
         try ArchiveError.check(archive_write_set_format_zip(archive), archive, "zip format")
+        // Large blocks mean few write calls; no padding after the last one.
+        try ArchiveError.check(archive_write_set_bytes_per_block(archive, 256 * 1024), archive, "zip block size")
         try ArchiveError.check(archive_write_set_bytes_in_last_block(archive, 1), archive, "zip block size")
         try ArchiveError.check(archive_write_set_options(archive, "zip:compression-level=\(compressionLevel)"), archive,
                                "zip compression level")

@@ -25,13 +25,15 @@ struct CommandRunner {
     }
 
     @discardableResult
-    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Output {
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+                    executable: URL = CommandRunner.executable) throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
+        env["ODRPACK_CACHE_DIR"] = FileManager.default.temporaryDirectory.appendingPathComponent("odrpack-test-cache").path
         for (key, value) in environment { env[key] = value }
         process.environment = env
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("odrpack-out-\(UUID().uuidString)")

@@ -1,0 +1,350 @@
+import Foundation
+import Testing
+@testable import ODRPackKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `odrpack build` and `verify` through the binary, as a user runs them.
+@Suite struct BuildCommandTests {
+    static func randomBytes(_ count: Int, seed: UInt64) -> Data {
+        var state = seed &* 0x9E3779B97F4A7C15 | 1
+        var bytes = [UInt8](repeating: 0, count: count)
+        for index in bytes.indices {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            bytes[index] = UInt8(truncatingIfNeeded: state)
+        }
+        return Data(bytes)
+    }
+
+    /// Three levels, a shared file, a text file and incompressible media.
+    func gameProject() throws -> TemporaryProject {
+        let project = try TemporaryProject()
+        try project.manifest("""
+            version: 1
+            bundle-id: com.example.build
+            resources-root: R
+            resources:
+              - {path: Level1, tags: [level1]}
+              - {path: Level2, tags: [level2]}
+              - {path: Shared/paddle.png, tags: [level1, level2]}
+              - {path: "Tutorial/ünïcode name.json", tags: [tutorial]}
+            initial-install: [tutorial]
+            prefetch-order: [level1, level2]
+            """)
+        try project.file("R/Level1/scene.json", String(repeating: "{\"tile\": 1, \"enemy\": \"panda\"}\n", count: 400))
+        try project.file("R/Level1/music.caf", bytes: Self.randomBytes(50_000, seed: 1))
+        try project.file("R/Level2/scene.json", String(repeating: "{\"tile\": 2}\n", count: 300))
+        try project.file("R/Level2/Deep/texture.png", bytes: Self.randomBytes(20_000, seed: 2))
+        try project.file("R/Shared/paddle.png", bytes: Self.randomBytes(3_000, seed: 3))
+        try project.file("R/Tutorial/ünïcode name.json", "{\"step\": 1}")
+        try project.file("R/UI/menu.json", "{}")
+        return project
+    }
+
+    func build(_ project: TemporaryProject, _ output: String = "out", _ extra: [String] = [],
+               environment: [String: String] = [:]) throws -> CommandRunner.Output {
+        try CommandRunner.run(["build", "-o", output, "--json"] + extra, in: project.root, environment: environment)
+    }
+
+    func buildInfo(_ output: CommandRunner.Output) throws -> [String: [String]] {
+        try #require(try output.json()["build"] as? [String: [String]])
+    }
+
+    /// Every file of a folder, by relative path.
+    func contents(_ folder: URL) throws -> [String: Data] {
+        var result: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)!
+        for case let url as URL in enumerator where !url.hasDirectoryPath {
+            result[String(url.path.dropFirst(folder.path.count + 1))] = try Data(contentsOf: url)
+        }
+        return result
+    }
+
+    @Test func roundTripThroughLibarchiveAndUnzip() throws {
+        let project = try gameProject()
+        let output = try build(project)
+        #expect(output.status == 0, "\(output.stderr)")
+        let document = try output.json()
+        let packs = try #require(document["packs"] as? [[String: Any]])
+        #expect(packs.count == 4)
+        for pack in packs {
+            let archive = project.path("out/" + (pack["file"] as! String))
+            let reader = try ZipArchiveReader(path: archive)
+            var names: [String] = []
+            while let name = try reader.nextEntry() {
+                names.append(name)
+                var data = Data()
+                try reader.readData { data.append(contentsOf: $0) }
+                if name != "Info.plist" {
+                    #expect(data == FileManager.default.contents(atPath: project.path("R/" + name)), "\(name)")
+                }
+            }
+            let files = (pack["files"] as! [[String: Any]]).map { $0["path"] as! String }
+            #expect(names == (files + ["Info.plist"]).sorted { $0.precedesByCodePoint($1) })
+            if FileManager.default.isExecutableFile(atPath: "/usr/bin/unzip") {
+                let test = Process()
+                test.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
+                test.arguments = ["-tq", archive]
+                test.standardOutput = FileHandle.nullDevice
+                try test.run()
+                test.waitUntilExit()
+                #expect(test.terminationStatus == 0)
+            }
+        }
+        #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
+    }
+
+    @Test func manifestDocumentHasTheBuildFields() throws {
+        let project = try gameProject()
+        let output = try build(project)
+        let onDisk = try JSONSerialization.jsonObject(with: Data(contentsOf: project.root.appendingPathComponent("out/odrpack-manifest.json"))) as! [String: Any]
+        let totals = try #require(onDisk["totals"] as? [String: Any])
+        let packs = try #require(onDisk["packs"] as? [[String: Any]])
+        #expect(totals["archiveSize"] as? Int == packs.reduce(0) { $0 + ($1["archiveSize"] as! Int) })
+        for pack in packs {
+            let file = project.path("out/" + (pack["file"] as! String))
+            let data = try Data(contentsOf: URL(fileURLWithPath: file))
+            #expect(pack["archiveSize"] as? Int == data.count)
+            #expect(pack["archiveSha256"] as? String == data.sha256Hex)
+            let files = pack["files"] as! [[String: Any]]
+            for entry in files {
+                let source = try Data(contentsOf: URL(fileURLWithPath: project.path("R/" + (entry["path"] as! String))))
+                #expect(entry["sha256"] as? String == source.sha256Hex)
+                #expect(entry["size"] as? Int == source.count)
+            }
+            var hasher = SHA256Hasher()
+            for entry in files { hasher.update("\(entry["path"]!)\0\(entry["size"]!)\0\(entry["sha256"]!)\n") }
+            #expect(pack["contentHash"] as? String == hasher.finalize())
+        }
+        let stdoutDocument = try output.json()
+        #expect(stdoutDocument["build"] != nil && stdoutDocument["diagnostics"] != nil)
+        #expect((stdoutDocument["packs"] as? [Any])?.count == packs.count)
+        let text = try String(contentsOf: project.root.appendingPathComponent("out/odrpack-manifest.json"), encoding: .utf8)
+        #expect(!text.contains(project.root.path))
+    }
+
+    @Test func applePlistsMatchTheSpecKeyByKey() throws {
+        let project = try gameProject()
+        #expect(try build(project, "out", ["--url-prefix", "https://cdn.example.com/odr/"]).status == 0)
+        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: project.root.appendingPathComponent("out/odrpack-manifest.json"))) as! [String: Any]
+        let packs = document["packs"] as! [[String: Any]]
+        func plist(_ name: String) throws -> Any {
+            try PropertyListSerialization.propertyList(from: Data(contentsOf: project.root.appendingPathComponent("out/" + name)), format: nil)
+        }
+        let odr = try #require(try plist("OnDemandResources.plist") as? [String: Any])
+        #expect(Set(odr.keys) == ["NSBundleResourceRequestTags", "NSBundleResourceRequestAssetPacks"])
+        let tags = try #require(odr["NSBundleResourceRequestTags"] as? [String: [String: [String]]])
+        #expect(Set(tags.keys) == ["level1", "level2", "tutorial"])
+        #expect(tags["level1"]?["NSAssetPacks"]?.count == 2)
+        #expect(tags["level1"]?["NSAssetPacks"] == tags["level1"]?["NSAssetPacks"]?.sorted())
+        let packPaths = try #require(odr["NSBundleResourceRequestAssetPacks"] as? [String: [String]])
+        for pack in packs {
+            #expect(packPaths[pack["id"] as! String] == (pack["files"] as! [[String: Any]]).map { $0["path"] as! String })
+        }
+        #expect(!FileManager.default.fileExists(atPath: project.path("out/AssetPackManifestTemplate.plist")))
+        let manifest = try #require(try plist("AssetPackManifest.plist") as? [String: Any])
+        let resources = try #require(manifest["resources"] as? [[String: Any]])
+        #expect(resources.map { $0["bundleKey"] as! String } == packs.map { $0["id"] as! String }.sorted())
+        for resource in resources {
+            let pack = packs.first { $0["id"] as? String == resource["bundleKey"] as? String }!
+            let fileName = (pack["file"] as! String).replacingOccurrences(of: "OnDemandResources/", with: "")
+            #expect(resource["URL"] as? String == "https://cdn.example.com/odr/" + fileName.replacingOccurrences(of: "ü", with: "%C3%BC"))
+            #expect(resource["isStreamable"] as? Bool == true)
+            #expect(resource["uncompressedSize"] as? Int == pack["size"] as? Int)
+            // Linux Foundation's JSON parser rounds the last digit, so compare closely rather than exactly.
+            #expect(abs((resource["downloadPriority"] as? Double ?? -1) - (pack["priority"] as? Double ?? -2)) < 1e-12)
+            let hash = try #require(resource["primaryContentHash"] as? [String: String])
+            #expect(hash["strategy"] == "modtime")
+            #expect(hash["hash"]?.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil)
+            #expect(hash["hash"] == AppleManifests.contentTimestamp(pack["contentHash"] as! String))
+            // Info.plist inside the archive.
+            let reader = try ZipArchiveReader(path: project.path("out/" + (pack["file"] as! String)))
+            var info = Data()
+            while let name = try reader.nextEntry() {
+                try reader.readData { if name == "Info.plist" { info.append(contentsOf: $0) } }
+            }
+            let decoded = try #require(try PropertyListSerialization.propertyList(from: info, format: nil) as? [String: Any])
+            #expect(decoded["CFBundleIdentifier"] as? String == pack["id"] as? String)
+            #expect(decoded["Tags"] as? [String] == pack["tags"] as? [String])
+            #expect(decoded["Priority"] as? Double == resource["downloadPriority"] as? Double)
+        }
+        // Without a prefix: the template with this machine's absolute paths.
+        #expect(try build(project, "out").status == 0)
+        #expect(!FileManager.default.fileExists(atPath: project.path("out/AssetPackManifest.plist")))
+        let template = try #require(try plist("AssetPackManifestTemplate.plist") as? [String: Any])
+        let first = try #require((template["resources"] as? [[String: Any]])?.first)
+        #expect((first["URL"] as? String)?.hasPrefix("http://127.0.0.1" + project.path("out/OnDemandResources/")) == true)
+        #expect(first["isStreamable"] as? Bool == true)
+    }
+
+    @Test func sameInputGivesTheSameBytes() throws {
+        let project = try gameProject()
+        #expect(try build(project, "a", ["--url-prefix", "https://x/", "--jobs", "1"]).status == 0)
+        // Other mtimes, permissions, time zone and job count.
+        for name in ["R/Level1/scene.json", "R/Shared/paddle.png"] {
+            var times = [timespec(tv_sec: 1_234_567_890, tv_nsec: 0), timespec(tv_sec: 1_234_567_890, tv_nsec: 0)]
+            utimensat(AT_FDCWD, project.path(name), &times, 0)
+            chmod(project.path(name), 0o600)
+        }
+        #expect(try build(project, "b", ["--url-prefix", "https://x/", "--jobs", "4"],
+                          environment: ["TZ": "America/Los_Angeles", "LANG": "tr_TR.UTF-8"]).status == 0)
+        let a = try contents(project.root.appendingPathComponent("a"))
+        let b = try contents(project.root.appendingPathComponent("b"))
+        #expect(a.keys.sorted() == b.keys.sorted())
+        #expect(a == b)
+        // SOURCE_DATE_EPOCH sets every entry's time; a bad value is refused.
+        #expect(try build(project, "c", ["--url-prefix", "https://x/"], environment: ["SOURCE_DATE_EPOCH": "1700000000"]).status == 0)
+        let c = try contents(project.root.appendingPathComponent("c"))
+        #expect(c["odrpack-manifest.json"] == a["odrpack-manifest.json"].map { _ in c["odrpack-manifest.json"]! })
+        #expect(c.filter { $0.key.hasSuffix(".assetpack") } != a.filter { $0.key.hasSuffix(".assetpack") })
+        let bad = try build(project, "d", [], environment: ["SOURCE_DATE_EPOCH": "yesterday"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("SOURCE_DATE_EPOCH"))
+        #expect(!FileManager.default.fileExists(atPath: project.path("d/odrpack-manifest.json")))
+    }
+
+    @Test func autoStoresRandomBytesAndDeflatesText() throws {
+        let project = try gameProject()
+        #expect(try build(project).status == 0)
+        let level1 = try #require(try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources"))
+            .first { $0.contains(".level1-") })
+        let entries = try ZipDirectory(path: project.path("out/OnDemandResources/" + level1)).entries
+        #expect(entries.first { $0.name == "Level1/music.caf" }?.method == 0)
+        #expect(entries.first { $0.name == "Level1/scene.json" }?.method == 8)
+        #expect(try build(project, "stored", ["--compression", "store"]).status == 0)
+        #expect(try ZipDirectory(path: project.path("stored/OnDemandResources/" + level1)).entries.allSatisfy { $0.method == 0 })
+        #expect(try build(project, "deflated", ["--compression", "deflate", "--level", "9"]).status == 0)
+        #expect(try ZipDirectory(path: project.path("deflated/OnDemandResources/" + level1)).entries.allSatisfy { $0.method == 8 })
+        #expect(try build(project, "x", ["--level", "12"]).status == 64)
+    }
+
+    @Test func incrementalRebuildsRewriteOnlyWhatChanged() throws {
+        let project = try gameProject()
+        let first = try buildInfo(try build(project))
+        #expect(first["written"]?.count == 4 && first["reused"] == [])
+        let id = { (tags: [String]) in PackIdentity.id(bundleID: "com.example.build", tags: tags) }
+
+        // Nothing changed, then only mtimes changed: nothing is rewritten.
+        #expect(try buildInfo(try build(project))["written"] == [])
+        var times = [timespec(tv_sec: 1_900_000_000, tv_nsec: 5), timespec(tv_sec: 1_900_000_000, tv_nsec: 5)]
+        utimensat(AT_FDCWD, project.path("R/Level1/scene.json"), &times, 0)
+        let touched = try buildInfo(try build(project))
+        #expect(touched["written"] == [] && touched["reused"]?.count == 4)
+
+        // One edited file rewrites exactly its pack.
+        try project.file("R/Level2/scene.json", "{\"tile\": 3}\n")
+        #expect(try buildInfo(try build(project))["written"] == [id(["level2"])])
+
+        // A retagged file moves between packs: both are rewritten.
+        try project.manifest("""
+            version: 1
+            bundle-id: com.example.build
+            resources-root: R
+            resources:
+              - {path: Level1, tags: [level1]}
+              - {path: Level2, tags: [level2]}
+              - {path: Shared/paddle.png, tags: [level1, level2]}
+              - {path: "Tutorial/ünïcode name.json", tags: [tutorial]}
+              - {path: Level2/Deep/texture.png, tags: [level1]}
+            initial-install: [tutorial]
+            prefetch-order: [level1, level2]
+            """)
+        let retagged = try buildInfo(try build(project))
+        #expect(retagged["written"] == [id(["level1", "level2"]), id(["level2"])].sorted())
+
+        // A pack that disappears is removed; --no-cache rewrites everything.
+        try FileManager.default.removeItem(atPath: project.path("R/Tutorial"))
+        try project.manifest(try String(contentsOfFile: project.manifestPath, encoding: .utf8)
+            .replacingOccurrences(of: "  - {path: \"Tutorial/ünïcode name.json\", tags: [tutorial]}\n", with: "")
+            .replacingOccurrences(of: "initial-install: [tutorial]\n", with: ""))
+        let removed = try buildInfo(try build(project))
+        #expect(removed["removed"]?.count == 1)
+        #expect(removed["removed"]?.first?.contains(".tutorial-") == true)
+        #expect(try buildInfo(try build(project, "out", ["--no-cache"]))["written"]?.count == 3)
+        #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
+    }
+
+    @Test func theCacheNeverVouchesForAChangedOrMissingArchive() throws {
+        let project = try gameProject()
+        #expect(try build(project).status == 0)
+        let clean = try contents(project.root.appendingPathComponent("out"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources")).sorted()
+        // Flip a byte in one archive and delete another.
+        let flipped = project.path("out/OnDemandResources/" + names[0])
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: flipped))
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: flipped))
+        try FileManager.default.removeItem(atPath: project.path("out/OnDemandResources/" + names[1]))
+        let verify = try CommandRunner.run(["verify", "out", "--json"], in: project.root)
+        #expect(verify.status == 1)
+        let failed = (try verify.json()["packs"] as? [[String: Any]])?.filter { $0["status"] as? String != "ok" }
+        #expect(failed?.count == 2)
+        let rebuilt = try buildInfo(try build(project))
+        #expect(rebuilt["written"]?.count == 2)
+        #expect(try contents(project.root.appendingPathComponent("out")) == clean)
+        #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
+        #expect(try CommandRunner.run(["verify", "nowhere"], in: project.root).status == 2)
+    }
+
+    @Test func aBuildWithErrorsWritesNothing() throws {
+        let project = try gameProject()
+        try project.file("R/Level1/tool", bytes: Data([0x7F, 0x45, 0x4C, 0x46, 1, 1]))
+        let output = try build(project)
+        #expect(output.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: project.path("out")))
+        let diagnostics = try #require(try output.json()["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.map { $0["code"] as? String } == ["executable-content"])
+    }
+
+    @Test func killedBuildsLeaveAFolderTheNextBuildRepairs() throws {
+        let project = try TemporaryProject()
+        var yaml = "version: 1\nbundle-id: com.example.kill\nresources-root: R\nresources:\n"
+        for pack in 0..<12 {
+            yaml += "  - {path: P\(pack), tags: [t\(pack)]}\n"
+            for file in 0..<6 {
+                try project.file("R/P\(pack)/f\(file).bin", bytes: Self.randomBytes(300_000 + pack * 1000 + file, seed: UInt64(pack * 10 + file)))
+            }
+        }
+        try project.manifest(yaml)
+        #expect(try build(project, "clean", ["--url-prefix", "https://x/"]).status == 0)
+        let clean = try contents(project.root.appendingPathComponent("clean"))
+        for delay in [2_000, 10_000, 25_000, 60_000] as [UInt32] {
+            // Build into a changing folder: first as it was, then with new content, killed part way.
+            try project.file("R/P0/f0.bin", bytes: Self.randomBytes(300_000, seed: UInt64(delay)))
+            let process = Process()
+            process.executableURL = CommandRunner.executable
+            process.arguments = ["build", "-o", "killed", "--url-prefix", "https://x/", "--progress", "never"]
+            process.currentDirectoryURL = project.root
+            process.environment = ["ODRPACK_CACHE_DIR": project.path("cache")]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try project.file("R/P0/f0.bin", bytes: Self.randomBytes(300_000, seed: 0))
+        let rebuild = try CommandRunner.run(["build", "-o", "killed", "--url-prefix", "https://x/"], in: project.root,
+                                            environment: ["ODRPACK_CACHE_DIR": project.path("cache")])
+        #expect(rebuild.status == 0)
+        #expect(try contents(project.root.appendingPathComponent("killed")) == clean)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit")))
+    func aFullDiskIsAClearErrorAndKeepsThePreviousOutput() throws {
+        let project = try gameProject()
+        #expect(try build(project).status == 0)
+        let before = try contents(project.root.appendingPathComponent("out"))
+        try project.file("R/Level1/music.caf", bytes: Self.randomBytes(400_000, seed: 9))
+        // Files may grow to 100 KB only: the rewritten pack cannot be written.
+        let output = try CommandRunner.run(["--fsize=100000", CommandRunner.executable.path, "build", "-o", "out"],
+                                           in: project.root, executable: URL(fileURLWithPath: "/usr/bin/prlimit"))
+        #expect(output.status == 2)
+        #expect(output.stderr.contains("error"))
+        #expect(try contents(project.root.appendingPathComponent("out")) == before)
+        #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
+    }
+}
