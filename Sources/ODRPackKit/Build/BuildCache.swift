@@ -7,7 +7,7 @@ import Glibc
 /// archive's facts keyed by what decided its bytes. A line-based text file: quick to read on a no-op build.
 /// It lives outside the output folder (which holds only deterministic output), keyed by that folder's path:
 /// `$ODRPACK_CACHE_DIR`, else `$XDG_CACHE_HOME/odrpack`, else `~/.cache/odrpack`.
-struct BuildCache {
+struct BuildCache: Sendable, Equatable {
     static let header = "odrpack-cache 1"
 
     /// The cache file for an output folder (an absolute, standardized path).
@@ -25,12 +25,12 @@ struct BuildCache {
         return folder + "/" + Data(outputDirectory.utf8).sha256Hex.prefix(32) + ".cache"
     }
 
-    struct FileRecord: Equatable {
+    struct FileRecord: Equatable, Sendable {
         var stamp: FileStamp
         var sha256: String
     }
 
-    struct PackRecord: Equatable {
+    struct PackRecord: Equatable, Sendable {
         var fileName: String
         var archiveKey: String
         var facts: PackArchiveFacts
@@ -39,48 +39,95 @@ struct BuildCache {
     }
 
     var rootPath = ""
+    /// Everything the output files depend on (see `PackBuilder.fingerprint`), and their metadata once written.
+    var fingerprint = ""
+    var outputs: [String: FileStamp] = [:]
     var files: [String: FileRecord] = [:]
     var packs: [String: PackRecord] = [:]
 
-    /// Reads the cache; a missing or damaged one is simply empty.
+    /// Reads the cache; a missing or damaged one is simply empty. Parsed as bytes: it is read on every build.
     static func load(directory: String) -> BuildCache {
-        guard let data = FileManager.default.contents(atPath: location(for: directory)),
-              let text = String(data: data, encoding: .utf8) else { return BuildCache() }
+        guard let data = FileManager.default.contents(atPath: location(for: directory)) else { return BuildCache() }
+        return data.withUnsafeBytes { raw in parse(raw.bindMemory(to: UInt8.self)) } ?? BuildCache()
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> BuildCache? {
         var cache = BuildCache()
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: true).makeIterator()
-        guard lines.next() == Substring(header) else { return BuildCache() }
-        var pendingPack: (id: String, record: PackRecord)?
-        while let line = lines.next() {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            switch fields.first {
-            case "R" where fields.count == 2:
-                cache.rootPath = unescape(fields[1])
-            case "F" where fields.count == 8:
-                guard let stamp = stamp(fields[1...5]) else { return BuildCache() }
-                cache.files[unescape(fields[7])] = FileRecord(stamp: stamp, sha256: String(fields[6]))
-            case "P" where fields.count == 12:
-                guard let stamp = stamp(fields[6...10]), let size = Int64(fields[4]) else { return BuildCache() }
-                let facts = PackArchiveFacts(archiveSize: size, archiveSha256: String(fields[5]),
-                                             contentHash: String(fields[3]), fileSha256: [])
-                pendingPack = (String(fields[1]), PackRecord(fileName: unescape(fields[11]), archiveKey: unescape(fields[2]),
-                                                              facts: facts, archiveStamp: stamp))
-                cache.packs[String(fields[1])] = pendingPack!.record
-            case "H" where fields.count == 2:
-                guard let pending = pendingPack else { return BuildCache() }
-                cache.packs[pending.id]!.facts.fileSha256 = fields[1].split(separator: ",").map(String.init)
+        cache.files.reserveCapacity(bytes.lazy.filter { $0 == 0x0A }.count)
+        var fields: [UnsafeBufferPointer<UInt8>] = []
+        fields.reserveCapacity(12)
+        var lastPack: String?
+        var lineStart = 0
+        var isFirst = true
+        while lineStart < bytes.count {
+            var lineEnd = lineStart
+            while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
+            let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd])
+            lineStart = lineEnd + 1
+            if isFirst {
+                guard String(decoding: line, as: UTF8.self) == header else { return nil }
+                isFirst = false
+                continue
+            }
+            fields.removeAll(keepingCapacity: true)
+            var fieldStart = 0
+            for index in 0...line.count where index == line.count || line[index] == 0x09 {
+                fields.append(UnsafeBufferPointer(rebasing: line[fieldStart..<index]))
+                fieldStart = index + 1
+            }
+            func text(_ index: Int) -> String { String(decoding: fields[index], as: UTF8.self) }
+            func number(_ index: Int) -> Int64? {
+                var value: Int64 = 0
+                var negative = false
+                for (position, byte) in fields[index].enumerated() {
+                    if position == 0 && byte == 0x2D { negative = true; continue }
+                    guard (0x30...0x39).contains(byte) else { return nil }
+                    value = value &* 10 &+ Int64(byte - 0x30)
+                }
+                return negative ? -value : value
+            }
+            func stamp(_ first: Int) -> FileStamp? {
+                guard let size = number(first), let modified = number(first + 1), let changed = number(first + 2),
+                      let inode = number(first + 3), let device = number(first + 4) else { return nil }
+                return FileStamp(size: size, modificationNanoseconds: modified, changeNanoseconds: changed,
+                                 inode: UInt64(bitPattern: inode), device: UInt64(bitPattern: device))
+            }
+            switch (fields.first?.first, fields.count) {
+            case (UInt8(ascii: "R"), 2):
+                cache.rootPath = unescape(text(1))
+            case (UInt8(ascii: "X"), 2):
+                cache.fingerprint = text(1)
+            case (UInt8(ascii: "O"), 7):
+                guard let stamp = stamp(1) else { return nil }
+                cache.outputs[unescape(text(6))] = stamp
+            case (UInt8(ascii: "F"), 8):
+                guard let stamp = stamp(1) else { return nil }
+                cache.files[unescape(text(7))] = FileRecord(stamp: stamp, sha256: text(6))
+            case (UInt8(ascii: "P"), 12):
+                guard let stamp = stamp(6), let size = number(4) else { return nil }
+                let facts = PackArchiveFacts(archiveSize: size, archiveSha256: text(5), contentHash: text(3), fileSha256: [])
+                lastPack = text(1)
+                cache.packs[text(1)] = PackRecord(fileName: unescape(text(11)), archiveKey: unescape(text(2)),
+                                                  facts: facts, archiveStamp: stamp)
+            case (UInt8(ascii: "H"), 2):
+                guard let id = lastPack else { return nil }
+                cache.packs[id]!.facts.fileSha256 = text(1).split(separator: ",").map(String.init)
             default:
-                return BuildCache()
+                return nil
             }
         }
-        return cache
+        return isFirst ? nil : cache
     }
 
     func serialized() -> String {
-        var out = Self.header + "\nR\t" + Self.escape(rootPath) + "\n"
+        var lines = [Self.header, "R\t" + Self.escape(rootPath), "X\t" + fingerprint]
+        for name in outputs.keys.sorted() { lines.append("O\t\(Self.fields(outputs[name]!))\t\(Self.escape(name))") }
+        lines.reserveCapacity(files.count + packs.count * 2 + 2)
         for path in files.keys.sorted(by: { $0.precedesByCodePoint($1) }) {
             let record = files[path]!
-            out += "F\t\(Self.fields(record.stamp))\t\(record.sha256)\t\(Self.escape(path))\n"
+            lines.append("F\t\(Self.fields(record.stamp))\t\(record.sha256)\t\(Self.escape(path))")
         }
+        var out = lines.joined(separator: "\n") + "\n"
         for id in packs.keys.sorted() {
             let record = packs[id]!
             out += "P\t\(id)\t\(Self.escape(record.archiveKey))\t\(record.facts.contentHash)\t\(record.facts.archiveSize)\t"
@@ -107,8 +154,8 @@ struct BuildCache {
             .replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
     }
 
-    static func unescape(_ text: Substring) -> String {
-        guard text.contains("\\") else { return String(text) }
+    static func unescape(_ text: String) -> String {
+        guard text.utf8.contains(0x5C) else { return text }
         var out = ""
         var escaping = false
         for character in text {

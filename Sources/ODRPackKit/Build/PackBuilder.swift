@@ -13,8 +13,9 @@ public struct BuildResult: Sendable {
     public var bytesRead: Int64
     public var bytesWritten: Int64
     public var seconds: Double
+
     /// The odrpack-manifest.json document.
-    public var document: [(String, JSONValue)]
+    public var document: [(String, JSONValue)] { ManifestDocument.json(plan: plan, archives: facts) }
 }
 
 /// Writes every pack of a valid plan into the output folder: in parallel, incrementally and atomically.
@@ -32,16 +33,17 @@ public struct PackBuilder {
     var outputPath: String { URL(fileURLWithPath: options.outputDirectory).standardizedFileURL.path }
     var packsPath: String { outputPath + "/" + AppleManifests.packsFolder }
 
-    /// Stamps of files the last build already read and checked, so planning can skip re-reading them.
-    public static func trustedStamps(outputDirectory: String) -> [String: FileStamp] {
-        BuildCache.load(directory: URL(fileURLWithPath: outputDirectory).standardizedFileURL.path).files.mapValues(\.stamp)
+    /// What the last build into the output folder learned (empty with `--no-cache`): load it once,
+    /// plan with its `trustedStamps`, then pass it to `build`.
+    public func loadCache() -> PreviousBuild {
+        PreviousBuild(cache: options.useCache ? BuildCache.load(directory: outputPath) : BuildCache())
     }
 
-    public func build(_ plan: PackPlan, rootPath: String) throws -> BuildResult {
+    public func build(_ plan: PackPlan, rootPath: String, previous previousBuild: PreviousBuild? = nil) throws -> BuildResult {
         let started = Date()
         try makeFolder(outputPath)
         try makeFolder(packsPath)
-        let previous = options.useCache ? BuildCache.load(directory: outputPath) : BuildCache()
+        let previous = (previousBuild ?? loadCache()).cache
         let knownFiles = previous.rootPath == rootPath ? previous.files : [:]
 
         // 1. Every file's SHA-256 from the cache where its metadata is unchanged.
@@ -77,6 +79,18 @@ public struct PackBuilder {
                                                           contentHash: contentHash, fileSha256: hashes)
                 reused.append(index)
             }
+        }
+
+        // Nothing to do when every pack is reused, the plan and options are the same as last time,
+        // and every output file is still exactly as that build left it.
+        let outputNames = [ManifestDocument.fileName, AppleManifests.onDemandResourcesFile,
+                           options.urlPrefix == nil ? AppleManifests.templateFile : AppleManifests.manifestFile]
+        let fingerprint = reused.count == packs.count ? Self.fingerprint(plan, facts: facts, options: options, outputPath: outputPath) : ""
+        if !fingerprint.isEmpty, fingerprint == previous.fingerprint,
+           outputNames.allSatisfy({ BuildCache.stamp(atPath: outputPath + "/" + $0) == previous.outputs[$0] }),
+           (try? FileManager.default.contentsOfDirectory(atPath: packsPath))?.count == packs.count {
+            return BuildResult(plan: plan, facts: facts, written: [], reused: packs.map(\.id).sorted(), removed: [],
+                               bytesRead: bytesRead, bytesWritten: 0, seconds: Date().timeIntervalSince(started))
         }
 
         // 3. Write the rest beside their final names, biggest first, on every core.
@@ -142,15 +156,34 @@ public struct PackBuilder {
         // The cache only saves time: a build whose cache cannot be written still succeeded.
         let cachePath = BuildCache.location(for: outputPath)
         try? FileManager.default.createDirectory(atPath: (cachePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try? writeIfChanged(Data(cache.serialized().utf8), to: cachePath)
         if !manifestUnchanged { try writeIfChanged(Data(manifestText.utf8), to: manifestPath) }
+        cache.fingerprint = Self.fingerprint(plan, facts: facts, options: options, outputPath: outputPath)
+        for name in outputNames { cache.outputs[name] = BuildCache.stamp(atPath: outputPath + "/" + name) }
+        if cache != previous || !FileManager.default.fileExists(atPath: cachePath) {
+            try? writeIfChanged(Data(cache.serialized().utf8), to: cachePath)
+        }
 
         return BuildResult(
             plan: plan, facts: facts,
             written: toWrite.map { packs[$0].id }.sorted(), reused: reused.map { packs[$0].id }.sorted(),
             removed: removed, bytesRead: bytesRead,
             bytesWritten: toWrite.reduce(0) { $0 + (facts[packs[$1].id]?.archiveSize ?? 0) },
-            seconds: Date().timeIntervalSince(started), document: document)
+            seconds: Date().timeIntervalSince(started))
+    }
+
+    /// SHA-256 of everything the output files are made from: the plan, every file's content hash and the options.
+    static func fingerprint(_ plan: PackPlan, facts: [String: PackArchiveFacts], options: BuildOptions, outputPath: String) -> String {
+        var hasher = SHA256Hasher()
+        hasher.update("odrpack-build-1\0\(outputPath)\0\(options.compression.rawValue)\0\(options.level)\0\(options.entryTime)\0")
+        hasher.update("\(options.urlPrefix ?? "-")\0\(plan.bundleID)\0\(plan.profileName)\0")
+        for key in LimitProfile.Key.allCases { hasher.update("\(plan.limits[key] ?? -1)\0") }
+        hasher.update("\(plan.initialInstallTags)\0\(plan.prefetchOrder)\0\(plan.appBundleFiles)\0\(plan.appBundleSize)\0")
+        for pack in plan.packs {
+            guard let fact = facts[pack.id] else { return "" }
+            hasher.update("\(pack.id)\0\(pack.fileName)\0\(pack.tags)\0\(pack.priority ?? -1)\0\(pack.category.rawValue)\0")
+            hasher.update("\(fact.contentHash)\0\(fact.archiveSha256)\0\(fact.archiveSize)\n")
+        }
+        return hasher.finalize()
     }
 
     // MARK: File system
@@ -246,6 +279,14 @@ public struct PackBuilder {
         if let failure { throw failure }
         return results.map { $0! }
     }
+}
+
+/// The previous build's cache, opaque to callers.
+public struct PreviousBuild: Sendable {
+    let cache: BuildCache
+
+    /// Stamps of files the last build already read and checked, so planning can skip re-reading them.
+    public var trustedStamps: [String: FileStamp] { cache.files.mapValues(\.stamp) }
 }
 
 /// Reads a file only to learn its SHA-256 (for files whose metadata changed but whose pack may not have).

@@ -72,8 +72,9 @@ public struct PlanChecker {
 
     /// Lower case for comparing paths; ASCII paths take a fast path.
     static func caseFolded(_ path: String) -> String {
-        guard path.utf8.contains(where: { $0 >= 0x80 || (0x41...0x5A).contains($0) }) else { return path }
-        return path.lowercased()
+        guard path.utf8.contains(where: { (0x41...0x5A).contains($0) || $0 >= 0x80 }) else { return path }
+        if path.utf8.contains(where: { $0 >= 0x80 }) { return path.lowercased() }
+        return String(decoding: path.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     func sizes() -> [Diagnostic] {

@@ -58,23 +58,29 @@ public indirect enum JSONValue: Equatable, Sendable {
             }
             output.append("[\n")
             for (index, value) in values.enumerated() {
-                output.append(String(repeating: "  ", count: indent + 1))
+                output.append(Self.indentation(indent + 1))
                 value.write(to: &output, indent: indent + 1)
                 output.append(index == values.count - 1 ? "\n" : ",\n")
             }
-            output.append(String(repeating: "  ", count: indent) + "]")
+            output.append(Self.indentation(indent) + "]")
         case let .object(pairs):
             if pairs.isEmpty { output.append("{}"); return }
             output.append("{\n")
             for (index, (key, value)) in pairs.enumerated() {
-                output.append(String(repeating: "  ", count: indent + 1))
+                output.append(Self.indentation(indent + 1))
                 Self.writeString(key, to: &output)
                 output.append(": ")
                 value.write(to: &output, indent: indent + 1)
                 output.append(index == pairs.count - 1 ? "\n" : ",\n")
             }
-            output.append(String(repeating: "  ", count: indent) + "}")
+            output.append(Self.indentation(indent) + "}")
         }
+    }
+
+    private static let indents = (0..<16).map { String(repeating: "  ", count: $0) }
+
+    private static func indentation(_ level: Int) -> String {
+        level < indents.count ? indents[level] : String(repeating: "  ", count: level)
     }
 
     private var isScalar: Bool {
@@ -86,6 +92,11 @@ public indirect enum JSONValue: Equatable, Sendable {
 
     private static func writeString(_ value: String, to output: inout String) {
         output.append("\"")
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+            output.append(value)
+            output.append("\"")
+            return
+        }
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": output.append("\\\"")

@@ -54,10 +54,17 @@ struct Build: ParsableCommand {
             console.printError("odrpack: error: \(error)\n")
             throw ExitCode(64)
         }
-        let trusted = noCache ? [:] : PackBuilder.trustedStamps(outputDirectory: output)
+        let style: BuildProgress.Style
+        switch progress {
+        case .never: style = .none
+        case .auto: style = console.stderrIsInteractive ? .bar : .none
+        case .always: style = console.stderrIsInteractive ? .bar : .lines
+        }
+        let builder = PackBuilder(options: options, progress: BuildProgress(style: style))
+        let previous = builder.loadCache()
         let result: PlanResult
         do {
-            result = try ProjectPlanner().plan(manifestPath: manifest, trustedStamps: trusted)
+            result = try ProjectPlanner().plan(manifestPath: manifest, trustedStamps: previous.trustedStamps)
         } catch let error as ManifestLoader.ReadError {
             console.printError("odrpack: error: \(error.description)\n")
             throw ExitCode(2)
@@ -72,15 +79,9 @@ struct Build: ParsableCommand {
             throw ExitCode(1)
         }
         if !json { console.printDiagnostics(result.diagnostics) }
-        let style: BuildProgress.Style
-        switch progress {
-        case .never: style = .none
-        case .auto: style = console.stderrIsInteractive ? .bar : .none
-        case .always: style = console.stderrIsInteractive ? .bar : .lines
-        }
         let build: BuildResult
         do {
-            build = try PackBuilder(options: options, progress: BuildProgress(style: style)).build(plan, rootPath: resolution.rootPath)
+            build = try builder.build(plan, rootPath: resolution.rootPath, previous: previous)
         } catch let error as BuildError {
             console.printError("odrpack: error: \(error)\n")
             throw ExitCode(2)
