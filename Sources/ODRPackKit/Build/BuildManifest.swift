@@ -35,6 +35,27 @@ public struct BuildManifest: Codable, Sendable {
     public var tags: [Tag]
     public var packs: [Pack]
 
+    private enum CodingKeys: String, CodingKey {
+        case schemaVersion, bundleId, initialInstallTags, prefetchOrder, tags, packs
+    }
+
+    /// Thrown while decoding a manifest of another schema version.
+    struct SchemaMismatch: Error {
+        var version: Int
+    }
+
+    /// Checks the schema version before anything else, so another version's layout is never misread.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
+        guard schemaVersion == ManifestDocument.schemaVersion else { throw SchemaMismatch(version: schemaVersion) }
+        bundleId = try container.decode(String.self, forKey: .bundleId)
+        initialInstallTags = try container.decode([String].self, forKey: .initialInstallTags)
+        prefetchOrder = try container.decode([String].self, forKey: .prefetchOrder)
+        tags = try container.decode([Tag].self, forKey: .tags)
+        packs = try container.decode([Pack].self, forKey: .packs)
+    }
+
     /// Why a manifest could not be read: the tool cannot do its job (exit 2).
     public struct ReadError: Error, CustomStringConvertible {
         public var description: String
@@ -53,24 +74,26 @@ public struct BuildManifest: Codable, Sendable {
                 ? "'\(path)' has no \(ManifestDocument.fileName): is it a finished odrpack build folder?"
                 : "cannot read '\(file)'")
         }
-        let version: Int?
-        do {
-            let object = try JSONSerialization.jsonObject(with: data)
-            version = (object as? [String: Any])?["schemaVersion"] as? Int
-        } catch {
-            throw ReadError(description: "'\(file)' is not valid JSON (truncated or corrupt): rebuild it with odrpack build")
-        }
-        guard let version else {
-            throw ReadError(description: "'\(file)' is not an odrpack manifest: it has no schemaVersion")
-        }
-        guard version == ManifestDocument.schemaVersion else {
-            throw ReadError(description: "'\(file)' has schemaVersion \(version); this odrpack reads \(ManifestDocument.schemaVersion): rebuild it with this version")
-        }
         do {
             return (try JSONDecoder().decode(BuildManifest.self, from: data), folder)
+        } catch let mismatch as SchemaMismatch {
+            throw ReadError(description: "'\(file)' has schemaVersion \(mismatch.version); this odrpack reads \(ManifestDocument.schemaVersion): rebuild it with this version")
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            throw ReadError(description: "'\(file)' is not valid JSON (truncated or corrupt): rebuild it with odrpack build")
         } catch {
             throw ReadError(description: "'\(file)' is not a complete odrpack manifest: \(Self.describe(error))")
         }
+    }
+
+    /// Loads several manifests at once, one per core.
+    public static func loadAll(_ paths: [String]) throws -> [BuildManifest] {
+        var results = [Result<BuildManifest, any Error>?](repeating: nil, count: paths.count)
+        let lock = NSLock()
+        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+            let result = Result { try load(paths[index]).manifest }
+            lock.withLock { results[index] = result }
+        }
+        return try results.map { try $0!.get() }
     }
 
     static func describe(_ error: any Error) -> String {

@@ -1,0 +1,38 @@
+import ArgumentParser
+import ODRPackKit
+
+struct Diff: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Compare two builds: which packs changed, why, and what devices download again.")
+
+    @Argument(help: "The old build folder (or its odrpack-manifest.json).")
+    var old: String
+
+    @Argument(help: "The new build folder (or its odrpack-manifest.json).")
+    var new: String
+
+    @Flag(help: "Print one JSON document on stdout.")
+    var json = false
+
+    @Flag(help: "Exit 1 when the builds differ, like git diff --exit-code.")
+    var exitCode = false
+
+    func run() throws {
+        let console = Console()
+        let before: BuildManifest, after: BuildManifest
+        do {
+            let both = try BuildManifest.loadAll([old, new])
+            (before, after) = (both[0], both[1])
+        } catch {
+            console.printError("odrpack: error: \(error)\n")
+            throw ExitCode(2)
+        }
+        guard before.bundleId == after.bundleId else {
+            console.printError("odrpack: error: the builds are of different apps ('\(before.bundleId)' and '\(after.bundleId)'): pack ids include the bundle id, so nothing could match\n")
+            throw ExitCode(2)
+        }
+        let diff = BuildDiff(old: before, new: after)
+        console.printOut(json ? DiffReport.json(diff).serialized() : DiffReport.text(diff, old: old, new: new))
+        if exitCode && diff.hasChanges { throw ExitCode(1) }
+    }
+}
