@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(
             name: "ODRPackKitTests",
             dependencies: ["ODRPackKit", "odrpack"],
-            resources: [.copy("Fixtures")],
+            exclude: ["Fixtures"],
             swiftSettings: upcomingFeatures
         ),
     ],

@@ -8,7 +8,7 @@ struct ODRPack: ParsableCommand {
         commandName: "odrpack",
         abstract: "Package an app's resources into On-Demand Resources asset packs.",
         version: "0.1.0",
-        subcommands: [Plan.self, Validate.self, Build.self, Verify.self, Diff.self])
+        subcommands: [Plan.self, Validate.self, Build.self, Verify.self, Diff.self, ImportXcode.self])
 
     static func main() {
         setlocale(LC_ALL, "C.UTF-8")

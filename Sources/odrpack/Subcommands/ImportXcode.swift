@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import ODRPackKit
+
+struct ImportXcode: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import-xcode",
+        abstract: "Write an odrpack.yml from the On-Demand Resources tags of an Xcode project.")
+
+    @Argument(help: "The .xcodeproj folder.")
+    var project: String
+
+    @Option(help: "The target (default: the project's one application target).")
+    var target: String?
+
+    @Option(help: "The build configuration whose settings are read.")
+    var configuration = "Release"
+
+    @Option(help: "The manifest to write.")
+    var output = "odrpack.yml"
+
+    @Option(name: .customLong("setting"), help: "NAME=VALUE for a build setting the project uses but does not define (repeatable).")
+    var settings: [String] = []
+
+    func run() throws {
+        let console = Console()
+        var options = XcodeImporter.Options()
+        options.target = target
+        options.configuration = configuration
+        for setting in settings {
+            guard let equals = setting.firstIndex(of: "="), equals != setting.startIndex else {
+                throw ValidationError("--setting takes NAME=VALUE, not '\(setting)'")
+            }
+            options.settings[String(setting[..<equals])] = String(setting[setting.index(after: equals)...])
+        }
+        do {
+            let result = try XcodeImporter(options: options).importProject(at: project)
+            try ImportedManifestWriter.write(result, projectPath: project, to: output)
+            console.printOut("Wrote \(output): \(result.entries.count) tagged path\(result.entries.count == 1 ? "" : "s") from target \(result.target) (\(result.configuration))\n")
+            for note in result.notes { console.printError("note: \(note)\n") }
+        } catch let error as XcodeImporter.ImportError {
+            console.printError("odrpack: error: \(error.description)\n")
+            throw ExitCode(2)
+        }
+    }
+}
