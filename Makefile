@@ -32,5 +32,9 @@ test: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
 
+# Times odrpack against sequential bsdtar on a generated ~1 GB game; writes .build/bench/results.json.
+bench: deps
+	bash Benchmarks/run.sh
+
 clean:
 	rm -rf .build SampleProject/build

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# `make bench`: generates the corpora once (cached under .build/bench), then times odrpack against
+# bsdtar with hyperfine and writes .build/bench/results.json. Takes about five minutes on 2 cores.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BENCH=.build/bench
+ODRPACK=$PWD/.build/release/odrpack
+need=()
+command -v hyperfine >/dev/null || need+=(hyperfine)
+command -v bsdtar >/dev/null || need+=(libarchive-tools)
+command -v python3 >/dev/null || need+=(python3)
+if [ ${#need[@]} -gt 0 ]; then
+    SUDO=$([ "$(id -u)" -eq 0 ] || echo sudo)
+    $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}"
+fi
+swift build -c release --product odrpack >/dev/null
+mkdir -p "$BENCH"
+stamp=$(cat Benchmarks/make_corpus.py Benchmarks/make_validate_tree.py Benchmarks/make_diff_manifests.py | sha256sum | cut -c1-16)
+if [ "$(cat "$BENCH/corpus.stamp" 2>/dev/null)" != "$stamp" ]; then
+    echo "generating the corpora (once)..."
+    rm -rf "$BENCH/corpus" "$BENCH/tree200k" "$BENCH/diff"
+    python3 Benchmarks/make_corpus.py "$BENCH/corpus"
+    python3 Benchmarks/make_validate_tree.py "$BENCH/tree200k" 200000
+    python3 Benchmarks/make_diff_manifests.py "$BENCH/diff"
+    echo "$stamp" > "$BENCH/corpus.stamp"
+fi
+CORPUS=$PWD/$BENCH/corpus
+OUT=$PWD/$BENCH/out
+export ODRPACK_CACHE_DIR=$PWD/$BENCH/cache
+du -sb "$CORPUS/Resources" | cut -f1 > "$BENCH/corpus-bytes"
+find "$CORPUS/Resources" -type f | wc -l > "$BENCH/corpus-files"
+"$ODRPACK" plan "$CORPUS/odrpack.yml" --json > "$BENCH/plan.json"
+python3 Benchmarks/reference_bsdtar.py "$BENCH/plan.json" "$CORPUS/Resources" "$PWD/$BENCH"
+hf() { name=$1; shift; hyperfine --style basic --export-json "$BENCH/$name.json" "$@"; }
+
+hf build-full --runs 5 --prepare "rm -rf $OUT $ODRPACK_CACHE_DIR; sync" "$ODRPACK build $CORPUS/odrpack.yml -o $OUT --progress never"
+hf reference-bsdtar --runs 3 --prepare "sync" "bash $PWD/$BENCH/reference.sh"
+du -sb "$OUT/OnDemandResources" | cut -f1 > "$BENCH/archive-bytes"
+du -sb "$BENCH/reference" | cut -f1 > "$BENCH/reference-bytes"
+python3 -c 'import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' \
+    "$ODRPACK" build "$CORPUS/odrpack.yml" -o "$OUT" --no-cache --progress never > "$BENCH/peak-memory-kb"
+"$ODRPACK" build "$CORPUS/odrpack.yml" -o "$OUT" >/dev/null
+hf build-noop --warmup 2 --runs 15 "$ODRPACK build $CORPUS/odrpack.yml -o $OUT --progress never"
+EDITED="$CORPUS/Resources/Levels/World2/Level03/scene.json"
+hf build-edit-one --runs 7 --prepare "python3 Benchmarks/edit_one_file.py $EDITED" "$ODRPACK build $CORPUS/odrpack.yml -o $OUT --progress never"
+python3 Benchmarks/edit_one_file.py "$EDITED"
+"$ODRPACK" build "$CORPUS/odrpack.yml" -o "$OUT" --json | python3 -c 'import json, sys; print(len(json.load(sys.stdin)["build"]["written"]))' > "$BENCH/edit-written"
+hf validate-corpus --warmup 2 --runs 10 "$ODRPACK validate $CORPUS/odrpack.yml"
+hf validate-200k --warmup 1 --runs 5 "$ODRPACK validate $PWD/$BENCH/tree200k/odrpack.yml"
+hf diff-200k --warmup 1 --runs 5 "$ODRPACK diff $PWD/$BENCH/diff/old.json $PWD/$BENCH/diff/new.json --json"
+python3 Benchmarks/summarize.py "$BENCH"
