@@ -111,7 +111,14 @@ struct BuildCache: Sendable, Equatable {
                                                   facts: facts, archiveStamp: stamp)
             case (UInt8(ascii: "H"), 2):
                 guard let id = lastPack else { return nil }
-                cache.packs[id]!.facts.fileSha256 = text(1).split(separator: ",").map(String.init)
+                var hashes: [String] = []
+                var start = 0
+                let list = fields[1]
+                for index in 0...list.count where index == list.count || list[index] == UInt8(ascii: ",") {
+                    if index > start { hashes.append(String(decoding: UnsafeBufferPointer(rebasing: list[start..<index]), as: UTF8.self)) }
+                    start = index + 1
+                }
+                cache.packs[id]!.facts.fileSha256 = hashes
             default:
                 return nil
             }

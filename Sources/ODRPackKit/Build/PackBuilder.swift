@@ -285,8 +285,27 @@ public struct PackBuilder {
 public struct PreviousBuild: Sendable {
     let cache: BuildCache
 
-    /// Stamps of files the last build already read and checked, so planning can skip re-reading them.
-    public var trustedStamps: [String: FileStamp] { cache.files.mapValues(\.stamp) }
+    /// The metadata a file had when the last build read and checked it, so planning can skip re-reading it.
+    public func trustedStamp(for path: String) -> FileStamp? { cache.files[path]?.stamp }
+}
+
+/// Loads the previous build's cache on another thread while the resources are planned.
+public final class PreviousBuildLoader: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var loaded: PreviousBuild?
+
+    public init(_ builder: PackBuilder) {
+        DispatchQueue.global().async {
+            self.loaded = builder.loadCache()
+            self.done.signal()
+        }
+    }
+
+    /// Waits for the cache (once; later calls return at once).
+    public lazy var previous: PreviousBuild = {
+        done.wait()
+        return loaded!
+    }()
 }
 
 /// Reads a file only to learn its SHA-256 (for files whose metadata changed but whose pack may not have).

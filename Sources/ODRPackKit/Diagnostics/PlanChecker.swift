@@ -49,10 +49,19 @@ public struct PlanChecker {
     func packContents() -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for pack in plan.packs {
-            var seen = Set<String>()
+            // A cheap case-insensitive hash finds candidates; only they are folded and compared.
+            var seen = Set<UInt64>()
+            var candidates = Set<UInt64>()
+            for file in pack.files where !seen.insert(Self.caseInsensitiveHash(file.path)).inserted {
+                candidates.insert(Self.caseInsensitiveHash(file.path))
+            }
             var collisions = Set<String>()
-            for file in pack.files where !seen.insert(Self.caseFolded(file.path)).inserted {
-                collisions.insert(Self.caseFolded(file.path))
+            if !candidates.isEmpty {
+                var folded = Set<String>()
+                for file in pack.files where candidates.contains(Self.caseInsensitiveHash(file.path))
+                    && !folded.insert(Self.caseFolded(file.path)).inserted {
+                    collisions.insert(Self.caseFolded(file.path))
+                }
             }
             let groups = Dictionary(grouping: pack.files.lazy.map(\.path).filter { collisions.contains(Self.caseFolded($0)) },
                                     by: Self.caseFolded)
@@ -68,6 +77,17 @@ public struct PlanChecker {
             }
         }
         return diagnostics
+    }
+
+    /// FNV-1a of the case-folded path: ASCII letters lowered in place, other paths through `lowercased()`.
+    /// Equal folded paths give equal hashes, without allocating for ASCII paths.
+    static func caseInsensitiveHash(_ path: String) -> UInt64 {
+        func fnv(_ bytes: some Sequence<UInt8>) -> UInt64 {
+            var hash: UInt64 = 0xcbf29ce484222325
+            for byte in bytes { hash = (hash ^ UInt64((0x41...0x5A).contains(byte) ? byte | 0x20 : byte)) &* 0x100000001b3 }
+            return hash
+        }
+        return path.utf8.contains(where: { $0 >= 0x80 }) ? fnv(path.lowercased().utf8) : fnv(path.utf8)
     }
 
     /// Lower case for comparing paths; ASCII paths take a fast path.

@@ -14,22 +14,23 @@ public struct ProjectPlanner {
 
     /// - Parameter profile: a profile name from the command line, overriding the manifest's.
     /// - Throws: `ManifestLoader.ReadError` when the manifest cannot be read at all.
-    /// - Parameter trustedStamps: files a previous build checked (see `PackBuilder.trustedStamps`).
-    public func plan(manifestPath: String, profile: String? = nil, trustedStamps: [String: FileStamp] = [:]) throws -> PlanResult {
+    /// - Parameter trustedStamp: files a previous build checked (see `PreviousBuild.trustedStamp`).
+    public func plan(manifestPath: String, profile: String? = nil,
+                     trustedStamp: @escaping (String) -> FileStamp? = { _ in nil }) throws -> PlanResult {
         let (manifest, manifestDiagnostics) = try ManifestLoader().load(path: manifestPath)
         guard let manifest else {
             return PlanResult(manifest: nil, resolution: nil, plan: nil, diagnostics: manifestDiagnostics)
         }
-        return plan(manifest: manifest, profile: profile, manifestDiagnostics: manifestDiagnostics, trustedStamps: trustedStamps)
+        return plan(manifest: manifest, profile: profile, manifestDiagnostics: manifestDiagnostics, trustedStamp: trustedStamp)
     }
 
     public func plan(manifest: TagManifest, profile: String? = nil, manifestDiagnostics: [Diagnostic] = [],
-                     trustedStamps: [String: FileStamp] = [:]) -> PlanResult {
+                     trustedStamp: @escaping (String) -> FileStamp? = { _ in nil }) -> PlanResult {
         guard let limits = manifest.limits(profileName: profile) else {
             let diagnostic = Diagnostic.error(.manifestInvalidValue, "unknown profile '\(profile ?? manifest.profile.value)'")
             return PlanResult(manifest: manifest, resolution: nil, plan: nil, diagnostics: manifestDiagnostics + [diagnostic])
         }
-        let resolution = ResourceResolver(manifest: manifest, trustedStamps: trustedStamps).resolve()
+        let resolution = ResourceResolver(manifest: manifest, trustedStamp: trustedStamp).resolve()
         let plan = PackPlanner(manifest: manifest, limits: limits).plan(resolution)
         let resolutionDiagnostics = resolution.diagnostics.sorted(by: Self.resolutionOrder)
         let checks = resolution.rootPath.isEmpty ? [] : PlanChecker(manifest: manifest, plan: plan).check()

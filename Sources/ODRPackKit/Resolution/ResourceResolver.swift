@@ -7,16 +7,17 @@ import Glibc
 /// Reads metadata only, plus the first bytes of tagged files to catch executable code.
 public struct ResourceResolver {
     public let manifest: TagManifest
-    /// Files a previous build already checked, by path: their first bytes are not read again while unchanged.
-    public let trustedStamps: [String: FileStamp]
+    /// A file a previous build already checked, by path: its first bytes are not read again while unchanged.
+    /// Asked only after the walk, so the previous build's cache can load meanwhile.
+    public let trustedStamp: (String) -> FileStamp?
 
-    public init(manifest: TagManifest, trustedStamps: [String: FileStamp] = [:]) {
+    public init(manifest: TagManifest, trustedStamp: @escaping (String) -> FileStamp? = { _ in nil }) {
         self.manifest = manifest
-        self.trustedStamps = trustedStamps
+        self.trustedStamp = trustedStamp
     }
 
     public func resolve() -> Resolution {
-        var walk = Walk(manifest: manifest, trustedStamps: trustedStamps)
+        var walk = Walk(manifest: manifest, trustedStamp: trustedStamp)
         walk.run()
         return walk.finish()
     }
@@ -43,11 +44,11 @@ private struct Walk {
     var tagSetCache: [[Int]: [String]] = [:]
     var invalidNames: [(path: String, firstEntry: Int?)] = []
 
-    let trustedStamps: [String: FileStamp]
+    let trustedStamp: (String) -> FileStamp?
 
-    init(manifest: TagManifest, trustedStamps: [String: FileStamp]) {
+    init(manifest: TagManifest, trustedStamp: @escaping (String) -> FileStamp?) {
         self.manifest = manifest
-        self.trustedStamps = trustedStamps
+        self.trustedStamp = trustedStamp
         entryTags = manifest.entries.map { Array(Set($0.tags.map(\.value))).sorted() }
         matchCounts = Array(repeating: 0, count: manifest.entries.count)
         for (index, entry) in manifest.entries.enumerated() {
@@ -104,26 +105,46 @@ private struct Walk {
             return
         }
         let descriptor = dirfd(directory)
-        // Raw names go to the system calls; the decoded ones (lossy when not UTF-8) to everything else.
-        var names: [(name: String, raw: [CChar], valid: Bool)] = []
+        // Raw names (kept only when not UTF-8) go to the system calls; the decoded ones to everything else.
+        var names: [(name: String, raw: [CChar]?)] = []
         while let entry = readdir(directory) {
-            let raw = withUnsafeBytes(of: entry.pointee.d_name) { bytes -> [CChar] in
+            let decoded = withUnsafeBytes(of: entry.pointee.d_name) { bytes -> (String, [CChar]?) in
                 let length = bytes.firstIndex(of: 0) ?? bytes.count
-                return bytes[..<length].map { CChar(bitPattern: $0) } + [0]
+                let slice = UnsafeRawBufferPointer(rebasing: bytes[..<length]).bindMemory(to: UInt8.self)
+                if let valid = String(validating: slice, as: UTF8.self) { return (valid, nil) }
+                return (String(decoding: slice, as: UTF8.self), slice.map { CChar(bitPattern: $0) } + [0])
             }
-            let bytes = raw.dropLast().map { UInt8(bitPattern: $0) }
-            let valid = String(validating: bytes, as: UTF8.self)
-            let name = valid ?? String(decoding: bytes, as: UTF8.self)
-            if name == "." || name == ".." { continue }
-            names.append((name, raw, valid != nil))
+            if decoded.0 == "." || decoded.0 == ".." { continue }
+            names.append(decoded)
         }
+        // In name order, the final sort of all paths meets nearly sorted input.
+        names.sort { $0.name.precedesByCodePoint($1.name) }
         let candidateGlobs = globEntries.indices.filter { globEntries[$0].pattern.couldMatch(filesIn: components) }
         let candidateExcludes = excludes.filter { $0.couldMatch(filesIn: components) }
 
-        for (name, rawName, validName) in names {
-            let childRelative = relative.isEmpty ? name : relative + "/" + name
+        // Metadata of every entry; large folders are read on every core.
+        let infos = UnsafeMutableBufferPointer<stat?>.allocate(capacity: names.count)
+        infos.initialize(repeating: nil)
+        defer { infos.deallocate() }
+        func lstatEntry(_ index: Int) {
             var info = stat()
-            guard fstatat(descriptor, rawName, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+            let found = names[index].raw.map { fstatat(descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) }
+                ?? fstatat(descriptor, names[index].name, &info, AT_SYMLINK_NOFOLLOW)
+            if found == 0 { infos[index] = info }
+        }
+        if names.count >= 512 {
+            let chunk = 256
+            DispatchQueue.concurrentPerform(iterations: (names.count + chunk - 1) / chunk) { part in
+                for index in (part * chunk)..<min(names.count, (part + 1) * chunk) { lstatEntry(index) }
+            }
+        } else {
+            for index in names.indices { lstatEntry(index) }
+        }
+
+        for (index, (name, rawName)) in names.enumerated() {
+            let validName = rawName == nil
+            let childRelative = relative.isEmpty ? name : relative + "/" + name
+            guard var info = infos[index] else { continue }
             if (info.st_mode & S_IFMT) == S_IFLNK {
                 let childAbsolute = absolute + "/" + name
                 guard let target = realpath(childAbsolute, nil) else {
@@ -230,7 +251,7 @@ private struct Walk {
             }
             let unnamable = Set(invalidNames.map(\.path))
             diagnostics += ExecutableContentCheck(rootPath: rootPath)
-                .check(resources.filter { !unnamable.contains($0.path) && trustedStamps[$0.path] != $0.stamp }) { entryLocation($0.firstEntry) }
+                .check(resources.filter { !unnamable.contains($0.path) && trustedStamp($0.path) != $0.stamp }) { entryLocation($0.firstEntry) }
         }
         return Resolution(rootPath: rootPath, resources: resources, appBundleFiles: appBundleFiles,
                           appBundleSize: appBundleSize, diagnostics: diagnostics)

@@ -61,10 +61,10 @@ struct Build: ParsableCommand {
         case .always: style = console.stderrIsInteractive ? .bar : .lines
         }
         let builder = PackBuilder(options: options, progress: BuildProgress(style: style))
-        let previous = builder.loadCache()
+        let loader = PreviousBuildLoader(builder)
         let result: PlanResult
         do {
-            result = try ProjectPlanner().plan(manifestPath: manifest, trustedStamps: previous.trustedStamps)
+            result = try ProjectPlanner().plan(manifestPath: manifest, trustedStamp: { loader.previous.trustedStamp(for: $0) })
         } catch let error as ManifestLoader.ReadError {
             console.printError("odrpack: error: \(error.description)\n")
             throw ExitCode(2)
@@ -81,7 +81,7 @@ struct Build: ParsableCommand {
         if !json { console.printDiagnostics(result.diagnostics) }
         let build: BuildResult
         do {
-            build = try builder.build(plan, rootPath: resolution.rootPath, previous: previous)
+            build = try builder.build(plan, rootPath: resolution.rootPath, previous: loader.previous)
         } catch let error as BuildError {
             console.printError("odrpack: error: \(error)\n")
             throw ExitCode(2)
