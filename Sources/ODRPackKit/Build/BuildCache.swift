@@ -126,26 +126,47 @@ struct BuildCache: Sendable, Equatable {
         return isFirst ? nil : cache
     }
 
-    func serialized() -> String {
-        var lines = [Self.header, "R\t" + Self.escape(rootPath), "X\t" + fingerprint]
-        for name in outputs.keys.sorted() { lines.append("O\t\(Self.fields(outputs[name]!))\t\(Self.escape(name))") }
-        lines.reserveCapacity(files.count + packs.count * 2 + 2)
-        for path in files.keys.sorted(by: { $0.precedesByCodePoint($1) }) {
-            let record = files[path]!
-            lines.append("F\t\(Self.fields(record.stamp))\t\(record.sha256)\t\(Self.escape(path))")
+    /// The cache file's bytes. Lines are in no particular order: the cache is compared as a value, not as bytes.
+    func serialized() -> Data {
+        var out: [UInt8] = []
+        out.reserveCapacity(files.count * 160 + packs.count * 400)
+        func text(_ value: String) { out.append(contentsOf: value.utf8) }
+        var digits: [UInt8] = []
+        digits.reserveCapacity(20)
+        func number(_ value: Int64) {
+            if value < 0 { out.append(UInt8(ascii: "-")) }
+            var magnitude = value.magnitude
+            digits.removeAll(keepingCapacity: true)
+            repeat {
+                digits.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+                magnitude /= 10
+            } while magnitude > 0
+            out.append(contentsOf: digits.reversed())
         }
-        var out = lines.joined(separator: "\n") + "\n"
-        for id in packs.keys.sorted() {
-            let record = packs[id]!
-            out += "P\t\(id)\t\(Self.escape(record.archiveKey))\t\(record.facts.contentHash)\t\(record.facts.archiveSize)\t"
-            out += "\(record.facts.archiveSha256)\t\(Self.fields(record.archiveStamp))\t\(Self.escape(record.fileName))\n"
-            out += "H\t\(record.facts.fileSha256.joined(separator: ","))\n"
+        func stamp(_ value: FileStamp) {
+            number(value.size)
+            out.append(0x09)
+            number(value.modificationNanoseconds)
+            out.append(0x09)
+            number(value.changeNanoseconds)
+            out.append(0x09)
+            number(Int64(bitPattern: value.inode))
+            out.append(0x09)
+            number(Int64(bitPattern: value.device))
         }
-        return out
-    }
-
-    static func fields(_ stamp: FileStamp) -> String {
-        "\(stamp.size)\t\(stamp.modificationNanoseconds)\t\(stamp.changeNanoseconds)\t\(stamp.inode)\t\(stamp.device)"
+        text(Self.header + "\nR\t" + Self.escape(rootPath) + "\nX\t" + fingerprint + "\n")
+        for (name, value) in outputs {
+            text("O\t"); stamp(value); text("\t" + Self.escape(name) + "\n")
+        }
+        for (path, record) in files {
+            text("F\t"); stamp(record.stamp); text("\t" + record.sha256 + "\t" + Self.escape(path) + "\n")
+        }
+        for (id, record) in packs {
+            text("P\t\(id)\t\(Self.escape(record.archiveKey))\t\(record.facts.contentHash)\t\(record.facts.archiveSize)\t\(record.facts.archiveSha256)\t")
+            stamp(record.archiveStamp)
+            text("\t" + Self.escape(record.fileName) + "\nH\t" + record.facts.fileSha256.joined(separator: ",") + "\n")
+        }
+        return Data(out)
     }
 
     static func stamp(_ fields: ArraySlice<Substring>) -> FileStamp? {

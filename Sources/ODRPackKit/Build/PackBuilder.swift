@@ -160,7 +160,7 @@ public struct PackBuilder {
         cache.fingerprint = Self.fingerprint(plan, facts: facts, options: options, outputPath: outputPath)
         for name in outputNames { cache.outputs[name] = BuildCache.stamp(atPath: outputPath + "/" + name) }
         if cache != previous || !FileManager.default.fileExists(atPath: cachePath) {
-            try? writeIfChanged(Data(cache.serialized().utf8), to: cachePath)
+            try? writeIfChanged(cache.serialized(), to: cachePath)
         }
 
         return BuildResult(

@@ -265,6 +265,11 @@ private struct Parsing {
                 error(.tagInvalid, "empty tag in '\(key)': remove it or give it a name", at: item.location)
                 continue
             }
+            if tag.contains("/") {
+                error(.tagInvalid, "tag '\(tag)' contains '/', which cannot be part of a pack's file name: rename the tag",
+                      at: item.location, subject: tag)
+                continue
+            }
             if tag.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
                 warning(.tagInvalid, "tag '\(tag.debugDescription.dropFirst().dropLast())' contains control characters: rename it",
                         at: item.location, subject: tag)

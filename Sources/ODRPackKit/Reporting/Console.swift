@@ -11,7 +11,7 @@ public struct Console: Sendable {
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         let interactive = isatty(STDERR_FILENO) == 1
         let allowed = environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
-        stderrIsInteractive = interactive && environment["TERM"] != "dumb"
+        stderrIsInteractive = interactive && allowed
         colorOnStderr = interactive && allowed
     }
 

@@ -17,29 +17,27 @@ public indirect enum PropertyListValue: Equatable, Sendable {
 }
 
 private struct BinaryPropertyListWriter {
-    /// Objects flattened depth-first; containers hold the indices of their children.
-    var objects: [Data] = []
+    /// Every object's bytes, one after another; objects are numbered depth-first and may be written out of order.
+    var body: [UInt8] = []
+    var offsets: [Int] = []
 
     mutating func write(_ root: PropertyListValue) -> Data {
         let count = Self.count(root)
         let refSize = count < 256 ? 1 : count < 65_536 ? 2 : 4
-        _ = flatten(root, refSize: refSize)
-        var data = Data("bplist00".utf8)
-        var offsets: [Int] = []
-        for object in objects {
-            offsets.append(data.count)
-            data.append(object)
-        }
+        offsets = Array(repeating: 0, count: count)
+        var next = 0
+        _ = flatten(root, refSize: refSize, next: &next)
+        var data: [UInt8] = Array("bplist00".utf8)
+        data.reserveCapacity(8 + body.count + count * 4 + 32)
+        data.append(contentsOf: body)
         let tableOffset = data.count
         let offsetSize = tableOffset < 256 ? 1 : tableOffset < 65_536 ? 2 : tableOffset < 1 << 32 ? 4 : 8
-        for offset in offsets { data.append(Self.bigEndian(UInt64(offset), bytes: offsetSize)) }
-        data.append(Data(repeating: 0, count: 6))
-        data.append(UInt8(offsetSize))
-        data.append(UInt8(refSize))
-        data.append(Self.bigEndian(UInt64(objects.count), bytes: 8))
-        data.append(Self.bigEndian(0, bytes: 8))
-        data.append(Self.bigEndian(UInt64(tableOffset), bytes: 8))
-        return data
+        for offset in offsets { Self.appendBigEndian(UInt64(offset + 8), bytes: offsetSize, to: &data) }
+        data.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
+        Self.appendBigEndian(UInt64(count), bytes: 8, to: &data)
+        Self.appendBigEndian(0, bytes: 8, to: &data)
+        Self.appendBigEndian(UInt64(tableOffset), bytes: 8, to: &data)
+        return Data(data)
     }
 
     static func count(_ value: PropertyListValue) -> Int {
@@ -50,56 +48,75 @@ private struct BinaryPropertyListWriter {
         }
     }
 
-    /// Appends the value (and its children) and returns its object index.
-    mutating func flatten(_ value: PropertyListValue, refSize: Int) -> Int {
-        let index = objects.count
-        objects.append(Data())
-        var data = Data()
+    /// Numbers the value and its children, writes the children, then the value; returns its number.
+    mutating func flatten(_ value: PropertyListValue, refSize: Int, next: inout Int) -> Int {
+        let index = next
+        next += 1
         switch value {
         case let .bool(flag):
-            data.append(flag ? 0x09 : 0x08)
+            offsets[index] = body.count
+            body.append(flag ? 0x09 : 0x08)
         case let .int(number):
-            data.append(contentsOf: Self.integer(number))
+            offsets[index] = body.count
+            Self.appendInteger(number, to: &body)
         case let .real(number):
-            data.append(0x23)
-            data.append(Self.bigEndian(number.bitPattern, bytes: 8))
+            offsets[index] = body.count
+            body.append(0x23)
+            Self.appendBigEndian(number.bitPattern, bytes: 8, to: &body)
         case let .string(text):
-            if text.unicodeScalars.allSatisfy(\.isASCII) {
-                data.append(contentsOf: Self.marker(0x50, count: text.utf8.count))
-                data.append(contentsOf: text.utf8)
+            offsets[index] = body.count
+            if text.utf8.allSatisfy({ $0 < 0x80 }) {
+                Self.appendMarker(0x50, count: text.utf8.count, to: &body)
+                body.append(contentsOf: text.utf8)
             } else {
                 let units = Array(text.utf16)
-                data.append(contentsOf: Self.marker(0x60, count: units.count))
-                for unit in units { data.append(contentsOf: [UInt8(unit >> 8), UInt8(unit & 0xFF)]) }
+                Self.appendMarker(0x60, count: units.count, to: &body)
+                for unit in units { body.append(contentsOf: [UInt8(unit >> 8), UInt8(unit & 0xFF)]) }
             }
         case let .array(items):
-            let refs = items.map { flatten($0, refSize: refSize) }
-            data.append(contentsOf: Self.marker(0xA0, count: refs.count))
-            for ref in refs { data.append(Self.bigEndian(UInt64(ref), bytes: refSize)) }
+            let refs = items.map { flatten($0, refSize: refSize, next: &next) }
+            offsets[index] = body.count
+            Self.appendMarker(0xA0, count: refs.count, to: &body)
+            for ref in refs { Self.appendBigEndian(UInt64(ref), bytes: refSize, to: &body) }
         case let .dictionary(pairs):
             let keys = pairs.keys.sorted { $0.precedesByCodePoint($1) }
-            let keyRefs = keys.map { flatten(.string($0), refSize: refSize) }
-            let valueRefs = keys.map { flatten(pairs[$0]!, refSize: refSize) }
-            data.append(contentsOf: Self.marker(0xD0, count: keys.count))
-            for ref in keyRefs + valueRefs { data.append(Self.bigEndian(UInt64(ref), bytes: refSize)) }
+            let keyRefs = keys.map { flatten(.string($0), refSize: refSize, next: &next) }
+            let valueRefs = keys.map { flatten(pairs[$0]!, refSize: refSize, next: &next) }
+            offsets[index] = body.count
+            Self.appendMarker(0xD0, count: keys.count, to: &body)
+            for ref in keyRefs + valueRefs { Self.appendBigEndian(UInt64(ref), bytes: refSize, to: &body) }
         }
-        objects[index] = data
         return index
     }
 
-    static func marker(_ type: UInt8, count: Int) -> [UInt8] {
-        count < 15 ? [type | UInt8(count)] : [type | 0x0F] + integer(Int64(count))
+    static func appendMarker(_ type: UInt8, count: Int, to output: inout [UInt8]) {
+        if count < 15 {
+            output.append(type | UInt8(count))
+        } else {
+            output.append(type | 0x0F)
+            appendInteger(Int64(count), to: &output)
+        }
     }
 
-    static func integer(_ value: Int64) -> [UInt8] {
-        if value < 0 { return [0x13] + Array(bigEndian(UInt64(bitPattern: value), bytes: 8)) }
-        if value < 1 << 8 { return [0x10, UInt8(value)] }
-        if value < 1 << 16 { return [0x11] + Array(bigEndian(UInt64(value), bytes: 2)) }
-        if value < 1 << 32 { return [0x12] + Array(bigEndian(UInt64(value), bytes: 4)) }
-        return [0x13] + Array(bigEndian(UInt64(value), bytes: 8))
+    static func appendInteger(_ value: Int64, to output: inout [UInt8]) {
+        if value < 0 {
+            output.append(0x13)
+            appendBigEndian(UInt64(bitPattern: value), bytes: 8, to: &output)
+        } else if value < 1 << 8 {
+            output.append(contentsOf: [0x10, UInt8(value)])
+        } else if value < 1 << 16 {
+            output.append(0x11)
+            appendBigEndian(UInt64(value), bytes: 2, to: &output)
+        } else if value < 1 << 32 {
+            output.append(0x12)
+            appendBigEndian(UInt64(value), bytes: 4, to: &output)
+        } else {
+            output.append(0x13)
+            appendBigEndian(UInt64(value), bytes: 8, to: &output)
+        }
     }
 
-    static func bigEndian(_ value: UInt64, bytes: Int) -> Data {
-        Data((0..<bytes).reversed().map { UInt8(truncatingIfNeeded: value >> (UInt64($0) * 8)) })
+    static func appendBigEndian(_ value: UInt64, bytes: Int, to output: inout [UInt8]) {
+        for shift in (0..<bytes).reversed() { output.append(UInt8(truncatingIfNeeded: value >> (UInt64(shift) * 8))) }
     }
 }

@@ -31,56 +31,57 @@ public indirect enum JSONValue: Equatable, Sendable {
 
     /// Pretty-printed with two-space indentation and a final newline.
     public func serialized() -> String {
-        var output = ""
+        var output: [UInt8] = []
+        output.reserveCapacity(4096)
         write(to: &output, indent: 0)
-        output.append("\n")
-        return output
+        output.append(0x0A)
+        return String(decoding: output, as: UTF8.self)
     }
 
-    private func write(to output: inout String, indent: Int) {
+    private func write(to output: inout [UInt8], indent: Int) {
         switch self {
-        case .null: output.append("null")
-        case let .bool(value): output.append(value ? "true" : "false")
-        case let .int(value): output.append(String(value))
+        case .null: output.append(contentsOf: "null".utf8)
+        case let .bool(value): output.append(contentsOf: (value ? "true" : "false").utf8)
+        case let .int(value): output.append(contentsOf: String(value).utf8)
         case let .double(value):
-            output.append(value.isFinite ? "\(value)" : "null")
+            output.append(contentsOf: (value.isFinite ? "\(value)" : "null").utf8)
         case let .string(value): Self.writeString(value, to: &output)
         case let .array(values):
-            if values.isEmpty { output.append("[]"); return }
+            if values.isEmpty { output.append(contentsOf: "[]".utf8); return }
             if values.allSatisfy(\.isScalar) {
-                output.append("[")
+                output.append(UInt8(ascii: "["))
                 for (index, value) in values.enumerated() {
-                    if index > 0 { output.append(", ") }
+                    if index > 0 { output.append(contentsOf: ", ".utf8) }
                     value.write(to: &output, indent: indent)
                 }
-                output.append("]")
+                output.append(UInt8(ascii: "]"))
                 return
             }
-            output.append("[\n")
+            output.append(contentsOf: "[\n".utf8)
             for (index, value) in values.enumerated() {
-                output.append(Self.indentation(indent + 1))
+                Self.writeIndent(indent + 1, to: &output)
                 value.write(to: &output, indent: indent + 1)
-                output.append(index == values.count - 1 ? "\n" : ",\n")
+                output.append(contentsOf: (index == values.count - 1 ? "\n" : ",\n").utf8)
             }
-            output.append(Self.indentation(indent) + "]")
+            Self.writeIndent(indent, to: &output)
+            output.append(UInt8(ascii: "]"))
         case let .object(pairs):
-            if pairs.isEmpty { output.append("{}"); return }
-            output.append("{\n")
+            if pairs.isEmpty { output.append(contentsOf: "{}".utf8); return }
+            output.append(contentsOf: "{\n".utf8)
             for (index, (key, value)) in pairs.enumerated() {
-                output.append(Self.indentation(indent + 1))
+                Self.writeIndent(indent + 1, to: &output)
                 Self.writeString(key, to: &output)
-                output.append(": ")
+                output.append(contentsOf: ": ".utf8)
                 value.write(to: &output, indent: indent + 1)
-                output.append(index == pairs.count - 1 ? "\n" : ",\n")
+                output.append(contentsOf: (index == pairs.count - 1 ? "\n" : ",\n").utf8)
             }
-            output.append(Self.indentation(indent) + "}")
+            Self.writeIndent(indent, to: &output)
+            output.append(UInt8(ascii: "}"))
         }
     }
 
-    private static let indents = (0..<16).map { String(repeating: "  ", count: $0) }
-
-    private static func indentation(_ level: Int) -> String {
-        level < indents.count ? indents[level] : String(repeating: "  ", count: level)
+    private static func writeIndent(_ level: Int, to output: inout [UInt8]) {
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: level * 2))
     }
 
     private var isScalar: Bool {
@@ -90,28 +91,19 @@ public indirect enum JSONValue: Equatable, Sendable {
         }
     }
 
-    private static func writeString(_ value: String, to output: inout String) {
-        output.append("\"")
-        if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
-            output.append(value)
-            output.append("\"")
-            return
-        }
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": output.append("\\\"")
-            case "\\": output.append("\\\\")
-            case "\n": output.append("\\n")
-            case "\r": output.append("\\r")
-            case "\t": output.append("\\t")
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    output.append(String(format: "\\u%04x", scalar.value))
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
+    private static func writeString(_ value: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: "\\\"".utf8)
+            case UInt8(ascii: "\\"): output.append(contentsOf: "\\\\".utf8)
+            case 0x0A: output.append(contentsOf: "\\n".utf8)
+            case 0x0D: output.append(contentsOf: "\\r".utf8)
+            case 0x09: output.append(contentsOf: "\\t".utf8)
+            case 0..<0x20, 0x7F: output.append(contentsOf: String(format: "\\u%04x", byte).utf8)
+            default: output.append(byte)
             }
         }
-        output.append("\"")
+        output.append(UInt8(ascii: "\""))
     }
 }

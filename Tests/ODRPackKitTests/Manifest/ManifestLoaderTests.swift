@@ -138,12 +138,12 @@ import Testing
             version: 1
             bundle-id: com.example.x
             resources:
-              - {path: a, tags: ["", " padded", ok]}
+              - {path: a, tags: ["", " padded", ok, "a/b"]}
             initial-install: [ok, ok]
             prefetch-order: [ok]
             """)
-        #expect(diagnostics.map(\.code) == [.tagInvalid, .tagInvalid, .tagListedTwice, .tagInBothCategories])
-        #expect(diagnostics.map(\.severity) == [.error, .warning, .warning, .warning])
+        #expect(diagnostics.map(\.code) == [.tagInvalid, .tagInvalid, .tagInvalid, .tagListedTwice, .tagInBothCategories])
+        #expect(diagnostics.map(\.severity) == [.error, .warning, .error, .warning, .warning])
         #expect(manifest == nil) // an empty tag is an error
     }
 
