@@ -49,7 +49,12 @@ public struct ManifestLoader {
             return (nil, parser.diagnostics)
         }
         let manifest = parser.manifest(from: root, directory: directory)
-        return (parser.diagnostics.hasErrors ? nil : manifest, parser.diagnostics)
+        // In the order they appear in the file, like a compiler.
+        let ordered = parser.diagnostics.enumerated().sorted {
+            let a = $0.element.location, b = $1.element.location
+            return (a?.line ?? 0, a?.column ?? 0, $0.offset) < (b?.line ?? 0, b?.column ?? 0, $1.offset)
+        }.map(\.element)
+        return (parser.diagnostics.hasErrors ? nil : manifest, ordered)
     }
 }
 
