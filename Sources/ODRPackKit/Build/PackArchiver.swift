@@ -81,20 +81,10 @@ final class PackArchiver {
         var hasher = SHA256Hasher()
         var total: Int64 = 0
         try writer.addEntry(path: file.path, size: file.size, modificationTime: options.entryTime, deflate: deflate) { append in
-            while true {
-                let count = read(descriptor, buffer.baseAddress, Self.chunkSize)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    let code = errno
-                    throw BuildError.io("cannot read '\(file.path)': \(String(cString: strerror(code)))", errno: code)
-                }
-                if count == 0 { break }
-                total += Int64(count)
-                guard total <= file.size else { break }
-                let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
+            total = try FileChunks.read(descriptor, path: file.path, buffer: buffer, limit: file.size) { chunk in
                 hasher.update(chunk)
                 try append(chunk)
-                onBytes?(Int64(count))
+                onBytes?(Int64(chunk.count))
             }
         }
         let after = try stamp(descriptor, file.path)

@@ -320,18 +320,7 @@ enum FileHasher {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: PackArchiver.chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         var hasher = SHA256Hasher()
-        var total: Int64 = 0
-        while true {
-            let count = read(descriptor, buffer.baseAddress, buffer.count)
-            if count < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                throw BuildError.io("cannot read '\(file.path)': \(String(cString: strerror(code)))", errno: code)
-            }
-            if count == 0 { break }
-            total += Int64(count)
-            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-        }
+        let total = try FileChunks.read(descriptor, path: file.path, buffer: buffer, limit: file.size) { hasher.update($0) }
         guard total == file.size else {
             throw BuildError.fileChanged("'\(file.path)' changed while it was being read: run the build again once it is stable")
         }
