@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Why a build could not finish: the tool could not do its job (exit 2), or its input was wrong.
 public enum BuildError: Error, CustomStringConvertible {
     /// Reading or writing failed (disk full, permissions, ...).
@@ -13,5 +17,12 @@ public enum BuildError: Error, CustomStringConvertible {
         case let .fileChanged(message): return message
         case let .invalidInput(message): return message
         }
+    }
+}
+
+extension BuildError {
+    /// A failed system call with the system's reason, e.g. `cannot open 'a.png': Permission denied`.
+    static func system(_ what: String, _ code: Int32 = errno) -> BuildError {
+        .io("\(what): \(String(cString: strerror(code)))", errno: code)
     }
 }

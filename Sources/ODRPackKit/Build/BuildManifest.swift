@@ -135,13 +135,7 @@ public struct BuildManifest: Sendable {
 
     /// Loads several manifests at once, one per core.
     public static func loadAll(_ paths: [String]) throws -> [BuildManifest] {
-        var results = [Result<BuildManifest, any Error>?](repeating: nil, count: paths.count)
-        let lock = NSLock()
-        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
-            let result = Result { try load(paths[index]).manifest }
-            lock.withLock { results[index] = result }
-        }
-        return try results.map { try $0!.get() }
+        try parallelMap(paths) { try load($0).manifest }
     }
 
     /// Reads the manifest with `JSONReader`; the schema version must come before anything it decides.

@@ -21,16 +21,11 @@ public struct BuildVerifier {
     /// - Throws: `BuildManifest.ReadError` when the manifest is missing or corrupt.
     public func verify(_ path: String) throws -> Report {
         let (manifest, folder) = try BuildManifest.load(path)
-        let reports = UnsafeMutableBufferPointer<PackReport?>.allocate(capacity: manifest.packs.count)
-        reports.initialize(repeating: nil)
-        defer { reports.deallocate() }
-        DispatchQueue.concurrentPerform(iterations: manifest.packs.count) { index in
-            reports[index] = check(manifest.packs[index], folder: folder)
-        }
+        let reports = try parallelMap(manifest.packs) { check($0, folder: folder) }
         let listed = Set(manifest.packs.map { ($0.file as NSString).lastPathComponent })
         let archives = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + AppleManifests.packsFolder)) ?? []
         let extra = archives.filter { $0.hasSuffix(".assetpack") && !listed.contains($0) }.sorted { $0.precedesByCodePoint($1) }
-        return Report(packs: reports.map { $0! }, extraArchives: extra)
+        return Report(packs: reports, extraArchives: extra)
     }
 
     func check(_ pack: BuildManifest.Pack, folder: String) -> PackReport {

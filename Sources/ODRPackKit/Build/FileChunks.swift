@@ -13,8 +13,7 @@ enum FileChunks {
             let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
             if count < 0 {
                 if errno == EINTR { continue }
-                let code = errno
-                throw BuildError.io("cannot read '\(path)': \(String(cString: strerror(code)))", errno: code)
+                throw BuildError.system("cannot read '\(path)'")
             }
             if count == 0 { return total }
             total += Int64(count)

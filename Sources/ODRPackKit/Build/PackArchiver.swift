@@ -68,8 +68,7 @@ final class PackArchiver {
         let path = rootPath + "/" + file.path
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            let code = errno
-            throw BuildError.io("cannot open '\(file.path)': \(String(cString: strerror(code)))", errno: code)
+            throw BuildError.system("cannot open '\(file.path)'")
         }
         defer { close(descriptor) }
         let before = try stamp(descriptor, file.path)
@@ -77,7 +76,7 @@ final class PackArchiver {
             throw BuildError.fileChanged("'\(file.path)' changed after it was planned: run the build again once it is stable")
         }
         posix_fadvise(descriptor, 0, 0, POSIX_FADV_SEQUENTIAL)
-        let deflate = try shouldDeflate(descriptor, size: file.size)
+        let deflate = try shouldDeflate(descriptor, size: file.size, path: file.path)
         var hasher = SHA256Hasher()
         var total: Int64 = 0
         try writer.addEntry(path: file.path, size: file.size, modificationTime: options.entryTime, deflate: deflate) { append in
@@ -97,15 +96,14 @@ final class PackArchiver {
     private func stamp(_ descriptor: Int32, _ path: String) throws -> FileStamp {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
-            let code = errno
-            throw BuildError.io("cannot stat '\(path)': \(String(cString: strerror(code)))", errno: code)
+            throw BuildError.system("cannot stat '\(path)'")
         }
         return FileStamp(info)
     }
 
     /// `auto`: trial-deflates samples of the file (fast level 1) and deflates only when that saves enough.
     /// Depends only on the bytes, so the choice is deterministic.
-    private func shouldDeflate(_ descriptor: Int32, size: Int64) throws -> Bool {
+    private func shouldDeflate(_ descriptor: Int32, size: Int64, path: String) throws -> Bool {
         switch options.compression {
         case .store: return false
         case .deflate: return true
@@ -119,8 +117,7 @@ final class PackArchiver {
         for offset in offsets {
             let count = pread(descriptor, buffer.baseAddress! + sampled, length, off_t(offset))
             if count < 0 {
-                let code = errno
-                throw BuildError.io("cannot read: \(String(cString: strerror(code)))", errno: code)
+                throw BuildError.system("cannot read '\(path)'")
             }
             sampled += count
         }

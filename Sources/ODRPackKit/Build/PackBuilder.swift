@@ -34,7 +34,7 @@ public struct PackBuilder {
     var packsPath: String { outputPath + "/" + AppleManifests.packsFolder }
 
     /// What the last build into the output folder learned (empty with `--no-cache`): load it once,
-    /// plan with its `trustedStamps`, then pass it to `build`.
+    /// plan with its `trustedStamp(for:)`, then pass it to `build`.
     public func loadCache() -> PreviousBuild {
         PreviousBuild(cache: options.useCache ? BuildCache.load(directory: outputPath) : BuildCache())
     }
@@ -62,7 +62,7 @@ public struct PackBuilder {
         var bytesRead: Int64 = 0
         let unknown = candidates.flatMap { pack in fileHashes[pack].indices.filter { fileHashes[pack][$0] == nil }.map { (pack, $0) } }
         if !unknown.isEmpty {
-            let hashes = try parallelMap(unknown) { pair in
+            let hashes = try parallelMap(unknown, jobs: options.jobs) { pair in
                 try FileHasher.sha256(rootPath: rootPath, file: packs[pair.0].files[pair.1])
             }
             for (pair, hash) in zip(unknown, hashes) { fileHashes[pair.0][pair.1] = hash }
@@ -100,14 +100,14 @@ public struct PackBuilder {
         progress.begin(packs: toWrite.count, bytes: toWrite.reduce(0) { $0 + packs[$1].size })
         let written: [PackArchiveFacts]
         do {
-            written = try parallelMap(toWrite, perWorker: { PackArchiver(options: options, rootPath: rootPath) }) { archiver, index in
+            written = try parallelMap(toWrite, jobs: options.jobs,
+                                      perWorker: { PackArchiver(options: options, rootPath: rootPath) }) { archiver, index in
                 archiver.onBytes = { [progress] in progress.add(bytes: $0) }
                 let pack = packs[index]
                 let temporary = packsPath + "/" + temporaryPrefix + pack.fileName
                 let descriptor = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
                 guard descriptor >= 0 else {
-                    let code = errno
-                    throw BuildError.io("cannot create '\(temporary)': \(String(cString: strerror(code)))", errno: code)
+                    throw BuildError.system("cannot create '\(temporary)'")
                 }
                 defer { close(descriptor) }
                 let result = try archiver.write(pack, infoPlist: infoPlists[index], to: descriptor)
@@ -157,7 +157,7 @@ public struct PackBuilder {
         let cachePath = BuildCache.location(for: outputPath)
         try? FileManager.default.createDirectory(atPath: (cachePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         if !manifestUnchanged { try writeIfChanged(Data(manifestText.utf8), to: manifestPath) }
-        cache.fingerprint = Self.fingerprint(plan, facts: facts, options: options, outputPath: outputPath)
+        cache.fingerprint = fingerprint.isEmpty ? Self.fingerprint(plan, facts: facts, options: options, outputPath: outputPath) : fingerprint
         for name in outputNames { cache.outputs[name] = BuildCache.stamp(atPath: outputPath + "/" + name) }
         if cache != previous || !FileManager.default.fileExists(atPath: cachePath) {
             try? writeIfChanged(cache.serialized(), to: cachePath)
@@ -198,8 +198,7 @@ public struct PackBuilder {
 
     private func rename(_ from: String, _ to: String) throws {
         guard Glibc.rename(from, to) == 0 else {
-            let code = errno
-            throw BuildError.io("cannot move '\(from)' to '\(to)': \(String(cString: strerror(code)))", errno: code)
+            throw BuildError.system("cannot move '\(from)' to '\(to)'")
         }
     }
 
@@ -237,48 +236,6 @@ public struct PackBuilder {
             unlink(packsPath + "/" + name)
         }
     }
-
-    // MARK: Parallelism
-
-    /// Maps on `options.jobs` threads, taking work in order; results keep the input order.
-    private func parallelMap<Input, Output>(_ inputs: [Input], _ transform: (Input) throws -> Output) throws -> [Output] {
-        try parallelMap(inputs, perWorker: { () }) { _, input in try transform(input) }
-    }
-
-    private func parallelMap<Input, Output, Worker>(_ inputs: [Input], perWorker makeWorker: () -> Worker,
-                                                    _ transform: (Worker, Input) throws -> Output) throws -> [Output] {
-        if inputs.isEmpty { return [] }
-        let workers = max(1, min(options.jobs, inputs.count))
-        let results = UnsafeMutableBufferPointer<Output?>.allocate(capacity: inputs.count)
-        results.initialize(repeating: nil)
-        defer {
-            _ = results.deinitialize()
-            results.deallocate()
-        }
-        let lock = NSLock()
-        var next = 0
-        var failure: (any Error)?
-        let workerStates = (0..<workers).map { _ in makeWorker() }
-        withoutActuallyEscaping(transform) { transform in
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                while true {
-                    let index: Int? = lock.withLock {
-                        guard failure == nil, next < inputs.count else { return nil }
-                        defer { next += 1 }
-                        return next
-                    }
-                    guard let index else { return }
-                    do {
-                        results[index] = try transform(workerStates[worker], inputs[index])
-                    } catch {
-                        lock.withLock { if failure == nil { failure = error } }
-                    }
-                }
-            }
-        }
-        if let failure { throw failure }
-        return results.map { $0! }
-    }
 }
 
 /// The previous build's cache, opaque to callers.
@@ -313,8 +270,7 @@ enum FileHasher {
     static func sha256(rootPath: String, file: ResolvedResource) throws -> String {
         let descriptor = open(rootPath + "/" + file.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            let code = errno
-            throw BuildError.io("cannot open '\(file.path)': \(String(cString: strerror(code)))", errno: code)
+            throw BuildError.system("cannot open '\(file.path)'")
         }
         defer { close(descriptor) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: PackArchiver.chunkSize, alignment: 16)

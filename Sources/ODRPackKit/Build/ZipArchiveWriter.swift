@@ -96,7 +96,7 @@ final class ZipArchiveWriter {
 
     private func check(_ code: Int32, _ what: @autoclosure () -> String) throws {
         if code < ARCHIVE_WARN, sink.failure != 0 {
-            throw BuildError.io("\(what()): \(String(cString: strerror(sink.failure)))", errno: sink.failure)
+            throw BuildError.system(what(), sink.failure)
         }
         try ArchiveError.check(code, archive, what())
     }

@@ -82,9 +82,6 @@ struct Build: ParsableCommand {
         let build: BuildResult
         do {
             build = try builder.build(plan, rootPath: resolution.rootPath, previous: loader.previous)
-        } catch let error as BuildError {
-            console.printError("odrpack: error: \(error)\n")
-            throw ExitCode(2)
         } catch {
             console.printError("odrpack: error: \(error)\n")
             throw ExitCode(2)
