@@ -13,7 +13,7 @@ if [ ${#need[@]} -gt 0 ]; then
     SUDO=$([ "$(id -u)" -eq 0 ] || echo sudo)
     $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}"
 fi
-swift build -c release --product odrpack >/dev/null
+make --no-print-directory release >/dev/null
 mkdir -p "$BENCH"
 stamp=$(cat Benchmarks/make_corpus.py Benchmarks/make_validate_tree.py Benchmarks/make_diff_manifests.py | sha256sum | cut -c1-16)
 if [ "$(cat "$BENCH/corpus.stamp" 2>/dev/null)" != "$stamp" ]; then

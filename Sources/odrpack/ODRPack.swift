@@ -7,7 +7,7 @@ struct ODRPack: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "odrpack",
         abstract: "Package an app's resources into On-Demand Resources asset packs.",
-        version: "0.1.0",
+        version: ToolVersion.current,
         subcommands: [Plan.self, Validate.self, Build.self, Verify.self, Diff.self, ImportXcode.self])
 
     static func main() {

@@ -16,6 +16,12 @@ public struct BuildResult: Sendable {
 
     /// The odrpack-manifest.json document.
     public var document: [(String, JSONValue)] { ManifestDocument.json(plan: plan, archives: facts) }
+
+    public var summary: BuildSummary {
+        BuildSummary(packs: plan.packs.count, written: written.count, reused: reused.count, removed: removed.count,
+                     bytesRead: bytesRead, bytesWritten: bytesWritten, contentBytes: plan.totalSize,
+                     archiveBytes: facts.values.reduce(0) { $0 + $1.archiveSize }, seconds: seconds)
+    }
 }
 
 /// Writes every pack of a valid plan into the output folder: in parallel, incrementally and atomically.
@@ -34,7 +40,7 @@ public struct PackBuilder {
     var packsPath: String { outputPath + "/" + AppleManifests.packsFolder }
 
     /// What the last build into the output folder learned (empty with `--no-cache`): load it once,
-    /// plan with its `trustedStamp(for:)`, then pass it to `build`.
+    /// plan with its `alreadyChecked(_:)`, then pass it to `build`.
     public func loadCache() -> PreviousBuild {
         PreviousBuild(cache: options.useCache ? BuildCache.load(directory: outputPath) : BuildCache())
     }
@@ -44,12 +50,23 @@ public struct PackBuilder {
         try makeFolder(outputPath)
         try makeFolder(packsPath)
         let previous = (previousBuild ?? loadCache()).cache
-        let knownFiles = previous.rootPath == rootPath ? previous.files : [:]
+        let sameRoot = previous.rootPath == rootPath
 
-        // 1. Every file's SHA-256 from the cache where its metadata is unchanged.
+        // 1. Every file's SHA-256 from the cache where its metadata is unchanged: a pack whose files and
+        //    metadata are all as recorded takes its hashes (and content hash) from its record at once.
         let packs = plan.packs
-        var fileHashes: [[String?]] = packs.map { pack in
-            pack.files.map { file in knownFiles[file.path].flatMap { $0.stamp == file.stamp ? $0.sha256 : nil } }
+        var unchangedFiles = Set<Int>()
+        var fileHashes: [[String?]] = packs.indices.map { index in
+            let pack = packs[index]
+            guard sameRoot else { return pack.files.map { _ in nil } }
+            if let record = previous.packs[pack.id], record.files.count == pack.files.count,
+               zip(record.files, pack.files).allSatisfy({ known, file in
+                   previous.files[known].stamp == file.stamp && previous.files[known].path.hasSameBytes(as: file.path)
+               }) {
+                unchangedFiles.insert(index)
+                return record.files.map { previous.files[$0].sha256 }
+            }
+            return pack.files.map { file in previous.file(atPath: file.path).flatMap { $0.stamp == file.stamp ? $0.sha256 : nil } }
         }
         // 2. Packs the cache may vouch for: hash their changed files (a touched file is read, not rewritten).
         let infoPlists = packs.map { AppleManifests.infoPlist(for: $0).binaryData() }
@@ -73,9 +90,10 @@ public struct PackBuilder {
         for index in candidates {
             let hashes = fileHashes[index].compactMap { $0 }
             guard hashes.count == packs[index].files.count, let record = previous.packs[packs[index].id] else { continue }
-            let contentHash = PackArchiver.contentHash(files: packs[index].files, sha256: hashes)
-            if contentHash == record.facts.contentHash {
-                facts[packs[index].id] = PackArchiveFacts(archiveSize: record.facts.archiveSize, archiveSha256: record.facts.archiveSha256,
+            let contentHash = unchangedFiles.contains(index) ? record.contentHash
+                : PackArchiver.contentHash(files: packs[index].files, sha256: hashes)
+            if contentHash == record.contentHash {
+                facts[packs[index].id] = PackArchiveFacts(archiveSize: record.archiveSize, archiveSha256: record.archiveSha256,
                                                           contentHash: contentHash, fileSha256: hashes)
                 reused.append(index)
             }
@@ -83,16 +101,18 @@ public struct PackBuilder {
 
         // Nothing to do when every pack is reused, the plan and options are the same as last time,
         // and every output file is still exactly as that build left it.
-        let outputNames = [ManifestDocument.fileName, AppleManifests.onDemandResourcesFile,
-                           options.urlPrefix == nil ? AppleManifests.templateFile : AppleManifests.manifestFile]
-        let fingerprint = reused.count == packs.count ? Self.fingerprint(plan, facts: facts, options: options, outputPath: outputPath) : ""
-        if !fingerprint.isEmpty, fingerprint == previous.fingerprint,
+        let (keep, drop) = options.urlPrefix == nil ? (AppleManifests.templateFile, AppleManifests.manifestFile)
+                                                    : (AppleManifests.manifestFile, AppleManifests.templateFile)
+        let outputNames = [ManifestDocument.fileName, AppleManifests.onDemandResourcesFile, keep]
+        let buildFingerprint = reused.count == packs.count
+            ? Self.fingerprint(plan, facts: facts, options: options, outputPath: outputPath) : ""
+        if !buildFingerprint.isEmpty, buildFingerprint == previous.fingerprint,
            outputNames.allSatisfy({ BuildCache.stamp(atPath: outputPath + "/" + $0) == previous.outputs[$0] }),
+           access(outputPath + "/" + drop, F_OK) != 0,
            (try? FileManager.default.contentsOfDirectory(atPath: packsPath))?.count == packs.count {
             return BuildResult(plan: plan, facts: facts, written: [], reused: packs.map(\.id).sorted(), removed: [],
                                bytesRead: bytesRead, bytesWritten: 0, seconds: Date().timeIntervalSince(started))
         }
-
         // 3. Write the rest beside their final names, biggest first, on every core.
         let reusedSet = Set(reused)
         let toWrite = packs.indices.filter { !reusedSet.contains($0) }.sorted { packs[$0].size > packs[$1].size }
@@ -129,38 +149,28 @@ public struct PackBuilder {
         let manifestText = JSONValue.object(document).serialized()
         let manifestUnchanged = toWrite.isEmpty && FileManager.default.contents(atPath: manifestPath) == Data(manifestText.utf8)
         if !manifestUnchanged { unlink(manifestPath) }
-        var cache = BuildCache()
-        cache.rootPath = rootPath
         for index in toWrite {
             let pack = packs[index]
             let final = packsPath + "/" + pack.fileName
-            try rename(packsPath + "/" + temporaryPrefix + pack.fileName, final)
+            try rename(packsPath + "/" + temporaryPrefix + pack.fileName, final, unlinkingFirst: true)
         }
         let removed = try removeStalePacks(keeping: Set(packs.map(\.fileName)))
-        for (index, pack) in packs.enumerated() {
-            guard let fact = facts[pack.id] else { continue }
-            for (file, hash) in zip(pack.files, fact.fileSha256) { cache.files[file.path] = .init(stamp: file.stamp, sha256: hash) }
-            guard let archiveStamp = BuildCache.stamp(atPath: packsPath + "/" + pack.fileName) else {
-                throw BuildError.io("archive '\(pack.fileName)' vanished while the build was finishing", errno: ENOENT)
-            }
-            cache.packs[pack.id] = .init(fileName: pack.fileName, archiveKey: archiveKeys[index], facts: fact, archiveStamp: archiveStamp)
-        }
+        var cache = try makeCache(plan, rootPath: rootPath, facts: facts, archiveKeys: archiveKeys)
         let contentHashes = facts.mapValues(\.contentHash)
         try writeIfChanged(AppleManifests.onDemandResources(plan).binaryData(), to: outputPath + "/" + AppleManifests.onDemandResourcesFile)
         let apple = AppleManifests.assetPackManifest(plan, contentHashes: contentHashes, urlPrefix: options.urlPrefix,
                                                      outputDirectory: outputPath).binaryData()
-        let (keep, drop) = options.urlPrefix == nil ? (AppleManifests.templateFile, AppleManifests.manifestFile)
-                                                    : (AppleManifests.manifestFile, AppleManifests.templateFile)
         try writeIfChanged(apple, to: outputPath + "/" + keep)
         unlink(outputPath + "/" + drop)
         // The cache only saves time: a build whose cache cannot be written still succeeded.
         let cachePath = BuildCache.location(for: outputPath)
         try? FileManager.default.createDirectory(atPath: (cachePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         if !manifestUnchanged { try writeIfChanged(Data(manifestText.utf8), to: manifestPath) }
-        cache.fingerprint = fingerprint.isEmpty ? Self.fingerprint(plan, facts: facts, options: options, outputPath: outputPath) : fingerprint
+        cache.fingerprint = buildFingerprint.isEmpty
+            ? Self.fingerprint(plan, facts: facts, options: options, outputPath: outputPath) : buildFingerprint
         for name in outputNames { cache.outputs[name] = BuildCache.stamp(atPath: outputPath + "/" + name) }
-        if cache != previous || !FileManager.default.fileExists(atPath: cachePath) {
-            try? writeIfChanged(cache.serialized(), to: cachePath)
+        if !toWrite.isEmpty || cache != previous || !FileManager.default.fileExists(atPath: cachePath) {
+            try? write(cache.serialized(), to: cachePath, unlinkingFirst: true)
         }
 
         return BuildResult(
@@ -169,6 +179,34 @@ public struct PackBuilder {
             removed: removed, bytesRead: bytesRead,
             bytesWritten: toWrite.reduce(0) { $0 + (facts[packs[$1].id]?.archiveSize ?? 0) },
             seconds: Date().timeIntervalSince(started))
+    }
+
+    /// The cache for this build's packs: files sorted by path (each pack's files are sorted already, so
+    /// the sort merges runs), packs pointing at them.
+    private func makeCache(_ plan: PackPlan, rootPath: String, facts: [String: PackArchiveFacts],
+                           archiveKeys: [String]) throws -> BuildCache {
+        let packs = plan.packs
+        var cache = BuildCache()
+        cache.rootPath = rootPath
+        var order = packs.indices.flatMap { pack in packs[pack].files.indices.map { (pack: pack, file: $0) } }
+        order.sort { packs[$0.pack].files[$0.file].path.precedesByCodePoint(packs[$1.pack].files[$1.file].path) }
+        var positions = packs.map { Array(repeating: 0, count: $0.files.count) }
+        cache.files.reserveCapacity(order.count)
+        for (position, item) in order.enumerated() {
+            let file = packs[item.pack].files[item.file]
+            positions[item.pack][item.file] = position
+            cache.files.append(.init(path: file.path, stamp: file.stamp, sha256: facts[packs[item.pack].id]!.fileSha256[item.file]))
+        }
+        for (index, pack) in packs.enumerated() {
+            let fact = facts[pack.id]!
+            guard let archiveStamp = BuildCache.stamp(atPath: packsPath + "/" + pack.fileName) else {
+                throw BuildError.io("archive '\(pack.fileName)' vanished while the build was finishing", errno: ENOENT)
+            }
+            cache.packs[pack.id] = .init(fileName: pack.fileName, archiveKey: archiveKeys[index], archiveSize: fact.archiveSize,
+                                         archiveSha256: fact.archiveSha256, contentHash: fact.contentHash,
+                                         archiveStamp: archiveStamp, files: positions[index])
+        }
+        return cache
     }
 
     /// SHA-256 of everything the output files are made from: the plan, every file's content hash and the options.
@@ -196,7 +234,11 @@ public struct PackBuilder {
         }
     }
 
-    private func rename(_ from: String, _ to: String) throws {
+    /// Moves `from` over `to`, atomically unless `unlinkingFirst`: renaming over an existing file makes ext4
+    /// flush the new one to disk on the spot (auto_da_alloc), tens of milliseconds for a large archive.
+    /// Archives are moved while no manifest vouches for the folder, so their brief absence is safe.
+    private func rename(_ from: String, _ to: String, unlinkingFirst: Bool = false) throws {
+        if unlinkingFirst { unlink(to) }
         guard Glibc.rename(from, to) == 0 else {
             throw BuildError.system("cannot move '\(from)' to '\(to)'")
         }
@@ -205,12 +247,17 @@ public struct PackBuilder {
     /// Writes beside the final name and renames into place; skips the write when the bytes are already there.
     private func writeIfChanged(_ data: Data, to path: String) throws {
         if FileManager.default.contents(atPath: path) == data { return }
+        try write(data, to: path)
+    }
+
+    /// Writes beside the final name and renames into place.
+    private func write(_ data: Data, to path: String, unlinkingFirst: Bool = false) throws {
         let temporary = path + ".odrpack-tmp-\(getpid())"
         guard FileManager.default.createFile(atPath: temporary, contents: data) else {
             unlink(temporary)
             throw BuildError.io("cannot write '\(path)' (is the disk full?)", errno: ENOSPC)
         }
-        try rename(temporary, path)
+        try rename(temporary, path, unlinkingFirst: unlinkingFirst)
     }
 
     /// Removes archives of packs that no longer exist, and leftovers of interrupted builds.
@@ -242,8 +289,16 @@ public struct PackBuilder {
 public struct PreviousBuild: Sendable {
     let cache: BuildCache
 
-    /// The metadata a file had when the last build read and checked it, so planning can skip re-reading it.
-    public func trustedStamp(for path: String) -> FileStamp? { cache.files[path]?.stamp }
+    /// Whether the last build read and checked each of `resources` (sorted by path) with the same metadata,
+    /// so planning can skip re-reading them. One merge of two sorted lists.
+    public func alreadyChecked(_ resources: [ResolvedResource]) -> [Bool] {
+        let files = cache.files
+        var position = 0
+        return resources.map { resource in
+            while position < files.count && files[position].path.precedesByCodePoint(resource.path) { position += 1 }
+            return position < files.count && files[position].stamp == resource.stamp && files[position].path.hasSameBytes(as: resource.path)
+        }
+    }
 }
 
 /// Loads the previous build's cache on another thread while the resources are planned.

@@ -63,8 +63,8 @@ public struct PlanChecker {
                     collisions.insert(Self.caseFolded(file.path))
                 }
             }
-            let groups = Dictionary(grouping: pack.files.lazy.map(\.path).filter { collisions.contains(Self.caseFolded($0)) },
-                                    by: Self.caseFolded)
+            let colliding = collisions.isEmpty ? [] : pack.files.map(\.path).filter { collisions.contains(Self.caseFolded($0)) }
+            let groups = Dictionary(grouping: colliding, by: Self.caseFolded)
             for (_, paths) in groups.sorted(by: { $0.key.precedesByCodePoint($1.key) }) {
                 diagnostics.append(.warning(.caseCollision,
                                             "pack '\(pack.shortName)' holds \(paths.map { "'\($0)'" }.joined(separator: " and ")), which differ only in letter case and collide on a case-insensitive device: rename one",
@@ -82,12 +82,15 @@ public struct PlanChecker {
     /// FNV-1a of the case-folded path: ASCII letters lowered in place, other paths through `lowercased()`.
     /// Equal folded paths give equal hashes, without allocating for ASCII paths.
     static func caseInsensitiveHash(_ path: String) -> UInt64 {
-        func fnv(_ bytes: some Sequence<UInt8>) -> UInt64 {
+        func fnv(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
             var hash: UInt64 = 0xcbf29ce484222325
-            for byte in bytes { hash = (hash ^ UInt64((0x41...0x5A).contains(byte) ? byte | 0x20 : byte)) &* 0x100000001b3 }
+            for byte in bytes { hash = (hash ^ UInt64(byte &- 0x41 < 26 ? byte | 0x20 : byte)) &* 0x100000001b3 }
             return hash
         }
-        return path.utf8.contains(where: { $0 >= 0x80 }) ? fnv(path.lowercased().utf8) : fnv(path.utf8)
+        var path = path
+        if let hash = path.withUTF8({ $0.contains(where: { $0 >= 0x80 }) ? nil : fnv($0) }) { return hash }
+        var folded = path.lowercased()
+        return folded.withUTF8(fnv)
     }
 
     /// Lower case for comparing paths; ASCII paths take a fast path.

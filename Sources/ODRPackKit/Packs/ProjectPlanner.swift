@@ -14,23 +14,26 @@ public struct ProjectPlanner {
 
     /// - Parameter profile: a profile name from the command line, overriding the manifest's.
     /// - Throws: `ManifestLoader.ReadError` when the manifest cannot be read at all.
-    /// - Parameter trustedStamp: files a previous build checked (see `PreviousBuild.trustedStamp`).
-    public func plan(manifestPath: String, profile: String? = nil,
-                     trustedStamp: @escaping (String) -> FileStamp? = { _ in nil }) throws -> PlanResult {
+    /// - Parameter tree: a scan of resources-root made earlier (`UpToDateCheck`), used if it is of that folder.
+    /// - Parameter alreadyChecked: files a previous build checked (see `PreviousBuild.alreadyChecked`).
+    public func plan(manifestPath: String, profile: String? = nil, tree: FileTree? = nil,
+                     alreadyChecked: @escaping ([ResolvedResource]) -> [Bool] = { $0.map { _ in false } }) throws -> PlanResult {
         let (manifest, manifestDiagnostics) = try ManifestLoader().load(path: manifestPath)
         guard let manifest else {
             return PlanResult(manifest: nil, resolution: nil, plan: nil, diagnostics: manifestDiagnostics)
         }
-        return plan(manifest: manifest, profile: profile, manifestDiagnostics: manifestDiagnostics, trustedStamp: trustedStamp)
+        return plan(manifest: manifest, profile: profile, manifestDiagnostics: manifestDiagnostics, tree: tree,
+                    alreadyChecked: alreadyChecked)
     }
 
     public func plan(manifest: TagManifest, profile: String? = nil, manifestDiagnostics: [Diagnostic] = [],
-                     trustedStamp: @escaping (String) -> FileStamp? = { _ in nil }) -> PlanResult {
+                     tree: FileTree? = nil,
+                     alreadyChecked: @escaping ([ResolvedResource]) -> [Bool] = { $0.map { _ in false } }) -> PlanResult {
         guard let limits = manifest.limits(profileName: profile) else {
             let diagnostic = Diagnostic.error(.manifestInvalidValue, "unknown profile '\(profile ?? manifest.profile.value)'")
             return PlanResult(manifest: manifest, resolution: nil, plan: nil, diagnostics: manifestDiagnostics + [diagnostic])
         }
-        let resolution = ResourceResolver(manifest: manifest, trustedStamp: trustedStamp).resolve()
+        let resolution = ResourceResolver(manifest: manifest, tree: tree, alreadyChecked: alreadyChecked).resolve()
         let plan = PackPlanner(manifest: manifest, limits: limits).plan(resolution)
         let resolutionDiagnostics = resolution.diagnostics.sorted(by: Self.resolutionOrder)
         let checks = resolution.rootPath.isEmpty ? [] : PlanChecker(manifest: manifest, plan: plan).check()

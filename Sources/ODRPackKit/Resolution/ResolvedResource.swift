@@ -46,14 +46,17 @@ public struct Resolution: Sendable {
     public var appBundleFiles: Int
     public var appBundleSize: Int64
     public var diagnostics: [Diagnostic]
+    /// The scanned tree's `FileTree.fingerprint`: what the build's up-to-date record compares.
+    public var fingerprint: String?
 
     public init(rootPath: String, resources: [ResolvedResource], appBundleFiles: Int, appBundleSize: Int64,
-                diagnostics: [Diagnostic]) {
+                diagnostics: [Diagnostic], fingerprint: String? = nil) {
         self.rootPath = rootPath
         self.resources = resources
         self.appBundleFiles = appBundleFiles
         self.appBundleSize = appBundleSize
         self.diagnostics = diagnostics
+        self.fingerprint = fingerprint
     }
 }
 
@@ -71,5 +74,15 @@ extension String {
             }
         }
         return (result ?? nil) ?? utf8.lexicographicallyPrecedes(other.utf8)
+    }
+
+    /// Byte equality: paths are compared as stored, not by Unicode canonical equivalence as `==` does.
+    public func hasSameBytes(as other: String) -> Bool {
+        let result = utf8.withContiguousStorageIfAvailable { left in
+            other.utf8.withContiguousStorageIfAvailable { right in
+                left.count == right.count && (left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+            }
+        }
+        return (result ?? nil) ?? utf8.elementsEqual(other.utf8)
     }
 }

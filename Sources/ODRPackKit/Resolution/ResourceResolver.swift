@@ -4,21 +4,25 @@ import Glibc
 #endif
 
 /// Walks resources-root and gives every regular file its tags (SPEC section 3, steps 1 to 3).
-/// Reads metadata only, plus the first bytes of tagged files to catch executable code.
+/// Reads metadata only (one `FileTreeScanner` pass), plus the first bytes of tagged files to catch executable code.
 public struct ResourceResolver {
     public let manifest: TagManifest
-    /// A file a previous build already checked, by path: its first bytes are not read again while unchanged.
-    /// Asked only after the walk, so the previous build's cache can load meanwhile.
-    public let trustedStamp: (String) -> FileStamp?
+    /// Which of the tagged files (sorted by path) a previous build already checked with the same metadata:
+    /// their first bytes are not read again. Asked only after the walk, so the previous build's cache can load meanwhile.
+    public let alreadyChecked: ([ResolvedResource]) -> [Bool]
+    /// A scan made earlier (by the build's up-to-date check); used when it is of resources-root.
+    let tree: FileTree?
 
-    public init(manifest: TagManifest, trustedStamp: @escaping (String) -> FileStamp? = { _ in nil }) {
+    public init(manifest: TagManifest, tree: FileTree? = nil,
+                alreadyChecked: @escaping ([ResolvedResource]) -> [Bool] = { $0.map { _ in false } }) {
         self.manifest = manifest
-        self.trustedStamp = trustedStamp
+        self.tree = tree
+        self.alreadyChecked = alreadyChecked
     }
 
     public func resolve() -> Resolution {
-        var walk = Walk(manifest: manifest, trustedStamp: trustedStamp)
-        walk.run()
+        var walk = Walk(manifest: manifest, alreadyChecked: alreadyChecked)
+        walk.run(tree: tree)
         return walk.finish()
     }
 }
@@ -43,17 +47,28 @@ private struct Walk {
     /// Tag set per sorted list of contributing entries.
     var tagSetCache: [[Int]: [String]] = [:]
     var invalidNames: [(path: String, firstEntry: Int?)] = []
+    var fingerprint: String?
 
-    let trustedStamp: (String) -> FileStamp?
+    /// Every folder that holds a path entry at some depth: elsewhere no name needs looking up.
+    var entryFolders: Set<String> = []
 
-    init(manifest: TagManifest, trustedStamp: @escaping (String) -> FileStamp?) {
+    let alreadyChecked: ([ResolvedResource]) -> [Bool]
+
+    init(manifest: TagManifest, alreadyChecked: @escaping ([ResolvedResource]) -> [Bool]) {
         self.manifest = manifest
-        self.trustedStamp = trustedStamp
+        self.alreadyChecked = alreadyChecked
         entryTags = manifest.entries.map { Array(Set($0.tags.map(\.value))).sorted() }
         matchCounts = Array(repeating: 0, count: manifest.entries.count)
         for (index, entry) in manifest.entries.enumerated() {
             switch entry.selector {
-            case let .path(path): pathEntries[path, default: []].append(index)
+            case let .path(path):
+                pathEntries[path, default: []].append(index)
+                var folder = Substring(path)
+                while let slash = folder.lastIndex(of: "/") {
+                    folder = folder[..<slash]
+                    entryFolders.insert(String(folder))
+                }
+                if !path.isEmpty { entryFolders.insert("") }
             case let .glob(glob): if let pattern = GlobPattern(glob) { globEntries.append((index, pattern)) }
             }
         }
@@ -65,7 +80,7 @@ private struct Walk {
         return manifest.entries[index].selectorLocation
     }
 
-    mutating func run() {
+    mutating func run(tree: FileTree?) {
         let rootURL = manifest.resourcesRootURL
         let rootLocation = manifest.resourcesRoot.location ?? manifest.keyLocations["resources-root"]
         guard let real = realpath(rootURL.path, nil) else {
@@ -82,7 +97,9 @@ private struct Walk {
                                       at: rootLocation, subject: manifest.resourcesRoot.value))
             return
         }
-        walkDirectory(absolute: rootPath, relative: "", components: [], inherited: pathEntries[""] ?? [],
+        let scanned = tree.flatMap { $0.path == rootPath ? $0 : nil } ?? FileTreeScanner().scan(rootPath)
+        fingerprint = scanned.fingerprint
+        walkDirectory(scanned, 0, absolute: rootPath, relative: "", components: [], inherited: pathEntries[""] ?? [],
                       ancestors: [DirectoryID(info)])
         if pathEntries[""] != nil { visitedEntryPaths.insert("") }
     }
@@ -94,58 +111,40 @@ private struct Walk {
             device = UInt64(info.st_dev)
             inode = UInt64(info.st_ino)
         }
+        init(_ stamp: FileStamp) {
+            device = stamp.device
+            inode = stamp.inode
+        }
     }
 
-    mutating func walkDirectory(absolute: String, relative: String, components: [String], inherited: [Int],
-                                ancestors: Set<DirectoryID>) {
-        guard let directory = opendir(absolute) else {
-            let reason = String(cString: strerror(errno))
+    mutating func walkDirectory(_ tree: FileTree, _ index: Int, absolute: String, relative: String, components: [String],
+                                inherited: [Int], ancestors: Set<DirectoryID>) {
+        let directory = tree.directories[index]
+        guard directory.error == 0 else {
+            let reason = String(cString: strerror(directory.error))
             diagnostics.append(.error(.fileUnreadable, "cannot read folder '\(relative.isEmpty ? "." : relative)': \(reason)",
                                       subject: relative.isEmpty ? "." : relative))
             return
         }
-        let descriptor = dirfd(directory)
-        // Raw names (kept only when not UTF-8) go to the system calls; the decoded ones to everything else.
-        var names: [(name: String, raw: [CChar]?)] = []
-        while let entry = readdir(directory) {
-            let decoded = withUnsafeBytes(of: entry.pointee.d_name) { bytes -> (String, [CChar]?) in
-                let length = bytes.firstIndex(of: 0) ?? bytes.count
-                let slice = UnsafeRawBufferPointer(rebasing: bytes[..<length]).bindMemory(to: UInt8.self)
-                if let valid = String(validating: slice, as: UTF8.self) { return (valid, nil) }
-                return (String(decoding: slice, as: UTF8.self), slice.map { CChar(bitPattern: $0) } + [0])
-            }
-            if decoded.0 == "." || decoded.0 == ".." { continue }
-            names.append(decoded)
-        }
-        // In name order, the final sort of all paths meets nearly sorted input.
-        names.sort { $0.name.precedesByCodePoint($1.name) }
         let candidateGlobs = globEntries.indices.filter { globEntries[$0].pattern.couldMatch(filesIn: components) }
         let candidateExcludes = excludes.filter { $0.couldMatch(filesIn: components) }
+        let mayHoldEntries = entryFolders.contains(relative)
+        let prefix = relative.isEmpty ? "" : relative + "/"
+        // The tags every file here gets when no entry or glob of its own adds more.
+        let inheritedTags = inherited.isEmpty ? [] : tagSet(inherited)
 
-        // Metadata of every entry; large folders are read on every core.
-        let infos = UnsafeMutableBufferPointer<stat?>.allocate(capacity: names.count)
-        infos.initialize(repeating: nil)
-        defer { infos.deallocate() }
-        func lstatEntry(_ index: Int) {
-            var info = stat()
-            let found = names[index].raw.map { fstatat(descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) }
-                ?? fstatat(descriptor, names[index].name, &info, AT_SYMLINK_NOFOLLOW)
-            if found == 0 { infos[index] = info }
-        }
-        if names.count >= 512 {
-            let chunk = 256
-            DispatchQueue.concurrentPerform(iterations: (names.count + chunk - 1) / chunk) { part in
-                for index in (part * chunk)..<min(names.count, (part + 1) * chunk) { lstatEntry(index) }
-            }
-        } else {
-            for index in names.indices { lstatEntry(index) }
-        }
-
-        for (index, (name, rawName)) in names.enumerated() {
-            let validName = rawName == nil
-            let childRelative = relative.isEmpty ? name : relative + "/" + name
-            guard var info = infos[index] else { continue }
-            if (info.st_mode & S_IFMT) == S_IFLNK {
+        for position in 0..<directory.count {
+            let entry = directory.entries[position]
+            guard entry.mode != 0 else { continue }
+            let bytes = directory.name(position)
+            var name = String(decoding: bytes, as: UTF8.self)
+            // Decoding repairs invalid UTF-8, which changes the bytes.
+            let validName = name.withUTF8 { decoded in bytes.withUnsafeBufferPointer { decoded.elementsEqual($0) } }
+            let childRelative = prefix + name
+            var type = entry.mode & S_IFMT
+            var stamp = entry.stamp
+            var linkedTree: FileTree?
+            if type == S_IFLNK {
                 let childAbsolute = absolute + "/" + name
                 guard let target = realpath(childAbsolute, nil) else {
                     let loop = errno == ELOOP
@@ -165,12 +164,17 @@ private struct Walk {
                     }
                     continue
                 }
+                var info = stat()
                 guard stat(childAbsolute, &info) == 0 else { continue }
+                type = info.st_mode & S_IFMT
+                stamp = FileStamp(info)
+                if type == S_IFDIR && name != ".git" && !ancestors.contains(DirectoryID(info)) {
+                    linkedTree = FileTreeScanner().scan(childAbsolute)
+                }
             }
-            let type = info.st_mode & S_IFMT
             if type == S_IFDIR {
                 if name == ".git" { continue }
-                let id = DirectoryID(info)
+                let id = DirectoryID(stamp)
                 if ancestors.contains(id) {
                     diagnostics.append(.error(.fileUnreadable,
                                               "symbolic link '\(childRelative)' leads back to a folder that contains it (a loop): remove it or exclude it",
@@ -178,20 +182,22 @@ private struct Walk {
                     continue
                 }
                 var childInherited = inherited
-                if let own = pathEntries[childRelative] {
+                if mayHoldEntries, let own = pathEntries[childRelative] {
                     childInherited = Array(Set(childInherited + own)).sorted()
                     visitedEntryPaths.insert(childRelative)
                 }
                 var childAncestors = ancestors
                 childAncestors.insert(id)
-                walkDirectory(absolute: absolute + "/" + name, relative: childRelative, components: components + [name],
-                              inherited: childInherited, ancestors: childAncestors)
+                let (subtree, childIndex) = linkedTree.map { ($0, 0) } ?? (tree, entry.child)
+                guard childIndex >= 0 else { continue }
+                walkDirectory(subtree, childIndex, absolute: absolute + "/" + name, relative: childRelative,
+                              components: components + [name], inherited: childInherited, ancestors: childAncestors)
             } else if type == S_IFREG {
-                addFile(name: name, relative: childRelative, info: info, validName: validName, inherited: inherited,
-                        candidateGlobs: candidateGlobs, candidateExcludes: candidateExcludes)
+                addFile(name: name, relative: childRelative, stamp: stamp, validName: validName, inherited: inherited,
+                        inheritedTags: inheritedTags, mayBeEntry: mayHoldEntries, candidateGlobs: candidateGlobs,
+                        candidateExcludes: candidateExcludes)
             }
         }
-        closedir(directory)
     }
 
     func isExcluded(name: String, path: String, candidates: [GlobPattern]) -> Bool {
@@ -201,14 +207,15 @@ private struct Walk {
         return candidates.contains { $0.matches(bytes) }
     }
 
-    mutating func addFile(name: String, relative: String, info: stat, validName: Bool, inherited: [Int],
-                          candidateGlobs: [Int], candidateExcludes: [GlobPattern]) {
+    mutating func addFile(name: String, relative: String, stamp: FileStamp, validName: Bool, inherited: [Int],
+                          inheritedTags: [String], mayBeEntry: Bool, candidateGlobs: [Int], candidateExcludes: [GlobPattern]) {
+        let own = mayBeEntry ? pathEntries[relative] : nil
         if isExcluded(name: name, path: relative, candidates: candidateExcludes) {
-            if pathEntries[relative] != nil { visitedEntryPaths.insert(relative) }
+            if own != nil { visitedEntryPaths.insert(relative) }
             return
         }
         var contributing = inherited
-        if let own = pathEntries[relative] {
+        if let own {
             contributing += own
             visitedEntryPaths.insert(relative)
         }
@@ -218,30 +225,39 @@ private struct Walk {
                 contributing.append(globEntries[index].entry)
             }
         }
-        let size = Int64(info.st_size)
+        let size = stamp.size
         if contributing.isEmpty {
             appBundleFiles += 1
             appBundleSize += size
             return
         }
-        if contributing.count > 1 { contributing = Array(Set(contributing)).sorted() }
-        for entry in contributing { matchCounts[entry] += 1 }
         let tags: [String]
-        if let cached = tagSetCache[contributing] {
-            tags = cached
+        if contributing.count == inherited.count {
+            tags = inheritedTags
         } else {
-            tags = Array(Set(contributing.flatMap { entryTags[$0] })).sorted()
-            tagSetCache[contributing] = tags
+            contributing = Array(Set(contributing)).sorted()
+            tags = tagSet(contributing)
         }
+        for entry in contributing { matchCounts[entry] += 1 }
         if !validName { invalidNames.append((relative, contributing.first)) }
-        resources.append(ResolvedResource(path: relative, size: size, stamp: FileStamp(info), tags: tags,
+        resources.append(ResolvedResource(path: relative, size: size, stamp: stamp, tags: tags,
                                           firstEntry: contributing.first))
     }
 
+    /// The sorted tags of a sorted list of contributing entries.
+    mutating func tagSet(_ contributing: [Int]) -> [String] {
+        if let cached = tagSetCache[contributing] { return cached }
+        let tags = Array(Set(contributing.flatMap { entryTags[$0] })).sorted()
+        tagSetCache[contributing] = tags
+        return tags
+    }
+
     mutating func finish() -> Resolution {
-        // Sorting indices moves integers, not whole resources.
-        let order = resources.indices.sorted { resources[$0].path.precedesByCodePoint(resources[$1].path) }
-        resources = order.map { resources[$0] }
+        // The scan orders folders so that the walk lists paths sorted; only links to folders can break that.
+        if !zip(resources, resources.dropFirst()).allSatisfy({ $0.path.precedesByCodePoint($1.path) }) {
+            let order = resources.indices.sorted { resources[$0].path.precedesByCodePoint(resources[$1].path) }
+            resources = order.map { resources[$0] }
+        }
         if !rootPath.isEmpty {
             checkEntries()
             for (path, entry) in invalidNames {
@@ -250,11 +266,12 @@ private struct Walk {
                                           at: entryLocation(entry), subject: path))
             }
             let unnamable = Set(invalidNames.map(\.path))
-            diagnostics += ExecutableContentCheck(rootPath: rootPath)
-                .check(resources.filter { !unnamable.contains($0.path) && trustedStamp($0.path) != $0.stamp }) { entryLocation($0.firstEntry) }
+            let checked = alreadyChecked(resources)
+            let unchecked = resources.indices.filter { !checked[$0] && !unnamable.contains(resources[$0].path) }.map { resources[$0] }
+            diagnostics += ExecutableContentCheck(rootPath: rootPath).check(unchecked) { entryLocation($0.firstEntry) }
         }
         return Resolution(rootPath: rootPath, resources: resources, appBundleFiles: appBundleFiles,
-                          appBundleSize: appBundleSize, diagnostics: diagnostics)
+                          appBundleSize: appBundleSize, diagnostics: diagnostics, fingerprint: fingerprint)
     }
 
     mutating func checkEntries() {

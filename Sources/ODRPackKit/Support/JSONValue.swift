@@ -1,7 +1,7 @@
 import Foundation
 
 /// A JSON document with ordered keys, so output is byte-for-byte deterministic and keys read in a natural order.
-public indirect enum JSONValue: Equatable, Sendable {
+public enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -42,7 +42,7 @@ public indirect enum JSONValue: Equatable, Sendable {
         switch self {
         case .null: output.append(contentsOf: "null".utf8)
         case let .bool(value): output.append(contentsOf: (value ? "true" : "false").utf8)
-        case let .int(value): output.append(contentsOf: String(value).utf8)
+        case let .int(value): Self.writeInteger(value, to: &output)
         case let .double(value):
             output.append(contentsOf: (value.isFinite ? "\(value)" : "null").utf8)
         case let .string(value): Self.writeString(value, to: &output)
@@ -91,8 +91,30 @@ public indirect enum JSONValue: Equatable, Sendable {
         }
     }
 
+    private static func writeInteger(_ value: Int64, to output: inout [UInt8]) {
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        let start = output.count
+        repeat {
+            output.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        output[start...].reverse()
+    }
+
     private static func writeString(_ value: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
+        // Most strings (paths, hashes, ids) need no escaping: copied whole.
+        var value = value
+        let plain = value.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) else { return false }
+            output.append(contentsOf: bytes)
+            return true
+        }
+        if plain {
+            output.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output.append(contentsOf: "\\\"".utf8)

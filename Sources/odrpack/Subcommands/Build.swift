@@ -60,11 +60,29 @@ struct Build: ParsableCommand {
         case .auto: style = console.stderrIsInteractive ? .bar : .none
         case .always: style = console.stderrIsInteractive ? .bar : .lines
         }
+        let started = Date()
+        let check = UpToDateCheck(manifestPath: manifest, options: options)
+        var scanned: FileTree?
+        switch check.run() {
+        case let .upToDate(replay):
+            if !json {
+                console.printDiagnostics(replay.diagnostics)
+                console.printOut(BuildReport.text(replay.summary(seconds: Date().timeIntervalSince(started)), outputDirectory: output))
+                return
+            }
+            if let document = replay.json() {
+                console.printOut(document)
+                return
+            }
+        case let .changed(tree):
+            scanned = tree
+        }
         let builder = PackBuilder(options: options, progress: BuildProgress(style: style))
         let loader = PreviousBuildLoader(builder)
         let result: PlanResult
         do {
-            result = try ProjectPlanner().plan(manifestPath: manifest, trustedStamp: { loader.previous.trustedStamp(for: $0) })
+            result = try ProjectPlanner().plan(manifestPath: manifest, tree: scanned,
+                                               alreadyChecked: { loader.previous.alreadyChecked($0) })
         } catch let error as ManifestLoader.ReadError {
             console.printError("odrpack: error: \(error.description)\n")
             throw ExitCode(2)
@@ -86,6 +104,7 @@ struct Build: ParsableCommand {
             console.printError("odrpack: error: \(error)\n")
             throw ExitCode(2)
         }
+        check.save(result, build: build)
         if json {
             var document = build.document
             document.append(("diagnostics", ManifestDocument.diagnostics(result.diagnostics)))
@@ -94,7 +113,7 @@ struct Build: ParsableCommand {
             ])))
             console.printOut(JSONValue.object(document).serialized())
         } else {
-            console.printOut(BuildReport.text(build, outputDirectory: output))
+            console.printOut(BuildReport.text(build.summary, outputDirectory: output))
         }
     }
 }

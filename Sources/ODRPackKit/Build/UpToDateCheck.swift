@@ -1,0 +1,119 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A build's fast path. When the tool, the options, the manifest, every entry's metadata under resources-root
+/// and every output file are exactly as the last successful build into the folder left them, the build
+/// cannot change anything: it prints that build's diagnostics and summary again without planning.
+/// Anything unusual (symbolic links, unreadable entries, a missing record) takes the full path.
+public struct UpToDateCheck {
+    public let manifestPath: String
+    public let options: BuildOptions
+    let outputPath: String
+    /// Nil when the manifest cannot be read (the full path reports why).
+    let inputs: String?
+
+    public enum Outcome {
+        /// Nothing changed: what the last build printed.
+        case upToDate(UpToDateReplay)
+        /// Something changed. The scan of resources-root made on the way, if any, for planning to reuse.
+        case changed(FileTree?)
+    }
+
+    public init(manifestPath: String, options: BuildOptions) {
+        self.manifestPath = manifestPath
+        self.options = options
+        outputPath = URL(fileURLWithPath: options.outputDirectory).standardizedFileURL.path
+        let absoluteManifest = URL(fileURLWithPath: manifestPath).standardizedFileURL.path
+        guard let manifest = FileManager.default.contents(atPath: manifestPath) else {
+            inputs = nil
+            return
+        }
+        var tool = stat()
+        let toolStamp = stat("/proc/self/exe", &tool) == 0 ? UpToDateRecord.text(FileStamp(tool)) : "-"
+        var hasher = SHA256Hasher()
+        hasher.update("odrpack \(ToolVersion.current)\0\(toolStamp)\0\(outputPath)\0\(options.compression.rawValue)\0")
+        hasher.update("\(options.level)\0\(options.entryTime)\0\(options.urlPrefix.map { "url:" + $0 } ?? "-")\0")
+        hasher.update("\(manifestPath)\0\(absoluteManifest)\0")
+        manifest.withUnsafeBytes { hasher.update($0) }
+        inputs = hasher.finalize()
+    }
+
+    public func run() -> Outcome {
+        guard options.useCache, let inputs, let record = UpToDateRecord.load(path: UpToDateRecord.location(forOutput: outputPath)),
+              record.inputs == inputs else { return .changed(nil) }
+        guard let real = realpath(record.rootPath, nil) else { return .changed(nil) }
+        let realRoot = String(cString: real)
+        free(real)
+        guard realRoot == record.realRootPath,
+              record.outputs.allSatisfy({ BuildCache.stamp(atPath: outputPath + "/" + $0.key) == $0.value }),
+              record.absent.allSatisfy({ access(outputPath + "/" + $0, F_OK) != 0 }),
+              let archives = try? FileManager.default.contentsOfDirectory(atPath: outputPath + "/" + AppleManifests.packsFolder),
+              archives.allSatisfy({ record.outputs[AppleManifests.packsFolder + "/" + $0] != nil })
+        else { return .changed(nil) }
+        let tree = FileTreeScanner(jobs: options.jobs).scan(realRoot)
+        guard tree.fingerprint == record.treeFingerprint else { return .changed(tree) }
+        return .upToDate(UpToDateReplay(record: record, manifestPath: outputPath + "/" + ManifestDocument.fileName))
+    }
+
+    /// Records a successful build for the next one to compare with. Builds the fast path cannot vouch for
+    /// (no tree fingerprint, a path entry inside `.git`, which the scan does not enter) leave no record.
+    public func save(_ result: PlanResult, build: BuildResult) {
+        let location = UpToDateRecord.location(forOutput: outputPath)
+        unlink(location)
+        guard let inputs, let manifest = result.manifest, let resolution = result.resolution,
+              let fingerprint = resolution.fingerprint,
+              !manifest.entries.contains(where: {
+                  if case let .path(path) = $0.selector { return path.split(separator: "/").contains(".git") }
+                  return false
+              }) else { return }
+        var record = UpToDateRecord()
+        record.inputs = inputs
+        record.rootPath = manifest.resourcesRootURL.path
+        record.realRootPath = resolution.rootPath
+        record.treeFingerprint = fingerprint
+        let kept = options.urlPrefix == nil ? AppleManifests.templateFile : AppleManifests.manifestFile
+        var names = [ManifestDocument.fileName, AppleManifests.onDemandResourcesFile, kept]
+        names += build.plan.packs.map { AppleManifests.packsFolder + "/" + $0.fileName }
+        for name in names {
+            guard let stamp = BuildCache.stamp(atPath: outputPath + "/" + name) else { return }
+            record.outputs[name] = stamp
+        }
+        record.absent = [options.urlPrefix == nil ? AppleManifests.manifestFile : AppleManifests.templateFile]
+        record.packIDs = build.plan.packs.map(\.id).sorted()
+        record.contentBytes = build.summary.contentBytes
+        record.archiveBytes = build.summary.archiveBytes
+        record.diagnostics = result.diagnostics
+        let temporary = location + ".odrpack-tmp-\(getpid())"
+        if FileManager.default.createFile(atPath: temporary, contents: record.serialized()), rename(temporary, location) == 0 { return }
+        unlink(temporary)
+    }
+}
+
+/// What an up-to-date build prints: the last build's diagnostics and a summary with nothing written.
+public struct UpToDateReplay {
+    let record: UpToDateRecord
+    /// odrpack-manifest.json, whose metadata the check found unchanged.
+    let manifestPath: String
+
+    public var diagnostics: [Diagnostic] { record.diagnostics }
+
+    public func summary(seconds: Double) -> BuildSummary {
+        BuildSummary(packs: record.packIDs.count, written: 0, reused: record.packIDs.count, removed: 0, bytesRead: 0,
+                     bytesWritten: 0, contentBytes: record.contentBytes, archiveBytes: record.archiveBytes, seconds: seconds)
+    }
+
+    /// The `build --json` document: odrpack-manifest.json's members, then the diagnostics and what was done.
+    /// Nil when the manifest cannot be read as written.
+    public func json() -> String? {
+        guard let data = FileManager.default.contents(atPath: manifestPath) else { return nil }
+        let manifest = String(decoding: data, as: UTF8.self)
+        let extra = JSONValue.object([
+            ("diagnostics", ManifestDocument.diagnostics(record.diagnostics)),
+            ("build", .object([("written", .strings([])), ("reused", .strings(record.packIDs)), ("removed", .strings([]))])),
+        ]).serialized()
+        guard manifest.hasPrefix("{\n"), manifest.hasSuffix("\n}\n") else { return nil }
+        return String(manifest.dropLast(3)) + ",\n" + String(extra.dropFirst(2))
+    }
+}

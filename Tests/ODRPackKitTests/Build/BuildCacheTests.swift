@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+@testable import ODRPackKit
+
+/// The files beside the output that make rebuilds fast: they must read back exactly, and a damaged one is ignored.
+@Suite struct BuildCacheTests {
+    let stamp = FileStamp(size: 12, modificationNanoseconds: 1_700_000_000_123_456_789, changeNanoseconds: -5,
+                          inode: UInt64.max, device: 2049)
+
+    @Test func theCacheReadsBackExactlyAndDamageEmptiesIt() throws {
+        var cache = BuildCache()
+        cache.rootPath = "/tmp/ünï\tcode"
+        cache.fingerprint = String(repeating: "ab", count: 32)
+        cache.outputs = ["odrpack-manifest.json": stamp, "OnDemandResources.plist": stamp]
+        cache.files = [.init(path: "A/b.png", stamp: stamp, sha256: String(repeating: "0", count: 64)),
+                       .init(path: "a/é\n.json", stamp: stamp, sha256: String(repeating: "f", count: 64))]
+        cache.packs = ["com.example.asset-pack-1": .init(fileName: "x.assetpack", archiveKey: "v1;auto;6", archiveSize: 99,
+                                                         archiveSha256: "aa", contentHash: "bb", archiveStamp: stamp, files: [1, 0])]
+        let data = cache.serialized()
+        #expect(BuildCache.parse(data) == cache)
+        #expect(cache.file(atPath: "a/é\n.json")?.sha256 == String(repeating: "f", count: 64))
+        #expect(cache.file(atPath: "A/b.png") != nil && cache.file(atPath: "A/b.pn") == nil && cache.file(atPath: "z") == nil)
+
+        for cut in [0, 5, data.count / 2, data.count - 1] { #expect(BuildCache.parse(data.prefix(cut)) == nil) }
+        #expect(BuildCache.parse(data + Data([0])) == nil)
+        var wrongIndex = cache
+        wrongIndex.packs["com.example.asset-pack-1"]!.files = [2]
+        #expect(BuildCache.parse(wrongIndex.serialized()) == nil)
+        #expect(BuildCache.parse(Data("odrpack-cache 1\nR\t/x\n".utf8)) == nil)
+    }
+
+    @Test func theUpToDateRecordReadsBackExactly() throws {
+        var record = UpToDateRecord()
+        record.inputs = "abc"
+        record.rootPath = "/p/Res\\ources"
+        record.realRootPath = "/real/Res\tources"
+        record.treeFingerprint = "fff"
+        record.outputs = ["odrpack-manifest.json": stamp, "OnDemandResources/x y.assetpack": stamp]
+        record.absent = ["AssetPackManifest.plist"]
+        record.packIDs = ["a", "b"]
+        record.contentBytes = 1_000_000_000_000
+        record.archiveBytes = 7
+        record.diagnostics = [
+            .warning(.entryMatchesNothing, "glob 'x\\y' matches\tno\nfile", at: SourceLocation(file: "my odrpack.yml", line: 3, column: 9),
+                     subject: "x\\y"),
+            .warning(.overRecommendedSize, "big", subject: nil),
+            .warning(.caseCollision, "c", at: nil, subject: ""),
+        ]
+        #expect(UpToDateRecord.parse(record.serialized()) == record)
+        #expect(UpToDateRecord.parse(Data("odrpack-up-to-date 1\nI\tabc\nZ\tq\n".utf8)) == nil)
+        #expect(UpToDateRecord.parse(record.serialized().dropLast()) == nil)
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+@testable import ODRPackKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The build's fast path: an unchanged project prints the last build again, and no change slips past it.
+extension BuildCommandTests {
+    /// The up-to-date record of `project`'s `out` folder, in the cache folder `CommandRunner` gives the tool.
+    func recordPath(_ project: TemporaryProject) -> String {
+        let environment = ["ODRPACK_CACHE_DIR": FileManager.default.temporaryDirectory.appendingPathComponent("odrpack-test-cache").path]
+        return UpToDateRecord.location(forOutput: URL(fileURLWithPath: project.path("out")).standardizedFileURL.path,
+                                       environment: environment)
+    }
+
+    /// The record's metadata: unchanged when a build took the fast path.
+    func recordStamp(_ project: TemporaryProject) -> FileStamp? { BuildCache.stamp(atPath: recordPath(project)) }
+
+    /// Builds into `out` with `--json`; tells whether the fast path answered.
+    func buildChecked(_ project: TemporaryProject, _ extra: [String] = [], environment: [String: String] = [:],
+                      sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> (output: CommandRunner.Output, replayed: Bool) {
+        let before = recordStamp(project)
+        let output = try build(project, "out", extra, environment: environment)
+        #expect(output.status == 0, "\(output.stderr)", sourceLocation: sourceLocation)
+        return (output, before != nil && recordStamp(project) == before)
+    }
+
+    func written(_ output: CommandRunner.Output) throws -> [String] { try buildInfo(output)["written"] ?? ["?"] }
+
+    @Test func anUnchangedProjectPrintsTheLastBuildAgain() throws {
+        let project = try gameProject()
+        try project.manifest(try String(contentsOfFile: project.manifestPath, encoding: .utf8)
+            .replacingOccurrences(of: "resources:\n", with: "resources:\n  - {glob: \"Nothing/*.png\", tags: [level1]}\n"))
+        let first = try CommandRunner.run(["build", "-o", "out"], in: project.root)
+        #expect(first.status == 0)
+        #expect(first.stderr.contains("odrpack.yml:5:12: warning: glob 'Nothing/*.png' matches no file"))
+        let stamp = recordStamp(project)
+        #expect(stamp != nil)
+
+        let second = try CommandRunner.run(["build", "-o", "out"], in: project.root)
+        #expect(recordStamp(project) == stamp)
+        #expect(second.status == 0 && second.stderr == first.stderr)
+        let lines = second.stdout.split(separator: "\n")
+        #expect(lines.first == "Built 4 packs into out: 0 written, 4 unchanged")
+        let sizes = { (text: String) in text.split(separator: "\n").last?.split(separator: ";").dropFirst().first }
+        #expect(lines.count == 2 && lines[1].hasPrefix("  read 0 B, wrote 0 B;") && sizes(second.stdout) == sizes(first.stdout))
+
+        // The replayed JSON document is the one the full path prints, byte for byte.
+        let (fast, replayed) = try buildChecked(project)
+        #expect(replayed)
+        unlink(recordPath(project))
+        let (full, fullReplayed) = try buildChecked(project)
+        #expect(!fullReplayed && recordStamp(project) != nil)
+        #expect(fast.stdout == full.stdout)
+        #expect(try written(fast) == [])
+        #expect(try buildInfo(fast)["reused"]?.count == 4)
+    }
+
+    @Test func noChangeSlipsPastTheFastPath() throws {
+        let project = try gameProject()
+        let id = { (tags: [String]) in PackIdentity.id(bundleID: "com.example.build", tags: tags) }
+        #expect(try written(try buildChecked(project).output).count == 4)
+        #expect(try buildChecked(project).replayed)
+
+        // Same size and modification time: only the change time tells, and it is enough.
+        let music = project.path("R/Level1/music.caf")
+        var info = stat()
+        stat(music, &info)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: music))
+        bytes[0] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: music))
+        var times = [info.st_atim, info.st_mtim]
+        utimensat(AT_FDCWD, music, &times, 0)
+        var (output, replayed) = try buildChecked(project)
+        #expect(!replayed)
+        #expect(try written(output) == [id(["level1"])])
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: project.path("out/odrpack-manifest.json")))) as! [String: Any]
+        let files = (manifest["packs"] as! [[String: Any]]).flatMap { $0["files"] as! [[String: Any]] }
+        #expect(files.first { $0["path"] as? String == "Level1/music.caf" }?["sha256"] as? String == bytes.sha256Hex)
+        #expect(try buildChecked(project).replayed)
+
+        // A new untagged file changes the app-bundle count; a removed file rewrites its pack.
+        try project.file("R/UI/new.json", "{}")
+        (output, replayed) = try buildChecked(project)
+        #expect(!replayed)
+        #expect((try output.json()["appBundle"] as? [String: Any])?["files"] as? Int == 2)
+        try FileManager.default.removeItem(atPath: project.path("R/Level2/Deep/texture.png"))
+        (output, replayed) = try buildChecked(project)
+        #expect(!replayed)
+        #expect(try written(output) == [id(["level2"])])
+
+        // The manifest's bytes, the options and the environment are inputs too.
+        try project.manifest(try String(contentsOfFile: project.manifestPath, encoding: .utf8) + "# a comment\n")
+        (output, replayed) = try buildChecked(project)
+        #expect(!replayed)
+        #expect(try written(output) == [])
+        #expect(try buildChecked(project).replayed)
+        (output, replayed) = try buildChecked(project, environment: ["SOURCE_DATE_EPOCH": "1000000"])
+        #expect(!replayed)
+        #expect(try written(output).count == 4)
+        (output, replayed) = try buildChecked(project, ["--level", "9"])
+        #expect(!replayed)
+        #expect(try written(output).count == 4)
+        (output, replayed) = try buildChecked(project, ["--url-prefix", "https://cdn.example.com/odr"])
+        #expect(!replayed && FileManager.default.fileExists(atPath: project.path("out/AssetPackManifest.plist")))
+        (output, replayed) = try buildChecked(project)
+        #expect(!replayed && !FileManager.default.fileExists(atPath: project.path("out/AssetPackManifest.plist")))
+        #expect(FileManager.default.fileExists(atPath: project.path("out/AssetPackManifestTemplate.plist")))
+        #expect(try buildChecked(project).replayed)
+
+        // Every output file is checked: a missing, a stray, a reappearing and a rewritten one.
+        try FileManager.default.removeItem(atPath: project.path("out/odrpack-manifest.json"))
+        #expect(try !buildChecked(project).replayed)
+        #expect(FileManager.default.fileExists(atPath: project.path("out/odrpack-manifest.json")))
+        try project.file("out/OnDemandResources/stray.assetpack", "x")
+        (output, replayed) = try buildChecked(project)
+        #expect(!replayed)
+        #expect(try buildInfo(output)["removed"] == ["stray.assetpack"])
+        try project.file("out/AssetPackManifest.plist", "x")
+        #expect(try !buildChecked(project).replayed)
+        #expect(!FileManager.default.fileExists(atPath: project.path("out/AssetPackManifest.plist")))
+        let archives = try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources")).sorted()
+        let archive = URL(fileURLWithPath: project.path("out/OnDemandResources/" + archives[0]))
+        var archiveBytes = try Data(contentsOf: archive)
+        archiveBytes[archiveBytes.count / 2] ^= 0xFF
+        try archiveBytes.write(to: archive)
+        (output, replayed) = try buildChecked(project)
+        #expect(!replayed)
+        #expect(try written(output).count == 1)
+
+        // A symbolic link turns the fast path off (its target is not in the snapshot) but never the build.
+        try project.symlink("R/Level2/link.json", to: "scene.json")
+        (output, replayed) = try buildChecked(project)
+        #expect(!replayed && recordStamp(project) == nil)
+        #expect(try written(output) == [id(["level2"])])
+        try project.file("R/Level2/scene.json", "{\"tile\": 9}\n")
+        (output, replayed) = try buildChecked(project)
+        #expect(!replayed)
+        #expect(try written(output) == [id(["level2"])])
+        try FileManager.default.removeItem(atPath: project.path("R/Level2/link.json"))
+        #expect(try written(try buildChecked(project).output) == [id(["level2"])])
+        #expect(try buildChecked(project).replayed)
+        #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
+    }
+}
