@@ -96,7 +96,7 @@ write("Tutorial/intro.mp4", mp4(mb(12)))
 entries.append(("Tutorial", ["tutorial"]))
 # 20,000 small files: an item catalog.
 for item in range(20_000):
-    write(f"Catalog/Items/{item // 1000:02d}/item{item:05d}.json", text(int(1200 * max(scale, 0.05)) + rng.randrange(800), "json"))
+    write(f"Catalog/Items/item{item:05d}.json", text(int(1200 * max(scale, 0.05)) + rng.randrange(800), "json"))
 entries.append(("Catalog", ["catalog"]))
 # Untagged: stay in the app.
 for item in range(20):
