@@ -37,6 +37,15 @@ public struct BuildOptions: Sendable {
         return value
     }
 
+    /// The output folder as an absolute, standardized path: what the cache and the up-to-date record are keyed by.
+    var outputPath: String { URL(fileURLWithPath: outputDirectory).standardizedFileURL.path }
+
+    /// The Apple plist a build writes and the one it removes: AssetPackManifest.plist only with a URL prefix.
+    var applePlists: (kept: String, removed: String) {
+        urlPrefix == nil ? (AppleManifests.templateFile, AppleManifests.manifestFile)
+                         : (AppleManifests.manifestFile, AppleManifests.templateFile)
+    }
+
     /// What, besides content, decides a pack archive's bytes: a change rebuilds the pack.
     func archiveKey(infoPlist: Data) -> String {
         "v1;\(compression.rawValue);\(compression == .store ? 0 : level);\(entryTime);\(infoPlist.sha256Hex)"

@@ -36,7 +36,7 @@ public struct PackBuilder {
         self.progress = progress
     }
 
-    var outputPath: String { URL(fileURLWithPath: options.outputDirectory).standardizedFileURL.path }
+    var outputPath: String { options.outputPath }
     var packsPath: String { outputPath + "/" + AppleManifests.packsFolder }
 
     /// What the last build into the output folder learned (empty with `--no-cache`): load it once,
@@ -101,8 +101,7 @@ public struct PackBuilder {
 
         // Nothing to do when every pack is reused, the plan and options are the same as last time,
         // and every output file is still exactly as that build left it.
-        let (keep, drop) = options.urlPrefix == nil ? (AppleManifests.templateFile, AppleManifests.manifestFile)
-                                                    : (AppleManifests.manifestFile, AppleManifests.templateFile)
+        let (keep, drop) = options.applePlists
         let outputNames = [ManifestDocument.fileName, AppleManifests.onDemandResourcesFile, keep]
         let buildFingerprint = reused.count == packs.count
             ? Self.fingerprint(plan, facts: facts, options: options, outputPath: outputPath) : ""
@@ -152,7 +151,7 @@ public struct PackBuilder {
         for index in toWrite {
             let pack = packs[index]
             let final = packsPath + "/" + pack.fileName
-            try rename(packsPath + "/" + temporaryPrefix + pack.fileName, final, unlinkingFirst: true)
+            try moveArchive(packsPath + "/" + temporaryPrefix + pack.fileName, to: final)
         }
         let removed = try removeStalePacks(keeping: Set(packs.map(\.fileName)))
         var cache = try makeCache(plan, rootPath: rootPath, facts: facts, archiveKeys: archiveKeys)
@@ -234,12 +233,12 @@ public struct PackBuilder {
         }
     }
 
-    /// Moves `from` over `to`, atomically unless `unlinkingFirst`: renaming over an existing file makes ext4
-    /// flush the new one to disk on the spot (auto_da_alloc), tens of milliseconds for a large archive.
+    /// Moves a written archive into place. The old archive is unlinked first: renaming over an existing file makes
+    /// ext4 flush the new one to disk on the spot (auto_da_alloc), tens of milliseconds for a large archive.
     /// Archives are moved while no manifest vouches for the folder, so their brief absence is safe.
-    private func rename(_ from: String, _ to: String, unlinkingFirst: Bool = false) throws {
-        if unlinkingFirst { unlink(to) }
-        guard Glibc.rename(from, to) == 0 else {
+    private func moveArchive(_ from: String, to: String) throws {
+        unlink(to)
+        guard rename(from, to) == 0 else {
             throw BuildError.system("cannot move '\(from)' to '\(to)'")
         }
     }
@@ -252,12 +251,13 @@ public struct PackBuilder {
 
     /// Writes beside the final name and renames into place.
     private func write(_ data: Data, to path: String, unlinkingFirst: Bool = false) throws {
-        let temporary = path + ".odrpack-tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: temporary, contents: data) else {
-            unlink(temporary)
+        do {
+            try AtomicFile.write(data, to: path, unlinkingFirst: unlinkingFirst)
+        } catch AtomicFile.Failure.rename(let code) {
+            throw BuildError.system("cannot move '\(AtomicFile.temporaryPath(for: path))' to '\(path)'", code)
+        } catch {
             throw BuildError.io("cannot write '\(path)' (is the disk full?)", errno: ENOSPC)
         }
-        try rename(temporary, path, unlinkingFirst: unlinkingFirst)
     }
 
     /// Removes archives of packs that no longer exist, and leftovers of interrupted builds.

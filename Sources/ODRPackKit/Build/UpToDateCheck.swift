@@ -24,7 +24,7 @@ public struct UpToDateCheck {
     public init(manifestPath: String, options: BuildOptions) {
         self.manifestPath = manifestPath
         self.options = options
-        outputPath = URL(fileURLWithPath: options.outputDirectory).standardizedFileURL.path
+        outputPath = options.outputPath
         let absoluteManifest = URL(fileURLWithPath: manifestPath).standardizedFileURL.path
         guard let manifest = FileManager.default.contents(atPath: manifestPath) else {
             inputs = nil
@@ -73,21 +73,20 @@ public struct UpToDateCheck {
         record.rootPath = manifest.resourcesRootURL.path
         record.realRootPath = resolution.rootPath
         record.treeFingerprint = fingerprint
-        let kept = options.urlPrefix == nil ? AppleManifests.templateFile : AppleManifests.manifestFile
+        let (kept, removed) = options.applePlists
         var names = [ManifestDocument.fileName, AppleManifests.onDemandResourcesFile, kept]
         names += build.plan.packs.map { AppleManifests.packsFolder + "/" + $0.fileName }
         for name in names {
             guard let stamp = BuildCache.stamp(atPath: outputPath + "/" + name) else { return }
             record.outputs[name] = stamp
         }
-        record.absent = [options.urlPrefix == nil ? AppleManifests.manifestFile : AppleManifests.templateFile]
+        record.absent = [removed]
         record.packIDs = build.plan.packs.map(\.id).sorted()
-        record.contentBytes = build.summary.contentBytes
-        record.archiveBytes = build.summary.archiveBytes
+        let summary = build.summary
+        record.contentBytes = summary.contentBytes
+        record.archiveBytes = summary.archiveBytes
         record.diagnostics = result.diagnostics
-        let temporary = location + ".odrpack-tmp-\(getpid())"
-        if FileManager.default.createFile(atPath: temporary, contents: record.serialized()), rename(temporary, location) == 0 { return }
-        unlink(temporary)
+        try? AtomicFile.write(record.serialized(), to: location)
     }
 }
 

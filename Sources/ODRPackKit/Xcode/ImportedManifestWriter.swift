@@ -53,9 +53,9 @@ public enum ImportedManifestWriter {
         let outputURL = URL(fileURLWithPath: path).standardizedFileURL
         let projectFolder = URL(fileURLWithPath: projectPath).standardizedFileURL.deletingLastPathComponent()
         let text = yaml(result, resourcesRoot: relativePath(from: outputURL.deletingLastPathComponent(), to: projectFolder))
-        let temporary = outputURL.path + ".odrpack-tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)), rename(temporary, outputURL.path) == 0 else {
-            unlink(temporary)
+        do {
+            try AtomicFile.write(Data(text.utf8), to: outputURL.path)
+        } catch {
             throw XcodeImportError(description: "cannot write '\(path)'")
         }
     }
