@@ -1,7 +1,12 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The metadata of every entry under a folder, read in one pass (see `FileTreeScanner`): resolution tags
 /// from it without further system calls, and a build compares its fingerprint with the last build's.
 public struct FileTree: Sendable {
-    /// One folder's entries, sorted by name in code-point order.
+    /// One folder's entries: in `readdir` order as scanned, by name once sorted.
     struct Directory: Sendable {
         /// The names, each followed by a NUL, back to back in entry order.
         var nameBytes: [UInt8] = []
@@ -36,4 +41,67 @@ public struct FileTree: Sendable {
     /// SHA-256 over every entry's name and metadata in tree order: equal fingerprints mean an unchanged tree.
     /// Nil when the tree holds symbolic links or unreadable entries, whose targets a snapshot does not capture.
     public var fingerprint: String?
+    /// Whether every folder's entries are in name order (`sortedByName`), as resolution needs them.
+    private(set) var isSortedByName = false
+
+    /// Every folder's entries in code-point order of their names, a folder's name taken with a `/` after it:
+    /// then a depth-first walk lists every path in code-point order. The folders are sorted on `jobs` threads.
+    func sortedByName(jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> FileTree {
+        guard !isSortedByName else { return self }
+        var sorted = self
+        // A `Directory` never throws while sorting.
+        sorted.directories = (try? parallelMap(directories, jobs: jobs) { $0.sortedByName() }) ?? directories
+        sorted.isSortedByName = true
+        return sorted
+    }
+
+    /// Whether a name is `.git`, whose folder the scan records but never enters.
+    static func isGit(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        name.elementsEqual(".git".utf8)
+    }
+}
+
+extension FileTree.Directory {
+    /// This folder with its entries sorted as `FileTree.sortedByName` describes.
+    func sortedByName() -> FileTree.Directory {
+        // Each name's length, negated for folders.
+        let keys = entries.indices.map { position in
+            let length = (position + 1 < nameStarts.count ? nameStarts[position + 1] : nameBytes.count) - nameStarts[position] - 1
+            return entries[position].mode & S_IFMT == S_IFDIR ? -length : length
+        }
+        let order = nameBytes.withUnsafeBufferPointer { base in
+            nameStarts.withUnsafeBufferPointer { starts in
+                keys.withUnsafeBufferPointer { keys in
+                    starts.indices.sorted { a, b in
+                        Self.precedes(base.baseAddress! + starts[a], keys[a], base.baseAddress! + starts[b], keys[b])
+                    }
+                }
+            }
+        }
+        var sorted = FileTree.Directory(error: error)
+        sorted.nameBytes.reserveCapacity(nameBytes.count)
+        sorted.nameStarts.reserveCapacity(count)
+        sorted.entries.reserveCapacity(count)
+        nameBytes.withUnsafeBufferPointer { base in
+            for position in order {
+                let end = position + 1 < nameStarts.count ? nameStarts[position + 1] : nameBytes.count
+                sorted.nameStarts.append(sorted.nameBytes.count)
+                sorted.nameBytes.append(contentsOf: UnsafeBufferPointer(rebasing: base[nameStarts[position]..<end]))
+                sorted.entries.append(entries[position])
+            }
+        }
+        return sorted
+    }
+
+    /// Code-point order of names `a` and `b`, each followed by `/` when it is a folder
+    /// (`key`: the name's length, negated for a folder).
+    private static func precedes(_ a: UnsafePointer<UInt8>, _ aKey: Int, _ b: UnsafePointer<UInt8>, _ bKey: Int) -> Bool {
+        let aLength = abs(aKey), bLength = abs(bKey)
+        let order = memcmp(a, b, min(aLength, bLength))
+        if order != 0 { return order < 0 }
+        if aLength == bLength { return false }
+        // One name is the other's start: the shorter ends, with `/` for a folder, where the longer goes on.
+        if aLength < bLength { return aKey > 0 || UInt8(ascii: "/") < b[aLength] }
+        return bKey < 0 && a[bLength] < UInt8(ascii: "/")
+    }
 }

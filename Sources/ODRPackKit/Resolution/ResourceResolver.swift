@@ -97,7 +97,7 @@ private struct Walk {
                                       at: rootLocation, subject: manifest.resourcesRoot.value))
             return
         }
-        let scanned = tree.flatMap { $0.path == rootPath ? $0 : nil } ?? FileTreeScanner().scan(rootPath)
+        let scanned = (tree.flatMap { $0.path == rootPath ? $0 : nil } ?? FileTreeScanner().scan(rootPath)).sortedByName()
         fingerprint = scanned.fingerprint
         walkDirectory(scanned, 0, absolute: rootPath, relative: "", components: [], inherited: pathEntries[""] ?? [],
                       ancestors: [DirectoryID(info)])
@@ -169,7 +169,7 @@ private struct Walk {
                 type = info.st_mode & S_IFMT
                 stamp = FileStamp(info)
                 if type == S_IFDIR && name != ".git" && !ancestors.contains(DirectoryID(info)) {
-                    linkedTree = FileTreeScanner().scan(childAbsolute)
+                    linkedTree = FileTreeScanner().scan(childAbsolute).sortedByName()
                 }
             }
             if type == S_IFDIR {

@@ -113,7 +113,10 @@ struct Build: ParsableCommand {
             ])))
             console.printOut(JSONValue.object(document).serialized())
         } else {
-            console.printOut(BuildReport.text(build.summary, outputDirectory: output))
+            // The whole command's time, planning included, as the up-to-date replay reports it.
+            var summary = build.summary
+            summary.seconds = Date().timeIntervalSince(started)
+            console.printOut(BuildReport.text(summary, outputDirectory: output))
         }
     }
 }
