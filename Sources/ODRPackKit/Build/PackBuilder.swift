@@ -12,15 +12,18 @@ public struct BuildResult: Sendable {
     public var removed: [String]
     public var bytesRead: Int64
     public var bytesWritten: Int64
-    public var seconds: Double
 
     /// The odrpack-manifest.json document.
     public var document: [(String, JSONValue)] { ManifestDocument.json(plan: plan, archives: facts) }
 
-    public var summary: BuildSummary {
+    /// The bytes of all the pack archives.
+    public var archiveBytes: Int64 { facts.values.reduce(0) { $0 + $1.archiveSize } }
+
+    /// What the build did, with the whole command's time (the caller's clock: planning counts too).
+    public func summary(seconds: Double) -> BuildSummary {
         BuildSummary(packs: plan.packs.count, written: written.count, reused: reused.count, removed: removed.count,
                      bytesRead: bytesRead, bytesWritten: bytesWritten, contentBytes: plan.totalSize,
-                     archiveBytes: facts.values.reduce(0) { $0 + $1.archiveSize }, seconds: seconds)
+                     archiveBytes: archiveBytes, seconds: seconds)
     }
 }
 
@@ -46,7 +49,6 @@ public struct PackBuilder {
     }
 
     public func build(_ plan: PackPlan, rootPath: String, previous previousBuild: PreviousBuild? = nil) throws -> BuildResult {
-        let started = Date()
         try makeFolder(outputPath)
         try makeFolder(packsPath)
         let previous = (previousBuild ?? loadCache()).cache
@@ -110,7 +112,7 @@ public struct PackBuilder {
            access(outputPath + "/" + drop, F_OK) != 0,
            (try? FileManager.default.contentsOfDirectory(atPath: packsPath))?.count == packs.count {
             return BuildResult(plan: plan, facts: facts, written: [], reused: packs.map(\.id).sorted(), removed: [],
-                               bytesRead: bytesRead, bytesWritten: 0, seconds: Date().timeIntervalSince(started))
+                               bytesRead: bytesRead, bytesWritten: 0)
         }
         // 3. Write the rest beside their final names, biggest first, on every core.
         let reusedSet = Set(reused)
@@ -176,8 +178,7 @@ public struct PackBuilder {
             plan: plan, facts: facts,
             written: toWrite.map { packs[$0].id }.sorted(), reused: reused.map { packs[$0].id }.sorted(),
             removed: removed, bytesRead: bytesRead,
-            bytesWritten: toWrite.reduce(0) { $0 + (facts[packs[$1].id]?.archiveSize ?? 0) },
-            seconds: Date().timeIntervalSince(started))
+            bytesWritten: toWrite.reduce(0) { $0 + (facts[packs[$1].id]?.archiveSize ?? 0) })
     }
 
     /// The cache for this build's packs: files sorted by path (each pack's files are sorted already, so

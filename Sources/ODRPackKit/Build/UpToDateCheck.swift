@@ -82,9 +82,8 @@ public struct UpToDateCheck {
         }
         record.absent = [removed]
         record.packIDs = build.plan.packs.map(\.id).sorted()
-        let summary = build.summary
-        record.contentBytes = summary.contentBytes
-        record.archiveBytes = summary.archiveBytes
+        record.contentBytes = build.plan.totalSize
+        record.archiveBytes = build.archiveBytes
         record.diagnostics = result.diagnostics
         try? AtomicFile.write(record.serialized(), to: location)
     }

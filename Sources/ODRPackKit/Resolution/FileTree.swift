@@ -20,8 +20,26 @@ public struct FileTree: Sendable {
 
         /// The name's bytes, without the NUL.
         func name(_ index: Int) -> ArraySlice<UInt8> {
-            let end = index + 1 < nameStarts.count ? nameStarts[index + 1] - 1 : nameBytes.count - 1
-            return nameBytes[nameStarts[index]..<end]
+            nameBytes[nameSpan(index).dropLast()]
+        }
+
+        /// Where the name's bytes and the NUL after them are in `nameBytes`.
+        func nameSpan(_ index: Int) -> Range<Int> {
+            nameStarts[index]..<(index + 1 < nameStarts.count ? nameStarts[index + 1] : nameBytes.count)
+        }
+
+        /// Adds a name: its bytes and the NUL after them.
+        mutating func appendName(_ bytes: UnsafeBufferPointer<UInt8>) {
+            nameStarts.append(nameBytes.count)
+            nameBytes.append(contentsOf: bytes)
+        }
+
+        /// Adds another folder's names and entries after these.
+        mutating func append(contentsOf other: Directory) {
+            let offset = nameBytes.count
+            nameBytes += other.nameBytes
+            nameStarts += other.nameStarts.lazy.map { $0 + offset }
+            entries += other.entries
         }
     }
 
@@ -49,8 +67,8 @@ public struct FileTree: Sendable {
     func sortedByName(jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> FileTree {
         guard !isSortedByName else { return self }
         var sorted = self
-        // A `Directory` never throws while sorting.
-        sorted.directories = (try? parallelMap(directories, jobs: jobs) { $0.sortedByName() }) ?? directories
+        // Sorting a `Directory` never throws.
+        sorted.directories = try! parallelMap(directories, jobs: jobs) { $0.sortedByName() }
         sorted.isSortedByName = true
         return sorted
     }
@@ -66,7 +84,7 @@ extension FileTree.Directory {
     func sortedByName() -> FileTree.Directory {
         // Each name's length, negated for folders.
         let keys = entries.indices.map { position in
-            let length = (position + 1 < nameStarts.count ? nameStarts[position + 1] : nameBytes.count) - nameStarts[position] - 1
+            let length = nameSpan(position).count - 1
             return entries[position].mode & S_IFMT == S_IFDIR ? -length : length
         }
         let order = nameBytes.withUnsafeBufferPointer { base in
@@ -84,9 +102,7 @@ extension FileTree.Directory {
         sorted.entries.reserveCapacity(count)
         nameBytes.withUnsafeBufferPointer { base in
             for position in order {
-                let end = position + 1 < nameStarts.count ? nameStarts[position + 1] : nameBytes.count
-                sorted.nameStarts.append(sorted.nameBytes.count)
-                sorted.nameBytes.append(contentsOf: UnsafeBufferPointer(rebasing: base[nameStarts[position]..<end]))
+                sorted.appendName(UnsafeBufferPointer(rebasing: base[nameSpan(position)]))
                 sorted.entries.append(entries[position])
             }
         }

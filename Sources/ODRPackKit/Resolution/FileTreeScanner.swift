@@ -149,42 +149,39 @@ private final class ScanState: @unchecked Sendable {
 /// Up to `FileTreeScanner.chunk` names of one folder, in `readdir` order, their `lstat` results and digest.
 /// Each chunk owns its bytes, so one thread can `lstat` it while another reads the next.
 private final class NameChunk: @unchecked Sendable {
-    /// The names, each followed by a NUL, and where each starts.
-    var bytes: [UInt8] = []
-    var starts: [Int] = []
-    /// Written by the one thread that `lstat`s the chunk; read by `finish` after it is done.
-    var entries: [FileTree.Entry] = []
+    /// The names as read; their entries are added by the one thread that `lstat`s the chunk.
+    var names = FileTree.Directory()
     var digest: [UInt8] = []
     /// No symbolic links and nothing vanished.
     var isClean = true
 
     init() {
-        bytes.reserveCapacity(FileTreeScanner.chunk * 24)
-        starts.reserveCapacity(FileTreeScanner.chunk)
+        names.nameBytes.reserveCapacity(FileTreeScanner.chunk * 24)
+        names.nameStarts.reserveCapacity(FileTreeScanner.chunk)
     }
 
     func statEntries(in descriptor: Int32) {
         var info = stat()
-        entries.reserveCapacity(starts.count)
+        var entries: [FileTree.Entry] = []
+        entries.reserveCapacity(names.count)
         // Each entry's name, NUL, then six 64-bit fields: no padding bytes reach the digest.
         var record: [UInt8] = []
-        record.reserveCapacity(bytes.count + starts.count * 48)
-        bytes.withUnsafeBufferPointer { base in
-            for (position, start) in starts.enumerated() {
-                let name = base.baseAddress! + start
-                let end = position + 1 < starts.count ? starts[position + 1] : bytes.count
+        record.reserveCapacity(names.nameBytes.count + names.count * 48)
+        names.nameBytes.withUnsafeBufferPointer { base in
+            for position in 0..<names.count {
+                let name = UnsafeBufferPointer(rebasing: base[names.nameSpan(position)])
                 var entry = FileTree.Entry(mode: 0, stamp: FileStamp(size: 0, modificationNanoseconds: 0, changeNanoseconds: 0,
                                                                      inode: 0, device: 0), child: -1)
                 // A vanished entry keeps mode 0, which turns the fingerprint off.
-                if fstatat(descriptor, UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self), &info, AT_SYMLINK_NOFOLLOW) == 0 {
+                if fstatat(descriptor, UnsafeRawPointer(name.baseAddress!).assumingMemoryBound(to: CChar.self), &info, AT_SYMLINK_NOFOLLOW) == 0 {
                     entry = FileTree.Entry(mode: info.st_mode, stamp: FileStamp(info), child: -1)
                 }
                 entries.append(entry)
-                record.append(contentsOf: UnsafeBufferPointer(start: name, count: end - start))
+                record.append(contentsOf: name)
                 let type = entry.mode & S_IFMT
                 var fields = (UInt64(entry.mode), UInt64(bitPattern: entry.stamp.size), UInt64(bitPattern: entry.stamp.modificationNanoseconds),
                               UInt64(bitPattern: entry.stamp.changeNanoseconds), entry.stamp.inode, entry.stamp.device)
-                if type == S_IFDIR && FileTree.isGit(UnsafeBufferPointer(start: name, count: end - start - 1)) {
+                if type == S_IFDIR && FileTree.isGit(UnsafeBufferPointer(rebasing: name.dropLast())) {
                     // Git rewrites its folder all the time, and nothing in it is ever packed: only its name counts.
                     fields = (UInt64(type), 0, 0, 0, 0, 0)
                 } else if type == S_IFLNK || entry.mode == 0 {
@@ -193,6 +190,7 @@ private final class NameChunk: @unchecked Sendable {
                 withUnsafeBytes(of: &fields) { record.append(contentsOf: $0) }
             }
         }
+        names.entries = entries
         var hasher = SHA256()
         hasher.update(data: record)
         digest = Array(hasher.finalize())
@@ -235,13 +233,12 @@ private final class ListedDirectory: @unchecked Sendable {
             let name = UnsafeRawPointer(entry).advanced(by: Self.nameOffset).assumingMemoryBound(to: UInt8.self)
             let length = strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
             if name[0] == UInt8(ascii: ".") && (length == 1 || (length == 2 && name[1] == UInt8(ascii: "."))) { continue }
-            if chunk.starts.count == FileTreeScanner.chunk {
+            if chunk.names.count == FileTreeScanner.chunk {
                 chunks.append(chunk)
                 queue(chunk)
                 chunk = NameChunk()
             }
-            chunk.starts.append(chunk.bytes.count)
-            chunk.bytes.append(contentsOf: UnsafeBufferPointer(start: name, count: length + 1))
+            chunk.names.appendName(UnsafeBufferPointer(start: name, count: length + 1))
         }
         chunks.append(chunk)
         return chunk
@@ -253,25 +250,11 @@ private final class ListedDirectory: @unchecked Sendable {
         var directory = FileTree.Directory()
         var hasher = SHA256()
         var isClean = true
-        if chunks.count == 1 {
-            (directory.nameBytes, directory.nameStarts, directory.entries) = (chunks[0].bytes, chunks[0].starts, chunks[0].entries)
-        } else {
-            let names = chunks.reduce(0) { $0 + $1.starts.count }
-            directory.nameBytes.reserveCapacity(chunks.reduce(0) { $0 + $1.bytes.count })
-            directory.nameStarts.reserveCapacity(names)
-            directory.entries.reserveCapacity(names)
-        }
         for chunk in chunks {
-            if chunks.count > 1 {
-                let offset = directory.nameBytes.count
-                directory.nameBytes += chunk.bytes
-                directory.nameStarts += chunk.starts.lazy.map { $0 + offset }
-                directory.entries += chunk.entries
-            }
+            directory.append(contentsOf: chunk.names)
             hasher.update(data: chunk.digest)
             if !chunk.isClean { isClean = false }
         }
-        chunks = []
         var subfolders: [Int] = []
         for position in 0..<directory.count where directory.entries[position].mode & S_IFMT == S_IFDIR {
             if !directory.name(position).withUnsafeBufferPointer(FileTree.isGit) { subfolders.append(position) }

@@ -113,10 +113,7 @@ struct Build: ParsableCommand {
             ])))
             console.printOut(JSONValue.object(document).serialized())
         } else {
-            // The whole command's time, planning included, as the up-to-date replay reports it.
-            var summary = build.summary
-            summary.seconds = Date().timeIntervalSince(started)
-            console.printOut(BuildReport.text(summary, outputDirectory: output))
+            console.printOut(BuildReport.text(build.summary(seconds: Date().timeIntervalSince(started)), outputDirectory: output))
         }
     }
 }
