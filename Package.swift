@@ -47,7 +47,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ODRPackKitTests",
-            dependencies: ["ODRPackKit", "odrpack"],
+            dependencies: ["ODRPackKit", "odrpack", "CArchive"],
             exclude: ["Fixtures"],
             swiftSettings: upcomingFeatures
         ),

@@ -9,11 +9,15 @@ public enum AppleManifests {
 
     /// A pack's Info.plist: its id, sorted tags and priority.
     public static func infoPlist(for pack: AssetPack) -> PropertyListValue {
+        infoPlist(id: pack.id, tags: pack.tags, priority: pack.priority)
+    }
+
+    static func infoPlist(id: String, tags: [String], priority: Double?) -> PropertyListValue {
         var values: [String: PropertyListValue] = [
-            "CFBundleIdentifier": .string(pack.id),
-            "Tags": .array(pack.tags.map(PropertyListValue.string)),
+            "CFBundleIdentifier": .string(id),
+            "Tags": .array(tags.map(PropertyListValue.string)),
         ]
-        if let priority = pack.priority { values["Priority"] = .real(priority) }
+        if let priority { values["Priority"] = .real(priority) }
         return .dictionary(values)
     }
 
@@ -28,24 +32,20 @@ public enum AppleManifests {
         return .dictionary(["NSBundleResourceRequestTags": .dictionary(tags), "NSBundleResourceRequestAssetPacks": .dictionary(packs)])
     }
 
-    /// One resource per pack, sorted by bundleKey; URLs point at the prefix or at the archive on this machine.
-    public static func assetPackManifest(_ plan: PackPlan, contentHashes: [String: String], urlPrefix: String?,
-                                         outputDirectory: String) -> PropertyListValue {
+    /// One resource per pack, sorted by bundleKey. Each URL is the prefix (with `--url-prefix`), else `packsURL`,
+    /// followed by the percent-encoded pack file name.
+    public static func assetPackManifest(_ plan: PackPlan, facts: [String: PackArchiveFacts], urlPrefix: String?,
+                                         packsURL: String) -> PropertyListValue {
         let resources = plan.packs.sorted { $0.id < $1.id }.map { pack -> PropertyListValue in
-            let url: String
-            if let urlPrefix {
-                url = urlPrefix + percentEncoded(pack.fileName)
-            } else {
-                url = "http://127.0.0.1" + percentEncoded(outputDirectory + "/" + packsFolder + "/" + pack.fileName)
-            }
+            let url = (urlPrefix ?? packsURL) + percentEncoded(pack.fileName)
             var values: [String: PropertyListValue] = [
                 "bundleKey": .string(pack.id),
                 "URL": .string(url),
                 "isStreamable": .bool(url.hasPrefix("http:") || url.hasPrefix("https:")),
-                "uncompressedSize": .int(pack.size),
+                "uncompressedSize": .int(facts[pack.id]?.uncompressedSize ?? pack.size),
                 "primaryContentHash": .dictionary([
                     "strategy": .string("modtime"),
-                    "hash": .string(contentTimestamp(contentHashes[pack.id] ?? "")),
+                    "hash": .string(contentTimestamp(facts[pack.id]?.contentHash ?? "")),
                 ]),
             ]
             if let priority = pack.priority { values["downloadPriority"] = .real(priority) }
@@ -61,12 +61,15 @@ public enum AppleManifests {
         return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
     }
 
-    /// An ISO-8601 UTC time with milliseconds derived from the content hash: it changes exactly when
-    /// the content does, never because a file was touched. Spread over 2001-01-01 to about 2101.
+    /// 2001-01-01T00:00:00Z and 2021-01-01T00:00:00Z in milliseconds since 1970: the timestamps' range (SPEC 7).
+    static let timestampRange: Range<Int64> = 978_307_200_000..<1_609_459_200_000
+
+    /// An ISO-8601 UTC time with milliseconds derived from the content hash: it changes exactly when the content
+    /// does, never because a file was touched; it lies in 2001-01-01 ..< 2021-01-01, so never in the future.
     public static func contentTimestamp(_ contentHash: String) -> String {
         let prefix = UInt64(contentHash.prefix(16), radix: 16) ?? 0
-        let span: UInt64 = 100 * 365 * 24 * 3600 * 1000
-        let milliseconds = Int64(prefix % span) + 978_307_200_000
+        let span = UInt64(timestampRange.upperBound - timestampRange.lowerBound)
+        let milliseconds = Int64(prefix % span) + timestampRange.lowerBound
         let seconds = milliseconds / 1000
         var time = time_t(seconds)
         var parts = tm()

@@ -8,7 +8,7 @@ import Glibc
 /// It lives outside the output folder (which holds only deterministic output), keyed by that folder's path:
 /// `$ODRPACK_CACHE_DIR`, else `$XDG_CACHE_HOME/odrpack`, else `~/.cache/odrpack`.
 struct BuildCache: Sendable, Equatable {
-    static let magic = Array("odrpack-cache 2\n".utf8)
+    static let magic = Array("odrpack-cache 3\n".utf8)
 
     /// The cache file for an output folder (an absolute, standardized path).
     static func location(for outputDirectory: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -28,7 +28,7 @@ struct BuildCache: Sendable, Equatable {
     struct FileRecord: Equatable, Sendable {
         var path: String
         var stamp: FileStamp
-        var sha256: String
+        var digest: FileDigest
     }
 
     struct PackRecord: Equatable, Sendable {
@@ -37,8 +37,9 @@ struct BuildCache: Sendable, Equatable {
         var archiveSize: Int64
         var archiveSha256: String
         var contentHash: String
-        /// The archive file's metadata right after it was renamed into place.
-        var archiveStamp: FileStamp
+        var uncompressedSize: Int64
+        /// The archive's metadata (or a digest of a pack folder's) right after it was moved into place.
+        var archiveStamp: String
         /// The pack's files in its order, as positions in `files`.
         var files: [Int]
     }
@@ -90,14 +91,16 @@ struct BuildCache: Sendable, Equatable {
         for file in files {
             writer.string(file.path)
             writer.stamp(file.stamp)
-            writer.string(file.sha256)
+            writer.string(file.digest.sha256)
+            writer.integer(file.digest.crc32)
         }
         writer.integer(packs.count)
         for id in packs.keys.sorted() {
             let pack = packs[id]!
             for text in [id, pack.fileName, pack.archiveKey, pack.archiveSha256, pack.contentHash] { writer.string(text) }
             writer.integer(pack.archiveSize)
-            writer.stamp(pack.archiveStamp)
+            writer.integer(pack.uncompressedSize)
+            writer.string(pack.archiveStamp)
             writer.integer(pack.files.count)
             for position in pack.files { writer.integer(position) }
         }
@@ -109,6 +112,27 @@ struct BuildCache: Sendable, Equatable {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return FileStamp(info)
+    }
+
+    /// What says a written pack is as the build left it: a zip's metadata, or a digest of the name and metadata
+    /// of everything in a pack folder (so a file changed, added or removed inside it is seen). Nil when it is missing.
+    static func packStamp(atPath path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        if (info.st_mode & S_IFMT) == S_IFREG { return "f" + UpToDateRecord.text(FileStamp(info)) }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
+        var hasher = SHA256Hasher()
+        func walk(_ relative: String) -> Bool {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: path + relative) else { return false }
+            for name in names.sorted(by: { $0.precedesByCodePoint($1) }) {
+                var child = stat()
+                guard lstat(path + relative + "/" + name, &child) == 0 else { return false }
+                hasher.update("\(relative)/\(name)\0\(child.st_mode)\0\(UpToDateRecord.text(FileStamp(child)))\n")
+                if (child.st_mode & S_IFMT) == S_IFDIR && !walk(relative + "/" + name) { return false }
+            }
+            return true
+        }
+        return walk("") ? "d" + hasher.finalize() : nil
     }
 
     /// Little-endian integers and length-prefixed UTF-8 strings.
@@ -177,17 +201,21 @@ struct BuildCache: Sendable, Equatable {
             let fileCount = try count(limit: bytes.count / 64)
             cache.files.reserveCapacity(fileCount)
             for _ in 0..<fileCount {
-                cache.files.append(FileRecord(path: try string(), stamp: try stamp(), sha256: try string()))
+                let path = try string(), stamp = try stamp(), sha256 = try string()
+                let crc = try integer()
+                guard let crc32 = UInt32(exactly: crc) else { throw Damaged() }
+                cache.files.append(FileRecord(path: path, stamp: stamp, digest: FileDigest(sha256: sha256, crc32: crc32)))
             }
             for _ in 0..<(try count(limit: bytes.count)) {
                 let id = try string()
                 let fileName = try string(), archiveKey = try string(), archiveSha256 = try string(), contentHash = try string()
                 let archiveSize = try integer()
-                let archiveStamp = try stamp()
+                let uncompressedSize = try integer()
+                let archiveStamp = try string()
                 let files = try (0..<(try count(limit: fileCount))).map { _ in try count(limit: fileCount - 1) }
                 cache.packs[id] = PackRecord(fileName: fileName, archiveKey: archiveKey, archiveSize: archiveSize,
                                              archiveSha256: archiveSha256, contentHash: contentHash,
-                                             archiveStamp: archiveStamp, files: files)
+                                             uncompressedSize: uncompressedSize, archiveStamp: archiveStamp, files: files)
             }
             guard position == bytes.count else { throw Damaged() }
             return cache

@@ -10,8 +10,19 @@ public enum CompressionMode: String, CaseIterable, Sendable {
     case deflate
 }
 
+/// How packs are written (SPEC 7).
+public enum PackLayout: String, CaseIterable, Sendable {
+    /// One streaming zip per pack, as Apple's exported asset packs.
+    case zip
+    /// One folder per pack, as an App Store IPA and Xcode's build folder hold them.
+    case folder
+}
+
 public struct BuildOptions: Sendable {
     public var outputDirectory: String
+    public var layout: PackLayout = .zip
+    /// Run on every written pack's folder form; what it adds is part of the pack.
+    public var signCommand: String?
     public var compression: CompressionMode = .auto
     public var level: Int = 6
     public var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -48,7 +59,8 @@ public struct BuildOptions: Sendable {
 
     /// What, besides content, decides a pack archive's bytes: a change rebuilds the pack.
     func archiveKey(infoPlist: Data) -> String {
-        "v1;\(compression.rawValue);\(compression == .store ? 0 : level);\(entryTime);\(infoPlist.sha256Hex)"
+        "v2;\(layout.rawValue);\(signCommand.map { "sign:" + $0 } ?? "-");\(compression.rawValue);"
+            + "\(compression == .store ? 0 : level);\(entryTime);\(infoPlist.sha256Hex)"
     }
 }
 

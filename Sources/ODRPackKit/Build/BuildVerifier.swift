@@ -1,6 +1,12 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// Re-reads every archive of a build folder and checks it against odrpack-manifest.json.
+/// Re-reads every pack of a build folder (either layout) and checks it against odrpack-manifest.json and
+/// against the format of SPEC 7: each zip must read completely front to back through its local headers alone.
 public struct BuildVerifier {
     public struct PackReport: Sendable {
         public var id: String
@@ -11,10 +17,13 @@ public struct BuildVerifier {
 
     public struct Report: Sendable {
         public var packs: [PackReport]
-        /// Archives in the packs folder that the manifest does not list.
+        /// Packs in the packs folder that the manifest does not list.
         public var extraArchives: [String]
         public var ok: Bool { extraArchives.isEmpty && packs.allSatisfy(\.ok) }
     }
+
+    /// Files a signer adds to a pack: in the archive but not in the manifest's list of resources.
+    static let signatureFolder = "_CodeSignature/"
 
     public init() {}
 
@@ -31,57 +40,191 @@ public struct BuildVerifier {
     func check(_ pack: BuildManifest.Pack, folder: String) -> PackReport {
         var report = PackReport(id: pack.id, file: pack.file, problems: [])
         let path = folder + "/" + pack.file
-        guard FileManager.default.fileExists(atPath: path) else {
-            report.problems.append("archive '\(pack.file)' is missing")
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            report.problems.append("'\(pack.file)' is missing")
             return report
         }
+        var check = PackContentCheck(pack: pack)
         do {
-            let (size, sha256) = try Self.fileDigest(path)
-            if let expected = pack.archiveSize, expected != size {
-                report.problems.append("archive is \(size) bytes, the manifest says \(expected)")
-            }
-            if let expected = pack.archiveSha256, expected != sha256 {
-                report.problems.append("archive sha256 is \(sha256), the manifest says \(expected)")
-            }
-            var expected = Dictionary(pack.files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-            var sawInfo = false
-            let reader = try ZipArchiveReader(path: path)
-            while let name = try reader.nextEntry() {
-                var hasher = SHA256Hasher()
-                let count = try reader.readData { hasher.update($0) }
-                if name == "Info.plist" && !sawInfo && expected[name] == nil {
-                    sawInfo = true
-                    continue
-                }
-                guard let file = expected.removeValue(forKey: name) else {
-                    report.problems.append("entry '\(name)' is not in the manifest")
-                    continue
-                }
-                if count != file.size {
-                    report.problems.append("entry '\(name)' is \(count) bytes, the manifest says \(file.size)")
-                } else if let sha = file.sha256, sha != hasher.finalize() {
-                    report.problems.append("entry '\(name)' does not match its sha256")
-                }
-            }
-            if !sawInfo { report.problems.append("the archive has no Info.plist") }
-            for path in expected.keys.sorted(by: { $0.precedesByCodePoint($1) }) {
-                report.problems.append("entry '\(path)' is missing from the archive")
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                try checkFolder(path, &check)
+            } else {
+                try checkZip(path, &check)
             }
         } catch {
-            report.problems.append("archive cannot be read: \(error)")
+            check.problems.append("'\(pack.file)' cannot be read: \(error)")
         }
+        check.finish()
+        report.problems = check.problems
         return report
     }
 
-    static func fileDigest(_ path: String) throws -> (Int64, String) {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw BuildError.io("cannot open \(path)", errno: EIO) }
-        defer { try? handle.close() }
-        var hasher = SHA256Hasher()
-        var total: Int64 = 0
-        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            total += Int64(chunk.count)
-            chunk.withUnsafeBytes { hasher.update($0) }
+    private func checkZip(_ path: String, _ check: inout PackContentCheck) throws {
+        let (size, sha256) = try Self.fileDigest(path)
+        check.compareArchive(size: size, sha256: sha256)
+        let reader = try StreamingZipReader(path: path)
+        var locals: [StreamingZipReader.LocalEntry] = []
+        var metadata: [UInt8] = []
+        var contentCount: Int64 = 0, contentBytes: Int64 = 0
+        var previous: String?
+        var folders = Set<String>()
+        while let entry = try reader.nextEntry() {
+            let index = locals.count
+            locals.append(entry)
+            func problem(_ text: String) { check.problems.append("entry \(index + 1) '\(entry.name)': \(text)") }
+            if entry.flags & ZipFormat.dataDescriptorFlag != 0 { problem("flag bit 3 (data descriptor) is set") }
+            if entry.flags & ZipFormat.utf8Flag == 0 { problem("flag bit 11 (UTF-8 name) is not set") }
+            if entry.extraIDs.contains(where: { $0 != ZipFormat.zip64ExtraID }) {
+                problem("has extra fields \(entry.extraIDs.map { "0x" + String($0, radix: 16) }) (only zip64 is allowed)")
+            } else if entry.usesZip64 && max(entry.size, entry.compressedSize) < UInt64(ZipFormat.overflow32) {
+                problem("has a zip64 field it does not need")
+            }
+            if entry.method == ZipFormat.stored && entry.compressedSize != entry.size {
+                problem("is stored but its sizes differ (\(entry.compressedSize) and \(entry.size))")
+            }
+            var hasher = SHA256Hasher()
+            var bytes: [UInt8] = []
+            let keep = index == 1 || entry.name == PackEntry.infoPlistName
+            let (crc, size) = try reader.readData { piece in
+                hasher.update(piece)
+                if keep { bytes.append(contentsOf: piece) }
+            }
+            if crc != entry.crc { problem("its data has CRC-32 \(crc), its local header says \(entry.crc)") }
+            if size != entry.size { problem("its data is \(size) bytes, its local header says \(entry.size)") }
+            switch index {
+            case 0:
+                if entry.name != ZipMetadata.folderName { problem("the first entry must be the folder '\(ZipMetadata.folderName)'") }
+            case 1:
+                if entry.name != ZipMetadata.fileName { problem("the second entry must be '\(ZipMetadata.fileName)'") }
+                metadata = bytes
+            default:
+                if let previous, !previous.precedesByCodePoint(entry.name) { problem("is out of order: it comes after '\(previous)'") }
+                previous = entry.name
+                let trimmed = entry.name.hasSuffix("/") ? String(entry.name.dropLast()) : entry.name
+                if let slash = trimmed.lastIndex(of: "/"), !folders.contains(String(trimmed[...slash])) {
+                    problem("comes without an entry for its folder '\(trimmed[...slash])' before it")
+                }
+                contentCount += 1
+                if entry.name.hasSuffix("/") {
+                    folders.insert(entry.name)
+                    if size != 0 { problem("is a folder with \(size) bytes of data") }
+                } else {
+                    contentBytes += Int64(size)
+                    check.file(entry.name, size: Int64(size), sha256: hasher.finalize(), bytes: bytes)
+                }
+            }
         }
-        return (total, hasher.finalize())
+        let central = try reader.centralDirectory()
+        if central.count != locals.count {
+            check.problems.append("the central directory lists \(central.count) entries, the local headers \(locals.count)")
+        }
+        for (local, listed) in zip(locals, central) {
+            func problem(_ text: String) { check.problems.append("entry '\(local.name)': \(text)") }
+            guard listed.name == local.name else {
+                problem("the central directory lists '\(listed.name)' in its place")
+                continue
+            }
+            if listed.crc != local.crc || listed.size != local.size || listed.compressedSize != local.compressedSize
+                || listed.method != local.method || listed.offset != local.offset || listed.flags != local.flags {
+                problem("the central directory's CRC, sizes, method, flags or offset differ from the local header's")
+            }
+            if listed.versionMadeBy != ZipFormat.versionMadeBy {
+                problem("'version made by' is 0x\(String(listed.versionMadeBy, radix: 16)), not 0x31e (Unix, 3.0)")
+            }
+            let mode = local.name.hasSuffix("/") ? ZipFormat.folderMode : ZipFormat.fileMode
+            if listed.mode != mode { problem("mode is 0\(String(listed.mode, radix: 8)), not 0\(String(mode, radix: 8))") }
+            if listed.extraIDs.contains(where: { $0 != ZipFormat.zip64ExtraID }) { problem("has central extra fields other than zip64") }
+        }
+        let expected = [UInt8](ZipMetadata(recordCount: contentCount, totalUncompressedBytes: contentBytes).propertyList.binaryData())
+        if locals.count >= 2 && metadata != expected {
+            check.problems.append("'\(ZipMetadata.fileName)' does not hold Version 2, RecordCount \(contentCount), TotalUncompressedBytes \(contentBytes) and the standard modes")
+        }
+    }
+
+    private func checkFolder(_ path: String, _ check: inout PackContentCheck) throws {
+        var lines = SHA256Hasher()
+        var total: Int64 = 0
+        var times = Set<Int64>()
+        let buffer = ReadBuffer(size: 1 << 20)
+        for entry in try PackEntry.entries(ofFolder: path) {
+            var info = stat()
+            guard lstat(path + "/" + entry.name, &info) == 0 else { throw BuildError.system("cannot stat '\(entry.name)'") }
+            let mode = info.st_mode & 0o7777, wanted: mode_t = entry.isFolder ? 0o755 : 0o644
+            if mode != wanted { check.problems.append("'\(entry.name)' has mode 0\(String(mode, radix: 8)), not 0\(String(wanted, radix: 8))") }
+            times.insert(FileStamp(info).modificationNanoseconds)
+            guard case let .file(source, size, _, _) = entry.content else { continue }
+            let file = try SourceFile(path: source, name: entry.name, expected: nil, size: size)
+            defer { file.close() }
+            var hasher = SHA256Hasher()
+            var bytes: [UInt8] = []
+            try file.stream(into: buffer.bytes) { piece in
+                hasher.update(piece)
+                if entry.name == PackEntry.infoPlistName { bytes.append(contentsOf: piece) }
+            }
+            let sha256 = hasher.finalize()
+            total += size
+            lines.update("\(entry.name)\0\(size)\0\(sha256)\n")
+            check.file(entry.name, size: size, sha256: sha256, bytes: bytes)
+        }
+        if times.count > 1 { check.problems.append("its files and folders do not all have the same modification time") }
+        check.compareArchive(size: total, sha256: lines.finalize())
+    }
+
+    static func fileDigest(_ path: String) throws -> (Int64, String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw BuildError.system("cannot stat '\(path)'") }
+        let file = try SourceFile(path: path, name: path, expected: nil, size: Int64(info.st_size))
+        defer { file.close() }
+        let buffer = ReadBuffer(size: 1 << 20)
+        var hasher = SHA256Hasher()
+        try file.stream(into: buffer.bytes) { hasher.update($0) }
+        return (Int64(info.st_size), hasher.finalize())
+    }
+}
+
+/// What a pack must hold by its manifest entry, checked file by file whatever the layout.
+struct PackContentCheck {
+    let pack: BuildManifest.Pack
+    var expected: [String: BuildManifest.File]
+    var problems: [String] = []
+    var sawInfo = false
+
+    init(pack: BuildManifest.Pack) {
+        self.pack = pack
+        expected = Dictionary(pack.files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    mutating func compareArchive(size: Int64, sha256: String) {
+        if let recorded = pack.archiveSize, recorded != size {
+            problems.append("'\(pack.file)' is \(size) bytes, the manifest says \(recorded)")
+        }
+        if let recorded = pack.archiveSha256, recorded != sha256 {
+            problems.append("'\(pack.file)' has sha256 \(sha256), the manifest says \(recorded)")
+        }
+    }
+
+    /// One file of the pack; `bytes` holds Info.plist's.
+    mutating func file(_ name: String, size: Int64, sha256: String, bytes: [UInt8]) {
+        if name == PackEntry.infoPlistName {
+            sawInfo = true
+            let wanted = [UInt8](AppleManifests.infoPlist(id: pack.id, tags: pack.tags, priority: pack.priority).binaryData())
+            if bytes != wanted { problems.append("Info.plist does not hold exactly CFBundleIdentifier '\(pack.id)', the tags\(pack.priority == nil ? "" : " and the priority")") }
+        } else if let file = expected.removeValue(forKey: name) {
+            if size != file.size {
+                problems.append("'\(name)' is \(size) bytes, the manifest says \(file.size)")
+            } else if let recorded = file.sha256, recorded != sha256 {
+                problems.append("'\(name)' does not match its sha256")
+            }
+        } else if !name.hasPrefix(BuildVerifier.signatureFolder) {
+            problems.append("'\(name)' is not in the manifest")
+        }
+    }
+
+    mutating func finish() {
+        if !sawInfo { problems.append("the pack has no Info.plist") }
+        for path in expected.keys.sorted(by: { $0.precedesByCodePoint($1) }) {
+            problems.append("'\(path)' is missing from the pack")
+        }
     }
 }

@@ -1,19 +1,3 @@
-/// What `build` learned about a pack by writing it: the fields of odrpack-manifest.json that need contents.
-public struct PackArchiveFacts: Sendable, Codable, Equatable {
-    public var archiveSize: Int64
-    public var archiveSha256: String
-    public var contentHash: String
-    /// SHA-256 of each file, in the pack's file order.
-    public var fileSha256: [String]
-
-    public init(archiveSize: Int64, archiveSha256: String, contentHash: String, fileSha256: [String]) {
-        self.archiveSize = archiveSize
-        self.archiveSha256 = archiveSha256
-        self.contentHash = contentHash
-        self.fileSha256 = fileSha256
-    }
-}
-
 /// The odrpack-manifest.json document (SPEC 7); without archive facts, the `plan --json` form.
 public enum ManifestDocument {
     public static let schemaVersion = 1

@@ -6,8 +6,8 @@ import Glibc
 /// Writes a file beside its final name and renames it into place: a reader sees the old file or the whole new one.
 enum AtomicFile {
     enum Failure: Error {
-        /// The temporary file could not be created or written (disk full, permissions).
-        case create
+        /// The temporary file could not be created or written (disk full, permissions), with its errno.
+        case create(Int32)
         /// The rename failed, with its errno.
         case rename(Int32)
     }
@@ -18,9 +18,25 @@ enum AtomicFile {
     ///   a large file ext4's flush on replacing rename (see `PackBuilder.moveArchive`). The temporary never outlives a failure.
     static func write(_ data: Data, to path: String, unlinkingFirst: Bool = false) throws {
         let temporary = temporaryPath(for: path)
-        guard FileManager.default.createFile(atPath: temporary, contents: data) else {
+        let descriptor = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw Failure.create(errno) }
+        var failure: Int32 = 0
+        data.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let written = Glibc.write(descriptor, raw.baseAddress! + done, raw.count - done)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                done += written
+            }
+        }
+        if close(descriptor) != 0 && failure == 0 { failure = errno }
+        guard failure == 0 else {
             unlink(temporary)
-            throw Failure.create
+            throw Failure.create(failure)
         }
         if unlinkingFirst { unlink(path) }
         guard rename(temporary, path) == 0 else {

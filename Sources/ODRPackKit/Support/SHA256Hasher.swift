@@ -8,3 +8,16 @@ struct SHA256Hasher {
     mutating func update(_ text: String) { hasher.update(data: Array(text.utf8)) }
     func finalize() -> String { hasher.finalize().hexString }
 }
+
+extension Sequence where Element == UInt8 {
+    /// Lowercase hexadecimal.
+    var hexString: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var bytes: [UInt8] = []
+        for byte in self {
+            bytes.append(digits[Int(byte >> 4)])
+            bytes.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

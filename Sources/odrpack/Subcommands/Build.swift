@@ -12,6 +12,12 @@ struct Build: ParsableCommand {
     @Option(name: .shortAndLong, help: "The folder to write.")
     var output: String
 
+    @Option(help: "zip (streaming archives, the default) or folder (pack folders, as an IPA holds them).")
+    var layout: PackLayout = .zip
+
+    @Option(help: "Run on every written pack's folder form through /bin/sh -c, with {} replaced by its quoted path.")
+    var signCommand: String?
+
     @Option(help: "auto (deflate only what shrinks), store or deflate.")
     var compression: CompressionMode = .auto
 
@@ -43,6 +49,8 @@ struct Build: ParsableCommand {
     func run() throws {
         let console = Console()
         var options = BuildOptions(outputDirectory: output)
+        options.layout = layout
+        options.signCommand = signCommand
         options.compression = compression
         options.level = level
         options.jobs = jobs
@@ -119,3 +127,4 @@ struct Build: ParsableCommand {
 }
 
 extension CompressionMode: ExpressibleByArgument {}
+extension PackLayout: ExpressibleByArgument {}

@@ -12,13 +12,14 @@ import Testing
         cache.rootPath = "/tmp/ünï\tcode"
         cache.fingerprint = String(repeating: "ab", count: 32)
         cache.outputs = ["odrpack-manifest.json": stamp, "OnDemandResources.plist": stamp]
-        cache.files = [.init(path: "A/b.png", stamp: stamp, sha256: String(repeating: "0", count: 64)),
-                       .init(path: "a/é\n.json", stamp: stamp, sha256: String(repeating: "f", count: 64))]
+        cache.files = [.init(path: "A/b.png", stamp: stamp, digest: FileDigest(sha256: String(repeating: "0", count: 64), crc32: 0)),
+                       .init(path: "a/é\n.json", stamp: stamp, digest: FileDigest(sha256: String(repeating: "f", count: 64), crc32: .max))]
         cache.packs = ["com.example.asset-pack-1": .init(fileName: "x.assetpack", archiveKey: "v1;auto;6", archiveSize: 99,
-                                                         archiveSha256: "aa", contentHash: "bb", archiveStamp: stamp, files: [1, 0])]
+                                                         archiveSha256: "aa", contentHash: "bb", uncompressedSize: 1 << 40,
+                                                         archiveStamp: "d" + String(repeating: "9", count: 64), files: [1, 0])]
         let data = cache.serialized()
         #expect(BuildCache.parse(data) == cache)
-        #expect(cache.file(atPath: "a/é\n.json")?.sha256 == String(repeating: "f", count: 64))
+        #expect(cache.file(atPath: "a/é\n.json")?.digest == FileDigest(sha256: String(repeating: "f", count: 64), crc32: .max))
         #expect(cache.file(atPath: "A/b.png") != nil && cache.file(atPath: "A/b.pn") == nil && cache.file(atPath: "z") == nil)
 
         for cut in [0, 5, data.count / 2, data.count - 1] { #expect(BuildCache.parse(data.prefix(cut)) == nil) }

@@ -63,27 +63,73 @@ import Glibc
         return result
     }
 
-    @Test func roundTripThroughLibarchiveAndUnzip() throws {
+    /// What a pack archive must list (SPEC 7): META-INF first, then Info.plist, the files and a folder entry for
+    /// every folder, in code-point order.
+    static func expectedEntries(files: [String]) -> [String] {
+        var names = Set(files + ["Info.plist"])
+        for file in files {
+            var parts = file.split(separator: "/").dropLast()
+            while !parts.isEmpty {
+                names.insert(parts.joined(separator: "/") + "/")
+                parts = parts.dropLast()
+            }
+        }
+        return ["META-INF/", "META-INF/com.apple.ZipMetadata.plist"] + names.sorted { $0.precedesByCodePoint($1) }
+    }
+
+    @Test(arguments: ["auto", "store", "deflate"])
+    func everyPackStreamsBackThroughItsLocalHeaders(compression: String) throws {
         let project = try gameProject()
-        let output = try build(project)
+        let output = try build(project, "out", ["--compression", compression])
         #expect(output.status == 0, "\(output.stderr)")
-        let document = try output.json()
-        let packs = try #require(document["packs"] as? [[String: Any]])
+        let packs = try #require(try output.json()["packs"] as? [[String: Any]])
         #expect(packs.count == 4)
         for pack in packs {
             let archive = project.path("out/" + (pack["file"] as! String))
-            let reader = try ZipArchiveReader(path: archive)
+            let reader = try ZipArchiveReader(path: archive, streaming: true)
             var names: [String] = []
+            var sizes: [String: Int] = [:]
+            var metadata = Data()
             while let name = try reader.nextEntry() {
                 names.append(name)
                 var data = Data()
                 try reader.readData { data.append(contentsOf: $0) }
-                if name != "Info.plist" {
+                sizes[name] = data.count
+                if name == "META-INF/com.apple.ZipMetadata.plist" {
+                    metadata = data
+                } else if name != "Info.plist" && !name.hasSuffix("/") {
                     #expect(data == FileManager.default.contents(atPath: project.path("R/" + name)), "\(name)")
                 }
             }
             let files = (pack["files"] as! [[String: Any]]).map { $0["path"] as! String }
-            #expect(names == (files + ["Info.plist"]).sorted { $0.precedesByCodePoint($1) })
+            #expect(names == Self.expectedEntries(files: files))
+            // The ZipMetadata values, computed here from the entries themselves.
+            let decoded = try #require(try PropertyListSerialization.propertyList(from: metadata, format: nil) as? [String: Any])
+            let content = names.dropFirst(2)
+            #expect(decoded["Version"] as? Int == 2)
+            #expect(decoded["RecordCount"] as? Int == content.count)
+            let total: Int = content.reduce(0) { $0 + sizes[$1]! }
+            #expect(decoded["TotalUncompressedBytes"] as? Int == total)
+            #expect(decoded["StandardDirectoryPerms"] as? Int == 16877)
+            #expect(decoded["StandardFilePerms"] as? Int == -32348)
+            #expect(decoded.count == 5)
+            // Every header field, read byte by byte.
+            let directory = try ZipDirectory(path: archive)
+            #expect(directory.entries.map(\.name) == names)
+            for (entry, local) in zip(directory.entries, directory.locals) {
+                #expect(local.flags & 0x8 == 0 && local.flags & 0x800 != 0, "\(entry.name)")
+                #expect(entry.flags == local.flags)
+                #expect(local.extraIDs.isEmpty && entry.extraLength == 0)
+                #expect(entry.versionMadeBy == 0x031E)
+                #expect(entry.mode == (entry.name.hasSuffix("/") ? 0o40755 : 0o100644))
+                #expect(local.crc == entry.crc && local.size == entry.size && local.compressedSize == entry.compressedSize)
+                #expect(local.dosDate == (20 << 9 | 1 << 5 | 1) && local.dosTime == 0)
+                switch compression {
+                case "store": #expect(entry.method == 0)
+                case "deflate": #expect(entry.method == (entry.name.hasSuffix("/") ? 0 : 8))
+                default: break
+                }
+            }
             if FileManager.default.isExecutableFile(atPath: "/usr/bin/unzip") {
                 let test = Process()
                 test.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
@@ -153,12 +199,18 @@ import Glibc
             let fileName = (pack["file"] as! String).replacingOccurrences(of: "OnDemandResources/", with: "")
             #expect(resource["URL"] as? String == "https://cdn.example.com/odr/" + fileName.replacingOccurrences(of: "ü", with: "%C3%BC"))
             #expect(resource["isStreamable"] as? Bool == true)
-            #expect(resource["uncompressedSize"] as? Int == pack["size"] as? Int)
+            // Every file of the pack: the resources and Info.plist.
+            let infoSize = AppleManifests.infoPlist(for: AssetPack(
+                id: pack["id"] as! String, fileName: "", tags: pack["tags"] as! [String], category: .onDemand,
+                priority: resource["downloadPriority"] as? Double, size: 0, files: [], firstEntry: nil)).binaryData().count
+            #expect(resource["uncompressedSize"] as? Int == (pack["size"] as! Int) + infoSize)
+            #expect(infoSize > 50)
             // Linux Foundation's JSON parser rounds the last digit, so compare closely rather than exactly.
             #expect(abs((resource["downloadPriority"] as? Double ?? -1) - (pack["priority"] as? Double ?? -2)) < 1e-12)
             let hash = try #require(resource["primaryContentHash"] as? [String: String])
             #expect(hash["strategy"] == "modtime")
-            #expect(hash["hash"]?.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil)
+            #expect(hash["hash"]?.wholeMatch(of: /20[0-2]\d-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil)
+            #expect(hash["hash"]! >= "2001-01-01T00:00:00.000Z" && hash["hash"]! <= "2020-12-31T23:59:59.999Z")
             #expect(hash["hash"] == AppleManifests.contentTimestamp(pack["contentHash"] as! String))
             // Info.plist inside the archive.
             let reader = try ZipArchiveReader(path: project.path("out/" + (pack["file"] as! String)))
@@ -198,8 +250,18 @@ import Glibc
         // SOURCE_DATE_EPOCH sets every entry's time; a bad value is refused.
         #expect(try build(project, "c", ["--url-prefix", "https://x/"], environment: ["SOURCE_DATE_EPOCH": "1700000000"]).status == 0)
         let c = try contents(project.root.appendingPathComponent("c"))
-        #expect(c["odrpack-manifest.json"] == a["odrpack-manifest.json"].map { _ in c["odrpack-manifest.json"]! })
-        #expect(c.filter { $0.key.hasSuffix(".assetpack") } != a.filter { $0.key.hasSuffix(".assetpack") })
+        // Same content, other entry times: equal content hashes, other archives, every entry at 2023-11-14 22:13:20 UTC.
+        func packs(_ folder: String) throws -> [[String: Any]] {
+            let document = try JSONSerialization.jsonObject(with: Data(contentsOf: project.root.appendingPathComponent(folder + "/odrpack-manifest.json")))
+            return (document as! [String: Any])["packs"] as! [[String: Any]]
+        }
+        #expect(try packs("c").map { $0["contentHash"] as! String } == packs("a").map { $0["contentHash"] as! String })
+        #expect(try packs("c").map { $0["archiveSha256"] as! String } != packs("a").map { $0["archiveSha256"] as! String })
+        for pack in try packs("c") {
+            for local in try ZipDirectory(path: project.path("c/" + (pack["file"] as! String))).locals {
+                #expect(local.dosDate == (43 << 9 | 11 << 5 | 14) && local.dosTime == (22 << 11 | 13 << 5 | 10))
+            }
+        }
         let bad = try build(project, "d", [], environment: ["SOURCE_DATE_EPOCH": "yesterday"])
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("SOURCE_DATE_EPOCH"))
@@ -217,7 +279,7 @@ import Glibc
         #expect(try build(project, "stored", ["--compression", "store"]).status == 0)
         #expect(try ZipDirectory(path: project.path("stored/OnDemandResources/" + level1)).entries.allSatisfy { $0.method == 0 })
         #expect(try build(project, "deflated", ["--compression", "deflate", "--level", "9"]).status == 0)
-        #expect(try ZipDirectory(path: project.path("deflated/OnDemandResources/" + level1)).entries.allSatisfy { $0.method == 8 })
+        #expect(try ZipDirectory(path: project.path("deflated/OnDemandResources/" + level1)).entries.allSatisfy { $0.method == ($0.name.hasSuffix("/") ? 0 : 8) })
         #expect(try build(project, "x", ["--level", "12"]).status == 64)
     }
 

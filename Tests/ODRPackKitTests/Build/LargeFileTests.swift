@@ -22,12 +22,18 @@ import Testing
         #expect(output.status == 0, "\(output.stderr)")
         let archive = try #require(try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources")).first)
         let path = project.path("out/OnDemandResources/" + archive)
-        let entries = try ZipDirectory(path: path).entries
-        #expect(entries.map(\.name) == ["Info.plist", "huge.bin", "small.txt"])
+        let directory = try ZipDirectory(path: path)
+        let entries = directory.entries
+        #expect(entries.map(\.name) == ["META-INF/", "META-INF/com.apple.ZipMetadata.plist", "Info.plist", "huge.bin", "small.txt"])
+        // zip64 only where a number needs it: huge.bin's sizes (in its local header), small.txt's offset (central only).
+        #expect(directory.locals.map(\.extraIDs) == [[], [], [], [1], []])
+        #expect(entries.map { $0.extraLength > 0 } == [false, false, false, true, true])
+        #expect(entries.last?.offset ?? 0 > UInt64(size))
+        #expect(directory.locals.allSatisfy { $0.flags & 0x8 == 0 })
         #expect(entries.first { $0.name == "huge.bin" }?.size == UInt64(size))
         #expect(entries.first { $0.name == "huge.bin" }?.compressedSize == UInt64(size))
-        // libarchive reads it back entry by entry, and verify checks every hash.
-        let reader = try ZipArchiveReader(path: path)
+        // libarchive reads it back front to back through the local headers, and verify checks every hash.
+        let reader = try ZipArchiveReader(path: path, streaming: true)
         var sizes: [String: Int64] = [:]
         while let name = try reader.nextEntry() { sizes[name] = try reader.readData { _ in } }
         #expect(sizes["huge.bin"] == size && sizes["small.txt"] == 17)

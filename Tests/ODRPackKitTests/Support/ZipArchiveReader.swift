@@ -1,16 +1,19 @@
 import CArchive
 import Foundation
 
-/// Reads a zip archive's entries through libarchive, streaming each entry's data. Owns the handle.
+/// Reads a zip archive's entries through libarchive, streaming each entry's data: a second implementation that
+/// checks odrpack's own writer. `streaming` reads through the local headers alone, never the central directory,
+/// as a device unpacks a pack while it downloads. Owns the handle.
 final class ZipArchiveReader {
     private let archive: OpaquePointer
     private var entry: OpaquePointer?
 
-    init(path: String) throws {
+    init(path: String, streaming: Bool = false) throws {
         ArchiveLocale.ensureUTF8()
         guard let archive = archive_read_new() else { throw ArchiveError("cannot create a zip reader") }
         self.archive = archive
-        try ArchiveError.check(archive_read_support_format_zip_seekable(archive), archive, "zip support")
+        try ArchiveError.check(streaming ? archive_read_support_format_zip_streamable(archive)
+                                         : archive_read_support_format_zip_seekable(archive), archive, "zip support")
         try ArchiveError.check(archive_read_open_filename(archive, path, 1 << 20), archive, "open \(path)")
     }
 

@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The numbers of the zip format (PKWARE APPNOTE) that Apple's streaming asset packs use (SPEC 7).
+enum ZipFormat {
+    static let localHeaderSignature: UInt32 = 0x0403_4b50
+    static let centralHeaderSignature: UInt32 = 0x0201_4b50
+    static let endOfCentralDirectorySignature: UInt32 = 0x0605_4b50
+    static let zip64EndSignature: UInt32 = 0x0606_4b50
+    static let zip64LocatorSignature: UInt32 = 0x0706_4b50
+    static let zip64ExtraID: UInt16 = 0x0001
+
+    static let localHeaderSize = 30
+    static let centralHeaderSize = 46
+    /// Unix (3) in the high byte, APPNOTE 3.0 (30) in the low byte.
+    static let versionMadeBy: UInt16 = 0x031E
+    /// General-purpose flag bit 11: names are UTF-8. Bit 3 (data descriptor) is never set.
+    static let utf8Flag: UInt16 = 0x0800
+    static let dataDescriptorFlag: UInt16 = 0x0008
+    static let stored: UInt16 = 0
+    static let deflated: UInt16 = 8
+    /// A 32-bit field that holds this says "see the zip64 extra field".
+    static let overflow32: UInt32 = 0xFFFF_FFFF
+
+    static let folderMode: UInt32 = 0o040755
+    static let fileMode: UInt32 = 0o100644
+    /// MS-DOS attribute bit for a folder, set beside the Unix mode as Info-ZIP does.
+    static let dosFolderAttribute: UInt32 = 0x10
+
+    /// The version needed to extract an entry: 4.5 for zip64, 2.0 for folders and deflate, 1.0 otherwise.
+    static func versionNeeded(zip64: Bool, method: UInt16, isFolder: Bool) -> UInt16 {
+        zip64 ? 45 : (method == deflated || isFolder) ? 20 : 10
+    }
+
+    /// MS-DOS date and time of a UTC instant (never the local time zone), clamped to the format's 1980-2107 range.
+    static func dosDateTime(_ seconds: Int64) -> (time: UInt16, date: UInt16) {
+        let clamped = min(max(seconds, 315_532_800), 4_354_819_198)
+        var time = time_t(clamped)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        let dosTime = UInt16(parts.tm_hour) << 11 | UInt16(parts.tm_min) << 5 | UInt16(parts.tm_sec / 2)
+        let dosDate = UInt16(parts.tm_year - 80) << 9 | UInt16(parts.tm_mon + 1) << 5 | UInt16(parts.tm_mday)
+        return (dosTime, dosDate)
+    }
+}
+
+extension Array where Element == UInt8 {
+    mutating func appendLittleEndian<T: FixedWidthInteger>(_ value: T) {
+        var little = value.littleEndian
+        Swift.withUnsafeBytes(of: &little) { append(contentsOf: $0) }
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// The little-endian integer at `offset`; the caller checks the bounds.
+    func little<T: FixedWidthInteger>(_ offset: Int, as type: T.Type = T.self) -> T {
+        T(littleEndian: loadUnaligned(fromByteOffset: offset, as: T.self))
+    }
+}

@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file of a pack folder being written: mode 0644 whatever the umask, and the entry time once finished.
+struct OutputFile {
+    let descriptor: Int32
+    let path: String
+
+    init(path: String) throws {
+        descriptor = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw BuildError.system("cannot create '\(path)'") }
+        self.path = path
+    }
+
+    func close() { Glibc.close(descriptor) }
+
+    /// Writes all of `bytes`, retrying interrupted writes.
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        var done = 0
+        while done < bytes.count {
+            let written = Glibc.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw BuildError.system("cannot write '\(path)'")
+            }
+            done += written
+        }
+    }
+
+    func finish(time: Int64) throws {
+        guard fchmod(descriptor, 0o644) == 0 else { throw BuildError.system("cannot set the mode of '\(path)'") }
+        var times = Self.times(time)
+        guard futimens(descriptor, &times.0) == 0 else { throw BuildError.system("cannot set the time of '\(path)'") }
+    }
+
+    static func setFileAttributes(_ path: String, time: Int64) throws {
+        try setAttributes(path, mode: 0o644, time: time)
+    }
+
+    static func setFolderAttributes(_ path: String, time: Int64) throws {
+        try setAttributes(path, mode: 0o755, time: time)
+    }
+
+    private static func setAttributes(_ path: String, mode: mode_t, time: Int64) throws {
+        guard chmod(path, mode) == 0 else { throw BuildError.system("cannot set the mode of '\(path)'") }
+        var times = Self.times(time)
+        guard utimensat(AT_FDCWD, path, &times.0, AT_SYMLINK_NOFOLLOW) == 0 else {
+            throw BuildError.system("cannot set the time of '\(path)'")
+        }
+    }
+
+    private static func times(_ seconds: Int64) -> (timespec, timespec) {
+        (timespec(tv_sec: time_t(seconds), tv_nsec: 0), timespec(tv_sec: time_t(seconds), tv_nsec: 0))
+    }
+}

@@ -1,0 +1,21 @@
+/// What writing a pack learned: the fields of odrpack-manifest.json and of the asset-pack manifest that need contents.
+public struct PackArchiveFacts: Sendable, Equatable {
+    /// The archive's bytes (zip layout), or the bytes of every file in the pack folder (folder layout).
+    public var archiveSize: Int64
+    /// SHA-256 of the archive, or of the folder's `path NUL size NUL sha256 LF` lines (SPEC 7).
+    public var archiveSha256: String
+    public var contentHash: String
+    /// Each resource's digest, in the pack's file order.
+    public var files: [FileDigest]
+    /// The bytes of every file of the pack: resources, Info.plist and whatever signing added.
+    public var uncompressedSize: Int64
+
+    public var fileSha256: [String] { files.map(\.sha256) }
+
+    /// SHA-256 of the pack's sorted (path, size, sha256) list, one `path NUL size NUL sha256 LF` record each.
+    static func contentHash(files: [ResolvedResource], sha256: [String]) -> String {
+        var hasher = SHA256Hasher()
+        for (file, hash) in zip(files, sha256) { hasher.update("\(file.path)\0\(file.size)\0\(hash)\n") }
+        return hasher.finalize()
+    }
+}
