@@ -35,6 +35,7 @@ public struct UpToDateCheck {
         var hasher = SHA256Hasher()
         hasher.update("odrpack \(ToolVersion.current)\0\(toolStamp)\0\(outputPath)\0\(options.compression.rawValue)\0")
         hasher.update("\(options.level)\0\(options.entryTime)\0\(options.urlPrefix.map { "url:" + $0 } ?? "-")\0")
+        hasher.update("\(options.layout.rawValue)\0\(options.signCommand.map { "sign:" + $0 } ?? "-")\0")
         hasher.update("\(manifestPath)\0\(absoluteManifest)\0")
         manifest.withUnsafeBytes { hasher.update($0) }
         inputs = hasher.finalize()
@@ -58,11 +59,12 @@ public struct UpToDateCheck {
     }
 
     /// Records a successful build for the next one to compare with. Builds the fast path cannot vouch for
-    /// (no tree fingerprint, a path entry inside `.git`, which the scan does not enter) leave no record.
+    /// (no tree fingerprint, a path entry inside `.git`, which the scan does not enter, pack folders, whose own
+    /// metadata does not change when a file inside them does) leave no record.
     public func save(_ result: PlanResult, build: BuildResult) {
         let location = UpToDateRecord.location(forOutput: outputPath)
         unlink(location)
-        guard let inputs, let manifest = result.manifest, let resolution = result.resolution,
+        guard options.layout == .zip, let inputs, let manifest = result.manifest, let resolution = result.resolution,
               let fingerprint = resolution.fingerprint,
               !manifest.entries.contains(where: {
                   if case let .path(path) = $0.selector { return path.split(separator: "/").contains(".git") }

@@ -47,7 +47,9 @@ final class PackWriter {
             return facts(pack, files: files, archiveSize: size, archiveSha256: sha256,
                          uncompressedSize: entries.reduce(0) { $0 + $1.size })
         }
-        let folder = options.layout == .folder ? temporaryPath : temporaryPath + ".folder"
+        // A zip is signed on a folder of its own, named like the pack so that a signer sees an .assetpack bundle.
+        let folder = options.layout == .folder ? temporaryPath
+            : (temporaryPath as NSString).deletingLastPathComponent + "/.odrpack-tmp-\(getpid())-signing-" + pack.fileName
         defer { if folder != temporaryPath { try? FileManager.default.removeItem(atPath: folder) } }
         var written = try writeFolder(entries, at: folder)
         if let command = options.signCommand {
