@@ -8,7 +8,7 @@ struct ODRPack: ParsableCommand {
         commandName: "odrpack",
         abstract: "Package an app's resources into On-Demand Resources asset packs.",
         version: ToolVersion.current,
-        subcommands: [Plan.self, Validate.self, Build.self, Verify.self, Diff.self, ImportXcode.self])
+        subcommands: [Plan.self, Validate.self, Build.self, Verify.self, Diff.self, Thin.self, ImportXcode.self])
 
     static func main() {
         setlocale(LC_ALL, "C.UTF-8")

@@ -26,6 +26,9 @@ final class StreamingZipReader {
         /// Whether the 32-bit size fields defer to a zip64 extra field.
         var usesZip64: Bool
         var offset: UInt64
+        /// The MS-DOS time and date, read as UTC.
+        var dosTime: UInt16 = 0
+        var dosDate: UInt16 = 0
     }
 
     struct CentralEntry {
@@ -78,7 +81,8 @@ final class StreamingZipReader {
         let extra = try take(extraLength)
         var entry = LocalEntry(name: name, versionNeeded: header.little(4), flags: header.little(6), method: header.little(8),
                                crc: header.little(14), compressedSize: UInt64(header.little(18, as: UInt32.self)),
-                               size: UInt64(header.little(22, as: UInt32.self)), extraIDs: [], usesZip64: false, offset: offset)
+                               size: UInt64(header.little(22, as: UInt32.self)), extraIDs: [], usesZip64: false, offset: offset,
+                               dosTime: header.little(10), dosDate: header.little(12))
         try Self.parseExtra(extra) { id, field in
             entry.extraIDs.append(id)
             guard id == ZipFormat.zip64ExtraID else { return }

@@ -45,6 +45,18 @@ enum ZipFormat {
         let dosDate = UInt16(parts.tm_year - 80) << 9 | UInt16(parts.tm_mon + 1) << 5 | UInt16(parts.tm_mday)
         return (dosTime, dosDate)
     }
+
+    /// Seconds since 1970 of an MS-DOS time and date read as UTC.
+    static func seconds(dosTime: UInt16, dosDate: UInt16) -> Int64 {
+        var parts = tm()
+        parts.tm_year = Int32(dosDate >> 9) + 80
+        parts.tm_mon = Int32((dosDate >> 5) & 0xF) - 1
+        parts.tm_mday = Int32(dosDate & 0x1F)
+        parts.tm_hour = Int32(dosTime >> 11)
+        parts.tm_min = Int32((dosTime >> 5) & 0x3F)
+        parts.tm_sec = Int32(dosTime & 0x1F) * 2
+        return Int64(timegm(&parts))
+    }
 }
 
 extension Array where Element == UInt8 {

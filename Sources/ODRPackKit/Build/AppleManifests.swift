@@ -36,22 +36,29 @@ public enum AppleManifests {
     /// followed by the percent-encoded pack file name.
     public static func assetPackManifest(_ plan: PackPlan, facts: [String: PackArchiveFacts], urlPrefix: String?,
                                          packsURL: String) -> PropertyListValue {
-        let resources = plan.packs.sorted { $0.id < $1.id }.map { pack -> PropertyListValue in
-            let url = (urlPrefix ?? packsURL) + percentEncoded(pack.fileName)
-            var values: [String: PropertyListValue] = [
-                "bundleKey": .string(pack.id),
-                "URL": .string(url),
-                "isStreamable": .bool(url.hasPrefix("http:") || url.hasPrefix("https:")),
-                "uncompressedSize": .int(facts[pack.id]?.uncompressedSize ?? pack.size),
-                "primaryContentHash": .dictionary([
-                    "strategy": .string("modtime"),
-                    "hash": .string(contentTimestamp(facts[pack.id]?.contentHash ?? "")),
-                ]),
-            ]
-            if let priority = pack.priority { values["downloadPriority"] = .real(priority) }
-            return .dictionary(values)
+        let resources = plan.packs.sorted { $0.id < $1.id }.map { pack in
+            assetPackResource(id: pack.id, url: (urlPrefix ?? packsURL) + percentEncoded(pack.fileName),
+                              uncompressedSize: facts[pack.id]?.uncompressedSize ?? pack.size, priority: pack.priority,
+                              contentHash: facts[pack.id]?.contentHash ?? "")
         }
         return .dictionary(["resources": .array(resources)])
+    }
+
+    /// One pack's entry in AssetPackManifest(Template).plist.
+    static func assetPackResource(id: String, url: String, uncompressedSize: Int64, priority: Double?,
+                                  contentHash: String) -> PropertyListValue {
+        var values: [String: PropertyListValue] = [
+            "bundleKey": .string(id),
+            "URL": .string(url),
+            "isStreamable": .bool(url.hasPrefix("http:") || url.hasPrefix("https:")),
+            "uncompressedSize": .int(uncompressedSize),
+            "primaryContentHash": .dictionary([
+                "strategy": .string("modtime"),
+                "hash": .string(contentTimestamp(contentHash)),
+            ]),
+        ]
+        if let priority { values["downloadPriority"] = .real(priority) }
+        return .dictionary(values)
     }
 
     /// Percent-encodes everything but unreserved characters, sub-delimiters, ':', '@' and '/'.

@@ -49,7 +49,7 @@ public struct BuildOptions: Sendable {
     }
 
     /// The output folder as an absolute, standardized path: what the cache and the up-to-date record are keyed by.
-    var outputPath: String { URL(fileURLWithPath: outputDirectory).standardizedFileURL.path }
+    public var outputPath: String { URL(fileURLWithPath: outputDirectory).standardizedFileURL.path }
 
     /// The Apple plist a build writes and the one it removes: AssetPackManifest.plist only with a URL prefix.
     var applePlists: (kept: String, removed: String) {

@@ -97,15 +97,13 @@ public struct PackBuilder {
             bytesWritten: toWrite.reduce(0) { $0 + (state.facts[packs[$1].id]?.archiveSize ?? 0) })
     }
 
-    /// A resource may not take a path the pack itself uses: its Info.plist, the archive's META-INF, the signature.
+    /// A signed pack's `_CodeSignature` folder is the signer's (planning already keeps Info.plist and META-INF free).
     static func checkReservedPaths(_ plan: PackPlan, signed: Bool) throws {
+        guard signed else { return }
         for pack in plan.packs {
-            for file in pack.files {
-                let top = file.path.split(separator: "/", maxSplits: 1).first.map(String.init) ?? file.path
-                if file.path == PackEntry.infoPlistName || top == "META-INF" || (signed && top == "_CodeSignature") {
-                    throw BuildError.invalidInput(
-                        "'\(file.path)' in pack '\(pack.shortName)' would take the place of the pack's own '\(top)': move it into a folder or exclude it")
-                }
+            if let file = pack.files.first(where: { $0.path.hasPrefix(BuildVerifier.signatureFolder) }) {
+                throw BuildError.invalidInput(
+                    "'\(file.path)' in pack '\(pack.shortName)' is inside '_CodeSignature', which the sign command writes: move or exclude it, or build without --sign-command")
             }
         }
     }

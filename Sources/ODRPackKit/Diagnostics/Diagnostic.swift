@@ -77,6 +77,8 @@ public enum DiagnosticCode: String, CaseIterable, Sendable {
     case initialInstallTooLarge = "initial-install-too-large"
     case initialPrefetchTooLarge = "initial-prefetch-too-large"
     case totalTooLarge = "total-too-large"
+    /// `thin`: a file of the app has a pack's path but other bytes.
+    case appFileDiffers = "app-file-differs"
     /// A resource path that collides with the pack's own `Info.plist`.
     case pathReserved = "path-reserved"
 }

@@ -75,6 +75,11 @@ public struct PlanChecker {
                                           "'Info.plist' at the top of resources-root would replace pack '\(pack.shortName)''s own Info.plist: move or rename it",
                                           at: entryLocation(reserved.firstEntry), subject: reserved.path))
             }
+            if let reserved = pack.files.first(where: { $0.path.hasPrefix("META-INF/") }) {
+                diagnostics.append(.error(.pathReserved,
+                                          "'\(reserved.path)' is inside 'META-INF', which pack archives keep for their own metadata: move or rename the folder",
+                                          at: entryLocation(reserved.firstEntry), subject: reserved.path))
+            }
         }
         return diagnostics
     }

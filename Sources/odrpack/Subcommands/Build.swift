@@ -33,6 +33,9 @@ struct Build: ParsableCommand {
     @Flag(help: "Rebuild every pack, ignoring what the last build into this folder learned.")
     var noCache = false
 
+    @Flag(help: "Fail at once (exit 2) when another build is writing the output folder, instead of waiting.")
+    var noWait = false
+
     @Option(help: "auto (a bar on a terminal), always or never.")
     var progress: ProgressMode = .auto
 
@@ -69,6 +72,16 @@ struct Build: ParsableCommand {
         case .always: style = console.stderrIsInteractive ? .bar : .lines
         }
         let started = Date()
+        let lock: OutputLock
+        do {
+            lock = try OutputLock(folder: options.outputPath, wait: !noWait) {
+                console.printError("odrpack: another build is using '\(output)': waiting for it to finish (--no-wait fails instead)\n")
+            }
+        } catch {
+            console.printError("odrpack: error: \(error)\n")
+            throw ExitCode(2)
+        }
+        defer { withExtendedLifetime(lock) {} }
         let check = UpToDateCheck(manifestPath: manifest, options: options)
         var scanned: FileTree?
         switch check.run() {
@@ -92,10 +105,12 @@ struct Build: ParsableCommand {
             result = try ProjectPlanner().plan(manifestPath: manifest, tree: scanned,
                                                alreadyChecked: { loader.previous.alreadyChecked($0) })
         } catch let error as ManifestLoader.ReadError {
+            lock.removeFolderIfCreated()
             console.printError("odrpack: error: \(error.description)\n")
             throw ExitCode(2)
         }
         guard let plan = result.plan, let resolution = result.resolution, !result.diagnostics.hasErrors else {
+            lock.removeFolderIfCreated()
             if json {
                 console.printOut(JSONValue.object([("diagnostics", ManifestDocument.diagnostics(result.diagnostics))]).serialized())
             } else {

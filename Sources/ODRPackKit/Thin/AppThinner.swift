@@ -1,0 +1,205 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `odrpack thin APP BUILD_DIR` (SPEC 10): makes a built app an On-Demand Resources app. Removes the app's copies
+/// of packed files, installs the build's plists and, with `embed`, the packs themselves as folders. Everything is
+/// checked before anything changes, and running it twice gives the same app as running it once.
+public struct AppThinner {
+    public struct Options: Sendable {
+        public var appPath: String
+        public var buildPath: String
+        public var embed = false
+        /// A folder inside the app that the packs' paths are relative to (engines keep their data in one).
+        public var resourcesPath: String?
+
+        public init(appPath: String, buildPath: String) {
+            self.appPath = appPath
+            self.buildPath = buildPath
+        }
+    }
+
+    public struct Result: Sendable {
+        /// Files removed, relative to the app.
+        public var removed: [String] = []
+        public var removedBytes: Int64 = 0
+        /// Pack file names embedded under `OnDemandResources/`.
+        public var embedded: [String] = []
+        /// Plists written into the app's root.
+        public var installed: [String] = []
+        /// `app-file-differs` errors; when there are any, nothing was changed.
+        public var diagnostics: [Diagnostic] = []
+    }
+
+    public let options: Options
+
+    public init(options: Options) { self.options = options }
+
+    /// - Throws: `BuildError` or `BuildManifest.ReadError` when the tool cannot do its job (exit 2).
+    public func run() throws -> Result {
+        let app = URL(fileURLWithPath: options.appPath).standardizedFileURL.path
+        guard isFolder(app) else {
+            throw BuildError.invalidInput("'\(options.appPath)' is not a folder: pass the built app bundle (MyGame.app)")
+        }
+        var base = app
+        if let subfolder = options.resourcesPath {
+            let parts = subfolder.split(separator: "/")
+            guard !subfolder.hasPrefix("/"), !parts.isEmpty, !parts.contains(".."), !parts.contains(".") else {
+                throw BuildError.invalidInput("--resources-path '\(subfolder)' must be a relative path inside the app, without '.' or '..'")
+            }
+            base = app + "/" + parts.joined(separator: "/")
+            guard isFolder(base) else {
+                throw BuildError.invalidInput("--resources-path '\(subfolder)' is not a folder in '\(options.appPath)'")
+            }
+        }
+        let (manifest, buildFolder) = try BuildManifest.load(options.buildPath)
+        let applePlist = [AppleManifests.manifestFile, AppleManifests.templateFile]
+            .first { FileManager.default.fileExists(atPath: buildFolder + "/" + $0) } ?? AppleManifests.templateFile
+        var plists: [(String, Data)] = []
+        for name in [AppleManifests.onDemandResourcesFile, applePlist] where !(options.embed && name == applePlist) {
+            guard let data = FileManager.default.contents(atPath: buildFolder + "/" + name) else {
+                throw BuildError.io("'\(buildFolder)/\(name)' cannot be read: is '\(options.buildPath)' a finished odrpack build?", errno: ENOENT)
+            }
+            plists.append((name, data))
+        }
+
+        // 1. Check: every app file at a pack's path must hold the pack's bytes.
+        var result = Result()
+        let candidates = manifest.packs.flatMap { pack in pack.files.map { (pack: pack, file: $0) } }
+        let findings = try parallelMap(candidates, jobs: ProcessInfo.processInfo.activeProcessorCount, perWorker: { ReadBuffer(size: 1 << 20) }) { buffer, item in
+            try Self.compare(base + "/" + item.file.path, with: item.file, buffer: buffer)
+        }
+        let relativeBase = options.resourcesPath.map { $0.split(separator: "/").joined(separator: "/") + "/" } ?? ""
+        var toRemove: [(path: String, size: Int64)] = []
+        for (item, finding) in zip(candidates, findings) {
+            switch finding {
+            case .absent: break
+            case .same: toRemove.append((item.file.path, item.file.size))
+            case let .differs(why):
+                result.diagnostics.append(.error(.appFileDiffers,
+                    "'\(relativeBase + item.file.path)' in the app \(why) than in pack '\(item.pack.tags.joined(separator: "+"))': the app and the build come from different sources; rebuild one from the other's resources",
+                    subject: relativeBase + item.file.path))
+            }
+        }
+        if result.diagnostics.hasErrors { return result }
+
+        // 2. Prepare the embedded packs beside their final names.
+        let packsFolder = app + "/" + AppleManifests.packsFolder
+        let temporaryPrefix = ".odrpack-tmp-\(getpid())-"
+        var embedded: [(name: String, size: Int64, pack: BuildManifest.Pack)] = []
+        if options.embed {
+            try makeFolder(packsFolder)
+            do {
+                for pack in manifest.packs.sorted(by: { $0.id < $1.id }) {
+                    let name = (pack.file as NSString).lastPathComponent
+                    let size = try PackExtractor.extract(buildFolder + "/" + pack.file, to: packsFolder + "/" + temporaryPrefix + name)
+                    embedded.append((name, size, pack))
+                }
+            } catch {
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: packsFolder)) ?? [] where name.hasPrefix(temporaryPrefix) {
+                    try? FileManager.default.removeItem(atPath: packsFolder + "/" + name)
+                }
+                throw error
+            }
+            let resources = embedded.map { item in
+                AppleManifests.assetPackResource(
+                    id: item.pack.id, url: AppleManifests.packsFolder + "/" + AppleManifests.percentEncoded(item.name),
+                    uncompressedSize: item.size, priority: item.pack.priority, contentHash: item.pack.contentHash ?? "")
+            }
+            plists.append((AppleManifests.manifestFile, PropertyListValue.dictionary(["resources": .array(resources)]).binaryData()))
+        }
+
+        // 3. Change the app.
+        for (path, size) in toRemove {
+            guard unlink(base + "/" + path) == 0 else { throw BuildError.system("cannot remove '\(base)/\(path)'") }
+            result.removed.append(relativeBase + path)
+            result.removedBytes += size
+        }
+        removeEmptiedFolders(of: toRemove.map(\.path), under: base)
+        let embeddedNames = Set(embedded.map(\.name))
+        for item in embedded {
+            let final = packsFolder + "/" + item.name
+            if FileManager.default.fileExists(atPath: final) { try removeItem(final) }
+            guard rename(packsFolder + "/" + temporaryPrefix + item.name, final) == 0 else {
+                throw BuildError.system("cannot move the embedded pack into '\(final)'")
+            }
+            result.embedded.append(item.name)
+        }
+        // Packs embedded by an earlier run that this build no longer has (or every one, without --embed).
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: packsFolder)) ?? []
+        where name.hasSuffix(".assetpack") && !embeddedNames.contains(name) {
+            try removeItem(packsFolder + "/" + name)
+        }
+        if !options.embed { rmdir(packsFolder) }
+        for (name, data) in plists {
+            if FileManager.default.contents(atPath: app + "/" + name) != data {
+                do {
+                    try AtomicFile.write(data, to: app + "/" + name)
+                } catch {
+                    throw BuildError.io("cannot write '\(app)/\(name)': \(error)", errno: EIO)
+                }
+            }
+            result.installed.append(name)
+        }
+        // One asset-pack manifest: the one this run installed.
+        for name in [AppleManifests.manifestFile, AppleManifests.templateFile] where !plists.contains(where: { $0.0 == name }) {
+            unlink(app + "/" + name)
+        }
+        result.removed.sort { $0.precedesByCodePoint($1) }
+        return result
+    }
+
+    enum Finding { case absent, same, differs(String) }
+
+    /// Whether the app's file at `path` is missing, holds the pack's bytes, or differs.
+    static func compare(_ path: String, with file: BuildManifest.File, buffer: ReadBuffer) throws -> Finding {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return .absent }
+            throw BuildError.system("cannot stat '\(path)'")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return .differs("is not a regular file, unlike the file") }
+        guard Int64(info.st_size) == file.size else { return .differs("is \(info.st_size) bytes, \(file.size) bytes") }
+        let source = try SourceFile(path: path, name: path, expected: nil, size: file.size)
+        defer { source.close() }
+        var hasher = SHA256Hasher()
+        try source.stream(into: buffer.bytes) { hasher.update($0) }
+        guard let expected = file.sha256 else {
+            throw BuildError.io("the build manifest has no sha256 for '\(file.path)': rebuild it with odrpack build", errno: EINVAL)
+        }
+        return hasher.finalize() == expected ? .same : .differs("has other bytes")
+    }
+
+    /// Removes the folders that removing `paths` left empty, deepest first, never `base` itself.
+    private func removeEmptiedFolders(of paths: [String], under base: String) {
+        var folders = Set<String>()
+        for path in paths {
+            var parts = path.split(separator: "/").dropLast()
+            while !parts.isEmpty {
+                folders.insert(parts.joined(separator: "/"))
+                parts = parts.dropLast()
+            }
+        }
+        for folder in folders.sorted(by: { $0.count > $1.count }) { rmdir(base + "/" + folder) }
+    }
+
+    private func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    private func makeFolder(_ path: String) throws {
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw BuildError.system("cannot create folder '\(path)'") }
+    }
+
+    private func removeItem(_ path: String) throws {
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            throw BuildError.io("cannot remove '\(path)': \(error.localizedDescription)", errno: EIO)
+        }
+    }
+}

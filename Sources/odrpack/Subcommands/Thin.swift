@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import ODRPackKit
+
+struct Thin: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Make a built app an On-Demand Resources app: remove its copies of packed files and install the build's plists.")
+
+    @Argument(help: "The built app bundle (MyGame.app).")
+    var app: String
+
+    @Argument(help: "The odrpack build folder.")
+    var buildDirectory: String
+
+    @Flag(help: "Also embed every pack in APP/OnDemandResources/ as a folder, with relative URLs (Simulator, testing).")
+    var embed = false
+
+    @Option(help: "The folder inside the app that the packs' paths are relative to.")
+    var resourcesPath: String?
+
+    @Flag(help: "Print one JSON document on stdout.")
+    var json = false
+
+    func run() throws {
+        let console = Console()
+        var options = AppThinner.Options(appPath: app, buildPath: buildDirectory)
+        options.embed = embed
+        options.resourcesPath = resourcesPath
+        let result: AppThinner.Result
+        do {
+            var isFolder: ObjCBool = false
+            let lockFolder = FileManager.default.fileExists(atPath: buildDirectory, isDirectory: &isFolder) && !isFolder.boolValue
+                ? (buildDirectory as NSString).deletingLastPathComponent : buildDirectory
+            guard FileManager.default.fileExists(atPath: lockFolder.isEmpty ? "." : lockFolder) else {
+                throw BuildError.invalidInput("'\(buildDirectory)' does not exist: pass an odrpack build folder")
+            }
+            let lock = try OutputLock(folder: lockFolder.isEmpty ? "." : lockFolder, wait: true) {
+                console.printError("odrpack: a build is using '\(buildDirectory)': waiting for it to finish\n")
+            }
+            result = try withExtendedLifetime(lock) { try AppThinner(options: options).run() }
+        } catch {
+            console.printError("odrpack: error: \(error)\n")
+            throw ExitCode(2)
+        }
+        if json {
+            console.printOut(JSONValue.object([
+                ("removed", .strings(result.removed)), ("removedBytes", .int(result.removedBytes)),
+                ("embedded", .strings(result.embedded)), ("installed", .strings(result.installed)),
+                ("diagnostics", ManifestDocument.diagnostics(result.diagnostics)),
+            ]).serialized())
+        } else {
+            console.printDiagnostics(result.diagnostics)
+            if result.diagnostics.hasErrors {
+                console.printError("odrpack: the app is unchanged: \(Console.countSummary(result.diagnostics))\n")
+            } else {
+                var text = "Thinned \(app): removed \(result.removed.count) file\(result.removed.count == 1 ? "" : "s") "
+                text += "(\(ByteCount.format(result.removedBytes))); installed \(result.installed.joined(separator: ", "))"
+                if embed { text += "; embedded \(result.embedded.count) pack\(result.embedded.count == 1 ? "" : "s") in OnDemandResources/" }
+                console.printOut(text + "\n")
+            }
+        }
+        if result.diagnostics.hasErrors { throw ExitCode(1) }
+    }
+}

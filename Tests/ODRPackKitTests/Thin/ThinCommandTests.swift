@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+@testable import ODRPackKit
+
+/// `odrpack thin` (SPEC 10) through the binary, on an app made from the game's resources.
+@Suite struct ThinCommandTests {
+    let game = BuildCommandTests()
+
+    /// The game built into `out`, and an app bundle that holds every resource under `subfolder` plus its own files.
+    func builtGame(subfolder: String = "", _ extra: [String] = []) throws -> TemporaryProject {
+        let project = try game.gameProject()
+        #expect(try game.build(project, "out", extra).status == 0)
+        let base = "Game.app/" + subfolder
+        for path in ["Level1/scene.json", "Level1/music.caf", "Level2/scene.json", "Level2/Deep/texture.png",
+                     "Shared/paddle.png", "Tutorial/ünïcode name.json", "UI/menu.json"] {
+            try project.file(base + path, bytes: try Data(contentsOf: URL(fileURLWithPath: project.path("R/" + path))))
+        }
+        try project.file("Game.app/Game", "executable")
+        try project.file("Game.app/Info.plist", "app's own")
+        return project
+    }
+
+    func thin(_ project: TemporaryProject, _ extra: [String] = []) throws -> CommandRunner.Output {
+        try CommandRunner.run(["thin", "Game.app", "out", "--json"] + extra, in: project.root)
+    }
+
+    /// Every file of the app with its bytes.
+    func appFiles(_ project: TemporaryProject) throws -> [String: Data] {
+        try game.contents(project.root.appendingPathComponent("Game.app"))
+    }
+
+    @Test func removesPackedFilesInstallsThePlistsAndIsIdempotent() throws {
+        let project = try builtGame()
+        let output = try thin(project)
+        #expect(output.status == 0, "\(output.stderr)")
+        let document = try output.json()
+        #expect(document["removed"] as? [String] == ["Level1/music.caf", "Level1/scene.json", "Level2/Deep/texture.png",
+                                                      "Level2/scene.json", "Shared/paddle.png", "Tutorial/ünïcode name.json"])
+        let removedBytes = try ["Level1/music.caf", "Level1/scene.json", "Level2/Deep/texture.png", "Level2/scene.json",
+                                "Shared/paddle.png", "Tutorial/ünïcode name.json"]
+            .reduce(0) { $0 + (try Data(contentsOf: URL(fileURLWithPath: project.path("R/" + $1)))).count }
+        #expect(document["removedBytes"] as? Int == removedBytes)
+        #expect(document["installed"] as? [String] == ["OnDemandResources.plist", "AssetPackManifestTemplate.plist"])
+        let files = try appFiles(project)
+        #expect(Set(files.keys) == ["Game", "Info.plist", "UI/menu.json", "OnDemandResources.plist", "AssetPackManifestTemplate.plist"])
+        #expect(files["OnDemandResources.plist"] == FileManager.default.contents(atPath: project.path("out/OnDemandResources.plist")))
+        #expect(files["AssetPackManifestTemplate.plist"] == FileManager.default.contents(atPath: project.path("out/AssetPackManifestTemplate.plist")))
+        // Emptied folders are gone; the app's own folder stays.
+        for folder in ["Level1", "Level2", "Level2/Deep", "Shared", "Tutorial"] {
+            #expect(!FileManager.default.fileExists(atPath: project.path("Game.app/" + folder)), "\(folder)")
+        }
+        let again = try thin(project)
+        #expect(again.status == 0)
+        #expect(try again.json()["removed"] as? [String] == [])
+        #expect(try appFiles(project) == files)
+    }
+
+    @Test func aFileWithOtherBytesIsAnErrorAndTheAppIsUntouched() throws {
+        let project = try builtGame()
+        try project.file("Game.app/Level2/scene.json", "{\"tile\": 3}")
+        let before = try appFiles(project)
+        let output = try thin(project, ["--embed"])
+        #expect(output.status == 1)
+        let diagnostics = try #require(try output.json()["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?["code"] as? String == "app-file-differs")
+        #expect(diagnostics.first?["severity"] as? String == "error")
+        #expect(diagnostics.first?["subject"] as? String == "Level2/scene.json")
+        #expect(try appFiles(project) == before)
+        #expect(!FileManager.default.fileExists(atPath: project.path("Game.app/OnDemandResources")))
+        let human = try CommandRunner.run(["thin", "Game.app", "out"], in: project.root)
+        #expect(human.status == 1 && human.stderr.contains("error: 'Level2/scene.json'") && human.stderr.contains("[app-file-differs]"))
+    }
+
+    @Test(arguments: ["zip", "folder"])
+    func embedsEveryPackAsAFolderWithRelativeURLs(layout: String) throws {
+        let project = try builtGame(subfolder: "Data/", ["--layout", layout, "--url-prefix", "https://cdn.example.com/"])
+        let output = try thin(project, ["--embed", "--resources-path", "Data"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let document = try output.json()
+        #expect((document["removed"] as? [String])?.count == 6)
+        #expect((document["removed"] as? [String])?.allSatisfy { $0.hasPrefix("Data/") } == true)
+        #expect(document["installed"] as? [String] == ["OnDemandResources.plist", "AssetPackManifest.plist"])
+        let packs = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: project.root.appendingPathComponent("out/odrpack-manifest.json"))) as? [String: Any])["packs"] as! [[String: Any]]
+        #expect((document["embedded"] as? [String])?.count == packs.count)
+        let plist = try PropertyListSerialization.propertyList(from: Data(contentsOf: project.root.appendingPathComponent("Game.app/AssetPackManifest.plist")), format: nil) as! [String: Any]
+        let resources = plist["resources"] as! [[String: Any]]
+        #expect(resources.map { $0["bundleKey"] as! String } == packs.map { $0["id"] as! String }.sorted())
+        for pack in packs {
+            let name = (pack["file"] as! String)
+            let resource = try #require(resources.first { $0["bundleKey"] as? String == pack["id"] as? String })
+            #expect(resource["URL"] as? String == name.replacingOccurrences(of: "ü", with: "%C3%BC"))
+            #expect(resource["isStreamable"] as? Bool == false)
+            let folder = project.path("Game.app/" + name)
+            var total = 0
+            for file in pack["files"] as! [[String: Any]] {
+                let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + (file["path"] as! String)))
+                #expect(data.sha256Hex == file["sha256"] as? String)
+                total += data.count
+            }
+            let info = try Data(contentsOf: URL(fileURLWithPath: folder + "/Info.plist"))
+            #expect(resource["uncompressedSize"] as? Int == total + info.count)
+            #expect(!FileManager.default.fileExists(atPath: folder + "/META-INF"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: project.path("Game.app/AssetPackManifestTemplate.plist")))
+        let files = try appFiles(project)
+        #expect(try thin(project, ["--embed", "--resources-path", "Data"]).status == 0)
+        #expect(try appFiles(project) == files)
+    }
+
+    @Test func badArgumentsExitTwoAndChangeNothing() throws {
+        let project = try builtGame()
+        let before = try appFiles(project)
+        #expect(try CommandRunner.run(["thin", "Missing.app", "out"], in: project.root).status == 2)
+        #expect(try CommandRunner.run(["thin", "Game.app", "nowhere"], in: project.root).status == 2)
+        #expect(try CommandRunner.run(["thin", "Game.app", "out", "--resources-path", "../x"], in: project.root).status == 2)
+        #expect(try appFiles(project) == before)
+    }
+}
