@@ -11,14 +11,16 @@ struct ODRPack: ParsableCommand {
         subcommands: [Plan.self, Validate.self, Build.self, Verify.self, Diff.self, Thin.self, ImportXcode.self])
 
     static func main() {
-        setlocale(LC_ALL, "C.UTF-8")
-        // A file-size limit is reported as a write error (exit 2), not a crash.
+        // A file-size limit and a closed pipe are reported as write errors (exit 2), not deaths by signal.
         signal(SIGXFSZ, SIG_IGN)
-        setenv("TZ", "UTC", 1)
-        tzset()
+        signal(SIGPIPE, SIG_IGN)
         do {
             var command = try parseAsRoot()
             try command.run()
+        } catch let error as BuildError {
+            // The one place where the tool's own failures become exit 2 (stdout or stderr unwritable included).
+            try? StandardStream.write("odrpack: error: \(error)\n", to: STDERR_FILENO)
+            Foundation.exit(2)
         } catch {
             exit(withError: error)
         }
@@ -50,7 +52,7 @@ struct PlanOptions: ParsableArguments {
         do {
             return try ProjectPlanner().plan(manifestPath: manifest, profile: profile)
         } catch let error as ManifestLoader.ReadError {
-            Console().printError("odrpack: error: \(error.description)\n")
+            try Console().printError("odrpack: error: \(error.description)\n")
             throw ExitCode(2)
         }
     }

@@ -12,7 +12,7 @@ public struct BuildManifest: Sendable {
             try reader.object("a file") { reader, key in
                 switch key {
                 case "path": path = try reader.string("a file's path")
-                case "size": size = try reader.integer("a file's size")
+                case "size": size = try reader.count("a file's size")
                 case "sha256": sha256 = reader.isNull() ? nil : try reader.string("a file's sha256")
                 default: try reader.skip()
                 }
@@ -49,8 +49,8 @@ public struct BuildManifest: Sendable {
                     guard let value = DownloadCategory(rawValue: text) else { throw JSONReader.Failure.shape("unknown category '\(text)'") }
                     category = value
                 case "priority": priority = reader.isNull() ? nil : try reader.double("a pack's priority")
-                case "size": size = try reader.integer("a pack's size")
-                case "archiveSize": archiveSize = reader.isNull() ? nil : try reader.integer("archiveSize")
+                case "size": size = try reader.count("a pack's size")
+                case "archiveSize": archiveSize = reader.isNull() ? nil : try reader.count("archiveSize")
                 case "archiveSha256": archiveSha256 = reader.isNull() ? nil : try reader.string("archiveSha256")
                 case "contentHash": contentHash = reader.isNull() ? nil : try reader.string("contentHash")
                 case "files":
@@ -80,7 +80,7 @@ public struct BuildManifest: Sendable {
                 switch key {
                 case "name": name = try reader.string("a tag's name")
                 case "category": category = DownloadCategory(rawValue: try reader.string("a tag's category"))
-                case "size": size = try reader.integer("a tag's size")
+                case "size": size = try reader.count("a tag's size")
                 case "packs": packs = try reader.strings("a tag's packs")
                 default: try reader.skip()
                 }

@@ -40,7 +40,7 @@ public final class BuildProgress: @unchecked Sendable {
 
     func end() {
         guard style == .bar, totalPacks > 0 else { return }
-        lock.withLock { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        lock.withLock { try? StandardStream.write("\r\u{1B}[K", to: STDERR_FILENO) }
     }
 
     private func drawIfDue(force: Bool = false) {
@@ -58,9 +58,9 @@ public final class BuildProgress: @unchecked Sendable {
             let width = 24
             let filled = totalBytes > 0 ? Int(Double(width) * Double(bytesDone) / Double(totalBytes)) : width
             let bar = String(repeating: "#", count: min(filled, width)) + String(repeating: ".", count: max(0, width - filled))
-            FileHandle.standardError.write(Data("\r\u{1B}[K[\(bar)] \(status)".utf8))
+            try? StandardStream.write("\r\u{1B}[K[\(bar)] \(status)", to: STDERR_FILENO)
         case .lines:
-            FileHandle.standardError.write(Data("odrpack: \(status)\n".utf8))
+            try? StandardStream.write("odrpack: \(status)\n", to: STDERR_FILENO)
         case .none:
             break
         }

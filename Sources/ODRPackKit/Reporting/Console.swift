@@ -15,16 +15,17 @@ public struct Console: Sendable {
         colorOnStderr = interactive && allowed
     }
 
-    public func printOut(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+    /// - Throws: `BuildError.io` when the write fails (exit 2).
+    public func printOut(_ text: String) throws {
+        try StandardStream.write(text, to: STDOUT_FILENO)
     }
 
-    public func printError(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+    public func printError(_ text: String) throws {
+        try StandardStream.write(text, to: STDERR_FILENO)
     }
 
     /// One diagnostic a line, compiler style, on stderr.
-    public func printDiagnostics(_ diagnostics: [Diagnostic]) {
+    public func printDiagnostics(_ diagnostics: [Diagnostic]) throws {
         var text = ""
         for diagnostic in diagnostics {
             var line = diagnostic.formatted
@@ -35,7 +36,7 @@ public struct Console: Sendable {
             }
             text += line + "\n"
         }
-        if !text.isEmpty { printError(text) }
+        if !text.isEmpty { try printError(text) }
     }
 
     /// `2 errors, 1 warning`

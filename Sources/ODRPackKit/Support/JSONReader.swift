@@ -10,6 +10,9 @@ struct JSONReader {
 
     let bytes: UnsafeBufferPointer<UInt8>
     var position = 0
+    /// Objects and arrays open around the current position; bounded so that no input can exhaust the stack.
+    private var depth = 0
+    static let maximumDepth = 256
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -38,6 +41,8 @@ struct JSONReader {
     mutating func object(_ what: String, _ body: (inout JSONReader, String) throws -> Void) throws {
         guard peek() == UInt8(ascii: "{") else { throw try shapeOrSyntax("\(what) must be an object") }
         position += 1
+        try enter()
+        defer { depth -= 1 }
         if peek() == UInt8(ascii: "}") { position += 1; return }
         while true {
             let key = try string(what)
@@ -55,6 +60,8 @@ struct JSONReader {
     mutating func array(_ what: String, _ body: (inout JSONReader) throws -> Void) throws {
         guard peek() == UInt8(ascii: "[") else { throw try shapeOrSyntax("\(what) must be a list") }
         position += 1
+        try enter()
+        defer { depth -= 1 }
         if peek() == UInt8(ascii: "]") { position += 1; return }
         while true {
             try body(&self)
@@ -64,6 +71,11 @@ struct JSONReader {
             default: throw Failure.syntax(position)
             }
         }
+    }
+
+    private mutating func enter() throws {
+        depth += 1
+        guard depth <= Self.maximumDepth else { throw Failure.shape("it nests objects and lists over \(Self.maximumDepth) deep") }
     }
 
     mutating func strings(_ what: String) throws -> [String] {
@@ -86,11 +98,12 @@ struct JSONReader {
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+                let text = try Self.validated(UnsafeBufferPointer(rebasing: bytes[start..<position]), at: start)
                 position += 1
                 return text
             }
             if byte == UInt8(ascii: "\\") { return try escapedString(from: start) }
+            if byte < 0x20 { throw Failure.syntax(position) }
             position += 1
         }
         throw Failure.syntax(position)
@@ -101,7 +114,8 @@ struct JSONReader {
         while position < bytes.count {
             let byte = bytes[position]
             position += 1
-            if byte == UInt8(ascii: "\"") { return String(decoding: scalars, as: UTF8.self) }
+            if byte == UInt8(ascii: "\"") { return try scalars.withUnsafeBufferPointer { try Self.validated($0, at: start) } }
+            if byte < 0x20 { throw Failure.syntax(position - 1) }
             guard byte == UInt8(ascii: "\\") else { scalars.append(byte); continue }
             guard let escape = current else { break }
             position += 1
@@ -113,17 +127,29 @@ struct JSONReader {
             case UInt8(ascii: "f"): scalars.append(0x0C)
             case UInt8(ascii: "u"):
                 var value = try hex4()
-                if (0xD800..<0xDC00).contains(value), current == UInt8(ascii: "\\"), position + 1 < bytes.count,
-                   bytes[position + 1] == UInt8(ascii: "u") {
+                // A surrogate must come as a high one followed by an escaped low one; anything else is not text.
+                if (0xD800..<0xDC00).contains(value) {
+                    guard current == UInt8(ascii: "\\"), position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "u") else {
+                        throw Failure.syntax(position)
+                    }
                     position += 2
                     let low = try hex4()
-                    value = 0x10000 + ((value - 0xD800) << 10) + (low &- 0xDC00)
+                    guard (0xDC00..<0xE000).contains(low) else { throw Failure.syntax(position) }
+                    value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
                 }
-                scalars.append(contentsOf: Array(String(Unicode.Scalar(value).map(Character.init) ?? "\u{FFFD}").utf8))
-            default: scalars.append(escape)
+                guard let scalar = Unicode.Scalar(value) else { throw Failure.syntax(position) }
+                scalars.append(contentsOf: Array(String(Character(scalar)).utf8))
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scalars.append(escape)
+            default: throw Failure.syntax(position - 1)
             }
         }
         throw Failure.syntax(position)
+    }
+
+    /// The bytes as a String, or a syntax failure when they are not UTF-8.
+    private static func validated(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws -> String {
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw Failure.syntax(offset) }
+        return text
     }
 
     private mutating func hex4() throws -> UInt32 {
@@ -151,7 +177,14 @@ struct JSONReader {
     }
 
     mutating func double(_ what: String) throws -> Double {
-        guard let value = Double(try numberText(what)) else { throw Failure.shape("\(what) must be a number") }
+        guard let value = Double(try numberText(what)), value.isFinite else { throw Failure.shape("\(what) must be a finite number") }
+        return value
+    }
+
+    /// A whole number of bytes or items: not negative, and within 64 bits.
+    mutating func count(_ what: String) throws -> Int64 {
+        let value = try integer(what)
+        guard value >= 0 else { throw Failure.shape("\(what) must not be negative") }
         return value
     }
 
@@ -163,7 +196,31 @@ struct JSONReader {
             position += 1
         }
         guard position > start else { throw try shapeOrSyntax("\(what) must be a number") }
+        guard Self.isJSONNumber(UnsafeBufferPointer(rebasing: bytes[start..<position])) else { throw Failure.syntax(start) }
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+    }
+
+    /// JSON's number grammar: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+    static func isJSONNumber(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        func digits() -> Int {
+            let start = index
+            while index < text.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(text[index]) { index += 1 }
+            return index - start
+        }
+        if index < text.count && text[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < text.count else { return false }
+        if text[index] == UInt8(ascii: "0") { index += 1 } else if digits() == 0 { return false }
+        if index < text.count && text[index] == UInt8(ascii: ".") {
+            index += 1
+            guard digits() > 0 else { return false }
+        }
+        if index < text.count && (text[index] == UInt8(ascii: "e") || text[index] == UInt8(ascii: "E")) {
+            index += 1
+            if index < text.count && (text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-")) { index += 1 }
+            guard digits() > 0 else { return false }
+        }
+        return index == text.count
     }
 
     /// Skips any value.
@@ -173,9 +230,16 @@ struct JSONReader {
         case UInt8(ascii: "["): try array("value") { try $0.skip() }
         case UInt8(ascii: "\""): _ = try string("value")
         case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            let start = position
             while let byte = current, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) { position += 1 }
+            let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+            guard ["true", "false", "null"].contains(word) else { throw Failure.syntax(start) }
         case nil: throw Failure.syntax(position)
-        default: _ = try numberText("value")
+        default:
+            // Even a value nobody reads must be a number a reader could hold: whole numbers in 64 bits.
+            let text = try numberText("value")
+            let whole = !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
+            guard whole ? Int64(text) != nil : Double(text)?.isFinite == true else { throw Failure.shape("the number \(text) is out of range") }
         }
     }
 

@@ -62,7 +62,7 @@ struct Build: ParsableCommand {
         do {
             options.entryTime = try BuildOptions.entryTime(environment: ProcessInfo.processInfo.environment)
         } catch {
-            console.printError("odrpack: error: \(error)\n")
+            try console.printError("odrpack: error: \(error)\n")
             throw ExitCode(64)
         }
         let style: BuildProgress.Style
@@ -75,10 +75,10 @@ struct Build: ParsableCommand {
         let lock: OutputLock
         do {
             lock = try OutputLock(folder: options.outputPath, wait: !noWait) {
-                console.printError("odrpack: another build is using '\(output)': waiting for it to finish (--no-wait fails instead)\n")
+                try? console.printError("odrpack: another build is using '\(output)': waiting for it to finish (--no-wait fails instead)\n")
             }
         } catch {
-            console.printError("odrpack: error: \(error)\n")
+            try console.printError("odrpack: error: \(error)\n")
             throw ExitCode(2)
         }
         defer { withExtendedLifetime(lock) {} }
@@ -87,12 +87,12 @@ struct Build: ParsableCommand {
         switch check.run() {
         case let .upToDate(replay):
             if !json {
-                console.printDiagnostics(replay.diagnostics)
-                console.printOut(BuildReport.text(replay.summary(seconds: Date().timeIntervalSince(started)), outputDirectory: output))
+                try console.printDiagnostics(replay.diagnostics)
+                try console.printOut(BuildReport.text(replay.summary(seconds: Date().timeIntervalSince(started)), outputDirectory: output))
                 return
             }
             if let document = replay.json() {
-                console.printOut(document)
+                try console.printOut(document)
                 return
             }
         case let .changed(tree):
@@ -106,25 +106,25 @@ struct Build: ParsableCommand {
                                                alreadyChecked: { loader.previous.alreadyChecked($0) })
         } catch let error as ManifestLoader.ReadError {
             lock.removeFolderIfCreated()
-            console.printError("odrpack: error: \(error.description)\n")
+            try console.printError("odrpack: error: \(error.description)\n")
             throw ExitCode(2)
         }
         guard let plan = result.plan, let resolution = result.resolution, !result.diagnostics.hasErrors else {
             lock.removeFolderIfCreated()
             if json {
-                console.printOut(JSONValue.object([("diagnostics", ManifestDocument.diagnostics(result.diagnostics))]).serialized())
+                try console.printOut(JSONValue.object([("diagnostics", ManifestDocument.diagnostics(result.diagnostics))]).serialized())
             } else {
-                console.printDiagnostics(result.diagnostics)
-                console.printError("odrpack: nothing written: \(Console.countSummary(result.diagnostics))\n")
+                try console.printDiagnostics(result.diagnostics)
+                try console.printError("odrpack: nothing written: \(Console.countSummary(result.diagnostics))\n")
             }
             throw ExitCode(1)
         }
-        if !json { console.printDiagnostics(result.diagnostics) }
+        if !json { try console.printDiagnostics(result.diagnostics) }
         let build: BuildResult
         do {
             build = try builder.build(plan, rootPath: resolution.rootPath, previous: loader.previous)
         } catch {
-            console.printError("odrpack: error: \(error)\n")
+            try console.printError("odrpack: error: \(error)\n")
             throw ExitCode(2)
         }
         check.save(result, build: build)
@@ -134,9 +134,9 @@ struct Build: ParsableCommand {
             document.append(("build", .object([
                 ("written", .strings(build.written)), ("reused", .strings(build.reused)), ("removed", .strings(build.removed)),
             ])))
-            console.printOut(JSONValue.object(document).serialized())
+            try console.printOut(JSONValue.object(document).serialized())
         } else {
-            console.printOut(BuildReport.text(build.summary(seconds: Date().timeIntervalSince(started)), outputDirectory: output))
+            try console.printOut(BuildReport.text(build.summary(seconds: Date().timeIntervalSince(started)), outputDirectory: output))
         }
     }
 }

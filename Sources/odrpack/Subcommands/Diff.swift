@@ -24,15 +24,15 @@ struct Diff: ParsableCommand {
             let both = try BuildManifest.loadAll([old, new])
             (before, after) = (both[0], both[1])
         } catch {
-            console.printError("odrpack: error: \(error)\n")
+            try console.printError("odrpack: error: \(error)\n")
             throw ExitCode(2)
         }
         guard before.bundleId == after.bundleId else {
-            console.printError("odrpack: error: the builds are of different apps ('\(before.bundleId)' and '\(after.bundleId)'): pack ids include the bundle id, so nothing could match\n")
+            try console.printError("odrpack: error: the builds are of different apps ('\(before.bundleId)' and '\(after.bundleId)'): pack ids include the bundle id, so nothing could match\n")
             throw ExitCode(2)
         }
         let diff = BuildDiff(old: before, new: after)
-        console.printOut(json ? DiffReport.json(diff).serialized() : DiffReport.text(diff, old: old, new: new))
+        try console.printOut(json ? DiffReport.json(diff).serialized() : DiffReport.text(diff, old: old, new: new))
         if exitCode && diff.hasChanges { throw ExitCode(1) }
     }
 }

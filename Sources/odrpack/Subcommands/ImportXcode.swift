@@ -36,10 +36,10 @@ struct ImportXcode: ParsableCommand {
         do {
             let result = try XcodeImporter(options: options).importProject(at: project)
             try ImportedManifestWriter.write(result, projectPath: project, to: output)
-            console.printOut("Wrote \(output): \(result.entries.count) tagged path\(result.entries.count == 1 ? "" : "s") from target \(result.target) (\(result.configuration))\n")
-            for note in result.notes { console.printError("note: \(note)\n") }
+            try console.printOut("Wrote \(output): \(result.entries.count) tagged path\(result.entries.count == 1 ? "" : "s") from target \(result.target) (\(result.configuration))\n")
+            for note in result.notes { try console.printError("note: \(note)\n") }
         } catch let error as XcodeImporter.ImportError {
-            console.printError("odrpack: error: \(error.description)\n")
+            try console.printError("odrpack: error: \(error.description)\n")
             throw ExitCode(2)
         }
     }

@@ -16,13 +16,13 @@ struct Plan: ParsableCommand {
                 document = ManifestDocument.json(plan: plan)
             }
             document.append(("diagnostics", ManifestDocument.diagnostics(result.diagnostics)))
-            console.printOut(JSONValue.object(document).serialized())
+            try console.printOut(JSONValue.object(document).serialized())
         } else {
             if let plan = result.plan, result.resolution?.rootPath.isEmpty == false {
-                console.printOut(PlanReport.text(plan, manifestPath: options.manifest))
+                try console.printOut(PlanReport.text(plan, manifestPath: options.manifest))
             }
-            console.printDiagnostics(result.diagnostics)
-            if !result.diagnostics.isEmpty { console.printError(Console.countSummary(result.diagnostics) + "\n") }
+            try console.printDiagnostics(result.diagnostics)
+            if !result.diagnostics.isEmpty { try console.printError(Console.countSummary(result.diagnostics) + "\n") }
         }
         let code = options.exitCode(for: result.diagnostics)
         if code != .success { throw code }

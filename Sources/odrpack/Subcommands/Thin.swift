@@ -35,28 +35,28 @@ struct Thin: ParsableCommand {
                 throw BuildError.invalidInput("'\(buildDirectory)' does not exist: pass an odrpack build folder")
             }
             let lock = try OutputLock(folder: lockFolder.isEmpty ? "." : lockFolder, wait: true) {
-                console.printError("odrpack: a build is using '\(buildDirectory)': waiting for it to finish\n")
+                try? console.printError("odrpack: a build is using '\(buildDirectory)': waiting for it to finish\n")
             }
             result = try withExtendedLifetime(lock) { try AppThinner(options: options).run() }
         } catch {
-            console.printError("odrpack: error: \(error)\n")
+            try console.printError("odrpack: error: \(error)\n")
             throw ExitCode(2)
         }
         if json {
-            console.printOut(JSONValue.object([
+            try console.printOut(JSONValue.object([
                 ("removed", .strings(result.removed)), ("removedBytes", .int(result.removedBytes)),
                 ("embedded", .strings(result.embedded)), ("installed", .strings(result.installed)),
                 ("diagnostics", ManifestDocument.diagnostics(result.diagnostics)),
             ]).serialized())
         } else {
-            console.printDiagnostics(result.diagnostics)
+            try console.printDiagnostics(result.diagnostics)
             if result.diagnostics.hasErrors {
-                console.printError("odrpack: the app is unchanged: \(Console.countSummary(result.diagnostics))\n")
+                try console.printError("odrpack: the app is unchanged: \(Console.countSummary(result.diagnostics))\n")
             } else {
                 var text = "Thinned \(app): removed \(result.removed.count) file\(result.removed.count == 1 ? "" : "s") "
                 text += "(\(ByteCount.format(result.removedBytes))); installed \(result.installed.joined(separator: ", "))"
                 if embed { text += "; embedded \(result.embedded.count) pack\(result.embedded.count == 1 ? "" : "s") in OnDemandResources/" }
-                console.printOut(text + "\n")
+                try console.printOut(text + "\n")
             }
         }
         if result.diagnostics.hasErrors { throw ExitCode(1) }

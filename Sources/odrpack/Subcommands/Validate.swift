@@ -11,18 +11,18 @@ struct Validate: ParsableCommand {
         let result = try options.planProject()
         let console = Console()
         if options.json {
-            console.printOut(JSONValue.object([
+            try console.printOut(JSONValue.object([
                 ("diagnostics", ManifestDocument.diagnostics(result.diagnostics)),
                 ("summary", ManifestDocument.summary(result.diagnostics)),
             ]).serialized())
         } else {
-            console.printDiagnostics(result.diagnostics)
+            try console.printDiagnostics(result.diagnostics)
             var line = "\(options.manifest): "
             if let plan = result.plan, result.resolution?.rootPath.isEmpty == false {
                 line += "\(plan.packs.count) pack\(plan.packs.count == 1 ? "" : "s"), \(plan.resourceFiles) tagged file\(plan.resourceFiles == 1 ? "" : "s"), \(ByteCount.format(plan.totalSize)); "
             }
             line += Console.countSummary(result.diagnostics)
-            console.printOut(line + "\n")
+            try console.printOut(line + "\n")
         }
         let code = options.exitCode(for: result.diagnostics)
         if code != .success { throw code }

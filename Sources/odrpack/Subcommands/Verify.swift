@@ -17,12 +17,12 @@ struct Verify: ParsableCommand {
         do {
             report = try BuildVerifier().verify(directory)
         } catch {
-            console.printError("odrpack: error: \(error)\n")
+            try console.printError("odrpack: error: \(error)\n")
             throw ExitCode(2)
         }
         let failed = report.packs.filter { !$0.ok }
         if json {
-            console.printOut(JSONValue.object([
+            try console.printOut(JSONValue.object([
                 ("ok", .bool(report.ok)),
                 ("packs", .array(report.packs.map { pack in
                     .object([("id", .string(pack.id)), ("file", .string(pack.file)),
@@ -39,8 +39,8 @@ struct Verify: ParsableCommand {
             for extra in report.extraArchives {
                 text += "OnDemandResources/\(extra): error: archive is not listed in odrpack-manifest.json\n"
             }
-            console.printError(text)
-            console.printOut(report.ok
+            try console.printError(text)
+            try console.printOut(report.ok
                 ? "verified \(report.packs.count) pack\(report.packs.count == 1 ? "" : "s"): all match odrpack-manifest.json\n"
                 : "\(failed.count) of \(report.packs.count) packs do not match odrpack-manifest.json\(report.extraArchives.isEmpty ? "" : ", \(report.extraArchives.count) unlisted archive(s)")\n")
         }

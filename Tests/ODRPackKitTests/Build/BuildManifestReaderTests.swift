@@ -43,4 +43,39 @@ import Testing
         }
         #expect(read(#"{"schemaVersion": 1} trailing"#) is JSONReader.Failure)
     }
+
+    /// Inputs that once crashed the reader or passed as clean: each is now a failure the tool reports (exit 2).
+    @Test(arguments: [
+        #"{"schemaVersion": 1, "bundleId": "\uD800\u0041"}"#,
+        #"{"schemaVersion": 1, "bundleId": "\uDC00"}"#,
+        #"{"schemaVersion": 1, "bundleId": "\uD800"}"#,
+        #"{"schemaVersion": 1, "totals": {"size": 99999999999999999999999999}}"#,
+        #"{"schemaVersion": 1, "totals": {"size": 1e999}}"#,
+        #"{"schemaVersion": 1, "totals": {"size": 012}}"#,
+        #"{"schemaVersion": 1, "totals": truth}"#,
+        "{\"schemaVersion\": 1, \"bundleId\": \"tab\u{9}here\"}",
+        #"{"schemaVersion": 1, "bundleId": "\x41"}"#,
+        #"{"schemaVersion": 1, "packs": [{"id": "p", "file": "f", "tags": [], "category": "on-demand", "size": -1, "files": []}]}"#,
+        "{\"schemaVersion\": 1, \"x\": " + String(repeating: "[", count: 100_000),
+    ])
+    func malformedInputIsAFailureNotACrash(text: String) {
+        let bytes = Array(text.utf8)
+        #expect(throws: (any Error).self) {
+            _ = try bytes.withUnsafeBufferPointer { try BuildManifest(json: $0) }
+        }
+    }
+
+    @Test func invalidUTF8InAStringIsAFailure() {
+        let bytes = Array(#"{"schemaVersion": 1, "bundleId": ""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8)
+        #expect(throws: JSONReader.Failure.self) { _ = try bytes.withUnsafeBufferPointer { try BuildManifest(json: $0) } }
+    }
+
+    @Test func theCrashInputsExitTwoWithAMessage() throws {
+        let project = try TemporaryProject()
+        try project.file("out/odrpack-manifest.json", #"{"schemaVersion": 1, "bundleId": "\uD800\u0041"}"#)
+        for command in [["verify", "out"], ["diff", "out", "out"]] {
+            let output = try CommandRunner.run(command, in: project.root)
+            #expect(output.status == 2 && output.stderr.contains("not valid JSON"), "\(command)")
+        }
+    }
 }

@@ -157,3 +157,26 @@ import Testing
         #expect((document["limits"] as? [String: Any])?["max-pack-size"] as? Int == 8_000_000_000)
     }
 }
+
+/// SPEC 6: a write to stdout that fails is exit 2 with a message, never a crash.
+@Suite struct OutputFailureTests {
+    @Test(arguments: [["plan", "--json"], ["validate", "--json"], ["plan"]])
+    func aFullStdoutIsExitTwo(arguments: [String]) throws {
+        guard FileManager.default.isWritableFile(atPath: "/dev/full") else { return }
+        let project = try TemporaryProject()
+        try project.manifest("version: 1\nbundle-id: com.example.x\nresources:\n  - {path: a.txt, tags: [a]}\n")
+        try project.file("a.txt", "hello")
+        let process = Process()
+        process.executableURL = CommandRunner.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = project.root
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationReason == .exit && process.terminationStatus == 2)
+        #expect(message.contains("cannot write to standard output"))
+    }
+}
