@@ -50,6 +50,8 @@ public struct FileTree: Sendable {
         var stamp: FileStamp
         /// The index of the scanned folder for a subfolder, else -1 (files, links, `.git`).
         var child: Int
+        /// errno when `lstat` failed (mode is then 0); ENOENT means the entry vanished while it was scanned.
+        var error: Int32 = 0
     }
 
     /// The scanned folder, as given to the scanner.

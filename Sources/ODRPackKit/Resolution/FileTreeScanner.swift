@@ -172,9 +172,11 @@ private final class NameChunk: @unchecked Sendable {
                 let name = UnsafeBufferPointer(rebasing: base[names.nameSpan(position)])
                 var entry = FileTree.Entry(mode: 0, stamp: FileStamp(size: 0, modificationNanoseconds: 0, changeNanoseconds: 0,
                                                                      inode: 0, device: 0), child: -1)
-                // A vanished entry keeps mode 0, which turns the fingerprint off.
+                // An entry that vanished or cannot be read keeps mode 0 (and its errno), which turns the fingerprint off.
                 if fstatat(descriptor, UnsafeRawPointer(name.baseAddress!).assumingMemoryBound(to: CChar.self), &info, AT_SYMLINK_NOFOLLOW) == 0 {
                     entry = FileTree.Entry(mode: info.st_mode, stamp: FileStamp(info), child: -1)
+                } else {
+                    entry.error = errno
                 }
                 entries.append(entry)
                 record.append(contentsOf: name)
@@ -207,6 +209,8 @@ private final class ListedDirectory: @unchecked Sendable {
     private var chunks: [NameChunk] = []
     /// Units not yet done (the reading and each queued chunk); guarded by the scan's lock.
     var remaining = 0
+    /// errno when `readdir` failed before the end of the folder.
+    private var readError: Int32 = 0
 
     private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
 
@@ -229,7 +233,13 @@ private final class ListedDirectory: @unchecked Sendable {
     /// for the caller to `lstat`.
     func read(queue: (NameChunk) -> Void) -> NameChunk {
         var chunk = NameChunk()
-        while let entry = readdir(handle) {
+        while true {
+            // readdir returns nil both at the end and on an error: only errno tells them apart.
+            errno = 0
+            guard let entry = readdir(handle) else {
+                readError = errno
+                break
+            }
             let name = UnsafeRawPointer(entry).advanced(by: Self.nameOffset).assumingMemoryBound(to: UInt8.self)
             let length = strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
             if name[0] == UInt8(ascii: ".") && (length == 1 || (length == 2 && name[1] == UInt8(ascii: "."))) { continue }
@@ -249,7 +259,12 @@ private final class ListedDirectory: @unchecked Sendable {
         closedir(handle)
         var directory = FileTree.Directory()
         var hasher = SHA256()
-        var isClean = true
+        var isClean = readError == 0
+        // A folder that could not be read to its end is reported whole as unreadable, never half-listed.
+        guard readError == 0 else {
+            directory.error = readError
+            return (directory, [], [], false)
+        }
         for chunk in chunks {
             directory.append(contentsOf: chunk.names)
             hasher.update(data: chunk.digest)

@@ -135,7 +135,15 @@ private struct Walk {
 
         for position in 0..<directory.count {
             let entry = directory.entries[position]
-            guard entry.mode != 0 else { continue }
+            guard entry.mode != 0 else {
+                // Vanished since the folder was listed: no longer a file of the project. Anything else is a problem.
+                if entry.error != ENOENT {
+                    let path = prefix + String(decoding: directory.name(position), as: UTF8.self)
+                    diagnostics.append(.error(.fileUnreadable, "cannot read '\(path)': \(String(cString: strerror(entry.error))): fix its permissions or exclude it",
+                                              subject: path))
+                }
+                continue
+            }
             let bytes = directory.name(position)
             var name = String(decoding: bytes, as: UTF8.self)
             // Decoding repairs invalid UTF-8, which changes the bytes.
@@ -165,7 +173,11 @@ private struct Walk {
                     continue
                 }
                 var info = stat()
-                guard stat(childAbsolute, &info) == 0 else { continue }
+                guard stat(childAbsolute, &info) == 0 else {
+                    diagnostics.append(.error(.fileUnreadable, "cannot read '\(childRelative)' through its link: \(String(cString: strerror(errno)))",
+                                              subject: childRelative))
+                    continue
+                }
                 type = info.st_mode & S_IFMT
                 stamp = FileStamp(info)
                 if type == S_IFDIR && name != ".git" && !ancestors.contains(DirectoryID(info)) {

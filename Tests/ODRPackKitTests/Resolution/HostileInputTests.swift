@@ -61,12 +61,27 @@ import Glibc
         #expect(try project.plan().codes == ["file-unreadable"])
     }
 
-    @Test(.enabled(if: getuid() != 0, "root reads files whatever their permissions"))
-    func unreadableFile() throws {
+    /// Permissions bind only a user other than root, so as root the binary runs as `nobody` (setpriv).
+    @Test(arguments: [("R/locked.bin", 0o000), ("R/Sealed", 0o000), ("R/NoSearch", 0o644)])
+    func unreadableEntriesAreFileUnreadable(path: String, mode: Int) throws {
         let project = try project("  - {path: ., tags: [a]}\n")
-        try project.file("R/locked.bin", "x")
-        chmod(project.path("R/locked.bin"), 0)
-        #expect(try project.plan().codes == ["file-unreadable"])
+        try project.file("R/ok.txt", "fine")
+        try project.file(path.hasSuffix(".bin") ? path : path + "/inside.txt", "x")
+        chmod(project.path(path), mode_t(mode))
+        defer { chmod(project.path(path), 0o755) }
+        let arguments = ["validate", "--json"]
+        let output: CommandRunner.Output
+        if getuid() == 0 {
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return }
+            output = try CommandRunner.run(["--reuid=65534", "--regid=65534", "--clear-groups", CommandRunner.executable.path] + arguments,
+                                           in: project.root, executable: URL(fileURLWithPath: "/usr/bin/setpriv"))
+        } else {
+            output = try CommandRunner.run(arguments, in: project.root)
+        }
+        #expect(output.status == 1, "\(output.stderr)")
+        let diagnostics = try #require(try output.json()["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.map { $0["code"] as? String } == ["file-unreadable"])
+        #expect((diagnostics.first?["message"] as? String)?.contains("Permission denied") == true)
     }
 
     @Test func executableContentInATaggedFile() throws {
