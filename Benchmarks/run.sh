@@ -35,6 +35,12 @@ hf() { name=$1; shift; hyperfine --style basic --export-json "$BENCH/$name.json"
 
 hf build-full --runs 5 --prepare "rm -rf $OUT $ODRPACK_CACHE_DIR; sync" "$ODRPACK build $CORPUS/odrpack.yml -o $OUT --progress never"
 hf reference-bsdtar --runs 3 --prepare "sync" "bash $PWD/$BENCH/reference.sh"
+# Store mode beside one plain tar stream of the same packed files (no hashing, no per-pack archives).
+python3 -c 'import json, sys; print("\n".join(f["path"] for p in json.load(open(sys.argv[1]))["packs"] for f in p["files"]))' \
+    "$BENCH/plan.json" > "$BENCH/packed-files.txt"
+hf build-store --runs 3 --prepare "rm -rf $OUT-store; sync" "$ODRPACK build $CORPUS/odrpack.yml -o $OUT-store --compression store --no-cache --progress never"
+hf tar-store --runs 3 --prepare "rm -f $PWD/$BENCH/packed.tar; sync" "tar cf $PWD/$BENCH/packed.tar -C $CORPUS/Resources -T $PWD/$BENCH/packed-files.txt"
+rm -rf "$OUT-store" "$BENCH/packed.tar"
 du -sb "$OUT/OnDemandResources" | cut -f1 > "$BENCH/archive-bytes"
 du -sb "$BENCH/reference" | cut -f1 > "$BENCH/reference-bytes"
 python3 -c 'import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' \

@@ -41,7 +41,10 @@ struct PlanOptions: ParsableArguments {
     @Flag(help: "Exit 1 when there are warnings.")
     var warningsAsErrors = false
 
+    @OptionGroup var gitHub: GitHubOptions
+
     func validate() throws {
+        try gitHub.check(json: json)
         if let profile, LimitProfile.named(profile) == nil {
             throw ValidationError("unknown profile '\(profile)': use one of \(LimitProfile.names.joined(separator: ", "))")
         }
@@ -60,5 +63,22 @@ struct PlanOptions: ParsableArguments {
     func exitCode(for diagnostics: [Diagnostic]) -> ExitCode {
         if diagnostics.hasErrors || (warningsAsErrors && diagnostics.warningCount > 0) { return ExitCode(1) }
         return .success
+    }
+}
+
+/// `--github` (SPEC 11), on plan, validate, build, diff and thin.
+struct GitHubOptions: ParsableArguments {
+    @Flag(help: "Also print every problem as a GitHub Actions annotation, and append a summary to $GITHUB_STEP_SUMMARY.")
+    var github = false
+
+    func check(json: Bool) throws {
+        if github && json { throw ValidationError("--github and --json cannot be used together: annotations would break the JSON document") }
+    }
+
+    /// Annotations on stdout, then the step summary.
+    func emit(_ diagnostics: [Diagnostic], summary: @autoclosure () -> String) throws {
+        guard github else { return }
+        try Console().printOut(GitHubActions.commands(diagnostics))
+        try GitHubActions.appendStepSummary(summary())
     }
 }

@@ -25,18 +25,11 @@ public enum PlanReport {
 
         out += "\nTotals against limits (profile \(plan.profileName))\n"
         var totals = TextTable([("WHAT", .left), ("SIZE", .right), ("LIMIT", .right), ("USED", .right)])
-        func row(_ name: String, _ value: Int64, _ key: LimitProfile.Key, count: Bool = false) {
-            let limit = plan.limits[key]
-            let used = limit.map { $0 > 0 ? String(format: "%.1f%%", Double(value) * 100 / Double($0)) : "-" } ?? "-"
-            totals.add([name, count ? "\(value)" : ByteCount.format(value),
-                        limit.map { count ? "\($0)" : ByteCount.format($0) } ?? "none", used])
+        for row in LimitUsage.rows(plan) where row.key != .recommendedSize {
+            let used = row.usedText
+            totals.add([row.name, row.isCount ? "\(row.value)" : ByteCount.format(row.value),
+                        row.limit.map { row.isCount ? "\($0)" : ByteCount.format($0) } ?? "none", used])
         }
-        row("initial-install", plan.initialInstallSize, .maxInitialInstallSize)
-        row("initial-install + prefetch", plan.initialPrefetchSize, .maxInitialPrefetchSize)
-        row("all packs", plan.totalSize, .maxTotalSize)
-        row("pack count", Int64(plan.packs.count), .maxPackCount, count: true)
-        row("largest pack", plan.packs.map(\.size).max() ?? 0, .maxPackSize)
-        row("largest tag", plan.tags.map(\.size).max() ?? 0, .maxTagSize)
         out += totals.render()
         return out
     }

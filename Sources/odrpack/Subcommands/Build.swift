@@ -42,9 +42,12 @@ struct Build: ParsableCommand {
     @Flag(help: "Print one JSON document on stdout.")
     var json = false
 
+    @OptionGroup var gitHub: GitHubOptions
+
     enum ProgressMode: String, ExpressibleByArgument, CaseIterable { case auto, always, never }
 
     func validate() throws {
+        try gitHub.check(json: json)
         guard (0...9).contains(level) else { throw ValidationError("--level must be 0 to 9, not \(level)") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
     }
@@ -89,6 +92,7 @@ struct Build: ParsableCommand {
             if !json {
                 try console.printDiagnostics(replay.diagnostics)
                 try console.printOut(BuildReport.text(replay.summary(seconds: Date().timeIntervalSince(started)), outputDirectory: output))
+                try gitHub.emit(replay.diagnostics, summary: "### odrpack build \(manifest)\n\nUp to date.\n\n" + MarkdownReport.problems(replay.diagnostics))
                 return
             }
             if let document = replay.json() {
@@ -116,6 +120,9 @@ struct Build: ParsableCommand {
             } else {
                 try console.printDiagnostics(result.diagnostics)
                 try console.printError("odrpack: nothing written: \(Console.countSummary(result.diagnostics))\n")
+                try gitHub.emit(result.diagnostics, summary: MarkdownReport.plan(
+                    result.resolution?.rootPath.isEmpty == false ? result.plan : nil, diagnostics: result.diagnostics,
+                    title: "build \(manifest): nothing written"))
             }
             throw ExitCode(1)
         }
@@ -137,6 +144,7 @@ struct Build: ParsableCommand {
             try console.printOut(JSONValue.object(document).serialized())
         } else {
             try console.printOut(BuildReport.text(build.summary(seconds: Date().timeIntervalSince(started)), outputDirectory: output))
+            try gitHub.emit(result.diagnostics, summary: MarkdownReport.plan(plan, diagnostics: result.diagnostics, title: "build \(manifest)"))
         }
     }
 }

@@ -17,6 +17,16 @@ struct Diff: ParsableCommand {
     @Flag(help: "Exit 1 when the builds differ, like git diff --exit-code.")
     var exitCode = false
 
+    @Flag(help: "Print the diff as Markdown, for a pull-request comment.")
+    var markdown = false
+
+    @OptionGroup var gitHub: GitHubOptions
+
+    func validate() throws {
+        try gitHub.check(json: json)
+        if json && markdown { throw ValidationError("--json and --markdown cannot be used together: choose one output") }
+    }
+
     func run() throws {
         let console = Console()
         let before: BuildManifest, after: BuildManifest
@@ -32,7 +42,9 @@ struct Diff: ParsableCommand {
             throw ExitCode(2)
         }
         let diff = BuildDiff(old: before, new: after)
-        try console.printOut(json ? DiffReport.json(diff).serialized() : DiffReport.text(diff, old: old, new: new))
+        try console.printOut(json ? DiffReport.json(diff).serialized()
+                             : markdown ? MarkdownReport.diff(diff) : DiffReport.text(diff, old: old, new: new))
+        try gitHub.emit([], summary: MarkdownReport.diff(diff))
         if exitCode && diff.hasChanges { throw ExitCode(1) }
     }
 }

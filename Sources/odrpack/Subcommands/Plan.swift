@@ -24,6 +24,8 @@ struct Plan: ParsableCommand {
             try console.printDiagnostics(result.diagnostics)
             if !result.diagnostics.isEmpty { try console.printError(Console.countSummary(result.diagnostics) + "\n") }
         }
+        try options.gitHub.emit(result.diagnostics, summary: MarkdownReport.plan(
+            result.resolution?.rootPath.isEmpty == false ? result.plan : nil, diagnostics: result.diagnostics, title: "plan \(options.manifest)"))
         let code = options.exitCode(for: result.diagnostics)
         if code != .success { throw code }
     }

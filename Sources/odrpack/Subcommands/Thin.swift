@@ -21,6 +21,10 @@ struct Thin: ParsableCommand {
     @Flag(help: "Print one JSON document on stdout.")
     var json = false
 
+    @OptionGroup var gitHub: GitHubOptions
+
+    func validate() throws { try gitHub.check(json: json) }
+
     func run() throws {
         let console = Console()
         var options = AppThinner.Options(appPath: app, buildPath: buildDirectory)
@@ -59,6 +63,7 @@ struct Thin: ParsableCommand {
                 try console.printOut(text + "\n")
             }
         }
+        try gitHub.emit(result.diagnostics, summary: "### odrpack thin \(app)\n\n" + MarkdownReport.problems(result.diagnostics))
         if result.diagnostics.hasErrors { throw ExitCode(1) }
     }
 }

@@ -24,6 +24,8 @@ struct Validate: ParsableCommand {
             line += Console.countSummary(result.diagnostics)
             try console.printOut(line + "\n")
         }
+        try options.gitHub.emit(result.diagnostics, summary: MarkdownReport.plan(
+            result.resolution?.rootPath.isEmpty == false ? result.plan : nil, diagnostics: result.diagnostics, title: "validate \(options.manifest)"))
         let code = options.exitCode(for: result.diagnostics)
         if code != .success { throw code }
     }
