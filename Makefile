@@ -3,7 +3,8 @@ SWIFT ?= swift
 BUILD_FLAGS ?=
 ODRPACK = .build/debug/odrpack
 
-.PHONY: all deps build release sample test bench clean
+.PHONY: all deps build release sample report test test-browser bench install uninstall clean
+PREFIX ?= /usr/local
 
 all: build
 
@@ -29,13 +30,43 @@ sample: build
 	@cd SampleProject/build && ls -1 . OnDemandResources
 	$(ODRPACK) verify SampleProject/build
 
+# The sample's HTML size report: one self-contained page.
+report: build
+	@mkdir -p SampleProject/build
+	$(ODRPACK) report SampleProject/odrpack.yml --output SampleProject/build/odrpack-report.html
+
 test: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
 
+# Opens the report and diff pages in headless Chromium (installed from apt when missing).
+test-browser: build
+	@if ! command -v chromium >/dev/null 2>&1; then \
+		echo "installing chromium"; \
+		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium; \
+	fi
+	bash Tests/Browser/check-pages.sh
+
 # Times odrpack against sequential bsdtar on a generated ~1 GB game; writes .build/bench/results.json.
 bench: deps
 	bash Benchmarks/run.sh
+
+# The release binary, shell completions and a man page under PREFIX.
+install: release
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0755 .build/release/odrpack $(DESTDIR)$(PREFIX)/bin/odrpack
+	.build/release/odrpack --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/odrpack
+	.build/release/odrpack --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_odrpack
+	.build/release/odrpack --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/odrpack.fish
+	$(SWIFT) package plugin generate-manual --date 2026-01-01
+	install -m 0644 .build/plugins/GenerateManual/outputs/odrpack/odrpack.1 $(DESTDIR)$(PREFIX)/share/man/man1/odrpack.1
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/odrpack $(DESTDIR)$(PREFIX)/share/bash-completion/completions/odrpack \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_odrpack $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/odrpack.fish \
+		$(DESTDIR)$(PREFIX)/share/man/man1/odrpack.1
 
 clean:
 	rm -rf .build SampleProject/build

@@ -8,7 +8,7 @@ struct ODRPack: ParsableCommand {
         commandName: "odrpack",
         abstract: "Package an app's resources into On-Demand Resources asset packs.",
         version: ToolVersion.current,
-        subcommands: [Plan.self, Validate.self, Build.self, Verify.self, Diff.self, Thin.self, ImportXcode.self])
+        subcommands: [Plan.self, Validate.self, Build.self, Verify.self, Diff.self, Thin.self, Report.self, ImportXcode.self])
 
     static func main() {
         // A file-size limit and a closed pipe are reported as write errors (exit 2), not deaths by signal.

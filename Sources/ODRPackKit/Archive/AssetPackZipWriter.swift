@@ -51,20 +51,11 @@ final class AssetPackZipWriter {
         try addEntry(name, method: ZipFormat.stored, crc: 0, size: 0, compressedSize: 0, isFolder: true)
     }
 
-    /// A file entry whose bytes are all in memory.
-    func addFile(_ name: String, bytes: UnsafeRawBufferPointer, crc: UInt32, deflate: Bool) throws {
-        if deflate, let deflater {
-            var compressed: [UInt8] = []
-            compressed.reserveCapacity(bytes.count / 2 + 64)
-            try deflater.compress(bytes, finish: true) { compressed.append(contentsOf: $0) }
-            try addEntry(name, method: ZipFormat.deflated, crc: crc, size: UInt64(bytes.count),
-                         compressedSize: UInt64(compressed.count), isFolder: false)
-            try compressed.withUnsafeBytes { try emit($0) }
-        } else {
-            try addEntry(name, method: ZipFormat.stored, crc: crc, size: UInt64(bytes.count),
-                         compressedSize: UInt64(bytes.count), isFolder: false)
-            try emit(bytes)
-        }
+    /// A file entry whose archived bytes are all in memory: `payload` is the data, deflated when `deflated`.
+    func addFile(_ name: String, size: Int64, crc: UInt32, deflated: Bool, payload: UnsafeRawBufferPointer) throws {
+        try addEntry(name, method: deflated ? ZipFormat.deflated : ZipFormat.stored, crc: crc, size: UInt64(size),
+                     compressedSize: UInt64(payload.count), isFolder: false)
+        try emit(payload)
     }
 
     /// A file entry streamed in pieces: `body` calls its argument with each piece, `size` bytes in all.

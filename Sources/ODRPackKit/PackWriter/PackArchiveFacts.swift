@@ -10,8 +10,6 @@ public struct PackArchiveFacts: Sendable, Equatable {
     /// The bytes of every file of the pack: resources, Info.plist and whatever signing added.
     public var uncompressedSize: Int64
 
-    public var fileSha256: [String] { files.map(\.sha256) }
-
     /// SHA-256 of the pack's sorted (path, size, sha256) list, one `path NUL size NUL sha256 LF` record each.
     static func contentHash(files: [ResolvedResource], sha256: [String]) -> String {
         var hasher = SHA256Hasher()

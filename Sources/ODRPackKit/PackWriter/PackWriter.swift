@@ -11,29 +11,20 @@ import Darwin
 /// larger ones the cache vouches for); one writer per worker thread, which owns its buffers.
 final class PackWriter {
     static let chunkSize = 1 << 20
-    /// Bytes sampled (at the start, middle and end) to judge whether deflate is worthwhile.
-    static let sampleSize = 16 * 1024
-    /// Deflate only when a trial saves at least this fraction of the sample.
-    static let worthwhileSaving = 0.05
+    /// Small entries prepared together on every core, then written in order: at most this many, or bytes.
+    static let batchEntries = 256
+    static let batchBytes: Int64 = 16 << 20
 
     let options: BuildOptions
-    private let buffer: UnsafeMutableRawBufferPointer
-    private let sample: UnsafeMutableRawBufferPointer
-    private let trial: UnsafeMutableRawBufferPointer
-    /// Reports bytes read as they stream, for progress.
-    var onBytes: ((Int64) -> Void)?
+    /// One per core; the first also serves this writer's own thread.
+    private let compressors: [EntryCompressor]
+    private var buffer: UnsafeMutableRawBufferPointer { compressors[0].buffer.bytes }
+    /// Reports bytes read as they stream, for progress (from several threads).
+    var onBytes: (@Sendable (Int64) -> Void)?
 
     init(options: BuildOptions) {
         self.options = options
-        buffer = .allocate(byteCount: Self.chunkSize, alignment: 16)
-        sample = .allocate(byteCount: Self.sampleSize * 3, alignment: 16)
-        trial = .allocate(byteCount: Int(compressBound(uLong(Self.sampleSize * 3))), alignment: 16)
-    }
-
-    deinit {
-        buffer.deallocate()
-        sample.deallocate()
-        trial.deallocate()
+        compressors = (0..<max(1, options.jobs)).map { _ in EntryCompressor(options: options) }
     }
 
     /// Writes `pack` at `temporaryPath` (a file or a folder, by layout); the caller moves it into place.
@@ -101,50 +92,82 @@ final class PackWriter {
 
     /// Writes META-INF and `entries` as a zip; returns its size, SHA-256 and each file entry's digest.
     private func writeZip(_ entries: [PackEntry], at path: String) throws -> (Int64, String, [FileDigest?]) {
-        let descriptor = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
+        // Read and write: a large deflated entry is read back to hash it once its header is patched.
+        let descriptor = open(path, O_CREAT | O_TRUNC | O_RDWR | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw BuildError.system("cannot create '\(path)'") }
         defer { close(descriptor) }
         let writer = try AssetPackZipWriter(descriptor: descriptor, path: path, entryTime: options.entryTime,
                                             level: options.compression == .store ? nil : options.level)
         try writer.addFolder(ZipMetadata.folderName)
         _ = try addBytes(Array(ZipMetadata(entries: entries).propertyList.binaryData()), named: ZipMetadata.fileName, to: writer)
-        var digests: [FileDigest?] = []
-        digests.reserveCapacity(entries.count)
-        for entry in entries {
+        var digests: [FileDigest?] = Array(repeating: nil, count: entries.count)
+        var batch: [Int] = []
+        var batchBytes: Int64 = 0
+        func flush() throws {
+            guard !batch.isEmpty else { return }
+            for (index, prepared) in zip(batch, try prepare(batch.map { entries[$0] })) {
+                try prepared.payload.withUnsafeBytes { payload in
+                    try writer.addFile(entries[index].name, size: prepared.size, crc: prepared.digest.crc32,
+                                       deflated: prepared.deflated, payload: payload)
+                }
+                digests[index] = prepared.digest
+            }
+            batch.removeAll(keepingCapacity: true)
+            batchBytes = 0
+        }
+        for (index, entry) in entries.enumerated() {
             switch entry.content {
             case .folder:
+                try flush()
                 try writer.addFolder(entry.name)
-                digests.append(nil)
-            case let .bytes(bytes):
-                digests.append(try addBytes(bytes, named: entry.name, to: writer))
-            case let .file(path, size, stamp, known):
-                digests.append(try addFile(entry.name, path: path, size: size, stamp: stamp, known: known, to: writer))
+            case let .file(path, size, stamp, known) where size > Int64(PackWriter.chunkSize):
+                try flush()
+                digests[index] = try addFile(entry.name, path: path, size: size, stamp: stamp, known: known, to: writer)
+            default:
+                batch.append(index)
+                batchBytes += entry.size
+                if batch.count == Self.batchEntries || batchBytes >= Self.batchBytes { try flush() }
             }
         }
+        try flush()
         let (size, sha256) = try writer.finish()
         return (size, sha256, digests)
     }
 
     private func addBytes(_ bytes: [UInt8], named name: String, to writer: AssetPackZipWriter) throws -> FileDigest {
-        try bytes.withUnsafeBytes { raw in
-            let digest = Self.digest(raw)
-            try writer.addFile(name, bytes: raw, crc: digest.crc32, deflate: shouldDeflate(inMemory: raw))
-            return digest
+        let prepared = try compressors[0].prepare(PackEntry(name: name, content: .bytes(bytes)), onBytes: nil)
+        try prepared.payload.withUnsafeBytes { payload in
+            try writer.addFile(name, size: prepared.size, crc: prepared.digest.crc32, deflated: prepared.deflated, payload: payload)
         }
+        return prepared.digest
+    }
+
+    /// Prepares small entries on every core, in slices; the first error in entry order is thrown.
+    private func prepare(_ entries: [PackEntry]) throws -> [EntryCompressor.Prepared] {
+        let slices = min(compressors.count, entries.count)
+        if slices <= 1 { return try entries.map { try compressors[0].prepare($0, onBytes: onBytes) } }
+        let results = UnsafeMutableBufferPointer<Result<EntryCompressor.Prepared, any Error>?>.allocate(capacity: entries.count)
+        results.initialize(repeating: nil)
+        defer {
+            _ = results.deinitialize()
+            results.deallocate()
+        }
+        let pool = compressors, report = onBytes
+        DispatchQueue.concurrentPerform(iterations: slices) { slice in
+            var index = slice * entries.count / slices
+            let end = (slice + 1) * entries.count / slices
+            while index < end {
+                results[index] = Result { try pool[slice].prepare(entries[index], onBytes: report) }
+                index += 1
+            }
+        }
+        return try results.map { try $0!.get() }
     }
 
     private func addFile(_ name: String, path: String, size: Int64, stamp: FileStamp?, known: FileDigest?,
                          to writer: AssetPackZipWriter) throws -> FileDigest {
         let source = try SourceFile(path: path, name: name, expected: stamp, size: size)
         defer { source.close() }
-        if size <= Int64(buffer.count) {
-            let bytes = try source.readWhole(into: buffer)
-            onBytes?(size)
-            let digest = known ?? Self.digest(bytes)
-            try writer.addFile(name, bytes: bytes, crc: digest.crc32, deflate: shouldDeflate(inMemory: bytes))
-            try source.checkUnchanged()
-            return digest
-        }
         let digest: FileDigest
         if let known {
             digest = known
@@ -157,16 +180,18 @@ final class PackWriter {
             }
             digest = FileDigest(sha256: hasher.finalize(), crc32: crc)
         }
-        let deflate = try shouldDeflate(size: size) { offset, count, into in try source.read(at: offset, count: count, into: into) }
+        let deflate = try compressors[0].shouldDeflate(size: size) { offset, count, into in try source.read(at: offset, count: count, into: into) }
+        // The header's CRC came from the cache or from the first read; what follows must match it. After a first
+        // read, the unchanged size and time vouch for that; a CRC only the cache knows is checked on the way.
         var crc: UInt32 = 0
         try writer.addFile(name, size: size, crc: digest.crc32, deflate: deflate) { append in
             try source.stream(into: buffer) { chunk in
-                crc = CRC32.update(crc, chunk)
+                if known != nil { crc = CRC32.update(crc, chunk) }
                 try append(chunk)
                 onBytes?(Int64(chunk.count))
             }
         }
-        guard crc == digest.crc32 else { throw source.changed() }
+        if known != nil && crc != digest.crc32 { throw source.changed() }
         try source.checkUnchanged()
         return digest
     }
@@ -258,36 +283,5 @@ final class PackWriter {
 
     private func makeFolder(_ path: String) throws {
         guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw BuildError.system("cannot create folder '\(path)'") }
-    }
-
-    // MARK: Compression choice
-
-    private func shouldDeflate(inMemory bytes: UnsafeRawBufferPointer) throws -> Bool {
-        try shouldDeflate(size: Int64(bytes.count)) { offset, count, into in
-            into.copyMemory(from: bytes.baseAddress! + Int(offset), byteCount: count)
-            return count
-        }
-    }
-
-    /// `auto`: trial-deflates samples of the bytes (fast level 1) and deflates only when that saves enough.
-    /// Depends only on the bytes, so the choice is deterministic.
-    private func shouldDeflate(size: Int64, read: (Int64, Int, UnsafeMutableRawPointer) throws -> Int) throws -> Bool {
-        switch options.compression {
-        case .store: return false
-        case .deflate: return true
-        case .auto: break
-        }
-        if size == 0 { return false }
-        let piece = Int64(Self.sampleSize)
-        let offsets: [Int64] = size <= piece * 3 ? [0] : [0, (size - piece) / 2, size - piece]
-        let length = size <= piece * 3 ? Int(size) : Self.sampleSize
-        var sampled = 0
-        for offset in offsets { sampled += try read(offset, length, sample.baseAddress! + sampled) }
-        guard sampled > 0 else { return false }
-        var compressedLength = uLong(trial.count)
-        let status = compress2(trial.baseAddress!.assumingMemoryBound(to: Bytef.self), &compressedLength,
-                               sample.baseAddress!.assumingMemoryBound(to: Bytef.self), uLong(sampled), 1)
-        guard status == Z_OK else { return true }
-        return Double(compressedLength) <= Double(sampled) * (1 - Self.worthwhileSaving)
     }
 }

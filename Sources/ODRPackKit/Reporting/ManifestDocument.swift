@@ -41,7 +41,7 @@ public enum ManifestDocument {
         }
         fields.append(("files", .array(pack.files.enumerated().map { index, file in
             var entry: [(String, JSONValue)] = [("path", .string(file.path)), ("size", .int(file.size))]
-            if withArchives { entry.append(("sha256", .optional(facts?.fileSha256[index]))) }
+            if withArchives { entry.append(("sha256", .optional(facts?.files[index].sha256))) }
             return .object(entry)
         })))
         return .object(fields)

@@ -20,6 +20,9 @@ struct Diff: ParsableCommand {
     @Flag(help: "Print the diff as Markdown, for a pull-request comment.")
     var markdown = false
 
+    @Option(help: "Also write the diff as one self-contained HTML page.")
+    var html: String?
+
     @OptionGroup var gitHub: GitHubOptions
 
     func validate() throws {
@@ -42,6 +45,9 @@ struct Diff: ParsableCommand {
             throw ExitCode(2)
         }
         let diff = BuildDiff(old: before, new: after)
+        if let html {
+            try HTMLFile.write(DiffReportModel(diff: diff, old: before, new: after, oldName: old, newName: new).html, to: html)
+        }
         try console.printOut(json ? DiffReport.json(diff).serialized()
                              : markdown ? MarkdownReport.diff(diff) : DiffReport.text(diff, old: old, new: new))
         try gitHub.emit([], summary: MarkdownReport.diff(diff))

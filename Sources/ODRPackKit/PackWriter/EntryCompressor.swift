@@ -1,0 +1,93 @@
+import Foundation
+
+/// Reads a small entry whole, digests it and compresses it as the build's compression mode says: the part of
+/// writing a pack that can run on several cores at once for one pack of many small files. Owns its buffers and
+/// zlib states; one per thread.
+final class EntryCompressor {
+    /// Bytes sampled (at the start, middle and end) to judge whether deflate is worthwhile.
+    static let sampleSize = 16 * 1024
+    /// Deflate only when a trial saves at least this fraction of the sample.
+    static let worthwhileSaving = 0.05
+
+    /// A small entry ready to be written: its digest, and its bytes as they go into the archive.
+    struct Prepared {
+        var digest: FileDigest
+        var size: Int64
+        var deflated: Bool
+        var payload: [UInt8]
+    }
+
+    let options: BuildOptions
+    let buffer = ReadBuffer(size: PackWriter.chunkSize)
+    private let sample = ReadBuffer(size: sampleSize * 3)
+    /// Level 1, for the trial of `auto`; one zlib state reused, where compress2 would set one up per file.
+    private let trial: Deflater?
+    private let deflater: Deflater?
+
+    /// zlib states that could not be set up (no memory) fail the first entry that needs them.
+    init(options: BuildOptions) {
+        self.options = options
+        trial = options.compression == .auto ? try? Deflater(level: 1) : nil
+        deflater = options.compression == .store ? nil : try? Deflater(level: options.level)
+    }
+
+    private static let noZlib = BuildError.io("cannot set up zlib's deflate: out of memory", errno: ENOMEM)
+
+    /// Prepares an entry of in-memory bytes, or a file of at most one chunk.
+    func prepare(_ entry: PackEntry, onBytes: ((Int64) -> Void)?) throws -> Prepared {
+        switch entry.content {
+        case .folder:
+            preconditionFailure("folders are written as they come")
+        case let .bytes(bytes):
+            return try bytes.withUnsafeBytes { try prepare($0, known: nil) }
+        case let .file(path, size, stamp, known):
+            let source = try SourceFile(path: path, name: entry.name, expected: stamp, size: size)
+            defer { source.close() }
+            let bytes = try source.readWhole(into: buffer.bytes)
+            onBytes?(size)
+            let prepared = try prepare(bytes, known: known)
+            try source.checkUnchanged()
+            return prepared
+        }
+    }
+
+    private func prepare(_ bytes: UnsafeRawBufferPointer, known: FileDigest?) throws -> Prepared {
+        let digest = known ?? PackWriter.digest(bytes)
+        guard try shouldDeflate(inMemory: bytes) else {
+            return Prepared(digest: digest, size: Int64(bytes.count), deflated: false, payload: Array(bytes))
+        }
+        guard let deflater else { throw Self.noZlib }
+        var payload: [UInt8] = []
+        payload.reserveCapacity(bytes.count / 2 + 64)
+        try deflater.compress(bytes, finish: true) { payload.append(contentsOf: $0) }
+        return Prepared(digest: digest, size: Int64(bytes.count), deflated: true, payload: payload)
+    }
+
+    func shouldDeflate(inMemory bytes: UnsafeRawBufferPointer) throws -> Bool {
+        try shouldDeflate(size: Int64(bytes.count)) { offset, count, into in
+            into.copyMemory(from: bytes.baseAddress! + Int(offset), byteCount: count)
+            return count
+        }
+    }
+
+    /// `auto`: trial-deflates samples of the bytes (fast level 1) and deflates only when that saves enough.
+    /// Depends only on the bytes, so the choice is deterministic.
+    func shouldDeflate(size: Int64, read: (Int64, Int, UnsafeMutableRawPointer) throws -> Int) throws -> Bool {
+        switch options.compression {
+        case .store: return false
+        case .deflate: return true
+        case .auto: break
+        }
+        if size == 0 { return false }
+        let piece = Int64(Self.sampleSize)
+        let offsets: [Int64] = size <= piece * 3 ? [0] : [0, (size - piece) / 2, size - piece]
+        let length = size <= piece * 3 ? Int(size) : Self.sampleSize
+        var sampled = 0
+        for offset in offsets { sampled += try read(offset, length, sample.bytes.baseAddress! + sampled) }
+        guard sampled > 0 else { return false }
+        guard let trial else { throw Self.noZlib }
+        var compressedLength = 0
+        try trial.compress(UnsafeRawBufferPointer(rebasing: sample.bytes[..<sampled]), finish: true) { compressedLength += $0.count }
+        return Double(compressedLength) <= Double(sampled) * (1 - Self.worthwhileSaving)
+    }
+}

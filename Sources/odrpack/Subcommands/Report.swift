@@ -1,0 +1,41 @@
+import ArgumentParser
+import ODRPackKit
+
+struct Report: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write one self-contained HTML page: a treemap of the packs, gauges for every limit, tables and problems.")
+
+    @Argument(help: "The tag manifest.")
+    var manifest = "odrpack.yml"
+
+    @Option(help: "Limit profile: default, ios, ios18 or tvos (overrides the manifest's).")
+    var profile: String?
+
+    @Option(name: .shortAndLong, help: "The HTML file to write.")
+    var output = "odrpack-report.html"
+
+    func validate() throws {
+        if let profile, LimitProfile.named(profile) == nil {
+            throw ValidationError("unknown profile '\(profile)': use one of \(LimitProfile.names.joined(separator: ", "))")
+        }
+    }
+
+    func run() throws {
+        let console = Console()
+        let result: PlanResult
+        do {
+            result = try ProjectPlanner().plan(manifestPath: manifest, profile: profile)
+        } catch let error as ManifestLoader.ReadError {
+            try console.printError("odrpack: error: \(error.description)\n")
+            throw ExitCode(2)
+        }
+        try console.printDiagnostics(result.diagnostics)
+        guard let plan = result.plan, result.resolution?.rootPath.isEmpty == false else {
+            try console.printError("odrpack: no report: the manifest cannot be planned (\(Console.countSummary(result.diagnostics)))\n")
+            throw ExitCode(1)
+        }
+        try HTMLFile.write(ReportModel(plan: plan, diagnostics: result.diagnostics, manifestPath: manifest).html, to: output)
+        try console.printOut("Wrote \(output): \(plan.packs.count) packs, \(plan.resourceFiles) files, \(Console.countSummary(result.diagnostics))\n")
+        if result.diagnostics.hasErrors { throw ExitCode(1) }
+    }
+}
