@@ -1,3 +1,5 @@
+import Foundation
+
 /// A small pull parser over UTF-8 JSON bytes: the caller walks the document it expects and skips the rest.
 /// Much faster than building a generic tree, for the large manifests `diff` and `verify` read.
 struct JSONReader {
@@ -148,7 +150,13 @@ struct JSONReader {
 
     /// The bytes as a String, or a syntax failure when they are not UTF-8.
     private static func validated(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws -> String {
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw Failure.syntax(offset) }
+        // Decoding replaces what is not UTF-8, so the text has the same bytes exactly when they were valid.
+        // (Faster here than the generic String(validating:as:).)
+        var text = String(decoding: bytes, as: UTF8.self)
+        let valid = text.withUTF8 { decoded in
+            decoded.count == bytes.count && (bytes.isEmpty || memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+        }
+        guard valid else { throw Failure.syntax(offset) }
         return text
     }
 

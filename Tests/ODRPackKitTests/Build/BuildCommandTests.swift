@@ -249,7 +249,6 @@ import Glibc
         #expect(a == b)
         // SOURCE_DATE_EPOCH sets every entry's time; a bad value is refused.
         #expect(try build(project, "c", ["--url-prefix", "https://x/"], environment: ["SOURCE_DATE_EPOCH": "1700000000"]).status == 0)
-        let c = try contents(project.root.appendingPathComponent("c"))
         // Same content, other entry times: equal content hashes, other archives, every entry at 2023-11-14 22:13:20 UTC.
         func packs(_ folder: String) throws -> [[String: Any]] {
             let document = try JSONSerialization.jsonObject(with: Data(contentsOf: project.root.appendingPathComponent(folder + "/odrpack-manifest.json")))

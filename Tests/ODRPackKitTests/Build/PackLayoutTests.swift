@@ -98,7 +98,7 @@ import Glibc
         func kinds() throws -> [Bool] {
             try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources")).sorted().map { name in
                 var isFolder: ObjCBool = false
-                FileManager.default.fileExists(atPath: project.path("out/OnDemandResources/" + name), isDirectory: &isFolder)
+                _ = FileManager.default.fileExists(atPath: project.path("out/OnDemandResources/" + name), isDirectory: &isFolder)
                 return isFolder.boolValue
             }
         }

@@ -180,3 +180,33 @@ import Testing
         #expect(message.contains("cannot write to standard output"))
     }
 }
+
+/// SPEC 6: colour only on a terminal, never with NO_COLOR or TERM=dumb (run under `script`, which gives a pty).
+@Suite struct TerminalColourTests {
+    func validateOnATerminal(_ environment: [String: String]) throws -> String {
+        let project = try TemporaryProject()
+        try project.manifest("version: 1\nbundle-id: com.example.x\nresources:\n  - {path: a.txt, tags: [\" a\"]}\n")
+        try project.file("a.txt", "x")
+        var env = ["TERM": "xterm-256color"]
+        for (key, value) in environment { env[key] = value }
+        let exports = env.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let unset = environment["NO_COLOR"] == nil ? "unset NO_COLOR; " : ""
+        let output = try CommandRunner.run(["-qec", "\(unset)env \(exports) \(CommandRunner.executable.path) validate", "/dev/null"],
+                                           in: project.root, executable: URL(fileURLWithPath: "/usr/bin/script"))
+        return output.stdout
+    }
+
+    @Test func colourOnlyOnATerminalAndNeverWhenAskedNot() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+        #expect(try validateOnATerminal([:]).contains("\u{1B}[1;33mwarning:"))
+        #expect(try !validateOnATerminal(["NO_COLOR": "1"]).contains("\u{1B}["))
+        #expect(try !validateOnATerminal(["TERM": "dumb"]).contains("\u{1B}["))
+        // Not a terminal: plain text.
+        let project = try TemporaryProject()
+        try project.manifest("version: 1\nbundle-id: com.example.x\nresources:\n  - {path: a.txt, tags: [\" a\"]}\n")
+        try project.file("a.txt", "x")
+        let piped = try CommandRunner.run(["-u", "NO_COLOR", CommandRunner.executable.path, "validate"], in: project.root,
+                                          environment: ["TERM": "xterm-256color"], executable: URL(fileURLWithPath: "/usr/bin/env"))
+        #expect(piped.stderr.contains("warning:") && !piped.stderr.contains("\u{1B}["))
+    }
+}

@@ -21,6 +21,24 @@ import Testing
         return try project.plan()
     }
 
+    /// SPEC 4's table, number by number (nil: no limit).
+    @Test func everyProfileHasTheSpecNumbers() {
+        let table: [String: [Int64?]] = [
+            // max-pack-size, max-tag-size, recommended-size, max-pack-count, max-initial-install-size, max-initial-prefetch-size, max-total-size
+            "default": [512 * Self.MB, 512 * Self.MB, 64 * Self.MB, 1000, nil, 2 * Self.GB, 20 * Self.GB],
+            "ios": [512 * Self.MB, 512 * Self.MB, 64 * Self.MB, 1000, 2 * Self.GB, 4 * Self.GB, 20 * Self.GB],
+            "ios18": [8 * Self.GB, 8 * Self.GB, 64 * Self.MB, 1000, nil, nil, 70 * Self.GB],
+            "tvos": [512 * Self.MB, 512 * Self.MB, 64 * Self.MB, 1000, 2 * Self.GB, 4 * Self.GB, 20 * Self.GB],
+        ]
+        let keys: [LimitProfile.Key] = [.maxPackSize, .maxTagSize, .recommendedSize, .maxPackCount, .maxInitialInstallSize,
+                                        .maxInitialPrefetchSize, .maxTotalSize]
+        #expect(Set(LimitProfile.names) == Set(table.keys))
+        for (name, values) in table {
+            let profile = LimitProfile.named(name)
+            #expect(keys.map { profile?[$0] } == values, "\(name)")
+        }
+    }
+
     @Test(arguments: [("default", 512 * MB), ("ios", 512 * MB), ("tvos", 512 * MB), ("ios18", 8 * GB)])
     func maxPackSize(profile: String, limit: Int64) throws {
         let at = try project(profile: profile, files: [("pack.bin", limit, ["a"])])

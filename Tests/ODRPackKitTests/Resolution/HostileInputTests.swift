@@ -151,4 +151,14 @@ import Glibc
         #expect(result.codes == ["case-collision"])
         #expect(result.diagnostics[0].severity == .warning)
     }
+
+    @Test func nonASCIICaseCollision() throws {
+        let project = try project("  - {path: ., tags: [a]}\n")
+        try project.file("R/Ünïcode/Éclair.png")
+        try project.file("R/ünïcode/éclair.png")
+        try project.file("R/ünïcode/other.png")
+        let result = try project.plan()
+        #expect(result.codes == ["case-collision"])
+        #expect(result.diagnostics.first?.message.contains("'Ünïcode/Éclair.png' and 'ünïcode/éclair.png'") == true)
+    }
 }
