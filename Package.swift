@@ -1,14 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Upcoming language features turned on for every target, so the code is ready for the next language mode.
+/// Swift 6 language mode (complete concurrency checking) plus the upcoming feature it does not turn on yet.
 let upcomingFeatures: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
-    .enableUpcomingFeature("BareSlashRegexLiterals"),
-    .enableUpcomingFeature("ConciseMagicFile"),
-    .enableUpcomingFeature("ForwardTrailingClosures"),
-    .enableUpcomingFeature("ImplicitOpenExistentials"),
-    .enableUpcomingFeature("DisableOutwardActorInference"),
 ]
 
 let package = Package(
@@ -52,5 +47,5 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

@@ -32,7 +32,7 @@ public struct BuildResult: Sendable {
 /// Three jobs over one state: `PackReuse` decides what the last build already wrote, `PackWriter`s write the rest
 /// beside their final names on every core, and `OutputCommit` moves them into place with the manifest last,
 /// so a build that fails or is killed never leaves a manifest that lies.
-public struct PackBuilder {
+public struct PackBuilder: Sendable {
     public let options: BuildOptions
     public let progress: BuildProgress
 
@@ -142,6 +142,8 @@ public struct PreviousBuild: Sendable {
 }
 
 /// Loads the previous build's cache on another thread while the resources are planned.
+/// `@unchecked Sendable` because: `loaded` is written once, by the loading thread, before it signals `done`, and
+/// read only after waiting on `done`, so the semaphore orders the write before every read.
 public final class PreviousBuildLoader: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var loaded: PreviousBuild?

@@ -32,8 +32,8 @@ struct OutputFile {
 
     func finish(time: Int64) throws {
         guard fchmod(descriptor, 0o644) == 0 else { throw BuildError.system("cannot set the mode of '\(path)'") }
-        var times = Self.times(time)
-        guard futimens(descriptor, &times.0) == 0 else { throw BuildError.system("cannot set the time of '\(path)'") }
+        let times = Self.times(time)
+        guard futimens(descriptor, times) == 0 else { throw BuildError.system("cannot set the time of '\(path)'") }
     }
 
     static func setFileAttributes(_ path: String, time: Int64) throws {
@@ -46,13 +46,14 @@ struct OutputFile {
 
     private static func setAttributes(_ path: String, mode: mode_t, time: Int64) throws {
         guard chmod(path, mode) == 0 else { throw BuildError.system("cannot set the mode of '\(path)'") }
-        var times = Self.times(time)
-        guard utimensat(AT_FDCWD, path, &times.0, AT_SYMLINK_NOFOLLOW) == 0 else {
+        let times = Self.times(time)
+        guard utimensat(AT_FDCWD, path, times, AT_SYMLINK_NOFOLLOW) == 0 else {
             throw BuildError.system("cannot set the time of '\(path)'")
         }
     }
 
-    private static func times(_ seconds: Int64) -> (timespec, timespec) {
-        (timespec(tv_sec: time_t(seconds), tv_nsec: 0), timespec(tv_sec: time_t(seconds), tv_nsec: 0))
+    /// Access and modification time, as the two-element array the calls read (a tuple's element would be copied alone).
+    private static func times(_ seconds: Int64) -> [timespec] {
+        Array(repeating: timespec(tv_sec: time_t(seconds), tv_nsec: 0), count: 2)
     }
 }

@@ -142,26 +142,15 @@ final class PackWriter {
         return prepared.digest
     }
 
-    /// Prepares small entries on every core, in slices; the first error in entry order is thrown.
+    /// Prepares small entries on every core, a slice per compressor; the first error in entry order is thrown.
     private func prepare(_ entries: [PackEntry]) throws -> [EntryCompressor.Prepared] {
         let slices = min(compressors.count, entries.count)
-        if slices <= 1 { return try entries.map { try compressors[0].prepare($0, onBytes: onBytes) } }
-        let results = UnsafeMutableBufferPointer<Result<EntryCompressor.Prepared, any Error>?>.allocate(capacity: entries.count)
-        results.initialize(repeating: nil)
-        defer {
-            _ = results.deinitialize()
-            results.deallocate()
-        }
         let pool = compressors, report = onBytes
-        DispatchQueue.concurrentPerform(iterations: slices) { slice in
-            var index = slice * entries.count / slices
-            let end = (slice + 1) * entries.count / slices
-            while index < end {
-                results[index] = Result { try pool[slice].prepare(entries[index], onBytes: report) }
-                index += 1
+        return try parallelMap(Array(0..<slices), jobs: slices) { slice in
+            try entries[(slice * entries.count / slices)..<((slice + 1) * entries.count / slices)].map {
+                try pool[slice].prepare($0, onBytes: report)
             }
-        }
-        return try results.map { try $0!.get() }
+        }.flatMap { $0 }
     }
 
     private func addFile(_ name: String, path: String, size: Int64, stamp: FileStamp?, known: FileDigest?,

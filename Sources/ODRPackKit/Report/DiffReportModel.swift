@@ -9,7 +9,7 @@ public struct DiffReportModel: Sendable {
                                   children: packs.map { pack in
                                       TreemapNode.pack(name: pack.shortName, group: pack.status.rawValue,
                                                        files: (files[pack.id] ?? []).map { ($0.path, $0.size) },
-                                                       keep: ReportModel.filesPerFolder)
+                                                       keep: ReportModel.tilesPerFolder(files: files.values.reduce(0) { $0 + $1.count }))
                                   })
         let diffDocument = DiffReport.json(diff)
         guard case var .object(fields) = diffDocument else { document = diffDocument; return }

@@ -4,18 +4,22 @@ public struct ReportModel: Sendable {
     public var treemap: TreemapNode
     public var document: JSONValue
 
-    /// Files per folder that get a tile of their own; the rest of the folder shares one.
+    /// Files per folder that get a tile of their own; the rest of the folder shares one. Fewer in a big project,
+    /// so the page holds about the same number of tiles whatever the number of files.
     public static let filesPerFolder = 40
+
+    static func tilesPerFolder(files: Int) -> Int { max(4, min(filesPerFolder, 400_000 / max(1, files))) }
     /// Rows of the largest-files table.
     public static let largestFiles = 200
 
     public init(plan: PackPlan, diagnostics: [Diagnostic], manifestPath: String) {
         title = "odrpack report: \(plan.bundleID)"
         let packs = plan.packs.sorted { ($0.size, $1.id) > ($1.size, $0.id) }
+        let keep = Self.tilesPerFolder(files: plan.resourceFiles)
         treemap = TreemapNode(name: plan.bundleID, size: plan.totalSize, group: "all",
                               children: packs.map { pack in
                                   TreemapNode.pack(name: pack.shortName, group: pack.category.rawValue,
-                                                   files: pack.files.map { ($0.path, $0.size) }, keep: Self.filesPerFolder)
+                                                   files: pack.files.map { ($0.path, $0.size) }, keep: keep)
                               })
         var largest: [(path: String, size: Int64, pack: AssetPack)] = []
         for pack in plan.packs { for file in pack.files { largest.append((file.path, file.size, pack)) } }

@@ -2,8 +2,7 @@
 /// as JSON in the page, nothing fetched from anywhere.
 enum ReportPage {
     static func html(title: String, data: JSONValue) -> String {
-        // Inside <script>, only "</" could end the element early; "<\/" is the same JSON string.
-        let json = data.serialized().replacingOccurrences(of: "</", with: "<\\/")
+        let json = scriptSafe(data.serialized())
         return """
         <!doctype html>
         <html lang="en">
@@ -37,6 +36,20 @@ enum ReportPage {
         </html>
 
         """
+    }
+
+    /// Inside <script>, only "</" could end the element early; "<\/" is the same JSON string. (A byte loop: Foundation's
+    /// replacingOccurrences takes a fifth of a second on the 4 MB of a 200,000-file project.)
+    static func scriptSafe(_ json: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(json.utf8.count + 64)
+        var previous: UInt8 = 0
+        for byte in json.utf8 {
+            if previous == UInt8(ascii: "<") && byte == UInt8(ascii: "/") { out.append(UInt8(ascii: "\\")) }
+            out.append(byte)
+            previous = byte
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     static func escapeHTML(_ text: String) -> String {

@@ -31,8 +31,9 @@ import Testing
     @Test func concurrentBuildsBothFinishWithAFolderThatVerifies() throws {
         let project = try game.gameProject()
         let statuses = Mutex<[Int32]>([])
+        let root = project.root
         DispatchQueue.concurrentPerform(iterations: 2) { _ in
-            let status = (try? CommandRunner.run(["build", "-o", "out", "--no-cache"], in: project.root))?.status ?? -1
+            let status = (try? CommandRunner.run(["build", "-o", "out", "--no-cache"], in: root))?.status ?? -1
             statuses.withLock { $0.append(status) }
         }
         #expect(statuses.withLock { $0 } == [0, 0])
