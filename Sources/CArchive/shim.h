@@ -5,6 +5,4 @@
 #include <zlib.h>
 #include <sys/stat.h>
 
-/// `AE_IFREG` is a macro Swift cannot import; re-exported as a constant.
-static const unsigned int ODR_AE_IFREG = AE_IFREG;
 #endif

@@ -63,13 +63,8 @@ struct PackReuse {
     static func digest(of path: String, file: ResolvedResource, buffer: UnsafeMutableRawBufferPointer) throws -> FileDigest {
         let source = try SourceFile(path: path, name: file.path, expected: file.stamp, size: file.size)
         defer { source.close() }
-        var hasher = SHA256Hasher()
-        var crc: UInt32 = 0
-        try source.stream(into: buffer) { chunk in
-            hasher.update(chunk)
-            crc = CRC32.update(crc, chunk)
-        }
+        let digest = try source.digest(buffer: buffer)
         try source.checkUnchanged()
-        return FileDigest(sha256: hasher.finalize(), crc32: crc)
+        return digest
     }
 }

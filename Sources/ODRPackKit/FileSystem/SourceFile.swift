@@ -78,6 +78,17 @@ struct SourceFile {
         guard offset == size else { throw changed() }
     }
 
+    /// The whole file's SHA-256 and CRC-32, read from the start.
+    func digest(buffer: UnsafeMutableRawBufferPointer) throws -> FileDigest {
+        var hasher = SHA256Hasher()
+        var crc: UInt32 = 0
+        try stream(into: buffer) { chunk in
+            hasher.update(chunk)
+            crc = CRC32.update(crc, chunk)
+        }
+        return FileDigest(sha256: hasher.finalize(), crc32: crc)
+    }
+
     /// Up to `count` bytes at `offset` (fewer only at the end of the file).
     func read(at offset: Int64, count: Int, into destination: UnsafeMutableRawPointer) throws -> Int {
         var done = 0

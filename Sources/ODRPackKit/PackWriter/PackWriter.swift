@@ -157,18 +157,7 @@ final class PackWriter {
                          to writer: AssetPackZipWriter) throws -> FileDigest {
         let source = try SourceFile(path: path, name: name, expected: stamp, size: size)
         defer { source.close() }
-        let digest: FileDigest
-        if let known {
-            digest = known
-        } else {
-            var hasher = SHA256Hasher()
-            var crc: UInt32 = 0
-            try source.stream(into: buffer) { chunk in
-                hasher.update(chunk)
-                crc = CRC32.update(crc, chunk)
-            }
-            digest = FileDigest(sha256: hasher.finalize(), crc32: crc)
-        }
+        let digest = try known ?? source.digest(buffer: buffer)
         let deflate = try compressors[0].shouldDeflate(size: size) { offset, count, into in try source.read(at: offset, count: count, into: into) }
         // The header's CRC came from the cache or from the first read; what follows must match it. After a first
         // read, the unchanged size and time vouch for that; a CRC only the cache knows is checked on the way.
@@ -254,13 +243,7 @@ final class PackWriter {
             // What the signer wrote keeps its bytes but takes the pack's modes and times, so the tree stays reproducible.
             let input = try SourceFile(path: path, name: entry.name, expected: nil, size: entry.size)
             defer { input.close() }
-            var hasher = SHA256Hasher()
-            var crc: UInt32 = 0
-            try input.stream(into: buffer) { chunk in
-                hasher.update(chunk)
-                crc = CRC32.update(crc, chunk)
-            }
-            digests[entry.name] = FileDigest(sha256: hasher.finalize(), crc32: crc)
+            digests[entry.name] = try input.digest(buffer: buffer)
             try OutputFile.setFileAttributes(path, time: options.entryTime)
         }
         for entry in try PackEntry.entries(ofFolder: root).reversed() where entry.isFolder {

@@ -197,7 +197,9 @@ enum ReportPage {
           tile.style.left = t.x + "px"; tile.style.top = t.y + "px"; tile.style.width = t.w + "px"; tile.style.height = t.h + "px";
           if (t.w > 44 && t.h > 16) tile.appendChild(el("span", { cls: "label" }, node.n + " ", el("span", { cls: "size", text: fmt(node.s) })));
           if (node.c && t.w > 80 && t.h > 60) {
-            squarify(node.c, 2, 20, t.w - 6, t.h - 24).forEach(function (u) {
+            // A pack of one folder shows that folder's contents inside it.
+            var inside = node.c.length === 1 && node.c[0].c ? node.c[0].c : node.c;
+            squarify(inside, 2, 20, t.w - 6, t.h - 24).forEach(function (u) {
               var inner = el("div", { cls: "inner g-" + u.node.g, title: describe(u.node, path.concat([node])) });
               inner.style.left = u.x + "px"; inner.style.top = u.y + "px"; inner.style.width = u.w + "px"; inner.style.height = u.h + "px";
               tile.appendChild(inner);
