@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 /// Swift 6 language mode (complete concurrency checking) plus the upcoming feature it does not turn on yet.
@@ -49,3 +50,10 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets, only for `make fuzz` (which sets ODRPACK_FUZZ): an ordinary build never sees them.
+if ProcessInfo.processInfo.environment["ODRPACK_FUZZ"] != nil {
+    for name in ["FuzzTagManifest", "FuzzGlob", "FuzzBuildManifest", "FuzzStreamingZip", "FuzzPbxproj"] {
+        package.targets.append(.executableTarget(name: name, dependencies: ["ODRPackKit"], path: "Fuzz/Targets/" + name))
+    }
+}

@@ -84,24 +84,31 @@ public struct GlobPattern: Sendable {
             start = index + 1
         }
         if start < path.count { components.append(start..<path.count) }
+        // (segment, component) pairs known not to match: with several `**` the same pair is reached along many
+        // routes, and without this a pattern like `**/**/**/...` takes exponential time (found by make fuzz).
+        var failed = Set<Int>()
         return path.withUnsafeBufferPointer { buffer in
-            match(segmentIndex: 0, componentIndex: 0, components: components, path: buffer)
+            match(segmentIndex: 0, componentIndex: 0, components: components, path: buffer, failed: &failed)
         }
     }
 
     public func matches(_ path: String) -> Bool { matches(Array(path.utf8)) }
 
     private func match(segmentIndex: Int, componentIndex: Int, components: [Range<Int>],
-                       path: UnsafeBufferPointer<UInt8>) -> Bool {
+                       path: UnsafeBufferPointer<UInt8>, failed: inout Set<Int>) -> Bool {
         var s = segmentIndex
         var c = componentIndex
         while s < segments.count {
             switch segments[s] {
             case .anyDepth:
                 if s == segments.count - 1 { return c < components.count }
-                for next in c...components.count
-                where match(segmentIndex: s + 1, componentIndex: next, components: components, path: path) {
-                    return true
+                for next in c...components.count {
+                    let state = (s + 1) * (components.count + 1) + next
+                    if failed.contains(state) { continue }
+                    if match(segmentIndex: s + 1, componentIndex: next, components: components, path: path, failed: &failed) {
+                        return true
+                    }
+                    failed.insert(state)
                 }
                 return false
             case let .literal(bytes):

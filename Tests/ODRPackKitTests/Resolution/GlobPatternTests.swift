@@ -49,4 +49,15 @@ import Testing
         #expect(GlobPattern.syntaxProblem("a[b]") == nil)
         #expect(GlobPattern("a[b") == nil)
     }
+
+    /// Found by make fuzz: many `**` segments made matching take exponential time.
+    @Test(.timeLimit(.minutes(1)))
+    func manyDoubleStarsMatchInPolynomialTime() throws {
+        let pattern = try #require(GlobPattern(String(repeating: "**/", count: 24) + "*.png"))
+        let deep = (0..<40).map { "d\($0)" }.joined(separator: "/")
+        #expect(!pattern.matches(deep + "/file.jpg"))
+        #expect(pattern.matches(deep + "/file.png"))
+        let mixed = try #require(GlobPattern("**/a*/**/b*/**/c*/**/d*/**/e*/**/*.x"))
+        #expect(!mixed.matches(Array(repeating: "ab", count: 60).joined(separator: "/") + "/f.x"))
+    }
 }
