@@ -61,7 +61,7 @@ fuzz: deps
 	@for target in $(FUZZ_TARGETS); do \
 		mkdir -p .build-fuzz/corpus/$$target; \
 		echo "fuzzing $$target for $(FUZZ_SECONDS) s"; \
-		.build-fuzz/debug/$$target -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -detect_leaks=0 -print_final_stats=1 \
+		ASAN_OPTIONS=detect_leaks=0 .build-fuzz/debug/$$target -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -detect_leaks=0 -print_final_stats=1 \
 			-artifact_prefix=.build-fuzz/crashes/$$target- .build-fuzz/corpus/$$target Fuzz/Corpus/$$target \
 			> .build-fuzz/$$target.log 2>&1; status=$$?; \
 		grep -E "^(Done|stat::number_of_executed_units|stat::average_exec_per_sec|SUMMARY)" .build-fuzz/$$target.log; \
