@@ -36,6 +36,20 @@ struct OutputFile {
         guard futimens(descriptor, times) == 0 else { throw BuildError.system("cannot set the time of '\(path)'") }
     }
 
+    /// Creates a folder (0755 before the umask); one that exists already is fine.
+    static func makeFolder(_ path: String) throws {
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw BuildError.system("cannot create folder '\(path)'") }
+    }
+
+    /// Gives the folders of `entries` under `root`, and `root` itself, mode 0755 and `time`: deepest first, since
+    /// writing inside a folder changes its time.
+    static func setFolderAttributes(of entries: [PackEntry], under root: String, time: Int64) throws {
+        for entry in entries.reversed() where entry.isFolder {
+            try setFolderAttributes(root + "/" + String(entry.name.dropLast()), time: time)
+        }
+        try setFolderAttributes(root, time: time)
+    }
+
     static func setFileAttributes(_ path: String, time: Int64) throws {
         try setAttributes(path, mode: 0o644, time: time)
     }

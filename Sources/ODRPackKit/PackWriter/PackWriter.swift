@@ -43,11 +43,11 @@ final class PackWriter {
             : (temporaryPath as NSString).deletingLastPathComponent + "/.odrpack-tmp-\(getpid())-signing-" + pack.fileName
         defer { if folder != temporaryPath { try? FileManager.default.removeItem(atPath: folder) } }
         var written = try writeFolder(entries, at: folder)
+        var signed = entries
         if let command = options.signCommand {
             try SignCommand(command).run(on: folder)
-            written = try rehashChanged(in: folder, written: written)
+            (signed, written) = try rehashChanged(in: folder, written: written)
         }
-        let signed = try PackEntry.entries(ofFolder: folder)
         if options.layout == .zip {
             let (size, sha256, digests) = try writeZip(signed.map { entry in
                 guard case let .file(path, size, _, _) = entry.content else { return entry }
@@ -185,13 +185,13 @@ final class PackWriter {
     /// Writes `entries` under `root` with modes 0644/0755 and every time set to the entry time; returns each file's digest.
     private func writeFolder(_ entries: [PackEntry], at root: String) throws -> [String: FileDigest] {
         try? FileManager.default.removeItem(atPath: root)
-        try makeFolder(root)
+        try OutputFile.makeFolder(root)
         var digests: [String: FileDigest] = [:]
         for entry in entries {
             let path = root + "/" + entry.name
             switch entry.content {
             case .folder:
-                try makeFolder(String(path.dropLast()))
+                try OutputFile.makeFolder(String(path.dropLast()))
             case let .bytes(bytes):
                 let output = try OutputFile(path: path)
                 defer { output.close() }
@@ -220,18 +220,16 @@ final class PackWriter {
                 digests[entry.name] = known ?? FileDigest(sha256: hasher.finalize(), crc32: crc)
             }
         }
-        // Folders last, deepest first: writing inside a folder changes its time.
-        for entry in entries.reversed() where entry.isFolder {
-            try OutputFile.setFolderAttributes(root + "/" + String(entry.name.dropLast()), time: options.entryTime)
-        }
-        try OutputFile.setFolderAttributes(root, time: options.entryTime)
+        try OutputFile.setFolderAttributes(of: entries, under: root, time: options.entryTime)
         return digests
     }
 
-    /// After signing: the digest of every file the signer added or changed (its metadata differs from what was written).
-    private func rehashChanged(in root: String, written: [String: FileDigest]) throws -> [String: FileDigest] {
+    /// After signing: what the folder holds now, and the digest of every file the signer added or changed (its
+    /// metadata differs from what was written).
+    private func rehashChanged(in root: String, written: [String: FileDigest]) throws -> ([PackEntry], [String: FileDigest]) {
         var digests = written
-        for entry in try PackEntry.entries(ofFolder: root) where !entry.isFolder {
+        let entries = try PackEntry.entries(ofFolder: root)
+        for entry in entries where !entry.isFolder {
             var info = stat()
             let path = root + "/" + entry.name
             guard stat(path, &info) == 0 else { throw BuildError.system("cannot stat '\(path)'") }
@@ -246,14 +244,7 @@ final class PackWriter {
             digests[entry.name] = try input.digest(buffer: buffer)
             try OutputFile.setFileAttributes(path, time: options.entryTime)
         }
-        for entry in try PackEntry.entries(ofFolder: root).reversed() where entry.isFolder {
-            try OutputFile.setFolderAttributes(root + "/" + String(entry.name.dropLast()), time: options.entryTime)
-        }
-        try OutputFile.setFolderAttributes(root, time: options.entryTime)
-        return digests
-    }
-
-    private func makeFolder(_ path: String) throws {
-        guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw BuildError.system("cannot create folder '\(path)'") }
+        try OutputFile.setFolderAttributes(of: entries, under: root, time: options.entryTime)
+        return (entries, digests)
     }
 }

@@ -91,7 +91,7 @@ public struct AppThinner {
         let temporaryPrefix = ".odrpack-tmp-\(getpid())-"
         var embedded: [(name: String, size: Int64, pack: BuildManifest.Pack)] = []
         if options.embed {
-            try makeFolder(packsFolder)
+            try OutputFile.makeFolder(packsFolder)
             do {
                 for pack in manifest.packs.sorted(by: { $0.id < $1.id }) {
                     let name = (pack.file as NSString).lastPathComponent
@@ -189,10 +189,6 @@ public struct AppThinner {
     private func isFolder(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-    }
-
-    private func makeFolder(_ path: String) throws {
-        guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw BuildError.system("cannot create folder '\(path)'") }
     }
 
     private func removeItem(_ path: String) throws {

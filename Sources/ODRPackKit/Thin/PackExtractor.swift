@@ -12,7 +12,7 @@ enum PackExtractor {
     static func extract(_ source: String, to destination: String) throws -> Int64 {
         var info = stat()
         guard lstat(source, &info) == 0 else { throw BuildError.system("cannot read the pack '\(source)'") }
-        try makeFolder(destination)
+        try OutputFile.makeFolder(destination)
         var folders: [(String, Int64)] = []
         var total: Int64 = 0
         let buffer = ReadBuffer(size: 1 << 20)
@@ -23,7 +23,7 @@ enum PackExtractor {
                 let time = FileStamp(item).modificationNanoseconds / 1_000_000_000
                 let path = destination + "/" + entry.name
                 guard case let .file(from, size, _, _) = entry.content else {
-                    try makeFolder(String(path.dropLast()))
+                    try OutputFile.makeFolder(String(path.dropLast()))
                     folders.append((String(path.dropLast()), time))
                     continue
                 }
@@ -47,7 +47,7 @@ enum PackExtractor {
                 }
                 let path = destination + "/" + entry.name
                 if entry.name.hasSuffix("/") {
-                    try makeFolder(String(path.dropLast()))
+                    try OutputFile.makeFolder(String(path.dropLast()))
                     folders.append((String(path.dropLast()), time))
                     continue
                 }
@@ -64,9 +64,5 @@ enum PackExtractor {
         }
         for (folder, time) in folders.reversed() { try OutputFile.setFolderAttributes(folder, time: time) }
         return total
-    }
-
-    private static func makeFolder(_ path: String) throws {
-        guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw BuildError.system("cannot create folder '\(path)'") }
     }
 }
