@@ -32,10 +32,17 @@ def manifest(files_by_pack):
         for tag in tag_set:
             tags.setdefault(tag, []).append(pack_id)
     packs.sort(key=lambda p: p["id"])
-    return {"schemaVersion": 1, "bundleId": "com.example.big", "profile": "default", "limits": {},
+    sizes = {p["id"]: p["size"] for p in packs}
+    limits = {"max-pack-size": 512000000, "max-tag-size": 512000000, "recommended-size": 64000000,
+              "max-pack-count": 1000, "max-initial-install-size": None, "max-initial-prefetch-size": 2000000000,
+              "max-total-size": 20000000000}
+    total = sum(sizes.values())
+    return {"schemaVersion": 1, "bundleId": "com.example.big", "profile": "default", "limits": limits,
             "initialInstallTags": [], "prefetchOrder": [], "appBundle": {"files": 0, "size": 0},
-            "totals": {"packs": len(packs)},
-            "tags": [{"name": t, "category": "on-demand", "size": 0, "packs": sorted(ids)} for t, ids in sorted(tags.items())],
+            "totals": {"packs": len(packs), "size": total, "archiveSize": total, "initialInstallSize": 0,
+                       "initialPrefetchSize": 0},
+            "tags": [{"name": t, "category": "on-demand", "size": sum(sizes[i] for i in ids), "packs": sorted(ids)}
+                     for t, ids in sorted(tags.items())],
             "packs": packs}
 
 

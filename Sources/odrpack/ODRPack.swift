@@ -14,15 +14,20 @@ struct ODRPack: ParsableCommand {
         // A file-size limit and a closed pipe are reported as write errors (exit 2), not deaths by signal.
         signal(SIGXFSZ, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
+        var command: any ParsableCommand
         do {
-            var command = try parseAsRoot()
+            command = try parseAsRoot()
+        } catch {
+            exit(withError: error)  // 64 for a bad command line (ArgumentParser's validation exit code)
+        }
+        do {
             try command.run()
-        } catch let error as BuildError {
+        } catch let code as ExitCode {
+            exit(withError: code)
+        } catch {
             // The one place where the tool's own failures become exit 2 (stdout or stderr unwritable included).
             try? StandardStream.write("odrpack: error: \(error)\n", to: STDERR_FILENO)
             Foundation.exit(2)
-        } catch {
-            exit(withError: error)
         }
     }
 }
@@ -50,14 +55,9 @@ struct PlanOptions: ParsableArguments {
         }
     }
 
-    /// Plans the project; a manifest that cannot be read at all ends the tool with exit 2.
+    /// Plans the project; a manifest that cannot be read at all throws (exit 2).
     func planProject() throws -> PlanResult {
-        do {
-            return try ProjectPlanner().plan(manifestPath: manifest, profile: profile)
-        } catch let error as ManifestLoader.ReadError {
-            try Console().printError("odrpack: error: \(error.description)\n")
-            throw ExitCode(2)
-        }
+        try ProjectPlanner().plan(manifestPath: manifest, profile: profile)
     }
 
     func exitCode(for diagnostics: [Diagnostic]) -> ExitCode {

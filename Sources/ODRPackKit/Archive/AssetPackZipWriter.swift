@@ -95,7 +95,7 @@ final class AssetPackZipWriter {
         guard read == size else { throw sizeMismatch(name, expected: size, got: read) }
         header = localHeader(name, method: ZipFormat.deflated, crc: crc, size: UInt64(size), compressedSize: compressedSize, zip64: zip64)
         let patched = header.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(headerOffset)) }
-        guard patched == header.count else { throw BuildError.system("cannot write '\(path)'") }
+        guard patched == header.count else { throw ODRPackError.system("cannot write '\(path)'") }
         records.append(CentralRecord(name: Array(name.utf8), method: ZipFormat.deflated, crc: crc, compressedSize: compressedSize,
                                      size: UInt64(size), offset: headerOffset, isFolder: false))
         try hashRegion(from: headerOffset, to: offset)
@@ -242,7 +242,7 @@ final class AssetPackZipWriter {
             let written = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
             if written < 0 {
                 if errno == EINTR { continue }
-                throw BuildError.system("cannot write '\(path)'")
+                throw ODRPackError.system("cannot write '\(path)'")
             }
             done += written
         }
@@ -258,13 +258,13 @@ final class AssetPackZipWriter {
         while position < end {
             let count = pread(descriptor, buffer.baseAddress, Int(min(UInt64(buffer.count), end - position)), off_t(position))
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw BuildError.system("cannot read back '\(path)'", count == 0 ? EIO : errno) }
+            guard count > 0 else { throw ODRPackError.system("cannot read back '\(path)'", count == 0 ? EIO : errno) }
             hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             position += UInt64(count)
         }
     }
 
-    private func sizeMismatch(_ name: String, expected: Int64, got: Int64) -> BuildError {
+    private func sizeMismatch(_ name: String, expected: Int64, got: Int64) -> ODRPackError {
         .fileChanged("'\(name)' changed while it was being archived (\(got) bytes, expected \(expected)): run the build again once it is stable")
     }
 }

@@ -42,7 +42,7 @@ public struct BuildOptions: Sendable {
     public static func entryTime(environment: [String: String]) throws -> Int64 {
         guard let text = environment["SOURCE_DATE_EPOCH"] else { return defaultEntryTime }
         guard let value = Int64(text.trimmingCharacters(in: .whitespaces)), value >= 0, value < 4_102_444_800 else {
-            throw BuildError.invalidInput(
+            throw ODRPackError.invalidInput(
                 "SOURCE_DATE_EPOCH='\(text)' is not a valid time: set it to whole seconds since 1970 (before 2100), or unset it")
         }
         return value

@@ -27,7 +27,7 @@ public struct BuildVerifier {
 
     public init() {}
 
-    /// - Throws: `BuildManifest.ReadError` when the manifest is missing or corrupt.
+    /// - Throws: `ODRPackError.unusableInput` when the manifest is missing or corrupt.
     public func verify(_ path: String) throws -> Report {
         let (manifest, folder) = try BuildManifest.load(path)
         let reports = try parallelMap(manifest.packs) { check($0, folder: folder) }
@@ -149,7 +149,7 @@ public struct BuildVerifier {
         let buffer = ReadBuffer(size: 1 << 20)
         for entry in try PackEntry.entries(ofFolder: path) {
             var info = stat()
-            guard lstat(path + "/" + entry.name, &info) == 0 else { throw BuildError.system("cannot stat '\(entry.name)'") }
+            guard lstat(path + "/" + entry.name, &info) == 0 else { throw ODRPackError.system("cannot stat '\(entry.name)'") }
             let mode = info.st_mode & 0o7777, wanted: mode_t = entry.isFolder ? 0o755 : 0o644
             if mode != wanted { check.problems.append("'\(entry.name)' has mode 0\(String(mode, radix: 8)), not 0\(String(wanted, radix: 8))") }
             times.insert(FileStamp(info).modificationNanoseconds)
@@ -173,7 +173,7 @@ public struct BuildVerifier {
 
     static func fileDigest(_ path: String) throws -> (Int64, String) {
         var info = stat()
-        guard stat(path, &info) == 0 else { throw BuildError.system("cannot stat '\(path)'") }
+        guard stat(path, &info) == 0 else { throw ODRPackError.system("cannot stat '\(path)'") }
         let file = try SourceFile(path: path, name: path, expected: nil, size: Int64(info.st_size))
         defer { file.close() }
         let buffer = ReadBuffer(size: 1 << 20)

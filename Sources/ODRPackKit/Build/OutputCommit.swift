@@ -21,7 +21,7 @@ struct OutputCommit {
     }
 
     var outputNames: [String] {
-        [ManifestDocument.fileName, AppleManifests.onDemandResourcesFile, options.applePlists.kept]
+        [BuildManifest.fileName, AppleManifests.onDemandResourcesFile, options.applePlists.kept]
     }
 
     func makeFolders() throws {
@@ -29,7 +29,7 @@ struct OutputCommit {
             do {
                 try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             } catch {
-                throw BuildError.io("cannot create folder '\(path)': \(error.localizedDescription)", errno: EIO)
+                throw ODRPackError.io("cannot create folder '\(path)': \(error.localizedDescription)", errno: EIO)
             }
         }
     }
@@ -46,8 +46,8 @@ struct OutputCommit {
     /// Commits a build whose packs `written` are at their temporary paths; returns the stale packs removed.
     func run(_ plan: PackPlan, rootPath: String, facts: [String: PackArchiveFacts], written: [Int], archiveKeys: [String],
              previous: BuildCache, fingerprint: String) throws -> [String] {
-        let manifestPath = outputPath + "/" + ManifestDocument.fileName
-        let manifestText = JSONValue.object(ManifestDocument.json(plan: plan, archives: facts)).serialized()
+        let manifestPath = outputPath + "/" + BuildManifest.fileName
+        let manifestText = BuildManifest(plan: plan, archives: facts).serialized()
         let manifestUnchanged = written.isEmpty && FileManager.default.contents(atPath: manifestPath) == Data(manifestText.utf8)
         // Nothing trusts the old manifest from here on.
         if !manifestUnchanged { unlink(manifestPath) }
@@ -62,7 +62,7 @@ struct OutputCommit {
                                                      packsURL: "http://127.0.0.1" + AppleManifests.percentEncoded(packsPath + "/"))
         try writeIfChanged(apple.binaryData(), to: outputPath + "/" + kept)
         if unlink(outputPath + "/" + dropped) != 0 && errno != ENOENT {
-            throw BuildError.system("cannot remove the stale '\(outputPath)/\(dropped)'")
+            throw ODRPackError.system("cannot remove the stale '\(outputPath)/\(dropped)'")
         }
         if !manifestUnchanged { try write(Data(manifestText.utf8), to: manifestPath) }
         // The cache only saves time: a build whose cache cannot be written still succeeded.
@@ -94,7 +94,7 @@ struct OutputCommit {
         for (index, pack) in packs.enumerated() {
             let fact = facts[pack.id]!
             guard let archiveStamp = BuildCache.packStamp(atPath: packsPath + "/" + pack.fileName) else {
-                throw BuildError.io("pack '\(pack.fileName)' vanished while the build was finishing", errno: ENOENT)
+                throw ODRPackError.io("pack '\(pack.fileName)' vanished while the build was finishing", errno: ENOENT)
             }
             cache.packs[pack.id] = .init(fileName: pack.fileName, archiveKey: archiveKeys[index], archiveSize: fact.archiveSize,
                                          archiveSha256: fact.archiveSha256, contentHash: fact.contentHash,
@@ -108,7 +108,7 @@ struct OutputCommit {
     /// a large archive. Packs move while no manifest vouches for the folder, so their brief absence is safe.
     private func moveIntoPlace(_ from: String, to: String) throws {
         try remove(to)
-        guard rename(from, to) == 0 else { throw BuildError.system("cannot move '\(from)' to '\(to)'") }
+        guard rename(from, to) == 0 else { throw ODRPackError.system("cannot move '\(from)' to '\(to)'") }
     }
 
     /// Removes a file or a whole folder; a missing one is fine.
@@ -119,10 +119,10 @@ struct OutputCommit {
             do {
                 try FileManager.default.removeItem(atPath: path)
             } catch {
-                throw BuildError.io("cannot remove '\(path)': \(error.localizedDescription)", errno: EIO)
+                throw ODRPackError.io("cannot remove '\(path)': \(error.localizedDescription)", errno: EIO)
             }
         } else if unlink(path) != 0 && errno != ENOENT {
-            throw BuildError.system("cannot remove '\(path)'")
+            throw ODRPackError.system("cannot remove '\(path)'")
         }
     }
 
@@ -136,9 +136,9 @@ struct OutputCommit {
         do {
             try AtomicFile.write(data, to: path, unlinkingFirst: unlinkingFirst)
         } catch AtomicFile.Failure.rename(let code) {
-            throw BuildError.system("cannot move '\(AtomicFile.temporaryPath(for: path))' to '\(path)'", code)
+            throw ODRPackError.system("cannot move '\(AtomicFile.temporaryPath(for: path))' to '\(path)'", code)
         } catch AtomicFile.Failure.create(let code) {
-            throw BuildError.system("cannot write '\(path)'", code)
+            throw ODRPackError.system("cannot write '\(path)'", code)
         }
     }
 

@@ -14,9 +14,6 @@ public struct BuildResult: Sendable {
     public var bytesRead: Int64
     public var bytesWritten: Int64
 
-    /// The odrpack-manifest.json document.
-    public var document: [(String, JSONValue)] { ManifestDocument.json(plan: plan, archives: facts) }
-
     /// The bytes of all the pack archives.
     public var archiveBytes: Int64 { facts.values.reduce(0) { $0 + $1.archiveSize } }
 
@@ -102,7 +99,7 @@ public struct PackBuilder: Sendable {
         guard signed else { return }
         for pack in plan.packs {
             if let file = pack.files.first(where: { $0.path.hasPrefix(BuildVerifier.signatureFolder) }) {
-                throw BuildError.invalidInput(
+                throw ODRPackError.invalidInput(
                     "'\(file.path)' in pack '\(pack.shortName)' is inside '_CodeSignature', which the sign command writes: move or exclude it, or build without --sign-command")
             }
         }

@@ -55,7 +55,7 @@ public struct UpToDateCheck {
         else { return .changed(nil) }
         let tree = FileTreeScanner(jobs: options.jobs).scan(realRoot)
         guard tree.fingerprint == record.treeFingerprint else { return .changed(tree) }
-        return .upToDate(UpToDateReplay(record: record, manifestPath: outputPath + "/" + ManifestDocument.fileName))
+        return .upToDate(UpToDateReplay(record: record, manifestPath: outputPath + "/" + BuildManifest.fileName))
     }
 
     /// Records a successful build for the next one to compare with. Builds the fast path cannot vouch for
@@ -76,7 +76,7 @@ public struct UpToDateCheck {
         record.realRootPath = resolution.rootPath
         record.treeFingerprint = fingerprint
         let (kept, removed) = options.applePlists
-        var names = [ManifestDocument.fileName, AppleManifests.onDemandResourcesFile, kept]
+        var names = [BuildManifest.fileName, AppleManifests.onDemandResourcesFile, kept]
         names += build.plan.packs.map { AppleManifests.packsFolder + "/" + $0.fileName }
         for name in names {
             guard let stamp = BuildCache.stamp(atPath: outputPath + "/" + name) else { return }
@@ -110,7 +110,7 @@ public struct UpToDateReplay {
         guard let data = FileManager.default.contents(atPath: manifestPath) else { return nil }
         let manifest = String(decoding: data, as: UTF8.self)
         let extra = JSONValue.object([
-            ("diagnostics", ManifestDocument.diagnostics(record.diagnostics)),
+            ("diagnostics", DiagnosticsDocument.json(record.diagnostics)),
             ("build", .object([("written", .strings([])), ("reused", .strings(record.packIDs)), ("removed", .strings([]))])),
         ]).serialized()
         guard manifest.hasPrefix("{\n"), manifest.hasSuffix("\n}\n") else { return nil }

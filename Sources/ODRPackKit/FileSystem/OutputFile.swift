@@ -11,7 +11,7 @@ struct OutputFile {
 
     init(path: String) throws {
         descriptor = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw BuildError.system("cannot create '\(path)'") }
+        guard descriptor >= 0 else { throw ODRPackError.system("cannot create '\(path)'") }
         self.path = path
     }
 
@@ -24,21 +24,21 @@ struct OutputFile {
             let written = Glibc.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
             if written < 0 {
                 if errno == EINTR { continue }
-                throw BuildError.system("cannot write '\(path)'")
+                throw ODRPackError.system("cannot write '\(path)'")
             }
             done += written
         }
     }
 
     func finish(time: Int64) throws {
-        guard fchmod(descriptor, 0o644) == 0 else { throw BuildError.system("cannot set the mode of '\(path)'") }
+        guard fchmod(descriptor, 0o644) == 0 else { throw ODRPackError.system("cannot set the mode of '\(path)'") }
         let times = Self.times(time)
-        guard futimens(descriptor, times) == 0 else { throw BuildError.system("cannot set the time of '\(path)'") }
+        guard futimens(descriptor, times) == 0 else { throw ODRPackError.system("cannot set the time of '\(path)'") }
     }
 
     /// Creates a folder (0755 before the umask); one that exists already is fine.
     static func makeFolder(_ path: String) throws {
-        guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw BuildError.system("cannot create folder '\(path)'") }
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw ODRPackError.system("cannot create folder '\(path)'") }
     }
 
     /// Gives the folders of `entries` under `root`, and `root` itself, mode 0755 and `time`: deepest first, since
@@ -59,10 +59,10 @@ struct OutputFile {
     }
 
     private static func setAttributes(_ path: String, mode: mode_t, time: Int64) throws {
-        guard chmod(path, mode) == 0 else { throw BuildError.system("cannot set the mode of '\(path)'") }
+        guard chmod(path, mode) == 0 else { throw ODRPackError.system("cannot set the mode of '\(path)'") }
         let times = Self.times(time)
         guard utimensat(AT_FDCWD, path, times, AT_SYMLINK_NOFOLLOW) == 0 else {
-            throw BuildError.system("cannot set the time of '\(path)'")
+            throw ODRPackError.system("cannot set the time of '\(path)'")
         }
     }
 

@@ -26,20 +26,20 @@ public final class OutputLock {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
-                throw BuildError.io("cannot create folder '\(folder)': \(error.localizedDescription)", errno: EIO)
+                throw ODRPackError.io("cannot create folder '\(folder)': \(error.localizedDescription)", errno: EIO)
             }
         }
         descriptor = open(folder + "/" + Self.fileName, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw BuildError.system("cannot create the lock file '\(folder)/\(Self.fileName)'") }
+        guard descriptor >= 0 else { throw ODRPackError.system("cannot create the lock file '\(folder)/\(Self.fileName)'") }
         if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return }
         let code = errno
         guard code == EWOULDBLOCK else {
             close(descriptor)
-            throw BuildError.system("cannot lock '\(folder)/\(Self.fileName)'", code)
+            throw ODRPackError.system("cannot lock '\(folder)/\(Self.fileName)'", code)
         }
         guard wait else {
             close(descriptor)
-            throw BuildError.io("another odrpack build or thin is using '\(folder)': wait for it to finish, or run without --no-wait to wait",
+            throw ODRPackError.io("another odrpack build or thin is using '\(folder)': wait for it to finish, or run without --no-wait to wait",
                                 errno: code)
         }
         onWait()
@@ -47,7 +47,7 @@ public final class OutputLock {
             guard errno == EINTR else {
                 let failure = errno
                 close(descriptor)
-                throw BuildError.system("cannot lock '\(folder)/\(Self.fileName)'", failure)
+                throw ODRPackError.system("cannot lock '\(folder)/\(Self.fileName)'", failure)
             }
         }
     }

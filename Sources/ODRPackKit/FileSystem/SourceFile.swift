@@ -16,19 +16,19 @@ struct SourceFile {
     /// - Parameter expected: the metadata planning saw, for a resource; nil for a file the build made itself.
     init(path: String, name: String, expected: FileStamp?, size: Int64) throws {
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw BuildError.system("cannot open '\(name)'") }
+        guard descriptor >= 0 else { throw ODRPackError.system("cannot open '\(name)'") }
         self.name = name
         self.size = size
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             let code = errno
             Glibc.close(descriptor)
-            throw BuildError.system("cannot stat '\(name)'", code)
+            throw ODRPackError.system("cannot stat '\(name)'", code)
         }
         before = FileStamp(info)
         if before.size != size || (expected.map { $0.modificationNanoseconds != before.modificationNanoseconds } ?? false) {
             Glibc.close(descriptor)
-            throw BuildError.fileChanged("'\(name)' changed after it was planned: run the build again once it is stable")
+            throw ODRPackError.fileChanged("'\(name)' changed after it was planned: run the build again once it is stable")
         }
         #if os(Linux)
         posix_fadvise(descriptor, 0, 0, POSIX_FADV_SEQUENTIAL)
@@ -37,7 +37,7 @@ struct SourceFile {
 
     func close() { Glibc.close(descriptor) }
 
-    func changed() -> BuildError {
+    func changed() -> ODRPackError {
         .fileChanged("'\(name)' changed while it was being read: run the build again once it is stable")
     }
 
@@ -68,7 +68,7 @@ struct SourceFile {
             let count = pread(descriptor, buffer.baseAddress! + start, room, off_t(offset))
             if count < 0 {
                 if errno == EINTR { continue }
-                throw BuildError.system("cannot read '\(name)'")
+                throw ODRPackError.system("cannot read '\(name)'")
             }
             if count == 0 { break }
             offset += Int64(count)
@@ -96,7 +96,7 @@ struct SourceFile {
             let got = pread(descriptor, destination + done, count - done, off_t(offset + Int64(done)))
             if got < 0 {
                 if errno == EINTR { continue }
-                throw BuildError.system("cannot read '\(name)'")
+                throw ODRPackError.system("cannot read '\(name)'")
             }
             if got == 0 { break }
             done += got
@@ -107,7 +107,7 @@ struct SourceFile {
     /// Throws when the file's size or time differ from when it was opened.
     func checkUnchanged() throws {
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw BuildError.system("cannot stat '\(name)'") }
+        guard fstat(descriptor, &info) == 0 else { throw ODRPackError.system("cannot stat '\(name)'") }
         let after = FileStamp(info)
         guard after.size == before.size, after.modificationNanoseconds == before.modificationNanoseconds else { throw changed() }
     }

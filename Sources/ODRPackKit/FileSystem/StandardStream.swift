@@ -16,7 +16,7 @@ public enum StandardStream {
                 let written = Glibc.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    throw BuildError.system("cannot write to \(descriptor == STDOUT_FILENO ? "standard output" : "standard error")")
+                    throw ODRPackError.system("cannot write to \(descriptor == STDOUT_FILENO ? "standard output" : "standard error")")
                 }
                 done += written
             }

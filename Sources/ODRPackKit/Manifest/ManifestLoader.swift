@@ -7,26 +7,22 @@ public struct ManifestLoader {
                                       "initial-install", "prefetch-order", "exclude", "limits"]
     public static let entryKeys = ["path", "glob", "tags"]
 
-    /// Loading that could not even read the file: the tool cannot do its job (exit 2).
-    public struct ReadError: Error, CustomStringConvertible {
-        public var description: String
-    }
-
     public init() {}
 
     /// Loads the manifest at `path`; returns nil with diagnostics when it cannot be used.
+    /// - Throws: `ODRPackError.unusableInput` when the file cannot be read at all (exit 2).
     public func load(path: String) throws -> (manifest: TagManifest?, diagnostics: [Diagnostic]) {
         let url = URL(fileURLWithPath: path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ReadError(description: "no manifest at '\(path)': create an odrpack.yml (see README) or pass its path")
+            throw ODRPackError.unusableInput("no manifest at '\(path)': create an odrpack.yml (see README) or pass its path")
         }
         if isDirectory.boolValue {
-            throw ReadError(description: "'\(path)' is a folder, not a manifest: pass the path of its odrpack.yml")
+            throw ODRPackError.unusableInput("'\(path)' is a folder, not a manifest: pass the path of its odrpack.yml")
         }
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw ReadError(description: "cannot read manifest '\(path)': \(error.localizedDescription)")
+            throw ODRPackError.unusableInput("cannot read manifest '\(path)': \(error.localizedDescription)")
         }
         return parse(data: data, displayPath: path, directory: url.deletingLastPathComponent().standardizedFileURL)
     }

@@ -31,7 +31,7 @@ final class EntryCompressor {
         deflater = options.compression == .store ? nil : try? Deflater(level: options.level)
     }
 
-    private static let noZlib = BuildError.io("cannot set up zlib's deflate: out of memory", errno: ENOMEM)
+    private static let noZlib = ODRPackError.io("cannot set up zlib's deflate: out of memory", errno: ENOMEM)
 
     /// Prepares an entry of in-memory bytes, or a file of at most one chunk.
     func prepare(_ entry: PackEntry, onBytes: ((Int64) -> Void)?) throws -> Prepared {

@@ -76,17 +76,17 @@ struct PackEntry {
             do {
                 names = try FileManager.default.contentsOfDirectory(atPath: folder)
             } catch {
-                throw BuildError.io("cannot list '\(folder)': \(error.localizedDescription)", errno: EIO)
+                throw ODRPackError.io("cannot list '\(folder)': \(error.localizedDescription)", errno: EIO)
             }
             var children: [(name: String, isFolder: Bool, size: Int64)] = []
             for name in names {
                 var info = stat()
-                guard lstat(folder + "/" + name, &info) == 0 else { throw BuildError.system("cannot stat '\(folder)/\(name)'") }
+                guard lstat(folder + "/" + name, &info) == 0 else { throw ODRPackError.system("cannot stat '\(folder)/\(name)'") }
                 switch info.st_mode & S_IFMT {
                 case S_IFDIR: children.append((name + "/", true, 0))
                 case S_IFREG: children.append((name, false, Int64(info.st_size)))
                 default:
-                    throw BuildError.invalidInput("'\(folder)/\(name)' is neither a file nor a folder: a pack holds only those")
+                    throw ODRPackError.invalidInput("'\(folder)/\(name)' is neither a file nor a folder: a pack holds only those")
                 }
             }
             // A folder's name sorts with its "/" so that the whole list is in code-point order of the entry names.

@@ -62,7 +62,7 @@ final class PackWriter {
         var total: Int64 = 0
         var present: [String: FileDigest] = [:]
         for entry in signed where !entry.isFolder {
-            guard let digest = written[entry.name] else { throw BuildError.io("'\(folder)/\(entry.name)' was not hashed", errno: EIO) }
+            guard let digest = written[entry.name] else { throw ODRPackError.io("'\(folder)/\(entry.name)' was not hashed", errno: EIO) }
             total += entry.size
             present[entry.name] = digest
             lines.update("\(entry.name)\0\(entry.size)\0\(digest.sha256)\n")
@@ -75,7 +75,7 @@ final class PackWriter {
     private func resourceDigests(_ pack: AssetPack, _ digests: [String: FileDigest]) throws -> [FileDigest] {
         try pack.files.map { file in
             guard let digest = digests[file.path] else {
-                throw BuildError.io("the sign command removed '\(file.path)' from pack '\(pack.shortName)': a signer may add files to a pack, not remove them", errno: EINVAL)
+                throw ODRPackError.io("the sign command removed '\(file.path)' from pack '\(pack.shortName)': a signer may add files to a pack, not remove them", errno: EINVAL)
             }
             return digest
         }
@@ -94,7 +94,7 @@ final class PackWriter {
     private func writeZip(_ entries: [PackEntry], at path: String) throws -> (Int64, String, [FileDigest?]) {
         // Read and write: a large deflated entry is read back to hash it once its header is patched.
         let descriptor = open(path, O_CREAT | O_TRUNC | O_RDWR | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw BuildError.system("cannot create '\(path)'") }
+        guard descriptor >= 0 else { throw ODRPackError.system("cannot create '\(path)'") }
         defer { close(descriptor) }
         let writer = try AssetPackZipWriter(descriptor: descriptor, path: path, entryTime: options.entryTime,
                                             level: options.compression == .store ? nil : options.level)
@@ -232,7 +232,7 @@ final class PackWriter {
         for entry in entries where !entry.isFolder {
             var info = stat()
             let path = root + "/" + entry.name
-            guard stat(path, &info) == 0 else { throw BuildError.system("cannot stat '\(path)'") }
+            guard stat(path, &info) == 0 else { throw ODRPackError.system("cannot stat '\(path)'") }
             let stamp = FileStamp(info)
             if written[entry.name] != nil && stamp.modificationNanoseconds == options.entryTime * 1_000_000_000
                 && (info.st_mode & 0o7777) == 0o644 && stamp.size == entry.size {

@@ -21,13 +21,13 @@ struct SignCommand {
         do {
             try process.run()
         } catch {
-            throw BuildError.io("cannot run the sign command through /bin/sh: \(error.localizedDescription)", errno: ENOENT)
+            throw ODRPackError.io("cannot run the sign command through /bin/sh: \(error.localizedDescription)", errno: ENOENT)
         }
         process.waitUntilExit()
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             let how = process.terminationReason == .exit ? "exited with \(process.terminationStatus)"
                                                          : "was killed by signal \(process.terminationStatus)"
-            throw BuildError.io("the sign command \(how) on '\(folder)': fix the command (it ran as: /bin/sh -c \(command(for: folder))); the previous output is unchanged",
+            throw ODRPackError.io("the sign command \(how) on '\(folder)': fix the command (it ran as: /bin/sh -c \(command(for: folder))); the previous output is unchanged",
                                 errno: EIO)
         }
     }

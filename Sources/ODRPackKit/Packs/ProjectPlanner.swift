@@ -13,7 +13,7 @@ public struct ProjectPlanner {
     public init() {}
 
     /// - Parameter profile: a profile name from the command line, overriding the manifest's.
-    /// - Throws: `ManifestLoader.ReadError` when the manifest cannot be read at all.
+    /// - Throws: `ODRPackError.unusableInput` when the manifest cannot be read at all.
     /// - Parameter tree: a scan of resources-root made earlier (`UpToDateCheck`), used if it is of that folder.
     /// - Parameter alreadyChecked: files a previous build checked (see `PreviousBuild.alreadyChecked`).
     public func plan(manifestPath: String, profile: String? = nil, tree: FileTree? = nil,

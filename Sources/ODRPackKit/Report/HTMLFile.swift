@@ -6,9 +6,9 @@ public enum HTMLFile {
         do {
             try AtomicFile.write(Data(html.utf8), to: path)
         } catch AtomicFile.Failure.create(let code) {
-            throw BuildError.system("cannot write '\(path)'", code)
+            throw ODRPackError.system("cannot write '\(path)'", code)
         } catch AtomicFile.Failure.rename(let code) {
-            throw BuildError.system("cannot move the report into '\(path)'", code)
+            throw ODRPackError.system("cannot move the report into '\(path)'", code)
         }
     }
 }

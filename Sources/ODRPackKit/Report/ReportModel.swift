@@ -53,7 +53,7 @@ public struct ReportModel: Sendable {
                 .object([("path", .string(file.path)), ("size", .int(file.size)), ("pack", .string(file.pack.id)),
                          ("tags", .strings(file.pack.tags))])
             })),
-            ("diagnostics", ManifestDocument.diagnostics(diagnostics)),
+            ("diagnostics", DiagnosticsDocument.json(diagnostics)),
             ("tagSets", tooMany ? Self.tagSets(plan) : .array([])),
             ("treemap", treemap.json),
         ])

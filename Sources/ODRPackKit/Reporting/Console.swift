@@ -15,7 +15,7 @@ public struct Console: Sendable {
         colorOnStderr = interactive && allowed
     }
 
-    /// - Throws: `BuildError.io` when the write fails (exit 2).
+    /// - Throws: `ODRPackError.io` when the write fails (exit 2).
     public func printOut(_ text: String) throws {
         try StandardStream.write(text, to: STDOUT_FILENO)
     }

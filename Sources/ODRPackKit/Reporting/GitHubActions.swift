@@ -34,7 +34,7 @@ public enum GitHubActions {
     public static func appendStepSummary(_ markdown: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         guard let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw BuildError.system("cannot open GITHUB_STEP_SUMMARY '\(path)'") }
+        guard descriptor >= 0 else { throw ODRPackError.system("cannot open GITHUB_STEP_SUMMARY '\(path)'") }
         defer { close(descriptor) }
         try StandardStream.write(markdown, to: descriptor)
     }

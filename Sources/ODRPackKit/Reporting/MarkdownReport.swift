@@ -21,6 +21,18 @@ public enum MarkdownReport {
     }
 
     /// The problems as a list (none: a line that says so).
+    /// A build's step summary: the plan against its limits and the problems, or that nothing changed.
+    public static func build(_ outcome: BuildOutcome, manifestPath: String) -> String {
+        switch outcome {
+        case .upToDate:
+            return "### odrpack build \(escape(manifestPath))\n\nUp to date.\n\n" + problems(outcome.diagnostics)
+        case .notBuilt:
+            return plan(outcome.plan, diagnostics: outcome.diagnostics, title: "build \(manifestPath): nothing written")
+        case .built:
+            return plan(outcome.plan, diagnostics: outcome.diagnostics, title: "build \(manifestPath)")
+        }
+    }
+
     public static func problems(_ diagnostics: [Diagnostic]) -> String {
         guard !diagnostics.isEmpty else { return "No problems.\n" }
         var out = "**\(Console.countSummary(diagnostics))**\n\n"

@@ -32,27 +32,50 @@ public struct AppThinner {
         public var installed: [String] = []
         /// `app-file-differs` errors; when there are any, nothing was changed.
         public var diagnostics: [Diagnostic] = []
+
+        /// The `thin --json` document.
+        public var json: JSONValue {
+            .object([
+                ("removed", .strings(removed)), ("removedBytes", .int(removedBytes)),
+                ("embedded", .strings(embedded)), ("installed", .strings(installed)),
+                ("diagnostics", DiagnosticsDocument.json(diagnostics)),
+            ])
+        }
     }
 
     public let options: Options
 
     public init(options: Options) { self.options = options }
 
-    /// - Throws: `BuildError` or `BuildManifest.ReadError` when the tool cannot do its job (exit 2).
-    public func run() throws -> Result {
+    /// Runs under the build folder's lock (SPEC 7: a build and a thin of one folder never interleave).
+    /// - Parameter onWait: called once when a build holds the folder and this starts waiting for it.
+    /// - Throws: `ODRPackError` when the tool cannot do its job (exit 2).
+    public func run(onWait: () -> Void) throws -> Result {
+        var isFolder: ObjCBool = false
+        let lockFolder = FileManager.default.fileExists(atPath: options.buildPath, isDirectory: &isFolder) && !isFolder.boolValue
+            ? (options.buildPath as NSString).deletingLastPathComponent : options.buildPath
+        guard FileManager.default.fileExists(atPath: lockFolder.isEmpty ? "." : lockFolder) else {
+            throw ODRPackError.invalidInput("'\(options.buildPath)' does not exist: pass an odrpack build folder")
+        }
+        let lock = try OutputLock(folder: lockFolder.isEmpty ? "." : lockFolder, wait: true, onWait: onWait)
+        return try withExtendedLifetime(lock) { try run() }
+    }
+
+    /// The work itself, for a caller that holds the lock.
+    func run() throws -> Result {
         let app = URL(fileURLWithPath: options.appPath).standardizedFileURL.path
         guard isFolder(app) else {
-            throw BuildError.invalidInput("'\(options.appPath)' is not a folder: pass the built app bundle (MyGame.app)")
+            throw ODRPackError.invalidInput("'\(options.appPath)' is not a folder: pass the built app bundle (MyGame.app)")
         }
         var base = app
         if let subfolder = options.resourcesPath {
             let parts = subfolder.split(separator: "/")
             guard !subfolder.hasPrefix("/"), !parts.isEmpty, !parts.contains(".."), !parts.contains(".") else {
-                throw BuildError.invalidInput("--resources-path '\(subfolder)' must be a relative path inside the app, without '.' or '..'")
+                throw ODRPackError.invalidInput("--resources-path '\(subfolder)' must be a relative path inside the app, without '.' or '..'")
             }
             base = app + "/" + parts.joined(separator: "/")
             guard isFolder(base) else {
-                throw BuildError.invalidInput("--resources-path '\(subfolder)' is not a folder in '\(options.appPath)'")
+                throw ODRPackError.invalidInput("--resources-path '\(subfolder)' is not a folder in '\(options.appPath)'")
             }
         }
         let (manifest, buildFolder) = try BuildManifest.load(options.buildPath)
@@ -61,7 +84,7 @@ public struct AppThinner {
         var plists: [(String, Data)] = []
         for name in [AppleManifests.onDemandResourcesFile, applePlist] where !(options.embed && name == applePlist) {
             guard let data = FileManager.default.contents(atPath: buildFolder + "/" + name) else {
-                throw BuildError.io("'\(buildFolder)/\(name)' cannot be read: is '\(options.buildPath)' a finished odrpack build?", errno: ENOENT)
+                throw ODRPackError.io("'\(buildFolder)/\(name)' cannot be read: is '\(options.buildPath)' a finished odrpack build?", errno: ENOENT)
             }
             plists.append((name, data))
         }
@@ -114,7 +137,7 @@ public struct AppThinner {
 
         // 3. Change the app.
         for (path, size) in toRemove {
-            guard unlink(base + "/" + path) == 0 else { throw BuildError.system("cannot remove '\(base)/\(path)'") }
+            guard unlink(base + "/" + path) == 0 else { throw ODRPackError.system("cannot remove '\(base)/\(path)'") }
             result.removed.append(relativeBase + path)
             result.removedBytes += size
         }
@@ -124,7 +147,7 @@ public struct AppThinner {
             let final = packsFolder + "/" + item.name
             if FileManager.default.fileExists(atPath: final) { try removeItem(final) }
             guard rename(packsFolder + "/" + temporaryPrefix + item.name, final) == 0 else {
-                throw BuildError.system("cannot move the embedded pack into '\(final)'")
+                throw ODRPackError.system("cannot move the embedded pack into '\(final)'")
             }
             result.embedded.append(item.name)
         }
@@ -139,7 +162,7 @@ public struct AppThinner {
                 do {
                     try AtomicFile.write(data, to: app + "/" + name)
                 } catch {
-                    throw BuildError.io("cannot write '\(app)/\(name)': \(error)", errno: EIO)
+                    throw ODRPackError.io("cannot write '\(app)/\(name)': \(error)", errno: EIO)
                 }
             }
             result.installed.append(name)
@@ -159,7 +182,7 @@ public struct AppThinner {
         var info = stat()
         guard lstat(path, &info) == 0 else {
             if errno == ENOENT || errno == ENOTDIR { return .absent }
-            throw BuildError.system("cannot stat '\(path)'")
+            throw ODRPackError.system("cannot stat '\(path)'")
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else { return .differs("is not a regular file, unlike the file") }
         guard Int64(info.st_size) == file.size else { return .differs("is \(info.st_size) bytes, \(file.size) bytes") }
@@ -168,7 +191,7 @@ public struct AppThinner {
         var hasher = SHA256Hasher()
         try source.stream(into: buffer.bytes) { hasher.update($0) }
         guard let expected = file.sha256 else {
-            throw BuildError.io("the build manifest has no sha256 for '\(file.path)': rebuild it with odrpack build", errno: EINVAL)
+            throw ODRPackError.io("the build manifest has no sha256 for '\(file.path)': rebuild it with odrpack build", errno: EINVAL)
         }
         return hasher.finalize() == expected ? .same : .differs("has other bytes")
     }
@@ -195,7 +218,7 @@ public struct AppThinner {
         do {
             try FileManager.default.removeItem(atPath: path)
         } catch {
-            throw BuildError.io("cannot remove '\(path)': \(error.localizedDescription)", errno: EIO)
+            throw ODRPackError.io("cannot remove '\(path)': \(error.localizedDescription)", errno: EIO)
         }
     }
 }

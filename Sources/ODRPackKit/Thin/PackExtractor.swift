@@ -11,7 +11,7 @@ enum PackExtractor {
     /// Writes the pack at `source` into the new folder `destination`; returns the bytes of its files.
     static func extract(_ source: String, to destination: String) throws -> Int64 {
         var info = stat()
-        guard lstat(source, &info) == 0 else { throw BuildError.system("cannot read the pack '\(source)'") }
+        guard lstat(source, &info) == 0 else { throw ODRPackError.system("cannot read the pack '\(source)'") }
         try OutputFile.makeFolder(destination)
         var folders: [(String, Int64)] = []
         var total: Int64 = 0
@@ -19,7 +19,7 @@ enum PackExtractor {
         if (info.st_mode & S_IFMT) == S_IFDIR {
             for entry in try PackEntry.entries(ofFolder: source) {
                 var item = stat()
-                guard lstat(source + "/" + entry.name, &item) == 0 else { throw BuildError.system("cannot stat '\(source)/\(entry.name)'") }
+                guard lstat(source + "/" + entry.name, &item) == 0 else { throw ODRPackError.system("cannot stat '\(source)/\(entry.name)'") }
                 let time = FileStamp(item).modificationNanoseconds / 1_000_000_000
                 let path = destination + "/" + entry.name
                 guard case let .file(from, size, _, _) = entry.content else {
@@ -37,32 +37,40 @@ enum PackExtractor {
             }
             folders.append((destination, FileStamp(info).modificationNanoseconds / 1_000_000_000))
         } else {
-            let reader = try StreamingZipReader(path: source)
-            var time = Int64(0)
-            while let entry = try reader.nextEntry() {
-                time = ZipFormat.seconds(dosTime: entry.dosTime, dosDate: entry.dosDate)
-                if entry.name.hasPrefix(ZipMetadata.folderName) { continue }
-                guard !entry.name.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }), !entry.name.hasPrefix("/") else {
-                    throw BuildError.invalidInput("'\(source)' holds the entry '\(entry.name)', which leaves the pack: rebuild it with odrpack build")
-                }
-                let path = destination + "/" + entry.name
-                if entry.name.hasSuffix("/") {
-                    try OutputFile.makeFolder(String(path.dropLast()))
-                    folders.append((String(path.dropLast()), time))
-                    continue
-                }
-                let output = try OutputFile(path: path)
-                defer { output.close() }
-                let (crc, size) = try reader.readData { try output.write($0) }
-                guard crc == entry.crc, size == entry.size else {
-                    throw BuildError.io("'\(entry.name)' in '\(source)' is damaged (CRC or size mismatch): run odrpack verify, then build again", errno: EIO)
-                }
-                try output.finish(time: time)
-                total += Int64(size)
+            do {
+                try extractZip(source, to: destination, folders: &folders, total: &total)
+            } catch let error as StreamingZipReader.FormatError {
+                throw ODRPackError.unusableInput("'\(source)' is not a readable pack (\(error.description)): run odrpack verify, then build again")
             }
-            folders.append((destination, time))
         }
         for (folder, time) in folders.reversed() { try OutputFile.setFolderAttributes(folder, time: time) }
         return total
+    }
+
+    private static func extractZip(_ source: String, to destination: String, folders: inout [(String, Int64)], total: inout Int64) throws {
+        let reader = try StreamingZipReader(path: source)
+        var time = Int64(0)
+        while let entry = try reader.nextEntry() {
+            time = ZipFormat.seconds(dosTime: entry.dosTime, dosDate: entry.dosDate)
+            if entry.name.hasPrefix(ZipMetadata.folderName) { continue }
+            guard !entry.name.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }), !entry.name.hasPrefix("/") else {
+                throw ODRPackError.invalidInput("'\(source)' holds the entry '\(entry.name)', which leaves the pack: rebuild it with odrpack build")
+            }
+            let path = destination + "/" + entry.name
+            if entry.name.hasSuffix("/") {
+                try OutputFile.makeFolder(String(path.dropLast()))
+                folders.append((String(path.dropLast()), time))
+                continue
+            }
+            let output = try OutputFile(path: path)
+            defer { output.close() }
+            let (crc, size) = try reader.readData { try output.write($0) }
+            guard crc == entry.crc, size == entry.size else {
+                throw ODRPackError.io("'\(entry.name)' in '\(source)' is damaged (CRC or size mismatch): run odrpack verify, then build again", errno: EIO)
+            }
+            try output.finish(time: time)
+            total += Int64(size)
+        }
+        folders.append((destination, time))
     }
 }

@@ -56,7 +56,7 @@ public enum ImportedManifestWriter {
         do {
             try AtomicFile.write(Data(text.utf8), to: outputURL.path)
         } catch {
-            throw XcodeImportError(description: "cannot write '\(path)'")
+            throw ODRPackError.unusableInput("cannot write '\(path)'")
         }
     }
 

@@ -29,7 +29,6 @@ public struct XcodeImporter {
         public var notes: [String]
     }
 
-    public typealias ImportError = XcodeImportError
 
     public let options: Options
 
@@ -115,7 +114,7 @@ public struct XcodeImporter {
         }
 
         guard let bundleID = settings["PRODUCT_BUNDLE_IDENTIFIER"], !bundleID.isEmpty else {
-            throw ImportError(description: "target '\(targetName)' has no PRODUCT_BUNDLE_IDENTIFIER in configuration '\(options.configuration)': set it in Xcode or pass --setting PRODUCT_BUNDLE_IDENTIFIER=com.example.app")
+            throw ODRPackError.unusableInput("target '\(targetName)' has no PRODUCT_BUNDLE_IDENTIFIER in configuration '\(options.configuration)': set it in Xcode or pass --setting PRODUCT_BUNDLE_IDENTIFIER=com.example.app")
         }
         return Result(
             projectName: project.bundlePath.lastPathComponent, target: targetName, configuration: options.configuration,
@@ -133,14 +132,14 @@ public struct XcodeImporter {
         let names = targets.map { $0.object["name"] as? String ?? $0.id }
         if let wanted = options.target {
             guard let found = targets.first(where: { ($0.object["name"] as? String) == wanted }) else {
-                throw ImportError(description: "no target '\(wanted)' in the project: its targets are \(names.joined(separator: ", "))")
+                throw ODRPackError.unusableInput("no target '\(wanted)' in the project: its targets are \(names.joined(separator: ", "))")
             }
             return found
         }
         let applications = targets.filter { ($0.object["productType"] as? String)?.hasPrefix("com.apple.product-type.application") == true }
         if applications.count == 1 { return applications[0] }
         if applications.isEmpty && targets.count == 1 { return targets[0] }
-        throw ImportError(description: "the project has \(applications.isEmpty ? targets.count : applications.count) \(applications.isEmpty ? "targets" : "application targets"): choose one with --target (\((applications.isEmpty ? names : applications.map { $0.object["name"] as? String ?? $0.id }).joined(separator: ", ")))")
+        throw ODRPackError.unusableInput("the project has \(applications.isEmpty ? targets.count : applications.count) \(applications.isEmpty ? "targets" : "application targets"): choose one with --target (\((applications.isEmpty ? names : applications.map { $0.object["name"] as? String ?? $0.id }).joined(separator: ", ")))")
     }
 
     /// The configuration's settings, the target's over the project's, with `$(...)` references resolved.
@@ -152,7 +151,7 @@ public struct XcodeImporter {
         guard let targetConfiguration = configuration(of: target) else {
             let list = project[target["buildConfigurationList"] as? String ?? ""]
             let names = project.ids(list, "buildConfigurations").compactMap { project[$0]?["name"] as? String }
-            throw ImportError(description: "target '\(targetName)' has no configuration '\(options.configuration)': choose one with --configuration (\(names.joined(separator: ", ")))")
+            throw ODRPackError.unusableInput("target '\(targetName)' has no configuration '\(options.configuration)': choose one with --configuration (\(names.joined(separator: ", ")))")
         }
         var raw: [String: String] = ["TARGET_NAME": targetName, "PRODUCT_NAME": targetName, "PROJECT_NAME": project.bundlePath.deletingPathExtension().lastPathComponent,
                                      "CONFIGURATION": options.configuration, "SRCROOT": project.sourceRoot.path]
@@ -177,7 +176,7 @@ public struct XcodeImporter {
     /// Expands `$(NAME)`, `${NAME}` and `$NAME`, with the `:rfc1034identifier`, `:lower` and `:upper` operators.
     static func expand(_ value: String, settings: [String: String], setting: String, configuration: String, depth: Int) throws -> String {
         guard depth < 16 else {
-            throw ImportError(description: "\(setting) refers to itself through other settings: fix it in Xcode")
+            throw ODRPackError.unusableInput("\(setting) refers to itself through other settings: fix it in Xcode")
         }
         let pattern = /\$(?:\(([A-Za-z0-9_]+)((?::[A-Za-z0-9_]+)*)\)|\{([A-Za-z0-9_]+)((?::[A-Za-z0-9_]+)*)\}|([A-Za-z_][A-Za-z0-9_]*))/
         var result = ""
@@ -187,7 +186,7 @@ public struct XcodeImporter {
             let name = String(match.output.1 ?? match.output.3 ?? match.output.5 ?? "")
             let operators = String(match.output.2 ?? match.output.4 ?? "").split(separator: ":")
             guard let raw = settings[name] else {
-                throw ImportError(description: "\(setting) uses $(\(name)), which configuration '\(configuration)' does not define: pass --setting \(name)=VALUE")
+                throw ODRPackError.unusableInput("\(setting) uses $(\(name)), which configuration '\(configuration)' does not define: pass --setting \(name)=VALUE")
             }
             var expanded = try expand(raw, settings: settings, setting: setting, configuration: configuration, depth: depth + 1)
             for op in operators {
@@ -255,7 +254,7 @@ public struct XcodeImporter {
             let data = FileManager.default.contents(atPath: url.path) ?? Data()
             let json: Any
             do { json = try JSONSerialization.jsonObject(with: data) } catch {
-                throw ImportError(description: "'\(url.path)' is not valid JSON: fix or remove it in Xcode")
+                throw ODRPackError.unusableInput("'\(url.path)' is not valid JSON: fix or remove it in Xcode")
             }
             let object = json as? [String: Any] ?? [:]
             var tags: [String] = []

@@ -1,10 +1,5 @@
 import Foundation
 
-/// Why a project cannot be imported: the tool cannot do its job (exit 2).
-public struct XcodeImportError: Error, CustomStringConvertible {
-    public var description: String
-}
-
 /// An Xcode project.pbxproj (old-style plist) with the look-ups the importer needs.
 struct XcodeProject {
     typealias Object = [String: Any]
@@ -22,21 +17,21 @@ struct XcodeProject {
         var isDirectory: ObjCBool = false
         guard url.pathExtension == "xcodeproj", FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
               isDirectory.boolValue else {
-            throw XcodeImportError(description: "'\(path)' is not an Xcode project: pass the path of a .xcodeproj folder")
+            throw ODRPackError.unusableInput("'\(path)' is not an Xcode project: pass the path of a .xcodeproj folder")
         }
         let pbxproj = url.appendingPathComponent("project.pbxproj")
         guard let data = FileManager.default.contents(atPath: pbxproj.path) else {
-            throw XcodeImportError(description: "'\(path)' has no readable project.pbxproj")
+            throw ODRPackError.unusableInput("'\(path)' has no readable project.pbxproj")
         }
         let plist: Any
         do {
             plist = try PropertyListSerialization.propertyList(from: data, format: nil)
         } catch {
-            throw XcodeImportError(description: "'\(pbxproj.path)' is not a valid project file (corrupt or truncated)")
+            throw ODRPackError.unusableInput("'\(pbxproj.path)' is not a valid project file (corrupt or truncated)")
         }
         guard let top = plist as? [String: Any], let objects = top["objects"] as? [String: Object],
               let rootID = top["rootObject"] as? String, let root = objects[rootID], root["isa"] as? String == "PBXProject" else {
-            throw XcodeImportError(description: "'\(pbxproj.path)' is not an Xcode project file: it has no PBXProject root object")
+            throw ODRPackError.unusableInput("'\(pbxproj.path)' is not an Xcode project file: it has no PBXProject root object")
         }
         bundlePath = url
         sourceRoot = url.deletingLastPathComponent()

@@ -68,84 +68,30 @@ struct Build: ParsableCommand {
             try console.printError("odrpack: error: \(error)\n")
             throw ExitCode(64)
         }
-        let style: BuildProgress.Style
+        var pipeline = BuildPipeline(manifestPath: manifest, options: options)
+        pipeline.waitForLock = !noWait
+        pipeline.json = json
         switch progress {
-        case .never: style = .none
-        case .auto: style = console.stderrIsInteractive ? .bar : .none
-        case .always: style = console.stderrIsInteractive ? .bar : .lines
+        case .never: pipeline.progress = BuildProgress(style: .none)
+        case .auto: pipeline.progress = BuildProgress(style: console.stderrIsInteractive ? .bar : .none)
+        case .always: pipeline.progress = BuildProgress(style: console.stderrIsInteractive ? .bar : .lines)
         }
         let started = Date()
-        let lock: OutputLock
-        do {
-            lock = try OutputLock(folder: options.outputPath, wait: !noWait) {
-                try? console.printError("odrpack: another build is using '\(output)': waiting for it to finish (--no-wait fails instead)\n")
-            }
-        } catch {
-            try console.printError("odrpack: error: \(error)\n")
-            throw ExitCode(2)
+        let outcome = try pipeline.run {
+            try? console.printError("odrpack: another build is using '\(output)': waiting for it to finish (--no-wait fails instead)\n")
         }
-        defer { withExtendedLifetime(lock) {} }
-        let check = UpToDateCheck(manifestPath: manifest, options: options)
-        var scanned: FileTree?
-        switch check.run() {
-        case let .upToDate(replay):
-            if !json {
-                try console.printDiagnostics(replay.diagnostics)
-                try console.printOut(BuildReport.text(replay.summary(seconds: Date().timeIntervalSince(started)), outputDirectory: output))
-                try gitHub.emit(replay.diagnostics, summary: "### odrpack build \(manifest)\n\nUp to date.\n\n" + MarkdownReport.problems(replay.diagnostics))
-                return
-            }
-            if let document = replay.json() {
-                try console.printOut(document)
-                return
-            }
-        case let .changed(tree):
-            scanned = tree
-        }
-        let builder = PackBuilder(options: options, progress: BuildProgress(style: style))
-        let loader = PreviousBuildLoader(builder)
-        let result: PlanResult
-        do {
-            result = try ProjectPlanner().plan(manifestPath: manifest, tree: scanned,
-                                               alreadyChecked: { loader.previous.alreadyChecked($0) })
-        } catch let error as ManifestLoader.ReadError {
-            lock.removeFolderIfCreated()
-            try console.printError("odrpack: error: \(error.description)\n")
-            throw ExitCode(2)
-        }
-        guard let plan = result.plan, let resolution = result.resolution, !result.diagnostics.hasErrors else {
-            lock.removeFolderIfCreated()
-            if json {
-                try console.printOut(JSONValue.object([("diagnostics", ManifestDocument.diagnostics(result.diagnostics))]).serialized())
-            } else {
-                try console.printDiagnostics(result.diagnostics)
-                try console.printError("odrpack: nothing written: \(Console.countSummary(result.diagnostics))\n")
-                try gitHub.emit(result.diagnostics, summary: MarkdownReport.plan(
-                    result.resolution?.rootPath.isEmpty == false ? result.plan : nil, diagnostics: result.diagnostics,
-                    title: "build \(manifest): nothing written"))
-            }
-            throw ExitCode(1)
-        }
-        if !json { try console.printDiagnostics(result.diagnostics) }
-        let build: BuildResult
-        do {
-            build = try builder.build(plan, rootPath: resolution.rootPath, previous: loader.previous)
-        } catch {
-            try console.printError("odrpack: error: \(error)\n")
-            throw ExitCode(2)
-        }
-        check.save(result, build: build)
         if json {
-            var document = build.document
-            document.append(("diagnostics", ManifestDocument.diagnostics(result.diagnostics)))
-            document.append(("build", .object([
-                ("written", .strings(build.written)), ("reused", .strings(build.reused)), ("removed", .strings(build.removed)),
-            ])))
-            try console.printOut(JSONValue.object(document).serialized())
+            try console.printOut(outcome.jsonDocument)
         } else {
-            try console.printOut(BuildReport.text(build.summary(seconds: Date().timeIntervalSince(started)), outputDirectory: output))
-            try gitHub.emit(result.diagnostics, summary: MarkdownReport.plan(plan, diagnostics: result.diagnostics, title: "build \(manifest)"))
+            try console.printDiagnostics(outcome.diagnostics)
+            if let summary = outcome.summary(seconds: Date().timeIntervalSince(started)) {
+                try console.printOut(BuildReport.text(summary, outputDirectory: output))
+            } else {
+                try console.printError("odrpack: nothing written: \(Console.countSummary(outcome.diagnostics))\n")
+            }
+            try gitHub.emit(outcome.diagnostics, summary: MarkdownReport.build(outcome, manifestPath: manifest))
         }
+        if outcome.diagnostics.hasErrors { throw ExitCode(1) }
     }
 }
 

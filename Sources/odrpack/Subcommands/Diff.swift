@@ -32,17 +32,10 @@ struct Diff: ParsableCommand {
 
     func run() throws {
         let console = Console()
-        let before: BuildManifest, after: BuildManifest
-        do {
-            let both = try BuildManifest.loadAll([old, new])
-            (before, after) = (both[0], both[1])
-        } catch {
-            try console.printError("odrpack: error: \(error)\n")
-            throw ExitCode(2)
-        }
+        let both = try BuildManifest.loadAll([old, new])
+        let (before, after) = (both[0], both[1])
         guard before.bundleId == after.bundleId else {
-            try console.printError("odrpack: error: the builds are of different apps ('\(before.bundleId)' and '\(after.bundleId)'): pack ids include the bundle id, so nothing could match\n")
-            throw ExitCode(2)
+            throw ODRPackError.unusableInput("the builds are of different apps ('\(before.bundleId)' and '\(after.bundleId)'): pack ids include the bundle id, so nothing could match")
         }
         let diff = BuildDiff(old: before, new: after)
         if let html {

@@ -33,14 +33,9 @@ struct ImportXcode: ParsableCommand {
             }
             options.settings[String(setting[..<equals])] = String(setting[setting.index(after: equals)...])
         }
-        do {
-            let result = try XcodeImporter(options: options).importProject(at: project)
-            try ImportedManifestWriter.write(result, projectPath: project, to: output)
-            try console.printOut("Wrote \(output): \(result.entries.count) tagged path\(result.entries.count == 1 ? "" : "s") from target \(result.target) (\(result.configuration))\n")
-            for note in result.notes { try console.printError("note: \(note)\n") }
-        } catch let error as XcodeImporter.ImportError {
-            try console.printError("odrpack: error: \(error.description)\n")
-            throw ExitCode(2)
-        }
+        let result = try XcodeImporter(options: options).importProject(at: project)
+        try ImportedManifestWriter.write(result, projectPath: project, to: output)
+        try console.printOut("Wrote \(output): \(result.entries.count) tagged path\(result.entries.count == 1 ? "" : "s") from target \(result.target) (\(result.configuration))\n")
+        for note in result.notes { try console.printError("note: \(note)\n") }
     }
 }

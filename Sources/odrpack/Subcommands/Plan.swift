@@ -13,9 +13,9 @@ struct Plan: ParsableCommand {
         if options.json {
             var document: [(String, JSONValue)] = []
             if let plan = result.plan, result.resolution?.rootPath.isEmpty == false {
-                document = ManifestDocument.json(plan: plan)
+                document = BuildManifest(plan: plan).jsonMembers
             }
-            document.append(("diagnostics", ManifestDocument.diagnostics(result.diagnostics)))
+            document.append(("diagnostics", DiagnosticsDocument.json(result.diagnostics)))
             try console.printOut(JSONValue.object(document).serialized())
         } else {
             if let plan = result.plan, result.resolution?.rootPath.isEmpty == false {

@@ -22,13 +22,7 @@ struct Report: ParsableCommand {
 
     func run() throws {
         let console = Console()
-        let result: PlanResult
-        do {
-            result = try ProjectPlanner().plan(manifestPath: manifest, profile: profile)
-        } catch let error as ManifestLoader.ReadError {
-            try console.printError("odrpack: error: \(error.description)\n")
-            throw ExitCode(2)
-        }
+        let result = try ProjectPlanner().plan(manifestPath: manifest, profile: profile)
         try console.printDiagnostics(result.diagnostics)
         guard let plan = result.plan, result.resolution?.rootPath.isEmpty == false else {
             try console.printError("odrpack: no report: the manifest cannot be planned (\(Console.countSummary(result.diagnostics)))\n")

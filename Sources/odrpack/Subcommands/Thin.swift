@@ -30,28 +30,11 @@ struct Thin: ParsableCommand {
         var options = AppThinner.Options(appPath: app, buildPath: buildDirectory)
         options.embed = embed
         options.resourcesPath = resourcesPath
-        let result: AppThinner.Result
-        do {
-            var isFolder: ObjCBool = false
-            let lockFolder = FileManager.default.fileExists(atPath: buildDirectory, isDirectory: &isFolder) && !isFolder.boolValue
-                ? (buildDirectory as NSString).deletingLastPathComponent : buildDirectory
-            guard FileManager.default.fileExists(atPath: lockFolder.isEmpty ? "." : lockFolder) else {
-                throw BuildError.invalidInput("'\(buildDirectory)' does not exist: pass an odrpack build folder")
-            }
-            let lock = try OutputLock(folder: lockFolder.isEmpty ? "." : lockFolder, wait: true) {
-                try? console.printError("odrpack: a build is using '\(buildDirectory)': waiting for it to finish\n")
-            }
-            result = try withExtendedLifetime(lock) { try AppThinner(options: options).run() }
-        } catch {
-            try console.printError("odrpack: error: \(error)\n")
-            throw ExitCode(2)
+        let result = try AppThinner(options: options).run {
+            try? console.printError("odrpack: a build is using '\(buildDirectory)': waiting for it to finish\n")
         }
         if json {
-            try console.printOut(JSONValue.object([
-                ("removed", .strings(result.removed)), ("removedBytes", .int(result.removedBytes)),
-                ("embedded", .strings(result.embedded)), ("installed", .strings(result.installed)),
-                ("diagnostics", ManifestDocument.diagnostics(result.diagnostics)),
-            ]).serialized())
+            try console.printOut(result.json.serialized())
         } else {
             try console.printDiagnostics(result.diagnostics)
             if result.diagnostics.hasErrors {

@@ -12,8 +12,8 @@ struct Validate: ParsableCommand {
         let console = Console()
         if options.json {
             try console.printOut(JSONValue.object([
-                ("diagnostics", ManifestDocument.diagnostics(result.diagnostics)),
-                ("summary", ManifestDocument.summary(result.diagnostics)),
+                ("diagnostics", DiagnosticsDocument.json(result.diagnostics)),
+                ("summary", DiagnosticsDocument.summary(result.diagnostics)),
             ]).serialized())
         } else {
             try console.printDiagnostics(result.diagnostics)

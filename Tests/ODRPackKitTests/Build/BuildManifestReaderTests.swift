@@ -4,29 +4,54 @@ import Testing
 
 /// The manifest reader behind `diff` and `verify` reads back exactly what the writer wrote.
 @Suite struct BuildManifestReaderTests {
-    @Test func readsBackEscapedAndNonASCIIStrings() throws {
+    /// A manifest with every kind of value: odd strings, a priority that only round-trips exactly, no-limit nulls.
+    static func sample(archives: Bool) -> BuildManifest {
         let tricky = "Levels/ünï \"quoted\" tab\there\u{1}\\back 🎮.json"
-        let document = JSONValue.object([
-            ("schemaVersion", .int(1)), ("bundleId", .string("com.example.x")),
-            ("initialInstallTags", .strings(["a"])), ("prefetchOrder", .strings([])),
-            ("extra", .object([("nested", .array([.null, .bool(true), .double(-1.5e3)]))])),
-            ("tags", .array([.object([("name", .string("a")), ("category", .string("initial-install")),
-                                      ("size", .int(5)), ("packs", .strings(["p"]))])])),
-            ("packs", .array([.object([
-                ("id", .string("p")), ("file", .string("OnDemandResources/p.assetpack")), ("tags", .strings(["a"])),
-                ("category", .string("initial-install")), ("priority", .double(0.9500000000000001)), ("size", .int(5)),
-                ("archiveSize", .null), ("files", .array([.object([("path", .string(tricky)), ("size", .int(5)),
-                                                                   ("sha256", .string("ab"))])])),
-            ])])),
-        ]).serialized()
-        let manifest = try Data(document.utf8).withUnsafeBytes { try BuildManifest(json: $0.bindMemory(to: UInt8.self)) }
-        #expect(manifest.packs.first?.files.first?.path == tricky)
-        #expect(manifest.packs.first?.priority == 0.9500000000000001)
-        #expect(manifest.packs.first?.archiveSize == nil)
-        #expect(manifest.tags.first?.packs == ["p"])
-        let surrogate = #"{"schemaVersion": 1, "bundleId": "\ud83c\udfae\u00e9", "initialInstallTags": [], "prefetchOrder": [], "tags": [], "packs": []}"#
-        let decoded = try Data(surrogate.utf8).withUnsafeBytes { try BuildManifest(json: $0.bindMemory(to: UInt8.self)) }
-        #expect(decoded.bundleId == "🎮é")
+        let files = [BuildManifest.File(path: tricky, size: 5, sha256: archives ? String(repeating: "ab", count: 32) : nil),
+                     BuildManifest.File(path: "z/\u{7F}.bin", size: 0, sha256: archives ? String(repeating: "cd", count: 32) : nil)]
+        return BuildManifest(
+            schemaVersion: 1, bundleId: "com.example.x", profile: "ios18",
+            limits: LimitProfile.Key.allCases.map { ($0, $0 == .maxInitialInstallSize ? nil : Int64.max - Int64($0.rawValue.count)) },
+            initialInstallTags: ["a"], prefetchOrder: ["b", "ü"], appBundleFiles: 3, appBundleSize: 1 << 40,
+            totals: .init(packs: 1, size: 5, archiveSize: archives ? 123 : nil, initialInstallSize: 5, initialPrefetchSize: 5),
+            tags: [.init(name: "a", category: .initialInstall, size: 5, packs: ["p"])],
+            packs: [.init(id: "p", file: "OnDemandResources/p.assetpack", tags: ["a"], category: .initialInstall,
+                          priority: 0.9500000000000001, size: 5, archiveSize: archives ? 123 : nil,
+                          archiveSha256: archives ? String(repeating: "0", count: 64) : nil,
+                          contentHash: archives ? String(repeating: "f", count: 64) : nil, files: files)])
+    }
+
+    /// What build writes, verify and diff read back as the same value: one type, both ways.
+    @Test(arguments: [true, false])
+    func readsBackExactlyWhatItWrites(archives: Bool) throws {
+        let written = Self.sample(archives: archives)
+        let text = written.serialized()
+        let read = try Data(text.utf8).withUnsafeBytes { try BuildManifest(json: $0.bindMemory(to: UInt8.self)) }
+        #expect(read == written)
+        #expect(read.serialized() == text)
+        // A plan's document has no archive fields at all (SPEC 6, plan --json).
+        #expect(text.contains("archiveSize") == archives && text.contains("contentHash") == archives && text.contains("sha256") == archives)
+        #expect(text.contains(#""max-initial-install-size": null"#))
+    }
+
+    @Test func skipsUnknownMembersAndDecodesSurrogatePairs() throws {
+        var text = Self.sample(archives: true).serialized()
+        text = text.replacingOccurrences(of: #""bundleId": "com.example.x""#,
+                                         with: #""extra": {"nested": [null, true, -1.5e3]}, "bundleId": "\ud83c\udfae\u00e9""#)
+        let read = try Data(text.utf8).withUnsafeBytes { try BuildManifest(json: $0.bindMemory(to: UInt8.self)) }
+        #expect(read.bundleId == "🎮é")
+        #expect(read.packs == Self.sample(archives: true).packs)
+    }
+
+    @Test(arguments: ["profile", "limits", "appBundle", "totals", "tags", "packs", "initialInstallTags"])
+    func aMissingMemberIsAShapeFailureNamingIt(member: String) throws {
+        let text = Self.sample(archives: true).serialized().replacingOccurrences(of: "\"\(member)\":", with: "\"renamed-\(member)\":")
+        do {
+            _ = try Data(text.utf8).withUnsafeBytes { try BuildManifest(json: $0.bindMemory(to: UInt8.self)) }
+            Issue.record("a manifest without '\(member)' was read")
+        } catch JSONReader.Failure.shape(let problem) {
+            #expect(problem.contains(member))
+        }
     }
 
     @Test func rejectsTruncatedAndMisshapenDocuments() {

@@ -1,28 +1,34 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
-/// Why a build could not finish: the tool could not do its job (exit 2), or its input was wrong.
-public enum BuildError: Error, CustomStringConvertible {
-    /// Reading or writing failed (disk full, permissions, ...).
+/// Why the tool could not do its job: the one fatal error type, every case exit 2 (the front end maps it in one
+/// place). Problems with the project itself are `Diagnostic`s instead.
+public enum ODRPackError: Error, CustomStringConvertible {
+    /// A system call failed: what was being done to which path, with the system's errno.
     case io(String, errno: Int32)
     /// A resource changed between planning and archiving, or while it was read.
     case fileChanged(String)
     /// The build's own inputs are wrong (SOURCE_DATE_EPOCH, options).
     case invalidInput(String)
+    /// An input the command needs cannot be used at all: no manifest, a corrupt build manifest, an unreadable project.
+    case unusableInput(String)
 
     public var description: String {
         switch self {
         case let .io(message, _): return message
         case let .fileChanged(message): return message
         case let .invalidInput(message): return message
+        case let .unusableInput(message): return message
         }
     }
 }
 
-extension BuildError {
+extension ODRPackError {
     /// A failed system call with the system's reason, e.g. `cannot open 'a.png': Permission denied`.
-    static func system(_ what: String, _ code: Int32 = errno) -> BuildError {
+    static func system(_ what: String, _ code: Int32 = errno) -> ODRPackError {
         .io("\(what): \(String(cString: strerror(code)))", errno: code)
     }
 }

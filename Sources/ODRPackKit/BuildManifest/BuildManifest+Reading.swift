@@ -1,0 +1,198 @@
+import Foundation
+
+/// Reading odrpack-manifest.json back, strictly: every member the writer writes must be there with its type,
+/// numbers in range, sizes not negative. Unknown members are skipped (a later minor version may add some).
+extension BuildManifest {
+    /// Thrown while reading a manifest of another schema version.
+    struct SchemaMismatch: Error {
+        var version: Int
+    }
+
+    /// Reads a build folder's manifest, or the manifest file itself.
+    /// - Throws: `ODRPackError.unusableInput` when it is missing, unreadable or corrupt (exit 2).
+    public static func load(_ path: String) throws -> (manifest: BuildManifest, folder: String) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ODRPackError.unusableInput("'\(path)' does not exist: pass a build folder or its \(fileName)")
+        }
+        let file = isDirectory.boolValue ? path + "/" + fileName : path
+        let folder = isDirectory.boolValue ? path : (path as NSString).deletingLastPathComponent
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw ODRPackError.unusableInput(isDirectory.boolValue
+                ? "'\(path)' has no \(fileName): is it a finished odrpack build folder?"
+                : "cannot read '\(file)'")
+        }
+        do {
+            return (try data.withUnsafeBytes { try BuildManifest(json: $0.bindMemory(to: UInt8.self)) }, folder)
+        } catch JSONReader.Failure.syntax {
+            throw ODRPackError.unusableInput("'\(file)' is not valid JSON (truncated or corrupt): rebuild it with odrpack build")
+        } catch JSONReader.Failure.shape(let problem) {
+            throw ODRPackError.unusableInput("'\(file)' is not a complete odrpack manifest: \(problem): rebuild it with odrpack build")
+        } catch let mismatch as SchemaMismatch {
+            throw ODRPackError.unusableInput("'\(file)' has schemaVersion \(mismatch.version); this odrpack reads \(schemaVersion): rebuild it with this version")
+        }
+    }
+
+    /// Loads several manifests at once, one per core.
+    public static func loadAll(_ paths: [String]) throws -> [BuildManifest] {
+        try parallelMap(paths) { try load($0).manifest }
+    }
+
+    /// Reads the manifest with `JSONReader`; the schema version must come before anything it decides.
+    init(json bytes: UnsafeBufferPointer<UInt8>) throws {
+        var reader = JSONReader(bytes)
+        var version: Int?, bundle: String?, profile: String?, limits: [LimitProfile.Key: Int64?]?
+        var initial: [String]?, prefetch: [String]?, appBundle: (files: Int64?, size: Int64?)?, totals: Totals?
+        var tags: [Tag]?, packs: [Pack]?
+        try reader.object("the manifest") { reader, key in
+            switch key {
+            case "schemaVersion":
+                let number = try reader.integer("schemaVersion")
+                guard number == Int64(Self.schemaVersion) else { throw SchemaMismatch(version: Int(clamping: number)) }
+                version = Int(number)
+            case "bundleId": bundle = try reader.string("bundleId")
+            case "profile": profile = try reader.string("profile")
+            case "limits":
+                var values: [LimitProfile.Key: Int64?] = [:]
+                try reader.object("limits") { reader, name in
+                    guard let limit = LimitProfile.Key(rawValue: name) else { return try reader.skip() }
+                    values[limit] = reader.isNull() ? .some(nil) : try reader.count("limit '\(name)'")
+                }
+                limits = values
+            case "initialInstallTags": initial = try reader.strings("initialInstallTags")
+            case "prefetchOrder": prefetch = try reader.strings("prefetchOrder")
+            case "appBundle":
+                var files: Int64?, size: Int64?
+                try reader.object("appBundle") { reader, name in
+                    switch name {
+                    case "files": files = try reader.count("appBundle.files")
+                    case "size": size = try reader.count("appBundle.size")
+                    default: try reader.skip()
+                    }
+                }
+                appBundle = (files, size)
+            case "totals": totals = try Totals(&reader)
+            case "tags":
+                var list: [Tag] = []
+                try reader.array("tags") { list.append(try Tag(&$0)) }
+                tags = list
+            case "packs":
+                var list: [Pack] = []
+                try reader.array("packs") { list.append(try Pack(&$0)) }
+                packs = list
+            default: try reader.skip()
+            }
+        }
+        guard reader.peek() == nil else { throw JSONReader.Failure.syntax(reader.position) }
+        guard let version else { throw JSONReader.Failure.shape("it has no schemaVersion") }
+        schemaVersion = version
+        bundleId = try required(bundle, "bundleId")
+        self.profile = try required(profile, "profile")
+        let limitValues = try required(limits, "limits")
+        self.limits = try LimitProfile.Key.allCases.map { key in
+            guard let value = limitValues[key] else { throw JSONReader.Failure.shape("'limits' has no '\(key.rawValue)'") }
+            return (key, value)
+        }
+        initialInstallTags = try required(initial, "initialInstallTags")
+        prefetchOrder = try required(prefetch, "prefetchOrder")
+        appBundleFiles = try required(appBundle?.files, "appBundle.files")
+        appBundleSize = try required(appBundle?.size, "appBundle.size")
+        self.totals = try required(totals, "totals")
+        self.tags = try required(tags, "tags")
+        self.packs = try required(packs, "packs")
+    }
+}
+
+/// A member the writer always writes, or a shape failure naming it.
+private func required<T>(_ value: T?, _ key: String) throws -> T {
+    guard let value else { throw JSONReader.Failure.shape("missing '\(key)'") }
+    return value
+}
+
+extension BuildManifest.File {
+    init(_ reader: inout JSONReader) throws {
+        var path: String?, size: Int64?, sha256: String?
+        try reader.object("a file") { reader, key in
+            switch key {
+            case "path": path = try reader.string("a file's path")
+            case "size": size = try reader.count("a file's size")
+            case "sha256": sha256 = reader.isNull() ? nil : try reader.string("a file's sha256")
+            default: try reader.skip()
+            }
+        }
+        self.init(path: try required(path, "path"), size: try required(size, "size"), sha256: sha256)
+    }
+}
+
+extension BuildManifest.Pack {
+    init(_ reader: inout JSONReader) throws {
+        var id: String?, file: String?, tags: [String]?, category: DownloadCategory?, size: Int64?, files: [BuildManifest.File]?
+        var priority: Double?, archiveSize: Int64?, archiveSha256: String?, contentHash: String?
+        try reader.object("a pack") { reader, key in
+            switch key {
+            case "id": id = try reader.string("a pack's id")
+            case "file": file = try reader.string("a pack's file")
+            case "tags": tags = try reader.strings("a pack's tags")
+            case "category": category = try DownloadCategory(&reader, "a pack's category")
+            case "priority": priority = reader.isNull() ? nil : try reader.double("a pack's priority")
+            case "size": size = try reader.count("a pack's size")
+            case "archiveSize": archiveSize = reader.isNull() ? nil : try reader.count("archiveSize")
+            case "archiveSha256": archiveSha256 = reader.isNull() ? nil : try reader.string("archiveSha256")
+            case "contentHash": contentHash = reader.isNull() ? nil : try reader.string("contentHash")
+            case "files":
+                var list: [BuildManifest.File] = []
+                try reader.array("a pack's files") { list.append(try BuildManifest.File(&$0)) }
+                files = list
+            default: try reader.skip()
+            }
+        }
+        self.init(id: try required(id, "id"), file: try required(file, "file"), tags: try required(tags, "tags"),
+                  category: try required(category, "category"), priority: priority, size: try required(size, "size"),
+                  archiveSize: archiveSize, archiveSha256: archiveSha256, contentHash: contentHash,
+                  files: try required(files, "files"))
+    }
+}
+
+extension BuildManifest.Tag {
+    init(_ reader: inout JSONReader) throws {
+        var name: String?, category: DownloadCategory?, size: Int64?, packs: [String]?
+        try reader.object("a tag") { reader, key in
+            switch key {
+            case "name": name = try reader.string("a tag's name")
+            case "category": category = try DownloadCategory(&reader, "a tag's category")
+            case "size": size = try reader.count("a tag's size")
+            case "packs": packs = try reader.strings("a tag's packs")
+            default: try reader.skip()
+            }
+        }
+        self.init(name: try required(name, "name"), category: try required(category, "category"),
+                  size: try required(size, "size"), packs: try required(packs, "packs"))
+    }
+}
+
+extension BuildManifest.Totals {
+    init(_ reader: inout JSONReader) throws {
+        var packs: Int64?, size: Int64?, archiveSize: Int64?, initial: Int64?, initialPrefetch: Int64?
+        try reader.object("totals") { reader, key in
+            switch key {
+            case "packs": packs = try reader.count("totals.packs")
+            case "size": size = try reader.count("totals.size")
+            case "archiveSize": archiveSize = try reader.count("totals.archiveSize")
+            case "initialInstallSize": initial = try reader.count("totals.initialInstallSize")
+            case "initialPrefetchSize": initialPrefetch = try reader.count("totals.initialPrefetchSize")
+            default: try reader.skip()
+            }
+        }
+        self.init(packs: try required(packs, "totals.packs"), size: try required(size, "totals.size"), archiveSize: archiveSize,
+                  initialInstallSize: try required(initial, "totals.initialInstallSize"),
+                  initialPrefetchSize: try required(initialPrefetch, "totals.initialPrefetchSize"))
+    }
+}
+
+extension DownloadCategory {
+    init(_ reader: inout JSONReader, _ what: String) throws {
+        let text = try reader.string(what)
+        guard let category = DownloadCategory(rawValue: text) else { throw JSONReader.Failure.shape("unknown category '\(text)' in \(what)") }
+        self = category
+    }
+}

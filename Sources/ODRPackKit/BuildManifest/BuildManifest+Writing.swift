@@ -1,0 +1,44 @@
+extension BuildManifest {
+    /// The document's members in SPEC 7's order; a plan's leaves out every field that needs contents or archives.
+    public var jsonMembers: [(String, JSONValue)] {
+        var totalFields: [(String, JSONValue)] = [("packs", .int(totals.packs)), ("size", .int(totals.size))]
+        if let archiveSize = totals.archiveSize { totalFields.append(("archiveSize", .int(archiveSize))) }
+        totalFields += [("initialInstallSize", .int(totals.initialInstallSize)),
+                        ("initialPrefetchSize", .int(totals.initialPrefetchSize))]
+        return [
+            ("schemaVersion", .int(Int64(schemaVersion))),
+            ("bundleId", .string(bundleId)),
+            ("profile", .string(profile)),
+            ("limits", .object(limits.map { ($0.key.rawValue, .optional($0.value)) })),
+            ("initialInstallTags", .strings(initialInstallTags)),
+            ("prefetchOrder", .strings(prefetchOrder)),
+            ("appBundle", .object([("files", .int(appBundleFiles)), ("size", .int(appBundleSize))])),
+            ("totals", .object(totalFields)),
+            ("tags", .array(tags.map { tag in
+                .object([("name", .string(tag.name)), ("category", .string(tag.category.rawValue)),
+                         ("size", .int(tag.size)), ("packs", .strings(tag.packs))])
+            })),
+            ("packs", .array(packs.map(json))),
+        ]
+    }
+
+    /// The file's bytes: pretty-printed, deterministic.
+    public func serialized() -> String { JSONValue.object(jsonMembers).serialized() }
+
+    private func json(_ pack: Pack) -> JSONValue {
+        var fields: [(String, JSONValue)] = [
+            ("id", .string(pack.id)), ("file", .string(pack.file)), ("tags", .strings(pack.tags)),
+            ("category", .string(pack.category.rawValue)), ("priority", .optional(pack.priority)), ("size", .int(pack.size)),
+        ]
+        if hasArchives {
+            fields += [("archiveSize", .optional(pack.archiveSize)), ("archiveSha256", .optional(pack.archiveSha256)),
+                       ("contentHash", .optional(pack.contentHash))]
+        }
+        fields.append(("files", .array(pack.files.map { file in
+            var entry: [(String, JSONValue)] = [("path", .string(file.path)), ("size", .int(file.size))]
+            if hasArchives { entry.append(("sha256", .optional(file.sha256))) }
+            return .object(entry)
+        })))
+        return .object(fields)
+    }
+}

@@ -1,0 +1,94 @@
+/// odrpack-manifest.json (SPEC 7): the one document `build` writes and `verify`, `diff` and `thin` read back.
+/// Without archive facts (`totals.archiveSize == nil`) it is the `plan --json` form.
+public struct BuildManifest: Sendable, Equatable {
+    public static let schemaVersion = 1
+    public static let fileName = "odrpack-manifest.json"
+
+    public struct File: Sendable, Equatable {
+        public var path: String
+        public var size: Int64
+        /// Nil in a plan (no contents read).
+        public var sha256: String?
+    }
+
+    public struct Pack: Sendable, Equatable {
+        public var id: String
+        /// Relative to the build folder: `OnDemandResources/<pack file name>`.
+        public var file: String
+        public var tags: [String]
+        public var category: DownloadCategory
+        public var priority: Double?
+        public var size: Int64
+        public var archiveSize: Int64?
+        public var archiveSha256: String?
+        public var contentHash: String?
+        public var files: [File]
+    }
+
+    public struct Tag: Sendable, Equatable {
+        public var name: String
+        public var category: DownloadCategory
+        public var size: Int64
+        public var packs: [String]
+    }
+
+    public struct Totals: Sendable, Equatable {
+        public var packs: Int64
+        public var size: Int64
+        /// Nil in a plan.
+        public var archiveSize: Int64?
+        public var initialInstallSize: Int64
+        public var initialPrefetchSize: Int64
+    }
+
+    public var schemaVersion: Int
+    public var bundleId: String
+    public var profile: String
+    /// Every limit key of SPEC 4 in table order; nil where the profile has no limit.
+    public var limits: [(key: LimitProfile.Key, value: Int64?)]
+    public var initialInstallTags: [String]
+    public var prefetchOrder: [String]
+    public var appBundleFiles: Int64
+    public var appBundleSize: Int64
+    public var totals: Totals
+    public var tags: [Tag]
+    public var packs: [Pack]
+
+    /// Whether the archive fields are present: a build's manifest, not a plan's.
+    public var hasArchives: Bool { totals.archiveSize != nil }
+
+    public static func == (lhs: BuildManifest, rhs: BuildManifest) -> Bool {
+        lhs.schemaVersion == rhs.schemaVersion && lhs.bundleId == rhs.bundleId && lhs.profile == rhs.profile
+            && lhs.limits.elementsEqual(rhs.limits, by: { $0.key == $1.key && $0.value == $1.value })
+            && lhs.initialInstallTags == rhs.initialInstallTags && lhs.prefetchOrder == rhs.prefetchOrder
+            && lhs.appBundleFiles == rhs.appBundleFiles && lhs.appBundleSize == rhs.appBundleSize
+            && lhs.totals == rhs.totals && lhs.tags == rhs.tags && lhs.packs == rhs.packs
+    }
+}
+
+extension BuildManifest {
+    /// The manifest of a plan; with `archives` (every pack's facts, as a build learns them), a build's manifest.
+    public init(plan: PackPlan, archives: [String: PackArchiveFacts]? = nil) {
+        schemaVersion = Self.schemaVersion
+        bundleId = plan.bundleID
+        profile = plan.profileName
+        limits = LimitProfile.Key.allCases.map { ($0, plan.limits[$0]) }
+        initialInstallTags = plan.initialInstallTags
+        prefetchOrder = plan.prefetchOrder
+        appBundleFiles = Int64(plan.appBundleFiles)
+        appBundleSize = plan.appBundleSize
+        totals = Totals(packs: Int64(plan.packs.count), size: plan.totalSize,
+                        archiveSize: archives.map { facts in plan.packs.reduce(0) { $0 + (facts[$1.id]?.archiveSize ?? 0) } },
+                        initialInstallSize: plan.initialInstallSize, initialPrefetchSize: plan.initialPrefetchSize)
+        tags = plan.tags.map { Tag(name: $0.name, category: $0.category, size: $0.size, packs: $0.packs) }
+        packs = plan.packs.map { pack in
+            let facts = archives?[pack.id]
+            return Pack(id: pack.id, file: AppleManifests.packsFolder + "/" + pack.fileName, tags: pack.tags,
+                        category: pack.category, priority: pack.priority, size: pack.size,
+                        archiveSize: facts?.archiveSize, archiveSha256: facts?.archiveSha256, contentHash: facts?.contentHash,
+                        files: pack.files.enumerated().map { index, file in
+                            File(path: file.path, size: file.size, sha256: facts?.files[index].sha256)
+                        })
+        }
+    }
+}
