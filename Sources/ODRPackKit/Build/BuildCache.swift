@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// What the last build into a folder learned: each file's SHA-256 keyed by its metadata, and each pack

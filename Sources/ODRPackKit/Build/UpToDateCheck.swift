@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A build's fast path. When the tool, the options, the manifest, every entry's metadata under resources-root
@@ -31,7 +33,7 @@ public struct UpToDateCheck {
             return
         }
         var tool = stat()
-        let toolStamp = stat("/proc/self/exe", &tool) == 0 ? UpToDateRecord.text(FileStamp(tool)) : "-"
+        let toolStamp = stat(SystemCall.executablePath, &tool) == 0 ? UpToDateRecord.text(FileStamp(tool)) : "-"
         var hasher = SHA256Hasher()
         hasher.update("odrpack \(ToolVersion.current)\0\(toolStamp)\0\(outputPath)\0\(options.compression.rawValue)\0")
         hasher.update("\(options.level)\0\(options.entryTime)\0\(options.urlPrefix.map { "url:" + $0 } ?? "-")\0")

@@ -15,13 +15,13 @@ struct OutputFile {
         self.path = path
     }
 
-    func close() { Glibc.close(descriptor) }
+    func close() { SystemCall.closeFile(descriptor) }
 
     /// Writes all of `bytes`, retrying interrupted writes.
     func write(_ bytes: UnsafeRawBufferPointer) throws {
         var done = 0
         while done < bytes.count {
-            let written = Glibc.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+            let written = SystemCall.writeBytes(descriptor, bytes.baseAddress! + done, bytes.count - done)
             if written < 0 {
                 if errno == EINTR { continue }
                 throw ODRPackError.system("cannot write '\(path)'")

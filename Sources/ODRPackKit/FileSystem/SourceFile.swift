@@ -22,20 +22,18 @@ struct SourceFile {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             let code = errno
-            Glibc.close(descriptor)
+            SystemCall.closeFile(descriptor)
             throw ODRPackError.system("cannot stat '\(name)'", code)
         }
         before = FileStamp(info)
         if before.size != size || (expected.map { $0.modificationNanoseconds != before.modificationNanoseconds } ?? false) {
-            Glibc.close(descriptor)
+            SystemCall.closeFile(descriptor)
             throw ODRPackError.fileChanged("'\(name)' changed after it was planned: run the build again once it is stable")
         }
-        #if os(Linux)
-        posix_fadvise(descriptor, 0, 0, POSIX_FADV_SEQUENTIAL)
-        #endif
+        SystemCall.adviseSequentialRead(descriptor)
     }
 
-    func close() { Glibc.close(descriptor) }
+    func close() { SystemCall.closeFile(descriptor) }
 
     func changed() -> ODRPackError {
         .fileChanged("'\(name)' changed while it was being read: run the build again once it is stable")

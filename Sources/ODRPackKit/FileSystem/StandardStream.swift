@@ -13,7 +13,7 @@ public enum StandardStream {
         try text.withUTF8 { bytes in
             var done = 0
             while done < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+                let written = SystemCall.writeBytes(descriptor, bytes.baseAddress! + done, bytes.count - done)
                 if written < 0 {
                     if errno == EINTR { continue }
                     throw ODRPackError.system("cannot write to \(descriptor == STDOUT_FILENO ? "standard output" : "standard error")")

@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Terminal output rules: colour and animation only on a TTY, never with NO_COLOR or TERM=dumb.

@@ -1,11 +1,7 @@
-import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Finds tagged files that are executable code (ODR forbids it) by their first bytes, on every core.
 struct ExecutableContentCheck {
     let rootPath: String
+    let fileSystem: any ResourceFileSystem
 
     enum Finding {
         case executable(kind: String)
@@ -36,18 +32,16 @@ struct ExecutableContentCheck {
     }
 
     func inspect(_ path: String) -> Finding? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return .unreadable(reason: String(cString: strerror(errno))) }
-        defer { close(descriptor) }
-        var header = [UInt8](repeating: 0, count: 64)
-        let count = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 64, 0) }
-        if count < 0 { return .unreadable(reason: String(cString: strerror(errno))) }
-        let kind = Self.executableKind(Array(header.prefix(count))) { offset in
-            var signature = [UInt8](repeating: 0, count: 4)
-            let read = signature.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 4, off_t(offset)) }
-            return read == 4 ? signature : nil
+        switch fileSystem.read(path, count: 64, at: 0) {
+        case let .failure(error):
+            return .unreadable(reason: error.reason)
+        case let .success(header):
+            let kind = Self.executableKind(header) { offset in
+                guard case let .success(signature) = fileSystem.read(path, count: 4, at: Int64(offset)), signature.count == 4 else { return nil }
+                return signature
+            }
+            return kind.map { .executable(kind: $0) }
         }
-        return kind.map { .executable(kind: $0) }
     }
 
     /// Names the executable format of a file from its first bytes, or nil for data.

@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The metadata of every entry under a folder, read in one pass (see `FileTreeScanner`): resolution tags
@@ -46,7 +48,7 @@ public struct FileTree: Sendable {
     /// One entry's `lstat` metadata.
     struct Entry: Sendable {
         /// `st_mode`; 0 when the entry vanished before it could be read.
-        var mode: UInt32
+        var mode: mode_t
         var stamp: FileStamp
         /// The index of the scanned folder for a subfolder, else -1 (files, links, `.git`).
         var child: Int

@@ -1,10 +1,8 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
-/// Walks resources-root and gives every regular file its tags (SPEC section 3, steps 1 to 3).
-/// Reads metadata only (one `FileTreeScanner` pass), plus the first bytes of tagged files to catch executable code.
+/// Walks resources-root and gives every regular file its tags (SPEC section 3, steps 1 to 3): a pure function of
+/// the manifest and a `ResourceFileSystem` (one scan of metadata, plus the first bytes of tagged files to catch
+/// executable code), so that every file-system call, and every way one can fail, is at that edge.
 public struct ResourceResolver {
     public let manifest: TagManifest
     /// Which of the tagged files (sorted by path) a previous build already checked with the same metadata:
@@ -12,16 +10,18 @@ public struct ResourceResolver {
     public let alreadyChecked: ([ResolvedResource]) -> [Bool]
     /// A scan made earlier (by the build's up-to-date check); used when it is of resources-root.
     let tree: FileTree?
+    let fileSystem: any ResourceFileSystem
 
-    public init(manifest: TagManifest, tree: FileTree? = nil,
+    public init(manifest: TagManifest, tree: FileTree? = nil, fileSystem: any ResourceFileSystem = LocalFileSystem(),
                 alreadyChecked: @escaping ([ResolvedResource]) -> [Bool] = { $0.map { _ in false } }) {
         self.manifest = manifest
         self.tree = tree
+        self.fileSystem = fileSystem
         self.alreadyChecked = alreadyChecked
     }
 
     public func resolve() -> Resolution {
-        var walk = Walk(manifest: manifest, alreadyChecked: alreadyChecked)
+        var walk = Walk(manifest: manifest, fileSystem: fileSystem, alreadyChecked: alreadyChecked)
         walk.run(tree: tree)
         return walk.finish()
     }
@@ -29,6 +29,7 @@ public struct ResourceResolver {
 
 private struct Walk {
     let manifest: TagManifest
+    let fileSystem: any ResourceFileSystem
     var diagnostics: [Diagnostic] = []
     var rootPath = ""
     var resources: [ResolvedResource] = []
@@ -54,8 +55,9 @@ private struct Walk {
 
     let alreadyChecked: ([ResolvedResource]) -> [Bool]
 
-    init(manifest: TagManifest, alreadyChecked: @escaping ([ResolvedResource]) -> [Bool]) {
+    init(manifest: TagManifest, fileSystem: any ResourceFileSystem, alreadyChecked: @escaping ([ResolvedResource]) -> [Bool]) {
         self.manifest = manifest
+        self.fileSystem = fileSystem
         self.alreadyChecked = alreadyChecked
         entryTags = manifest.entries.map { Array(Set($0.tags.map(\.value))).sorted() }
         matchCounts = Array(repeating: 0, count: manifest.entries.count)
@@ -83,34 +85,28 @@ private struct Walk {
     mutating func run(tree: FileTree?) {
         let rootURL = manifest.resourcesRootURL
         let rootLocation = manifest.resourcesRoot.location ?? manifest.keyLocations["resources-root"]
-        guard let real = realpath(rootURL.path, nil) else {
+        guard case let .success(real) = fileSystem.resolvedPath(rootURL.path) else {
             diagnostics.append(.error(.pathNotFound,
                                       "resources-root '\(manifest.resourcesRoot.value)' does not exist (looked for \(rootURL.path)): create it or fix 'resources-root'",
                                       at: rootLocation, subject: manifest.resourcesRoot.value))
             return
         }
-        rootPath = String(cString: real)
-        free(real)
-        var info = stat()
-        guard stat(rootPath, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+        rootPath = real
+        guard case let .success(root) = fileSystem.status(rootPath, followingLinks: true), root.kind == .directory else {
             diagnostics.append(.error(.pathNotFound, "resources-root '\(manifest.resourcesRoot.value)' is not a folder",
                                       at: rootLocation, subject: manifest.resourcesRoot.value))
             return
         }
-        let scanned = (tree.flatMap { $0.path == rootPath ? $0 : nil } ?? FileTreeScanner().scan(rootPath)).sortedByName()
+        let scanned = (tree.flatMap { $0.path == rootPath ? $0 : nil } ?? fileSystem.scan(rootPath)).sortedByName()
         fingerprint = scanned.fingerprint
         walkDirectory(scanned, 0, absolute: rootPath, relative: "", components: [], inherited: pathEntries[""] ?? [],
-                      ancestors: [DirectoryID(info)])
+                      ancestors: [DirectoryID(root.stamp)])
         if pathEntries[""] != nil { visitedEntryPaths.insert("") }
     }
 
     struct DirectoryID: Hashable {
         var device: UInt64
         var inode: UInt64
-        init(_ info: stat) {
-            device = UInt64(info.st_dev)
-            inode = UInt64(info.st_ino)
-        }
         init(_ stamp: FileStamp) {
             device = stamp.device
             inode = stamp.inode
@@ -121,7 +117,7 @@ private struct Walk {
                                 inherited: [Int], ancestors: Set<DirectoryID>) {
         let directory = tree.directories[index]
         guard directory.error == 0 else {
-            let reason = String(cString: strerror(directory.error))
+            let reason = SystemError(directory.error).reason
             diagnostics.append(.error(.fileUnreadable, "cannot read folder '\(relative.isEmpty ? "." : relative)': \(reason)",
                                       subject: relative.isEmpty ? "." : relative))
             return
@@ -139,7 +135,7 @@ private struct Walk {
                 // Vanished since the folder was listed: no longer a file of the project. Anything else is a problem.
                 if entry.error != ENOENT {
                     let path = prefix + String(decoding: directory.name(position), as: UTF8.self)
-                    diagnostics.append(.error(.fileUnreadable, "cannot read '\(path)': \(String(cString: strerror(entry.error))): fix its permissions or exclude it",
+                    diagnostics.append(.error(.fileUnreadable, "cannot read '\(path)': \(SystemError(entry.error).reason): fix its permissions or exclude it",
                                               subject: path))
                 }
                 continue
@@ -149,21 +145,22 @@ private struct Walk {
             // Decoding repairs invalid UTF-8, which changes the bytes.
             let validName = name.withUTF8 { decoded in bytes.withUnsafeBufferPointer { decoded.elementsEqual($0) } }
             let childRelative = prefix + name
-            var type = entry.mode & S_IFMT
+            var kind = FileStatus.Kind(mode: entry.mode)
             var stamp = entry.stamp
             var linkedTree: FileTree?
-            if type == S_IFLNK {
+            if kind == .symbolicLink {
                 let childAbsolute = absolute + "/" + name
-                guard let target = realpath(childAbsolute, nil) else {
-                    let loop = errno == ELOOP
-                    diagnostics.append(.error(.fileUnreadable, loop
+                let targetPath: String
+                switch fileSystem.resolvedPath(childAbsolute) {
+                case let .success(path):
+                    targetPath = path
+                case let .failure(error):
+                    diagnostics.append(.error(.fileUnreadable, error.isLoop
                         ? "symbolic link '\(childRelative)' is a loop: remove it or exclude it"
                         : "symbolic link '\(childRelative)' is broken (its target does not exist): remove it or fix its target",
                         subject: childRelative))
                     continue
                 }
-                let targetPath = String(cString: target)
-                free(target)
                 guard targetPath == rootPath || targetPath.hasPrefix(rootPath == "/" ? "/" : rootPath + "/") else {
                     if !isExcluded(name: name, path: childRelative, candidates: candidateExcludes) {
                         diagnostics.append(.error(.pathOutsideRoot,
@@ -172,19 +169,22 @@ private struct Walk {
                     }
                     continue
                 }
-                var info = stat()
-                guard stat(childAbsolute, &info) == 0 else {
-                    diagnostics.append(.error(.fileUnreadable, "cannot read '\(childRelative)' through its link: \(String(cString: strerror(errno)))",
+                let target: FileStatus
+                switch fileSystem.status(childAbsolute, followingLinks: true) {
+                case let .success(status):
+                    target = status
+                case let .failure(error):
+                    diagnostics.append(.error(.fileUnreadable, "cannot read '\(childRelative)' through its link: \(error.reason)",
                                               subject: childRelative))
                     continue
                 }
-                type = info.st_mode & S_IFMT
-                stamp = FileStamp(info)
-                if type == S_IFDIR && name != ".git" && !ancestors.contains(DirectoryID(info)) {
-                    linkedTree = FileTreeScanner().scan(childAbsolute).sortedByName()
+                kind = target.kind
+                stamp = target.stamp
+                if kind == .directory && name != ".git" && !ancestors.contains(DirectoryID(stamp)) {
+                    linkedTree = fileSystem.scan(childAbsolute).sortedByName()
                 }
             }
-            if type == S_IFDIR {
+            if kind == .directory {
                 if name == ".git" { continue }
                 let id = DirectoryID(stamp)
                 if ancestors.contains(id) {
@@ -204,7 +204,7 @@ private struct Walk {
                 guard childIndex >= 0 else { continue }
                 walkDirectory(subtree, childIndex, absolute: absolute + "/" + name, relative: childRelative,
                               components: components + [name], inherited: childInherited, ancestors: childAncestors)
-            } else if type == S_IFREG {
+            } else if kind == .regular {
                 addFile(name: name, relative: childRelative, stamp: stamp, validName: validName, inherited: inherited,
                         inheritedTags: inheritedTags, mayBeEntry: mayHoldEntries, candidateGlobs: candidateGlobs,
                         candidateExcludes: candidateExcludes)
@@ -280,7 +280,7 @@ private struct Walk {
             let unnamable = Set(invalidNames.map(\.path))
             let checked = alreadyChecked(resources)
             let unchecked = resources.indices.filter { !checked[$0] && !unnamable.contains(resources[$0].path) }.map { resources[$0] }
-            diagnostics += ExecutableContentCheck(rootPath: rootPath).check(unchecked) { entryLocation($0.firstEntry) }
+            diagnostics += ExecutableContentCheck(rootPath: rootPath, fileSystem: fileSystem).check(unchecked) { entryLocation($0.firstEntry) }
         }
         return Resolution(rootPath: rootPath, resources: resources, appBundleFiles: appBundleFiles,
                           appBundleSize: appBundleSize, diagnostics: diagnostics, fingerprint: fingerprint)
@@ -292,13 +292,14 @@ private struct Walk {
             switch entry.selector {
             case let .path(path):
                 if !visitedEntryPaths.contains(path) {
-                    var info = stat()
                     let absolute = path.isEmpty ? rootPath : rootPath + "/" + path
-                    if lstat(absolute, &info) != 0 {
+                    guard case let .success(status) = fileSystem.status(absolute, followingLinks: false) else {
                         diagnostics.append(.error(.pathNotFound,
                                                   "path '\(path)' does not exist under resources-root: fix the path or remove the entry",
                                                   at: location, subject: path))
-                    } else if (info.st_mode & S_IFMT) != S_IFLNK {
+                        continue
+                    }
+                    if status.kind != .symbolicLink {
                         diagnostics.append(.warning(.entryMatchesNothing,
                                                     "path '\(path)' names no packable file (it is excluded or not a regular file)",
                                                     at: location, subject: path))

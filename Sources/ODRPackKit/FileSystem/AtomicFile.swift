@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Writes a file beside its final name and renames it into place: a reader sees the old file or the whole new one.
@@ -24,7 +26,7 @@ enum AtomicFile {
         data.withUnsafeBytes { raw in
             var done = 0
             while done < raw.count {
-                let written = Glibc.write(descriptor, raw.baseAddress! + done, raw.count - done)
+                let written = SystemCall.writeBytes(descriptor, raw.baseAddress! + done, raw.count - done)
                 if written < 0 {
                     if errno == EINTR { continue }
                     failure = errno

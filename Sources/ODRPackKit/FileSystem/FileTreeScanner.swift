@@ -2,6 +2,8 @@ import Crypto
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Reads a folder tree's metadata on every core: each folder is listed once, and its entries are
