@@ -99,7 +99,7 @@ public enum BuildOutcome {
     public var plan: PackPlan? {
         switch self {
         case .upToDate: return nil
-        case let .notBuilt(result): return result.resolution?.rootPath.isEmpty == false ? result.plan : nil
+        case let .notBuilt(result): return result.readablePlan
         case let .built(_, build): return build.plan
         }
     }

@@ -6,6 +6,9 @@ public struct PlanResult: Sendable {
     public var resolution: Resolution?
     public var plan: PackPlan?
     public var diagnostics: [Diagnostic]
+
+    /// The plan when resources-root could be read: without it the plan is of nothing and nothing should show it.
+    public var readablePlan: PackPlan? { resolution?.rootPath.isEmpty == false ? plan : nil }
 }
 
 /// Runs the stages in order and collects their diagnostics.

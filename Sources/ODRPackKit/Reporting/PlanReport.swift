@@ -2,6 +2,19 @@ import Foundation
 
 /// The human form of `plan`: what a person needs to decide, in tables.
 public enum PlanReport {
+    /// `plan --json` (SPEC 6): the build manifest's document without contents or archives, plus the diagnostics.
+    public static func json(_ result: PlanResult) -> JSONValue {
+        var document = result.readablePlan.map { BuildManifest(plan: $0).jsonMembers } ?? []
+        document.append(("diagnostics", DiagnosticsDocument.json(result.diagnostics)))
+        return .object(document)
+    }
+
+    /// `validate --json`: the diagnostics and their counts.
+    public static func validationJSON(_ result: PlanResult) -> JSONValue {
+        .object([("diagnostics", DiagnosticsDocument.json(result.diagnostics)),
+                 ("summary", DiagnosticsDocument.summary(result.diagnostics))])
+    }
+
     public static func text(_ plan: PackPlan, manifestPath: String) -> String {
         var out = "odrpack plan: \(plan.bundleID) (\(manifestPath), profile \(plan.profileName))\n"
         out += "Resources: \(plan.resourceFiles) file\(plan.resourceFiles == 1 ? "" : "s"), \(ByteCount.format(plan.totalSize)) in \(plan.packs.count) pack\(plan.packs.count == 1 ? "" : "s")\n"

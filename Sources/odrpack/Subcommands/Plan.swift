@@ -11,21 +11,16 @@ struct Plan: ParsableCommand {
         let result = try options.planProject()
         let console = Console()
         if options.json {
-            var document: [(String, JSONValue)] = []
-            if let plan = result.plan, result.resolution?.rootPath.isEmpty == false {
-                document = BuildManifest(plan: plan).jsonMembers
-            }
-            document.append(("diagnostics", DiagnosticsDocument.json(result.diagnostics)))
-            try console.printOut(JSONValue.object(document).serialized())
+            try console.printOut(PlanReport.json(result).serialized())
         } else {
-            if let plan = result.plan, result.resolution?.rootPath.isEmpty == false {
+            if let plan = result.readablePlan {
                 try console.printOut(PlanReport.text(plan, manifestPath: options.manifest))
             }
             try console.printDiagnostics(result.diagnostics)
             if !result.diagnostics.isEmpty { try console.printError(Console.countSummary(result.diagnostics) + "\n") }
         }
         try options.gitHub.emit(result.diagnostics, summary: MarkdownReport.plan(
-            result.resolution?.rootPath.isEmpty == false ? result.plan : nil, diagnostics: result.diagnostics, title: "plan \(options.manifest)"))
+            result.readablePlan, diagnostics: result.diagnostics, title: "plan \(options.manifest)"))
         let code = options.exitCode(for: result.diagnostics)
         if code != .success { throw code }
     }

@@ -24,7 +24,7 @@ struct Report: ParsableCommand {
         let console = Console()
         let result = try ProjectPlanner().plan(manifestPath: manifest, profile: profile)
         try console.printDiagnostics(result.diagnostics)
-        guard let plan = result.plan, result.resolution?.rootPath.isEmpty == false else {
+        guard let plan = result.readablePlan else {
             try console.printError("odrpack: no report: the manifest cannot be planned (\(Console.countSummary(result.diagnostics)))\n")
             throw ExitCode(1)
         }

@@ -11,21 +11,18 @@ struct Validate: ParsableCommand {
         let result = try options.planProject()
         let console = Console()
         if options.json {
-            try console.printOut(JSONValue.object([
-                ("diagnostics", DiagnosticsDocument.json(result.diagnostics)),
-                ("summary", DiagnosticsDocument.summary(result.diagnostics)),
-            ]).serialized())
+            try console.printOut(PlanReport.validationJSON(result).serialized())
         } else {
             try console.printDiagnostics(result.diagnostics)
             var line = "\(options.manifest): "
-            if let plan = result.plan, result.resolution?.rootPath.isEmpty == false {
+            if let plan = result.readablePlan {
                 line += "\(plan.packs.count) pack\(plan.packs.count == 1 ? "" : "s"), \(plan.resourceFiles) tagged file\(plan.resourceFiles == 1 ? "" : "s"), \(ByteCount.format(plan.totalSize)); "
             }
             line += Console.countSummary(result.diagnostics)
             try console.printOut(line + "\n")
         }
         try options.gitHub.emit(result.diagnostics, summary: MarkdownReport.plan(
-            result.resolution?.rootPath.isEmpty == false ? result.plan : nil, diagnostics: result.diagnostics, title: "validate \(options.manifest)"))
+            result.readablePlan, diagnostics: result.diagnostics, title: "validate \(options.manifest)"))
         let code = options.exitCode(for: result.diagnostics)
         if code != .success { throw code }
     }
