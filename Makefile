@@ -53,7 +53,7 @@ test-browser: build
 # SwiftPM gives an executable its own main, which hands over to libFuzzer's driver. Leak detection is off: corelibs
 # Foundation's plist parser leaks on malformed input, which is not this project's to fix.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS = FuzzTagManifest FuzzGlob FuzzBuildManifest FuzzStreamingZip FuzzPbxproj
+FUZZ_TARGETS = FuzzTagManifest FuzzGlob FuzzBuildManifest FuzzStreamingZip FuzzPbxproj FuzzBinaryPlist
 FUZZ_FLAGS = -c debug --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
 fuzz: deps
 	@for target in $(FUZZ_TARGETS); do ODRPACK_FUZZ=1 $(SWIFT) build $(FUZZ_FLAGS) --product $$target || exit 1; done

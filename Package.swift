@@ -54,7 +54,7 @@ let package = Package(
 // libFuzzer targets, only for `make fuzz` (which sets ODRPACK_FUZZ): an ordinary build never sees them.
 if ProcessInfo.processInfo.environment["ODRPACK_FUZZ"] != nil {
     package.targets.append(.target(name: "FuzzDriver", path: "Fuzz/Targets/FuzzDriver"))
-    for name in ["FuzzTagManifest", "FuzzGlob", "FuzzBuildManifest", "FuzzStreamingZip", "FuzzPbxproj"] {
+    for name in ["FuzzTagManifest", "FuzzGlob", "FuzzBuildManifest", "FuzzStreamingZip", "FuzzPbxproj", "FuzzBinaryPlist"] {
         package.targets.append(.executableTarget(name: name, dependencies: ["ODRPackKit", "FuzzDriver"], path: "Fuzz/Targets/" + name))
     }
 }

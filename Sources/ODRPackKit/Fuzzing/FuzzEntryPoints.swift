@@ -43,4 +43,73 @@ public enum FuzzEntryPoints {
         guard FileManager.default.createFile(atPath: folder + "/project.pbxproj", contents: Data(bytes)) else { return }
         if let project = try? XcodeProject(path: folder) { _ = project.targets }
     }
+
+    /// The binary plist writer (Info.plist, ZipMetadata, the Apple manifests): a value built from the bytes is
+    /// written, read back by Foundation's own reader, and must come back equal; a difference stops the fuzzer.
+    public static func binaryPlist(_ bytes: UnsafeRawBufferPointer) {
+        var input = FuzzInput(bytes)
+        let value = input.propertyList(depth: 0)
+        let data = value.binaryData()
+        guard let decoded = try? PropertyListSerialization.propertyList(from: data, format: nil) else {
+            fatalError("Foundation cannot read the binary plist written for \(value)")
+        }
+        guard PropertyListValue.matches(decoded, value) else {
+            fatalError("the binary plist of \(value) reads back as \(decoded)")
+        }
+    }
 }
+
+/// Draws values from fuzzer bytes; zeros once they run out.
+struct FuzzInput {
+    let bytes: UnsafeRawBufferPointer
+    var position = 0
+
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    mutating func byte() -> UInt8 {
+        defer { position += 1 }
+        return position < bytes.count ? bytes[position] : 0
+    }
+
+    mutating func word() -> UInt64 { (0..<8).reduce(0) { value, _ in value << 8 | UInt64(byte()) } }
+
+    mutating func string() -> String {
+        let count = Int(byte() % 48)
+        return String(decoding: (0..<count).map { _ in byte() }, as: UTF8.self)
+    }
+
+    mutating func propertyList(depth: Int) -> PropertyListValue {
+        switch byte() % (depth < 5 ? 6 : 4) {
+        case 0: return .bool(byte() & 1 == 1)
+        case 1: return .int(Int64(bitPattern: word()))
+        case 2:
+            let real = Double(bitPattern: word())
+            return .real(real.isNaN ? 0 : real)
+        case 3: return .string(string())
+        case 4: return .array((0..<Int(byte() % 6)).map { _ in propertyList(depth: depth + 1) })
+        default:
+            var dictionary: [String: PropertyListValue] = [:]
+            for _ in 0..<Int(byte() % 6) { dictionary[string()] = propertyList(depth: depth + 1) }
+            return .dictionary(dictionary)
+        }
+    }
+}
+
+extension PropertyListValue {
+    /// Whether what Foundation read is this value (its numbers are NSNumbers: compared by value, not by type).
+    static func matches(_ decoded: Any, _ value: PropertyListValue) -> Bool {
+        switch value {
+        case let .bool(flag): return (decoded as? NSNumber)?.boolValue == flag
+        case let .int(number): return (decoded as? NSNumber)?.int64Value == number
+        case let .real(number): return (decoded as? NSNumber)?.doubleValue.bitPattern == number.bitPattern
+        case let .string(text): return (decoded as? String) == text
+        case let .array(items):
+            guard let list = decoded as? [Any], list.count == items.count else { return false }
+            return zip(list, items).allSatisfy { matches($0, $1) }
+        case let .dictionary(entries):
+            guard let dictionary = decoded as? [String: Any], dictionary.count == entries.count else { return false }
+            return entries.allSatisfy { key, item in dictionary[key].map { matches($0, item) } ?? false }
+        }
+    }
+}
+

@@ -1,0 +1,4 @@
+import FuzzDriver
+import ODRPackKit
+
+FuzzDriver.run(FuzzEntryPoints.binaryPlist)
