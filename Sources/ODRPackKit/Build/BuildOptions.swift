@@ -1,23 +1,5 @@
 import Foundation
 
-/// How entries are compressed inside pack archives.
-public enum CompressionMode: String, CaseIterable, Sendable {
-    /// Deflate an entry only where its bytes show that it saves a worthwhile amount.
-    case auto
-    /// Every entry uncompressed, as the store hosts packs.
-    case store
-    /// Every entry deflated.
-    case deflate
-}
-
-/// How packs are written (SPEC 7).
-public enum PackLayout: String, CaseIterable, Sendable {
-    /// One streaming zip per pack, as Apple's exported asset packs.
-    case zip
-    /// One folder per pack, as an App Store IPA and Xcode's build folder hold them.
-    case folder
-}
-
 public struct BuildOptions: Sendable {
     public var outputDirectory: String
     public var layout: PackLayout = .zip

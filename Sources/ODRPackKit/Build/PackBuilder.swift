@@ -5,28 +5,6 @@ import Glibc
 import Darwin
 #endif
 
-/// What a build did.
-public struct BuildResult: Sendable {
-    public var plan: PackPlan
-    public var facts: [String: PackArchiveFacts]
-    public var options: BuildOptions
-    public var written: [String]
-    public var reused: [String]
-    public var removed: [String]
-    public var bytesRead: Int64
-    public var bytesWritten: Int64
-
-    /// The bytes of all the pack archives.
-    public var archiveBytes: Int64 { facts.values.reduce(0) { $0 + $1.archiveSize } }
-
-    /// What the build did, with the whole command's time (the caller's clock: planning counts too).
-    public func summary(seconds: Double) -> BuildSummary {
-        BuildSummary(packs: plan.packs.count, written: written.count, reused: reused.count, removed: removed.count,
-                     bytesRead: bytesRead, bytesWritten: bytesWritten, contentBytes: plan.totalSize,
-                     archiveBytes: archiveBytes, seconds: seconds)
-    }
-}
-
 /// Writes every pack of a valid plan into the output folder: in parallel, incrementally and atomically.
 /// Three jobs over one state: `PackReuse` decides what the last build already wrote, `PackWriter`s write the rest
 /// beside their final names on every core, and `OutputCommit` moves them into place with the manifest last,
@@ -123,41 +101,3 @@ public struct PackBuilder: Sendable {
         return hasher.finalize()
     }
 }
-
-/// The previous build's cache, opaque to callers.
-public struct PreviousBuild: Sendable {
-    let cache: BuildCache
-
-    /// Whether the last build read and checked each of `resources` (sorted by path) with the same metadata,
-    /// so planning can skip re-reading them. One merge of two sorted lists.
-    public func alreadyChecked(_ resources: [ResolvedResource]) -> [Bool] {
-        let files = cache.files
-        var position = 0
-        return resources.map { resource in
-            while position < files.count && files[position].path.precedesByCodePoint(resource.path) { position += 1 }
-            return position < files.count && files[position].stamp == resource.stamp && files[position].path.hasSameBytes(as: resource.path)
-        }
-    }
-}
-
-/// Loads the previous build's cache on another thread while the resources are planned.
-/// `@unchecked Sendable` because: `loaded` is written once, by the loading thread, before it signals `done`, and
-/// read only after waiting on `done`, so the semaphore orders the write before every read.
-public final class PreviousBuildLoader: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var loaded: PreviousBuild?
-
-    public init(_ builder: PackBuilder) {
-        DispatchQueue.global().async {
-            self.loaded = builder.loadCache()
-            self.done.signal()
-        }
-    }
-
-    /// Waits for the cache (once; later calls return at once).
-    public lazy var previous: PreviousBuild = {
-        done.wait()
-        return loaded!
-    }()
-}
-

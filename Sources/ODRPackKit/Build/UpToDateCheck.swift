@@ -9,21 +9,21 @@ import Darwin
 /// and every output file are exactly as the last successful build into the folder left them, the build
 /// cannot change anything: it prints that build's diagnostics and summary again without planning.
 /// Anything unusual (symbolic links, unreadable entries, a missing record) takes the full path.
-public struct UpToDateCheck {
-    public let manifestPath: String
-    public let options: BuildOptions
+struct UpToDateCheck {
+    let manifestPath: String
+    let options: BuildOptions
     let outputPath: String
     /// Nil when the manifest cannot be read (the full path reports why).
     let inputs: String?
 
-    public enum Outcome {
+    enum Outcome {
         /// Nothing changed: what the last build printed.
         case upToDate(UpToDateReplay)
         /// Something changed. The scan of resources-root made on the way, if any, for planning to reuse.
         case changed(FileTree?)
     }
 
-    public init(manifestPath: String, options: BuildOptions) {
+    init(manifestPath: String, options: BuildOptions) {
         self.manifestPath = manifestPath
         self.options = options
         outputPath = options.outputPath
@@ -43,7 +43,7 @@ public struct UpToDateCheck {
         inputs = hasher.finalize()
     }
 
-    public func run() -> Outcome {
+    func run() -> Outcome {
         guard options.useCache, let inputs, let record = UpToDateRecord.load(path: UpToDateRecord.location(forOutput: outputPath)),
               record.inputs == inputs else { return .changed(nil) }
         guard let real = realpath(record.rootPath, nil) else { return .changed(nil) }
@@ -63,7 +63,7 @@ public struct UpToDateCheck {
     /// Records a successful build for the next one to compare with. Builds the fast path cannot vouch for
     /// (no tree fingerprint, a path entry inside `.git`, which the scan does not enter, pack folders, whose own
     /// metadata does not change when a file inside them does) leave no record.
-    public func save(_ result: PlanResult, build: BuildResult) {
+    func save(_ result: PlanResult, build: BuildResult) {
         let location = UpToDateRecord.location(forOutput: outputPath)
         unlink(location)
         guard options.layout == .zip, let inputs, let manifest = result.manifest, let resolution = result.resolution,
@@ -90,32 +90,5 @@ public struct UpToDateCheck {
         record.archiveBytes = build.archiveBytes
         record.diagnostics = result.diagnostics
         try? AtomicFile.write(record.serialized(), to: location)
-    }
-}
-
-/// What an up-to-date build prints: the last build's diagnostics and a summary with nothing written.
-public struct UpToDateReplay {
-    let record: UpToDateRecord
-    /// odrpack-manifest.json, whose metadata the check found unchanged.
-    let manifestPath: String
-
-    public var diagnostics: [Diagnostic] { record.diagnostics }
-
-    public func summary(seconds: Double) -> BuildSummary {
-        BuildSummary(packs: record.packIDs.count, written: 0, reused: record.packIDs.count, removed: 0, bytesRead: 0,
-                     bytesWritten: 0, contentBytes: record.contentBytes, archiveBytes: record.archiveBytes, seconds: seconds)
-    }
-
-    /// The `build --json` document: odrpack-manifest.json's members, then the diagnostics and what was done.
-    /// Nil when the manifest cannot be read as written.
-    public func json() -> String? {
-        guard let data = FileManager.default.contents(atPath: manifestPath) else { return nil }
-        let manifest = String(decoding: data, as: UTF8.self)
-        let extra = JSONValue.object([
-            ("diagnostics", DiagnosticsDocument.json(record.diagnostics)),
-            ("build", .object([("written", .strings([])), ("reused", .strings(record.packIDs)), ("removed", .strings([]))])),
-        ]).serialized()
-        guard manifest.hasPrefix("{\n"), manifest.hasSuffix("\n}\n") else { return nil }
-        return String(manifest.dropLast(3)) + ",\n" + String(extra.dropFirst(2))
     }
 }

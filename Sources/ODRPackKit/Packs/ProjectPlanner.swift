@@ -1,16 +1,5 @@
 import Foundation
 
-/// Everything `plan` and `validate` learn about a project: manifest → resources → packs → diagnostics.
-public struct PlanResult: Sendable {
-    public var manifest: TagManifest?
-    public var resolution: Resolution?
-    public var plan: PackPlan?
-    public var diagnostics: [Diagnostic]
-
-    /// The plan when resources-root could be read: without it the plan is of nothing and nothing should show it.
-    public var readablePlan: PackPlan? { resolution?.rootPath.isEmpty == false ? plan : nil }
-}
-
 /// Runs the stages in order and collects their diagnostics.
 public struct ProjectPlanner {
     public init() {}

@@ -1,22 +1,5 @@
 import Foundation
 
-/// Metadata that identifies a file's content without reading it: if all of it is equal, the bytes are too.
-public struct FileStamp: Equatable, Hashable, Sendable, Codable {
-    public var size: Int64
-    public var modificationNanoseconds: Int64
-    public var changeNanoseconds: Int64
-    public var inode: UInt64
-    public var device: UInt64
-
-    public init(size: Int64, modificationNanoseconds: Int64, changeNanoseconds: Int64, inode: UInt64, device: UInt64) {
-        self.size = size
-        self.modificationNanoseconds = modificationNanoseconds
-        self.changeNanoseconds = changeNanoseconds
-        self.inode = inode
-        self.device = device
-    }
-}
-
 /// One regular file under resources-root with the tags the manifest gives it.
 public struct ResolvedResource: Sendable {
     /// Relative to resources-root, `/`-separated: also its path inside a pack.
@@ -34,29 +17,6 @@ public struct ResolvedResource: Sendable {
         self.stamp = stamp
         self.tags = tags
         self.firstEntry = firstEntry
-    }
-}
-
-/// The result of resolving a manifest against the file system.
-public struct Resolution: Sendable {
-    /// Absolute path of resources-root (symbolic links resolved).
-    public var rootPath: String
-    /// Tagged resources, sorted by path.
-    public var resources: [ResolvedResource]
-    public var appBundleFiles: Int
-    public var appBundleSize: Int64
-    public var diagnostics: [Diagnostic]
-    /// The scanned tree's `FileTree.fingerprint`: what the build's up-to-date record compares.
-    public var fingerprint: String?
-
-    public init(rootPath: String, resources: [ResolvedResource], appBundleFiles: Int, appBundleSize: Int64,
-                diagnostics: [Diagnostic], fingerprint: String? = nil) {
-        self.rootPath = rootPath
-        self.resources = resources
-        self.appBundleFiles = appBundleFiles
-        self.appBundleSize = appBundleSize
-        self.diagnostics = diagnostics
-        self.fingerprint = fingerprint
     }
 }
 

@@ -1,0 +1,19 @@
+import ArgumentParser
+import ODRPackKit
+
+/// `--github` (SPEC 11), on plan, validate, build, diff and thin.
+struct GitHubOptions: ParsableArguments {
+    @Flag(help: "Also print every problem as a GitHub Actions annotation, and append a summary to $GITHUB_STEP_SUMMARY.")
+    var github = false
+
+    func check(json: Bool) throws {
+        if github && json { throw ValidationError("--github and --json cannot be used together: annotations would break the JSON document") }
+    }
+
+    /// Annotations on stdout, then the step summary.
+    func emit(_ diagnostics: [Diagnostic], summary: @autoclosure () -> String) throws {
+        guard github else { return }
+        try Console().printOut(GitHubActions.commands(diagnostics))
+        try GitHubActions.appendStepSummary(summary())
+    }
+}
