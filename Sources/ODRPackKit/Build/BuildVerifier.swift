@@ -30,11 +30,37 @@ public struct BuildVerifier {
     /// - Throws: `ODRPackError.unusableInput` when the manifest is missing or corrupt.
     public func verify(_ path: String) throws -> Report {
         let (manifest, folder) = try BuildManifest.load(path)
-        let reports = try parallelMap(manifest.packs) { check($0, folder: folder) }
+        let reports = try parallelMap(manifest.packs) { pack in
+            var report = check(pack, folder: folder)
+            report.problems = Self.recordProblems(pack, bundleId: manifest.bundleId) + report.problems
+            return report
+        }
         let listed = Set(manifest.packs.map { ($0.file as NSString).lastPathComponent })
         let archives = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + AppleManifests.packsFolder)) ?? []
         let extra = archives.filter { $0.hasSuffix(".assetpack") && !listed.contains($0) }.sorted { $0.precedesByCodePoint($1) }
         return Report(packs: reports, extraArchives: extra)
+    }
+
+    /// The manifest's own figures for a pack, recomputed from its tags and file list: a hand-edited manifest must
+    /// not verify clean even when the archive matches the edited lines.
+    static func recordProblems(_ pack: BuildManifest.Pack, bundleId: String) -> [String] {
+        var problems: [String] = []
+        let id = PackIdentity.id(bundleID: bundleId, tags: pack.tags)
+        if pack.id != id { problems.append("the manifest gives the pack id '\(pack.id)'; its tags make '\(id)'") }
+        let file = AppleManifests.packsFolder + "/" + PackIdentity.fileName(bundleID: bundleId, tags: pack.tags)
+        if pack.file != file { problems.append("the manifest gives the file '\(pack.file)'; its tags make '\(file)'") }
+        var total: Int64 = 0
+        for entry in pack.files {
+            let (sum, overflow) = total.addingReportingOverflow(entry.size)
+            total = overflow ? Int64.max : sum
+        }
+        if total != pack.size { problems.append("the manifest gives the pack size \(pack.size); its files add up to \(total)") }
+        let hashes = pack.files.compactMap(\.sha256)
+        if let recorded = pack.contentHash, hashes.count == pack.files.count {
+            let computed = PackArchiveFacts.contentHash(zip(pack.files, hashes).lazy.map { ($0.path, $0.size, $1) })
+            if computed != recorded { problems.append("the manifest's contentHash is not the hash of its files' paths, sizes and sha256s") }
+        }
+        return problems
     }
 
     func check(_ pack: BuildManifest.Pack, folder: String) -> PackReport {

@@ -12,8 +12,12 @@ public struct PackArchiveFacts: Sendable, Equatable {
 
     /// SHA-256 of the pack's sorted (path, size, sha256) list, one `path NUL size NUL sha256 LF` record each.
     static func contentHash(files: [ResolvedResource], sha256: [String]) -> String {
+        contentHash(zip(files, sha256).lazy.map { ($0.path, $0.size, $1) })
+    }
+
+    static func contentHash(_ records: some Sequence<(path: String, size: Int64, sha256: String)>) -> String {
         var hasher = SHA256Hasher()
-        for (file, hash) in zip(files, sha256) { hasher.update("\(file.path)\0\(file.size)\0\(hash)\n") }
+        for record in records { hasher.update("\(record.path)\0\(record.size)\0\(record.sha256)\n") }
         return hasher.finalize()
     }
 }

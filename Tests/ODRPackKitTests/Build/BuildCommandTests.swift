@@ -328,6 +328,29 @@ import Glibc
         #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
     }
 
+    /// A manifest edited by hand (a pack's size, its contentHash, its id) fails verify even though every archive
+    /// still matches the lines that were not edited.
+    @Test(arguments: ["size", "contentHash", "id"])
+    func aHandEditedManifestFailsVerify(field: String) throws {
+        let project = try gameProject()
+        #expect(try build(project).status == 0)
+        let path = project.path("out/odrpack-manifest.json")
+        let manifest = try BuildManifest.load(path).manifest
+        let pack = try #require(manifest.packs.first)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let (old, new): (String, String)
+        switch field {
+        case "size": (old, new) = ("\"size\": \(pack.size),\n      \"archiveSize\"", "\"size\": \(pack.size + 1),\n      \"archiveSize\"")
+        case "contentHash": (old, new) = (pack.contentHash!, String(repeating: "0", count: 64))
+        default: (old, new) = ("\"id\": \"\(pack.id)\"", "\"id\": \"\(pack.id)x\"")
+        }
+        #expect(text.components(separatedBy: old).count == 2, "exactly one place to edit")
+        try text.replacingOccurrences(of: old, with: new).write(toFile: path, atomically: true, encoding: .utf8)
+        let verify = try CommandRunner.run(["verify", "out"], in: project.root)
+        #expect(verify.status == 1)
+        #expect(verify.stderr.hasPrefix(pack.file + ": error: the manifest"), "\(verify.stderr)")
+    }
+
     @Test func theCacheNeverVouchesForAChangedOrMissingArchive() throws {
         let project = try gameProject()
         #expect(try build(project).status == 0)

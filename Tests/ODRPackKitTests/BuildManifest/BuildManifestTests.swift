@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import ODRPackKit
 
-/// The manifest reader behind `diff` and `verify` reads back exactly what the writer wrote.
-@Suite struct BuildManifestReaderTests {
+/// odrpack-manifest.json: what build writes, diff, verify and thin read back exactly, and nothing malformed passes.
+@Suite struct BuildManifestTests {
     /// A manifest with every kind of value: odd strings, a priority that only round-trips exactly, no-limit nulls.
     static func sample(archives: Bool) -> BuildManifest {
         let tricky = "Levels/ünï \"quoted\" tab\there\u{1}\\back 🎮.json"
