@@ -1,7 +1,9 @@
 import Foundation
 
-/// Reading odrpack-manifest.json back, strictly: every member the writer writes must be there with its type,
-/// numbers in range, sizes not negative. Unknown members are skipped (a later minor version may add some).
+/// Reading odrpack-manifest.json back, strictly where it matters: what diff, verify and thin use (the bundle id,
+/// tag lists, tags and packs) must be there with its type, numbers in range, sizes not negative. The summary members
+/// they do not need (profile, limits, appBundle, totals) may be absent, as in a hand-written manifest: a missing
+/// limit is no limit and missing totals are recomputed from the packs. Unknown members are skipped.
 extension BuildManifest {
     /// Thrown while reading a manifest of another schema version.
     struct SchemaMismatch: Error {
@@ -42,7 +44,7 @@ extension BuildManifest {
     init(json bytes: UnsafeBufferPointer<UInt8>) throws {
         var reader = JSONReader(bytes)
         var version: Int?, bundle: String?, profile: String?, limits: [LimitProfile.Key: Int64?]?
-        var initial: [String]?, prefetch: [String]?, appBundle: (files: Int64?, size: Int64?)?, totals: Totals?
+        var initial: [String]?, prefetch: [String]?, appBundle: (files: Int64?, size: Int64?)?, totals = PartialTotals()
         var tags: [Tag]?, packs: [Pack]?
         try reader.object("the manifest") { reader, key in
             switch key {
@@ -71,7 +73,7 @@ extension BuildManifest {
                     }
                 }
                 appBundle = (files, size)
-            case "totals": totals = try Totals(&reader)
+            case "totals": totals = try PartialTotals(&reader)
             case "tags":
                 var list: [Tag] = []
                 try reader.array("tags") { list.append(try Tag(&$0)) }
@@ -87,19 +89,15 @@ extension BuildManifest {
         guard let version else { throw JSONReader.Failure.shape("it has no schemaVersion") }
         schemaVersion = version
         bundleId = try required(bundle, "bundleId")
-        self.profile = try required(profile, "profile")
-        let limitValues = try required(limits, "limits")
-        self.limits = try LimitProfile.Key.allCases.map { key in
-            guard let value = limitValues[key] else { throw JSONReader.Failure.shape("'limits' has no '\(key.rawValue)'") }
-            return (key, value)
-        }
+        self.profile = profile ?? ""
+        self.limits = LimitProfile.Key.allCases.map { ($0, limits?[$0] ?? nil) }
         initialInstallTags = try required(initial, "initialInstallTags")
         prefetchOrder = try required(prefetch, "prefetchOrder")
-        appBundleFiles = try required(appBundle?.files, "appBundle.files")
-        appBundleSize = try required(appBundle?.size, "appBundle.size")
-        self.totals = try required(totals, "totals")
+        appBundleFiles = appBundle?.files ?? 0
+        appBundleSize = appBundle?.size ?? 0
         self.tags = try required(tags, "tags")
         self.packs = try required(packs, "packs")
+        self.totals = totals.completed(from: self.packs)
     }
 }
 
@@ -170,22 +168,36 @@ extension BuildManifest.Tag {
     }
 }
 
-extension BuildManifest.Totals {
+/// `totals` as read: each member may be missing, and is then recomputed from the packs (SPEC 3.7).
+private struct PartialTotals {
+    var packs: Int64?, size: Int64?, archiveSize: Int64?, initialInstallSize: Int64?, initialPrefetchSize: Int64?
+
+    init() {}
+
     init(_ reader: inout JSONReader) throws {
-        var packs: Int64?, size: Int64?, archiveSize: Int64?, initial: Int64?, initialPrefetch: Int64?
         try reader.object("totals") { reader, key in
             switch key {
             case "packs": packs = try reader.count("totals.packs")
             case "size": size = try reader.count("totals.size")
             case "archiveSize": archiveSize = try reader.count("totals.archiveSize")
-            case "initialInstallSize": initial = try reader.count("totals.initialInstallSize")
-            case "initialPrefetchSize": initialPrefetch = try reader.count("totals.initialPrefetchSize")
+            case "initialInstallSize": initialInstallSize = try reader.count("totals.initialInstallSize")
+            case "initialPrefetchSize": initialPrefetchSize = try reader.count("totals.initialPrefetchSize")
             default: try reader.skip()
             }
         }
-        self.init(packs: try required(packs, "totals.packs"), size: try required(size, "totals.size"), archiveSize: archiveSize,
-                  initialInstallSize: try required(initial, "totals.initialInstallSize"),
-                  initialPrefetchSize: try required(initialPrefetch, "totals.initialPrefetchSize"))
+    }
+
+    func completed(from packs: [BuildManifest.Pack]) -> BuildManifest.Totals {
+        func sum(_ selected: some Sequence<Int64>) -> Int64 {
+            selected.reduce(0) { total, size in total.addingReportingOverflow(size).overflow ? Int64.max : total + size }
+        }
+        let archives = packs.compactMap(\.archiveSize)
+        return BuildManifest.Totals(
+            packs: self.packs ?? Int64(packs.count),
+            size: size ?? sum(packs.map(\.size)),
+            archiveSize: archiveSize ?? (archives.count == packs.count && !packs.isEmpty ? sum(archives) : nil),
+            initialInstallSize: initialInstallSize ?? sum(packs.filter { $0.category == .initialInstall }.map(\.size)),
+            initialPrefetchSize: initialPrefetchSize ?? sum(packs.filter { $0.category != .onDemand }.map(\.size)))
     }
 }
 

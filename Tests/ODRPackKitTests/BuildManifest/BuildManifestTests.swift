@@ -43,7 +43,7 @@ import Testing
         #expect(read.packs == Self.sample(archives: true).packs)
     }
 
-    @Test(arguments: ["profile", "limits", "appBundle", "totals", "tags", "packs", "initialInstallTags"])
+    @Test(arguments: ["bundleId", "initialInstallTags", "prefetchOrder", "tags", "packs"])
     func aMissingMemberIsAShapeFailureNamingIt(member: String) throws {
         let text = Self.sample(archives: true).serialized().replacingOccurrences(of: "\"\(member)\":", with: "\"renamed-\(member)\":")
         do {
@@ -52,6 +52,19 @@ import Testing
         } catch JSONReader.Failure.shape(let problem) {
             #expect(problem.contains(member))
         }
+    }
+
+    /// A hand-written manifest may leave out what diff and verify do not need, or carry SPEC 7's `"...": 0`
+    /// placeholder limit: missing limits are no limits, missing totals are recomputed from the packs.
+    @Test func summaryMembersMayBeLeftOut() throws {
+        let pack = #"{"id": "p", "file": "OnDemandResources/p.assetpack", "tags": ["a"], "category": "initial-install", "size": 7, "files": []}"#
+        let other = #"{"id": "q", "file": "OnDemandResources/q.assetpack", "tags": ["b"], "category": "on-demand", "size": 5, "files": []}"#
+        let text = #"{"schemaVersion": 1, "bundleId": "x", "limits": {"max-pack-size": 512000000, "...": 0}, "initialInstallTags": ["a"], "prefetchOrder": [], "totals": {"packs": 2}, "tags": [], "packs": ["#
+            + pack + ", " + other + "]}"
+        let read = try Data(text.utf8).withUnsafeBytes { try BuildManifest(json: $0.bindMemory(to: UInt8.self)) }
+        #expect(read.totals == BuildManifest.Totals(packs: 2, size: 12, archiveSize: nil, initialInstallSize: 7, initialPrefetchSize: 7))
+        #expect(read.limits.first?.value == 512_000_000 && read.limits.dropFirst().allSatisfy { $0.value == nil })
+        #expect(read.profile == "" && read.appBundleFiles == 0)
     }
 
     @Test func rejectsTruncatedAndMisshapenDocuments() {
