@@ -22,15 +22,19 @@ struct ImportXcode: ParsableCommand {
     @Option(name: .customLong("setting"), help: "NAME=VALUE for a build setting the project uses but does not define (repeatable).")
     var settings: [String] = []
 
+    func validate() throws {
+        for setting in settings where (setting.firstIndex(of: "=") ?? setting.startIndex) == setting.startIndex {
+            throw ValidationError("--setting takes NAME=VALUE, not '\(setting)'")
+        }
+    }
+
     func run() throws {
         let console = Console()
         var options = XcodeImporter.Options()
         options.target = target
         options.configuration = configuration
         for setting in settings {
-            guard let equals = setting.firstIndex(of: "="), equals != setting.startIndex else {
-                throw ValidationError("--setting takes NAME=VALUE, not '\(setting)'")
-            }
+            let equals = setting.firstIndex(of: "=")!  // validate() checked
             options.settings[String(setting[..<equals])] = String(setting[setting.index(after: equals)...])
         }
         let result = try XcodeImporter(options: options).importProject(at: project)

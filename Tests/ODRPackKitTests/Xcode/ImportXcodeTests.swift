@@ -98,6 +98,8 @@ import Testing
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("pass --setting TV_BUNDLE_ID=VALUE"))
         #expect(!FileManager.default.fileExists(atPath: project.path("tv.yml")))
+        let malformed = try CommandRunner.run(["import-xcode", "Bamboo.xcodeproj", "--setting", "=VALUE"], in: project.root)
+        #expect(malformed.status == 64 && malformed.stderr.contains("--setting takes NAME=VALUE"))
         try project.folder("Config")
         let again = try CommandRunner.run(["import-xcode", "Bamboo.xcodeproj", "--target", "BambooTV", "--output", "Config/tv.yml",
                                            "--setting", "TV_BUNDLE_ID=com.example.bamboo.tv"], in: project.root)
