@@ -3,6 +3,8 @@ import Testing
 @testable import ODRPackKit
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// `odrpack build` and `verify` through the binary, as a user runs them.

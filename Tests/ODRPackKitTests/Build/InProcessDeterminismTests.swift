@@ -3,6 +3,8 @@ import Testing
 @testable import ODRPackKit
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Determinism is the library's own property: built in this process under two time zones and locales, without

@@ -3,6 +3,8 @@ import Testing
 @testable import ODRPackKit
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// `--layout folder` and `--sign-command` (SPEC 7), through the binary.

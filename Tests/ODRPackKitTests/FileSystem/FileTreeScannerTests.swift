@@ -3,6 +3,8 @@ import Testing
 @testable import ODRPackKit
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The one metadata pass every plan and build starts with, and the fingerprint the up-to-date check compares.

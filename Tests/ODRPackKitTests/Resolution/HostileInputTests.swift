@@ -3,6 +3,8 @@ import Testing
 @testable import ODRPackKit
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Odd and hostile project trees: each gives its diagnostic code, and none crashes.

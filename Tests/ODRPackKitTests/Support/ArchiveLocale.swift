@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// libarchive converts entry names through the C locale: without a UTF-8 one, non-ASCII paths are mangled.

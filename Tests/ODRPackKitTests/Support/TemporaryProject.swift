@@ -2,6 +2,8 @@ import Foundation
 import ODRPackKit
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A throwaway project folder: a manifest plus resource files, removed when the test ends.
@@ -55,7 +57,7 @@ final class TemporaryProject {
     func symlink(_ relative: String, to target: String) throws {
         let url = root.appendingPathComponent(relative)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        guard Glibc.symlink(target, url.path) == 0 else { throw POSIXError(.EIO) }
+        try FileManager.default.createSymbolicLink(atPath: url.path, withDestinationPath: target)
     }
 
     func plan(profile: String? = nil) throws -> PlanResult {
