@@ -6,13 +6,13 @@ import Darwin
 #endif
 
 /// The last job of a build: moves the written packs into place, removes stale ones, then writes the plists,
-/// odrpack-manifest.json (last) and the cache. Every temporary shares one name scheme, `.odrpack-tmp-<pid>-`,
-/// so the next build can clear what a killed one left.
+/// odrpack-manifest.json (last) and the cache. Every temporary is named by `TemporaryName`, so the next build can
+/// clear what a killed one left.
 struct OutputCommit {
     let options: BuildOptions
     let outputPath: String
     let packsPath: String
-    let temporaryPrefix = ".odrpack-tmp-\(getpid())-"
+    let temporaryPrefix = TemporaryName.processPrefix
 
     init(options: BuildOptions) {
         self.options = options
@@ -34,7 +34,7 @@ struct OutputCommit {
         }
     }
 
-    func temporaryPath(for pack: AssetPack) -> String { packsPath + "/" + temporaryPrefix + pack.fileName }
+    func temporaryPath(for pack: AssetPack) -> String { packsPath + "/" + TemporaryName.beside(pack.fileName) }
 
     /// Whether every output file is as the previous build recorded it and the packs folder holds just its packs.
     func outputsUnchanged(since previous: BuildCache, packCount: Int) -> Bool {
@@ -147,14 +147,14 @@ struct OutputCommit {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: packsPath)) ?? []
         var removed: [String] = []
         for name in entries.sorted(by: { $0.precedesByCodePoint($1) }) {
-            if name.hasPrefix(".odrpack-tmp-") {
+            if name.hasPrefix(TemporaryName.marker) {
                 try remove(packsPath + "/" + name)
             } else if name.hasSuffix(".assetpack") && !names.contains(name) {
                 try remove(packsPath + "/" + name)
                 removed.append(name)
             }
         }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: outputPath)) ?? [] where name.contains(".odrpack-tmp-") {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: outputPath)) ?? [] where name.contains(TemporaryName.marker) {
             try remove(outputPath + "/" + name)
         }
         return removed

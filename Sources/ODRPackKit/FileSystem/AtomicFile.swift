@@ -14,7 +14,7 @@ enum AtomicFile {
         case rename(Int32)
     }
 
-    static func temporaryPath(for path: String) -> String { path + ".odrpack-tmp-\(getpid())" }
+    static func temporaryPath(for path: String) -> String { TemporaryName.path(beside: path) }
 
     /// - Parameter unlinkingFirst: remove the old file just before the rename, which is then not atomic but spares
     ///   a large file ext4's flush on replacing rename (see `PackBuilder.moveArchive`). The temporary never outlives a failure.

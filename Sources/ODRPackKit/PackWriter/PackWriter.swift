@@ -38,10 +38,12 @@ final class PackWriter {
             return facts(pack, files: files, archiveSize: size, archiveSha256: sha256,
                          uncompressedSize: entries.reduce(0) { $0 + $1.size })
         }
-        // A zip is signed on a folder of its own, named like the pack so that a signer sees an .assetpack bundle.
-        let folder = options.layout == .folder ? temporaryPath
-            : (temporaryPath as NSString).deletingLastPathComponent + "/.odrpack-tmp-\(getpid())-signing-" + pack.fileName
-        defer { if folder != temporaryPath { try? FileManager.default.removeItem(atPath: folder) } }
+        // A zip is signed on a folder of its own, named exactly like the pack (inside a temporary folder) so that a
+        // signer sees the .assetpack bundle it will be.
+        let signingFolder = temporaryPath + "-signing"
+        let folder = options.layout == .folder ? temporaryPath : signingFolder + "/" + pack.fileName
+        if options.layout == .zip { try OutputFile.makeFolder(signingFolder) }
+        defer { if options.layout == .zip { try? FileManager.default.removeItem(atPath: signingFolder) } }
         var written = try writeFolder(entries, at: folder)
         var signed = entries
         if let command = options.signCommand {

@@ -111,14 +111,14 @@ public struct AppThinner {
 
         // 2. Prepare the embedded packs beside their final names.
         let packsFolder = app + "/" + AppleManifests.packsFolder
-        let temporaryPrefix = ".odrpack-tmp-\(getpid())-"
+        let temporaryPrefix = TemporaryName.processPrefix
         var embedded: [(name: String, size: Int64, pack: BuildManifest.Pack)] = []
         if options.embed {
             try OutputFile.makeFolder(packsFolder)
             do {
                 for pack in manifest.packs.sorted(by: { $0.id < $1.id }) {
                     let name = (pack.file as NSString).lastPathComponent
-                    let size = try PackExtractor.extract(buildFolder + "/" + pack.file, to: packsFolder + "/" + temporaryPrefix + name)
+                    let size = try PackExtractor.extract(buildFolder + "/" + pack.file, to: packsFolder + "/" + TemporaryName.beside(name))
                     embedded.append((name, size, pack))
                 }
             } catch {
@@ -146,7 +146,7 @@ public struct AppThinner {
         for item in embedded {
             let final = packsFolder + "/" + item.name
             if FileManager.default.fileExists(atPath: final) { try removeItem(final) }
-            guard rename(packsFolder + "/" + temporaryPrefix + item.name, final) == 0 else {
+            guard rename(packsFolder + "/" + TemporaryName.beside(item.name), final) == 0 else {
                 throw ODRPackError.system("cannot move the embedded pack into '\(final)'")
             }
             result.embedded.append(item.name)

@@ -35,6 +35,26 @@ import Darwin
         return Dictionary(uniqueKeysWithValues: resources.map { ($0["bundleKey"] as! String, $0) })
     }
 
+    /// A pack file name of the full 240 bytes (SPEC 3.6) builds, signs, verifies and embeds: no temporary name may
+    /// grow it past the 255 bytes a file name can have.
+    @Test(arguments: [["--layout", "zip"], ["--layout", "folder"], ["--sign-command", "mkdir {}/_CodeSignature && touch {}/_CodeSignature/CodeResources"]])
+    func fullLengthPackNamesBuildVerifyAndEmbed(options: [String]) throws {
+        let project = try TemporaryProject()
+        let tag = String(repeating: "é", count: 150)
+        try project.manifest("version: 1\nbundle-id: com.example.long\nresources-root: R\nresources:\n  - {path: Levels, tags: [\"\(tag)\"]}\n")
+        try project.file("R/Levels/a.json", "{}")
+        try project.file("Game.app/Levels/a.json", "{}")
+        let build = try CommandRunner.run(["build", "-o", "out"] + options, in: project.root)
+        #expect(build.status == 0, "\(build.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources"))
+        #expect(names.count == 1 && (231...240).contains(names.first?.utf8.count ?? 0), "\(names)")
+        #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
+        let thin = try CommandRunner.run(["thin", "Game.app", "out", "--embed"], in: project.root)
+        #expect(thin.status == 0, "\(thin.stderr)")
+        #expect(FileManager.default.fileExists(atPath: project.path("Game.app/OnDemandResources/\(names.first ?? "?")/Levels/a.json")))
+        #expect(!FileManager.default.fileExists(atPath: project.path("Game.app/Levels/a.json")))
+    }
+
     @Test func folderPacksAreReproducibleTreesThatVerify() throws {
         let project = try game.gameProject()
         #expect(try game.build(project, "a", ["--layout", "folder", "--jobs", "1"]).status == 0)
