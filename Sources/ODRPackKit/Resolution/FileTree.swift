@@ -20,6 +20,12 @@ public struct FileTree: Sendable {
 
         var count: Int { nameStarts.count }
 
+        /// Whether an entry has this exact name (a linear look: for the few names checked per folder).
+        func contains(name wanted: String) -> Bool {
+            let bytes = Array(wanted.utf8)
+            return (0..<count).contains { nameSpan($0).count == bytes.count + 1 && name($0).elementsEqual(bytes) }
+        }
+
         /// The name's bytes, without the NUL.
         func name(_ index: Int) -> ArraySlice<UInt8> {
             nameBytes[nameSpan(index).dropLast()]

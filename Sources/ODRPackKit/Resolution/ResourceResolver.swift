@@ -202,6 +202,9 @@ private struct Walk {
                 childAncestors.insert(id)
                 let (subtree, childIndex) = linkedTree.map { ($0, 0) } ?? (tree, entry.child)
                 guard childIndex >= 0 else { continue }
+                // An odrpack build folder (it holds the build's lock file) is output, never a resource: a build into
+                // a folder under resources-root must not pack its own packs.
+                if subtree.directories[childIndex].contains(name: OutputLock.fileName) { continue }
                 walkDirectory(subtree, childIndex, absolute: absolute + "/" + name, relative: childRelative,
                               components: components + [name], inherited: childInherited, ancestors: childAncestors)
             } else if kind == .regular {

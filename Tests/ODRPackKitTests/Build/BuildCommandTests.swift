@@ -353,6 +353,22 @@ import Darwin
         #expect(verify.stderr.hasPrefix(pack.file + ": error: the manifest"), "\(verify.stderr)")
     }
 
+    /// An output folder under resources-root holds the build's lock file: it is output, never packed into itself,
+    /// so a second build changes nothing and plan agrees with build.
+    @Test func aBuildFolderInsideResourcesRootIsNeverAResource() throws {
+        let project = try TemporaryProject()
+        try project.manifest("version: 1\nbundle-id: com.example.self\nresources:\n  - {path: Levels, tags: [all]}\n  - {path: ., tags: [root]}\n")
+        try project.file("Levels/a.txt", "a")
+        #expect(try build(project, "Levels/out").status == 0)
+        let second = try build(project, "Levels/out")
+        #expect(try buildInfo(second)["written"] == [])
+        let packs = try #require(try second.json()["packs"] as? [[String: Any]])
+        let paths = packs.flatMap { ($0["files"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String } }.sorted()
+        #expect(paths == ["Levels/a.txt", "odrpack.yml"])
+        let plan = try CommandRunner.run(["plan", "--json"], in: project.root)
+        #expect((try plan.json()["totals"] as? [String: Any])?["size"] as? Int == 1 + (try String(contentsOfFile: project.manifestPath, encoding: .utf8)).utf8.count)
+    }
+
     @Test func theCacheNeverVouchesForAChangedOrMissingArchive() throws {
         let project = try gameProject()
         #expect(try build(project).status == 0)
