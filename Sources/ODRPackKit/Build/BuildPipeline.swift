@@ -46,6 +46,11 @@ public struct BuildPipeline {
                 lock.removeFolderIfCreated()
                 return .notBuilt(result)
             }
+            if case let .success(output) = LocalFileSystem().resolvedPath(options.outputPath), output == resolution.rootPath {
+                lock.removeLockFile()
+                throw ODRPackError.invalidInput(
+                    "the output folder '\(options.outputDirectory)' is resources-root: its packs would become resources; write the build to another folder")
+            }
             let build = try builder.build(plan, rootPath: resolution.rootPath, previous: loader.previous)
             check.save(result, build: build)
             return .built(result, build)

@@ -57,7 +57,12 @@ public final class OutputLock {
     /// For a build that wrote nothing: removes the lock file and the folder again if this lock created it.
     public func removeFolderIfCreated() {
         guard createdFolder else { return }
-        unlink(folder + "/" + Self.fileName)
+        removeLockFile()
         rmdir(folder)
+    }
+
+    /// For a build that refuses a folder that is not its own to write (resources-root): leaves no lock file in it.
+    public func removeLockFile() {
+        unlink(folder + "/" + Self.fileName)
     }
 }

@@ -367,6 +367,10 @@ import Darwin
         #expect(paths == ["Levels/a.txt", "odrpack.yml"])
         let plan = try CommandRunner.run(["plan", "--json"], in: project.root)
         #expect((try plan.json()["totals"] as? [String: Any])?["size"] as? Int == 1 + (try String(contentsOfFile: project.manifestPath, encoding: .utf8)).utf8.count)
+        // resources-root itself as the output: refused, and no lock file is left among the resources.
+        let intoRoot = try build(project, ".")
+        #expect(intoRoot.status == 2 && intoRoot.stderr.contains("is resources-root"))
+        #expect(!FileManager.default.fileExists(atPath: project.path(".odrpack.lock")))
     }
 
     @Test func theCacheNeverVouchesForAChangedOrMissingArchive() throws {
