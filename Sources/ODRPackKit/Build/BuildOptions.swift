@@ -13,6 +13,9 @@ public struct BuildOptions: Sendable {
     /// Every entry's modification time, seconds since 1970.
     public var entryTime: Int64 = BuildOptions.defaultEntryTime
 
+    /// More threads than this only cost memory (each pack writer holds buffers and zlib states).
+    public static let maximumJobs = 256
+
     /// 2000-01-01T00:00:00Z
     public static let defaultEntryTime: Int64 = 946_684_800
 

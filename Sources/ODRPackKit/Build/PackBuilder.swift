@@ -48,7 +48,8 @@ public struct PackBuilder: Sendable {
         progress.begin(packs: toWrite.count, bytes: toWrite.reduce(0) { $0 + packs[$1].size })
         let written: [PackArchiveFacts]
         do {
-            written = try parallelMap(toWrite, jobs: options.jobs, perWorker: { PackWriter(options: options) }) { writer, index in
+            let spares = CompressorPool(options: options, capacity: options.jobs - 1)
+            written = try parallelMap(toWrite, jobs: options.jobs, perWorker: { PackWriter(options: options, spares: spares) }) { writer, index in
                 writer.onBytes = { [progress] in progress.add(bytes: $0) }
                 let facts = try writer.write(packs[index], infoPlist: infoPlists[index], rootPath: rootPath,
                                              known: state.fileDigests[index], to: commit.temporaryPath(for: packs[index]))

@@ -16,15 +16,17 @@ final class PackWriter {
     static let batchBytes: Int64 = 16 << 20
 
     let options: BuildOptions
-    /// One per core; the first also serves this writer's own thread.
-    private let compressors: [EntryCompressor]
-    private var buffer: UnsafeMutableRawBufferPointer { compressors[0].buffer.bytes }
+    /// This writer's own compressor (its buffer serves the large files too), and the build's spares it borrows from.
+    private let compressor: EntryCompressor
+    private let spares: CompressorPool
+    private var buffer: UnsafeMutableRawBufferPointer { compressor.buffer.bytes }
     /// Reports bytes read as they stream, for progress (from several threads).
     var onBytes: (@Sendable (Int64) -> Void)?
 
-    init(options: BuildOptions) {
+    init(options: BuildOptions, spares: CompressorPool) {
         self.options = options
-        compressors = (0..<max(1, options.jobs)).map { _ in EntryCompressor(options: options) }
+        compressor = EntryCompressor(options: options)
+        self.spares = spares
     }
 
     /// Writes `pack` at `temporaryPath` (a file or a folder, by layout); the caller moves it into place.
@@ -137,17 +139,19 @@ final class PackWriter {
     }
 
     private func addBytes(_ bytes: [UInt8], named name: String, to writer: AssetPackZipWriter) throws -> FileDigest {
-        let prepared = try compressors[0].prepare(PackEntry(name: name, content: .bytes(bytes)), onBytes: nil)
+        let prepared = try compressor.prepare(PackEntry(name: name, content: .bytes(bytes)), onBytes: nil)
         try prepared.payload.withUnsafeBytes { payload in
             try writer.addFile(name, size: prepared.size, crc: prepared.digest.crc32, deflated: prepared.deflated, payload: payload)
         }
         return prepared.digest
     }
 
-    /// Prepares small entries on every core, a slice per compressor; the first error in entry order is thrown.
+    /// Prepares small entries on every core that is free, a slice per compressor; the first error in entry order is thrown.
     private func prepare(_ entries: [PackEntry]) throws -> [EntryCompressor.Prepared] {
-        let slices = min(compressors.count, entries.count)
-        let pool = compressors, report = onBytes
+        let borrowed = spares.borrow(upTo: min(options.jobs, entries.count) - 1)
+        defer { spares.giveBack(borrowed) }
+        let pool = [compressor] + borrowed, report = onBytes
+        let slices = min(pool.count, entries.count)
         return try parallelMap(Array(0..<slices), jobs: slices) { slice in
             try entries[(slice * entries.count / slices)..<((slice + 1) * entries.count / slices)].map {
                 try pool[slice].prepare($0, onBytes: report)
@@ -160,7 +164,7 @@ final class PackWriter {
         let source = try SourceFile(path: path, name: name, expected: stamp, size: size)
         defer { source.close() }
         let digest = try known ?? source.digest(buffer: buffer)
-        let deflate = try compressors[0].shouldDeflate(size: size) { offset, count, into in try source.read(at: offset, count: count, into: into) }
+        let deflate = try compressor.shouldDeflate(size: size) { offset, count, into in try source.read(at: offset, count: count, into: into) }
         // The header's CRC came from the cache or from the first read; what follows must match it. After a first
         // read, the unchanged size and time vouch for that; a CRC only the cache knows is checked on the way.
         var crc: UInt32 = 0

@@ -49,7 +49,9 @@ struct Build: ParsableCommand {
     func validate() throws {
         try gitHub.check(json: json)
         guard (0...9).contains(level) else { throw ValidationError("--level must be 0 to 9, not \(level)") }
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard (1...BuildOptions.maximumJobs).contains(jobs) else {
+            throw ValidationError("--jobs must be 1 to \(BuildOptions.maximumJobs), not \(jobs)")
+        }
     }
 
     func run() throws {

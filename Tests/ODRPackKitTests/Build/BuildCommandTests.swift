@@ -282,6 +282,12 @@ import Darwin
         #expect(try build(project, "deflated", ["--compression", "deflate", "--level", "9"]).status == 0)
         #expect(try ZipDirectory(path: project.path("deflated/OnDemandResources/" + level1)).entries.allSatisfy { $0.method == ($0.name.hasSuffix("/") ? 0 : 8) })
         #expect(try build(project, "x", ["--level", "12"]).status == 64)
+        // Past 256 threads only cost memory (a million jobs once needed more than 20 GB): a bad command line.
+        #expect(try build(project, "x", ["--jobs", "257"]).status == 64)
+        #expect(try build(project, "x", ["--jobs", "0"]).status == 64)
+        #expect(try build(project, "many", ["--jobs", "256"]).status == 0)
+        #expect(try contents(project.root.appendingPathComponent("many/OnDemandResources"))
+            == contents(project.root.appendingPathComponent("out/OnDemandResources")))
     }
 
     @Test func incrementalRebuildsRewriteOnlyWhatChanged() throws {
