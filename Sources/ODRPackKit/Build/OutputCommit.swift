@@ -133,13 +133,7 @@ struct OutputCommit {
     }
 
     private func write(_ data: Data, to path: String, unlinkingFirst: Bool = false) throws {
-        do {
-            try AtomicFile.write(data, to: path, unlinkingFirst: unlinkingFirst)
-        } catch AtomicFile.Failure.rename(let code) {
-            throw ODRPackError.system("cannot move '\(AtomicFile.temporaryPath(for: path))' to '\(path)'", code)
-        } catch AtomicFile.Failure.create(let code) {
-            throw ODRPackError.system("cannot write '\(path)'", code)
-        }
+        try AtomicFile.write(data, to: path, unlinkingFirst: unlinkingFirst)
     }
 
     /// Removes packs that no longer exist, and leftovers of interrupted builds. A pack that cannot be removed fails the build.

@@ -7,21 +7,52 @@ import Darwin
 
 /// Writes a file beside its final name and renames it into place: a reader sees the old file or the whole new one.
 enum AtomicFile {
-    enum Failure: Error {
-        /// The temporary file could not be created or written (disk full, permissions), with its errno.
-        case create(Int32)
-        /// The rename failed, with its errno.
-        case rename(Int32)
-    }
-
     static func temporaryPath(for path: String) -> String { TemporaryName.path(beside: path) }
 
     /// - Parameter unlinkingFirst: remove the old file just before the rename, which is then not atomic but spares
-    ///   a large file ext4's flush on replacing rename (see `PackBuilder.moveArchive`). The temporary never outlives a failure.
-    static func write(_ data: Data, to path: String, unlinkingFirst: Bool = false) throws {
+    ///   a large file ext4's flush on replacing rename. The temporary never outlives a failure. A device or pipe at `path`
+    ///   is written in place; a symbolic link is kept and its target replaced.
+    static func write(_ data: Data, to givenPath: String, unlinkingFirst: Bool = false) throws {
+        var path = givenPath
+        var info = stat()
+        if stat(givenPath, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFREG:
+                // A symbolic link stays a link: its target is what gets replaced.
+                if case let .success(target) = LocalFileSystem().resolvedPath(givenPath) { path = target }
+            case S_IFDIR:
+                throw ODRPackError.system("cannot write '\(givenPath)'", EISDIR)
+            default:
+                // A device, pipe or terminal (/dev/stdout, a FIFO) is written in place, as a shell's '>' writes it:
+                // renaming over it would replace the device with a file.
+                return try writeInPlace(data, to: givenPath)
+            }
+        }
         let temporary = temporaryPath(for: path)
         let descriptor = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw Failure.create(errno) }
+        guard descriptor >= 0 else { throw ODRPackError.system("cannot write '\(path)'") }
+        let failure = writeAll(data, to: descriptor)
+        guard failure == 0 else {
+            unlink(temporary)
+            throw ODRPackError.system("cannot write '\(path)'", failure)
+        }
+        if unlinkingFirst { unlink(path) }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw ODRPackError.system("cannot move '\(temporary)' to '\(path)'", code)
+        }
+    }
+
+    private static func writeInPlace(_ data: Data, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ODRPackError.system("cannot write '\(path)'") }
+        let failure = writeAll(data, to: descriptor)
+        guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
+    }
+
+    /// Writes all of `data` and closes the descriptor; the errno of the first failure, or 0.
+    private static func writeAll(_ data: Data, to descriptor: Int32) -> Int32 {
         var failure: Int32 = 0
         data.withUnsafeBytes { raw in
             var done = 0
@@ -35,16 +66,7 @@ enum AtomicFile {
                 done += written
             }
         }
-        if close(descriptor) != 0 && failure == 0 { failure = errno }
-        guard failure == 0 else {
-            unlink(temporary)
-            throw Failure.create(failure)
-        }
-        if unlinkingFirst { unlink(path) }
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw Failure.rename(code)
-        }
+        if SystemCall.closeFile(descriptor) != 0 && failure == 0 { failure = errno }
+        return failure
     }
 }

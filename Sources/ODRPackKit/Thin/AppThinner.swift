@@ -159,11 +159,7 @@ public struct AppThinner {
         if !options.embed { rmdir(packsFolder) }
         for (name, data) in plists {
             if FileManager.default.contents(atPath: app + "/" + name) != data {
-                do {
-                    try AtomicFile.write(data, to: app + "/" + name)
-                } catch {
-                    throw ODRPackError.io("cannot write '\(app)/\(name)': \(error)", errno: EIO)
-                }
+                try AtomicFile.write(data, to: app + "/" + name)
             }
             result.installed.append(name)
         }

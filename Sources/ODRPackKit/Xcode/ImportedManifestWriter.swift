@@ -53,11 +53,7 @@ public enum ImportedManifestWriter {
         let outputURL = URL(fileURLWithPath: path).standardizedFileURL
         let projectFolder = URL(fileURLWithPath: projectPath).standardizedFileURL.deletingLastPathComponent()
         let text = yaml(result, resourcesRoot: relativePath(from: outputURL.deletingLastPathComponent(), to: projectFolder))
-        do {
-            try AtomicFile.write(Data(text.utf8), to: outputURL.path)
-        } catch {
-            throw ODRPackError.unusableInput("cannot write '\(path)'")
-        }
+        try AtomicFile.write(Data(text.utf8), to: outputURL.path)
     }
 
     /// `to` relative to `from`, both folders; "." when they are the same.

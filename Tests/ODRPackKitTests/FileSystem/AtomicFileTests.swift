@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+@testable import ODRPackKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What `--output` may name besides a plain file: a report or manifest never replaces a pipe, a device or a link.
+@Suite struct AtomicFileTests {
+    @Test func aPipeIsWrittenInPlaceNotReplaced() throws {
+        let project = try TemporaryProject()
+        let fifo = project.path("pipe")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        try AtomicFile.write(Data("through the pipe".utf8), to: fifo)
+        var bytes = [UInt8](repeating: 0, count: 64)
+        let count = read(reader, &bytes, 64)
+        #expect(String(decoding: bytes.prefix(max(0, count)), as: UTF8.self) == "through the pipe")
+        var info = stat()
+        #expect(lstat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
+    }
+
+    @Test func aLinkStaysALinkAndItsTargetIsReplaced() throws {
+        let project = try TemporaryProject()
+        try project.file("real/report.html", "old")
+        try project.symlink("link.html", to: "real/report.html")
+        try AtomicFile.write(Data("new".utf8), to: project.path("link.html"))
+        #expect(try String(contentsOfFile: project.path("real/report.html"), encoding: .utf8) == "new")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: project.path("link.html")) == "real/report.html")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: project.path("real")) == ["report.html"])
+    }
+
+    @Test func aFolderIsAFailureNotReplaced() throws {
+        let project = try TemporaryProject()
+        try project.folder("out.html")
+        #expect(throws: ODRPackError.self) { try AtomicFile.write(Data("x".utf8), to: project.path("out.html")) }
+        var isFolder: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: project.path("out.html"), isDirectory: &isFolder) && isFolder.boolValue)
+    }
+}
