@@ -41,7 +41,8 @@ struct FileTreeScanner {
     }
 }
 
-/// Work shared by the scanning threads; every field is guarded by `condition`.
+/// Work shared by the scanning threads.
+/// `@unchecked Sendable` because: every mutable field is read and written only with `condition` locked.
 private final class ScanState: @unchecked Sendable {
     enum Task {
         /// Read a folder's names.
@@ -150,6 +151,8 @@ private final class ScanState: @unchecked Sendable {
 
 /// Up to `FileTreeScanner.chunk` names of one folder, in `readdir` order, their `lstat` results and digest.
 /// Each chunk owns its bytes, so one thread can `lstat` it while another reads the next.
+/// `@unchecked Sendable` because: the reading thread fills `names` before it queues the chunk (under the scan's
+/// lock), then only the one thread that took the chunk's task writes it, and `finish` reads it after that task is done.
 private final class NameChunk: @unchecked Sendable {
     /// The names as read; their entries are added by the one thread that `lstat`s the chunk.
     var names = FileTree.Directory()
@@ -202,6 +205,8 @@ private final class NameChunk: @unchecked Sendable {
 }
 
 /// A folder being read and `lstat`ed chunk by chunk; put together once all its chunks are done.
+/// `@unchecked Sendable` because: `chunks` and `readError` are written by the one reading thread and read by `finish`
+/// after it; `remaining` only under the scan's lock; the descriptor is only read, by `fstatat`, which is thread-safe.
 private final class ListedDirectory: @unchecked Sendable {
     let index: Int
     private let handle: OpaquePointer
