@@ -379,6 +379,17 @@ import Darwin
         #expect(!FileManager.default.fileExists(atPath: project.path(".odrpack.lock")))
     }
 
+    /// Progress goes to stderr: nothing by default off a terminal, plain lines with `always`, ending with every pack.
+    @Test func progressLinesOffATerminalEndWithTheWholeCount() throws {
+        let project = try gameProject()
+        let quiet = try CommandRunner.run(["build", "-o", "quiet"], in: project.root)
+        #expect(quiet.status == 0 && !quiet.stderr.contains("packs,"))
+        let lines = try CommandRunner.run(["build", "-o", "lines", "--progress", "always"], in: project.root)
+        let packs = try FileManager.default.contentsOfDirectory(atPath: project.path("lines/OnDemandResources")).count
+        #expect(lines.stderr.split(separator: "\n").last?.hasPrefix("odrpack: \(packs)/\(packs) packs, ") == true, "\(lines.stderr)")
+        #expect(!lines.stdout.contains("packs, "))
+    }
+
     @Test func theCacheNeverVouchesForAChangedOrMissingArchive() throws {
         let project = try gameProject()
         #expect(try build(project).status == 0)
