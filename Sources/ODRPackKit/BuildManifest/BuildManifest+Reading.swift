@@ -97,7 +97,34 @@ extension BuildManifest {
         appBundleSize = appBundle?.size ?? 0
         self.tags = try required(tags, "tags")
         self.packs = try required(packs, "packs")
+        try Self.checkSizesAddUp(self.packs, self.tags)
         self.totals = totals.completed(from: self.packs)
+        for (value, what) in [(self.totals.size, "totals.size"), (self.totals.archiveSize ?? 0, "totals.archiveSize"),
+                              (self.totals.initialInstallSize, "totals.initialInstallSize"),
+                              (self.totals.initialPrefetchSize, "totals.initialPrefetchSize"), (appBundleSize, "appBundle.size")]
+        where value > Self.maximumTotal {
+            throw JSONReader.Failure.shape("\(what) is more than \(Self.maximumTotal) bytes")
+        }
+    }
+
+    /// Every sum diff and verify make of one manifest's sizes stays far inside Int64: a manifest whose files, packs,
+    /// archives or tags add up to more than `maximumTotal` is corrupt (no store takes an exabyte of packs).
+    static let maximumTotal: Int64 = 1 << 60
+
+    private static func checkSizesAddUp(_ packs: [Pack], _ tags: [Tag]) throws {
+        var files: Int64 = 0, sizes: Int64 = 0, archives: Int64 = 0, tagSizes: Int64 = 0
+        func add(_ value: Int64, to total: inout Int64, _ what: String) throws {
+            total += min(value, maximumTotal + 1)
+            guard total <= maximumTotal else {
+                throw JSONReader.Failure.shape("its \(what) add up to more than \(maximumTotal) bytes")
+            }
+        }
+        for pack in packs {
+            try add(pack.size, to: &sizes, "pack sizes")
+            try add(pack.archiveSize ?? 0, to: &archives, "archive sizes")
+            for file in pack.files { try add(file.size, to: &files, "file sizes") }
+        }
+        for tag in tags { try add(tag.size, to: &tagSizes, "tag sizes") }
     }
 }
 

@@ -18,9 +18,22 @@ public enum FuzzEntryPoints {
         _ = pattern.couldMatch(filesIn: path.split(separator: "/").map(String.init))
     }
 
-    /// odrpack-manifest.json, as diff and verify read it.
+    /// odrpack-manifest.json, as diff and verify read it; a manifest it accepts is then checked as verify checks it
+    /// and diffed against itself and against an empty build, both ways, into every diff output (text, JSON,
+    /// Markdown, HTML).
     public static func buildManifest(_ bytes: UnsafeRawBufferPointer) {
-        _ = try? BuildManifest(json: bytes.bindMemory(to: UInt8.self))
+        guard let manifest = try? BuildManifest(json: bytes.bindMemory(to: UInt8.self)) else { return }
+        var empty = manifest
+        empty.packs = []
+        empty.tags = []
+        for (old, new) in [(manifest, manifest), (empty, manifest), (manifest, empty)] {
+            let diff = BuildDiff(old: old, new: new)
+            _ = DiffReport.json(diff).serialized()
+            _ = DiffReport.text(diff, old: "old", new: "new")
+            _ = MarkdownReport.diff(diff)
+            _ = DiffReportModel(diff: diff, old: old, new: new, oldName: "old", newName: "new").html
+        }
+        for pack in manifest.packs { _ = BuildVerifier.recordProblems(pack, bundleId: manifest.bundleId) }
     }
 
     /// The zip reader of verify and thin: front to back, then the central directory.

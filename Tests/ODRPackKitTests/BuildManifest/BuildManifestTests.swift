@@ -67,6 +67,30 @@ import Testing
         #expect(read.profile == "" && read.appBundleFiles == 0)
     }
 
+    /// Sizes that each fit in Int64 but add up past it once made diff trap (exit 132): such a manifest is corrupt.
+    @Test func sizesThatAddUpPastAnExabyteAreAFailure() throws {
+        let huge = #"{"id": "p", "file": "f", "tags": ["a"], "category": "on-demand", "size": 9223372036854775807, "files": []}"#
+        let text = #"{"schemaVersion": 1, "bundleId": "b", "initialInstallTags": [], "prefetchOrder": [], "tags": [], "packs": ["#
+            + huge + ", " + huge.replacingOccurrences(of: #""p""#, with: #""q""#) + "]}"
+        do {
+            _ = try Data(text.utf8).withUnsafeBytes { try BuildManifest(json: $0.bindMemory(to: UInt8.self)) }
+            Issue.record("read a manifest whose packs add up past Int64")
+        } catch JSONReader.Failure.shape(let problem) {
+            #expect(problem == "its pack sizes add up to more than 1152921504606846976 bytes")
+        }
+    }
+
+    /// The fuzz target's seeds, as a regression test: read, checked as verify does, diffed into every output.
+    @Test func theFuzzSeedsReadDiffAndReportWithoutCrashing() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../../Fuzz/Corpus/FuzzBuildManifest").standardizedFileURL
+        let seeds = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(seeds.count >= 4)
+        for seed in seeds {
+            try Data(contentsOf: folder.appendingPathComponent(seed)).withUnsafeBytes { FuzzEntryPoints.buildManifest($0) }
+        }
+    }
+
     @Test func rejectsTruncatedAndMisshapenDocuments() {
         func read(_ text: String) -> (any Error)? {
             do {
