@@ -215,16 +215,13 @@ private struct PartialTotals {
     }
 
     func completed(from packs: [BuildManifest.Pack]) -> BuildManifest.Totals {
-        func sum(_ selected: some Sequence<Int64>) -> Int64 {
-            selected.reduce(0) { total, size in total.addingReportingOverflow(size).overflow ? Int64.max : total + size }
-        }
         let archives = packs.compactMap(\.archiveSize)
         return BuildManifest.Totals(
             packs: self.packs ?? Int64(packs.count),
-            size: size ?? sum(packs.map(\.size)),
-            archiveSize: archiveSize ?? (archives.count == packs.count && !packs.isEmpty ? sum(archives) : nil),
-            initialInstallSize: initialInstallSize ?? sum(packs.filter { $0.category == .initialInstall }.map(\.size)),
-            initialPrefetchSize: initialPrefetchSize ?? sum(packs.filter { $0.category != .onDemand }.map(\.size)))
+            size: size ?? packs.lazy.map(\.size).saturatingSum,
+            archiveSize: archiveSize ?? (archives.count == packs.count && !packs.isEmpty ? archives.saturatingSum : nil),
+            initialInstallSize: initialInstallSize ?? packs.lazy.filter { $0.category == .initialInstall }.map(\.size).saturatingSum,
+            initialPrefetchSize: initialPrefetchSize ?? packs.lazy.filter { $0.category != .onDemand }.map(\.size).saturatingSum)
     }
 }
 

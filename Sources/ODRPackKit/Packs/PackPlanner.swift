@@ -27,7 +27,7 @@ public struct PackPlanner {
                 fileName: PackIdentity.fileName(bundleID: manifest.bundleID, tags: tags),
                 tags: tags, category: category,
                 priority: Self.priority(tags: tags, initialInstall: initialSet, prefetchOrder: prefetch),
-                size: files.reduce(0) { $0 + $1.size },
+                size: files.lazy.map(\.size).saturatingSum,
                 files: files,
                 firstEntry: files.compactMap(\.firstEntry).min())
         }
@@ -42,7 +42,7 @@ public struct PackPlanner {
             return TagSummary(
                 name: name,
                 category: initialSet.contains(name) ? .initialInstall : prefetchSet.contains(name) ? .prefetch : .onDemand,
-                size: members.reduce(0) { $0 + packs[$1].size },
+                size: members.lazy.map { packs[$0].size }.saturatingSum,
                 packs: members.map { packs[$0].id }.sorted())
         }
         return PackPlan(
@@ -50,9 +50,9 @@ public struct PackPlanner {
             initialInstallTags: initial, prefetchOrder: prefetch,
             appBundleFiles: resolution.appBundleFiles, appBundleSize: resolution.appBundleSize,
             packs: packs, tags: tags,
-            totalSize: packs.reduce(0) { $0 + $1.size },
-            initialInstallSize: packs.filter { $0.category == .initialInstall }.reduce(0) { $0 + $1.size },
-            initialPrefetchSize: packs.filter { $0.category != .onDemand }.reduce(0) { $0 + $1.size })
+            totalSize: packs.lazy.map(\.size).saturatingSum,
+            initialInstallSize: packs.lazy.filter { $0.category == .initialInstall }.map(\.size).saturatingSum,
+            initialPrefetchSize: packs.lazy.filter { $0.category != .onDemand }.map(\.size).saturatingSum)
     }
 
     /// Xcode's rule: initial-install gives 1.0; prefetch index i of n gives 0.5 when n = 1, else

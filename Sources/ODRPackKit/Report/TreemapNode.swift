@@ -47,7 +47,7 @@ public struct TreemapNode: Equatable, Sendable {
             children += files.prefix(keep).map { TreemapNode(name: $0.0, size: $0.1, group: group) }
             if files.count > keep {
                 let rest = files.dropFirst(keep)
-                children.append(TreemapNode(name: "\(rest.count) smaller files", size: rest.reduce(0) { $0 + $1.1 }, group: group,
+                children.append(TreemapNode(name: "\(rest.count) smaller files", size: rest.lazy.map(\.1).saturatingSum, group: group,
                                             groupedFiles: rest.count))
             }
             children.sort { ($0.size, $1.name) > ($1.size, $0.name) }
@@ -56,7 +56,7 @@ public struct TreemapNode: Equatable, Sendable {
                 return TreemapNode(name: name + "/" + children[0].name, size: children[0].size, group: group,
                                    children: children[0].children)
             }
-            return TreemapNode(name: name, size: children.reduce(0) { $0 + $1.size }, group: group, children: children)
+            return TreemapNode(name: name, size: children.lazy.map(\.size).saturatingSum, group: group, children: children)
         }
         return node(root, name)
     }

@@ -243,7 +243,7 @@ private struct Walk {
         let size = stamp.size
         if contributing.isEmpty {
             appBundleFiles += 1
-            appBundleSize += size
+            appBundleSize = [appBundleSize, size].saturatingSum
             return
         }
         let tags: [String]

@@ -24,6 +24,27 @@ import Darwin
         #expect(result.diagnostics[0].location?.column == 12)
     }
 
+    /// Sparse files on tmpfs can each be nearly Int64.max bytes; their sum once trapped (exit 132). Sums hold at
+    /// Int64.max, which is over every limit: an error, not a crash. Runs where /dev/shm takes such files.
+    @Test func sizesThatAddUpPastInt64AreOverTheLimitsNotACrash() throws {
+        let shm = URL(fileURLWithPath: "/dev/shm")
+        guard FileManager.default.isWritableFile(atPath: shm.path) else { return }
+        let project = try TemporaryProject(in: shm)
+        try project.manifest("version: 1\nbundle-id: com.example.x\nresources-root: R\nresources:\n  - {path: a.bin, tags: [a]}\n  - {path: b.bin, tags: [b]}\n")
+        do {
+            try project.sparseFile("R/a.bin", size: Int64.max)
+            try project.sparseFile("R/b.bin", size: Int64.max)
+            try project.sparseFile("R/c.bin", size: Int64.max)
+        } catch { return }  // a file system that cannot hold them
+        let result = try project.plan()
+        #expect(result.plan?.totalSize == Int64.max)
+        #expect(result.plan?.appBundleSize == Int64.max)
+        #expect(result.codes.contains("pack-too-large") && result.codes.contains("total-too-large"))
+        for command in [["plan"], ["validate", "--json"], ["report", "-o", "report.html"], ["build", "-o", "out"]] {
+            #expect(try CommandRunner.run(command, in: project.root).status == 1, "\(command)")
+        }
+    }
+
     @Test func missingResourcesRoot() throws {
         let project = try TemporaryProject()
         try project.manifest("version: 1\nbundle-id: com.example.x\nresources-root: Nowhere\n")

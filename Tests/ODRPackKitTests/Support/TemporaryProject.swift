@@ -10,8 +10,9 @@ import Darwin
 final class TemporaryProject {
     let root: URL
 
-    init() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("odrpack-tests-\(UUID().uuidString)")
+    /// - Parameter base: the folder to make it in (default: the temporary folder); tmpfs takes sparse files of any size.
+    init(in parent: URL = FileManager.default.temporaryDirectory) throws {
+        let base = parent.appendingPathComponent("odrpack-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
         root = URL(fileURLWithPath: base.path.resolvingSymlinksInPath)
     }
