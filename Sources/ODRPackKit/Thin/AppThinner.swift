@@ -139,7 +139,7 @@ public struct AppThinner {
         for (path, size) in toRemove {
             guard unlink(base + "/" + path) == 0 else { throw ODRPackError.system("cannot remove '\(base)/\(path)'") }
             result.removed.append(relativeBase + path)
-            result.removedBytes += size
+            result.removedBytes = [result.removedBytes, size].saturatingSum
         }
         removeEmptiedFolders(of: toRemove.map(\.path), under: base)
         let embeddedNames = Set(embedded.map(\.name))
