@@ -145,7 +145,11 @@ extension BuildManifest.File {
             default: try reader.skip()
             }
         }
-        self.init(path: try required(path, "path"), size: try required(size, "size"), sha256: sha256)
+        let plainPath = try required(path, "path")
+        guard RelativePath.isPlain(plainPath) else {
+            throw JSONReader.Failure.shape("the file path '\(plainPath)' is not a plain relative path")
+        }
+        self.init(path: plainPath, size: try required(size, "size"), sha256: sha256)
     }
 }
 
@@ -171,7 +175,11 @@ extension BuildManifest.Pack {
             default: try reader.skip()
             }
         }
-        self.init(id: try required(id, "id"), file: try required(file, "file"), tags: try required(tags, "tags"),
+        let packFile = try required(file, "file")
+        guard RelativePath.isPlain(packFile) else {
+            throw JSONReader.Failure.shape("the pack file '\(packFile)' is not a plain relative path")
+        }
+        self.init(id: try required(id, "id"), file: packFile, tags: try required(tags, "tags"),
                   category: try required(category, "category"), priority: priority, size: try required(size, "size"),
                   archiveSize: archiveSize, archiveSha256: archiveSha256, contentHash: contentHash,
                   files: try required(files, "files"))

@@ -11,6 +11,13 @@ public enum RelativePath {
         return nil
     }
 
+    /// Whether a path read from a build manifest names something inside its folder as build writes it: relative,
+    /// no empty, `.` or `..` components. `thin` removes app files by these paths; a crafted one must not reach out.
+    public static func isPlain(_ path: String) -> Bool {
+        !path.isEmpty && !path.hasPrefix("/")
+            && !path.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty || $0 == "." || $0 == ".." }
+    }
+
     /// `./a//b/../c/` → `a/c`; the root itself is ""; nil when `..` leaves the root.
     public static func normalize(_ path: String) -> String? {
         var parts: [Substring] = []

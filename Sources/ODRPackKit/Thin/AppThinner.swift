@@ -78,6 +78,11 @@ public struct AppThinner {
                 throw ODRPackError.invalidInput("--resources-path '\(subfolder)' is not a folder in '\(options.appPath)'")
             }
         }
+        // thin removes files: nothing it reaches through a symbolic link may lie outside the app.
+        let realApp = try Self.realPath(app)
+        guard Self.isInside(try Self.realPath(base), realApp) else {
+            throw ODRPackError.invalidInput("--resources-path '\(options.resourcesPath ?? "")' leads out of '\(options.appPath)' through a symbolic link: name a folder inside the app")
+        }
         let (manifest, buildFolder) = try BuildManifest.load(options.buildPath)
         let applePlist = [AppleManifests.manifestFile, AppleManifests.templateFile]
             .first { FileManager.default.fileExists(atPath: buildFolder + "/" + $0) } ?? AppleManifests.templateFile
@@ -93,7 +98,8 @@ public struct AppThinner {
         var result = Result()
         let candidates = manifest.packs.flatMap { pack in pack.files.map { (pack: pack, file: $0) } }
         let findings = try parallelMap(candidates, jobs: ProcessInfo.processInfo.activeProcessorCount, perWorker: { ReadBuffer(size: 1 << 20) }) { buffer, item in
-            try Self.compare(base + "/" + item.file.path, with: item.file, buffer: buffer)
+            try Self.compare(base + "/" + item.file.path, with: item.file, pack: item.pack.tags.joined(separator: "+"),
+                             insideOf: realApp, buffer: buffer)
         }
         let relativeBase = options.resourcesPath.map { $0.split(separator: "/").joined(separator: "/") + "/" } ?? ""
         var toRemove: [(path: String, size: Int64)] = []
@@ -103,7 +109,7 @@ public struct AppThinner {
             case .same: toRemove.append((item.file.path, item.file.size))
             case let .differs(why):
                 result.diagnostics.append(.error(.appFileDiffers,
-                    "'\(relativeBase + item.file.path)' in the app \(why) than in pack '\(item.pack.tags.joined(separator: "+"))': the app and the build come from different sources; rebuild one from the other's resources",
+                    "'\(relativeBase + item.file.path)' in the app \(why): the app and the build come from different sources; rebuild one from the other's resources",
                     subject: relativeBase + item.file.path))
             }
         }
@@ -173,15 +179,20 @@ public struct AppThinner {
 
     enum Finding { case absent, same, differs(String) }
 
-    /// Whether the app's file at `path` is missing, holds the pack's bytes, or differs.
-    static func compare(_ path: String, with file: BuildManifest.File, buffer: ReadBuffer) throws -> Finding {
+    /// Whether the app's file at `path` is missing, holds the pack's bytes, or differs (the reason completes
+    /// "'path' in the app ...").
+    static func compare(_ path: String, with file: BuildManifest.File, pack: String, insideOf realApp: String,
+                        buffer: ReadBuffer) throws -> Finding {
         var info = stat()
         guard lstat(path, &info) == 0 else {
             if errno == ENOENT || errno == ENOTDIR { return .absent }
             throw ODRPackError.system("cannot stat '\(path)'")
         }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { return .differs("is not a regular file, unlike the file") }
-        guard Int64(info.st_size) == file.size else { return .differs("is \(info.st_size) bytes, \(file.size) bytes") }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return .differs("is not a regular file, unlike its copy in pack '\(pack)'") }
+        guard isInside(try realPath(path), realApp) else {
+            return .differs("is reached through a symbolic link that leaves the app, so thin will not remove it")
+        }
+        guard Int64(info.st_size) == file.size else { return .differs("is \(info.st_size) bytes, not \(file.size) as in pack '\(pack)'") }
         let source = try SourceFile(path: path, name: path, expected: nil, size: file.size)
         defer { source.close() }
         var hasher = SHA256Hasher()
@@ -189,7 +200,18 @@ public struct AppThinner {
         guard let expected = file.sha256 else {
             throw ODRPackError.io("the build manifest has no sha256 for '\(file.path)': rebuild it with odrpack build", errno: EINVAL)
         }
-        return hasher.finalize() == expected ? .same : .differs("has other bytes")
+        return hasher.finalize() == expected ? .same : .differs("has other bytes than in pack '\(pack)'")
+    }
+
+    static func realPath(_ path: String) throws -> String {
+        switch LocalFileSystem().resolvedPath(path) {
+        case let .success(real): return real
+        case let .failure(error): throw ODRPackError.io("cannot resolve '\(path)': \(error.reason)", errno: error.code)
+        }
+    }
+
+    static func isInside(_ path: String, _ folder: String) -> Bool {
+        path == folder || path.hasPrefix(folder == "/" ? "/" : folder + "/")
     }
 
     /// Removes the folders that removing `paths` left empty, deepest first, never `base` itself.

@@ -29,6 +29,42 @@ import Testing
         try game.contents(project.root.appendingPathComponent("Game.app"))
     }
 
+    /// thin removes files, so nothing outside the app may be reached: not through a folder that is a symbolic link
+    /// out of the app (app-file-differs, app untouched), not through --resources-path, not through a crafted manifest.
+    @Test func nothingOutsideTheAppIsRemoved() throws {
+        let project = try builtGame()
+        let outside = project.path("Elsewhere")
+        try FileManager.default.moveItem(atPath: project.path("Game.app/Level1"), toPath: outside)
+        try project.symlink("Game.app/Level1", to: outside)
+        func untouched() -> Bool {
+            ["Game.app/Shared/paddle.png", "Game.app/UI/menu.json", "Elsewhere/scene.json", "Elsewhere/music.caf"]
+                .allSatisfy { FileManager.default.fileExists(atPath: project.path($0)) }
+                && !FileManager.default.fileExists(atPath: project.path("Game.app/OnDemandResources.plist"))
+        }
+        let linked = try thin(project)
+        #expect(linked.status == 1)
+        let problems = try #require(try linked.json()["diagnostics"] as? [[String: Any]])
+        #expect(problems.map { $0["subject"] as? String } == ["Level1/music.caf", "Level1/scene.json"])
+        #expect((problems.first?["message"] as? String)?.contains("symbolic link that leaves the app") == true)
+        #expect(untouched())
+
+        try project.symlink("Game.app/Data", to: outside)
+        let resourcesPath = try thin(project, ["--resources-path", "Data"])
+        #expect(resourcesPath.status == 2 && resourcesPath.stderr.contains("leads out of"))
+
+        // A manifest whose file path climbs out of the app is corrupt: exit 2, nothing touched.
+        let manifestPath = project.path("out/odrpack-manifest.json")
+        let text = try String(contentsOfFile: manifestPath, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"path\": \"UI/menu.json\"", with: "\"path\": \"../victim.txt\"")
+            .replacingOccurrences(of: "\"path\": \"Shared/paddle.png\"", with: "\"path\": \"../victim.txt\"")
+            .write(toFile: manifestPath, atomically: true, encoding: .utf8)
+        try project.file("victim.txt", "keep me")
+        let crafted = try thin(project)
+        #expect(crafted.status == 2 && crafted.stderr.contains("not a plain relative path"), "\(crafted.stderr)")
+        #expect(FileManager.default.fileExists(atPath: project.path("victim.txt")))
+        #expect(untouched())
+    }
+
     @Test func removesPackedFilesInstallsThePlistsAndIsIdempotent() throws {
         let project = try builtGame()
         let output = try thin(project)
