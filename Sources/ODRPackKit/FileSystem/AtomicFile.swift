@@ -11,11 +11,12 @@ enum AtomicFile {
 
     /// - Parameter unlinkingFirst: remove the old file just before the rename, which is then not atomic but spares
     ///   a large file ext4's flush on replacing rename. The temporary never outlives a failure. A device or pipe at `path`
-    ///   is written in place; a symbolic link is kept and its target replaced.
-    static func write(_ data: Data, to givenPath: String, unlinkingFirst: Bool = false) throws {
+    ///   is written in place; a symbolic link is kept and its target replaced, or with `replacingLinks` replaced itself
+    ///   (for files inside a folder that must not reach out of it, such as an app).
+    static func write(_ data: Data, to givenPath: String, unlinkingFirst: Bool = false, replacingLinks: Bool = false) throws {
         var path = givenPath
         var info = stat()
-        if stat(givenPath, &info) == 0 {
+        if (replacingLinks ? lstat(givenPath, &info) : stat(givenPath, &info)) == 0 && (info.st_mode & S_IFMT) != S_IFLNK {
             switch info.st_mode & S_IFMT {
             case S_IFREG:
                 // A symbolic link stays a link: its target is what gets replaced.

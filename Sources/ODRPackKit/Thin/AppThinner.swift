@@ -80,6 +80,10 @@ public struct AppThinner {
         }
         // thin removes files: nothing it reaches through a symbolic link may lie outside the app.
         let realApp = try Self.realPath(app)
+        if case let .success(status) = LocalFileSystem().status(app + "/" + AppleManifests.packsFolder, followingLinks: false),
+           status.kind == .symbolicLink {
+            throw ODRPackError.invalidInput("'\(options.appPath)/\(AppleManifests.packsFolder)' is a symbolic link: thin writes and removes packs there; make it a folder of the app")
+        }
         guard Self.isInside(try Self.realPath(base), realApp) else {
             throw ODRPackError.invalidInput("--resources-path '\(options.resourcesPath ?? "")' leads out of '\(options.appPath)' through a symbolic link: name a folder inside the app")
         }
@@ -165,7 +169,7 @@ public struct AppThinner {
         if !options.embed { rmdir(packsFolder) }
         for (name, data) in plists {
             if FileManager.default.contents(atPath: app + "/" + name) != data {
-                try AtomicFile.write(data, to: app + "/" + name)
+                try AtomicFile.write(data, to: app + "/" + name, replacingLinks: true)
             }
             result.installed.append(name)
         }

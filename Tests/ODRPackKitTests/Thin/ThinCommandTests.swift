@@ -65,6 +65,23 @@ import Testing
         #expect(untouched())
     }
 
+    /// The plists thin installs replace a link in the app, never the file it points to; an OnDemandResources
+    /// folder that is a link is refused (thin writes and removes packs there).
+    @Test func linksInTheAppAreReplacedNotFollowed() throws {
+        let project = try builtGame()
+        try project.file("outside.plist", "keep me")
+        try project.symlink("Game.app/OnDemandResources.plist", to: project.path("outside.plist"))
+        #expect(try thin(project).status == 0)
+        #expect(try String(contentsOfFile: project.path("outside.plist"), encoding: .utf8) == "keep me")
+        #expect(FileManager.default.contents(atPath: project.path("Game.app/OnDemandResources.plist"))
+            == FileManager.default.contents(atPath: project.path("out/OnDemandResources.plist")))
+        try FileManager.default.createDirectory(atPath: project.path("Packs"), withIntermediateDirectories: true)
+        try project.symlink("Game.app/OnDemandResources", to: project.path("Packs"))
+        let embed = try thin(project, ["--embed"])
+        #expect(embed.status == 2 && embed.stderr.contains("is a symbolic link"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: project.path("Packs")).isEmpty)
+    }
+
     @Test func removesPackedFilesInstallsThePlistsAndIsIdempotent() throws {
         let project = try builtGame()
         let output = try thin(project)
