@@ -73,10 +73,13 @@ public struct BuildVerifier {
         }
         var check = PackContentCheck(pack: pack)
         do {
-            if (info.st_mode & S_IFMT) == S_IFDIR {
-                try checkFolder(path, &check)
-            } else {
-                try checkZip(path, &check)
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: try checkFolder(path, &check)
+            case S_IFREG: try checkZip(path, &check)
+            default:
+                // A pipe would block the read for ever; build writes only files and folders.
+                report.problems.append("'\(pack.file)' is neither a file nor a folder (a link, pipe or device)")
+                return report
             }
         } catch {
             check.problems.append("'\(pack.file)' cannot be read: \(error)")

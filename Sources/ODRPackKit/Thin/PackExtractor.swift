@@ -12,6 +12,10 @@ enum PackExtractor {
     static func extract(_ source: String, to destination: String) throws -> Int64 {
         var info = stat()
         guard lstat(source, &info) == 0 else { throw ODRPackError.system("cannot read the pack '\(source)'") }
+        let kind = info.st_mode & S_IFMT
+        guard kind == S_IFDIR || kind == S_IFREG else {
+            throw ODRPackError.unusableInput("the pack '\(source)' is neither a file nor a folder (a link, pipe or device): build again")
+        }
         try OutputFile.makeFolder(destination)
         var folders: [(String, Int64)] = []
         var total: Int64 = 0

@@ -390,6 +390,23 @@ import Darwin
         #expect(!lines.stdout.contains("packs, "))
     }
 
+    /// A pack replaced by a pipe once made verify wait for ever: it is a mismatch (exit 1), thin refuses it (exit 2),
+    /// and the next build replaces it.
+    @Test func aPackThatIsAPipeIsAMismatchNotAHang() throws {
+        let project = try gameProject()
+        #expect(try build(project).status == 0)
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources")).sorted().first)
+        let pack = project.path("out/OnDemandResources/" + name)
+        try FileManager.default.removeItem(atPath: pack)
+        #expect(mkfifo(pack, 0o644) == 0)
+        let verify = try CommandRunner.run(["verify", "out"], in: project.root)
+        #expect(verify.status == 1 && verify.stderr.contains("is neither a file nor a folder"))
+        try project.file("Game.app/Info.plist", "app")
+        #expect(try CommandRunner.run(["thin", "Game.app", "out", "--embed"], in: project.root).status == 2)
+        #expect(try buildInfo(try build(project))["written"]?.count == 1)
+        #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
+    }
+
     @Test func theCacheNeverVouchesForAChangedOrMissingArchive() throws {
         let project = try gameProject()
         #expect(try build(project).status == 0)
