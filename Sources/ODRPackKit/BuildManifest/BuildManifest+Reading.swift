@@ -19,10 +19,14 @@ extension BuildManifest {
         }
         let file = isDirectory.boolValue ? path + "/" + fileName : path
         let folder = isDirectory.boolValue ? path : (path as NSString).deletingLastPathComponent
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw ODRPackError.unusableInput(isDirectory.boolValue
+        let data: [UInt8]
+        switch LocalFileSystem().contents(of: file) {
+        case let .success(bytes):
+            data = bytes
+        case let .failure(error):
+            throw ODRPackError.unusableInput(isDirectory.boolValue && error.code == ENOENT
                 ? "'\(path)' has no \(fileName): is it a finished odrpack build folder?"
-                : "cannot read '\(file)'")
+                : "cannot read '\(file)': \(error.reason)")
         }
         do {
             return (try data.withUnsafeBytes { try BuildManifest(json: $0.bindMemory(to: UInt8.self)) }, folder)

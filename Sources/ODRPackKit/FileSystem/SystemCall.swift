@@ -16,6 +16,14 @@ enum SystemCall {
         #endif
     }
 
+    static func readBytes(_ descriptor: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.read(descriptor, bytes, count)
+        #else
+        Darwin.read(descriptor, bytes, count)
+        #endif
+    }
+
     @discardableResult
     static func closeFile(_ descriptor: Int32) -> Int32 {
         #if canImport(Glibc)

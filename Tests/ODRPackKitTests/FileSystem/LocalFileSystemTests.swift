@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+@testable import ODRPackKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+@Suite struct LocalFileSystemTests {
+    /// `odrpack diff <(git show v1:out/odrpack-manifest.json) out` hands diff a pipe: read to its end, whatever its size.
+    @Test func contentsReadsAPipeToItsEnd() throws {
+        let project = try TemporaryProject()
+        let fifo = project.path("pipe")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let text = String(repeating: "0123456789abcdef", count: 20_000)
+        let writer = Thread {
+            let descriptor = open(fifo, O_WRONLY)
+            _ = text.utf8CString.withUnsafeBytes { write(descriptor, $0.baseAddress!, $0.count - 1) }
+            close(descriptor)
+        }
+        writer.start()
+        guard case let .success(bytes) = LocalFileSystem().contents(of: fifo) else {
+            Issue.record("the pipe could not be read")
+            return
+        }
+        #expect(bytes.count == 320_000 && String(decoding: bytes, as: UTF8.self) == text)
+    }
+
+    @Test func contentsOfAFileAndOfAFolder() throws {
+        let project = try TemporaryProject()
+        try project.file("a.json", "{}")
+        #expect(try LocalFileSystem().contents(of: project.path("a.json")).get() == Array("{}".utf8))
+        try project.file("empty", "")
+        #expect(try LocalFileSystem().contents(of: project.path("empty")).get() == [])
+        #expect(throws: SystemError(EISDIR)) { try LocalFileSystem().contents(of: project.root.path).get() }
+        #expect(throws: SystemError(ENOENT)) { try LocalFileSystem().contents(of: project.path("missing")).get() }
+    }
+}
