@@ -14,8 +14,19 @@ public enum RelativePath {
     /// Whether a path read from a build manifest names something inside its folder as build writes it: relative,
     /// no empty, `.` or `..` components. `thin` removes app files by these paths; a crafted one must not reach out.
     public static func isPlain(_ path: String) -> Bool {
-        !path.isEmpty && !path.hasPrefix("/")
-            && !path.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty || $0 == "." || $0 == ".." }
+        // One pass over the bytes (diff reads 400,000 paths): a component ends at each "/" and at the end.
+        var componentLength = 0, dots = 0
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") {
+                if componentLength == 0 || componentLength == dots && dots <= 2 { return false }
+                componentLength = 0
+                dots = 0
+            } else {
+                componentLength += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
+            }
+        }
+        return !(componentLength == 0 || componentLength == dots && dots <= 2)
     }
 
     /// `./a//b/../c/` → `a/c`; the root itself is ""; nil when `..` leaves the root.

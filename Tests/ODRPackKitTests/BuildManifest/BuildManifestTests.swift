@@ -91,6 +91,14 @@ import Testing
         }
     }
 
+    /// thin removes app files by these paths: only plain relative ones are read.
+    @Test func pathsMustBePlainAndRelative() {
+        for plain in ["a", "a/b.json", "...", "a/.hidden", "ü/🎮 x", "a..b/c."] { #expect(RelativePath.isPlain(plain), "\(plain)") }
+        for crafted in ["", "/etc/passwd", "../x", "a/../../x", "a/./b", ".", "..", "a//b", "a/", "a/.."] {
+            #expect(!RelativePath.isPlain(crafted), "\(crafted)")
+        }
+    }
+
     @Test func rejectsTruncatedAndMisshapenDocuments() {
         func read(_ text: String) -> (any Error)? {
             do {
