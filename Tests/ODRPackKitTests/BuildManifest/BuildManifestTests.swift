@@ -82,13 +82,9 @@ import Testing
 
     /// The fuzz target's seeds, as a regression test: read, checked as verify does, diffed into every output.
     @Test func theFuzzSeedsReadDiffAndReportWithoutCrashing() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../Fuzz/Corpus/FuzzBuildManifest").standardizedFileURL
-        let seeds = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        let seeds = try FuzzSeeds.of("FuzzBuildManifest")
         #expect(seeds.count >= 4)
-        for seed in seeds {
-            try Data(contentsOf: folder.appendingPathComponent(seed)).withUnsafeBytes { FuzzEntryPoints.buildManifest($0) }
-        }
+        for seed in seeds { seed.withUnsafeBytes { FuzzEntryPoints.buildManifest($0) } }
     }
 
     /// thin removes app files by these paths: only plain relative ones are read.

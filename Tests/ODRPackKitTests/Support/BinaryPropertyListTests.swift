@@ -34,13 +34,8 @@ import Testing
 
     /// The fuzz target's seeds, as a regression test: each must round-trip (a mismatch stops the process).
     @Test func theFuzzSeedsRoundTrip() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../Fuzz/Corpus/FuzzBinaryPlist").standardizedFileURL
-        let seeds = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        let seeds = try FuzzSeeds.of("FuzzBinaryPlist")
         #expect(seeds.count >= 4)
-        for seed in seeds {
-            let bytes = try Data(contentsOf: folder.appendingPathComponent(seed))
-            bytes.withUnsafeBytes { FuzzEntryPoints.binaryPlist($0) }
-        }
+        for seed in seeds { seed.withUnsafeBytes { FuzzEntryPoints.binaryPlist($0) } }
     }
 }
