@@ -49,11 +49,7 @@ public struct BuildVerifier {
         if pack.id != id { problems.append("the manifest gives the pack id '\(pack.id)'; its tags make '\(id)'") }
         let file = AppleManifests.packsFolder + "/" + PackIdentity.fileName(bundleID: bundleId, tags: pack.tags)
         if pack.file != file { problems.append("the manifest gives the file '\(pack.file)'; its tags make '\(file)'") }
-        var total: Int64 = 0
-        for entry in pack.files {
-            let (sum, overflow) = total.addingReportingOverflow(entry.size)
-            total = overflow ? Int64.max : sum
-        }
+        let total = pack.files.lazy.map(\.size).saturatingSum
         if total != pack.size { problems.append("the manifest gives the pack size \(pack.size); its files add up to \(total)") }
         let hashes = pack.files.compactMap(\.sha256)
         if let recorded = pack.contentHash, hashes.count == pack.files.count {

@@ -29,6 +29,11 @@ public enum RelativePath {
         return !(componentLength == 0 || componentLength == dots && dots <= 2)
     }
 
+    /// Whether the absolute, resolved `path` is `folder` or lies inside it (a link's target, an app's file).
+    public static func absolutePath(_ path: String, isInside folder: String) -> Bool {
+        path == folder || path.hasPrefix(folder == "/" ? "/" : folder + "/")
+    }
+
     /// `./a//b/../c/` → `a/c`; the root itself is ""; nil when `..` leaves the root.
     public static func normalize(_ path: String) -> String? {
         var parts: [Substring] = []

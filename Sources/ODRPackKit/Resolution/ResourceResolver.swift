@@ -161,7 +161,7 @@ private struct Walk {
                         subject: childRelative))
                     continue
                 }
-                guard targetPath == rootPath || targetPath.hasPrefix(rootPath == "/" ? "/" : rootPath + "/") else {
+                guard RelativePath.absolutePath(targetPath, isInside: rootPath) else {
                     if !isExcluded(name: name, path: childRelative, candidates: candidateExcludes) {
                         diagnostics.append(.error(.pathOutsideRoot,
                                                   "symbolic link '\(childRelative)' points outside resources-root (to \(targetPath)): copy the file in or remove the link",

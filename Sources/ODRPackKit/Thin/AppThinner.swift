@@ -84,7 +84,7 @@ public struct AppThinner {
            status.kind == .symbolicLink {
             throw ODRPackError.invalidInput("'\(options.appPath)/\(AppleManifests.packsFolder)' is a symbolic link: thin writes and removes packs there; make it a folder of the app")
         }
-        guard Self.isInside(try Self.realPath(base), realApp) else {
+        guard RelativePath.absolutePath(try Self.realPath(base), isInside: realApp) else {
             throw ODRPackError.invalidInput("--resources-path '\(options.resourcesPath ?? "")' leads out of '\(options.appPath)' through a symbolic link: name a folder inside the app")
         }
         let (manifest, buildFolder) = try BuildManifest.load(options.buildPath)
@@ -193,7 +193,7 @@ public struct AppThinner {
             throw ODRPackError.system("cannot stat '\(path)'")
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else { return .differs("is not a regular file, unlike its copy in pack '\(pack)'") }
-        guard isInside(try realPath(path), realApp) else {
+        guard RelativePath.absolutePath(try realPath(path), isInside: realApp) else {
             return .differs("is reached through a symbolic link that leaves the app, so thin will not remove it")
         }
         guard Int64(info.st_size) == file.size else { return .differs("is \(info.st_size) bytes, not \(file.size) as in pack '\(pack)'") }
@@ -212,10 +212,6 @@ public struct AppThinner {
         case let .success(real): return real
         case let .failure(error): throw ODRPackError.io("cannot resolve '\(path)': \(error.reason)", errno: error.code)
         }
-    }
-
-    static func isInside(_ path: String, _ folder: String) -> Bool {
-        path == folder || path.hasPrefix(folder == "/" ? "/" : folder + "/")
     }
 
     /// Removes the folders that removing `paths` left empty, deepest first, never `base` itself.
