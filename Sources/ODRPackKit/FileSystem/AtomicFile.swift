@@ -16,17 +16,22 @@ enum AtomicFile {
     static func write(_ data: Data, to givenPath: String, unlinkingFirst: Bool = false, replacingLinks: Bool = false) throws {
         var path = givenPath
         var info = stat()
-        if (replacingLinks ? lstat(givenPath, &info) : stat(givenPath, &info)) == 0 && (info.st_mode & S_IFMT) != S_IFLNK {
+        var exists = lstat(givenPath, &info) == 0
+        if exists && (info.st_mode & S_IFMT) == S_IFLNK {
+            // A live link stays a link unless told otherwise: what it leads to is written. A dangling one is replaced.
+            exists = !replacingLinks && stat(givenPath, &info) == 0
+            if exists, case let .success(target) = LocalFileSystem().resolvedPath(givenPath) { path = target }
+        }
+        if exists {
             switch info.st_mode & S_IFMT {
             case S_IFREG:
-                // A symbolic link stays a link: its target is what gets replaced.
-                if case let .success(target) = LocalFileSystem().resolvedPath(givenPath) { path = target }
+                break
             case S_IFDIR:
                 throw ODRPackError.system("cannot write '\(givenPath)'", EISDIR)
             default:
                 // A device, pipe or terminal (/dev/stdout, a FIFO) is written in place, as a shell's '>' writes it:
                 // renaming over it would replace the device with a file.
-                return try writeInPlace(data, to: givenPath)
+                return try writeInPlace(data, to: path)
             }
         }
         let temporary = temporaryPath(for: path)
