@@ -10,21 +10,29 @@ extension BuildManifest {
         var version: Int
     }
 
-    /// Reads a build folder's manifest, or the manifest file itself.
-    /// - Throws: `ODRPackError.unusableInput` when it is missing, unreadable or corrupt (exit 2).
-    public static func load(_ path: String) throws -> (manifest: BuildManifest, folder: String) {
+    /// Where the manifest of `path` (a build folder, or its manifest file) is, and the build folder its paths are
+    /// relative to ("." for a bare `odrpack-manifest.json`).
+    /// - Throws: `ODRPackError.unusableInput` when `path` does not exist (exit 2).
+    public static func location(of path: String) throws -> (file: String, folder: String, isFolder: Bool) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ODRPackError.unusableInput("'\(path)' does not exist: pass a build folder or its \(fileName)")
         }
-        let file = isDirectory.boolValue ? path + "/" + fileName : path
-        let folder = isDirectory.boolValue ? path : (path as NSString).deletingLastPathComponent
+        if isDirectory.boolValue { return (path + "/" + fileName, path, true) }
+        let folder = (path as NSString).deletingLastPathComponent
+        return (path, folder.isEmpty ? "." : folder, false)
+    }
+
+    /// Reads a build folder's manifest, or the manifest file itself.
+    /// - Throws: `ODRPackError.unusableInput` when it is missing, unreadable or corrupt (exit 2).
+    public static func load(_ path: String) throws -> (manifest: BuildManifest, folder: String) {
+        let (file, folder, isFolder) = try location(of: path)
         let data: [UInt8]
         switch LocalFileSystem().contents(of: file) {
         case let .success(bytes):
             data = bytes
         case let .failure(error):
-            throw ODRPackError.unusableInput(isDirectory.boolValue && error.code == ENOENT
+            throw ODRPackError.unusableInput(isFolder && error.code == ENOENT
                 ? "'\(path)' has no \(fileName): is it a finished odrpack build folder?"
                 : "cannot read '\(file)': \(error.reason)")
         }

@@ -51,13 +51,7 @@ public struct AppThinner {
     /// - Parameter onWait: called once when a build holds the folder and this starts waiting for it.
     /// - Throws: `ODRPackError` when the tool cannot do its job (exit 2).
     public func run(onWait: () -> Void) throws -> Result {
-        var isFolder: ObjCBool = false
-        let lockFolder = FileManager.default.fileExists(atPath: options.buildPath, isDirectory: &isFolder) && !isFolder.boolValue
-            ? (options.buildPath as NSString).deletingLastPathComponent : options.buildPath
-        guard FileManager.default.fileExists(atPath: lockFolder.isEmpty ? "." : lockFolder) else {
-            throw ODRPackError.invalidInput("'\(options.buildPath)' does not exist: pass an odrpack build folder")
-        }
-        let lock = try OutputLock(folder: lockFolder.isEmpty ? "." : lockFolder, wait: true, onWait: onWait)
+        let lock = try OutputLock(folder: try BuildManifest.location(of: options.buildPath).folder, wait: true, onWait: onWait)
         return try withExtendedLifetime(lock) { try run() }
     }
 

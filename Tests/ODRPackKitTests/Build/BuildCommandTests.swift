@@ -407,6 +407,19 @@ import Darwin
         #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
     }
 
+    /// `verify odrpack-manifest.json` inside the build folder: the packs are found beside the manifest, not under "/".
+    @Test func aBareManifestNameIsReadFromTheCurrentFolder() throws {
+        let project = try gameProject()
+        #expect(try build(project).status == 0)
+        let verify = try CommandRunner.run(["verify", "odrpack-manifest.json"], in: project.root.appendingPathComponent("out"))
+        #expect(verify.status == 0, "\(verify.stderr)")
+        try project.file("Game.app/Info.plist", "app")
+        let thin = try CommandRunner.run(["thin", "../Game.app", "odrpack-manifest.json", "--embed"], in: project.root.appendingPathComponent("out"))
+        #expect(thin.status == 0, "\(thin.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: project.path("Game.app/OnDemandResources")).count
+            == FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources")).count)
+    }
+
     @Test func theCacheNeverVouchesForAChangedOrMissingArchive() throws {
         let project = try gameProject()
         #expect(try build(project).status == 0)
