@@ -24,7 +24,14 @@ struct ODRPack: ParsableCommand {
             try command.run()
         } catch let code as ExitCode {
             exit(withError: code)
+        } catch let ODRPackError.usage(message) {
+            try? StandardStream.write("odrpack: error: \(message)\n", to: STDERR_FILENO)
+            Foundation.exit(64)
         } catch {
+            // `--help` arrives here (ArgumentParser's help command throws from run): ArgumentParser prints it.
+            if !(error is ODRPackError), [ExitCode.success, ExitCode.validationFailure].contains(exitCode(for: error)) {
+                exit(withError: error)
+            }
             // The one place where the tool's own failures become exit 2 (stdout or stderr unwritable included).
             try? StandardStream.write("odrpack: error: \(error)\n", to: STDERR_FILENO)
             Foundation.exit(2)

@@ -2,12 +2,15 @@ import Foundation
 
 public struct BuildOptions: Sendable {
     public var outputDirectory: String
+    public var format: PackFormat = .odr
+    /// `--ba-package CMD` (Background Assets only); nil finds ba-package or xcrun on PATH.
+    public var backgroundAssetsPackager: String?
     public var layout: PackLayout = .zip
     /// Run on every written pack's folder form; what it adds is part of the pack.
     public var signCommand: String?
     public var compression: CompressionMode = .auto
     public var level: Int = 6
-    public var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    public var jobs: Int = BuildOptions.defaultJobs
     public var urlPrefix: String?
     public var useCache = true
     /// Every entry's modification time, seconds since 1970.
@@ -15,6 +18,9 @@ public struct BuildOptions: Sendable {
 
     /// More threads than this only cost memory (each pack writer holds buffers and zlib states).
     public static let maximumJobs = 256
+
+    /// One job per core, up to `maximumJobs`: a plain build on a machine with more cores than that still runs.
+    public static var defaultJobs: Int { min(max(1, ProcessInfo.processInfo.activeProcessorCount), maximumJobs) }
 
     /// 2000-01-01T00:00:00Z
     public static let defaultEntryTime: Int64 = 946_684_800

@@ -31,7 +31,7 @@ public enum BuildOutcome {
         case let .notBuilt(result):
             return JSONValue.object([("diagnostics", DiagnosticsDocument.json(result.diagnostics))]).serialized()
         case let .built(result, build):
-            var members = BuildManifest(plan: build.plan, archives: build.facts).jsonMembers
+            var members = build.manifest.jsonMembers
             members.append(("diagnostics", DiagnosticsDocument.json(result.diagnostics)))
             members.append(("build", .object([
                 ("written", .strings(build.written)), ("reused", .strings(build.reused)), ("removed", .strings(build.removed)),

@@ -20,11 +20,15 @@ public struct BuildPipeline {
     /// - Parameter onWait: called once when another build holds the folder and this one starts waiting.
     /// - Throws: `ODRPackError` when the tool cannot do its job (exit 2).
     public func run(onWait: () -> Void) throws -> BuildOutcome {
+        // A Background Assets build without a packager fails before it writes anything, the lock file included.
+        let packager = options.format == .backgroundAssets
+            ? try BackgroundAssetsPackager.resolve(command: options.backgroundAssetsPackager) : nil
         let lock = try OutputLock(folder: options.outputPath, wait: waitForLock, onWait: onWait)
         return try withExtendedLifetime(lock) {
             let check = UpToDateCheck(manifestPath: manifestPath, options: options)
             var scanned: FileTree?
-            switch check.run() {
+            // Background Assets builds always plan: their commit compares what it writes (see `BackgroundAssetsOutput`).
+            switch options.format == .odr ? check.run() : .changed(nil) {
             case let .upToDate(replay):
                 if !json { return .upToDate(replay, json: nil) }
                 // Unreadable as written: rebuild instead of replaying.
@@ -36,7 +40,7 @@ public struct BuildPipeline {
             let loader = PreviousBuildLoader(builder)
             let result: PlanResult
             do {
-                result = try ProjectPlanner().plan(manifestPath: manifestPath, tree: scanned,
+                result = try ProjectPlanner().plan(manifestPath: manifestPath, format: options.format, tree: scanned,
                                                    alreadyChecked: { loader.previous.alreadyChecked($0) })
             } catch {
                 lock.removeFolderIfCreated()
@@ -51,7 +55,12 @@ public struct BuildPipeline {
                 throw ODRPackError.invalidInput(
                     "the output folder '\(options.outputDirectory)' is resources-root: its packs would become resources; write the build to another folder")
             }
-            let build = try builder.build(plan, rootPath: resolution.rootPath, previous: loader.previous)
+            if plan.format == .backgroundAssets && plan.backgroundAssets.hosting == .self && options.urlPrefix == nil {
+                lock.removeFolderIfCreated()
+                throw ODRPackError.usage(
+                    "the manifest's background-assets hosting is self, so the build needs --url-prefix URL: where site/ will be served from (the app's BAManifestURL is URL/download-manifest.json)")
+            }
+            let build = try builder.build(plan, rootPath: resolution.rootPath, previous: loader.previous, packager: packager)
             check.save(result, build: build)
             return .built(result, build)
         }

@@ -1,6 +1,8 @@
 /// What a build did.
 public struct BuildResult: Sendable {
     public var plan: PackPlan
+    /// odrpack-manifest.json as the build wrote it.
+    public var manifest: BuildManifest
     public var facts: [String: PackArchiveFacts]
     public var options: BuildOptions
     public var written: [String]

@@ -12,7 +12,9 @@ struct PackReuse {
     var toWrite: [Int] = []
     var bytesRead: Int64 = 0
 
-    init(plan: PackPlan, previous: BuildCache, rootPath: String, archiveKeys: [String], packsPath: String, jobs: Int) throws {
+    /// - Parameter fileNames: each pack's name in `packsPath`, where its archive (or folder) is.
+    init(plan: PackPlan, previous: BuildCache, rootPath: String, archiveKeys: [String], fileNames: [String], packsPath: String,
+         jobs: Int) throws {
         let packs = plan.packs
         let sameRoot = previous.rootPath == rootPath
         var unchangedPacks = Set<Int>()
@@ -30,7 +32,7 @@ struct PackReuse {
         }
         let candidates = packs.indices.filter { index in
             guard let record = previous.packs[packs[index].id] else { return false }
-            return record.fileName == packs[index].fileName && record.archiveKey == archiveKeys[index]
+            return record.fileName == fileNames[index] && record.archiveKey == archiveKeys[index]
                 && BuildCache.packStamp(atPath: packsPath + "/" + record.fileName) == record.archiveStamp
         }
         // A touched file of a candidate pack is read to learn whether its bytes changed; it is not rewritten if not.

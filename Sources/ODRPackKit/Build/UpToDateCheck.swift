@@ -66,7 +66,7 @@ struct UpToDateCheck {
     func save(_ result: PlanResult, build: BuildResult) {
         let location = UpToDateRecord.location(forOutput: outputPath)
         unlink(location)
-        guard options.layout == .zip, let inputs, let manifest = result.manifest, let resolution = result.resolution,
+        guard options.format == .odr, options.layout == .zip, let inputs, let manifest = result.manifest, let resolution = result.resolution,
               let fingerprint = resolution.fingerprint,
               !manifest.entries.contains(where: {
                   if case let .path(path) = $0.selector { return path.split(separator: "/").contains(".git") }

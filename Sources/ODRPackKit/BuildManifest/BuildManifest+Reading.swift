@@ -57,13 +57,18 @@ extension BuildManifest {
         var reader = JSONReader(bytes)
         var version: Int?, bundle: String?, profile: String?, limits: [LimitProfile.Key: Int64?]?
         var initial: [String]?, prefetch: [String]?, appBundle: (files: Int64?, size: Int64?)?, totals = PartialTotals()
-        var tags: [Tag]?, packs: [Pack]?
+        var tags: [Tag]?, packs: [Pack]?, format = PackFormat.odr, backgroundAssets: BackgroundAssets?
         try reader.object("the manifest") { reader, key in
             switch key {
             case "schemaVersion":
                 let number = try reader.integer("schemaVersion")
                 guard number == Int64(Self.schemaVersion) else { throw SchemaMismatch(version: Int(clamping: number)) }
                 version = Int(number)
+            case "format":
+                let text = try reader.string("format")
+                guard let value = PackFormat(rawValue: text) else { throw JSONReader.Failure.shape("unknown format '\(text)'") }
+                format = value
+            case "backgroundAssets": backgroundAssets = try BackgroundAssets(&reader)
             case "bundleId": bundle = try reader.string("bundleId")
             case "profile": profile = try reader.string("profile")
             case "limits":
@@ -100,6 +105,7 @@ extension BuildManifest {
         guard reader.peek() == nil else { throw JSONReader.Failure.syntax(reader.position) }
         guard let version else { throw JSONReader.Failure.shape("it has no schemaVersion") }
         schemaVersion = version
+        self.format = format
         bundleId = try required(bundle, "bundleId")
         self.profile = profile ?? ""
         self.limits = LimitProfile.Key.allCases.map { ($0, limits?[$0] ?? nil) }
@@ -109,6 +115,13 @@ extension BuildManifest {
         appBundleSize = appBundle?.size ?? 0
         self.tags = try required(tags, "tags")
         self.packs = try required(packs, "packs")
+        if format == .backgroundAssets {
+            self.backgroundAssets = try required(backgroundAssets, "backgroundAssets")
+            for pack in self.packs {
+                _ = try required(pack.assetPackId, "assetPackId")
+                _ = try required(pack.downloadPolicy, "downloadPolicy")
+            }
+        }
         try Self.checkSizesAddUp(self.packs, self.tags)
         self.totals = totals.completed(from: self.packs)
         for (value, what) in [(self.totals.size, "totals.size"), (self.totals.archiveSize ?? 0, "totals.archiveSize"),
@@ -169,6 +182,7 @@ extension BuildManifest.Pack {
     init(_ reader: inout JSONReader) throws {
         var id: String?, file: String?, tags: [String]?, category: DownloadCategory?, size: Int64?, files: [BuildManifest.File]?
         var priority: Double?, archiveSize: Int64?, archiveSha256: String?, contentHash: String?
+        var assetPackId: String?, downloadPolicy: DownloadPolicy?, version: Int64?
         try reader.object("a pack") { reader, key in
             switch key {
             case "id": id = try reader.string("a pack's id")
@@ -180,6 +194,9 @@ extension BuildManifest.Pack {
             case "archiveSize": archiveSize = reader.isNull() ? nil : try reader.count("archiveSize")
             case "archiveSha256": archiveSha256 = reader.isNull() ? nil : try reader.string("archiveSha256")
             case "contentHash": contentHash = reader.isNull() ? nil : try reader.string("contentHash")
+            case "assetPackId": assetPackId = try reader.string("assetPackId")
+            case "downloadPolicy": downloadPolicy = try DownloadPolicy(&reader)
+            case "version": version = reader.isNull() ? nil : try reader.count("a pack's version")
             case "files":
                 var list: [BuildManifest.File] = []
                 try reader.array("a pack's files") { list.append(try BuildManifest.File(&$0)) }
@@ -194,7 +211,56 @@ extension BuildManifest.Pack {
         self.init(id: try required(id, "id"), file: packFile, tags: try required(tags, "tags"),
                   category: try required(category, "category"), priority: priority, size: try required(size, "size"),
                   archiveSize: archiveSize, archiveSha256: archiveSha256, contentHash: contentHash,
-                  files: try required(files, "files"))
+                  files: try required(files, "files"), assetPackId: assetPackId, downloadPolicy: downloadPolicy, version: version)
+    }
+}
+
+extension BuildManifest.BackgroundAssets {
+    init(_ reader: inout JSONReader) throws {
+        var hosting: BackgroundAssetsSettings.Hosting?, platforms: [String]?, events: [String]?
+        var appGroup: String?, urlPrefix: String?
+        try reader.object("backgroundAssets") { reader, key in
+            switch key {
+            case "hosting":
+                let text = try reader.string("backgroundAssets.hosting")
+                guard let value = BackgroundAssetsSettings.Hosting(rawValue: text) else {
+                    throw JSONReader.Failure.shape("unknown hosting '\(text)'")
+                }
+                hosting = value
+            case "platforms": platforms = try reader.strings("backgroundAssets.platforms")
+            case "events": events = try reader.strings("backgroundAssets.events")
+            case "appGroup": appGroup = reader.isNull() ? nil : try reader.string("backgroundAssets.appGroup")
+            case "urlPrefix": urlPrefix = reader.isNull() ? nil : try reader.string("backgroundAssets.urlPrefix")
+            default: try reader.skip()
+            }
+        }
+        self.init(hosting: try required(hosting, "backgroundAssets.hosting"), platforms: try required(platforms, "backgroundAssets.platforms"),
+                  events: try required(events, "backgroundAssets.events"), appGroup: appGroup, urlPrefix: urlPrefix)
+    }
+}
+
+extension DownloadPolicy {
+    /// `{"essential": {"installationEventTypes": [...]}}`, `{"prefetch": {...}}` or `{"onDemand": {}}`.
+    init(_ reader: inout JSONReader) throws {
+        var policy: DownloadPolicy?
+        try reader.object("downloadPolicy") { reader, key in
+            guard policy == nil else { throw JSONReader.Failure.shape("a downloadPolicy has more than one kind") }
+            switch key {
+            case "essential", "prefetch":
+                var events: [String]?
+                try reader.object("downloadPolicy.\(key)") { reader, name in
+                    if name == "installationEventTypes" { events = try reader.strings("installationEventTypes") } else { try reader.skip() }
+                }
+                let list = try required(events, "installationEventTypes")
+                policy = key == "essential" ? .essential(events: list) : .prefetch(events: list)
+            case "onDemand":
+                try reader.object("downloadPolicy.onDemand") { reader, _ in try reader.skip() }
+                policy = .onDemand
+            default:
+                throw JSONReader.Failure.shape("unknown download policy '\(key)'")
+            }
+        }
+        self = try required(policy, "downloadPolicy")
     }
 }
 

@@ -5,8 +5,15 @@ extension BuildManifest {
         if let archiveSize = totals.archiveSize { totalFields.append(("archiveSize", .int(archiveSize))) }
         totalFields += [("initialInstallSize", .int(totals.initialInstallSize)),
                         ("initialPrefetchSize", .int(totals.initialPrefetchSize))]
-        return [
-            ("schemaVersion", .int(Int64(schemaVersion))),
+        var members: [(String, JSONValue)] = [("schemaVersion", .int(Int64(schemaVersion))), ("format", .string(format.rawValue))]
+        if let settings = backgroundAssets {
+            members.append(("backgroundAssets", .object([
+                ("hosting", .string(settings.hosting.rawValue)), ("platforms", .strings(settings.platforms)),
+                ("events", .strings(settings.events)), ("appGroup", .optional(settings.appGroup)),
+                ("urlPrefix", .optional(settings.urlPrefix)),
+            ])))
+        }
+        return members + [
             ("bundleId", .string(bundleId)),
             ("profile", .string(profile)),
             ("limits", .object(limits.map { ($0.key.rawValue, .optional($0.value)) })),
@@ -26,10 +33,13 @@ extension BuildManifest {
     public func serialized() -> String { JSONValue.object(jsonMembers).serialized() }
 
     private func json(_ pack: Pack) -> JSONValue {
-        var fields: [(String, JSONValue)] = [
-            ("id", .string(pack.id)), ("file", .string(pack.file)), ("tags", .strings(pack.tags)),
-            ("category", .string(pack.category.rawValue)), ("priority", .optional(pack.priority)), ("size", .int(pack.size)),
-        ]
+        var fields: [(String, JSONValue)] = [("id", .string(pack.id))]
+        if let assetPackId = pack.assetPackId { fields.append(("assetPackId", .string(assetPackId))) }
+        fields += [("file", .string(pack.file)), ("tags", .strings(pack.tags)),
+                   ("category", .string(pack.category.rawValue)), ("priority", .optional(pack.priority))]
+        if let policy = pack.downloadPolicy { fields.append(("downloadPolicy", policy.json)) }
+        if let version = pack.version { fields.append(("version", .int(version))) }
+        fields.append(("size", .int(pack.size)))
         if hasArchives {
             fields += [("archiveSize", .optional(pack.archiveSize)), ("archiveSha256", .optional(pack.archiveSha256)),
                        ("contentHash", .optional(pack.contentHash))]

@@ -23,6 +23,20 @@ public struct BuildManifest: Sendable, Equatable {
         public var archiveSha256: String?
         public var contentHash: String?
         public var files: [File]
+        /// Background Assets builds only (SPEC 12): the asset pack id, its download policy, and its version
+        /// (nil in a plan, which knows no previous build).
+        public var assetPackId: String?
+        public var downloadPolicy: DownloadPolicy?
+        public var version: Int64?
+    }
+
+    /// What `thin` needs of a Background Assets build, since it reads only the build folder (SPEC 12).
+    public struct BackgroundAssets: Sendable, Equatable {
+        public var hosting: BackgroundAssetsSettings.Hosting
+        public var platforms: [String]
+        public var events: [String]
+        public var appGroup: String?
+        public var urlPrefix: String?
     }
 
     public struct Tag: Sendable, Equatable {
@@ -42,6 +56,10 @@ public struct BuildManifest: Sendable, Equatable {
     }
 
     public var schemaVersion: Int
+    /// A manifest without `format` is an ODR build's.
+    public var format: PackFormat = .odr
+    /// Present in a Background Assets build's manifest only.
+    public var backgroundAssets: BackgroundAssets?
     public var bundleId: String
     public var profile: String
     /// Every limit key of SPEC 4 in table order; nil where the profile has no limit.
@@ -58,7 +76,8 @@ public struct BuildManifest: Sendable, Equatable {
     public var hasArchives: Bool { totals.archiveSize != nil }
 
     public static func == (lhs: BuildManifest, rhs: BuildManifest) -> Bool {
-        lhs.schemaVersion == rhs.schemaVersion && lhs.bundleId == rhs.bundleId && lhs.profile == rhs.profile
+        lhs.schemaVersion == rhs.schemaVersion && lhs.format == rhs.format && lhs.backgroundAssets == rhs.backgroundAssets
+            && lhs.bundleId == rhs.bundleId && lhs.profile == rhs.profile
             && lhs.limits.elementsEqual(rhs.limits, by: { $0.key == $1.key && $0.value == $1.value })
             && lhs.initialInstallTags == rhs.initialInstallTags && lhs.prefetchOrder == rhs.prefetchOrder
             && lhs.appBundleFiles == rhs.appBundleFiles && lhs.appBundleSize == rhs.appBundleSize
@@ -68,8 +87,16 @@ public struct BuildManifest: Sendable, Equatable {
 
 extension BuildManifest {
     /// The manifest of a plan; with `archives` (every pack's facts, as a build learns them), a build's manifest.
-    public init(plan: PackPlan, archives: [String: PackArchiveFacts]? = nil) {
+    /// A Background Assets build also gives each pack's `versions` (by pack id) and its `urlPrefix`.
+    public init(plan: PackPlan, archives: [String: PackArchiveFacts]? = nil, versions: [String: Int64]? = nil,
+                urlPrefix: String? = nil) {
         schemaVersion = Self.schemaVersion
+        format = plan.format
+        if plan.format == .backgroundAssets {
+            let settings = plan.backgroundAssets
+            backgroundAssets = BackgroundAssets(hosting: settings.hosting, platforms: settings.platforms ?? [],
+                                                events: settings.events, appGroup: settings.appGroup, urlPrefix: urlPrefix)
+        }
         bundleId = plan.bundleID
         profile = plan.profileName
         limits = LimitProfile.Key.allCases.map { ($0, plan.limits[$0]) }
@@ -83,12 +110,19 @@ extension BuildManifest {
         tags = plan.tags.map { Tag(name: $0.name, category: $0.category, size: $0.size, packs: $0.packs) }
         packs = plan.packs.map { pack in
             let facts = archives?[pack.id]
-            return Pack(id: pack.id, file: AppleManifests.packsFolder + "/" + pack.fileName, tags: pack.tags,
+            let backgroundAssets = plan.format == .backgroundAssets
+            return Pack(id: pack.id,
+                        file: backgroundAssets ? BackgroundAssetsLayout.archivePath(of: pack.assetPackID)
+                                               : AppleManifests.packsFolder + "/" + pack.fileName,
+                        tags: pack.tags,
                         category: pack.category, priority: pack.priority, size: pack.size,
                         archiveSize: facts?.archiveSize, archiveSha256: facts?.archiveSha256, contentHash: facts?.contentHash,
                         files: pack.files.enumerated().map { index, file in
                             File(path: file.path, size: file.size, sha256: facts?.files[index].sha256)
-                        })
+                        },
+                        assetPackId: backgroundAssets ? pack.assetPackID : nil,
+                        downloadPolicy: backgroundAssets ? plan.downloadPolicy(of: pack) : nil,
+                        version: backgroundAssets ? versions?[pack.id] : nil)
         }
     }
 }

@@ -21,7 +21,9 @@ public struct LimitProfile: Equatable, Sendable {
         set { values[key] = newValue }
     }
 
-    public static let names = ["default", "ios", "ios18", "tvos"]
+    public static let names = ["default", "ios", "ios18", "tvos", backgroundAssetsName]
+    /// What `--format background-assets` checks (SPEC 12): App Store Connect's 100 asset pack ids and 200 GB per app.
+    public static let backgroundAssetsName = "background-assets"
 
     public static func named(_ name: String) -> LimitProfile? {
         let MB: Int64 = 1_000_000
@@ -42,6 +44,8 @@ public struct LimitProfile: Equatable, Sendable {
                 .maxPackSize: 8 * GB, .maxTagSize: 8 * GB, .recommendedSize: 64 * MB, .maxPackCount: 1000,
                 .maxTotalSize: 70 * GB,
             ])
+        case backgroundAssetsName:
+            return LimitProfile(name: name, values: [.maxPackCount: 100, .maxTotalSize: 200 * GB])
         default:
             return nil
         }

@@ -4,8 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Why the tool could not do its job: the one fatal error type, every case exit 2 (the front end maps it in one
-/// place). Problems with the project itself are `Diagnostic`s instead.
+/// Why the tool could not do its job: the one fatal error type, every case exit 2 but `usage` (64); the front end
+/// maps it in one place. Problems with the project itself are `Diagnostic`s instead.
 public enum ODRPackError: Error, CustomStringConvertible {
     /// A system call failed: what was being done to which path, with the system's errno.
     case io(String, errno: Int32)
@@ -15,6 +15,9 @@ public enum ODRPackError: Error, CustomStringConvertible {
     case invalidInput(String)
     /// An input the command needs cannot be used at all: no manifest, a corrupt build manifest, an unreadable project.
     case unusableInput(String)
+    /// The command line asks for something the project cannot do with it, found only once the manifest is read
+    /// (exit 64, as a bad command line).
+    case usage(String)
 
     public var description: String {
         switch self {
@@ -22,6 +25,7 @@ public enum ODRPackError: Error, CustomStringConvertible {
         case let .fileChanged(message): return message
         case let .invalidInput(message): return message
         case let .unusableInput(message): return message
+        case let .usage(message): return message
         }
     }
 }

@@ -4,7 +4,7 @@ import Yams
 /// Reads a tag manifest (YAML or JSON) and reports every problem with its file, line and column.
 public struct ManifestLoader {
     public static let topLevelKeys = ["version", "bundle-id", "resources-root", "profile", "resources",
-                                      "initial-install", "prefetch-order", "exclude", "limits"]
+                                      "initial-install", "prefetch-order", "exclude", "limits", "background-assets"]
     public static let entryKeys = ["path", "glob", "tags"]
 
     public init() {}
@@ -192,6 +192,10 @@ private struct Parsing {
             manifest.limitOverrides = limits(node)
         }
 
+        if let node = pairs["background-assets"]?.value {
+            manifest.backgroundAssets = backgroundAssets(node)
+        }
+
         manifest.keyLocations = keyLocations
         return usable ? manifest : nil
     }
@@ -337,6 +341,74 @@ private struct Parsing {
             }
         }
         return overrides
+    }
+
+    // MARK: Background Assets
+
+    /// The `background-assets` section (SPEC 12); a value that is wrong is reported and its default kept.
+    mutating func backgroundAssets(_ node: Node) -> BackgroundAssetsSettings {
+        var settings = BackgroundAssetsSettings()
+        guard let mapping = node.mapping else {
+            if !isNullNode(node) {
+                error(.manifestSyntax, "'background-assets' must be a mapping such as 'hosting: apple', not \(kind(of: node))",
+                      at: location(node))
+            }
+            return settings
+        }
+        let pairs = keyedPairs(mapping, known: BackgroundAssetsSettings.keys, context: "'background-assets'")
+        if let value = pairs["hosting"]?.value, let text = string(value, key: "hosting") {
+            if let hosting = BackgroundAssetsSettings.Hosting(rawValue: text) {
+                settings.hosting = hosting
+            } else {
+                let names = BackgroundAssetsSettings.Hosting.allCases.map(\.rawValue)
+                error(.manifestInvalidValue, "unknown hosting '\(text)'\(hint(text, names)): use apple (App Store Connect hosts the packs) or self (your own web server)",
+                      at: location(value), subject: text)
+            }
+        }
+        if let value = pairs["platforms"]?.value {
+            settings.platforms = choiceList(value, key: "platforms", allowed: BackgroundAssetsSettings.platformNames)
+        }
+        if let value = pairs["events"]?.value, let events = choiceList(value, key: "events", allowed: BackgroundAssetsSettings.eventNames) {
+            settings.events = events
+        }
+        if let value = pairs["app-group"]?.value, let text = string(value, key: "app-group") {
+            if text.isEmpty || text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) {
+                error(.manifestInvalidValue, "'app-group' must be an App Group id without spaces, like group.com.example.game",
+                      at: location(value), subject: text)
+            } else {
+                settings.appGroup = text
+            }
+        }
+        return settings
+    }
+
+    /// A non-empty list of distinct values from `allowed` (spelled exactly); nil when it is not one.
+    mutating func choiceList(_ node: Node, key: String, allowed: [String]) -> [String]? {
+        let items = stringList(node, key: key)
+        guard node.sequence != nil else { return nil }
+        var values: [String] = []
+        var usable = true
+        for item in items {
+            if !allowed.contains(item.value) {
+                error(.manifestInvalidValue, "unknown value '\(item.value)' in '\(key)'\(hint(item.value, allowed)): use \(allowed.joined(separator: ", "))",
+                      at: item.location, subject: item.value)
+                usable = false
+            } else if values.contains(item.value) {
+                error(.manifestInvalidValue, "'\(item.value)' is listed twice in '\(key)': remove the second one", at: item.location, subject: item.value)
+                usable = false
+            } else {
+                values.append(item.value)
+            }
+        }
+        if items.isEmpty && usable {
+            error(.manifestInvalidValue, "'\(key)' is empty: name at least one of \(allowed.joined(separator: ", "))", at: location(node))
+            usable = false
+        }
+        return usable ? values : nil
+    }
+
+    func hint(_ word: String, _ candidates: [String]) -> String {
+        Suggestion.closest(to: word, in: candidates).map { " (did you mean '\($0)'?)" } ?? ""
     }
 
     // MARK: Helpers

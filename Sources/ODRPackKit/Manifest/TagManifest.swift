@@ -46,6 +46,8 @@ public struct TagManifest: Sendable {
     public var limitOverrides: [LimitProfile.Key: Int64?]
     /// Where each top-level key was written, for diagnostics about the whole project.
     public var keyLocations: [String: SourceLocation]
+    /// The `background-assets` section (SPEC 12); its defaults when the manifest has none.
+    public var backgroundAssets = BackgroundAssetsSettings()
 
     public init(displayPath: String, directory: URL, bundleID: String,
                 resourcesRoot: Located<String> = .init(".", at: nil), profile: Located<String> = .init("default", at: nil),
@@ -72,9 +74,11 @@ public struct TagManifest: Sendable {
         return directory.appendingPathComponent(root, isDirectory: true).standardizedFileURL
     }
 
-    /// The profile's limits with the manifest's overrides applied.
-    public func limits(profileName: String? = nil) -> LimitProfile? {
-        guard var profile = LimitProfile.named(profileName ?? self.profile.value) else { return nil }
+    /// The profile's limits with the manifest's overrides applied. Without a profile named on the command line, an ODR
+    /// plan checks the manifest's profile and a Background Assets plan the `background-assets` profile (SPEC 12).
+    public func limits(profileName: String? = nil, format: PackFormat = .odr) -> LimitProfile? {
+        let name = profileName ?? (format == .backgroundAssets ? LimitProfile.backgroundAssetsName : self.profile.value)
+        guard var profile = LimitProfile.named(name) else { return nil }
         for (key, value) in limitOverrides { profile[key] = value }
         return profile
     }

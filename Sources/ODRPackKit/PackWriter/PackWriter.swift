@@ -9,13 +9,16 @@ import Darwin
 /// Writes one pack in the layout the build asks for (SPEC 7): a streaming zip, or a reproducible folder,
 /// optionally signed on its folder form. Reads each resource once where it can (files up to one chunk, and
 /// larger ones the cache vouches for); one writer per worker thread, which owns its buffers.
-final class PackWriter {
+final class PackWriter: PackFormatWriter {
     static let chunkSize = 1 << 20
     /// Small entries prepared together on every core, then written in order: at most this many, or bytes.
     static let batchEntries = 256
     static let batchBytes: Int64 = 16 << 20
 
     let options: BuildOptions
+    /// Each pack's Info.plist bytes, by pack index, and the folder its resources' paths are relative to.
+    private let infoPlists: [[UInt8]]
+    private let rootPath: String
     /// This writer's own compressor (its buffer serves the large files too), and the build's spares it borrows from.
     private let compressor: EntryCompressor
     private let spares: CompressorPool
@@ -23,15 +26,17 @@ final class PackWriter {
     /// Reports bytes read as they stream, for progress (from several threads).
     var onBytes: (@Sendable (Int64) -> Void)?
 
-    init(options: BuildOptions, spares: CompressorPool) {
+    init(options: BuildOptions, spares: CompressorPool, infoPlists: [[UInt8]], rootPath: String) {
         self.options = options
+        self.infoPlists = infoPlists
+        self.rootPath = rootPath
         compressor = EntryCompressor(options: options)
         self.spares = spares
     }
 
     /// Writes `pack` at `temporaryPath` (a file or a folder, by layout); the caller moves it into place.
-    func write(_ pack: AssetPack, infoPlist: [UInt8], rootPath: String, known: [FileDigest?], to temporaryPath: String) throws -> PackArchiveFacts {
-        let entries = PackEntry.entries(of: pack, infoPlist: infoPlist, rootPath: rootPath, known: known)
+    func write(_ pack: AssetPack, index: Int, known: [FileDigest?], to temporaryPath: String) throws -> PackArchiveFacts {
+        let entries = PackEntry.entries(of: pack, infoPlist: infoPlists[index], rootPath: rootPath, known: known)
         if options.layout == .zip && options.signCommand == nil {
             let (size, sha256, digests) = try writeZip(entries, at: temporaryPath)
             let files = zip(entries, digests).compactMap { entry, digest -> FileDigest? in

@@ -13,6 +13,9 @@ public struct AssetPack: Sendable {
     /// The first manifest entry that put a file here, for diagnostics that point at the manifest.
     public var firstEntry: Int?
 
+    /// The Background Assets asset pack id (SPEC 12).
+    public var assetPackID: String { BackgroundAssetsIdentity.assetPackID(tags: tags) }
+
     /// The readable short form, tags joined with "+".
     public var shortName: String { tags.joined(separator: "+") }
 }

@@ -15,6 +15,15 @@ public struct PackPlan: Sendable {
     public var totalSize: Int64
     public var initialInstallSize: Int64
     public var initialPrefetchSize: Int64
+    /// What the plan is for: ODR packs, or Background Assets packs from the same tag sets (SPEC 12).
+    public var format: PackFormat = .odr
+    /// The manifest's `background-assets` section with its platforms resolved for the profile.
+    public var backgroundAssets = BackgroundAssetsSettings()
 
     public var resourceFiles: Int { packs.reduce(0) { $0 + $1.files.count } }
+
+    /// A pack's Background Assets download policy, from its category and the manifest's events.
+    public func downloadPolicy(of pack: AssetPack) -> DownloadPolicy {
+        DownloadPolicy(category: pack.category, events: backgroundAssets.events)
+    }
 }

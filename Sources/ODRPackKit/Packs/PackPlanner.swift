@@ -3,10 +3,15 @@
 public struct PackPlanner {
     public let manifest: TagManifest
     public let limits: LimitProfile
+    public let format: PackFormat
+    /// The profile that decides the default Background Assets platforms: the command line's, else the manifest's.
+    public let platformProfile: String
 
-    public init(manifest: TagManifest, limits: LimitProfile) {
+    public init(manifest: TagManifest, limits: LimitProfile, format: PackFormat = .odr, platformProfile: String? = nil) {
         self.manifest = manifest
         self.limits = limits
+        self.format = format
+        self.platformProfile = platformProfile ?? manifest.profile.value
     }
 
     public func plan(_ resolution: Resolution) -> PackPlan {
@@ -45,6 +50,8 @@ public struct PackPlanner {
                 size: members.lazy.map { packs[$0].size }.saturatingSum,
                 packs: members.map { packs[$0].id }.sorted())
         }
+        var backgroundAssets = manifest.backgroundAssets
+        backgroundAssets.platforms = backgroundAssets.platforms(profile: platformProfile)
         return PackPlan(
             bundleID: manifest.bundleID, profileName: limits.name, limits: limits,
             initialInstallTags: initial, prefetchOrder: prefetch,
@@ -52,7 +59,8 @@ public struct PackPlanner {
             packs: packs, tags: tags,
             totalSize: packs.lazy.map(\.size).saturatingSum,
             initialInstallSize: packs.lazy.filter { $0.category == .initialInstall }.map(\.size).saturatingSum,
-            initialPrefetchSize: packs.lazy.filter { $0.category != .onDemand }.map(\.size).saturatingSum)
+            initialPrefetchSize: packs.lazy.filter { $0.category != .onDemand }.map(\.size).saturatingSum,
+            format: format, backgroundAssets: backgroundAssets)
     }
 
     /// Xcode's rule: initial-install gives 1.0; prefetch index i of n gives 0.5 when n = 1, else

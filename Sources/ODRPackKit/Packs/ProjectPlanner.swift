@@ -8,25 +8,25 @@ public struct ProjectPlanner {
     /// - Throws: `ODRPackError.unusableInput` when the manifest cannot be read at all.
     /// - Parameter tree: a scan of resources-root made earlier (`UpToDateCheck`), used if it is of that folder.
     /// - Parameter alreadyChecked: files a previous build checked (see `PreviousBuild.alreadyChecked`).
-    public func plan(manifestPath: String, profile: String? = nil, tree: FileTree? = nil,
+    public func plan(manifestPath: String, profile: String? = nil, format: PackFormat = .odr, tree: FileTree? = nil,
                      alreadyChecked: @escaping ([ResolvedResource]) -> [Bool] = { $0.map { _ in false } }) throws -> PlanResult {
         let (manifest, manifestDiagnostics) = try ManifestLoader().load(path: manifestPath)
         guard let manifest else {
             return PlanResult(manifest: nil, resolution: nil, plan: nil, diagnostics: manifestDiagnostics)
         }
-        return plan(manifest: manifest, profile: profile, manifestDiagnostics: manifestDiagnostics, tree: tree,
+        return plan(manifest: manifest, profile: profile, format: format, manifestDiagnostics: manifestDiagnostics, tree: tree,
                     alreadyChecked: alreadyChecked)
     }
 
-    public func plan(manifest: TagManifest, profile: String? = nil, manifestDiagnostics: [Diagnostic] = [],
+    public func plan(manifest: TagManifest, profile: String? = nil, format: PackFormat = .odr, manifestDiagnostics: [Diagnostic] = [],
                      tree: FileTree? = nil,
                      alreadyChecked: @escaping ([ResolvedResource]) -> [Bool] = { $0.map { _ in false } }) -> PlanResult {
-        guard let limits = manifest.limits(profileName: profile) else {
+        guard let limits = manifest.limits(profileName: profile, format: format) else {
             let diagnostic = Diagnostic.error(.manifestInvalidValue, "unknown profile '\(profile ?? manifest.profile.value)'")
             return PlanResult(manifest: manifest, resolution: nil, plan: nil, diagnostics: manifestDiagnostics + [diagnostic])
         }
         let resolution = ResourceResolver(manifest: manifest, tree: tree, alreadyChecked: alreadyChecked).resolve()
-        let plan = PackPlanner(manifest: manifest, limits: limits).plan(resolution)
+        let plan = PackPlanner(manifest: manifest, limits: limits, format: format, platformProfile: profile).plan(resolution)
         let resolutionDiagnostics = resolution.diagnostics.sorted(by: Self.resolutionOrder)
         let checks = resolution.rootPath.isEmpty ? [] : PlanChecker(manifest: manifest, plan: plan).check()
         return PlanResult(manifest: manifest, resolution: resolution, plan: plan,

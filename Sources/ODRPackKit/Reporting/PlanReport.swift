@@ -20,14 +20,18 @@ public enum PlanReport {
         out += "Resources: \(plan.resourceFiles) file\(plan.resourceFiles == 1 ? "" : "s"), \(ByteCount.format(plan.totalSize)) in \(plan.packs.count) pack\(plan.packs.count == 1 ? "" : "s")\n"
         out += "App bundle: \(plan.appBundleFiles) untagged file\(plan.appBundleFiles == 1 ? "" : "s"), \(ByteCount.format(plan.appBundleSize)) (stay in the app)\n"
 
-        out += "\nPacks\n"
-        var packs = TextTable([("PACK", .left), ("TAGS", .left), ("FILES", .right), ("SIZE", .right),
-                               ("CATEGORY", .left), ("PRIORITY", .right)])
-        for pack in plan.packs.sorted(by: packOrder) {
-            packs.add([shortID(pack.id), pack.shortName, "\(pack.files.count)", ByteCount.format(pack.size),
-                       pack.category.rawValue, pack.priority.map(formatPriority) ?? "-"])
+        if plan.format == .backgroundAssets {
+            out += backgroundAssetsPacks(plan)
+        } else {
+            out += "\nPacks\n"
+            var packs = TextTable([("PACK", .left), ("TAGS", .left), ("FILES", .right), ("SIZE", .right),
+                                   ("CATEGORY", .left), ("PRIORITY", .right)])
+            for pack in plan.packs.sorted(by: packOrder) {
+                packs.add([shortID(pack.id), pack.shortName, "\(pack.files.count)", ByteCount.format(pack.size),
+                           pack.category.rawValue, pack.priority.map(formatPriority) ?? "-"])
+            }
+            out += plan.packs.isEmpty ? "  (none: no resource is tagged)\n" : packs.render()
         }
-        out += plan.packs.isEmpty ? "  (none: no resource is tagged)\n" : packs.render()
 
         out += "\nTags\n"
         var tags = TextTable([("TAG", .left), ("SIZE", .right), ("PACKS", .right), ("CATEGORY", .left)])
@@ -44,6 +48,30 @@ public enum PlanReport {
                         row.limit.map { row.isCount ? "\($0)" : ByteCount.format($0) } ?? "none", used])
         }
         out += totals.render()
+        return out
+    }
+
+    /// The Background Assets packs: each asset pack id and download policy, the settings, and whether a prefetch
+    /// order is lost (Background Assets has none).
+    static func backgroundAssetsPacks(_ plan: PackPlan) -> String {
+        let settings = plan.backgroundAssets
+        var out = "Background Assets: hosting \(settings.hosting.rawValue), platforms \((settings.platforms ?? []).joined(separator: ", ")), "
+        out += "events \(settings.events.joined(separator: ", ")), app group \(settings.appGroup ?? "not set (thin needs --app-group)")\n"
+        out += "\nAsset packs\n"
+        var packs = TextTable([("ASSET PACK ID", .left), ("TAGS", .left), ("FILES", .right), ("SIZE", .right),
+                               ("CATEGORY", .left), ("DOWNLOAD POLICY", .left)])
+        for pack in plan.packs.sorted(by: packOrder) {
+            let policy = plan.downloadPolicy(of: pack)
+            var policyText = policy.name
+            if case let .essential(events) = policy { policyText += " (\(events.joined(separator: ", ")))" }
+            if case let .prefetch(events) = policy { policyText += " (\(events.joined(separator: ", ")))" }
+            packs.add([pack.assetPackID, pack.shortName, "\(pack.files.count)", ByteCount.format(pack.size),
+                       pack.category.rawValue, policyText])
+        }
+        out += plan.packs.isEmpty ? "  (none: no resource is tagged)\n" : packs.render()
+        if plan.prefetchOrder.count > 1 {
+            out += "Note: Background Assets has no prefetch order: the \(plan.prefetchOrder.count) prefetch tags (\(plan.prefetchOrder.joined(separator: ", "))) download together after installation, in no set order.\n"
+        }
         return out
     }
 

@@ -29,16 +29,18 @@ public enum JSONValue: Equatable, Sendable {
     public static func optional(_ value: Double?) -> JSONValue { value.map(JSONValue.double) ?? .null }
     public static func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
 
-    /// Pretty-printed with two-space indentation and a final newline.
-    public func serialized() -> String {
+    /// Pretty-printed with two-space indentation and a final newline. Arrays of scalars stay on one line unless
+    /// `expandingArrays`, which gives the common form (`JSON.stringify(v, null, 2)`, Python's `indent=2`) that
+    /// documents read by other tools use.
+    public func serialized(expandingArrays: Bool = false) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(4096)
-        write(to: &output, indent: 0)
+        write(to: &output, indent: 0, expandingArrays: expandingArrays)
         output.append(0x0A)
         return String(decoding: output, as: UTF8.self)
     }
 
-    private func write(to output: inout [UInt8], indent: Int) {
+    private func write(to output: inout [UInt8], indent: Int, expandingArrays: Bool) {
         switch self {
         case .null: output.append(contentsOf: "null".utf8)
         case let .bool(value): output.append(contentsOf: (value ? "true" : "false").utf8)
@@ -48,11 +50,11 @@ public enum JSONValue: Equatable, Sendable {
         case let .string(value): Self.writeString(value, to: &output)
         case let .array(values):
             if values.isEmpty { output.append(contentsOf: "[]".utf8); return }
-            if values.allSatisfy(\.isScalar) {
+            if !expandingArrays && values.allSatisfy(\.isScalar) {
                 output.append(UInt8(ascii: "["))
                 for (index, value) in values.enumerated() {
                     if index > 0 { output.append(contentsOf: ", ".utf8) }
-                    value.write(to: &output, indent: indent)
+                    value.write(to: &output, indent: indent, expandingArrays: expandingArrays)
                 }
                 output.append(UInt8(ascii: "]"))
                 return
@@ -60,7 +62,7 @@ public enum JSONValue: Equatable, Sendable {
             output.append(contentsOf: "[\n".utf8)
             for (index, value) in values.enumerated() {
                 Self.writeIndent(indent + 1, to: &output)
-                value.write(to: &output, indent: indent + 1)
+                value.write(to: &output, indent: indent + 1, expandingArrays: expandingArrays)
                 output.append(contentsOf: (index == values.count - 1 ? "\n" : ",\n").utf8)
             }
             Self.writeIndent(indent, to: &output)
@@ -72,7 +74,7 @@ public enum JSONValue: Equatable, Sendable {
                 Self.writeIndent(indent + 1, to: &output)
                 Self.writeString(key, to: &output)
                 output.append(contentsOf: ": ".utf8)
-                value.write(to: &output, indent: indent + 1)
+                value.write(to: &output, indent: indent + 1, expandingArrays: expandingArrays)
                 output.append(contentsOf: (index == pairs.count - 1 ? "\n" : ",\n").utf8)
             }
             Self.writeIndent(indent, to: &output)

@@ -6,8 +6,11 @@ struct PlanOptions: ParsableArguments {
     @Argument(help: "The tag manifest.")
     var manifest = "odrpack.yml"
 
-    @Option(help: "Limit profile: default, ios, ios18 or tvos (overrides the manifest's).")
+    @Option(help: "Limit profile: default, ios, ios18, tvos or background-assets (overrides the manifest's).")
     var profile: String?
+
+    @Option(help: "odr (On-Demand Resources, the default) or background-assets (Apple's successor; checks the background-assets profile).")
+    var format: PackFormat = .odr
 
     @Flag(help: "Print one JSON document on stdout.")
     var json = false
@@ -26,7 +29,7 @@ struct PlanOptions: ParsableArguments {
 
     /// Plans the project; a manifest that cannot be read at all throws (exit 2).
     func planProject() throws -> PlanResult {
-        try ProjectPlanner().plan(manifestPath: manifest, profile: profile)
+        try ProjectPlanner().plan(manifestPath: manifest, profile: profile, format: format)
     }
 
     func exitCode(for diagnostics: [Diagnostic]) -> ExitCode {

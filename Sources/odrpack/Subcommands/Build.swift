@@ -12,20 +12,26 @@ struct Build: ParsableCommand {
     @Option(name: .shortAndLong, help: "The folder to write.")
     var output: String
 
+    @Option(help: "odr (On-Demand Resources packs, the default) or background-assets (packs made by Apple's ba-package).")
+    var format: PackFormat = .odr
+
+    @Option(help: "Background Assets only: the packager, run through /bin/sh -c from resources-root with {manifest} and {output} replaced by quoted paths (default: ba-package, else xcrun ba-package, from PATH).")
+    var baPackage: String?
+
     @Option(help: "zip (streaming archives, the default) or folder (pack folders, as an IPA holds them).")
-    var layout: PackLayout = .zip
+    var layout: PackLayout?
 
     @Option(help: "Run on every written pack's folder form through /bin/sh -c, with {} replaced by its quoted path.")
     var signCommand: String?
 
-    @Option(help: "auto (deflate only what shrinks), store or deflate.")
-    var compression: CompressionMode = .auto
+    @Option(help: "auto (deflate only what shrinks, the default), store or deflate.")
+    var compression: CompressionMode?
 
-    @Option(help: "Deflate level, 0-9.")
-    var level = 6
+    @Option(help: "Deflate level, 0-9 (default 6).")
+    var level: Int?
 
-    @Option(help: "Packs written at once (default: the number of cores).")
-    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Packs written at once (default: the number of cores, at most \(BuildOptions.maximumJobs)).")
+    var jobs: Int?
 
     @Option(help: "Where the packs will be hosted: writes AssetPackManifest.plist with URLs under it.")
     var urlPrefix: String?
@@ -48,20 +54,31 @@ struct Build: ParsableCommand {
 
     func validate() throws {
         try gitHub.check(json: json)
-        guard (0...9).contains(level) else { throw ValidationError("--level must be 0 to 9, not \(level)") }
-        guard (1...BuildOptions.maximumJobs).contains(jobs) else {
+        if let level, !(0...9).contains(level) { throw ValidationError("--level must be 0 to 9, not \(level)") }
+        if let jobs, !(1...BuildOptions.maximumJobs).contains(jobs) {
             throw ValidationError("--jobs must be 1 to \(BuildOptions.maximumJobs), not \(jobs)")
+        }
+        if format == .backgroundAssets {
+            let odrOnly = [("--layout", layout != nil), ("--compression", compression != nil), ("--level", level != nil),
+                           ("--sign-command", signCommand != nil)].filter(\.1).map(\.0)
+            if !odrOnly.isEmpty {
+                throw ValidationError("\(odrOnly.joined(separator: ", ")) \(odrOnly.count == 1 ? "does" : "do") not apply to --format background-assets: Apple's ba-package decides how a pack is stored; leave \(odrOnly.count == 1 ? "it" : "them") out")
+            }
+        } else if baPackage != nil {
+            throw ValidationError("--ba-package applies only to --format background-assets")
         }
     }
 
     func run() throws {
         let console = Console()
         var options = BuildOptions(outputDirectory: output)
-        options.layout = layout
+        options.format = format
+        options.backgroundAssetsPackager = baPackage
+        options.layout = layout ?? .zip
         options.signCommand = signCommand
-        options.compression = compression
-        options.level = level
-        options.jobs = jobs
+        options.compression = compression ?? .auto
+        options.level = level ?? 6
+        options.jobs = jobs ?? BuildOptions.defaultJobs
         options.urlPrefix = urlPrefix
         options.useCache = !noCache
         do {
@@ -98,4 +115,5 @@ struct Build: ParsableCommand {
 }
 
 extension CompressionMode: ExpressibleByArgument {}
+extension PackFormat: ExpressibleByArgument {}
 extension PackLayout: ExpressibleByArgument {}

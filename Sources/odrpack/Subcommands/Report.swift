@@ -8,8 +8,11 @@ struct Report: ParsableCommand {
     @Argument(help: "The tag manifest.")
     var manifest = "odrpack.yml"
 
-    @Option(help: "Limit profile: default, ios, ios18 or tvos (overrides the manifest's).")
+    @Option(help: "Limit profile: default, ios, ios18, tvos or background-assets (overrides the manifest's).")
     var profile: String?
+
+    @Option(help: "odr (the default) or background-assets: which packs and limits the page shows.")
+    var format: PackFormat = .odr
 
     @Option(name: .shortAndLong, help: "The HTML file to write.")
     var output = "odrpack-report.html"
@@ -22,7 +25,7 @@ struct Report: ParsableCommand {
 
     func run() throws {
         let console = Console()
-        let result = try ProjectPlanner().plan(manifestPath: manifest, profile: profile)
+        let result = try ProjectPlanner().plan(manifestPath: manifest, profile: profile, format: format)
         try console.printDiagnostics(result.diagnostics)
         guard let plan = result.readablePlan else {
             try console.printError("odrpack: no report: the manifest cannot be planned (\(Console.countSummary(result.diagnostics)))\n")

@@ -1,0 +1,59 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes one Background Assets pack (SPEC 12): its `<id>.json` and, through Apple's packager run from
+/// resources-root, its `<id>.aar`, both inside a temporary folder that the commit empties into place.
+final class BackgroundAssetsPackWriter: PackFormatWriter {
+    private let packager: BackgroundAssetsPackager
+    /// Each pack's ba-package manifest, by pack index.
+    private let manifests: [String]
+    private let rootPath: String
+    private let buffer = ReadBuffer(size: PackWriter.chunkSize)
+    var onBytes: (@Sendable (Int64) -> Void)?
+
+    init(packager: BackgroundAssetsPackager, manifests: [String], rootPath: String) {
+        self.packager = packager
+        self.manifests = manifests
+        self.rootPath = rootPath
+    }
+
+    func write(_ pack: AssetPack, index: Int, known: [FileDigest?], to temporaryPath: String) throws -> PackArchiveFacts {
+        // The manifest records every file's sha256: read what the cache does not vouch for.
+        var digests: [FileDigest] = []
+        digests.reserveCapacity(pack.files.count)
+        for (file, digest) in zip(pack.files, known) {
+            if let digest {
+                digests.append(digest)
+                continue
+            }
+            digests.append(try PackReuse.digest(of: rootPath + "/" + file.path, file: file, buffer: buffer.bytes))
+            onBytes?(file.size)
+        }
+        try? FileManager.default.removeItem(atPath: temporaryPath)
+        try OutputFile.makeFolder(temporaryPath)
+        let manifestPath = temporaryPath + "/" + BackgroundAssetsLayout.manifestName(of: pack.assetPackID)
+        let archivePath = temporaryPath + "/" + BackgroundAssetsLayout.archiveName(of: pack.assetPackID)
+        try AtomicFile.write(Data(manifests[index].utf8), to: manifestPath)
+        try packager.run(manifest: manifestPath, output: archivePath, in: rootPath, pack: pack.assetPackID)
+        var info = stat()
+        guard lstat(archivePath, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else {
+            throw ODRPackError.io(
+                "the Background Assets packager wrote no archive for pack '\(pack.assetPackID)' (it exited 0, but '\(archivePath)' is missing or empty): check that it writes its output where {output} says; the previous output is unchanged",
+                errno: ENOENT)
+        }
+        // The packager read the files itself: they must still be what was hashed.
+        for file in pack.files {
+            let now = BuildCache.stamp(atPath: rootPath + "/" + file.path)
+            guard now?.size != file.size || now?.modificationNanoseconds != file.stamp.modificationNanoseconds else { continue }
+            throw ODRPackError.fileChanged("'\(file.path)' changed while pack '\(pack.assetPackID)' was being packaged: run the build again once it is stable")
+        }
+        let (size, sha256) = try BuildVerifier.fileDigest(archivePath)
+        return PackArchiveFacts(archiveSize: size, archiveSha256: sha256,
+                                contentHash: PackArchiveFacts.contentHash(files: pack.files, sha256: digests.map(\.sha256)),
+                                files: digests, uncompressedSize: pack.size)
+    }
+}

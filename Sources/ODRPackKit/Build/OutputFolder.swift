@@ -1,0 +1,91 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The file operations every format's commit makes in the build folder, and the cache it leaves for the next build.
+enum OutputFolder {
+    static func makeFolder(_ path: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw ODRPackError.io("cannot create folder '\(path)': \(error.localizedDescription)", errno: EIO)
+        }
+    }
+
+    /// Moves a written pack into place. What was there is removed first: a folder cannot be renamed over a full one,
+    /// and renaming over a file makes ext4 flush the new one on the spot (auto_da_alloc), tens of milliseconds for
+    /// a large archive. Packs move while no manifest vouches for the folder, so their brief absence is safe.
+    static func moveIntoPlace(_ from: String, to: String) throws {
+        try remove(to)
+        guard rename(from, to) == 0 else { throw ODRPackError.system("cannot move '\(from)' to '\(to)'") }
+    }
+
+    /// Removes a file or a whole folder; a missing one is fine.
+    static func remove(_ path: String) throws {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            do {
+                try FileManager.default.removeItem(atPath: path)
+            } catch {
+                throw ODRPackError.io("cannot remove '\(path)': \(error.localizedDescription)", errno: EIO)
+            }
+        } else if unlink(path) != 0 && errno != ENOENT {
+            throw ODRPackError.system("cannot remove '\(path)'")
+        }
+    }
+
+    /// Writes beside the final name and renames into place; skips the write when the bytes are already there.
+    static func writeIfChanged(_ data: Data, to path: String) throws {
+        if FileManager.default.contents(atPath: path) == data { return }
+        try AtomicFile.write(data, to: path)
+    }
+
+    /// Removes the temporaries of interrupted builds in `folder`.
+    static func removeTemporaries(in folder: String) throws {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(TemporaryName.marker) {
+            try remove(folder + "/" + name)
+        }
+    }
+
+    /// The cache for this build's packs: files sorted by path, packs pointing at them, each pack's archive stamp
+    /// taken at `packsPath/<its file name>`.
+    static func makeCache(_ plan: PackPlan, rootPath: String, facts: [String: PackArchiveFacts], fileNames: [String],
+                          archiveKeys: [String], packsPath: String) throws -> BuildCache {
+        let packs = plan.packs
+        var cache = BuildCache()
+        cache.rootPath = rootPath
+        var order = packs.indices.flatMap { pack in packs[pack].files.indices.map { (pack: pack, file: $0) } }
+        order.sort { packs[$0.pack].files[$0.file].path.precedesByCodePoint(packs[$1.pack].files[$1.file].path) }
+        var positions = packs.map { Array(repeating: 0, count: $0.files.count) }
+        cache.files.reserveCapacity(order.count)
+        for (position, item) in order.enumerated() {
+            let file = packs[item.pack].files[item.file]
+            positions[item.pack][item.file] = position
+            cache.files.append(.init(path: file.path, stamp: file.stamp, digest: facts[packs[item.pack].id]!.files[item.file]))
+        }
+        for (index, pack) in packs.enumerated() {
+            let fact = facts[pack.id]!
+            guard let archiveStamp = BuildCache.packStamp(atPath: packsPath + "/" + fileNames[index]) else {
+                throw ODRPackError.io("pack '\(fileNames[index])' vanished while the build was finishing", errno: ENOENT)
+            }
+            cache.packs[pack.id] = .init(fileName: fileNames[index], archiveKey: archiveKeys[index], archiveSize: fact.archiveSize,
+                                         archiveSha256: fact.archiveSha256, contentHash: fact.contentHash,
+                                         uncompressedSize: fact.uncompressedSize, archiveStamp: archiveStamp, files: positions[index])
+        }
+        return cache
+    }
+
+    /// Saves the cache when it says something new. The cache only saves time: a build whose cache cannot be
+    /// written still succeeded.
+    static func saveCache(_ cache: BuildCache, for outputPath: String, previous: BuildCache, wroteAny: Bool) {
+        let cachePath = BuildCache.location(for: outputPath)
+        try? FileManager.default.createDirectory(atPath: (cachePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        if wroteAny || cache != previous || !FileManager.default.fileExists(atPath: cachePath) {
+            try? AtomicFile.write(cache.serialized(), to: cachePath, unlinkingFirst: true)
+        }
+    }
+}
