@@ -15,11 +15,19 @@ public struct BuildVerifier {
         public var ok: Bool { problems.isEmpty }
     }
 
+    /// A problem with a file of the build folder that is not one pack's (Background Assets builds).
+    public struct FileProblem: Sendable {
+        /// Relative to the build folder.
+        public var file: String
+        public var problem: String
+    }
+
     public struct Report: Sendable {
         public var packs: [PackReport]
         /// Packs in the packs folder that the manifest does not list.
         public var extraArchives: [String]
-        public var ok: Bool { extraArchives.isEmpty && packs.allSatisfy(\.ok) }
+        public var fileProblems: [FileProblem] = []
+        public var ok: Bool { extraArchives.isEmpty && fileProblems.isEmpty && packs.allSatisfy(\.ok) }
     }
 
     /// Files a signer adds to a pack: in the archive but not in the manifest's list of resources.
@@ -30,6 +38,7 @@ public struct BuildVerifier {
     /// - Throws: `ODRPackError.unusableInput` when the manifest is missing or corrupt.
     public func verify(_ path: String) throws -> Report {
         let (manifest, folder) = try BuildManifest.load(path)
+        if manifest.format == .backgroundAssets { return try BackgroundAssetsVerifier(manifest: manifest, folder: folder).verify() }
         let reports = try parallelMap(manifest.packs) { pack in
             var report = check(pack, folder: folder)
             report.problems = Self.recordProblems(pack, bundleId: manifest.bundleId) + report.problems
@@ -43,11 +52,13 @@ public struct BuildVerifier {
 
     /// The manifest's own figures for a pack, recomputed from its tags and file list: a hand-edited manifest must
     /// not verify clean even when the archive matches the edited lines.
-    static func recordProblems(_ pack: BuildManifest.Pack, bundleId: String) -> [String] {
+    static func recordProblems(_ pack: BuildManifest.Pack, bundleId: String, format: PackFormat = .odr) -> [String] {
         var problems: [String] = []
         let id = PackIdentity.id(bundleID: bundleId, tags: pack.tags)
         if pack.id != id { problems.append("the manifest gives the pack id '\(pack.id)'; its tags make '\(id)'") }
-        let file = AppleManifests.packsFolder + "/" + PackIdentity.fileName(bundleID: bundleId, tags: pack.tags)
+        let file = format == .backgroundAssets
+            ? BackgroundAssetsLayout.archivePath(of: BackgroundAssetsIdentity.assetPackID(tags: pack.tags))
+            : AppleManifests.packsFolder + "/" + PackIdentity.fileName(bundleID: bundleId, tags: pack.tags)
         if pack.file != file { problems.append("the manifest gives the file '\(pack.file)'; its tags make '\(file)'") }
         let total = pack.files.lazy.map(\.size).saturatingSum
         if total != pack.size { problems.append("the manifest gives the pack size \(pack.size); its files add up to \(total)") }

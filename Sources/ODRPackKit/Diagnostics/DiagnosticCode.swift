@@ -23,6 +23,10 @@ public enum DiagnosticCode: String, CaseIterable, Sendable {
     case totalTooLarge = "total-too-large"
     /// `thin`: a file of the app has a pack's path but other bytes.
     case appFileDiffers = "app-file-differs"
+    /// `thin` of a Background Assets build with no App Group id (SPEC 12).
+    case baAppGroupMissing = "ba-app-group-missing"
+    /// `thin` of a Background Assets build into an app without its downloader extension (SPEC 12).
+    case baExtensionMissing = "ba-extension-missing"
     /// A resource path that collides with the pack's own `Info.plist`.
     case pathReserved = "path-reserved"
 }

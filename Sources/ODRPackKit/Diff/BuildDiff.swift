@@ -43,9 +43,23 @@ public struct BuildDiff: Sendable {
     public var redownloadInitialInstall: Int64
     public var redownloadPrefetch: Int64
     public var redownloadOnDemand: Int64
+    /// Background Assets builds: the asset pack ids of the packs added or changed, whose new version must be
+    /// uploaded (sorted); nil for ODR builds.
+    public var upload: [String]?
 
     public var packsChanged: Int { packs.filter { $0.status != .unchanged }.count }
     public var hasChanges: Bool { packsChanged > 0 || !moves.isEmpty || tags.contains { $0.status != .unchanged } }
+
+    /// Two builds can be compared only when they are of one app and one format.
+    /// - Throws: `ODRPackError.unusableInput` (exit 2) otherwise.
+    public static func checkComparable(old: BuildManifest, new: BuildManifest) throws {
+        guard old.bundleId == new.bundleId else {
+            throw ODRPackError.unusableInput("the builds are of different apps ('\(old.bundleId)' and '\(new.bundleId)'): pack ids include the bundle id, so nothing could match")
+        }
+        guard old.format == new.format else {
+            throw ODRPackError.unusableInput("one build is \(old.format == .odr ? "ODR" : "Background Assets") and the other \(new.format == .odr ? "ODR" : "Background Assets"): compare two builds of the same --format")
+        }
+    }
 
     public init(old: BuildManifest, new: BuildManifest) {
         let oldPacks = Dictionary(old.packs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -122,6 +136,11 @@ public struct BuildDiff: Sendable {
         redownloadInitialInstall = redownload(.initialInstall)
         redownloadPrefetch = redownload(.prefetch)
         redownloadOnDemand = redownload(.onDemand)
+        if new.format == .backgroundAssets {
+            let assetPackIDs = Dictionary(new.packs.map { ($0.id, $0.assetPackId ?? $0.id) }, uniquingKeysWith: { first, _ in first })
+            upload = changes.filter { $0.status == .added || $0.status == .changed }.compactMap { assetPackIDs[$0.id] }
+                .sorted { $0.precedesByCodePoint($1) }
+        }
     }
 
     static func sameContent(_ a: BuildManifest.File, _ b: BuildManifest.File) -> Bool {

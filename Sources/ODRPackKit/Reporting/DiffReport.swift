@@ -1,7 +1,14 @@
 /// The human and JSON forms of `diff`: costly changes first, short when little changed.
 public enum DiffReport {
     public static func json(_ diff: BuildDiff) -> JSONValue {
-        .object([
+        var summary: [(String, JSONValue)] = [
+            ("packsChanged", .int(Int64(diff.packsChanged))), ("packsTotal", .int(Int64(diff.packs.count))),
+            ("redownloadInitialInstall", .int(diff.redownloadInitialInstall)),
+            ("redownloadPrefetch", .int(diff.redownloadPrefetch)),
+            ("redownloadOnDemand", .int(diff.redownloadOnDemand)),
+        ]
+        if let upload = diff.upload { summary.append(("upload", .strings(upload))) }
+        var members: [(String, JSONValue)] = [
             ("packs", .array(diff.packs.map { pack in
                 .object([
                     ("id", .string(pack.id)), ("tags", .strings(pack.tags)), ("status", .string(pack.status.rawValue)),
@@ -20,13 +27,10 @@ public enum DiffReport {
                 .object([("name", .string(tag.name)), ("status", .string(tag.status.rawValue)),
                          ("category", .string(tag.category.rawValue)), ("redownloadSize", .int(tag.redownloadSize))])
             })),
-            ("summary", .object([
-                ("packsChanged", .int(Int64(diff.packsChanged))), ("packsTotal", .int(Int64(diff.packs.count))),
-                ("redownloadInitialInstall", .int(diff.redownloadInitialInstall)),
-                ("redownloadPrefetch", .int(diff.redownloadPrefetch)),
-                ("redownloadOnDemand", .int(diff.redownloadOnDemand)),
-            ])),
-        ])
+            ("summary", .object(summary)),
+        ]
+        if let upload = diff.upload { members.append(("upload", .strings(upload))) }
+        return .object(members)
     }
 
     /// At most this many file names per pack in the human report.
@@ -37,6 +41,10 @@ public enum DiffReport {
         out += "\(diff.packsChanged) of \(diff.packs.count) pack\(diff.packs.count == 1 ? "" : "s") changed; "
         out += "devices download again: initial-install \(ByteCount.format(diff.redownloadInitialInstall)), "
         out += "prefetch \(ByteCount.format(diff.redownloadPrefetch)), on-demand \(ByteCount.format(diff.redownloadOnDemand))\n"
+        if let upload = diff.upload {
+            out += upload.isEmpty ? "Upload: nothing (every asset pack is unchanged)\n"
+                : "Upload \(upload.count) asset pack\(upload.count == 1 ? "" : "s") (new versions): \(upload.joined(separator: ", "))\n"
+        }
         guard diff.hasChanges else { return out + "No pack, tag or file changed.\n" }
 
         let tags = diff.tags.filter { $0.status != .unchanged }

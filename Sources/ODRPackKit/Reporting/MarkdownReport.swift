@@ -52,6 +52,10 @@ public enum MarkdownReport {
         out += "| initial-install | \(ByteCount.format(diff.redownloadInitialInstall)) |\n"
         out += "| prefetch | \(ByteCount.format(diff.redownloadPrefetch)) |\n"
         out += "| on-demand | \(ByteCount.format(diff.redownloadOnDemand)) |\n\n"
+        if let upload = diff.upload {
+            out += upload.isEmpty ? "Nothing to upload: every asset pack is unchanged.\n\n"
+                : "**Upload \(upload.count) asset pack\(upload.count == 1 ? "" : "s")** (new versions): \(upload.map { "`\($0)`" }.joined(separator: ", "))\n\n"
+        }
         let changes = diff.packs.filter { $0.status != .unchanged }
             .sorted { (changeBytes($0), $1.id) > (changeBytes($1), $0.id) }
         guard !changes.isEmpty else { return out + (diff.hasChanges ? "Only tags or file homes changed.\n" : "No pack changed.\n") }

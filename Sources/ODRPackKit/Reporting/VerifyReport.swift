@@ -8,6 +8,7 @@ public enum VerifyReport {
                          ("status", .string(pack.ok ? "ok" : "mismatch")), ("problems", .strings(pack.problems))])
             })),
             ("extraArchives", .strings(report.extraArchives)),
+            ("problems", .array(report.fileProblems.map { .object([("file", .string($0.file)), ("problem", .string($0.problem))]) })),
             ("summary", .object([("packs", .int(Int64(report.packs.count))),
                                  ("failed", .int(Int64(report.packs.filter { !$0.ok }.count)))])),
         ])
@@ -20,8 +21,9 @@ public enum VerifyReport {
             for problem in pack.problems { text += "\(pack.file): error: \(problem)\n" }
         }
         for extra in report.extraArchives {
-            text += "\(AppleManifests.packsFolder)/\(extra): error: archive is not listed in \(BuildManifest.fileName)\n"
+            text += "\(extra.hasSuffix(".aar") ? BackgroundAssetsLayout.folder : AppleManifests.packsFolder)/\(extra): error: archive is not listed in \(BuildManifest.fileName)\n"
         }
+        for problem in report.fileProblems { text += "\(problem.file): error: \(problem.problem)\n" }
         return text
     }
 
@@ -29,7 +31,8 @@ public enum VerifyReport {
         let count = report.packs.count
         if report.ok { return "verified \(count) pack\(count == 1 ? "" : "s"): all match \(BuildManifest.fileName)\n" }
         let failed = report.packs.filter { !$0.ok }.count
-        let extra = report.extraArchives.isEmpty ? "" : ", \(report.extraArchives.count) unlisted archive(s)"
+        var extra = report.extraArchives.isEmpty ? "" : ", \(report.extraArchives.count) unlisted archive(s)"
+        if !report.fileProblems.isEmpty { extra += ", \(report.fileProblems.count) problem(s) with other files" }
         return "\(failed) of \(count) packs do not match \(BuildManifest.fileName)\(extra)\n"
     }
 }

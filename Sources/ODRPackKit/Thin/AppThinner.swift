@@ -15,6 +15,8 @@ public struct AppThinner {
         public var embed = false
         /// A folder inside the app that the packs' paths are relative to (engines keep their data in one).
         public var resourcesPath: String?
+        /// Background Assets builds: the App Group id for `BAAppGroupID`, over the manifest's `app-group`.
+        public var appGroup: String?
 
         public init(appPath: String, buildPath: String) {
             self.appPath = appPath
@@ -30,6 +32,8 @@ public struct AppThinner {
         public var embedded: [String] = []
         /// Plists written into the app's root.
         public var installed: [String] = []
+        /// Background Assets builds: the Info.plist keys thin set, sorted.
+        public var infoPlistKeys: [String] = []
         /// `app-file-differs` errors; when there are any, nothing was changed.
         public var diagnostics: [Diagnostic] = []
 
@@ -37,7 +41,7 @@ public struct AppThinner {
         public var json: JSONValue {
             .object([
                 ("removed", .strings(removed)), ("removedBytes", .int(removedBytes)),
-                ("embedded", .strings(embedded)), ("installed", .strings(installed)),
+                ("embedded", .strings(embedded)), ("installed", .strings(installed)), ("infoPlistKeys", .strings(infoPlistKeys)),
                 ("diagnostics", DiagnosticsDocument.json(diagnostics)),
             ])
         }
@@ -55,8 +59,16 @@ public struct AppThinner {
         return try withExtendedLifetime(lock) { try run() }
     }
 
-    /// The work itself, for a caller that holds the lock.
-    func run() throws -> Result {
+    /// The app, the folder the packs' paths are relative to in it, and the app's real path: checked to stay inside it.
+    struct Location {
+        var app: String
+        var base: String
+        var realApp: String
+        /// `--resources-path` with a final "/", or "": what removed paths are reported relative to the app with.
+        var relativeBase: String
+    }
+
+    func locate() throws -> Location {
         let app = URL(fileURLWithPath: options.appPath).standardizedFileURL.path
         guard isFolder(app) else {
             throw ODRPackError.invalidInput("'\(options.appPath)' is not a folder: pass the built app bundle (MyGame.app)")
@@ -81,7 +93,56 @@ public struct AppThinner {
         guard RelativePath.absolutePath(try Self.realPath(base), isInside: realApp) else {
             throw ODRPackError.invalidInput("--resources-path '\(options.resourcesPath ?? "")' leads out of '\(options.appPath)' through a symbolic link: name a folder inside the app")
         }
+        let relativeBase = options.resourcesPath.map { $0.split(separator: "/").joined(separator: "/") + "/" } ?? ""
+        return Location(app: app, base: base, realApp: realApp, relativeBase: relativeBase)
+    }
+
+    /// The app's files that its packs now hold (path and size, relative to the base), or `app-file-differs`
+    /// for every one whose bytes are not the pack's.
+    func packedFiles(of manifest: BuildManifest, in location: Location) throws -> (toRemove: [(path: String, size: Int64)], diagnostics: [Diagnostic]) {
+        let candidates = manifest.packs.flatMap { pack in pack.files.map { (pack: pack, file: $0) } }
+        let findings = try parallelMap(candidates, jobs: ProcessInfo.processInfo.activeProcessorCount, perWorker: { ReadBuffer(size: 1 << 20) }) { buffer, item in
+            try Self.compare(location.base + "/" + item.file.path, with: item.file, pack: item.pack.tags.joined(separator: "+"),
+                             insideOf: location.realApp, buffer: buffer)
+        }
+        var toRemove: [(path: String, size: Int64)] = []
+        var diagnostics: [Diagnostic] = []
+        for (item, finding) in zip(candidates, findings) {
+            switch finding {
+            case .absent: break
+            case .same: toRemove.append((item.file.path, item.file.size))
+            case let .differs(why):
+                let path = location.relativeBase + item.file.path
+                diagnostics.append(.error(.appFileDiffers,
+                    "'\(path)' in the app \(why): the app and the build come from different sources; rebuild one from the other's resources",
+                    subject: path))
+            }
+        }
+        return (toRemove, diagnostics)
+    }
+
+    /// Removes the checked files and the folders this empties; records them in `result`.
+    func remove(_ toRemove: [(path: String, size: Int64)], in location: Location, into result: inout Result) throws {
+        for (path, size) in toRemove {
+            guard unlink(location.base + "/" + path) == 0 else { throw ODRPackError.system("cannot remove '\(location.base)/\(path)'") }
+            result.removed.append(location.relativeBase + path)
+            result.removedBytes = [result.removedBytes, size].saturatingSum
+        }
+        removeEmptiedFolders(of: toRemove.map(\.path), under: location.base)
+        result.removed.sort { $0.precedesByCodePoint($1) }
+    }
+
+    /// The work itself, for a caller that holds the lock.
+    func run() throws -> Result {
+        let location = try locate()
+        let app = location.app
         let (manifest, buildFolder) = try BuildManifest.load(options.buildPath)
+        if manifest.format == .backgroundAssets {
+            return try BackgroundAssetsThinner(thinner: self, manifest: manifest, buildFolder: buildFolder).run(location)
+        }
+        if options.appGroup != nil {
+            throw ODRPackError.usage("--app-group applies to Background Assets builds only; '\(options.buildPath)' is an ODR build")
+        }
         let applePlist = [AppleManifests.manifestFile, AppleManifests.templateFile]
             .first { FileManager.default.fileExists(atPath: buildFolder + "/" + $0) } ?? AppleManifests.templateFile
         var plists: [(String, Data)] = []
@@ -94,23 +155,8 @@ public struct AppThinner {
 
         // 1. Check: every app file at a pack's path must hold the pack's bytes.
         var result = Result()
-        let candidates = manifest.packs.flatMap { pack in pack.files.map { (pack: pack, file: $0) } }
-        let findings = try parallelMap(candidates, jobs: ProcessInfo.processInfo.activeProcessorCount, perWorker: { ReadBuffer(size: 1 << 20) }) { buffer, item in
-            try Self.compare(base + "/" + item.file.path, with: item.file, pack: item.pack.tags.joined(separator: "+"),
-                             insideOf: realApp, buffer: buffer)
-        }
-        let relativeBase = options.resourcesPath.map { $0.split(separator: "/").joined(separator: "/") + "/" } ?? ""
-        var toRemove: [(path: String, size: Int64)] = []
-        for (item, finding) in zip(candidates, findings) {
-            switch finding {
-            case .absent: break
-            case .same: toRemove.append((item.file.path, item.file.size))
-            case let .differs(why):
-                result.diagnostics.append(.error(.appFileDiffers,
-                    "'\(relativeBase + item.file.path)' in the app \(why): the app and the build come from different sources; rebuild one from the other's resources",
-                    subject: relativeBase + item.file.path))
-            }
-        }
+        let (toRemove, diagnostics) = try packedFiles(of: manifest, in: location)
+        result.diagnostics = diagnostics
         if result.diagnostics.hasErrors { return result }
 
         // 2. Prepare the embedded packs beside their final names.
@@ -140,12 +186,7 @@ public struct AppThinner {
         }
 
         // 3. Change the app.
-        for (path, size) in toRemove {
-            guard unlink(base + "/" + path) == 0 else { throw ODRPackError.system("cannot remove '\(base)/\(path)'") }
-            result.removed.append(relativeBase + path)
-            result.removedBytes = [result.removedBytes, size].saturatingSum
-        }
-        removeEmptiedFolders(of: toRemove.map(\.path), under: base)
+        try remove(toRemove, in: location, into: &result)
         let embeddedNames = Set(embedded.map(\.name))
         for item in embedded {
             let final = packsFolder + "/" + item.name
@@ -171,7 +212,6 @@ public struct AppThinner {
         for name in [AppleManifests.manifestFile, AppleManifests.templateFile] where !plists.contains(where: { $0.0 == name }) {
             unlink(app + "/" + name)
         }
-        result.removed.sort { $0.precedesByCodePoint($1) }
         return result
     }
 

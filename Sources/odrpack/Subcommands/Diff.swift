@@ -34,9 +34,7 @@ struct Diff: ParsableCommand {
         let console = Console()
         let both = try BuildManifest.loadAll([old, new])
         let (before, after) = (both[0], both[1])
-        guard before.bundleId == after.bundleId else {
-            throw ODRPackError.unusableInput("the builds are of different apps ('\(before.bundleId)' and '\(after.bundleId)'): pack ids include the bundle id, so nothing could match")
-        }
+        try BuildDiff.checkComparable(old: before, new: after)
         let diff = BuildDiff(old: before, new: after)
         if let html {
             try HTMLFile.write(DiffReportModel(diff: diff, old: before, new: after, oldName: old, newName: new).html, to: html)

@@ -18,6 +18,9 @@ struct Thin: ParsableCommand {
     @Option(help: "The folder inside the app that the packs' paths are relative to.")
     var resourcesPath: String?
 
+    @Option(help: "Background Assets builds: the App Group id the app and its downloader extension share (BAAppGroupID), over the manifest's app-group.")
+    var appGroup: String?
+
     @Flag(help: "Print one JSON document on stdout.")
     var json = false
 
@@ -30,6 +33,7 @@ struct Thin: ParsableCommand {
         var options = AppThinner.Options(appPath: app, buildPath: buildDirectory)
         options.embed = embed
         options.resourcesPath = resourcesPath
+        options.appGroup = appGroup
         let result = try AppThinner(options: options).run {
             try? console.printError("odrpack: a build is using '\(buildDirectory)': waiting for it to finish\n")
         }
@@ -42,6 +46,7 @@ struct Thin: ParsableCommand {
             } else {
                 var text = "Thinned \(app): removed \(result.removed.count) file\(result.removed.count == 1 ? "" : "s") "
                 text += "(\(ByteCount.format(result.removedBytes))); installed \(result.installed.joined(separator: ", "))"
+                if !result.infoPlistKeys.isEmpty { text += "; set \(result.infoPlistKeys.joined(separator: ", ")) in Info.plist" }
                 if embed { text += "; embedded \(result.embedded.count) pack\(result.embedded.count == 1 ? "" : "s") in OnDemandResources/" }
                 try console.printOut(text + "\n")
             }
