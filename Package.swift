@@ -43,7 +43,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ODRPackKitTests",
-            dependencies: ["ODRPackKit", "odrpack", "CArchive"],
+            dependencies: ["ODRPackKit", "odrpack", "CArchive", .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["Fixtures"],
             swiftSettings: upcomingFeatures
         ),

@@ -48,9 +48,12 @@ struct BackgroundAssetsThinner {
         if result.diagnostics.hasErrors { return result }
 
         let keys = try infoPlistValues(settings: settings, appGroup: appGroup!)
+        let original = plist
         for (key, value) in keys { plist[key] = value }
         if settings.hosting == .apple { for key in Self.selfHostingKeys { plist.removeValue(forKey: key) } }
-        let newInfo = try PropertyListSerialization.data(fromPropertyList: plist, format: format, options: 0)
+        // Written only when a value changed, so a second run leaves the file's bytes as they are.
+        let changed = PropertyListValue(foundation: original).map { $0 != PropertyListValue(foundation: plist) } ?? true
+        let newInfo = try Self.serialize(plist, format: format)
 
         // Change the app.
         try thinner.remove(toRemove, in: location, into: &result)
@@ -59,11 +62,7 @@ struct BackgroundAssetsThinner {
             try AtomicFile.write(tags, to: tagsTarget, replacingLinks: true)
         }
         result.installed = [BackgroundAssetsLayout.tagsFile]
-        // Written only when a value changed, so a second run leaves the file's bytes as they are.
-        let (before, _) = try Self.readPlist(infoPath)
-        if !NSDictionary(dictionary: before).isEqual(to: plist) {
-            try AtomicFile.write(newInfo, to: infoPath, replacingLinks: true)
-        }
+        if changed { try AtomicFile.write(newInfo, to: infoPath, replacingLinks: true) }
         result.infoPlistKeys = keys.map(\.0).sorted()
         return result
     }
@@ -96,6 +95,17 @@ struct BackgroundAssetsThinner {
             ("BAEssentialMaxInstallSize", NSNumber(value: resources(essential))),
         ]
         return values
+    }
+
+    /// The plist in its format: XML through Foundation (which sorts keys), binary through odrpack's own writer, which
+    /// sorts keys too (Foundation's binary writer follows its hash order, so bytes would differ run to run).
+    static func serialize(_ plist: [String: Any], format: PropertyListSerialization.PropertyListFormat) throws -> Data {
+        if format == .binary, let value = PropertyListValue(foundation: plist) { return value.binaryData() }
+        do {
+            return try PropertyListSerialization.data(fromPropertyList: plist, format: format, options: 0)
+        } catch {
+            throw ODRPackError.invalidInput("the app's Info.plist cannot be written back: \(error.localizedDescription)")
+        }
     }
 
     /// `APP/Info.plist` (iOS, tvOS, visionOS), else `APP/Contents/Info.plist` (macOS).

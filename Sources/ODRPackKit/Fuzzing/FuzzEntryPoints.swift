@@ -80,6 +80,8 @@ extension PropertyListValue {
         case let .int(number): return (decoded as? NSNumber)?.int64Value == number
         case let .real(number): return (decoded as? NSNumber)?.doubleValue.bitPattern == number.bitPattern
         case let .string(text): return (decoded as? String) == text
+        case let .data(bytes): return (decoded as? Data).map { [UInt8]($0) } == bytes
+        case let .date(seconds): return (decoded as? Date)?.timeIntervalSinceReferenceDate == seconds
         case let .array(items):
             guard let list = decoded as? [Any], list.count == items.count else { return false }
             return zip(list, items).allSatisfy { matches($0, $1) }

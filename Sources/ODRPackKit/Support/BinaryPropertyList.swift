@@ -9,6 +9,9 @@ public indirect enum PropertyListValue: Equatable, Sendable {
     case string(String)
     case array([PropertyListValue])
     case dictionary([String: PropertyListValue])
+    case data([UInt8])
+    /// Seconds since 2001-01-01T00:00:00Z, as binary plists store dates.
+    case date(Double)
 
     public func binaryData() -> Data {
         var writer = BinaryPropertyListWriter()
@@ -78,6 +81,14 @@ private struct BinaryPropertyListWriter {
             offsets[index] = body.count
             Self.appendMarker(0xA0, count: refs.count, to: &body)
             for ref in refs { Self.appendBigEndian(UInt64(ref), bytes: refSize, to: &body) }
+        case let .data(bytes):
+            offsets[index] = body.count
+            Self.appendMarker(0x40, count: bytes.count, to: &body)
+            body.append(contentsOf: bytes)
+        case let .date(seconds):
+            offsets[index] = body.count
+            body.append(0x33)
+            Self.appendBigEndian(seconds.bitPattern, bytes: 8, to: &body)
         case let .dictionary(pairs):
             let keys = pairs.keys.sorted { $0.precedesByCodePoint($1) }
             let keyRefs = keys.map { flatten(.string($0), refSize: refSize, next: &next) }

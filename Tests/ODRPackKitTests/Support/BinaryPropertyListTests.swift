@@ -17,10 +17,31 @@ import Testing
             "é": .string("é"), "🎮": .string("🎮 outside the BMP, \u{0} and \u{7F}"), "ascii": .string(String(repeating: "x", count: 15)),
             "long": .string(String(repeating: "y", count: 16)), "yes": .bool(true), "no": .bool(false),
             "nested": .array([.array([]), .dictionary([:]), .array([.bool(true), .string("")])]),
+            "data": .data([0, 1, 2, 255] + Array(repeating: 7, count: 20)), "empty data": .data([]),
+            "date": .date(-1.5), "epoch": .date(0), "now": .date(817_000_000.25),
         ])
         #expect(try roundTrips(value))
-        // Keys are sorted, so the same value always gives the same bytes.
-        #expect(value.binaryData() == value.binaryData())
+        // Keys are written in code-point order whatever the dictionary's own order, so equal values give equal bytes.
+        let data = [UInt8](value.binaryData())
+        let keys = ["byte", "data", "date", "empty data", "epoch", "five", "four", "max", "minus one", "nested", "no", "now"]
+        let positions = keys.map { key in (0...(data.count - key.utf8.count)).first { data[$0..<($0 + key.utf8.count)].elementsEqual(key.utf8) } ?? -1 }
+        #expect(!positions.contains(-1) && positions == positions.sorted())
+    }
+
+    /// What Foundation reads converts to the same value, its kinds kept (a Bool is not the integer 1). XML dates are
+    /// whole seconds, and corelibs Foundation reads a whole real such as 1.0 as an integer, so neither is used here.
+    @Test func foundationValuesConvertWithTheirKinds() throws {
+        let value = PropertyListValue.dictionary([
+            "yes": .bool(true), "one": .int(1), "half": .real(0.5), "text": .string("t"), "bytes": .data([1, 2]),
+            "when": .date(12), "list": .array([.bool(false), .int(0), .real(1.25)]),
+        ])
+        for format in [PropertyListSerialization.PropertyListFormat.xml, .binary] {
+            let encoded = format == .binary ? value.binaryData()
+                : try PropertyListSerialization.data(fromPropertyList: try PropertyListSerialization.propertyList(from: value.binaryData(), format: nil), format: .xml, options: 0)
+            let decoded = try PropertyListSerialization.propertyList(from: encoded, format: nil)
+            #expect(PropertyListValue(foundation: decoded) == value)
+        }
+        #expect(PropertyListValue(foundation: NSObject()) == nil)
     }
 
     /// Over 65,536 objects and offsets: four-byte object references and offsets.

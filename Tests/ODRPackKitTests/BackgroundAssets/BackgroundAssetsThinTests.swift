@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+@testable import ODRPackKit
+
+/// SPEC 12 for `thin` with a Background Assets build: the app's own Info.plist read back with Foundation.
+@Suite struct BackgroundAssetsThinTests {
+    /// The fixture built into `out`, and `Game.app` holding every resource, an Info.plist in `format`, and
+    /// optionally a downloader extension.
+    func thinnable(background: String = "", format: PropertyListSerialization.PropertyListFormat = .xml,
+                   extensionPoint: String? = "com.apple.background-asset-downloader-extension",
+                   buildOptions: [String] = []) throws -> BackgroundAssetsFixture {
+        let fixture = try BackgroundAssetsFixture(background: background)
+        #expect(try fixture.build(buildOptions).status == 0)
+        for path in ["Level1/scene.json", "Level1/music.caf", "Level2/scene.json", "Level2/Deep/texture.png", "Shared/paddle.png",
+                     "Store/ünïcode skin.json", "UI/menu.json"] {
+            try fixture.project.file("Game.app/" + path, bytes: try fixture.data("R/" + path))
+        }
+        let info: [String: Any] = ["CFBundleIdentifier": "com.example.bamboo", "CFBundleVersion": "7"]
+        try fixture.project.file("Game.app/Info.plist", bytes: try PropertyListSerialization.data(fromPropertyList: info, format: format, options: 0))
+        if let extensionPoint {
+            let appex: [String: Any] = ["NSExtension": ["NSExtensionPointIdentifier": extensionPoint]]
+            try fixture.project.file("Game.app/PlugIns/Downloader.appex/Info.plist",
+                                     bytes: try PropertyListSerialization.data(fromPropertyList: appex, format: .binary, options: 0))
+        }
+        return fixture
+    }
+
+    func info(_ fixture: BackgroundAssetsFixture) throws -> (plist: [String: Any], format: PropertyListSerialization.PropertyListFormat) {
+        var format = PropertyListSerialization.PropertyListFormat.xml
+        let plist = try PropertyListSerialization.propertyList(from: try fixture.data("Game.app/Info.plist"), options: [], format: &format)
+        return (plist as? [String: Any] ?? [:], format)
+    }
+
+    func appFiles(_ fixture: BackgroundAssetsFixture) throws -> [String: Data] {
+        let root = fixture.project.path("Game.app")
+        var files: [String: Data] = [:]
+        for path in FileManager.default.subpaths(atPath: root) ?? [] {
+            var folder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &folder), !folder.boolValue {
+                files[path] = try Data(contentsOf: URL(fileURLWithPath: root + "/" + path))
+            }
+        }
+        return files
+    }
+
+    @Test func appleHostingKeepsThePlistFormatAndIsIdempotent() throws {
+        for format in [PropertyListSerialization.PropertyListFormat.xml, .binary] {
+            let fixture = try thinnable(background: "background-assets: {app-group: group.com.example.bamboo}", format: format)
+            let output = try fixture.run(["thin", "Game.app", "out", "--json"])
+            #expect(output.status == 0, "\(output.stderr)")
+            let document = try output.json()
+            #expect((document["removed"] as? [String])?.count == 6)
+            #expect(document["removedBytes"] as? Int == 50)
+            #expect((document["diagnostics"] as? [Any])?.isEmpty == true)
+            let (plist, written) = try info(fixture)
+            #expect(written == format)
+            #expect(plist["BAHasManagedAssetPacks"] as? Bool == true)
+            #expect(plist["BAAppGroupID"] as? String == "group.com.example.bamboo")
+            #expect(plist["BAUsesAppleHosting"] as? Bool == true)
+            #expect(plist["CFBundleVersion"] as? String == "7")
+            #expect(plist["BAManifestURL"] == nil && plist["BAInitialDownloadRestrictions"] == nil)
+            #expect(try fixture.data("Game.app/AssetPackTags.json") == fixture.data("out/BackgroundAssets/AssetPackTags.json"))
+            #expect(try appFiles(fixture).keys.sorted() == ["AssetPackTags.json", "Info.plist", "PlugIns/Downloader.appex/Info.plist", "UI/menu.json"])
+            let once = try appFiles(fixture)
+            #expect(try fixture.run(["thin", "Game.app", "out"]).status == 0)
+            #expect(try appFiles(fixture) == once)
+        }
+    }
+
+    @Test func selfHostingSetsTheDownloadKeys() throws {
+        let fixture = try thinnable(background: "background-assets: {hosting: self}",
+                                    buildOptions: ["--url-prefix", "https://cdn.example.com/v1"])
+        let output = try fixture.run(["thin", "Game.app", "out", "--app-group", "group.com.example.cli"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let packs = try fixture.json("out/odrpack-manifest.json")["packs"] as? [[String: Any]] ?? []
+        func sum(_ category: String, _ key: String) -> Int {
+            packs.filter { $0["category"] as? String == category }.reduce(0) { $0 + ($1[key] as? Int ?? 0) }
+        }
+        let (plist, _) = try info(fixture)
+        #expect(plist["BAAppGroupID"] as? String == "group.com.example.cli")
+        #expect(plist["BAUsesAppleHosting"] as? Bool == false)
+        #expect(plist["BAManifestURL"] as? String == "https://cdn.example.com/v1/download-manifest.json")
+        let restrictions = try #require(plist["BAInitialDownloadRestrictions"] as? [String: Any])
+        #expect(restrictions["BADownloadDomainAllowList"] as? [String] == ["cdn.example.com"])
+        #expect(restrictions["BADownloadAllowance"] as? Int == sum("prefetch", "archiveSize"))
+        #expect(restrictions["BAEssentialDownloadAllowance"] as? Int == sum("initial-install", "archiveSize"))
+        #expect(plist["BAMaxInstallSize"] as? Int == sum("prefetch", "size"))
+        #expect(plist["BAEssentialMaxInstallSize"] as? Int == sum("initial-install", "size"))
+        #expect(sum("prefetch", "size") == 21 && sum("initial-install", "size") == 29)
+    }
+
+    @Test func noAppGroupIsAnErrorAndTheAppIsUnchanged() throws {
+        let fixture = try thinnable()
+        let before = try appFiles(fixture)
+        let output = try fixture.run(["thin", "Game.app", "out", "--json"])
+        #expect(output.status == 1)
+        let codes = try (output.json()["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+        #expect(codes == ["ba-app-group-missing"])
+        #expect(try appFiles(fixture) == before)
+        // An app that has its group already keeps it.
+        var plist = try info(fixture).plist
+        plist["BAAppGroupID"] = "group.already.there"
+        try fixture.project.file("Game.app/Info.plist", bytes: try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0))
+        #expect(try fixture.run(["thin", "Game.app", "out"]).status == 0)
+        #expect(try info(fixture).plist["BAAppGroupID"] as? String == "group.already.there")
+    }
+
+    @Test func anAppWithoutTheDownloaderExtensionGetsAWarning() throws {
+        for point in [nil, "com.apple.widgetkit-extension"] {
+            let fixture = try thinnable(background: "background-assets: {app-group: group.x.y}", extensionPoint: point)
+            let output = try fixture.run(["thin", "Game.app", "out", "--json"])
+            #expect(output.status == 0)
+            let diagnostics = try output.json()["diagnostics"] as? [[String: Any]] ?? []
+            #expect(diagnostics.map { "\($0["severity"]!) \($0["code"]!)" } == ["warning ba-extension-missing"])
+        }
+    }
+
+    @Test func optionsOfTheOtherFormatAreABadCommandLine() throws {
+        let fixture = try thinnable(background: "background-assets: {app-group: group.x.y}")
+        #expect(try fixture.run(["thin", "Game.app", "out", "--embed"]).status == 64)
+        #expect(try fixture.run(["build", "-o", "odr"]).status == 0)
+        #expect(try fixture.run(["thin", "Game.app", "odr", "--app-group", "group.x.y"]).status == 64)
+    }
+}
