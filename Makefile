@@ -25,6 +25,7 @@ release: deps
 
 sample: build
 	$(ODRPACK) plan SampleProject/odrpack.yml
+	$(ODRPACK) plan SampleProject/odrpack.yml --format background-assets
 	$(ODRPACK) build SampleProject/odrpack.yml --output SampleProject/build
 	@echo "Wrote SampleProject/build:"
 	@cd SampleProject/build && ls -1 . OnDemandResources
