@@ -1,3 +1,4 @@
+import CArchive
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -72,12 +73,14 @@ final class AssetPackZipWriter {
             return
         }
         // The compressed size is known only at the end: write a header to reserve its place, stream the data,
-        // write the header again with the size, then hash the region in order.
+        // write the header again with the size, then hash the region in order. The reserved header has the zip64
+        // field when zlib's bound on the compressed size could need it; when the real sizes do not, the data moves
+        // back over the field (only for compressible entries within ~0.02% below 4 GiB).
         try flush()
         let headerOffset = offset
-        // deflate grows incompressible data by well under 0.1%: below this, the compressed size fits 32 bits too.
-        let zip64 = UInt64(size) >= 0xFF00_0000
-        var header = localHeader(name, method: ZipFormat.deflated, crc: crc, size: UInt64(size), compressedSize: 0, zip64: zip64)
+        let reserved = ZipFormat.needsZip64(size: UInt64(size), compressedSize: UInt64(compressBound(uLong(size))))
+        var header = localHeader(name, method: ZipFormat.deflated, crc: crc, size: UInt64(size), compressedSize: 0, zip64: reserved)
+        let reservedCount = UInt64(header.count)
         try header.withUnsafeBytes { try writeAll($0, hashing: false) }
         var compressedSize: UInt64 = 0
         var read: Int64 = 0
@@ -93,12 +96,41 @@ final class AssetPackZipWriter {
             try writeAll(out, hashing: false)
         }
         guard read == size else { throw sizeMismatch(name, expected: size, got: read) }
+        let zip64 = ZipFormat.needsZip64(size: UInt64(size), compressedSize: compressedSize)
         header = localHeader(name, method: ZipFormat.deflated, crc: crc, size: UInt64(size), compressedSize: compressedSize, zip64: zip64)
+        if zip64 != reserved {
+            guard reserved else { throw ODRPackError.io("'\(name)' deflated to more than zlib's bound", errno: EIO) }
+            try moveBack(from: headerOffset + reservedCount, to: headerOffset + UInt64(header.count), count: compressedSize)
+        }
         let patched = header.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(headerOffset)) }
         guard patched == header.count else { throw ODRPackError.system("cannot write '\(path)'") }
         records.append(CentralRecord(name: Array(name.utf8), method: ZipFormat.deflated, crc: crc, compressedSize: compressedSize,
                                      size: UInt64(size), offset: headerOffset, isFolder: false))
         try hashRegion(from: headerOffset, to: offset)
+    }
+
+    /// Moves the last `count` bytes of the file from `from` back to `to` (an earlier offset), then ends the file there.
+    private func moveBack(from: UInt64, to: UInt64, count: UInt64) throws {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var done: UInt64 = 0
+        while done < count {
+            let piece = pread(descriptor, buffer.baseAddress, Int(min(UInt64(buffer.count), count - done)), off_t(from + done))
+            if piece < 0 && errno == EINTR { continue }
+            guard piece > 0 else { throw ODRPackError.system("cannot read back '\(path)'", piece == 0 ? EIO : errno) }
+            var written = 0
+            while written < piece {
+                let result = pwrite(descriptor, buffer.baseAddress! + written, piece - written, off_t(to + done + UInt64(written)))
+                if result < 0 && errno == EINTR { continue }
+                guard result > 0 else { throw ODRPackError.system("cannot write '\(path)'") }
+                written += result
+            }
+            done += UInt64(piece)
+        }
+        guard ftruncate(descriptor, off_t(to + count)) == 0, lseek(descriptor, off_t(to + count), SEEK_SET) >= 0 else {
+            throw ODRPackError.system("cannot write '\(path)'")
+        }
+        offset = to + count
     }
 
     /// Writes the central directory; returns the archive's size and SHA-256.
@@ -141,7 +173,7 @@ final class AssetPackZipWriter {
     // MARK: Headers
 
     private func addEntry(_ name: String, method: UInt16, crc: UInt32, size: UInt64, compressedSize: UInt64, isFolder: Bool) throws {
-        let zip64 = size >= UInt64(ZipFormat.overflow32) || compressedSize >= UInt64(ZipFormat.overflow32)
+        let zip64 = ZipFormat.needsZip64(size: size, compressedSize: compressedSize)
         records.append(CentralRecord(name: Array(name.utf8), method: method, crc: crc, compressedSize: compressedSize,
                                      size: size, offset: offset, isFolder: isFolder))
         try emitBytes(localHeader(name, method: method, crc: crc, size: size, compressedSize: compressedSize, zip64: zip64))

@@ -30,6 +30,12 @@ enum ZipFormat {
     /// MS-DOS attribute bit for a folder, set beside the Unix mode as Info-ZIP does.
     static let dosFolderAttribute: UInt32 = 0x10
 
+    /// Whether an entry's local header carries the zip64 extra field: exactly when a size does not fit 32 bits.
+    /// The writer and `verify` decide with this one rule (SPEC 7: zip64 only where a size needs it).
+    static func needsZip64(size: UInt64, compressedSize: UInt64) -> Bool {
+        size >= UInt64(overflow32) || compressedSize >= UInt64(overflow32)
+    }
+
     /// The version needed to extract an entry: 4.5 for zip64, 2.0 for folders and deflate, 1.0 otherwise.
     static func versionNeeded(zip64: Bool, method: UInt16, isFolder: Bool) -> UInt16 {
         zip64 ? 45 : (method == deflated || isFolder) ? 20 : 10

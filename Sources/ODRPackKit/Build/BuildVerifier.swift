@@ -113,7 +113,7 @@ public struct BuildVerifier {
             if entry.flags & ZipFormat.utf8Flag == 0 { problem("flag bit 11 (UTF-8 name) is not set") }
             if entry.extraIDs.contains(where: { $0 != ZipFormat.zip64ExtraID }) {
                 problem("has extra fields \(entry.extraIDs.map { "0x" + String($0, radix: 16) }) (only zip64 is allowed)")
-            } else if entry.usesZip64 && max(entry.size, entry.compressedSize) < UInt64(ZipFormat.overflow32) {
+            } else if entry.usesZip64 && !ZipFormat.needsZip64(size: entry.size, compressedSize: entry.compressedSize) {
                 problem("has a zip64 field it does not need")
             }
             if entry.method == ZipFormat.stored && entry.compressedSize != entry.size {

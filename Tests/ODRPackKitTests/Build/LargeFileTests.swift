@@ -39,4 +39,33 @@ import Testing
         #expect(sizes["huge.bin"] == size && sizes["small.txt"] == 17)
         #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
     }
+
+    /// Deflated files just under 4 GiB: the compressed size is known only after the data, so the writer must still end
+    /// with a local header that has zip64 exactly when a size needs it (one rule with verify). 0xFF00_0000 was once
+    /// given a zip64 field it did not need; 0xFFFF_FFFE is where zlib's bound passes 32 bits, so the field is
+    /// reserved and then dropped.
+    @Test(arguments: [Int64(0xFF00_0000), Int64(0xFFFF_FFFE)])
+    func aDeflatedFileJustUnderFourGiBHasNoZip64Field(size: Int64) throws {
+        let project = try TemporaryProject()
+        try project.manifest("""
+            version: 1
+            bundle-id: com.example.big
+            resources-root: R
+            profile: ios18
+            resources:
+              - {path: ., tags: [big]}
+            """)
+        try project.sparseFile("R/almost.bin", size: size)
+        try project.file("R/tail.txt", "after it")
+        let output = try CommandRunner.run(["build", "-o", "out", "--compression", "deflate", "--level", "1"], in: project.root)
+        #expect(output.status == 0, "\(output.stderr)")
+        let archive = try #require(try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources")).first)
+        let directory = try ZipDirectory(path: project.path("out/OnDemandResources/" + archive))
+        #expect(directory.entries.map(\.name) == ["META-INF/", "META-INF/com.apple.ZipMetadata.plist", "Info.plist", "almost.bin", "tail.txt"])
+        #expect(directory.locals.map(\.extraIDs) == [[], [], [], [], []])
+        let entry = try #require(directory.entries.first { $0.name == "almost.bin" })
+        #expect(entry.size == UInt64(size) && entry.compressedSize < 100_000_000 && entry.extraLength == 0)
+        let verify = try CommandRunner.run(["verify", "out"], in: project.root)
+        #expect(verify.status == 0, "\(verify.stderr)")
+    }
 }
