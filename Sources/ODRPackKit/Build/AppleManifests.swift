@@ -50,7 +50,8 @@ public enum AppleManifests {
         var values: [String: PropertyListValue] = [
             "bundleKey": .string(id),
             "URL": .string(url),
-            "isStreamable": .bool(url.hasPrefix("http:") || url.hasPrefix("https:")),
+            // The integer 1 or 0, not a boolean, as in every asset-pack manifest Xcode exports (SPEC 7).
+            "isStreamable": .int(url.hasPrefix("http:") || url.hasPrefix("https:") ? 1 : 0),
             "uncompressedSize": .int(uncompressedSize),
             "primaryContentHash": .dictionary([
                 "strategy": .string("modtime"),
@@ -68,20 +69,19 @@ public enum AppleManifests {
         return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
     }
 
-    /// 2001-01-01T00:00:00Z and 2021-01-01T00:00:00Z in milliseconds since 1970: the timestamps' range (SPEC 7).
-    static let timestampRange: Range<Int64> = 978_307_200_000..<1_609_459_200_000
+    /// 2001-01-01T00:00:00Z and 2021-01-01T00:00:00Z in seconds since 1970: the timestamps' range (SPEC 7).
+    static let timestampRange: Range<Int64> = 978_307_200..<1_609_459_200
 
-    /// An ISO-8601 UTC time with milliseconds derived from the content hash: it changes exactly when the content
-    /// does, never because a file was touched; it lies in 2001-01-01 ..< 2021-01-01, so never in the future.
+    /// An ISO-8601 UTC time in whole seconds, written with ".000" as Xcode's exports write it, derived from the
+    /// content hash: it changes exactly when the content does, never because a file was touched; it lies in
+    /// 2001-01-01 ..< 2021-01-01, so never in the future.
     public static func contentTimestamp(_ contentHash: String) -> String {
         let prefix = UInt64(contentHash.prefix(16), radix: 16) ?? 0
         let span = UInt64(timestampRange.upperBound - timestampRange.lowerBound)
-        let milliseconds = Int64(prefix % span) + timestampRange.lowerBound
-        let seconds = milliseconds / 1000
-        var time = time_t(seconds)
+        var time = time_t(Int64(prefix % span) + timestampRange.lowerBound)
         var parts = tm()
         gmtime_r(&time, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), Int(milliseconds % 1000))
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.000Z", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
     }
 }

@@ -48,9 +48,10 @@ public struct BuildOptions: Sendable {
                          : (AppleManifests.manifestFile, AppleManifests.templateFile)
     }
 
-    /// What, besides content, decides a pack archive's bytes: a change rebuilds the pack.
+    /// What, besides content, decides a pack archive's bytes: a change rebuilds the pack. The tool's version is
+    /// part of it, so a new version rewrites every pack once (SPEC 7: a fix to the writer reaches every pack).
     func archiveKey(infoPlist: Data) -> String {
-        "v2;\(layout.rawValue);\(signCommand.map { "sign:" + $0 } ?? "-");\(compression.rawValue);"
+        "v2;\(ToolVersion.current);\(layout.rawValue);\(signCommand.map { "sign:" + $0 } ?? "-");\(compression.rawValue);"
             + "\(compression == .store ? 0 : level);\(entryTime);\(infoPlist.sha256Hex)"
     }
 }

@@ -7,7 +7,8 @@ public struct PackArchiveFacts: Sendable, Equatable {
     public var contentHash: String
     /// Each resource's digest, in the pack's file order.
     public var files: [FileDigest]
-    /// The bytes of every file of the pack: resources, Info.plist and whatever signing added.
+    /// The bytes of the pack's resources and its Info.plist: what signing added is not counted (SPEC 7, as in
+    /// every pack of Xcode's exports).
     public var uncompressedSize: Int64
 
     /// SHA-256 of the pack's sorted (path, size, sha256) list, one `path NUL size NUL sha256 LF` record each.

@@ -65,7 +65,7 @@ final class PackWriter: PackFormatWriter {
             var archived: [String: FileDigest] = [:]
             for (entry, digest) in zip(signed, digests) { archived[entry.name] = digest }
             return facts(pack, files: try resourceDigests(pack, archived), archiveSize: size, archiveSha256: sha256,
-                         uncompressedSize: signed.reduce(0) { $0 + $1.size })
+                         uncompressedSize: entries.reduce(0) { $0 + $1.size })
         }
         var lines = SHA256Hasher()
         var total: Int64 = 0
@@ -77,7 +77,7 @@ final class PackWriter: PackFormatWriter {
             lines.update("\(entry.name)\0\(entry.size)\0\(digest.sha256)\n")
         }
         return facts(pack, files: try resourceDigests(pack, present), archiveSize: total, archiveSha256: lines.finalize(),
-                     uncompressedSize: total)
+                     uncompressedSize: entries.reduce(0) { $0 + $1.size })
     }
 
     /// The resources' digests from what the pack holds after signing: a signer may add files, never remove them.

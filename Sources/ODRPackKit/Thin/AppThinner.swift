@@ -180,7 +180,8 @@ public struct AppThinner {
             let resources = embedded.map { item in
                 AppleManifests.assetPackResource(
                     id: item.pack.id, url: AppleManifests.packsFolder + "/" + AppleManifests.percentEncoded(item.name),
-                    uncompressedSize: item.size, priority: item.pack.priority, contentHash: item.pack.contentHash ?? "")
+                    uncompressedSize: item.pack.size + Int64(AppleManifests.infoPlist(id: item.pack.id, tags: item.pack.tags, priority: item.pack.priority).binaryData().count),
+                    priority: item.pack.priority, contentHash: item.pack.contentHash ?? "")
             }
             plists.append((AppleManifests.manifestFile, PropertyListValue.dictionary(["resources": .array(resources)]).binaryData()))
         }

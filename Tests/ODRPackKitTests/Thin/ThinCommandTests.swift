@@ -143,7 +143,7 @@ import Testing
             let name = (pack["file"] as! String)
             let resource = try #require(resources.first { $0["bundleKey"] as? String == pack["id"] as? String })
             #expect(resource["URL"] as? String == name.replacingOccurrences(of: "ü", with: "%C3%BC"))
-            #expect(resource["isStreamable"] as? Bool == false)
+            #expect(PropertyListValue(foundation: resource["isStreamable"]!) == .int(0))
             let folder = project.path("Game.app/" + name)
             var total = 0
             for file in pack["files"] as! [[String: Any]] {
