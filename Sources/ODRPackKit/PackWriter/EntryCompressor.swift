@@ -53,8 +53,11 @@ final class EntryCompressor: @unchecked Sendable {
         }
     }
 
+    /// The CRC always comes from the bytes that go into the archive; the SHA-256 the cache knows is trusted only
+    /// while that CRC agrees with it (else the file changed under the same metadata: both are computed anew).
     private func prepare(_ bytes: UnsafeRawBufferPointer, known: FileDigest?) throws -> Prepared {
-        let digest = known ?? PackWriter.digest(bytes)
+        let digest: FileDigest
+        if let known, CRC32.update(0, bytes) == known.crc32 { digest = known } else { digest = PackWriter.digest(bytes) }
         guard try shouldDeflate(inMemory: bytes) else {
             return Prepared(digest: digest, size: Int64(bytes.count), deflated: false, payload: Array(bytes))
         }

@@ -51,4 +51,27 @@ import Testing
         #expect(UpToDateRecord.parse(Data("odrpack-up-to-date 1\nI\tabc\nZ\tq\n".utf8)) == nil)
         #expect(UpToDateRecord.parse(record.serialized().dropLast()) == nil)
     }
+
+    /// Every entry's CRC comes from the bytes in the archive: a cache that vouches for a small file with a wrong
+    /// CRC (here, edited on purpose) must not put that CRC in the next archive.
+    @Test func aCachedCRCThatDisagreesWithTheBytesIsNotWritten() throws {
+        let project = try TemporaryProject()
+        try project.manifest("version: 1\nbundle-id: com.example.crc\nresources:\n  - {path: R, tags: [a]}\n")
+        try project.file("R/small.json", "{\"small\": true}")
+        try project.file("R/other.txt", "text")
+        let cacheFolder = project.path("cache")
+        let environment = ["ODRPACK_CACHE_DIR": cacheFolder]
+        #expect(try CommandRunner.run(["build", "-o", "out"], in: project.root, environment: environment).status == 0)
+        let location = BuildCache.location(for: project.path("out"), environment: environment)
+        var cache = try #require(BuildCache.parse(try Data(contentsOf: URL(fileURLWithPath: location))))
+        let index = try #require(cache.files.firstIndex { $0.path == "R/small.json" })
+        cache.files[index].digest.crc32 ^= 0xFFFF
+        try cache.serialized().write(to: URL(fileURLWithPath: location))
+        // Another level rewrites the pack with what the cache knows of its files.
+        let rebuilt = try CommandRunner.run(["build", "-o", "out", "--level", "1", "--json"], in: project.root, environment: environment)
+        #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
+        #expect(((try rebuilt.json()["build"] as? [String: Any])?["written"] as? [String])?.count == 1)
+        let verify = try CommandRunner.run(["verify", "out"], in: project.root)
+        #expect(verify.status == 0, "\(verify.stderr)")
+    }
 }
