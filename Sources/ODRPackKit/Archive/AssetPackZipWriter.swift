@@ -72,6 +72,7 @@ final class AssetPackZipWriter {
             guard written == size else { throw sizeMismatch(name, expected: size, got: written) }
             return
         }
+        try Self.checkName(name)
         // The compressed size is known only at the end: write a header to reserve its place, stream the data,
         // write the header again with the size, then hash the region in order. The reserved header has the zip64
         // field when zlib's bound on the compressed size could need it; when the real sizes do not, the data moves
@@ -172,7 +173,17 @@ final class AssetPackZipWriter {
 
     // MARK: Headers
 
+    /// A zip name field holds at most 65,535 bytes; a longer name (a signer can make one) cannot be archived.
+    static func checkName(_ name: String) throws {
+        let length = name.utf8.count
+        guard length <= Int(UInt16.max) else {
+            throw ODRPackError.invalidInput(
+                "'\(name.prefix(80))...' is \(length) bytes long: a zip entry name holds at most 65,535; shorten the paths in the pack (or what the sign command adds)")
+        }
+    }
+
     private func addEntry(_ name: String, method: UInt16, crc: UInt32, size: UInt64, compressedSize: UInt64, isFolder: Bool) throws {
+        try Self.checkName(name)
         let zip64 = ZipFormat.needsZip64(size: size, compressedSize: compressedSize)
         records.append(CentralRecord(name: Array(name.utf8), method: method, crc: crc, compressedSize: compressedSize,
                                      size: size, offset: offset, isFolder: isFolder))

@@ -162,6 +162,10 @@ final class StreamingZipReader {
         if try peekSignature() == ZipFormat.zip64EndSignature {
             let record = try take(56)
             recordedOffset = record.little(48)
+            let onDisk: UInt64 = record.little(24), total: UInt64 = record.little(32), recordedSize: UInt64 = record.little(40)
+            guard onDisk == UInt64(entries.count), total == UInt64(entries.count), recordedSize == UInt64(directorySize) else {
+                throw FormatError(description: "the zip64 end record says \(total) entries (\(onDisk) on this disk) in \(recordedSize) bytes; the central directory has \(entries.count) in \(directorySize)")
+            }
             guard try peekSignature() == ZipFormat.zip64LocatorSignature else { throw FormatError(description: "the zip64 end record has no locator") }
             _ = try take(20)
         }
