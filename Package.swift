@@ -24,10 +24,13 @@ let package = Package(
             pkgConfig: "libarchive",
             providers: [.apt(["libarchive-dev", "zlib1g-dev"])]
         ),
+        // syncfs and sync_file_range, which Swift's Glibc module does not show.
+        .target(name: "CSystem"),
         .target(
             name: "ODRPackKit",
             dependencies: [
                 "CArchive",
+                "CSystem",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

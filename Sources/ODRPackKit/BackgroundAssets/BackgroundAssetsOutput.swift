@@ -87,8 +87,11 @@ struct BackgroundAssetsOutput: PackOutput {
         let manifestPath = outputPath + "/" + BuildManifest.fileName
         let manifestText = manifest.serialized()
         let manifestUnchanged = written.isEmpty && FileManager.default.contents(atPath: manifestPath) == Data(manifestText.utf8)
-        // Nothing trusts the old manifest from here on.
-        if !manifestUnchanged { unlink(manifestPath) }
+        // Nothing trusts the old manifest from here on, even after a power cut.
+        if !manifestUnchanged {
+            unlink(manifestPath)
+            try SystemCall.syncFolder(outputPath)
+        }
         for index in written {
             let folder = temporaryPath(forPack: index)
             let id = plan.packs[index].assetPackID
@@ -107,27 +110,37 @@ struct BackgroundAssetsOutput: PackOutput {
         for name in [AppleManifests.packsFolder, AppleManifests.onDemandResourcesFile, AppleManifests.templateFile, AppleManifests.manifestFile] {
             try OutputFolder.remove(outputPath + "/" + name)
         }
-        try OutputFolder.writeIfChanged(Data(BackgroundAssetsDocuments.assetPackTags(manifest).utf8),
-                                        to: packsPath + "/" + BackgroundAssetsLayout.tagsFile)
         var cache = try OutputFolder.makeCache(plan, rootPath: rootPath, facts: facts, fileNames: fileNames,
                                                archiveKeys: archiveKeys, packsPath: packsPath)
         let sitePath = packsPath + "/" + BackgroundAssetsLayout.siteFolder
-        if hosting == .self, let urlPrefix = options.urlPrefix {
-            try writeSite(manifest, urlPrefix: urlPrefix, at: sitePath, written: Set(written), previous: previous, cache: &cache)
+        var copied: [String] = []
+        if hosting == .self {
+            copied = try copySite(at: sitePath, written: Set(written), previous: previous, cache: &cache)
         } else {
             try OutputFolder.remove(sitePath)
         }
-        if !manifestUnchanged { try AtomicFile.write(Data(manifestText.utf8), to: manifestPath) }
+        // Every archive (and its site copy) is on stable storage before a document that names it is renamed into place.
+        if !written.isEmpty || !copied.isEmpty {
+            try SystemCall.makeDurable(folder: outputPath, written: written.map { packsPath + "/" + fileNames[$0] } + copied + [packsPath])
+        }
+        try OutputFolder.writeIfChanged(Data(BackgroundAssetsDocuments.assetPackTags(manifest).utf8),
+                                        to: packsPath + "/" + BackgroundAssetsLayout.tagsFile)
+        if hosting == .self, let urlPrefix = options.urlPrefix {
+            try OutputFolder.writeIfChanged(Data(BackgroundAssetsDocuments.downloadManifest(manifest, urlPrefix: urlPrefix).utf8),
+                                            to: sitePath + "/" + BackgroundAssetsLayout.downloadManifestFile)
+        }
+        if !manifestUnchanged { try AtomicFile.write(Data(manifestText.utf8), to: manifestPath, durable: true) }
         OutputFolder.saveCache(cache, for: outputPath, previous: previous, wroteAny: !written.isEmpty)
         return (manifest, removed)
     }
 
-    /// `site/<id>` (the archive's bytes) for every pack and `site/download-manifest.json`: what a static web server
-    /// serves. An archive is copied when its pack was written or its copy is not as the last build left it.
-    private func writeSite(_ manifest: BuildManifest, urlPrefix: String, at sitePath: String, written: Set<Int>,
-                           previous: BuildCache, cache: inout BuildCache) throws {
+    /// `site/<id>` (the archive's bytes) for every pack, beside `download-manifest.json`: what a static web server
+    /// serves. An archive is copied when its pack was written or its copy is not as the last build left it; returns
+    /// the copies made.
+    private func copySite(at sitePath: String, written: Set<Int>, previous: BuildCache, cache: inout BuildCache) throws -> [String] {
         try OutputFolder.makeFolder(sitePath)
         var keep: Set<String> = [BackgroundAssetsLayout.downloadManifestFile]
+        var copied: [String] = []
         for (index, pack) in plan.packs.enumerated() {
             let id = pack.assetPackID
             keep.insert(id)
@@ -138,14 +151,14 @@ struct BackgroundAssetsOutput: PackOutput {
                 let temporary = TemporaryName.path(beside: copy)
                 try FileCopy.copy(packsPath + "/" + fileNames[index], to: temporary)
                 try OutputFolder.moveIntoPlace(temporary, to: copy)
+                copied.append(copy)
             }
             cache.outputs[key] = BuildCache.stamp(atPath: copy)
         }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: sitePath)) ?? [] where !keep.contains(name) {
             try OutputFolder.remove(sitePath + "/" + name)
         }
-        try OutputFolder.writeIfChanged(Data(BackgroundAssetsDocuments.downloadManifest(manifest, urlPrefix: urlPrefix).utf8),
-                                        to: sitePath + "/" + BackgroundAssetsLayout.downloadManifestFile)
+        return copied
     }
 
     /// Removes the archives and manifests of packs that no longer exist, and leftovers of interrupted builds.

@@ -60,14 +60,21 @@ struct OnDemandResourcesOutput: PackOutput {
         let manifestPath = outputPath + "/" + BuildManifest.fileName
         let manifestText = manifest.serialized()
         let manifestUnchanged = written.isEmpty && FileManager.default.contents(atPath: manifestPath) == Data(manifestText.utf8)
-        // Nothing trusts the old manifest from here on.
-        if !manifestUnchanged { unlink(manifestPath) }
+        // Nothing trusts the old manifest from here on, even after a power cut.
+        if !manifestUnchanged {
+            unlink(manifestPath)
+            try SystemCall.syncFolder(outputPath)
+        }
         for index in written {
             try OutputFolder.moveIntoPlace(temporaryPath(forPack: index), to: packsPath + "/" + fileNames[index])
         }
         let removed = try removeStalePacks(keeping: Set(fileNames))
         // A Background Assets build's output, when this folder held one.
         try OutputFolder.remove(outputPath + "/" + BackgroundAssetsLayout.folder)
+        // Every pack is on stable storage before a plist or the manifest that names it is renamed into place (SPEC 7).
+        if !written.isEmpty {
+            try SystemCall.makeDurable(folder: outputPath, written: written.map { packsPath + "/" + fileNames[$0] } + [packsPath])
+        }
         var cache = try OutputFolder.makeCache(plan, rootPath: rootPath, facts: facts, fileNames: fileNames,
                                                archiveKeys: archiveKeys, packsPath: packsPath)
         try OutputFolder.writeIfChanged(AppleManifests.onDemandResources(plan).binaryData(),
@@ -79,7 +86,7 @@ struct OnDemandResourcesOutput: PackOutput {
         if unlink(outputPath + "/" + dropped) != 0 && errno != ENOENT {
             throw ODRPackError.system("cannot remove the stale '\(outputPath)/\(dropped)'")
         }
-        if !manifestUnchanged { try AtomicFile.write(Data(manifestText.utf8), to: manifestPath) }
+        if !manifestUnchanged { try AtomicFile.write(Data(manifestText.utf8), to: manifestPath, durable: true) }
         cache.fingerprint = fingerprint(facts)
         for name in outputNames { cache.outputs[name] = BuildCache.stamp(atPath: outputPath + "/" + name) }
         OutputFolder.saveCache(cache, for: outputPath, previous: previous, wroteAny: !written.isEmpty)

@@ -38,10 +38,11 @@ enum OutputFolder {
         }
     }
 
-    /// Writes beside the final name and renames into place; skips the write when the bytes are already there.
+    /// Writes beside the final name and renames into place, durably (a build's manifests and plists name its packs);
+    /// skips the write when the bytes are already there.
     static func writeIfChanged(_ data: Data, to path: String) throws {
         if FileManager.default.contents(atPath: path) == data { return }
-        try AtomicFile.write(data, to: path)
+        try AtomicFile.write(data, to: path, durable: true)
     }
 
     /// Removes the temporaries of interrupted builds in `folder`.

@@ -13,7 +13,10 @@ enum AtomicFile {
     ///   a large file ext4's flush on replacing rename. The temporary never outlives a failure. A device or pipe at `path`
     ///   is written in place; a symbolic link is kept and its target replaced, or with `replacingLinks` replaced itself
     ///   (for files inside a folder that must not reach out of it, such as an app).
-    static func write(_ data: Data, to givenPath: String, unlinkingFirst: Bool = false, replacingLinks: Bool = false) throws {
+    /// - Parameter durable: the bytes reach stable storage before the rename, and the rename before the return
+    ///   (fsync of the file, then of its folder): for a build's manifests, which must never name what a power cut lost.
+    static func write(_ data: Data, to givenPath: String, unlinkingFirst: Bool = false, replacingLinks: Bool = false,
+                      durable: Bool = false) throws {
         var path = givenPath
         var info = stat()
         var exists = lstat(givenPath, &info) == 0
@@ -37,7 +40,7 @@ enum AtomicFile {
         let temporary = temporaryPath(for: path)
         let descriptor = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw ODRPackError.system("cannot write '\(path)'") }
-        let failure = writeAll(data, to: descriptor)
+        let failure = writeAll(data, to: descriptor, sync: durable)
         guard failure == 0 else {
             unlink(temporary)
             throw ODRPackError.system("cannot write '\(path)'", failure)
@@ -48,6 +51,10 @@ enum AtomicFile {
             unlink(temporary)
             throw ODRPackError.system("cannot move '\(temporary)' to '\(path)'", code)
         }
+        if durable {
+            let folder = (path as NSString).deletingLastPathComponent
+            try SystemCall.syncFolder(folder.isEmpty ? "." : folder)
+        }
     }
 
     private static func writeInPlace(_ data: Data, to path: String) throws {
@@ -57,8 +64,8 @@ enum AtomicFile {
         guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
     }
 
-    /// Writes all of `data` and closes the descriptor; the errno of the first failure, or 0.
-    private static func writeAll(_ data: Data, to descriptor: Int32) -> Int32 {
+    /// Writes all of `data` (then fsyncs it when `sync`) and closes the descriptor; the errno of the first failure, or 0.
+    private static func writeAll(_ data: Data, to descriptor: Int32, sync: Bool = false) -> Int32 {
         var failure: Int32 = 0
         data.withUnsafeBytes { raw in
             var done = 0
@@ -72,6 +79,7 @@ enum AtomicFile {
                 done += written
             }
         }
+        if sync && failure == 0 && fsync(descriptor) != 0 { failure = errno }
         if SystemCall.closeFile(descriptor) != 0 && failure == 0 { failure = errno }
         return failure
     }

@@ -31,6 +31,7 @@ struct OutputFile {
     }
 
     func finish(time: Int64) throws {
+        SystemCall.startWriteback(descriptor)
         guard fchmod(descriptor, 0o644) == 0 else { throw ODRPackError.system("cannot set the mode of '\(path)'") }
         let times = Self.times(time)
         guard futimens(descriptor, times) == 0 else { throw ODRPackError.system("cannot set the time of '\(path)'") }

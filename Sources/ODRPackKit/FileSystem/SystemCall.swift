@@ -1,9 +1,10 @@
+import CSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
-import Foundation
 #endif
+import Foundation
 
 /// The few C calls that differ between Linux (Glibc) and macOS (Darwin), or that a type's own `write`/`close`
 /// methods would shadow: every platform branch of the package is here.
@@ -65,5 +66,55 @@ enum SystemCall {
     /// The device number as an unsigned value: `dev_t` is a UInt64 on Linux and an Int32 on Darwin.
     static func device(_ info: stat) -> UInt64 {
         UInt64(truncatingIfNeeded: info.st_dev)
+    }
+
+    // MARK: Durability (SPEC 7)
+
+    /// Starts writing a file's dirty pages to the disk without waiting, so that a later barrier waits less.
+    static func startWriteback(_ descriptor: Int32) {
+        #if os(Linux)
+        _ = odrpack_start_writeback(descriptor)
+        #endif
+    }
+
+    /// Waits until what was written under `folder` (the files and folders in `written`, and renames) is on stable
+    /// storage. Linux: one syncfs of the folder's file system, whatever the number of files. Darwin: fsync of every
+    /// file and folder in `written` and of `folder`, then F_FULLFSYNC, which also empties the drive's cache.
+    static func makeDurable(folder: String, written: [String]) throws {
+        #if os(Linux)
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ODRPackError.system("cannot open '\(folder)'") }
+        defer { closeFile(descriptor) }
+        guard odrpack_syncfs(descriptor) == 0 else { throw ODRPackError.system("cannot flush '\(folder)' to the disk") }
+        #else
+        var paths: [String] = []
+        for path in written {
+            paths.append(path)
+            if let inside = FileManager.default.enumerator(atPath: path) {
+                for case let name as String in inside { paths.append(path + "/" + name) }
+            }
+        }
+        for path in paths + [folder] { try flush(path, full: false) }
+        try flush(folder, full: true)
+        #endif
+    }
+
+    /// Makes a folder's entries (a rename, a removal) durable: fsync of the folder itself.
+    static func syncFolder(_ folder: String) throws {
+        try flush(folder, full: false)
+    }
+
+    /// fsync of a file or folder; `full` asks Darwin's drive to empty its cache too (F_FULLFSYNC).
+    private static func flush(_ path: String, full: Bool) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ODRPackError.system("cannot open '\(path)'") }
+        defer { closeFile(descriptor) }
+        #if canImport(Darwin)
+        if full {
+            guard fcntl(descriptor, F_FULLFSYNC) != -1 else { throw ODRPackError.system("cannot flush '\(path)' to the disk") }
+            return
+        }
+        #endif
+        guard fsync(descriptor) == 0 else { throw ODRPackError.system("cannot flush '\(path)' to the disk") }
     }
 }
