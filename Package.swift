@@ -19,17 +19,23 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
+        // zlib: the product's deflate and CRC-32 (on macOS it comes with the SDK).
+        .systemLibrary(
+            name: "CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        // libarchive: only the tests link it, to read back what odrpack writes with an independent reader.
         .systemLibrary(
             name: "CArchive",
             pkgConfig: "libarchive",
-            providers: [.apt(["libarchive-dev", "zlib1g-dev"])]
+            providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
         ),
         // syncfs and sync_file_range, which Swift's Glibc module does not show.
         .target(name: "CSystem"),
         .target(
             name: "ODRPackKit",
             dependencies: [
-                "CArchive",
+                "CZlib",
                 "CSystem",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,4 +1,4 @@
-import CArchive
+import CZlib
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,4 @@
-import CArchive
+import CZlib
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -269,7 +269,7 @@ private final class Inflater {
         while true {
             stream.next_out = output.baseAddress!.assumingMemoryBound(to: Bytef.self)
             stream.avail_out = uInt(output.count)
-            let status = CArchive.inflate(&stream, Z_NO_FLUSH)
+            let status = CZlib.inflate(&stream, Z_NO_FLUSH)
             let produced = output.count - Int(stream.avail_out)
             if produced > 0 { try body(UnsafeRawBufferPointer(rebasing: output[..<produced])) }
             if status == Z_STREAM_END {

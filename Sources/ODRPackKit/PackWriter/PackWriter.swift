@@ -1,4 +1,4 @@
-import CArchive
+import CZlib
 import Foundation
 #if canImport(Glibc)
 import Glibc
