@@ -9,6 +9,8 @@ let upcomingFeatures: [SwiftSetting] = [
 
 let package = Package(
     name: "odrpack",
+    // Synchronization's Mutex needs macOS 15.
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "odrpack", targets: ["odrpack"]),
         .library(name: "ODRPackKit", targets: ["ODRPackKit"]),

@@ -49,6 +49,15 @@ check "report: every limit of the profile has a gauge" $?
 grep -q 'class="tile g-' "$work/report.html.dom"; check "report: the treemap has tiles" $?
 ! grep -Eiq '<(script|link|img)[^>]+(src|href)="(https?:)?//' "$work/report.html"; check "report: nothing is fetched from the network" $?
 
+# The sample's Background Assets report: asset pack ids and the background-assets profile's gauges.
+"$ODRPACK" report "$work/project/odrpack.yml" --format background-assets --output "$work/ba.html" > /dev/null
+"$ODRPACK" plan "$work/project/odrpack.yml" --format background-assets --json > "$work/ba.json"
+render "$work/ba.html"
+grep -q 'data-ready="true"' "$work/ba.html.dom"; check "background-assets report: the script ran to the end" $?
+no_script_errors "$work/ba.html"; check "background-assets report: no JavaScript error" $?
+expect_names "$work/ba.html" "$work/ba.json" '[p["assetPackId"] for p in d["packs"]] + [t["name"] for t in d["tags"]] + ["limit-" + k for k in d["limits"]]'
+check "background-assets report: every asset pack id, tag and limit is shown" $?
+
 # A diff page: one level changes, one file moves to another tag.
 "$ODRPACK" build "$work/project/odrpack.yml" -o "$work/old" > /dev/null
 echo '{"boss": "panda"}' > "$work/project/Resources/Levels/Level2/boss.json"

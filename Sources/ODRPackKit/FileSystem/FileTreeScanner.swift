@@ -209,7 +209,7 @@ private final class NameChunk: @unchecked Sendable {
 /// after it; `remaining` only under the scan's lock; the descriptor is only read, by `fstatat`, which is thread-safe.
 private final class ListedDirectory: @unchecked Sendable {
     let index: Int
-    private let handle: OpaquePointer
+    private let handle: DirectoryHandle
     /// The open folder, for `fstatat`: reading names on and `lstat`ing through it may happen at once.
     let descriptor: Int32
     /// Filled by the reading thread; read by `finish`, which runs after the reading is done.

@@ -6,6 +6,13 @@ import Darwin
 #endif
 import Foundation
 
+/// What `fdopendir` returns: an opaque `DIR *` in Glibc's overlay, a typed one in Darwin's.
+#if canImport(Darwin)
+typealias DirectoryHandle = UnsafeMutablePointer<DIR>
+#else
+typealias DirectoryHandle = OpaquePointer
+#endif
+
 /// The few C calls that differ between Linux (Glibc) and macOS (Darwin), or that a type's own `write`/`close`
 /// methods would shadow: every platform branch of the package is here.
 enum SystemCall {
@@ -61,6 +68,15 @@ enum SystemCall {
         #endif
         return (Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec),
                 Int64(changed.tv_sec) * 1_000_000_000 + Int64(changed.tv_nsec))
+    }
+
+    /// Access and modification times from a stat, as `utimensat` takes them (to put a file's times back).
+    static func accessAndModificationTimes(_ info: stat) -> [timespec] {
+        #if os(Linux)
+        [info.st_atim, info.st_mtim]
+        #else
+        [info.st_atimespec, info.st_mtimespec]
+        #endif
     }
 
     /// The device number as an unsigned value: `dev_t` is a UInt64 on Linux and an Int32 on Darwin.

@@ -60,15 +60,18 @@ public enum FuzzEntryPoints {
     /// The binary plist writer (Info.plist, ZipMetadata, the Apple manifests): a value built from the bytes is
     /// written, read back by Foundation's own reader, and must come back equal; a difference stops the fuzzer.
     public static func binaryPlist(_ bytes: UnsafeRawBufferPointer) {
+        if let mismatch = binaryPlistMismatch(bytes) { fatalError(mismatch) }
+    }
+
+    /// What is wrong with the binary plist written for the value the bytes make, or nil when it reads back equal.
+    public static func binaryPlistMismatch(_ bytes: UnsafeRawBufferPointer) -> String? {
         var input = FuzzInput(bytes)
         let value = input.propertyList(depth: 0)
         let data = value.binaryData()
         guard let decoded = try? PropertyListSerialization.propertyList(from: data, format: nil) else {
-            fatalError("Foundation cannot read the binary plist written for \(value)")
+            return "Foundation cannot read the binary plist written for \(value)"
         }
-        guard PropertyListValue.matches(decoded, value) else {
-            fatalError("the binary plist of \(value) reads back as \(decoded)")
-        }
+        return PropertyListValue.matches(decoded, value) ? nil : "the binary plist of \(value) reads back as \(decoded)"
     }
 }
 

@@ -27,6 +27,7 @@ public struct ReportModel: Sendable {
         let tooMany = diagnostics.contains { $0.code == .tooManyPacks }
         document = .object([
             ("kind", .string("plan")),
+            ("format", .string(plan.format.rawValue)),
             ("title", .string(title)),
             ("manifest", .string(manifestPath)),
             ("bundleId", .string(plan.bundleID)),
@@ -41,9 +42,15 @@ public struct ReportModel: Sendable {
                          ("limit", .optional(row.limit)), ("count", .bool(row.isCount))])
             })),
             ("packs", .array(packs.map { pack in
-                .object([("id", .string(pack.id)), ("name", .string(pack.shortName)), ("tags", .strings(pack.tags)),
-                         ("category", .string(pack.category.rawValue)), ("priority", .optional(pack.priority)),
-                         ("files", .int(Int64(pack.files.count))), ("size", .int(pack.size))])
+                var fields: [(String, JSONValue)] = [
+                    ("id", .string(pack.id)), ("name", .string(pack.shortName)), ("tags", .strings(pack.tags)),
+                    ("category", .string(pack.category.rawValue)), ("priority", .optional(pack.priority)),
+                    ("files", .int(Int64(pack.files.count))), ("size", .int(pack.size)),
+                ]
+                if plan.format == .backgroundAssets {
+                    fields += [("assetPackId", .string(pack.assetPackID)), ("policy", .string(plan.downloadPolicy(of: pack).name))]
+                }
+                return .object(fields)
             })),
             ("tags", .array(plan.tags.map { tag in
                 .object([("name", .string(tag.name)), ("category", .string(tag.category.rawValue)), ("size", .int(tag.size)),

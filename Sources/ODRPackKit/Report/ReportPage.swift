@@ -354,14 +354,19 @@ enum ReportPage {
           { title: "Content changed", key: function (m) { return m.modified ? "yes" : "no"; } }
         ], data.moves.slice());
       } else {
+        var backgroundAssets = data.format === "background-assets";
         table("packs", [
           { title: "Pack", key: function (p) { return p.name; } },
           { title: "Tags", key: function (p) { return p.tags.join("+"); }, show: function (p) { return tagLinks(p.tags); } },
           { title: "Category", key: function (p) { return p.category; }, show: function (p) { return pill(p.category); } },
-          { title: "Priority", num: true, key: function (p) { return p.priority === null ? -1 : p.priority; }, show: function (p) { return p.priority === null ? "–" : String(Number(p.priority.toFixed(3))); } },
+          backgroundAssets
+            ? { title: "Download policy", key: function (p) { return p.policy; } }
+            : { title: "Priority", num: true, key: function (p) { return p.priority === null ? -1 : p.priority; }, show: function (p) { return p.priority === null ? "–" : String(Number(p.priority.toFixed(3))); } },
           { title: "Files", num: true, key: function (p) { return p.files; } },
           { title: "Size", num: true, key: function (p) { return p.size; }, show: function (p) { return fmt(p.size); } },
-          { title: "Id", key: function (p) { return p.id; } }
+          backgroundAssets
+            ? { title: "Asset pack id", key: function (p) { return p.assetPackId; } }
+            : { title: "Id", key: function (p) { return p.id; } }
         ], data.packs.slice(), function (p) { return anchor("pack", p.id); });
         table("tags", [
           { title: "Tag", key: function (t) { return t.name; } },

@@ -15,14 +15,26 @@ import Testing
         #expect(refused.stderr.contains("another odrpack build"))
         #expect(!FileManager.default.fileExists(atPath: project.path("out/odrpack-manifest.json")))
 
-        // Released after a moment: the waiting build says so, then runs as usual.
-        let release = DispatchWorkItem { lock.withLock { $0 = nil } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 1.0, execute: release)
-        let waited = try CommandRunner.run(["build", "-o", "out"], in: project.root)
-        release.wait()
-        #expect(lock.withLock { $0 == nil })
-        #expect(waited.status == 0)
-        #expect(waited.stderr.contains("waiting for it to finish"))
+        // The waiting build says so; the lock is released once it has, and the build then runs as usual.
+        let process = Process()
+        process.executableURL = CommandRunner.executable
+        process.arguments = ["build", "-o", "out"]
+        process.currentDirectoryURL = project.root
+        process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        let messages = Pipe()
+        process.standardError = messages
+        try process.run()
+        var said = ""
+        // availableData returns as soon as anything arrives (read(upToCount:) waits for the whole count).
+        while !said.contains("waiting for it to finish"), case let chunk = messages.fileHandleForReading.availableData, !chunk.isEmpty {
+            said += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(said.contains("waiting for it to finish"))
+        #expect(!FileManager.default.fileExists(atPath: project.path("out/odrpack-manifest.json")))
+        lock.withLock { $0 = nil }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
         #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
         // The lock file is not output.
         #expect(try CommandRunner.run(["build", "-o", "out", "--no-wait"], in: project.root).status == 0)

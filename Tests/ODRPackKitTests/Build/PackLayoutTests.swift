@@ -19,7 +19,7 @@ import Darwin
             var info = stat()
             lstat(folder + "/" + relative, &info)
             let bytes = (info.st_mode & S_IFMT) == S_IFREG ? (FileManager.default.contents(atPath: folder + "/" + relative)?.sha256Hex ?? "?") : "dir"
-            result[relative] = "\(String(info.st_mode, radix: 8)) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec) \(bytes)"
+            result[relative] = "\(String(info.st_mode, radix: 8)) \(SystemCall.modificationAndChange(info).modified) \(bytes)"
         }
         return result
     }

@@ -72,7 +72,7 @@ extension BuildCommandTests {
         var bytes = try Data(contentsOf: URL(fileURLWithPath: music))
         bytes[0] ^= 0xFF
         try bytes.write(to: URL(fileURLWithPath: music))
-        var times = [info.st_atim, info.st_mtim]
+        var times = SystemCall.accessAndModificationTimes(info)
         utimensat(AT_FDCWD, music, &times, 0)
         var (output, replayed) = try buildChecked(project)
         #expect(!replayed)

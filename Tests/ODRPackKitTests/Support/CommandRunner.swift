@@ -15,6 +15,11 @@ struct CommandRunner {
 
     /// The odrpack executable, built beside the test bundle.
     static var executable: URL {
+        #if canImport(Darwin)
+        // xctest runs the test bundle, which SwiftPM builds beside the products.
+        let bundle = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL ?? Bundle.main.bundleURL
+        return bundle.deletingLastPathComponent().appendingPathComponent("odrpack")
+        #else
         let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         var folder = testBinary.deletingLastPathComponent()
         while !folder.path.hasSuffix(".xctest") && folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("odrpack").path) {
@@ -22,6 +27,7 @@ struct CommandRunner {
         }
         if folder.path.hasSuffix(".xctest") { folder.deleteLastPathComponent() }
         return folder.appendingPathComponent("odrpack")
+        #endif
     }
 
     @discardableResult

@@ -1,11 +1,18 @@
 import Foundation
 
-/// A fuzz target's committed seed corpus (`Fuzz/Corpus/<target>`), for tests that replay it.
+/// A fuzz target's committed seed corpus (`Fuzz/Corpus/<target>`), for tests that replay it one seed per test case.
 enum FuzzSeeds {
-    static func of(_ target: String) throws -> [Data] {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    static func folder(_ target: String) -> URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../../Fuzz/Corpus/" + target).standardizedFileURL
-        return try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-            .map { try Data(contentsOf: folder.appendingPathComponent($0)) }
+    }
+
+    /// The seeds' file names; empty when the folder cannot be read (a test of the corpus itself then fails).
+    static func names(_ target: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder(target).path)) ?? []).sorted()
+    }
+
+    static func seed(_ target: String, _ name: String) throws -> Data {
+        try Data(contentsOf: folder(target).appendingPathComponent(name))
     }
 }
