@@ -103,8 +103,8 @@ final class AssetPackZipWriter {
             guard reserved else { throw ODRPackError.io("'\(name)' deflated to more than zlib's bound", errno: EIO) }
             try moveBack(from: headerOffset + reservedCount, to: headerOffset + UInt64(header.count), count: compressedSize)
         }
-        let patched = header.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(headerOffset)) }
-        guard patched == header.count else { throw ODRPackError.system("cannot write '\(path)'") }
+        let failure = header.withUnsafeBytes { SystemCall.writeAll(descriptor, $0, at: Int64(headerOffset)) }
+        guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
         records.append(CentralRecord(name: Array(name.utf8), method: ZipFormat.deflated, crc: crc, compressedSize: compressedSize,
                                      size: UInt64(size), offset: headerOffset, isFolder: false))
         try hashRegion(from: headerOffset, to: offset)
@@ -116,16 +116,11 @@ final class AssetPackZipWriter {
         defer { buffer.deallocate() }
         var done: UInt64 = 0
         while done < count {
-            let piece = pread(descriptor, buffer.baseAddress, Int(min(UInt64(buffer.count), count - done)), off_t(from + done))
-            if piece < 0 && errno == EINTR { continue }
+            let piece = SystemCall.readFully(descriptor, into: buffer.baseAddress!, count: Int(min(UInt64(buffer.count), count - done)),
+                                             at: Int64(from + done))
             guard piece > 0 else { throw ODRPackError.system("cannot read back '\(path)'", piece == 0 ? EIO : errno) }
-            var written = 0
-            while written < piece {
-                let result = pwrite(descriptor, buffer.baseAddress! + written, piece - written, off_t(to + done + UInt64(written)))
-                if result < 0 && errno == EINTR { continue }
-                guard result > 0 else { throw ODRPackError.system("cannot write '\(path)'") }
-                written += result
-            }
+            let failure = SystemCall.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: buffer[..<piece]), at: Int64(to + done))
+            guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
             done += UInt64(piece)
         }
         guard ftruncate(descriptor, off_t(to + count)) == 0, lseek(descriptor, off_t(to + count), SEEK_SET) >= 0 else {
@@ -280,15 +275,8 @@ final class AssetPackZipWriter {
 
     /// Writes at the end of the file (all of it, retrying interrupted writes); only bytes in archive order are hashed.
     private func writeAll(_ bytes: UnsafeRawBufferPointer, hashing: Bool) throws {
-        var done = 0
-        while done < bytes.count {
-            let written = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw ODRPackError.system("cannot write '\(path)'")
-            }
-            done += written
-        }
+        let failure = SystemCall.writeAll(descriptor, bytes)
+        guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
         if hashing { hasher.update(bytes) }
         offset += UInt64(bytes.count)
         // Linux starts writing dirty pages only at 10% of memory; asking every 16 MB keeps the disk busy while the CPU
@@ -309,8 +297,8 @@ final class AssetPackZipWriter {
         defer { buffer.deallocate() }
         var position = start
         while position < end {
-            let count = pread(descriptor, buffer.baseAddress, Int(min(UInt64(buffer.count), end - position)), off_t(position))
-            if count < 0 && errno == EINTR { continue }
+            let count = SystemCall.readFully(descriptor, into: buffer.baseAddress!, count: Int(min(UInt64(buffer.count), end - position)),
+                                             at: Int64(position))
             guard count > 0 else { throw ODRPackError.system("cannot read back '\(path)'", count == 0 ? EIO : errno) }
             hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             position += UInt64(count)

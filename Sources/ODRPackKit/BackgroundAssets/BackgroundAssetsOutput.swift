@@ -179,8 +179,6 @@ struct BackgroundAssetsOutput: PackOutput {
     }
 
     func removeTemporaryFiles() {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: packsPath)) ?? [] where name.hasPrefix(TemporaryName.processPrefix) {
-            try? OutputFolder.remove(packsPath + "/" + name)
-        }
+        try? OutputFolder.removeTemporaries(in: packsPath, prefix: TemporaryName.processPrefix)
     }
 }

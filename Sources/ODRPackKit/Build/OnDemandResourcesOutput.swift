@@ -110,9 +110,7 @@ struct OnDemandResourcesOutput: PackOutput {
     }
 
     func removeTemporaryFiles() {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: packsPath)) ?? [] where name.hasPrefix(TemporaryName.processPrefix) {
-            try? OutputFolder.remove(packsPath + "/" + name)
-        }
+        try? OutputFolder.removeTemporaries(in: packsPath, prefix: TemporaryName.processPrefix)
     }
 
     /// A signed pack's `_CodeSignature` folder is the signer's (planning already keeps Info.plist and META-INF free).

@@ -45,9 +45,9 @@ enum OutputFolder {
         try AtomicFile.write(data, to: path, durable: true)
     }
 
-    /// Removes the temporaries of interrupted builds in `folder`.
-    static func removeTemporaries(in folder: String) throws {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(TemporaryName.marker) {
+    /// Removes the temporaries of interrupted builds in `folder` (every build's, or with `prefix` this process's).
+    static func removeTemporaries(in folder: String, prefix: String = TemporaryName.marker) throws {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) {
             try remove(folder + "/" + name)
         }
     }

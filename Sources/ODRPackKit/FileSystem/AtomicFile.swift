@@ -66,19 +66,7 @@ enum AtomicFile {
 
     /// Writes all of `data` (then fsyncs it when `sync`) and closes the descriptor; the errno of the first failure, or 0.
     private static func writeAll(_ data: Data, to descriptor: Int32, sync: Bool = false) -> Int32 {
-        var failure: Int32 = 0
-        data.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let written = SystemCall.writeBytes(descriptor, raw.baseAddress! + done, raw.count - done)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                done += written
-            }
-        }
+        var failure = data.withUnsafeBytes { SystemCall.writeAll(descriptor, $0) }
         if sync && failure == 0 && fsync(descriptor) != 0 { failure = errno }
         if SystemCall.closeFile(descriptor) != 0 && failure == 0 { failure = errno }
         return failure

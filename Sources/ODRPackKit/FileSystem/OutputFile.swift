@@ -17,17 +17,10 @@ struct OutputFile {
 
     func close() { SystemCall.closeFile(descriptor) }
 
-    /// Writes all of `bytes`, retrying interrupted writes.
+    /// Writes all of `bytes`.
     func write(_ bytes: UnsafeRawBufferPointer) throws {
-        var done = 0
-        while done < bytes.count {
-            let written = SystemCall.writeBytes(descriptor, bytes.baseAddress! + done, bytes.count - done)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw ODRPackError.system("cannot write '\(path)'")
-            }
-            done += written
-        }
+        let failure = SystemCall.writeAll(descriptor, bytes)
+        guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
     }
 
     func finish(time: Int64) throws {

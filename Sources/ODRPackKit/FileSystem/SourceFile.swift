@@ -89,16 +89,8 @@ struct SourceFile {
 
     /// Up to `count` bytes at `offset` (fewer only at the end of the file).
     func read(at offset: Int64, count: Int, into destination: UnsafeMutableRawPointer) throws -> Int {
-        var done = 0
-        while done < count {
-            let got = pread(descriptor, destination + done, count - done, off_t(offset + Int64(done)))
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw ODRPackError.system("cannot read '\(name)'")
-            }
-            if got == 0 { break }
-            done += got
-        }
+        let done = SystemCall.readFully(descriptor, into: destination, count: count, at: offset)
+        guard done >= 0 else { throw ODRPackError.system("cannot read '\(name)'") }
         return done
     }
 

@@ -11,14 +11,9 @@ public enum StandardStream {
     public static func write(_ text: String, to descriptor: Int32) throws {
         var text = text
         try text.withUTF8 { bytes in
-            var done = 0
-            while done < bytes.count {
-                let written = SystemCall.writeBytes(descriptor, bytes.baseAddress! + done, bytes.count - done)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw ODRPackError.system("cannot write to \(descriptor == STDOUT_FILENO ? "standard output" : "standard error")")
-                }
-                done += written
+            let failure = SystemCall.writeAll(descriptor, UnsafeRawBufferPointer(bytes))
+            guard failure == 0 else {
+                throw ODRPackError.system("cannot write to \(descriptor == STDOUT_FILENO ? "standard output" : "standard error")", failure)
             }
         }
     }

@@ -32,6 +32,38 @@ enum SystemCall {
         #endif
     }
 
+    /// Writes all of `bytes` (at `offset`, else at the file's position), retrying interrupted and short writes.
+    /// - Returns: 0, or the errno of the failure.
+    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64? = nil) -> Int32 {
+        var done = 0
+        while done < bytes.count {
+            let written = offset.map { pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t($0 + Int64(done))) }
+                ?? writeBytes(descriptor, bytes.baseAddress! + done, bytes.count - done)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            done += written
+        }
+        return 0
+    }
+
+    /// Reads up to `count` bytes at `offset`, retrying interrupted reads; fewer only at the end of the file.
+    /// - Returns: the bytes read, or -1 with errno set.
+    static func readFully(_ descriptor: Int32, into destination: UnsafeMutableRawPointer, count: Int, at offset: Int64) -> Int {
+        var done = 0
+        while done < count {
+            let got = pread(descriptor, destination + done, count - done, off_t(offset + Int64(done)))
+            if got < 0 {
+                if errno == EINTR { continue }
+                return -1
+            }
+            if got == 0 { break }
+            done += got
+        }
+        return done
+    }
+
     @discardableResult
     static func closeFile(_ descriptor: Int32) -> Int32 {
         #if canImport(Glibc)

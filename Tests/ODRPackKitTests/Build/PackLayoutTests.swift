@@ -71,7 +71,7 @@ import Darwin
                 == Data(contentsOf: URL(fileURLWithPath: project.path("b/odrpack-manifest.json"))))
         for (path, facts) in a {
             let isFolder = facts.hasSuffix(" dir")
-            #expect(facts.hasPrefix(isFolder ? "40755 946684800.0 " : "100644 946684800.0 "), "\(path)")
+            #expect(facts.hasPrefix(isFolder ? "40755 946684800000000000 " : "100644 946684800000000000 "), "\(path)")
         }
         let plists = try assetPackManifest(project, "a")
         for pack in try packs(project, "a") {
