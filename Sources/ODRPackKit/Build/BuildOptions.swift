@@ -29,11 +29,11 @@ public struct BuildOptions: Sendable {
         self.outputDirectory = outputDirectory
     }
 
-    /// Reads `SOURCE_DATE_EPOCH`: a whole number of seconds; anything else is an error.
+    /// Reads `SOURCE_DATE_EPOCH`: a whole number of seconds; anything else is a bad invocation (exit 64).
     public static func entryTime(environment: [String: String]) throws -> Int64 {
         guard let text = environment["SOURCE_DATE_EPOCH"] else { return defaultEntryTime }
         guard let value = Int64(text.trimmingCharacters(in: .whitespaces)), value >= 0, value < 4_102_444_800 else {
-            throw ODRPackError.invalidInput(
+            throw ODRPackError.usage(
                 "SOURCE_DATE_EPOCH='\(text)' is not a valid time: set it to whole seconds since 1970 (before 2100), or unset it")
         }
         return value

@@ -25,6 +25,13 @@ public struct LimitProfile: Equatable, Sendable {
     /// What `--format background-assets` checks (SPEC 12): App Store Connect's 100 asset pack ids and 200 GB per app.
     public static let backgroundAssetsName = "background-assets"
 
+    /// A profile named on the command line: one of `names`, else a bad command line (exit 64) saying which exist.
+    public static func check(commandLineName name: String?) throws {
+        guard let name, named(name) == nil else { return }
+        let hint = Suggestion.closest(to: name, in: names).map { " (did you mean '\($0)'?)" } ?? ""
+        throw ODRPackError.usage("unknown profile '\(name)'\(hint): use one of \(names.joined(separator: ", "))")
+    }
+
     public static func named(_ name: String) -> LimitProfile? {
         let MB: Int64 = 1_000_000
         let GB: Int64 = 1_000_000_000

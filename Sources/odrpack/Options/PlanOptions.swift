@@ -22,9 +22,7 @@ struct PlanOptions: ParsableArguments {
 
     func validate() throws {
         try gitHub.check(json: json)
-        if let profile, LimitProfile.named(profile) == nil {
-            throw ValidationError("unknown profile '\(profile)': use one of \(LimitProfile.names.joined(separator: ", "))")
-        }
+        do { try LimitProfile.check(commandLineName: profile) } catch { throw ValidationError("\(error)") }
     }
 
     /// Plans the project; a manifest that cannot be read at all throws (exit 2).

@@ -81,12 +81,7 @@ struct Build: ParsableCommand {
         options.jobs = jobs ?? BuildOptions.defaultJobs
         options.urlPrefix = urlPrefix
         options.useCache = !noCache
-        do {
-            options.entryTime = try BuildOptions.entryTime(environment: ProcessInfo.processInfo.environment)
-        } catch {
-            try console.printError("odrpack: error: \(error)\n")
-            throw ExitCode(64)
-        }
+        options.entryTime = try BuildOptions.entryTime(environment: ProcessInfo.processInfo.environment)
         var pipeline = BuildPipeline(manifestPath: manifest, options: options)
         pipeline.waitForLock = !noWait
         pipeline.json = json

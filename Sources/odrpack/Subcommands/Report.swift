@@ -18,9 +18,7 @@ struct Report: ParsableCommand {
     var output = "odrpack-report.html"
 
     func validate() throws {
-        if let profile, LimitProfile.named(profile) == nil {
-            throw ValidationError("unknown profile '\(profile)': use one of \(LimitProfile.names.joined(separator: ", "))")
-        }
+        do { try LimitProfile.check(commandLineName: profile) } catch { throw ValidationError("\(error)") }
     }
 
     func run() throws {
