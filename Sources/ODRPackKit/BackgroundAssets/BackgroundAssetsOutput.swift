@@ -65,7 +65,7 @@ struct BackgroundAssetsOutput: PackOutput {
     func temporaryPath(forPack index: Int) -> String { packsPath + "/" + TemporaryName.beside(fileNames[index]) }
 
     func makeWriter(spares: CompressorPool) -> any PackFormatWriter {
-        BackgroundAssetsPackWriter(packager: packager, manifests: manifests, rootPath: rootPath)
+        BackgroundAssetsPackWriter(packager: packager, manifests: manifests, rootPath: rootPath, packsPath: packsPath)
     }
 
     /// The commit compares every small file's bytes itself and copies only what changed.
@@ -92,12 +92,10 @@ struct BackgroundAssetsOutput: PackOutput {
             unlink(manifestPath)
             try SystemCall.syncFolder(outputPath)
         }
+        // Each written pack's <id>.json is in place already (the packager was given it there).
         for index in written {
             let folder = temporaryPath(forPack: index)
-            let id = plan.packs[index].assetPackID
             try OutputFolder.moveIntoPlace(folder + "/" + fileNames[index], to: packsPath + "/" + fileNames[index])
-            try OutputFolder.moveIntoPlace(folder + "/" + BackgroundAssetsLayout.manifestName(of: id),
-                                           to: packsPath + "/" + BackgroundAssetsLayout.manifestName(of: id))
             try OutputFolder.remove(folder)
         }
         // A reused pack's manifest may have been edited or removed since: it is small, so compared and rewritten.
@@ -178,7 +176,9 @@ struct BackgroundAssetsOutput: PackOutput {
         return removed
     }
 
+    /// Puts back the `<id>.json` files the writers replaced, then removes this build's temporaries.
     func removeTemporaryFiles() {
+        BackgroundAssetsPackWriter.restore(packsPath: packsPath)
         try? OutputFolder.removeTemporaries(in: packsPath, prefix: TemporaryName.processPrefix)
     }
 }

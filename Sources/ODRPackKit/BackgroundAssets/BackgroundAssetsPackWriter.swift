@@ -5,20 +5,27 @@ import Glibc
 import Darwin
 #endif
 
-/// Writes one Background Assets pack (SPEC 12): its `<id>.json` and, through Apple's packager run from
-/// resources-root, its `<id>.aar`, both inside a temporary folder that the commit empties into place.
+/// Writes one Background Assets pack (SPEC 12): its `<id>.json` in place, where the packager is told to find it, and,
+/// through Apple's packager run from resources-root, its `<id>.aar` in a temporary folder that the commit moves into
+/// place. The `<id>.json` it replaces is kept in that folder and put back if the build fails (see `restore`).
 final class BackgroundAssetsPackWriter: PackFormatWriter {
+    /// Beside the kept manifest in the temporary folder: `.previous` holds the replaced file, `.absent` says there was none.
+    static let previousSuffix = ".previous"
+    static let absentSuffix = ".absent"
+
     private let packager: BackgroundAssetsPackager
     /// Each pack's ba-package manifest, by pack index.
     private let manifests: [String]
     private let rootPath: String
+    private let packsPath: String
     private let buffer = ReadBuffer(size: PackWriter.chunkSize)
     var onBytes: (@Sendable (Int64) -> Void)?
 
-    init(packager: BackgroundAssetsPackager, manifests: [String], rootPath: String) {
+    init(packager: BackgroundAssetsPackager, manifests: [String], rootPath: String, packsPath: String) {
         self.packager = packager
         self.manifests = manifests
         self.rootPath = rootPath
+        self.packsPath = packsPath
     }
 
     func write(_ pack: AssetPack, index: Int, known: [FileDigest?], to temporaryPath: String) throws -> PackArchiveFacts {
@@ -35,9 +42,17 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
         }
         try? FileManager.default.removeItem(atPath: temporaryPath)
         try OutputFile.makeFolder(temporaryPath)
-        let manifestPath = temporaryPath + "/" + BackgroundAssetsLayout.manifestName(of: pack.assetPackID)
+        let manifestName = BackgroundAssetsLayout.manifestName(of: pack.assetPackID)
+        let manifestPath = packsPath + "/" + manifestName
         let archivePath = temporaryPath + "/" + BackgroundAssetsLayout.archiveName(of: pack.assetPackID)
-        try AtomicFile.write(Data(manifests[index].utf8), to: manifestPath)
+        let bytes = Data(manifests[index].utf8)
+        if FileManager.default.contents(atPath: manifestPath) != bytes {
+            if rename(manifestPath, temporaryPath + "/" + manifestName + Self.previousSuffix) != 0 {
+                guard errno == ENOENT else { throw ODRPackError.system("cannot move '\(manifestPath)' aside") }
+                try AtomicFile.write(Data(), to: temporaryPath + "/" + manifestName + Self.absentSuffix)
+            }
+            try AtomicFile.write(bytes, to: manifestPath)
+        }
         try packager.run(manifest: manifestPath, output: archivePath, in: rootPath, pack: pack.assetPackID)
         var info = stat()
         guard lstat(archivePath, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else {
@@ -55,5 +70,21 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
         return PackArchiveFacts(archiveSize: size, archiveSha256: sha256,
                                 contentHash: PackArchiveFacts.contentHash(files: pack.files, sha256: digests.map(\.sha256)),
                                 files: digests, uncompressedSize: pack.size)
+    }
+
+    /// After a failed build: every `<id>.json` a writer of this process replaced is put back as it was, so the
+    /// previous output stays whole. Returns nothing; what cannot be put back is left for the next build to rewrite.
+    static func restore(packsPath: String) {
+        let folders = (try? FileManager.default.contentsOfDirectory(atPath: packsPath)) ?? []
+        for folder in folders where folder.hasPrefix(TemporaryName.processPrefix) {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: packsPath + "/" + folder)) ?? [] {
+                let kept = packsPath + "/" + folder + "/" + name
+                if name.hasSuffix(previousSuffix) {
+                    rename(kept, packsPath + "/" + String(name.dropLast(previousSuffix.count)))
+                } else if name.hasSuffix(absentSuffix) {
+                    unlink(packsPath + "/" + String(name.dropLast(absentSuffix.count)))
+                }
+            }
+        }
     }
 }

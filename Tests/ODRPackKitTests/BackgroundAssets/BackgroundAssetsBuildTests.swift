@@ -53,9 +53,11 @@ import Testing
         #expect(calls.count == 4)
         for call in calls {
             #expect(call.cwd == fixture.resourcesRoot)
-            #expect(call.manifest.hasPrefix(fixture.project.path("out/BackgroundAssets/")))
-            #expect(call.output.hasPrefix(fixture.project.path("out/BackgroundAssets/")) && call.output.hasSuffix(".aar"))
+            // The pack's manifest itself, at its place; the output a temporary beside it, renamed into place.
             let name = (call.manifest as NSString).lastPathComponent
+            #expect(call.manifest == fixture.project.path("out/BackgroundAssets/\(name)"))
+            #expect(call.output.hasPrefix(fixture.project.path("out/BackgroundAssets/")) && call.output.hasSuffix(".aar"))
+            #expect(call.output != fixture.project.path("out/BackgroundAssets/" + name.dropLast(5) + ".aar"))
             #expect(try fixture.text("out/BackgroundAssets/\(name)") == call.manifestText)
         }
         #expect(Set(calls.map { ($0.manifest as NSString).lastPathComponent }) == Set(try packs(fixture).map { "\($0["assetPackId"]!).json" }))
@@ -144,12 +146,17 @@ import Testing
         let fixture = try BackgroundAssetsFixture()
         #expect(try fixture.build().status == 0)
         let manifest = try fixture.data("out/odrpack-manifest.json")
+        let level1 = "out/BackgroundAssets/\(expectedAssetPackID(["level1"])).json"
+        let packageManifest = try fixture.data(level1)
+        // A changed file and a new one: the pack's ba-package manifest changes too, and must be put back.
         try fixture.project.file("R/Level1/scene.json", "changed")
+        try fixture.project.file("R/Level1/new.json", "new")
         for environment in [["BA_STANDIN_FAIL": "1"], ["BA_STANDIN_NO_OUTPUT": "1"]] {
             let output = try fixture.build(environment: environment)
             #expect(output.status == 2, "\(environment)")
             #expect(output.stderr.contains("packager"), "\(output.stderr)")
             #expect(try fixture.data("out/odrpack-manifest.json") == manifest)
+            #expect(try fixture.data(level1) == packageManifest)
             #expect(try fixture.run(["verify", "out"]).status == 0)
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixture.project.path("out/BackgroundAssets"))
                 .filter { $0.hasPrefix(".odrpack-tmp-") }
