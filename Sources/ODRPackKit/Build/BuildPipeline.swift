@@ -55,10 +55,17 @@ public struct BuildPipeline {
                 throw ODRPackError.invalidInput(
                     "the output folder '\(options.outputDirectory)' is resources-root: its packs would become resources; write the build to another folder")
             }
-            if plan.format == .backgroundAssets && plan.backgroundAssets.hosting == .self && options.urlPrefix == nil {
-                lock.removeFolderIfCreated()
-                throw ODRPackError.usage(
-                    "the manifest's background-assets hosting is self, so the build needs --url-prefix URL: where site/ will be served from (the app's BAManifestURL is URL/download-manifest.json)")
+            if plan.format == .backgroundAssets && plan.backgroundAssets.hosting == .self {
+                guard let prefix = options.urlPrefix else {
+                    lock.removeFolderIfCreated()
+                    throw ODRPackError.usage(
+                        "the manifest's background-assets hosting is self, so the build needs --url-prefix URL: where site/ will be served from (the app's BAManifestURL is URL/download-manifest.json)")
+                }
+                guard let url = URL(string: prefix), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false else {
+                    lock.removeFolderIfCreated()
+                    throw ODRPackError.usage(
+                        "--url-prefix '\(prefix)' is not an http(s) URL with a host: devices download self-hosted packs from it, e.g. https://cdn.example.com/packs")
+                }
             }
             let build = try builder.build(plan, rootPath: resolution.rootPath, previous: loader.previous, packager: packager)
             check.save(result, build: build)

@@ -197,10 +197,12 @@ import Testing
         #expect(try fixture.run(["build", "-o", "out", "--ba-package", "x"]).status == 64)
         #expect(!FileManager.default.fileExists(atPath: fixture.project.path("out")))
         let selfHosted = try BackgroundAssetsFixture(background: "background-assets: {hosting: self}")
-        let output = try selfHosted.build()
-        #expect(output.status == 64)
-        #expect(output.stderr.contains("--url-prefix"))
-        #expect(!FileManager.default.fileExists(atPath: selfHosted.project.path("out")))
+        for extra in [[], ["--url-prefix", "cdn.example.com/packs"], ["--url-prefix", "file:///srv/packs"]] {
+            let output = try selfHosted.build(extra)
+            #expect(output.status == 64, "\(extra)")
+            #expect(output.stderr.contains("--url-prefix"))
+            #expect(!FileManager.default.fileExists(atPath: selfHosted.project.path("out")))
+        }
     }
 
     @Test func selfHostingWritesTheSite() throws {
