@@ -170,7 +170,7 @@ struct BackgroundAssetsOutput: PackOutput {
         for name in entries.sorted(by: { $0.precedesByCodePoint($1) })
         where !keep.contains(name) && (name.hasSuffix(".aar") || name.hasSuffix(".json") || name.hasPrefix(TemporaryName.marker)) {
             try OutputFolder.remove(packsPath + "/" + name)
-            if name.hasSuffix(".aar") { removed.append(BackgroundAssetsLayout.folder + "/" + name) }
+            if name.hasSuffix(".aar") { removed.append(name) }
         }
         try OutputFolder.removeTemporaries(in: outputPath)
         return removed
