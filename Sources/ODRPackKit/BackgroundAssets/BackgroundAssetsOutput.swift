@@ -86,12 +86,7 @@ struct BackgroundAssetsOutput: PackOutput {
         let manifest = BuildManifest(plan: plan, archives: facts, versions: versions(facts), urlPrefix: options.urlPrefix)
         let manifestPath = outputPath + "/" + BuildManifest.fileName
         let manifestText = manifest.serialized()
-        let manifestUnchanged = written.isEmpty && FileManager.default.contents(atPath: manifestPath) == Data(manifestText.utf8)
-        // Nothing trusts the old manifest from here on, even after a power cut.
-        if !manifestUnchanged {
-            unlink(manifestPath)
-            try SystemCall.syncFolder(outputPath)
-        }
+        let manifestUnchanged = try OutputFolder.retireManifest(at: manifestPath, text: manifestText, wroteAny: !written.isEmpty)
         // Each written pack's <id>.json is in place already (the packager was given it there).
         for index in written {
             let folder = temporaryPath(forPack: index)

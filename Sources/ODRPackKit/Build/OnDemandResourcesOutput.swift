@@ -59,12 +59,7 @@ struct OnDemandResourcesOutput: PackOutput {
         let manifest = BuildManifest(plan: plan, archives: facts)
         let manifestPath = outputPath + "/" + BuildManifest.fileName
         let manifestText = manifest.serialized()
-        let manifestUnchanged = written.isEmpty && FileManager.default.contents(atPath: manifestPath) == Data(manifestText.utf8)
-        // Nothing trusts the old manifest from here on, even after a power cut.
-        if !manifestUnchanged {
-            unlink(manifestPath)
-            try SystemCall.syncFolder(outputPath)
-        }
+        let manifestUnchanged = try OutputFolder.retireManifest(at: manifestPath, text: manifestText, wroteAny: !written.isEmpty)
         for index in written {
             try OutputFolder.moveIntoPlace(temporaryPath(forPack: index), to: packsPath + "/" + fileNames[index])
         }

@@ -15,6 +15,15 @@ enum OutputFolder {
         }
     }
 
+    /// The first step of every commit: when the manifest on disk is already `text` and no pack was written, it stays
+    /// (returns true); else it is removed, durably, so that nothing trusts it while packs are replaced.
+    static func retireManifest(at path: String, text: String, wroteAny: Bool) throws -> Bool {
+        if !wroteAny && FileManager.default.contents(atPath: path) == Data(text.utf8) { return true }
+        unlink(path)
+        try SystemCall.syncFolder((path as NSString).deletingLastPathComponent)
+        return false
+    }
+
     /// Moves a written pack into place. What was there is removed first: a folder cannot be renamed over a full one,
     /// and renaming over a file makes ext4 flush the new one on the spot (auto_da_alloc), tens of milliseconds for
     /// a large archive. Packs move while no manifest vouches for the folder, so their brief absence is safe.
