@@ -53,12 +53,36 @@ final class StreamingZipReader {
     /// File offset of `buffer[bufferStart]`.
     private var position: UInt64 = 0
     private var current: LocalEntry?
+    /// With `hashing`: the SHA-256 of every byte read so far, which are read once each, in file order.
+    private var hasher: SHA256Hasher?
+    /// Bytes read from the file so far (the buffer's end, as a file offset).
+    private var bytesRead: UInt64 = 0
 
-    init(path: String) throws {
+    /// - Parameter hashing: also hash the file's raw bytes on the way, so `digestToEnd` needs no second read.
+    init(path: String, hashing: Bool = false) throws {
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw FormatError(description: "cannot open: \(String(cString: strerror(errno)))") }
         self.path = path
         buffer = .allocate(byteCount: 1 << 20, alignment: 16)
+        if hashing { hasher = SHA256Hasher() }
+    }
+
+    /// The whole file's size and SHA-256 (with `hashing`): the bytes read so far, then the rest up to the end.
+    /// Also after a format error, since everything read before it was hashed in order.
+    func digestToEnd() throws -> (size: Int64, sha256: String) {
+        guard var hasher else { preconditionFailure("digestToEnd needs a reader made with hashing") }
+        while true {
+            let count = SystemCall.readFully(descriptor, into: buffer.baseAddress!, count: buffer.count, at: Int64(bytesRead))
+            guard count >= 0 else { throw FormatError(description: "cannot read: \(String(cString: strerror(errno)))") }
+            if count == 0 { break }
+            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            bytesRead += UInt64(count)
+        }
+        // The buffer now holds bytes past the parsed ones: nothing may be parsed after this.
+        bufferStart = 0
+        bufferEnd = 0
+        self.hasher = nil
+        return (Int64(bytesRead), hasher.finalize())
     }
 
     deinit {
@@ -210,7 +234,9 @@ final class StreamingZipReader {
             if count < 0 && errno == EINTR { continue }
             if count < 0 { throw FormatError(description: "cannot read: \(String(cString: strerror(errno)))") }
             if count == 0 { return false }
+            hasher?.update(UnsafeRawBufferPointer(rebasing: buffer[bufferEnd..<(bufferEnd + count)]))
             bufferEnd += count
+            bytesRead = position + UInt64(bufferEnd)
         }
         return true
     }

@@ -96,10 +96,12 @@ public struct BuildVerifier {
         return report
     }
 
+    /// One read of the archive: the reader checks the local headers front to back and hashes the raw bytes on the way.
     private func checkZip(_ path: String, _ check: inout PackContentCheck) throws {
-        let (size, sha256) = try Self.fileDigest(path)
-        check.compareArchive(size: size, sha256: sha256)
-        let reader = try StreamingZipReader(path: path)
+        let reader = try StreamingZipReader(path: path, hashing: true)
+        defer {
+            if let (size, sha256) = try? reader.digestToEnd() { check.compareArchive(size: size, sha256: sha256) }
+        }
         var locals: [StreamingZipReader.LocalEntry] = []
         var metadata: [UInt8] = []
         var contentCount: Int64 = 0, contentBytes: Int64 = 0
