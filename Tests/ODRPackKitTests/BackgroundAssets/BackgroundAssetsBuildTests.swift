@@ -144,6 +144,23 @@ import Testing
         #expect(try fixture.run(["verify", "out"]).status == 0)
     }
 
+    /// A CI machine starts with an empty folder: the last release's manifest alone carries the versions on.
+    @Test func versionsCarryOnFromARestoredManifest() throws {
+        let fixture = try BackgroundAssetsFixture()
+        #expect(try fixture.build(output: "release").status == 0)
+        try fixture.project.file("R/Level2/scene.json", "{\"level\": 2, \"fixed\": true}")
+        try fixture.project.folder("ci")
+        try FileManager.default.copyItem(atPath: fixture.project.path("release/odrpack-manifest.json"),
+                                         toPath: fixture.project.path("ci/odrpack-manifest.json"))
+        let output = try fixture.build(["--no-cache"], output: "ci")
+        #expect(output.status == 0)
+        let level2 = expectedAssetPackID(["level 2"])
+        for pack in try packs(fixture, "ci") {
+            #expect(pack["version"] as? Int == (pack["assetPackId"] as? String == level2 ? 1 : 0))
+        }
+        #expect(try fixture.run(["verify", "ci"]).status == 0)
+    }
+
     @Test func aPackagerThatFailsLeavesThePreviousOutput() throws {
         let fixture = try BackgroundAssetsFixture()
         #expect(try fixture.build().status == 0)
