@@ -8,7 +8,7 @@ PREFIX ?= /usr/local
 
 all: build
 
-# Linux: libarchive (the tests' reader), zlib and pkg-config come from apt when they are missing. macOS: zlib is
+# Linux: libdeflate, zlib, libarchive (the tests' reader) and pkg-config come from apt when they are missing. macOS: zlib is
 # in the SDK; libarchive and pkg-config come from Homebrew, and libarchive (keg-only) is found through its .pc file.
 UNAME := $(shell uname)
 ifeq ($(UNAME),Darwin)
@@ -16,14 +16,14 @@ export PKG_CONFIG_PATH := $(shell brew --prefix libarchive 2>/dev/null)/lib/pkgc
 endif
 deps:
 ifeq ($(UNAME),Darwin)
-	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libarchive; then \
-		echo "installing libarchive pkg-config"; brew install libarchive pkg-config; \
+	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libarchive || ! pkg-config --exists libdeflate; then \
+		echo "installing libarchive libdeflate pkg-config"; brew install libarchive libdeflate pkg-config; \
 	fi
 else
-	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libarchive || [ ! -f /usr/include/zlib.h ]; then \
-		echo "installing libarchive-dev zlib1g-dev pkg-config"; \
+	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libarchive || ! pkg-config --exists libdeflate || [ ! -f /usr/include/zlib.h ]; then \
+		echo "installing libarchive-dev libdeflate-dev zlib1g-dev pkg-config"; \
 		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libarchive-dev zlib1g-dev pkg-config; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libarchive-dev libdeflate-dev zlib1g-dev pkg-config; \
 	fi
 endif
 

@@ -26,6 +26,12 @@ let package = Package(
             name: "CZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // libdeflate: whole-entry deflate of entries up to 1 MiB, and CRC-32 (several times zlib's speed).
+        .systemLibrary(
+            name: "CLibdeflate",
+            pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]
+        ),
         // libarchive: only the tests link it, to read back what odrpack writes with an independent reader.
         .systemLibrary(
             name: "CArchive",
@@ -38,6 +44,7 @@ let package = Package(
             name: "ODRPackKit",
             dependencies: [
                 "CZlib",
+                "CLibdeflate",
                 "CSystem",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),

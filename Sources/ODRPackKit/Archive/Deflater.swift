@@ -43,18 +43,3 @@ final class Deflater {
         if finish { deflateReset(&stream) }
     }
 }
-
-/// CRC-32 as zip stores it (zlib's).
-enum CRC32 {
-    static func update(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return crc }
-        var value = uLong(crc)
-        var offset = 0
-        while offset < bytes.count {
-            let count = min(bytes.count - offset, Int(UInt32.max >> 1))
-            value = crc32(value, (base + offset).assumingMemoryBound(to: Bytef.self), uInt(count))
-            offset += count
-        }
-        return UInt32(truncatingIfNeeded: value)
-    }
-}

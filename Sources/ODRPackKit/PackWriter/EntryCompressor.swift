@@ -22,18 +22,18 @@ final class EntryCompressor: @unchecked Sendable {
     let options: BuildOptions
     let buffer = ReadBuffer(size: PackWriter.chunkSize)
     private let sample = ReadBuffer(size: sampleSize * 3)
-    /// Level 1, for the trial of `auto`; one zlib state reused, where compress2 would set one up per file.
-    private let trial: Deflater?
-    private let deflater: Deflater?
+    /// Level 1, for the trial of `auto`, and the build's level for whole entries: libdeflate, one of each reused.
+    private let trial: WholeDeflater?
+    private let deflater: WholeDeflater?
 
-    /// zlib states that could not be set up (no memory) fail the first entry that needs them.
+    /// Compressors that could not be set up (no memory) fail the first entry that needs them.
     init(options: BuildOptions) {
         self.options = options
-        trial = options.compression == .auto ? try? Deflater(level: 1) : nil
-        deflater = options.compression == .store ? nil : try? Deflater(level: options.level)
+        trial = options.compression == .auto ? try? WholeDeflater(level: 1) : nil
+        deflater = options.compression == .store ? nil : try? WholeDeflater(level: options.level)
     }
 
-    private static let noZlib = ODRPackError.io("cannot set up zlib's deflate: out of memory", errno: ENOMEM)
+    private static let noZlib = ODRPackError.io("cannot set up libdeflate's compressor: out of memory", errno: ENOMEM)
 
     /// Prepares an entry of in-memory bytes, or a file of at most one chunk.
     func prepare(_ entry: PackEntry, onBytes: ((Int64) -> Void)?) throws -> Prepared {
@@ -62,10 +62,7 @@ final class EntryCompressor: @unchecked Sendable {
             return Prepared(digest: digest, size: Int64(bytes.count), deflated: false, payload: Array(bytes))
         }
         guard let deflater else { throw Self.noZlib }
-        var payload: [UInt8] = []
-        payload.reserveCapacity(bytes.count / 2 + 64)
-        try deflater.compress(bytes, finish: true) { payload.append(contentsOf: $0) }
-        return Prepared(digest: digest, size: Int64(bytes.count), deflated: true, payload: payload)
+        return Prepared(digest: digest, size: Int64(bytes.count), deflated: true, payload: deflater.compress(bytes))
     }
 
     func shouldDeflate(inMemory bytes: UnsafeRawBufferPointer) throws -> Bool {
@@ -91,8 +88,7 @@ final class EntryCompressor: @unchecked Sendable {
         for offset in offsets { sampled += try read(offset, length, sample.bytes.baseAddress! + sampled) }
         guard sampled > 0 else { return false }
         guard let trial else { throw Self.noZlib }
-        var compressedLength = 0
-        try trial.compress(UnsafeRawBufferPointer(rebasing: sample.bytes[..<sampled]), finish: true) { compressedLength += $0.count }
+        let compressedLength = trial.compressedCount(UnsafeRawBufferPointer(rebasing: sample.bytes[..<sampled]))
         return Double(compressedLength) <= Double(sampled) * (1 - Self.worthwhileSaving)
     }
 }
