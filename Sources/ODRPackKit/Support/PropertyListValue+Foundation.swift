@@ -7,17 +7,15 @@ extension PropertyListValue {
         switch value {
         case let flag as Bool where type(of: value) == Bool.self: self = .bool(flag)
         case let text as String: self = .string(text)
-        case let number as Int: self = .int(Int64(number))
-        case let number as Int64: self = .int(number)
-        case let number as UInt64 where number <= UInt64(Int64.max): self = .int(Int64(number))
-        case let number as Double: self = .real(number)
-        case let bytes as Data: self = .data([UInt8](bytes))
-        case let date as Date: self = .date(date.timeIntervalSinceReferenceDate)
+        // Before any `as Int` or `as Double`: bridging would read a real 1.0 as the integer 1. The number's own type
+        // decides (Foundation reads plist integers and reals as NSNumbers; Swift's own numbers bridge to one).
         case let number as NSNumber:
             let kind = String(cString: number.objCType)
             if Self.isBoolean(number) { self = .bool(number.boolValue) }
             else if kind == "d" || kind == "f" { self = .real(number.doubleValue) }
             else { self = .int(number.int64Value) }
+        case let bytes as Data: self = .data([UInt8](bytes))
+        case let date as Date: self = .date(date.timeIntervalSinceReferenceDate)
         case let items as [Any]:
             var values: [PropertyListValue] = []
             for item in items {

@@ -28,12 +28,12 @@ import Testing
         #expect(!positions.contains(-1) && positions == positions.sorted())
     }
 
-    /// What Foundation reads converts to the same value, its kinds kept (a Bool is not the integer 1). XML dates are
-    /// whole seconds, and corelibs Foundation reads a whole real such as 1.0 as an integer, so neither is used here.
+    /// What Foundation reads converts to the same value, its kinds kept (a Bool is not the integer 1, a real 1.0 is not
+    /// the integer 1). XML dates are whole seconds, so the date here is too.
     @Test func foundationValuesConvertWithTheirKinds() throws {
         let value = PropertyListValue.dictionary([
             "yes": .bool(true), "one": .int(1), "half": .real(0.5), "text": .string("t"), "bytes": .data([1, 2]),
-            "when": .date(12), "list": .array([.bool(false), .int(0), .real(1.25)]),
+            "when": .date(12), "list": .array([.bool(false), .int(0), .real(1.25), .real(1.0), .real(-3.0)]),
         ])
         for format in [PropertyListSerialization.PropertyListFormat.xml, .binary] {
             let encoded = format == .binary ? value.binaryData()
@@ -42,6 +42,8 @@ import Testing
             #expect(PropertyListValue(foundation: decoded) == value)
         }
         #expect(PropertyListValue(foundation: NSObject()) == nil)
+        // Swift's own numbers convert by their type too.
+        #expect(PropertyListValue(foundation: [2.0, 2, Int64(-7)] as [Any]) == .array([.real(2.0), .int(2), .int(-7)]))
     }
 
     /// Over 65,536 objects and offsets: four-byte object references and offsets.
