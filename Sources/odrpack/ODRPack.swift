@@ -11,9 +11,7 @@ struct ODRPack: ParsableCommand {
         subcommands: [Plan.self, Validate.self, Build.self, Verify.self, Diff.self, Thin.self, Report.self, ImportXcode.self])
 
     static func main() {
-        // A file-size limit and a closed pipe are reported as write errors (exit 2), not deaths by signal.
-        signal(SIGXFSZ, SIG_IGN)
-        signal(SIGPIPE, SIG_IGN)
+        StandardStream.reportFailedWritesAsErrors()
         var command: any ParsableCommand
         do {
             command = try parseAsRoot()
@@ -25,7 +23,7 @@ struct ODRPack: ParsableCommand {
         } catch let code as ExitCode {
             exit(withError: code)
         } catch let ODRPackError.usage(message) {
-            try? StandardStream.write("odrpack: error: \(message)\n", to: STDERR_FILENO)
+            try? StandardStream.write("odrpack: error: \(message)\n", to: StandardStream.error)
             Foundation.exit(64)
         } catch {
             // `--help` arrives here (ArgumentParser's help command throws from run): ArgumentParser prints it.
@@ -33,7 +31,7 @@ struct ODRPack: ParsableCommand {
                 exit(withError: error)
             }
             // The one place where the tool's own failures become exit 2 (stdout or stderr unwritable included).
-            try? StandardStream.write("odrpack: error: \(error)\n", to: STDERR_FILENO)
+            try? StandardStream.write("odrpack: error: \(error)\n", to: StandardStream.error)
             Foundation.exit(2)
         }
     }

@@ -1,9 +1,4 @@
 import CZlib
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Raw deflate (no zlib header) through zlib, reused across entries. Owns its `z_stream`, freed in `deinit`.
 final class Deflater {
@@ -16,7 +11,7 @@ final class Deflater {
                                    zlibVersion(), Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else {
             output.deallocate()
-            throw ODRPackError.io("cannot start zlib's deflate (status \(status))", errno: ENOMEM)
+            throw ODRPackError.io("cannot start zlib's deflate (status \(status))", errno: SystemError.outOfMemory.code)
         }
     }
 
@@ -34,7 +29,7 @@ final class Deflater {
             stream.avail_out = uInt(output.count)
             let status = deflate(&stream, finish ? Z_FINISH : Z_NO_FLUSH)
             guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
-                throw ODRPackError.io("zlib's deflate failed (status \(status))", errno: EIO)
+                throw ODRPackError.io("zlib's deflate failed (status \(status))", errno: SystemError.ioFailure.code)
             }
             let produced = output.count - Int(stream.avail_out)
             if produced > 0 { try sink(UnsafeRawBufferPointer(rebasing: output[..<produced])) }

@@ -1,9 +1,4 @@
 import CLibdeflate
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Raw deflate (no wrapper) of an entry held whole in memory, through libdeflate: several times zlib's speed at the
 /// same ratio. Entries up to one read chunk take this path and larger ones zlib's streaming `Deflater`; the rule
@@ -15,7 +10,7 @@ final class WholeDeflater {
     /// - Parameter level: 0-9 as zlib counts them (libdeflate takes the same numbers).
     init(level: Int) throws {
         guard let compressor = libdeflate_alloc_compressor(Int32(level)) else {
-            throw ODRPackError.io("cannot set up libdeflate's compressor at level \(level): out of memory", errno: ENOMEM)
+            throw ODRPackError.io("cannot set up libdeflate's compressor at level \(level): out of memory", errno: SystemError.outOfMemory.code)
         }
         self.compressor = compressor
     }

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The numbers of the zip format (PKWARE APPNOTE) that Apple's streaming asset packs use (SPEC 7).
 enum ZipFormat {
@@ -44,24 +39,16 @@ enum ZipFormat {
     /// MS-DOS date and time of a UTC instant (never the local time zone), clamped to the format's 1980-2107 range.
     static func dosDateTime(_ seconds: Int64) -> (time: UInt16, date: UInt16) {
         let clamped = min(max(seconds, 315_532_800), 4_354_819_198)
-        var time = time_t(clamped)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        let dosTime = UInt16(parts.tm_hour) << 11 | UInt16(parts.tm_min) << 5 | UInt16(parts.tm_sec / 2)
-        let dosDate = UInt16(parts.tm_year - 80) << 9 | UInt16(parts.tm_mon + 1) << 5 | UInt16(parts.tm_mday)
+        let time = UTCTime(secondsSince1970: clamped)
+        let dosTime = UInt16(time.hour) << 11 | UInt16(time.minute) << 5 | UInt16(time.second / 2)
+        let dosDate = UInt16(time.year - 1980) << 9 | UInt16(time.month) << 5 | UInt16(time.day)
         return (dosTime, dosDate)
     }
 
     /// Seconds since 1970 of an MS-DOS time and date read as UTC.
     static func seconds(dosTime: UInt16, dosDate: UInt16) -> Int64 {
-        var parts = tm()
-        parts.tm_year = Int32(dosDate >> 9) + 80
-        parts.tm_mon = Int32((dosDate >> 5) & 0xF) - 1
-        parts.tm_mday = Int32(dosDate & 0x1F)
-        parts.tm_hour = Int32(dosTime >> 11)
-        parts.tm_min = Int32((dosTime >> 5) & 0x3F)
-        parts.tm_sec = Int32(dosTime & 0x1F) * 2
-        return Int64(timegm(&parts))
+        UTCTime(year: Int(dosDate >> 9) + 1980, month: Int((dosDate >> 5) & 0xF), day: Int(dosDate & 0x1F),
+                hour: Int(dosTime >> 11), minute: Int((dosTime >> 5) & 0x3F), second: Int(dosTime & 0x1F) * 2).secondsSince1970
     }
 }
 

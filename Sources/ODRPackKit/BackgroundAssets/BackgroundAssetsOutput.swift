@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A Background Assets build's output (SPEC 12): `BackgroundAssets/<id>.json` and `<id>.aar` per pack,
 /// `AssetPackTags.json`, for `hosting: self` the `site/` folder, and odrpack-manifest.json (last). A pack's archive

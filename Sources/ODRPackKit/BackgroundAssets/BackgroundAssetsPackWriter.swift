@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Writes one Background Assets pack (SPEC 12): its `<id>.json` in place, where the packager is told to find it, and,
 /// through Apple's packager run from resources-root, its `<id>.aar` in a temporary folder that the commit moves into
@@ -47,18 +42,20 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
         let archivePath = temporaryPath + "/" + BackgroundAssetsLayout.archiveName(of: pack.assetPackID)
         let bytes = Data(manifests[index].utf8)
         if FileManager.default.contents(atPath: manifestPath) != bytes {
-            if rename(manifestPath, temporaryPath + "/" + manifestName + Self.previousSuffix) != 0 {
-                guard errno == ENOENT else { throw ODRPackError.system("cannot move '\(manifestPath)' aside") }
+            if let failure = SystemCall.rename(manifestPath, to: temporaryPath + "/" + manifestName + Self.previousSuffix) {
+                guard failure.isMissing else {
+                    throw ODRPackError.io("cannot move '\(manifestPath)' aside: \(failure.reason)", errno: failure.code)
+                }
                 try AtomicFile.write(Data(), to: temporaryPath + "/" + manifestName + Self.absentSuffix)
             }
             try AtomicFile.write(bytes, to: manifestPath)
         }
         try packager.run(manifest: manifestPath, output: archivePath, in: rootPath, pack: pack.assetPackID)
-        var info = stat()
-        guard lstat(archivePath, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else {
+        guard case let .success(output) = LocalFileSystem().status(archivePath, followingLinks: false),
+              output.kind == .regular, output.stamp.size > 0 else {
             throw ODRPackError.io(
                 "the Background Assets packager wrote no archive for pack '\(pack.assetPackID)' (it exited 0, but '\(archivePath)' is missing or empty): check that it writes its output where {output} says; the previous output is unchanged",
-                errno: ENOENT)
+                errno: SystemError.noSuchFile.code)
         }
         // The packager read the files itself: they must still be what was hashed.
         for file in pack.files {
@@ -80,9 +77,9 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: packsPath + "/" + folder)) ?? [] {
                 let kept = packsPath + "/" + folder + "/" + name
                 if name.hasSuffix(previousSuffix) {
-                    rename(kept, packsPath + "/" + String(name.dropLast(previousSuffix.count)))
+                    _ = SystemCall.rename(kept, to: packsPath + "/" + String(name.dropLast(previousSuffix.count)))
                 } else if name.hasSuffix(absentSuffix) {
-                    unlink(packsPath + "/" + String(name.dropLast(absentSuffix.count)))
+                    _ = SystemCall.removeFile(packsPath + "/" + String(name.dropLast(absentSuffix.count)))
                 }
             }
         }

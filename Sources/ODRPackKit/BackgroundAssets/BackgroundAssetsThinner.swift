@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `thin` with a Background Assets build (SPEC 12): removes the packed files from the app (as for ODR), copies
 /// `AssetPackTags.json` into its root and sets the `BA*` keys of its Info.plist, kept in its own format (XML or
@@ -26,7 +21,7 @@ struct BackgroundAssetsThinner {
         }
         let tagsPath = buildFolder + "/" + BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.tagsFile
         guard let tags = FileManager.default.contents(atPath: tagsPath) else {
-            throw ODRPackError.io("'\(tagsPath)' cannot be read: is '\(options.buildPath)' a finished odrpack build?", errno: ENOENT)
+            throw ODRPackError.io("'\(tagsPath)' cannot be read: is '\(options.buildPath)' a finished odrpack build?", errno: SystemError.noSuchFile.code)
         }
         let infoPath = try Self.infoPlistPath(of: location.app)
         var (plist, format) = try Self.readPlist(infoPath)
@@ -118,7 +113,7 @@ struct BackgroundAssetsThinner {
 
     static func readPlist(_ path: String) throws -> ([String: Any], PropertyListSerialization.PropertyListFormat) {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ODRPackError.io("cannot read '\(path)'", errno: EIO)
+            throw ODRPackError.io("cannot read '\(path)'", errno: SystemError.ioFailure.code)
         }
         var format = PropertyListSerialization.PropertyListFormat.xml
         guard let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: &format),

@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `verify` of a Background Assets build (SPEC 12): every `<id>.json` regenerated from the build manifest byte for
 /// byte, every `.aar` by size and SHA-256 (odrpack cannot read Apple Archives: the packager made them),
@@ -51,9 +46,8 @@ struct BackgroundAssetsVerifier {
 
     /// Whether the file at `path` has the archive's recorded size and SHA-256.
     func archiveProblems(_ path: String, name: String, pack: BuildManifest.Pack) -> [String] {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return ["'\(name)' is missing"] }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { return ["'\(name)' is not a regular file"] }
+        guard case let .success(status) = LocalFileSystem().status(path, followingLinks: false) else { return ["'\(name)' is missing"] }
+        guard status.kind == .regular else { return ["'\(name)' is not a regular file"] }
         do {
             let (size, sha256) = try BuildVerifier.fileDigest(path)
             var problems: [String] = []
@@ -67,9 +61,10 @@ struct BackgroundAssetsVerifier {
 
     /// A problem when the file (relative to the build folder) does not hold exactly `text`.
     func compare(_ name: String, with text: String) -> String? {
-        var info = stat()
-        guard lstat(folder + "/" + name, &info) == 0 else { return "'\(name)' is missing" }
-        guard (info.st_mode & S_IFMT) == S_IFREG, let data = FileManager.default.contents(atPath: folder + "/" + name) else {
+        guard case let .success(status) = LocalFileSystem().status(folder + "/" + name, followingLinks: false) else {
+            return "'\(name)' is missing"
+        }
+        guard status.kind == .regular, let data = FileManager.default.contents(atPath: folder + "/" + name) else {
             return "'\(name)' is not a readable file"
         }
         return data == Data(text.utf8) ? nil : "'\(name)' differs from what \(BuildManifest.fileName) makes of it (edited, or from another build): build again"

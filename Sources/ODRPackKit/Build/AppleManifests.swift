@@ -78,10 +78,7 @@ public enum AppleManifests {
     public static func contentTimestamp(_ contentHash: String) -> String {
         let prefix = UInt64(contentHash.prefix(16), radix: 16) ?? 0
         let span = UInt64(timestampRange.upperBound - timestampRange.lowerBound)
-        var time = time_t(Int64(prefix % span) + timestampRange.lowerBound)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.000Z", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        let time = UTCTime(secondsSince1970: Int64(prefix % span) + timestampRange.lowerBound)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.000Z", time.year, time.month, time.day, time.hour, time.minute, time.second)
     }
 }

@@ -47,7 +47,7 @@ public final class BuildProgress: Sendable {
     func end() {
         guard style == .bar else { return }
         counts.withLock { counts in
-            if counts.totalPacks > 0 { try? StandardStream.write("\r\u{1B}[K", to: STDERR_FILENO) }
+            if counts.totalPacks > 0 { try? StandardStream.write("\r\u{1B}[K", to: StandardStream.error) }
         }
     }
 
@@ -67,9 +67,9 @@ public final class BuildProgress: Sendable {
             let width = 24
             let filled = counts.totalBytes > 0 ? Int(Double(width) * Double(counts.bytesDone) / Double(counts.totalBytes)) : width
             let bar = String(repeating: "#", count: min(filled, width)) + String(repeating: ".", count: max(0, width - filled))
-            try? StandardStream.write("\r\u{1B}[K[\(bar)] \(status)", to: STDERR_FILENO)
+            try? StandardStream.write("\r\u{1B}[K[\(bar)] \(status)", to: StandardStream.error)
         case .lines:
-            try? StandardStream.write("odrpack: \(status)\n", to: STDERR_FILENO)
+            try? StandardStream.write("odrpack: \(status)\n", to: StandardStream.error)
         case .none:
             break
         }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Why the tool could not do its job: the one fatal error type, every case exit 2 but `usage` (64); the front end
 /// maps it in one place. Problems with the project itself are `Diagnostic`s instead.
 public enum ODRPackError: Error, CustomStringConvertible {
@@ -27,12 +21,5 @@ public enum ODRPackError: Error, CustomStringConvertible {
         case let .unusableInput(message): return message
         case let .usage(message): return message
         }
-    }
-}
-
-extension ODRPackError {
-    /// A failed system call with the system's reason, e.g. `cannot open 'a.png': Permission denied`.
-    static func system(_ what: String, _ code: Int32 = errno) -> ODRPackError {
-        .io("\(what): \(String(cString: strerror(code)))", errno: code)
     }
 }

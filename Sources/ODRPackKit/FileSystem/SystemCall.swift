@@ -73,6 +73,18 @@ enum SystemCall {
         #endif
     }
 
+    static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+
+    /// Renames `from` to `to`; nil when done, else why not.
+    static func rename(_ from: String, to: String) -> SystemError? {
+        Foundation.rename(from, to) == 0 ? nil : .last
+    }
+
+    /// Removes a file (not a folder); nil when done, else why not.
+    static func removeFile(_ path: String) -> SystemError? {
+        unlink(path) == 0 ? nil : .last
+    }
+
     /// Tells the kernel a file is read once front to back, so it reads ahead and does not keep the pages.
     static func adviseSequentialRead(_ descriptor: Int32) {
         #if os(Linux)

@@ -15,4 +15,12 @@ public struct SystemError: Error, Sendable, Equatable {
 
     public var reason: String { String(cString: strerror(code)) }
     public var isLoop: Bool { code == ELOOP }
+    /// The path does not exist.
+    public var isMissing: Bool { code == ENOENT }
+
+    /// Codes that code outside this folder reports without naming the C library's constants.
+    public static let noSuchFile = SystemError(ENOENT)
+    public static let ioFailure = SystemError(EIO)
+    public static let outOfMemory = SystemError(ENOMEM)
+    public static let invalidArgument = SystemError(EINVAL)
 }

@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Terminal output rules: colour and animation only on a TTY, never with NO_COLOR or TERM=dumb.
 public struct Console: Sendable {
@@ -11,7 +6,7 @@ public struct Console: Sendable {
     public var stderrIsInteractive: Bool
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let interactive = isatty(STDERR_FILENO) == 1
+        let interactive = SystemCall.isTerminal(StandardStream.error)
         let allowed = environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
         stderrIsInteractive = interactive && allowed
         colorOnStderr = interactive && allowed
@@ -19,11 +14,11 @@ public struct Console: Sendable {
 
     /// - Throws: `ODRPackError.io` when the write fails (exit 2).
     public func printOut(_ text: String) throws {
-        try StandardStream.write(text, to: STDOUT_FILENO)
+        try StandardStream.write(text, to: StandardStream.output)
     }
 
     public func printError(_ text: String) throws {
-        try StandardStream.write(text, to: STDERR_FILENO)
+        try StandardStream.write(text, to: StandardStream.error)
     }
 
     /// One diagnostic a line, compiler style, on stderr.

@@ -33,9 +33,6 @@ public enum GitHubActions {
     /// Appends `markdown` to the file `GITHUB_STEP_SUMMARY` names, when it names one.
     public static func appendStepSummary(_ markdown: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         guard let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw ODRPackError.system("cannot open GITHUB_STEP_SUMMARY '\(path)'") }
-        defer { close(descriptor) }
-        try StandardStream.write(markdown, to: descriptor)
+        try StandardStream.append(markdown, toFileAt: path, name: "GITHUB_STEP_SUMMARY")
     }
 }

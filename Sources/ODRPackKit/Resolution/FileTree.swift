@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The metadata of every entry under a folder, read in one pass (see `FileTreeScanner`): resolution tags
 /// from it without further system calls, and a build compares its fingerprint with the last build's.
@@ -54,7 +49,7 @@ public struct FileTree: Sendable {
     /// One entry's `lstat` metadata.
     struct Entry: Sendable {
         /// `st_mode`; 0 when the entry vanished before it could be read.
-        var mode: mode_t
+        var mode: FileMode
         var stamp: FileStamp
         /// The index of the scanned folder for a subfolder, else -1 (files, links, `.git`).
         var child: Int
@@ -95,7 +90,7 @@ extension FileTree.Directory {
         // Each name's length, negated for folders.
         let keys = entries.indices.map { position in
             let length = nameSpan(position).count - 1
-            return entries[position].mode & S_IFMT == S_IFDIR ? -length : length
+            return FileStatus.Kind(mode: entries[position].mode) == .directory ? -length : length
         }
         let order = nameBytes.withUnsafeBufferPointer { base in
             nameStarts.withUnsafeBufferPointer { starts in
