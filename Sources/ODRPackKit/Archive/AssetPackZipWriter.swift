@@ -1,9 +1,4 @@
 import CZlib
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Writes a zip in the form of Apple's streaming asset packs (SPEC 7): every local header carries the entry's
 /// CRC-32 and both sizes (flag bit 3 never set), UTF-8 names, Unix modes, no extra field but zip64 where a
@@ -100,7 +95,7 @@ final class AssetPackZipWriter {
         let zip64 = ZipFormat.needsZip64(size: UInt64(size), compressedSize: compressedSize)
         header = localHeader(name, method: ZipFormat.deflated, crc: crc, size: UInt64(size), compressedSize: compressedSize, zip64: zip64)
         if zip64 != reserved {
-            guard reserved else { throw ODRPackError.io("'\(name)' deflated to more than zlib's bound", errno: EIO) }
+            guard reserved else { throw ODRPackError.io("'\(name)' deflated to more than zlib's bound", errno: SystemError.ioFailure.code) }
             try moveBack(from: headerOffset + reservedCount, to: headerOffset + UInt64(header.count), count: compressedSize)
         }
         let failure = header.withUnsafeBytes { SystemCall.writeAll(descriptor, $0, at: Int64(headerOffset)) }
@@ -118,13 +113,13 @@ final class AssetPackZipWriter {
         while done < count {
             let piece = SystemCall.readFully(descriptor, into: buffer.baseAddress!, count: Int(min(UInt64(buffer.count), count - done)),
                                              at: Int64(from + done))
-            guard piece > 0 else { throw ODRPackError.system("cannot read back '\(path)'", piece == 0 ? EIO : errno) }
+            guard piece > 0 else { throw ODRPackError.system("cannot read back '\(path)'", piece == 0 ? SystemError.ioFailure.code : SystemError.last.code) }
             let failure = SystemCall.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: buffer[..<piece]), at: Int64(to + done))
             guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
             done += UInt64(piece)
         }
-        guard ftruncate(descriptor, off_t(to + count)) == 0, lseek(descriptor, off_t(to + count), SEEK_SET) >= 0 else {
-            throw ODRPackError.system("cannot write '\(path)'")
+        if let failure = SystemCall.truncate(descriptor, to: Int64(to + count)) {
+            throw ODRPackError.io("cannot write '\(path)': \(failure.reason)", errno: failure.code)
         }
         offset = to + count
     }
@@ -299,7 +294,7 @@ final class AssetPackZipWriter {
         while position < end {
             let count = SystemCall.readFully(descriptor, into: buffer.baseAddress!, count: Int(min(UInt64(buffer.count), end - position)),
                                              at: Int64(position))
-            guard count > 0 else { throw ODRPackError.system("cannot read back '\(path)'", count == 0 ? EIO : errno) }
+            guard count > 0 else { throw ODRPackError.system("cannot read back '\(path)'", count == 0 ? SystemError.ioFailure.code : SystemError.last.code) }
             hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             position += UInt64(count)
         }

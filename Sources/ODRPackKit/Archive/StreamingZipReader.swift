@@ -1,9 +1,4 @@
 import CZlib
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Reads a zip front to back through its local headers alone, as a device unpacks an asset pack while it
 /// streams in, then reads the central directory that follows to compare. Owns its file and buffers.
@@ -60,8 +55,10 @@ final class StreamingZipReader {
 
     /// - Parameter hashing: also hash the file's raw bytes on the way, so `digestToEnd` needs no second read.
     init(path: String, hashing: Bool = false) throws {
-        descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw FormatError(description: "cannot open: \(String(cString: strerror(errno)))") }
+        switch SystemCall.openForReading(path) {
+        case let .success(opened): descriptor = opened
+        case let .failure(error): throw FormatError(description: "cannot open: \(error.reason)")
+        }
         self.path = path
         buffer = .allocate(byteCount: 1 << 20, alignment: 16)
         if hashing { hasher = SHA256Hasher() }
@@ -73,7 +70,7 @@ final class StreamingZipReader {
         guard var hasher else { preconditionFailure("digestToEnd needs a reader made with hashing") }
         while true {
             let count = SystemCall.readFully(descriptor, into: buffer.baseAddress!, count: buffer.count, at: Int64(bytesRead))
-            guard count >= 0 else { throw FormatError(description: "cannot read: \(String(cString: strerror(errno)))") }
+            guard count >= 0 else { throw FormatError(description: "cannot read: \(SystemError.last.reason)") }
             if count == 0 { break }
             hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             bytesRead += UInt64(count)
@@ -86,7 +83,7 @@ final class StreamingZipReader {
     }
 
     deinit {
-        close(descriptor)
+        SystemCall.closeFile(descriptor)
         buffer.deallocate()
     }
 
@@ -230,9 +227,9 @@ final class StreamingZipReader {
             bufferEnd = kept
         }
         while bufferEnd - bufferStart < wanted {
-            let count = pread(descriptor, buffer.baseAddress! + bufferEnd, buffer.count - bufferEnd, off_t(position + UInt64(bufferEnd)))
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 { throw FormatError(description: "cannot read: \(String(cString: strerror(errno)))") }
+            let count = SystemCall.readFully(descriptor, into: buffer.baseAddress! + bufferEnd, count: buffer.count - bufferEnd,
+                                             at: Int64(position) + Int64(bufferEnd))
+            if count < 0 { throw FormatError(description: "cannot read: \(SystemError.last.reason)") }
             if count == 0 { return false }
             hasher?.update(UnsafeRawBufferPointer(rebasing: buffer[bufferEnd..<(bufferEnd + count)]))
             bufferEnd += count

@@ -98,7 +98,7 @@ struct BackgroundAssetsOutput: PackOutput {
         for name in [AppleManifests.packsFolder, AppleManifests.onDemandResourcesFile, AppleManifests.templateFile, AppleManifests.manifestFile] {
             try OutputFolder.remove(outputPath + "/" + name)
         }
-        var cache = try OutputFolder.makeCache(plan, rootPath: rootPath, facts: facts, fileNames: fileNames,
+        var cache = try BuildCache.make(plan, rootPath: rootPath, facts: facts, fileNames: fileNames,
                                                archiveKeys: archiveKeys, packsPath: packsPath)
         let sitePath = packsPath + "/" + BackgroundAssetsLayout.siteFolder
         var copied: [String] = []
@@ -118,7 +118,7 @@ struct BackgroundAssetsOutput: PackOutput {
                                             to: sitePath + "/" + BackgroundAssetsLayout.downloadManifestFile)
         }
         if !manifestUnchanged { try AtomicFile.write(Data(manifestText.utf8), to: manifestPath, durable: true) }
-        OutputFolder.saveCache(cache, for: outputPath, previous: previous, wroteAny: !written.isEmpty)
+        cache.save(for: outputPath, previous: previous, wroteAny: !written.isEmpty)
         return (manifest, removed)
     }
 

@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// What the last build into a folder learned: each file's SHA-256 keyed by its metadata, and each pack
 /// archive's facts keyed by what decided its bytes. A small binary file, read on every build that is not up to date.
@@ -22,7 +17,7 @@ struct BuildCache: Sendable, Equatable {
         } else if let home = environment["HOME"], !home.isEmpty {
             folder = home + "/.cache/odrpack"
         } else {
-            folder = NSTemporaryDirectory() + "odrpack-cache-\(getuid())"
+            folder = NSTemporaryDirectory() + "odrpack-cache-\(SystemCall.userID)"
         }
         return folder + "/" + Data(outputDirectory.utf8).sha256Hex.prefix(32) + ".cache"
     }
@@ -111,26 +106,22 @@ struct BuildCache: Sendable, Equatable {
 
     /// The metadata of a file on disk, or nil when it is missing.
     static func stamp(atPath path: String) -> FileStamp? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return FileStamp(info)
+        SystemCall.status(path)?.stamp
     }
 
     /// What says a written pack is as the build left it: a zip's metadata, or a digest of the name and metadata
     /// of everything in a pack folder (so a file changed, added or removed inside it is seen). Nil when it is missing.
     static func packStamp(atPath path: String) -> String? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
-        if (info.st_mode & S_IFMT) == S_IFREG { return "f" + UpToDateRecord.text(FileStamp(info)) }
-        guard (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
+        guard let status = SystemCall.status(path, followingLinks: false) else { return nil }
+        if status.kind == .regular { return "f" + UpToDateRecord.text(status.stamp) }
+        guard status.kind == .directory else { return nil }
         var hasher = SHA256Hasher()
         func walk(_ relative: String) -> Bool {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: path + relative) else { return false }
             for name in names.sorted(by: { $0.precedesByCodePoint($1) }) {
-                var child = stat()
-                guard lstat(path + relative + "/" + name, &child) == 0 else { return false }
-                hasher.update("\(relative)/\(name)\0\(child.st_mode)\0\(UpToDateRecord.text(FileStamp(child)))\n")
-                if (child.st_mode & S_IFMT) == S_IFDIR && !walk(relative + "/" + name) { return false }
+                guard let child = SystemCall.status(path + relative + "/" + name, followingLinks: false) else { return false }
+                hasher.update("\(relative)/\(name)\0\(child.mode)\0\(UpToDateRecord.text(child.stamp))\n")
+                if child.kind == .directory && !walk(relative + "/" + name) { return false }
             }
             return true
         }

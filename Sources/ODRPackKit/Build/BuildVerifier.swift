@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Re-reads every pack of a build folder (either layout) and checks it against odrpack-manifest.json and
 /// against the format of SPEC 7: each zip must read completely front to back through its local headers alone.
@@ -73,17 +68,16 @@ public struct BuildVerifier {
     func check(_ pack: BuildManifest.Pack, folder: String) -> PackReport {
         var report = PackReport(id: pack.id, file: pack.file, problems: [])
         let path = folder + "/" + pack.file
-        var info = stat()
-        guard lstat(path, &info) == 0 else {
+        guard let status = SystemCall.status(path, followingLinks: false) else {
             report.problems.append("'\(pack.file)' is missing")
             return report
         }
         var check = PackContentCheck(pack: pack)
         do {
-            switch info.st_mode & S_IFMT {
-            case S_IFDIR: try checkFolder(path, &check)
-            case S_IFREG: try checkZip(path, &check)
-            default:
+            switch status.kind {
+            case .directory: try checkFolder(path, &check)
+            case .regular: try checkZip(path, &check)
+            case .symbolicLink, .other:
                 // A pipe would block the read for ever; build writes only files and folders.
                 report.problems.append("'\(pack.file)' is neither a file nor a folder (a link, pipe or device)")
                 return report
@@ -186,11 +180,10 @@ public struct BuildVerifier {
         var times = Set<Int64>()
         let buffer = ReadBuffer(size: 1 << 20)
         for entry in try PackEntry.entries(ofFolder: path) {
-            var info = stat()
-            guard lstat(path + "/" + entry.name, &info) == 0 else { throw ODRPackError.system("cannot stat '\(entry.name)'") }
-            let mode = info.st_mode & 0o7777, wanted: mode_t = entry.isFolder ? 0o755 : 0o644
+            let status = try SystemCall.requireStatus(path + "/" + entry.name, followingLinks: false, "cannot stat '\(entry.name)'")
+            let mode = status.permissions, wanted: FileMode = entry.isFolder ? 0o755 : 0o644
             if mode != wanted { check.problems.append("'\(entry.name)' has mode 0\(String(mode, radix: 8)), not 0\(String(wanted, radix: 8))") }
-            times.insert(FileStamp(info).modificationNanoseconds)
+            times.insert(status.stamp.modificationNanoseconds)
             guard case let .file(source, size, _, _) = entry.content else { continue }
             let file = try SourceFile(path: source, name: entry.name, expected: nil, size: size)
             defer { file.close() }
@@ -210,13 +203,12 @@ public struct BuildVerifier {
     }
 
     static func fileDigest(_ path: String) throws -> (Int64, String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw ODRPackError.system("cannot stat '\(path)'") }
-        let file = try SourceFile(path: path, name: path, expected: nil, size: Int64(info.st_size))
+        let size = try SystemCall.requireStatus(path, "cannot stat '\(path)'").stamp.size
+        let file = try SourceFile(path: path, name: path, expected: nil, size: size)
         defer { file.close() }
         let buffer = ReadBuffer(size: 1 << 20)
         var hasher = SHA256Hasher()
         try file.stream(into: buffer.bytes) { hasher.update($0) }
-        return (Int64(info.st_size), hasher.finalize())
+        return (size, hasher.finalize())
     }
 }

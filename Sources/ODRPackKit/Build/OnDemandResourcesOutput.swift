@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// An ODR build's output (SPEC 7): one zip or folder per pack in `OnDemandResources/`, Apple's plists and
 /// odrpack-manifest.json (last). Every temporary is named by `TemporaryName`, so the next build can clear what a
@@ -50,8 +45,8 @@ struct OnDemandResourcesOutput: PackOutput {
         let current = fingerprint(facts)
         return !current.isEmpty && current == previous.fingerprint
             && outputNames.allSatisfy({ BuildCache.stamp(atPath: outputPath + "/" + $0) == previous.outputs[$0] })
-            && access(outputPath + "/" + options.applePlists.removed, F_OK) != 0
-            && access(outputPath + "/" + BackgroundAssetsLayout.folder, F_OK) != 0
+            && !SystemCall.exists(outputPath + "/" + options.applePlists.removed)
+            && !SystemCall.exists(outputPath + "/" + BackgroundAssetsLayout.folder)
             && (try? FileManager.default.contentsOfDirectory(atPath: packsPath))?.count == plan.packs.count
     }
 
@@ -70,7 +65,7 @@ struct OnDemandResourcesOutput: PackOutput {
         if !written.isEmpty {
             try SystemCall.makeDurable(folder: outputPath, written: written.map { packsPath + "/" + fileNames[$0] } + [packsPath])
         }
-        var cache = try OutputFolder.makeCache(plan, rootPath: rootPath, facts: facts, fileNames: fileNames,
+        var cache = try BuildCache.make(plan, rootPath: rootPath, facts: facts, fileNames: fileNames,
                                                archiveKeys: archiveKeys, packsPath: packsPath)
         try OutputFolder.writeIfChanged(AppleManifests.onDemandResources(plan).binaryData(),
                                         to: outputPath + "/" + AppleManifests.onDemandResourcesFile)
@@ -78,13 +73,13 @@ struct OnDemandResourcesOutput: PackOutput {
         let apple = AppleManifests.assetPackManifest(plan, facts: facts, urlPrefix: options.urlPrefix,
                                                      packsURL: "http://127.0.0.1" + AppleManifests.percentEncoded(packsPath + "/"))
         try OutputFolder.writeIfChanged(apple.binaryData(), to: outputPath + "/" + kept)
-        if unlink(outputPath + "/" + dropped) != 0 && errno != ENOENT {
-            throw ODRPackError.system("cannot remove the stale '\(outputPath)/\(dropped)'")
+        if let failure = SystemCall.removeFile(outputPath + "/" + dropped), !failure.isMissing {
+            throw ODRPackError.io("cannot remove the stale '\(outputPath)/\(dropped)': \(failure.reason)", errno: failure.code)
         }
         if !manifestUnchanged { try AtomicFile.write(Data(manifestText.utf8), to: manifestPath, durable: true) }
         cache.fingerprint = fingerprint(facts)
         for name in outputNames { cache.outputs[name] = BuildCache.stamp(atPath: outputPath + "/" + name) }
-        OutputFolder.saveCache(cache, for: outputPath, previous: previous, wroteAny: !written.isEmpty)
+        cache.save(for: outputPath, previous: previous, wroteAny: !written.isEmpty)
         return (manifest, removed)
     }
 

@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A build's fast path. When the tool, the options, the manifest, every entry's metadata under resources-root
 /// and every output file are exactly as the last successful build into the folder left them, the build
@@ -32,8 +27,7 @@ struct UpToDateCheck {
             inputs = nil
             return
         }
-        var tool = stat()
-        let toolStamp = stat(SystemCall.executablePath, &tool) == 0 ? UpToDateRecord.text(FileStamp(tool)) : "-"
+        let toolStamp = SystemCall.status(SystemCall.executablePath).map { UpToDateRecord.text($0.stamp) } ?? "-"
         var hasher = SHA256Hasher()
         hasher.update("odrpack \(ToolVersion.current)\0\(toolStamp)\0\(outputPath)\0\(options.compression.rawValue)\0")
         hasher.update("\(options.level)\0\(options.entryTime)\0\(options.urlPrefix.map { "url:" + $0 } ?? "-")\0")
@@ -46,12 +40,10 @@ struct UpToDateCheck {
     func run() -> Outcome {
         guard options.useCache, let inputs, let record = UpToDateRecord.load(path: UpToDateRecord.location(forOutput: outputPath)),
               record.inputs == inputs else { return .changed(nil) }
-        guard let real = realpath(record.rootPath, nil) else { return .changed(nil) }
-        let realRoot = String(cString: real)
-        free(real)
+        guard case let .success(realRoot) = LocalFileSystem().resolvedPath(record.rootPath) else { return .changed(nil) }
         guard realRoot == record.realRootPath,
               record.outputs.allSatisfy({ BuildCache.stamp(atPath: outputPath + "/" + $0.key) == $0.value }),
-              record.absent.allSatisfy({ access(outputPath + "/" + $0, F_OK) != 0 }),
+              record.absent.allSatisfy({ !SystemCall.exists(outputPath + "/" + $0) }),
               let archives = try? FileManager.default.contentsOfDirectory(atPath: outputPath + "/" + AppleManifests.packsFolder),
               archives.allSatisfy({ record.outputs[AppleManifests.packsFolder + "/" + $0] != nil })
         else { return .changed(nil) }
@@ -65,7 +57,7 @@ struct UpToDateCheck {
     /// metadata does not change when a file inside them does) leave no record.
     func save(_ result: PlanResult, build: BuildResult) {
         let location = UpToDateRecord.location(forOutput: outputPath)
-        unlink(location)
+        _ = SystemCall.removeFile(location)
         guard options.format == .odr, options.layout == .zip, let inputs, let manifest = result.manifest, let resolution = result.resolution,
               let fingerprint = resolution.fingerprint,
               !manifest.entries.contains(where: {

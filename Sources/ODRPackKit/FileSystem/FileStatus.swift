@@ -22,9 +22,19 @@ public struct FileStatus: Sendable, Equatable {
 
     public var kind: Kind
     public var stamp: FileStamp
+    /// The whole `st_mode`: type and permission bits.
+    var mode: FileMode = 0
 
     public init(kind: Kind, stamp: FileStamp) {
         self.kind = kind
         self.stamp = stamp
     }
+
+    init(_ info: stat) {
+        self.init(kind: Kind(mode: info.st_mode), stamp: FileStamp(info))
+        mode = info.st_mode
+    }
+
+    /// The permission bits alone (`0o755`).
+    var permissions: FileMode { mode & 0o7777 }
 }

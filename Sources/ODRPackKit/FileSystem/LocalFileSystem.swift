@@ -20,7 +20,7 @@ public struct LocalFileSystem: ResourceFileSystem {
     public func status(_ path: String, followingLinks: Bool) -> Result<FileStatus, SystemError> {
         var info = stat()
         guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0 else { return .failure(.last) }
-        return .success(FileStatus(kind: FileStatus.Kind(mode: info.st_mode), stamp: FileStamp(info)))
+        return .success(FileStatus(info))
     }
 
     public func scan(_ path: String) -> FileTree {

@@ -75,6 +75,46 @@ enum SystemCall {
 
     static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
+    /// An entry's kind, metadata and mode; nil when it cannot be had (see `LocalFileSystem.status` for why).
+    static func status(_ path: String, followingLinks: Bool = true) -> FileStatus? {
+        try? LocalFileSystem().status(path, followingLinks: followingLinks).get()
+    }
+
+    /// An entry's status, or `ODRPackError.io` saying `what` failed and why.
+    static func requireStatus(_ path: String, followingLinks: Bool = true, _ what: @autoclosure () -> String) throws -> FileStatus {
+        switch LocalFileSystem().status(path, followingLinks: followingLinks) {
+        case let .success(status): return status
+        case let .failure(error): throw ODRPackError.io("\(what()): \(error.reason)", errno: error.code)
+        }
+    }
+
+    /// Whether `path` leads to something (a link, to what it points at).
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// Removes a folder if it is empty; what is not empty (or not there) stays as it is.
+    static func removeFolderIfEmpty(_ path: String) { _ = rmdir(path) }
+
+    static var userID: UInt32 { UInt32(getuid()) }
+    static var processID: Int32 { getpid() }
+
+    /// Creates (or empties) a file for reading and writing, mode 0644.
+    static func createFile(_ path: String) throws -> Int32 {
+        let descriptor = open(path, O_CREAT | O_TRUNC | O_RDWR | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw ODRPackError.system("cannot create '\(path)'") }
+        return descriptor
+    }
+
+    /// Opens a file to read; nil with the reason when it cannot be.
+    static func openForReading(_ path: String) -> Result<Int32, SystemError> {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        return descriptor >= 0 ? .success(descriptor) : .failure(.last)
+    }
+
+    /// Ends the file at `size` and puts the write position there.
+    static func truncate(_ descriptor: Int32, to size: Int64) -> SystemError? {
+        ftruncate(descriptor, off_t(size)) == 0 && lseek(descriptor, off_t(size), SEEK_SET) >= 0 ? nil : .last
+    }
+
     /// Renames `from` to `to`; nil when done, else why not.
     static func rename(_ from: String, to: String) -> SystemError? {
         Foundation.rename(from, to) == 0 ? nil : .last

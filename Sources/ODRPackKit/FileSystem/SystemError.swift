@@ -17,6 +17,8 @@ public struct SystemError: Error, Sendable, Equatable {
     public var isLoop: Bool { code == ELOOP }
     /// The path does not exist.
     public var isMissing: Bool { code == ENOENT }
+    /// The path does not exist, or a part of it that should be a folder is not one.
+    public var isMissingOrNotFolder: Bool { code == ENOENT || code == ENOTDIR }
 
     /// Codes that code outside this folder reports without naming the C library's constants.
     public static let noSuchFile = SystemError(ENOENT)

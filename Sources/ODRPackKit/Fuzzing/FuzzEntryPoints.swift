@@ -38,9 +38,9 @@ public enum FuzzEntryPoints {
 
     /// The zip reader of verify and thin: front to back, then the central directory.
     public static func streamingZip(_ bytes: UnsafeRawBufferPointer) {
-        let path = NSTemporaryDirectory() + "odrpack-fuzz-\(getpid()).zip"
+        let path = NSTemporaryDirectory() + "odrpack-fuzz-\(SystemCall.processID).zip"
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return }
-        defer { unlink(path) }
+        defer { _ = SystemCall.removeFile(path) }
         guard let reader = try? StreamingZipReader(path: path) else { return }
         while let entry = try? reader.nextEntry() {
             _ = entry
@@ -51,7 +51,7 @@ public enum FuzzEntryPoints {
 
     /// The Xcode project reader (an old-style plist), as import-xcode reads project.pbxproj.
     public static func pbxproj(_ bytes: UnsafeRawBufferPointer) {
-        let folder = NSTemporaryDirectory() + "odrpack-fuzz-\(getpid()).xcodeproj"
+        let folder = NSTemporaryDirectory() + "odrpack-fuzz-\(SystemCall.processID).xcodeproj"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         guard FileManager.default.createFile(atPath: folder + "/project.pbxproj", contents: Data(bytes)) else { return }
         if let project = try? XcodeProject(path: folder) { _ = project.targets }

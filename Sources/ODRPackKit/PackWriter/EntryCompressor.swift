@@ -33,7 +33,7 @@ final class EntryCompressor: @unchecked Sendable {
         deflater = options.compression == .store ? nil : try? WholeDeflater(level: options.level)
     }
 
-    private static let noZlib = ODRPackError.io("cannot set up libdeflate's compressor: out of memory", errno: ENOMEM)
+    private static let noZlib = ODRPackError.io("cannot set up libdeflate's compressor: out of memory", errno: SystemError.outOfMemory.code)
 
     /// Prepares an entry of in-memory bytes, or a file of at most one chunk.
     func prepare(_ entry: PackEntry, onBytes: ((Int64) -> Void)?) throws -> Prepared {

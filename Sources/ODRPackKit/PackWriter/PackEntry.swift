@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A file's SHA-256 and CRC-32: what the build learns by reading it once, and keeps in its cache.
 public struct FileDigest: Equatable, Sendable {
@@ -76,16 +71,15 @@ struct PackEntry {
             do {
                 names = try FileManager.default.contentsOfDirectory(atPath: folder)
             } catch {
-                throw ODRPackError.io("cannot list '\(folder)': \(error.localizedDescription)", errno: EIO)
+                throw ODRPackError.io("cannot list '\(folder)': \(error.localizedDescription)", errno: SystemError.ioFailure.code)
             }
             var children: [(name: String, isFolder: Bool, size: Int64)] = []
             for name in names {
-                var info = stat()
-                guard lstat(folder + "/" + name, &info) == 0 else { throw ODRPackError.system("cannot stat '\(folder)/\(name)'") }
-                switch info.st_mode & S_IFMT {
-                case S_IFDIR: children.append((name + "/", true, 0))
-                case S_IFREG: children.append((name, false, Int64(info.st_size)))
-                default:
+                let status = try SystemCall.requireStatus(folder + "/" + name, followingLinks: false, "cannot stat '\(folder)/\(name)'")
+                switch status.kind {
+                case .directory: children.append((name + "/", true, 0))
+                case .regular: children.append((name, false, status.stamp.size))
+                case .symbolicLink, .other:
                     throw ODRPackError.invalidInput("'\(folder)/\(name)' is neither a file nor a folder: a pack holds only those")
                 }
             }

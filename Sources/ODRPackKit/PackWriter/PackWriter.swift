@@ -1,10 +1,5 @@
 import CZlib
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Writes one pack in the layout the build asks for (SPEC 7): a streaming zip, or a reproducible folder,
 /// optionally signed on its folder form. Reads each resource once where it can (files up to one chunk, and
@@ -71,7 +66,7 @@ final class PackWriter: PackFormatWriter {
         var total: Int64 = 0
         var present: [String: FileDigest] = [:]
         for entry in signed where !entry.isFolder {
-            guard let digest = written[entry.name] else { throw ODRPackError.io("'\(folder)/\(entry.name)' was not hashed", errno: EIO) }
+            guard let digest = written[entry.name] else { throw ODRPackError.io("'\(folder)/\(entry.name)' was not hashed", errno: SystemError.ioFailure.code) }
             total += entry.size
             present[entry.name] = digest
             lines.update("\(entry.name)\0\(entry.size)\0\(digest.sha256)\n")
@@ -84,7 +79,7 @@ final class PackWriter: PackFormatWriter {
     private func resourceDigests(_ pack: AssetPack, _ digests: [String: FileDigest]) throws -> [FileDigest] {
         try pack.files.map { file in
             guard let digest = digests[file.path] else {
-                throw ODRPackError.io("the sign command removed '\(file.path)' from pack '\(pack.shortName)': a signer may add files to a pack, not remove them", errno: EINVAL)
+                throw ODRPackError.io("the sign command removed '\(file.path)' from pack '\(pack.shortName)': a signer may add files to a pack, not remove them", errno: SystemError.invalidArgument.code)
             }
             return digest
         }
@@ -102,9 +97,8 @@ final class PackWriter: PackFormatWriter {
     /// Writes META-INF and `entries` as a zip; returns its size, SHA-256 and each file entry's digest.
     private func writeZip(_ entries: [PackEntry], at path: String) throws -> (Int64, String, [FileDigest?]) {
         // Read and write: a large deflated entry is read back to hash it once its header is patched.
-        let descriptor = open(path, O_CREAT | O_TRUNC | O_RDWR | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw ODRPackError.system("cannot create '\(path)'") }
-        defer { close(descriptor) }
+        let descriptor = try SystemCall.createFile(path)
+        defer { SystemCall.closeFile(descriptor) }
         let writer = try AssetPackZipWriter(descriptor: descriptor, path: path, entryTime: options.entryTime,
                                             level: options.compression == .store ? nil : options.level)
         try writer.addFolder(ZipMetadata.folderName)
@@ -243,12 +237,11 @@ final class PackWriter: PackFormatWriter {
         var digests = written
         let entries = try PackEntry.entries(ofFolder: root)
         for entry in entries where !entry.isFolder {
-            var info = stat()
             let path = root + "/" + entry.name
-            guard stat(path, &info) == 0 else { throw ODRPackError.system("cannot stat '\(path)'") }
-            let stamp = FileStamp(info)
+            let status = try SystemCall.requireStatus(path, "cannot stat '\(path)'")
+            let stamp = status.stamp
             if written[entry.name] != nil && stamp.modificationNanoseconds == options.entryTime * 1_000_000_000
-                && (info.st_mode & 0o7777) == 0o644 && stamp.size == entry.size {
+                && status.permissions == 0o644 && stamp.size == entry.size {
                 continue
             }
             // What the signer wrote keeps its bytes but takes the pack's modes and times, so the tree stays reproducible.

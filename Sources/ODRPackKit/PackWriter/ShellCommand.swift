@@ -20,14 +20,14 @@ enum ShellCommand {
         do {
             try process.run()
         } catch {
-            throw ODRPackError.io("cannot run \(what) through /bin/sh: \(error.localizedDescription)", errno: ENOENT)
+            throw ODRPackError.io("cannot run \(what) through /bin/sh: \(error.localizedDescription)", errno: SystemError.noSuchFile.code)
         }
         process.waitUntilExit()
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             let how = process.terminationReason == .exit ? "exited with \(process.terminationStatus)"
                                                          : "was killed by signal \(process.terminationStatus)"
             throw ODRPackError.io("\(what) \(how) on \(subject): fix the command (it ran as: /bin/sh -c \(command)); the previous output is unchanged",
-                                errno: EIO)
+                                errno: SystemError.ioFailure.code)
         }
     }
 }

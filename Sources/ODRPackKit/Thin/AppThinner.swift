@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `odrpack thin APP BUILD_DIR` (SPEC 10): makes a built app an On-Demand Resources app. Removes the app's copies
 /// of packed files, installs the build's plists and, with `embed`, the packs themselves as folders. Everything is
@@ -124,7 +119,9 @@ public struct AppThinner {
     /// Removes the checked files and the folders this empties; records them in `result`.
     func remove(_ toRemove: [(path: String, size: Int64)], in location: Location, into result: inout Result) throws {
         for (path, size) in toRemove {
-            guard unlink(location.base + "/" + path) == 0 else { throw ODRPackError.system("cannot remove '\(location.base)/\(path)'") }
+            if let failure = SystemCall.removeFile(location.base + "/" + path) {
+                throw ODRPackError.io("cannot remove '\(location.base)/\(path)': \(failure.reason)", errno: failure.code)
+            }
             result.removed.append(location.relativeBase + path)
             result.removedBytes = [result.removedBytes, size].saturatingSum
         }
@@ -148,7 +145,7 @@ public struct AppThinner {
         var plists: [(String, Data)] = []
         for name in [AppleManifests.onDemandResourcesFile, applePlist] where !(options.embed && name == applePlist) {
             guard let data = FileManager.default.contents(atPath: buildFolder + "/" + name) else {
-                throw ODRPackError.io("'\(buildFolder)/\(name)' cannot be read: is '\(options.buildPath)' a finished odrpack build?", errno: ENOENT)
+                throw ODRPackError.io("'\(buildFolder)/\(name)' cannot be read: is '\(options.buildPath)' a finished odrpack build?", errno: SystemError.noSuchFile.code)
             }
             plists.append((name, data))
         }
@@ -192,8 +189,8 @@ public struct AppThinner {
         for item in embedded {
             let final = packsFolder + "/" + item.name
             if FileManager.default.fileExists(atPath: final) { try removeItem(final) }
-            guard rename(packsFolder + "/" + TemporaryName.beside(item.name), final) == 0 else {
-                throw ODRPackError.system("cannot move the embedded pack into '\(final)'")
+            if let failure = SystemCall.rename(packsFolder + "/" + TemporaryName.beside(item.name), to: final) {
+                throw ODRPackError.io("cannot move the embedded pack into '\(final)': \(failure.reason)", errno: failure.code)
             }
             result.embedded.append(item.name)
         }
@@ -202,7 +199,7 @@ public struct AppThinner {
         where name.hasSuffix(".assetpack") && !embeddedNames.contains(name) {
             try removeItem(packsFolder + "/" + name)
         }
-        if !options.embed { rmdir(packsFolder) }
+        if !options.embed { SystemCall.removeFolderIfEmpty(packsFolder) }
         for (name, data) in plists {
             if FileManager.default.contents(atPath: app + "/" + name) != data {
                 try AtomicFile.write(data, to: app + "/" + name, replacingLinks: true)
@@ -211,7 +208,7 @@ public struct AppThinner {
         }
         // One asset-pack manifest: the one this run installed.
         for name in [AppleManifests.manifestFile, AppleManifests.templateFile] where !plists.contains(where: { $0.0 == name }) {
-            unlink(app + "/" + name)
+            _ = SystemCall.removeFile(app + "/" + name)
         }
         return result
     }
@@ -222,22 +219,24 @@ public struct AppThinner {
     /// "'path' in the app ...").
     static func compare(_ path: String, with file: BuildManifest.File, pack: String, insideOf realApp: String,
                         buffer: ReadBuffer) throws -> Finding {
-        var info = stat()
-        guard lstat(path, &info) == 0 else {
-            if errno == ENOENT || errno == ENOTDIR { return .absent }
-            throw ODRPackError.system("cannot stat '\(path)'")
+        let status: FileStatus
+        switch LocalFileSystem().status(path, followingLinks: false) {
+        case let .success(found): status = found
+        case let .failure(error):
+            if error.isMissingOrNotFolder { return .absent }
+            throw ODRPackError.io("cannot stat '\(path)': \(error.reason)", errno: error.code)
         }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { return .differs("is not a regular file, unlike its copy in pack '\(pack)'") }
+        guard status.kind == .regular else { return .differs("is not a regular file, unlike its copy in pack '\(pack)'") }
         guard RelativePath.absolutePath(try realPath(path), isInside: realApp) else {
             return .differs("is reached through a symbolic link that leaves the app, so thin will not remove it")
         }
-        guard Int64(info.st_size) == file.size else { return .differs("is \(info.st_size) bytes, not \(file.size) as in pack '\(pack)'") }
+        guard status.stamp.size == file.size else { return .differs("is \(status.stamp.size) bytes, not \(file.size) as in pack '\(pack)'") }
         let source = try SourceFile(path: path, name: path, expected: nil, size: file.size)
         defer { source.close() }
         var hasher = SHA256Hasher()
         try source.stream(into: buffer.bytes) { hasher.update($0) }
         guard let expected = file.sha256 else {
-            throw ODRPackError.io("the build manifest has no sha256 for '\(file.path)': rebuild it with odrpack build", errno: EINVAL)
+            throw ODRPackError.io("the build manifest has no sha256 for '\(file.path)': rebuild it with odrpack build", errno: SystemError.invalidArgument.code)
         }
         return hasher.finalize() == expected ? .same : .differs("has other bytes than in pack '\(pack)'")
     }
@@ -259,19 +258,18 @@ public struct AppThinner {
                 parts = parts.dropLast()
             }
         }
-        for folder in folders.sorted(by: { $0.count > $1.count }) { rmdir(base + "/" + folder) }
+        for folder in folders.sorted(by: { $0.count > $1.count }) { SystemCall.removeFolderIfEmpty(base + "/" + folder) }
     }
 
     private func isFolder(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+        SystemCall.status(path)?.kind == .directory
     }
 
     private func removeItem(_ path: String) throws {
         do {
             try FileManager.default.removeItem(atPath: path)
         } catch {
-            throw ODRPackError.io("cannot remove '\(path)': \(error.localizedDescription)", errno: EIO)
+            throw ODRPackError.io("cannot remove '\(path)': \(error.localizedDescription)", errno: SystemError.ioFailure.code)
         }
     }
 }

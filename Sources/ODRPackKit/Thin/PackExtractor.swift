@@ -1,30 +1,22 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Lays out a built pack (a zip or a folder) as a pack folder: what an app embeds and an IPA holds. Files get
 /// mode 0644, folders 0755, and the times the pack holds, so the copy is as reproducible as the build.
 enum PackExtractor {
     /// Writes the pack at `source` into the new folder `destination`; returns the bytes of its files.
     static func extract(_ source: String, to destination: String) throws -> Int64 {
-        var info = stat()
-        guard lstat(source, &info) == 0 else { throw ODRPackError.system("cannot read the pack '\(source)'") }
-        let kind = info.st_mode & S_IFMT
-        guard kind == S_IFDIR || kind == S_IFREG else {
+        let status = try SystemCall.requireStatus(source, followingLinks: false, "cannot read the pack '\(source)'")
+        guard status.kind == .directory || status.kind == .regular else {
             throw ODRPackError.unusableInput("the pack '\(source)' is neither a file nor a folder (a link, pipe or device): build again")
         }
         try OutputFile.makeFolder(destination)
         var folders: [(String, Int64)] = []
         var total: Int64 = 0
         let buffer = ReadBuffer(size: 1 << 20)
-        if (info.st_mode & S_IFMT) == S_IFDIR {
+        if status.kind == .directory {
             for entry in try PackEntry.entries(ofFolder: source) {
-                var item = stat()
-                guard lstat(source + "/" + entry.name, &item) == 0 else { throw ODRPackError.system("cannot stat '\(source)/\(entry.name)'") }
-                let time = FileStamp(item).modificationNanoseconds / 1_000_000_000
+                let item = try SystemCall.requireStatus(source + "/" + entry.name, followingLinks: false, "cannot stat '\(source)/\(entry.name)'")
+                let time = item.stamp.modificationNanoseconds / 1_000_000_000
                 let path = destination + "/" + entry.name
                 guard case let .file(from, size, _, _) = entry.content else {
                     try OutputFile.makeFolder(String(path.dropLast()))
@@ -39,7 +31,7 @@ enum PackExtractor {
                 try output.finish(time: time)
                 total += size
             }
-            folders.append((destination, FileStamp(info).modificationNanoseconds / 1_000_000_000))
+            folders.append((destination, status.stamp.modificationNanoseconds / 1_000_000_000))
         } else {
             do {
                 try extractZip(source, to: destination, folders: &folders, total: &total)
@@ -70,7 +62,7 @@ enum PackExtractor {
             defer { output.close() }
             let (crc, size) = try reader.readData { try output.write($0) }
             guard crc == entry.crc, size == entry.size else {
-                throw ODRPackError.io("'\(entry.name)' in '\(source)' is damaged (CRC or size mismatch): run odrpack verify, then build again", errno: EIO)
+                throw ODRPackError.io("'\(entry.name)' in '\(source)' is damaged (CRC or size mismatch): run odrpack verify, then build again", errno: SystemError.ioFailure.code)
             }
             try output.finish(time: time)
             total += Int64(size)

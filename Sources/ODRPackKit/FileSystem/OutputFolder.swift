@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The file operations every format's commit makes in the build folder, and the cache it leaves for the next build.
+/// The file operations every format's commit makes in the build folder.
 enum OutputFolder {
     static func makeFolder(_ path: String) throws {
         do {
@@ -19,7 +19,7 @@ enum OutputFolder {
     /// (returns true); else it is removed, durably, so that nothing trusts it while packs are replaced.
     static func retireManifest(at path: String, text: String, wroteAny: Bool) throws -> Bool {
         if !wroteAny && FileManager.default.contents(atPath: path) == Data(text.utf8) { return true }
-        unlink(path)
+        _ = SystemCall.removeFile(path)
         try SystemCall.syncFolder((path as NSString).deletingLastPathComponent)
         return false
     }
@@ -58,44 +58,6 @@ enum OutputFolder {
     static func removeTemporaries(in folder: String, prefix: String = TemporaryName.marker) throws {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) {
             try remove(folder + "/" + name)
-        }
-    }
-
-    /// The cache for this build's packs: files sorted by path, packs pointing at them, each pack's archive stamp
-    /// taken at `packsPath/<its file name>`.
-    static func makeCache(_ plan: PackPlan, rootPath: String, facts: [String: PackArchiveFacts], fileNames: [String],
-                          archiveKeys: [String], packsPath: String) throws -> BuildCache {
-        let packs = plan.packs
-        var cache = BuildCache()
-        cache.rootPath = rootPath
-        var order = packs.indices.flatMap { pack in packs[pack].files.indices.map { (pack: pack, file: $0) } }
-        order.sort { packs[$0.pack].files[$0.file].path.precedesByCodePoint(packs[$1.pack].files[$1.file].path) }
-        var positions = packs.map { Array(repeating: 0, count: $0.files.count) }
-        cache.files.reserveCapacity(order.count)
-        for (position, item) in order.enumerated() {
-            let file = packs[item.pack].files[item.file]
-            positions[item.pack][item.file] = position
-            cache.files.append(.init(path: file.path, stamp: file.stamp, digest: facts[packs[item.pack].id]!.files[item.file]))
-        }
-        for (index, pack) in packs.enumerated() {
-            let fact = facts[pack.id]!
-            guard let archiveStamp = BuildCache.packStamp(atPath: packsPath + "/" + fileNames[index]) else {
-                throw ODRPackError.io("pack '\(fileNames[index])' vanished while the build was finishing", errno: ENOENT)
-            }
-            cache.packs[pack.id] = .init(fileName: fileNames[index], archiveKey: archiveKeys[index], archiveSize: fact.archiveSize,
-                                         archiveSha256: fact.archiveSha256, contentHash: fact.contentHash,
-                                         uncompressedSize: fact.uncompressedSize, archiveStamp: archiveStamp, files: positions[index])
-        }
-        return cache
-    }
-
-    /// Saves the cache when it says something new. The cache only saves time: a build whose cache cannot be
-    /// written still succeeded.
-    static func saveCache(_ cache: BuildCache, for outputPath: String, previous: BuildCache, wroteAny: Bool) {
-        let cachePath = BuildCache.location(for: outputPath)
-        try? FileManager.default.createDirectory(atPath: (cachePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        if wroteAny || cache != previous || !FileManager.default.fileExists(atPath: cachePath) {
-            try? AtomicFile.write(cache.serialized(), to: cachePath, unlinkingFirst: true)
         }
     }
 }
