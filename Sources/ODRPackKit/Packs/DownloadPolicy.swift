@@ -22,6 +22,14 @@ public enum DownloadPolicy: Equatable, Sendable {
         }
     }
 
+    /// When essential and prefetch packs download; nil for on-demand packs.
+    public var events: [String]? {
+        switch self {
+        case let .essential(events), let .prefetch(events): return events
+        case .onDemand: return nil
+        }
+    }
+
     /// The one-word form `plan` shows: `essential`, `prefetch` or `onDemand`.
     public var name: String {
         switch self {

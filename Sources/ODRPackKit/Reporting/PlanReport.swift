@@ -62,9 +62,7 @@ public enum PlanReport {
                                ("CATEGORY", .left), ("DOWNLOAD POLICY", .left)])
         for pack in plan.packs.sorted(by: packOrder) {
             let policy = plan.downloadPolicy(of: pack)
-            var policyText = policy.name
-            if case let .essential(events) = policy { policyText += " (\(events.joined(separator: ", ")))" }
-            if case let .prefetch(events) = policy { policyText += " (\(events.joined(separator: ", ")))" }
+            let policyText = policy.name + (policy.events.map { " (\($0.joined(separator: ", ")))" } ?? "")
             packs.add([pack.assetPackID, pack.shortName, "\(pack.files.count)", ByteCount.format(pack.size),
                        pack.category.rawValue, policyText])
         }
