@@ -13,7 +13,6 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "odrpack", targets: ["odrpack"]),
-        .library(name: "ODRPackKit", targets: ["ODRPackKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -40,28 +39,49 @@ let package = Package(
         ),
         // syncfs and sync_file_range, which Swift's Glibc module does not show.
         .target(name: "CSystem"),
+        // The layers, bottom to top; each imports only those below it (README: "How the code is laid out").
         .target(
-            name: "ODRPackKit",
+            name: "ODRPackPlatform",
+            dependencies: ["CSystem", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: upcomingFeatures
+        ),
+        .target(name: "ODRPackFormats", dependencies: ["ODRPackPlatform", "CZlib", "CLibdeflate"], swiftSettings: upcomingFeatures),
+        .target(
+            name: "ODRPackCore",
             dependencies: [
-                "CZlib",
-                "CLibdeflate",
-                "CSystem",
-                .product(name: "Yams", package: "Yams"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                "ODRPackPlatform", "ODRPackFormats",
+                .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
             ],
+            swiftSettings: upcomingFeatures
+        ),
+        .target(name: "ODRPackBuild", dependencies: ["ODRPackPlatform", "ODRPackFormats", "ODRPackCore"], swiftSettings: upcomingFeatures),
+        .target(
+            name: "ODRPackReport",
+            dependencies: ["ODRPackPlatform", "ODRPackFormats", "ODRPackCore", "ODRPackBuild"],
+            swiftSettings: upcomingFeatures
+        ),
+        .target(name: "ODRPackXcode", dependencies: ["ODRPackPlatform", "ODRPackCore"], swiftSettings: upcomingFeatures),
+        // What the libFuzzer targets (and the tests replaying their seeds) call; never part of the odrpack product.
+        .target(
+            name: "ODRPackFuzzing",
+            dependencies: ["ODRPackPlatform", "ODRPackFormats", "ODRPackCore", "ODRPackBuild", "ODRPackReport", "ODRPackXcode"],
+            path: "Fuzz/EntryPoints",
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(
             name: "odrpack",
             dependencies: [
-                "ODRPackKit",
+                "ODRPackPlatform", "ODRPackCore", "ODRPackBuild", "ODRPackReport", "ODRPackXcode",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
             name: "ODRPackKitTests",
-            dependencies: ["ODRPackKit", "odrpack", "CArchive", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "ODRPackPlatform", "ODRPackFormats", "ODRPackCore", "ODRPackBuild", "ODRPackReport", "ODRPackXcode", "ODRPackFuzzing",
+                "odrpack", "CArchive", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             exclude: ["Fixtures"],
             swiftSettings: upcomingFeatures
         ),
@@ -73,6 +93,6 @@ let package = Package(
 if ProcessInfo.processInfo.environment["ODRPACK_FUZZ"] != nil {
     package.targets.append(.target(name: "FuzzDriver", path: "Fuzz/Targets/FuzzDriver"))
     for name in ["FuzzTagManifest", "FuzzGlob", "FuzzBuildManifest", "FuzzStreamingZip", "FuzzPbxproj", "FuzzBinaryPlist"] {
-        package.targets.append(.executableTarget(name: name, dependencies: ["ODRPackKit", "FuzzDriver"], path: "Fuzz/Targets/" + name))
+        package.targets.append(.executableTarget(name: name, dependencies: ["ODRPackFuzzing", "FuzzDriver"], path: "Fuzz/Targets/" + name))
     }
 }

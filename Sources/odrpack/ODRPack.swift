@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import ODRPackKit
+import ODRPackCore
+import ODRPackPlatform
 
 @main
 struct ODRPack: ParsableCommand {

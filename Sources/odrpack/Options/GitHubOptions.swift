@@ -1,5 +1,7 @@
 import ArgumentParser
-import ODRPackKit
+import ODRPackCore
+import ODRPackPlatform
+import ODRPackReport
 
 /// `--github` (SPEC 11), on plan, validate, build, diff and thin.
 struct GitHubOptions: ParsableArguments {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import ODRPackKit
+import ODRPackCore
 
 /// The options `plan` and `validate` share.
 struct PlanOptions: ParsableArguments {

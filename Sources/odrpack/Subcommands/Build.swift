@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
-import ODRPackKit
+import ODRPackBuild
+import ODRPackCore
+import ODRPackPlatform
+import ODRPackReport
 
 struct Build: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,7 @@
 import ArgumentParser
-import ODRPackKit
+import ODRPackBuild
+import ODRPackPlatform
+import ODRPackReport
 
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(

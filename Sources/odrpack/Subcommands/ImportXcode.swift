@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import ODRPackKit
+import ODRPackPlatform
+import ODRPackReport
+import ODRPackXcode
 
 struct ImportXcode: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import ArgumentParser
-import ODRPackKit
+import ODRPackPlatform
+import ODRPackReport
 
 struct Plan: ParsableCommand {
     static let configuration = CommandConfiguration(

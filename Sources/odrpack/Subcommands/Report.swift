@@ -1,5 +1,7 @@
 import ArgumentParser
-import ODRPackKit
+import ODRPackCore
+import ODRPackPlatform
+import ODRPackReport
 
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(

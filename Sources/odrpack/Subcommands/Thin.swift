@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
-import ODRPackKit
+import ODRPackBuild
+import ODRPackCore
+import ODRPackPlatform
+import ODRPackReport
 
 struct Thin: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import ODRPackKit
+@testable import ODRPackBuild
+@testable import ODRPackFormats
 
 /// verify reads each archive once: the reader hashes the raw bytes as it parses them.
 @Suite struct StreamingZipReaderTests {

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
-@testable import ODRPackKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+@testable import ODRPackFormats
+@testable import ODRPackPlatform
 
 /// The zip format's own limits, met with an error rather than a trap, and a reader that checks every count it is given.
 @Suite struct ZipLimitsTests {

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import ODRPackKit
 
 /// SPEC 12 for `build`, `verify` and `diff --format background-assets`, through the binary and the stand-in packager.
 @Suite struct BackgroundAssetsBuildTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ODRPackKit
+@testable import ODRPackCore
 
 /// SPEC 12 for `plan`, `validate` and `report --format background-assets`, and the manifest's section.
 @Suite struct BackgroundAssetsPlanTests {

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import ODRPackKit
 
 /// SPEC 12 for `thin` with a Background Assets build: the app's own Info.plist read back with Foundation.
 @Suite struct BackgroundAssetsThinTests {

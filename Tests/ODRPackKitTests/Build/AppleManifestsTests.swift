@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ODRPackKit
+@testable import ODRPackBuild
 
 /// The asset-pack manifest's values as Xcode's exports have them (SPEC 7).
 @Suite struct AppleManifestsTests {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import ODRPackKit
+@testable import ODRPackBuild
+@testable import ODRPackCore
+@testable import ODRPackPlatform
 
 /// The files beside the output that make rebuilds fast: they must read back exactly, and a damaged one is ignored.
 @Suite struct BuildCacheTests {

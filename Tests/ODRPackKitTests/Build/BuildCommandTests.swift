@@ -1,11 +1,14 @@
 import Foundation
 import Testing
-@testable import ODRPackKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+@testable import ODRPackBuild
+@testable import ODRPackCore
+@testable import ODRPackFormats
+@testable import ODRPackPlatform
 
 /// `odrpack build` and `verify` through the binary, as a user runs them.
 @Suite struct BuildCommandTests {

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
-@testable import ODRPackKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+@testable import ODRPackBuild
+@testable import ODRPackCore
 
 /// Determinism is the library's own property: built in this process under two time zones and locales, without
 /// any process-wide setup of the command line's, the output is the same bytes.

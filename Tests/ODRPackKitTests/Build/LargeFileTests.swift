@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ODRPackKit
+@testable import ODRPackBuild
 
 /// Slow (about a minute): a pack over 4 GiB needs zip64. The file is sparse, so the test writes no input gigabytes.
 @Suite struct LargeFileTests {

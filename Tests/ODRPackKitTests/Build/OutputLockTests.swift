@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import ODRPackKit
+@testable import ODRPackPlatform
 
 /// SPEC 7, "One build at a time": a build waits for another holder of the output folder, or fails with --no-wait.
 @Suite struct OutputLockTests {

@@ -1,11 +1,13 @@
 import Foundation
 import Testing
-@testable import ODRPackKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+@testable import ODRPackBuild
+@testable import ODRPackCore
+@testable import ODRPackPlatform
 
 /// `--layout folder` and `--sign-command` (SPEC 7), through the binary.
 @Suite struct PackLayoutTests {

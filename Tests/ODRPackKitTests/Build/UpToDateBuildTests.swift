@@ -1,11 +1,13 @@
 import Foundation
 import Testing
-@testable import ODRPackKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+@testable import ODRPackBuild
+@testable import ODRPackCore
+@testable import ODRPackPlatform
 
 /// The build's fast path: an unchanged project prints the last build again, and no change slips past it.
 extension BuildCommandTests {

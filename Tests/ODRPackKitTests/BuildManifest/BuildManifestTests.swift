@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import ODRPackKit
+@testable import ODRPackBuild
+@testable import ODRPackCore
+@testable import ODRPackFormats
+@testable import ODRPackFuzzing
 
 /// odrpack-manifest.json: what build writes, diff, verify and thin read back exactly, and nothing malformed passes.
 @Suite struct BuildManifestTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ODRPackKit
+@testable import ODRPackCore
 
 /// Every limit at its boundary: exactly at the limit passes, one byte over fails. Sizes come from sparse files.
 @Suite struct LimitBoundaryTests {

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
-@testable import ODRPackKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+@testable import ODRPackCore
 
 /// `odrpack diff` on two builds of generated projects, through the binary.
 @Suite struct DiffCommandTests {

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
-@testable import ODRPackKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+@testable import ODRPackPlatform
 
 /// What `--output` may name besides a plain file: a report or manifest never replaces a pipe, a device or a link.
 @Suite struct AtomicFileTests {

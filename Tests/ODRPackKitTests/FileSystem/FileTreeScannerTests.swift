@@ -1,11 +1,11 @@
 import Foundation
 import Testing
-@testable import ODRPackKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+@testable import ODRPackPlatform
 
 /// The one metadata pass every plan and build starts with, and the fingerprint the up-to-date check compares.
 @Suite struct FileTreeScannerTests {

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
-@testable import ODRPackKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+@testable import ODRPackPlatform
 
 @Suite struct LocalFileSystemTests {
     /// `odrpack diff <(git show v1:out/odrpack-manifest.json) out` hands diff a pipe: read to its end, whatever its size.

@@ -1,5 +1,5 @@
 import Testing
-@testable import ODRPackKit
+@testable import ODRPackCore
 
 @Suite struct ByteCountTests {
     @Test func parsesUnitsInPowersOfOneThousandAndOneThousandTwentyFour() {

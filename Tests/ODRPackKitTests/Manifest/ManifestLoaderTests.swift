@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ODRPackKit
+@testable import ODRPackCore
 
 @Suite struct ManifestLoaderTests {
     func load(_ text: String) -> (TagManifest?, [Diagnostic]) {

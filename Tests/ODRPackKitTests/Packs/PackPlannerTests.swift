@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ODRPackKit
+@testable import ODRPackCore
 
 @Suite struct PackPlannerTests {
     /// Apple's 2016 ODR talk: four single-tag resources and two with two tags, four tags, six packs.

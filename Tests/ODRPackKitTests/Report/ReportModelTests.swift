@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import ODRPackKit
+@testable import ODRPackCore
+@testable import ODRPackPlatform
+@testable import ODRPackReport
 
 /// What the HTML report is built from (SPEC 11): the treemap's tiles, the limits, the tables and the page.
 @Suite struct ReportModelTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import ODRPackKit
+@testable import ODRPackCore
+@testable import ODRPackReport
 
 /// `--github`, the step summary and `diff --markdown` (SPEC 11).
 @Suite struct GitHubActionsTests {

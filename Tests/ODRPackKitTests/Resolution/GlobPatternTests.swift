@@ -1,5 +1,5 @@
 import Testing
-@testable import ODRPackKit
+@testable import ODRPackCore
 
 @Suite struct GlobPatternTests {
     func matches(_ pattern: String, _ path: String) -> Bool { GlobPattern(pattern)!.matches(path) }

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import ODRPackKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import ODRPackKit
+@testable import ODRPackCore
+@testable import ODRPackPlatform
 
 /// Resolution is a pure function of the manifest and a `ResourceFileSystem`: a file system that fails where a real
 /// one rarely does (whoever runs the tests, root included) gives exactly the diagnostics the SPEC asks for.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import ODRPackKit
+@testable import ODRPackFormats
+@testable import ODRPackFuzzing
 
 /// The binary plist writer against Foundation's reader: what the device reads is what was meant.
 @Suite struct BinaryPropertyListTests {

@@ -1,10 +1,10 @@
 import Foundation
-import ODRPackKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+@testable import ODRPackCore
 
 /// A throwaway project folder: a manifest plus resource files, removed when the test ends.
 final class TemporaryProject {

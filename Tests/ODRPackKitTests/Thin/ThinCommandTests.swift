@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import ODRPackKit
+@testable import ODRPackBuild
+@testable import ODRPackFormats
 
 /// `odrpack thin` (SPEC 10) through the binary, on an app made from the game's resources.
 @Suite struct ThinCommandTests {

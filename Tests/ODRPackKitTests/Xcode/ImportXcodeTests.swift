@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ODRPackKit
+@testable import ODRPackXcode
 
 /// `odrpack import-xcode` on hand-written projects in Xcode's formats (Tests/ODRPackKitTests/Fixtures/Xcode).
 @Suite struct ImportXcodeTests {

@@ -1,0 +1,44 @@
+import Foundation
+import ODRPackCore
+import ODRPackPlatform
+
+/// The cache a commit leaves for the next build into the same folder.
+extension BuildCache {
+    /// The cache for this build's packs: files sorted by path, packs pointing at them, each pack's archive stamp
+    /// taken at `packsPath/<its file name>`.
+    static func make(_ plan: PackPlan, rootPath: String, facts: [String: PackArchiveFacts], fileNames: [String],
+                     archiveKeys: [String], packsPath: String) throws -> BuildCache {
+        let packs = plan.packs
+        var cache = BuildCache()
+        cache.rootPath = rootPath
+        var order = packs.indices.flatMap { pack in packs[pack].files.indices.map { (pack: pack, file: $0) } }
+        order.sort { packs[$0.pack].files[$0.file].path.precedesByCodePoint(packs[$1.pack].files[$1.file].path) }
+        var positions = packs.map { Array(repeating: 0, count: $0.files.count) }
+        cache.files.reserveCapacity(order.count)
+        for (position, item) in order.enumerated() {
+            let file = packs[item.pack].files[item.file]
+            positions[item.pack][item.file] = position
+            cache.files.append(.init(path: file.path, stamp: file.stamp, digest: facts[packs[item.pack].id]!.files[item.file]))
+        }
+        for (index, pack) in packs.enumerated() {
+            let fact = facts[pack.id]!
+            guard let archiveStamp = BuildCache.packStamp(atPath: packsPath + "/" + fileNames[index]) else {
+                throw ODRPackError.io("pack '\(fileNames[index])' vanished while the build was finishing", errno: SystemError.noSuchFile.code)
+            }
+            cache.packs[pack.id] = .init(fileName: fileNames[index], archiveKey: archiveKeys[index], archiveSize: fact.archiveSize,
+                                         archiveSha256: fact.archiveSha256, contentHash: fact.contentHash,
+                                         uncompressedSize: fact.uncompressedSize, archiveStamp: archiveStamp, files: positions[index])
+        }
+        return cache
+    }
+
+    /// Saves the cache when it says something new. The cache only saves time: a build whose cache cannot be
+    /// written still succeeded.
+    func save(for outputPath: String, previous: BuildCache, wroteAny: Bool) {
+        let cachePath = BuildCache.location(for: outputPath)
+        try? FileManager.default.createDirectory(atPath: (cachePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        if wroteAny || self != previous || !FileManager.default.fileExists(atPath: cachePath) {
+            try? AtomicFile.write(serialized(), to: cachePath, unlinkingFirst: true)
+        }
+    }
+}

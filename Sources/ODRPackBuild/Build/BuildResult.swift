@@ -1,0 +1,24 @@
+import ODRPackCore
+/// What a build did.
+package struct BuildResult: Sendable {
+    package var plan: PackPlan
+    /// odrpack-manifest.json as the build wrote it.
+    package var manifest: BuildManifest
+    package var facts: [String: PackArchiveFacts]
+    package var options: BuildOptions
+    package var written: [String]
+    package var reused: [String]
+    package var removed: [String]
+    package var bytesRead: Int64
+    package var bytesWritten: Int64
+
+    /// The bytes of all the pack archives.
+    package var archiveBytes: Int64 { facts.values.reduce(0) { $0 + $1.archiveSize } }
+
+    /// What the build did, with the whole command's time (the caller's clock: planning counts too).
+    package func summary(seconds: Double) -> BuildSummary {
+        BuildSummary(packs: plan.packs.count, written: written.count, reused: reused.count, removed: removed.count,
+                     bytesRead: bytesRead, bytesWritten: bytesWritten, contentBytes: plan.totalSize,
+                     archiveBytes: archiveBytes, seconds: seconds)
+    }
+}

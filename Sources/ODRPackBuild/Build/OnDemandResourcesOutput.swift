@@ -1,0 +1,134 @@
+import Foundation
+import ODRPackCore
+import ODRPackPlatform
+
+/// An ODR build's output (SPEC 7): one zip or folder per pack in `OnDemandResources/`, Apple's plists and
+/// odrpack-manifest.json (last). Every temporary is named by `TemporaryName`, so the next build can clear what a
+/// killed one left.
+struct OnDemandResourcesOutput: PackOutput {
+    let plan: PackPlan
+    let options: BuildOptions
+    let rootPath: String
+    let outputPath: String
+    let packsPath: String
+    let infoPlists: [[UInt8]]
+    let fileNames: [String]
+    let archiveKeys: [String]
+
+    init(plan: PackPlan, options: BuildOptions, rootPath: String) {
+        self.plan = plan
+        self.options = options
+        self.rootPath = rootPath
+        outputPath = options.outputPath
+        packsPath = outputPath + "/" + AppleManifests.packsFolder
+        infoPlists = plan.packs.map { [UInt8](AppleManifests.infoPlist(for: $0).binaryData()) }
+        fileNames = plan.packs.map(\.fileName)
+        archiveKeys = infoPlists.map { options.archiveKey(infoPlist: Data($0)) }
+    }
+
+    var outputNames: [String] {
+        [BuildManifest.fileName, AppleManifests.onDemandResourcesFile, options.applePlists.kept]
+    }
+
+    func prepare() throws {
+        try Self.checkReservedPaths(plan, signed: options.signCommand != nil)
+        for path in [outputPath, packsPath] { try OutputFolder.makeFolder(path) }
+    }
+
+    func temporaryPath(forPack index: Int) -> String { packsPath + "/" + TemporaryName.beside(fileNames[index]) }
+
+    func makeWriter(spares: CompressorPool) -> any PackFormatWriter {
+        PackWriter(options: options, spares: spares, infoPlists: infoPlists, rootPath: rootPath)
+    }
+
+    /// Nothing to do when every pack is reused, the plan and options are as last time, and every output file is
+    /// still exactly as that build left it.
+    func isUnchanged(facts: [String: PackArchiveFacts], previous: BuildCache) -> Bool {
+        let current = fingerprint(facts)
+        return !current.isEmpty && current == previous.fingerprint
+            && outputNames.allSatisfy({ BuildCache.stamp(atPath: outputPath + "/" + $0) == previous.outputs[$0] })
+            && !SystemCall.exists(outputPath + "/" + options.applePlists.removed)
+            && !SystemCall.exists(outputPath + "/" + BackgroundAssetsLayout.folder)
+            && (try? FileManager.default.contentsOfDirectory(atPath: packsPath))?.count == plan.packs.count
+    }
+
+    func commit(facts: [String: PackArchiveFacts], written: [Int], previous: BuildCache) throws -> (manifest: BuildManifest, removed: [String]) {
+        let manifest = BuildManifest(plan: plan, archives: facts)
+        let manifestPath = outputPath + "/" + BuildManifest.fileName
+        let manifestText = manifest.serialized()
+        let manifestUnchanged = try OutputFolder.retireManifest(at: manifestPath, text: manifestText, wroteAny: !written.isEmpty)
+        for index in written {
+            try OutputFolder.moveIntoPlace(temporaryPath(forPack: index), to: packsPath + "/" + fileNames[index])
+        }
+        let removed = try removeStalePacks(keeping: Set(fileNames))
+        // A Background Assets build's output, when this folder held one.
+        try OutputFolder.remove(outputPath + "/" + BackgroundAssetsLayout.folder)
+        // Every pack is on stable storage before a plist or the manifest that names it is renamed into place (SPEC 7).
+        if !written.isEmpty {
+            try SystemCall.makeDurable(folder: outputPath, written: written.map { packsPath + "/" + fileNames[$0] } + [packsPath])
+        }
+        var cache = try BuildCache.make(plan, rootPath: rootPath, facts: facts, fileNames: fileNames,
+                                               archiveKeys: archiveKeys, packsPath: packsPath)
+        try OutputFolder.writeIfChanged(AppleManifests.onDemandResources(plan).binaryData(),
+                                        to: outputPath + "/" + AppleManifests.onDemandResourcesFile)
+        let (kept, dropped) = options.applePlists
+        let apple = AppleManifests.assetPackManifest(plan, facts: facts, urlPrefix: options.urlPrefix,
+                                                     packsURL: "http://127.0.0.1" + AppleManifests.percentEncoded(packsPath + "/"))
+        try OutputFolder.writeIfChanged(apple.binaryData(), to: outputPath + "/" + kept)
+        if let failure = SystemCall.removeFile(outputPath + "/" + dropped), !failure.isMissing {
+            throw ODRPackError.io("cannot remove the stale '\(outputPath)/\(dropped)': \(failure.reason)", errno: failure.code)
+        }
+        if !manifestUnchanged { try AtomicFile.write(Data(manifestText.utf8), to: manifestPath, durable: true) }
+        cache.fingerprint = fingerprint(facts)
+        for name in outputNames { cache.outputs[name] = BuildCache.stamp(atPath: outputPath + "/" + name) }
+        cache.save(for: outputPath, previous: previous, wroteAny: !written.isEmpty)
+        return (manifest, removed)
+    }
+
+    /// Removes packs that no longer exist, and leftovers of interrupted builds. A pack that cannot be removed fails the build.
+    private func removeStalePacks(keeping names: Set<String>) throws -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: packsPath)) ?? []
+        var removed: [String] = []
+        for name in entries.sorted(by: { $0.precedesByCodePoint($1) }) {
+            if name.hasPrefix(TemporaryName.marker) {
+                try OutputFolder.remove(packsPath + "/" + name)
+            } else if name.hasSuffix(".assetpack") && !names.contains(name) {
+                try OutputFolder.remove(packsPath + "/" + name)
+                removed.append(name)
+            }
+        }
+        try OutputFolder.removeTemporaries(in: outputPath)
+        return removed
+    }
+
+    func removeTemporaryFiles() {
+        try? OutputFolder.removeTemporaries(in: packsPath, prefix: TemporaryName.processPrefix)
+    }
+
+    /// A signed pack's `_CodeSignature` folder is the signer's (planning already keeps Info.plist and META-INF free).
+    static func checkReservedPaths(_ plan: PackPlan, signed: Bool) throws {
+        guard signed else { return }
+        for pack in plan.packs {
+            if let file = pack.files.first(where: { $0.path.hasPrefix(BuildVerifier.signatureFolder) }) {
+                throw ODRPackError.invalidInput(
+                    "'\(file.path)' in pack '\(pack.shortName)' is inside '_CodeSignature', which the sign command writes: move or exclude it, or build without --sign-command")
+            }
+        }
+    }
+
+    /// SHA-256 of everything the output files are made from: the plan, every pack's facts and the options.
+    func fingerprint(_ facts: [String: PackArchiveFacts]) -> String {
+        var hasher = SHA256Hasher()
+        hasher.update("odrpack-build-2\0\(options.outputPath)\0\(options.layout.rawValue)\0\(options.signCommand ?? "-")\0")
+        hasher.update("\(options.compression.rawValue)\0\(options.level)\0\(options.entryTime)\0")
+        hasher.update("\(options.urlPrefix ?? "-")\0\(plan.bundleID)\0\(plan.profileName)\0")
+        for key in LimitProfile.Key.allCases { hasher.update("\(plan.limits[key] ?? -1)\0") }
+        hasher.update("\(plan.initialInstallTags)\0\(plan.prefetchOrder)\0\(plan.appBundleFiles)\0\(plan.appBundleSize)\0")
+        for pack in plan.packs {
+            guard let fact = facts[pack.id] else { return "" }
+            hasher.update("\(pack.id)\0\(pack.fileName)\0\(pack.tags)\0\(pack.priority ?? -1)\0\(pack.category.rawValue)\0")
+            hasher.update("\(fact.contentHash)\0\(fact.archiveSha256)\0\(fact.archiveSize)\0\(fact.uncompressedSize)\n")
+        }
+        return hasher.finalize()
+    }
+}

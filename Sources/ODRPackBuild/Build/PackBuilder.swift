@@ -1,0 +1,77 @@
+import Foundation
+import ODRPackCore
+import ODRPackPlatform
+
+/// Writes every pack of a valid plan into the output folder: in parallel, incrementally and atomically.
+/// Three jobs over one state: `PackReuse` decides what the last build already wrote, the format's writers
+/// (`PackFormatWriter`) write the rest beside their final names on every core, and the format's `PackOutput`
+/// commits them with the manifest last, so a build that fails or is killed never leaves a manifest that lies.
+package struct PackBuilder: Sendable {
+    package let options: BuildOptions
+    package let progress: BuildProgress
+
+    package init(options: BuildOptions, progress: BuildProgress = BuildProgress(style: .none)) {
+        self.options = options
+        self.progress = progress
+    }
+
+    /// What the last build into the output folder learned (empty with `--no-cache`): load it once,
+    /// plan with its `alreadyChecked(_:)`, then pass it to `build`.
+    package func loadCache() -> PreviousBuild {
+        PreviousBuild(cache: options.useCache ? BuildCache.load(directory: options.outputPath) : BuildCache())
+    }
+
+    /// The output of the plan's format: ODR packs, or Background Assets packs made by `packager`.
+    func output(for plan: PackPlan, rootPath: String, packager: BackgroundAssetsPackager?) throws -> any PackOutput {
+        switch plan.format {
+        case .odr:
+            return OnDemandResourcesOutput(plan: plan, options: options, rootPath: rootPath)
+        case .backgroundAssets:
+            guard let packager else { throw ODRPackError.invalidInput("a Background Assets build needs a packager (--ba-package)") }
+            return BackgroundAssetsOutput(plan: plan, options: options, packager: packager, rootPath: rootPath)
+        }
+    }
+
+    package func build(_ plan: PackPlan, rootPath: String, previous previousBuild: PreviousBuild? = nil,
+                      packager: BackgroundAssetsPackager? = nil) throws -> BuildResult {
+        let output = try output(for: plan, rootPath: rootPath, packager: packager)
+        try output.prepare()
+        let previous = (previousBuild ?? loadCache()).cache
+        let packs = plan.packs
+        var state = try PackReuse(plan: plan, previous: previous, rootPath: rootPath, archiveKeys: output.archiveKeys,
+                                  fileNames: output.fileNames, packsPath: output.packsPath, jobs: options.jobs)
+        if state.reused.count == packs.count, output.isUnchanged(facts: state.facts, previous: previous) {
+            return BuildResult(plan: plan, manifest: BuildManifest(plan: plan, archives: state.facts), facts: state.facts,
+                               options: options, written: [], reused: packs.map(\.id).sorted(), removed: [],
+                               bytesRead: state.bytesRead, bytesWritten: 0)
+        }
+
+        let toWrite = state.toWrite
+        progress.begin(packs: toWrite.count, bytes: toWrite.reduce(0) { $0 + packs[$1].size })
+        let written: [PackArchiveFacts]
+        do {
+            let spares = CompressorPool(options: options, capacity: options.jobs - 1)
+            written = try parallelMap(toWrite, jobs: options.jobs, perWorker: { output.makeWriter(spares: spares) }) { writer, index in
+                writer.onBytes = { [progress] in progress.add(bytes: $0) }
+                let facts = try writer.write(packs[index], index: index, known: state.fileDigests[index],
+                                             to: output.temporaryPath(forPack: index))
+                progress.packFinished()
+                return facts
+            }
+        } catch {
+            progress.end()
+            output.removeTemporaryFiles()
+            throw error
+        }
+        progress.end()
+        state.bytesRead += toWrite.reduce(0) { $0 + packs[$1].size }
+        for (index, result) in zip(toWrite, written) { state.facts[packs[index].id] = result }
+
+        let (manifest, removed) = try output.commit(facts: state.facts, written: toWrite, previous: previous)
+        return BuildResult(
+            plan: plan, manifest: manifest, facts: state.facts, options: options,
+            written: toWrite.map { packs[$0].id }.sorted(), reused: state.reused.map { packs[$0].id }.sorted(),
+            removed: removed, bytesRead: state.bytesRead,
+            bytesWritten: toWrite.reduce(0) { $0 + (state.facts[packs[$1].id]?.archiveSize ?? 0) })
+    }
+}

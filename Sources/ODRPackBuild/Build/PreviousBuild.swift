@@ -1,0 +1,16 @@
+import ODRPackCore
+/// The previous build's cache, opaque to callers.
+package struct PreviousBuild: Sendable {
+    let cache: BuildCache
+
+    /// Whether the last build read and checked each of `resources` (sorted by path) with the same metadata,
+    /// so planning can skip re-reading them. One merge of two sorted lists.
+    package func alreadyChecked(_ resources: [ResolvedResource]) -> [Bool] {
+        let files = cache.files
+        var position = 0
+        return resources.map { resource in
+            while position < files.count && files[position].path.precedesByCodePoint(resource.path) { position += 1 }
+            return position < files.count && files[position].stamp == resource.stamp && files[position].path.hasSameBytes(as: resource.path)
+        }
+    }
+}

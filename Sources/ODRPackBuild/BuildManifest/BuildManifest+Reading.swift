@@ -1,0 +1,323 @@
+import Foundation
+import ODRPackCore
+import ODRPackFormats
+import ODRPackPlatform
+
+/// Reading odrpack-manifest.json back, strictly where it matters: what diff, verify and thin use (the bundle id,
+/// tag lists, tags and packs) must be there with its type, numbers in range, sizes not negative. The summary members
+/// they do not need (profile, limits, appBundle, totals) may be absent, as in a hand-written manifest: a missing
+/// limit is no limit and missing totals are recomputed from the packs. Unknown members are skipped.
+extension BuildManifest {
+    /// Thrown while reading a manifest of another schema version.
+    struct SchemaMismatch: Error {
+        var version: Int
+    }
+
+    /// Where the manifest of `path` (a build folder, or its manifest file) is, and the build folder its paths are
+    /// relative to ("." for a bare `odrpack-manifest.json`).
+    /// - Throws: `ODRPackError.unusableInput` when `path` does not exist (exit 2).
+    package static func location(of path: String) throws -> (file: String, folder: String, isFolder: Bool) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ODRPackError.unusableInput("'\(path)' does not exist: pass a build folder or its \(fileName)")
+        }
+        if isDirectory.boolValue { return (path + "/" + fileName, path, true) }
+        let folder = (path as NSString).deletingLastPathComponent
+        return (path, folder.isEmpty ? "." : folder, false)
+    }
+
+    /// Reads a build folder's manifest, or the manifest file itself.
+    /// - Throws: `ODRPackError.unusableInput` when it is missing, unreadable or corrupt (exit 2).
+    package static func load(_ path: String) throws -> (manifest: BuildManifest, folder: String) {
+        let (file, folder, isFolder) = try location(of: path)
+        let data: [UInt8]
+        switch LocalFileSystem().contents(of: file) {
+        case let .success(bytes):
+            data = bytes
+        case let .failure(error):
+            throw ODRPackError.unusableInput(isFolder && error.code == ENOENT
+                ? "'\(path)' has no \(fileName): is it a finished odrpack build folder?"
+                : "cannot read '\(file)': \(error.reason)")
+        }
+        do {
+            return (try data.withUnsafeBytes { try BuildManifest(json: $0.bindMemory(to: UInt8.self)) }, folder)
+        } catch JSONReader.Failure.syntax {
+            throw ODRPackError.unusableInput("'\(file)' is not valid JSON (truncated or corrupt): rebuild it with odrpack build")
+        } catch JSONReader.Failure.shape(let problem) {
+            throw ODRPackError.unusableInput("'\(file)' is not a complete odrpack manifest: \(problem): rebuild it with odrpack build")
+        } catch let mismatch as SchemaMismatch {
+            throw ODRPackError.unusableInput("'\(file)' has schemaVersion \(mismatch.version); this odrpack reads \(schemaVersion): rebuild it with this version")
+        }
+    }
+
+    /// Loads several manifests at once, one per core.
+    package static func loadAll(_ paths: [String]) throws -> [BuildManifest] {
+        try parallelMap(paths) { try load($0).manifest }
+    }
+
+    /// Reads the manifest with `JSONReader`; the schema version must come before anything it decides.
+    package init(json bytes: UnsafeBufferPointer<UInt8>) throws {
+        var reader = JSONReader(bytes)
+        var version: Int?, bundle: String?, profile: String?, limits: [LimitProfile.Key: Int64?]?
+        var initial: [String]?, prefetch: [String]?, appBundle: (files: Int64?, size: Int64?)?, totals = PartialTotals()
+        var tags: [Tag]?, packs: [Pack]?, format = PackFormat.odr, backgroundAssets: BackgroundAssets?
+        try reader.object("the manifest") { reader, key in
+            switch key {
+            case "schemaVersion":
+                let number = try reader.integer("schemaVersion")
+                guard number == Int64(Self.schemaVersion) else { throw SchemaMismatch(version: Int(clamping: number)) }
+                version = Int(number)
+            case "format":
+                let text = try reader.string("format")
+                guard let value = PackFormat(rawValue: text) else { throw JSONReader.Failure.shape("unknown format '\(text)'") }
+                format = value
+            case "backgroundAssets": backgroundAssets = try BackgroundAssets(&reader)
+            case "bundleId": bundle = try reader.string("bundleId")
+            case "profile": profile = try reader.string("profile")
+            case "limits":
+                var values: [LimitProfile.Key: Int64?] = [:]
+                try reader.object("limits") { reader, name in
+                    guard let limit = LimitProfile.Key(rawValue: name) else { return try reader.skip() }
+                    values[limit] = reader.isNull() ? .some(nil) : try reader.count("limit '\(name)'")
+                }
+                limits = values
+            case "initialInstallTags": initial = try reader.strings("initialInstallTags")
+            case "prefetchOrder": prefetch = try reader.strings("prefetchOrder")
+            case "appBundle":
+                var files: Int64?, size: Int64?
+                try reader.object("appBundle") { reader, name in
+                    switch name {
+                    case "files": files = try reader.count("appBundle.files")
+                    case "size": size = try reader.count("appBundle.size")
+                    default: try reader.skip()
+                    }
+                }
+                appBundle = (files, size)
+            case "totals": totals = try PartialTotals(&reader)
+            case "tags":
+                var list: [Tag] = []
+                try reader.array("tags") { list.append(try Tag(&$0)) }
+                tags = list
+            case "packs":
+                var list: [Pack] = []
+                try reader.array("packs") { list.append(try Pack(&$0)) }
+                packs = list
+            default: try reader.skip()
+            }
+        }
+        guard reader.peek() == nil else { throw JSONReader.Failure.syntax(reader.position) }
+        guard let version else { throw JSONReader.Failure.shape("it has no schemaVersion") }
+        schemaVersion = version
+        self.format = format
+        bundleId = try required(bundle, "bundleId")
+        self.profile = profile ?? ""
+        self.limits = LimitProfile.Key.allCases.map { ($0, limits?[$0] ?? nil) }
+        initialInstallTags = try required(initial, "initialInstallTags")
+        prefetchOrder = try required(prefetch, "prefetchOrder")
+        appBundleFiles = appBundle?.files ?? 0
+        appBundleSize = appBundle?.size ?? 0
+        self.tags = try required(tags, "tags")
+        self.packs = try required(packs, "packs")
+        if format == .backgroundAssets {
+            self.backgroundAssets = try required(backgroundAssets, "backgroundAssets")
+            for pack in self.packs {
+                _ = try required(pack.assetPackId, "assetPackId")
+                _ = try required(pack.downloadPolicy, "downloadPolicy")
+            }
+        }
+        try Self.checkSizesAddUp(self.packs, self.tags)
+        self.totals = totals.completed(from: self.packs)
+        for (value, what) in [(self.totals.size, "totals.size"), (self.totals.archiveSize ?? 0, "totals.archiveSize"),
+                              (self.totals.initialInstallSize, "totals.initialInstallSize"),
+                              (self.totals.initialPrefetchSize, "totals.initialPrefetchSize"), (appBundleSize, "appBundle.size")]
+        where value > Self.maximumTotal {
+            throw JSONReader.Failure.shape("\(what) is more than \(Self.maximumTotal) bytes")
+        }
+    }
+
+    /// Every sum diff and verify make of one manifest's sizes stays far inside Int64: a manifest whose files, packs,
+    /// archives or tags add up to more than `maximumTotal` is corrupt (no store takes an exabyte of packs).
+    static let maximumTotal: Int64 = 1 << 60
+
+    private static func checkSizesAddUp(_ packs: [Pack], _ tags: [Tag]) throws {
+        var files: Int64 = 0, sizes: Int64 = 0, archives: Int64 = 0, tagSizes: Int64 = 0
+        func add(_ value: Int64, to total: inout Int64, _ what: String) throws {
+            total += min(value, maximumTotal + 1)
+            guard total <= maximumTotal else {
+                throw JSONReader.Failure.shape("its \(what) add up to more than \(maximumTotal) bytes")
+            }
+        }
+        for pack in packs {
+            try add(pack.size, to: &sizes, "pack sizes")
+            try add(pack.archiveSize ?? 0, to: &archives, "archive sizes")
+            for file in pack.files { try add(file.size, to: &files, "file sizes") }
+        }
+        for tag in tags { try add(tag.size, to: &tagSizes, "tag sizes") }
+    }
+}
+
+/// A member the writer always writes, or a shape failure naming it.
+private func required<T>(_ value: T?, _ key: String) throws -> T {
+    guard let value else { throw JSONReader.Failure.shape("missing '\(key)'") }
+    return value
+}
+
+extension BuildManifest.File {
+    init(_ reader: inout JSONReader) throws {
+        var path: String?, size: Int64?, sha256: String?
+        try reader.object("a file") { reader, key in
+            switch key {
+            case "path": path = try reader.string("a file's path")
+            case "size": size = try reader.count("a file's size")
+            case "sha256": sha256 = reader.isNull() ? nil : try reader.string("a file's sha256")
+            default: try reader.skip()
+            }
+        }
+        let plainPath = try required(path, "path")
+        guard RelativePath.isPlain(plainPath) else {
+            throw JSONReader.Failure.shape("the file path '\(plainPath)' is not a plain relative path")
+        }
+        self.init(path: plainPath, size: try required(size, "size"), sha256: sha256)
+    }
+}
+
+extension BuildManifest.Pack {
+    init(_ reader: inout JSONReader) throws {
+        var id: String?, file: String?, tags: [String]?, category: DownloadCategory?, size: Int64?, files: [BuildManifest.File]?
+        var priority: Double?, archiveSize: Int64?, archiveSha256: String?, contentHash: String?
+        var assetPackId: String?, downloadPolicy: DownloadPolicy?, version: Int64?
+        try reader.object("a pack") { reader, key in
+            switch key {
+            case "id": id = try reader.string("a pack's id")
+            case "file": file = try reader.string("a pack's file")
+            case "tags": tags = try reader.strings("a pack's tags")
+            case "category": category = try DownloadCategory(&reader, "a pack's category")
+            case "priority": priority = reader.isNull() ? nil : try reader.double("a pack's priority")
+            case "size": size = try reader.count("a pack's size")
+            case "archiveSize": archiveSize = reader.isNull() ? nil : try reader.count("archiveSize")
+            case "archiveSha256": archiveSha256 = reader.isNull() ? nil : try reader.string("archiveSha256")
+            case "contentHash": contentHash = reader.isNull() ? nil : try reader.string("contentHash")
+            case "assetPackId": assetPackId = try reader.string("assetPackId")
+            case "downloadPolicy": downloadPolicy = try DownloadPolicy(&reader)
+            case "version": version = reader.isNull() ? nil : try reader.count("a pack's version")
+            case "files":
+                var list: [BuildManifest.File] = []
+                try reader.array("a pack's files") { list.append(try BuildManifest.File(&$0)) }
+                files = list
+            default: try reader.skip()
+            }
+        }
+        let packFile = try required(file, "file")
+        guard RelativePath.isPlain(packFile) else {
+            throw JSONReader.Failure.shape("the pack file '\(packFile)' is not a plain relative path")
+        }
+        self.init(id: try required(id, "id"), file: packFile, tags: try required(tags, "tags"),
+                  category: try required(category, "category"), priority: priority, size: try required(size, "size"),
+                  archiveSize: archiveSize, archiveSha256: archiveSha256, contentHash: contentHash,
+                  files: try required(files, "files"), assetPackId: assetPackId, downloadPolicy: downloadPolicy, version: version)
+    }
+}
+
+extension BuildManifest.BackgroundAssets {
+    init(_ reader: inout JSONReader) throws {
+        var hosting: BackgroundAssetsSettings.Hosting?, platforms: [String]?, events: [String]?
+        var appGroup: String?, urlPrefix: String?
+        try reader.object("backgroundAssets") { reader, key in
+            switch key {
+            case "hosting":
+                let text = try reader.string("backgroundAssets.hosting")
+                guard let value = BackgroundAssetsSettings.Hosting(rawValue: text) else {
+                    throw JSONReader.Failure.shape("unknown hosting '\(text)'")
+                }
+                hosting = value
+            case "platforms": platforms = try reader.strings("backgroundAssets.platforms")
+            case "events": events = try reader.strings("backgroundAssets.events")
+            case "appGroup": appGroup = reader.isNull() ? nil : try reader.string("backgroundAssets.appGroup")
+            case "urlPrefix": urlPrefix = reader.isNull() ? nil : try reader.string("backgroundAssets.urlPrefix")
+            default: try reader.skip()
+            }
+        }
+        self.init(hosting: try required(hosting, "backgroundAssets.hosting"), platforms: try required(platforms, "backgroundAssets.platforms"),
+                  events: try required(events, "backgroundAssets.events"), appGroup: appGroup, urlPrefix: urlPrefix)
+    }
+}
+
+extension DownloadPolicy {
+    /// `{"essential": {"installationEventTypes": [...]}}`, `{"prefetch": {...}}` or `{"onDemand": {}}`.
+    init(_ reader: inout JSONReader) throws {
+        var policy: DownloadPolicy?
+        try reader.object("downloadPolicy") { reader, key in
+            guard policy == nil else { throw JSONReader.Failure.shape("a downloadPolicy has more than one kind") }
+            switch key {
+            case "essential", "prefetch":
+                var events: [String]?
+                try reader.object("downloadPolicy.\(key)") { reader, name in
+                    if name == "installationEventTypes" { events = try reader.strings("installationEventTypes") } else { try reader.skip() }
+                }
+                let list = try required(events, "installationEventTypes")
+                policy = key == "essential" ? .essential(events: list) : .prefetch(events: list)
+            case "onDemand":
+                try reader.object("downloadPolicy.onDemand") { reader, _ in try reader.skip() }
+                policy = .onDemand
+            default:
+                throw JSONReader.Failure.shape("unknown download policy '\(key)'")
+            }
+        }
+        self = try required(policy, "downloadPolicy")
+    }
+}
+
+extension BuildManifest.Tag {
+    init(_ reader: inout JSONReader) throws {
+        var name: String?, category: DownloadCategory?, size: Int64?, packs: [String]?
+        try reader.object("a tag") { reader, key in
+            switch key {
+            case "name": name = try reader.string("a tag's name")
+            case "category": category = try DownloadCategory(&reader, "a tag's category")
+            case "size": size = try reader.count("a tag's size")
+            case "packs": packs = try reader.strings("a tag's packs")
+            default: try reader.skip()
+            }
+        }
+        self.init(name: try required(name, "name"), category: try required(category, "category"),
+                  size: try required(size, "size"), packs: try required(packs, "packs"))
+    }
+}
+
+/// `totals` as read: each member may be missing, and is then recomputed from the packs (SPEC 3.7).
+private struct PartialTotals {
+    var packs: Int64?, size: Int64?, archiveSize: Int64?, initialInstallSize: Int64?, initialPrefetchSize: Int64?
+
+    init() {}
+
+    init(_ reader: inout JSONReader) throws {
+        try reader.object("totals") { reader, key in
+            switch key {
+            case "packs": packs = try reader.count("totals.packs")
+            case "size": size = try reader.count("totals.size")
+            case "archiveSize": archiveSize = try reader.count("totals.archiveSize")
+            case "initialInstallSize": initialInstallSize = try reader.count("totals.initialInstallSize")
+            case "initialPrefetchSize": initialPrefetchSize = try reader.count("totals.initialPrefetchSize")
+            default: try reader.skip()
+            }
+        }
+    }
+
+    func completed(from packs: [BuildManifest.Pack]) -> BuildManifest.Totals {
+        let archives = packs.compactMap(\.archiveSize)
+        return BuildManifest.Totals(
+            packs: self.packs ?? Int64(packs.count),
+            size: size ?? packs.lazy.map(\.size).saturatingSum,
+            archiveSize: archiveSize ?? (archives.count == packs.count && !packs.isEmpty ? archives.saturatingSum : nil),
+            initialInstallSize: initialInstallSize ?? packs.lazy.filter { $0.category == .initialInstall }.map(\.size).saturatingSum,
+            initialPrefetchSize: initialPrefetchSize ?? packs.lazy.filter { $0.category != .onDemand }.map(\.size).saturatingSum)
+    }
+}
+
+extension DownloadCategory {
+    init(_ reader: inout JSONReader, _ what: String) throws {
+        let text = try reader.string(what)
+        guard let category = DownloadCategory(rawValue: text) else { throw JSONReader.Failure.shape("unknown category '\(text)' in \(what)") }
+        self = category
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import ODRPackFormats
+import ODRPackPlatform
+
+/// Reads a small entry whole, digests it and compresses it as the build's compression mode says: the part of
+/// writing a pack that can run on several cores at once for one pack of many small files. Owns its buffers and
+/// zlib states; one per thread.
+/// `@unchecked Sendable` because: its mutable buffers and zlib states are used by one thread at a time, the one
+/// whose writer owns it or that borrowed it from `CompressorPool` (behind the pool's Mutex) until it gives it back.
+final class EntryCompressor: @unchecked Sendable {
+    /// Bytes sampled (at the start, middle and end) to judge whether deflate is worthwhile.
+    static let sampleSize = 16 * 1024
+    /// Deflate only when a trial saves at least this fraction of the sample.
+    static let worthwhileSaving = 0.05
+
+    /// A small entry ready to be written: its digest, and its bytes as they go into the archive.
+    struct Prepared {
+        var digest: FileDigest
+        var size: Int64
+        var deflated: Bool
+        var payload: [UInt8]
+    }
+
+    let options: BuildOptions
+    let buffer = ReadBuffer(size: PackWriter.chunkSize)
+    private let sample = ReadBuffer(size: sampleSize * 3)
+    /// Level 1, for the trial of `auto`, and the build's level for whole entries: libdeflate, one of each reused.
+    private let trial: WholeDeflater?
+    private let deflater: WholeDeflater?
+
+    /// Compressors that could not be set up (no memory) fail the first entry that needs them.
+    init(options: BuildOptions) {
+        self.options = options
+        trial = options.compression == .auto ? try? WholeDeflater(level: 1) : nil
+        deflater = options.compression == .store ? nil : try? WholeDeflater(level: options.level)
+    }
+
+    private static let noZlib = ODRPackError.io("cannot set up libdeflate's compressor: out of memory", errno: SystemError.outOfMemory.code)
+
+    /// Prepares an entry of in-memory bytes, or a file of at most one chunk.
+    func prepare(_ entry: PackEntry, onBytes: ((Int64) -> Void)?) throws -> Prepared {
+        switch entry.content {
+        case .folder:
+            preconditionFailure("folders are written as they come")
+        case let .bytes(bytes):
+            return try bytes.withUnsafeBytes { try prepare($0, known: nil) }
+        case let .file(path, size, stamp, known):
+            let source = try SourceFile(path: path, name: entry.name, expected: stamp, size: size)
+            defer { source.close() }
+            let bytes = try source.readWhole(into: buffer.bytes)
+            onBytes?(size)
+            let prepared = try prepare(bytes, known: known)
+            try source.checkUnchanged()
+            return prepared
+        }
+    }
+
+    /// The CRC always comes from the bytes that go into the archive; the SHA-256 the cache knows is trusted only
+    /// while that CRC agrees with it (else the file changed under the same metadata: both are computed anew).
+    private func prepare(_ bytes: UnsafeRawBufferPointer, known: FileDigest?) throws -> Prepared {
+        let digest: FileDigest
+        if let known, CRC32.update(0, bytes) == known.crc32 { digest = known } else { digest = PackWriter.digest(bytes) }
+        guard try shouldDeflate(inMemory: bytes) else {
+            return Prepared(digest: digest, size: Int64(bytes.count), deflated: false, payload: Array(bytes))
+        }
+        guard let deflater else { throw Self.noZlib }
+        return Prepared(digest: digest, size: Int64(bytes.count), deflated: true, payload: deflater.compress(bytes))
+    }
+
+    func shouldDeflate(inMemory bytes: UnsafeRawBufferPointer) throws -> Bool {
+        try shouldDeflate(size: Int64(bytes.count)) { offset, count, into in
+            into.copyMemory(from: bytes.baseAddress! + Int(offset), byteCount: count)
+            return count
+        }
+    }
+
+    /// `auto`: trial-deflates samples of the bytes (fast level 1) and deflates only when that saves enough.
+    /// Depends only on the bytes, so the choice is deterministic.
+    func shouldDeflate(size: Int64, read: (Int64, Int, UnsafeMutableRawPointer) throws -> Int) throws -> Bool {
+        switch options.compression {
+        case .store: return false
+        case .deflate: return true
+        case .auto: break
+        }
+        if size == 0 { return false }
+        let piece = Int64(Self.sampleSize)
+        let offsets: [Int64] = size <= piece * 3 ? [0] : [0, (size - piece) / 2, size - piece]
+        let length = size <= piece * 3 ? Int(size) : Self.sampleSize
+        var sampled = 0
+        for offset in offsets { sampled += try read(offset, length, sample.bytes.baseAddress! + sampled) }
+        guard sampled > 0 else { return false }
+        guard let trial else { throw Self.noZlib }
+        let compressedLength = trial.compressedCount(UnsafeRawBufferPointer(rebasing: sample.bytes[..<sampled]))
+        return Double(compressedLength) <= Double(sampled) * (1 - Self.worthwhileSaving)
+    }
+}

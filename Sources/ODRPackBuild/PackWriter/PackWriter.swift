@@ -1,0 +1,259 @@
+import CZlib
+import Foundation
+import ODRPackCore
+import ODRPackFormats
+import ODRPackPlatform
+
+/// Writes one pack in the layout the build asks for (SPEC 7): a streaming zip, or a reproducible folder,
+/// optionally signed on its folder form. Reads each resource once where it can (files up to one chunk, and
+/// larger ones the cache vouches for); one writer per worker thread, which owns its buffers.
+final class PackWriter: PackFormatWriter {
+    static let chunkSize = 1 << 20
+    /// Small entries prepared together on every core, then written in order: at most this many, or bytes.
+    static let batchEntries = 256
+    static let batchBytes: Int64 = 16 << 20
+
+    let options: BuildOptions
+    /// Each pack's Info.plist bytes, by pack index, and the folder its resources' paths are relative to.
+    private let infoPlists: [[UInt8]]
+    private let rootPath: String
+    /// This writer's own compressor (its buffer serves the large files too), and the build's spares it borrows from.
+    private let compressor: EntryCompressor
+    private let spares: CompressorPool
+    private var buffer: UnsafeMutableRawBufferPointer { compressor.buffer.bytes }
+    /// Reports bytes read as they stream, for progress (from several threads).
+    var onBytes: (@Sendable (Int64) -> Void)?
+
+    init(options: BuildOptions, spares: CompressorPool, infoPlists: [[UInt8]], rootPath: String) {
+        self.options = options
+        self.infoPlists = infoPlists
+        self.rootPath = rootPath
+        compressor = EntryCompressor(options: options)
+        self.spares = spares
+    }
+
+    /// Writes `pack` at `temporaryPath` (a file or a folder, by layout); the caller moves it into place.
+    func write(_ pack: AssetPack, index: Int, known: [FileDigest?], to temporaryPath: String) throws -> PackArchiveFacts {
+        let entries = PackEntry.entries(of: pack, infoPlist: infoPlists[index], rootPath: rootPath, known: known)
+        if options.layout == .zip && options.signCommand == nil {
+            let (size, sha256, digests) = try writeZip(entries, at: temporaryPath)
+            let files = zip(entries, digests).compactMap { entry, digest -> FileDigest? in
+                if case .file = entry.content { return digest } else { return nil }
+            }
+            return facts(pack, files: files, archiveSize: size, archiveSha256: sha256,
+                         uncompressedSize: entries.reduce(0) { $0 + $1.size })
+        }
+        // A zip is signed on a folder of its own, named exactly like the pack (inside a temporary folder) so that a
+        // signer sees the .assetpack bundle it will be.
+        let signingFolder = temporaryPath + "-signing"
+        let folder = options.layout == .folder ? temporaryPath : signingFolder + "/" + pack.fileName
+        if options.layout == .zip { try OutputFile.makeFolder(signingFolder) }
+        defer { if options.layout == .zip { try? FileManager.default.removeItem(atPath: signingFolder) } }
+        var written = try writeFolder(entries, at: folder)
+        var signed = entries
+        if let command = options.signCommand {
+            try SignCommand(command).run(on: folder)
+            (signed, written) = try rehashChanged(in: folder, written: written)
+        }
+        if options.layout == .zip {
+            let (size, sha256, digests) = try writeZip(signed.map { entry in
+                guard case let .file(path, size, _, _) = entry.content else { return entry }
+                return PackEntry(name: entry.name, content: .file(path: path, size: size, stamp: nil, known: written[entry.name]))
+            }, at: temporaryPath)
+            var archived: [String: FileDigest] = [:]
+            for (entry, digest) in zip(signed, digests) { archived[entry.name] = digest }
+            return facts(pack, files: try resourceDigests(pack, archived), archiveSize: size, archiveSha256: sha256,
+                         uncompressedSize: entries.reduce(0) { $0 + $1.size })
+        }
+        var lines = SHA256Hasher()
+        var total: Int64 = 0
+        var present: [String: FileDigest] = [:]
+        for entry in signed where !entry.isFolder {
+            guard let digest = written[entry.name] else { throw ODRPackError.io("'\(folder)/\(entry.name)' was not hashed", errno: SystemError.ioFailure.code) }
+            total += entry.size
+            present[entry.name] = digest
+            lines.update("\(entry.name)\0\(entry.size)\0\(digest.sha256)\n")
+        }
+        return facts(pack, files: try resourceDigests(pack, present), archiveSize: total, archiveSha256: lines.finalize(),
+                     uncompressedSize: entries.reduce(0) { $0 + $1.size })
+    }
+
+    /// The resources' digests from what the pack holds after signing: a signer may add files, never remove them.
+    private func resourceDigests(_ pack: AssetPack, _ digests: [String: FileDigest]) throws -> [FileDigest] {
+        try pack.files.map { file in
+            guard let digest = digests[file.path] else {
+                throw ODRPackError.io("the sign command removed '\(file.path)' from pack '\(pack.shortName)': a signer may add files to a pack, not remove them", errno: SystemError.invalidArgument.code)
+            }
+            return digest
+        }
+    }
+
+    private func facts(_ pack: AssetPack, files: [FileDigest], archiveSize: Int64, archiveSha256: String,
+                       uncompressedSize: Int64) -> PackArchiveFacts {
+        PackArchiveFacts(archiveSize: archiveSize, archiveSha256: archiveSha256,
+                         contentHash: PackArchiveFacts.contentHash(files: pack.files, sha256: files.map(\.sha256)),
+                         files: files, uncompressedSize: uncompressedSize)
+    }
+
+    // MARK: Zip
+
+    /// Writes META-INF and `entries` as a zip; returns its size, SHA-256 and each file entry's digest.
+    private func writeZip(_ entries: [PackEntry], at path: String) throws -> (Int64, String, [FileDigest?]) {
+        // Read and write: a large deflated entry is read back to hash it once its header is patched.
+        let descriptor = try SystemCall.createFile(path)
+        defer { SystemCall.closeFile(descriptor) }
+        let writer = try AssetPackZipWriter(descriptor: descriptor, path: path, entryTime: options.entryTime,
+                                            level: options.compression == .store ? nil : options.level)
+        try writer.addFolder(ZipMetadata.folderName)
+        _ = try addBytes(Array(ZipMetadata(entries: entries).propertyList.binaryData()), named: ZipMetadata.fileName, to: writer)
+        var digests: [FileDigest?] = Array(repeating: nil, count: entries.count)
+        var batch: [Int] = []
+        var batchBytes: Int64 = 0
+        func flush() throws {
+            guard !batch.isEmpty else { return }
+            for (index, prepared) in zip(batch, try prepare(batch.map { entries[$0] })) {
+                try prepared.payload.withUnsafeBytes { payload in
+                    try writer.addFile(entries[index].name, size: prepared.size, crc: prepared.digest.crc32,
+                                       deflated: prepared.deflated, payload: payload)
+                }
+                digests[index] = prepared.digest
+            }
+            batch.removeAll(keepingCapacity: true)
+            batchBytes = 0
+        }
+        for (index, entry) in entries.enumerated() {
+            switch entry.content {
+            case .folder:
+                try flush()
+                try writer.addFolder(entry.name)
+            case let .file(path, size, stamp, known) where size > Int64(PackWriter.chunkSize):
+                try flush()
+                digests[index] = try addFile(entry.name, path: path, size: size, stamp: stamp, known: known, to: writer)
+            default:
+                batch.append(index)
+                batchBytes += entry.size
+                if batch.count == Self.batchEntries || batchBytes >= Self.batchBytes { try flush() }
+            }
+        }
+        try flush()
+        let (size, sha256) = try writer.finish()
+        // The commit waits for the disk (SPEC 7, Durable); starting now overlaps that with the other packs' work.
+        SystemCall.startWriteback(descriptor)
+        return (size, sha256, digests)
+    }
+
+    private func addBytes(_ bytes: [UInt8], named name: String, to writer: AssetPackZipWriter) throws -> FileDigest {
+        let prepared = try compressor.prepare(PackEntry(name: name, content: .bytes(bytes)), onBytes: nil)
+        try prepared.payload.withUnsafeBytes { payload in
+            try writer.addFile(name, size: prepared.size, crc: prepared.digest.crc32, deflated: prepared.deflated, payload: payload)
+        }
+        return prepared.digest
+    }
+
+    /// Prepares small entries on every core that is free, a slice per compressor; the first error in entry order is thrown.
+    private func prepare(_ entries: [PackEntry]) throws -> [EntryCompressor.Prepared] {
+        let borrowed = spares.borrow(upTo: min(options.jobs, entries.count) - 1)
+        defer { spares.giveBack(borrowed) }
+        let pool = [compressor] + borrowed, report = onBytes
+        let slices = min(pool.count, entries.count)
+        return try parallelMap(Array(0..<slices), jobs: slices) { slice in
+            try entries[(slice * entries.count / slices)..<((slice + 1) * entries.count / slices)].map {
+                try pool[slice].prepare($0, onBytes: report)
+            }
+        }.flatMap { $0 }
+    }
+
+    private func addFile(_ name: String, path: String, size: Int64, stamp: FileStamp?, known: FileDigest?,
+                         to writer: AssetPackZipWriter) throws -> FileDigest {
+        let source = try SourceFile(path: path, name: name, expected: stamp, size: size)
+        defer { source.close() }
+        let digest = try known ?? source.digest(buffer: buffer)
+        let deflate = try compressor.shouldDeflate(size: size) { offset, count, into in try source.read(at: offset, count: count, into: into) }
+        // The header's CRC came from the cache or from the first read; what follows must match it. After a first
+        // read, the unchanged size and time vouch for that; a CRC only the cache knows is checked on the way.
+        var crc: UInt32 = 0
+        try writer.addFile(name, size: size, crc: digest.crc32, deflate: deflate) { append in
+            try source.stream(into: buffer) { chunk in
+                if known != nil { crc = CRC32.update(crc, chunk) }
+                try append(chunk)
+                onBytes?(Int64(chunk.count))
+            }
+        }
+        if known != nil && crc != digest.crc32 { throw source.changed() }
+        try source.checkUnchanged()
+        return digest
+    }
+
+    static func digest(_ bytes: UnsafeRawBufferPointer) -> FileDigest {
+        var hasher = SHA256Hasher()
+        hasher.update(bytes)
+        return FileDigest(sha256: hasher.finalize(), crc32: CRC32.update(0, bytes))
+    }
+
+    // MARK: Folder
+
+    /// Writes `entries` under `root` with modes 0644/0755 and every time set to the entry time; returns each file's digest.
+    private func writeFolder(_ entries: [PackEntry], at root: String) throws -> [String: FileDigest] {
+        try? FileManager.default.removeItem(atPath: root)
+        try OutputFile.makeFolder(root)
+        var digests: [String: FileDigest] = [:]
+        for entry in entries {
+            let path = root + "/" + entry.name
+            switch entry.content {
+            case .folder:
+                try OutputFile.makeFolder(String(path.dropLast()))
+            case let .bytes(bytes):
+                let output = try OutputFile(path: path)
+                defer { output.close() }
+                try bytes.withUnsafeBytes { raw in
+                    try output.write(raw)
+                    digests[entry.name] = Self.digest(raw)
+                }
+                try output.finish(time: options.entryTime)
+            case let .file(source, size, stamp, known):
+                let input = try SourceFile(path: source, name: entry.name, expected: stamp, size: size)
+                defer { input.close() }
+                let output = try OutputFile(path: path)
+                defer { output.close() }
+                var hasher = SHA256Hasher()
+                var crc: UInt32 = 0
+                try input.stream(into: buffer) { chunk in
+                    if known == nil {
+                        hasher.update(chunk)
+                        crc = CRC32.update(crc, chunk)
+                    }
+                    try output.write(chunk)
+                    onBytes?(Int64(chunk.count))
+                }
+                try input.checkUnchanged()
+                try output.finish(time: options.entryTime)
+                digests[entry.name] = known ?? FileDigest(sha256: hasher.finalize(), crc32: crc)
+            }
+        }
+        try OutputFile.setFolderAttributes(of: entries, under: root, time: options.entryTime)
+        return digests
+    }
+
+    /// After signing: what the folder holds now, and the digest of every file the signer added or changed (its
+    /// metadata differs from what was written).
+    private func rehashChanged(in root: String, written: [String: FileDigest]) throws -> ([PackEntry], [String: FileDigest]) {
+        var digests = written
+        let entries = try PackEntry.entries(ofFolder: root)
+        for entry in entries where !entry.isFolder {
+            let path = root + "/" + entry.name
+            let status = try SystemCall.requireStatus(path, "cannot stat '\(path)'")
+            let stamp = status.stamp
+            if written[entry.name] != nil && stamp.modificationNanoseconds == options.entryTime * 1_000_000_000
+                && status.permissions == 0o644 && stamp.size == entry.size {
+                continue
+            }
+            // What the signer wrote keeps its bytes but takes the pack's modes and times, so the tree stays reproducible.
+            let input = try SourceFile(path: path, name: entry.name, expected: nil, size: entry.size)
+            defer { input.close() }
+            digests[entry.name] = try input.digest(buffer: buffer)
+            try OutputFile.setFileAttributes(path, time: options.entryTime)
+        }
+        try OutputFile.setFolderAttributes(of: entries, under: root, time: options.entryTime)
+        return (entries, digests)
+    }
+}

@@ -1,0 +1,33 @@
+import ODRPackFormats
+/// `META-INF/com.apple.ZipMetadata.plist`, the second entry of every archived pack (SPEC 7): how many entries
+/// follow the two META-INF ones and their total uncompressed bytes, so a device can size the unpacking up front.
+struct ZipMetadata: Equatable {
+    static let folderName = "META-INF/"
+    static let fileName = "META-INF/com.apple.ZipMetadata.plist"
+    /// 040755 and 0100644 as the signed 16-bit numbers Apple's packs hold.
+    static let standardDirectoryPerms: Int64 = 16877
+    static let standardFilePerms: Int64 = -32348
+
+    var recordCount: Int64
+    var totalUncompressedBytes: Int64
+
+    init(recordCount: Int64, totalUncompressedBytes: Int64) {
+        self.recordCount = recordCount
+        self.totalUncompressedBytes = totalUncompressedBytes
+    }
+
+    /// The counts for a pack's content entries.
+    init(entries: [PackEntry]) {
+        self.init(recordCount: Int64(entries.count), totalUncompressedBytes: entries.reduce(0) { $0 + $1.size })
+    }
+
+    var propertyList: PropertyListValue {
+        .dictionary([
+            "Version": .int(2),
+            "RecordCount": .int(recordCount),
+            "TotalUncompressedBytes": .int(totalUncompressedBytes),
+            "StandardDirectoryPerms": .int(Self.standardDirectoryPerms),
+            "StandardFilePerms": .int(Self.standardFilePerms),
+        ])
+    }
+}

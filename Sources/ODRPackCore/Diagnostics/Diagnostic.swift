@@ -1,0 +1,48 @@
+/// A problem found in a project: recoverable problems are collected as values and printed by the front end.
+package struct Diagnostic: Equatable, Sendable {
+    package enum Severity: String, Sendable, Comparable {
+        case error, warning
+        package static func < (lhs: Severity, rhs: Severity) -> Bool { lhs == .error && rhs == .warning }
+    }
+
+    package var severity: Severity
+    package var code: DiagnosticCode
+    package var message: String
+    package var location: SourceLocation?
+    /// What the problem is about: a resource path, a tag or a pack id.
+    package var subject: String?
+
+    package init(_ severity: Severity, _ code: DiagnosticCode, _ message: String,
+                at location: SourceLocation? = nil, subject: String? = nil) {
+        self.severity = severity
+        self.code = code
+        self.message = message
+        self.location = location
+        self.subject = subject
+    }
+
+    package static func error(_ code: DiagnosticCode, _ message: String,
+                             at location: SourceLocation? = nil, subject: String? = nil) -> Diagnostic {
+        Diagnostic(.error, code, message, at: location, subject: subject)
+    }
+
+    package static func warning(_ code: DiagnosticCode, _ message: String,
+                               at location: SourceLocation? = nil, subject: String? = nil) -> Diagnostic {
+        Diagnostic(.warning, code, message, at: location, subject: subject)
+    }
+
+    /// The compiler-like form editors and CI annotate: `file:line:column: error: message [code]`.
+    package var formatted: String {
+        var prefix = ""
+        if let location {
+            prefix = "\(location.file):\(location.line):\(location.column): "
+        }
+        return "\(prefix)\(severity.rawValue): \(message) [\(code.rawValue)]"
+    }
+}
+
+extension Array where Element == Diagnostic {
+    package var errorCount: Int { lazy.filter { $0.severity == .error }.count }
+    package var warningCount: Int { lazy.filter { $0.severity == .warning }.count }
+    package var hasErrors: Bool { contains { $0.severity == .error } }
+}

@@ -1,0 +1,167 @@
+/// Checks a plan against the manifest and the store's limits (SPEC sections 4 and 5). Pure.
+package struct PlanChecker {
+    package let manifest: TagManifest
+    package let plan: PackPlan
+
+    package init(manifest: TagManifest, plan: PackPlan) {
+        self.manifest = manifest
+        self.plan = plan
+    }
+
+    package func check() -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        diagnostics += unknownTags()
+        diagnostics += packContents()
+        diagnostics += sizes()
+        return diagnostics
+    }
+
+    var limits: LimitProfile { plan.limits }
+
+    func entryLocation(_ index: Int?) -> SourceLocation? {
+        guard let index else { return nil }
+        return manifest.entries[index].selectorLocation
+    }
+
+    /// Where a tag is first given to a file in the manifest.
+    func tagLocation(_ tag: String) -> SourceLocation? {
+        for entry in manifest.entries {
+            if let item = entry.tags.first(where: { $0.value == tag }) { return item.location }
+        }
+        return nil
+    }
+
+    func unknownTags() -> [Diagnostic] {
+        let carried = Set(plan.tags.map(\.name))
+        var diagnostics: [Diagnostic] = []
+        for (list, key) in [(manifest.initialInstall, "initial-install"), (manifest.prefetchOrder, "prefetch-order")] {
+            var reported = Set<String>()
+            for tag in list where !tag.value.isEmpty && !carried.contains(tag.value) && reported.insert(tag.value).inserted {
+                let hint = Suggestion.closest(to: tag.value, in: Array(carried)).map { " (did you mean '\($0)'?)" } ?? ""
+                diagnostics.append(.error(.tagUnknown,
+                                          "'\(key)' names tag '\(tag.value)', which no resource carries\(hint): tag some files with it or remove it",
+                                          at: tag.location, subject: tag.value))
+            }
+        }
+        return diagnostics
+    }
+
+    func packContents() -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for pack in plan.packs {
+            // A cheap case-insensitive hash finds candidates; only they are folded and compared.
+            var seen = Set<UInt64>()
+            var candidates = Set<UInt64>()
+            for file in pack.files where !seen.insert(Self.caseInsensitiveHash(file.path)).inserted {
+                candidates.insert(Self.caseInsensitiveHash(file.path))
+            }
+            var collisions = Set<String>()
+            if !candidates.isEmpty {
+                var folded = Set<String>()
+                for file in pack.files where candidates.contains(Self.caseInsensitiveHash(file.path))
+                    && !folded.insert(Self.caseFolded(file.path)).inserted {
+                    collisions.insert(Self.caseFolded(file.path))
+                }
+            }
+            let colliding = collisions.isEmpty ? [] : pack.files.map(\.path).filter { collisions.contains(Self.caseFolded($0)) }
+            let groups = Dictionary(grouping: colliding, by: Self.caseFolded)
+            for (_, paths) in groups.sorted(by: { $0.key.precedesByCodePoint($1.key) }) {
+                diagnostics.append(.warning(.caseCollision,
+                                            "pack '\(pack.shortName)' holds \(paths.map { "'\($0)'" }.joined(separator: " and ")), which differ only in letter case and collide on a case-insensitive device: rename one",
+                                            at: entryLocation(pack.firstEntry), subject: paths[0]))
+            }
+            if let reserved = pack.files.first(where: { $0.path == "Info.plist" }) {
+                diagnostics.append(.error(.pathReserved,
+                                          "'Info.plist' at the top of resources-root would replace pack '\(pack.shortName)''s own Info.plist: move or rename it",
+                                          at: entryLocation(reserved.firstEntry), subject: reserved.path))
+            }
+            if let reserved = pack.files.first(where: { $0.path.hasPrefix("META-INF/") }) {
+                diagnostics.append(.error(.pathReserved,
+                                          "'\(reserved.path)' is inside 'META-INF', which pack archives keep for their own metadata: move or rename the folder",
+                                          at: entryLocation(reserved.firstEntry), subject: reserved.path))
+            }
+        }
+        return diagnostics
+    }
+
+    /// FNV-1a of the case-folded path: ASCII letters lowered in place, other paths through `lowercased()`.
+    /// Equal folded paths give equal hashes, without allocating for ASCII paths.
+    static func caseInsensitiveHash(_ path: String) -> UInt64 {
+        func fnv(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+            var hash: UInt64 = 0xcbf29ce484222325
+            for byte in bytes { hash = (hash ^ UInt64(byte &- 0x41 < 26 ? byte | 0x20 : byte)) &* 0x100000001b3 }
+            return hash
+        }
+        var path = path
+        if let hash = path.withUTF8({ $0.contains(where: { $0 >= 0x80 }) ? nil : fnv($0) }) { return hash }
+        var folded = path.lowercased()
+        return folded.withUTF8(fnv)
+    }
+
+    /// Lower case for comparing paths; ASCII paths take a fast path.
+    static func caseFolded(_ path: String) -> String {
+        guard path.utf8.contains(where: { (0x41...0x5A).contains($0) || $0 >= 0x80 }) else { return path }
+        if path.utf8.contains(where: { $0 >= 0x80 }) { return path.lowercased() }
+        return String(decoding: path.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+
+    func sizes() -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        let recommended = limits[.recommendedSize]
+        for pack in plan.packs {
+            let location = entryLocation(pack.firstEntry)
+            if let limit = limits[.maxPackSize], pack.size > limit {
+                diagnostics.append(.error(.packTooLarge,
+                                          "pack '\(pack.shortName)' is \(Self.over(pack.size, limit)) limit: split its files across more tags",
+                                          at: location, subject: pack.id))
+            } else if let recommended, pack.size > recommended {
+                diagnostics.append(.warning(.overRecommendedSize,
+                                            "pack '\(pack.shortName)' is \(Self.over(pack.size, recommended)) recommended size: smaller packs download sooner",
+                                            at: location, subject: pack.id))
+            }
+        }
+        for tag in plan.tags {
+            let location = tagLocation(tag.name)
+            if let limit = limits[.maxTagSize], tag.size > limit {
+                diagnostics.append(.error(.tagTooLarge,
+                                          "tag '\(tag.name)' is \(Self.over(tag.size, limit)) limit (\(tag.packs.count) pack\(tag.packs.count == 1 ? "" : "s")): split it into smaller tags",
+                                          at: location, subject: tag.name))
+            } else if let recommended, tag.size > recommended {
+                diagnostics.append(.warning(.overRecommendedSize,
+                                            "tag '\(tag.name)' is \(Self.over(tag.size, recommended)) recommended size: smaller tags download sooner",
+                                            at: location, subject: tag.name))
+            }
+        }
+        if let limit = limits[.maxPackCount], plan.packs.count > limit {
+            let multipliers = plan.packs.flatMap(\.files).sorted {
+                $0.tags.count != $1.tags.count ? $0.tags.count > $1.tags.count : $0.path.precedesByCodePoint($1.path)
+            }.prefix(5).map { "'\($0.path)' (\($0.tags.count) tags)" }
+            diagnostics.append(.error(.tooManyPacks,
+                                      "\(plan.packs.count) packs, over the limit of \(limit): every distinct tag set makes a pack; the resources with the most tags multiply packs: \(multipliers.joined(separator: ", "))",
+                                      at: manifest.keyLocations["resources"]))
+        }
+        if let limit = limits[.maxInitialInstallSize], plan.initialInstallSize > limit {
+            diagnostics.append(.error(.initialInstallTooLarge,
+                                      "initial-install content is \(Self.over(plan.initialInstallSize, limit)) limit: move tags to prefetch-order or on-demand",
+                                      at: manifest.keyLocations["initial-install"]))
+        }
+        if let limit = limits[.maxInitialPrefetchSize], plan.initialPrefetchSize > limit {
+            diagnostics.append(.error(.initialPrefetchTooLarge,
+                                      "initial-install and prefetch content together is \(Self.over(plan.initialPrefetchSize, limit)) limit: leave some tags on-demand",
+                                      at: manifest.keyLocations["prefetch-order"] ?? manifest.keyLocations["initial-install"]))
+        }
+        if let limit = limits[.maxTotalSize], plan.totalSize > limit {
+            diagnostics.append(.error(.totalTooLarge,
+                                      "all packs together are \(Self.over(plan.totalSize, limit)) limit: remove or shrink resources",
+                                      at: manifest.keyLocations["resources"]))
+        }
+        return diagnostics
+    }
+
+    /// `530.1 MB, over the 512 MB`, with exact bytes where rounding would hide the difference.
+    static func over(_ size: Int64, _ limit: Int64) -> String {
+        let sizeText = ByteCount.format(size), limitText = ByteCount.format(limit)
+        if sizeText == limitText { return "\(sizeText) (\(size) bytes), over the \(limitText) (\(limit) bytes)" }
+        return "\(sizeText), over the \(limitText)"
+    }
+}

@@ -1,0 +1,12 @@
+/// Where in the manifest a diagnostic applies; line and column start at 1.
+package struct SourceLocation: Equatable, Hashable, Sendable {
+    package var file: String
+    package var line: Int
+    package var column: Int
+
+    package init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+}

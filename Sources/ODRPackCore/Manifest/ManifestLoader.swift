@@ -1,0 +1,484 @@
+import Foundation
+import Yams
+import ODRPackPlatform
+
+/// Reads a tag manifest (YAML or JSON) and reports every problem with its file, line and column.
+package struct ManifestLoader {
+    package static let topLevelKeys = ["version", "bundle-id", "resources-root", "profile", "resources",
+                                      "initial-install", "prefetch-order", "exclude", "limits", "background-assets"]
+    package static let entryKeys = ["path", "glob", "tags"]
+
+    package init() {}
+
+    /// Loads the manifest at `path`; returns nil with diagnostics when it cannot be used.
+    /// - Throws: `ODRPackError.unusableInput` when the file cannot be read at all (exit 2).
+    package func load(path: String) throws -> (manifest: TagManifest?, diagnostics: [Diagnostic]) {
+        let url = URL(fileURLWithPath: path)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ODRPackError.unusableInput("no manifest at '\(path)': create an odrpack.yml (see README) or pass its path")
+        }
+        if isDirectory.boolValue {
+            throw ODRPackError.unusableInput("'\(path)' is a folder, not a manifest: pass the path of its odrpack.yml")
+        }
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw ODRPackError.unusableInput("cannot read manifest '\(path)': \(error.localizedDescription)")
+        }
+        return parse(data: data, displayPath: path, directory: url.deletingLastPathComponent().standardizedFileURL)
+    }
+
+    /// Parses manifest text; pure, so tests can feed it strings.
+    package func parse(data: Data, displayPath: String, directory: URL) -> (manifest: TagManifest?, diagnostics: [Diagnostic]) {
+        var parser = Parsing(file: displayPath)
+        guard let text = String(data: data, encoding: .utf8) else {
+            parser.error(.manifestSyntax, "the manifest is not UTF-8 text: save it as UTF-8", at: nil)
+            return (nil, parser.diagnostics)
+        }
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            parser.yamlError(error)
+            return (nil, parser.diagnostics)
+        } catch {
+            parser.error(.manifestSyntax, "the manifest is not valid YAML: \(error)", at: nil)
+            return (nil, parser.diagnostics)
+        }
+        let manifest = parser.manifest(from: root, directory: directory)
+        // In the order they appear in the file, like a compiler.
+        let ordered = parser.diagnostics.enumerated().sorted {
+            let a = $0.element.location, b = $1.element.location
+            return (a?.line ?? 0, a?.column ?? 0, $0.offset) < (b?.line ?? 0, b?.column ?? 0, $1.offset)
+        }.map(\.element)
+        return (parser.diagnostics.hasErrors ? nil : manifest, ordered)
+    }
+}
+
+/// The state of one parse: the diagnostics found so far.
+private struct Parsing {
+    let file: String
+    var diagnostics: [Diagnostic] = []
+
+    init(file: String) { self.file = file }
+
+    func location(_ node: Node?) -> SourceLocation? {
+        guard let mark = node?.mark else { return nil }
+        return SourceLocation(file: file, line: mark.line, column: mark.column)
+    }
+
+    mutating func error(_ code: DiagnosticCode, _ message: String, at location: SourceLocation?, subject: String? = nil) {
+        diagnostics.append(.error(code, message, at: location ?? SourceLocation(file: file, line: 1, column: 1), subject: subject))
+    }
+
+    mutating func warning(_ code: DiagnosticCode, _ message: String, at location: SourceLocation?, subject: String? = nil) {
+        diagnostics.append(.warning(code, message, at: location ?? SourceLocation(file: file, line: 1, column: 1), subject: subject))
+    }
+
+    mutating func yamlError(_ error: YamlError) {
+        switch error {
+        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
+             let .composer(context, problem, mark, _):
+            let contextText = context.map { " \($0.text)" } ?? ""
+            self.error(.manifestSyntax, "invalid YAML: \(problem)\(contextText)",
+                       at: SourceLocation(file: file, line: mark.line, column: mark.column))
+        case let .reader(problem, offset, _, _):
+            self.error(.manifestSyntax, "invalid YAML: \(problem)\(offset.map { " at byte \($0)" } ?? "")", at: nil)
+        case let .duplicatedKeysInMapping(duplicates, context):
+            self.error(.manifestSyntax,
+                       "duplicate key \(duplicates.map { "'\($0)'" }.joined(separator: ", ")) in one mapping: keep one",
+                       at: SourceLocation(file: file, line: context.mark.line, column: context.mark.column))
+        default:
+            self.error(.manifestSyntax, "invalid YAML: \(error)", at: nil)
+        }
+    }
+
+    // MARK: Top level
+
+    mutating func manifest(from root: Node?, directory: URL) -> TagManifest? {
+        guard let root, !(root.scalar.map(isNull) ?? false) else {
+            error(.manifestMissingKey, "the manifest is empty: it needs at least 'version: 1' and 'bundle-id'", at: nil)
+            return nil
+        }
+        guard let mapping = root.mapping else {
+            error(.manifestSyntax, "the manifest must be a mapping of keys (version, bundle-id, resources, ...), not \(kind(of: root))",
+                  at: location(root))
+            return nil
+        }
+        let pairs = keyedPairs(mapping, known: ManifestLoader.topLevelKeys, context: "the manifest")
+        var keyLocations: [String: SourceLocation] = [:]
+        for (key, pair) in pairs { keyLocations[key] = location(pair.key) }
+
+        var manifest = TagManifest(displayPath: file, directory: directory, bundleID: "")
+        var usable = true
+
+        if let version = pairs["version"]?.value {
+            if let scalar = version.scalar, version.tag.rawValue == Tag.Name.int.rawValue, let number = Int(scalar.string) {
+                if number != 1 {
+                    error(.manifestInvalidValue, "unsupported manifest version \(number): this odrpack reads version 1",
+                          at: location(version))
+                }
+            } else {
+                error(.manifestSyntax, "'version' must be the integer 1, not \(kind(of: version))", at: location(version))
+            }
+        } else {
+            error(.manifestMissingKey, "missing key 'version': add 'version: 1'", at: location(root))
+        }
+
+        if let bundleNode = pairs["bundle-id"]?.value {
+            if let bundleID = string(bundleNode, key: "bundle-id") {
+                if BundleIdentifier.isValid(bundleID) {
+                    manifest.bundleID = bundleID
+                } else {
+                    error(.manifestInvalidValue,
+                          "bundle id '\(bundleID)' is not a reverse-DNS identifier: use letters, digits, '-' and '.', like com.example.game",
+                          at: location(bundleNode), subject: bundleID)
+                }
+            }
+        } else {
+            error(.manifestMissingKey, "missing key 'bundle-id': add your app's bundle identifier, e.g. 'bundle-id: com.example.game'",
+                  at: location(root))
+        }
+
+        if let node = pairs["resources-root"]?.value {
+            if let value = string(node, key: "resources-root") {
+                if value.isEmpty {
+                    error(.manifestInvalidValue, "'resources-root' is empty: name a folder, or '.' for the manifest's folder", at: location(node))
+                } else {
+                    manifest.resourcesRoot = .init(value, at: location(node))
+                }
+            }
+        }
+
+        if let node = pairs["profile"]?.value, let value = string(node, key: "profile") {
+            if LimitProfile.named(value) == nil {
+                let hint = Suggestion.closest(to: value, in: LimitProfile.names).map { " (did you mean '\($0)'?)" } ?? ""
+                error(.manifestInvalidValue,
+                      "unknown profile '\(value)'\(hint): use one of \(LimitProfile.names.joined(separator: ", "))",
+                      at: location(node))
+            } else {
+                manifest.profile = .init(value, at: location(node))
+            }
+        }
+
+        if let node = pairs["resources"]?.value {
+            if let sequence = node.sequence {
+                for item in sequence {
+                    if let entry = entry(from: item) { manifest.entries.append(entry) }
+                }
+            } else if !isNullNode(node) {
+                error(.manifestSyntax, "'resources' must be a list of entries (- path: ... tags: [...]), not \(kind(of: node))",
+                      at: location(node))
+                usable = false
+            }
+        }
+
+        manifest.initialInstall = tagList(pairs["initial-install"]?.value, key: "initial-install")
+        manifest.prefetchOrder = tagList(pairs["prefetch-order"]?.value, key: "prefetch-order")
+        checkTagLists(initial: manifest.initialInstall, prefetch: manifest.prefetchOrder)
+
+        if let node = pairs["exclude"]?.value {
+            for item in stringList(node, key: "exclude") {
+                if item.value.isEmpty {
+                    error(.manifestInvalidValue, "an empty 'exclude' pattern matches nothing: remove it", at: item.location)
+                } else if let problem = RelativePath.outsideRootProblem(item.value) {
+                    error(.pathOutsideRoot, "exclude pattern '\(item.value)' \(problem)", at: item.location, subject: item.value)
+                } else {
+                    manifest.exclude.append(item)
+                }
+            }
+        }
+
+        if let node = pairs["limits"]?.value {
+            manifest.limitOverrides = limits(node)
+        }
+
+        if let node = pairs["background-assets"]?.value {
+            manifest.backgroundAssets = backgroundAssets(node)
+        }
+
+        manifest.keyLocations = keyLocations
+        return usable ? manifest : nil
+    }
+
+    // MARK: Entries
+
+    mutating func entry(from node: Node) -> TagManifest.Entry? {
+        guard let mapping = node.mapping else {
+            error(.manifestSyntax, "a 'resources' entry must be a mapping with 'path' or 'glob' and 'tags', not \(kind(of: node))",
+                  at: location(node))
+            return nil
+        }
+        let pairs = keyedPairs(mapping, known: ManifestLoader.entryKeys, context: "a resources entry")
+        let pathNode = pairs["path"]?.value
+        let globNode = pairs["glob"]?.value
+        var selector: TagManifest.Selector?
+        var selectorLocation: SourceLocation?
+        switch (pathNode, globNode) {
+        case (nil, nil):
+            error(.manifestMissingKey, "entry has neither 'path' nor 'glob': add one of them", at: location(node))
+        case let (path?, glob?):
+            error(.manifestInvalidValue, "entry has both 'path' and 'glob': an entry takes exactly one, split it in two",
+                  at: location(glob))
+            _ = path
+        case let (path?, nil):
+            selectorLocation = location(path)
+            if let value = string(path, key: "path") {
+                if value.isEmpty {
+                    error(.manifestInvalidValue, "'path' is empty: name a file or folder under resources-root ('.' for all of it)",
+                          at: selectorLocation)
+                } else if let problem = RelativePath.outsideRootProblem(value) {
+                    error(.pathOutsideRoot, "path '\(value)' \(problem)", at: selectorLocation, subject: value)
+                } else {
+                    selector = .path(RelativePath.normalize(value) ?? value)
+                }
+            }
+        case let (nil, glob?):
+            selectorLocation = location(glob)
+            if let value = string(glob, key: "glob") {
+                if value.isEmpty {
+                    error(.manifestInvalidValue, "'glob' is empty: write a pattern such as 'Audio/**/*.caf'", at: selectorLocation)
+                } else if let problem = RelativePath.outsideRootProblem(value) {
+                    error(.pathOutsideRoot, "glob '\(value)' \(problem)", at: selectorLocation, subject: value)
+                } else if let problem = GlobPattern.syntaxProblem(value) {
+                    error(.manifestInvalidValue, "glob '\(value)' is malformed: \(problem)", at: selectorLocation, subject: value)
+                } else {
+                    selector = .glob(value)
+                }
+            }
+        }
+        var tags: [TagManifest.Located<String>] = []
+        if let tagsNode = pairs["tags"]?.value {
+            tags = tagList(tagsNode, key: "tags")
+            if tags.isEmpty && tagsNode.sequence != nil {
+                error(.manifestInvalidValue, "'tags' is empty: give the entry at least one tag", at: location(tagsNode))
+            }
+        } else {
+            error(.manifestMissingKey, "entry has no 'tags': add e.g. 'tags: [level1]'", at: location(node))
+        }
+        guard let selector, !tags.isEmpty else { return nil }
+        return TagManifest.Entry(selector: selector, selectorLocation: selectorLocation, tags: tags)
+    }
+
+    // MARK: Tags
+
+    mutating func tagList(_ node: Node?, key: String) -> [TagManifest.Located<String>] {
+        guard let node else { return [] }
+        var tags: [TagManifest.Located<String>] = []
+        for item in stringList(node, key: key, allowNull: true) {
+            let tag = item.value
+            if tag.isEmpty {
+                error(.tagInvalid, "empty tag in '\(key)': remove it or give it a name", at: item.location)
+                continue
+            }
+            if tag.contains("/") {
+                error(.tagInvalid, "tag '\(tag)' contains '/', which cannot be part of a pack's file name: rename the tag",
+                      at: item.location, subject: tag)
+                continue
+            }
+            if tag.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                warning(.tagInvalid, "tag '\(tag.debugDescription.dropFirst().dropLast())' contains control characters: rename it",
+                        at: item.location, subject: tag)
+            } else if tag.first!.isWhitespace || tag.last!.isWhitespace {
+                warning(.tagInvalid, "tag '\(tag)' has leading or trailing whitespace, so it differs from '\(tag.trimmingCharacters(in: .whitespaces))': remove the spaces",
+                        at: item.location, subject: tag)
+            }
+            tags.append(item)
+        }
+        return tags
+    }
+
+    mutating func checkTagLists(initial: [TagManifest.Located<String>], prefetch: [TagManifest.Located<String>]) {
+        for (list, key) in [(initial, "initial-install"), (prefetch, "prefetch-order")] {
+            var seen = Set<String>()
+            for tag in list where !seen.insert(tag.value).inserted {
+                warning(.tagListedTwice, "tag '\(tag.value)' is listed twice in '\(key)': remove the second one",
+                        at: tag.location, subject: tag.value)
+            }
+        }
+        let initialTags = Set(initial.map(\.value))
+        var reported = Set<String>()
+        for tag in prefetch where initialTags.contains(tag.value) && reported.insert(tag.value).inserted {
+            warning(.tagInBothCategories,
+                    "tag '\(tag.value)' is both initial-install and in prefetch-order; initial-install wins: remove it from prefetch-order",
+                    at: tag.location, subject: tag.value)
+        }
+    }
+
+    // MARK: Limits
+
+    mutating func limits(_ node: Node) -> [LimitProfile.Key: Int64?] {
+        guard let mapping = node.mapping else {
+            if !isNullNode(node) {
+                error(.manifestSyntax, "'limits' must be a mapping such as 'max-pack-size: 512MB', not \(kind(of: node))", at: location(node))
+            }
+            return [:]
+        }
+        let pairs = keyedPairs(mapping, known: LimitProfile.Key.allCases.map(\.rawValue), context: "'limits'")
+        var overrides: [LimitProfile.Key: Int64?] = [:]
+        for key in LimitProfile.Key.allCases {
+            guard let value = pairs[key.rawValue]?.value else { continue }
+            guard let scalar = value.scalar else {
+                error(.manifestSyntax, "'\(key.rawValue)' must be a number, not \(kind(of: value))", at: location(value))
+                continue
+            }
+            if isNull(scalar) || (scalar.style == .plain && scalar.string.lowercased() == "none") {
+                overrides[key] = .some(nil)
+                continue
+            }
+            if key.isCount {
+                if value.tag.rawValue == Tag.Name.int.rawValue, let count = Int64(scalar.string), count >= 0 {
+                    overrides[key] = count
+                } else {
+                    error(.manifestInvalidValue, "'\(key.rawValue)' must be a whole number of packs, not '\(scalar.string)'",
+                          at: location(value))
+                }
+            } else if let bytes = ByteCount.parse(scalar.string) {
+                overrides[key] = bytes
+            } else {
+                error(.manifestInvalidValue,
+                      "'\(scalar.string)' is not a size for '\(key.rawValue)': write bytes (512000000) or a number with B, KB, MB, GB, KiB, MiB or GiB (512MB)",
+                      at: location(value))
+            }
+        }
+        return overrides
+    }
+
+    // MARK: Background Assets
+
+    /// The `background-assets` section (SPEC 12); a value that is wrong is reported and its default kept.
+    mutating func backgroundAssets(_ node: Node) -> BackgroundAssetsSettings {
+        var settings = BackgroundAssetsSettings()
+        guard let mapping = node.mapping else {
+            if !isNullNode(node) {
+                error(.manifestSyntax, "'background-assets' must be a mapping such as 'hosting: apple', not \(kind(of: node))",
+                      at: location(node))
+            }
+            return settings
+        }
+        let pairs = keyedPairs(mapping, known: BackgroundAssetsSettings.keys, context: "'background-assets'")
+        if let value = pairs["hosting"]?.value, let text = string(value, key: "hosting") {
+            if let hosting = BackgroundAssetsSettings.Hosting(rawValue: text) {
+                settings.hosting = hosting
+            } else {
+                let names = BackgroundAssetsSettings.Hosting.allCases.map(\.rawValue)
+                error(.manifestInvalidValue, "unknown hosting '\(text)'\(hint(text, names)): use apple (App Store Connect hosts the packs) or self (your own web server)",
+                      at: location(value), subject: text)
+            }
+        }
+        if let value = pairs["platforms"]?.value {
+            settings.platforms = choiceList(value, key: "platforms", allowed: BackgroundAssetsSettings.platformNames)
+        }
+        if let value = pairs["events"]?.value, let events = choiceList(value, key: "events", allowed: BackgroundAssetsSettings.eventNames) {
+            settings.events = events
+        }
+        if let value = pairs["app-group"]?.value, let text = string(value, key: "app-group") {
+            if text.isEmpty || text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) {
+                error(.manifestInvalidValue, "'app-group' must be an App Group id without spaces, like group.com.example.game",
+                      at: location(value), subject: text)
+            } else {
+                settings.appGroup = text
+            }
+        }
+        return settings
+    }
+
+    /// A non-empty list of distinct values from `allowed` (spelled exactly); nil when it is not one.
+    mutating func choiceList(_ node: Node, key: String, allowed: [String]) -> [String]? {
+        let items = stringList(node, key: key)
+        guard node.sequence != nil else { return nil }
+        var values: [String] = []
+        var usable = true
+        for item in items {
+            if !allowed.contains(item.value) {
+                error(.manifestInvalidValue, "unknown value '\(item.value)' in '\(key)'\(hint(item.value, allowed)): use \(allowed.joined(separator: ", "))",
+                      at: item.location, subject: item.value)
+                usable = false
+            } else if values.contains(item.value) {
+                error(.manifestInvalidValue, "'\(item.value)' is listed twice in '\(key)': remove the second one", at: item.location, subject: item.value)
+                usable = false
+            } else {
+                values.append(item.value)
+            }
+        }
+        if items.isEmpty && usable {
+            error(.manifestInvalidValue, "'\(key)' is empty: name at least one of \(allowed.joined(separator: ", "))", at: location(node))
+            usable = false
+        }
+        return usable ? values : nil
+    }
+
+    func hint(_ word: String, _ candidates: [String]) -> String {
+        Suggestion.closest(to: word, in: candidates).map { " (did you mean '\($0)'?)" } ?? ""
+    }
+
+    // MARK: Helpers
+
+    /// The pairs of a mapping by key; reports unknown keys with a did-you-mean and non-string keys.
+    mutating func keyedPairs(_ mapping: Node.Mapping, known: [String], context: String) -> [String: (key: Node, value: Node)] {
+        var result: [String: (key: Node, value: Node)] = [:]
+        for (key, value) in mapping {
+            guard let name = key.scalar?.string else {
+                error(.manifestSyntax, "keys in \(context) must be plain names", at: location(key))
+                continue
+            }
+            if known.contains(name) {
+                result[name] = (key, value)
+            } else {
+                let hint = Suggestion.closest(to: name, in: known).map { "did you mean '\($0)'?" }
+                    ?? "known keys: \(known.joined(separator: ", "))"
+                error(.manifestUnknownKey, "unknown key '\(name)' in \(context): \(hint)", at: location(key), subject: name)
+            }
+        }
+        return result
+    }
+
+    /// A scalar's text; reports lists, mappings and null as a wrong type.
+    mutating func string(_ node: Node, key: String) -> String? {
+        guard let scalar = node.scalar, !isNull(scalar) else {
+            error(.manifestSyntax, "'\(key)' must be a string, not \(kind(of: node))", at: location(node))
+            return nil
+        }
+        return scalar.string
+    }
+
+    /// A list of scalars as strings; a single scalar where a list belongs is a wrong type.
+    mutating func stringList(_ node: Node, key: String, allowNull: Bool = false) -> [TagManifest.Located<String>] {
+        if isNullNode(node) { return [] }
+        guard let sequence = node.sequence else {
+            error(.manifestSyntax, "'\(key)' must be a list, e.g. [\(node.scalar?.string ?? "...")], not \(kind(of: node))",
+                  at: location(node))
+            return []
+        }
+        var values: [TagManifest.Located<String>] = []
+        for item in sequence {
+            guard let scalar = item.scalar else {
+                error(.manifestSyntax, "items of '\(key)' must be strings, not \(kind(of: item))", at: location(item))
+                continue
+            }
+            if isNull(scalar) {
+                if allowNull { values.append(.init("", at: location(item))) } else {
+                    error(.manifestSyntax, "an item of '\(key)' is empty", at: location(item))
+                }
+                continue
+            }
+            values.append(.init(scalar.string, at: location(item)))
+        }
+        return values
+    }
+
+    func isNull(_ scalar: Node.Scalar) -> Bool {
+        scalar.style == .plain && ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+    }
+
+    func isNullNode(_ node: Node) -> Bool { node.scalar.map(isNull) ?? false }
+
+    func kind(of node: Node) -> String {
+        switch node {
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case let .scalar(scalar): return isNull(scalar) ? "an empty value" : "'\(scalar.string)'"
+        case .alias: return "an alias"
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// The tag manifest (SPEC section 2) as loaded: every value remembers where it was written.
+package struct TagManifest: Sendable {
+    /// A value with the manifest location it came from.
+    package struct Located<Value: Sendable>: Sendable {
+        package var value: Value
+        package var location: SourceLocation?
+
+        package init(_ value: Value, at location: SourceLocation?) {
+            self.value = value
+            self.location = location
+        }
+    }
+
+    /// What an entry selects: a file or folder path, or a glob; both relative to `resources-root`.
+    package enum Selector: Equatable, Sendable {
+        case path(String)
+        case glob(String)
+    }
+
+    package struct Entry: Sendable {
+        package var selector: Selector
+        package var selectorLocation: SourceLocation?
+        package var tags: [Located<String>]
+
+        package init(selector: Selector, selectorLocation: SourceLocation?, tags: [Located<String>]) {
+            self.selector = selector
+            self.selectorLocation = selectorLocation
+            self.tags = tags
+        }
+    }
+
+    /// The manifest's path as the user named it, used in diagnostics.
+    package var displayPath: String
+    /// The folder holding the manifest: relative paths in it start there.
+    package var directory: URL
+    package var bundleID: String
+    package var resourcesRoot: Located<String>
+    package var profile: Located<String>
+    package var entries: [Entry]
+    package var initialInstall: [Located<String>]
+    package var prefetchOrder: [Located<String>]
+    package var exclude: [Located<String>]
+    /// Overrides from `limits`; a nil value turns the limit off.
+    package var limitOverrides: [LimitProfile.Key: Int64?]
+    /// Where each top-level key was written, for diagnostics about the whole project.
+    package var keyLocations: [String: SourceLocation]
+    /// The `background-assets` section (SPEC 12); its defaults when the manifest has none.
+    package var backgroundAssets = BackgroundAssetsSettings()
+
+    package init(displayPath: String, directory: URL, bundleID: String,
+                resourcesRoot: Located<String> = .init(".", at: nil), profile: Located<String> = .init("default", at: nil),
+                entries: [Entry] = [], initialInstall: [Located<String>] = [], prefetchOrder: [Located<String>] = [],
+                exclude: [Located<String>] = [], limitOverrides: [LimitProfile.Key: Int64?] = [:],
+                keyLocations: [String: SourceLocation] = [:]) {
+        self.displayPath = displayPath
+        self.directory = directory
+        self.bundleID = bundleID
+        self.resourcesRoot = resourcesRoot
+        self.profile = profile
+        self.entries = entries
+        self.initialInstall = initialInstall
+        self.prefetchOrder = prefetchOrder
+        self.exclude = exclude
+        self.limitOverrides = limitOverrides
+        self.keyLocations = keyLocations
+    }
+
+    /// The folder that holds the resources, as an absolute URL.
+    package var resourcesRootURL: URL {
+        let root = resourcesRoot.value
+        if root.hasPrefix("/") { return URL(fileURLWithPath: root, isDirectory: true).standardizedFileURL }
+        return directory.appendingPathComponent(root, isDirectory: true).standardizedFileURL
+    }
+
+    /// The profile's limits with the manifest's overrides applied. Without a profile named on the command line, an ODR
+    /// plan checks the manifest's profile and a Background Assets plan the `background-assets` profile (SPEC 12).
+    package func limits(profileName: String? = nil, format: PackFormat = .odr) -> LimitProfile? {
+        let name = profileName ?? (format == .backgroundAssets ? LimitProfile.backgroundAssetsName : self.profile.value)
+        guard var profile = LimitProfile.named(name) else { return nil }
+        for (key, value) in limitOverrides { profile[key] = value }
+        return profile
+    }
+}

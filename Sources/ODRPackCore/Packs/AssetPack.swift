@@ -1,0 +1,21 @@
+
+/// One asset pack: all resources that share exactly one tag set.
+package struct AssetPack: Sendable {
+    package var id: String
+    package var fileName: String
+    /// Sorted the way Swift sorts strings.
+    package var tags: [String]
+    package var category: DownloadCategory
+    package var priority: Double?
+    package var size: Int64
+    /// Sorted by path in code-point order.
+    package var files: [ResolvedResource]
+    /// The first manifest entry that put a file here, for diagnostics that point at the manifest.
+    package var firstEntry: Int?
+
+    /// The Background Assets asset pack id (SPEC 12).
+    package var assetPackID: String { BackgroundAssetsIdentity.assetPackID(tags: tags) }
+
+    /// The readable short form, tags joined with "+".
+    package var shortName: String { tags.joined(separator: "+") }
+}

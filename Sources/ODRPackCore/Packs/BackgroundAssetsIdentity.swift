@@ -1,0 +1,30 @@
+/// A Background Assets asset pack id (SPEC 12): what the app passes to `AssetPackManager` and App Store Connect lists.
+/// Only `A-Z a-z 0-9 . -` (App Store Connect rejects `_`), at most 59 characters, stable across versions because it
+/// derives from the tags alone, and unique through the pack's md5 (SPEC 3.6).
+package enum BackgroundAssetsIdentity {
+    /// The readable part's longest length, before `-` and the 8 hex digits.
+    package static let maxReadableLength = 50
+
+    package static func assetPackID(tags: [String]) -> String {
+        var readable = String(tags.sorted().map(sanitized).joined(separator: ".").prefix(maxReadableLength))
+        while readable.last == "." || readable.last == "-" { readable.removeLast() }
+        return readable + "-" + PackIdentity.digest(tags: tags).prefix(8)
+    }
+
+    /// A tag with every run of characters outside `A-Z a-z 0-9` replaced by one `-`, without `-` at either end;
+    /// `tag` when nothing is left.
+    static func sanitized(_ tag: String) -> String {
+        var out = ""
+        var pendingDash = false
+        for scalar in tag.unicodeScalars {
+            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+                if pendingDash && !out.isEmpty { out.append("-") }
+                pendingDash = false
+                out.unicodeScalars.append(scalar)
+            } else {
+                pendingDash = true
+            }
+        }
+        return out.isEmpty ? "tag" : out
+    }
+}

@@ -1,0 +1,9 @@
+/// When a device downloads a pack or a tag (SPEC 3.8).
+package enum DownloadCategory: String, Sendable, Codable, Comparable {
+    case initialInstall = "initial-install"
+    case prefetch
+    case onDemand = "on-demand"
+
+    private var rank: Int { self == .initialInstall ? 0 : self == .prefetch ? 1 : 2 }
+    package static func < (lhs: DownloadCategory, rhs: DownloadCategory) -> Bool { lhs.rank < rhs.rank }
+}

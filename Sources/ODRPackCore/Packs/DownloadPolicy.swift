@@ -1,0 +1,42 @@
+import ODRPackFormats
+/// When Background Assets downloads a pack (SPEC 12), from its category (SPEC 3.8): essential packs come with the
+/// app, prefetch packs right after it, on-demand packs when the app asks. Background Assets keeps no prefetch order.
+package enum DownloadPolicy: Equatable, Sendable {
+    case essential(events: [String])
+    case prefetch(events: [String])
+    case onDemand
+
+    package init(category: DownloadCategory, events: [String]) {
+        switch category {
+        case .initialInstall: self = .essential(events: events)
+        case .prefetch: self = .prefetch(events: events)
+        case .onDemand: self = .onDemand
+        }
+    }
+
+    /// `{"essential": {"installationEventTypes": [...]}}`, `{"prefetch": ...}` or `{"onDemand": {}}`.
+    package var json: JSONValue {
+        switch self {
+        case let .essential(events): return .object([("essential", .object([("installationEventTypes", .strings(events))]))])
+        case let .prefetch(events): return .object([("prefetch", .object([("installationEventTypes", .strings(events))]))])
+        case .onDemand: return .object([("onDemand", .object([]))])
+        }
+    }
+
+    /// When essential and prefetch packs download; nil for on-demand packs.
+    package var events: [String]? {
+        switch self {
+        case let .essential(events), let .prefetch(events): return events
+        case .onDemand: return nil
+        }
+    }
+
+    /// The one-word form `plan` shows: `essential`, `prefetch` or `onDemand`.
+    package var name: String {
+        switch self {
+        case .essential: return "essential"
+        case .prefetch: return "prefetch"
+        case .onDemand: return "onDemand"
+        }
+    }
+}

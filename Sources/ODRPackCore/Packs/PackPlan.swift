@@ -1,0 +1,29 @@
+/// The asset packs a manifest makes, with every size the store's limits are about.
+package struct PackPlan: Sendable {
+    package var bundleID: String
+    package var profileName: String
+    package var limits: LimitProfile
+    /// In manifest order, duplicates removed.
+    package var initialInstallTags: [String]
+    package var prefetchOrder: [String]
+    package var appBundleFiles: Int
+    package var appBundleSize: Int64
+    /// Sorted by id.
+    package var packs: [AssetPack]
+    /// Sorted by name.
+    package var tags: [TagSummary]
+    package var totalSize: Int64
+    package var initialInstallSize: Int64
+    package var initialPrefetchSize: Int64
+    /// What the plan is for: ODR packs, or Background Assets packs from the same tag sets (SPEC 12).
+    package var format: PackFormat = .odr
+    /// The manifest's `background-assets` section with its platforms resolved for the profile.
+    package var backgroundAssets = BackgroundAssetsSettings()
+
+    package var resourceFiles: Int { packs.reduce(0) { $0 + $1.files.count } }
+
+    /// A pack's Background Assets download policy, from its category and the manifest's events.
+    package func downloadPolicy(of pack: AssetPack) -> DownloadPolicy {
+        DownloadPolicy(category: pack.category, events: backgroundAssets.events)
+    }
+}

@@ -1,0 +1,87 @@
+/// Groups resolved resources into packs by tag set and computes sizes, categories and priorities.
+/// Pure: the same resolution always gives the same plan.
+package struct PackPlanner {
+    package let manifest: TagManifest
+    package let limits: LimitProfile
+    package let format: PackFormat
+    /// The profile that decides the default Background Assets platforms: the command line's, else the manifest's.
+    package let platformProfile: String
+
+    package init(manifest: TagManifest, limits: LimitProfile, format: PackFormat = .odr, platformProfile: String? = nil) {
+        self.manifest = manifest
+        self.limits = limits
+        self.format = format
+        self.platformProfile = platformProfile ?? manifest.profile.value
+    }
+
+    package func plan(_ resolution: Resolution) -> PackPlan {
+        let initial = Self.uniqued(manifest.initialInstall.map(\.value))
+        let prefetch = Self.uniqued(manifest.prefetchOrder.map(\.value))
+        let initialSet = Set(initial)
+        let prefetchSet = Set(prefetch)
+
+        var groups: [[String]: [ResolvedResource]] = [:]
+        for resource in resolution.resources where !resource.tags.isEmpty {
+            groups[resource.tags, default: []].append(resource)
+        }
+        var packs: [AssetPack] = groups.map { tags, files in
+            let category: DownloadCategory = tags.contains(where: initialSet.contains) ? .initialInstall
+                : tags.contains(where: prefetchSet.contains) ? .prefetch : .onDemand
+            return AssetPack(
+                id: PackIdentity.id(bundleID: manifest.bundleID, tags: tags),
+                fileName: PackIdentity.fileName(bundleID: manifest.bundleID, tags: tags),
+                tags: tags, category: category,
+                priority: Self.priority(tags: tags, initialInstall: initialSet, prefetchOrder: prefetch),
+                size: files.lazy.map(\.size).saturatingSum,
+                files: files,
+                firstEntry: files.compactMap(\.firstEntry).min())
+        }
+        packs.sort { $0.id < $1.id }
+
+        var tagPacks: [String: [Int]] = [:]
+        for (index, pack) in packs.enumerated() {
+            for tag in pack.tags { tagPacks[tag, default: []].append(index) }
+        }
+        let tags = tagPacks.keys.sorted().map { name -> TagSummary in
+            let members = tagPacks[name]!
+            return TagSummary(
+                name: name,
+                category: initialSet.contains(name) ? .initialInstall : prefetchSet.contains(name) ? .prefetch : .onDemand,
+                size: members.lazy.map { packs[$0].size }.saturatingSum,
+                packs: members.map { packs[$0].id }.sorted())
+        }
+        var backgroundAssets = manifest.backgroundAssets
+        backgroundAssets.platforms = backgroundAssets.platforms(profile: platformProfile)
+        return PackPlan(
+            bundleID: manifest.bundleID, profileName: limits.name, limits: limits,
+            initialInstallTags: initial, prefetchOrder: prefetch,
+            appBundleFiles: resolution.appBundleFiles, appBundleSize: resolution.appBundleSize,
+            packs: packs, tags: tags,
+            totalSize: packs.lazy.map(\.size).saturatingSum,
+            initialInstallSize: packs.lazy.filter { $0.category == .initialInstall }.map(\.size).saturatingSum,
+            initialPrefetchSize: packs.lazy.filter { $0.category != .onDemand }.map(\.size).saturatingSum,
+            format: format, backgroundAssets: backgroundAssets)
+    }
+
+    /// Xcode's rule: initial-install gives 1.0; prefetch index i of n gives 0.5 when n = 1, else
+    /// ((n-1-i)/(n-1))*0.9 + 0.05; the highest of a pack's tags wins; no such tag, no priority.
+    package static func priority(tags: [String], initialInstall: Set<String>, prefetchOrder: [String]) -> Double? {
+        var best: Double?
+        let n = prefetchOrder.count
+        for tag in tags {
+            var value: Double?
+            if initialInstall.contains(tag) {
+                value = 1.0
+            } else if let i = prefetchOrder.firstIndex(of: tag) {
+                value = n == 1 ? 0.5 : (Double(n - 1 - i) / Double(n - 1)) * 0.9 + 0.05
+            }
+            if let value, value > (best ?? -1) { best = value }
+        }
+        return best
+    }
+
+    static func uniqued(_ values: [String]) -> [String] {
+        var seen = Set<String>()
+        return values.filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,71 @@
+import ODRPackPlatform
+/// Finds tagged files that are executable code (ODR forbids it) by their first bytes, on every core.
+struct ExecutableContentCheck {
+    let rootPath: String
+    let fileSystem: any ResourceFileSystem
+
+    enum Finding {
+        case executable(kind: String)
+        case unreadable(reason: String)
+    }
+
+    func check(_ resources: [ResolvedResource], location: (ResolvedResource) -> SourceLocation?) -> [Diagnostic] {
+        // Chunks of 256 files per task keep the hand-off cost below the cost of the reads. `inspect` never throws.
+        let chunks = Array(stride(from: 0, to: resources.count, by: 256))
+        let findings = try! parallelMap(chunks) { start in
+            resources[start..<min(resources.count, start + 256)].map { inspect(rootPath + "/" + $0.path) }
+        }.joined()
+        var diagnostics: [Diagnostic] = []
+        for (position, finding) in findings.enumerated() {
+            guard let finding else { continue }
+            let resource = resources[position]
+            switch finding {
+            case let .executable(kind):
+                diagnostics.append(.error(.executableContent,
+                                          "'\(resource.path)' is executable code (\(kind)); On-Demand Resources cannot hold code: untag it or move it out of the pack",
+                                          at: location(resource), subject: resource.path))
+            case let .unreadable(reason):
+                diagnostics.append(.error(.fileUnreadable, "cannot read '\(resource.path)': \(reason)",
+                                          at: location(resource), subject: resource.path))
+            }
+        }
+        return diagnostics
+    }
+
+    func inspect(_ path: String) -> Finding? {
+        switch fileSystem.read(path, count: 64, at: 0) {
+        case let .failure(error):
+            return .unreadable(reason: error.reason)
+        case let .success(header):
+            let kind = Self.executableKind(header) { offset in
+                guard case let .success(signature) = fileSystem.read(path, count: 4, at: Int64(offset)), signature.count == 4 else { return nil }
+                return signature
+            }
+            return kind.map { .executable(kind: $0) }
+        }
+    }
+
+    /// Names the executable format of a file from its first bytes, or nil for data.
+    /// `readAt` reads four bytes at an offset, for the PE signature that the DOS header points to.
+    static func executableKind(_ header: [UInt8], readAt: (Int) -> [UInt8]?) -> String? {
+        guard header.count >= 4 else { return nil }
+        let magic = header.prefix(4)
+        switch Array(magic) {
+        case [0x7F, 0x45, 0x4C, 0x46]: return "ELF"
+        case [0xFE, 0xED, 0xFA, 0xCE], [0xCE, 0xFA, 0xED, 0xFE]: return "Mach-O"
+        case [0xFE, 0xED, 0xFA, 0xCF], [0xCF, 0xFA, 0xED, 0xFE]: return "64-bit Mach-O"
+        case [0xCA, 0xFE, 0xBA, 0xBE], [0xCA, 0xFE, 0xBA, 0xBF]:
+            // Java class files share this magic; a fat Mach-O has a small architecture count next.
+            guard header.count >= 8 else { return nil }
+            let count = header[4...7].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            return (1...30).contains(count) ? "universal (fat) Mach-O" : nil
+        default:
+            break
+        }
+        if header[0] == 0x4D, header[1] == 0x5A, header.count >= 64 {
+            let offset = Int(header[60]) | Int(header[61]) << 8 | Int(header[62]) << 16 | Int(header[63]) << 24
+            if offset >= 64, offset < 1 << 24, readAt(offset) == [0x50, 0x45, 0, 0] { return "Windows PE" }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,23 @@
+import ODRPackPlatform
+/// The result of resolving a manifest against the file system.
+package struct Resolution: Sendable {
+    /// Absolute path of resources-root (symbolic links resolved).
+    package var rootPath: String
+    /// Tagged resources, sorted by path.
+    package var resources: [ResolvedResource]
+    package var appBundleFiles: Int
+    package var appBundleSize: Int64
+    package var diagnostics: [Diagnostic]
+    /// The scanned tree's `FileTree.fingerprint`: what the build's up-to-date record compares.
+    package var fingerprint: String?
+
+    package init(rootPath: String, resources: [ResolvedResource], appBundleFiles: Int, appBundleSize: Int64,
+                diagnostics: [Diagnostic], fingerprint: String? = nil) {
+        self.rootPath = rootPath
+        self.resources = resources
+        self.appBundleFiles = appBundleFiles
+        self.appBundleSize = appBundleSize
+        self.diagnostics = diagnostics
+        self.fingerprint = fingerprint
+    }
+}

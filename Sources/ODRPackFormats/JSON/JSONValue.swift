@@ -1,0 +1,133 @@
+import Foundation
+
+/// A JSON document with ordered keys, so output is byte-for-byte deterministic and keys read in a natural order.
+package enum JSONValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case let (.bool(a), .bool(b)): return a == b
+        case let (.int(a), .int(b)): return a == b
+        case let (.double(a), .double(b)): return a == b
+        case let (.string(a), .string(b)): return a == b
+        case let (.array(a), .array(b)): return a == b
+        case let (.object(a), .object(b)): return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: return false
+        }
+    }
+
+    package static func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+    package static func optional(_ value: Int64?) -> JSONValue { value.map(JSONValue.int) ?? .null }
+    package static func optional(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
+    package static func optional(_ value: Double?) -> JSONValue { value.map(JSONValue.double) ?? .null }
+    package static func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
+
+    /// Pretty-printed with two-space indentation and a final newline. Arrays of scalars stay on one line unless
+    /// `expandingArrays`, which gives the common form (`JSON.stringify(v, null, 2)`, Python's `indent=2`) that
+    /// documents read by other tools use.
+    package func serialized(expandingArrays: Bool = false) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(4096)
+        write(to: &output, indent: 0, expandingArrays: expandingArrays)
+        output.append(0x0A)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private func write(to output: inout [UInt8], indent: Int, expandingArrays: Bool) {
+        switch self {
+        case .null: output.append(contentsOf: "null".utf8)
+        case let .bool(value): output.append(contentsOf: (value ? "true" : "false").utf8)
+        case let .int(value): Self.writeInteger(value, to: &output)
+        case let .double(value):
+            output.append(contentsOf: (value.isFinite ? "\(value)" : "null").utf8)
+        case let .string(value): Self.writeString(value, to: &output)
+        case let .array(values):
+            if values.isEmpty { output.append(contentsOf: "[]".utf8); return }
+            if !expandingArrays && values.allSatisfy(\.isScalar) {
+                output.append(UInt8(ascii: "["))
+                for (index, value) in values.enumerated() {
+                    if index > 0 { output.append(contentsOf: ", ".utf8) }
+                    value.write(to: &output, indent: indent, expandingArrays: expandingArrays)
+                }
+                output.append(UInt8(ascii: "]"))
+                return
+            }
+            output.append(contentsOf: "[\n".utf8)
+            for (index, value) in values.enumerated() {
+                Self.writeIndent(indent + 1, to: &output)
+                value.write(to: &output, indent: indent + 1, expandingArrays: expandingArrays)
+                output.append(contentsOf: (index == values.count - 1 ? "\n" : ",\n").utf8)
+            }
+            Self.writeIndent(indent, to: &output)
+            output.append(UInt8(ascii: "]"))
+        case let .object(pairs):
+            if pairs.isEmpty { output.append(contentsOf: "{}".utf8); return }
+            output.append(contentsOf: "{\n".utf8)
+            for (index, (key, value)) in pairs.enumerated() {
+                Self.writeIndent(indent + 1, to: &output)
+                Self.writeString(key, to: &output)
+                output.append(contentsOf: ": ".utf8)
+                value.write(to: &output, indent: indent + 1, expandingArrays: expandingArrays)
+                output.append(contentsOf: (index == pairs.count - 1 ? "\n" : ",\n").utf8)
+            }
+            Self.writeIndent(indent, to: &output)
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static func writeIndent(_ level: Int, to output: inout [UInt8]) {
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: level * 2))
+    }
+
+    private var isScalar: Bool {
+        switch self {
+        case .array, .object: return false
+        default: return true
+        }
+    }
+
+    private static func writeInteger(_ value: Int64, to output: inout [UInt8]) {
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        let start = output.count
+        repeat {
+            output.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        output[start...].reverse()
+    }
+
+    private static func writeString(_ value: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        // Most strings (paths, hashes, ids) need no escaping: copied whole.
+        var value = value
+        let plain = value.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) else { return false }
+            output.append(contentsOf: bytes)
+            return true
+        }
+        if plain {
+            output.append(UInt8(ascii: "\""))
+            return
+        }
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: "\\\"".utf8)
+            case UInt8(ascii: "\\"): output.append(contentsOf: "\\\\".utf8)
+            case 0x0A: output.append(contentsOf: "\\n".utf8)
+            case 0x0D: output.append(contentsOf: "\\r".utf8)
+            case 0x09: output.append(contentsOf: "\\t".utf8)
+            case 0..<0x20, 0x7F: output.append(contentsOf: String(format: "\\u%04x", byte).utf8)
+            default: output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}

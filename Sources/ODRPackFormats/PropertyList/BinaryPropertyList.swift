@@ -1,0 +1,133 @@
+import Foundation
+
+/// A property list value written as a binary plist (`bplist00`) with sorted dictionary keys,
+/// so the same value always gives the same bytes.
+package indirect enum PropertyListValue: Equatable, Sendable {
+    case bool(Bool)
+    case int(Int64)
+    case real(Double)
+    case string(String)
+    case array([PropertyListValue])
+    case dictionary([String: PropertyListValue])
+    case data([UInt8])
+    /// Seconds since 2001-01-01T00:00:00Z, as binary plists store dates.
+    case date(Double)
+
+    package func binaryData() -> Data {
+        var writer = BinaryPropertyListWriter()
+        return writer.write(self)
+    }
+}
+
+private struct BinaryPropertyListWriter {
+    /// Every object's bytes, one after another; objects are numbered depth-first and may be written out of order.
+    var body: [UInt8] = []
+    var offsets: [Int] = []
+
+    mutating func write(_ root: PropertyListValue) -> Data {
+        let count = Self.count(root)
+        let refSize = count < 256 ? 1 : count < 65_536 ? 2 : 4
+        offsets = Array(repeating: 0, count: count)
+        var next = 0
+        _ = flatten(root, refSize: refSize, next: &next)
+        var data: [UInt8] = Array("bplist00".utf8)
+        data.reserveCapacity(8 + body.count + count * 4 + 32)
+        data.append(contentsOf: body)
+        let tableOffset = data.count
+        let offsetSize = tableOffset < 256 ? 1 : tableOffset < 65_536 ? 2 : tableOffset < 1 << 32 ? 4 : 8
+        for offset in offsets { Self.appendBigEndian(UInt64(offset + 8), bytes: offsetSize, to: &data) }
+        data.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
+        Self.appendBigEndian(UInt64(count), bytes: 8, to: &data)
+        Self.appendBigEndian(0, bytes: 8, to: &data)
+        Self.appendBigEndian(UInt64(tableOffset), bytes: 8, to: &data)
+        return Data(data)
+    }
+
+    static func count(_ value: PropertyListValue) -> Int {
+        switch value {
+        case let .array(items): return 1 + items.reduce(0) { $0 + count($1) }
+        case let .dictionary(pairs): return 1 + pairs.count + pairs.values.reduce(0) { $0 + count($1) }
+        default: return 1
+        }
+    }
+
+    /// Numbers the value and its children, writes the children, then the value; returns its number.
+    mutating func flatten(_ value: PropertyListValue, refSize: Int, next: inout Int) -> Int {
+        let index = next
+        next += 1
+        switch value {
+        case let .bool(flag):
+            offsets[index] = body.count
+            body.append(flag ? 0x09 : 0x08)
+        case let .int(number):
+            offsets[index] = body.count
+            Self.appendInteger(number, to: &body)
+        case let .real(number):
+            offsets[index] = body.count
+            body.append(0x23)
+            Self.appendBigEndian(number.bitPattern, bytes: 8, to: &body)
+        case let .string(text):
+            offsets[index] = body.count
+            if text.utf8.allSatisfy({ $0 < 0x80 }) {
+                Self.appendMarker(0x50, count: text.utf8.count, to: &body)
+                body.append(contentsOf: text.utf8)
+            } else {
+                let units = Array(text.utf16)
+                Self.appendMarker(0x60, count: units.count, to: &body)
+                for unit in units { body.append(contentsOf: [UInt8(unit >> 8), UInt8(unit & 0xFF)]) }
+            }
+        case let .array(items):
+            let refs = items.map { flatten($0, refSize: refSize, next: &next) }
+            offsets[index] = body.count
+            Self.appendMarker(0xA0, count: refs.count, to: &body)
+            for ref in refs { Self.appendBigEndian(UInt64(ref), bytes: refSize, to: &body) }
+        case let .data(bytes):
+            offsets[index] = body.count
+            Self.appendMarker(0x40, count: bytes.count, to: &body)
+            body.append(contentsOf: bytes)
+        case let .date(seconds):
+            offsets[index] = body.count
+            body.append(0x33)
+            Self.appendBigEndian(seconds.bitPattern, bytes: 8, to: &body)
+        case let .dictionary(pairs):
+            let keys = pairs.keys.sorted { $0.precedesByCodePoint($1) }
+            let keyRefs = keys.map { flatten(.string($0), refSize: refSize, next: &next) }
+            let valueRefs = keys.map { flatten(pairs[$0]!, refSize: refSize, next: &next) }
+            offsets[index] = body.count
+            Self.appendMarker(0xD0, count: keys.count, to: &body)
+            for ref in keyRefs + valueRefs { Self.appendBigEndian(UInt64(ref), bytes: refSize, to: &body) }
+        }
+        return index
+    }
+
+    static func appendMarker(_ type: UInt8, count: Int, to output: inout [UInt8]) {
+        if count < 15 {
+            output.append(type | UInt8(count))
+        } else {
+            output.append(type | 0x0F)
+            appendInteger(Int64(count), to: &output)
+        }
+    }
+
+    static func appendInteger(_ value: Int64, to output: inout [UInt8]) {
+        if value < 0 {
+            output.append(0x13)
+            appendBigEndian(UInt64(bitPattern: value), bytes: 8, to: &output)
+        } else if value < 1 << 8 {
+            output.append(contentsOf: [0x10, UInt8(value)])
+        } else if value < 1 << 16 {
+            output.append(0x11)
+            appendBigEndian(UInt64(value), bytes: 2, to: &output)
+        } else if value < 1 << 32 {
+            output.append(0x12)
+            appendBigEndian(UInt64(value), bytes: 4, to: &output)
+        } else {
+            output.append(0x13)
+            appendBigEndian(UInt64(value), bytes: 8, to: &output)
+        }
+    }
+
+    static func appendBigEndian(_ value: UInt64, bytes: Int, to output: inout [UInt8]) {
+        for shift in (0..<bytes).reversed() { output.append(UInt8(truncatingIfNeeded: value >> (UInt64(shift) * 8))) }
+    }
+}

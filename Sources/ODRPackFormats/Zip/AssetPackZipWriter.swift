@@ -1,0 +1,307 @@
+import CZlib
+import ODRPackPlatform
+
+/// Writes a zip in the form of Apple's streaming asset packs (SPEC 7): every local header carries the entry's
+/// CRC-32 and both sizes (flag bit 3 never set), UTF-8 names, Unix modes, no extra field but zip64 where a
+/// number needs it. The caller knows each entry's CRC before its header; the archive's SHA-256 is computed on
+/// the way out, so the archive is read back only for the rare entry whose compressed size is patched in.
+package final class AssetPackZipWriter {
+    private struct CentralRecord {
+        var name: [UInt8]
+        var method: UInt16
+        var crc: UInt32
+        var compressedSize: UInt64
+        var size: UInt64
+        var offset: UInt64
+        var isFolder: Bool
+    }
+
+    /// Entries whose deflated form is built in memory; larger ones stream to the file and have their header patched.
+    static let inMemoryDeflateLimit = 1 << 20
+
+    private let descriptor: Int32
+    private let path: String
+    private let dosTime: UInt16
+    private let dosDate: UInt16
+    private let deflater: Deflater?
+    private var pending: [UInt8] = []
+    private let pendingCapacity = 512 * 1024
+    /// Bytes of the archive so far, pending ones included.
+    private var offset: UInt64 = 0
+    private var hasher = SHA256Hasher()
+    private var records: [CentralRecord] = []
+
+    /// - Parameters:
+    ///   - descriptor: an open, empty file the caller closes; `path` names it in errors.
+    ///   - entryTime: every entry's modification time, seconds since 1970 (UTC).
+    ///   - level: zlib level for deflated entries; nil when no entry is deflated.
+    package init(descriptor: Int32, path: String, entryTime: Int64, level: Int?) throws {
+        self.descriptor = descriptor
+        self.path = path
+        (dosTime, dosDate) = ZipFormat.dosDateTime(entryTime)
+        deflater = try level.map { try Deflater(level: $0) }
+        pending.reserveCapacity(pendingCapacity)
+    }
+
+    /// A folder entry; `name` ends with "/".
+    package func addFolder(_ name: String) throws {
+        try addEntry(name, method: ZipFormat.stored, crc: 0, size: 0, compressedSize: 0, isFolder: true)
+    }
+
+    /// A file entry whose archived bytes are all in memory: `payload` is the data, deflated when `deflated`.
+    package func addFile(_ name: String, size: Int64, crc: UInt32, deflated: Bool, payload: UnsafeRawBufferPointer) throws {
+        try addEntry(name, method: deflated ? ZipFormat.deflated : ZipFormat.stored, crc: crc, size: UInt64(size),
+                     compressedSize: UInt64(payload.count), isFolder: false)
+        try emit(payload)
+    }
+
+    /// A file entry streamed in pieces: `body` calls its argument with each piece, `size` bytes in all.
+    package func addFile(_ name: String, size: Int64, crc: UInt32, deflate: Bool,
+                 body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        guard deflate, let deflater else {
+            try addEntry(name, method: ZipFormat.stored, crc: crc, size: UInt64(size), compressedSize: UInt64(size), isFolder: false)
+            var written: Int64 = 0
+            try body { piece in
+                written += Int64(piece.count)
+                try emit(piece)
+            }
+            guard written == size else { throw sizeMismatch(name, expected: size, got: written) }
+            return
+        }
+        try Self.checkName(name)
+        // The compressed size is known only at the end: write a header to reserve its place, stream the data,
+        // write the header again with the size, then hash the region in order. The reserved header has the zip64
+        // field when zlib's bound on the compressed size could need it; when the real sizes do not, the data moves
+        // back over the field (only for compressible entries within ~0.02% below 4 GiB).
+        try flush()
+        let headerOffset = offset
+        let reserved = ZipFormat.needsZip64(size: UInt64(size), compressedSize: UInt64(compressBound(uLong(size))))
+        var header = localHeader(name, method: ZipFormat.deflated, crc: crc, size: UInt64(size), compressedSize: 0, zip64: reserved)
+        let reservedCount = UInt64(header.count)
+        try header.withUnsafeBytes { try writeAll($0, hashing: false) }
+        var compressedSize: UInt64 = 0
+        var read: Int64 = 0
+        try body { piece in
+            read += Int64(piece.count)
+            try deflater.compress(piece, finish: false) { out in
+                compressedSize += UInt64(out.count)
+                try writeAll(out, hashing: false)
+            }
+        }
+        try deflater.compress(UnsafeRawBufferPointer(start: nil, count: 0), finish: true) { out in
+            compressedSize += UInt64(out.count)
+            try writeAll(out, hashing: false)
+        }
+        guard read == size else { throw sizeMismatch(name, expected: size, got: read) }
+        let zip64 = ZipFormat.needsZip64(size: UInt64(size), compressedSize: compressedSize)
+        header = localHeader(name, method: ZipFormat.deflated, crc: crc, size: UInt64(size), compressedSize: compressedSize, zip64: zip64)
+        if zip64 != reserved {
+            guard reserved else { throw ODRPackError.io("'\(name)' deflated to more than zlib's bound", errno: SystemError.ioFailure.code) }
+            try moveBack(from: headerOffset + reservedCount, to: headerOffset + UInt64(header.count), count: compressedSize)
+        }
+        let failure = header.withUnsafeBytes { SystemCall.writeAll(descriptor, $0, at: Int64(headerOffset)) }
+        guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
+        records.append(CentralRecord(name: Array(name.utf8), method: ZipFormat.deflated, crc: crc, compressedSize: compressedSize,
+                                     size: UInt64(size), offset: headerOffset, isFolder: false))
+        try hashRegion(from: headerOffset, to: offset)
+    }
+
+    /// Moves the last `count` bytes of the file from `from` back to `to` (an earlier offset), then ends the file there.
+    private func moveBack(from: UInt64, to: UInt64, count: UInt64) throws {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var done: UInt64 = 0
+        while done < count {
+            let piece = SystemCall.readFully(descriptor, into: buffer.baseAddress!, count: Int(min(UInt64(buffer.count), count - done)),
+                                             at: Int64(from + done))
+            guard piece > 0 else { throw ODRPackError.system("cannot read back '\(path)'", piece == 0 ? SystemError.ioFailure.code : SystemError.last.code) }
+            let failure = SystemCall.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: buffer[..<piece]), at: Int64(to + done))
+            guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
+            done += UInt64(piece)
+        }
+        if let failure = SystemCall.truncate(descriptor, to: Int64(to + count)) {
+            throw ODRPackError.io("cannot write '\(path)': \(failure.reason)", errno: failure.code)
+        }
+        offset = to + count
+    }
+
+    /// Writes the central directory; returns the archive's size and SHA-256.
+    package func finish() throws -> (size: Int64, sha256: String) {
+        let directoryOffset = offset
+        for record in records { try emitBytes(centralHeader(record)) }
+        let directorySize = offset - directoryOffset
+        let count = UInt64(records.count)
+        var end: [UInt8] = []
+        if count >= 0xFFFF || directoryOffset >= UInt64(ZipFormat.overflow32) || directorySize >= UInt64(ZipFormat.overflow32) {
+            let zip64EndOffset = offset
+            end.appendLittleEndian(ZipFormat.zip64EndSignature)
+            end.appendLittleEndian(UInt64(44))
+            end.appendLittleEndian(ZipFormat.versionMadeBy)
+            end.appendLittleEndian(UInt16(45))
+            end.appendLittleEndian(UInt32(0))
+            end.appendLittleEndian(UInt32(0))
+            end.appendLittleEndian(count)
+            end.appendLittleEndian(count)
+            end.appendLittleEndian(directorySize)
+            end.appendLittleEndian(directoryOffset)
+            end.appendLittleEndian(ZipFormat.zip64LocatorSignature)
+            end.appendLittleEndian(UInt32(0))
+            end.appendLittleEndian(zip64EndOffset)
+            end.appendLittleEndian(UInt32(1))
+        }
+        end.appendLittleEndian(ZipFormat.endOfCentralDirectorySignature)
+        end.appendLittleEndian(UInt16(0))
+        end.appendLittleEndian(UInt16(0))
+        end.appendLittleEndian(UInt16(min(count, 0xFFFF)))
+        end.appendLittleEndian(UInt16(min(count, 0xFFFF)))
+        end.appendLittleEndian(UInt32(min(directorySize, UInt64(ZipFormat.overflow32))))
+        end.appendLittleEndian(UInt32(min(directoryOffset, UInt64(ZipFormat.overflow32))))
+        end.appendLittleEndian(UInt16(0))
+        try emitBytes(end)
+        try flush()
+        return (Int64(offset), hasher.finalize())
+    }
+
+    // MARK: Headers
+
+    /// A zip name field holds at most 65,535 bytes; a longer name (a signer can make one) cannot be archived.
+    static func checkName(_ name: String) throws {
+        let length = name.utf8.count
+        guard length <= Int(UInt16.max) else {
+            throw ODRPackError.invalidInput(
+                "'\(name.prefix(80))...' is \(length) bytes long: a zip entry name holds at most 65,535; shorten the paths in the pack (or what the sign command adds)")
+        }
+    }
+
+    private func addEntry(_ name: String, method: UInt16, crc: UInt32, size: UInt64, compressedSize: UInt64, isFolder: Bool) throws {
+        try Self.checkName(name)
+        let zip64 = ZipFormat.needsZip64(size: size, compressedSize: compressedSize)
+        records.append(CentralRecord(name: Array(name.utf8), method: method, crc: crc, compressedSize: compressedSize,
+                                     size: size, offset: offset, isFolder: isFolder))
+        try emitBytes(localHeader(name, method: method, crc: crc, size: size, compressedSize: compressedSize, zip64: zip64))
+    }
+
+    private func localHeader(_ name: String, method: UInt16, crc: UInt32, size: UInt64, compressedSize: UInt64, zip64: Bool) -> [UInt8] {
+        let nameBytes = Array(name.utf8)
+        var header: [UInt8] = []
+        header.reserveCapacity(ZipFormat.localHeaderSize + nameBytes.count + 20)
+        header.appendLittleEndian(ZipFormat.localHeaderSignature)
+        header.appendLittleEndian(ZipFormat.versionNeeded(zip64: zip64, method: method, isFolder: name.hasSuffix("/")))
+        header.appendLittleEndian(ZipFormat.utf8Flag)
+        header.appendLittleEndian(method)
+        header.appendLittleEndian(dosTime)
+        header.appendLittleEndian(dosDate)
+        header.appendLittleEndian(crc)
+        header.appendLittleEndian(zip64 ? ZipFormat.overflow32 : UInt32(compressedSize))
+        header.appendLittleEndian(zip64 ? ZipFormat.overflow32 : UInt32(size))
+        header.appendLittleEndian(UInt16(nameBytes.count))
+        header.appendLittleEndian(UInt16(zip64 ? 20 : 0))
+        header += nameBytes
+        if zip64 {
+            header.appendLittleEndian(ZipFormat.zip64ExtraID)
+            header.appendLittleEndian(UInt16(16))
+            header.appendLittleEndian(size)
+            header.appendLittleEndian(compressedSize)
+        }
+        return header
+    }
+
+    private func centralHeader(_ record: CentralRecord) -> [UInt8] {
+        let limit = UInt64(ZipFormat.overflow32)
+        var extra: [UInt8] = []
+        if record.size >= limit { extra.appendLittleEndian(record.size) }
+        if record.compressedSize >= limit { extra.appendLittleEndian(record.compressedSize) }
+        if record.offset >= limit { extra.appendLittleEndian(record.offset) }
+        if !extra.isEmpty {
+            extra = [UInt8](repeating: 0, count: 4) + extra
+            extra.withUnsafeMutableBytes { raw in
+                raw.storeBytes(of: ZipFormat.zip64ExtraID.littleEndian, toByteOffset: 0, as: UInt16.self)
+                raw.storeBytes(of: UInt16(raw.count - 4).littleEndian, toByteOffset: 2, as: UInt16.self)
+            }
+        }
+        let mode = record.isFolder ? ZipFormat.folderMode << 16 | ZipFormat.dosFolderAttribute : ZipFormat.fileMode << 16
+        var header: [UInt8] = []
+        header.reserveCapacity(ZipFormat.centralHeaderSize + record.name.count + extra.count)
+        header.appendLittleEndian(ZipFormat.centralHeaderSignature)
+        header.appendLittleEndian(ZipFormat.versionMadeBy)
+        header.appendLittleEndian(ZipFormat.versionNeeded(zip64: !extra.isEmpty, method: record.method, isFolder: record.isFolder))
+        header.appendLittleEndian(ZipFormat.utf8Flag)
+        header.appendLittleEndian(record.method)
+        header.appendLittleEndian(dosTime)
+        header.appendLittleEndian(dosDate)
+        header.appendLittleEndian(record.crc)
+        header.appendLittleEndian(UInt32(min(record.compressedSize, limit)))
+        header.appendLittleEndian(UInt32(min(record.size, limit)))
+        header.appendLittleEndian(UInt16(record.name.count))
+        header.appendLittleEndian(UInt16(extra.count))
+        header.appendLittleEndian(UInt16(0))
+        header.appendLittleEndian(UInt16(0))
+        header.appendLittleEndian(UInt16(0))
+        header.appendLittleEndian(mode)
+        header.appendLittleEndian(UInt32(min(record.offset, limit)))
+        header += record.name
+        header += extra
+        return header
+    }
+
+    // MARK: Output
+
+    private func emitBytes(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try emit($0) }
+    }
+
+    /// Appends to the archive through the pending buffer; large pieces go straight to the file.
+    private func emit(_ bytes: UnsafeRawBufferPointer) throws {
+        if pending.count + bytes.count > pendingCapacity { try flush() }
+        if bytes.count >= pendingCapacity {
+            try writeAll(bytes, hashing: true)
+        } else {
+            pending.append(contentsOf: bytes)
+            offset += UInt64(bytes.count)
+        }
+    }
+
+    private func flush() throws {
+        guard !pending.isEmpty else { return }
+        let count = UInt64(pending.count)
+        offset -= count
+        try pending.withUnsafeBytes { try writeAll($0, hashing: true) }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes at the end of the file (all of it, retrying interrupted writes); only bytes in archive order are hashed.
+    private func writeAll(_ bytes: UnsafeRawBufferPointer, hashing: Bool) throws {
+        let failure = SystemCall.writeAll(descriptor, bytes)
+        guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
+        if hashing { hasher.update(bytes) }
+        offset += UInt64(bytes.count)
+        // Linux starts writing dirty pages only at 10% of memory; asking every 16 MB keeps the disk busy while the CPU
+        // works, so the build's final wait for stable storage (SPEC 7, Durable) is short.
+        unflushed += bytes.count
+        if unflushed >= Self.writebackStep {
+            SystemCall.startWriteback(descriptor)
+            unflushed = 0
+        }
+    }
+
+    private static let writebackStep = 16 << 20
+    private var unflushed = 0
+
+    /// Hashes bytes already in the file, for an entry whose header was patched after its data.
+    private func hashRegion(from start: UInt64, to end: UInt64) throws {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var position = start
+        while position < end {
+            let count = SystemCall.readFully(descriptor, into: buffer.baseAddress!, count: Int(min(UInt64(buffer.count), end - position)),
+                                             at: Int64(position))
+            guard count > 0 else { throw ODRPackError.system("cannot read back '\(path)'", count == 0 ? SystemError.ioFailure.code : SystemError.last.code) }
+            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            position += UInt64(count)
+        }
+    }
+
+    private func sizeMismatch(_ name: String, expected: Int64, got: Int64) -> ODRPackError {
+        .fileChanged("'\(name)' changed while it was being archived (\(got) bytes, expected \(expected)): run the build again once it is stable")
+    }
+}

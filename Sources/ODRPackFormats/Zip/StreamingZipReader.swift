@@ -1,0 +1,309 @@
+import CZlib
+import ODRPackPlatform
+
+/// Reads a zip front to back through its local headers alone, as a device unpacks an asset pack while it
+/// streams in, then reads the central directory that follows to compare. Owns its file and buffers.
+package final class StreamingZipReader {
+    /// A zip that cannot be read this way, with where and why.
+    package struct FormatError: Error, CustomStringConvertible {
+        package var description: String
+    }
+
+    package struct LocalEntry {
+        package var name: String
+        var versionNeeded: UInt16
+        package var flags: UInt16
+        package var method: UInt16
+        package var crc: UInt32
+        package var compressedSize: UInt64
+        package var size: UInt64
+        /// Ids of the extra fields, in order.
+        package var extraIDs: [UInt16]
+        /// Whether the 32-bit size fields defer to a zip64 extra field.
+        package var usesZip64: Bool
+        package var offset: UInt64
+        /// The MS-DOS time and date, read as UTC.
+        package var dosTime: UInt16 = 0
+        package var dosDate: UInt16 = 0
+    }
+
+    package struct CentralEntry {
+        package var name: String
+        package var versionMadeBy: UInt16
+        package var flags: UInt16
+        package var method: UInt16
+        package var crc: UInt32
+        package var compressedSize: UInt64
+        package var size: UInt64
+        var externalAttributes: UInt32
+        package var offset: UInt64
+        package var extraIDs: [UInt16]
+        package var mode: UInt32 { externalAttributes >> 16 }
+    }
+
+    private let descriptor: Int32
+    private let path: String
+    private let buffer: UnsafeMutableRawBufferPointer
+    private var bufferStart = 0
+    private var bufferEnd = 0
+    /// File offset of `buffer[bufferStart]`.
+    private var position: UInt64 = 0
+    private var current: LocalEntry?
+    /// With `hashing`: the SHA-256 of every byte read so far, which are read once each, in file order.
+    private var hasher: SHA256Hasher?
+    /// Bytes read from the file so far (the buffer's end, as a file offset).
+    private var bytesRead: UInt64 = 0
+
+    /// - Parameter hashing: also hash the file's raw bytes on the way, so `digestToEnd` needs no second read.
+    package init(path: String, hashing: Bool = false) throws {
+        switch SystemCall.openForReading(path) {
+        case let .success(opened): descriptor = opened
+        case let .failure(error): throw FormatError(description: "cannot open: \(error.reason)")
+        }
+        self.path = path
+        buffer = .allocate(byteCount: 1 << 20, alignment: 16)
+        if hashing { hasher = SHA256Hasher() }
+    }
+
+    /// The whole file's size and SHA-256 (with `hashing`): the bytes read so far, then the rest up to the end.
+    /// Also after a format error, since everything read before it was hashed in order.
+    package func digestToEnd() throws -> (size: Int64, sha256: String) {
+        guard var hasher else { preconditionFailure("digestToEnd needs a reader made with hashing") }
+        while true {
+            let count = SystemCall.readFully(descriptor, into: buffer.baseAddress!, count: buffer.count, at: Int64(bytesRead))
+            guard count >= 0 else { throw FormatError(description: "cannot read: \(SystemError.last.reason)") }
+            if count == 0 { break }
+            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            bytesRead += UInt64(count)
+        }
+        // The buffer now holds bytes past the parsed ones: nothing may be parsed after this.
+        bufferStart = 0
+        bufferEnd = 0
+        self.hasher = nil
+        return (Int64(bytesRead), hasher.finalize())
+    }
+
+    deinit {
+        SystemCall.closeFile(descriptor)
+        buffer.deallocate()
+    }
+
+    /// The next entry's local header, or nil where the central directory begins.
+    package func nextEntry() throws -> LocalEntry? {
+        if current != nil { try readData { _ in } }
+        let offset = position
+        let signature = try peekSignature()
+        if signature == ZipFormat.centralHeaderSignature || signature == ZipFormat.endOfCentralDirectorySignature { return nil }
+        guard signature == ZipFormat.localHeaderSignature else {
+            throw FormatError(description: "no local header at offset \(offset) (found 0x\(String(signature, radix: 16)))")
+        }
+        let header = try take(ZipFormat.localHeaderSize)
+        let nameLength = Int(header.little(26, as: UInt16.self)), extraLength = Int(header.little(28, as: UInt16.self))
+        let name = String(decoding: try take(nameLength), as: UTF8.self)
+        let extra = try take(extraLength)
+        var entry = LocalEntry(name: name, versionNeeded: header.little(4), flags: header.little(6), method: header.little(8),
+                               crc: header.little(14), compressedSize: UInt64(header.little(18, as: UInt32.self)),
+                               size: UInt64(header.little(22, as: UInt32.self)), extraIDs: [], usesZip64: false, offset: offset,
+                               dosTime: header.little(10), dosDate: header.little(12))
+        try Self.parseExtra(extra) { id, field in
+            entry.extraIDs.append(id)
+            guard id == ZipFormat.zip64ExtraID else { return }
+            entry.usesZip64 = true
+            guard field.count >= 16 else { throw FormatError(description: "'\(name)': its zip64 field is \(field.count) bytes, not 16") }
+            if entry.size == UInt64(ZipFormat.overflow32) { entry.size = field.little(0) }
+            if entry.compressedSize == UInt64(ZipFormat.overflow32) { entry.compressedSize = field.little(8) }
+        }
+        current = entry
+        return entry
+    }
+
+    /// Streams the current entry's uncompressed bytes to `body`, reading exactly the compressed size the local
+    /// header gives; returns the CRC-32 and the count of what came out.
+    @discardableResult
+    package func readData(_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> (crc: UInt32, size: UInt64) {
+        guard let entry = current else { return (0, 0) }
+        current = nil
+        var crc: UInt32 = 0
+        var size: UInt64 = 0
+        func emit(_ bytes: UnsafeRawBufferPointer) throws {
+            crc = CRC32.update(crc, bytes)
+            size += UInt64(bytes.count)
+            try body(bytes)
+        }
+        switch entry.method {
+        case ZipFormat.stored:
+            try stream(entry.compressedSize, emit)
+        case ZipFormat.deflated:
+            let inflater = try Inflater()
+            var ended = false
+            try stream(entry.compressedSize) { piece in
+                guard !ended else { throw FormatError(description: "'\(entry.name)': data after the end of its deflate stream") }
+                ended = try inflater.inflate(piece, emit)
+            }
+            guard ended else { throw FormatError(description: "'\(entry.name)': its deflate stream ends early") }
+        default:
+            throw FormatError(description: "'\(entry.name)' uses compression method \(entry.method): only stored (0) and deflate (8) are allowed")
+        }
+        return (crc, size)
+    }
+
+    /// Reads the central directory from where the local headers ended, through the end record; checks that the
+    /// end record points at it.
+    package func centralDirectory() throws -> [CentralEntry] {
+        while try current != nil || peekSignature() == ZipFormat.localHeaderSignature { _ = try nextEntry() }
+        let start = position
+        var entries: [CentralEntry] = []
+        while try peekSignature() == ZipFormat.centralHeaderSignature {
+            let header = try take(ZipFormat.centralHeaderSize)
+            let nameLength = Int(header.little(28, as: UInt16.self)), extraLength = Int(header.little(30, as: UInt16.self))
+            let commentLength = Int(header.little(32, as: UInt16.self))
+            let name = String(decoding: try take(nameLength), as: UTF8.self)
+            let extra = try take(extraLength)
+            _ = try take(commentLength)
+            var entry = CentralEntry(name: name, versionMadeBy: header.little(4), flags: header.little(8), method: header.little(10),
+                                     crc: header.little(16), compressedSize: UInt64(header.little(20, as: UInt32.self)),
+                                     size: UInt64(header.little(24, as: UInt32.self)), externalAttributes: header.little(38),
+                                     offset: UInt64(header.little(42, as: UInt32.self)), extraIDs: [])
+            try Self.parseExtra(extra) { id, field in
+                entry.extraIDs.append(id)
+                guard id == ZipFormat.zip64ExtraID else { return }
+                var at = 0
+                func next() throws -> UInt64 {
+                    guard at + 8 <= field.count else { throw FormatError(description: "'\(name)': its central zip64 field is too short") }
+                    defer { at += 8 }
+                    return field.little(at)
+                }
+                if entry.size == UInt64(ZipFormat.overflow32) { entry.size = try next() }
+                if entry.compressedSize == UInt64(ZipFormat.overflow32) { entry.compressedSize = try next() }
+                if entry.offset == UInt64(ZipFormat.overflow32) { entry.offset = try next() }
+            }
+            entries.append(entry)
+        }
+        let directorySize = position - start
+        var recordedOffset: UInt64?
+        if try peekSignature() == ZipFormat.zip64EndSignature {
+            let record = try take(56)
+            recordedOffset = record.little(48)
+            let onDisk: UInt64 = record.little(24), total: UInt64 = record.little(32), recordedSize: UInt64 = record.little(40)
+            guard onDisk == UInt64(entries.count), total == UInt64(entries.count), recordedSize == UInt64(directorySize) else {
+                throw FormatError(description: "the zip64 end record says \(total) entries (\(onDisk) on this disk) in \(recordedSize) bytes; the central directory has \(entries.count) in \(directorySize)")
+            }
+            guard try peekSignature() == ZipFormat.zip64LocatorSignature else { throw FormatError(description: "the zip64 end record has no locator") }
+            _ = try take(20)
+        }
+        guard try peekSignature() == ZipFormat.endOfCentralDirectorySignature else {
+            throw FormatError(description: "no end-of-central-directory record after the central directory (offset \(position))")
+        }
+        let end = try take(22)
+        let count = UInt64(end.little(10, as: UInt16.self)), size = UInt64(end.little(12, as: UInt32.self))
+        let offset = recordedOffset ?? UInt64(end.little(16, as: UInt32.self))
+        guard count == UInt64(min(entries.count, 0xFFFF)), offset == start,
+              size == min(directorySize, UInt64(ZipFormat.overflow32)) || size == UInt64(ZipFormat.overflow32) else {
+            throw FormatError(description: "the end record says \(count) entries at offset \(offset); the central directory has \(entries.count) at \(start)")
+        }
+        return entries
+    }
+
+    // MARK: Bytes
+
+    private static func parseExtra(_ extra: [UInt8], _ body: (UInt16, UnsafeRawBufferPointer) throws -> Void) throws {
+        try extra.withUnsafeBytes { raw in
+            var at = 0
+            while at + 4 <= raw.count {
+                let id: UInt16 = raw.little(at), length = Int(raw.little(at + 2, as: UInt16.self))
+                guard at + 4 + length <= raw.count else { throw FormatError(description: "an extra field runs past its header") }
+                try body(id, UnsafeRawBufferPointer(rebasing: raw[(at + 4)..<(at + 4 + length)]))
+                at += 4 + length
+            }
+            guard at == raw.count else { throw FormatError(description: "an extra field is cut short") }
+        }
+    }
+
+    private func fill(_ wanted: Int) throws -> Bool {
+        if bufferEnd - bufferStart >= wanted { return true }
+        if bufferStart > 0 {
+            let kept = bufferEnd - bufferStart
+            buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + bufferStart, byteCount: kept)
+            bufferStart = 0
+            bufferEnd = kept
+        }
+        while bufferEnd - bufferStart < wanted {
+            let count = SystemCall.readFully(descriptor, into: buffer.baseAddress! + bufferEnd, count: buffer.count - bufferEnd,
+                                             at: Int64(position) + Int64(bufferEnd))
+            if count < 0 { throw FormatError(description: "cannot read: \(SystemError.last.reason)") }
+            if count == 0 { return false }
+            hasher?.update(UnsafeRawBufferPointer(rebasing: buffer[bufferEnd..<(bufferEnd + count)]))
+            bufferEnd += count
+            bytesRead = position + UInt64(bufferEnd)
+        }
+        return true
+    }
+
+    private func peekSignature() throws -> UInt32 {
+        guard try fill(4) else { throw FormatError(description: "the archive ends at offset \(position) without a central directory") }
+        return UnsafeRawBufferPointer(rebasing: buffer[bufferStart..<bufferEnd]).little(0)
+    }
+
+    private func take(_ count: Int) throws -> [UInt8] {
+        guard try fill(count) else { throw FormatError(description: "the archive ends inside a header at offset \(position)") }
+        defer { bufferStart += count; position += UInt64(count) }
+        return Array(buffer[bufferStart..<(bufferStart + count)])
+    }
+
+    private func stream(_ count: UInt64, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var left = count
+        while left > 0 {
+            guard try fill(1) else { throw FormatError(description: "the archive ends inside an entry's data at offset \(position)") }
+            let piece = Int(min(UInt64(bufferEnd - bufferStart), left))
+            try body(UnsafeRawBufferPointer(rebasing: buffer[bufferStart..<(bufferStart + piece)]))
+            bufferStart += piece
+            position += UInt64(piece)
+            left -= UInt64(piece)
+        }
+    }
+}
+
+extension [UInt8] {
+    func little<T: FixedWidthInteger>(_ offset: Int, as type: T.Type = T.self) -> T {
+        withUnsafeBytes { $0.little(offset, as: type) }
+    }
+}
+
+/// Raw inflate through zlib; owns its stream.
+private final class Inflater {
+    private var stream = z_stream()
+    private let output = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
+
+    init() throws {
+        guard inflateInit2_(&stream, -MAX_WBITS, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            output.deallocate()
+            throw StreamingZipReader.FormatError(description: "cannot start zlib's inflate")
+        }
+    }
+
+    deinit {
+        inflateEnd(&stream)
+        output.deallocate()
+    }
+
+    /// Inflates one piece; returns true once the stream has ended.
+    func inflate(_ input: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
+        stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
+        stream.avail_in = uInt(input.count)
+        while true {
+            stream.next_out = output.baseAddress!.assumingMemoryBound(to: Bytef.self)
+            stream.avail_out = uInt(output.count)
+            let status = CZlib.inflate(&stream, Z_NO_FLUSH)
+            let produced = output.count - Int(stream.avail_out)
+            if produced > 0 { try body(UnsafeRawBufferPointer(rebasing: output[..<produced])) }
+            if status == Z_STREAM_END {
+                guard stream.avail_in == 0 else { throw StreamingZipReader.FormatError(description: "data after the end of a deflate stream") }
+                return true
+            }
+            guard status == Z_OK || status == Z_BUF_ERROR else {
+                throw StreamingZipReader.FormatError(description: "the deflate data is damaged (zlib status \(status))")
+            }
+            if stream.avail_in == 0 && stream.avail_out != 0 { return false }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Synchronization
+
+/// Maps on `jobs` threads, taking work in input order; results keep the input order.
+/// An error stops the work not yet started; the error of the earliest input is rethrown, so failures are deterministic.
+package func parallelMap<Input, Output>(_ inputs: [Input], jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                                _ transform: (Input) throws -> Output) throws -> [Output] {
+    try parallelMap(inputs, jobs: jobs, perWorker: { () }) { _, input in try transform(input) }
+}
+
+/// As above, with one `Worker` per thread (buffers, zlib states) that is never shared between threads.
+package func parallelMap<Input, Output, Worker>(_ inputs: [Input], jobs: Int, perWorker makeWorker: () -> Worker,
+                                        _ transform: (Worker, Input) throws -> Output) throws -> [Output] {
+    if inputs.isEmpty { return [] }
+    let workers = max(1, min(jobs, inputs.count))
+    return try withoutActuallyEscaping(transform) { transform in
+        let work = ParallelWork(inputs: inputs, workers: (0..<workers).map { _ in makeWorker() }, transform: transform)
+        DispatchQueue.concurrentPerform(iterations: workers) { work.run(worker: $0) }
+        return try work.results()
+    }
+}
+
+/// What the threads of one `parallelMap` share.
+/// `@unchecked Sendable` because: `inputs`, `workers` and `transform` are only read, and each worker value is used
+/// by the one thread of its index; every result slot is written once, by the thread that took its index from
+/// `claim` (behind the Mutex), and read only after `concurrentPerform` has returned, which happens after every
+/// thread has finished; nothing here outlives the `parallelMap` call that made it.
+private final class ParallelWork<Input, Output, Worker>: @unchecked Sendable {
+    let inputs: [Input]
+    let workers: [Worker]
+    let transform: (Worker, Input) throws -> Output
+    private let slots: UnsafeMutableBufferPointer<Output?>
+    /// The next input to take, and the earliest failure so far.
+    private let claim = Mutex<(next: Int, failure: (index: Int, error: any Error)?)>((0, nil))
+
+    init(inputs: [Input], workers: [Worker], transform: @escaping (Worker, Input) throws -> Output) {
+        self.inputs = inputs
+        self.workers = workers
+        self.transform = transform
+        slots = .allocate(capacity: inputs.count)
+        slots.initialize(repeating: nil)
+    }
+
+    deinit {
+        _ = slots.deinitialize()
+        slots.deallocate()
+    }
+
+    func run(worker: Int) {
+        while true {
+            let index: Int? = claim.withLock { state in
+                guard state.failure == nil, state.next < inputs.count else { return nil }
+                defer { state.next += 1 }
+                return state.next
+            }
+            guard let index else { return }
+            do {
+                slots[index] = try transform(workers[worker], inputs[index])
+            } catch {
+                claim.withLock { state in
+                    if state.failure.map({ index < $0.index }) ?? true { state.failure = (index, error) }
+                }
+            }
+        }
+    }
+
+    func results() throws -> [Output] {
+        if let failure = claim.withLock({ $0.failure }) { throw failure.error }
+        return slots.map { $0! }
+    }
+}

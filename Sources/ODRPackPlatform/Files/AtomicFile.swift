@@ -1,0 +1,74 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes a file beside its final name and renames it into place: a reader sees the old file or the whole new one.
+package enum AtomicFile {
+    static func temporaryPath(for path: String) -> String { TemporaryName.path(beside: path) }
+
+    /// - Parameter unlinkingFirst: remove the old file just before the rename, which is then not atomic but spares
+    ///   a large file ext4's flush on replacing rename. The temporary never outlives a failure. A device or pipe at `path`
+    ///   is written in place; a symbolic link is kept and its target replaced, or with `replacingLinks` replaced itself
+    ///   (for files inside a folder that must not reach out of it, such as an app).
+    /// - Parameter durable: the bytes reach stable storage before the rename, and the rename before the return
+    ///   (fsync of the file, then of its folder): for a build's manifests, which must never name what a power cut lost.
+    package static func write(_ data: Data, to givenPath: String, unlinkingFirst: Bool = false, replacingLinks: Bool = false,
+                      durable: Bool = false) throws {
+        var path = givenPath
+        var info = stat()
+        var exists = lstat(givenPath, &info) == 0
+        if exists && (info.st_mode & S_IFMT) == S_IFLNK {
+            // A live link stays a link unless told otherwise: what it leads to is written. A dangling one is replaced.
+            exists = !replacingLinks && stat(givenPath, &info) == 0
+            if exists, case let .success(target) = LocalFileSystem().resolvedPath(givenPath) { path = target }
+        }
+        if exists {
+            switch info.st_mode & S_IFMT {
+            case S_IFREG:
+                break
+            case S_IFDIR:
+                throw ODRPackError.system("cannot write '\(givenPath)'", EISDIR)
+            default:
+                // A device, pipe or terminal (/dev/stdout, a FIFO) is written in place, as a shell's '>' writes it:
+                // renaming over it would replace the device with a file.
+                return try writeInPlace(data, to: path)
+            }
+        }
+        let temporary = temporaryPath(for: path)
+        let descriptor = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw ODRPackError.system("cannot write '\(path)'") }
+        let failure = writeAll(data, to: descriptor, sync: durable)
+        guard failure == 0 else {
+            unlink(temporary)
+            throw ODRPackError.system("cannot write '\(path)'", failure)
+        }
+        if unlinkingFirst { unlink(path) }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw ODRPackError.system("cannot move '\(temporary)' to '\(path)'", code)
+        }
+        if durable {
+            let folder = (path as NSString).deletingLastPathComponent
+            try SystemCall.syncFolder(folder.isEmpty ? "." : folder)
+        }
+    }
+
+    private static func writeInPlace(_ data: Data, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ODRPackError.system("cannot write '\(path)'") }
+        let failure = writeAll(data, to: descriptor)
+        guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
+    }
+
+    /// Writes all of `data` (then fsyncs it when `sync`) and closes the descriptor; the errno of the first failure, or 0.
+    private static func writeAll(_ data: Data, to descriptor: Int32, sync: Bool = false) -> Int32 {
+        var failure = data.withUnsafeBytes { SystemCall.writeAll(descriptor, $0) }
+        if sync && failure == 0 && fsync(descriptor) != 0 { failure = errno }
+        if SystemCall.closeFile(descriptor) != 0 && failure == 0 { failure = errno }
+        return failure
+    }
+}

@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An entry's kind and metadata.
+package struct FileStatus: Sendable, Equatable {
+    package enum Kind: Sendable {
+        case regular, directory, symbolicLink, other
+
+        /// The kind an `st_mode` names.
+        package init(mode: mode_t) {
+            switch mode & S_IFMT {
+            case S_IFREG: self = .regular
+            case S_IFDIR: self = .directory
+            case S_IFLNK: self = .symbolicLink
+            default: self = .other
+            }
+        }
+    }
+
+    package var kind: Kind
+    package var stamp: FileStamp
+    /// The whole `st_mode`: type and permission bits.
+    package var mode: FileMode = 0
+
+    package init(kind: Kind, stamp: FileStamp) {
+        self.kind = kind
+        self.stamp = stamp
+    }
+
+    init(_ info: stat) {
+        self.init(kind: Kind(mode: info.st_mode), stamp: FileStamp(info))
+        mode = info.st_mode
+    }
+
+    /// The permission bits alone (`0o755`).
+    package var permissions: FileMode { mode & 0o7777 }
+}

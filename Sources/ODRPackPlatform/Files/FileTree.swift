@@ -1,0 +1,128 @@
+import Foundation
+
+/// The metadata of every entry under a folder, read in one pass (see `FileTreeScanner`): resolution tags
+/// from it without further system calls, and a build compares its fingerprint with the last build's.
+package struct FileTree: Sendable {
+    /// One folder's entries: in `readdir` order as scanned, by name once sorted.
+    package struct Directory: Sendable {
+        /// The names, each followed by a NUL, back to back in entry order.
+        var nameBytes: [UInt8] = []
+        /// Where each entry's name starts in `nameBytes`.
+        var nameStarts: [Int] = []
+        package var entries: [Entry] = []
+        /// errno when the folder could not be read; then it has no entries.
+        package var error: Int32 = 0
+
+        package var count: Int { nameStarts.count }
+
+        /// Whether an entry has this exact name (a linear look: for the few names checked per folder).
+        package func contains(name wanted: String) -> Bool {
+            let bytes = Array(wanted.utf8)
+            return (0..<count).contains { nameSpan($0).count == bytes.count + 1 && name($0).elementsEqual(bytes) }
+        }
+
+        /// The name's bytes, without the NUL.
+        package func name(_ index: Int) -> ArraySlice<UInt8> {
+            nameBytes[nameSpan(index).dropLast()]
+        }
+
+        /// Where the name's bytes and the NUL after them are in `nameBytes`.
+        func nameSpan(_ index: Int) -> Range<Int> {
+            nameStarts[index]..<(index + 1 < nameStarts.count ? nameStarts[index + 1] : nameBytes.count)
+        }
+
+        /// Adds a name: its bytes and the NUL after them.
+        mutating func appendName(_ bytes: UnsafeBufferPointer<UInt8>) {
+            nameStarts.append(nameBytes.count)
+            nameBytes.append(contentsOf: bytes)
+        }
+
+        /// Adds another folder's names and entries after these.
+        mutating func append(contentsOf other: Directory) {
+            let offset = nameBytes.count
+            nameBytes += other.nameBytes
+            nameStarts += other.nameStarts.lazy.map { $0 + offset }
+            entries += other.entries
+        }
+    }
+
+    /// One entry's `lstat` metadata.
+    package struct Entry: Sendable {
+        /// `st_mode`; 0 when the entry vanished before it could be read.
+        package var mode: FileMode
+        package var stamp: FileStamp
+        /// The index of the scanned folder for a subfolder, else -1 (files, links, `.git`).
+        package var child: Int
+        /// errno when `lstat` failed (mode is then 0); ENOENT means the entry vanished while it was scanned.
+        package var error: Int32 = 0
+    }
+
+    /// The scanned folder, as given to the scanner.
+    package let path: String
+    /// Index 0 is the scanned folder itself.
+    package var directories: [Directory]
+    /// SHA-256 over every entry's name and metadata in tree order: equal fingerprints mean an unchanged tree.
+    /// Nil when the tree holds symbolic links or unreadable entries, whose targets a snapshot does not capture.
+    package var fingerprint: String?
+    /// Whether every folder's entries are in name order (`sortedByName`), as resolution needs them.
+    private(set) var isSortedByName = false
+
+    /// Every folder's entries in code-point order of their names, a folder's name taken with a `/` after it:
+    /// then a depth-first walk lists every path in code-point order. The folders are sorted on `jobs` threads.
+    package func sortedByName(jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> FileTree {
+        guard !isSortedByName else { return self }
+        var sorted = self
+        // Sorting a `Directory` never throws.
+        sorted.directories = try! parallelMap(directories, jobs: jobs) { $0.sortedByName() }
+        sorted.isSortedByName = true
+        return sorted
+    }
+
+    /// Whether a name is `.git`, whose folder the scan records but never enters.
+    static func isGit(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        name.elementsEqual(".git".utf8)
+    }
+}
+
+extension FileTree.Directory {
+    /// This folder with its entries sorted as `FileTree.sortedByName` describes.
+    func sortedByName() -> FileTree.Directory {
+        // Each name's length, negated for folders.
+        let keys = entries.indices.map { position in
+            let length = nameSpan(position).count - 1
+            return FileStatus.Kind(mode: entries[position].mode) == .directory ? -length : length
+        }
+        let order = nameBytes.withUnsafeBufferPointer { base in
+            nameStarts.withUnsafeBufferPointer { starts in
+                keys.withUnsafeBufferPointer { keys in
+                    starts.indices.sorted { a, b in
+                        Self.precedes(base.baseAddress! + starts[a], keys[a], base.baseAddress! + starts[b], keys[b])
+                    }
+                }
+            }
+        }
+        var sorted = FileTree.Directory(error: error)
+        sorted.nameBytes.reserveCapacity(nameBytes.count)
+        sorted.nameStarts.reserveCapacity(count)
+        sorted.entries.reserveCapacity(count)
+        nameBytes.withUnsafeBufferPointer { base in
+            for position in order {
+                sorted.appendName(UnsafeBufferPointer(rebasing: base[nameSpan(position)]))
+                sorted.entries.append(entries[position])
+            }
+        }
+        return sorted
+    }
+
+    /// Code-point order of names `a` and `b`, each followed by `/` when it is a folder
+    /// (`key`: the name's length, negated for a folder).
+    private static func precedes(_ a: UnsafePointer<UInt8>, _ aKey: Int, _ b: UnsafePointer<UInt8>, _ bKey: Int) -> Bool {
+        let aLength = abs(aKey), bLength = abs(bKey)
+        let order = memcmp(a, b, min(aLength, bLength))
+        if order != 0 { return order < 0 }
+        if aLength == bLength { return false }
+        // One name is the other's start: the shorter ends, with `/` for a folder, where the longer goes on.
+        if aLength < bLength { return aKey > 0 || UInt8(ascii: "/") < b[aLength] }
+        return bKey < 0 && a[bLength] < UInt8(ascii: "/")
+    }
+}

@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file of a pack folder being written: mode 0644 whatever the umask, and the entry time once finished.
+package struct OutputFile {
+    let descriptor: Int32
+    let path: String
+
+    package init(path: String) throws {
+        descriptor = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw ODRPackError.system("cannot create '\(path)'") }
+        self.path = path
+    }
+
+    package func close() { SystemCall.closeFile(descriptor) }
+
+    /// Writes all of `bytes`.
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
+        let failure = SystemCall.writeAll(descriptor, bytes)
+        guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
+    }
+
+    package func finish(time: Int64) throws {
+        SystemCall.startWriteback(descriptor)
+        guard fchmod(descriptor, 0o644) == 0 else { throw ODRPackError.system("cannot set the mode of '\(path)'") }
+        let times = Self.times(time)
+        guard futimens(descriptor, times) == 0 else { throw ODRPackError.system("cannot set the time of '\(path)'") }
+    }
+
+    /// Creates a folder (0755 before the umask); one that exists already is fine.
+    package static func makeFolder(_ path: String) throws {
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw ODRPackError.system("cannot create folder '\(path)'") }
+    }
+
+    package static func setFileAttributes(_ path: String, time: Int64) throws {
+        try setAttributes(path, mode: 0o644, time: time)
+    }
+
+    package static func setFolderAttributes(_ path: String, time: Int64) throws {
+        try setAttributes(path, mode: 0o755, time: time)
+    }
+
+    private static func setAttributes(_ path: String, mode: mode_t, time: Int64) throws {
+        guard chmod(path, mode) == 0 else { throw ODRPackError.system("cannot set the mode of '\(path)'") }
+        let times = Self.times(time)
+        guard utimensat(AT_FDCWD, path, times, AT_SYMLINK_NOFOLLOW) == 0 else {
+            throw ODRPackError.system("cannot set the time of '\(path)'")
+        }
+    }
+
+    /// Access and modification time, as the two-element array the calls read (a tuple's element would be copied alone).
+    private static func times(_ seconds: Int64) -> [timespec] {
+        Array(repeating: timespec(tv_sec: time_t(seconds), tv_nsec: 0), count: 2)
+    }
+}

@@ -1,0 +1,12 @@
+/// What resolving a manifest needs to know of the disk. Resolution is a pure function of the manifest and this
+/// view (plus the scan it hands out), so tests can inject a file system that fails where a real one rarely does.
+package protocol ResourceFileSystem: Sendable {
+    /// The path with every symbolic link resolved.
+    func resolvedPath(_ path: String) -> Result<String, SystemError>
+    /// Metadata of what the path leads to (links followed), or of the entry itself.
+    func status(_ path: String, followingLinks: Bool) -> Result<FileStatus, SystemError>
+    /// Everything under a folder, metadata only.
+    func scan(_ path: String) -> FileTree
+    /// Up to `count` bytes at `offset` of a file: the few bytes the executable-content check reads.
+    func read(_ path: String, count: Int, at offset: Int64) -> Result<[UInt8], SystemError>
+}

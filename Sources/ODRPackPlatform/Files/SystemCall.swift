@@ -1,0 +1,220 @@
+import CSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// What `fdopendir` returns: an opaque `DIR *` in Glibc's overlay, a typed one in Darwin's.
+#if canImport(Darwin)
+typealias DirectoryHandle = UnsafeMutablePointer<DIR>
+#else
+typealias DirectoryHandle = OpaquePointer
+#endif
+
+/// The few C calls that differ between Linux (Glibc) and macOS (Darwin), or that a type's own `write`/`close`
+/// methods would shadow: every platform branch of the package is here.
+package enum SystemCall {
+    static func writeBytes(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.write(descriptor, bytes, count)
+        #else
+        Darwin.write(descriptor, bytes, count)
+        #endif
+    }
+
+    static func readBytes(_ descriptor: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.read(descriptor, bytes, count)
+        #else
+        Darwin.read(descriptor, bytes, count)
+        #endif
+    }
+
+    /// Writes all of `bytes` (at `offset`, else at the file's position), retrying interrupted and short writes.
+    /// - Returns: 0, or the errno of the failure.
+    package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64? = nil) -> Int32 {
+        var done = 0
+        while done < bytes.count {
+            let written = offset.map { pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t($0 + Int64(done))) }
+                ?? writeBytes(descriptor, bytes.baseAddress! + done, bytes.count - done)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            done += written
+        }
+        return 0
+    }
+
+    /// Reads up to `count` bytes at `offset`, retrying interrupted reads; fewer only at the end of the file.
+    /// - Returns: the bytes read, or -1 with errno set.
+    package static func readFully(_ descriptor: Int32, into destination: UnsafeMutableRawPointer, count: Int, at offset: Int64) -> Int {
+        var done = 0
+        while done < count {
+            let got = pread(descriptor, destination + done, count - done, off_t(offset + Int64(done)))
+            if got < 0 {
+                if errno == EINTR { continue }
+                return -1
+            }
+            if got == 0 { break }
+            done += got
+        }
+        return done
+    }
+
+    @discardableResult
+    package static func closeFile(_ descriptor: Int32) -> Int32 {
+        #if canImport(Glibc)
+        Glibc.close(descriptor)
+        #else
+        Darwin.close(descriptor)
+        #endif
+    }
+
+    package static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+
+    /// An entry's kind, metadata and mode; nil when it cannot be had (see `LocalFileSystem.status` for why).
+    package static func status(_ path: String, followingLinks: Bool = true) -> FileStatus? {
+        try? LocalFileSystem().status(path, followingLinks: followingLinks).get()
+    }
+
+    /// An entry's status, or `ODRPackError.io` saying `what` failed and why.
+    package static func requireStatus(_ path: String, followingLinks: Bool = true, _ what: @autoclosure () -> String) throws -> FileStatus {
+        switch LocalFileSystem().status(path, followingLinks: followingLinks) {
+        case let .success(status): return status
+        case let .failure(error): throw ODRPackError.io("\(what()): \(error.reason)", errno: error.code)
+        }
+    }
+
+    /// Whether `path` leads to something (a link, to what it points at).
+    package static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// Removes a folder if it is empty; what is not empty (or not there) stays as it is.
+    package static func removeFolderIfEmpty(_ path: String) { _ = rmdir(path) }
+
+    package static var userID: UInt32 { UInt32(getuid()) }
+    package static var processID: Int32 { getpid() }
+
+    /// Creates (or empties) a file for reading and writing, mode 0644.
+    package static func createFile(_ path: String) throws -> Int32 {
+        let descriptor = open(path, O_CREAT | O_TRUNC | O_RDWR | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw ODRPackError.system("cannot create '\(path)'") }
+        return descriptor
+    }
+
+    /// Opens a file to read; nil with the reason when it cannot be.
+    package static func openForReading(_ path: String) -> Result<Int32, SystemError> {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        return descriptor >= 0 ? .success(descriptor) : .failure(.last)
+    }
+
+    /// Ends the file at `size` and puts the write position there.
+    package static func truncate(_ descriptor: Int32, to size: Int64) -> SystemError? {
+        ftruncate(descriptor, off_t(size)) == 0 && lseek(descriptor, off_t(size), SEEK_SET) >= 0 ? nil : .last
+    }
+
+    /// Renames `from` to `to`; nil when done, else why not.
+    package static func rename(_ from: String, to: String) -> SystemError? {
+        Foundation.rename(from, to) == 0 ? nil : .last
+    }
+
+    /// Removes a file (not a folder); nil when done, else why not.
+    package static func removeFile(_ path: String) -> SystemError? {
+        unlink(path) == 0 ? nil : .last
+    }
+
+    /// Tells the kernel a file is read once front to back, so it reads ahead and does not keep the pages.
+    static func adviseSequentialRead(_ descriptor: Int32) {
+        #if os(Linux)
+        _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_SEQUENTIAL)
+        #elseif canImport(Darwin)
+        _ = fcntl(descriptor, F_RDAHEAD, 1)
+        #endif
+    }
+
+    /// A path whose `stat` is the running executable's: a rebuilt odrpack invalidates the up-to-date record.
+    package static var executablePath: String {
+        #if os(Linux)
+        "/proc/self/exe"
+        #else
+        Bundle.main.executablePath ?? CommandLine.arguments[0]
+        #endif
+    }
+
+    /// Modification and status-change times from a stat, in nanoseconds since 1970.
+    static func modificationAndChange(_ info: stat) -> (modified: Int64, changed: Int64) {
+        #if os(Linux)
+        let (modified, changed) = (info.st_mtim, info.st_ctim)
+        #else
+        let (modified, changed) = (info.st_mtimespec, info.st_ctimespec)
+        #endif
+        return (Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec),
+                Int64(changed.tv_sec) * 1_000_000_000 + Int64(changed.tv_nsec))
+    }
+
+    /// Access and modification times from a stat, as `utimensat` takes them (to put a file's times back).
+    static func accessAndModificationTimes(_ info: stat) -> [timespec] {
+        #if os(Linux)
+        [info.st_atim, info.st_mtim]
+        #else
+        [info.st_atimespec, info.st_mtimespec]
+        #endif
+    }
+
+    /// The device number as an unsigned value: `dev_t` is a UInt64 on Linux and an Int32 on Darwin.
+    static func device(_ info: stat) -> UInt64 {
+        UInt64(truncatingIfNeeded: info.st_dev)
+    }
+
+    // MARK: Durability (SPEC 7)
+
+    /// Starts writing a file's dirty pages to the disk without waiting, so that a later barrier waits less.
+    package static func startWriteback(_ descriptor: Int32) {
+        #if os(Linux)
+        _ = odrpack_start_writeback(descriptor)
+        #endif
+    }
+
+    /// Waits until what was written under `folder` (the files and folders in `written`, and renames) is on stable
+    /// storage. Linux: one syncfs of the folder's file system, whatever the number of files. Darwin: fsync of every
+    /// file and folder in `written` and of `folder`, then F_FULLFSYNC, which also empties the drive's cache.
+    package static func makeDurable(folder: String, written: [String]) throws {
+        #if os(Linux)
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ODRPackError.system("cannot open '\(folder)'") }
+        defer { closeFile(descriptor) }
+        guard odrpack_syncfs(descriptor) == 0 else { throw ODRPackError.system("cannot flush '\(folder)' to the disk") }
+        #else
+        var paths: [String] = []
+        for path in written {
+            paths.append(path)
+            if let inside = FileManager.default.enumerator(atPath: path) {
+                for case let name as String in inside { paths.append(path + "/" + name) }
+            }
+        }
+        for path in paths + [folder] { try flush(path, full: false) }
+        try flush(folder, full: true)
+        #endif
+    }
+
+    /// Makes a folder's entries (a rename, a removal) durable: fsync of the folder itself.
+    package static func syncFolder(_ folder: String) throws {
+        try flush(folder, full: false)
+    }
+
+    /// fsync of a file or folder; `full` asks Darwin's drive to empty its cache too (F_FULLFSYNC).
+    private static func flush(_ path: String, full: Bool) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ODRPackError.system("cannot open '\(path)'") }
+        defer { closeFile(descriptor) }
+        #if canImport(Darwin)
+        if full {
+            guard fcntl(descriptor, F_FULLFSYNC) != -1 else { throw ODRPackError.system("cannot flush '\(path)' to the disk") }
+            return
+        }
+        #endif
+        guard fsync(descriptor) == 0 else { throw ODRPackError.system("cannot flush '\(path)' to the disk") }
+    }
+}

@@ -1,0 +1,27 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The one name scheme of everything written beside its final name: `.odrpack-tmp-<pid>-<digest of the final name>`.
+/// Short whatever the final name (a pack's file name may take 240 of the 255 bytes a name may have), unique per
+/// final name and process, and recognisable, so the next build clears what a killed one left.
+package enum TemporaryName {
+    package static let marker = ".odrpack-tmp-"
+
+    /// What this process's temporaries start with.
+    package static var processPrefix: String { marker + "\(getpid())-" }
+
+    package static func beside(_ finalName: String) -> String {
+        var hasher = SHA256Hasher()
+        hasher.update(finalName)
+        return processPrefix + String(hasher.finalize().prefix(20))
+    }
+
+    /// The temporary path beside `path`, in the same folder.
+    package static func path(beside path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return beside(path) }
+        return String(path[...slash]) + beside(String(path[path.index(after: slash)...]))
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The exclusive lock a build or `thin` holds on an output folder (SPEC 7, "One build at a time"): an `flock` on
+/// `DIR/.odrpack.lock`, held from before the old output is read until the last rename, released when this is freed
+/// (or the process ends, however it ends). The lock file is not output: nothing lists, removes or verifies it.
+package final class OutputLock {
+    package static let fileName = ".odrpack.lock"
+
+    private let descriptor: Int32
+    /// Whether this lock created the folder, which a build that then writes nothing removes again.
+    package let createdFolder: Bool
+    package let folder: String
+
+    /// - Parameters:
+    ///   - wait: wait for another holder (calling `onWait` first); false fails at once.
+    package init(folder: String, wait: Bool, onWait: () -> Void) throws {
+        self.folder = folder
+        var info = stat()
+        createdFolder = stat(folder, &info) != 0
+        if createdFolder {
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw ODRPackError.io("cannot create folder '\(folder)': \(error.localizedDescription)", errno: EIO)
+            }
+        }
+        descriptor = open(folder + "/" + Self.fileName, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw ODRPackError.system("cannot create the lock file '\(folder)/\(Self.fileName)'") }
+        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return }
+        let code = errno
+        guard code == EWOULDBLOCK else {
+            close(descriptor)
+            throw ODRPackError.system("cannot lock '\(folder)/\(Self.fileName)'", code)
+        }
+        guard wait else {
+            close(descriptor)
+            throw ODRPackError.io("another odrpack build or thin is using '\(folder)': wait for it to finish, or run without --no-wait to wait",
+                                errno: code)
+        }
+        onWait()
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                let failure = errno
+                close(descriptor)
+                throw ODRPackError.system("cannot lock '\(folder)/\(Self.fileName)'", failure)
+            }
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// For a build that wrote nothing: removes the lock file and the folder again if this lock created it.
+    package func removeFolderIfCreated() {
+        guard createdFolder else { return }
+        removeLockFile()
+        rmdir(folder)
+    }
+
+    /// For a build that refuses a folder that is not its own to write (resources-root): leaves no lock file in it.
+    package func removeLockFile() {
+        unlink(folder + "/" + Self.fileName)
+    }
+}

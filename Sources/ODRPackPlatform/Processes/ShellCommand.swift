@@ -1,0 +1,33 @@
+import Foundation
+
+/// Runs a user's command through `/bin/sh -c` (the sign command, the Background Assets packager). Its output goes to
+/// stderr, so stdout stays odrpack's own; it reads nothing.
+package enum ShellCommand {
+    /// `path` in single quotes, safe inside a shell command whatever it holds.
+    package static func quoted(_ path: String) -> String {
+        "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// - Parameter what: names the command in errors ("the sign command").
+    /// - Throws: `ODRPackError.io` when it cannot start, exits non-zero or is killed.
+    package static func run(_ command: String, in directory: String? = nil, what: String, on subject: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory, isDirectory: true) }
+        process.standardOutput = FileHandle.standardError
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw ODRPackError.io("cannot run \(what) through /bin/sh: \(error.localizedDescription)", errno: SystemError.noSuchFile.code)
+        }
+        process.waitUntilExit()
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            let how = process.terminationReason == .exit ? "exited with \(process.terminationStatus)"
+                                                         : "was killed by signal \(process.terminationStatus)"
+            throw ODRPackError.io("\(what) \(how) on \(subject): fix the command (it ran as: /bin/sh -c \(command)); the previous output is unchanged",
+                                errno: SystemError.ioFailure.code)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import ODRPackCore
+import ODRPackPlatform
+
+/// `--github` (SPEC 11): every diagnostic as a GitHub Actions workflow command, and a Markdown summary for
+/// the job's page appended to the file `GITHUB_STEP_SUMMARY` names.
+package enum GitHubActions {
+    /// `::error file=F,line=L,col=C,title=CODE::MESSAGE`; `file`, `line` and `col` only where known.
+    package static func command(_ diagnostic: Diagnostic) -> String {
+        var properties: [String] = []
+        if let location = diagnostic.location {
+            properties.append("file=" + escapeProperty(location.file))
+            properties.append("line=\(location.line)")
+            properties.append("col=\(location.column)")
+        }
+        properties.append("title=" + escapeProperty(diagnostic.code.rawValue))
+        return "::\(diagnostic.severity.rawValue) \(properties.joined(separator: ","))::\(escapeData(diagnostic.message))"
+    }
+
+    package static func commands(_ diagnostics: [Diagnostic]) -> String {
+        diagnostics.map { command($0) + "\n" }.joined()
+    }
+
+    /// The message: `%`, CR and LF escaped.
+    static func escapeData(_ text: String) -> String {
+        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    /// A property value: as a message, and `:` and `,` too.
+    static func escapeProperty(_ text: String) -> String {
+        escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    }
+
+    /// Appends `markdown` to the file `GITHUB_STEP_SUMMARY` names, when it names one.
+    package static func appendStepSummary(_ markdown: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        guard let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
+        try StandardStream.append(markdown, toFileAt: path, name: "GITHUB_STEP_SUMMARY")
+    }
+}

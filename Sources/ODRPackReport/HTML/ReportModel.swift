@@ -1,0 +1,82 @@
+import ODRPackCore
+import ODRPackFormats
+/// What the HTML report of a plan is built from (SPEC 11): metadata only, like `plan`.
+package struct ReportModel: Sendable {
+    package var title: String
+    package var treemap: TreemapNode
+    package var document: JSONValue
+
+    /// Files per folder that get a tile of their own; the rest of the folder shares one. Fewer in a big project,
+    /// so the page holds about the same number of tiles whatever the number of files.
+    package static let filesPerFolder = 40
+
+    static func tilesPerFolder(files: Int) -> Int { max(4, min(filesPerFolder, 400_000 / max(1, files))) }
+    /// Rows of the largest-files table.
+    package static let largestFiles = 200
+
+    package init(plan: PackPlan, diagnostics: [Diagnostic], manifestPath: String) {
+        title = "odrpack report: \(plan.bundleID)"
+        let packs = plan.packs.sorted { ($0.size, $1.id) > ($1.size, $0.id) }
+        let keep = Self.tilesPerFolder(files: plan.resourceFiles)
+        treemap = TreemapNode(name: plan.bundleID, size: plan.totalSize, group: "all",
+                              children: packs.map { pack in
+                                  TreemapNode.pack(name: pack.shortName, group: pack.category.rawValue,
+                                                   files: pack.files.map { ($0.path, $0.size) }, keep: keep)
+                              })
+        var largest: [(path: String, size: Int64, pack: AssetPack)] = []
+        for pack in plan.packs { for file in pack.files { largest.append((file.path, file.size, pack)) } }
+        largest.sort { ($0.size, $1.path) > ($1.size, $0.path) }
+        let tooMany = diagnostics.contains { $0.code == .tooManyPacks }
+        document = .object([
+            ("kind", .string("plan")),
+            ("format", .string(plan.format.rawValue)),
+            ("title", .string(title)),
+            ("manifest", .string(manifestPath)),
+            ("bundleId", .string(plan.bundleID)),
+            ("profile", .string(plan.profileName)),
+            ("totals", .object([
+                ("packs", .int(Int64(plan.packs.count))), ("files", .int(Int64(plan.resourceFiles))), ("size", .int(plan.totalSize)),
+                ("appBundleFiles", .int(Int64(plan.appBundleFiles))), ("appBundleSize", .int(plan.appBundleSize)),
+                ("initialInstallSize", .int(plan.initialInstallSize)), ("initialPrefetchSize", .int(plan.initialPrefetchSize)),
+            ])),
+            ("limits", .array(LimitUsage.rows(plan).map { row in
+                .object([("name", .string(row.name)), ("key", .string(row.key.rawValue)), ("value", .int(row.value)),
+                         ("limit", .optional(row.limit)), ("count", .bool(row.isCount))])
+            })),
+            ("packs", .array(packs.map { pack in
+                var fields: [(String, JSONValue)] = [
+                    ("id", .string(pack.id)), ("name", .string(pack.shortName)), ("tags", .strings(pack.tags)),
+                    ("category", .string(pack.category.rawValue)), ("priority", .optional(pack.priority)),
+                    ("files", .int(Int64(pack.files.count))), ("size", .int(pack.size)),
+                ]
+                if plan.format == .backgroundAssets {
+                    fields += [("assetPackId", .string(pack.assetPackID)), ("policy", .string(plan.downloadPolicy(of: pack).name))]
+                }
+                return .object(fields)
+            })),
+            ("tags", .array(plan.tags.map { tag in
+                .object([("name", .string(tag.name)), ("category", .string(tag.category.rawValue)), ("size", .int(tag.size)),
+                         ("packs", .strings(tag.packs))])
+            })),
+            ("largestFiles", .array(largest.prefix(Self.largestFiles).map { file in
+                .object([("path", .string(file.path)), ("size", .int(file.size)), ("pack", .string(file.pack.id)),
+                         ("tags", .strings(file.pack.tags))])
+            })),
+            ("diagnostics", DiagnosticsDocument.json(diagnostics)),
+            ("tagSets", tooMany ? Self.tagSets(plan) : .array([])),
+            ("treemap", treemap.json),
+        ])
+    }
+
+    /// For `too-many-packs`: the tag sets that make packs, those with the most tags first, and files that make each.
+    static func tagSets(_ plan: PackPlan) -> JSONValue {
+        let packs = plan.packs.sorted { ($0.tags.count, $0.files.count, $1.id) > ($1.tags.count, $1.files.count, $0.id) }
+        return .array(packs.prefix(100).map { pack in
+            .object([("pack", .string(pack.id)), ("tags", .strings(pack.tags)), ("fileCount", .int(Int64(pack.files.count))),
+                     ("files", .strings(pack.files.prefix(5).map(\.path)))])
+        })
+    }
+
+    /// The page.
+    package var html: String { ReportPage.html(title: title, data: document) }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import ODRPackBuild
+import ODRPackCore
+import ODRPackFormats
+
+/// The human form of `plan`: what a person needs to decide, in tables.
+package enum PlanReport {
+    /// `plan --json` (SPEC 6): the build manifest's document without contents or archives, plus the diagnostics.
+    package static func json(_ result: PlanResult) -> JSONValue {
+        var document = result.readablePlan.map { BuildManifest(plan: $0).jsonMembers } ?? []
+        document.append(("diagnostics", DiagnosticsDocument.json(result.diagnostics)))
+        return .object(document)
+    }
+
+    /// `validate --json`: the diagnostics and their counts.
+    package static func validationJSON(_ result: PlanResult) -> JSONValue {
+        .object([("diagnostics", DiagnosticsDocument.json(result.diagnostics)),
+                 ("summary", DiagnosticsDocument.summary(result.diagnostics))])
+    }
+
+    package static func text(_ plan: PackPlan, manifestPath: String) -> String {
+        var out = "odrpack plan: \(plan.bundleID) (\(manifestPath), profile \(plan.profileName))\n"
+        out += "Resources: \(plan.resourceFiles) file\(plan.resourceFiles == 1 ? "" : "s"), \(ByteCount.format(plan.totalSize)) in \(plan.packs.count) pack\(plan.packs.count == 1 ? "" : "s")\n"
+        out += "App bundle: \(plan.appBundleFiles) untagged file\(plan.appBundleFiles == 1 ? "" : "s"), \(ByteCount.format(plan.appBundleSize)) (stay in the app)\n"
+
+        if plan.format == .backgroundAssets {
+            out += backgroundAssetsPacks(plan)
+        } else {
+            out += "\nPacks\n"
+            var packs = TextTable([("PACK", .left), ("TAGS", .left), ("FILES", .right), ("SIZE", .right),
+                                   ("CATEGORY", .left), ("PRIORITY", .right)])
+            for pack in plan.packs.sorted(by: packOrder) {
+                packs.add([shortID(pack.id), pack.shortName, "\(pack.files.count)", ByteCount.format(pack.size),
+                           pack.category.rawValue, pack.priority.map(formatPriority) ?? "-"])
+            }
+            out += plan.packs.isEmpty ? "  (none: no resource is tagged)\n" : packs.render()
+        }
+
+        out += "\nTags\n"
+        var tags = TextTable([("TAG", .left), ("SIZE", .right), ("PACKS", .right), ("CATEGORY", .left)])
+        for tag in plan.tags.sorted(by: { ($0.category, $0.name) < ($1.category, $1.name) }) {
+            tags.add([tag.name, ByteCount.format(tag.size), "\(tag.packs.count)", tag.category.rawValue])
+        }
+        out += plan.tags.isEmpty ? "  (none)\n" : tags.render()
+
+        out += "\nTotals against limits (profile \(plan.profileName))\n"
+        var totals = TextTable([("WHAT", .left), ("SIZE", .right), ("LIMIT", .right), ("USED", .right)])
+        for row in LimitUsage.rows(plan) where row.key != .recommendedSize {
+            let used = row.usedText
+            totals.add([row.name, row.isCount ? "\(row.value)" : ByteCount.format(row.value),
+                        row.limit.map { row.isCount ? "\($0)" : ByteCount.format($0) } ?? "none", used])
+        }
+        out += totals.render()
+        return out
+    }
+
+    /// The Background Assets packs: each asset pack id and download policy, the settings, and whether a prefetch
+    /// order is lost (Background Assets has none).
+    static func backgroundAssetsPacks(_ plan: PackPlan) -> String {
+        let settings = plan.backgroundAssets
+        var out = "Background Assets: hosting \(settings.hosting.rawValue), platforms \((settings.platforms ?? []).joined(separator: ", ")), "
+        out += "events \(settings.events.joined(separator: ", ")), app group \(settings.appGroup ?? "not set (thin needs --app-group)")\n"
+        out += "\nAsset packs\n"
+        var packs = TextTable([("ASSET PACK ID", .left), ("TAGS", .left), ("FILES", .right), ("SIZE", .right),
+                               ("CATEGORY", .left), ("DOWNLOAD POLICY", .left)])
+        for pack in plan.packs.sorted(by: packOrder) {
+            let policy = plan.downloadPolicy(of: pack)
+            let policyText = policy.name + (policy.events.map { " (\($0.joined(separator: ", ")))" } ?? "")
+            packs.add([pack.assetPackID, pack.shortName, "\(pack.files.count)", ByteCount.format(pack.size),
+                       pack.category.rawValue, policyText])
+        }
+        out += plan.packs.isEmpty ? "  (none: no resource is tagged)\n" : packs.render()
+        if plan.prefetchOrder.count > 1 {
+            out += "Note: Background Assets has no prefetch order: the \(plan.prefetchOrder.count) prefetch tags (\(plan.prefetchOrder.joined(separator: ", "))) download together after installation, in no set order.\n"
+        }
+        return out
+    }
+
+    /// Initial-install first, then prefetch by priority, then on-demand, then by tags.
+    static func packOrder(_ a: AssetPack, _ b: AssetPack) -> Bool {
+        if a.category != b.category { return a.category < b.category }
+        if (a.priority ?? 0) != (b.priority ?? 0) { return (a.priority ?? 0) > (b.priority ?? 0) }
+        return a.shortName < b.shortName
+    }
+
+    /// `asset-pack-1577c8b9`: enough of the id to tell packs apart.
+    package static func shortID(_ id: String) -> String {
+        guard let range = id.range(of: ".asset-pack-", options: .backwards) else { return id }
+        return "asset-pack-" + id[range.upperBound...].prefix(8)
+    }
+
+    package static func formatPriority(_ value: Double) -> String {
+        let text = String(format: "%.3f", value)
+        var trimmed = text
+        while trimmed.hasSuffix("0") && !trimmed.hasSuffix(".0") { trimmed.removeLast() }
+        return trimmed
+    }
+}

@@ -1,0 +1,33 @@
+/// A plain left/right-aligned text table for terminal reports.
+package struct TextTable {
+    package enum Alignment { case left, right }
+
+    package var headers: [String]
+    package var alignments: [Alignment]
+    package var rows: [[String]] = []
+
+    package init(_ columns: [(String, Alignment)]) {
+        headers = columns.map(\.0)
+        alignments = columns.map(\.1)
+    }
+
+    package mutating func add(_ row: [String]) { rows.append(row) }
+
+    package func render(indent: String = "  ") -> String {
+        var widths = headers.map(\.count)
+        for row in rows {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+        }
+        func line(_ cells: [String]) -> String {
+            var parts: [String] = []
+            for (index, cell) in cells.enumerated() {
+                let padding = String(repeating: " ", count: widths[index] - cell.count)
+                parts.append(alignments[index] == .left ? cell + padding : padding + cell)
+            }
+            var text = indent + parts.joined(separator: "  ")
+            while text.last == " " { text.removeLast() }
+            return text
+        }
+        return ([line(headers)] + rows.map(line)).joined(separator: "\n") + "\n"
+    }
+}
