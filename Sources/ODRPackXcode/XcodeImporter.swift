@@ -20,7 +20,7 @@ package struct XcodeImporter {
             package var sources: [String]
         }
 
-        package var projectName: String
+        var projectName: String
         package var target: String
         package var configuration: String
         package var bundleID: String

@@ -2,9 +2,9 @@ import ODRPackCore
 import ODRPackFormats
 /// The JSON documents of a Background Assets build (SPEC 12), each a pure function of what odrpack-manifest.json
 /// holds, so that `verify` regenerates them byte for byte. 2-space indented, one item a line, one final newline.
-package enum BackgroundAssetsDocuments {
+enum BackgroundAssetsDocuments {
     /// `<id>.json`, the pack's ba-package manifest: exactly these keys in this order.
-    package static func packageManifest(assetPackID: String, policy: DownloadPolicy, paths: [String], platforms: [String]) -> String {
+    static func packageManifest(assetPackID: String, policy: DownloadPolicy, paths: [String], platforms: [String]) -> String {
         JSONValue.object([
             ("assetPackID", .string(assetPackID)),
             ("downloadPolicy", policy.json),
@@ -13,14 +13,14 @@ package enum BackgroundAssetsDocuments {
         ]).serialized(expandingArrays: true)
     }
 
-    package static func packageManifest(_ pack: BuildManifest.Pack, platforms: [String]) -> String {
+    static func packageManifest(_ pack: BuildManifest.Pack, platforms: [String]) -> String {
         packageManifest(assetPackID: pack.assetPackId ?? "", policy: pack.downloadPolicy ?? .onDemand,
                         paths: pack.files.map(\.path), platforms: platforms)
     }
 
     /// `AssetPackTags.json`: tag -> asset pack ids and asset pack id -> resource paths, every key sorted. To make a
     /// tag available the app ensures every pack of the tag, as ODR's `NSBundleResourceRequest(tags:)` did.
-    package static func assetPackTags(_ manifest: BuildManifest) -> String {
+    static func assetPackTags(_ manifest: BuildManifest) -> String {
         let assetPackIDs = Dictionary(manifest.packs.map { ($0.id, $0.assetPackId ?? $0.id) }, uniquingKeysWith: { first, _ in first })
         let tags = manifest.tags.sorted { $0.name.precedesByCodePoint($1.name) }.map { tag -> (String, JSONValue) in
             (tag.name, .strings(tag.packs.map { assetPackIDs[$0] ?? $0 }.sorted { $0.precedesByCodePoint($1) }))
@@ -33,7 +33,7 @@ package enum BackgroundAssetsDocuments {
     }
 
     /// `site/download-manifest.json` for `hosting: self`: every pack at `URL/<id>`, sorted by id.
-    package static func downloadManifest(_ manifest: BuildManifest, urlPrefix: String) -> String {
+    static func downloadManifest(_ manifest: BuildManifest, urlPrefix: String) -> String {
         let packs = manifest.packs.sorted { ($0.assetPackId ?? "").precedesByCodePoint($1.assetPackId ?? "") }.map { pack -> JSONValue in
             let id = pack.assetPackId ?? pack.id
             return .object([
@@ -49,14 +49,14 @@ package enum BackgroundAssetsDocuments {
     }
 
     /// `URL/<id>` with exactly one "/" between.
-    package static func packURL(_ urlPrefix: String, _ id: String) -> String {
+    static func packURL(_ urlPrefix: String, _ id: String) -> String {
         var base = Substring(urlPrefix)
         while base.hasSuffix("/") { base = base.dropLast() }
         return base + "/" + id
     }
 
     /// Where the app finds the self-hosted manifest: its `BAManifestURL`.
-    package static func manifestURL(_ urlPrefix: String) -> String { packURL(urlPrefix, downloadManifestFile) }
+    static func manifestURL(_ urlPrefix: String) -> String { packURL(urlPrefix, downloadManifestFile) }
 
     static var downloadManifestFile: String { BackgroundAssetsLayout.downloadManifestFile }
 }

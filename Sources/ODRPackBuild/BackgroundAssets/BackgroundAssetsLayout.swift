@@ -1,13 +1,13 @@
 /// The names a Background Assets build writes under its output folder (SPEC 12).
 package enum BackgroundAssetsLayout {
     package static let folder = "BackgroundAssets"
-    package static let tagsFile = "AssetPackTags.json"
+    static let tagsFile = "AssetPackTags.json"
     /// `hosting: self` only: what to upload to the web server.
-    package static let siteFolder = "site"
-    package static let downloadManifestFile = "download-manifest.json"
+    static let siteFolder = "site"
+    static let downloadManifestFile = "download-manifest.json"
 
     /// `BackgroundAssets/<id>.aar`, relative to the build folder.
-    package static func archivePath(of assetPackID: String) -> String { folder + "/" + archiveName(of: assetPackID) }
-    package static func archiveName(of assetPackID: String) -> String { assetPackID + ".aar" }
-    package static func manifestName(of assetPackID: String) -> String { assetPackID + ".json" }
+    static func archivePath(of assetPackID: String) -> String { folder + "/" + archiveName(of: assetPackID) }
+    static func archiveName(of assetPackID: String) -> String { assetPackID + ".aar" }
+    static func manifestName(of assetPackID: String) -> String { assetPackID + ".json" }
 }

@@ -4,11 +4,11 @@ import ODRPackPlatform
 /// Apple's `ba-package`, which makes a pack's `.aar` from its manifest (SPEC 12). odrpack never writes Apple Archive
 /// bytes itself: it drives the packager, from resources-root, since ba-package stores each file at its path relative
 /// to where it runs.
-package struct BackgroundAssetsPackager: Sendable {
+struct BackgroundAssetsPackager: Sendable {
     /// The command with its `{manifest}` and `{output}` placeholders.
-    package let template: String
+    let template: String
 
-    package init(template: String) { self.template = template }
+    init(template: String) { self.template = template }
 
     /// `--ba-package CMD`, else `ba-package` on PATH, else `xcrun ba-package`.
     /// - Throws: `ODRPackError.invalidInput` (exit 2) when there is none, saying how to get one.

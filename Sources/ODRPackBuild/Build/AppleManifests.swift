@@ -5,13 +5,13 @@ import ODRPackPlatform
 
 /// The plists Xcode's On-Demand Resources runtime reads (SPEC 7).
 package enum AppleManifests {
-    package static let onDemandResourcesFile = "OnDemandResources.plist"
-    package static let templateFile = "AssetPackManifestTemplate.plist"
-    package static let manifestFile = "AssetPackManifest.plist"
+    static let onDemandResourcesFile = "OnDemandResources.plist"
+    static let templateFile = "AssetPackManifestTemplate.plist"
+    static let manifestFile = "AssetPackManifest.plist"
     package static let packsFolder = "OnDemandResources"
 
     /// A pack's Info.plist: its id, sorted tags and priority.
-    package static func infoPlist(for pack: AssetPack) -> PropertyListValue {
+    static func infoPlist(for pack: AssetPack) -> PropertyListValue {
         infoPlist(id: pack.id, tags: pack.tags, priority: pack.priority)
     }
 
@@ -25,7 +25,7 @@ package enum AppleManifests {
     }
 
     /// Tag → packs, and pack → resource paths.
-    package static func onDemandResources(_ plan: PackPlan) -> PropertyListValue {
+    static func onDemandResources(_ plan: PackPlan) -> PropertyListValue {
         var tags: [String: PropertyListValue] = [:]
         for tag in plan.tags {
             tags[tag.name] = .dictionary(["NSAssetPacks": .array(tag.packs.sorted().map(PropertyListValue.string))])
@@ -37,7 +37,7 @@ package enum AppleManifests {
 
     /// One resource per pack, sorted by bundleKey. Each URL is the prefix (with `--url-prefix`), else `packsURL`,
     /// followed by the percent-encoded pack file name.
-    package static func assetPackManifest(_ plan: PackPlan, facts: [String: PackArchiveFacts], urlPrefix: String?,
+    static func assetPackManifest(_ plan: PackPlan, facts: [String: PackArchiveFacts], urlPrefix: String?,
                                          packsURL: String) -> PropertyListValue {
         let resources = plan.packs.sorted { $0.id < $1.id }.map { pack in
             assetPackResource(id: pack.id, url: (urlPrefix ?? packsURL) + percentEncoded(pack.fileName),
@@ -78,7 +78,7 @@ package enum AppleManifests {
     /// An ISO-8601 UTC time in whole seconds, written with ".000" as Xcode's exports write it, derived from the
     /// content hash: it changes exactly when the content does, never because a file was touched; it lies in
     /// 2001-01-01 ..< 2021-01-01, so never in the future.
-    package static func contentTimestamp(_ contentHash: String) -> String {
+    static func contentTimestamp(_ contentHash: String) -> String {
         let prefix = UInt64(contentHash.prefix(16), radix: 16) ?? 0
         let span = UInt64(timestampRange.upperBound - timestampRange.lowerBound)
         let time = UTCTime(secondsSince1970: Int64(prefix % span) + timestampRange.lowerBound)

@@ -25,7 +25,7 @@ package struct BuildOptions: Sendable {
     package static var defaultJobs: Int { min(max(1, ProcessInfo.processInfo.activeProcessorCount), maximumJobs) }
 
     /// 2000-01-01T00:00:00Z
-    package static let defaultEntryTime: Int64 = 946_684_800
+    static let defaultEntryTime: Int64 = 946_684_800
 
     package init(outputDirectory: String) {
         self.outputDirectory = outputDirectory
@@ -42,7 +42,7 @@ package struct BuildOptions: Sendable {
     }
 
     /// The output folder as an absolute, standardized path: what the cache and the up-to-date record are keyed by.
-    package var outputPath: String { URL(fileURLWithPath: outputDirectory).standardizedFileURL.path }
+    var outputPath: String { URL(fileURLWithPath: outputDirectory).standardizedFileURL.path }
 
     /// The Apple plist a build writes and the one it removes: AssetPackManifest.plist only with a URL prefix.
     var applePlists: (kept: String, removed: String) {

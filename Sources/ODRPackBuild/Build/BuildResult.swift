@@ -4,7 +4,7 @@ package struct BuildResult: Sendable {
     package var plan: PackPlan
     /// odrpack-manifest.json as the build wrote it.
     package var manifest: BuildManifest
-    package var facts: [String: PackArchiveFacts]
+    var facts: [String: PackArchiveFacts]
     package var options: BuildOptions
     package var written: [String]
     package var reused: [String]

@@ -6,18 +6,18 @@ import ODRPackPlatform
 /// Three jobs over one state: `PackReuse` decides what the last build already wrote, the format's writers
 /// (`PackFormatWriter`) write the rest beside their final names on every core, and the format's `PackOutput`
 /// commits them with the manifest last, so a build that fails or is killed never leaves a manifest that lies.
-package struct PackBuilder: Sendable {
+struct PackBuilder: Sendable {
     package let options: BuildOptions
     package let progress: BuildProgress
 
-    package init(options: BuildOptions, progress: BuildProgress = BuildProgress(style: .none)) {
+    init(options: BuildOptions, progress: BuildProgress = BuildProgress(style: .none)) {
         self.options = options
         self.progress = progress
     }
 
     /// What the last build into the output folder learned (empty with `--no-cache`): load it once,
     /// plan with its `alreadyChecked(_:)`, then pass it to `build`.
-    package func loadCache() -> PreviousBuild {
+    func loadCache() -> PreviousBuild {
         PreviousBuild(cache: options.useCache ? BuildCache.load(directory: options.outputPath) : BuildCache())
     }
 

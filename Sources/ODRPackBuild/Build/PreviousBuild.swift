@@ -1,6 +1,6 @@
 import ODRPackCore
 /// The previous build's cache, opaque to callers.
-package struct PreviousBuild: Sendable {
+struct PreviousBuild: Sendable {
     let cache: BuildCache
 
     /// Whether the last build read and checked each of `resources` (sorted by path) with the same metadata,

@@ -2,7 +2,7 @@ import ODRPackCore
 /// odrpack-manifest.json (SPEC 7): the one document `build` writes and `verify`, `diff` and `thin` read back.
 /// Without archive facts (`totals.archiveSize == nil`) it is the `plan --json` form.
 package struct BuildManifest: Sendable, Equatable {
-    package static let schemaVersion = 1
+    static let schemaVersion = 1
     package static let fileName = "odrpack-manifest.json"
 
     package struct File: Sendable, Equatable {
@@ -20,9 +20,9 @@ package struct BuildManifest: Sendable, Equatable {
         package var category: DownloadCategory
         package var priority: Double?
         package var size: Int64
-        package var archiveSize: Int64?
-        package var archiveSha256: String?
-        package var contentHash: String?
+        var archiveSize: Int64?
+        var archiveSha256: String?
+        var contentHash: String?
         package var files: [File]
         /// Background Assets builds only (SPEC 12): the asset pack id, its download policy, and its version
         /// (nil in a plan, which knows no previous build).
@@ -51,12 +51,12 @@ package struct BuildManifest: Sendable, Equatable {
         package var packs: Int64
         package var size: Int64
         /// Nil in a plan.
-        package var archiveSize: Int64?
+        var archiveSize: Int64?
         package var initialInstallSize: Int64
         package var initialPrefetchSize: Int64
     }
 
-    package var schemaVersion: Int
+    var schemaVersion: Int
     /// A manifest without `format` is an ODR build's.
     package var format: PackFormat = .odr
     /// Present in a Background Assets build's manifest only.
@@ -74,7 +74,7 @@ package struct BuildManifest: Sendable, Equatable {
     package var packs: [Pack]
 
     /// Whether the archive fields are present: a build's manifest, not a plan's.
-    package var hasArchives: Bool { totals.archiveSize != nil }
+    var hasArchives: Bool { totals.archiveSize != nil }
 
     package static func == (lhs: BuildManifest, rhs: BuildManifest) -> Bool {
         lhs.schemaVersion == rhs.schemaVersion && lhs.format == rhs.format && lhs.backgroundAssets == rhs.backgroundAssets

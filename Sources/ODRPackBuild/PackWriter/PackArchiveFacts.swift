@@ -3,15 +3,15 @@ import ODRPackPlatform
 /// What writing a pack learned: the fields of odrpack-manifest.json and of the asset-pack manifest that need contents.
 package struct PackArchiveFacts: Sendable, Equatable {
     /// The archive's bytes (zip layout), or the bytes of every file in the pack folder (folder layout).
-    package var archiveSize: Int64
+    var archiveSize: Int64
     /// SHA-256 of the archive, or of the folder's `path NUL size NUL sha256 LF` lines (SPEC 7).
-    package var archiveSha256: String
-    package var contentHash: String
+    var archiveSha256: String
+    var contentHash: String
     /// Each resource's digest, in the pack's file order.
     package var files: [FileDigest]
     /// The bytes of the pack's resources and its Info.plist: what signing added is not counted (SPEC 7, as in
     /// every pack of Xcode's exports).
-    package var uncompressedSize: Int64
+    var uncompressedSize: Int64
 
     /// SHA-256 of the pack's sorted (path, size, sha256) list, one `path NUL size NUL sha256 LF` record each.
     static func contentHash(files: [ResolvedResource], sha256: [String]) -> String {

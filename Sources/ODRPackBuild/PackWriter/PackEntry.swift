@@ -5,7 +5,7 @@ import ODRPackPlatform
 /// A file's SHA-256 and CRC-32: what the build learns by reading it once, and keeps in its cache.
 package struct FileDigest: Equatable, Sendable {
     package var sha256: String
-    package var crc32: UInt32
+    var crc32: UInt32
 }
 
 /// One entry of a pack in the order its archive holds it (SPEC 7): every folder before what it contains,

@@ -24,7 +24,7 @@ package struct LimitProfile: Equatable, Sendable {
 
     package static let names = ["default", "ios", "ios18", "tvos", backgroundAssetsName]
     /// What `--format background-assets` checks (SPEC 12): App Store Connect's 100 asset pack ids and 200 GB per app.
-    package static let backgroundAssetsName = "background-assets"
+    static let backgroundAssetsName = "background-assets"
 
     /// A profile named on the command line: one of `names`, else a bad command line (exit 64) saying which exist.
     package static func check(commandLineName name: String?) throws {

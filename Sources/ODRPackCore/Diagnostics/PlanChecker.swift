@@ -1,9 +1,9 @@
 /// Checks a plan against the manifest and the store's limits (SPEC sections 4 and 5). Pure.
-package struct PlanChecker {
+struct PlanChecker {
     package let manifest: TagManifest
     package let plan: PackPlan
 
-    package init(manifest: TagManifest, plan: PackPlan) {
+    init(manifest: TagManifest, plan: PackPlan) {
         self.manifest = manifest
         self.plan = plan
     }

@@ -8,8 +8,8 @@ package struct BackgroundAssetsSettings: Sendable, Equatable {
     }
 
     package static let keys = ["hosting", "platforms", "events", "app-group"]
-    package static let platformNames = ["iOS", "tvOS", "macOS", "visionOS"]
-    package static let eventNames = ["firstInstallation", "subsequentUpdate"]
+    static let platformNames = ["iOS", "tvOS", "macOS", "visionOS"]
+    static let eventNames = ["firstInstallation", "subsequentUpdate"]
 
     package var hosting: Hosting = .apple
     package var platforms: [String]?

@@ -1,7 +1,7 @@
 /// Reverse-DNS bundle identifiers as Apple accepts them.
-package enum BundleIdentifier {
+enum BundleIdentifier {
     /// Two or more non-empty components of ASCII letters, digits and '-', separated by '.'.
-    package static func isValid(_ identifier: String) -> Bool {
+    static func isValid(_ identifier: String) -> Bool {
         let components = identifier.split(separator: ".", omittingEmptySubsequences: false)
         guard components.count >= 2 else { return false }
         return components.allSatisfy { component in

@@ -4,9 +4,9 @@ import ODRPackPlatform
 
 /// Reads a tag manifest (YAML or JSON) and reports every problem with its file, line and column.
 package struct ManifestLoader {
-    package static let topLevelKeys = ["version", "bundle-id", "resources-root", "profile", "resources",
+    static let topLevelKeys = ["version", "bundle-id", "resources-root", "profile", "resources",
                                       "initial-install", "prefetch-order", "exclude", "limits", "background-assets"]
-    package static let entryKeys = ["path", "glob", "tags"]
+    static let entryKeys = ["path", "glob", "tags"]
 
     package init() {}
 

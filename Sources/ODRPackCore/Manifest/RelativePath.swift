@@ -1,7 +1,7 @@
 /// Lexical handling of the manifest's relative paths.
 package enum RelativePath {
     /// Why a path or glob would reach outside resources-root, or nil when it stays inside.
-    package static func outsideRootProblem(_ path: String) -> String? {
+    static func outsideRootProblem(_ path: String) -> String? {
         if path.hasPrefix("/") || path.hasPrefix("~") {
             return "is absolute: write it relative to resources-root"
         }

@@ -7,7 +7,7 @@ package struct TagManifest: Sendable {
         package var value: Value
         package var location: SourceLocation?
 
-        package init(_ value: Value, at location: SourceLocation?) {
+        init(_ value: Value, at location: SourceLocation?) {
             self.value = value
             self.location = location
         }
@@ -21,10 +21,10 @@ package struct TagManifest: Sendable {
 
     package struct Entry: Sendable {
         package var selector: Selector
-        package var selectorLocation: SourceLocation?
+        var selectorLocation: SourceLocation?
         package var tags: [Located<String>]
 
-        package init(selector: Selector, selectorLocation: SourceLocation?, tags: [Located<String>]) {
+        init(selector: Selector, selectorLocation: SourceLocation?, tags: [Located<String>]) {
             self.selector = selector
             self.selectorLocation = selectorLocation
             self.tags = tags
@@ -43,13 +43,13 @@ package struct TagManifest: Sendable {
     package var prefetchOrder: [Located<String>]
     package var exclude: [Located<String>]
     /// Overrides from `limits`; a nil value turns the limit off.
-    package var limitOverrides: [LimitProfile.Key: Int64?]
+    var limitOverrides: [LimitProfile.Key: Int64?]
     /// Where each top-level key was written, for diagnostics about the whole project.
-    package var keyLocations: [String: SourceLocation]
+    var keyLocations: [String: SourceLocation]
     /// The `background-assets` section (SPEC 12); its defaults when the manifest has none.
     package var backgroundAssets = BackgroundAssetsSettings()
 
-    package init(displayPath: String, directory: URL, bundleID: String,
+    init(displayPath: String, directory: URL, bundleID: String,
                 resourcesRoot: Located<String> = .init(".", at: nil), profile: Located<String> = .init("default", at: nil),
                 entries: [Entry] = [], initialInstall: [Located<String>] = [], prefetchOrder: [Located<String>] = [],
                 exclude: [Located<String>] = [], limitOverrides: [LimitProfile.Key: Int64?] = [:],

@@ -11,7 +11,7 @@ package struct AssetPack: Sendable {
     /// Sorted by path in code-point order.
     package var files: [ResolvedResource]
     /// The first manifest entry that put a file here, for diagnostics that point at the manifest.
-    package var firstEntry: Int?
+    var firstEntry: Int?
 
     /// The Background Assets asset pack id (SPEC 12).
     package var assetPackID: String { BackgroundAssetsIdentity.assetPackID(tags: tags) }

@@ -3,7 +3,7 @@
 /// derives from the tags alone, and unique through the pack's md5 (SPEC 3.6).
 package enum BackgroundAssetsIdentity {
     /// The readable part's longest length, before `-` and the 8 hex digits.
-    package static let maxReadableLength = 50
+    static let maxReadableLength = 50
 
     package static func assetPackID(tags: [String]) -> String {
         var readable = String(tags.sorted().map(sanitized).joined(separator: ".").prefix(maxReadableLength))

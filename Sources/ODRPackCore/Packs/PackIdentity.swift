@@ -4,7 +4,7 @@ import Foundation
 /// Xcode's asset pack naming, so ids stay stable across versions and match what Xcode makes (SPEC 3.6).
 package enum PackIdentity {
     /// The longest pack file name, in UTF-8 bytes.
-    package static let maxFileNameBytes = 240
+    static let maxFileNameBytes = 240
 
     /// Lowercase hex MD5 of the sorted tags joined with ":".
     package static func digest(tags: [String]) -> String {

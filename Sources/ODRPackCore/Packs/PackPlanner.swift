@@ -1,13 +1,13 @@
 /// Groups resolved resources into packs by tag set and computes sizes, categories and priorities.
 /// Pure: the same resolution always gives the same plan.
-package struct PackPlanner {
+struct PackPlanner {
     package let manifest: TagManifest
     package let limits: LimitProfile
     package let format: PackFormat
     /// The profile that decides the default Background Assets platforms: the command line's, else the manifest's.
-    package let platformProfile: String
+    let platformProfile: String
 
-    package init(manifest: TagManifest, limits: LimitProfile, format: PackFormat = .odr, platformProfile: String? = nil) {
+    init(manifest: TagManifest, limits: LimitProfile, format: PackFormat = .odr, platformProfile: String? = nil) {
         self.manifest = manifest
         self.limits = limits
         self.format = format

@@ -17,9 +17,9 @@ package struct GlobPattern: Sendable {
     package let text: String
     let segments: [Segment]
     /// The leading literal folders: only files under them can match.
-    package let literalDirectory: [String]
+    let literalDirectory: [String]
     /// Without `**`, only files exactly this many components deep can match.
-    package let fixedDepth: Int?
+    let fixedDepth: Int?
 
     package init?(_ text: String) {
         guard Self.syntaxProblem(text) == nil else { return nil }
@@ -48,7 +48,7 @@ package struct GlobPattern: Sendable {
     }
 
     /// Describes a malformed pattern (an unclosed `[`), or nil when it compiles.
-    package static func syntaxProblem(_ text: String) -> String? {
+    static func syntaxProblem(_ text: String) -> String? {
         let bytes = Array(text.utf8)
         var index = 0
         while index < bytes.count {

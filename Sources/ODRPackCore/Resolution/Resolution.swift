@@ -11,7 +11,7 @@ package struct Resolution: Sendable {
     /// The scanned tree's `FileTree.fingerprint`: what the build's up-to-date record compares.
     package var fingerprint: String?
 
-    package init(rootPath: String, resources: [ResolvedResource], appBundleFiles: Int, appBundleSize: Int64,
+    init(rootPath: String, resources: [ResolvedResource], appBundleFiles: Int, appBundleSize: Int64,
                 diagnostics: [Diagnostic], fingerprint: String? = nil) {
         self.rootPath = rootPath
         self.resources = resources

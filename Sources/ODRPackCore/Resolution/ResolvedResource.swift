@@ -10,7 +10,7 @@ package struct ResolvedResource: Sendable {
     /// Sorted tags; empty for a file that stays in the app bundle.
     package var tags: [String]
     /// The first manifest entry that tagged the file, for diagnostics that point at the manifest.
-    package var firstEntry: Int?
+    var firstEntry: Int?
 
     package init(path: String, size: Int64, stamp: FileStamp, tags: [String], firstEntry: Int?) {
         self.path = path

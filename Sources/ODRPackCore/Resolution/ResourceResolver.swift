@@ -4,7 +4,7 @@ import ODRPackPlatform
 /// Walks resources-root and gives every regular file its tags (SPEC section 3, steps 1 to 3): a pure function of
 /// the manifest and a `ResourceFileSystem` (one scan of metadata, plus the first bytes of tagged files to catch
 /// executable code), so that every file-system call, and every way one can fail, is at that edge.
-package struct ResourceResolver {
+struct ResourceResolver {
     package let manifest: TagManifest
     /// Which of the tagged files (sorted by path) a previous build already checked with the same metadata:
     /// their first bytes are not read again. Asked only after the walk, so the previous build's cache can load meanwhile.
@@ -15,7 +15,7 @@ package struct ResourceResolver {
     /// A file name that marks a folder as output, never resources (a build folder under resources-root holds one).
     let outputMarker: String?
 
-    package init(manifest: TagManifest, tree: FileTree? = nil, fileSystem: any ResourceFileSystem = LocalFileSystem(),
+    init(manifest: TagManifest, tree: FileTree? = nil, fileSystem: any ResourceFileSystem = LocalFileSystem(),
                 outputMarker: String? = nil,
                 alreadyChecked: @escaping ([ResolvedResource]) -> [Bool] = { $0.map { _ in false } }) {
         self.manifest = manifest

@@ -13,7 +13,7 @@ package final class OutputLock {
 
     private let descriptor: Int32
     /// Whether this lock created the folder, which a build that then writes nothing removes again.
-    package let createdFolder: Bool
+    let createdFolder: Bool
     package let folder: String
 
     /// - Parameters:

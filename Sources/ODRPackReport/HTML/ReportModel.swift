@@ -8,11 +8,11 @@ package struct ReportModel: Sendable {
 
     /// Files per folder that get a tile of their own; the rest of the folder shares one. Fewer in a big project,
     /// so the page holds about the same number of tiles whatever the number of files.
-    package static let filesPerFolder = 40
+    static let filesPerFolder = 40
 
     static func tilesPerFolder(files: Int) -> Int { max(4, min(filesPerFolder, 400_000 / max(1, files))) }
     /// Rows of the largest-files table.
-    package static let largestFiles = 200
+    static let largestFiles = 200
 
     package init(plan: PackPlan, diagnostics: [Diagnostic], manifestPath: String) {
         title = "odrpack report: \(plan.bundleID)"

@@ -6,7 +6,7 @@ package struct TreemapNode: Equatable, Sendable {
     /// `initial-install`, `prefetch`, `on-demand`, or a diff status.
     package var group: String
     /// Files stood for by a tile that groups small ones (0 for a single file or a folder).
-    package var groupedFiles: Int = 0
+    var groupedFiles: Int = 0
     package var children: [TreemapNode] = []
 
     var json: JSONValue {

@@ -4,7 +4,7 @@ import ODRPackPlatform
 
 /// Terminal output rules: colour and animation only on a TTY, never with NO_COLOR or TERM=dumb.
 package struct Console: Sendable {
-    package var colorOnStderr: Bool
+    var colorOnStderr: Bool
     package var stderrIsInteractive: Bool
 
     package init(environment: [String: String] = ProcessInfo.processInfo.environment) {

@@ -84,12 +84,12 @@ package enum PlanReport {
     }
 
     /// `asset-pack-1577c8b9`: enough of the id to tell packs apart.
-    package static func shortID(_ id: String) -> String {
+    static func shortID(_ id: String) -> String {
         guard let range = id.range(of: ".asset-pack-", options: .backwards) else { return id }
         return "asset-pack-" + id[range.upperBound...].prefix(8)
     }
 
-    package static func formatPriority(_ value: Double) -> String {
+    static func formatPriority(_ value: Double) -> String {
         let text = String(format: "%.3f", value)
         var trimmed = text
         while trimmed.hasSuffix("0") && !trimmed.hasSuffix(".0") { trimmed.removeLast() }

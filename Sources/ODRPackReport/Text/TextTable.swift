@@ -1,19 +1,19 @@
 /// A plain left/right-aligned text table for terminal reports.
-package struct TextTable {
-    package enum Alignment { case left, right }
+struct TextTable {
+    enum Alignment { case left, right }
 
     package var headers: [String]
-    package var alignments: [Alignment]
+    var alignments: [Alignment]
     package var rows: [[String]] = []
 
-    package init(_ columns: [(String, Alignment)]) {
+    init(_ columns: [(String, Alignment)]) {
         headers = columns.map(\.0)
         alignments = columns.map(\.1)
     }
 
     package mutating func add(_ row: [String]) { rows.append(row) }
 
-    package func render(indent: String = "  ") -> String {
+    func render(indent: String = "  ") -> String {
         var widths = headers.map(\.count)
         for row in rows {
             for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
