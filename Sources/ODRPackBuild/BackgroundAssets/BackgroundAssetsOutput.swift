@@ -32,7 +32,7 @@ struct BackgroundAssetsOutput: PackOutput {
                                                       paths: pack.files.map(\.path), platforms: platforms)
         }
         fileNames = plan.packs.map { BackgroundAssetsLayout.archiveName(of: $0.assetPackID) }
-        archiveKeys = manifests.map { "ba1;\(ToolVersion.current);\(packager.template);\(Data($0.utf8).sha256Hex)" }
+        archiveKeys = manifests.map { options.archiveKey(pack: Data($0.utf8), packager: packager.template) }
         previousVersions = Self.versions(inBuildAt: options.outputPath)
     }
 
@@ -66,7 +66,7 @@ struct BackgroundAssetsOutput: PackOutput {
     }
 
     /// The commit compares every small file's bytes itself and copies only what changed.
-    func isUnchanged(facts: [String: PackArchiveFacts], previous: BuildCache) -> Bool { false }
+    func isUnchanged(facts: [String: PackArchiveFacts], previous: BuildState) -> Bool { false }
 
     /// 0 for a pack new to the folder; the previous version + 1 when its content changed; else the previous one.
     func versions(_ facts: [String: PackArchiveFacts]) -> [String: Int64] {
@@ -78,7 +78,8 @@ struct BackgroundAssetsOutput: PackOutput {
         return versions
     }
 
-    func commit(facts: [String: PackArchiveFacts], written: [Int], previous: BuildCache) throws -> (manifest: BuildManifest, removed: [String]) {
+    func commit(facts: [String: PackArchiveFacts], written: [Int], previous: BuildState) throws
+        -> (manifest: BuildManifest, removed: [String], state: BuildState) {
         let hosting = plan.backgroundAssets.hosting
         let manifest = BuildManifest(plan: plan, archives: facts, versions: versions(facts), urlPrefix: options.urlPrefix)
         let manifestPath = outputPath + "/" + BuildManifest.fileName
@@ -100,12 +101,12 @@ struct BackgroundAssetsOutput: PackOutput {
         for name in [AppleManifests.packsFolder, AppleManifests.onDemandResourcesFile, AppleManifests.templateFile, AppleManifests.manifestFile] {
             try OutputFolder.remove(outputPath + "/" + name)
         }
-        var cache = try BuildCache.make(plan, rootPath: rootPath, facts: facts, fileNames: fileNames,
+        var state = try BuildState.make(plan, rootPath: rootPath, facts: facts, fileNames: fileNames,
                                                archiveKeys: archiveKeys, packsPath: packsPath)
         let sitePath = packsPath + "/" + BackgroundAssetsLayout.siteFolder
         var copied: [String] = []
         if hosting == .self {
-            copied = try copySite(at: sitePath, written: Set(written), previous: previous, cache: &cache)
+            copied = try copySite(at: sitePath, written: Set(written), previous: previous, state: &state)
         } else {
             try OutputFolder.remove(sitePath)
         }
@@ -120,14 +121,13 @@ struct BackgroundAssetsOutput: PackOutput {
                                             to: sitePath + "/" + BackgroundAssetsLayout.downloadManifestFile)
         }
         if !manifestUnchanged { try AtomicFile.write(Data(manifestText.utf8), to: manifestPath, durable: true) }
-        cache.save(for: outputPath, previous: previous, wroteAny: !written.isEmpty)
-        return (manifest, removed)
+        return (manifest, removed, state)
     }
 
     /// `site/<id>` (the archive's bytes) for every pack, beside `download-manifest.json`: what a static web server
     /// serves. An archive is copied when its pack was written or its copy is not as the last build left it; returns
     /// the copies made.
-    private func copySite(at sitePath: String, written: Set<Int>, previous: BuildCache, cache: inout BuildCache) throws -> [String] {
+    private func copySite(at sitePath: String, written: Set<Int>, previous: BuildState, state: inout BuildState) throws -> [String] {
         try OutputFolder.makeFolder(sitePath)
         var keep: Set<String> = [BackgroundAssetsLayout.downloadManifestFile]
         var copied: [String] = []
@@ -136,14 +136,14 @@ struct BackgroundAssetsOutput: PackOutput {
             keep.insert(id)
             let copy = sitePath + "/" + id
             let key = BackgroundAssetsLayout.siteFolder + "/" + id
-            let stamp = BuildCache.stamp(atPath: copy)
+            let stamp = BuildState.stamp(atPath: copy)
             if written.contains(index) || stamp == nil || stamp != previous.outputs[key] {
                 let temporary = TemporaryName.path(beside: copy)
                 try FileCopy.copy(packsPath + "/" + fileNames[index], to: temporary)
                 try OutputFolder.moveIntoPlace(temporary, to: copy)
                 copied.append(copy)
             }
-            cache.outputs[key] = BuildCache.stamp(atPath: copy)
+            state.outputs[key] = BuildState.stamp(atPath: copy)
         }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: sitePath)) ?? [] where !keep.contains(name) {
             try OutputFolder.remove(sitePath + "/" + name)

@@ -61,7 +61,7 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
         }
         // The packager read the files itself: they must still be what was hashed.
         for file in pack.files {
-            let now = BuildCache.stamp(atPath: rootPath + "/" + file.path)
+            let now = BuildState.stamp(atPath: rootPath + "/" + file.path)
             guard now?.size != file.size || now?.modificationNanoseconds != file.stamp.modificationNanoseconds else { continue }
             throw ODRPackError.fileChanged("'\(file.path)' changed while pack '\(pack.assetPackID)' was being packaged: run the build again once it is stable")
         }

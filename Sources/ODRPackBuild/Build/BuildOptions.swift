@@ -50,11 +50,41 @@ package struct BuildOptions: Sendable {
                          : (AppleManifests.manifestFile, AppleManifests.templateFile)
     }
 
-    /// What, besides content, decides a pack archive's bytes: a change rebuilds the pack. The tool's version is
-    /// part of it, so a new version rewrites every pack once (SPEC 7: a fix to the writer reaches every pack).
-    func archiveKey(infoPlist: Data) -> String {
-        "v2;\(ToolVersion.current);\(layout.rawValue);\(signCommand.map { "sign:" + $0 } ?? "-");\(compression.rawValue);"
-            + "\(compression == .store ? 0 : level);\(entryTime);\(infoPlist.sha256Hex)"
+    /// One option that changes what a build writes.
+    struct OutputSetting {
+        var name: String
+        var value: String
+        /// Whether it changes a pack's bytes (else only the manifests and plists).
+        var changesPacks: Bool
+    }
+
+    /// Every option that changes what a build writes, each named once: pack archive keys are made from those that
+    /// change a pack's bytes, the output fingerprint and the up-to-date check's inputs from all of them. The tool's
+    /// version keys the whole build state (`BuildState.magic`).
+    /// - Parameter packager: the Background Assets packager command a build resolved, if any.
+    func outputSettings(packager: String? = nil) -> [OutputSetting] {
+        [
+            OutputSetting(name: "output", value: outputPath, changesPacks: false),
+            OutputSetting(name: "format", value: format.rawValue, changesPacks: true),
+            OutputSetting(name: "layout", value: layout.rawValue, changesPacks: true),
+            OutputSetting(name: "sign-command", value: signCommand ?? "", changesPacks: true),
+            OutputSetting(name: "compression", value: compression.rawValue, changesPacks: true),
+            OutputSetting(name: "level", value: compression == .store ? "" : "\(level)", changesPacks: true),
+            OutputSetting(name: "entry-time", value: "\(entryTime)", changesPacks: true),
+            OutputSetting(name: "ba-package", value: packager ?? "", changesPacks: true),
+            OutputSetting(name: "url-prefix", value: urlPrefix ?? "", changesPacks: false),
+        ]
+    }
+
+    /// The settings as one string, `name=value` NUL-separated.
+    func settingsKey(packager: String? = nil, packsOnly: Bool) -> String {
+        outputSettings(packager: packager).filter { $0.changesPacks || !packsOnly }.map { $0.name + "=" + $0.value }.joined(separator: "\0")
+    }
+
+    /// What, besides content, decides a pack archive's bytes: a change rebuilds the pack.
+    /// - Parameter pack: bytes generated for the pack itself (its Info.plist, or its ba-package manifest).
+    func archiveKey(pack: Data, packager: String? = nil) -> String {
+        settingsKey(packager: packager, packsOnly: true) + "\0pack=" + pack.sha256Hex
     }
 }
 

@@ -70,7 +70,7 @@ package struct BuildPipeline {
                 }
             }
             let build = try builder.build(plan, rootPath: resolution.rootPath, previous: loader.previous, packager: packager)
-            check.save(result, build: build)
+            check.state(after: result, build: build).save(forOutput: options.outputPath)
             return .built(result, build)
         }
     }

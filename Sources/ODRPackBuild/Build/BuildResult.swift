@@ -11,6 +11,8 @@ package struct BuildResult: Sendable {
     package var removed: [String]
     package var bytesRead: Int64
     package var bytesWritten: Int64
+    /// What the next build into the folder starts from.
+    var state: BuildState
 
     /// The bytes of all the pack archives.
     package var archiveBytes: Int64 { facts.values.reduce(0) { $0 + $1.archiveSize } }

@@ -23,7 +23,7 @@ struct OnDemandResourcesOutput: PackOutput {
         packsPath = outputPath + "/" + AppleManifests.packsFolder
         infoPlists = plan.packs.map { [UInt8](AppleManifests.infoPlist(for: $0).binaryData()) }
         fileNames = plan.packs.map(\.fileName)
-        archiveKeys = infoPlists.map { options.archiveKey(infoPlist: Data($0)) }
+        archiveKeys = infoPlists.map { options.archiveKey(pack: Data($0)) }
     }
 
     var outputNames: [String] {
@@ -43,16 +43,17 @@ struct OnDemandResourcesOutput: PackOutput {
 
     /// Nothing to do when every pack is reused, the plan and options are as last time, and every output file is
     /// still exactly as that build left it.
-    func isUnchanged(facts: [String: PackArchiveFacts], previous: BuildCache) -> Bool {
+    func isUnchanged(facts: [String: PackArchiveFacts], previous: BuildState) -> Bool {
         let current = fingerprint(facts)
-        return !current.isEmpty && current == previous.fingerprint
-            && outputNames.allSatisfy({ BuildCache.stamp(atPath: outputPath + "/" + $0) == previous.outputs[$0] })
+        return !current.isEmpty && current == previous.outputFingerprint
+            && outputNames.allSatisfy({ BuildState.stamp(atPath: outputPath + "/" + $0) == previous.outputs[$0] })
             && !SystemCall.exists(outputPath + "/" + options.applePlists.removed)
             && !SystemCall.exists(outputPath + "/" + BackgroundAssetsLayout.folder)
             && (try? FileManager.default.contentsOfDirectory(atPath: packsPath))?.count == plan.packs.count
     }
 
-    func commit(facts: [String: PackArchiveFacts], written: [Int], previous: BuildCache) throws -> (manifest: BuildManifest, removed: [String]) {
+    func commit(facts: [String: PackArchiveFacts], written: [Int], previous: BuildState) throws
+        -> (manifest: BuildManifest, removed: [String], state: BuildState) {
         let manifest = BuildManifest(plan: plan, archives: facts)
         let manifestPath = outputPath + "/" + BuildManifest.fileName
         let manifestText = manifest.serialized()
@@ -67,7 +68,7 @@ struct OnDemandResourcesOutput: PackOutput {
         if !written.isEmpty {
             try SystemCall.makeDurable(folder: outputPath, written: written.map { packsPath + "/" + fileNames[$0] } + [packsPath])
         }
-        var cache = try BuildCache.make(plan, rootPath: rootPath, facts: facts, fileNames: fileNames,
+        var state = try BuildState.make(plan, rootPath: rootPath, facts: facts, fileNames: fileNames,
                                                archiveKeys: archiveKeys, packsPath: packsPath)
         try OutputFolder.writeIfChanged(AppleManifests.onDemandResources(plan).binaryData(),
                                         to: outputPath + "/" + AppleManifests.onDemandResourcesFile)
@@ -79,10 +80,9 @@ struct OnDemandResourcesOutput: PackOutput {
             throw ODRPackError.io("cannot remove the stale '\(outputPath)/\(dropped)': \(failure.reason)", errno: failure.code)
         }
         if !manifestUnchanged { try AtomicFile.write(Data(manifestText.utf8), to: manifestPath, durable: true) }
-        cache.fingerprint = fingerprint(facts)
-        for name in outputNames { cache.outputs[name] = BuildCache.stamp(atPath: outputPath + "/" + name) }
-        cache.save(for: outputPath, previous: previous, wroteAny: !written.isEmpty)
-        return (manifest, removed)
+        state.outputFingerprint = fingerprint(facts)
+        for name in outputNames { state.outputs[name] = BuildState.stamp(atPath: outputPath + "/" + name) }
+        return (manifest, removed, state)
     }
 
     /// Removes packs that no longer exist, and leftovers of interrupted builds. A pack that cannot be removed fails the build.
@@ -119,9 +119,8 @@ struct OnDemandResourcesOutput: PackOutput {
     /// SHA-256 of everything the output files are made from: the plan, every pack's facts and the options.
     func fingerprint(_ facts: [String: PackArchiveFacts]) -> String {
         var hasher = SHA256Hasher()
-        hasher.update("odrpack-build-2\0\(options.outputPath)\0\(options.layout.rawValue)\0\(options.signCommand ?? "-")\0")
-        hasher.update("\(options.compression.rawValue)\0\(options.level)\0\(options.entryTime)\0")
-        hasher.update("\(options.urlPrefix ?? "-")\0\(plan.bundleID)\0\(plan.profileName)\0")
+        hasher.update(options.settingsKey(packsOnly: false) + "\0")
+        hasher.update("\(plan.bundleID)\0\(plan.profileName)\0")
         for key in LimitProfile.Key.allCases { hasher.update("\(plan.limits[key] ?? -1)\0") }
         hasher.update("\(plan.initialInstallTags)\0\(plan.prefetchOrder)\0\(plan.appBundleFiles)\0\(plan.appBundleSize)\0")
         for pack in plan.packs {

@@ -3,7 +3,7 @@ import ODRPackCore
 import ODRPackPlatform
 
 /// Writes every pack of a valid plan into the output folder: in parallel, incrementally and atomically.
-/// Three jobs over one state: `PackReuse` decides what the last build already wrote, the format's writers
+/// Three jobs: `PackReuse` decides what the last build already wrote, the format's writers
 /// (`PackFormatWriter`) write the rest beside their final names on every core, and the format's `PackOutput`
 /// commits them with the manifest last, so a build that fails or is killed never leaves a manifest that lies.
 struct PackBuilder: Sendable {
@@ -17,8 +17,8 @@ struct PackBuilder: Sendable {
 
     /// What the last build into the output folder learned (empty with `--no-cache`): load it once,
     /// plan with its `alreadyChecked(_:)`, then pass it to `build`.
-    func loadCache() -> PreviousBuild {
-        PreviousBuild(cache: options.useCache ? BuildCache.load(directory: options.outputPath) : BuildCache())
+    func loadState() -> PreviousBuild {
+        PreviousBuild(state: options.useCache ? BuildState.load(forOutput: options.outputPath) : BuildState())
     }
 
     /// The output of the plan's format: ODR packs, or Background Assets packs made by `packager`.
@@ -36,24 +36,24 @@ struct PackBuilder: Sendable {
                       packager: BackgroundAssetsPackager? = nil) throws -> BuildResult {
         let output = try output(for: plan, rootPath: rootPath, packager: packager)
         try output.prepare()
-        let previous = (previousBuild ?? loadCache()).cache
+        let previous = (previousBuild ?? loadState()).state
         let packs = plan.packs
-        var state = try PackReuse(plan: plan, previous: previous, rootPath: rootPath, archiveKeys: output.archiveKeys,
+        var reuse = try PackReuse(plan: plan, previous: previous, rootPath: rootPath, archiveKeys: output.archiveKeys,
                                   fileNames: output.fileNames, packsPath: output.packsPath, jobs: options.jobs)
-        if state.reused.count == packs.count, output.isUnchanged(facts: state.facts, previous: previous) {
-            return BuildResult(plan: plan, manifest: BuildManifest(plan: plan, archives: state.facts), facts: state.facts,
+        if reuse.reused.count == packs.count, output.isUnchanged(facts: reuse.facts, previous: previous) {
+            return BuildResult(plan: plan, manifest: BuildManifest(plan: plan, archives: reuse.facts), facts: reuse.facts,
                                options: options, written: [], reused: packs.map(\.id).sorted(), removed: [],
-                               bytesRead: state.bytesRead, bytesWritten: 0)
+                               bytesRead: reuse.bytesRead, bytesWritten: 0, state: previous)
         }
 
-        let toWrite = state.toWrite
+        let toWrite = reuse.toWrite
         progress.begin(packs: toWrite.count, bytes: toWrite.reduce(0) { $0 + packs[$1].size })
         let written: [PackArchiveFacts]
         do {
             let spares = CompressorPool(options: options, capacity: options.jobs - 1)
             written = try parallelMap(toWrite, jobs: options.jobs, perWorker: { output.makeWriter(spares: spares) }) { writer, index in
                 writer.onBytes = { [progress] in progress.add(bytes: $0) }
-                let facts = try writer.write(packs[index], index: index, known: state.fileDigests[index],
+                let facts = try writer.write(packs[index], index: index, known: reuse.fileDigests[index],
                                              to: output.temporaryPath(forPack: index))
                 progress.packFinished()
                 return facts
@@ -64,14 +64,14 @@ struct PackBuilder: Sendable {
             throw error
         }
         progress.end()
-        state.bytesRead += toWrite.reduce(0) { $0 + packs[$1].size }
-        for (index, result) in zip(toWrite, written) { state.facts[packs[index].id] = result }
+        reuse.bytesRead += toWrite.reduce(0) { $0 + packs[$1].size }
+        for (index, result) in zip(toWrite, written) { reuse.facts[packs[index].id] = result }
 
-        let (manifest, removed) = try output.commit(facts: state.facts, written: toWrite, previous: previous)
+        let (manifest, removed, next) = try output.commit(facts: reuse.facts, written: toWrite, previous: previous)
         return BuildResult(
-            plan: plan, manifest: manifest, facts: state.facts, options: options,
-            written: toWrite.map { packs[$0].id }.sorted(), reused: state.reused.map { packs[$0].id }.sorted(),
-            removed: removed, bytesRead: state.bytesRead,
-            bytesWritten: toWrite.reduce(0) { $0 + (state.facts[packs[$1].id]?.archiveSize ?? 0) })
+            plan: plan, manifest: manifest, facts: reuse.facts, options: options,
+            written: toWrite.map { packs[$0].id }.sorted(), reused: reuse.reused.map { packs[$0].id }.sorted(),
+            removed: removed, bytesRead: reuse.bytesRead,
+            bytesWritten: toWrite.reduce(0) { $0 + (reuse.facts[packs[$1].id]?.archiveSize ?? 0) }, state: next)
     }
 }

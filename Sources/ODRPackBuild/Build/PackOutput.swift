@@ -15,10 +15,12 @@ protocol PackOutput {
     /// A writer for one worker thread.
     func makeWriter(spares: CompressorPool) -> any PackFormatWriter
     /// Whether every file of the output is already what this build would write, when every pack is reused.
-    func isUnchanged(facts: [String: PackArchiveFacts], previous: BuildCache) -> Bool
+    func isUnchanged(facts: [String: PackArchiveFacts], previous: BuildState) -> Bool
     /// Moves the written packs (at their temporary paths) into place, removes what no longer belongs, and writes the
-    /// other files with odrpack-manifest.json last. Returns the manifest written and the stale packs removed.
-    func commit(facts: [String: PackArchiveFacts], written: [Int], previous: BuildCache) throws -> (manifest: BuildManifest, removed: [String])
+    /// other files with odrpack-manifest.json last. Returns the manifest written, the stale packs removed and the state
+    /// for the next build.
+    func commit(facts: [String: PackArchiveFacts], written: [Int], previous: BuildState) throws
+        -> (manifest: BuildManifest, removed: [String], state: BuildState)
     /// Removes this build's temporaries after a failure.
     func removeTemporaryFiles()
 }

@@ -15,7 +15,7 @@ struct PackReuse {
     var bytesRead: Int64 = 0
 
     /// - Parameter fileNames: each pack's name in `packsPath`, where its archive (or folder) is.
-    init(plan: PackPlan, previous: BuildCache, rootPath: String, archiveKeys: [String], fileNames: [String], packsPath: String,
+    init(plan: PackPlan, previous: BuildState, rootPath: String, archiveKeys: [String], fileNames: [String], packsPath: String,
          jobs: Int) throws {
         let packs = plan.packs
         let sameRoot = previous.rootPath == rootPath
@@ -35,7 +35,7 @@ struct PackReuse {
         let candidates = packs.indices.filter { index in
             guard let record = previous.packs[packs[index].id] else { return false }
             return record.fileName == fileNames[index] && record.archiveKey == archiveKeys[index]
-                && BuildCache.packStamp(atPath: packsPath + "/" + record.fileName) == record.archiveStamp
+                && BuildState.packStamp(atPath: packsPath + "/" + record.fileName) == record.archiveStamp
         }
         // A touched file of a candidate pack is read to learn whether its bytes changed; it is not rewritten if not.
         let unknown = candidates.flatMap { pack in fileDigests[pack].indices.filter { fileDigests[pack][$0] == nil }.map { (pack, $0) } }

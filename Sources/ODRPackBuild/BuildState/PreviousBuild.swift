@@ -1,12 +1,12 @@
 import ODRPackCore
-/// The previous build's cache, opaque to callers.
+/// The previous build's state, opaque to callers.
 struct PreviousBuild: Sendable {
-    let cache: BuildCache
+    let state: BuildState
 
     /// Whether the last build read and checked each of `resources` (sorted by path) with the same metadata,
     /// so planning can skip re-reading them. One merge of two sorted lists.
     package func alreadyChecked(_ resources: [ResolvedResource]) -> [Bool] {
-        let files = cache.files
+        let files = state.files
         var position = 0
         return resources.map { resource in
             while position < files.count && files[position].path.precedesByCodePoint(resource.path) { position += 1 }
