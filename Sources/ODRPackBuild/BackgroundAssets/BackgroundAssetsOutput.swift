@@ -52,7 +52,7 @@ struct BackgroundAssetsOutput: PackOutput {
         var seen: [String: AssetPack] = [:]
         for pack in plan.packs {
             if let other = seen.updateValue(pack, forKey: pack.assetPackID) {
-                throw ODRPackError.invalidInput(
+                throw ODRPackError.unbuildable(
                     "packs '\(other.shortName)' and '\(pack.shortName)' have the same asset pack id '\(pack.assetPackID)' (their tags differ only in characters Background Assets cannot use): rename one of the tags")
             }
         }

@@ -46,7 +46,7 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
         if FileManager.default.contents(atPath: manifestPath) != bytes {
             if let failure = SystemCall.rename(manifestPath, to: temporaryPath + "/" + manifestName + Self.previousSuffix) {
                 guard failure.isMissing else {
-                    throw ODRPackError.io("cannot move '\(manifestPath)' aside: \(failure.reason)", errno: failure.code)
+                    throw ODRPackError.systemCall("cannot move '\(manifestPath)' aside", failure)
                 }
                 try AtomicFile.write(Data(), to: temporaryPath + "/" + manifestName + Self.absentSuffix)
             }
@@ -55,9 +55,8 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
         try packager.run(manifest: manifestPath, output: archivePath, in: rootPath, pack: pack.assetPackID)
         guard case let .success(output) = LocalFileSystem().status(archivePath, followingLinks: false),
               output.kind == .regular, output.stamp.size > 0 else {
-            throw ODRPackError.io(
-                "the Background Assets packager wrote no archive for pack '\(pack.assetPackID)' (it exited 0, but '\(archivePath)' is missing or empty): check that it writes its output where {output} says; the previous output is unchanged",
-                errno: SystemError.noSuchFile.code)
+            throw ODRPackError.commandFailed(
+                "the Background Assets packager wrote no archive for pack '\(pack.assetPackID)' (it exited 0, but '\(archivePath)' is missing or empty): check that it writes its output where {output} says; the previous output is unchanged")
         }
         // The packager read the files itself: they must still be what was hashed.
         for file in pack.files {

@@ -11,7 +11,7 @@ struct BackgroundAssetsPackager: Sendable {
     init(template: String) { self.template = template }
 
     /// `--ba-package CMD`, else `ba-package` on PATH, else `xcrun ba-package`.
-    /// - Throws: `ODRPackError.invalidInput` (exit 2) when there is none, saying how to get one.
+    /// - Throws: `ODRPackError.commandFailed` (exit 2) when there is none, saying how to get one.
     package static func resolve(command: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> BackgroundAssetsPackager {
         if let command { return BackgroundAssetsPackager(template: command) }
         let folders = (environment["PATH"] ?? "").split(separator: ":").map(String.init)
@@ -20,7 +20,7 @@ struct BackgroundAssetsPackager: Sendable {
         }
         if onPath("ba-package") { return BackgroundAssetsPackager(template: "ba-package {manifest} -o {output}") }
         if onPath("xcrun") { return BackgroundAssetsPackager(template: "xcrun ba-package {manifest} -o {output}") }
-        throw ODRPackError.invalidInput(
+        throw ODRPackError.commandFailed(
             "no Background Assets packager: neither ba-package nor xcrun is on PATH. Install Xcode 26 or later (or its command line tools) on a Mac, which bring 'xcrun ba-package', or pass --ba-package CMD with {manifest} and {output} where the pack's manifest and archive go; nothing was written")
     }
 

@@ -23,7 +23,7 @@ struct BackgroundAssetsThinner {
         }
         let tagsPath = buildFolder + "/" + BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.tagsFile
         guard let tags = FileManager.default.contents(atPath: tagsPath) else {
-            throw ODRPackError.io("'\(tagsPath)' cannot be read: is '\(options.buildPath)' a finished odrpack build?", errno: SystemError.noSuchFile.code)
+            throw ODRPackError.unusableInput("'\(tagsPath)' cannot be read: is '\(options.buildPath)' a finished odrpack build?")
         }
         let infoPath = try Self.infoPlistPath(of: location.app)
         var (plist, format) = try Self.readPlist(infoPath)
@@ -101,7 +101,7 @@ struct BackgroundAssetsThinner {
         do {
             return try PropertyListSerialization.data(fromPropertyList: plist, format: format, options: 0)
         } catch {
-            throw ODRPackError.invalidInput("the app's Info.plist cannot be written back: \(error.localizedDescription)")
+            throw ODRPackError.fileOperation("the app's Info.plist cannot be written back: \(error.localizedDescription)")
         }
     }
 
@@ -110,12 +110,12 @@ struct BackgroundAssetsThinner {
         for path in [app + "/Info.plist", app + "/Contents/Info.plist"] where FileManager.default.fileExists(atPath: path) {
             return path
         }
-        throw ODRPackError.invalidInput("'\(app)' has no Info.plist: pass a built app bundle (MyGame.app)")
+        throw ODRPackError.unusableInput("'\(app)' has no Info.plist: pass a built app bundle (MyGame.app)")
     }
 
     static func readPlist(_ path: String) throws -> ([String: Any], PropertyListSerialization.PropertyListFormat) {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ODRPackError.io("cannot read '\(path)'", errno: SystemError.ioFailure.code)
+            throw ODRPackError.fileOperation("cannot read '\(path)'")
         }
         var format = PropertyListSerialization.PropertyListFormat.xml
         guard let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: &format),

@@ -54,7 +54,7 @@ package struct BuildPipeline {
             }
             if case let .success(output) = LocalFileSystem().resolvedPath(options.outputPath), output == resolution.rootPath {
                 lock.removeLockFile()
-                throw ODRPackError.invalidInput(
+                throw ODRPackError.unbuildable(
                     "the output folder '\(options.outputDirectory)' is resources-root: its packs would become resources; write the build to another folder")
             }
             if plan.format == .backgroundAssets && plan.backgroundAssets.hosting == .self {

@@ -77,7 +77,7 @@ struct OnDemandResourcesOutput: PackOutput {
                                                      packsURL: "http://127.0.0.1" + AppleManifests.percentEncoded(packsPath + "/"))
         try OutputFolder.writeIfChanged(apple.binaryData(), to: outputPath + "/" + kept)
         if let failure = SystemCall.removeFile(outputPath + "/" + dropped), !failure.isMissing {
-            throw ODRPackError.io("cannot remove the stale '\(outputPath)/\(dropped)': \(failure.reason)", errno: failure.code)
+            throw ODRPackError.systemCall("cannot remove the stale '\(outputPath)/\(dropped)'", failure)
         }
         if !manifestUnchanged { try AtomicFile.write(Data(manifestText.utf8), to: manifestPath, durable: true) }
         state.outputFingerprint = fingerprint(facts)
@@ -110,7 +110,7 @@ struct OnDemandResourcesOutput: PackOutput {
         guard signed else { return }
         for pack in plan.packs {
             if let file = pack.files.first(where: { $0.path.hasPrefix(BuildVerifier.signatureFolder) }) {
-                throw ODRPackError.invalidInput(
+                throw ODRPackError.unbuildable(
                     "'\(file.path)' in pack '\(pack.shortName)' is inside '_CodeSignature', which the sign command writes: move or exclude it, or build without --sign-command")
             }
         }

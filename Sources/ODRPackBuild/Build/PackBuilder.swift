@@ -27,7 +27,7 @@ struct PackBuilder: Sendable {
         case .odr:
             return OnDemandResourcesOutput(plan: plan, options: options, rootPath: rootPath)
         case .backgroundAssets:
-            guard let packager else { throw ODRPackError.invalidInput("a Background Assets build needs a packager (--ba-package)") }
+            guard let packager else { throw ODRPackError.commandFailed("a Background Assets build needs a packager (--ba-package)") }
             return BackgroundAssetsOutput(plan: plan, options: options, packager: packager, rootPath: rootPath)
         }
     }

@@ -23,7 +23,7 @@ extension BuildState {
         for (index, pack) in packs.enumerated() {
             let fact = facts[pack.id]!
             guard let archiveStamp = BuildState.packStamp(atPath: packsPath + "/" + fileNames[index]) else {
-                throw ODRPackError.io("pack '\(fileNames[index])' vanished while the build was finishing", errno: SystemError.noSuchFile.code)
+                throw ODRPackError.fileChanged("pack '\(fileNames[index])' vanished while the build was finishing: run the build again")
             }
             state.packs[pack.id] = .init(fileName: fileNames[index], archiveKey: archiveKeys[index], archiveSize: fact.archiveSize,
                                          archiveSha256: fact.archiveSha256, contentHash: fact.contentHash,

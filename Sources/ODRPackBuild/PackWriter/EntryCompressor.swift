@@ -35,7 +35,7 @@ final class EntryCompressor: @unchecked Sendable {
         deflater = options.compression == .store ? nil : try? WholeDeflater(level: options.level)
     }
 
-    private static let noZlib = ODRPackError.io("cannot set up libdeflate's compressor: out of memory", errno: SystemError.outOfMemory.code)
+    private static let noZlib = ODRPackError.libraryFailed("cannot set up libdeflate's compressor: out of memory")
 
     /// Prepares an entry of in-memory bytes, or a file of at most one chunk.
     func prepare(_ entry: PackEntry, onBytes: ((Int64) -> Void)?) throws -> Prepared {

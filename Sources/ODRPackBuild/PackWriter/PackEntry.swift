@@ -73,7 +73,7 @@ struct PackEntry {
             do {
                 names = try FileManager.default.contentsOfDirectory(atPath: folder)
             } catch {
-                throw ODRPackError.io("cannot list '\(folder)': \(error.localizedDescription)", errno: SystemError.ioFailure.code)
+                throw ODRPackError.fileOperation("cannot list '\(folder)': \(error.localizedDescription)")
             }
             var children: [(name: String, isFolder: Bool, size: Int64)] = []
             for name in names {
@@ -82,7 +82,7 @@ struct PackEntry {
                 case .directory: children.append((name + "/", true, 0))
                 case .regular: children.append((name, false, status.stamp.size))
                 case .symbolicLink, .other:
-                    throw ODRPackError.invalidInput("'\(folder)/\(name)' is neither a file nor a folder: a pack holds only those")
+                    throw ODRPackError.unbuildable("'\(folder)/\(name)' is neither a file nor a folder: a pack holds only those")
                 }
             }
             // A folder's name sorts with its "/" so that the whole list is in code-point order of the entry names.

@@ -69,7 +69,7 @@ final class PackWriter: PackFormatWriter {
         var total: Int64 = 0
         var present: [String: FileDigest] = [:]
         for entry in signed where !entry.isFolder {
-            guard let digest = written[entry.name] else { throw ODRPackError.io("'\(folder)/\(entry.name)' was not hashed", errno: SystemError.ioFailure.code) }
+            guard let digest = written[entry.name] else { throw ODRPackError.fileChanged("'\(folder)/\(entry.name)' appeared in the pack folder after it was written: run the build again") }
             total += entry.size
             present[entry.name] = digest
             lines.update("\(entry.name)\0\(entry.size)\0\(digest.sha256)\n")
@@ -82,7 +82,7 @@ final class PackWriter: PackFormatWriter {
     private func resourceDigests(_ pack: AssetPack, _ digests: [String: FileDigest]) throws -> [FileDigest] {
         try pack.files.map { file in
             guard let digest = digests[file.path] else {
-                throw ODRPackError.io("the sign command removed '\(file.path)' from pack '\(pack.shortName)': a signer may add files to a pack, not remove them", errno: SystemError.invalidArgument.code)
+                throw ODRPackError.commandFailed("the sign command removed '\(file.path)' from pack '\(pack.shortName)': a signer may add files to a pack, not remove them")
             }
             return digest
         }

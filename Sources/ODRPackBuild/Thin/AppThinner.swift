@@ -69,27 +69,27 @@ package struct AppThinner {
     func locate() throws -> Location {
         let app = URL(fileURLWithPath: options.appPath).standardizedFileURL.path
         guard isFolder(app) else {
-            throw ODRPackError.invalidInput("'\(options.appPath)' is not a folder: pass the built app bundle (MyGame.app)")
+            throw ODRPackError.unusableInput("'\(options.appPath)' is not a folder: pass the built app bundle (MyGame.app)")
         }
         var base = app
         if let subfolder = options.resourcesPath {
             let parts = subfolder.split(separator: "/")
             guard !subfolder.hasPrefix("/"), !parts.isEmpty, !parts.contains(".."), !parts.contains(".") else {
-                throw ODRPackError.invalidInput("--resources-path '\(subfolder)' must be a relative path inside the app, without '.' or '..'")
+                throw ODRPackError.unusableInput("--resources-path '\(subfolder)' must be a relative path inside the app, without '.' or '..'")
             }
             base = app + "/" + parts.joined(separator: "/")
             guard isFolder(base) else {
-                throw ODRPackError.invalidInput("--resources-path '\(subfolder)' is not a folder in '\(options.appPath)'")
+                throw ODRPackError.unusableInput("--resources-path '\(subfolder)' is not a folder in '\(options.appPath)'")
             }
         }
         // thin removes files: nothing it reaches through a symbolic link may lie outside the app.
         let realApp = try Self.realPath(app)
         if case let .success(status) = LocalFileSystem().status(app + "/" + AppleManifests.packsFolder, followingLinks: false),
            status.kind == .symbolicLink {
-            throw ODRPackError.invalidInput("'\(options.appPath)/\(AppleManifests.packsFolder)' is a symbolic link: thin writes and removes packs there; make it a folder of the app")
+            throw ODRPackError.unusableInput("'\(options.appPath)/\(AppleManifests.packsFolder)' is a symbolic link: thin writes and removes packs there; make it a folder of the app")
         }
         guard RelativePath.absolutePath(try Self.realPath(base), isInside: realApp) else {
-            throw ODRPackError.invalidInput("--resources-path '\(options.resourcesPath ?? "")' leads out of '\(options.appPath)' through a symbolic link: name a folder inside the app")
+            throw ODRPackError.unusableInput("--resources-path '\(options.resourcesPath ?? "")' leads out of '\(options.appPath)' through a symbolic link: name a folder inside the app")
         }
         let relativeBase = options.resourcesPath.map { $0.split(separator: "/").joined(separator: "/") + "/" } ?? ""
         return Location(app: app, base: base, realApp: realApp, relativeBase: relativeBase)
@@ -123,7 +123,7 @@ package struct AppThinner {
     func remove(_ toRemove: [(path: String, size: Int64)], in location: Location, into result: inout Result) throws {
         for (path, size) in toRemove {
             if let failure = SystemCall.removeFile(location.base + "/" + path) {
-                throw ODRPackError.io("cannot remove '\(location.base)/\(path)': \(failure.reason)", errno: failure.code)
+                throw ODRPackError.systemCall("cannot remove '\(location.base)/\(path)'", failure)
             }
             result.removed.append(location.relativeBase + path)
             result.removedBytes = [result.removedBytes, size].saturatingSum
@@ -148,7 +148,7 @@ package struct AppThinner {
         var plists: [(String, Data)] = []
         for name in [AppleManifests.onDemandResourcesFile, applePlist] where !(options.embed && name == applePlist) {
             guard let data = FileManager.default.contents(atPath: buildFolder + "/" + name) else {
-                throw ODRPackError.io("'\(buildFolder)/\(name)' cannot be read: is '\(options.buildPath)' a finished odrpack build?", errno: SystemError.noSuchFile.code)
+                throw ODRPackError.unusableInput("'\(buildFolder)/\(name)' cannot be read: is '\(options.buildPath)' a finished odrpack build?")
             }
             plists.append((name, data))
         }
@@ -193,7 +193,7 @@ package struct AppThinner {
             let final = packsFolder + "/" + item.name
             if FileManager.default.fileExists(atPath: final) { try removeItem(final) }
             if let failure = SystemCall.rename(packsFolder + "/" + TemporaryName.beside(item.name), to: final) {
-                throw ODRPackError.io("cannot move the embedded pack into '\(final)': \(failure.reason)", errno: failure.code)
+                throw ODRPackError.systemCall("cannot move the embedded pack into '\(final)'", failure)
             }
             result.embedded.append(item.name)
         }
@@ -227,7 +227,7 @@ package struct AppThinner {
         case let .success(found): status = found
         case let .failure(error):
             if error.isMissingOrNotFolder { return .absent }
-            throw ODRPackError.io("cannot stat '\(path)': \(error.reason)", errno: error.code)
+            throw ODRPackError.systemCall("cannot stat '\(path)'", error)
         }
         guard status.kind == .regular else { return .differs("is not a regular file, unlike its copy in pack '\(pack)'") }
         guard RelativePath.absolutePath(try realPath(path), isInside: realApp) else {
@@ -239,7 +239,7 @@ package struct AppThinner {
         var hasher = SHA256Hasher()
         try source.stream(into: buffer.bytes) { hasher.update($0) }
         guard let expected = file.sha256 else {
-            throw ODRPackError.io("the build manifest has no sha256 for '\(file.path)': rebuild it with odrpack build", errno: SystemError.invalidArgument.code)
+            throw ODRPackError.unusableInput("the build manifest has no sha256 for '\(file.path)': rebuild it with odrpack build")
         }
         return hasher.finalize() == expected ? .same : .differs("has other bytes than in pack '\(pack)'")
     }
@@ -247,7 +247,7 @@ package struct AppThinner {
     static func realPath(_ path: String) throws -> String {
         switch LocalFileSystem().resolvedPath(path) {
         case let .success(real): return real
-        case let .failure(error): throw ODRPackError.io("cannot resolve '\(path)': \(error.reason)", errno: error.code)
+        case let .failure(error): throw ODRPackError.systemCall("cannot resolve '\(path)'", error)
         }
     }
 
@@ -272,7 +272,7 @@ package struct AppThinner {
         do {
             try FileManager.default.removeItem(atPath: path)
         } catch {
-            throw ODRPackError.io("cannot remove '\(path)': \(error.localizedDescription)", errno: SystemError.ioFailure.code)
+            throw ODRPackError.fileOperation("cannot remove '\(path)': \(error.localizedDescription)")
         }
     }
 }

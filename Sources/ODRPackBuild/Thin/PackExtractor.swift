@@ -52,7 +52,7 @@ enum PackExtractor {
             time = ZipFormat.seconds(dosTime: entry.dosTime, dosDate: entry.dosDate)
             if entry.name.hasPrefix(ZipMetadata.folderName) { continue }
             guard !entry.name.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }), !entry.name.hasPrefix("/") else {
-                throw ODRPackError.invalidInput("'\(source)' holds the entry '\(entry.name)', which leaves the pack: rebuild it with odrpack build")
+                throw ODRPackError.unusableInput("'\(source)' holds the entry '\(entry.name)', which leaves the pack: rebuild it with odrpack build")
             }
             let path = destination + "/" + entry.name
             if entry.name.hasSuffix("/") {
@@ -64,7 +64,7 @@ enum PackExtractor {
             defer { output.close() }
             let (crc, size) = try reader.readData { try output.write($0) }
             guard crc == entry.crc, size == entry.size else {
-                throw ODRPackError.io("'\(entry.name)' in '\(source)' is damaged (CRC or size mismatch): run odrpack verify, then build again", errno: SystemError.ioFailure.code)
+                throw ODRPackError.unusableInput("'\(entry.name)' in '\(source)' is damaged (CRC or size mismatch): run odrpack verify, then build again")
             }
             try output.finish(time: time)
             total += Int64(size)

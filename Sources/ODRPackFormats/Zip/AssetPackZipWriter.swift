@@ -96,7 +96,7 @@ package final class AssetPackZipWriter {
         let zip64 = ZipFormat.needsZip64(size: UInt64(size), compressedSize: compressedSize)
         header = localHeader(name, method: ZipFormat.deflated, crc: crc, size: UInt64(size), compressedSize: compressedSize, zip64: zip64)
         if zip64 != reserved {
-            guard reserved else { throw ODRPackError.io("'\(name)' deflated to more than zlib's bound", errno: SystemError.ioFailure.code) }
+            guard reserved else { throw ODRPackError.libraryFailed("'\(name)' deflated to more than zlib's bound") }
             try moveBack(from: headerOffset + reservedCount, to: headerOffset + UInt64(header.count), count: compressedSize)
         }
         let failure = header.withUnsafeBytes { SystemCall.writeAll(descriptor, $0, at: Int64(headerOffset)) }
@@ -114,13 +114,13 @@ package final class AssetPackZipWriter {
         while done < count {
             let piece = SystemCall.readFully(descriptor, into: buffer.baseAddress!, count: Int(min(UInt64(buffer.count), count - done)),
                                              at: Int64(from + done))
-            guard piece > 0 else { throw ODRPackError.system("cannot read back '\(path)'", piece == 0 ? SystemError.ioFailure.code : SystemError.last.code) }
+            guard piece > 0 else { throw readBackFailure(piece) }
             let failure = SystemCall.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: buffer[..<piece]), at: Int64(to + done))
             guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
             done += UInt64(piece)
         }
         if let failure = SystemCall.truncate(descriptor, to: Int64(to + count)) {
-            throw ODRPackError.io("cannot write '\(path)': \(failure.reason)", errno: failure.code)
+            throw ODRPackError.systemCall("cannot write '\(path)'", failure)
         }
         offset = to + count
     }
@@ -168,7 +168,7 @@ package final class AssetPackZipWriter {
     static func checkName(_ name: String) throws {
         let length = name.utf8.count
         guard length <= Int(UInt16.max) else {
-            throw ODRPackError.invalidInput(
+            throw ODRPackError.unbuildable(
                 "'\(name.prefix(80))...' is \(length) bytes long: a zip entry name holds at most 65,535; shorten the paths in the pack (or what the sign command adds)")
         }
     }
@@ -295,10 +295,16 @@ package final class AssetPackZipWriter {
         while position < end {
             let count = SystemCall.readFully(descriptor, into: buffer.baseAddress!, count: Int(min(UInt64(buffer.count), end - position)),
                                              at: Int64(position))
-            guard count > 0 else { throw ODRPackError.system("cannot read back '\(path)'", count == 0 ? SystemError.ioFailure.code : SystemError.last.code) }
+            guard count > 0 else { throw readBackFailure(count) }
             hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             position += UInt64(count)
         }
+    }
+
+    /// A read of what this writer wrote that came back short (0: someone truncated the file) or failed (-1).
+    private func readBackFailure(_ result: Int) -> ODRPackError {
+        result == 0 ? .fileChanged("'\(path)' became shorter while it was being written: run the build again")
+                    : .system("cannot read back '\(path)'")
     }
 
     private func sizeMismatch(_ name: String, expected: Int64, got: Int64) -> ODRPackError {

@@ -12,7 +12,7 @@ final class Deflater {
                                    zlibVersion(), Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else {
             output.deallocate()
-            throw ODRPackError.io("cannot start zlib's deflate (status \(status))", errno: SystemError.outOfMemory.code)
+            throw ODRPackError.libraryFailed("cannot start zlib's deflate (status \(status))")
         }
     }
 
@@ -30,7 +30,7 @@ final class Deflater {
             stream.avail_out = uInt(output.count)
             let status = deflate(&stream, finish ? Z_FINISH : Z_NO_FLUSH)
             guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
-                throw ODRPackError.io("zlib's deflate failed (status \(status))", errno: SystemError.ioFailure.code)
+                throw ODRPackError.libraryFailed("zlib's deflate failed (status \(status))")
             }
             let produced = output.count - Int(stream.avail_out)
             if produced > 0 { try sink(UnsafeRawBufferPointer(rebasing: output[..<produced])) }

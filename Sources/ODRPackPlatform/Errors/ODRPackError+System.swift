@@ -5,8 +5,8 @@ import Darwin
 #endif
 
 extension ODRPackError {
-    /// A failed system call with the system's reason, e.g. `cannot open 'a.png': Permission denied`.
+    /// A failed system call with the errno it left (or the one given), e.g. `cannot open 'a.png': Permission denied`.
     package static func system(_ what: String, _ code: Int32 = errno) -> ODRPackError {
-        .io("\(what): \(String(cString: strerror(code)))", errno: code)
+        .systemCall(what, SystemError(code))
     }
 }

@@ -19,10 +19,4 @@ package struct SystemError: Error, Sendable, Equatable {
     package var isMissing: Bool { code == ENOENT }
     /// The path does not exist, or a part of it that should be a folder is not one.
     package var isMissingOrNotFolder: Bool { code == ENOENT || code == ENOTDIR }
-
-    /// Codes that code outside this folder reports without naming the C library's constants.
-    package static let noSuchFile = SystemError(ENOENT)
-    package static let ioFailure = SystemError(EIO)
-    package static let outOfMemory = SystemError(ENOMEM)
-    package static let invalidArgument = SystemError(EINVAL)
 }

@@ -80,11 +80,11 @@ package enum SystemCall {
         try? LocalFileSystem().status(path, followingLinks: followingLinks).get()
     }
 
-    /// An entry's status, or `ODRPackError.io` saying `what` failed and why.
+    /// An entry's status, or `ODRPackError.systemCall` saying `what` failed and why.
     package static func requireStatus(_ path: String, followingLinks: Bool = true, _ what: @autoclosure () -> String) throws -> FileStatus {
         switch LocalFileSystem().status(path, followingLinks: followingLinks) {
         case let .success(status): return status
-        case let .failure(error): throw ODRPackError.io("\(what()): \(error.reason)", errno: error.code)
+        case let .failure(error): throw ODRPackError.systemCall(what(), error)
         }
     }
 

@@ -26,7 +26,7 @@ package final class OutputLock {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
-                throw ODRPackError.io("cannot create folder '\(folder)': \(error.localizedDescription)", errno: EIO)
+                throw ODRPackError.fileOperation("cannot create folder '\(folder)': \(error.localizedDescription)")
             }
         }
         descriptor = open(folder + "/" + Self.fileName, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
@@ -39,8 +39,7 @@ package final class OutputLock {
         }
         guard wait else {
             close(descriptor)
-            throw ODRPackError.io("another odrpack build or thin is using '\(folder)': wait for it to finish, or run without --no-wait to wait",
-                                errno: code)
+            throw ODRPackError.folderLocked("another odrpack build or thin is using '\(folder)': wait for it to finish, or run without --no-wait to wait")
         }
         onWait()
         while flock(descriptor, LOCK_EX) != 0 {

@@ -9,7 +9,7 @@ package enum ShellCommand {
     }
 
     /// - Parameter what: names the command in errors ("the sign command").
-    /// - Throws: `ODRPackError.io` when it cannot start, exits non-zero or is killed.
+    /// - Throws: `ODRPackError.commandFailed` when it cannot start, exits non-zero or is killed.
     package static func run(_ command: String, in directory: String? = nil, what: String, on subject: String) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -20,14 +20,13 @@ package enum ShellCommand {
         do {
             try process.run()
         } catch {
-            throw ODRPackError.io("cannot run \(what) through /bin/sh: \(error.localizedDescription)", errno: SystemError.noSuchFile.code)
+            throw ODRPackError.commandFailed("cannot run \(what) through /bin/sh: \(error.localizedDescription)")
         }
         process.waitUntilExit()
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             let how = process.terminationReason == .exit ? "exited with \(process.terminationStatus)"
                                                          : "was killed by signal \(process.terminationStatus)"
-            throw ODRPackError.io("\(what) \(how) on \(subject): fix the command (it ran as: /bin/sh -c \(command)); the previous output is unchanged",
-                                errno: SystemError.ioFailure.code)
+            throw ODRPackError.commandFailed("\(what) \(how) on \(subject): fix the command (it ran as: /bin/sh -c \(command)); the previous output is unchanged")
         }
     }
 }

@@ -14,7 +14,7 @@ package struct Console: Sendable {
         colorOnStderr = interactive && allowed
     }
 
-    /// - Throws: `ODRPackError.io` when the write fails (exit 2).
+    /// - Throws: `ODRPackError.systemCall` when the write fails (exit 2).
     package func printOut(_ text: String) throws {
         try StandardStream.write(text, to: StandardStream.output)
     }

@@ -7,18 +7,18 @@ import Darwin
 import ODRPackPlatform
 
 /// The file operations every format's commit makes in the build folder.
-enum OutputFolder {
-    static func makeFolder(_ path: String) throws {
+package enum OutputFolder {
+    package static func makeFolder(_ path: String) throws {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            throw ODRPackError.io("cannot create folder '\(path)': \(error.localizedDescription)", errno: EIO)
+            throw ODRPackError.fileOperation("cannot create folder '\(path)': \(error.localizedDescription)")
         }
     }
 
     /// The first step of every commit: when the manifest on disk is already `text` and no pack was written, it stays
     /// (returns true); else it is removed, durably, so that nothing trusts it while packs are replaced.
-    static func retireManifest(at path: String, text: String, wroteAny: Bool) throws -> Bool {
+    package static func retireManifest(at path: String, text: String, wroteAny: Bool) throws -> Bool {
         if !wroteAny && FileManager.default.contents(atPath: path) == Data(text.utf8) { return true }
         _ = SystemCall.removeFile(path)
         try SystemCall.syncFolder((path as NSString).deletingLastPathComponent)
@@ -28,20 +28,20 @@ enum OutputFolder {
     /// Moves a written pack into place. What was there is removed first: a folder cannot be renamed over a full one,
     /// and renaming over a file makes ext4 flush the new one on the spot (auto_da_alloc), tens of milliseconds for
     /// a large archive. Packs move while no manifest vouches for the folder, so their brief absence is safe.
-    static func moveIntoPlace(_ from: String, to: String) throws {
+    package static func moveIntoPlace(_ from: String, to: String) throws {
         try remove(to)
         guard rename(from, to) == 0 else { throw ODRPackError.system("cannot move '\(from)' to '\(to)'") }
     }
 
     /// Removes a file or a whole folder; a missing one is fine.
-    static func remove(_ path: String) throws {
+    package static func remove(_ path: String) throws {
         var info = stat()
         guard lstat(path, &info) == 0 else { return }
         if (info.st_mode & S_IFMT) == S_IFDIR {
             do {
                 try FileManager.default.removeItem(atPath: path)
             } catch {
-                throw ODRPackError.io("cannot remove '\(path)': \(error.localizedDescription)", errno: EIO)
+                throw ODRPackError.fileOperation("cannot remove '\(path)': \(error.localizedDescription)")
             }
         } else if unlink(path) != 0 && errno != ENOENT {
             throw ODRPackError.system("cannot remove '\(path)'")
@@ -50,13 +50,13 @@ enum OutputFolder {
 
     /// Writes beside the final name and renames into place, durably (a build's manifests and plists name its packs);
     /// skips the write when the bytes are already there.
-    static func writeIfChanged(_ data: Data, to path: String) throws {
+    package static func writeIfChanged(_ data: Data, to path: String) throws {
         if FileManager.default.contents(atPath: path) == data { return }
         try AtomicFile.write(data, to: path, durable: true)
     }
 
     /// Removes the temporaries of interrupted builds in `folder` (every build's, or with `prefix` this process's).
-    static func removeTemporaries(in folder: String, prefix: String = TemporaryName.marker) throws {
+    package static func removeTemporaries(in folder: String, prefix: String = TemporaryName.marker) throws {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) {
             try remove(folder + "/" + name)
         }
