@@ -77,7 +77,7 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
-            name: "ODRPackKitTests",
+            name: "ODRPackTests",
             dependencies: [
                 "ODRPackPlatform", "ODRPackFormats", "ODRPackCore", "ODRPackBuild", "ODRPackReport", "ODRPackXcode", "ODRPackFuzzing",
                 "odrpack", "CArchive", .product(name: "Crypto", package: "swift-crypto"),

@@ -3,8 +3,7 @@ import Foundation
 /// A fuzz target's committed seed corpus (`Fuzz/Corpus/<target>`), for tests that replay it one seed per test case.
 enum FuzzSeeds {
     static func folder(_ target: String) -> URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../Fuzz/Corpus/" + target).standardizedFileURL
+        TestPaths.repository.appendingPathComponent("Fuzz/Corpus/" + target)
     }
 
     /// The seeds' file names; empty when the folder cannot be read (a test of the corpus itself then fails).

@@ -9,8 +9,7 @@ struct BackgroundAssetsFixture {
 
     /// The stand-in for Apple's ba-package (Tests/BackgroundAssets/ba-package-standin).
     static var standIn: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("BackgroundAssets/ba-package-standin").path
+        TestPaths.testsFolder.appendingPathComponent("BackgroundAssets/ba-package-standin").path
     }
 
     static var packagerCommand: String { "'\(standIn)' {manifest} -o {output}" }

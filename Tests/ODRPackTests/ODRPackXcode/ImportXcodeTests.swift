@@ -2,10 +2,9 @@ import Foundation
 import Testing
 @testable import ODRPackXcode
 
-/// `odrpack import-xcode` on hand-written projects in Xcode's formats (Tests/ODRPackKitTests/Fixtures/Xcode).
+/// `odrpack import-xcode` on hand-written projects in Xcode's formats (Tests/ODRPackTests/Fixtures/Xcode).
 @Suite struct ImportXcodeTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/Xcode")
+    static let fixtures = TestPaths.fixtures("Xcode")
 
     /// A copy of the Bamboo fixture, so tests can write manifests and break files.
     func bamboo() throws -> TemporaryProject {
