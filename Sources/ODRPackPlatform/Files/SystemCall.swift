@@ -117,7 +117,11 @@ package enum SystemCall {
 
     /// Renames `from` to `to`; nil when done, else why not.
     package static func rename(_ from: String, to: String) -> SystemError? {
-        Foundation.rename(from, to) == 0 ? nil : .last
+        #if canImport(Glibc)
+        Glibc.rename(from, to) == 0 ? nil : .last
+        #else
+        Darwin.rename(from, to) == 0 ? nil : .last
+        #endif
     }
 
     /// Removes a file (not a folder); nil when done, else why not.
