@@ -15,11 +15,13 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 make --no-print-directory release >/dev/null
 mkdir -p "$BENCH"
-stamp=$(cat Benchmarks/make_corpus.py Benchmarks/make_validate_tree.py Benchmarks/make_diff_manifests.py | sha256sum | cut -c1-16)
+stamp=$(cat Benchmarks/corpus_kit.py Benchmarks/make_corpus.py Benchmarks/make_media_corpus.py Benchmarks/make_validate_tree.py \
+    Benchmarks/make_diff_manifests.py | sha256sum | cut -c1-16)
 if [ "$(cat "$BENCH/corpus.stamp" 2>/dev/null)" != "$stamp" ]; then
     echo "generating the corpora (once)..."
-    rm -rf "$BENCH/corpus" "$BENCH/tree200k" "$BENCH/diff"
+    rm -rf "$BENCH/corpus" "$BENCH/media" "$BENCH/tree200k" "$BENCH/diff"
     python3 Benchmarks/make_corpus.py "$BENCH/corpus"
+    python3 Benchmarks/make_media_corpus.py "$BENCH/media"
     python3 Benchmarks/make_validate_tree.py "$BENCH/tree200k" 200000
     python3 Benchmarks/make_diff_manifests.py "$BENCH/diff"
     echo "$stamp" > "$BENCH/corpus.stamp"
@@ -51,6 +53,25 @@ EDITED="$CORPUS/Resources/Levels/World2/Level03/scene.json"
 hf build-edit-one --runs 7 --prepare "python3 Benchmarks/edit_one_file.py $EDITED" "$ODRPACK build $CORPUS/odrpack.yml -o $OUT --progress never"
 python3 Benchmarks/edit_one_file.py "$EDITED"
 "$ODRPACK" build "$CORPUS/odrpack.yml" -o "$OUT" --json | python3 -c 'import json, sys; print(len(json.load(sys.stdin)["build"]["written"]))' > "$BENCH/edit-written"
+hf verify --warmup 1 --runs 5 "$ODRPACK verify $OUT"
+
+# The media-heavy corpus (issue #19): mostly incompressible PNG, audio and video, about 15% text.
+MEDIA=$PWD/$BENCH/media
+MOUT=$PWD/$BENCH/media-out
+du -sb "$MEDIA/Resources" | cut -f1 > "$BENCH/media-bytes"
+find "$MEDIA/Resources" -type f | wc -l > "$BENCH/media-files"
+"$ODRPACK" plan "$MEDIA/odrpack.yml" --json > "$BENCH/media-plan.json"
+python3 Benchmarks/reference_bsdtar.py "$BENCH/media-plan.json" "$MEDIA/Resources" "$PWD/$BENCH/media-reference"
+hf media-build-full --runs 5 --prepare "rm -rf $MOUT $ODRPACK_CACHE_DIR; sync" "$ODRPACK build $MEDIA/odrpack.yml -o $MOUT --progress never"
+hf media-reference-bsdtar --runs 3 --prepare "sync" "bash $PWD/$BENCH/media-reference/reference.sh"
+du -sb "$MOUT/OnDemandResources" | cut -f1 > "$BENCH/media-archive-bytes"
+du -sb "$BENCH/media-reference/reference" | cut -f1 > "$BENCH/media-reference-bytes"
+MEDIA_EDITED="$MEDIA/Resources/Tutorial/step03.json"
+hf media-build-edit-one --runs 7 --prepare "python3 Benchmarks/edit_one_file.py $MEDIA_EDITED" "$ODRPACK build $MEDIA/odrpack.yml -o $MOUT --progress never"
+hf media-verify --warmup 1 --runs 5 "$ODRPACK verify $MOUT"
+rm -rf "$BENCH/media-reference/reference"
+
+hf report-200k --warmup 1 --runs 5 "$ODRPACK report $PWD/$BENCH/tree200k/odrpack.yml --output $PWD/$BENCH/report-200k.html"
 hf validate-corpus --warmup 2 --runs 10 "$ODRPACK validate $CORPUS/odrpack.yml"
 hf validate-200k --warmup 1 --runs 5 "$ODRPACK validate $PWD/$BENCH/tree200k/odrpack.yml"
 hf diff-200k --warmup 1 --runs 5 "$ODRPACK diff $PWD/$BENCH/diff/old.json $PWD/$BENCH/diff/new.json --json"

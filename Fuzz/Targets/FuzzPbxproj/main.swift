@@ -1,4 +1,4 @@
 import FuzzDriver
-import ODRPackKit
+import ODRPackFuzzing
 
 FuzzDriver.run(FuzzEntryPoints.pbxproj)
