@@ -8,9 +8,9 @@ import ODRPackXcode
 
 /// What the libFuzzer targets under `Fuzz/` call: each reader of untrusted input, fed arbitrary bytes. A reader may
 /// reject the input (a thrown error, diagnostics); it must never crash, hang or read out of bounds.
-enum FuzzEntryPoints {
+package enum FuzzEntryPoints {
     /// The tag manifest loader (YAML or JSON).
-    static func tagManifest(_ bytes: UnsafeRawBufferPointer) {
+    package static func tagManifest(_ bytes: UnsafeRawBufferPointer) {
         _ = ManifestLoader().parse(data: Data(bytes), displayPath: "fuzz.yml", directory: URL(fileURLWithPath: "/nonexistent"))
     }
 
@@ -27,7 +27,7 @@ enum FuzzEntryPoints {
     /// odrpack-manifest.json, as diff and verify read it; a manifest it accepts is then checked as verify checks it
     /// and diffed against itself and against an empty build, both ways, into every diff output (text, JSON,
     /// Markdown, HTML).
-    static func buildManifest(_ bytes: UnsafeRawBufferPointer) {
+    package static func buildManifest(_ bytes: UnsafeRawBufferPointer) {
         guard let manifest = try? BuildManifest(json: bytes.bindMemory(to: UInt8.self)) else { return }
         var empty = manifest
         empty.packs = []
@@ -43,7 +43,7 @@ enum FuzzEntryPoints {
     }
 
     /// The zip reader of verify and thin: front to back, then the central directory.
-    static func streamingZip(_ bytes: UnsafeRawBufferPointer) {
+    package static func streamingZip(_ bytes: UnsafeRawBufferPointer) {
         let path = NSTemporaryDirectory() + "odrpack-fuzz-\(SystemCall.processID).zip"
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return }
         defer { _ = SystemCall.removeFile(path) }
@@ -65,7 +65,7 @@ enum FuzzEntryPoints {
 
     /// The binary plist writer (Info.plist, ZipMetadata, the Apple manifests): a value built from the bytes is
     /// written, read back by Foundation's own reader, and must come back equal; a difference stops the fuzzer.
-    static func binaryPlist(_ bytes: UnsafeRawBufferPointer) {
+    package static func binaryPlist(_ bytes: UnsafeRawBufferPointer) {
         if let mismatch = binaryPlistMismatch(bytes) { fatalError(mismatch) }
     }
 
