@@ -22,7 +22,7 @@ final class EntryCompressor: @unchecked Sendable {
     }
 
     let options: BuildOptions
-    let buffer = ReadBuffer(size: PackWriter.chunkSize)
+    let buffer = ReadBuffer(size: PackWriter.wholeEntryLimit)
     private let sample = ReadBuffer(size: sampleSize * 3)
     /// Level 1, for the trial of `auto`, and the build's level for whole entries: libdeflate, one of each reused.
     private let trial: WholeDeflater?
@@ -74,7 +74,8 @@ final class EntryCompressor: @unchecked Sendable {
         }
     }
 
-    /// `auto`: trial-deflates samples of the bytes (fast level 1) and deflates only when that saves enough.
+    /// `auto`: stores a file whose first bytes name an already-compressed format (`CompressedFormat`); else
+    /// trial-deflates samples of the bytes (fast level 1) and deflates only when that saves enough.
     /// Depends only on the bytes, so the choice is deterministic.
     func shouldDeflate(size: Int64, read: (Int64, Int, UnsafeMutableRawPointer) throws -> Int) throws -> Bool {
         switch options.compression {
@@ -89,6 +90,9 @@ final class EntryCompressor: @unchecked Sendable {
         var sampled = 0
         for offset in offsets { sampled += try read(offset, length, sample.bytes.baseAddress! + sampled) }
         guard sampled > 0 else { return false }
+        if CompressedFormat.matches(UnsafeRawBufferPointer(rebasing: sample.bytes[..<min(sampled, length, CompressedFormat.prefixLength)])) {
+            return false
+        }
         guard let trial else { throw Self.noZlib }
         let compressedLength = trial.compressedCount(UnsafeRawBufferPointer(rebasing: sample.bytes[..<sampled]))
         return Double(compressedLength) <= Double(sampled) * (1 - Self.worthwhileSaving)

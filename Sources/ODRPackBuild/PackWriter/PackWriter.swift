@@ -9,6 +9,9 @@ import ODRPackPlatform
 /// larger ones the cache vouches for); one writer per worker thread, which owns its buffers.
 final class PackWriter: PackFormatWriter {
     static let chunkSize = 1 << 20
+    /// Entries up to this size are read whole and deflated by libdeflate, on every core; larger ones stream through
+    /// zlib. The rule depends only on an entry's size, so the bytes are the same on every machine.
+    static let wholeEntryLimit = 4 << 20
     /// Small entries prepared together on every core, then written in order: at most this many, or bytes.
     static let batchEntries = 256
     static let batchBytes: Int64 = 16 << 20
@@ -126,7 +129,7 @@ final class PackWriter: PackFormatWriter {
             case .folder:
                 try flush()
                 try writer.addFolder(entry.name)
-            case let .file(path, size, stamp, known) where size > Int64(PackWriter.chunkSize):
+            case let .file(path, size, stamp, known) where size > Int64(PackWriter.wholeEntryLimit):
                 try flush()
                 digests[index] = try addFile(entry.name, path: path, size: size, stamp: stamp, known: known, to: writer)
             default:
