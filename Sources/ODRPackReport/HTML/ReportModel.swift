@@ -23,9 +23,7 @@ package struct ReportModel: Sendable {
                                   TreemapNode.pack(name: pack.shortName, group: pack.category.rawValue,
                                                    files: pack.files.map { ($0.path, $0.size) }, keep: keep)
                               })
-        var largest: [(path: String, size: Int64, pack: AssetPack)] = []
-        for pack in plan.packs { for file in pack.files { largest.append((file.path, file.size, pack)) } }
-        largest.sort { ($0.size, $1.path) > ($1.size, $0.path) }
+        let largest = Self.largest(plan, count: Self.largestFiles)
         let tooMany = diagnostics.contains { $0.code == .tooManyPacks }
         document = .object([
             ("kind", .string("plan")),
@@ -58,7 +56,7 @@ package struct ReportModel: Sendable {
                 .object([("name", .string(tag.name)), ("category", .string(tag.category.rawValue)), ("size", .int(tag.size)),
                          ("packs", .strings(tag.packs))])
             })),
-            ("largestFiles", .array(largest.prefix(Self.largestFiles).map { file in
+            ("largestFiles", .array(largest.map { file in
                 .object([("path", .string(file.path)), ("size", .int(file.size)), ("pack", .string(file.pack.id)),
                          ("tags", .strings(file.pack.tags))])
             })),
@@ -66,6 +64,30 @@ package struct ReportModel: Sendable {
             ("tagSets", tooMany ? Self.tagSets(plan) : .array([])),
             ("treemap", treemap.json),
         ])
+    }
+
+    /// The `count` largest files, biggest first (then by path): a bounded selection, not a sort of every file.
+    static func largest(_ plan: PackPlan, count: Int) -> [(path: String, size: Int64, pack: AssetPack)] {
+        typealias Candidate = (path: String, size: Int64, pack: AssetPack)
+        func before(_ a: Candidate, _ b: Candidate) -> Bool { a.size != b.size ? a.size > b.size : a.path < b.path }
+        var kept: [Candidate] = []
+        kept.reserveCapacity(count + 1)
+        for pack in plan.packs {
+            for file in pack.files {
+                // Most files are smaller than the smallest kept one once the list is full: one comparison each.
+                if kept.count == count, let last = kept.last, file.size < last.size { continue }
+                let candidate = (file.path, file.size, pack)
+                if kept.count == count, let last = kept.last, !before(candidate, last) { continue }
+                var low = 0, high = kept.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if before(kept[middle], candidate) { low = middle + 1 } else { high = middle }
+                }
+                kept.insert(candidate, at: low)
+                if kept.count > count { kept.removeLast() }
+            }
+        }
+        return kept
     }
 
     /// For `too-many-packs`: the tag sets that make packs, those with the most tags first, and files that make each.

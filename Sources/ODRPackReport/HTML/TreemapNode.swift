@@ -22,33 +22,46 @@ package struct TreemapNode: Equatable, Sendable {
     }
 
     /// A pack's folders and files, biggest first. In each folder the `keep` biggest files have tiles of their own
-    /// and the rest share one, so a page of 200,000 files stays small and quick.
+    /// and the rest share one, so a page of 200,000 files stays small and quick. A pack's files come sorted by
+    /// path, so consecutive files mostly share their folder: a path is split into folders only where the folder
+    /// changes, and a file's name becomes a string only if it gets a tile of its own.
     static func pack(name: String, group: String, files: [(path: String, size: Int64)], keep: Int) -> TreemapNode {
         final class Folder {
             var folders: [String: Folder] = [:]
-            var files: [(String, Int64)] = []
+            /// Each file's path, where its name starts in it, and its size.
+            var files: [(path: String, name: String.Index, size: Int64)] = []
         }
         let root = Folder()
+        var current = root
+        var currentPath: Substring = ""
         for file in files {
-            var folder = root
-            let parts = file.path.split(separator: "/", omittingEmptySubsequences: false)
-            for part in parts.dropLast() {
-                let key = String(part)
-                if let next = folder.folders[key] { folder = next } else {
-                    let next = Folder()
-                    folder.folders[key] = next
-                    folder = next
+            let slash = file.path.utf8.lastIndex(of: UInt8(ascii: "/"))
+            let folderPath = slash.map { file.path[..<$0] } ?? ""
+            if !folderPath.utf8.elementsEqual(currentPath.utf8) {
+                current = root
+                if slash != nil {
+                    for part in folderPath.split(separator: "/", omittingEmptySubsequences: false) {
+                        let key = String(part)
+                        if let next = current.folders[key] { current = next } else {
+                            let next = Folder()
+                            current.folders[key] = next
+                            current = next
+                        }
+                    }
                 }
+                currentPath = folderPath
             }
-            folder.files.append((String(parts.last ?? ""), file.size))
+            current.files.append((file.path, slash.map { file.path.utf8.index(after: $0) } ?? file.path.startIndex, file.size))
         }
         func node(_ folder: Folder, _ name: String) -> TreemapNode {
             var children = folder.folders.map { node($0.value, $0.key) }
-            let files = folder.files.sorted { ($0.1, $1.0) > ($1.1, $0.0) }
-            children += files.prefix(keep).map { TreemapNode(name: $0.0, size: $0.1, group: group) }
+            let files = folder.files.map { (name: $0.path[$0.name...], size: $0.size) }.sorted {
+                $0.size != $1.size ? $0.size > $1.size : $0.name < $1.name
+            }
+            children += files.prefix(keep).map { TreemapNode(name: String($0.name), size: $0.size, group: group) }
             if files.count > keep {
                 let rest = files.dropFirst(keep)
-                children.append(TreemapNode(name: "\(rest.count) smaller files", size: rest.lazy.map(\.1).saturatingSum, group: group,
+                children.append(TreemapNode(name: "\(rest.count) smaller files", size: rest.lazy.map(\.size).saturatingSum, group: group,
                                             groupedFiles: rest.count))
             }
             children.sort { ($0.size, $1.name) > ($1.size, $0.name) }
