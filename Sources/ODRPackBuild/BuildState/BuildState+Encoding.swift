@@ -6,10 +6,11 @@ import ODRPackPlatform
 /// read back only when whole and of this version.
 extension BuildState {
     /// The state in `data`, or nil when it is not a whole state of this version.
-    static func parse(_ data: Data) -> BuildState? {
+    /// - Parameter fileRecords: false reads all but the file records (left empty), which the fast path does not need.
+    static func parse(_ data: Data, fileRecords: Bool = true) -> BuildState? {
         data.withUnsafeBytes { raw in
             var reader = Reader(bytes: raw)
-            return try? reader.state()
+            return try? reader.state(fileRecords: fileRecords)
         }
     }
 
@@ -24,13 +25,8 @@ extension BuildState {
             writer.string(name)
             writer.stamp(outputs[name]!)
         }
+        // The file records come last, so the fast path can stop before them (`parse(_:fileRecords:)`).
         writer.integer(files.count)
-        for file in files {
-            writer.string(file.path)
-            writer.stamp(file.stamp)
-            writer.string(file.digest.sha256)
-            writer.integer(file.digest.crc32)
-        }
         writer.integer(packs.count)
         for id in packs.keys.sorted() {
             let pack = packs[id]!
@@ -60,6 +56,12 @@ extension BuildState {
                 writer.integer(diagnostic.subject == nil ? 0 : 1)
                 if let subject = diagnostic.subject { writer.string(subject) }
             }
+        }
+        for file in files {
+            writer.string(file.path)
+            writer.stamp(file.stamp)
+            writer.string(file.digest.sha256)
+            writer.integer(file.digest.crc32)
         }
         return Data(writer.out)
     }
@@ -117,7 +119,7 @@ extension BuildState {
                       inode: UInt64(bitPattern: try integer()), device: UInt64(bitPattern: try integer()))
         }
 
-        mutating func state() throws -> BuildState {
+        mutating func state(fileRecords: Bool) throws -> BuildState {
             let magic = BuildState.magic
             guard bytes.count >= magic.count, bytes.prefix(magic.count).elementsEqual(magic) else { throw Damaged() }
             position = magic.count
@@ -129,12 +131,6 @@ extension BuildState {
                 state.outputs[name] = try stamp()
             }
             let fileCount = try count(limit: bytes.count / 64)
-            state.files.reserveCapacity(fileCount)
-            for _ in 0..<fileCount {
-                let path = try string(), stamp = try stamp(), sha256 = try string()
-                guard let crc32 = UInt32(exactly: try integer()) else { throw Damaged() }
-                state.files.append(FileRecord(path: path, stamp: stamp, digest: FileDigest(sha256: sha256, crc32: crc32)))
-            }
             for _ in 0..<(try count(limit: bytes.count)) {
                 let id = try string()
                 let fileName = try string(), archiveKey = try string(), archiveSha256 = try string(), contentHash = try string()
@@ -147,6 +143,13 @@ extension BuildState {
                                              uncompressedSize: uncompressedSize, archiveStamp: archiveStamp, files: files)
             }
             if try flag() { state.replay = try replay() }
+            guard fileRecords else { return state }
+            state.files.reserveCapacity(fileCount)
+            for _ in 0..<fileCount {
+                let path = try string(), stamp = try stamp(), sha256 = try string()
+                guard let crc32 = UInt32(exactly: try integer()) else { throw Damaged() }
+                state.files.append(FileRecord(path: path, stamp: stamp, digest: FileDigest(sha256: sha256, crc32: crc32)))
+            }
             guard position == bytes.count else { throw Damaged() }
             return state
         }

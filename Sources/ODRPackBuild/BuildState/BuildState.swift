@@ -68,8 +68,9 @@ struct BuildState: Sendable, Equatable {
     }
 
     /// Reads the state of an output folder; a missing, damaged or other version's one is simply empty.
-    static func load(forOutput outputPath: String) -> BuildState {
-        FileManager.default.contents(atPath: location(for: outputPath)).flatMap(parse) ?? BuildState()
+    /// - Parameter fileRecords: false leaves out the file records, which only planning and pack reuse need.
+    static func load(forOutput outputPath: String, fileRecords: Bool = true) -> BuildState {
+        FileManager.default.contents(atPath: location(for: outputPath)).flatMap { parse($0, fileRecords: fileRecords) } ?? BuildState()
     }
 
     /// Saves the state for the next build. It only saves time: a build whose state cannot be written still succeeded.

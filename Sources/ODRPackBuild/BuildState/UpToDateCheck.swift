@@ -39,7 +39,7 @@ struct UpToDateCheck {
 
     func run() -> Outcome {
         guard options.useCache, let inputs else { return .changed(nil) }
-        let state = BuildState.load(forOutput: outputPath)
+        let state = BuildState.load(forOutput: outputPath, fileRecords: false)
         guard let replay = state.replay, replay.inputs == inputs,
               case let .success(realRoot) = LocalFileSystem().resolvedPath(replay.rootPath), realRoot == state.rootPath,
               state.outputs.allSatisfy({ BuildState.stamp(atPath: outputPath + "/" + $0.key) == $0.value }),

@@ -24,6 +24,11 @@ import Testing
         #expect(state.file(atPath: "a/é\n.json")?.digest == FileDigest(sha256: String(repeating: "f", count: 64), crc32: .max))
         #expect(state.file(atPath: "A/b.png") != nil && state.file(atPath: "A/b.pn") == nil && state.file(atPath: "z") == nil)
 
+        // The fast path reads everything but the file records.
+        var head = state
+        head.files = []
+        #expect(BuildState.parse(data, fileRecords: false) == head)
+
         for cut in [0, 5, data.count / 2, data.count - 1] { #expect(BuildState.parse(data.prefix(cut)) == nil) }
         #expect(BuildState.parse(data + Data([0])) == nil)
         var wrongIndex = state

@@ -22,7 +22,7 @@ extension BuildCommandTests {
 
     /// Whether the state holds what the fast path needs to print the build again.
     func hasReplay(_ project: TemporaryProject) -> Bool {
-        FileManager.default.contents(atPath: recordPath(project)).flatMap(BuildState.parse)?.replay != nil
+        FileManager.default.contents(atPath: recordPath(project)).flatMap { BuildState.parse($0) }?.replay != nil
     }
 
     /// Builds into `out` with `--json`; tells whether the fast path answered.
