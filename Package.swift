@@ -7,6 +7,25 @@ let upcomingFeatures: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
+
+/// The library's modules, bottom to top: each imports only modules listed before it, so the compiler forbids cycles
+/// and this list is the data flow (README: "How the code is laid out").
+let layers: [(name: String, imports: [Target.Dependency])] = [
+    // The only code that imports Glibc/Darwin: errors, files, scanning, locks, processes, terminal, hashing.
+    ("ODRPackPlatform", ["CSystem", crypto]),
+    // Bytes with no knowledge of packs: zip, deflate, CRC-32, binary plists, JSON.
+    ("ODRPackFormats", ["ODRPackPlatform", "CZlib", "CLibdeflate"]),
+    // The pure rules: manifest -> resolved resources -> packs -> diagnostics, and the planner that runs them.
+    ("ODRPackCore", ["ODRPackPlatform", "ODRPackFormats", .product(name: "Yams", package: "Yams"), crypto]),
+    // The build manifest, pack writers, build state, commit, verify, thin and diff.
+    ("ODRPackBuild", ["ODRPackPlatform", "ODRPackFormats", "ODRPackCore"]),
+    // What people and CI read: text, HTML, Markdown, GitHub Actions.
+    ("ODRPackReport", ["ODRPackPlatform", "ODRPackFormats", "ODRPackCore", "ODRPackBuild"]),
+    // import-xcode.
+    ("ODRPackXcode", ["ODRPackPlatform", "ODRPackCore"]),
+]
+
 let package = Package(
     name: "odrpack",
     // Synchronization's Mutex needs macOS 15.
@@ -25,7 +44,7 @@ let package = Package(
             name: "CZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        // libdeflate: whole-entry deflate of entries up to 1 MiB, and CRC-32 (several times zlib's speed).
+        // libdeflate: whole-entry deflate of entries up to 4 MiB, and CRC-32 (several times zlib's speed).
         .systemLibrary(
             name: "CLibdeflate",
             pkgConfig: "libdeflate",
@@ -39,35 +58,10 @@ let package = Package(
         ),
         // syncfs and sync_file_range, which Swift's Glibc module does not show.
         .target(name: "CSystem"),
-        // The layers, bottom to top; each imports only those below it (README: "How the code is laid out").
-        .target(
-            name: "ODRPackPlatform",
-            dependencies: ["CSystem", .product(name: "Crypto", package: "swift-crypto")],
-            swiftSettings: upcomingFeatures
-        ),
-        .target(name: "ODRPackFormats", dependencies: ["ODRPackPlatform", "CZlib", "CLibdeflate"], swiftSettings: upcomingFeatures),
-        .target(
-            name: "ODRPackCore",
-            dependencies: [
-                "ODRPackPlatform", "ODRPackFormats",
-                .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
-            ],
-            swiftSettings: upcomingFeatures
-        ),
-        .target(name: "ODRPackBuild", dependencies: ["ODRPackPlatform", "ODRPackFormats", "ODRPackCore"], swiftSettings: upcomingFeatures),
-        .target(
-            name: "ODRPackReport",
-            dependencies: ["ODRPackPlatform", "ODRPackFormats", "ODRPackCore", "ODRPackBuild"],
-            swiftSettings: upcomingFeatures
-        ),
-        .target(name: "ODRPackXcode", dependencies: ["ODRPackPlatform", "ODRPackCore"], swiftSettings: upcomingFeatures),
+    ] + layers.map { .target(name: $0.name, dependencies: $0.imports, swiftSettings: upcomingFeatures) } + [
         // What the libFuzzer targets (and the tests replaying their seeds) call; never part of the odrpack product.
-        .target(
-            name: "ODRPackFuzzing",
-            dependencies: ["ODRPackPlatform", "ODRPackFormats", "ODRPackCore", "ODRPackBuild", "ODRPackReport", "ODRPackXcode"],
-            path: "Fuzz/EntryPoints",
-            swiftSettings: upcomingFeatures
-        ),
+        .target(name: "ODRPackFuzzing", dependencies: layers.map { .target(name: $0.name) }, path: "Fuzz/EntryPoints",
+                swiftSettings: upcomingFeatures),
         .executableTarget(
             name: "odrpack",
             dependencies: [
@@ -78,10 +72,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ODRPackTests",
-            dependencies: [
-                "ODRPackPlatform", "ODRPackFormats", "ODRPackCore", "ODRPackBuild", "ODRPackReport", "ODRPackXcode", "ODRPackFuzzing",
-                "odrpack", "CArchive", .product(name: "Crypto", package: "swift-crypto"),
-            ],
+            dependencies: layers.map { .target(name: $0.name) } + ["ODRPackFuzzing", "odrpack", "CArchive", crypto],
             exclude: ["Fixtures"],
             swiftSettings: upcomingFeatures
         ),
