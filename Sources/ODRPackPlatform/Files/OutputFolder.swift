@@ -4,7 +4,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ODRPackPlatform
 
 /// The file operations every format's commit makes in the build folder.
 package enum OutputFolder {
