@@ -158,15 +158,6 @@ package enum SystemCall {
                 Int64(changed.tv_sec) * 1_000_000_000 + Int64(changed.tv_nsec))
     }
 
-    /// Access and modification times from a stat, as `utimensat` takes them (to put a file's times back).
-    static func accessAndModificationTimes(_ info: stat) -> [timespec] {
-        #if os(Linux)
-        [info.st_atim, info.st_mtim]
-        #else
-        [info.st_atimespec, info.st_mtimespec]
-        #endif
-    }
-
     /// The device number as an unsigned value: `dev_t` is a UInt64 on Linux and an Int32 on Darwin.
     static func device(_ info: stat) -> UInt64 {
         UInt64(truncatingIfNeeded: info.st_dev)

@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 @testable import ODRPackCore
 
 /// A throwaway project folder: a manifest plus resource files, removed when the test ends.
@@ -45,10 +40,7 @@ final class TemporaryProject {
     func sparseFile(_ relative: String, size: Int64) throws {
         let url = root.appendingPathComponent(relative)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let descriptor = open(url.path, O_CREAT | O_WRONLY | O_TRUNC, 0o644)
-        guard descriptor >= 0 else { throw POSIXError(.EIO) }
-        defer { close(descriptor) }
-        guard ftruncate(descriptor, off_t(size)) == 0 else { throw POSIXError(.EIO) }
+        try TestSystem.makeSparseFile(url.path, size: size)
     }
 
     func folder(_ relative: String) throws {
@@ -67,11 +59,7 @@ final class TemporaryProject {
 }
 
 extension String {
-    var resolvingSymlinksInPath: String {
-        guard let real = realpath(self, nil) else { return self }
-        defer { free(real) }
-        return String(cString: real)
-    }
+    var resolvingSymlinksInPath: String { TestSystem.realPath(self) }
 }
 
 extension PlanResult {

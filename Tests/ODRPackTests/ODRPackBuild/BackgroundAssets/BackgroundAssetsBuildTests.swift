@@ -193,7 +193,7 @@ import Testing
         let bin = fixture.project.path("bin")
         try fixture.project.folder("bin")
         try fixture.project.file("bin/xcrun", "#!/bin/sh\n[ \"$1\" = ba-package ] || exit 9\nshift\nexec '\(BackgroundAssetsFixture.standIn)' \"$@\"\n")
-        chmod(fixture.project.path("bin/xcrun"), 0o755)
+        TestSystem.setMode(fixture.project.path("bin/xcrun"), 0o755)
         let viaXcrun = try fixture.run(["build", "--format", "background-assets", "-o", "out"], environment: ["PATH": bin + ":/usr/bin:/bin"])
         #expect(viaXcrun.status == 0, "\(viaXcrun.stderr)")
         #expect(try fixture.calls().count == 4)

@@ -1,10 +1,5 @@
 import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 @testable import ODRPackBuild
 @testable import ODRPackCore
 @testable import ODRPackFormats
@@ -244,9 +239,8 @@ import Darwin
         #expect(try build(project, "a", ["--url-prefix", "https://x/", "--jobs", "1"]).status == 0)
         // Other mtimes, permissions, time zone and job count.
         for name in ["R/Level1/scene.json", "R/Shared/paddle.png"] {
-            var times = [timespec(tv_sec: 1_234_567_890, tv_nsec: 0), timespec(tv_sec: 1_234_567_890, tv_nsec: 0)]
-            utimensat(AT_FDCWD, project.path(name), &times, 0)
-            chmod(project.path(name), 0o600)
+            TestSystem.setTimes(project.path(name), seconds: 1_234_567_890)
+            TestSystem.setMode(project.path(name), 0o600)
         }
         #expect(try build(project, "b", ["--url-prefix", "https://x/", "--jobs", "4"],
                           environment: ["TZ": "America/Los_Angeles", "LANG": "tr_TR.UTF-8"]).status == 0)
@@ -303,8 +297,7 @@ import Darwin
 
         // Nothing changed, then only mtimes changed: nothing is rewritten.
         #expect(try buildInfo(try build(project))["written"] == [])
-        var times = [timespec(tv_sec: 1_900_000_000, tv_nsec: 5), timespec(tv_sec: 1_900_000_000, tv_nsec: 5)]
-        utimensat(AT_FDCWD, project.path("R/Level1/scene.json"), &times, 0)
+        TestSystem.setTimes(project.path("R/Level1/scene.json"), seconds: 1_900_000_000, nanoseconds: 5)
         let touched = try buildInfo(try build(project))
         #expect(touched["written"] == [] && touched["reused"]?.count == 4)
 
@@ -403,7 +396,7 @@ import Darwin
         let name = try #require(try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources")).sorted().first)
         let pack = project.path("out/OnDemandResources/" + name)
         try FileManager.default.removeItem(atPath: pack)
-        #expect(mkfifo(pack, 0o644) == 0)
+        #expect(TestSystem.makeFIFO(pack))
         let verify = try CommandRunner.run(["verify", "out"], in: project.root)
         #expect(verify.status == 1 && verify.stderr.contains("is neither a file nor a folder"))
         try project.file("Game.app/Info.plist", "app")
@@ -486,7 +479,7 @@ import Darwin
             while seen < lines, case let chunk = progress.fileHandleForReading.availableData, !chunk.isEmpty {
                 seen += chunk.filter { $0 == 0x0A }.count
             }
-            kill(process.processIdentifier, SIGKILL)
+            TestSystem.killAtOnce(process.processIdentifier)
             process.waitUntilExit()
         }
         try project.file("R/P0/f0.bin", bytes: Self.randomBytes(300_000, seed: 0))

@@ -1,10 +1,5 @@
 import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 @testable import ODRPackBuild
 @testable import ODRPackCore
 
@@ -17,14 +12,10 @@ import Darwin
         let plan = try #require(result.plan)
         let root = try #require(result.resolution?.rootPath)
         var outputs: [[String: Data]] = []
-        let zone = getenv("TZ").map { String(cString: $0) }
-        defer {
-            if let zone { setenv("TZ", zone, 1) } else { unsetenv("TZ") }
-            tzset()
-        }
+        let zone = ProcessInfo.processInfo.environment["TZ"]
+        defer { TestSystem.setTimeZone(zone) }
         for (index, timeZone) in ["UTC", "Pacific/Kiritimati", "America/St_Johns"].enumerated() {
-            setenv("TZ", timeZone, 1)
-            tzset()
+            TestSystem.setTimeZone(timeZone)
             var options = BuildOptions(outputDirectory: project.path("out\(index)"))
             options.useCache = false
             options.urlPrefix = "https://cdn.example.com/"

@@ -1,10 +1,5 @@
 import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 @testable import ODRPackBuild
 @testable import ODRPackCore
 @testable import ODRPackPlatform
@@ -18,10 +13,9 @@ import Darwin
         var result: [String: String] = [:]
         let enumerator = FileManager.default.enumerator(atPath: folder)!
         while let relative = enumerator.nextObject() as? String {
-            var info = stat()
-            lstat(folder + "/" + relative, &info)
-            let bytes = (info.st_mode & S_IFMT) == S_IFREG ? (FileManager.default.contents(atPath: folder + "/" + relative)?.sha256Hex ?? "?") : "dir"
-            result[relative] = "\(String(info.st_mode, radix: 8)) \(SystemCall.modificationAndChange(info).modified) \(bytes)"
+            let status = try SystemCall.requireStatus(folder + "/" + relative, followingLinks: false, "cannot stat '\(relative)'")
+            let bytes = status.kind == .regular ? (FileManager.default.contents(atPath: folder + "/" + relative)?.sha256Hex ?? "?") : "dir"
+            result[relative] = "\(String(status.mode, radix: 8)) \(status.stamp.modificationNanoseconds) \(bytes)"
         }
         return result
     }
@@ -60,9 +54,8 @@ import Darwin
     @Test func folderPacksAreReproducibleTreesThatVerify() throws {
         let project = try game.gameProject()
         #expect(try game.build(project, "a", ["--layout", "folder", "--jobs", "1"]).status == 0)
-        chmod(project.path("R/Level1/scene.json"), 0o600)
-        var times = [timespec(tv_sec: 1_234_567_890, tv_nsec: 0), timespec(tv_sec: 1_234_567_890, tv_nsec: 0)]
-        utimensat(AT_FDCWD, project.path("R/Level2/scene.json"), &times, 0)
+        TestSystem.setMode(project.path("R/Level1/scene.json"), 0o600)
+        TestSystem.setTimes(project.path("R/Level2/scene.json"), seconds: 1_234_567_890)
         let oldMask = umask(0o077)
         defer { umask(oldMask) }
         #expect(try game.build(project, "b", ["--layout", "folder", "--jobs", "3"], environment: ["TZ": "Asia/Tokyo"]).status == 0)
@@ -145,7 +138,7 @@ import Darwin
             mkdir -p "$1/_CodeSignature"
             (cd "$1" && find . -type f | LC_ALL=C sort) > "$1/_CodeSignature/CodeResources"
             """)
-        chmod(project.path("sign.sh"), 0o755)
+        TestSystem.setMode(project.path("sign.sh"), 0o755)
         return project.path("sign.sh") + " {}"
     }
 

@@ -1,10 +1,5 @@
 import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 @testable import ODRPackBuild
 @testable import ODRPackCore
 @testable import ODRPackPlatform
@@ -75,13 +70,9 @@ extension BuildCommandTests {
 
         // Same size and modification time: only the change time tells, and it is enough.
         let music = project.path("R/Level1/music.caf")
-        var info = stat()
-        stat(music, &info)
         var bytes = try Data(contentsOf: URL(fileURLWithPath: music))
         bytes[0] ^= 0xFF
-        try bytes.write(to: URL(fileURLWithPath: music))
-        var times = SystemCall.accessAndModificationTimes(info)
-        utimensat(AT_FDCWD, music, &times, 0)
+        try TestSystem.keepingTimes(of: music) { try bytes.write(to: URL(fileURLWithPath: music)) }
         var (output, replayed) = try buildChecked(project)
         #expect(!replayed)
         #expect(try written(output) == [id(["level1"])])

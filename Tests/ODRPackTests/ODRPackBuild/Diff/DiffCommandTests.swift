@@ -1,10 +1,5 @@
 import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 @testable import ODRPackCore
 
 /// `odrpack diff` on two builds of generated projects, through the binary.
@@ -120,8 +115,7 @@ import Darwin
     @Test func touchedFilesAndIdenticalBuildsAreNoChange() throws {
         let project = try project()
         try build(project, "v1")
-        var times = [timespec(tv_sec: 1_800_000_000, tv_nsec: 0), timespec(tv_sec: 1_800_000_000, tv_nsec: 0)]
-        for file in ["R/L1/a.json", "R/L2/c.json"] { utimensat(AT_FDCWD, project.path(file), &times, 0) }
+        for file in ["R/L1/a.json", "R/L2/c.json"] { TestSystem.setTimes(project.path(file), seconds: 1_800_000_000) }
         try build(project, "v2")
         let (output, document) = try diff(project, ["--exit-code"])
         #expect(output.status == 0)

@@ -1,10 +1,6 @@
 import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+@testable import ODRPackPlatform
 
 /// Odd and hostile project trees: each gives its diagnostic code, and none crashes.
 @Suite struct HostileInputTests {
@@ -81,17 +77,17 @@ import Darwin
     }
 
     /// Permissions bind only a user other than root, so as root the binary runs as `nobody` (setpriv).
-    @Test(.enabled(if: getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")),
+    @Test(.enabled(if: SystemCall.userID != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")),
           arguments: [("R/locked.bin", 0o000), ("R/Sealed", 0o000), ("R/NoSearch", 0o644)])
     func unreadableEntriesAreFileUnreadable(path: String, mode: Int) throws {
         let project = try project("  - {path: ., tags: [a]}\n")
         try project.file("R/ok.txt", "fine")
         try project.file(path.hasSuffix(".bin") ? path : path + "/inside.txt", "x")
-        chmod(project.path(path), mode_t(mode))
-        defer { chmod(project.path(path), 0o755) }
+        TestSystem.setMode(project.path(path), mode)
+        defer { TestSystem.setMode(project.path(path), 0o755) }
         let arguments = ["validate", "--json"]
         let output: CommandRunner.Output
-        if getuid() == 0 {
+        if SystemCall.userID == 0 {
             output = try CommandRunner.run(["--reuid=65534", "--regid=65534", "--clear-groups", CommandRunner.executable.path] + arguments,
                                            in: project.root, executable: URL(fileURLWithPath: "/usr/bin/setpriv"))
         } else {
@@ -123,11 +119,7 @@ import Darwin
         let project = try project("  - {path: ., tags: [a]}\n")
         let name = project.path("R") + "/bad-\u{FFFD}".replacingOccurrences(of: "\u{FFFD}", with: "")
         let bytes = Array(name.utf8) + [0xFF, 0xFE, 0x2E, 0x70, 0x6E, 0x67, 0]
-        let descriptor = bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count) { open($0, O_CREAT | O_WRONLY, 0o644) }
-        }
-        #expect(descriptor >= 0)
-        close(descriptor)
+        #expect(TestSystem.createFile(rawPath: Array(bytes.dropLast())))
         try project.file("R/good.png")
         let result = try project.plan()
         #expect(result.codes == ["file-unreadable"])

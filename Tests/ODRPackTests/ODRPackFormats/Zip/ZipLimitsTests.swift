@@ -1,10 +1,5 @@
 import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 @testable import ODRPackFormats
 @testable import ODRPackPlatform
 
@@ -13,8 +8,8 @@ import Darwin
     /// A small archive written by odrpack's writer: the bytes, and where its central directory starts and ends.
     func smallArchive(in project: TemporaryProject, names: [String] = ["a/", "a/b.txt"]) throws -> [UInt8] {
         let path = project.path("small.zip")
-        let descriptor = open(path, O_CREAT | O_TRUNC | O_RDWR, 0o644)
-        defer { close(descriptor) }
+        let descriptor = try SystemCall.createFile(path)
+        defer { SystemCall.closeFile(descriptor) }
         let writer = try AssetPackZipWriter(descriptor: descriptor, path: path, entryTime: 946_684_800, level: nil)
         for name in names {
             if name.hasSuffix("/") { try writer.addFolder(name); continue }

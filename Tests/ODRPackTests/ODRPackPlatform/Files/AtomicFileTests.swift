@@ -1,10 +1,5 @@
 import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 @testable import ODRPackPlatform
 
 /// What `--output` may name besides a plain file: a report or manifest never replaces a pipe, a device or a link.
@@ -12,16 +7,13 @@ import Darwin
     @Test func aPipeIsWrittenInPlaceNotReplaced() throws {
         let project = try TemporaryProject()
         let fifo = project.path("pipe")
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        #expect(TestSystem.makeFIFO(fifo, mode: 0o600))
+        let reader = TestSystem.openFIFOForReading(fifo)
         #expect(reader >= 0)
-        defer { close(reader) }
+        defer { SystemCall.closeFile(reader) }
         try AtomicFile.write(Data("through the pipe".utf8), to: fifo)
-        var bytes = [UInt8](repeating: 0, count: 64)
-        let count = read(reader, &bytes, 64)
-        #expect(String(decoding: bytes.prefix(max(0, count)), as: UTF8.self) == "through the pipe")
-        var info = stat()
-        #expect(lstat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
+        #expect(String(decoding: TestSystem.readAvailable(reader, count: 64), as: UTF8.self) == "through the pipe")
+        #expect(TestSystem.isFIFO(fifo))
     }
 
     @Test func aLinkStaysALinkAndItsTargetIsReplaced() throws {

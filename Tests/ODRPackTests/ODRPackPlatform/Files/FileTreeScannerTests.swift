@@ -1,10 +1,5 @@
 import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 @testable import ODRPackPlatform
 
 /// The one metadata pass every plan and build starts with, and the fingerprint the up-to-date check compares.
@@ -38,7 +33,7 @@ import Darwin
             let name = names(many)[position]
             let index = Int(name.dropFirst().dropLast(4))!
             #expect(many.entries[position].stamp.size == Int64((count - index) % 5))
-            #expect(many.entries[position].mode & S_IFMT == S_IFREG)
+            #expect(FileStatus.Kind(mode: many.entries[position].mode) == .regular)
         }
         // The fingerprint is taken before sorting and does not depend on how the threads shared the chunks.
         let fingerprint = try #require(tree.fingerprint)
@@ -63,11 +58,7 @@ import Darwin
         }
         // Same size, same modification time: the change time still moves.
         let path = project.path("R/Level1/music.caf")
-        var info = stat()
-        stat(path, &info)
-        try project.file("R/Level1/music.caf", "abd")
-        var times = SystemCall.accessAndModificationTimes(info)
-        utimensat(AT_FDCWD, path, &times, 0)
+        try TestSystem.keepingTimes(of: path) { try project.file("R/Level1/music.caf", "abd") }
         expectNew("same-size edit with the old modification time")
         try project.file("R/UI/new.json", "{}")
         expectNew("a new file")
@@ -75,7 +66,7 @@ import Darwin
         expectNew("a new empty folder")
         try FileManager.default.moveItem(atPath: project.path("R/UI/new.json"), toPath: project.path("R/UI/renamed.json"))
         expectNew("a rename")
-        chmod(project.path("R/UI/menu.json"), 0o600)
+        TestSystem.setMode(project.path("R/UI/menu.json"), 0o600)
         expectNew("a mode change")
         try FileManager.default.removeItem(atPath: project.path("R/Empty"))
         expectNew("a removed folder")

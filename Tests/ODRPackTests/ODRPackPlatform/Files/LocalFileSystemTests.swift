@@ -1,10 +1,5 @@
 import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 @testable import ODRPackPlatform
 
 @Suite struct LocalFileSystemTests {
@@ -12,13 +7,9 @@ import Darwin
     @Test func contentsReadsAPipeToItsEnd() throws {
         let project = try TemporaryProject()
         let fifo = project.path("pipe")
-        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(TestSystem.makeFIFO(fifo, mode: 0o600))
         let text = String(repeating: "0123456789abcdef", count: 20_000)
-        let writer = Thread {
-            let descriptor = open(fifo, O_WRONLY)
-            _ = text.utf8CString.withUnsafeBytes { write(descriptor, $0.baseAddress!, $0.count - 1) }
-            close(descriptor)
-        }
+        let writer = Thread { TestSystem.send(text, throughFIFO: fifo) }
         writer.start()
         guard case let .success(bytes) = LocalFileSystem().contents(of: fifo) else {
             Issue.record("the pipe could not be read")
