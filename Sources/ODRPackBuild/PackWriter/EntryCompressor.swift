@@ -88,11 +88,14 @@ final class EntryCompressor: @unchecked Sendable {
         let offsets: [Int64] = size <= piece * 3 ? [0] : [0, (size - piece) / 2, size - piece]
         let length = size <= piece * 3 ? Int(size) : Self.sampleSize
         var sampled = 0
-        for offset in offsets { sampled += try read(offset, length, sample.bytes.baseAddress! + sampled) }
-        guard sampled > 0 else { return false }
-        if CompressedFormat.matches(UnsafeRawBufferPointer(rebasing: sample.bytes[..<min(sampled, length, CompressedFormat.prefixLength)])) {
-            return false
+        for offset in offsets {
+            sampled += try read(offset, length, sample.bytes.baseAddress! + sampled)
+            // The first sample starts the file: a compressed format's signature settles it before more is read.
+            if offset == 0, CompressedFormat.matches(UnsafeRawBufferPointer(rebasing: sample.bytes[..<min(sampled, CompressedFormat.prefixLength)])) {
+                return false
+            }
         }
+        guard sampled > 0 else { return false }
         guard let trial else { throw Self.noZlib }
         let compressedLength = trial.compressedCount(UnsafeRawBufferPointer(rebasing: sample.bytes[..<sampled]))
         return Double(compressedLength) <= Double(sampled) * (1 - Self.worthwhileSaving)
