@@ -53,6 +53,11 @@ package enum FuzzEntryPoints {
             if (try? reader.readData { _ in }) == nil { return }
         }
         _ = try? reader.centralDirectory()
+        // And from the end, as a build reads the last build's archive to copy its unchanged entries.
+        if case let .success(descriptor) = SystemCall.openForReading(path) {
+            _ = try? ZipCentralDirectory(descriptor: descriptor, fileSize: UInt64(bytes.count))
+            _ = SystemCall.closeFile(descriptor)
+        }
     }
 
     /// The Xcode project reader (an old-style plist), as import-xcode reads project.pbxproj.

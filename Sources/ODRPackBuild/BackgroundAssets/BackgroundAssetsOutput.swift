@@ -61,7 +61,10 @@ struct BackgroundAssetsOutput: PackOutput {
 
     func temporaryPath(forPack index: Int) -> String { packsPath + "/" + TemporaryName.beside(fileNames[index]) }
 
-    func makeWriter(spares: CompressorPool) -> any PackFormatWriter {
+    /// Apple's packager writes the archives: nothing of an old one is copied.
+    func reusableEntries(toWrite: [Int], fileDigests: [[FileDigest?]], previous: BuildState) -> EntryReuse { EntryReuse() }
+
+    func makeWriter(spares: CompressorPool, entries: EntryReuse) -> any PackFormatWriter {
         BackgroundAssetsPackWriter(packager: packager, manifests: manifests, rootPath: rootPath, packsPath: packsPath)
     }
 

@@ -84,7 +84,12 @@ package struct BuildOptions: Sendable {
     /// What, besides content, decides a pack archive's bytes: a change rebuilds the pack.
     /// - Parameter pack: bytes generated for the pack itself (its Info.plist, or its ba-package manifest).
     func archiveKey(pack: Data, packager: String? = nil) -> String {
-        settingsKey(packager: packager, packsOnly: true) + "\0pack=" + pack.sha256Hex
+        archiveSettingsPrefix(packager: packager) + pack.sha256Hex
+    }
+
+    /// What every archive key of these settings starts with: archives whose keys share it archive a file alike.
+    func archiveSettingsPrefix(packager: String? = nil) -> String {
+        settingsKey(packager: packager, packsOnly: true) + "\0pack="
     }
 }
 

@@ -37,8 +37,15 @@ struct OnDemandResourcesOutput: PackOutput {
 
     func temporaryPath(forPack index: Int) -> String { packsPath + "/" + TemporaryName.beside(fileNames[index]) }
 
-    func makeWriter(spares: CompressorPool) -> any PackFormatWriter {
-        PackWriter(options: options, spares: spares, infoPlists: infoPlists, rootPath: rootPath)
+    /// Zips only: a signer may change what a pack folder holds.
+    func reusableEntries(toWrite: [Int], fileDigests: [[FileDigest?]], previous: BuildState) -> EntryReuse {
+        guard options.layout == .zip, options.signCommand == nil else { return EntryReuse() }
+        return EntryReuse(plan: plan, toWrite: toWrite, fileDigests: fileDigests, previous: previous,
+                          settings: options.archiveSettingsPrefix(), packsPath: packsPath)
+    }
+
+    func makeWriter(spares: CompressorPool, entries: EntryReuse) -> any PackFormatWriter {
+        PackWriter(options: options, spares: spares, infoPlists: infoPlists, rootPath: rootPath, entries: entries)
     }
 
     /// Nothing to do when every pack is reused, the plan and options are as last time, and every output file is

@@ -49,9 +49,10 @@ struct PackBuilder: Sendable {
         let toWrite = reuse.toWrite
         progress.begin(packs: toWrite.count, bytes: toWrite.reduce(0) { $0 + packs[$1].size })
         let written: [PackArchiveFacts]
+        let entries = output.reusableEntries(toWrite: toWrite, fileDigests: reuse.fileDigests, previous: previous)
         do {
             let spares = CompressorPool(options: options, capacity: options.jobs - 1)
-            written = try parallelMap(toWrite, jobs: options.jobs, perWorker: { output.makeWriter(spares: spares) }) { writer, index in
+            written = try parallelMap(toWrite, jobs: options.jobs, perWorker: { output.makeWriter(spares: spares, entries: entries) }) { writer, index in
                 writer.onBytes = { [progress] in progress.add(bytes: $0) }
                 let facts = try writer.write(packs[index], index: index, known: reuse.fileDigests[index],
                                              to: output.temporaryPath(forPack: index))
@@ -64,7 +65,7 @@ struct PackBuilder: Sendable {
             throw error
         }
         progress.end()
-        reuse.bytesRead += toWrite.reduce(0) { $0 + packs[$1].size }
+        reuse.bytesRead += toWrite.reduce(0) { $0 + packs[$1].size } - entries.bytes
         for (index, result) in zip(toWrite, written) { reuse.facts[packs[index].id] = result }
 
         let (manifest, removed, next) = try output.commit(facts: reuse.facts, written: toWrite, previous: previous)

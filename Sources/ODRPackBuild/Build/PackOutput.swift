@@ -12,8 +12,11 @@ protocol PackOutput {
     /// Creates the folders and refuses what cannot be written, before any pack is.
     func prepare() throws
     func temporaryPath(forPack index: Int) -> String
+    /// Which files of the packs to write can be copied from the last build's archives (none where another tool
+    /// writes the packs, or signing may change them).
+    func reusableEntries(toWrite: [Int], fileDigests: [[FileDigest?]], previous: BuildState) -> EntryReuse
     /// A writer for one worker thread.
-    func makeWriter(spares: CompressorPool) -> any PackFormatWriter
+    func makeWriter(spares: CompressorPool, entries: EntryReuse) -> any PackFormatWriter
     /// Whether every file of the output is already what this build would write, when every pack is reused.
     func isUnchanged(facts: [String: PackArchiveFacts], previous: BuildState) -> Bool
     /// Moves the written packs (at their temporary paths) into place, removes what no longer belongs, and writes the

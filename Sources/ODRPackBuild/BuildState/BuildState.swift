@@ -57,14 +57,19 @@ struct BuildState: Sendable, Equatable {
         return folder + "/" + Data(outputDirectory.utf8).sha256Hex.prefix(32) + ".state"
     }
 
-    /// The record of the file at `path`, found by binary search.
+    /// The record of the file at `path`.
     func file(atPath path: String) -> FileRecord? {
+        index(ofFileAtPath: path).map { files[$0] }
+    }
+
+    /// The position in `files` of the file at `path`, found by binary search.
+    func index(ofFileAtPath path: String) -> Int? {
         var low = 0, high = files.count
         while low < high {
             let middle = (low + high) / 2
             if files[middle].path.precedesByCodePoint(path) { low = middle + 1 } else { high = middle }
         }
-        return low < files.count && files[low].path.hasSameBytes(as: path) ? files[low] : nil
+        return low < files.count && files[low].path.hasSameBytes(as: path) ? low : nil
     }
 
     /// Reads the state of an output folder; a missing, damaged or other version's one is simply empty.

@@ -23,12 +23,15 @@ final class PackWriter: PackFormatWriter {
     /// This writer's own compressor (its buffer serves the large files too), and the build's spares it borrows from.
     private let compressor: EntryCompressor
     private let spares: CompressorPool
+    /// Unchanged entries of the last build's archives, copied instead of compressed again.
+    private let reusable: EntryReuse
     private var buffer: UnsafeMutableRawBufferPointer { compressor.buffer.bytes }
     /// Reports bytes read as they stream, for progress (from several threads).
     var onBytes: (@Sendable (Int64) -> Void)?
 
-    init(options: BuildOptions, spares: CompressorPool, infoPlists: [[UInt8]], rootPath: String) {
+    init(options: BuildOptions, spares: CompressorPool, infoPlists: [[UInt8]], rootPath: String, entries: EntryReuse = EntryReuse()) {
         self.options = options
+        reusable = entries
         self.infoPlists = infoPlists
         self.rootPath = rootPath
         compressor = EntryCompressor(options: options)
@@ -39,7 +42,7 @@ final class PackWriter: PackFormatWriter {
     func write(_ pack: AssetPack, index: Int, known: [FileDigest?], to temporaryPath: String) throws -> PackArchiveFacts {
         let entries = PackEntry.entries(of: pack, infoPlist: infoPlists[index], rootPath: rootPath, known: known)
         if options.layout == .zip && options.signCommand == nil {
-            let (size, sha256, digests) = try writeZip(entries, at: temporaryPath)
+            let (size, sha256, digests) = try writeZip(entries, reusing: reusable.entries[index] ?? [], at: temporaryPath)
             let files = zip(entries, digests).compactMap { entry, digest -> FileDigest? in
                 if case .file = entry.content { return digest } else { return nil }
             }
@@ -101,7 +104,8 @@ final class PackWriter: PackFormatWriter {
     // MARK: Zip
 
     /// Writes META-INF and `entries` as a zip; returns its size, SHA-256 and each file entry's digest.
-    private func writeZip(_ entries: [PackEntry], at path: String) throws -> (Int64, String, [FileDigest?]) {
+    /// - Parameter reusing: by position among the file entries, where the last build's archives hold one unchanged.
+    private func writeZip(_ entries: [PackEntry], reusing: [EntryReuse.Entry?] = [], at path: String) throws -> (Int64, String, [FileDigest?]) {
         // Read and write: a large deflated entry is read back to hash it once its header is patched.
         let descriptor = try SystemCall.createFile(path)
         defer { SystemCall.closeFile(descriptor) }
@@ -110,39 +114,79 @@ final class PackWriter: PackFormatWriter {
         try writer.addFolder(ZipMetadata.folderName)
         _ = try addBytes(Array(ZipMetadata(entries: entries).propertyList.binaryData()), named: ZipMetadata.fileName, to: writer)
         var digests: [FileDigest?] = Array(repeating: nil, count: entries.count)
-        var batch: [Int] = []
+        var archives = PreviousArchives(reuse: reusable)
+        defer { archives.close() }
+        // Small entries wait in a batch, prepared together then written in order; reused ones wait there too.
+        var batch: [(index: Int, reused: EntryReuse.Entry?)] = []
         var batchBytes: Int64 = 0
         func flush() throws {
             guard !batch.isEmpty else { return }
-            for (index, prepared) in zip(batch, try prepare(batch.map { entries[$0] })) {
-                try prepared.payload.withUnsafeBytes { payload in
-                    try writer.addFile(entries[index].name, size: prepared.size, crc: prepared.digest.crc32,
-                                       deflated: prepared.deflated, payload: payload)
+            var prepared = try prepare(batch.filter { $0.reused == nil }.map { entries[$0.index] }).makeIterator()
+            for (index, reused) in batch {
+                if let reused, case let .file(_, size, _, known?) = entries[index].content {
+                    try copy(entries[index].name, size: size, digest: known, from: reused, archives: &archives, to: writer)
+                    digests[index] = known
+                    continue
                 }
-                digests[index] = prepared.digest
+                guard let entry = prepared.next() else { preconditionFailure("one prepared entry per entry to prepare") }
+                try entry.payload.withUnsafeBytes { payload in
+                    try writer.addFile(entries[index].name, size: entry.size, crc: entry.digest.crc32, deflated: entry.deflated, payload: payload)
+                }
+                digests[index] = entry.digest
             }
             batch.removeAll(keepingCapacity: true)
             batchBytes = 0
         }
+        var filePosition = 0
         for (index, entry) in entries.enumerated() {
+            var reused: EntryReuse.Entry?
+            if case let .file(_, _, _, known) = entry.content {
+                if known != nil && filePosition < reusing.count { reused = reusing[filePosition] }
+                filePosition += 1
+            }
             switch entry.content {
             case .folder:
                 try flush()
                 try writer.addFolder(entry.name)
-            case let .file(path, size, stamp, known) where size > Int64(PackWriter.wholeEntryLimit):
+            case let .file(path, size, stamp, known) where size > Int64(PackWriter.wholeEntryLimit) && reused == nil:
                 try flush()
                 digests[index] = try addFile(entry.name, path: path, size: size, stamp: stamp, known: known, to: writer)
             default:
-                batch.append(index)
-                batchBytes += entry.size
+                batch.append((index, reused))
+                if reused == nil { batchBytes += entry.size }
                 if batch.count == Self.batchEntries || batchBytes >= Self.batchBytes { try flush() }
             }
         }
         try flush()
+        try archives.checkUnchanged()
         let (size, sha256) = try writer.finish()
         // The commit waits for the disk (SPEC 7, Durable); starting now overlaps that with the other packs' work.
         SystemCall.startWriteback(descriptor)
         return (size, sha256, digests)
+    }
+
+    /// Copies an unchanged entry's archived bytes from the last build's archive, once its local header there is
+    /// exactly the one this writer gives the entry.
+    private func copy(_ name: String, size: Int64, digest: FileDigest, from entry: EntryReuse.Entry,
+                      archives: inout PreviousArchives, to writer: AssetPackZipWriter) throws {
+        let (descriptor, path) = try archives.open(entry.archive)
+        let header = writer.localHeader(ofFile: name, size: size, crc: digest.crc32, deflated: entry.deflated, compressedSize: entry.compressedSize)
+        let changed = ODRPackError.fileChanged("'\(path)' is not as the last build left it: run the build again (or with --no-cache)")
+        guard header.count <= buffer.count,
+              SystemCall.readFully(descriptor, into: buffer.baseAddress!, count: header.count, at: Int64(entry.headerOffset)) == header.count,
+              header.withUnsafeBytes({ $0.elementsEqual(UnsafeRawBufferPointer(rebasing: buffer[..<header.count])) }) else { throw changed }
+        var offset = Int64(entry.headerOffset) + Int64(header.count)
+        try writer.addFile(name, size: size, crc: digest.crc32, deflated: entry.deflated, compressedSize: entry.compressedSize) { append in
+            var left = entry.compressedSize
+            while left > 0 {
+                let count = SystemCall.readFully(descriptor, into: buffer.baseAddress!, count: Int(min(Int64(buffer.count), left)), at: offset)
+                guard count > 0 else { throw changed }
+                try append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                offset += Int64(count)
+                left -= Int64(count)
+            }
+        }
+        onBytes?(size)
     }
 
     private func addBytes(_ bytes: [UInt8], named name: String, to writer: AssetPackZipWriter) throws -> FileDigest {
@@ -155,6 +199,7 @@ final class PackWriter: PackFormatWriter {
 
     /// Prepares small entries on every core that is free, a slice per compressor; the first error in entry order is thrown.
     private func prepare(_ entries: [PackEntry]) throws -> [EntryCompressor.Prepared] {
+        if entries.isEmpty { return [] }
         let borrowed = spares.borrow(upTo: min(options.jobs, entries.count) - 1)
         defer { spares.giveBack(borrowed) }
         let pool = [compressor] + borrowed, report = onBytes

@@ -55,6 +55,27 @@ package final class AssetPackZipWriter {
         try emit(payload)
     }
 
+    /// A file entry whose archived bytes already exist (an unchanged entry of an earlier archive): `body` calls its
+    /// argument with each piece of them, `compressedSize` bytes in all, deflated when `deflated`.
+    package func addFile(_ name: String, size: Int64, crc: UInt32, deflated: Bool, compressedSize: Int64,
+                         copying body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        try addEntry(name, method: deflated ? ZipFormat.deflated : ZipFormat.stored, crc: crc, size: UInt64(size),
+                     compressedSize: UInt64(compressedSize), isFolder: false)
+        var copied: Int64 = 0
+        try body { piece in
+            copied += Int64(piece.count)
+            try emit(piece)
+        }
+        guard copied == compressedSize else { throw sizeMismatch(name, expected: compressedSize, got: copied) }
+    }
+
+    /// The local header this writer gives a file entry: an entry copied from an earlier archive had exactly this one.
+    package func localHeader(ofFile name: String, size: Int64, crc: UInt32, deflated: Bool, compressedSize: Int64) -> [UInt8] {
+        localHeader(name, method: deflated ? ZipFormat.deflated : ZipFormat.stored, crc: crc, size: UInt64(size),
+                    compressedSize: UInt64(compressedSize),
+                    zip64: ZipFormat.needsZip64(size: UInt64(size), compressedSize: UInt64(compressedSize)))
+    }
+
     /// A file entry streamed in pieces: `body` calls its argument with each piece, `size` bytes in all.
     package func addFile(_ name: String, size: Int64, crc: UInt32, deflate: Bool,
                  body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {

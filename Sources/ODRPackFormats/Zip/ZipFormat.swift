@@ -17,7 +17,7 @@ package enum ZipFormat {
     package static let utf8Flag: UInt16 = 0x0800
     package static let dataDescriptorFlag: UInt16 = 0x0008
     package static let stored: UInt16 = 0
-    static let deflated: UInt16 = 8
+    package static let deflated: UInt16 = 8
     /// A 32-bit field that holds this says "see the zip64 extra field".
     static let overflow32: UInt32 = 0xFFFF_FFFF
 

@@ -32,6 +32,10 @@ import Testing
         #expect(directory.locals.allSatisfy { $0.flags & 0x8 == 0 })
         #expect(entries.first { $0.name == "huge.bin" }?.size == UInt64(size))
         #expect(entries.first { $0.name == "huge.bin" }?.compressedSize == UInt64(size))
+        // What the next build reads to copy unchanged entries: the zip64 numbers, from the end.
+        let central = try ZipCentralDirectoryTests().read(path)
+        #expect(central.entries == ZipCentralDirectoryTests().entries(directory))
+        #expect(central.entries.last?.headerOffset ?? 0 > UInt64(size))
         // libarchive reads it back front to back through the local headers, and verify checks every hash.
         let reader = try ZipArchiveReader(path: path, streaming: true)
         var sizes: [String: Int64] = [:]

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+@testable import ODRPackFormats
+@testable import ODRPackPlatform
+
+/// A build reads the last build's archive directory from its end to copy unchanged entries: it must agree with the
+/// archive exactly, and refuse an end it does not expect rather than guess.
+@Suite struct ZipCentralDirectoryTests {
+    func read(_ path: String) throws -> ZipCentralDirectory {
+        guard case let .success(descriptor) = SystemCall.openForReading(path) else { throw ODRPackError.fileOperation("cannot open \(path)") }
+        defer { _ = SystemCall.closeFile(descriptor) }
+        return try ZipCentralDirectory(descriptor: descriptor, fileSize: UInt64(try #require(SystemCall.status(path)).stamp.size))
+    }
+
+    func entries(_ directory: ZipDirectory) -> [ZipCentralDirectory.Entry] {
+        directory.entries.map {
+            .init(name: $0.name, method: UInt16($0.method), crc: $0.crc, compressedSize: $0.compressedSize, size: $0.size, headerOffset: $0.offset)
+        }
+    }
+
+    @Test func itReadsWhatTheWriterWrote() throws {
+        let project = try TemporaryProject()
+        _ = try ZipLimitsTests().smallArchive(in: project, names: ["a/", "a/b.txt", "ü.json"])
+        let path = project.path("small.zip")
+        let directory = try read(path)
+        #expect(directory.entries.map(\.name) == ["a/", "a/b.txt", "ü.json"])
+        #expect(directory.entries == entries(try ZipDirectory(path: path)))
+        #expect(directory.entries[2].headerOffset > directory.entries[1].headerOffset && directory.entries[2].size == 5)
+    }
+
+    /// 65,535 entries or more need the zip64 end record, which the reader follows.
+    @Test func manyEntriesAreFoundThroughTheZip64EndRecord() throws {
+        let project = try TemporaryProject()
+        let names = (0..<70_000).map { "f\($0)" }
+        _ = try ZipLimitsTests().smallArchive(in: project, names: names)
+        let path = project.path("small.zip")
+        let directory = try read(path)
+        #expect(directory.entries.count == 70_000 && directory.entries.last?.name == "f69999")
+        #expect(directory.entries == entries(try ZipDirectory(path: path)))
+    }
+
+    @Test func anEndItDoesNotExpectIsAFormatError() throws {
+        let project = try TemporaryProject()
+        let bytes = try ZipLimitsTests().smallArchive(in: project, names: ["a/", "a/b.txt"])
+        let path = project.path("small.zip")
+        var commented = bytes
+        commented[commented.count - 2] = 3
+        commented += Array("abc".utf8)
+        let endOffset = bytes.count - 22
+        var misplaced = bytes
+        misplaced[endOffset + 16] &+= 1
+        var miscounted = bytes
+        miscounted[endOffset + 10] = 9
+        miscounted[endOffset + 8] = 9
+        for damaged in [commented, Array(bytes.dropLast()), misplaced, miscounted, Array(bytes.prefix(21)), []] {
+            try Data(damaged).write(to: URL(fileURLWithPath: path))
+            #expect(throws: ZipCentralDirectory.FormatError.self) { try read(path) }
+        }
+    }
+}
