@@ -15,10 +15,10 @@ package enum OutputFolder {
         }
     }
 
-    /// The first step of every commit: when the manifest on disk is already `text` and no pack was written, it stays
+    /// The first step of every commit: when the manifest on disk is already `bytes` and no pack was written, it stays
     /// (returns true); else it is removed, durably, so that nothing trusts it while packs are replaced.
-    package static func retireManifest(at path: String, text: String, wroteAny: Bool) throws -> Bool {
-        if !wroteAny && FileManager.default.contents(atPath: path) == Data(text.utf8) { return true }
+    package static func retireManifest(at path: String, bytes: Data, wroteAny: Bool) throws -> Bool {
+        if !wroteAny && FileManager.default.contents(atPath: path) == bytes { return true }
         _ = SystemCall.removeFile(path)
         try SystemCall.syncFolder((path as NSString).deletingLastPathComponent)
         return false

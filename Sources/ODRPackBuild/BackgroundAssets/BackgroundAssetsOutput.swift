@@ -86,8 +86,8 @@ struct BackgroundAssetsOutput: PackOutput {
         let hosting = plan.backgroundAssets.hosting
         let manifest = BuildManifest(plan: plan, archives: facts, versions: versions(facts), urlPrefix: options.urlPrefix)
         let manifestPath = outputPath + "/" + BuildManifest.fileName
-        let manifestText = manifest.serialized()
-        let manifestUnchanged = try OutputFolder.retireManifest(at: manifestPath, text: manifestText, wroteAny: !written.isEmpty)
+        let manifestBytes = Data(manifest.serialized().utf8)
+        let manifestUnchanged = try OutputFolder.retireManifest(at: manifestPath, bytes: manifestBytes, wroteAny: !written.isEmpty)
         // Each written pack's <id>.json is in place already (the packager was given it there).
         for index in written {
             let folder = temporaryPath(forPack: index)
@@ -123,7 +123,7 @@ struct BackgroundAssetsOutput: PackOutput {
             try OutputFolder.writeIfChanged(Data(BackgroundAssetsDocuments.downloadManifest(manifest, urlPrefix: urlPrefix).utf8),
                                             to: sitePath + "/" + BackgroundAssetsLayout.downloadManifestFile)
         }
-        if !manifestUnchanged { try AtomicFile.write(Data(manifestText.utf8), to: manifestPath, durable: true) }
+        if !manifestUnchanged { try AtomicFile.write(manifestBytes, to: manifestPath, durable: true) }
         return (manifest, removed, state)
     }
 

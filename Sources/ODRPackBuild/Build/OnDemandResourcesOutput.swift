@@ -63,8 +63,16 @@ struct OnDemandResourcesOutput: PackOutput {
         -> (manifest: BuildManifest, removed: [String], state: BuildState) {
         let manifest = BuildManifest(plan: plan, archives: facts)
         let manifestPath = outputPath + "/" + BuildManifest.fileName
-        let manifestText = manifest.serialized()
-        let manifestUnchanged = try OutputFolder.retireManifest(at: manifestPath, text: manifestText, wroteAny: !written.isEmpty)
+        // The manifest and Apple's two plists depend only on the plan and the facts: made on two cores at once.
+        let (kept, dropped) = options.applePlists
+        let documents = try parallelMap([0, 1], jobs: options.jobs) { part -> [Data] in
+            if part == 0 { return [Data(manifest.serialized().utf8)] }
+            let apple = AppleManifests.assetPackManifest(plan, facts: facts, urlPrefix: options.urlPrefix,
+                                                         packsURL: "http://127.0.0.1" + AppleManifests.percentEncoded(packsPath + "/"))
+            return [AppleManifests.onDemandResources(plan).binaryData(), apple.binaryData()]
+        }
+        let manifestBytes = documents[0][0]
+        let manifestUnchanged = try OutputFolder.retireManifest(at: manifestPath, bytes: manifestBytes, wroteAny: !written.isEmpty)
         for index in written {
             try OutputFolder.moveIntoPlace(temporaryPath(forPack: index), to: packsPath + "/" + fileNames[index])
         }
@@ -76,17 +84,13 @@ struct OnDemandResourcesOutput: PackOutput {
             try SystemCall.makeDurable(folder: outputPath, written: written.map { packsPath + "/" + fileNames[$0] } + [packsPath])
         }
         var state = try BuildState.make(plan, rootPath: rootPath, facts: facts, fileNames: fileNames,
-                                               archiveKeys: archiveKeys, packsPath: packsPath)
-        try OutputFolder.writeIfChanged(AppleManifests.onDemandResources(plan).binaryData(),
-                                        to: outputPath + "/" + AppleManifests.onDemandResourcesFile)
-        let (kept, dropped) = options.applePlists
-        let apple = AppleManifests.assetPackManifest(plan, facts: facts, urlPrefix: options.urlPrefix,
-                                                     packsURL: "http://127.0.0.1" + AppleManifests.percentEncoded(packsPath + "/"))
-        try OutputFolder.writeIfChanged(apple.binaryData(), to: outputPath + "/" + kept)
+                                        archiveKeys: archiveKeys, packsPath: packsPath)
+        try OutputFolder.writeIfChanged(documents[1][0], to: outputPath + "/" + AppleManifests.onDemandResourcesFile)
+        try OutputFolder.writeIfChanged(documents[1][1], to: outputPath + "/" + kept)
         if let failure = SystemCall.removeFile(outputPath + "/" + dropped), !failure.isMissing {
             throw ODRPackError.systemCall("cannot remove the stale '\(outputPath)/\(dropped)'", failure)
         }
-        if !manifestUnchanged { try AtomicFile.write(Data(manifestText.utf8), to: manifestPath, durable: true) }
+        if !manifestUnchanged { try AtomicFile.write(manifestBytes, to: manifestPath, durable: true) }
         state.outputFingerprint = fingerprint(facts)
         for name in outputNames { state.outputs[name] = BuildState.stamp(atPath: outputPath + "/" + name) }
         return (manifest, removed, state)

@@ -42,40 +42,40 @@ package enum JSONValue: Equatable, Sendable {
 
     private func write(to output: inout [UInt8], indent: Int, expandingArrays: Bool) {
         switch self {
-        case .null: output.append(contentsOf: "null".utf8)
-        case let .bool(value): output.append(contentsOf: (value ? "true" : "false").utf8)
+        case .null: output.append(contentsOf: Self.nullBytes)
+        case let .bool(value): output.append(contentsOf: value ? Self.trueBytes : Self.falseBytes)
         case let .int(value): Self.writeInteger(value, to: &output)
         case let .double(value):
             output.append(contentsOf: (value.isFinite ? "\(value)" : "null").utf8)
         case let .string(value): Self.writeString(value, to: &output)
         case let .array(values):
-            if values.isEmpty { output.append(contentsOf: "[]".utf8); return }
+            if values.isEmpty { output.append(contentsOf: Self.emptyArray); return }
             if !expandingArrays && values.allSatisfy(\.isScalar) {
                 output.append(UInt8(ascii: "["))
                 for (index, value) in values.enumerated() {
-                    if index > 0 { output.append(contentsOf: ", ".utf8) }
+                    if index > 0 { output.append(contentsOf: Self.commaSpace) }
                     value.write(to: &output, indent: indent, expandingArrays: expandingArrays)
                 }
                 output.append(UInt8(ascii: "]"))
                 return
             }
-            output.append(contentsOf: "[\n".utf8)
+            output.append(contentsOf: Self.openArray)
             for (index, value) in values.enumerated() {
                 Self.writeIndent(indent + 1, to: &output)
                 value.write(to: &output, indent: indent + 1, expandingArrays: expandingArrays)
-                output.append(contentsOf: (index == values.count - 1 ? "\n" : ",\n").utf8)
+                output.append(contentsOf: index == values.count - 1 ? Self.newline : Self.commaNewline)
             }
             Self.writeIndent(indent, to: &output)
             output.append(UInt8(ascii: "]"))
         case let .object(pairs):
-            if pairs.isEmpty { output.append(contentsOf: "{}".utf8); return }
-            output.append(contentsOf: "{\n".utf8)
+            if pairs.isEmpty { output.append(contentsOf: Self.emptyObject); return }
+            output.append(contentsOf: Self.openObject)
             for (index, (key, value)) in pairs.enumerated() {
                 Self.writeIndent(indent + 1, to: &output)
                 Self.writeString(key, to: &output)
-                output.append(contentsOf: ": ".utf8)
+                output.append(contentsOf: Self.colonSpace)
                 value.write(to: &output, indent: indent + 1, expandingArrays: expandingArrays)
-                output.append(contentsOf: (index == pairs.count - 1 ? "\n" : ",\n").utf8)
+                output.append(contentsOf: index == pairs.count - 1 ? Self.newline : Self.commaNewline)
             }
             Self.writeIndent(indent, to: &output)
             output.append(UInt8(ascii: "}"))
@@ -83,8 +83,21 @@ package enum JSONValue: Equatable, Sendable {
     }
 
     private static func writeIndent(_ level: Int, to output: inout [UInt8]) {
-        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: level * 2))
+        var count = level * 2
+        while count > 0 {
+            let piece = min(count, spaces.count)
+            output.append(contentsOf: spaces[..<piece])
+            count -= piece
+        }
     }
+
+    // The punctuation as bytes: appending a `String.utf8` goes through a slow generic path.
+    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
+    private static let nullBytes = Array("null".utf8), trueBytes = Array("true".utf8), falseBytes = Array("false".utf8)
+    private static let emptyArray = Array("[]".utf8), emptyObject = Array("{}".utf8)
+    private static let openArray = Array("[\n".utf8), openObject = Array("{\n".utf8)
+    private static let commaSpace = Array(", ".utf8), colonSpace = Array(": ".utf8)
+    private static let newline = Array("\n".utf8), commaNewline = Array(",\n".utf8)
 
     private var isScalar: Bool {
         switch self {

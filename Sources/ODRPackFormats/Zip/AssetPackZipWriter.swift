@@ -292,9 +292,23 @@ package final class AssetPackZipWriter {
 
     /// Writes at the end of the file (all of it, retrying interrupted writes); only bytes in archive order are hashed.
     private func writeAll(_ bytes: UnsafeRawBufferPointer, hashing: Bool) throws {
-        let failure = SystemCall.writeAll(descriptor, bytes)
+        var failure: Int32 = 0
+        if hashing && bytes.count >= Self.overlapStep {
+            // A large piece is hashed while the kernel copies it: two cores where a rewritten pack has them.
+            let hasher = self.hasher, descriptor = self.descriptor
+            let parts = try parallelMap([0, 1], jobs: 2) { part -> (failure: Int32, hasher: SHA256Hasher) in
+                if part == 0 { return (SystemCall.writeAll(descriptor, bytes), hasher) }
+                var hashed = hasher
+                hashed.update(bytes)
+                return (0, hashed)
+            }
+            failure = parts[0].failure
+            self.hasher = parts[1].hasher
+        } else {
+            failure = SystemCall.writeAll(descriptor, bytes)
+            if hashing { hasher.update(bytes) }
+        }
         guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
-        if hashing { hasher.update(bytes) }
         offset += UInt64(bytes.count)
         // Linux starts writing dirty pages only at 10% of memory; asking every 16 MB keeps the disk busy while the CPU
         // works, so the build's final wait for stable storage (SPEC 7, Durable) is short.
@@ -306,6 +320,7 @@ package final class AssetPackZipWriter {
     }
 
     private static let writebackStep = 16 << 20
+    private static let overlapStep = 1 << 20
     private var unflushed = 0
 
     /// Hashes bytes already in the file, for an entry whose header was patched after its data.
