@@ -38,8 +38,7 @@ struct EntryReuse: Sendable {
         guard !toWrite.isEmpty, !previous.files.isEmpty else { return }
         // The pack each recorded file was archived in, among the archives that may be copied from.
         var usable: [(record: BuildState.PackRecord, path: String)] = []
-        for id in previous.packs.keys.sorted() {
-            let record = previous.packs[id]!
+        for (_, record) in previous.packs.sorted(by: { $0.key < $1.key }) {
             let path = packsPath + "/" + record.fileName
             guard record.archiveKey.hasPrefix(settings), record.archiveStamp.hasPrefix("f"),
                   BuildState.packStamp(atPath: path) == record.archiveStamp else { continue }
@@ -71,15 +70,15 @@ struct EntryReuse: Sendable {
             guard let entry = directories[number]?[file.path], entry.size == UInt64(file.size),
                   entry.crc == previous.files[record].digest.crc32,
                   entry.method == ZipFormat.deflated || (entry.method == ZipFormat.stored && entry.compressedSize == entry.size) else { continue }
-            let archive = archiveNumbers[number] ?? {
+            let archive = archiveNumbers[number] ?? archives.count
+            if archive == archives.count {
+                archiveNumbers[number] = archive
                 archives.append(Archive(path: usable[number].path, stamp: usable[number].record.archiveStamp))
-                archiveNumbers[number] = archives.count - 1
-                return archives.count - 1
-            }()
-            if entries[pack] == nil { entries[pack] = Array(repeating: nil, count: plan.packs[pack].files.count) }
+            }
             bytes += file.size
-            entries[pack]![position] = Entry(archive: archive, headerOffset: entry.headerOffset,
-                                            compressedSize: Int64(entry.compressedSize), deflated: entry.method == ZipFormat.deflated)
+            entries[pack, default: Array(repeating: nil, count: plan.packs[pack].files.count)][position] =
+                Entry(archive: archive, headerOffset: entry.headerOffset, compressedSize: Int64(entry.compressedSize),
+                      deflated: entry.method == ZipFormat.deflated)
         }
     }
 
