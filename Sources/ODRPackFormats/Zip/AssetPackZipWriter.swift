@@ -80,14 +80,8 @@ package final class AssetPackZipWriter {
     package func addFile(_ name: String, size: Int64, crc: UInt32, deflate: Bool,
                  body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
         guard deflate, let deflater else {
-            try addEntry(name, method: ZipFormat.stored, crc: crc, size: UInt64(size), compressedSize: UInt64(size), isFolder: false)
-            var written: Int64 = 0
-            try body { piece in
-                written += Int64(piece.count)
-                try emit(piece)
-            }
-            guard written == size else { throw sizeMismatch(name, expected: size, got: written) }
-            return
+            // Stored, its archived bytes are its bytes.
+            return try addFile(name, size: size, crc: crc, deflated: false, compressedSize: size, copying: body)
         }
         try Self.checkName(name)
         // The compressed size is known only at the end: write a header to reserve its place, stream the data,

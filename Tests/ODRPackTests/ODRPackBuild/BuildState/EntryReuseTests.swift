@@ -8,17 +8,9 @@ import Testing
 /// a pack can change must give the bytes of a clean build, and read from the resources only what changed.
 @Suite struct EntryReuseTests {
     /// Small text (deflated whole), small noise (stored), and over 4 MiB of each, which stream.
-    func project(extraManifest: String = "") throws -> TemporaryProject {
+    func project() throws -> TemporaryProject {
         let project = try TemporaryProject()
-        try project.manifest("""
-            version: 1
-            bundle-id: com.example.reuse
-            resources-root: R
-            resources:
-              - {path: Level, tags: [level]}
-              - {path: Menu, tags: [menu]}
-            \(extraManifest)
-            """)
+        try manifest(project)
         for index in 0..<40 {
             try project.file("R/Level/Text/part\(index).json", String(repeating: "{\"part\": \(index), \"enemy\": \"panda\"}\n", count: 50 + index))
         }
@@ -27,6 +19,19 @@ import Testing
         try project.file("R/Level/big.mov", bytes: BuildCommandTests.randomBytes(4_300_000, seed: 8))
         try project.file("R/Menu/menu.json", "{\"menu\": true}")
         return project
+    }
+
+    /// Two packs, and `extra` resource entries after them.
+    func manifest(_ project: TemporaryProject, extra: String = "") throws {
+        try project.manifest("""
+            version: 1
+            bundle-id: com.example.reuse
+            resources-root: R
+            resources:
+              - {path: Level, tags: [level]}
+              - {path: Menu, tags: [menu]}
+            \(extra)
+            """)
     }
 
     func options(_ project: TemporaryProject, _ folder: String, level: Int = 6) -> BuildOptions {
@@ -89,27 +94,12 @@ import Testing
     @Test func aFileMovedToAnotherPackIsCopiedFromTheOneItLeft() throws {
         let project = try project()
         let first = try build(project, after: nil)
-        try project.manifest("""
-            version: 1
-            bundle-id: com.example.reuse
-            resources-root: R
-            resources:
-              - {path: Level, tags: [level]}
-              - {path: Menu, tags: [menu]}
-              - {path: Level/big.json, tags: [menu]}
-            """)
+        try manifest(project, extra: "  - {path: Level/big.json, tags: [menu]}")
         let second = try build(project, after: first.state)
         #expect(second.written.count == 2 && second.bytesRead == 0)
         try expectCleanBytes(project)
         // And back: the pack it was in is gone, its entry comes from the pack that held it.
-        try project.manifest("""
-            version: 1
-            bundle-id: com.example.reuse
-            resources-root: R
-            resources:
-              - {path: Level, tags: [level]}
-              - {path: Menu, tags: [menu]}
-            """)
+        try manifest(project)
         let third = try build(project, after: second.state)
         #expect(third.removed.count == 1 && third.bytesRead == 0)
         try expectCleanBytes(project)
