@@ -50,7 +50,21 @@ package struct LocalFileSystem: ResourceFileSystem {
     }
 
     package func read(_ path: String, count: Int, at offset: Int64) -> Result<[UInt8], SystemError> {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        Self.read(open(path, O_RDONLY | O_CLOEXEC), count: count, at: offset)
+    }
+
+    /// Opens each file relative to its folder, so the kernel walks the folder's path once instead of once per file
+    /// (a third of `validate`'s time on 200,000 files).
+    package func readHeads(of names: [String], inFolder folder: String, count: Int) -> [Result<[UInt8], SystemError>] {
+        let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        // Each file's own error (a missing folder, a permission) comes from opening it by its whole path.
+        guard folderDescriptor >= 0 else { return names.map { read(folder + "/" + $0, count: count, at: 0) } }
+        defer { SystemCall.closeFile(folderDescriptor) }
+        return names.map { Self.read(openat(folderDescriptor, $0, O_RDONLY | O_CLOEXEC), count: count, at: 0) }
+    }
+
+    /// Up to `count` bytes at `offset` of a file just opened (or the error that opening it gave), then closes it.
+    private static func read(_ descriptor: Int32, count: Int, at offset: Int64) -> Result<[UInt8], SystemError> {
         guard descriptor >= 0 else { return .failure(.last) }
         defer { SystemCall.closeFile(descriptor) }
         var bytes = [UInt8](repeating: 0, count: count)

@@ -9,4 +9,12 @@ package protocol ResourceFileSystem: Sendable {
     func scan(_ path: String) -> FileTree
     /// Up to `count` bytes at `offset` of a file: the few bytes the executable-content check reads.
     func read(_ path: String, count: Int, at offset: Int64) -> Result<[UInt8], SystemError>
+    /// The first `count` bytes of each named file of one folder, in order: the executable-content check's reads.
+    func readHeads(of names: [String], inFolder folder: String, count: Int) -> [Result<[UInt8], SystemError>]
+}
+
+extension ResourceFileSystem {
+    package func readHeads(of names: [String], inFolder folder: String, count: Int) -> [Result<[UInt8], SystemError>] {
+        names.map { read(folder + "/" + $0, count: count, at: 0) }
+    }
 }

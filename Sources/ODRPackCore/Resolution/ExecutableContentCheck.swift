@@ -13,7 +13,7 @@ struct ExecutableContentCheck {
         // Chunks of 256 files per task keep the hand-off cost below the cost of the reads. `inspect` never throws.
         let chunks = Array(stride(from: 0, to: resources.count, by: 256))
         let findings = try! parallelMap(chunks) { start in
-            resources[start..<min(resources.count, start + 256)].map { inspect(rootPath + "/" + $0.path) }
+            inspect(resources[start..<min(resources.count, start + 256)])
         }.joined()
         var diagnostics: [Diagnostic] = []
         for (position, finding) in findings.enumerated() {
@@ -32,8 +32,35 @@ struct ExecutableContentCheck {
         return diagnostics
     }
 
-    func inspect(_ path: String) -> Finding? {
-        switch fileSystem.read(path, count: 64, at: 0) {
+    /// The findings of consecutive resources, read a folder at a time (resources are sorted, so a folder's files
+    /// are neighbours).
+    func inspect(_ resources: ArraySlice<ResolvedResource>) -> [Finding?] {
+        var findings: [Finding?] = []
+        findings.reserveCapacity(resources.count)
+        var start = resources.startIndex
+        while start < resources.endIndex {
+            let folder = Self.folder(of: resources[start].path)
+            var end = start + 1
+            while end < resources.endIndex, Self.folder(of: resources[end].path) == folder { end += 1 }
+            let names = resources[start..<end].map { String($0.path.utf8.dropFirst(folder.isEmpty ? 0 : folder.utf8.count + 1))! }
+            let heads = fileSystem.readHeads(of: names, inFolder: folder.isEmpty ? rootPath : rootPath + "/" + folder, count: 64)
+            for (resource, head) in zip(resources[start..<end], heads) {
+                findings.append(finding(head, path: rootPath + "/" + resource.path))
+            }
+            start = end
+        }
+        return findings
+    }
+
+    /// A resource's folder relative to the root ("" at the root).
+    static func folder(of path: String) -> Substring {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+        return path[..<slash]
+    }
+
+    /// What a file's first bytes (or the error reading them) say; a DOS header leads to one more read at `path`.
+    func finding(_ head: Result<[UInt8], SystemError>, path: String) -> Finding? {
+        switch head {
         case let .failure(error):
             return .unreadable(reason: error.reason)
         case let .success(header):

@@ -115,6 +115,23 @@ import Testing
         #expect(result.codes.allSatisfy { $0 == "executable-content" })
     }
 
+    /// The check reads a folder's files through one open folder: files at the root, in nested folders and in
+    /// folders that sort between each other's files are each judged by their own bytes.
+    @Test func executableContentIsFoundInEveryFolder() throws {
+        let project = try project("  - {path: ., tags: [a]}\n")
+        let elf = Data([0x7F, 0x45, 0x4C, 0x46, 2, 1, 1, 0])
+        try project.file("R/root.elf", bytes: elf)
+        try project.file("R/a.txt", "text")
+        try project.file("R/x/b.txt", "text")
+        try project.file("R/x/y/c.elf", bytes: elf)
+        try project.file("R/x/y/d.txt", "text")
+        try project.file("R/x/z.elf", bytes: elf)
+        try project.file("R/x-y/e.elf", bytes: elf)
+        let result = try project.plan()
+        #expect(result.diagnostics(.executableContent).map(\.subject) == ["root.elf", "x-y/e.elf", "x/y/c.elf", "x/z.elf"])
+        #expect(result.codes.allSatisfy { $0 == "executable-content" })
+    }
+
     @Test func nonUTF8FileNameIsReportedWithoutACrash() throws {
         let project = try project("  - {path: ., tags: [a]}\n")
         let name = project.path("R") + "/bad-\u{FFFD}".replacingOccurrences(of: "\u{FFFD}", with: "")
