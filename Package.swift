@@ -13,7 +13,7 @@ let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto"
 /// and this list is the data flow (README: "How the code is laid out").
 let layers: [(name: String, imports: [Target.Dependency])] = [
     // The only code that imports Glibc/Darwin: errors, files, scanning, locks, processes, terminal, hashing.
-    ("ODRPackPlatform", ["CSystem", crypto]),
+    ("ODRPackPlatform", ["CSystem", "CSHA256", crypto]),
     // Bytes with no knowledge of packs: zip, deflate, CRC-32, binary plists, JSON.
     ("ODRPackFormats", ["ODRPackPlatform", "CZlib", "CLibdeflate"]),
     // The pure rules: manifest -> resolved resources -> packs -> diagnostics, and the planner that runs them.
@@ -58,6 +58,9 @@ let package = Package(
         ),
         // syncfs and sync_file_range, which Swift's Glibc module does not show.
         .target(name: "CSystem"),
+        // SHA-256 blocks with the x86 SHA extensions, two messages at once (SHA256Hasher). Optimized in debug builds
+        // too: at -O0 each intrinsic goes through memory, and the tests hash gigabytes.
+        .target(name: "CSHA256", cSettings: [.unsafeFlags(["-O2"])]),
     ] + layers.map { .target(name: $0.name, dependencies: $0.imports, swiftSettings: upcomingFeatures) } + [
         // What the libFuzzer targets (and the tests replaying their seeds) call; never part of the odrpack product.
         .target(name: "ODRPackFuzzing", dependencies: layers.map { .target(name: $0.name) }, path: "Fuzz/EntryPoints",

@@ -121,8 +121,7 @@ package struct BuildVerifier {
             var hasher = SHA256Hasher()
             var bytes: [UInt8] = []
             let keep = index == 1 || entry.name == PackEntry.infoPlistName
-            let (crc, size) = try reader.readData { piece in
-                hasher.update(piece)
+            let (crc, size) = try reader.readData(hashingInto: &hasher) { piece in
                 if keep { bytes.append(contentsOf: piece) }
             }
             if crc != entry.crc { problem("its data has CRC-32 \(crc), its local header says \(entry.crc)") }

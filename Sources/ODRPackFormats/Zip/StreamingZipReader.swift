@@ -49,10 +49,15 @@ package final class StreamingZipReader {
     /// File offset of `buffer[bufferStart]`.
     private var position: UInt64 = 0
     private var current: LocalEntry?
-    /// With `hashing`: the SHA-256 of every byte read so far, which are read once each, in file order.
+    /// With `hashing`: the SHA-256 of the file's bytes up to `hashedTo`, hashed once each, in file order, when they
+    /// are consumed (so an entry's stored bytes can be hashed together with their own content hash).
     private var hasher: SHA256Hasher?
+    /// File offset up to which `hasher` has hashed; between the buffer's start and `position`.
+    private var hashedTo: UInt64 = 0
     /// Bytes read from the file so far (the buffer's end, as a file offset).
     private var bytesRead: UInt64 = 0
+    /// Made at the first small deflated entry.
+    private var wholeInflater: WholeInflater?
 
     /// - Parameter hashing: also hash the file's raw bytes on the way, so `digestToEnd` needs no second read.
     package init(path: String, hashing: Bool = false) throws {
@@ -68,7 +73,9 @@ package final class StreamingZipReader {
     /// The whole file's size and SHA-256 (with `hashing`): the bytes read so far, then the rest up to the end.
     /// Also after a format error, since everything read before it was hashed in order.
     package func digestToEnd() throws -> (size: Int64, sha256: String) {
-        guard var hasher else { preconditionFailure("digestToEnd needs a reader made with hashing") }
+        guard hasher != nil else { preconditionFailure("digestToEnd needs a reader made with hashing") }
+        hashConsumed(upTo: bytesRead)
+        guard var hasher else { preconditionFailure() }
         while true {
             let count = SystemCall.readFully(descriptor, into: buffer.baseAddress!, count: buffer.count, at: Int64(bytesRead))
             guard count >= 0 else { throw FormatError(description: "cannot read: \(SystemError.last.reason)") }
@@ -121,6 +128,21 @@ package final class StreamingZipReader {
     /// header gives; returns the CRC-32 and the count of what came out.
     @discardableResult
     package func readData(_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> (crc: UInt32, size: UInt64) {
+        var unused: SHA256Hasher?
+        return try readData(hashingInto: &unused, body)
+    }
+
+    /// As `readData(_:)`, also hashing the uncompressed bytes into `content`: a stored entry's bytes are hashed
+    /// into the archive's hash and `content` in one pass.
+    package func readData(hashingInto content: inout SHA256Hasher,
+                          _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> (crc: UInt32, size: UInt64) {
+        var hashing: SHA256Hasher? = content
+        defer { content = hashing! }
+        return try readData(hashingInto: &hashing, body)
+    }
+
+    private func readData(hashingInto content: inout SHA256Hasher?,
+                          _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> (crc: UInt32, size: UInt64) {
         guard let entry = current else { return (0, 0) }
         current = nil
         var crc: UInt32 = 0
@@ -128,12 +150,26 @@ package final class StreamingZipReader {
         func emit(_ bytes: UnsafeRawBufferPointer) throws {
             crc = CRC32.update(crc, bytes)
             size += UInt64(bytes.count)
+            content?.update(bytes)
             try body(bytes)
         }
         switch entry.method {
+        case ZipFormat.stored where content != nil && hasher != nil:
+            try stream(entry.compressedSize) { piece in
+                hashConsumed(upTo: position)
+                SHA256Hasher.update(&hasher!, &content!, with: piece)
+                hashedTo = position + UInt64(piece.count)
+                crc = CRC32.update(crc, piece)
+                size += UInt64(piece.count)
+                try body(piece)
+            }
         case ZipFormat.stored:
             try stream(entry.compressedSize, emit)
         case ZipFormat.deflated:
+            if let whole = try inflateWhole(entry) {
+                try emit(whole)
+                break
+            }
             let inflater = try Inflater()
             var ended = false
             try stream(entry.compressedSize) { piece in
@@ -145,6 +181,20 @@ package final class StreamingZipReader {
             throw FormatError(description: "'\(entry.name)' uses compression method \(entry.method): only stored (0) and deflate (8) are allowed")
         }
         return (crc, size)
+    }
+
+    /// A small deflated entry's bytes inflated at once from the buffer, consuming its compressed bytes; nil (nothing
+    /// consumed) when it is too large or libdeflate does not read it exactly as its header says: zlib then streams it.
+    private func inflateWhole(_ entry: LocalEntry) throws -> UnsafeRawBufferPointer? {
+        guard entry.compressedSize <= UInt64(buffer.count), entry.size <= UInt64(WholeInflater.limit),
+              try fill(Int(entry.compressedSize)) else { return nil }
+        if wholeInflater == nil { wholeInflater = try WholeInflater() }
+        let count = Int(entry.compressedSize)
+        guard let bytes = wholeInflater?.inflate(UnsafeRawBufferPointer(rebasing: buffer[bufferStart..<(bufferStart + count)]),
+                                                 size: Int(entry.size)) else { return nil }
+        bufferStart += count
+        position += UInt64(count)
+        return bytes
     }
 
     /// Reads the central directory from where the local headers ended, through the end record; checks that the
@@ -222,6 +272,7 @@ package final class StreamingZipReader {
     private func fill(_ wanted: Int) throws -> Bool {
         if bufferEnd - bufferStart >= wanted { return true }
         if bufferStart > 0 {
+            hashConsumed(upTo: position)
             let kept = bufferEnd - bufferStart
             buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + bufferStart, byteCount: kept)
             bufferStart = 0
@@ -232,11 +283,18 @@ package final class StreamingZipReader {
                                              at: Int64(position) + Int64(bufferEnd))
             if count < 0 { throw FormatError(description: "cannot read: \(SystemError.last.reason)") }
             if count == 0 { return false }
-            hasher?.update(UnsafeRawBufferPointer(rebasing: buffer[bufferEnd..<(bufferEnd + count)]))
             bufferEnd += count
             bytesRead = position + UInt64(bufferEnd)
         }
         return true
+    }
+
+    /// Hashes the buffered bytes from `hashedTo` up to the file offset `end` (consumed or, at the end, all read).
+    private func hashConsumed(upTo end: UInt64) {
+        guard hasher != nil, end > hashedTo else { return }
+        let bufferOffset = position - UInt64(bufferStart)
+        hasher!.update(UnsafeRawBufferPointer(rebasing: buffer[Int(hashedTo - bufferOffset)..<Int(end - bufferOffset)]))
+        hashedTo = end
     }
 
     private func peekSignature() throws -> UInt32 {
