@@ -30,7 +30,7 @@ struct Build: ParsableCommand {
     @Option(help: "auto (deflate only what shrinks, the default), store or deflate.")
     var compression: CompressionMode?
 
-    @Option(help: "Deflate level, 0-9 (default 6).")
+    @Option(help: "Deflate level, 0-9 (default \(BuildOptions.defaultLevel)).")
     var level: Int?
 
     @Option(help: "Packs written at once (default: the number of cores, at most \(BuildOptions.maximumJobs)).")
@@ -80,7 +80,7 @@ struct Build: ParsableCommand {
         options.layout = layout ?? .zip
         options.signCommand = signCommand
         options.compression = compression ?? .auto
-        options.level = level ?? 6
+        options.level = level ?? BuildOptions.defaultLevel
         options.jobs = jobs ?? BuildOptions.defaultJobs
         options.urlPrefix = urlPrefix
         options.useCache = !noCache
