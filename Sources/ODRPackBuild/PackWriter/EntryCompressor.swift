@@ -13,9 +13,12 @@ final class EntryCompressor: @unchecked Sendable {
     /// Deflate only when a trial saves at least this fraction of the sample.
     static let worthwhileSaving = 0.05
 
-    /// A small entry ready to be written: its digest, and its bytes as they go into the archive.
+    /// A small entry ready to be written: its CRC-32 and SHA-256, and its bytes as they go into the archive.
     struct Prepared {
-        var digest: FileDigest
+        var crc32: UInt32
+        /// nil for a stored entry whose SHA-256 the cache does not know: the writer hashes it together with the
+        /// archive (`AssetPackZipWriter.addFile(_:crc:storedPayload:hashingInto:)`), a third of the cost of a second pass.
+        var sha256: String?
         var size: Int64
         var deflated: Bool
         var payload: [UInt8]
@@ -56,15 +59,16 @@ final class EntryCompressor: @unchecked Sendable {
     }
 
     /// The CRC always comes from the bytes that go into the archive; the SHA-256 the cache knows is trusted only
-    /// while that CRC agrees with it (else the file changed under the same metadata: both are computed anew).
+    /// while that CRC agrees with it (else the file changed under the same metadata: it is computed anew).
     private func prepare(_ bytes: UnsafeRawBufferPointer, known: FileDigest?) throws -> Prepared {
-        let digest: FileDigest
-        if let known, CRC32.update(0, bytes) == known.crc32 { digest = known } else { digest = PackWriter.digest(bytes) }
+        let crc = CRC32.update(0, bytes)
+        let sha256 = known.flatMap { $0.crc32 == crc ? $0.sha256 : nil }
         guard try shouldDeflate(inMemory: bytes) else {
-            return Prepared(digest: digest, size: Int64(bytes.count), deflated: false, payload: Array(bytes))
+            return Prepared(crc32: crc, sha256: sha256, size: Int64(bytes.count), deflated: false, payload: Array(bytes))
         }
         guard let deflater else { throw Self.noZlib }
-        return Prepared(digest: digest, size: Int64(bytes.count), deflated: true, payload: deflater.compress(bytes))
+        return Prepared(crc32: crc, sha256: sha256 ?? PackWriter.sha256(bytes), size: Int64(bytes.count), deflated: true,
+                        payload: deflater.compress(bytes))
     }
 
     func shouldDeflate(inMemory bytes: UnsafeRawBufferPointer) throws -> Bool {

@@ -129,10 +129,7 @@ final class PackWriter: PackFormatWriter {
                     continue
                 }
                 guard let entry = prepared.next() else { preconditionFailure("one prepared entry per entry to prepare") }
-                try entry.payload.withUnsafeBytes { payload in
-                    try writer.addFile(entries[index].name, size: entry.size, crc: entry.digest.crc32, deflated: entry.deflated, payload: payload)
-                }
-                digests[index] = entry.digest
+                digests[index] = try add(entry, named: entries[index].name, to: writer)
             }
             batch.removeAll(keepingCapacity: true)
             batchBytes = 0
@@ -190,11 +187,20 @@ final class PackWriter: PackFormatWriter {
     }
 
     private func addBytes(_ bytes: [UInt8], named name: String, to writer: AssetPackZipWriter) throws -> FileDigest {
-        let prepared = try compressor.prepare(PackEntry(name: name, content: .bytes(bytes)), onBytes: nil)
-        try prepared.payload.withUnsafeBytes { payload in
-            try writer.addFile(name, size: prepared.size, crc: prepared.digest.crc32, deflated: prepared.deflated, payload: payload)
+        try add(try compressor.prepare(PackEntry(name: name, content: .bytes(bytes)), onBytes: nil), named: name, to: writer)
+    }
+
+    /// Writes a prepared entry and returns its digest; a stored one whose SHA-256 is not known yet is hashed as it is
+    /// archived.
+    private func add(_ entry: EntryCompressor.Prepared, named name: String, to writer: AssetPackZipWriter) throws -> FileDigest {
+        if let sha256 = entry.sha256 {
+            try entry.payload.withUnsafeBytes { try writer.addFile(name, size: entry.size, crc: entry.crc32, deflated: entry.deflated, payload: $0) }
+            return FileDigest(sha256: sha256, crc32: entry.crc32)
         }
-        return prepared.digest
+        precondition(!entry.deflated, "a deflated entry's SHA-256 is computed when it is prepared")
+        var content = SHA256Hasher()
+        try entry.payload.withUnsafeBytes { try writer.addFile(name, crc: entry.crc32, storedPayload: $0, hashingInto: &content) }
+        return FileDigest(sha256: content.finalize(), crc32: entry.crc32)
     }
 
     /// Prepares small entries on every core that is free, a slice per compressor; the first error in entry order is thrown.
@@ -232,10 +238,10 @@ final class PackWriter: PackFormatWriter {
         return digest
     }
 
-    static func digest(_ bytes: UnsafeRawBufferPointer) -> FileDigest {
+    static func sha256(_ bytes: UnsafeRawBufferPointer) -> String {
         var hasher = SHA256Hasher()
         hasher.update(bytes)
-        return FileDigest(sha256: hasher.finalize(), crc32: CRC32.update(0, bytes))
+        return hasher.finalize()
     }
 
     // MARK: Folder
@@ -255,7 +261,7 @@ final class PackWriter: PackFormatWriter {
                 defer { output.close() }
                 try bytes.withUnsafeBytes { raw in
                     try output.write(raw)
-                    digests[entry.name] = Self.digest(raw)
+                    digests[entry.name] = FileDigest(sha256: Self.sha256(raw), crc32: CRC32.update(0, raw))
                 }
                 try output.finish(time: options.entryTime)
             case let .file(source, size, stamp, known):

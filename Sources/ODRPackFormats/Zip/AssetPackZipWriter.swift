@@ -25,6 +25,8 @@ package final class AssetPackZipWriter {
     private let dosDate: UInt16
     private let deflater: Deflater?
     private var pending: [UInt8] = []
+    /// The front of `pending` already in `hasher`: the rest is hashed before anything after it.
+    private var pendingHashed = 0
     private let pendingCapacity = 512 * 1024
     /// Bytes of the archive so far, pending ones included.
     private var offset: UInt64 = 0
@@ -53,6 +55,24 @@ package final class AssetPackZipWriter {
         try addEntry(name, method: deflated ? ZipFormat.deflated : ZipFormat.stored, crc: crc, size: UInt64(size),
                      compressedSize: UInt64(payload.count), isFolder: false)
         try emit(payload)
+    }
+
+    /// A stored file entry whose bytes are all in memory, hashed into the archive's SHA-256 and into `content` in one
+    /// pass (`SHA256Hasher.update(_:_:with:)`): the entry's own digest costs a third of a second hash.
+    package func addFile(_ name: String, crc: UInt32, storedPayload payload: UnsafeRawBufferPointer,
+                         hashingInto content: inout SHA256Hasher) throws {
+        try addEntry(name, method: ZipFormat.stored, crc: crc, size: UInt64(payload.count), compressedSize: UInt64(payload.count),
+                     isFolder: false)
+        if pending.count + payload.count > pendingCapacity { try flush() }
+        if payload.count >= pendingCapacity {
+            try writeAll(payload, hashingAlso: &content)
+        } else {
+            hashPending()
+            SHA256Hasher.update(&hasher, &content, with: payload)
+            pending.append(contentsOf: payload)
+            pendingHashed = pending.count
+            offset += UInt64(payload.count)
+        }
     }
 
     /// A file entry whose archived bytes already exist (an unchanged entry of an earlier archive): `body` calls its
@@ -278,10 +298,40 @@ package final class AssetPackZipWriter {
 
     private func flush() throws {
         guard !pending.isEmpty else { return }
+        hashPending()
         let count = UInt64(pending.count)
         offset -= count
-        try pending.withUnsafeBytes { try writeAll($0, hashing: true) }
+        try pending.withUnsafeBytes { try writeAll($0, hashing: false) }
         pending.removeAll(keepingCapacity: true)
+        pendingHashed = 0
+    }
+
+    private func hashPending() {
+        guard pendingHashed < pending.count else { return }
+        pending.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[pendingHashed...])) }
+        pendingHashed = pending.count
+    }
+
+    /// `writeAll(_:hashing: true)` that also hashes `bytes` into `content`, both hashes in one pass.
+    private func writeAll(_ bytes: UnsafeRawBufferPointer, hashingAlso content: inout SHA256Hasher) throws {
+        var failure: Int32 = 0
+        if bytes.count >= Self.overlapStep {
+            // Hashed while the kernel copies the bytes, as in `writeAll(_:hashing:)`.
+            let hashers = (hasher, content), descriptor = self.descriptor
+            let parts = try parallelMap([0, 1], jobs: 2) { part -> (failure: Int32, hashers: (SHA256Hasher, SHA256Hasher)) in
+                if part == 0 { return (SystemCall.writeAll(descriptor, bytes), hashers) }
+                var (archive, entry) = hashers
+                SHA256Hasher.update(&archive, &entry, with: bytes)
+                return (0, (archive, entry))
+            }
+            failure = parts[0].failure
+            (hasher, content) = parts[1].hashers
+        } else {
+            failure = SystemCall.writeAll(descriptor, bytes)
+            SHA256Hasher.update(&hasher, &content, with: bytes)
+        }
+        guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
+        try wrote(bytes.count)
     }
 
     /// Writes at the end of the file (all of it, retrying interrupted writes); only bytes in archive order are hashed.
@@ -303,10 +353,15 @@ package final class AssetPackZipWriter {
             if hashing { hasher.update(bytes) }
         }
         guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
-        offset += UInt64(bytes.count)
+        try wrote(bytes.count)
+    }
+
+    /// Counts bytes just written at the end of the file.
+    private func wrote(_ count: Int) throws {
+        offset += UInt64(count)
         // Linux starts writing dirty pages only at 10% of memory; asking every 16 MB keeps the disk busy while the CPU
         // works, so the build's final wait for stable storage (SPEC 7, Durable) is short.
-        unflushed += bytes.count
+        unflushed += count
         if unflushed >= Self.writebackStep {
             SystemCall.startWriteback(descriptor)
             unflushed = 0

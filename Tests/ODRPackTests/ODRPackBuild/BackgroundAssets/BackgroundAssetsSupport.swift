@@ -112,4 +112,3 @@ func expectedAssetPackID(_ tags: [String]) -> String {
     return readable + "-" + md5.prefix(8)
 }
 
-func sha256Hex(_ data: Data) -> String { SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() }

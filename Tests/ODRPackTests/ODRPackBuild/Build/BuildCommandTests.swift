@@ -154,11 +154,11 @@ import Testing
             let file = project.path("out/" + (pack["file"] as! String))
             let data = try Data(contentsOf: URL(fileURLWithPath: file))
             #expect(pack["archiveSize"] as? Int == data.count)
-            #expect(pack["archiveSha256"] as? String == data.sha256Hex)
+            #expect(pack["archiveSha256"] as? String == sha256Hex(data))
             let files = pack["files"] as! [[String: Any]]
             for entry in files {
                 let source = try Data(contentsOf: URL(fileURLWithPath: project.path("R/" + (entry["path"] as! String))))
-                #expect(entry["sha256"] as? String == source.sha256Hex)
+                #expect(entry["sha256"] as? String == sha256Hex(source))
                 #expect(entry["size"] as? Int == source.count)
             }
             var hasher = SHA256Hasher()

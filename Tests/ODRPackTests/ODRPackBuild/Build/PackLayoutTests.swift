@@ -14,7 +14,7 @@ import Testing
         let enumerator = FileManager.default.enumerator(atPath: folder)!
         while let relative = enumerator.nextObject() as? String {
             let status = try SystemCall.requireStatus(folder + "/" + relative, followingLinks: false, "cannot stat '\(relative)'")
-            let bytes = status.kind == .regular ? (FileManager.default.contents(atPath: folder + "/" + relative)?.sha256Hex ?? "?") : "dir"
+            let bytes = status.kind == .regular ? (FileManager.default.contents(atPath: folder + "/" + relative).map(sha256Hex) ?? "?") : "dir"
             result[relative] = "\(String(status.mode, radix: 8)) \(status.stamp.modificationNanoseconds) \(bytes)"
         }
         return result
@@ -80,7 +80,7 @@ import Testing
             for file in files {
                 let data = FileManager.default.contents(atPath: folder + "/" + file)!
                 total += data.count
-                lines.update("\(file)\0\(data.count)\0\(data.sha256Hex)\n")
+                lines.update("\(file)\0\(data.count)\0\(sha256Hex(data))\n")
             }
             #expect(pack["archiveSize"] as? Int == total)
             #expect(pack["archiveSha256"] as? String == lines.finalize())

@@ -78,7 +78,7 @@ extension BuildCommandTests {
         #expect(try written(output) == [id(["level1"])])
         let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: project.path("out/odrpack-manifest.json")))) as! [String: Any]
         let files = (manifest["packs"] as! [[String: Any]]).flatMap { $0["files"] as! [[String: Any]] }
-        #expect(files.first { $0["path"] as? String == "Level1/music.caf" }?["sha256"] as? String == bytes.sha256Hex)
+        #expect(files.first { $0["path"] as? String == "Level1/music.caf" }?["sha256"] as? String == sha256Hex(bytes))
         #expect(try buildChecked(project).replayed)
 
         // A new untagged file changes the app-bundle count; a removed file rewrites its pack.

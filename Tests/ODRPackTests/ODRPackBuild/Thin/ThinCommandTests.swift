@@ -149,7 +149,7 @@ import Testing
             var total = 0
             for file in pack["files"] as! [[String: Any]] {
                 let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + (file["path"] as! String)))
-                #expect(data.sha256Hex == file["sha256"] as? String)
+                #expect(sha256Hex(data) == file["sha256"] as? String)
                 total += data.count
             }
             let info = try Data(contentsOf: URL(fileURLWithPath: folder + "/Info.plist"))
