@@ -63,23 +63,41 @@ final class EntryCompressor: @unchecked Sendable {
     private func prepare(_ bytes: UnsafeRawBufferPointer, known: FileDigest?) throws -> Prepared {
         let crc = CRC32.update(0, bytes)
         let sha256 = known.flatMap { $0.crc32 == crc ? $0.sha256 : nil }
-        guard try shouldDeflate(inMemory: bytes) else {
+        guard let deflated = try deflatedIfWorthwhile(bytes) else {
             return Prepared(crc32: crc, sha256: sha256, size: Int64(bytes.count), deflated: false, payload: Array(bytes))
         }
-        guard let deflater else { throw Self.noZlib }
         return Prepared(crc32: crc, sha256: sha256 ?? PackWriter.sha256(bytes), size: Int64(bytes.count), deflated: true,
-                        payload: deflater.compress(bytes))
+                        payload: deflated)
     }
 
-    func shouldDeflate(inMemory bytes: UnsafeRawBufferPointer) throws -> Bool {
-        try shouldDeflate(size: Int64(bytes.count)) { offset, count, into in
+    /// The entry's deflated bytes, or nil to store it. `auto` judges an entry no larger than its three samples by
+    /// deflating it at the build's level (one compression, not a trial and then the real one: a sixth of a media
+    /// build's CPU); a larger one by `shouldDeflate`'s trial.
+    private func deflatedIfWorthwhile(_ bytes: UnsafeRawBufferPointer) throws -> [UInt8]? {
+        if options.compression == .store { return nil }
+        guard let deflater else { throw Self.noZlib }
+        if options.compression == .auto && bytes.count <= 3 * Self.sampleSize {
+            if bytes.isEmpty || CompressedFormat.matches(UnsafeRawBufferPointer(rebasing: bytes.prefix(CompressedFormat.prefixLength))) {
+                return nil
+            }
+            let deflated = deflater.compress(bytes)
+            return Self.isWorthwhile(deflated.count, of: bytes.count) ? deflated : nil
+        }
+        let deflate = try shouldDeflate(size: Int64(bytes.count)) { offset, count, into in
             into.copyMemory(from: bytes.baseAddress! + Int(offset), byteCount: count)
             return count
         }
+        return deflate ? deflater.compress(bytes) : nil
+    }
+
+    /// Whether deflating `count` bytes to `compressed` saves `worthwhileSaving`.
+    static func isWorthwhile(_ compressed: Int, of count: Int) -> Bool {
+        Double(compressed) <= Double(count) * (1 - worthwhileSaving)
     }
 
     /// `auto`: stores a file whose first bytes name an already-compressed format (`CompressedFormat`); else
-    /// trial-deflates samples of the bytes (fast level 1) and deflates only when that saves enough.
+    /// trial-deflates samples of the bytes (fast level 1) and deflates only when that saves enough. Entries of at
+    /// most three samples are judged by `deflatedIfWorthwhile` instead.
     /// Depends only on the bytes, so the choice is deterministic.
     func shouldDeflate(size: Int64, read: (Int64, Int, UnsafeMutableRawPointer) throws -> Int) throws -> Bool {
         switch options.compression {
@@ -102,6 +120,6 @@ final class EntryCompressor: @unchecked Sendable {
         guard sampled > 0 else { return false }
         guard let trial else { throw Self.noZlib }
         let compressedLength = trial.compressedCount(UnsafeRawBufferPointer(rebasing: sample.bytes[..<sampled]))
-        return Double(compressedLength) <= Double(sampled) * (1 - Self.worthwhileSaving)
+        return Self.isWorthwhile(compressedLength, of: sampled)
     }
 }

@@ -8,14 +8,34 @@ import Testing
     let compressor = EntryCompressor(options: BuildOptions(outputDirectory: "/tmp/unused"))
     let zeros = [UInt8](repeating: 0, count: 200_000)
 
-    func deflates(_ bytes: [UInt8]) throws -> Bool {
-        try bytes.withUnsafeBytes { try compressor.shouldDeflate(inMemory: $0) }
+    func deflates(_ bytes: [UInt8], compressor: EntryCompressor? = nil) throws -> Bool {
+        try (compressor ?? self.compressor).prepare(PackEntry(name: "entry", content: .bytes(bytes)), onBytes: nil).deflated
+    }
+
+    func random(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    }
+
+    /// Up to three samples (48 KiB) an entry is judged by its real deflate at the build's level, above by a level-1
+    /// trial of three samples: both sides of the boundary deflate text and store noise.
+    @Test func smallEntriesAreJudgedByTheirRealDeflate() throws {
+        let text = Array(String(repeating: "{\"name\": \"sprite\", \"frame\": 12}\n", count: 3_000).utf8)
+        for count in [1_000, 3 * EntryCompressor.sampleSize, 3 * EntryCompressor.sampleSize + 1] {
+            #expect(try deflates(Array(text.prefix(count))), "\(count)")
+            #expect(try !deflates(random(count)), "\(count)")
+        }
+        // Level 0 deflate never saves 5%: a small entry is stored instead of growing.
+        var levelZero = BuildOptions(outputDirectory: "/tmp/unused")
+        levelZero.level = 0
+        #expect(try !deflates(Array(text.prefix(1_000)), compressor: EntryCompressor(options: levelZero)))
+        #expect(try !deflates([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0, count: 1_000)))
+        #expect(EntryCompressor.isWorthwhile(95, of: 100) && !EntryCompressor.isWorthwhile(96, of: 100))
     }
 
     @Test func textThatCompressesIsDeflatedAndRandomBytesAreNot() throws {
         #expect(try deflates(zeros))
-        var generator = SystemRandomNumberGenerator()
-        #expect(try !deflates((0..<200_000).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+        #expect(try !deflates(random(200_000)))
         #expect(try !deflates([]))
     }
 
