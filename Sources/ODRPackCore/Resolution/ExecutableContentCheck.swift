@@ -39,10 +39,10 @@ struct ExecutableContentCheck {
         findings.reserveCapacity(resources.count)
         var start = resources.startIndex
         while start < resources.endIndex {
-            let folder = Self.folder(of: resources[start].path)
+            let folder = Self.split(resources[start].path).folder
             var end = start + 1
-            while end < resources.endIndex, Self.folder(of: resources[end].path) == folder { end += 1 }
-            let names = resources[start..<end].map { String($0.path.utf8.dropFirst(folder.isEmpty ? 0 : folder.utf8.count + 1))! }
+            while end < resources.endIndex, Self.split(resources[end].path).folder == folder { end += 1 }
+            let names = resources[start..<end].map { String(Self.split($0.path).name) }
             let heads = fileSystem.readHeads(of: names, inFolder: folder.isEmpty ? rootPath : rootPath + "/" + folder, count: 64)
             for (resource, head) in zip(resources[start..<end], heads) {
                 findings.append(finding(head, path: rootPath + "/" + resource.path))
@@ -52,10 +52,10 @@ struct ExecutableContentCheck {
         return findings
     }
 
-    /// A resource's folder relative to the root ("" at the root).
-    static func folder(of path: String) -> Substring {
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
-        return path[..<slash]
+    /// A resource's folder relative to the root ("" at the root) and its name in that folder.
+    static func split(_ path: String) -> (folder: Substring, name: Substring) {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return ("", path[...]) }
+        return (path[..<slash], path[path.index(after: slash)...])
     }
 
     /// What a file's first bytes (or the error reading them) say; a DOS header leads to one more read at `path`.

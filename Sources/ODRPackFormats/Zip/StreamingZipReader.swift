@@ -73,9 +73,8 @@ package final class StreamingZipReader {
     /// The whole file's size and SHA-256 (with `hashing`): the bytes read so far, then the rest up to the end.
     /// Also after a format error, since everything read before it was hashed in order.
     package func digestToEnd() throws -> (size: Int64, sha256: String) {
-        guard hasher != nil else { preconditionFailure("digestToEnd needs a reader made with hashing") }
         hashConsumed(upTo: bytesRead)
-        guard var hasher else { preconditionFailure() }
+        guard var hasher else { preconditionFailure("digestToEnd needs a reader made with hashing") }
         while true {
             let count = SystemCall.readFully(descriptor, into: buffer.baseAddress!, count: buffer.count, at: Int64(bytesRead))
             guard count >= 0 else { throw FormatError(description: "cannot read: \(SystemError.last.reason)") }
@@ -137,7 +136,7 @@ package final class StreamingZipReader {
     package func readData(hashingInto content: inout SHA256Hasher,
                           _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> (crc: UInt32, size: UInt64) {
         var hashing: SHA256Hasher? = content
-        defer { content = hashing! }
+        defer { if let hashing { content = hashing } }
         return try readData(hashingInto: &hashing, body)
     }
 
