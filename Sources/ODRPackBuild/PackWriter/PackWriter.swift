@@ -221,21 +221,36 @@ final class PackWriter: PackFormatWriter {
                          to writer: AssetPackZipWriter) throws -> FileDigest {
         let source = try SourceFile(path: path, name: name, expected: stamp, size: size)
         defer { source.close() }
-        let digest = try known ?? source.digest(buffer: buffer)
+        // The local header needs the CRC before the data: from the cache, or from a first read. The SHA-256 the
+        // cache does not know is computed as the file is archived (a stored file's in one pass with the archive's).
+        let headerCRC = try known?.crc32 ?? source.crc32(buffer: buffer)
         let deflate = try compressor.shouldDeflate(size: size) { offset, count, into in try source.read(at: offset, count: count, into: into) }
-        // The header's CRC came from the cache or from the first read; what follows must match it. After a first
-        // read, the unchanged size and time vouch for that; a CRC only the cache knows is checked on the way.
         var crc: UInt32 = 0
-        try writer.addFile(name, size: size, crc: digest.crc32, deflate: deflate) { append in
-            try source.stream(into: buffer) { chunk in
-                if known != nil { crc = CRC32.update(crc, chunk) }
-                try append(chunk)
-                onBytes?(Int64(chunk.count))
+        var content = SHA256Hasher()
+        if known == nil && !deflate {
+            try writer.addFile(name, size: size, crc: headerCRC, storedHashingInto: &content) { append in
+                try source.stream(into: buffer) { chunk in
+                    crc = CRC32.update(crc, chunk)
+                    try append(chunk)
+                    onBytes?(Int64(chunk.count))
+                }
             }
+        } else {
+            var deflated = SHA256Hasher()
+            try writer.addFile(name, size: size, crc: headerCRC, deflate: deflate) { append in
+                try source.stream(into: buffer) { chunk in
+                    crc = CRC32.update(crc, chunk)
+                    if known == nil { deflated.update(chunk) }
+                    try append(chunk)
+                    onBytes?(Int64(chunk.count))
+                }
+            }
+            content = deflated
         }
-        if known != nil && crc != digest.crc32 { throw source.changed() }
+        // What was archived must be what the header's CRC describes.
+        if crc != headerCRC { throw source.changed() }
         try source.checkUnchanged()
-        return digest
+        return known ?? FileDigest(sha256: content.finalize(), crc32: crc)
     }
 
     static func sha256(_ bytes: UnsafeRawBufferPointer) -> String {

@@ -11,4 +11,11 @@ extension SourceFile {
         }
         return FileDigest(sha256: hasher.finalize(), crc32: crc)
     }
+
+    /// The whole file's CRC-32, read from the start.
+    func crc32(buffer: UnsafeMutableRawBufferPointer) throws -> UInt32 {
+        var crc: UInt32 = 0
+        try stream(into: buffer) { crc = CRC32.update(crc, $0) }
+        return crc
+    }
 }

@@ -63,16 +63,20 @@ package final class AssetPackZipWriter {
                          hashingInto content: inout SHA256Hasher) throws {
         try addEntry(name, method: ZipFormat.stored, crc: crc, size: UInt64(payload.count), compressedSize: UInt64(payload.count),
                      isFolder: false)
-        if pending.count + payload.count > pendingCapacity { try flush() }
-        if payload.count >= pendingCapacity {
-            try writeAll(payload, hashingAlso: &content)
-        } else {
-            hashPending()
-            SHA256Hasher.update(&hasher, &content, with: payload)
-            pending.append(contentsOf: payload)
-            pendingHashed = pending.count
-            offset += UInt64(payload.count)
+        try emit(payload, hashingAlso: &content)
+    }
+
+    /// A stored file entry streamed in pieces (`body` calls its argument with each, `size` bytes in all), hashed into
+    /// the archive's SHA-256 and into `content` in one pass.
+    package func addFile(_ name: String, size: Int64, crc: UInt32, storedHashingInto content: inout SHA256Hasher,
+                         body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        try addEntry(name, method: ZipFormat.stored, crc: crc, size: UInt64(size), compressedSize: UInt64(size), isFolder: false)
+        var written: Int64 = 0
+        try body { piece in
+            written += Int64(piece.count)
+            try emit(piece, hashingAlso: &content)
         }
+        guard written == size else { throw sizeMismatch(name, expected: size, got: written) }
     }
 
     /// A file entry whose archived bytes already exist (an unchanged entry of an earlier archive): `body` calls its
@@ -283,6 +287,20 @@ package final class AssetPackZipWriter {
 
     private func emitBytes(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { try emit($0) }
+    }
+
+    /// `emit` that also hashes `bytes` into `content`, in the same pass as the archive's hash.
+    private func emit(_ bytes: UnsafeRawBufferPointer, hashingAlso content: inout SHA256Hasher) throws {
+        if pending.count + bytes.count > pendingCapacity { try flush() }
+        if bytes.count >= pendingCapacity {
+            try writeAll(bytes, hashingAlso: &content)
+        } else {
+            hashPending()
+            SHA256Hasher.update(&hasher, &content, with: bytes)
+            pending.append(contentsOf: bytes)
+            pendingHashed = pending.count
+            offset += UInt64(bytes.count)
+        }
     }
 
     /// Appends to the archive through the pending buffer; large pieces go straight to the file.

@@ -3,8 +3,8 @@ import Testing
 @testable import ODRPackFormats
 @testable import ODRPackPlatform
 
-/// A stored entry hashed together with the archive (`addFile(_:crc:storedPayload:hashingInto:)`) gives the same
-/// archive, byte for byte, as the plain `addFile`, the archive's SHA-256 and the entry's own: for payloads that stay
+/// A stored entry hashed together with the archive (`addFile(_:crc:storedPayload:hashingInto:)`, or streamed with
+/// `addFile(_:size:crc:storedHashingInto:body:)`) gives the same archive, byte for byte, as the plain `addFile`, the archive's SHA-256 and the entry's own: for payloads that stay
 /// in the writer's 512 KiB buffer, that flush it, and that go straight to the file (1 MiB and more are hashed on the
 /// other core while they are written).
 @Suite struct AssetPackZipWriterTests {
@@ -31,7 +31,19 @@ import Testing
                 let crc = CRC32.update(0, raw)
                 if paired {
                     var content = SHA256Hasher()
-                    try writer.addFile("stored\(index)", crc: crc, storedPayload: raw, hashingInto: &content)
+                    if index.isMultiple(of: 2) {
+                        try writer.addFile("stored\(index)", crc: crc, storedPayload: raw, hashingInto: &content)
+                    } else {
+                        // Streamed in uneven pieces.
+                        try writer.addFile("stored\(index)", size: Int64(raw.count), crc: crc, storedHashingInto: &content) { append in
+                            var at = 0
+                            while at < raw.count {
+                                let count = min(raw.count - at, 333_333)
+                                try append(UnsafeRawBufferPointer(rebasing: raw[at..<(at + count)]))
+                                at += count
+                            }
+                        }
+                    }
                     digests.append(content.finalize())
                 } else {
                     try writer.addFile("stored\(index)", size: Int64(raw.count), crc: crc, deflated: false, payload: raw)
