@@ -27,15 +27,23 @@ final class EntryCompressor: @unchecked Sendable {
     let options: BuildOptions
     let buffer = ReadBuffer(size: PackWriter.wholeEntryLimit)
     private let sample = ReadBuffer(size: sampleSize * 3)
-    /// Level 1, for the trial of `auto`, and the build's level for whole entries: libdeflate, one of each reused.
+    /// The level of `auto`'s trial of an entry no larger than its samples: the default level, so that at the default
+    /// the trial's output is the entry's deflated bytes and the entry is deflated once.
+    static let wholeTrialLevel = BuildOptions.defaultLevel
+
+    /// Level 1, for the trial of `auto` on samples; `wholeTrialLevel`, for its trial of a whole small entry; the build's
+    /// level for whole entries: libdeflate, one of each reused.
     private let trial: WholeDeflater?
+    private let wholeTrial: WholeDeflater?
     private let deflater: WholeDeflater?
 
     /// Compressors that could not be set up (no memory) fail the first entry that needs them.
     init(options: BuildOptions) {
         self.options = options
-        trial = options.compression == .auto ? try? WholeDeflater(level: 1) : nil
+        let auto = options.compression == .auto
+        trial = auto ? try? WholeDeflater(level: 1) : nil
         deflater = options.compression == .store ? nil : try? WholeDeflater(level: options.level)
+        wholeTrial = !auto ? nil : options.level == Self.wholeTrialLevel ? deflater : try? WholeDeflater(level: Self.wholeTrialLevel)
     }
 
     private static let noZlib = ODRPackError.libraryFailed("cannot set up libdeflate's compressor: out of memory")
@@ -71,8 +79,9 @@ final class EntryCompressor: @unchecked Sendable {
     }
 
     /// The entry's deflated bytes, or nil to store it. `auto` judges an entry no larger than its three samples by
-    /// deflating it at the build's level (one compression, not a trial and then the real one: a sixth of a media
-    /// build's CPU); a larger one by `shouldDeflate`'s trial.
+    /// deflating it whole at `wholeTrialLevel`, whatever `--level` says (the choice depends only on the bytes); at
+    /// that level, the default, the trial is the result: one compression instead of a trial and then the real one,
+    /// a sixth of a media build's CPU. A larger entry is judged by `shouldDeflate`'s trial of samples.
     private func deflatedIfWorthwhile(_ bytes: UnsafeRawBufferPointer) throws -> [UInt8]? {
         if options.compression == .store { return nil }
         guard let deflater else { throw Self.noZlib }
@@ -80,8 +89,10 @@ final class EntryCompressor: @unchecked Sendable {
             if bytes.isEmpty || CompressedFormat.matches(UnsafeRawBufferPointer(rebasing: bytes.prefix(CompressedFormat.prefixLength))) {
                 return nil
             }
-            let deflated = deflater.compress(bytes)
-            return Self.isWorthwhile(deflated.count, of: bytes.count) ? deflated : nil
+            guard let wholeTrial else { throw Self.noZlib }
+            let tried = wholeTrial.compress(bytes)
+            guard Self.isWorthwhile(tried.count, of: bytes.count) else { return nil }
+            return options.level == Self.wholeTrialLevel ? tried : deflater.compress(bytes)
         }
         let deflate = try shouldDeflate(size: Int64(bytes.count)) { offset, count, into in
             into.copyMemory(from: bytes.baseAddress! + Int(offset), byteCount: count)

@@ -17,18 +17,24 @@ import Testing
         return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
     }
 
-    /// Up to three samples (48 KiB) an entry is judged by its real deflate at the build's level, above by a level-1
-    /// trial of three samples: both sides of the boundary deflate text and store noise.
-    @Test func smallEntriesAreJudgedByTheirRealDeflate() throws {
+    /// Up to three samples (48 KiB) an entry is judged by its whole deflate at level 4, above by a level-1 trial of
+    /// three samples: both sides of the boundary deflate text and store noise, and at every `--level` the choice is
+    /// the same (SPEC 7: it depends only on the bytes), while the bytes deflated are the level's.
+    @Test func smallEntriesAreJudgedByTheirBytesAtEveryLevel() throws {
         let text = Array(String(repeating: "{\"name\": \"sprite\", \"frame\": 12}\n", count: 3_000).utf8)
-        for count in [1_000, 3 * EntryCompressor.sampleSize, 3 * EntryCompressor.sampleSize + 1] {
-            #expect(try deflates(Array(text.prefix(count))), "\(count)")
-            #expect(try !deflates(random(count)), "\(count)")
+        for level in [0, 1, 4, 9] {
+            var options = BuildOptions(outputDirectory: "/tmp/unused")
+            options.level = level
+            let compressor = EntryCompressor(options: options)
+            for count in [1_000, 3 * EntryCompressor.sampleSize, 3 * EntryCompressor.sampleSize + 1] {
+                #expect(try deflates(Array(text.prefix(count)), compressor: compressor), "level \(level), \(count) bytes")
+                #expect(try !deflates(random(count), compressor: compressor), "level \(level), \(count) bytes")
+            }
+            let small = Array(text.prefix(1_000))
+            let prepared = try compressor.prepare(PackEntry(name: "entry", content: .bytes(small)), onBytes: nil)
+            let atLevel = try WholeDeflater(level: level)
+            #expect(prepared.payload == small.withUnsafeBytes { atLevel.compress($0) }, "level \(level)")
         }
-        // Level 0 deflate never saves 5%: a small entry is stored instead of growing.
-        var levelZero = BuildOptions(outputDirectory: "/tmp/unused")
-        levelZero.level = 0
-        #expect(try !deflates(Array(text.prefix(1_000)), compressor: EntryCompressor(options: levelZero)))
         #expect(try !deflates([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0, count: 1_000)))
         #expect(EntryCompressor.isWorthwhile(95, of: 100) && !EntryCompressor.isWorthwhile(96, of: 100))
     }
