@@ -17,7 +17,7 @@ final class EntryCompressor: @unchecked Sendable {
     struct Prepared {
         var crc32: UInt32
         /// nil for a stored entry whose SHA-256 the cache does not know: the writer hashes it together with the
-        /// archive (`AssetPackZipWriter.addFile(_:crc:storedPayload:hashingInto:)`), a third of the cost of a second pass.
+        /// archive (`AssetPackZipWriter.addFile(_:size:crc:deflate:alsoHashingInto:body:)`), a third of the cost of a second pass.
         var sha256: String?
         var size: Int64
         var deflated: Bool

@@ -198,8 +198,11 @@ final class PackWriter: PackFormatWriter {
             return FileDigest(sha256: sha256, crc32: entry.crc32)
         }
         precondition(!entry.deflated, "a deflated entry's SHA-256 is computed when it is prepared")
-        var content = SHA256Hasher()
-        try entry.payload.withUnsafeBytes { try writer.addFile(name, crc: entry.crc32, storedPayload: $0, hashingInto: &content) }
+        var content: SHA256Hasher? = SHA256Hasher()
+        try entry.payload.withUnsafeBytes { payload in
+            try writer.addFile(name, size: entry.size, crc: entry.crc32, deflate: false, alsoHashingInto: &content) { try $0(payload) }
+        }
+        guard let content else { preconditionFailure("the writer hands back the hasher it was given") }
         return FileDigest(sha256: content.finalize(), crc32: entry.crc32)
     }
 
@@ -226,31 +229,21 @@ final class PackWriter: PackFormatWriter {
         let headerCRC = try known?.crc32 ?? source.crc32(buffer: buffer)
         let deflate = try compressor.shouldDeflate(size: size) { offset, count, into in try source.read(at: offset, count: count, into: into) }
         var crc: UInt32 = 0
-        var content = SHA256Hasher()
-        if known == nil && !deflate {
-            try writer.addFile(name, size: size, crc: headerCRC, storedHashingInto: &content) { append in
-                try source.stream(into: buffer) { chunk in
-                    crc = CRC32.update(crc, chunk)
-                    try append(chunk)
-                    onBytes?(Int64(chunk.count))
-                }
+        var content: SHA256Hasher? = known == nil ? SHA256Hasher() : nil
+        try writer.addFile(name, size: size, crc: headerCRC, deflate: deflate, alsoHashingInto: &content) { append in
+            try source.stream(into: buffer) { chunk in
+                crc = CRC32.update(crc, chunk)
+                try append(chunk)
+                onBytes?(Int64(chunk.count))
             }
-        } else {
-            var deflated = SHA256Hasher()
-            try writer.addFile(name, size: size, crc: headerCRC, deflate: deflate) { append in
-                try source.stream(into: buffer) { chunk in
-                    crc = CRC32.update(crc, chunk)
-                    if known == nil { deflated.update(chunk) }
-                    try append(chunk)
-                    onBytes?(Int64(chunk.count))
-                }
-            }
-            content = deflated
         }
         // What was archived must be what the header's CRC describes.
         if crc != headerCRC { throw source.changed() }
         try source.checkUnchanged()
-        return known ?? FileDigest(sha256: content.finalize(), crc32: crc)
+        guard let digest = known ?? content.map({ FileDigest(sha256: $0.finalize(), crc32: crc) }) else {
+            preconditionFailure("a file the cache does not know is hashed as it is archived")
+        }
+        return digest
     }
 
     static func sha256(_ bytes: UnsafeRawBufferPointer) -> String {

@@ -57,40 +57,27 @@ package final class AssetPackZipWriter {
         try emit(payload)
     }
 
-    /// A stored file entry whose bytes are all in memory, hashed into the archive's SHA-256 and into `content` in one
-    /// pass (`SHA256Hasher.update(_:_:with:)`): the entry's own digest costs a third of a second hash.
-    package func addFile(_ name: String, crc: UInt32, storedPayload payload: UnsafeRawBufferPointer,
-                         hashingInto content: inout SHA256Hasher) throws {
-        try addEntry(name, method: ZipFormat.stored, crc: crc, size: UInt64(payload.count), compressedSize: UInt64(payload.count),
-                     isFolder: false)
-        try emit(payload, hashingAlso: &content)
-    }
-
-    /// A stored file entry streamed in pieces (`body` calls its argument with each, `size` bytes in all), hashed into
-    /// the archive's SHA-256 and into `content` in one pass.
-    package func addFile(_ name: String, size: Int64, crc: UInt32, storedHashingInto content: inout SHA256Hasher,
-                         body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
-        try addEntry(name, method: ZipFormat.stored, crc: crc, size: UInt64(size), compressedSize: UInt64(size), isFolder: false)
-        var written: Int64 = 0
-        try body { piece in
-            written += Int64(piece.count)
-            try emit(piece, hashingAlso: &content)
-        }
-        guard written == size else { throw sizeMismatch(name, expected: size, got: written) }
-    }
-
     /// A file entry whose archived bytes already exist (an unchanged entry of an earlier archive): `body` calls its
     /// argument with each piece of them, `compressedSize` bytes in all, deflated when `deflated`.
     package func addFile(_ name: String, size: Int64, crc: UInt32, deflated: Bool, compressedSize: Int64,
                          copying body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        var unhashed: SHA256Hasher?
+        try addArchived(name, size: size, crc: crc, deflated: deflated, compressedSize: compressedSize, alsoHashingInto: &unhashed, body)
+    }
+
+    /// An entry whose archived bytes `body` passes piece by piece, `compressedSize` bytes in all; with `content`, they
+    /// are also hashed into it, in the same pass as the archive's hash (`SHA256Hasher.update(_:_:with:)`).
+    private func addArchived(_ name: String, size: Int64, crc: UInt32, deflated: Bool, compressedSize: Int64,
+                             alsoHashingInto content: inout SHA256Hasher?,
+                             _ body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
         try addEntry(name, method: deflated ? ZipFormat.deflated : ZipFormat.stored, crc: crc, size: UInt64(size),
                      compressedSize: UInt64(compressedSize), isFolder: false)
-        var copied: Int64 = 0
+        var archived: Int64 = 0
         try body { piece in
-            copied += Int64(piece.count)
-            try emit(piece)
+            archived += Int64(piece.count)
+            try emit(piece, alsoHashingInto: &content)
         }
-        guard copied == compressedSize else { throw sizeMismatch(name, expected: compressedSize, got: copied) }
+        guard archived == compressedSize else { throw sizeMismatch(name, expected: compressedSize, got: archived) }
     }
 
     /// The local header this writer gives a file entry: an entry copied from an earlier archive had exactly this one.
@@ -102,10 +89,18 @@ package final class AssetPackZipWriter {
 
     /// A file entry streamed in pieces: `body` calls its argument with each piece, `size` bytes in all.
     package func addFile(_ name: String, size: Int64, crc: UInt32, deflate: Bool,
-                 body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+                         body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        var unhashed: SHA256Hasher?
+        try addFile(name, size: size, crc: crc, deflate: deflate, alsoHashingInto: &unhashed, body: body)
+    }
+
+    /// As above, also hashing the file's bytes into `content` when it is not nil: a stored file's in one pass with the
+    /// archive's hash, so its own digest costs a third of a second hash.
+    package func addFile(_ name: String, size: Int64, crc: UInt32, deflate: Bool, alsoHashingInto content: inout SHA256Hasher?,
+                         body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
         guard deflate, let deflater else {
             // Stored, its archived bytes are its bytes.
-            return try addFile(name, size: size, crc: crc, deflated: false, compressedSize: size, copying: body)
+            return try addArchived(name, size: size, crc: crc, deflated: false, compressedSize: size, alsoHashingInto: &content, body)
         }
         try Self.checkName(name)
         // The compressed size is known only at the end: write a header to reserve its place, stream the data,
@@ -122,6 +117,7 @@ package final class AssetPackZipWriter {
         var read: Int64 = 0
         try body { piece in
             read += Int64(piece.count)
+            content?.update(piece)
             try deflater.compress(piece, finish: false) { out in
                 compressedSize += UInt64(out.count)
                 try writeAll(out, hashing: false)
@@ -289,29 +285,27 @@ package final class AssetPackZipWriter {
         try bytes.withUnsafeBytes { try emit($0) }
     }
 
-    /// `emit` that also hashes `bytes` into `content`, in the same pass as the archive's hash.
-    private func emit(_ bytes: UnsafeRawBufferPointer, hashingAlso content: inout SHA256Hasher) throws {
-        if pending.count + bytes.count > pendingCapacity { try flush() }
-        if bytes.count >= pendingCapacity {
-            try writeAll(bytes, hashingAlso: &content)
-        } else {
-            hashPending()
-            SHA256Hasher.update(&hasher, &content, with: bytes)
-            pending.append(contentsOf: bytes)
-            pendingHashed = pending.count
-            offset += UInt64(bytes.count)
-        }
+    private func emit(_ bytes: UnsafeRawBufferPointer) throws {
+        var unhashed: SHA256Hasher?
+        try emit(bytes, alsoHashingInto: &unhashed)
     }
 
-    /// Appends to the archive through the pending buffer; large pieces go straight to the file.
-    private func emit(_ bytes: UnsafeRawBufferPointer) throws {
+    /// Appends to the archive through the pending buffer; large pieces go straight to the file. Pending bytes are
+    /// hashed when flushed, unless they go into `content` too: then both hashes take them at once, now.
+    private func emit(_ bytes: UnsafeRawBufferPointer, alsoHashingInto content: inout SHA256Hasher?) throws {
         if pending.count + bytes.count > pendingCapacity { try flush() }
         if bytes.count >= pendingCapacity {
-            try writeAll(bytes, hashing: true)
-        } else {
-            pending.append(contentsOf: bytes)
-            offset += UInt64(bytes.count)
+            try writeAll(bytes, hashing: true, alsoInto: &content)
+            return
         }
+        if content != nil {
+            // Both hashes take these bytes now, so what is pending before them is hashed first.
+            hashPending()
+            Self.hash(bytes, into: &hasher, and: &content)
+            pendingHashed = pending.count + bytes.count
+        }
+        pending.append(contentsOf: bytes)
+        offset += UInt64(bytes.count)
     }
 
     private func flush() throws {
@@ -330,60 +324,44 @@ package final class AssetPackZipWriter {
         pendingHashed = pending.count
     }
 
-    /// `writeAll(_:hashing: true)` that also hashes `bytes` into `content`, both hashes in one pass.
-    private func writeAll(_ bytes: UnsafeRawBufferPointer, hashingAlso content: inout SHA256Hasher) throws {
+    private func writeAll(_ bytes: UnsafeRawBufferPointer, hashing: Bool) throws {
+        var unhashed: SHA256Hasher?
+        try writeAll(bytes, hashing: hashing, alsoInto: &unhashed)
+    }
+
+    /// Writes at the end of the file (all of it, retrying interrupted writes); only bytes in archive order are hashed,
+    /// and with `content` hashed into it too.
+    private func writeAll(_ bytes: UnsafeRawBufferPointer, hashing: Bool, alsoInto content: inout SHA256Hasher?) throws {
         var failure: Int32 = 0
-        if bytes.count >= Self.overlapStep {
-            // Hashed while the kernel copies the bytes, as in `writeAll(_:hashing:)`.
+        if hashing && bytes.count >= Self.overlapStep {
+            // A large piece is hashed while the kernel copies it: two cores where a rewritten pack has them.
             let hashers = (hasher, content), descriptor = self.descriptor
-            let parts = try parallelMap([0, 1], jobs: 2) { part -> (failure: Int32, hashers: (SHA256Hasher, SHA256Hasher)) in
+            let parts = try parallelMap([0, 1], jobs: 2) { part -> (failure: Int32, hashers: (SHA256Hasher, SHA256Hasher?)) in
                 if part == 0 { return (SystemCall.writeAll(descriptor, bytes), hashers) }
                 var (archive, entry) = hashers
-                SHA256Hasher.update(&archive, &entry, with: bytes)
+                Self.hash(bytes, into: &archive, and: &entry)
                 return (0, (archive, entry))
             }
             failure = parts[0].failure
             (hasher, content) = parts[1].hashers
         } else {
             failure = SystemCall.writeAll(descriptor, bytes)
-            SHA256Hasher.update(&hasher, &content, with: bytes)
+            if hashing { Self.hash(bytes, into: &hasher, and: &content) }
         }
         guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
-        try wrote(bytes.count)
-    }
-
-    /// Writes at the end of the file (all of it, retrying interrupted writes); only bytes in archive order are hashed.
-    private func writeAll(_ bytes: UnsafeRawBufferPointer, hashing: Bool) throws {
-        var failure: Int32 = 0
-        if hashing && bytes.count >= Self.overlapStep {
-            // A large piece is hashed while the kernel copies it: two cores where a rewritten pack has them.
-            let hasher = self.hasher, descriptor = self.descriptor
-            let parts = try parallelMap([0, 1], jobs: 2) { part -> (failure: Int32, hasher: SHA256Hasher) in
-                if part == 0 { return (SystemCall.writeAll(descriptor, bytes), hasher) }
-                var hashed = hasher
-                hashed.update(bytes)
-                return (0, hashed)
-            }
-            failure = parts[0].failure
-            self.hasher = parts[1].hasher
-        } else {
-            failure = SystemCall.writeAll(descriptor, bytes)
-            if hashing { hasher.update(bytes) }
-        }
-        guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
-        try wrote(bytes.count)
-    }
-
-    /// Counts bytes just written at the end of the file.
-    private func wrote(_ count: Int) throws {
-        offset += UInt64(count)
+        offset += UInt64(bytes.count)
         // Linux starts writing dirty pages only at 10% of memory; asking every 16 MB keeps the disk busy while the CPU
         // works, so the build's final wait for stable storage (SPEC 7, Durable) is short.
-        unflushed += count
+        unflushed += bytes.count
         if unflushed >= Self.writebackStep {
             SystemCall.startWriteback(descriptor)
             unflushed = 0
         }
+    }
+
+    /// The archive's hash of `bytes`, and the entry's (in the same pass) when there is one.
+    private static func hash(_ bytes: UnsafeRawBufferPointer, into archive: inout SHA256Hasher, and entry: inout SHA256Hasher?) {
+        if entry != nil { SHA256Hasher.update(&archive, &entry!, with: bytes) } else { archive.update(bytes) }
     }
 
     private static let writebackStep = 16 << 20

@@ -146,10 +146,11 @@ package final class StreamingZipReader {
         current = nil
         var crc: UInt32 = 0
         var size: UInt64 = 0
-        func emit(_ bytes: UnsafeRawBufferPointer) throws {
+        /// `contentHashed`: the bytes already went into `content` (with the archive's hash).
+        func emit(_ bytes: UnsafeRawBufferPointer, contentHashed: Bool = false) throws {
             crc = CRC32.update(crc, bytes)
             size += UInt64(bytes.count)
-            content?.update(bytes)
+            if !contentHashed { content?.update(bytes) }
             try body(bytes)
         }
         switch entry.method {
@@ -158,12 +159,10 @@ package final class StreamingZipReader {
                 hashConsumed(upTo: position)
                 SHA256Hasher.update(&hasher!, &content!, with: piece)
                 hashedTo = position + UInt64(piece.count)
-                crc = CRC32.update(crc, piece)
-                size += UInt64(piece.count)
-                try body(piece)
+                try emit(piece, contentHashed: true)
             }
         case ZipFormat.stored:
-            try stream(entry.compressedSize, emit)
+            try stream(entry.compressedSize) { try emit($0) }
         case ZipFormat.deflated:
             if let whole = try inflateWhole(entry) {
                 try emit(whole)
@@ -173,7 +172,7 @@ package final class StreamingZipReader {
             var ended = false
             try stream(entry.compressedSize) { piece in
                 guard !ended else { throw FormatError(description: "'\(entry.name)': data after the end of its deflate stream") }
-                ended = try inflater.inflate(piece, emit)
+                ended = try inflater.inflate(piece) { try emit($0) }
             }
             guard ended else { throw FormatError(description: "'\(entry.name)': its deflate stream ends early") }
         default:

@@ -3,10 +3,10 @@ import Testing
 @testable import ODRPackFormats
 @testable import ODRPackPlatform
 
-/// A stored entry hashed together with the archive (`addFile(_:crc:storedPayload:hashingInto:)`, or streamed with
-/// `addFile(_:size:crc:storedHashingInto:body:)`) gives the same archive, byte for byte, as the plain `addFile`, the archive's SHA-256 and the entry's own: for payloads that stay
-/// in the writer's 512 KiB buffer, that flush it, and that go straight to the file (1 MiB and more are hashed on the
-/// other core while they are written).
+/// An entry also hashed into its own digest (`addFile(_:size:crc:deflate:alsoHashingInto:body:)`; a stored one in
+/// the same pass as the archive) gives the same archive, byte for byte, as the plain `addFile`, the archive's SHA-256
+/// and the entry's own: for payloads that stay in the writer's 512 KiB buffer, that flush it, and that go straight
+/// to the file (1 MiB and more are hashed on the other core while they are written), whole or in uneven pieces.
 @Suite struct AssetPackZipWriterTests {
     static let sizes = [0, 1, 100, 300_000, 524_287, 524_288, 700_000, 1_048_576, 3_000_001]
 
@@ -18,8 +18,8 @@ import Testing
         }
     }
 
-    /// Writes every payload (with a small deflated entry between them) and returns the archive's digest as the
-    /// writer reports it, each paired entry's digest, and the file's bytes.
+    /// Writes every payload (with a small deflated entry after each) and returns the archive's digest as the writer
+    /// reports it, each entry's own digest when `paired`, and the file's bytes.
     func write(_ payloads: [[UInt8]], paired: Bool, in project: TemporaryProject, name: String) throws -> (String, [String], Data) {
         let path = project.path(name)
         let descriptor = try SystemCall.createFile(path)
@@ -30,28 +30,28 @@ import Testing
             try bytes.withUnsafeBytes { raw in
                 let crc = CRC32.update(0, raw)
                 if paired {
-                    var content = SHA256Hasher()
-                    if index.isMultiple(of: 2) {
-                        try writer.addFile("stored\(index)", crc: crc, storedPayload: raw, hashingInto: &content)
-                    } else {
-                        // Streamed in uneven pieces.
-                        try writer.addFile("stored\(index)", size: Int64(raw.count), crc: crc, storedHashingInto: &content) { append in
-                            var at = 0
-                            while at < raw.count {
-                                let count = min(raw.count - at, 333_333)
-                                try append(UnsafeRawBufferPointer(rebasing: raw[at..<(at + count)]))
-                                at += count
-                            }
+                    var content: SHA256Hasher? = SHA256Hasher()
+                    try writer.addFile("stored\(index)", size: Int64(raw.count), crc: crc, deflate: false, alsoHashingInto: &content) { append in
+                        // Odd entries in uneven pieces.
+                        let piece = index.isMultiple(of: 2) ? max(raw.count, 1) : 333_333
+                        var at = 0
+                        while at < raw.count {
+                            let count = min(raw.count - at, piece)
+                            try append(UnsafeRawBufferPointer(rebasing: raw[at..<(at + count)]))
+                            at += count
                         }
                     }
-                    digests.append(content.finalize())
+                    digests.append(content?.finalize() ?? "none")
                 } else {
                     try writer.addFile("stored\(index)", size: Int64(raw.count), crc: crc, deflated: false, payload: raw)
                 }
             }
             let text = Array(String(repeating: "text \(index) ", count: 50).utf8)
             try text.withUnsafeBytes { raw in
-                try writer.addFile("text\(index).txt", size: Int64(raw.count), crc: CRC32.update(0, raw), deflate: true) { try $0(raw) }
+                var content: SHA256Hasher? = paired ? SHA256Hasher() : nil
+                try writer.addFile("text\(index).txt", size: Int64(raw.count), crc: CRC32.update(0, raw), deflate: true,
+                                   alsoHashingInto: &content) { try $0(raw) }
+                if let content { digests.append(content.finalize()) }
             }
         }
         let (_, sha256) = try writer.finish()
@@ -65,6 +65,7 @@ import Testing
         let (pairedDigest, entryDigests, paired) = try write(payloads, paired: true, in: project, name: "paired.zip")
         #expect(paired == plain)
         #expect(pairedDigest == sha256Hex(plain) && plainDigest == sha256Hex(plain))
-        #expect(entryDigests == payloads.map { sha256Hex(Data($0)) })
+        let texts = payloads.indices.map { Data(String(repeating: "text \($0) ", count: 50).utf8) }
+        #expect(entryDigests == zip(payloads, texts).flatMap { [sha256Hex(Data($0)), sha256Hex($1)] })
     }
 }
