@@ -5,9 +5,7 @@ import ODRPackPlatform
 /// streams in, then reads the central directory that follows to compare. Owns its file and buffers.
 package final class StreamingZipReader {
     /// A zip that cannot be read this way, with where and why.
-    package struct FormatError: Error, CustomStringConvertible {
-        package var description: String
-    }
+    package typealias FormatError = ZipFormatError
 
     package struct LocalEntry {
         package var name: String
@@ -111,14 +109,14 @@ package final class StreamingZipReader {
                                crc: header.little(14), compressedSize: UInt64(header.little(18, as: UInt32.self)),
                                size: UInt64(header.little(22, as: UInt32.self)), extraIDs: [], usesZip64: false, offset: offset,
                                dosTime: header.little(10), dosDate: header.little(12))
-        try Self.parseExtra(extra) { id, field in
+        try extra.withUnsafeBytes { extra in try ZipFormat.forEachExtraField(extra) { id, field in
             entry.extraIDs.append(id)
             guard id == ZipFormat.zip64ExtraID else { return }
             entry.usesZip64 = true
             guard field.count >= 16 else { throw FormatError(description: "'\(name)': its zip64 field is \(field.count) bytes, not 16") }
             if entry.size == UInt64(ZipFormat.overflow32) { entry.size = field.little(0) }
             if entry.compressedSize == UInt64(ZipFormat.overflow32) { entry.compressedSize = field.little(8) }
-        }
+        } }
         current = entry
         return entry
     }
@@ -212,19 +210,12 @@ package final class StreamingZipReader {
                                      crc: header.little(16), compressedSize: UInt64(header.little(20, as: UInt32.self)),
                                      size: UInt64(header.little(24, as: UInt32.self)), externalAttributes: header.little(38),
                                      offset: UInt64(header.little(42, as: UInt32.self)), extraIDs: [])
-            try Self.parseExtra(extra) { id, field in
+            try extra.withUnsafeBytes { extra in try ZipFormat.forEachExtraField(extra) { id, field in
                 entry.extraIDs.append(id)
                 guard id == ZipFormat.zip64ExtraID else { return }
-                var at = 0
-                func next() throws -> UInt64 {
-                    guard at + 8 <= field.count else { throw FormatError(description: "'\(name)': its central zip64 field is too short") }
-                    defer { at += 8 }
-                    return field.little(at)
-                }
-                if entry.size == UInt64(ZipFormat.overflow32) { entry.size = try next() }
-                if entry.compressedSize == UInt64(ZipFormat.overflow32) { entry.compressedSize = try next() }
-                if entry.offset == UInt64(ZipFormat.overflow32) { entry.offset = try next() }
-            }
+                try ZipFormat.resolveCentralZip64(field, name: name, size: &entry.size, compressedSize: &entry.compressedSize,
+                                                  offset: &entry.offset)
+            } }
             entries.append(entry)
         }
         let directorySize = position - start
@@ -253,19 +244,6 @@ package final class StreamingZipReader {
     }
 
     // MARK: Bytes
-
-    private static func parseExtra(_ extra: [UInt8], _ body: (UInt16, UnsafeRawBufferPointer) throws -> Void) throws {
-        try extra.withUnsafeBytes { raw in
-            var at = 0
-            while at + 4 <= raw.count {
-                let id: UInt16 = raw.little(at), length = Int(raw.little(at + 2, as: UInt16.self))
-                guard at + 4 + length <= raw.count else { throw FormatError(description: "an extra field runs past its header") }
-                try body(id, UnsafeRawBufferPointer(rebasing: raw[(at + 4)..<(at + 4 + length)]))
-                at += 4 + length
-            }
-            guard at == raw.count else { throw FormatError(description: "an extra field is cut short") }
-        }
-    }
 
     private func fill(_ wanted: Int) throws -> Bool {
         if bufferEnd - bufferStart >= wanted { return true }

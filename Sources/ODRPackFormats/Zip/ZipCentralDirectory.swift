@@ -14,9 +14,7 @@ package struct ZipCentralDirectory {
         package var headerOffset: UInt64
     }
 
-    package struct FormatError: Error, CustomStringConvertible {
-        package var description: String
-    }
+    package typealias FormatError = ZipFormatError
 
     package var entries: [Entry]
 
@@ -73,24 +71,10 @@ package struct ZipCentralDirectory {
             var entry = Entry(name: String(decoding: UnsafeRawBufferPointer(rebasing: raw[nameStart..<extraStart]), as: UTF8.self),
                               method: raw.little(at + 10), crc: raw.little(at + 16), compressedSize: UInt64(raw.little(at + 20, as: UInt32.self)),
                               size: UInt64(raw.little(at + 24, as: UInt32.self)), headerOffset: UInt64(raw.little(at + 42, as: UInt32.self)))
-            // The zip64 field holds, in this order, only the numbers whose 32-bit fields overflowed.
-            var field = extraStart
-            while field + 4 <= extraStart + extraLength {
-                let id: UInt16 = raw.little(field), length = Int(raw.little(field + 2, as: UInt16.self))
-                guard field + 4 + length <= extraStart + extraLength else { throw FormatError(description: "'\(entry.name)': an extra field runs past its header") }
-                if id == ZipFormat.zip64ExtraID {
-                    var next = field + 4
-                    func take(_ value: inout UInt64) throws {
-                        guard value == UInt64(ZipFormat.overflow32) else { return }
-                        guard next + 8 <= field + 4 + length else { throw FormatError(description: "'\(entry.name)': its zip64 field is too short") }
-                        value = raw.little(next)
-                        next += 8
-                    }
-                    try take(&entry.size)
-                    try take(&entry.compressedSize)
-                    try take(&entry.headerOffset)
-                }
-                field += 4 + length
+            try ZipFormat.forEachExtraField(UnsafeRawBufferPointer(rebasing: raw[extraStart..<(extraStart + extraLength)])) { id, field in
+                guard id == ZipFormat.zip64ExtraID else { return }
+                try ZipFormat.resolveCentralZip64(field, name: entry.name, size: &entry.size, compressedSize: &entry.compressedSize,
+                                                  offset: &entry.headerOffset)
             }
             guard entry.headerOffset < limit, entry.compressedSize <= limit - entry.headerOffset else {
                 throw FormatError(description: "'\(entry.name)' lies outside the archive's entries")

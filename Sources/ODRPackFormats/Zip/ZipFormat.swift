@@ -1,5 +1,10 @@
 import ODRPackPlatform
 
+/// A zip that cannot be read as this project writes them, with where and why: what both zip readers throw.
+package struct ZipFormatError: Error, CustomStringConvertible {
+    package var description: String
+}
+
 /// The numbers of the zip format (PKWARE APPNOTE) that Apple's streaming asset packs use (SPEC 7).
 package enum ZipFormat {
     static let localHeaderSignature: UInt32 = 0x0403_4b50
@@ -25,6 +30,35 @@ package enum ZipFormat {
     package static let fileMode: UInt32 = 0o100644
     /// MS-DOS attribute bit for a folder, set beside the Unix mode as Info-ZIP does.
     static let dosFolderAttribute: UInt32 = 0x10
+
+    /// Calls `body` with each extra field's id and data, in order; a field that runs past `extra`, or bytes left over
+    /// after the last one, is a `ZipFormatError`.
+    static func forEachExtraField(_ extra: UnsafeRawBufferPointer, _ body: (UInt16, UnsafeRawBufferPointer) throws -> Void) throws {
+        var at = 0
+        while at + 4 <= extra.count {
+            let id: UInt16 = extra.little(at), length = Int(extra.little(at + 2, as: UInt16.self))
+            guard at + 4 + length <= extra.count else { throw ZipFormatError(description: "an extra field runs past its header") }
+            try body(id, UnsafeRawBufferPointer(rebasing: extra[(at + 4)..<(at + 4 + length)]))
+            at += 4 + length
+        }
+        guard at == extra.count else { throw ZipFormatError(description: "an extra field is cut short") }
+    }
+
+    /// A central header's numbers whose 32-bit fields overflowed, from its zip64 extra `field`, which holds only
+    /// those, in this order: size, compressed size, local header offset.
+    static func resolveCentralZip64(_ field: UnsafeRawBufferPointer, name: String,
+                                    size: inout UInt64, compressedSize: inout UInt64, offset: inout UInt64) throws {
+        var at = 0
+        func take(_ value: inout UInt64) throws {
+            guard value == UInt64(overflow32) else { return }
+            guard at + 8 <= field.count else { throw ZipFormatError(description: "'\(name)': its central zip64 field is too short") }
+            value = field.little(at)
+            at += 8
+        }
+        try take(&size)
+        try take(&compressedSize)
+        try take(&offset)
+    }
 
     /// Whether an entry's local header carries the zip64 extra field: exactly when a size does not fit 32 bits.
     /// The writer and `verify` decide with this one rule (SPEC 7: zip64 only where a size needs it).
