@@ -6,14 +6,7 @@ import Testing
 /// odrpack's own SHA-256 (the SHA extensions, or portable C) gives swift-crypto's digests for every length, however
 /// the bytes are split, and the two-at-once update gives each hasher exactly what two separate updates give.
 @Suite struct SHA256HasherTests {
-    /// Deterministic bytes (xorshift), so a failure repeats.
-    static func bytes(_ count: Int, seed: UInt64) -> [UInt8] {
-        var state = seed | 1
-        return (0..<count).map { _ in
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
-            return UInt8(truncatingIfNeeded: state)
-        }
-    }
+    static func bytes(_ count: Int, seed: UInt64) -> [UInt8] { [UInt8](randomBytes(count, seed: seed)) }
 
     static func reference(_ bytes: [UInt8]) -> String { SHA256.hash(data: bytes).hexString }
 

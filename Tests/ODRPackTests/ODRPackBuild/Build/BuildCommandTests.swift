@@ -7,18 +7,6 @@ import Testing
 
 /// `odrpack build` and `verify` through the binary, as a user runs them.
 @Suite struct BuildCommandTests {
-    static func randomBytes(_ count: Int, seed: UInt64) -> Data {
-        var state = seed &* 0x9E3779B97F4A7C15 | 1
-        var bytes = [UInt8](repeating: 0, count: count)
-        for index in bytes.indices {
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            bytes[index] = UInt8(truncatingIfNeeded: state)
-        }
-        return Data(bytes)
-    }
-
     /// Three levels, a shared file, a text file and incompressible media.
     func gameProject() throws -> TemporaryProject {
         let project = try TemporaryProject()
@@ -35,10 +23,10 @@ import Testing
             prefetch-order: [level1, level2]
             """)
         try project.file("R/Level1/scene.json", String(repeating: "{\"tile\": 1, \"enemy\": \"panda\"}\n", count: 400))
-        try project.file("R/Level1/music.caf", bytes: Self.randomBytes(50_000, seed: 1))
+        try project.file("R/Level1/music.caf", bytes: randomBytes(50_000, seed: 1))
         try project.file("R/Level2/scene.json", String(repeating: "{\"tile\": 2}\n", count: 300))
-        try project.file("R/Level2/Deep/texture.png", bytes: Self.randomBytes(20_000, seed: 2))
-        try project.file("R/Shared/paddle.png", bytes: Self.randomBytes(3_000, seed: 3))
+        try project.file("R/Level2/Deep/texture.png", bytes: randomBytes(20_000, seed: 2))
+        try project.file("R/Shared/paddle.png", bytes: randomBytes(3_000, seed: 3))
         try project.file("R/Tutorial/ünïcode name.json", "{\"step\": 1}")
         try project.file("R/UI/menu.json", "{}")
         return project
@@ -155,9 +143,9 @@ import Testing
             resources:
               - {path: Big, tags: [big]}
             """)
-        try project.file("R/Big/noise.bin", bytes: Self.randomBytes(5 << 20, seed: 7))
+        try project.file("R/Big/noise.bin", bytes: randomBytes(5 << 20, seed: 7))
         try project.file("R/Big/text.json", String(repeating: "{\"tile\": 1, \"enemy\": \"panda\"}\n", count: 200_000))
-        try project.file("R/Big/small.bin", bytes: Self.randomBytes(600_000, seed: 8))
+        try project.file("R/Big/small.bin", bytes: randomBytes(600_000, seed: 8))
         for extra in [[], ["--level", "1"]] {
             let output = try build(project, "out", extra)
             #expect(output.status == 0, "\(output.stderr)")
@@ -488,7 +476,7 @@ import Testing
         for pack in 0..<12 {
             yaml += "  - {path: P\(pack), tags: [t\(pack)]}\n"
             for file in 0..<6 {
-                try project.file("R/P\(pack)/f\(file).bin", bytes: Self.randomBytes(300_000 + pack * 1000 + file, seed: UInt64(pack * 10 + file)))
+                try project.file("R/P\(pack)/f\(file).bin", bytes: randomBytes(300_000 + pack * 1000 + file, seed: UInt64(pack * 10 + file)))
             }
         }
         try project.manifest(yaml)
@@ -497,7 +485,7 @@ import Testing
         // Killed part way, at points the build itself reports: after its first, second, fourth and eighth progress line.
         for lines in [1, 2, 4, 8] {
             // Build into a changing folder: first as it was, then with new content, killed part way.
-            try project.file("R/P0/f0.bin", bytes: Self.randomBytes(300_000, seed: UInt64(lines)))
+            try project.file("R/P0/f0.bin", bytes: randomBytes(300_000, seed: UInt64(lines)))
             let process = Process()
             process.executableURL = CommandRunner.executable
             process.arguments = ["build", "-o", "killed", "--url-prefix", "https://x/", "--progress", "always", "--no-cache"]
@@ -514,7 +502,7 @@ import Testing
             TestSystem.killAtOnce(process.processIdentifier)
             process.waitUntilExit()
         }
-        try project.file("R/P0/f0.bin", bytes: Self.randomBytes(300_000, seed: 0))
+        try project.file("R/P0/f0.bin", bytes: randomBytes(300_000, seed: 0))
         let rebuild = try CommandRunner.run(["build", "-o", "killed", "--url-prefix", "https://x/"], in: project.root,
                                             environment: ["ODRPACK_CACHE_DIR": project.path("cache")])
         #expect(rebuild.status == 0)
@@ -526,7 +514,7 @@ import Testing
         let project = try gameProject()
         #expect(try build(project).status == 0)
         let before = try contents(project.root.appendingPathComponent("out"))
-        try project.file("R/Level1/music.caf", bytes: Self.randomBytes(400_000, seed: 9))
+        try project.file("R/Level1/music.caf", bytes: randomBytes(400_000, seed: 9))
         // Files may grow to 100 KB only: the rewritten pack cannot be written.
         let output = try CommandRunner.run(["--fsize=100000", CommandRunner.executable.path, "build", "-o", "out"],
                                            in: project.root, executable: URL(fileURLWithPath: "/usr/bin/prlimit"))

@@ -14,9 +14,9 @@ import Testing
         for index in 0..<40 {
             try project.file("R/Level/Text/part\(index).json", String(repeating: "{\"part\": \(index), \"enemy\": \"panda\"}\n", count: 50 + index))
         }
-        try project.file("R/Level/noise.caf", bytes: BuildCommandTests.randomBytes(30_000, seed: 7))
+        try project.file("R/Level/noise.caf", bytes: randomBytes(30_000, seed: 7))
         try project.file("R/Level/big.json", String(repeating: "{\"tile\": 12345, \"kind\": \"stone\"}\n", count: 150_000))
-        try project.file("R/Level/big.mov", bytes: BuildCommandTests.randomBytes(4_300_000, seed: 8))
+        try project.file("R/Level/big.mov", bytes: randomBytes(4_300_000, seed: 8))
         try project.file("R/Menu/menu.json", "{\"menu\": true}")
         return project
     }

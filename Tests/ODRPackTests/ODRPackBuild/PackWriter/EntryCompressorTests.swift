@@ -12,10 +12,7 @@ import Testing
         try (compressor ?? self.compressor).prepare(PackEntry(name: "entry", content: .bytes(bytes)), onBytes: nil).deflated
     }
 
-    func random(_ count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
-    }
+    func random(_ count: Int) -> [UInt8] { [UInt8](randomBytes(count, seed: UInt64(count))) }
 
     /// Up to three samples (48 KiB) an entry is judged by its whole deflate at level 4, above by a level-1 trial of
     /// three samples: both sides of the boundary deflate text and store noise, and at every `--level` the choice is

@@ -10,14 +10,6 @@ import Testing
 @Suite struct AssetPackZipWriterTests {
     static let sizes = [0, 1, 100, 300_000, 524_287, 524_288, 700_000, 1_048_576, 3_000_001]
 
-    func payload(_ count: Int, seed: UInt64) -> [UInt8] {
-        var state = seed | 1
-        return (0..<count).map { _ in
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
-            return UInt8(truncatingIfNeeded: state)
-        }
-    }
-
     /// Writes every payload (with a small deflated entry after each) and returns the archive's digest as the writer
     /// reports it, each entry's own digest when `paired`, and the file's bytes.
     func write(_ payloads: [[UInt8]], paired: Bool, in project: TemporaryProject, name: String) throws -> (String, [String], Data) {
@@ -60,7 +52,7 @@ import Testing
 
     @Test func storedEntriesHashedWithTheArchiveAreTheSameArchive() throws {
         let project = try TemporaryProject()
-        let payloads = Self.sizes.enumerated().map { payload($0.element, seed: UInt64($0.offset) + 1) }
+        let payloads = Self.sizes.enumerated().map { [UInt8](randomBytes($0.element, seed: UInt64($0.offset) + 1)) }
         let (plainDigest, _, plain) = try write(payloads, paired: false, in: project, name: "plain.zip")
         let (pairedDigest, entryDigests, paired) = try write(payloads, paired: true, in: project, name: "paired.zip")
         #expect(paired == plain)

@@ -36,10 +36,7 @@ import ODRPackPlatform
     @Test func entryAndArchiveDigestsWhenHashedTogether() throws {
         let project = try TemporaryProject()
         let path = project.path("mixed.zip")
-        var state: UInt64 = 99
-        func noise(_ count: Int) -> [UInt8] {
-            (0..<count).map { _ in state = state &* 6364136223846793005 &+ 1442695040888963407; return UInt8(truncatingIfNeeded: state >> 33) }
-        }
+        func noise(_ count: Int) -> [UInt8] { [UInt8](randomBytes(count, seed: UInt64(count))) }
         let text = Array(String(repeating: "compressible text ", count: 400_000).utf8)
         let contents: [(String, [UInt8], Bool)] = [
             ("a.bin", noise(700_001), false), ("b.txt", Array(text.prefix(3_000)), true), ("c.bin", noise(1_500_003), false),
