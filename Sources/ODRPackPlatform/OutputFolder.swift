@@ -15,10 +15,11 @@ package enum OutputFolder {
         }
     }
 
-    /// The first step of every commit: when the manifest on disk is already `bytes` and no pack was written, it stays
-    /// (returns true); else it is removed, durably, so that nothing trusts it while packs are replaced.
-    package static func retireManifest(at path: String, bytes: Data, wroteAny: Bool) throws -> Bool {
-        if !wroteAny && FileManager.default.contents(atPath: path) == bytes { return true }
+    /// The first step of every commit: when no pack was written and the manifest on disk is already `bytes`, it stays
+    /// (returns true); else it is removed, durably, so that nothing trusts it while packs are replaced. A commit that
+    /// wrote packs passes nil: it removes the manifest before its new bytes exist.
+    package static func retireManifest(at path: String, keepingIf bytes: Data?) throws -> Bool {
+        if let bytes, FileManager.default.contents(atPath: path) == bytes { return true }
         _ = SystemCall.removeFile(path)
         try SystemCall.syncFolder((path as NSString).deletingLastPathComponent)
         return false
@@ -30,6 +31,19 @@ package enum OutputFolder {
     package static func moveIntoPlace(_ from: String, to: String) throws {
         try remove(to)
         guard rename(from, to) == 0 else { throw ODRPackError.system("cannot move '\(from)' to '\(to)'") }
+    }
+
+    /// Renames what is at `path` to a temporary name beside it and returns that name (nil when nothing is there), so
+    /// that a new file can take its place at once and the old one be removed later, when nothing waits on it: freeing
+    /// a large archive's blocks takes milliseconds. A build killed before the removal leaves a temporary, which the
+    /// next build removes.
+    package static func moveAside(_ path: String) throws -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        let aside = TemporaryName.path(beside: path) + "-replaced"
+        try remove(aside)
+        guard rename(path, aside) == 0 else { throw ODRPackError.system("cannot move '\(path)' to '\(aside)'") }
+        return aside
     }
 
     /// Removes a file or a whole folder; a missing one is fine.

@@ -86,8 +86,8 @@ struct BackgroundAssetsOutput: PackOutput {
         let hosting = plan.backgroundAssets.hosting
         let manifest = BuildManifest(plan: plan, archives: facts, versions: versions(facts), urlPrefix: options.urlPrefix)
         let manifestPath = outputPath + "/" + BuildManifest.fileName
-        let manifestBytes = Data(manifest.serialized().utf8)
-        let manifestUnchanged = try OutputFolder.retireManifest(at: manifestPath, bytes: manifestBytes, wroteAny: !written.isEmpty)
+        let manifestBytes = Data(manifest.serializedBytes())
+        let manifestUnchanged = try OutputFolder.retireManifest(at: manifestPath, keepingIf: written.isEmpty ? manifestBytes : nil)
         // Each written pack's <id>.json is in place already (the packager was given it there).
         for index in written {
             let folder = temporaryPath(forPack: index)
@@ -104,8 +104,8 @@ struct BackgroundAssetsOutput: PackOutput {
         for name in [AppleManifests.packsFolder, AppleManifests.onDemandResourcesFile, AppleManifests.templateFile, AppleManifests.manifestFile] {
             try OutputFolder.remove(outputPath + "/" + name)
         }
-        var state = try BuildState.make(plan, rootPath: rootPath, facts: facts, fileNames: fileNames,
-                                               archiveKeys: archiveKeys, packsPath: packsPath)
+        var state = BuildState.make(plan, rootPath: rootPath, facts: facts, fileNames: fileNames, archiveKeys: archiveKeys)
+        try state.takeArchiveStamps(packsPath: packsPath)
         let sitePath = packsPath + "/" + BackgroundAssetsLayout.siteFolder
         var copied: [String] = []
         if hosting == .self {

@@ -63,47 +63,106 @@ struct OnDemandResourcesOutput: PackOutput {
         -> (manifest: BuildManifest, removed: [String], state: BuildState) {
         let manifest = BuildManifest(plan: plan, archives: facts)
         let manifestPath = outputPath + "/" + BuildManifest.fileName
-        // The manifest and Apple's two plists depend only on the plan and the facts: made on two cores at once.
+        // Everything the other output files are made of (the plan and the facts) is made on every core while the
+        // written packs move into place and reach the disk, which is mostly waiting. Without a written pack the old
+        // manifest may stay, which only the new bytes can tell, so then nothing moves before they exist.
+        let parts: [CommitPart] = (written.isEmpty ? [] : [.placePacks]) + [.plists, .state]
+            + Self.chunks(of: plan.packs, count: 2 * options.jobs).map(CommitPart.manifestPacks)
+        let made = try parallelMap(parts, jobs: options.jobs + (written.isEmpty ? 0 : 1)) { part -> CommitPart.Made in
+            switch part {
+            case .placePacks:
+                _ = try OutputFolder.retireManifest(at: manifestPath, keepingIf: nil)
+                return .removed(try placePacks(written))
+            case .plists:
+                let apple = AppleManifests.assetPackManifest(plan, facts: facts, urlPrefix: options.urlPrefix,
+                                                             packsURL: "http://127.0.0.1" + AppleManifests.percentEncoded(packsPath + "/"))
+                return .plists(AppleManifests.onDemandResources(plan).binaryData(), apple.binaryData())
+            case .state:
+                return .state(BuildState.make(plan, rootPath: rootPath, facts: facts, fileNames: fileNames, archiveKeys: archiveKeys))
+            case let .manifestPacks(range):
+                return .manifestPacks(manifest.serializedPacks(range))
+            }
+        }
+        var removed: [String]?, state = BuildState(), plists = (onDemandResources: Data(), apple: Data()), packParts: [[UInt8]] = []
+        for part in made {
+            switch part {
+            case let .removed(names): removed = names
+            case let .plists(onDemandResources, apple): plists = (onDemandResources, apple)
+            case let .state(made): state = made
+            case let .manifestPacks(parts): packParts += parts
+            }
+        }
+        let manifestBytes = Data(manifest.serialized(packs: packParts))
+        var manifestKept = false
+        if removed == nil {
+            manifestKept = try OutputFolder.retireManifest(at: manifestPath, keepingIf: manifestBytes)
+            removed = try placePacks(written)
+        }
+        try state.takeArchiveStamps(packsPath: packsPath)
         let (kept, dropped) = options.applePlists
-        let documents = try parallelMap([0, 1], jobs: options.jobs) { part -> [Data] in
-            if part == 0 { return [Data(manifest.serialized().utf8)] }
-            let apple = AppleManifests.assetPackManifest(plan, facts: facts, urlPrefix: options.urlPrefix,
-                                                         packsURL: "http://127.0.0.1" + AppleManifests.percentEncoded(packsPath + "/"))
-            return [AppleManifests.onDemandResources(plan).binaryData(), apple.binaryData()]
+        try OutputFolder.writeIfChanged(plists.onDemandResources, to: outputPath + "/" + AppleManifests.onDemandResourcesFile)
+        try OutputFolder.writeIfChanged(plists.apple, to: outputPath + "/" + kept)
+        if let failure = SystemCall.removeFile(outputPath + "/" + dropped), !failure.isMissing {
+            throw ODRPackError.systemCall("cannot remove the stale '\(outputPath)/\(dropped)'", failure)
         }
-        let manifestBytes = documents[0][0]
-        let manifestUnchanged = try OutputFolder.retireManifest(at: manifestPath, bytes: manifestBytes, wroteAny: !written.isEmpty)
+        if !manifestKept { try AtomicFile.write(manifestBytes, to: manifestPath, durable: true) }
+        state.outputFingerprint = fingerprint(facts)
+        for name in outputNames { state.outputs[name] = BuildState.stamp(atPath: outputPath + "/" + name) }
+        return (manifest, removed ?? [], state)
+    }
+
+    /// What `commit` makes at once, and what each part gives.
+    private enum CommitPart {
+        case placePacks, plists, state, manifestPacks(Range<Int>)
+
+        enum Made {
+            case removed([String]), plists(Data, Data), state(BuildState), manifestPacks([[UInt8]])
+        }
+    }
+
+    /// Once the manifest is retired: moves the written packs into place, removes stale packs and a Background Assets
+    /// build's output, and makes it all durable. Returns the removed packs.
+    private func placePacks(_ written: [Int]) throws -> [String] {
+        var replaced: [String] = []
         for index in written {
-            try OutputFolder.moveIntoPlace(temporaryPath(forPack: index), to: packsPath + "/" + fileNames[index])
+            let path = packsPath + "/" + fileNames[index]
+            if let aside = try OutputFolder.moveAside(path) { replaced.append(aside) }
+            try OutputFolder.moveIntoPlace(temporaryPath(forPack: index), to: path)
         }
-        let removed = try removeStalePacks(keeping: Set(fileNames))
+        let removed = try removeStalePacks(keeping: Set(fileNames).union(replaced.map { ($0 as NSString).lastPathComponent }))
         // A Background Assets build's output, when this folder held one.
         try OutputFolder.remove(outputPath + "/" + BackgroundAssetsLayout.folder)
         // Every pack is on stable storage before a plist or the manifest that names it is renamed into place (SPEC 7).
         if !written.isEmpty {
             try SystemCall.makeDurable(folder: outputPath, written: written.map { packsPath + "/" + fileNames[$0] } + [packsPath])
         }
-        var state = try BuildState.make(plan, rootPath: rootPath, facts: facts, fileNames: fileNames,
-                                        archiveKeys: archiveKeys, packsPath: packsPath)
-        try OutputFolder.writeIfChanged(documents[1][0], to: outputPath + "/" + AppleManifests.onDemandResourcesFile)
-        try OutputFolder.writeIfChanged(documents[1][1], to: outputPath + "/" + kept)
-        if let failure = SystemCall.removeFile(outputPath + "/" + dropped), !failure.isMissing {
-            throw ODRPackError.systemCall("cannot remove the stale '\(outputPath)/\(dropped)'", failure)
+        for path in replaced { try OutputFolder.remove(path) }
+        return removed
+    }
+
+    /// `packs` cut into at most `count` runs of about the same number of files.
+    static func chunks(of packs: [AssetPack], count: Int) -> [Range<Int>] {
+        let parts = max(1, count), total = packs.reduce(0) { $0 + $1.files.count }, share = max(1, (total + parts - 1) / parts)
+        var ranges: [Range<Int>] = [], start = 0, files = 0
+        for (index, pack) in packs.enumerated() {
+            files += pack.files.count
+            if files >= share || index == packs.count - 1 {
+                ranges.append(start..<index + 1)
+                start = index + 1
+                files = 0
+            }
         }
-        if !manifestUnchanged { try AtomicFile.write(manifestBytes, to: manifestPath, durable: true) }
-        state.outputFingerprint = fingerprint(facts)
-        for name in outputNames { state.outputs[name] = BuildState.stamp(atPath: outputPath + "/" + name) }
-        return (manifest, removed, state)
+        return ranges
     }
 
     /// Removes packs that no longer exist, and leftovers of interrupted builds. A pack that cannot be removed fails the build.
     private func removeStalePacks(keeping names: Set<String>) throws -> [String] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: packsPath)) ?? []
         var removed: [String] = []
-        for name in entries.sorted(by: { $0.precedesByCodePoint($1) }) {
+        for name in entries.sorted(by: { $0.precedesByCodePoint($1) }) where !names.contains(name) {
             if name.hasPrefix(TemporaryName.marker) {
                 try OutputFolder.remove(packsPath + "/" + name)
-            } else if name.hasSuffix(".assetpack") && !names.contains(name) {
+            } else if name.hasSuffix(".assetpack") {
                 try OutputFolder.remove(packsPath + "/" + name)
                 removed.append(name)
             }

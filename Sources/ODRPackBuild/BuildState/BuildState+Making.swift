@@ -4,10 +4,10 @@ import ODRPackPlatform
 
 /// The state a commit leaves for the next build into the same folder.
 extension BuildState {
-    /// The state for this build's packs: files sorted by path, packs pointing at them, each pack's archive stamp
-    /// taken at `packsPath/<its file name>`.
+    /// The state for this build's packs, files sorted by path and packs pointing at them, but without the archive
+    /// stamps (`takeArchiveStamps`), so that it can be made while the packs move into place.
     static func make(_ plan: PackPlan, rootPath: String, facts: [String: PackArchiveFacts], fileNames: [String],
-                     archiveKeys: [String], packsPath: String) throws -> BuildState {
+                     archiveKeys: [String]) -> BuildState {
         let packs = plan.packs
         var state = BuildState()
         state.rootPath = rootPath
@@ -22,13 +22,21 @@ extension BuildState {
         }
         for (index, pack) in packs.enumerated() {
             let fact = facts[pack.id]!
-            guard let archiveStamp = BuildState.packStamp(atPath: packsPath + "/" + fileNames[index]) else {
-                throw ODRPackError.fileChanged("pack '\(fileNames[index])' vanished while the build was finishing: run the build again")
-            }
             state.packs[pack.id] = .init(fileName: fileNames[index], archiveKey: archiveKeys[index], archiveSize: fact.archiveSize,
                                          archiveSha256: fact.archiveSha256, contentHash: fact.contentHash,
-                                         uncompressedSize: fact.uncompressedSize, archiveStamp: archiveStamp, files: positions[index])
+                                         uncompressedSize: fact.uncompressedSize, archiveStamp: "", files: positions[index])
         }
         return state
+    }
+
+    /// Takes each pack's archive stamp at `packsPath/<its file name>`, once every pack is in place.
+    mutating func takeArchiveStamps(packsPath: String) throws {
+        for id in packs.keys.sorted() {
+            let fileName = packs[id]!.fileName
+            guard let archiveStamp = BuildState.packStamp(atPath: packsPath + "/" + fileName) else {
+                throw ODRPackError.fileChanged("pack '\(fileName)' vanished while the build was finishing: run the build again")
+            }
+            packs[id]!.archiveStamp = archiveStamp
+        }
     }
 }

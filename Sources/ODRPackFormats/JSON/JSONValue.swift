@@ -9,6 +9,9 @@ package enum JSONValue: Equatable, Sendable {
     case string(String)
     case array([JSONValue])
     case object([(String, JSONValue)])
+    /// What `bytes(indent:)` made for a value at the indent where this one goes, spliced in as it is: a large
+    /// document's parts can be serialized on several cores. Always on a line of its own, like an object.
+    case written([UInt8])
 
     package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
@@ -19,6 +22,7 @@ package enum JSONValue: Equatable, Sendable {
         case let (.string(a), .string(b)): return a == b
         case let (.array(a), .array(b)): return a == b
         case let (.object(a), .object(b)): return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        case let (.written(a), .written(b)): return a == b
         default: return false
         }
     }
@@ -33,11 +37,22 @@ package enum JSONValue: Equatable, Sendable {
     /// `expandingArrays`, which gives the common form (`JSON.stringify(v, null, 2)`, Python's `indent=2`) that
     /// documents read by other tools use.
     package func serialized(expandingArrays: Bool = false) -> String {
+        String(decoding: serializedBytes(expandingArrays: expandingArrays), as: UTF8.self)
+    }
+
+    /// `serialized()` as UTF-8, without the copy into a `String`.
+    package func serializedBytes(expandingArrays: Bool = false) -> [UInt8] {
+        var output = bytes(indent: 0, expandingArrays: expandingArrays)
+        output.append(0x0A)
+        return output
+    }
+
+    /// The value as it is written at nesting level `indent` (no final newline): what `.written` takes.
+    package func bytes(indent: Int, expandingArrays: Bool = false) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(4096)
-        write(to: &output, indent: 0, expandingArrays: expandingArrays)
-        output.append(0x0A)
-        return String(decoding: output, as: UTF8.self)
+        write(to: &output, indent: indent, expandingArrays: expandingArrays)
+        return output
     }
 
     private func write(to output: inout [UInt8], indent: Int, expandingArrays: Bool) {
@@ -48,6 +63,7 @@ package enum JSONValue: Equatable, Sendable {
         case let .double(value):
             output.append(contentsOf: (value.isFinite ? "\(value)" : "null").utf8)
         case let .string(value): Self.writeString(value, to: &output)
+        case let .written(bytes): output.append(contentsOf: bytes)
         case let .array(values):
             if values.isEmpty { output.append(contentsOf: Self.emptyArray); return }
             if !expandingArrays && values.allSatisfy(\.isScalar) {
@@ -101,12 +117,13 @@ package enum JSONValue: Equatable, Sendable {
 
     private var isScalar: Bool {
         switch self {
-        case .array, .object: return false
+        case .array, .object, .written: return false
         default: return true
         }
     }
 
-    private static func writeInteger(_ value: Int64, to output: inout [UInt8]) {
+    /// What `.int(value)` writes.
+    package static func writeInteger(_ value: Int64, to output: inout [UInt8]) {
         if value < 0 { output.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         let start = output.count
@@ -117,7 +134,8 @@ package enum JSONValue: Equatable, Sendable {
         output[start...].reverse()
     }
 
-    private static func writeString(_ value: String, to output: inout [UInt8]) {
+    /// What `.string(value)` writes.
+    package static func writeString(_ value: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         // Most strings (paths, hashes, ids) need no escaping: copied whole.
         var value = value

@@ -37,6 +37,26 @@ import Testing
         #expect(text.contains(#""max-initial-install-size": null"#))
     }
 
+    /// build writes the packs' parts on several cores and each file list directly: the bytes of the one generic
+    /// serialization, whatever the cut, with escaped paths, an empty pack and a file without a digest.
+    @Test(arguments: [true, false])
+    func partsMadeApartAreTheDocumentsBytes(archives: Bool) {
+        var manifest = Self.sample(archives: archives)
+        var empty = manifest.packs[0]
+        (empty.id, empty.files) = ("q", [])
+        var undigested = manifest.packs[0]
+        undigested.id = "r"
+        undigested.files[1].sha256 = nil
+        manifest.packs += [empty, undigested]
+        let reference = JSONValue.object(manifest.jsonMembers).serialized()
+        #expect(manifest.serialized() == reference)
+        for cut in 0...3 {
+            let parts = manifest.serializedPacks(0..<cut) + manifest.serializedPacks(cut..<3)
+            #expect(String(decoding: manifest.serialized(packs: parts), as: UTF8.self) == reference)
+        }
+        #expect(reference.contains("\"files\": []"))
+    }
+
     @Test func skipsUnknownMembersAndDecodesSurrogatePairs() throws {
         var text = Self.sample(archives: true).serialized()
         text = text.replacingOccurrences(of: #""bundleId": "com.example.x""#,
