@@ -172,15 +172,30 @@ package enum SystemCall {
         #endif
     }
 
-    /// Waits until what was written under `folder` (the files and folders in `written`, and renames) is on stable
-    /// storage. Linux: one syncfs of the folder's file system, whatever the number of files. Darwin: fsync of every
-    /// file and folder in `written` and of `folder`, then F_FULLFSYNC, which also empties the drive's cache.
+    /// Waits until what was written under `folder` is on stable storage: the files and folders in `written` with
+    /// everything in them, and the entries (renames, removals) of their folders and of `folder`. Linux: an fsync of each
+    /// when `written` is a few files (the common rebuild of a pack or two), else one syncfs of the file system, which
+    /// also waits for what other programs wrote. Darwin: an fsync of each, then F_FULLFSYNC, which also empties the
+    /// drive's cache.
     package static func makeDurable(folder: String, written: [String]) throws {
+        // Every folder between a written path and `folder`: each holds an entry that may be new.
+        var folders: Set<String> = []
+        for path in written {
+            var parent = (path as NSString).deletingLastPathComponent
+            while parent.hasPrefix(folder + "/") && folders.insert(parent).inserted {
+                parent = (parent as NSString).deletingLastPathComponent
+            }
+        }
+        let parents = folders.sorted { $0.count > $1.count }
         #if os(Linux)
-        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw ODRPackError.system("cannot open '\(folder)'") }
-        defer { closeFile(descriptor) }
-        guard odrpack_syncfs(descriptor) == 0 else { throw ODRPackError.system("cannot flush '\(folder)' to the disk") }
+        if written.count > 4 || !written.allSatisfy({ status($0, followingLinks: false)?.kind == .regular }) {
+            let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw ODRPackError.system("cannot open '\(folder)'") }
+            defer { closeFile(descriptor) }
+            guard odrpack_syncfs(descriptor) == 0 else { throw ODRPackError.system("cannot flush '\(folder)' to the disk") }
+            return
+        }
+        for path in written + parents + [folder] { try flush(path, full: false) }
         #else
         var paths: [String] = []
         for path in written {
@@ -189,7 +204,7 @@ package enum SystemCall {
                 for case let name as String in inside { paths.append(path + "/" + name) }
             }
         }
-        for path in paths + [folder] { try flush(path, full: false) }
+        for path in paths + parents + [folder] { try flush(path, full: false) }
         try flush(folder, full: true)
         #endif
     }

@@ -115,7 +115,7 @@ struct BackgroundAssetsOutput: PackOutput {
         }
         // Every archive (and its site copy) is on stable storage before a document that names it is renamed into place.
         if !written.isEmpty || !copied.isEmpty {
-            try SystemCall.makeDurable(folder: outputPath, written: written.map { packsPath + "/" + fileNames[$0] } + copied + [packsPath])
+            try SystemCall.makeDurable(folder: outputPath, written: written.map { packsPath + "/" + fileNames[$0] } + copied)
         }
         try OutputFolder.writeIfChanged(Data(BackgroundAssetsDocuments.assetPackTags(manifest).utf8),
                                         to: packsPath + "/" + BackgroundAssetsLayout.tagsFile)

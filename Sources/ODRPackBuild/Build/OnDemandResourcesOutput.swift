@@ -134,7 +134,7 @@ struct OnDemandResourcesOutput: PackOutput {
         try OutputFolder.remove(outputPath + "/" + BackgroundAssetsLayout.folder)
         // Every pack is on stable storage before a plist or the manifest that names it is renamed into place (SPEC 7).
         if !written.isEmpty {
-            try SystemCall.makeDurable(folder: outputPath, written: written.map { packsPath + "/" + fileNames[$0] } + [packsPath])
+            try SystemCall.makeDurable(folder: outputPath, written: written.map { packsPath + "/" + fileNames[$0] })
         }
         for path in replaced { try OutputFolder.remove(path) }
         return removed

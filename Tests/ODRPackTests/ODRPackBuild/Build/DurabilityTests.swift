@@ -3,7 +3,7 @@ import Testing
 
 /// SPEC 7, "Durable": every pack is on stable storage before a plist or the manifest that names it is renamed into
 /// place, and the manifest's rename itself before exit 0. A power cut cannot be staged here, so the order of the
-/// system calls is read with strace (Linux).
+/// system calls is read with strace (Linux), which names each flushed file (`-y`).
 @Suite struct DurabilityTests {
     static let strace = ["/usr/bin/strace", "/bin/strace"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
@@ -12,7 +12,7 @@ import Testing
         // Outside the project, whose files are resources.
         let trace = FileManager.default.temporaryDirectory.appendingPathComponent("odrpack-trace-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: trace) }
-        let output = try CommandRunner.run(["-f", "-e", "trace=fsync,syncfs,rename,renameat,renameat2", "-o", trace,
+        let output = try CommandRunner.run(["-f", "-y", "-e", "trace=fsync,syncfs,rename,renameat,renameat2", "-o", trace,
                                             CommandRunner.executable.path] + arguments,
                                            in: project.root, executable: URL(fileURLWithPath: Self.strace!))
         #expect(output.status == 0, "\(output.stderr)")
@@ -23,24 +23,51 @@ import Testing
     func index(_ calls: [String], _ predicate: (String) -> Bool) -> Int? { calls.firstIndex(where: predicate) }
     func lastIndex(_ calls: [String], _ predicate: (String) -> Bool) -> Int? { calls.lastIndex(where: predicate) }
 
+    /// The path a traced rename moved to: its last quoted argument.
+    func renameTarget(_ line: String) -> String {
+        line.split(separator: "\"", omittingEmptySubsequences: false).dropLast().last.map(String.init) ?? ""
+    }
+
+    /// A pack is flushed after its rename and before `end`: by a syncfs, or by an fsync of the pack and one of its folder.
+    func expectFlushed(_ trace: [String], pack renamed: Int, before end: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+        let target = renameTarget(trace[renamed])
+        let folder = (target as NSString).deletingLastPathComponent
+        let flushes = trace[(renamed + 1)..<end]
+        let synced = flushes.contains { $0.contains("syncfs(") }
+            || (flushes.contains { $0.contains("fsync(") && $0.contains("<\(target)>") }
+                && flushes.contains { $0.contains("fsync(") && $0.contains("<\(folder)>") })
+        #expect(!target.isEmpty && synced, "\(target) is not flushed before the plists: \(flushes)", sourceLocation: sourceLocation)
+    }
+
     @Test(.enabled(if: strace != nil), arguments: [["--layout", "zip"], ["--layout", "folder"]])
     func packsReachTheDiskBeforeTheManifestsThatNameThem(layout: [String]) throws {
         let project = try TemporaryProject()
         try project.manifest("version: 1\nbundle-id: com.example.durable\nresources:\n  - {path: R/a, tags: [a]}\n  - {path: R/b, tags: [b]}\n")
         try project.file("R/a/one.json", "{}")
         try project.file("R/b/two.json", "{\"two\": 2}")
-        let trace = try calls(["build", "-o", "out"] + layout, in: project)
-        let barrier = try #require(index(trace) { $0.contains("syncfs(") })
-        let lastPack = try #require(lastIndex(trace) { $0.contains("rename(") && $0.contains("/OnDemandResources/com.example.durable.") })
-        let manifest = try #require(index(trace) { $0.contains("rename(") && $0.contains("odrpack-manifest.json\")") })
-        #expect(lastPack < barrier)
-        for plist in ["OnDemandResources.plist", "AssetPackManifestTemplate.plist"] {
-            let renamed = try #require(index(trace) { $0.contains("rename(") && $0.contains(plist + "\")") })
-            #expect(barrier < renamed && renamed < manifest, "\(plist)")
-            #expect(trace[renamed - 1].contains("fsync("), "\(plist)'s bytes are flushed before its rename")
+        for build in 0..<2 {
+            // The second build rewrites one pack over the one it replaces.
+            if build == 1 { try project.file("R/b/two.json", "{\"two\": 22}") }
+            let trace = try calls(["build", "-o", "out"] + layout, in: project)
+            // Renames into place, not the old pack's move aside.
+            let packs = trace.indices.filter {
+                trace[$0].contains("rename(") && renameTarget(trace[$0]).contains("/OnDemandResources/com.example.durable.")
+            }
+            #expect(packs.count == 2 - build, "\(trace)")
+            let manifest = try #require(index(trace) { $0.contains("rename(") && $0.contains("odrpack-manifest.json\")") })
+            // A plist whose bytes did not change is not written again.
+            let plists = ["OnDemandResources.plist", "AssetPackManifestTemplate.plist"].compactMap { plist in
+                index(trace) { $0.contains("rename(") && $0.contains(plist + "\")") }
+            }
+            #expect(plists.count == 2 - build, "\(trace)")
+            for pack in packs { expectFlushed(trace, pack: pack, before: (plists + [manifest]).min()!) }
+            for renamed in plists {
+                #expect(renamed < manifest)
+                #expect(trace[renamed - 1].contains("fsync("), "the plist's bytes are flushed before its rename")
+            }
+            #expect(trace[manifest - 1].contains("fsync("), "the manifest's bytes are flushed before its rename")
+            #expect(trace.indices.contains(manifest + 1) && trace[manifest + 1].contains("fsync("), "the rename is flushed before exit")
         }
-        #expect(trace[manifest - 1].contains("fsync("), "the manifest's bytes are flushed before its rename")
-        #expect(trace.indices.contains(manifest + 1) && trace[manifest + 1].contains("fsync("), "the rename is flushed before exit")
     }
 
     @Test(.enabled(if: strace != nil)) func aNoOpBuildWaitsForNothing() throws {
