@@ -44,6 +44,13 @@ package struct SHA256Hasher {
         if let crypto { return crypto.finalize().hexString }
         return blocks.finalize().hexString
     }
+
+    /// The SHA-256 of `bytes` in one call.
+    package static func hex(_ bytes: UnsafeRawBufferPointer) -> String {
+        var hasher = SHA256Hasher()
+        hasher.update(bytes)
+        return hasher.finalize()
+    }
 }
 
 /// SHA-256 over `odrpack_sha256_blocks` (FIPS 180-4): the chaining state, the bytes of an unfinished block, and the

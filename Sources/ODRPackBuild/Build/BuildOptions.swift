@@ -97,9 +97,5 @@ package struct BuildOptions: Sendable {
 }
 
 extension Data {
-    var sha256Hex: String {
-        var hasher = SHA256Hasher()
-        withUnsafeBytes { hasher.update($0) }
-        return hasher.finalize()
-    }
+    var sha256Hex: String { withUnsafeBytes(SHA256Hasher.hex) }
 }

@@ -74,7 +74,7 @@ final class EntryCompressor: @unchecked Sendable {
         guard let deflated = try deflatedIfWorthwhile(bytes) else {
             return Prepared(crc32: crc, sha256: sha256, size: Int64(bytes.count), deflated: false, payload: Array(bytes))
         }
-        return Prepared(crc32: crc, sha256: sha256 ?? PackWriter.sha256(bytes), size: Int64(bytes.count), deflated: true,
+        return Prepared(crc32: crc, sha256: sha256 ?? SHA256Hasher.hex(bytes), size: Int64(bytes.count), deflated: true,
                         payload: deflated)
     }
 

@@ -246,12 +246,6 @@ final class PackWriter: PackFormatWriter {
         return digest
     }
 
-    static func sha256(_ bytes: UnsafeRawBufferPointer) -> String {
-        var hasher = SHA256Hasher()
-        hasher.update(bytes)
-        return hasher.finalize()
-    }
-
     // MARK: Folder
 
     /// Writes `entries` under `root` with modes 0644/0755 and every time set to the entry time; returns each file's digest.
@@ -269,7 +263,7 @@ final class PackWriter: PackFormatWriter {
                 defer { output.close() }
                 try bytes.withUnsafeBytes { raw in
                     try output.write(raw)
-                    digests[entry.name] = FileDigest(sha256: Self.sha256(raw), crc32: CRC32.update(0, raw))
+                    digests[entry.name] = FileDigest(sha256: SHA256Hasher.hex(raw), crc32: CRC32.update(0, raw))
                 }
                 try output.finish(time: options.entryTime)
             case let .file(source, size, stamp, known):
