@@ -69,7 +69,7 @@ package struct FileTree: Sendable {
 
     /// Every folder's entries in code-point order of their names, a folder's name taken with a `/` after it:
     /// then a depth-first walk lists every path in code-point order. The folders are sorted on `jobs` threads.
-    package func sortedByName(jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> FileTree {
+    package func sortedByName(jobs: Int = SystemCall.processorCount) -> FileTree {
         guard !isSortedByName else { return self }
         var sorted = self
         // Sorting a `Directory` never throws.

@@ -12,9 +12,9 @@ import Darwin
 /// and sorts (`FileTree.sortedByName`) only when it must plan.
 /// Symbolic links are recorded, not followed; `.git` folders are recorded, not entered.
 package struct FileTreeScanner {
-    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    var jobs = SystemCall.processorCount
 
-    package init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount) { self.jobs = jobs }
+    package init(jobs: Int = SystemCall.processorCount) { self.jobs = jobs }
     /// Entries `lstat`ed and hashed by one task.
     static let chunk = 1024
 

@@ -9,7 +9,7 @@ import Darwin
 package struct LocalFileSystem: ResourceFileSystem {
     package var jobs: Int
 
-    package init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount) { self.jobs = jobs }
+    package init(jobs: Int = SystemCall.processorCount) { self.jobs = jobs }
 
     package func resolvedPath(_ path: String) -> Result<String, SystemError> {
         guard let real = realpath(path, nil) else { return .failure(.last) }

@@ -3,7 +3,7 @@ import Synchronization
 
 /// Maps on `jobs` threads, taking work in input order; results keep the input order.
 /// An error stops the work not yet started; the error of the earliest input is rethrown, so failures are deterministic.
-package func parallelMap<Input, Output>(_ inputs: [Input], jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+package func parallelMap<Input, Output>(_ inputs: [Input], jobs: Int = SystemCall.processorCount,
                                 _ transform: (Input) throws -> Output) throws -> [Output] {
     try parallelMap(inputs, jobs: jobs, perWorker: { () }) { _, input in try transform(input) }
 }

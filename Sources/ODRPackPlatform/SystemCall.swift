@@ -96,6 +96,9 @@ package enum SystemCall {
 
     package static var userID: UInt32 { UInt32(getuid()) }
     package static var processID: Int32 { getpid() }
+    /// The cores this process may use, read once: corelibs Foundation re-reads the cgroup files on every
+    /// `activeProcessorCount`, which cost a build about 280 opens and reads.
+    package static let processorCount = ProcessInfo.processInfo.activeProcessorCount
 
     /// Creates (or empties) a file for reading and writing, mode 0644.
     package static func createFile(_ path: String) throws -> Int32 {

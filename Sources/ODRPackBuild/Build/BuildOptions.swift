@@ -25,7 +25,7 @@ package struct BuildOptions: Sendable {
     /// 5% more bytes of that text (0.1% of their archives, still below bsdtar's level 6); README, "Performance".
     package static let defaultLevel = 4
     /// One job per core, up to `maximumJobs`: a plain build on a machine with more cores than that still runs.
-    package static var defaultJobs: Int { min(max(1, ProcessInfo.processInfo.activeProcessorCount), maximumJobs) }
+    package static var defaultJobs: Int { min(max(1, SystemCall.processorCount), maximumJobs) }
 
     /// 2000-01-01T00:00:00Z
     static let defaultEntryTime: Int64 = 946_684_800

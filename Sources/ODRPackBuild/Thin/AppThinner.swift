@@ -99,7 +99,7 @@ package struct AppThinner {
     /// for every one whose bytes are not the pack's.
     func packedFiles(of manifest: BuildManifest, in location: Location) throws -> (toRemove: [(path: String, size: Int64)], diagnostics: [Diagnostic]) {
         let candidates = manifest.packs.flatMap { pack in pack.files.map { (pack: pack, file: $0) } }
-        let findings = try parallelMap(candidates, jobs: ProcessInfo.processInfo.activeProcessorCount, perWorker: { ReadBuffer(size: 1 << 20) }) { buffer, item in
+        let findings = try parallelMap(candidates, jobs: SystemCall.processorCount, perWorker: { ReadBuffer(size: 1 << 20) }) { buffer, item in
             try Self.compare(location.base + "/" + item.file.path, with: item.file, pack: item.pack.tags.joined(separator: "+"),
                              insideOf: location.realApp, buffer: buffer)
         }

@@ -7,6 +7,7 @@ import ODRPackReport
 
 struct Build: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "build",
         abstract: "Validate, then write every pack as an archive plus odrpack-manifest.json and Apple's plists.")
 
     @Argument(help: "The tag manifest.")

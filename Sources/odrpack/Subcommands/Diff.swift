@@ -5,6 +5,7 @@ import ODRPackReport
 
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "diff",
         abstract: "Compare two builds: which packs changed, why, and what devices download again.")
 
     @Argument(help: "The old build folder (or its odrpack-manifest.json).")

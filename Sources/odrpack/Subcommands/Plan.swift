@@ -4,6 +4,7 @@ import ODRPackReport
 
 struct Plan: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "plan",
         abstract: "Show the asset packs, tags and sizes a manifest makes, and every problem.")
 
     @OptionGroup var options: PlanOptions

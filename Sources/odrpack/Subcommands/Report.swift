@@ -5,6 +5,7 @@ import ODRPackReport
 
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "report",
         abstract: "Write one self-contained HTML page: a treemap of the packs, gauges for every limit, tables and problems.")
 
     @Argument(help: "The tag manifest.")

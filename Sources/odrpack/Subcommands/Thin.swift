@@ -7,6 +7,7 @@ import ODRPackReport
 
 struct Thin: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "thin",
         abstract: "Make a built app an On-Demand Resources app: remove its copies of packed files and install the build's plists.")
 
     @Argument(help: "The built app bundle (MyGame.app).")

@@ -5,6 +5,7 @@ import ODRPackReport
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "validate",
         abstract: "Check a manifest and its resources against the store's limits; print only problems.")
 
     @OptionGroup var options: PlanOptions

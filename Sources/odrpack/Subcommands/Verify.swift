@@ -5,6 +5,7 @@ import ODRPackReport
 
 struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "verify",
         abstract: "Re-read every archive of a build folder and check it against odrpack-manifest.json.")
 
     @Argument(help: "The build folder (or its odrpack-manifest.json).")
