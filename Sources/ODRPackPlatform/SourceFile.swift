@@ -35,6 +35,9 @@ package struct SourceFile {
 
     package func close() { SystemCall.closeFile(descriptor) }
 
+    /// The file's metadata when it was opened.
+    package var stamp: FileStamp { before }
+
     package func changed() -> ODRPackError {
         .fileChanged("'\(name)' changed while it was being read: run the build again once it is stable")
     }

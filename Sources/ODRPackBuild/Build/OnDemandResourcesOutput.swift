@@ -63,6 +63,8 @@ struct OnDemandResourcesOutput: PackOutput {
         -> (manifest: BuildManifest, removed: [String], state: BuildState) {
         let manifest = BuildManifest(plan: plan, archives: facts)
         let manifestPath = outputPath + "/" + BuildManifest.fileName
+        // Opened before anything retires it: unchanged packs' parts are copied from it.
+        let previousParts = PreviousManifestParts(path: manifestPath, previous: previous)
         // Everything the other output files are made of (the plan and the facts) is made on every core while the
         // written packs move into place and reach the disk, which is mostly waiting. Without a written pack the old
         // manifest may stay, which only the new bytes can tell, so then nothing moves before they exist.
@@ -80,10 +82,14 @@ struct OnDemandResourcesOutput: PackOutput {
             case .state:
                 return .state(BuildState.make(plan, rootPath: rootPath, facts: facts, fileNames: fileNames, archiveKeys: archiveKeys))
             case let .manifestPacks(range):
-                return .manifestPacks(manifest.serializedPacks(range))
+                return .manifestPacks(range.map { index in
+                    let key = manifest.partKey(index)
+                    let copied = key.flatMap { previousParts?.part(id: manifest.packs[index].id, key: $0) }
+                    return ManifestPart(key: key, bytes: copied ?? manifest.serializedPacks(index..<index + 1)[0])
+                })
             }
         }
-        var removed: [String]?, state = BuildState(), plists = (onDemandResources: Data(), apple: Data()), packParts: [[UInt8]] = []
+        var removed: [String]?, state = BuildState(), plists = (onDemandResources: Data(), apple: Data()), packParts: [ManifestPart] = []
         for part in made {
             switch part {
             case let .removed(names): removed = names
@@ -92,7 +98,15 @@ struct OnDemandResourcesOutput: PackOutput {
             case let .manifestPacks(parts): packParts += parts
             }
         }
-        let manifestBytes = Data(manifest.serialized(packs: packParts))
+        let document = manifest.serialized(packs: packParts.map(\.bytes))
+        if let offsets = BuildManifest.partOffsets(packParts.map(\.bytes), in: document) {
+            for (index, part) in packParts.enumerated() {
+                guard let key = part.key else { continue }
+                state.packs[manifest.packs[index].id]?.manifestPart = .init(key: key, offset: Int64(offsets[index]),
+                                                                            length: Int64(part.bytes.count))
+            }
+        }
+        let manifestBytes = Data(document)
         var manifestKept = false
         if removed == nil {
             manifestKept = try OutputFolder.retireManifest(at: manifestPath, keepingIf: manifestBytes)
@@ -116,8 +130,14 @@ struct OnDemandResourcesOutput: PackOutput {
         case placePacks, plists, state, manifestPacks(Range<Int>)
 
         enum Made {
-            case removed([String]), plists(Data, Data), state(BuildState), manifestPacks([[UInt8]])
+            case removed([String]), plists(Data, Data), state(BuildState), manifestPacks([ManifestPart])
         }
+    }
+
+    /// A pack's part of the manifest, and its key (`BuildManifest.partKey`) when it has one.
+    private struct ManifestPart {
+        var key: String?
+        var bytes: [UInt8]
     }
 
     /// Once the manifest is retired: moves the written packs into place, removes stale packs and a Background Assets

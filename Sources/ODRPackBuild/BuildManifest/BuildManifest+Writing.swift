@@ -1,4 +1,7 @@
+import Foundation
 import ODRPackFormats
+import ODRPackPlatform
+
 extension BuildManifest {
     /// The document's members in SPEC 7's order; a plan's leaves out every field that needs contents or archives.
     package var jsonMembers: [(String, JSONValue)] { members(packs: .array(packs.map(json))) }
@@ -17,6 +20,39 @@ extension BuildManifest {
     /// directly rather than through a `JSONValue` per file: the same bytes (a test compares them) at 3x the speed.
     package func serializedPacks(_ range: Range<Int>) -> [[UInt8]] {
         packs[range].map { json($0, files: .written(filesJSON($0.files))).bytes(indent: 2) }
+    }
+
+    /// What decides pack `index`'s part besides its file list, for which its contentHash stands (the SHA-256 of the
+    /// files' paths, sizes and sha256s, SPEC 7): equal keys, equal parts. Nil without a contentHash or a file's sha256.
+    func partKey(_ index: Int) -> String? {
+        let pack = packs[index]
+        guard hasArchives, pack.contentHash != nil, pack.files.allSatisfy({ $0.sha256 != nil }) else { return nil }
+        return json(pack, files: .int(Int64(pack.files.count))).bytes(indent: 2).withUnsafeBytes(SHA256Hasher.hex)
+    }
+
+    /// Where each of `parts` (every pack's, in order, as `serialized(packs:)` took them) starts in `document`; nil
+    /// when one is not exactly where the layout puts it. `packs` is the last member: the parts end the document.
+    static func partOffsets(_ parts: [[UInt8]], in document: [UInt8]) -> [Int]? {
+        let end = Array("\n  ]\n}\n".utf8), separator = Array(",\n    ".utf8)
+        guard !parts.isEmpty, holds(document, end, at: document.count - end.count) else { return nil }
+        var offsets = Array(repeating: 0, count: parts.count)
+        var limit = document.count - end.count
+        for index in parts.indices.reversed() {
+            let start = limit - parts[index].count
+            guard holds(document, parts[index], at: start) else { return nil }
+            offsets[index] = start
+            limit = start - separator.count
+            if index > 0 && !holds(document, separator, at: limit) { return nil }
+        }
+        return offsets
+    }
+
+    /// Whether `document` holds `bytes` at `start`.
+    private static func holds(_ document: [UInt8], _ bytes: [UInt8], at start: Int) -> Bool {
+        guard start >= 0, start + bytes.count <= document.count else { return false }
+        return bytes.isEmpty || document.withUnsafeBytes { whole in
+            bytes.withUnsafeBytes { memcmp(whole.baseAddress! + start, $0.baseAddress!, bytes.count) == 0 }
+        }
     }
 
     private func members(packs: JSONValue) -> [(String, JSONValue)] {

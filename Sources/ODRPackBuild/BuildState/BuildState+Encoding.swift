@@ -34,6 +34,9 @@ extension BuildState {
             writer.integer(pack.archiveSize)
             writer.integer(pack.uncompressedSize)
             writer.string(pack.archiveStamp)
+            writer.string(pack.manifestPart?.key ?? "")
+            writer.integer(pack.manifestPart?.offset ?? 0)
+            writer.integer(pack.manifestPart?.length ?? 0)
             writer.integer(pack.files.count)
             for position in pack.files { writer.integer(position) }
         }
@@ -137,10 +140,13 @@ extension BuildState {
                 let archiveSize = try integer()
                 let uncompressedSize = try integer()
                 let archiveStamp = try string()
+                let partKey = try string(), partOffset = try integer(), partLength = try integer()
+                guard partOffset >= 0, partLength >= 0 else { throw Damaged() }
                 let files = try (0..<(try count(limit: fileCount))).map { _ in try count(limit: fileCount - 1) }
                 state.packs[id] = PackRecord(fileName: fileName, archiveKey: archiveKey, archiveSize: archiveSize,
                                              archiveSha256: archiveSha256, contentHash: contentHash,
-                                             uncompressedSize: uncompressedSize, archiveStamp: archiveStamp, files: files)
+                                             uncompressedSize: uncompressedSize, archiveStamp: archiveStamp, files: files,
+                                             manifestPart: partKey.isEmpty ? nil : ManifestPart(key: partKey, offset: partOffset, length: partLength))
             }
             if try flag() { state.replay = try replay() }
             guard fileRecords else { return state }

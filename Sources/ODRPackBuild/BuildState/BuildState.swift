@@ -10,7 +10,7 @@ import ODRPackPlatform
 /// whole, so a new version rewrites every pack once (SPEC 7).
 struct BuildState: Sendable, Equatable {
     /// The format's name and version, then the tool's: either differing makes the file unreadable to this build.
-    static var magic: [UInt8] { Array("odrpack-state 1 \(ToolVersion.current)\n".utf8) }
+    static var magic: [UInt8] { Array("odrpack-state 2 \(ToolVersion.current)\n".utf8) }
 
     struct FileRecord: Equatable, Sendable {
         var path: String
@@ -29,6 +29,16 @@ struct BuildState: Sendable, Equatable {
         var archiveStamp: String
         /// The pack's files in its order, as positions in `files`.
         var files: [Int]
+        /// Where the pack's part of the odrpack-manifest.json this build wrote is, when it could be found.
+        var manifestPart: ManifestPart?
+    }
+
+    /// A pack's bytes in odrpack-manifest.json and what decided them (`BuildManifest.partKey`): a later build whose
+    /// pack has the same key copies them from that file instead of writing its file list again.
+    struct ManifestPart: Equatable, Sendable {
+        var key: String
+        var offset: Int64
+        var length: Int64
     }
 
     /// resources-root with every link resolved.

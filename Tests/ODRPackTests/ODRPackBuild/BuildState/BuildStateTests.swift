@@ -18,7 +18,10 @@ import Testing
                        .init(path: "a/é\n.json", stamp: stamp, digest: FileDigest(sha256: String(repeating: "f", count: 64), crc32: .max))]
         state.packs = ["com.example.asset-pack-1": .init(fileName: "x.assetpack", archiveKey: "v1;auto;6", archiveSize: 99,
                                                          archiveSha256: "aa", contentHash: "bb", uncompressedSize: 1 << 40,
-                                                         archiveStamp: "d" + String(repeating: "9", count: 64), files: [1, 0])]
+                                                         archiveStamp: "d" + String(repeating: "9", count: 64), files: [1, 0],
+                                                         manifestPart: .init(key: "k", offset: 1 << 33, length: 3)),
+                       "com.example.asset-pack-2": .init(fileName: "y.assetpack", archiveKey: "", archiveSize: 0, archiveSha256: "",
+                                                         contentHash: "", uncompressedSize: 0, archiveStamp: "", files: [])]
         let data = state.serialized()
         #expect(BuildState.parse(data) == state)
         #expect(state.file(atPath: "a/é\n.json")?.digest == FileDigest(sha256: String(repeating: "f", count: 64), crc32: .max))
@@ -44,9 +47,13 @@ import Testing
         let data = state.serialized()
         #expect(BuildState.parse(data) == state)
         let other = Data(String(decoding: data, as: UTF8.self)
-            .replacingOccurrences(of: "odrpack-state 1 \(ToolVersion.current)\n", with: "odrpack-state 1 0.0.1\n").utf8)
+            .replacingOccurrences(of: " \(ToolVersion.current)\n", with: " 0.0.1\n").utf8)
         #expect(other != data)
         #expect(BuildState.parse(other) == nil)
+        // Nor one of an earlier state format by the same version (format 1 had no manifest parts).
+        let earlier = Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: "odrpack-state 2 ", with: "odrpack-state 1 ").utf8)
+        #expect(earlier != data)
+        #expect(BuildState.parse(earlier) == nil)
     }
 
     @Test func theReplayReadsBackExactly() throws {

@@ -49,7 +49,7 @@ import Testing
             .build(plan, rootPath: try #require(result.resolution?.rootPath), previous: PreviousBuild(state: previous ?? BuildState()))
     }
 
-    /// The archives of `out`, which must be those of a clean build of the project as it is now.
+    /// The archives, manifest and OnDemandResources.plist of `out`, which must be those of a clean build of the project as it is now.
     func expectCleanBytes(_ project: TemporaryProject, level: Int = 6, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
         try? FileManager.default.removeItem(atPath: project.path("clean"))
         let result = try ProjectPlanner().plan(manifestPath: project.manifestPath)
@@ -58,6 +58,11 @@ import Testing
         let built = try BuildCommandTests().contents(project.root.appendingPathComponent("out/OnDemandResources"))
         let clean = try BuildCommandTests().contents(project.root.appendingPathComponent("clean/OnDemandResources"))
         #expect(!clean.isEmpty && built == clean, sourceLocation: sourceLocation)
+        // The template plist is left out: its URLs name the folder each build was written to.
+        for name in [BuildManifest.fileName, AppleManifests.onDemandResourcesFile] {
+            let built = try Data(contentsOf: URL(fileURLWithPath: project.path("out/" + name)))
+            #expect(built == (try Data(contentsOf: URL(fileURLWithPath: project.path("clean/" + name)))), "\(name)", sourceLocation: sourceLocation)
+        }
     }
 
     func size(_ project: TemporaryProject, _ path: String) throws -> Int64 {
