@@ -2,7 +2,7 @@ import Foundation
 
 /// A property list value written as a binary plist (`bplist00`) with sorted dictionary keys,
 /// so the same value always gives the same bytes.
-package indirect enum PropertyListValue: Equatable, Sendable {
+package enum PropertyListValue: Equatable, Sendable {
     case bool(Bool)
     case int(Int64)
     case real(Double)
@@ -66,12 +66,16 @@ private struct BinaryPropertyListWriter {
             offsets[index] = body.count
             body.append(0x23)
             Self.appendBigEndian(number.bitPattern, bytes: 8, to: &body)
-        case let .string(text):
+        case var .string(text):
             offsets[index] = body.count
-            if text.utf8.allSatisfy({ $0 < 0x80 }) {
-                Self.appendMarker(0x50, count: text.utf8.count, to: &body)
-                body.append(contentsOf: text.utf8)
-            } else {
+            let ascii = text.withUTF8 { utf8 in
+                // One OR over the bytes: a high bit anywhere means UTF-16.
+                guard utf8.reduce(0, |) < 0x80 else { return false }
+                Self.appendMarker(0x50, count: utf8.count, to: &body)
+                body.append(contentsOf: utf8)
+                return true
+            }
+            if !ascii {
                 let units = Array(text.utf16)
                 Self.appendMarker(0x60, count: units.count, to: &body)
                 for unit in units { body.append(contentsOf: [UInt8(unit >> 8), UInt8(unit & 0xFF)]) }
@@ -128,6 +132,6 @@ private struct BinaryPropertyListWriter {
     }
 
     static func appendBigEndian(_ value: UInt64, bytes: Int, to output: inout [UInt8]) {
-        for shift in (0..<bytes).reversed() { output.append(UInt8(truncatingIfNeeded: value >> (UInt64(shift) * 8))) }
+        withUnsafeBytes(of: value.bigEndian) { output.append(contentsOf: $0.suffix(bytes)) }
     }
 }
