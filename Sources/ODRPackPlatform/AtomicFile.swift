@@ -17,6 +17,12 @@ package enum AtomicFile {
     ///   (fsync of the file, then of its folder): for a build's manifests, which must never name what a power cut lost.
     package static func write(_ data: Data, to givenPath: String, unlinkingFirst: Bool = false, replacingLinks: Bool = false,
                       durable: Bool = false) throws {
+        try stage(data, for: givenPath, replacingLinks: replacingLinks, durable: durable).moveIntoPlace(unlinkingFirst: unlinkingFirst)
+    }
+
+    /// `write` up to the rename: the temporary is written (and with `durable` flushed) now, and renamed into place
+    /// by `moveIntoPlace`, so that a build can write its manifest while its packs reach the disk.
+    package static func stage(_ data: Data, for givenPath: String, replacingLinks: Bool = false, durable: Bool = false) throws -> StagedFile {
         var path = givenPath
         var info = stat()
         var exists = lstat(givenPath, &info) == 0
@@ -34,7 +40,7 @@ package enum AtomicFile {
             default:
                 // A device, pipe or terminal (/dev/stdout, a FIFO) is written in place, as a shell's '>' writes it:
                 // renaming over it would replace the device with a file.
-                return try writeInPlace(data, to: path)
+                return StagedFile(path: path, place: .inPlace(data), durable: durable)
             }
         }
         let temporary = temporaryPath(for: path)
@@ -45,15 +51,43 @@ package enum AtomicFile {
             unlink(temporary)
             throw ODRPackError.system("cannot write '\(path)'", failure)
         }
-        if unlinkingFirst { unlink(path) }
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw ODRPackError.system("cannot move '\(temporary)' to '\(path)'", code)
+        return StagedFile(path: path, place: .temporary(temporary), durable: durable)
+    }
+
+    /// A file `AtomicFile.stage` wrote beside its final name, waiting to be renamed into place.
+    package struct StagedFile: Sendable {
+        enum Place: Sendable {
+            case temporary(String)
+            /// A device or pipe, written when the file would be moved into place.
+            case inPlace(Data)
         }
-        if durable {
-            let folder = (path as NSString).deletingLastPathComponent
-            try SystemCall.syncFolder(folder.isEmpty ? "." : folder)
+
+        /// The final path, links resolved.
+        let path: String
+        let place: Place
+        let durable: Bool
+
+        package func moveIntoPlace(unlinkingFirst: Bool = false) throws {
+            switch place {
+            case let .inPlace(data):
+                try writeInPlace(data, to: path)
+            case let .temporary(temporary):
+                if unlinkingFirst { unlink(path) }
+                guard rename(temporary, path) == 0 else {
+                    let code = errno
+                    unlink(temporary)
+                    throw ODRPackError.system("cannot move '\(temporary)' to '\(path)'", code)
+                }
+                if durable {
+                    let folder = (path as NSString).deletingLastPathComponent
+                    try SystemCall.syncFolder(folder.isEmpty ? "." : folder)
+                }
+            }
+        }
+
+        /// Removes the temporary, for a build that fails before it moves the file into place.
+        package func discard() {
+            if case let .temporary(temporary) = place { unlink(temporary) }
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import ODRPackCore
 import ODRPackPlatform
+import Synchronization
 
 /// An ODR build's output (SPEC 7): one zip or folder per pack in `OnDemandResources/`, Apple's plists and
 /// odrpack-manifest.json (last). Every temporary is named by `TemporaryName`, so the next build can clear what a
@@ -65,79 +66,98 @@ struct OnDemandResourcesOutput: PackOutput {
         let manifestPath = outputPath + "/" + BuildManifest.fileName
         // Opened before anything retires it: unchanged packs' parts are copied from it.
         let previousParts = PreviousManifestParts(path: manifestPath, previous: previous)
-        // Everything the other output files are made of (the plan and the facts) is made on every core while the
-        // written packs move into place and reach the disk, which is mostly waiting. Without a written pack the old
-        // manifest may stay, which only the new bytes can tell, so then nothing moves before they exist.
-        let parts: [CommitPart] = (written.isEmpty ? [] : [.placePacks]) + [.plists, .state]
-            + Self.chunks(of: plan.packs, count: 2 * options.jobs).map(CommitPart.manifestPacks)
-        let made = try parallelMap(parts, jobs: options.jobs + (written.isEmpty ? 0 : 1)) { part -> CommitPart.Made in
-            switch part {
-            case .placePacks:
-                _ = try OutputFolder.retireManifest(at: manifestPath, keepingIf: nil)
-                return .removed(try placePacks(written))
-            case .plists:
-                let apple = AppleManifests.assetPackManifest(plan, facts: facts, urlPrefix: options.urlPrefix,
-                                                             packsURL: "http://127.0.0.1" + AppleManifests.percentEncoded(packsPath + "/"))
-                return .plists(AppleManifests.onDemandResources(plan).binaryData(), apple.binaryData())
-            case .state:
-                return .state(BuildState.make(plan, rootPath: rootPath, facts: facts, fileNames: fileNames, archiveKeys: archiveKeys))
-            case let .manifestPacks(range):
-                return .manifestPacks(range.map { index in
-                    let key = manifest.partKey(index)
-                    let copied = key.flatMap { previousParts?.part(id: manifest.packs[index].id, key: $0) }
-                    return ManifestPart(key: key, bytes: copied ?? manifest.serializedPacks(index..<index + 1)[0])
-                })
+        // Everything the other output files are made of (the plan and the facts) is made on the other cores while the
+        // written packs move into place and reach the disk, which is mostly waiting; the new manifest is written and
+        // flushed meanwhile too, and renamed into place last. Without a written pack the old manifest may stay, which
+        // only the new bytes can tell, so then nothing moves before they exist.
+        let staged = Mutex<AtomicFile.StagedFile?>(nil)
+        do {
+            // What interrupted builds left beside the manifest, before this one stages its own there.
+            try OutputFolder.removeTemporaries(in: outputPath)
+            let parts: [CommitPart] = (written.isEmpty ? [] : [.placePacks]) + [.manifest, .plists, .state]
+            let made = try parallelMap(parts, jobs: options.jobs + (written.isEmpty ? 0 : 1)) { part -> CommitPart.Made in
+                switch part {
+                case .placePacks:
+                    _ = try OutputFolder.retireManifest(at: manifestPath, keepingIf: nil)
+                    return .removed(try placePacks(written))
+                case .manifest:
+                    let document = Self.document(of: manifest, reusing: previousParts)
+                    if !written.isEmpty {
+                        let file = try AtomicFile.stage(Data(document.bytes), for: manifestPath, durable: true)
+                        staged.withLock { $0 = file }
+                    }
+                    return .manifest(document.bytes, document.parts)
+                case .plists:
+                    let apple = AppleManifests.assetPackManifest(plan, facts: facts, urlPrefix: options.urlPrefix,
+                                                                 packsURL: "http://127.0.0.1" + AppleManifests.percentEncoded(packsPath + "/"))
+                    return .plists(AppleManifests.onDemandResources(plan).binaryData(), apple.binaryData())
+                case .state:
+                    return .state(BuildState.make(plan, rootPath: rootPath, facts: facts, fileNames: fileNames, archiveKeys: archiveKeys))
+                }
             }
-        }
-        var removed: [String]?, state = BuildState(), plists = (onDemandResources: Data(), apple: Data()), packParts: [ManifestPart] = []
-        for part in made {
-            switch part {
-            case let .removed(names): removed = names
-            case let .plists(onDemandResources, apple): plists = (onDemandResources, apple)
-            case let .state(made): state = made
-            case let .manifestPacks(parts): packParts += parts
+            var removed: [String]?, state = BuildState(), plists = (onDemandResources: Data(), apple: Data())
+            var document: (bytes: [UInt8], parts: [String: BuildState.ManifestPart]) = ([], [:])
+            for part in made {
+                switch part {
+                case let .removed(names): removed = names
+                case let .manifest(bytes, parts): document = (bytes, parts)
+                case let .plists(onDemandResources, apple): plists = (onDemandResources, apple)
+                case let .state(made): state = made
+                }
             }
-        }
-        let document = manifest.serialized(packs: packParts.map(\.bytes))
-        if let offsets = BuildManifest.partOffsets(packParts.map(\.bytes), in: document) {
-            for (index, part) in packParts.enumerated() {
-                guard let key = part.key else { continue }
-                state.packs[manifest.packs[index].id]?.manifestPart = .init(key: key, offset: Int64(offsets[index]),
-                                                                            length: Int64(part.bytes.count))
+            for (id, part) in document.parts { state.packs[id]?.manifestPart = part }
+            if removed == nil {
+                let bytes = Data(document.bytes)
+                if !(try OutputFolder.retireManifest(at: manifestPath, keepingIf: bytes)) {
+                    let file = try AtomicFile.stage(bytes, for: manifestPath, durable: true)
+                    staged.withLock { $0 = file }
+                }
+                removed = try placePacks(written)
             }
+            try state.takeArchiveStamps(packsPath: packsPath)
+            let (kept, dropped) = options.applePlists
+            try OutputFolder.writeIfChanged(plists.onDemandResources, to: outputPath + "/" + AppleManifests.onDemandResourcesFile)
+            try OutputFolder.writeIfChanged(plists.apple, to: outputPath + "/" + kept)
+            if let failure = SystemCall.removeFile(outputPath + "/" + dropped), !failure.isMissing {
+                throw ODRPackError.systemCall("cannot remove the stale '\(outputPath)/\(dropped)'", failure)
+            }
+            try staged.withLock { $0 }?.moveIntoPlace()
+            state.outputFingerprint = fingerprint(facts)
+            for name in outputNames { state.outputs[name] = BuildState.stamp(atPath: outputPath + "/" + name) }
+            return (manifest, removed ?? [], state)
+        } catch {
+            staged.withLock { $0 }?.discard()
+            throw error
         }
-        let manifestBytes = Data(document)
-        var manifestKept = false
-        if removed == nil {
-            manifestKept = try OutputFolder.retireManifest(at: manifestPath, keepingIf: manifestBytes)
-            removed = try placePacks(written)
-        }
-        try state.takeArchiveStamps(packsPath: packsPath)
-        let (kept, dropped) = options.applePlists
-        try OutputFolder.writeIfChanged(plists.onDemandResources, to: outputPath + "/" + AppleManifests.onDemandResourcesFile)
-        try OutputFolder.writeIfChanged(plists.apple, to: outputPath + "/" + kept)
-        if let failure = SystemCall.removeFile(outputPath + "/" + dropped), !failure.isMissing {
-            throw ODRPackError.systemCall("cannot remove the stale '\(outputPath)/\(dropped)'", failure)
-        }
-        if !manifestKept { try AtomicFile.write(manifestBytes, to: manifestPath, durable: true) }
-        state.outputFingerprint = fingerprint(facts)
-        for name in outputNames { state.outputs[name] = BuildState.stamp(atPath: outputPath + "/" + name) }
-        return (manifest, removed ?? [], state)
     }
 
     /// What `commit` makes at once, and what each part gives.
     private enum CommitPart {
-        case placePacks, plists, state, manifestPacks(Range<Int>)
+        case placePacks, manifest, plists, state
 
         enum Made {
-            case removed([String]), plists(Data, Data), state(BuildState), manifestPacks([ManifestPart])
+            case removed([String]), manifest([UInt8], [String: BuildState.ManifestPart]), plists(Data, Data), state(BuildState)
         }
     }
 
-    /// A pack's part of the manifest, and its key (`BuildManifest.partKey`) when it has one.
-    private struct ManifestPart {
-        var key: String?
-        var bytes: [UInt8]
+    /// The manifest's bytes, each pack's part copied from the previous build's file when its key is unchanged, and
+    /// where each keyed part is in them, for the next build (none when they are not where the layout puts them).
+    static func document(of manifest: BuildManifest, reusing previousParts: PreviousManifestParts?)
+        -> (bytes: [UInt8], parts: [String: BuildState.ManifestPart]) {
+        let keys = manifest.packs.indices.map(manifest.partKey)
+        let parts = manifest.packs.indices.map { index in
+            keys[index].flatMap { previousParts?.part(id: manifest.packs[index].id, key: $0) }
+                ?? manifest.serializedPacks(index..<index + 1)[0]
+        }
+        let bytes = manifest.serialized(packs: parts)
+        var recorded: [String: BuildState.ManifestPart] = [:]
+        if let offsets = BuildManifest.partOffsets(parts, in: bytes) {
+            for (index, pack) in manifest.packs.enumerated() {
+                guard let key = keys[index] else { continue }
+                recorded[pack.id] = .init(key: key, offset: Int64(offsets[index]), length: Int64(parts[index].count))
+            }
+        }
+        return (bytes, recorded)
     }
 
     /// Once the manifest is retired: moves the written packs into place, removes stale packs and a Background Assets
@@ -160,22 +180,7 @@ struct OnDemandResourcesOutput: PackOutput {
         return removed
     }
 
-    /// `packs` cut into at most `count` runs of about the same number of files.
-    static func chunks(of packs: [AssetPack], count: Int) -> [Range<Int>] {
-        let parts = max(1, count), total = packs.reduce(0) { $0 + $1.files.count }, share = max(1, (total + parts - 1) / parts)
-        var ranges: [Range<Int>] = [], start = 0, files = 0
-        for (index, pack) in packs.enumerated() {
-            files += pack.files.count
-            if files >= share || index == packs.count - 1 {
-                ranges.append(start..<index + 1)
-                start = index + 1
-                files = 0
-            }
-        }
-        return ranges
-    }
-
-    /// Removes packs that no longer exist, and leftovers of interrupted builds. A pack that cannot be removed fails the build.
+    /// Removes packs that no longer exist, and leftovers of interrupted builds in the packs folder. A pack that cannot be removed fails the build.
     private func removeStalePacks(keeping names: Set<String>) throws -> [String] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: packsPath)) ?? []
         var removed: [String] = []
@@ -187,7 +192,6 @@ struct OnDemandResourcesOutput: PackOutput {
                 removed.append(name)
             }
         }
-        try OutputFolder.removeTemporaries(in: outputPath)
         return removed
     }
 
