@@ -13,13 +13,17 @@ extension BuildManifest {
 
     /// The file's bytes, given every pack's part in pack order as `serializedPacks` makes them (on other cores).
     package func serialized(packs parts: [[UInt8]]) -> [UInt8] {
-        JSONValue.object(members(packs: .array(parts.map(JSONValue.written)))).serializedBytes()
+        JSONValue.object(members(packs: .array(parts.map(JSONValue.written))))
+            .serializedBytes(capacity: parts.reduce(1 << 16) { $0 + $1.count + 8 })
     }
 
     /// The parts of packs `range` as they appear in the file. Each pack's file list, most of the file, is written
     /// directly rather than through a `JSONValue` per file: the same bytes (a test compares them) at 3x the speed.
     package func serializedPacks(_ range: Range<Int>) -> [[UInt8]] {
-        packs[range].map { json($0, files: .written(filesJSON($0.files))).bytes(indent: 2) }
+        packs[range].map { pack in
+            let files = filesJSON(pack.files)
+            return json(pack, files: .written(files)).bytes(indent: 2, capacity: files.count + 4096)
+        }
     }
 
     /// What decides pack `index`'s part besides its file list, for which its contentHash stands (the SHA-256 of the

@@ -73,13 +73,15 @@ extension BuildState {
         var out: [UInt8] = []
 
         mutating func integer<T: FixedWidthInteger>(_ value: T) {
-            let bits = UInt64(bitPattern: Int64(value))
-            for shift in stride(from: 0, to: 64, by: 8) { out.append(UInt8(truncatingIfNeeded: bits >> shift)) }
+            withUnsafeBytes(of: Int64(value).littleEndian) { out.append(contentsOf: $0) }
         }
 
         mutating func string(_ value: String) {
-            integer(value.utf8.count)
-            out.append(contentsOf: value.utf8)
+            var value = value
+            value.withUTF8 { utf8 in
+                integer(utf8.count)
+                out.append(contentsOf: utf8)
+            }
         }
 
         mutating func stamp(_ value: FileStamp) {

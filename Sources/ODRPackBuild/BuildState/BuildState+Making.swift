@@ -14,11 +14,12 @@ extension BuildState {
         var order = packs.indices.flatMap { pack in packs[pack].files.indices.map { (pack: pack, file: $0) } }
         order.sort { packs[$0.pack].files[$0.file].path.precedesByCodePoint(packs[$1.pack].files[$1.file].path) }
         var positions = packs.map { Array(repeating: 0, count: $0.files.count) }
+        let digests = packs.map { facts[$0.id]!.files }
         state.files.reserveCapacity(order.count)
         for (position, item) in order.enumerated() {
             let file = packs[item.pack].files[item.file]
             positions[item.pack][item.file] = position
-            state.files.append(.init(path: file.path, stamp: file.stamp, digest: facts[packs[item.pack].id]!.files[item.file]))
+            state.files.append(.init(path: file.path, stamp: file.stamp, digest: digests[item.pack][item.file]))
         }
         for (index, pack) in packs.enumerated() {
             let fact = facts[pack.id]!

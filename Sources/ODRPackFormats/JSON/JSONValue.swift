@@ -41,16 +41,17 @@ package enum JSONValue: Equatable, Sendable {
     }
 
     /// `serialized()` as UTF-8, without the copy into a `String`.
-    package func serializedBytes(expandingArrays: Bool = false) -> [UInt8] {
-        var output = bytes(indent: 0, expandingArrays: expandingArrays)
+    /// - Parameter capacity: about the size to expect, which spares a large document its copies as it grows.
+    package func serializedBytes(expandingArrays: Bool = false, capacity: Int = 4096) -> [UInt8] {
+        var output = bytes(indent: 0, expandingArrays: expandingArrays, capacity: capacity)
         output.append(0x0A)
         return output
     }
 
     /// The value as it is written at nesting level `indent` (no final newline): what `.written` takes.
-    package func bytes(indent: Int, expandingArrays: Bool = false) -> [UInt8] {
+    package func bytes(indent: Int, expandingArrays: Bool = false, capacity: Int = 4096) -> [UInt8] {
         var output: [UInt8] = []
-        output.reserveCapacity(4096)
+        output.reserveCapacity(capacity)
         write(to: &output, indent: indent, expandingArrays: expandingArrays)
         return output
     }
