@@ -95,9 +95,18 @@ extension FileTree.Directory {
         let order = nameBytes.withUnsafeBufferPointer { base in
             nameStarts.withUnsafeBufferPointer { starts in
                 keys.withUnsafeBufferPointer { keys in
-                    starts.indices.sorted { a, b in
-                        Self.precedes(base.baseAddress! + starts[a], keys[a], base.baseAddress! + starts[b], keys[b])
+                    // The first 16 bytes (a folder's `/` included) as two big-endian integers order most pairs
+                    // without a memcmp: a folder of 20,000 names sorts about three times faster.
+                    var prefixes = starts.indices.map { position in
+                        SortPrefix(base.baseAddress! + starts[position], keys[position], position: position)
                     }
+                    prefixes.sort { a, b in
+                        if a.high != b.high { return a.high < b.high }
+                        if a.low != b.low { return a.low < b.low }
+                        return Self.precedes(base.baseAddress! + starts[a.position], keys[a.position],
+                                             base.baseAddress! + starts[b.position], keys[b.position])
+                    }
+                    return prefixes.map(\.position)
                 }
             }
         }
@@ -112,6 +121,26 @@ extension FileTree.Directory {
             }
         }
         return sorted
+    }
+
+    /// A name's first 16 bytes, followed by `/` for a folder and zeros, as big-endian integers: their order is the
+    /// names' code-point order wherever they differ (a name holds no NUL).
+    private struct SortPrefix {
+        var high: UInt64
+        var low: UInt64
+        var position: Int
+
+        init(_ name: UnsafePointer<UInt8>, _ key: Int, position: Int) {
+            var bytes = (UInt64(0), UInt64(0))
+            withUnsafeMutableBytes(of: &bytes) { raw in
+                let count = min(abs(key), 16)
+                raw.copyMemory(from: UnsafeRawBufferPointer(start: name, count: count))
+                if key < 0 && count < 16 { raw[count] = UInt8(ascii: "/") }
+            }
+            high = UInt64(bigEndian: bytes.0)
+            low = UInt64(bigEndian: bytes.1)
+            self.position = position
+        }
     }
 
     /// Code-point order of names `a` and `b`, each followed by `/` when it is a folder

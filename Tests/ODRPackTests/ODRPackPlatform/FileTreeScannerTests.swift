@@ -42,6 +42,25 @@ import Testing
         #expect(FileTreeScanner(jobs: 2).scan(project.path("R")).fingerprint != fingerprint)
     }
 
+    /// Names around the 16 bytes the sort compares as integers first (a folder's `/` the 16th byte or past it),
+    /// sharing long starts, with UTF-8 past ASCII: the order is that of each name with `/` after a folder's.
+    @Test func namesSortByCodePointAcrossTheSixteenByteKeys() throws {
+        let project = try TemporaryProject()
+        let stems = ["a", "abcdefghijklmno", "abcdefghijklmnop", "abcdefghijklmnopq", "abcdefghijklmnop.x", "abcdefghijklmnopé",
+                     "abcdefghijklmnopqrstuvwxyz-1", "abcdefghijklmnopqrstuvwxyz-2", "abcdefghijklmnopqrstuvwxyz", "abcdefghijklmn-",
+                     "abcdefghijklmn.", "abcdefghijklmn0", "é", "éé", "\u{1F3AE}", "Z", "abcdefghijklmno.", "abcdefghijklmno0"]
+        // Every other name is a folder (its key gains a `/`): "abcdefghijklmno" is one, between "…o." and "…o0".
+        for (index, stem) in stems.enumerated() {
+            try project.file(index % 2 == 0 ? "R/" + stem : "R/" + stem + "/inner")
+        }
+        let root = FileTreeScanner(jobs: 2).scan(project.path("R")).sortedByName().directories[0]
+        let keyed = (0..<root.count).map { position in
+            names(root)[position] + (FileStatus.Kind(mode: root.entries[position].mode) == .directory ? "/" : "")
+        }
+        #expect(keyed == keyed.sorted { $0.precedesByCodePoint($1) })
+        #expect(root.count == stems.count)
+    }
+
     @Test func theFingerprintChangesWithEveryChangeThatMatters() throws {
         let project = try TemporaryProject()
         try project.file("R/Level1/scene.json", "{\"tile\": 1}")
