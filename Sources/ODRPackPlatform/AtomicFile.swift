@@ -15,14 +15,14 @@ package enum AtomicFile {
     ///   (for files inside a folder that must not reach out of it, such as an app).
     /// - Parameter durable: the bytes reach stable storage before the rename, and the rename before the return
     ///   (fsync of the file, then of its folder): for a build's manifests, which must never name what a power cut lost.
-    package static func write(_ data: Data, to givenPath: String, unlinkingFirst: Bool = false, replacingLinks: Bool = false,
+    package static func write(_ data: some ContiguousBytes, to givenPath: String, unlinkingFirst: Bool = false, replacingLinks: Bool = false,
                       durable: Bool = false) throws {
         try stage(data, for: givenPath, replacingLinks: replacingLinks, durable: durable).moveIntoPlace(unlinkingFirst: unlinkingFirst)
     }
 
     /// `write` up to the rename: the temporary is written (and with `durable` flushed) now, and renamed into place
     /// by `moveIntoPlace`, so that a build can write its manifest while its packs reach the disk.
-    package static func stage(_ data: Data, for givenPath: String, replacingLinks: Bool = false, durable: Bool = false) throws -> StagedFile {
+    package static func stage(_ data: some ContiguousBytes, for givenPath: String, replacingLinks: Bool = false, durable: Bool = false) throws -> StagedFile {
         var path = givenPath
         var info = stat()
         var exists = lstat(givenPath, &info) == 0
@@ -40,7 +40,7 @@ package enum AtomicFile {
             default:
                 // A device, pipe or terminal (/dev/stdout, a FIFO) is written in place, as a shell's '>' writes it:
                 // renaming over it would replace the device with a file.
-                return StagedFile(path: path, place: .inPlace(data), durable: durable)
+                return StagedFile(path: path, place: .inPlace(data.withUnsafeBytes { Data($0) }), durable: durable)
             }
         }
         let temporary = temporaryPath(for: path)
@@ -91,7 +91,7 @@ package enum AtomicFile {
         }
     }
 
-    private static func writeInPlace(_ data: Data, to path: String) throws {
+    private static func writeInPlace(_ data: some ContiguousBytes, to path: String) throws {
         let descriptor = open(path, O_WRONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw ODRPackError.system("cannot write '\(path)'") }
         let failure = writeAll(data, to: descriptor)
@@ -99,7 +99,7 @@ package enum AtomicFile {
     }
 
     /// Writes all of `data` (then fsyncs it when `sync`) and closes the descriptor; the errno of the first failure, or 0.
-    private static func writeAll(_ data: Data, to descriptor: Int32, sync: Bool = false) -> Int32 {
+    private static func writeAll(_ data: some ContiguousBytes, to descriptor: Int32, sync: Bool = false) -> Int32 {
         var failure = data.withUnsafeBytes { SystemCall.writeAll(descriptor, $0) }
         if sync && failure == 0 && fsync(descriptor) != 0 { failure = errno }
         if SystemCall.closeFile(descriptor) != 0 && failure == 0 { failure = errno }

@@ -83,7 +83,7 @@ struct OnDemandResourcesOutput: PackOutput {
                 case .manifest:
                     let document = Self.document(of: manifest, reusing: previousParts)
                     if !written.isEmpty {
-                        let file = try AtomicFile.stage(Data(document.bytes), for: manifestPath, durable: true)
+                        let file = try AtomicFile.stage(document.bytes, for: manifestPath, durable: true)
                         staged.withLock { $0 = file }
                     }
                     return .manifest(document.bytes, document.parts)

@@ -7,14 +7,14 @@ import ODRPackPlatform
 extension BuildState {
     /// The state in `data`, or nil when it is not a whole state of this version.
     /// - Parameter fileRecords: false reads all but the file records (left empty), which the fast path does not need.
-    static func parse(_ data: Data, fileRecords: Bool = true) -> BuildState? {
+    static func parse(_ data: some ContiguousBytes, fileRecords: Bool = true) -> BuildState? {
         data.withUnsafeBytes { raw in
             var reader = Reader(bytes: raw)
             return try? reader.state(fileRecords: fileRecords)
         }
     }
 
-    func serialized() -> Data {
+    func serialized() -> [UInt8] {
         var writer = Writer()
         writer.out.reserveCapacity(64 + files.count * 160 + packs.count * 400)
         writer.out += Self.magic
@@ -66,7 +66,7 @@ extension BuildState {
             writer.string(file.digest.sha256)
             writer.integer(file.digest.crc32)
         }
-        return Data(writer.out)
+        return writer.out
     }
 
     private struct Writer {

@@ -46,12 +46,12 @@ import Testing
         state.rootPath = "/r"
         let data = state.serialized()
         #expect(BuildState.parse(data) == state)
-        let other = Data(String(decoding: data, as: UTF8.self)
+        let other = Array(String(decoding: data, as: UTF8.self)
             .replacingOccurrences(of: " \(ToolVersion.current)\n", with: " 0.0.1\n").utf8)
         #expect(other != data)
         #expect(BuildState.parse(other) == nil)
         // Nor one of an earlier state format by the same version (format 1 had no manifest parts).
-        let earlier = Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: "odrpack-state 2 ", with: "odrpack-state 1 ").utf8)
+        let earlier = Array(String(decoding: data, as: UTF8.self).replacingOccurrences(of: "odrpack-state 2 ", with: "odrpack-state 1 ").utf8)
         #expect(earlier != data)
         #expect(BuildState.parse(earlier) == nil)
     }
@@ -90,7 +90,7 @@ import Testing
         var cache = try #require(BuildState.parse(try Data(contentsOf: URL(fileURLWithPath: location))))
         let index = try #require(cache.files.firstIndex { $0.path == "R/small.json" })
         cache.files[index].digest.crc32 ^= 0xFFFF
-        try cache.serialized().write(to: URL(fileURLWithPath: location))
+        try Data(cache.serialized()).write(to: URL(fileURLWithPath: location))
         // Another level rewrites the pack with what the cache knows of its files.
         let rebuilt = try CommandRunner.run(["build", "-o", "out", "--level", "1", "--json"], in: project.root, environment: environment)
         #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
