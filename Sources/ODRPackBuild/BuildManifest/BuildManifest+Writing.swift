@@ -11,7 +11,8 @@ extension BuildManifest {
 
     package func serializedBytes() -> [UInt8] { serialized(packs: serializedPacks(packs.indices)) }
 
-    /// The file's bytes, given every pack's part in pack order as `serializedPacks` makes them (on other cores).
+    /// The file's bytes, given every pack's part in pack order as `serializedPacks` makes them (or as the previous
+    /// build's file holds them: `PreviousManifestParts`).
     package func serialized(packs parts: [[UInt8]]) -> [UInt8] {
         JSONValue.object(members(packs: .array(parts.map(JSONValue.written))))
             .serializedBytes(capacity: parts.reduce(1 << 16) { $0 + $1.count + 8 })
