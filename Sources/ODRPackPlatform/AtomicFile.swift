@@ -22,10 +22,13 @@ package enum AtomicFile {
 
     /// `write` up to the rename: the temporary is written (and with `durable` flushed) now, and renamed into place
     /// by `moveIntoPlace`, so that a build can write its manifest while its packs reach the disk.
-    package static func stage(_ data: some ContiguousBytes, for givenPath: String, replacingLinks: Bool = false, durable: Bool = false) throws -> StagedFile {
+    /// - Parameter replacingAnything: whatever is at `path` (a link, a device too) is replaced, as if it had been
+    ///   removed first: for a build's manifest, which the build removes meanwhile, so the outcome cannot depend on when.
+    package static func stage(_ data: some ContiguousBytes, for givenPath: String, replacingLinks: Bool = false,
+                              replacingAnything: Bool = false, durable: Bool = false) throws -> StagedFile {
         var path = givenPath
         var info = stat()
-        var exists = lstat(givenPath, &info) == 0
+        var exists = !replacingAnything && lstat(givenPath, &info) == 0
         if exists && (info.st_mode & S_IFMT) == S_IFLNK {
             // A live link stays a link unless told otherwise: what it leads to is written. A dangling one is replaced.
             exists = !replacingLinks && stat(givenPath, &info) == 0

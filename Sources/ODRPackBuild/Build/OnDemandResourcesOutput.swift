@@ -83,7 +83,7 @@ struct OnDemandResourcesOutput: PackOutput {
                 case .manifest:
                     let document = Self.document(of: manifest, reusing: previousParts)
                     if !written.isEmpty {
-                        let file = try AtomicFile.stage(document.bytes, for: manifestPath, durable: true)
+                        let file = try AtomicFile.stage(document.bytes, for: manifestPath, replacingAnything: true, durable: true)
                         staged.withLock { $0 = file }
                     }
                     return .manifest(document.bytes, document.parts)
@@ -109,7 +109,7 @@ struct OnDemandResourcesOutput: PackOutput {
             if removed == nil {
                 let bytes = Data(document.bytes)
                 if !(try OutputFolder.retireManifest(at: manifestPath, keepingIf: bytes)) {
-                    let file = try AtomicFile.stage(bytes, for: manifestPath, durable: true)
+                    let file = try AtomicFile.stage(bytes, for: manifestPath, replacingAnything: true, durable: true)
                     staged.withLock { $0 = file }
                 }
                 removed = try placePacks(written)

@@ -354,6 +354,26 @@ import Testing
         #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
     }
 
+    /// A build folder's manifest that is a symbolic link is replaced by the new manifest, whether a pack was rewritten
+    /// (the manifest is then written while the old one is removed) or not; what the link pointed at is left alone.
+    @Test func aLinkedManifestIsReplacedAndItsTargetLeftAlone() throws {
+        let project = try gameProject()
+        _ = try build(project)
+        let manifestPath = project.path("out/odrpack-manifest.json")
+        for edit in ["{\"tile\": 7}\n", nil] {
+            try FileManager.default.removeItem(atPath: manifestPath)
+            try project.file("elsewhere.json", "not a manifest")
+            try project.symlink("out/odrpack-manifest.json", to: project.path("elsewhere.json"))
+            if let edit { try project.file("R/Level2/scene.json", edit) }
+            let written = try buildInfo(try build(project))["written"] ?? []
+            #expect(written.count == (edit == nil ? 0 : 1))
+            // attributesOfItem does not follow a link: the manifest is a file of its own now.
+            #expect(try FileManager.default.attributesOfItem(atPath: manifestPath)[.type] as? FileAttributeType == .typeRegular)
+            #expect(try String(contentsOfFile: project.path("elsewhere.json"), encoding: .utf8) == "not a manifest")
+            #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
+        }
+    }
+
     /// A manifest edited by hand (a pack's size, its contentHash, its id) fails verify even though every archive
     /// still matches the lines that were not edited.
     @Test(arguments: ["size", "contentHash", "id"])
