@@ -47,13 +47,15 @@ report: build
 	@mkdir -p SampleProject/build
 	$(ODRPACK) report SampleProject/odrpack.yml --output SampleProject/build/odrpack-report.html
 
-# strace (Linux, from apt when missing) lets the durability tests read the order of a build's flushes and renames.
+# strace (Linux, from apt when missing) lets the durability tests read the order of a build's flushes and renames;
+# without it (or where ptrace is not allowed) those tests are skipped, not failed.
 test: deps
 ifneq ($(UNAME),Darwin)
 	@if ! command -v strace >/dev/null 2>&1; then \
 		echo "installing strace"; \
 		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq strace; \
+		( $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq strace ) \
+			|| echo "strace could not be installed: the durability tests will be skipped"; \
 	fi
 endif
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
