@@ -147,7 +147,7 @@ struct OnDemandResourcesOutput: PackOutput {
         let keys = manifest.packs.indices.map(manifest.partKey)
         let parts = manifest.packs.indices.map { index in
             keys[index].flatMap { previousParts?.part(id: manifest.packs[index].id, key: $0) }
-                ?? manifest.serializedPacks(index..<index + 1)[0]
+                ?? manifest.serializedPack(index)
         }
         let bytes = manifest.serialized(packs: parts)
         var recorded: [String: BuildState.ManifestPart] = [:]

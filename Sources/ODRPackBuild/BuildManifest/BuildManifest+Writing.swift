@@ -9,22 +9,20 @@ extension BuildManifest {
     /// The file's bytes: pretty-printed, deterministic; `JSONValue.object(jsonMembers).serialized()`, made faster.
     package func serialized() -> String { String(decoding: serializedBytes(), as: UTF8.self) }
 
-    package func serializedBytes() -> [UInt8] { serialized(packs: serializedPacks(packs.indices)) }
+    package func serializedBytes() -> [UInt8] { serialized(packs: packs.indices.map(serializedPack)) }
 
-    /// The file's bytes, given every pack's part in pack order as `serializedPacks` makes them (or as the previous
+    /// The file's bytes, given every pack's part in pack order as `serializedPack` makes them (or as the previous
     /// build's file holds them: `PreviousManifestParts`).
     package func serialized(packs parts: [[UInt8]]) -> [UInt8] {
         JSONValue.object(members(packs: .array(parts.map(JSONValue.written))))
             .serializedBytes(capacity: parts.reduce(1 << 16) { $0 + $1.count + 8 })
     }
 
-    /// The parts of packs `range` as they appear in the file. Each pack's file list, most of the file, is written
-    /// directly rather than through a `JSONValue` per file: the same bytes (a test compares them) at 3x the speed.
-    package func serializedPacks(_ range: Range<Int>) -> [[UInt8]] {
-        packs[range].map { pack in
-            let files = filesJSON(pack.files)
-            return json(pack, files: .written(files)).bytes(indent: 2, capacity: files.count + 4096)
-        }
+    /// Pack `index`'s part as it appears in the file. Its file list, most of the file, is written directly rather
+    /// than through a `JSONValue` per file: the same bytes (a test compares them) at 3x the speed.
+    package func serializedPack(_ index: Int) -> [UInt8] {
+        let files = filesJSON(packs[index].files)
+        return json(packs[index], files: .written(files)).bytes(indent: 2, capacity: files.count + 4096)
     }
 
     /// What decides pack `index`'s part besides its file list, for which its contentHash stands (the SHA-256 of the

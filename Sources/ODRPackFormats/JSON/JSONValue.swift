@@ -10,7 +10,7 @@ package enum JSONValue: Equatable, Sendable {
     case array([JSONValue])
     case object([(String, JSONValue)])
     /// What `bytes(indent:)` made for a value at the indent where this one goes, spliced in as it is: a large
-    /// document's parts can be serialized on several cores. Always on a line of its own, like an object.
+    /// document's parts can be made apart (or copied from an earlier file). Always on a line of its own, like an object.
     case written([UInt8])
 
     package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {

@@ -21,7 +21,7 @@ import Testing
             let recorded = try #require(first.state.packs[pack.id]?.manifestPart)
             let key = try #require(manifest.partKey(index))
             #expect(recorded.key == key)
-            let bytes = manifest.serializedPacks(index..<index + 1)[0]
+            let bytes = manifest.serializedPack(index)
             #expect(Array(document[Int(recorded.offset)..<Int(recorded.offset + recorded.length)]) == bytes)
             #expect(parts.part(id: pack.id, key: key) == bytes)
             #expect(parts.part(id: pack.id, key: key + "0") == nil)
@@ -34,7 +34,7 @@ import Testing
     /// Offsets are found only where the layout puts every part; anything else finds none.
     @Test func partOffsetsAreExactOrNone() throws {
         let manifest = BuildManifestTests.sample(archives: true)
-        let parts = manifest.serializedPacks(manifest.packs.indices)
+        let parts = manifest.packs.indices.map(manifest.serializedPack)
         let document = manifest.serialized(packs: parts)
         let offsets = try #require(BuildManifest.partOffsets(parts, in: document))
         for (offset, part) in zip(offsets, parts) { #expect(Array(document[offset..<offset + part.count]) == part) }
