@@ -35,26 +35,36 @@ package enum AppleManifests {
         return .dictionary(["NSBundleResourceRequestTags": .dictionary(tags), "NSBundleResourceRequestAssetPacks": .dictionary(packs)])
     }
 
+    /// How a manifest writes `isStreamable`: Xcode's build products hold a plist boolean, its exports the integer
+    /// 1 or 0 (SPEC 7).
+    package enum StreamableForm: Sendable {
+        /// `AssetPackManifestTemplate.plist` and `thin --embed`'s `AssetPackManifest.plist`.
+        case boolean
+        /// The `--url-prefix` `AssetPackManifest.plist`.
+        case integer
+    }
+
     /// One resource per pack, sorted by bundleKey. Each URL is the prefix (with `--url-prefix`), else `packsURL`,
-    /// followed by the percent-encoded pack file name.
+    /// followed by the percent-encoded pack file name; a prefix makes the export form, none the template.
     static func assetPackManifest(_ plan: PackPlan, facts: [String: PackArchiveFacts], urlPrefix: String?,
                                          packsURL: String) -> PropertyListValue {
         let resources = plan.packs.sorted { $0.id < $1.id }.map { pack in
             assetPackResource(id: pack.id, url: (urlPrefix ?? packsURL) + percentEncoded(pack.fileName),
                               uncompressedSize: facts[pack.id]?.uncompressedSize ?? pack.size, priority: pack.priority,
-                              contentHash: facts[pack.id]?.contentHash ?? "")
+                              contentHash: facts[pack.id]?.contentHash ?? "",
+                              streamable: urlPrefix == nil ? .boolean : .integer)
         }
         return .dictionary(["resources": .array(resources)])
     }
 
     /// One pack's entry in AssetPackManifest(Template).plist.
     static func assetPackResource(id: String, url: String, uncompressedSize: Int64, priority: Double?,
-                                  contentHash: String) -> PropertyListValue {
+                                  contentHash: String, streamable form: StreamableForm) -> PropertyListValue {
+        let streamable = url.hasPrefix("http:") || url.hasPrefix("https:")
         var values: [String: PropertyListValue] = [
             "bundleKey": .string(id),
             "URL": .string(url),
-            // The integer 1 or 0, not a boolean, as in every asset-pack manifest Xcode exports (SPEC 7).
-            "isStreamable": .int(url.hasPrefix("http:") || url.hasPrefix("https:") ? 1 : 0),
+            "isStreamable": form == .boolean ? .bool(streamable) : .int(streamable ? 1 : 0),
             "uncompressedSize": .int(uncompressedSize),
             "primaryContentHash": .dictionary([
                 "strategy": .string("modtime"),

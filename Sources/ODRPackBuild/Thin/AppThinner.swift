@@ -181,7 +181,7 @@ package struct AppThinner {
                 AppleManifests.assetPackResource(
                     id: item.pack.id, url: AppleManifests.packsFolder + "/" + AppleManifests.percentEncoded(item.name),
                     uncompressedSize: item.pack.size + Int64(AppleManifests.infoPlist(id: item.pack.id, tags: item.pack.tags, priority: item.pack.priority).binaryData().count),
-                    priority: item.pack.priority, contentHash: item.pack.contentHash ?? "")
+                    priority: item.pack.priority, contentHash: item.pack.contentHash ?? "", streamable: .boolean)
             }
             plists.append((AppleManifests.manifestFile, PropertyListValue.dictionary(["resources": .array(resources)]).binaryData()))
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ODRPackBuild
+import ODRPackFormats
 
 /// The asset-pack manifest's values as Xcode's exports have them (SPEC 7).
 @Suite struct AppleManifestsTests {
@@ -16,11 +17,20 @@ import Testing
         }
     }
 
-    @Test func isStreamableIsAnInteger() {
-        for (url, streamable) in [("https://x/a.assetpack", 1), ("http://127.0.0.1/tmp/a.assetpack", 1), ("OnDemandResources/a.assetpack", 0)] {
-            let resource = AppleManifests.assetPackResource(id: "a", url: url, uncompressedSize: 1, priority: nil, contentHash: "")
-            guard case let .dictionary(values) = resource else { Issue.record("not a dictionary"); continue }
-            #expect(values["isStreamable"] == .int(Int64(streamable)))
+    /// Build products (the template, thin --embed's manifest) hold a plist boolean, exports the integer (SPEC 7):
+    /// checked in the written bytes, `0x09`/`0x08` against `0x10 0x01`/`0x10 0x00`.
+    @Test func isStreamableTakesTheFormOfItsFile() throws {
+        let cases: [(url: String, form: AppleManifests.StreamableForm, kind: BinaryPlistKinds.Value)] = [
+            ("https://x/a.assetpack", .integer, .int(1)), ("http://127.0.0.1/tmp/a.assetpack", .integer, .int(1)),
+            ("OnDemandResources/a.assetpack", .integer, .int(0)),
+            ("http://127.0.0.1/tmp/a.assetpack", .boolean, .bool(true)), ("OnDemandResources/a.assetpack", .boolean, .bool(false)),
+        ]
+        for item in cases {
+            let resource = AppleManifests.assetPackResource(id: "a", url: item.url, uncompressedSize: 1, priority: nil,
+                                                            contentHash: "", streamable: item.form)
+            let bytes = PropertyListValue.dictionary(["resources": .array([resource])]).binaryData()
+            let read = try BinaryPlistKinds.read(bytes)
+            #expect(read["resources"]?.items.first?["isStreamable"] == item.kind, "\(item.url) \(item.form)")
         }
     }
 

@@ -212,14 +212,16 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: project.path("out/AssetPackManifestTemplate.plist")))
         let manifest = try #require(try plist("AssetPackManifest.plist") as? [String: Any])
+        // The export form: the integer 1 in the bytes, not a boolean (SPEC 7).
+        let exported = try BinaryPlistKinds.read(Data(contentsOf: project.root.appendingPathComponent("out/AssetPackManifest.plist")))
+        #expect(!exported["resources"]!.items.isEmpty)
+        #expect(exported["resources"]!.items.allSatisfy { $0["isStreamable"] == .int(1) })
         let resources = try #require(manifest["resources"] as? [[String: Any]])
         #expect(resources.map { $0["bundleKey"] as! String } == packs.map { $0["id"] as! String }.sorted())
         for resource in resources {
             let pack = packs.first { $0["id"] as? String == resource["bundleKey"] as? String }!
             let fileName = (pack["file"] as! String).replacingOccurrences(of: "OnDemandResources/", with: "")
             #expect(resource["URL"] as? String == "https://cdn.example.com/odr/" + fileName.replacingOccurrences(of: "ü", with: "%C3%BC"))
-            // The integer 1, not a boolean (a boolean reads back as a Bool, an integer as a number).
-            #expect(PropertyListValue(foundation: resource["isStreamable"]!) == .int(1))
             // The resources and Info.plist.
             let infoSize = AppleManifests.infoPlist(for: AssetPack(
                 id: pack["id"] as! String, fileName: "", tags: pack["tags"] as! [String], category: .onDemand,
@@ -251,7 +253,10 @@ import Testing
         let template = try #require(try plist("AssetPackManifestTemplate.plist") as? [String: Any])
         let first = try #require((template["resources"] as? [[String: Any]])?.first)
         #expect((first["URL"] as? String)?.hasPrefix("http://127.0.0.1" + project.path("out/OnDemandResources/")) == true)
-        #expect(PropertyListValue(foundation: first["isStreamable"]!) == .int(1))
+        // The build-product form: the plist boolean true in the bytes (SPEC 7).
+        let templateKinds = try BinaryPlistKinds.read(Data(contentsOf: project.root.appendingPathComponent("out/AssetPackManifestTemplate.plist")))
+        #expect(!templateKinds["resources"]!.items.isEmpty)
+        #expect(templateKinds["resources"]!.items.allSatisfy { $0["isStreamable"] == .bool(true) })
     }
 
     @Test func sameInputGivesTheSameBytes() throws {

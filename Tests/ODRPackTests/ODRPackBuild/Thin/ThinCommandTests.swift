@@ -139,12 +139,15 @@ import Testing
         #expect((document["embedded"] as? [String])?.count == packs.count)
         let plist = try PropertyListSerialization.propertyList(from: Data(contentsOf: project.root.appendingPathComponent("Game.app/AssetPackManifest.plist")), format: nil) as! [String: Any]
         let resources = plist["resources"] as! [[String: Any]]
+        // Xcode's embedded form is a build product: isStreamable is the plist boolean false (0x08), not 0 (SPEC 7).
+        let kinds = try BinaryPlistKinds.read(Data(contentsOf: project.root.appendingPathComponent("Game.app/AssetPackManifest.plist")))
+        #expect(kinds["resources"]!.items.count == resources.count)
+        #expect(kinds["resources"]!.items.allSatisfy { $0["isStreamable"] == .bool(false) })
         #expect(resources.map { $0["bundleKey"] as! String } == packs.map { $0["id"] as! String }.sorted())
         for pack in packs {
             let name = (pack["file"] as! String)
             let resource = try #require(resources.first { $0["bundleKey"] as? String == pack["id"] as? String })
             #expect(resource["URL"] as? String == name.replacingOccurrences(of: "ü", with: "%C3%BC"))
-            #expect(PropertyListValue(foundation: resource["isStreamable"]!) == .int(0))
             let folder = project.path("Game.app/" + name)
             var total = 0
             for file in pack["files"] as! [[String: Any]] {
