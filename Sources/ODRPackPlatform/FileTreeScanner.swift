@@ -18,8 +18,12 @@ package struct FileTreeScanner {
     /// Entries `lstat`ed and hashed by one task.
     static let chunk = 1024
 
-    package func scan(_ path: String) -> FileTree {
+    /// - Parameter descending: whether to enter a subfolder, given its path relative to `path` as UTF-8 bytes; a
+    ///   folder it refuses is recorded with no child (`child` stays -1) and never listed.
+    package func scan(_ path: String, descending: (@Sendable ([UInt8]) -> Bool)? = nil) -> FileTree {
         let state = ScanState()
+        state.descending = descending
+        state.rootLength = path.utf8.count + 1
         state.paths.append(Array(path.utf8))
         state.directories.append(nil)
         state.tasks.append(.list(0))
@@ -63,6 +67,9 @@ private final class ScanState: @unchecked Sendable {
     var digests: [Int: [UInt8]] = [:]
     /// No symbolic links and nothing unreadable so far.
     var clean = true
+    /// Which subfolders to enter (all without it), and the length of the root's path and its "/".
+    var descending: (@Sendable ([UInt8]) -> Bool)?
+    var rootLength = 0
 
     func work() {
         condition.lock()
@@ -134,6 +141,12 @@ private final class ScanState: @unchecked Sendable {
         condition.lock()
         var new: [Task] = []
         for position in subfolders {
+            if let descending {
+                var relative = listed.index == 0 ? [] : Array(paths[listed.index].dropFirst(rootLength))
+                if !relative.isEmpty { relative.append(UInt8(ascii: "/")) }
+                relative += directory.name(position)
+                guard descending(relative) else { continue }
+            }
             let child = directories.count
             directory.entries[position].child = child
             directories.append(nil)

@@ -27,6 +27,10 @@ package struct LocalFileSystem: ResourceFileSystem {
         FileTreeScanner(jobs: jobs).scan(path)
     }
 
+    package func scan(_ path: String, descending: @escaping @Sendable ([UInt8]) -> Bool) -> FileTree {
+        FileTreeScanner(jobs: jobs).scan(path, descending: descending)
+    }
+
     /// A whole file read to its end, which may be a pipe (`odrpack diff <(git show ...) new`): its size is only a hint.
     package func contents(of path: String) -> Result<[UInt8], SystemError> {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)

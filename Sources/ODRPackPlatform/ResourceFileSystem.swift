@@ -7,6 +7,8 @@ package protocol ResourceFileSystem: Sendable {
     func status(_ path: String, followingLinks: Bool) -> Result<FileStatus, SystemError>
     /// Everything under a folder, metadata only.
     func scan(_ path: String) -> FileTree
+    /// Everything under a folder in the subfolders `descending` accepts (given their paths relative to `path`).
+    func scan(_ path: String, descending: @escaping @Sendable ([UInt8]) -> Bool) -> FileTree
     /// Up to `count` bytes at `offset` of a file: the few bytes the executable-content check reads.
     func read(_ path: String, count: Int, at offset: Int64) -> Result<[UInt8], SystemError>
     /// The first `count` bytes of each named file of one folder, in order: the executable-content check's reads.
@@ -14,6 +16,8 @@ package protocol ResourceFileSystem: Sendable {
 }
 
 extension ResourceFileSystem {
+    package func scan(_ path: String, descending: @escaping @Sendable ([UInt8]) -> Bool) -> FileTree { scan(path) }
+
     package func readHeads(of names: [String], inFolder folder: String, count: Int) -> [Result<[UInt8], SystemError>] {
         names.map { read(folder + "/" + $0, count: count, at: 0) }
     }

@@ -34,7 +34,7 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
                 digests.append(digest)
                 continue
             }
-            digests.append(try PackReuse.digest(of: rootPath + "/" + file.path, file: file, buffer: buffer.bytes))
+            digests.append(try PackReuse.digest(of: rootPath + "/" + file.source, file: file, buffer: buffer.bytes))
             onBytes?(file.size)
         }
         try? FileManager.default.removeItem(atPath: temporaryPath)
@@ -60,7 +60,7 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
         }
         // The packager read the files itself: they must still be what was hashed.
         for file in pack.files {
-            let now = BuildState.stamp(atPath: rootPath + "/" + file.path)
+            let now = BuildState.stamp(atPath: rootPath + "/" + file.source)
             guard now?.size != file.size || now?.modificationNanoseconds != file.stamp.modificationNanoseconds else { continue }
             throw ODRPackError.fileChanged("'\(file.path)' changed while pack '\(pack.assetPackID)' was being packaged: run the build again once it is stable")
         }

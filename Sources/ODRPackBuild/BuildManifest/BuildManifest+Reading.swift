@@ -60,6 +60,7 @@ extension BuildManifest {
         var reader = JSONReader(bytes)
         var version: Int?, bundle: String?, profile: String?, limits: [LimitProfile.Key: Int64?]?
         var initial: [String]?, prefetch: [String]?, appBundle: (files: Int64?, size: Int64?)?, totals = PartialTotals()
+        var appBundleNull = false
         var tags: [Tag]?, packs: [Pack]?, format = PackFormat.odr, backgroundAssets: BackgroundAssets?
         try reader.object("the manifest") { reader, key in
             switch key {
@@ -83,6 +84,8 @@ extension BuildManifest {
                 limits = values
             case "initialInstallTags": initial = try reader.strings("initialInstallTags")
             case "prefetchOrder": prefetch = try reader.strings("prefetchOrder")
+            case "appBundle" where reader.isNull():
+                appBundleNull = true
             case "appBundle":
                 var files: Int64?, size: Int64?
                 try reader.object("appBundle") { reader, name in
@@ -116,6 +119,7 @@ extension BuildManifest {
         prefetchOrder = try required(prefetch, "prefetchOrder")
         appBundleFiles = appBundle?.files ?? 0
         appBundleSize = appBundle?.size ?? 0
+        countsAppBundle = !appBundleNull
         self.tags = try required(tags, "tags")
         self.packs = try required(packs, "packs")
         if format == .backgroundAssets {
@@ -164,10 +168,11 @@ private func required<T>(_ value: T?, _ key: String) throws -> T {
 
 extension BuildManifest.File {
     init(_ reader: inout JSONReader) throws {
-        var path: String?, size: Int64?, sha256: String?
+        var path: String?, source: String?, size: Int64?, sha256: String?
         try reader.object("a file") { reader, key in
             switch key {
             case "path": path = try reader.string("a file's path")
+            case "source": source = try reader.string("a file's source")
             case "size": size = try reader.count("a file's size")
             case "sha256": sha256 = reader.isNull() ? nil : try reader.string("a file's sha256")
             default: try reader.skip()
@@ -177,7 +182,7 @@ extension BuildManifest.File {
         guard RelativePath.isPlain(plainPath) else {
             throw JSONReader.Failure.shape("the file path '\(plainPath)' is not a plain relative path")
         }
-        self.init(path: plainPath, size: try required(size, "size"), sha256: sha256)
+        self.init(path: plainPath, source: source, size: try required(size, "size"), sha256: sha256)
     }
 }
 

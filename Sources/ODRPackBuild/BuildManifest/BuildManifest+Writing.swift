@@ -30,7 +30,12 @@ extension BuildManifest {
     func partKey(_ index: Int) -> String? {
         let pack = packs[index]
         guard hasArchives, pack.contentHash != nil, pack.files.allSatisfy({ $0.sha256 != nil }) else { return nil }
-        return json(pack, files: .int(Int64(pack.files.count))).bytes(indent: 2).withUnsafeBytes(SHA256Hasher.hex)
+        // The contentHash covers destinations, not sources: a file list whose sources differ stands by their digest.
+        var sources = SHA256Hasher()
+        for file in pack.files { if let source = file.source { sources.update("\(file.path)\0\(source)\0") } }
+        let files: JSONValue = pack.files.contains { $0.source != nil }
+            ? .array([.int(Int64(pack.files.count)), .string(sources.finalize())]) : .int(Int64(pack.files.count))
+        return json(pack, files: files).bytes(indent: 2).withUnsafeBytes(SHA256Hasher.hex)
     }
 
     /// Where each of `parts` (every pack's, in order, as `serialized(packs:)` took them) starts in `document`; nil
@@ -77,7 +82,7 @@ extension BuildManifest {
             ("limits", .object(limits.map { ($0.key.rawValue, .optional($0.value)) })),
             ("initialInstallTags", .strings(initialInstallTags)),
             ("prefetchOrder", .strings(prefetchOrder)),
-            ("appBundle", .object([("files", .int(appBundleFiles)), ("size", .int(appBundleSize))])),
+            ("appBundle", countsAppBundle ? .object([("files", .int(appBundleFiles)), ("size", .int(appBundleSize))]) : .null),
             ("totals", .object(totalFields)),
             ("tags", .array(tags.map { tag in
                 .object([("name", .string(tag.name)), ("category", .string(tag.category.rawValue)),
@@ -89,7 +94,9 @@ extension BuildManifest {
 
     private func json(_ pack: Pack) -> JSONValue {
         json(pack, files: .array(pack.files.map { file in
-            var entry: [(String, JSONValue)] = [("path", .string(file.path)), ("size", .int(file.size))]
+            var entry: [(String, JSONValue)] = [("path", .string(file.path))]
+            if let source = file.source { entry.append(("source", .string(source))) }
+            entry.append(("size", .int(file.size)))
             if hasArchives { entry.append(("sha256", .optional(file.sha256))) }
             return .object(entry)
         }))
@@ -101,6 +108,7 @@ extension BuildManifest {
         var output: [UInt8] = []
         output.reserveCapacity(files.count * (hasArchives ? 192 : 96))
         let open = Array("[\n".utf8), start = Array("        {\n          \"path\": ".utf8)
+        let source = Array(",\n          \"source\": ".utf8)
         let size = Array(",\n          \"size\": ".utf8), sha256 = Array(",\n          \"sha256\": ".utf8)
         let null = Array("null".utf8), end = Array("\n        }".utf8), separator = Array(",\n".utf8), close = Array("\n      ]".utf8)
         output.append(contentsOf: open)
@@ -108,6 +116,10 @@ extension BuildManifest {
             if index > 0 { output.append(contentsOf: separator) }
             output.append(contentsOf: start)
             JSONValue.writeString(file.path, to: &output)
+            if let path = file.source {
+                output.append(contentsOf: source)
+                JSONValue.writeString(path, to: &output)
+            }
             output.append(contentsOf: size)
             JSONValue.writeInteger(file.size, to: &output)
             if hasArchives {

@@ -6,7 +6,10 @@ package struct BuildManifest: Sendable, Equatable {
     package static let fileName = "odrpack-manifest.json"
 
     package struct File: Sendable, Equatable {
+        /// The file's destination inside the pack and the app (SPEC 3.5).
         package var path: String
+        /// Its path relative to resources-root, only where it differs from `path`.
+        package var source: String?
         package var size: Int64
         /// Nil in a plan (no contents read).
         package var sha256: String?
@@ -69,6 +72,8 @@ package struct BuildManifest: Sendable, Equatable {
     package var prefetchOrder: [String]
     package var appBundleFiles: Int64
     package var appBundleSize: Int64
+    /// False when the manifest says `untagged: ignore` (`"appBundle": null`).
+    package var countsAppBundle = true
     package var totals: Totals
     package var tags: [Tag]
     package var packs: [Pack]
@@ -82,6 +87,7 @@ package struct BuildManifest: Sendable, Equatable {
             && lhs.limits.elementsEqual(rhs.limits, by: { $0.key == $1.key && $0.value == $1.value })
             && lhs.initialInstallTags == rhs.initialInstallTags && lhs.prefetchOrder == rhs.prefetchOrder
             && lhs.appBundleFiles == rhs.appBundleFiles && lhs.appBundleSize == rhs.appBundleSize
+            && lhs.countsAppBundle == rhs.countsAppBundle
             && lhs.totals == rhs.totals && lhs.tags == rhs.tags && lhs.packs == rhs.packs
     }
 }
@@ -105,6 +111,7 @@ extension BuildManifest {
         prefetchOrder = plan.prefetchOrder
         appBundleFiles = Int64(plan.appBundleFiles)
         appBundleSize = plan.appBundleSize
+        countsAppBundle = plan.countsAppBundle
         totals = Totals(packs: Int64(plan.packs.count), size: plan.totalSize,
                         archiveSize: archives.map { facts in plan.packs.reduce(0) { $0 + (facts[$1.id]?.archiveSize ?? 0) } },
                         initialInstallSize: plan.initialInstallSize, initialPrefetchSize: plan.initialPrefetchSize)
@@ -119,7 +126,8 @@ extension BuildManifest {
                         category: pack.category, priority: pack.priority, size: pack.size,
                         archiveSize: facts?.archiveSize, archiveSha256: facts?.archiveSha256, contentHash: facts?.contentHash,
                         files: pack.files.enumerated().map { index, file in
-                            File(path: file.path, size: file.size, sha256: facts?.files[index].sha256)
+                            File(path: file.path, source: file.isPlaced ? file.source : nil, size: file.size,
+                                 sha256: facts?.files[index].sha256)
                         },
                         assetPackId: backgroundAssets ? pack.assetPackID : nil,
                         downloadPolicy: backgroundAssets ? plan.downloadPolicy(of: pack) : nil,

@@ -42,7 +42,7 @@ struct PackReuse {
         if !unknown.isEmpty {
             let digests = try parallelMap(unknown, jobs: jobs, perWorker: { ReadBuffer(size: PackWriter.chunkSize) }) { buffer, pair in
                 let file = packs[pair.0].files[pair.1]
-                return try Self.digest(of: rootPath + "/" + file.path, file: file, buffer: buffer.bytes)
+                return try Self.digest(of: rootPath + "/" + file.source, file: file, buffer: buffer.bytes)
             }
             for (pair, digest) in zip(unknown, digests) { fileDigests[pair.0][pair.1] = digest }
             bytesRead += unknown.reduce(0) { $0 + packs[$1.0].files[$1.1].size }

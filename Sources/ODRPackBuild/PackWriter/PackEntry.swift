@@ -57,7 +57,7 @@ struct PackEntry {
                 openFolders.append(parts[parts.startIndex + depth])
                 append(PackEntry(name: openFolders.joined(separator: "/") + "/", content: .folder))
             }
-            append(PackEntry(name: file.path, content: .file(path: rootPath + "/" + file.path, size: file.size,
+            append(PackEntry(name: file.path, content: .file(path: rootPath + "/" + file.source, size: file.size,
                                                               stamp: file.stamp, known: known[index])))
         }
         if !infoAdded { entries.append(PackEntry(name: infoPlistName, content: .bytes(infoPlist))) }

@@ -27,6 +27,24 @@ package enum DiagnosticCode: String, CaseIterable, Sendable {
     case baAppGroupMissing = "ba-app-group-missing"
     /// `thin` of a Background Assets build into an app without its downloader extension (SPEC 12).
     case baExtensionMissing = "ba-extension-missing"
+    /// Two files with one destination, or one file given two (SPEC 3.5).
+    case destinationConflict = "destination-conflict"
+    /// Two files of one pack whose destinations are equal after Unicode NFC normalization (SPEC 3.5).
+    case normalizationCollision = "normalization-collision"
+    /// A symbolic link reaches a folder already reached by another path (SPEC 3.1).
+    case symlinkDuplicate = "symlink-duplicate"
+    /// A folder under resources-root is an odrpack build folder (SPEC 3.1).
+    case buildFolderSkipped = "build-folder-skipped"
+    /// A pack holds raw files of an asset catalog, which Xcode would compile into Assets.car.
+    case assetCatalogUncompiled = "asset-catalog-uncompiled"
+    /// A pack holds a resource Xcode compiles rather than copies (SPEC 9).
+    case resourceUncompiled = "resource-uncompiled"
+    /// `thin`: the app holds none of any pack's files at their destinations (SPEC 10).
+    case packFilesNotInApp = "pack-files-not-in-app"
+    /// `thin`: the downloader extension is in PlugIns/, which App Store Connect rejects (SPEC 12).
+    case baExtensionMisplaced = "ba-extension-misplaced"
+    /// `build --published`: a pack the live download manifest lists is no longer built (SPEC 12).
+    case baPackDropped = "ba-pack-dropped"
     /// A resource path that collides with the pack's own `Info.plist`.
     case pathReserved = "path-reserved"
 }

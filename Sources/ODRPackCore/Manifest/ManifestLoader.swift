@@ -5,8 +5,8 @@ import ODRPackPlatform
 /// Reads a tag manifest (YAML or JSON) and reports every problem with its file, line and column.
 package struct ManifestLoader {
     static let topLevelKeys = ["version", "bundle-id", "resources-root", "profile", "resources",
-                                      "initial-install", "prefetch-order", "exclude", "limits", "background-assets"]
-    static let entryKeys = ["path", "glob", "tags"]
+                                      "initial-install", "prefetch-order", "exclude", "untagged", "limits", "background-assets"]
+    static let entryKeys = ["path", "glob", "tags", "into"]
 
     package init() {}
 
@@ -189,6 +189,17 @@ private struct Parsing {
             }
         }
 
+        if let node = pairs["untagged"]?.value, let value = string(node, key: "untagged") {
+            if let policy = TagManifest.UntaggedPolicy(rawValue: value) {
+                manifest.untagged = policy
+            } else {
+                let hint = Suggestion.closest(to: value, in: ["count", "ignore"]).map { " (did you mean '\($0)'?)" } ?? ""
+                error(.manifestInvalidValue,
+                      "'untagged' is '\(value)'\(hint): use 'count' (untagged files stay in the app and are counted) or 'ignore' (only tagged files matter)",
+                      at: location(node), subject: value)
+            }
+        }
+
         if let node = pairs["limits"]?.value {
             manifest.limitOverrides = limits(node)
         }
@@ -250,14 +261,35 @@ private struct Parsing {
         var tags: [TagManifest.Located<String>] = []
         if let tagsNode = pairs["tags"]?.value {
             tags = tagList(tagsNode, key: "tags")
-            if tags.isEmpty && tagsNode.sequence != nil {
+            // An empty list; a list whose every tag was invalid has its own errors already.
+            if tags.isEmpty && tagsNode.sequence?.isEmpty == true {
                 error(.manifestInvalidValue, "'tags' is empty: give the entry at least one tag", at: location(tagsNode))
             }
         } else {
             error(.manifestMissingKey, "entry has no 'tags': add e.g. 'tags: [level1]'", at: location(node))
         }
-        guard let selector, !tags.isEmpty else { return nil }
-        return TagManifest.Entry(selector: selector, selectorLocation: selectorLocation, tags: tags)
+        var into: String?
+        var intoValid = true
+        if let intoNode = pairs["into"]?.value, let value = string(intoNode, key: "into") {
+            if value.hasPrefix("/") || value.hasPrefix("~") {
+                error(.manifestInvalidValue, "'into' is '\(value)', an absolute path: name a folder inside the app bundle, relative to its root ('.' for the root itself)",
+                      at: location(intoNode), subject: value)
+                intoValid = false
+            } else if value.split(separator: "/").contains("..") {
+                error(.manifestInvalidValue, "'into' is '\(value)', which holds '..': name a folder inside the app bundle without '..' ('.' for the root)",
+                      at: location(intoNode), subject: value)
+                intoValid = false
+            } else if value.utf8.contains(0) {
+                error(.manifestInvalidValue, "'into' holds a NUL character: name a folder inside the app bundle", at: location(intoNode))
+                intoValid = false
+            } else {
+                into = RelativePath.normalize(value) ?? ""
+            }
+        } else if pairs["into"] != nil {
+            intoValid = false
+        }
+        guard let selector, !tags.isEmpty, intoValid else { return nil }
+        return TagManifest.Entry(selector: selector, selectorLocation: selectorLocation, tags: tags, into: into)
     }
 
     // MARK: Tags
@@ -276,10 +308,14 @@ private struct Parsing {
                       at: item.location, subject: tag)
                 continue
             }
-            if tag.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-                warning(.tagInvalid, "tag '\(tag.debugDescription.dropFirst().dropLast())' contains control characters: rename it",
-                        at: item.location, subject: tag)
-            } else if tag.first!.isWhitespace || tag.last!.isWhitespace {
+            // NUL and the other C0 controls and DEL (SPEC 2): tags become parts of file names, and the system cuts a
+            // name at a NUL, so two packs would share one file.
+            if tag.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                error(.tagInvalid, "tag '\(tag.debugDescription.dropFirst().dropLast())' contains a control character (NUL, a line break, a tab, ...), which cannot be part of a pack's file name: rename the tag",
+                      at: item.location, subject: tag)
+                continue
+            }
+            if tag.first!.isWhitespace || tag.last!.isWhitespace {
                 warning(.tagInvalid, "tag '\(tag)' has leading or trailing whitespace, so it differs from '\(tag.trimmingCharacters(in: .whitespaces))': remove the spaces",
                         at: item.location, subject: tag)
             }

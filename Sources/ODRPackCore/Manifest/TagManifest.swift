@@ -23,12 +23,24 @@ package struct TagManifest: Sendable {
         package var selector: Selector
         var selectorLocation: SourceLocation?
         package var tags: [Located<String>]
+        /// The folder inside the app bundle (and the pack) where the entry places its files, normalized ("" is the
+        /// bundle's root); nil when the entry only adds tags (SPEC 3.5).
+        package var into: String?
 
-        init(selector: Selector, selectorLocation: SourceLocation?, tags: [Located<String>]) {
+        init(selector: Selector, selectorLocation: SourceLocation?, tags: [Located<String>], into: String? = nil) {
             self.selector = selector
             self.selectorLocation = selectorLocation
             self.tags = tags
+            self.into = into
         }
+    }
+
+    /// What happens to files no entry tags (SPEC 2, 3.3).
+    package enum UntaggedPolicy: String, Sendable {
+        /// They stay in the app and are counted: resources-root is the app's folder.
+        case count
+        /// Only tagged files matter: nothing else is scanned, read, counted or checked.
+        case ignore
     }
 
     /// The manifest's path as the user named it, used in diagnostics.
@@ -42,6 +54,7 @@ package struct TagManifest: Sendable {
     package var initialInstall: [Located<String>]
     package var prefetchOrder: [Located<String>]
     package var exclude: [Located<String>]
+    package var untagged: UntaggedPolicy = .count
     /// Overrides from `limits`; a nil value turns the limit off.
     var limitOverrides: [LimitProfile.Key: Int64?]
     /// Where each top-level key was written, for diagnostics about the whole project.

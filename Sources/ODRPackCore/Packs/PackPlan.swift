@@ -8,6 +8,8 @@ package struct PackPlan: Sendable {
     package var prefetchOrder: [String]
     package var appBundleFiles: Int
     package var appBundleSize: Int64
+    /// False with `untagged: ignore`: no app-bundle line, `"appBundle": null` (SPEC 3.3).
+    package var countsAppBundle = true
     /// Sorted by id.
     package var packs: [AssetPack]
     /// Sorted by name.

@@ -52,7 +52,7 @@ struct PackPlanner {
         }
         var backgroundAssets = manifest.backgroundAssets
         backgroundAssets.platforms = backgroundAssets.platforms(profile: platformProfile)
-        return PackPlan(
+        var plan = PackPlan(
             bundleID: manifest.bundleID, profileName: limits.name, limits: limits,
             initialInstallTags: initial, prefetchOrder: prefetch,
             appBundleFiles: resolution.appBundleFiles, appBundleSize: resolution.appBundleSize,
@@ -61,6 +61,8 @@ struct PackPlanner {
             initialInstallSize: packs.lazy.filter { $0.category == .initialInstall }.map(\.size).saturatingSum,
             initialPrefetchSize: packs.lazy.filter { $0.category != .onDemand }.map(\.size).saturatingSum,
             format: format, backgroundAssets: backgroundAssets)
+        plan.countsAppBundle = resolution.countsAppBundle
+        return plan
     }
 
     /// Xcode's rule: initial-install gives 1.0; prefetch index i of n gives 0.5 when n = 1, else

@@ -33,19 +33,19 @@ struct ExecutableContentCheck {
     }
 
     /// The findings of consecutive resources, read a folder at a time (resources are sorted, so a folder's files
-    /// are neighbours).
+    /// are neighbours unless an entry's `into` moved some).
     func inspect(_ resources: ArraySlice<ResolvedResource>) -> [Finding?] {
         var findings: [Finding?] = []
         findings.reserveCapacity(resources.count)
         var start = resources.startIndex
         while start < resources.endIndex {
-            let folder = Self.split(resources[start].path).folder
+            let folder = Self.split(resources[start].source).folder
             var end = start + 1
-            while end < resources.endIndex, Self.split(resources[end].path).folder == folder { end += 1 }
-            let names = resources[start..<end].map { String(Self.split($0.path).name) }
+            while end < resources.endIndex, Self.split(resources[end].source).folder == folder { end += 1 }
+            let names = resources[start..<end].map { String(Self.split($0.source).name) }
             let heads = fileSystem.readHeads(of: names, inFolder: folder.isEmpty ? rootPath : rootPath + "/" + folder, count: 64)
             for (resource, head) in zip(resources[start..<end], heads) {
-                findings.append(finding(head, path: rootPath + "/" + resource.path))
+                findings.append(finding(head, path: rootPath + "/" + resource.source))
             }
             start = end
         }

@@ -1,3 +1,4 @@
+import ODRPackFormats
 /// A compiled glob over `/`-separated relative paths: `*` and `?` stay inside one path component,
 /// `[..]` is a character class (`!` or `^` negates), and a `**` component matches any number of components.
 package struct GlobPattern: Sendable {
@@ -72,7 +73,15 @@ package struct GlobPattern: Sendable {
         if let fixedDepth, directory.count != fixedDepth - 1 { return false }
         let common = min(directory.count, literalDirectory.count)
         if directory.count < literalDirectory.count { return false }
-        return directory[..<common] == literalDirectory[..<common]
+        return directory[..<common].elementsEqual(literalDirectory[..<common]) { $0.hasSameBytes(as: $1) }
+    }
+
+    /// Whether files in the folder `directory` or in any folder below it could match: whether a walk that looks
+    /// only for this pattern's files must enter it.
+    package func couldMatch(filesBelow directory: [String]) -> Bool {
+        if let fixedDepth, directory.count > fixedDepth - 1 { return false }
+        let common = min(directory.count, literalDirectory.count)
+        return directory[..<common].elementsEqual(literalDirectory[..<common]) { $0.hasSameBytes(as: $1) }
     }
 
     /// Matches a whole relative path given as UTF-8 bytes.

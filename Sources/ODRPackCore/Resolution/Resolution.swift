@@ -7,6 +7,8 @@ package struct Resolution: Sendable {
     package var resources: [ResolvedResource]
     package var appBundleFiles: Int
     package var appBundleSize: Int64
+    /// False with `untagged: ignore`: the untagged files were not looked at, so the counts mean nothing.
+    package var countsAppBundle = true
     package var diagnostics: [Diagnostic]
     /// The scanned tree's `FileTree.fingerprint`: what the build's up-to-date record compares.
     package var fingerprint: String?

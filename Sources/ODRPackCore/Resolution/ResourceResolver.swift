@@ -57,6 +57,15 @@ private struct Walk {
 
     /// Every folder that holds a path entry at some depth: elsewhere no name needs looking up.
     var entryFolders: Set<String> = []
+    let reach: EntryReach
+    /// Whether an entry places files elsewhere (`into`): only then do destinations differ from paths.
+    let hasInto: Bool
+    /// `untagged: ignore`: files no entry names are not resources, and folders no entry reaches are not scanned.
+    let ignoresUntagged: Bool
+    /// Entries already reported with an error of their own, which `checkEntries` leaves alone.
+    var settledEntries = Set<Int>()
+    /// Each real folder walked, by device and inode, with the first path that reached it (SPEC 3.1).
+    var walkedFolders: [DirectoryID: String] = [:]
 
     let alreadyChecked: ([ResolvedResource]) -> [Bool]
     let outputMarker: String?
@@ -68,6 +77,9 @@ private struct Walk {
         self.outputMarker = outputMarker
         self.alreadyChecked = alreadyChecked
         entryTags = manifest.entries.map { Array(Set($0.tags.map(\.value))).sorted() }
+        hasInto = manifest.entries.contains { $0.into != nil }
+        reach = EntryReach(manifest: manifest)
+        ignoresUntagged = manifest.untagged == .ignore
         matchCounts = Array(repeating: 0, count: manifest.entries.count)
         for (index, entry) in manifest.entries.enumerated() {
             switch entry.selector {
@@ -105,8 +117,12 @@ private struct Walk {
                                       at: rootLocation, subject: manifest.resourcesRoot.value))
             return
         }
-        let scanned = (tree.flatMap { $0.path == rootPath ? $0 : nil } ?? fileSystem.scan(rootPath)).sortedByName()
+        let reach = self.reach
+        let scanned = (tree.flatMap { $0.path == rootPath ? $0 : nil }
+            ?? (ignoresUntagged ? fileSystem.scan(rootPath, descending: { reach.mayHoldResources(Array($0)) }) : fileSystem.scan(rootPath)))
+            .sortedByName()
         fingerprint = scanned.fingerprint
+        walkedFolders[DirectoryID(root.stamp)] = ""
         walkDirectory(scanned, 0, absolute: rootPath, relative: "", components: [], inherited: pathEntries[""] ?? [],
                       ancestors: [DirectoryID(root.stamp)])
         if pathEntries[""] != nil { visitedEntryPaths.insert("") }
@@ -126,8 +142,14 @@ private struct Walk {
         let directory = tree.directories[index]
         guard directory.error == 0 else {
             let reason = SystemError(directory.error).reason
-            diagnostics.append(.error(.fileUnreadable, "cannot read folder '\(relative.isEmpty ? "." : relative)': \(reason)",
-                                      subject: relative.isEmpty ? "." : relative))
+            let shown = relative.isEmpty ? "." : relative
+            // A folder no entry reaches cannot change a pack (SPEC 3.3): a warning; ignored with `untagged: ignore`.
+            if !inherited.isEmpty || relative.isEmpty || mayReach(relative, components) {
+                diagnostics.append(.error(.fileUnreadable, "cannot read folder '\(shown)': \(reason)", subject: shown))
+            } else if !ignoresUntagged {
+                diagnostics.append(.warning(.fileUnreadable, "cannot read folder '\(shown)': \(reason); no entry tags anything in it, so it stays out of every pack",
+                                            subject: shown))
+            }
             return
         }
         let candidateGlobs = globEntries.indices.filter { globEntries[$0].pattern.couldMatch(filesIn: components) }
@@ -142,9 +164,9 @@ private struct Walk {
             guard entry.mode != 0 else {
                 // Vanished since the folder was listed: no longer a file of the project. Anything else is a problem.
                 if entry.error != ENOENT {
-                    let path = prefix + String(decoding: directory.name(position), as: UTF8.self)
-                    diagnostics.append(.error(.fileUnreadable, "cannot read '\(path)': \(SystemError(entry.error).reason): fix its permissions or exclude it",
-                                              subject: path))
+                    let name = String(decoding: directory.name(position), as: UTF8.self)
+                    report(.fileUnreadable, "cannot read '\(prefix + name)': \(SystemError(entry.error).reason): fix its permissions or exclude it",
+                           path: prefix + name, name: name, components: components, inherited: inherited, globs: candidateGlobs)
                 }
                 continue
             }
@@ -163,17 +185,17 @@ private struct Walk {
                 case let .success(path):
                     targetPath = path
                 case let .failure(error):
-                    diagnostics.append(.error(.fileUnreadable, error.isLoop
+                    report(.fileUnreadable, error.isLoop
                         ? "symbolic link '\(childRelative)' is a loop: remove it or exclude it"
                         : "symbolic link '\(childRelative)' is broken (its target does not exist): remove it or fix its target",
-                        subject: childRelative))
+                        path: childRelative, name: name, components: components, inherited: inherited, globs: candidateGlobs)
                     continue
                 }
                 guard RelativePath.absolutePath(targetPath, isInside: rootPath) else {
                     if !isExcluded(name: name, path: childRelative, candidates: candidateExcludes) {
-                        diagnostics.append(.error(.pathOutsideRoot,
-                                                  "symbolic link '\(childRelative)' points outside resources-root (to \(targetPath)): copy the file in or remove the link",
-                                                  subject: childRelative))
+                        report(.pathOutsideRoot,
+                               "symbolic link '\(childRelative)' points outside resources-root (to \(targetPath)): copy the file in or remove the link",
+                               path: childRelative, name: name, components: components, inherited: inherited, globs: candidateGlobs)
                     }
                     continue
                 }
@@ -182,13 +204,15 @@ private struct Walk {
                 case let .success(status):
                     target = status
                 case let .failure(error):
-                    diagnostics.append(.error(.fileUnreadable, "cannot read '\(childRelative)' through its link: \(error.reason)",
-                                              subject: childRelative))
+                    report(.fileUnreadable, "cannot read '\(childRelative)' through its link: \(error.reason)",
+                           path: childRelative, name: name, components: components, inherited: inherited, globs: candidateGlobs)
                     continue
                 }
                 kind = target.kind
                 stamp = target.stamp
-                if kind == .directory && name != ".git" && !ancestors.contains(DirectoryID(stamp)) {
+                if kind == .directory && name != ".git" && !ancestors.contains(DirectoryID(stamp))
+                    && walkedFolders[DirectoryID(stamp)] == nil
+                    && (!ignoresUntagged || !inherited.isEmpty || mayReach(childRelative, components + [name])) {
                     linkedTree = fileSystem.scan(childAbsolute).sortedByName()
                 }
             }
@@ -196,9 +220,9 @@ private struct Walk {
                 if name == ".git" { continue }
                 let id = DirectoryID(stamp)
                 if ancestors.contains(id) {
-                    diagnostics.append(.error(.fileUnreadable,
-                                              "symbolic link '\(childRelative)' leads back to a folder that contains it (a loop): remove it or exclude it",
-                                              subject: childRelative))
+                    report(.fileUnreadable,
+                           "symbolic link '\(childRelative)' leads back to a folder that contains it (a loop): remove it or exclude it",
+                           path: childRelative, name: name, components: components, inherited: inherited, globs: candidateGlobs)
                     continue
                 }
                 var childInherited = inherited
@@ -206,13 +230,27 @@ private struct Walk {
                     childInherited = Array(Set(childInherited + own)).sorted()
                     visitedEntryPaths.insert(childRelative)
                 }
+                if ignoresUntagged && childInherited.isEmpty && !mayReach(childRelative, components + [name]) { continue }
+                if let first = walkedFolders[id] {
+                    // Each real folder once (SPEC 3.1): the walk goes in code-point order, so the first path is the least.
+                    if !isExcluded(name: name, path: childRelative, candidates: candidateExcludes) {
+                        diagnostics.append(.warning(.symlinkDuplicate,
+                            "'\(childRelative)' reaches the folder already reached as '\(first)' (through a symbolic link): its files are resources once, at '\(first)'; remove the link or exclude one of the paths",
+                            at: entryLocation(childInherited.first), subject: childRelative))
+                    }
+                    continue
+                }
+                walkedFolders[id] = childRelative
                 var childAncestors = ancestors
                 childAncestors.insert(id)
                 let (subtree, childIndex) = linkedTree.map { ($0, 0) } ?? (tree, entry.child)
                 guard childIndex >= 0 else { continue }
                 // An odrpack build folder (it holds the build's lock file) is output, never a resource: a build into
-                // a folder under resources-root must not pack its own packs.
-                if let outputMarker, subtree.directories[childIndex].contains(name: outputMarker) { continue }
+                // a folder under resources-root must not pack its own packs (SPEC 3.1).
+                if let outputMarker, subtree.directories[childIndex].contains(name: outputMarker) {
+                    skipBuildFolder(childRelative, inherited: childInherited)
+                    continue
+                }
                 walkDirectory(subtree, childIndex, absolute: absolute + "/" + name, relative: childRelative,
                               components: components + [name], inherited: childInherited, ancestors: childAncestors)
             } else if kind == .regular {
@@ -250,8 +288,10 @@ private struct Walk {
         }
         let size = stamp.size
         if contributing.isEmpty {
-            appBundleFiles += 1
-            appBundleSize = [appBundleSize, size].saturatingSum
+            if !ignoresUntagged {
+                appBundleFiles += 1
+                appBundleSize = [appBundleSize, size].saturatingSum
+            }
             return
         }
         let tags: [String]
@@ -263,8 +303,98 @@ private struct Walk {
         }
         for entry in contributing { matchCounts[entry] += 1 }
         if !validName { invalidNames.append((relative, contributing.first)) }
-        resources.append(ResolvedResource(path: relative, size: size, stamp: stamp, tags: tags,
-                                          firstEntry: contributing.first))
+        var resource = ResolvedResource(path: relative, size: size, stamp: stamp, tags: tags, firstEntry: contributing.first)
+        if hasInto { place(&resource, name: name, contributing: contributing) }
+        resources.append(resource)
+    }
+
+    /// Gives a file the destination its entries' `into` say (SPEC 3.5): a named file at `D/<name>`, a file in a
+    /// named folder at `D/<folder name>/<path below it>`, a glob's file at `D/<name>`. Two different ones are a
+    /// `destination-conflict`; the first entry's is kept.
+    mutating func place(_ resource: inout ResolvedResource, name: String, contributing: [Int]) {
+        let relative = resource.source
+        var chosen: (entry: Int, destination: String)?
+        for index in contributing {
+            let entry = manifest.entries[index]
+            guard let into = entry.into else { continue }
+            let placed: String
+            switch entry.selector {
+            case let .path(path) where path.hasSameBytes(as: relative):
+                placed = Self.join(into, name)
+            case let .path(path):
+                // A folder keeps its name, as an Xcode folder reference does; the root entry "." has none.
+                let below = path.isEmpty ? relative : String(decoding: relative.utf8.dropFirst(path.utf8.count + 1), as: UTF8.self)
+                let folderName = path.isEmpty ? "" : String(path.split(separator: "/").last!)
+                placed = Self.join(Self.join(into, folderName), below)
+            case .glob:
+                placed = Self.join(into, name)
+            }
+            if let chosen {
+                if !chosen.destination.hasSameBytes(as: placed) {
+                    diagnostics.append(.error(.destinationConflict,
+                        "'\(relative)' is given two destinations: '\(chosen.destination)' by the entry at \(describe(chosen.entry)) and '\(placed)' by this one: Xcode stops with \"multiple commands produce\"; give both entries one 'into' or drop one",
+                        at: entryLocation(index), subject: relative))
+                }
+            } else {
+                chosen = (index, placed)
+            }
+        }
+        if let chosen {
+            resource.path = chosen.destination
+            resource.placedBy = chosen.entry
+        }
+    }
+
+    static func join(_ folder: String, _ rest: String) -> String {
+        folder.isEmpty ? rest : rest.isEmpty ? folder : folder + "/" + rest
+    }
+
+    /// An entry as `file:line:column`, for messages that name two entries.
+    func describe(_ entry: Int?) -> String {
+        guard let entry, let location = entryLocation(entry) else { return "the manifest" }
+        return "\(manifest.displayPath):\(location.line):\(location.column)"
+    }
+
+    /// Whether a folder no entry names may hold resources all the same: a path entry lies inside it, or a glob could
+    /// match a file at some depth in it.
+    func mayReach(_ relative: String, _ components: [String]) -> Bool {
+        reach.mayHoldResources(relative)
+    }
+
+    /// A problem with one name under resources-root: an error when an entry tags or reaches it, else a warning, since
+    /// it cannot change a pack (SPEC 3.3); nothing at all with `untagged: ignore`.
+    mutating func report(_ code: DiagnosticCode, _ message: String, path: String, name: String, components: [String],
+                         inherited: [Int], globs: [Int]) {
+        let bytes = Array(path.utf8)
+        let tagged = !inherited.isEmpty || pathEntries[path] != nil
+            || globs.contains { globEntries[$0].pattern.matches(bytes) } || mayReach(path, components + [name])
+        if tagged {
+            diagnostics.append(.error(code, message, at: entryLocation(inherited.first ?? pathEntries[path]?.first), subject: path))
+        } else if !ignoresUntagged {
+            diagnostics.append(.warning(code, message + " (no entry tags it, so it stays out of every pack)", subject: path))
+        }
+    }
+
+    /// A build folder under resources-root (SPEC 3.1): skipped with a warning, or an error when an entry names it or
+    /// anything in it.
+    mutating func skipBuildFolder(_ relative: String, inherited: [Int]) {
+        let naming = manifest.entries.indices.filter { index in
+            guard case let .path(path) = manifest.entries[index].selector else { return false }
+            return path.hasSameBytes(as: relative) || path.utf8.starts(with: (relative + "/").utf8)
+        }
+        for index in naming {
+            settledEntries.insert(index)
+            diagnostics.append(.error(.buildFolderSkipped,
+                "'\(relative)' is an odrpack build folder (it holds \(outputMarker ?? "a build lock")), never resources: point the entry at the resources themselves, or build into a folder outside resources-root",
+                at: entryLocation(index), subject: relative))
+        }
+        if !naming.isEmpty {
+            return
+        } else if !ignoresUntagged || !inherited.isEmpty {
+            diagnostics.append(.warning(.buildFolderSkipped,
+                "'\(relative)' is an odrpack build folder (it holds \(outputMarker ?? "a build lock")) and is skipped: its packs are never packed again; build into a folder outside resources-root to silence this",
+                subject: relative))
+        }
     }
 
     /// The sorted tags of a sorted list of contributing entries.
@@ -281,6 +411,7 @@ private struct Walk {
             let order = resources.indices.sorted { resources[$0].path.precedesByCodePoint(resources[$1].path) }
             resources = order.map { resources[$0] }
         }
+        if hasInto { checkDestinations() }
         if !rootPath.isEmpty {
             checkEntries()
             for (path, entry) in invalidNames {
@@ -293,12 +424,26 @@ private struct Walk {
             let unchecked = resources.indices.filter { !checked[$0] && !unnamable.contains(resources[$0].path) }.map { resources[$0] }
             diagnostics += ExecutableContentCheck(rootPath: rootPath, fileSystem: fileSystem).check(unchecked) { entryLocation($0.firstEntry) }
         }
-        return Resolution(rootPath: rootPath, resources: resources, appBundleFiles: appBundleFiles,
-                          appBundleSize: appBundleSize, diagnostics: diagnostics, fingerprint: fingerprint)
+        var resolution = Resolution(rootPath: rootPath, resources: resources, appBundleFiles: appBundleFiles,
+                                    appBundleSize: appBundleSize, diagnostics: diagnostics, fingerprint: fingerprint)
+        resolution.countsAppBundle = !ignoresUntagged
+        return resolution
+    }
+
+    /// Two files with one destination are a `destination-conflict` naming both entries (SPEC 3.5); resources end up
+    /// sorted by destination.
+    mutating func checkDestinations() {
+        resources.sort { $0.path.precedesByCodePoint($1.path) }
+        for (first, second) in zip(resources, resources.dropFirst()) where first.path.hasSameBytes(as: second.path) {
+            let firstEntry = first.placedBy ?? first.firstEntry, secondEntry = second.placedBy ?? second.firstEntry
+            diagnostics.append(.error(.destinationConflict,
+                "'\(first.source)' (entry at \(describe(firstEntry))) and '\(second.source)' (entry at \(describe(secondEntry))) both go to '\(first.path)' in the app and its packs: Xcode stops with \"multiple commands produce\"; give one of them another 'into', or untag one",
+                at: entryLocation(secondEntry), subject: first.path))
+        }
     }
 
     mutating func checkEntries() {
-        for (index, entry) in manifest.entries.enumerated() {
+        for (index, entry) in manifest.entries.enumerated() where !settledEntries.contains(index) {
             let location = entry.selectorLocation
             switch entry.selector {
             case let .path(path):

@@ -34,7 +34,8 @@ package struct ReportModel: Sendable {
             ("profile", .string(plan.profileName)),
             ("totals", .object([
                 ("packs", .int(Int64(plan.packs.count))), ("files", .int(Int64(plan.resourceFiles))), ("size", .int(plan.totalSize)),
-                ("appBundleFiles", .int(Int64(plan.appBundleFiles))), ("appBundleSize", .int(plan.appBundleSize)),
+                ("appBundleFiles", plan.countsAppBundle ? .int(Int64(plan.appBundleFiles)) : .null),
+                ("appBundleSize", plan.countsAppBundle ? .int(plan.appBundleSize) : .null),
                 ("initialInstallSize", .int(plan.initialInstallSize)), ("initialPrefetchSize", .int(plan.initialPrefetchSize)),
             ])),
             ("limits", .array(LimitUsage.rows(plan).map { row in

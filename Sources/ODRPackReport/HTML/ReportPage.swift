@@ -139,7 +139,7 @@ enum ReportPage {
         card(fmt(data.totals.size), data.totals.files + " files in " + data.totals.packs + " packs");
         card(fmt(data.totals.initialInstallSize), "initial-install");
         card(fmt(data.totals.initialPrefetchSize), "initial-install + prefetch");
-        card(fmt(data.totals.appBundleSize), data.totals.appBundleFiles + " files stay in the app");
+        if (data.totals.appBundleFiles !== null) card(fmt(data.totals.appBundleSize), data.totals.appBundleFiles + " files stay in the app");
         var errors = data.diagnostics.filter(function (d) { return d.severity === "error"; }).length;
         card(errors + " / " + (data.diagnostics.length - errors), "errors / warnings");
       }

@@ -21,7 +21,9 @@ package enum PlanReport {
     package static func text(_ plan: PackPlan, manifestPath: String) -> String {
         var out = "odrpack plan: \(plan.bundleID) (\(manifestPath), profile \(plan.profileName))\n"
         out += "Resources: \(plan.resourceFiles) file\(plan.resourceFiles == 1 ? "" : "s"), \(ByteCount.format(plan.totalSize)) in \(plan.packs.count) pack\(plan.packs.count == 1 ? "" : "s")\n"
-        out += "App bundle: \(plan.appBundleFiles) untagged file\(plan.appBundleFiles == 1 ? "" : "s"), \(ByteCount.format(plan.appBundleSize)) (stay in the app)\n"
+        if plan.countsAppBundle {
+            out += "App bundle: \(plan.appBundleFiles) untagged file\(plan.appBundleFiles == 1 ? "" : "s"), \(ByteCount.format(plan.appBundleSize)) (stay in the app)\n"
+        }
 
         if plan.format == .backgroundAssets {
             out += backgroundAssetsPacks(plan)

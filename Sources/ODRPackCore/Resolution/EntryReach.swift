@@ -1,0 +1,48 @@
+/// Which folders under resources-root the manifest's entries can reach: a folder a `path` entry names or lies in,
+/// one that holds a `path` entry below it, or one where a glob could match a file at some depth. With
+/// `untagged: ignore` nothing else is scanned (SPEC 3.3), so a manifest naming 20 files in a huge tree costs 20 files.
+struct EntryReach: Sendable {
+    /// Every `path` entry, normalized ("" is the root itself).
+    private let paths: Set<String>
+    /// Every folder that holds a `path` entry at some depth.
+    let entryFolders: Set<String>
+    private let globs: [GlobPattern]
+
+    init(manifest: TagManifest) {
+        var paths = Set<String>(), folders = Set<String>(), globs: [GlobPattern] = []
+        for entry in manifest.entries {
+            switch entry.selector {
+            case let .path(path):
+                paths.insert(path)
+                var folder = Substring(path)
+                while let slash = folder.lastIndex(of: "/") {
+                    folder = folder[..<slash]
+                    folders.insert(String(folder))
+                }
+                if !path.isEmpty { folders.insert("") }
+            case let .glob(glob):
+                if let pattern = GlobPattern(glob) { globs.append(pattern) }
+            }
+        }
+        self.paths = paths
+        entryFolders = folders
+        self.globs = globs
+    }
+
+    /// Whether a folder (its path relative to resources-root) may hold a file some entry tags.
+    func mayHoldResources(_ relative: String) -> Bool {
+        if paths.contains("") || paths.contains(relative) || entryFolders.contains(relative) { return true }
+        let components = relative.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // Inside a named folder: one of its ancestors is a path entry.
+        var ancestor = ""
+        for component in components.dropLast() {
+            ancestor = ancestor.isEmpty ? component : ancestor + "/" + component
+            if paths.contains(ancestor) { return true }
+        }
+        return globs.contains { $0.couldMatch(filesBelow: components) }
+    }
+
+    func mayHoldResources(_ relative: [UInt8]) -> Bool {
+        mayHoldResources(String(decoding: relative, as: UTF8.self))
+    }
+}
