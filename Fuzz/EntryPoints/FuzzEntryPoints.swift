@@ -87,11 +87,11 @@ package enum FuzzEntryPoints {
 }
 
 extension PropertyListValue {
-    /// Whether what Foundation read is this value (its numbers are NSNumbers: compared by value, not by type).
+    /// Whether what Foundation read is this value. Booleans and integers are compared by kind too: a boolean that
+    /// reads back as the integer 1 (or the reverse) is a mismatch, never equal through `boolValue`.
     static func matches(_ decoded: Any, _ value: PropertyListValue) -> Bool {
         switch value {
-        case let .bool(flag): return (decoded as? NSNumber)?.boolValue == flag
-        case let .int(number): return (decoded as? NSNumber)?.int64Value == number
+        case .bool, .int: return PropertyListValue(foundation: decoded) == value
         case let .real(number): return (decoded as? NSNumber)?.doubleValue.bitPattern == number.bitPattern
         case let .string(text): return (decoded as? String) == text
         case let .data(bytes): return (decoded as? Data).map { [UInt8]($0) } == bytes

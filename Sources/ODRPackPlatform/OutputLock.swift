@@ -51,6 +51,41 @@ package final class OutputLock {
         }
     }
 
+    private init(descriptor: Int32, folder: String) {
+        self.descriptor = descriptor
+        self.folder = folder
+        createdFolder = false
+    }
+
+    /// A shared lock on an existing folder, for a reader (`thin`, SPEC 10): readers run together, never during a
+    /// build. Nil when the folder cannot hold a lock file (read-only): a read-only folder has no writer to wait for.
+    package static func shared(folder: String, onWait: () -> Void) throws -> OutputLock? {
+        let path = folder + "/" + fileName
+        var descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        if descriptor < 0 && errno == ENOENT { descriptor = open(path, O_CREAT | O_RDONLY | O_CLOEXEC, 0o644) }
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == EROFS || code == EACCES || code == EPERM || code == ENOENT { return nil }
+            throw ODRPackError.system("cannot open the lock file '\(path)'", code)
+        }
+        if flock(descriptor, LOCK_SH | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK else {
+                let code = errno
+                close(descriptor)
+                throw ODRPackError.system("cannot lock '\(path)'", code)
+            }
+            onWait()
+            while flock(descriptor, LOCK_SH) != 0 {
+                guard errno == EINTR else {
+                    let code = errno
+                    close(descriptor)
+                    throw ODRPackError.system("cannot lock '\(path)'", code)
+                }
+            }
+        }
+        return OutputLock(descriptor: descriptor, folder: folder)
+    }
+
     deinit { close(descriptor) }
 
     /// For a build that wrote nothing: removes the lock file and the folder again if this lock created it.

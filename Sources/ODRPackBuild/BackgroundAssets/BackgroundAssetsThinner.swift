@@ -1,4 +1,5 @@
 import Foundation
+import ODRPackCore
 import ODRPackFormats
 import ODRPackPlatform
 
@@ -26,52 +27,60 @@ struct BackgroundAssetsThinner {
             throw ODRPackError.unusableInput("'\(tagsPath)' cannot be read: is '\(options.buildPath)' a finished odrpack build?")
         }
         let infoPath = try Self.infoPlistPath(of: location.app)
-        var (plist, format) = try Self.readPlist(infoPath)
+        let (original, format) = try Self.readPlist(infoPath)
+        var plist = original
 
         var result = AppThinner.Result()
         let (toRemove, diagnostics) = try thinner.packedFiles(of: manifest, in: location)
         result.diagnostics = diagnostics
-        let appGroup = options.appGroup ?? settings.appGroup ?? (plist["BAAppGroupID"] as? String)
+        let tagsName = Self.tagsLocation(app: location.app, infoPath: infoPath)
+        if !diagnostics.hasErrors, let warning = thinner.notInAppWarning(manifest, found: toRemove.count, in: location,
+                                                                         installed: (tagsName, tags)) {
+            result.diagnostics.append(warning)
+        }
+        var appGroup = options.appGroup ?? settings.appGroup
+        if appGroup == nil, case let .string(existing)? = plist["BAAppGroupID"] { appGroup = existing }
         if appGroup == nil {
             result.diagnostics.append(.error(.baAppGroupMissing,
                 "the app has no App Group id for Background Assets: set 'app-group' in the manifest's background-assets section, pass --app-group group.<your.bundle.id>, or add BAAppGroupID to the app's Info.plist (the app and its downloader extension must share the group)",
                 subject: "BAAppGroupID"))
         }
-        if !Self.hasDownloaderExtension(location.app) {
-            result.diagnostics.append(.warning(.baExtensionMissing,
-                "the app has no Background Assets downloader extension (an .appex in Extensions/ or PlugIns/ whose extension point is com.apple.background-asset-downloader-extension): the app stops at launch when it first uses AssetPackManager; add the extension target to the app",
-                subject: (location.app as NSString).lastPathComponent))
-        }
+        if let problem = Self.downloaderExtensionProblem(location.app) { result.diagnostics.append(problem) }
         if result.diagnostics.hasErrors { return result }
 
         let keys = try infoPlistValues(settings: settings, appGroup: appGroup!)
-        let original = plist
         for (key, value) in keys { plist[key] = value }
         if settings.hosting == .apple { for key in Self.selfHostingKeys { plist.removeValue(forKey: key) } }
         // Written only when a value changed, so a second run leaves the file's bytes as they are.
-        let changed = PropertyListValue(foundation: original).map { $0 != PropertyListValue(foundation: plist) } ?? true
-        let newInfo = try Self.serialize(plist, format: format)
+        let newInfo = plist == original ? nil : Self.serialize(plist, format: format)
 
         // Change the app.
         try thinner.remove(toRemove, in: location, into: &result)
-        let tagsTarget = location.app + "/" + BackgroundAssetsLayout.tagsFile
+        let tagsTarget = location.app + "/" + tagsName
         if FileManager.default.contents(atPath: tagsTarget) != tags {
+            try OutputFile.makeFolder((tagsTarget as NSString).deletingLastPathComponent)
             try AtomicFile.write(tags, to: tagsTarget, replacingLinks: true)
         }
-        result.installed = [BackgroundAssetsLayout.tagsFile]
-        if changed { try AtomicFile.write(newInfo, to: infoPath, replacingLinks: true) }
+        result.installed = [tagsName]
+        if let newInfo { try AtomicFile.write(newInfo, to: infoPath, replacingLinks: true) }
         result.infoPlistKeys = keys.map(\.0).sorted()
         return result
+    }
+
+    /// Where `AssetPackTags.json` goes: the app's root, or for a macOS app (`Contents/Info.plist`) its
+    /// `Contents/Resources/`, since anything beside `Contents/` breaks code signing (SPEC 12).
+    static func tagsLocation(app: String, infoPath: String) -> String {
+        infoPath == app + "/Contents/Info.plist" ? "Contents/Resources/" + BackgroundAssetsLayout.tagsFile : BackgroundAssetsLayout.tagsFile
     }
 
     /// The `BA*` keys for the build's hosting (SPEC 12): allowances count the archives' bytes (what downloads), install
     /// sizes the resources' bytes (what unpacks); the non-essential ones count the prefetch packs, which download
     /// right after installation.
-    func infoPlistValues(settings: BuildManifest.BackgroundAssets, appGroup: String) throws -> [(String, Any)] {
-        var values: [(String, Any)] = [
-            ("BAHasManagedAssetPacks", NSNumber(value: true)),
-            ("BAAppGroupID", appGroup),
-            ("BAUsesAppleHosting", NSNumber(value: settings.hosting == .apple)),
+    func infoPlistValues(settings: BuildManifest.BackgroundAssets, appGroup: String) throws -> [(String, PropertyListValue)] {
+        var values: [(String, PropertyListValue)] = [
+            ("BAHasManagedAssetPacks", .bool(true)),
+            ("BAAppGroupID", .string(appGroup)),
+            ("BAUsesAppleHosting", .bool(settings.hosting == .apple)),
         ]
         guard settings.hosting == .self else { return values }
         guard let urlPrefix = settings.urlPrefix, let host = URL(string: urlPrefix)?.host, !host.isEmpty else {
@@ -82,27 +91,22 @@ struct BackgroundAssetsThinner {
         func archives(_ packs: [BuildManifest.Pack]) -> Int64 { packs.lazy.map { $0.archiveSize ?? 0 }.saturatingSum }
         func resources(_ packs: [BuildManifest.Pack]) -> Int64 { packs.lazy.map(\.size).saturatingSum }
         values += [
-            ("BAManifestURL", BackgroundAssetsDocuments.manifestURL(urlPrefix)),
-            ("BAInitialDownloadRestrictions", [
-                "BADownloadDomainAllowList": [host],
-                "BADownloadAllowance": NSNumber(value: archives(prefetch)),
-                "BAEssentialDownloadAllowance": NSNumber(value: archives(essential)),
-            ] as [String: Any]),
-            ("BAMaxInstallSize", NSNumber(value: resources(prefetch))),
-            ("BAEssentialMaxInstallSize", NSNumber(value: resources(essential))),
+            ("BAManifestURL", .string(BackgroundAssetsDocuments.manifestURL(urlPrefix))),
+            ("BAInitialDownloadRestrictions", .dictionary([
+                "BADownloadDomainAllowList": .array([.string(host)]),
+                "BADownloadAllowance": .int(archives(prefetch)),
+                "BAEssentialDownloadAllowance": .int(archives(essential)),
+            ])),
+            ("BAMaxInstallSize", .int(resources(prefetch))),
+            ("BAEssentialMaxInstallSize", .int(resources(essential))),
         ]
         return values
     }
 
-    /// The plist in its format: XML through Foundation (which sorts keys), binary through odrpack's own writer, which
-    /// sorts keys too (Foundation's binary writer follows its hash order, so bytes would differ run to run).
-    static func serialize(_ plist: [String: Any], format: PropertyListSerialization.PropertyListFormat) throws -> Data {
-        if format == .binary, let value = PropertyListValue(foundation: plist) { return value.binaryData() }
-        do {
-            return try PropertyListSerialization.data(fromPropertyList: plist, format: format, options: 0)
-        } catch {
-            throw ODRPackError.fileOperation("the app's Info.plist cannot be written back: \(error.localizedDescription)")
-        }
+    /// The plist in its format, through odrpack's own writers (keys sorted, every value of its own kind): Foundation's
+    /// binary writer follows its hash order, and on Linux its bridge writes a Swift `true` as the integer 1.
+    static func serialize(_ plist: [String: PropertyListValue], format: PropertyListSerialization.PropertyListFormat) -> Data {
+        format == .binary ? PropertyListValue.dictionary(plist).binaryData() : XMLPropertyList.data(.dictionary(plist))
     }
 
     /// `APP/Info.plist` (iOS, tvOS, visionOS), else `APP/Contents/Info.plist` (macOS).
@@ -113,7 +117,7 @@ struct BackgroundAssetsThinner {
         throw ODRPackError.unusableInput("'\(app)' has no Info.plist: pass a built app bundle (MyGame.app)")
     }
 
-    static func readPlist(_ path: String) throws -> ([String: Any], PropertyListSerialization.PropertyListFormat) {
+    static func readPlist(_ path: String) throws -> ([String: PropertyListValue], PropertyListSerialization.PropertyListFormat) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ODRPackError.fileOperation("cannot read '\(path)'")
         }
@@ -122,23 +126,49 @@ struct BackgroundAssetsThinner {
               let dictionary = plist as? [String: Any] else {
             throw ODRPackError.unusableInput("'\(path)' is not a property list dictionary: is the app bundle complete?")
         }
+        guard case let .dictionary(values)? = PropertyListValue(foundation: dictionary) else {
+            throw ODRPackError.unusableInput("'\(path)' holds a value a property list cannot: is the app bundle complete?")
+        }
         // Old-style (OpenStep) plists cannot be written back: XML keeps every value.
-        return (dictionary, format == .openStep ? .xml : format)
+        return (values, format == .openStep ? .xml : format)
     }
 
-    /// Whether an `.appex` in `Extensions/` or `PlugIns/` (or macOS's `Contents/…`) names an extension point that
-    /// contains `background-asset` (NSExtension or ExtensionKit's EXAppExtensionAttributes).
-    static func hasDownloaderExtension(_ app: String) -> Bool {
-        for folder in ["Extensions", "PlugIns", "Contents/Extensions", "Contents/PlugIns"] {
-            let path = app + "/" + folder
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] where name.hasSuffix(".appex") {
+    /// The downloader extension's identifier (SPEC 12): exactly this, nothing that merely mentions background assets.
+    static let downloaderExtensionPoint = "com.apple.background-asset-downloader-extension"
+
+    /// Nil when an `.appex` in `Extensions/` (macOS: `Contents/Extensions/`) has the downloader extension point;
+    /// else `ba-extension-misplaced` for one only in `PlugIns/`, or `ba-extension-missing` naming any extension whose
+    /// identifier mentions background assets but is not the one the system registers.
+    static func downloaderExtensionProblem(_ app: String) -> Diagnostic? {
+        let macOS = FileManager.default.fileExists(atPath: app + "/Contents/Info.plist")
+        let prefix = macOS ? "Contents/" : ""
+        var lookalikes: [String] = []
+        func matching(in folder: String) -> String? {
+            let path = app + "/" + prefix + folder
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+            for name in names where name.hasSuffix(".appex") {
                 let appex = path + "/" + name
                 guard let info = try? infoPlistPath(of: appex), let (plist, _) = try? readPlist(info) else { continue }
-                let points = [(plist["NSExtension"] as? [String: Any])?["NSExtensionPointIdentifier"],
-                              (plist["EXAppExtensionAttributes"] as? [String: Any])?["EXExtensionPointIdentifier"]]
-                if points.contains(where: { ($0 as? String)?.contains("background-asset") == true }) { return true }
+                var points: [String] = []
+                for (container, key) in [("EXAppExtensionAttributes", "EXExtensionPointIdentifier"), ("NSExtension", "NSExtensionPointIdentifier")] {
+                    if case let .dictionary(attributes)? = plist[container], case let .string(point)? = attributes[key] { points.append(point) }
+                }
+                if points.contains(downloaderExtensionPoint) { return prefix + folder + "/" + name }
+                for point in points where point.lowercased().contains("background-asset") || point.lowercased().contains("backgroundasset") {
+                    lookalikes.append("'\(prefix + folder + "/" + name)' (\(point))")
+                }
             }
+            return nil
         }
-        return false
+        if matching(in: "Extensions") != nil { return nil }
+        if let misplaced = matching(in: "PlugIns") {
+            return .error(.baExtensionMisplaced,
+                "the Background Assets downloader extension '\(misplaced)' is in PlugIns/, which App Store Connect rejects (ITMS-91179): embed it in \(prefix)Extensions/ (Xcode: Embed ExtensionKit Extensions)",
+                subject: misplaced)
+        }
+        let seen = lookalikes.isEmpty ? "" : "; \(lookalikes.joined(separator: ", ")) has another extension point, which the system never registers as the downloader"
+        return .warning(.baExtensionMissing,
+            "the app has no Background Assets downloader extension (an .appex in \(prefix)Extensions/ whose extension point is \(downloaderExtensionPoint))\(seen): the app stops when it first uses AssetPackManager; add the downloader extension target to the app",
+            subject: (app as NSString).lastPathComponent)
     }
 }

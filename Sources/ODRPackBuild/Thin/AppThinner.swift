@@ -49,11 +49,12 @@ package struct AppThinner {
 
     package init(options: Options) { self.options = options }
 
-    /// Runs under the build folder's lock (SPEC 7: a build and a thin of one folder never interleave).
+    /// Runs under a shared lock on the build folder (SPEC 10: thins run together, never during a build of it; a
+    /// read-only build folder is read without one).
     /// - Parameter onWait: called once when a build holds the folder and this starts waiting for it.
     /// - Throws: `ODRPackError` when the tool cannot do its job (exit 2).
     package func run(onWait: () -> Void) throws -> Result {
-        let lock = try OutputLock(folder: try BuildManifest.location(of: options.buildPath).folder, wait: true, onWait: onWait)
+        let lock = try OutputLock.shared(folder: try BuildManifest.location(of: options.buildPath).folder, onWait: onWait)
         return try withExtendedLifetime(lock) { try run() }
     }
 
@@ -119,6 +120,17 @@ package struct AppThinner {
         return (toRemove, diagnostics)
     }
 
+    /// `pack-files-not-in-app` (SPEC 10): the app holds not one file of any pack at its destination and was not thinned
+    /// with this build before (it does not hold `installed`, the build's own document, byte for byte).
+    func notInAppWarning(_ manifest: BuildManifest, found: Int, in location: Location, installed: (name: String, bytes: Data?)) -> Diagnostic? {
+        guard found == 0, let pack = manifest.packs.first(where: { !$0.files.isEmpty }) else { return nil }
+        if let bytes = installed.bytes, FileManager.default.contents(atPath: location.app + "/" + installed.name) == bytes { return nil }
+        let looked = location.relativeBase + pack.files[0].path
+        return .warning(.packFilesNotInApp,
+            "the app holds none of the packs' files where the packs put them (for pack '\(pack.tags.joined(separator: "+"))' it looked for '\(looked)'), so nothing was removed: the app and the packs place files differently; check resources-root, the entries' 'into' and --resources-path",
+            subject: looked)
+    }
+
     /// Removes the checked files and the folders this empties; records them in `result`.
     func remove(_ toRemove: [(path: String, size: Int64)], in location: Location, into result: inout Result) throws {
         for (path, size) in toRemove {
@@ -158,6 +170,10 @@ package struct AppThinner {
         let (toRemove, diagnostics) = try packedFiles(of: manifest, in: location)
         result.diagnostics = diagnostics
         if result.diagnostics.hasErrors { return result }
+        if let warning = notInAppWarning(manifest, found: toRemove.count, in: location,
+                                         installed: (AppleManifests.onDemandResourcesFile, plists.first?.1)) {
+            result.diagnostics.append(warning)
+        }
 
         // 2. Prepare the embedded packs beside their final names.
         let packsFolder = app + "/" + AppleManifests.packsFolder

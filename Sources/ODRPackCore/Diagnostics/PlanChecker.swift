@@ -1,3 +1,4 @@
+import Foundation
 /// Checks a plan against the manifest and the store's limits (SPEC sections 4 and 5). Pure.
 struct PlanChecker {
     package let manifest: TagManifest
@@ -49,27 +50,8 @@ struct PlanChecker {
     func packContents() -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for pack in plan.packs {
-            // A cheap case-insensitive hash finds candidates; only they are folded and compared.
-            var seen = Set<UInt64>()
-            var candidates = Set<UInt64>()
-            for file in pack.files where !seen.insert(Self.caseInsensitiveHash(file.path)).inserted {
-                candidates.insert(Self.caseInsensitiveHash(file.path))
-            }
-            var collisions = Set<String>()
-            if !candidates.isEmpty {
-                var folded = Set<String>()
-                for file in pack.files where candidates.contains(Self.caseInsensitiveHash(file.path))
-                    && !folded.insert(Self.caseFolded(file.path)).inserted {
-                    collisions.insert(Self.caseFolded(file.path))
-                }
-            }
-            let colliding = collisions.isEmpty ? [] : pack.files.map(\.path).filter { collisions.contains(Self.caseFolded($0)) }
-            let groups = Dictionary(grouping: colliding, by: Self.caseFolded)
-            for (_, paths) in groups.sorted(by: { $0.key.precedesByCodePoint($1.key) }) {
-                diagnostics.append(.warning(.caseCollision,
-                                            "pack '\(pack.shortName)' holds \(paths.map { "'\($0)'" }.joined(separator: " and ")), which differ only in letter case and collide on a case-insensitive device: rename one",
-                                            at: entryLocation(pack.firstEntry), subject: paths[0]))
-            }
+            diagnostics += collisions(in: pack)
+            diagnostics += uncompiled(in: pack)
             if let reserved = pack.files.first(where: { $0.path == "Info.plist" }) {
                 diagnostics.append(.error(.pathReserved,
                                           "'Info.plist' at the top of resources-root would replace pack '\(pack.shortName)''s own Info.plist: move or rename it",
@@ -84,7 +66,85 @@ struct PlanChecker {
         return diagnostics
     }
 
-    /// FNV-1a of the case-folded path: ASCII letters lowered in place, other paths through `lowercased()`.
+    /// Destinations Apple's file systems take for one file (SPEC 3.5): equal but for letter case (`case-collision`),
+    /// or equal after NFC normalization but not in bytes (`normalization-collision`). Paths are compared as bytes.
+    func collisions(in pack: AssetPack) -> [Diagnostic] {
+        // A cheap case- and normalization-insensitive hash finds candidates; only they are folded and compared.
+        var seen = Set<UInt64>(), candidates = Set<UInt64>()
+        for file in pack.files where !seen.insert(Self.caseInsensitiveHash(file.path)).inserted {
+            candidates.insert(Self.caseInsensitiveHash(file.path))
+        }
+        guard !candidates.isEmpty else { return [] }
+        var groups: [[UInt8]: [String]] = [:]
+        for file in pack.files where candidates.contains(Self.caseInsensitiveHash(file.path)) {
+            groups[Array(Self.caseFolded(Self.normalized(file.path)).utf8), default: []].append(file.path)
+        }
+        var diagnostics: [Diagnostic] = []
+        let location = entryLocation(pack.firstEntry)
+        for (_, paths) in groups.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) where paths.count > 1 {
+            let byForm = Dictionary(grouping: paths) { Array(Self.normalized($0).utf8) }
+            if byForm.count > 1 {
+                let shown = byForm.values.map { $0[0] }.sorted { $0.precedesByCodePoint($1) }
+                diagnostics.append(.warning(.caseCollision,
+                    "pack '\(pack.shortName)' holds \(shown.map { "'\($0)'" }.joined(separator: " and ")), which differ only in letter case and collide on a case-insensitive device: rename one",
+                    at: location, subject: shown[0]))
+            }
+            for (_, same) in byForm.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) where same.count > 1 {
+                diagnostics.append(.warning(.normalizationCollision,
+                    "pack '\(pack.shortName)' holds \(same.count) files named '\(same[0])' whose names differ only in Unicode normalization (composed and decomposed accents): Apple's file systems take them for one file; rename them so that they differ",
+                    at: location, subject: same[0]))
+            }
+        }
+        return diagnostics
+    }
+
+    /// The extensions of resources Xcode compiles rather than copies (SPEC 9).
+    static let compiledExtensions: Set<String> = ["storyboard", "xib", "atlas", "xcdatamodel", "xcdatamodeld", "xcmappingmodel", "xcstrings"]
+
+    /// `asset-catalog-uncompiled` and `resource-uncompiled`: one warning each per pack, naming what it holds.
+    func uncompiled(in pack: AssetPack) -> [Diagnostic] {
+        var catalogs: [String] = [], compiled: [String] = []
+        var catalogSet = Set<String>(), compiledSet = Set<String>()
+        for file in pack.files {
+            var prefix = ""
+            for component in file.source.split(separator: "/") {
+                prefix = prefix.isEmpty ? String(component) : prefix + "/" + component
+                guard let dot = component.lastIndex(of: ".") else { continue }
+                let ext = component[component.index(after: dot)...].lowercased()
+                if ext == "xcassets" {
+                    if catalogSet.insert(prefix).inserted { catalogs.append(prefix) }
+                    break
+                }
+                if Self.compiledExtensions.contains(ext) {
+                    if compiledSet.insert(prefix).inserted { compiled.append(prefix) }
+                    break
+                }
+            }
+        }
+        var diagnostics: [Diagnostic] = []
+        let location = entryLocation(pack.firstEntry)
+        func listed(_ items: [String]) -> String {
+            items.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + (items.count > 3 ? " and \(items.count - 3) more" : "")
+        }
+        if !catalogs.isEmpty {
+            diagnostics.append(.warning(.assetCatalogUncompiled,
+                "pack '\(pack.shortName)' holds raw files of the asset catalog\(catalogs.count == 1 ? "" : "s") \(listed(catalogs)): Xcode compiles tagged catalog items with actool into the pack's Assets.car, which odrpack cannot do (actool runs only on a Mac), so UIImage(named:) and SKTexture(imageNamed:) will not find them and their sizes are estimates; build these packs with Xcode, or move the images out of the catalog into plain files",
+                at: location, subject: catalogs[0]))
+        }
+        if !compiled.isEmpty {
+            diagnostics.append(.warning(.resourceUncompiled,
+                "pack '\(pack.shortName)' holds \(listed(compiled)), which Xcode compiles rather than copies (ibtool, momc, the string catalog compiler): odrpack packs them as they are, which the app cannot load; compile them first and tag the compiled output, or build these packs with Xcode",
+                at: location, subject: compiled[0]))
+        }
+        return diagnostics
+    }
+
+    /// NFC, the form APFS and HFS+ compare names in.
+    static func normalized(_ path: String) -> String {
+        path.utf8.contains(where: { $0 >= 0x80 }) ? path.precomposedStringWithCanonicalMapping : path
+    }
+
+    /// FNV-1a of the case-folded path: ASCII letters lowered in place, other paths NFC-normalized and `lowercased()`.
     /// Equal folded paths give equal hashes, without allocating for ASCII paths.
     static func caseInsensitiveHash(_ path: String) -> UInt64 {
         func fnv(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
@@ -94,7 +154,7 @@ struct PlanChecker {
         }
         var path = path
         if let hash = path.withUTF8({ $0.contains(where: { $0 >= 0x80 }) ? nil : fnv($0) }) { return hash }
-        var folded = path.lowercased()
+        var folded = normalized(path).lowercased()
         return folded.withUTF8(fnv)
     }
 

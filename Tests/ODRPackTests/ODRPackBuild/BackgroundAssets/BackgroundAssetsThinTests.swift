@@ -6,7 +6,7 @@ import Testing
     /// The fixture built into `out`, and `Game.app` holding every resource, an Info.plist in `format`, and
     /// optionally a downloader extension.
     func thinnable(background: String = "", format: PropertyListSerialization.PropertyListFormat = .xml,
-                   extensionPoint: String? = "com.apple.background-asset-downloader-extension",
+                   extensionPoint: String? = "com.apple.background-asset-downloader-extension", extensionFolder: String = "Extensions",
                    buildOptions: [String] = []) throws -> BackgroundAssetsFixture {
         let fixture = try BackgroundAssetsFixture(background: background)
         #expect(try fixture.build(buildOptions).status == 0)
@@ -17,8 +17,8 @@ import Testing
         let info: [String: Any] = ["CFBundleIdentifier": "com.example.bamboo", "CFBundleVersion": "7"]
         try fixture.project.file("Game.app/Info.plist", bytes: try PropertyListSerialization.data(fromPropertyList: info, format: format, options: 0))
         if let extensionPoint {
-            let appex: [String: Any] = ["NSExtension": ["NSExtensionPointIdentifier": extensionPoint]]
-            try fixture.project.file("Game.app/PlugIns/Downloader.appex/Info.plist",
+            let appex: [String: Any] = ["EXAppExtensionAttributes": ["EXExtensionPointIdentifier": extensionPoint]]
+            try fixture.project.file("Game.app/\(extensionFolder)/Downloader.appex/Info.plist",
                                      bytes: try PropertyListSerialization.data(fromPropertyList: appex, format: .binary, options: 0))
         }
         return fixture
@@ -59,7 +59,19 @@ import Testing
             #expect(plist["CFBundleVersion"] as? String == "7")
             #expect(plist["BAManifestURL"] == nil && plist["BAInitialDownloadRestrictions"] == nil)
             #expect(try fixture.data("Game.app/AssetPackTags.json") == fixture.data("out/BackgroundAssets/AssetPackTags.json"))
-            #expect(try appFiles(fixture).keys.sorted() == ["AssetPackTags.json", "Info.plist", "PlugIns/Downloader.appex/Info.plist", "UI/menu.json"])
+            #expect(try appFiles(fixture).keys.sorted() == ["AssetPackTags.json", "Extensions/Downloader.appex/Info.plist", "Info.plist", "UI/menu.json"])
+            // Booleans are plist booleans in the bytes, never the integer 1 (SPEC 12).
+            let bytes = try fixture.data("Game.app/Info.plist")
+            if format == .binary {
+                let kinds = try BinaryPlistKinds.read(bytes)
+                #expect(kinds["BAHasManagedAssetPacks"] == .bool(true))
+                #expect(kinds["BAUsesAppleHosting"] == .bool(true))
+            } else {
+                let text = String(decoding: bytes, as: UTF8.self)
+                #expect(text.contains("<key>BAHasManagedAssetPacks</key>\n\t<true/>"))
+                #expect(text.contains("<key>BAUsesAppleHosting</key>\n\t<true/>"))
+                #expect(!text.contains("<integer>1</integer>"))
+            }
             let once = try appFiles(fixture)
             #expect(try fixture.run(["thin", "Game.app", "out"]).status == 0)
             #expect(try appFiles(fixture) == once)
@@ -86,6 +98,51 @@ import Testing
         #expect(plist["BAMaxInstallSize"] as? Int == sum("prefetch", "size"))
         #expect(plist["BAEssentialMaxInstallSize"] as? Int == sum("initial-install", "size"))
         #expect(sum("prefetch", "size") == 21 && sum("initial-install", "size") == 29)
+        let text = String(decoding: try fixture.data("Game.app/Info.plist"), as: UTF8.self)
+        #expect(text.contains("<key>BAUsesAppleHosting</key>\n\t<false/>"))
+        #expect(text.contains("<key>BAMaxInstallSize</key>\n\t<integer>21</integer>"))
+    }
+
+    /// Apple hosting removes the keys that make App Store Connect read the app as self-hosted (ITMS-90923/90924).
+    @Test func appleHostingRemovesTheSelfHostingKeys() throws {
+        let fixture = try thinnable(background: "background-assets: {app-group: group.x.y}", format: .binary)
+        var plist = try info(fixture).plist
+        for key in ["BAManifestURL", "BAInitialDownloadRestrictions", "BAMaxInstallSize", "BAEssentialMaxInstallSize"] { plist[key] = "x" }
+        try fixture.project.file("Game.app/Info.plist", bytes: try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0))
+        #expect(try fixture.run(["thin", "Game.app", "out"]).status == 0)
+        let kinds = try BinaryPlistKinds.read(try fixture.data("Game.app/Info.plist"))
+        for key in ["BAManifestURL", "BAInitialDownloadRestrictions", "BAMaxInstallSize", "BAEssentialMaxInstallSize"] {
+            #expect(kinds[key] == nil, "\(key)")
+        }
+        #expect(kinds["BAHasManagedAssetPacks"] == .bool(true))
+    }
+
+    /// A macOS app: Contents/Info.plist, the extension in Contents/Extensions/, AssetPackTags.json in
+    /// Contents/Resources/ (anything beside Contents/ breaks code signing).
+    @Test func aMacAppGetsItsTagsInsideContents() throws {
+        let fixture = try thinnable(background: "background-assets: {app-group: group.x.y}", extensionPoint: nil)
+        try FileManager.default.createDirectory(atPath: fixture.project.path("Game.app/Contents"), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: fixture.project.path("Game.app/Info.plist"), toPath: fixture.project.path("Game.app/Contents/Info.plist"))
+        let appex: [String: Any] = ["NSExtension": ["NSExtensionPointIdentifier": "com.apple.background-asset-downloader-extension"]]
+        try fixture.project.file("Game.app/Contents/Extensions/D.appex/Contents/Info.plist",
+                                 bytes: try PropertyListSerialization.data(fromPropertyList: appex, format: .xml, options: 0))
+        let output = try fixture.run(["thin", "Game.app", "out", "--json"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect((try output.json()["diagnostics"] as? [Any])?.isEmpty == true)
+        #expect(try fixture.data("Game.app/Contents/Resources/AssetPackTags.json") == fixture.data("out/BackgroundAssets/AssetPackTags.json"))
+        #expect(!FileManager.default.fileExists(atPath: fixture.project.path("Game.app/AssetPackTags.json")))
+        let text = String(decoding: try fixture.data("Game.app/Contents/Info.plist"), as: UTF8.self)
+        #expect(text.contains("<key>BAHasManagedAssetPacks</key>\n\t<true/>"))
+    }
+
+    @Test func theDownloaderExtensionInPlugInsIsAnError() throws {
+        let fixture = try thinnable(background: "background-assets: {app-group: group.x.y}", extensionFolder: "PlugIns")
+        let before = try appFiles(fixture)
+        let output = try fixture.run(["thin", "Game.app", "out", "--json"])
+        #expect(output.status == 1)
+        let diagnostics = try output.json()["diagnostics"] as? [[String: Any]] ?? []
+        #expect(diagnostics.map { "\($0["severity"]!) \($0["code"]!)" } == ["error ba-extension-misplaced"])
+        #expect(try appFiles(fixture) == before)
     }
 
     @Test func noAppGroupIsAnErrorAndTheAppIsUnchanged() throws {
@@ -105,12 +162,16 @@ import Testing
     }
 
     @Test func anAppWithoutTheDownloaderExtensionGetsAWarning() throws {
-        for point in [nil, "com.apple.widgetkit-extension"] {
+        // A real tool shipped the second one: it mentions background assets, but the system never registers it.
+        for point in [nil, "com.apple.widgetkit-extension", "com.apple.background-assets.content-request"] {
             let fixture = try thinnable(background: "background-assets: {app-group: group.x.y}", extensionPoint: point)
             let output = try fixture.run(["thin", "Game.app", "out", "--json"])
             #expect(output.status == 0)
             let diagnostics = try output.json()["diagnostics"] as? [[String: Any]] ?? []
             #expect(diagnostics.map { "\($0["severity"]!) \($0["code"]!)" } == ["warning ba-extension-missing"])
+            if point == "com.apple.background-assets.content-request" {
+                #expect((diagnostics.first?["message"] as? String)?.contains("com.apple.background-assets.content-request") == true)
+            }
         }
     }
 

@@ -173,4 +173,29 @@ import Testing
         #expect(try CommandRunner.run(["thin", "Game.app", "out", "--resources-path", "../x"], in: project.root).status == 2)
         #expect(try appFiles(project) == before)
     }
+
+    /// An app whose files are not where the packs put them (SPEC 10): a warning naming a pack and a path it looked
+    /// for, exit 0; once the app holds this build's OnDemandResources.plist (thinned before), no warning.
+    @Test func anAppWithNoneOfThePacksFilesGetsAWarning() throws {
+        let project = try builtGame(subfolder: "Data/")
+        let output = try thin(project)
+        #expect(output.status == 0)
+        let diagnostics = try #require(try output.json()["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.map { "\($0["severity"]!) \($0["code"]!)" } == ["warning pack-files-not-in-app"])
+        #expect((diagnostics.first?["message"] as? String)?.contains("--resources-path") == true)
+        #expect(try thin(project, ["--resources-path", "Data"]).json()["diagnostics"] as? [Any] != nil)
+        let again = try thin(project, ["--resources-path", "Data"])
+        #expect((try again.json()["diagnostics"] as? [Any])?.isEmpty == true)
+    }
+
+    /// thin only reads the build folder: a read-only one works, without a lock file.
+    @Test(.enabled(if: getuid() != 0)) func aReadOnlyBuildFolderWorks() throws {
+        let project = try builtGame()
+        try? FileManager.default.removeItem(atPath: project.path("out/.odrpack.lock"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: project.path("out"))
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: project.path("out")) }
+        let output = try thin(project)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect((try output.json()["removed"] as? [String])?.count == 6)
+    }
 }
