@@ -75,3 +75,17 @@ package enum OutputFolder {
         }
     }
 }
+
+extension OutputFolder {
+    /// The names in a folder; none when it does not exist. Any other failure to list it is an error: a stale pack
+    /// that cannot be seen cannot be removed.
+    package static func names(in folder: String) throws -> [String] {
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: folder)
+        } catch {
+            var info = stat()
+            if lstat(folder, &info) != 0 && errno == ENOENT { return [] }
+            throw ODRPackError.fileOperation("cannot list '\(folder)': \(error.localizedDescription)")
+        }
+    }
+}

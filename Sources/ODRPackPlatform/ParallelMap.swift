@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 
-/// Maps on `jobs` threads, taking work in input order; results keep the input order.
+/// Maps on `jobs` threads, taking work in input order; results keep the input order. More jobs than cores get
+/// threads of their own (signers and packagers mostly wait, so `--jobs N` means N at once, SPEC 6).
 /// An error stops the work not yet started; the error of the earliest input is rethrown, so failures are deterministic.
 package func parallelMap<Input, Output>(_ inputs: [Input], jobs: Int = SystemCall.processorCount,
                                 _ transform: (Input) throws -> Output) throws -> [Output] {
@@ -15,7 +16,20 @@ package func parallelMap<Input, Output, Worker>(_ inputs: [Input], jobs: Int, pe
     let workers = max(1, min(jobs, inputs.count))
     return try withoutActuallyEscaping(transform) { transform in
         let work = ParallelWork(inputs: inputs, workers: (0..<workers).map { _ in makeWorker() }, transform: transform)
-        DispatchQueue.concurrentPerform(iterations: workers) { work.run(worker: $0) }
+        if workers <= SystemCall.processorCount {
+            DispatchQueue.concurrentPerform(iterations: workers) { work.run(worker: $0) }
+        } else {
+            // concurrentPerform never runs more at once than there are cores.
+            let group = DispatchGroup()
+            for index in 1..<workers {
+                group.enter()
+                // Unowned: a Thread keeps its block until it is freed, which may be after this returns, and the
+                // transform must not outlive withoutActuallyEscaping. `group.wait()` keeps `work` alive while it runs.
+                Thread { [unowned work] in work.run(worker: index); group.leave() }.start()
+            }
+            work.run(worker: 0)
+            group.wait()
+        }
         return try work.results()
     }
 }

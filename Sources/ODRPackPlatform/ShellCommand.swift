@@ -8,6 +8,26 @@ package enum ShellCommand {
         "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
+    /// Runs a command through `/bin/sh -c` and returns its exit status and what it printed on stdout (stderr passes
+    /// through), or nil when it could not start or was killed.
+    package static func capture(_ command: String) -> (status: Int32, output: String)? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return nil
+        }
+        let data = (try? pipe.fileHandleForReading.readToEnd()) ?? Data()
+        process.waitUntilExit()
+        guard process.terminationReason == .exit else { return nil }
+        return (process.terminationStatus, String(decoding: data ?? Data(), as: UTF8.self))
+    }
+
     /// - Parameter what: names the command in errors ("the sign command").
     /// - Throws: `ODRPackError.commandFailed` when it cannot start, exits non-zero or is killed.
     package static func run(_ command: String, in directory: String? = nil, what: String, on subject: String) throws {

@@ -32,15 +32,17 @@ enum BackgroundAssetsDocuments {
             .serialized(expandingArrays: true)
     }
 
-    /// `site/download-manifest.json` for `hosting: self`: every pack at `URL/<id>`, sorted by id.
-    static func downloadManifest(_ manifest: BuildManifest, urlPrefix: String) -> String {
+    /// `site/download-manifest.json` for `hosting: self`: every pack at its immutable address
+    /// `URL/<id>-<16 hex of contentHash>`, sorted by id; `live` gives the download size of packs already published
+    /// at that address (their bytes on the server are what devices download).
+    static func downloadManifest(_ manifest: BuildManifest, urlPrefix: String, live: [String: Int64] = [:]) -> String {
         let packs = manifest.packs.sorted { ($0.assetPackId ?? "").precedesByCodePoint($1.assetPackId ?? "") }.map { pack -> JSONValue in
             let id = pack.assetPackId ?? pack.id
             return .object([
                 ("id", .string(id)),
-                ("url", .string(packURL(urlPrefix, id))),
+                ("url", .string(packURL(urlPrefix, BackgroundAssetsLayout.siteName(of: id, contentHash: pack.contentHash ?? "")))),
                 ("version", .int(pack.version ?? 0)),
-                ("downloadSize", .int(pack.archiveSize ?? 0)),
+                ("downloadSize", .int(live[id] ?? pack.archiveSize ?? 0)),
                 ("downloadPolicy", (pack.downloadPolicy ?? .onDemand).json),
                 ("host", .object([("thirdParty", .object([]))])),
             ])

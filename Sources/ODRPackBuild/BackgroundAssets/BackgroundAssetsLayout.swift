@@ -10,4 +10,6 @@ package enum BackgroundAssetsLayout {
     static func archivePath(of assetPackID: String) -> String { folder + "/" + archiveName(of: assetPackID) }
     static func archiveName(of assetPackID: String) -> String { assetPackID + ".aar" }
     static func manifestName(of assetPackID: String) -> String { assetPackID + ".json" }
+    /// `<id>-<first 16 hex digits of the contentHash>`: a self-hosted pack's immutable name in `site/` and its URL.
+    static func siteName(of assetPackID: String, contentHash: String) -> String { assetPackID + "-" + contentHash.prefix(16) }
 }

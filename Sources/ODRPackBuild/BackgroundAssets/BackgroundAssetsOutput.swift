@@ -16,10 +16,20 @@ struct BackgroundAssetsOutput: PackOutput {
     let manifests: [String]
     let fileNames: [String]
     let archiveKeys: [String]
-    /// The version and contentHash of each pack (by id) in the folder's last Background Assets build.
-    let previousVersions: [String: (version: Int64, contentHash: String)]
+    /// Where versions come from: nothing (new folder, `--reset-versions`), the folder's last build, or the live
+    /// download manifest (`--published`).
+    let versionSource: VersionSource
 
-    init(plan: PackPlan, options: BuildOptions, packager: BackgroundAssetsPackager, rootPath: String) {
+    enum VersionSource {
+        case none
+        /// Each pack's version and contentHash, by pack id, in the folder's last Background Assets build.
+        case previousBuild([String: (version: Int64, contentHash: String)])
+        case published(PublishedDownloadManifest)
+    }
+
+    /// - Throws: exit 2 when the folder's previous manifest exists but cannot be read (without `--reset-versions`),
+    ///   or the `--published` file cannot.
+    init(plan: PackPlan, options: BuildOptions, packager: BackgroundAssetsPackager, rootPath: String) throws {
         self.plan = plan
         self.options = options
         self.packager = packager
@@ -33,14 +43,30 @@ struct BackgroundAssetsOutput: PackOutput {
         }
         fileNames = plan.packs.map { BackgroundAssetsLayout.archiveName(of: $0.assetPackID) }
         archiveKeys = manifests.map { options.archiveKey(pack: Data($0.utf8), packager: packager.template) }
-        previousVersions = Self.versions(inBuildAt: options.outputPath)
+        if let published = options.publishedPath {
+            versionSource = .published(try PublishedDownloadManifest.load(published))
+        } else if options.resetVersions {
+            versionSource = .none
+        } else {
+            versionSource = .previousBuild(try Self.versions(inBuildAt: options.outputPath))
+        }
     }
 
-    /// What the folder's current odrpack-manifest.json says of each pack's version; nothing when it is not a
-    /// readable Background Assets build (every pack is then new to the folder, version 0).
-    static func versions(inBuildAt folder: String) -> [String: (version: Int64, contentHash: String)] {
-        guard let (manifest, _) = try? BuildManifest.load(folder + "/" + BuildManifest.fileName),
-              manifest.format == .backgroundAssets else { return [:] }
+    /// What the folder's current odrpack-manifest.json says of each pack's version; nothing for a new folder or an
+    /// ODR build's.
+    /// - Throws: `ODRPackError.unusableInput` when the manifest is there but unreadable: versions would silently
+    ///   restart at 0 and go backwards on devices.
+    static func versions(inBuildAt folder: String) throws -> [String: (version: Int64, contentHash: String)] {
+        let path = folder + "/" + BuildManifest.fileName
+        guard case .success = LocalFileSystem().status(path, followingLinks: false) else { return [:] }
+        let manifest: BuildManifest
+        do {
+            manifest = try BuildManifest.load(path).manifest
+        } catch {
+            throw ODRPackError.unusableInput(
+                "the previous build's \(BuildManifest.fileName) in '\(folder)' cannot be read (\(error)), so the packs' versions are unknown and would restart at 0: restore it, or pass --reset-versions to start every pack at version 0")
+        }
+        guard manifest.format == .backgroundAssets else { return [:] }
         var versions: [String: (version: Int64, contentHash: String)] = [:]
         for pack in manifest.packs {
             if let version = pack.version, let contentHash = pack.contentHash { versions[pack.id] = (version, contentHash) }
@@ -59,42 +85,70 @@ struct BackgroundAssetsOutput: PackOutput {
         for path in [outputPath, packsPath] { try OutputFolder.makeFolder(path) }
     }
 
-    func temporaryPath(forPack index: Int) -> String { packsPath + "/" + TemporaryName.beside(fileNames[index]) }
+    /// A hidden folder in the build folder, outside `BackgroundAssets/`: nothing a previous manifest names changes
+    /// before the commit.
+    func temporaryPath(forPack index: Int) -> String { outputPath + "/" + TemporaryName.beside(fileNames[index]) }
 
     /// Apple's packager writes the archives: nothing of an old one is copied.
     func reusableEntries(toWrite: [Int], fileDigests: [[FileDigest?]], previous: BuildState) -> EntryReuse { EntryReuse() }
 
     func makeWriter(spares: CompressorPool, entries: EntryReuse) -> any PackFormatWriter {
-        BackgroundAssetsPackWriter(packager: packager, manifests: manifests, rootPath: rootPath, packsPath: packsPath)
+        BackgroundAssetsPackWriter(packager: packager, manifests: manifests, rootPath: rootPath)
     }
 
     /// The commit compares every small file's bytes itself and copies only what changed.
     func isUnchanged(facts: [String: PackArchiveFacts], previous: BuildState) -> Bool { false }
 
-    /// 0 for a pack new to the folder; the previous version + 1 when its content changed; else the previous one.
-    func versions(_ facts: [String: PackArchiveFacts]) -> [String: Int64] {
-        var versions: [String: Int64] = [:]
-        for pack in plan.packs {
-            guard let before = previousVersions[pack.id] else { versions[pack.id] = 0; continue }
-            versions[pack.id] = facts[pack.id]?.contentHash == before.contentHash ? before.version : before.version + 1
+    /// Each pack's version (by pack id), and the download sizes of the packs already live at their address.
+    /// Without `--published`: 0 for a pack new to the folder, the previous version + 1 when its content changed, else
+    /// the previous one. With it: the live version for a pack whose address the file lists, its version + 1 for a pack
+    /// it lists at another address, 0 for one it does not list.
+    /// - Throws: exit 2 when a version cannot be incremented (Int64.max).
+    func versions(_ facts: [String: PackArchiveFacts]) throws -> (versions: [String: Int64], live: [String: Int64]) {
+        var versions: [String: Int64] = [:], live: [String: Int64] = [:]
+        func next(_ version: Int64, _ pack: AssetPack) throws -> Int64 {
+            guard version < Int64.max else {
+                throw ODRPackError.unusableInput("pack '\(pack.assetPackID)' is at version \(version), the largest there is: it cannot get a newer one; use new tags for new content")
+            }
+            return version + 1
         }
-        return versions
+        for pack in plan.packs {
+            let contentHash = facts[pack.id]?.contentHash ?? ""
+            switch versionSource {
+            case .none:
+                versions[pack.id] = 0
+            case let .previousBuild(previous):
+                guard let before = previous[pack.id] else { versions[pack.id] = 0; continue }
+                versions[pack.id] = contentHash == before.contentHash ? before.version : try next(before.version, pack)
+            case let .published(published):
+                guard let entry = published.packs[pack.assetPackID] else { versions[pack.id] = 0; continue }
+                let url = BackgroundAssetsDocuments.packURL(options.urlPrefix ?? "", BackgroundAssetsLayout.siteName(of: pack.assetPackID, contentHash: contentHash))
+                if entry.url == url {
+                    versions[pack.id] = entry.version
+                    live[pack.assetPackID] = entry.downloadSize
+                } else {
+                    versions[pack.id] = try next(entry.version, pack)
+                }
+            }
+        }
+        return (versions, live)
     }
 
     func commit(facts: [String: PackArchiveFacts], written: [Int], previous: BuildState) throws
         -> (manifest: BuildManifest, removed: [String], state: BuildState) {
         let hosting = plan.backgroundAssets.hosting
-        let manifest = BuildManifest(plan: plan, archives: facts, versions: versions(facts), urlPrefix: options.urlPrefix)
+        let (versions, live) = try versions(facts)
+        let manifest = BuildManifest(plan: plan, archives: facts, versions: versions, urlPrefix: options.urlPrefix,
+                                     packager: (packager.template, packager.version))
         let manifestPath = outputPath + "/" + BuildManifest.fileName
         let manifestBytes = Data(manifest.serializedBytes())
         let manifestUnchanged = try OutputFolder.retireManifest(at: manifestPath, keepingIf: written.isEmpty ? manifestBytes : nil)
-        // Each written pack's <id>.json is in place already (the packager was given it there).
         for index in written {
             let folder = temporaryPath(forPack: index)
             try OutputFolder.moveIntoPlace(folder + "/" + fileNames[index], to: packsPath + "/" + fileNames[index])
             try OutputFolder.remove(folder)
         }
-        // A reused pack's manifest may have been edited or removed since: it is small, so compared and rewritten.
+        // Every pack's <id>.json: written now, after its archive, and rewritten where it was edited or removed.
         for (index, pack) in plan.packs.enumerated() {
             try OutputFolder.writeIfChanged(Data(manifests[index].utf8),
                                             to: packsPath + "/" + BackgroundAssetsLayout.manifestName(of: pack.assetPackID))
@@ -109,7 +163,7 @@ struct BackgroundAssetsOutput: PackOutput {
         let sitePath = packsPath + "/" + BackgroundAssetsLayout.siteFolder
         var copied: [String] = []
         if hosting == .self {
-            copied = try copySite(at: sitePath, written: Set(written), previous: previous, state: &state)
+            copied = try copySite(at: sitePath, manifest: manifest, written: Set(written), live: live, previous: previous, state: &state)
         } else {
             try OutputFolder.remove(sitePath)
         }
@@ -120,25 +174,27 @@ struct BackgroundAssetsOutput: PackOutput {
         try OutputFolder.writeIfChanged(Data(BackgroundAssetsDocuments.assetPackTags(manifest).utf8),
                                         to: packsPath + "/" + BackgroundAssetsLayout.tagsFile)
         if hosting == .self, let urlPrefix = options.urlPrefix {
-            try OutputFolder.writeIfChanged(Data(BackgroundAssetsDocuments.downloadManifest(manifest, urlPrefix: urlPrefix).utf8),
+            try OutputFolder.writeIfChanged(Data(BackgroundAssetsDocuments.downloadManifest(manifest, urlPrefix: urlPrefix, live: live).utf8),
                                             to: sitePath + "/" + BackgroundAssetsLayout.downloadManifestFile)
         }
         if !manifestUnchanged { try AtomicFile.write(manifestBytes, to: manifestPath, durable: true) }
         return (manifest, removed, state)
     }
 
-    /// `site/<id>` (the archive's bytes) for every pack, beside `download-manifest.json`: what a static web server
-    /// serves. An archive is copied when its pack was written or its copy is not as the last build left it; returns
-    /// the copies made.
-    private func copySite(at sitePath: String, written: Set<Int>, previous: BuildState, state: inout BuildState) throws -> [String] {
+    /// `site/<id>-<16 hex of contentHash>` (the archive's bytes) for every pack not already live at that address,
+    /// beside `download-manifest.json`: what to upload. Changed content gets a new name, so a device or a CDN never
+    /// sees other bytes at an address it knows. An archive is copied when its pack was written or its copy is not as
+    /// the last build left it; returns the copies made.
+    private func copySite(at sitePath: String, manifest: BuildManifest, written: Set<Int>, live: [String: Int64],
+                          previous: BuildState, state: inout BuildState) throws -> [String] {
         try OutputFolder.makeFolder(sitePath)
         var keep: Set<String> = [BackgroundAssetsLayout.downloadManifestFile]
         var copied: [String] = []
-        for (index, pack) in plan.packs.enumerated() {
-            let id = pack.assetPackID
-            keep.insert(id)
-            let copy = sitePath + "/" + id
-            let key = BackgroundAssetsLayout.siteFolder + "/" + id
+        for (index, pack) in plan.packs.enumerated() where live[pack.assetPackID] == nil {
+            let name = BackgroundAssetsLayout.siteName(of: pack.assetPackID, contentHash: manifest.packs[index].contentHash ?? "")
+            keep.insert(name)
+            let copy = sitePath + "/" + name
+            let key = BackgroundAssetsLayout.siteFolder + "/" + name
             let stamp = BuildState.stamp(atPath: copy)
             if written.contains(index) || stamp == nil || stamp != previous.outputs[key] {
                 let temporary = TemporaryName.path(beside: copy)
@@ -148,7 +204,7 @@ struct BackgroundAssetsOutput: PackOutput {
             }
             state.outputs[key] = BuildState.stamp(atPath: copy)
         }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: sitePath)) ?? [] where !keep.contains(name) {
+        for name in try OutputFolder.names(in: sitePath) where !keep.contains(name) {
             try OutputFolder.remove(sitePath + "/" + name)
         }
         return copied
@@ -161,8 +217,7 @@ struct BackgroundAssetsOutput: PackOutput {
         keep.insert(BackgroundAssetsLayout.tagsFile)
         keep.insert(BackgroundAssetsLayout.siteFolder)
         var removed: [String] = []
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: packsPath)) ?? []
-        for name in entries.sorted(by: { $0.precedesByCodePoint($1) })
+        for name in try OutputFolder.names(in: packsPath).sorted(by: { $0.precedesByCodePoint($1) })
         where !keep.contains(name) && (name.hasSuffix(".aar") || name.hasSuffix(".json") || name.hasPrefix(TemporaryName.marker)) {
             try OutputFolder.remove(packsPath + "/" + name)
             if name.hasSuffix(".aar") { removed.append(name) }
@@ -171,9 +226,8 @@ struct BackgroundAssetsOutput: PackOutput {
         return removed
     }
 
-    /// Puts back the `<id>.json` files the writers replaced, then removes this build's temporaries.
+    /// Removes this build's temporary pack folders: nothing live was touched before the commit.
     func removeTemporaryFiles() {
-        BackgroundAssetsPackWriter.restore(packsPath: packsPath)
-        try? OutputFolder.removeTemporaries(in: packsPath, prefix: TemporaryName.processPrefix)
+        try? OutputFolder.removeTemporaries(in: outputPath, prefix: TemporaryName.processPrefix)
     }
 }

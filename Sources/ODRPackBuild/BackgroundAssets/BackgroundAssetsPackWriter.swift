@@ -2,27 +2,25 @@ import Foundation
 import ODRPackCore
 import ODRPackPlatform
 
-/// Writes one Background Assets pack (SPEC 12): its `<id>.json` in place, where the packager is told to find it, and,
-/// through Apple's packager run from resources-root, its `<id>.aar` in a temporary folder that the commit moves into
-/// place. The `<id>.json` it replaces is kept in that folder and put back if the build fails (see `restore`).
+/// Writes one Background Assets pack (SPEC 12) in its own temporary folder outside the live output: the pack's
+/// ba-package manifest (`<id>.json`) and, through Apple's packager, its archive (`<id>.aar`, a path that does not
+/// exist when the packager starts: ba-package refuses to overwrite). The commit moves the archive into place and
+/// writes the live `<id>.json`, so a build killed while a packager runs leaves the previous output as it was.
 final class BackgroundAssetsPackWriter: PackFormatWriter {
-    /// Beside the kept manifest in the temporary folder: `.previous` holds the replaced file, `.absent` says there was none.
-    static let previousSuffix = ".previous"
-    static let absentSuffix = ".absent"
+    /// The folder, inside a pack's temporary folder, where its files are at their destinations when `into` moved any.
+    static let stagingFolder = "stage"
 
     private let packager: BackgroundAssetsPackager
     /// Each pack's ba-package manifest, by pack index.
     private let manifests: [String]
     private let rootPath: String
-    private let packsPath: String
     private let buffer = ReadBuffer(size: PackWriter.chunkSize)
     var onBytes: (@Sendable (Int64) -> Void)?
 
-    init(packager: BackgroundAssetsPackager, manifests: [String], rootPath: String, packsPath: String) {
+    init(packager: BackgroundAssetsPackager, manifests: [String], rootPath: String) {
         self.packager = packager
         self.manifests = manifests
         self.rootPath = rootPath
-        self.packsPath = packsPath
     }
 
     func write(_ pack: AssetPack, index: Int, known: [FileDigest?], to temporaryPath: String) throws -> PackArchiveFacts {
@@ -37,22 +35,19 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
             digests.append(try PackReuse.digest(of: rootPath + "/" + file.source, file: file, buffer: buffer.bytes))
             onBytes?(file.size)
         }
-        try? FileManager.default.removeItem(atPath: temporaryPath)
+        try OutputFolder.remove(temporaryPath)
         try OutputFile.makeFolder(temporaryPath)
-        let manifestName = BackgroundAssetsLayout.manifestName(of: pack.assetPackID)
-        let manifestPath = packsPath + "/" + manifestName
+        let manifestPath = temporaryPath + "/" + BackgroundAssetsLayout.manifestName(of: pack.assetPackID)
         let archivePath = temporaryPath + "/" + BackgroundAssetsLayout.archiveName(of: pack.assetPackID)
-        let bytes = Data(manifests[index].utf8)
-        if FileManager.default.contents(atPath: manifestPath) != bytes {
-            if let failure = SystemCall.rename(manifestPath, to: temporaryPath + "/" + manifestName + Self.previousSuffix) {
-                guard failure.isMissing else {
-                    throw ODRPackError.systemCall("cannot move '\(manifestPath)' aside", failure)
-                }
-                try AtomicFile.write(Data(), to: temporaryPath + "/" + manifestName + Self.absentSuffix)
-            }
-            try AtomicFile.write(bytes, to: manifestPath)
+        try AtomicFile.write(Data(manifests[index].utf8), to: manifestPath)
+        // ba-package resolves each selector against where it runs: resources-root when every file is at its source
+        // path, else a staging folder holding the files at their destinations.
+        var directory = rootPath
+        if pack.files.contains(where: \.isPlaced) {
+            directory = temporaryPath + "/" + Self.stagingFolder
+            try stage(pack, in: directory)
         }
-        try packager.run(manifest: manifestPath, output: archivePath, in: rootPath, pack: pack.assetPackID)
+        try packager.run(manifest: manifestPath, output: archivePath, in: directory, pack: pack.assetPackID)
         guard case let .success(output) = LocalFileSystem().status(archivePath, followingLinks: false),
               output.kind == .regular, output.stamp.size > 0 else {
             throw ODRPackError.commandFailed(
@@ -62,7 +57,7 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
         for file in pack.files {
             let now = BuildState.stamp(atPath: rootPath + "/" + file.source)
             guard now?.size != file.size || now?.modificationNanoseconds != file.stamp.modificationNanoseconds else { continue }
-            throw ODRPackError.fileChanged("'\(file.path)' changed while pack '\(pack.assetPackID)' was being packaged: run the build again once it is stable")
+            throw ODRPackError.fileChanged("'\(file.source)' changed while pack '\(pack.assetPackID)' was being packaged: run the build again once it is stable")
         }
         let (size, sha256) = try BuildVerifier.fileDigest(archivePath)
         return PackArchiveFacts(archiveSize: size, archiveSha256: sha256,
@@ -70,18 +65,16 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
                                 files: digests, uncompressedSize: pack.size)
     }
 
-    /// After a failed build: every `<id>.json` a writer of this process replaced is put back as it was, so the
-    /// previous output stays whole. Returns nothing; what cannot be put back is left for the next build to rewrite.
-    static func restore(packsPath: String) {
-        let folders = (try? FileManager.default.contentsOfDirectory(atPath: packsPath)) ?? []
-        for folder in folders where folder.hasPrefix(TemporaryName.processPrefix) {
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: packsPath + "/" + folder)) ?? [] {
-                let kept = packsPath + "/" + folder + "/" + name
-                if name.hasSuffix(previousSuffix) {
-                    _ = SystemCall.rename(kept, to: packsPath + "/" + String(name.dropLast(previousSuffix.count)))
-                } else if name.hasSuffix(absentSuffix) {
-                    _ = SystemCall.removeFile(packsPath + "/" + String(name.dropLast(absentSuffix.count)))
-                }
+    /// Every file of the pack at its destination under `folder`: a hard link where the file system allows, else a copy.
+    private func stage(_ pack: AssetPack, in folder: String) throws {
+        var made = Set<String>()
+        for file in pack.files {
+            let destination = folder + "/" + file.path
+            let parent = (destination as NSString).deletingLastPathComponent
+            if made.insert(parent).inserted { try OutputFolder.makeFolder(parent) }
+            let source = rootPath + "/" + file.source
+            if (try? FileManager.default.linkItem(atPath: source, toPath: destination)) == nil {
+                try FileCopy.copy(source, to: destination)
             }
         }
     }

@@ -2,26 +2,47 @@ import Foundation
 import ODRPackPlatform
 
 /// Apple's `ba-package`, which makes a pack's `.aar` from its manifest (SPEC 12). odrpack never writes Apple Archive
-/// bytes itself: it drives the packager, from resources-root, since ba-package stores each file at its path relative
-/// to where it runs.
-struct BackgroundAssetsPackager: Sendable {
-    /// The command with its `{manifest}` and `{output}` placeholders.
+/// bytes itself: it drives the packager from a folder where every file of the pack is at its destination, since
+/// ba-package stores each file at its path relative to where it runs.
+package struct BackgroundAssetsPackager: Sendable {
+    /// The command with its `{manifest}` and `{output}` placeholders, as recorded in odrpack-manifest.json.
     let template: String
+    /// The first line the packager's `--version` printed; nil for `--ba-package`, whose version odrpack cannot ask.
+    let version: String?
 
-    init(template: String) { self.template = template }
+    init(template: String, version: String? = nil) {
+        self.template = template
+        self.version = version
+    }
 
-    /// `--ba-package CMD`, else `ba-package` on PATH, else `xcrun ba-package`.
-    /// - Throws: `ODRPackError.commandFailed` (exit 2) when there is none, saying how to get one.
+    static let onPathTemplate = "ba-package {manifest} -o {output}"
+    static let xcrunTemplate = "xcrun ba-package {manifest} -o {output}"
+
+    /// `--ba-package CMD`, else `ba-package` on PATH, else `xcrun ba-package` when `xcrun --find ba-package` finds
+    /// it (every Mac has xcrun; only Xcode 26 and later has ba-package). A found packager's `--version` runs once.
+    /// - Throws: `ODRPackError.commandFailed` (exit 2) when there is none, or its `--version` fails.
     package static func resolve(command: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> BackgroundAssetsPackager {
         if let command { return BackgroundAssetsPackager(template: command) }
-        let folders = (environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        let folders = (environment["PATH"] ?? "").split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         func onPath(_ name: String) -> Bool {
             folders.contains { FileManager.default.isExecutableFile(atPath: ($0.isEmpty ? "." : $0) + "/" + name) }
         }
-        if onPath("ba-package") { return BackgroundAssetsPackager(template: "ba-package {manifest} -o {output}") }
-        if onPath("xcrun") { return BackgroundAssetsPackager(template: "xcrun ba-package {manifest} -o {output}") }
-        throw ODRPackError.commandFailed(
-            "no Background Assets packager: neither ba-package nor xcrun is on PATH. Install Xcode 26 or later (or its command line tools) on a Mac, which bring 'xcrun ba-package', or pass --ba-package CMD with {manifest} and {output} where the pack's manifest and archive go; nothing was written")
+        let howToInstall = "install Xcode 26 or later (or its command line tools) on a Mac, which bring 'xcrun ba-package', or pass --ba-package CMD with {manifest} and {output} where the pack's manifest and archive go; nothing was written"
+        let (template, program): (String, String)
+        if onPath("ba-package") {
+            (template, program) = (onPathTemplate, "ba-package")
+        } else if onPath("xcrun"), ShellCommand.capture("xcrun --find ba-package 2>/dev/null")?.status == 0 {
+            (template, program) = (xcrunTemplate, "xcrun ba-package")
+        } else {
+            let why = onPath("xcrun") ? "ba-package is not on PATH and 'xcrun --find ba-package' does not find it (Xcode before 26)"
+                                      : "neither ba-package nor xcrun is on PATH"
+            throw ODRPackError.commandFailed("no Background Assets packager: \(why). To build Background Assets packs, \(howToInstall)")
+        }
+        guard let answer = ShellCommand.capture(program + " --version"), answer.status == 0 else {
+            throw ODRPackError.commandFailed("the Background Assets packager '\(program) --version' failed, so it cannot be used: \(howToInstall)")
+        }
+        let firstLine = answer.output.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        return BackgroundAssetsPackager(template: template, version: firstLine)
     }
 
     /// The shell command for one pack: the placeholders become quoted absolute paths.

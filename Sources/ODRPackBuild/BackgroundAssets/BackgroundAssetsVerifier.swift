@@ -25,7 +25,7 @@ struct BackgroundAssetsVerifier {
         }
         fileProblems += siteProblems(settings)
         let listed = Set(manifest.packs.map { ($0.file as NSString).lastPathComponent })
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: packsPath)) ?? []
+        let names = try OutputFolder.names(in: packsPath)
         let extra = names.filter { $0.hasSuffix(".aar") && !listed.contains($0) }.sorted { $0.precedesByCodePoint($1) }
         return BuildVerifier.Report(packs: packs, extraArchives: extra, fileProblems: fileProblems)
     }
@@ -85,18 +85,35 @@ struct BackgroundAssetsVerifier {
         guard exists else { return [.init(file: site, problem: "'\(site)' is missing: hosting self needs it")] }
         var problems: [BuildVerifier.FileProblem] = []
         let downloadManifest = site + "/" + BackgroundAssetsLayout.downloadManifestFile
-        if let problem = compare(downloadManifest, with: BackgroundAssetsDocuments.downloadManifest(manifest, urlPrefix: urlPrefix)) {
+        // A build with --published leaves out of site/ the packs already live at their address, and lists their live
+        // download size: those are the packs whose archive is not in site/ and whose listed size is the live one.
+        let listed = (try? PublishedDownloadManifest.load(folder + "/" + downloadManifest))?.packs ?? [:]
+        var live: [String: Int64] = [:]
+        for pack in manifest.packs {
+            let id = pack.assetPackId ?? pack.id
+            let name = BackgroundAssetsLayout.siteName(of: id, contentHash: pack.contentHash ?? "")
+            if !FileManager.default.fileExists(atPath: folder + "/" + site + "/" + name), let entry = listed[id],
+               entry.url == BackgroundAssetsDocuments.packURL(urlPrefix, name) {
+                live[id] = entry.downloadSize
+            }
+        }
+        if let problem = compare(downloadManifest, with: BackgroundAssetsDocuments.downloadManifest(manifest, urlPrefix: urlPrefix, live: live)) {
             problems.append(.init(file: downloadManifest, problem: problem))
         }
         var expected: Set<String> = [BackgroundAssetsLayout.downloadManifestFile]
-        for pack in manifest.packs {
-            let id = pack.assetPackId ?? pack.id
-            expected.insert(id)
-            for problem in archiveProblems(folder + "/" + site + "/" + id, name: site + "/" + id, pack: pack) {
-                problems.append(.init(file: site + "/" + id, problem: problem))
+        for pack in manifest.packs where live[pack.assetPackId ?? pack.id] == nil {
+            let name = BackgroundAssetsLayout.siteName(of: pack.assetPackId ?? pack.id, contentHash: pack.contentHash ?? "")
+            expected.insert(name)
+            for problem in archiveProblems(folder + "/" + site + "/" + name, name: site + "/" + name, pack: pack) {
+                problems.append(.init(file: site + "/" + name, problem: problem))
             }
         }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + site)) ?? []
+        let names: [String]
+        do {
+            names = try OutputFolder.names(in: folder + "/" + site)
+        } catch {
+            return problems + [.init(file: site, problem: "cannot be listed: \(error)")]
+        }
         for name in names.sorted(by: { $0.precedesByCodePoint($1) }) where !expected.contains(name) {
             problems.append(.init(file: site + "/" + name, problem: "is not a pack of \(BuildManifest.fileName): remove it or build again"))
         }

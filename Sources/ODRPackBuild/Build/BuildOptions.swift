@@ -7,6 +7,10 @@ package struct BuildOptions: Sendable {
     package var format: PackFormat = .odr
     /// `--ba-package CMD` (Background Assets only); nil finds ba-package or xcrun on PATH.
     package var backgroundAssetsPackager: String?
+    /// `--published FILE` (Background Assets, hosting self): the live download manifest, the source of versions.
+    package var publishedPath: String?
+    /// `--reset-versions`: every Background Assets pack starts at version 0, whatever the folder holds.
+    package var resetVersions = false
     package var layout: PackLayout = .zip
     /// Run on every written pack's folder form; what it adds is part of the pack.
     package var signCommand: String?

@@ -19,6 +19,37 @@ package struct BuildPipeline {
         self.options = options
     }
 
+    /// The options a Background Assets build's hosting needs (SPEC 12), and `ba-pack-dropped` for every pack the live
+    /// download manifest lists that this build does not make.
+    /// - Throws: `ODRPackError.usage` (exit 64) for options that do not fit the hosting.
+    static func checkBackgroundAssets(_ plan: PackPlan, options: BuildOptions) throws -> [Diagnostic] {
+        guard plan.backgroundAssets.hosting == .self else {
+            if options.urlPrefix != nil {
+                throw ODRPackError.usage("--url-prefix does not apply to a Background Assets build with hosting apple: App Store Connect hosts the packs; leave it out, or set 'hosting: self' in the manifest's background-assets section")
+            }
+            if options.publishedPath != nil {
+                throw ODRPackError.usage("--published applies to self-hosted Background Assets builds only (hosting: self): App Store Connect numbers Apple-hosted versions itself")
+            }
+            return []
+        }
+        guard let prefix = options.urlPrefix else {
+            throw ODRPackError.usage(
+                "the manifest's background-assets hosting is self, so the build needs --url-prefix https://host/path: where site/ will be served from (the app's BAManifestURL is URL/download-manifest.json)")
+        }
+        guard let url = URL(string: prefix), url.scheme?.lowercased() == "https", url.host?.isEmpty == false else {
+            throw ODRPackError.usage(
+                "--url-prefix '\(prefix)' is not an https URL with a host: the system fetches Background Assets only over HTTPS (an http BAManifestURL stops the app); use e.g. https://cdn.example.com/packs")
+        }
+        guard let publishedPath = options.publishedPath else { return [] }
+        let published = try PublishedDownloadManifest.load(publishedPath)
+        let built = Set(plan.packs.map(\.assetPackID))
+        return published.packs.keys.filter { !built.contains($0) }.sorted().map { id in
+            .warning(.baPackDropped,
+                     "the live download manifest '\(publishedPath)' lists asset pack '\(id)', which this build no longer makes: devices delete packs the manifest stops listing, also for app versions already installed; keep its tags if apps still use it",
+                     subject: id)
+        }
+    }
+
     /// - Parameter onWait: called once when another build holds the folder and this one starts waiting.
     /// - Throws: `ODRPackError` when the tool cannot do its job (exit 2).
     package func run(onWait: () -> Void) throws -> BuildOutcome {
@@ -40,7 +71,7 @@ package struct BuildPipeline {
             }
             let builder = PackBuilder(options: options, progress: progress)
             let loader = PreviousBuildLoader(builder)
-            let result: PlanResult
+            var result: PlanResult
             do {
                 result = try ProjectPlanner().plan(manifestPath: manifestPath, format: options.format, tree: scanned,
                                                    alreadyChecked: { loader.previous.alreadyChecked($0) })
@@ -57,16 +88,12 @@ package struct BuildPipeline {
                 throw ODRPackError.unbuildable(
                     "the output folder '\(options.outputDirectory)' is resources-root: its packs would become resources; write the build to another folder")
             }
-            if plan.format == .backgroundAssets && plan.backgroundAssets.hosting == .self {
-                guard let prefix = options.urlPrefix else {
+            if plan.format == .backgroundAssets {
+                do {
+                    result.diagnostics += try Self.checkBackgroundAssets(plan, options: options)
+                } catch {
                     lock.removeFolderIfCreated()
-                    throw ODRPackError.usage(
-                        "the manifest's background-assets hosting is self, so the build needs --url-prefix URL: where site/ will be served from (the app's BAManifestURL is URL/download-manifest.json)")
-                }
-                guard let url = URL(string: prefix), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false else {
-                    lock.removeFolderIfCreated()
-                    throw ODRPackError.usage(
-                        "--url-prefix '\(prefix)' is not an http(s) URL with a host: devices download self-hosted packs from it, e.g. https://cdn.example.com/packs")
+                    throw error
                 }
             }
             let build = try builder.build(plan, rootPath: resolution.rootPath, previous: loader.previous, packager: packager)

@@ -28,7 +28,7 @@ struct PackBuilder: Sendable {
             return OnDemandResourcesOutput(plan: plan, options: options, rootPath: rootPath)
         case .backgroundAssets:
             guard let packager else { throw ODRPackError.commandFailed("a Background Assets build needs a packager (--ba-package)") }
-            return BackgroundAssetsOutput(plan: plan, options: options, packager: packager, rootPath: rootPath)
+            return try BackgroundAssetsOutput(plan: plan, options: options, packager: packager, rootPath: rootPath)
         }
     }
 

@@ -226,7 +226,7 @@ extension BuildManifest.Pack {
 extension BuildManifest.BackgroundAssets {
     init(_ reader: inout JSONReader) throws {
         var hosting: BackgroundAssetsSettings.Hosting?, platforms: [String]?, events: [String]?
-        var appGroup: String?, urlPrefix: String?
+        var appGroup: String?, urlPrefix: String?, packagerCommand: String?, packagerVersion: String?
         try reader.object("backgroundAssets") { reader, key in
             switch key {
             case "hosting":
@@ -239,11 +239,21 @@ extension BuildManifest.BackgroundAssets {
             case "events": events = try reader.strings("backgroundAssets.events")
             case "appGroup": appGroup = reader.isNull() ? nil : try reader.string("backgroundAssets.appGroup")
             case "urlPrefix": urlPrefix = reader.isNull() ? nil : try reader.string("backgroundAssets.urlPrefix")
+            case "packager" where reader.isNull(): break
+            case "packager":
+                try reader.object("backgroundAssets.packager") { reader, key in
+                    switch key {
+                    case "command": packagerCommand = try reader.string("backgroundAssets.packager.command")
+                    case "version": packagerVersion = reader.isNull() ? nil : try reader.string("backgroundAssets.packager.version")
+                    default: try reader.skip()
+                    }
+                }
             default: try reader.skip()
             }
         }
         self.init(hosting: try required(hosting, "backgroundAssets.hosting"), platforms: try required(platforms, "backgroundAssets.platforms"),
-                  events: try required(events, "backgroundAssets.events"), appGroup: appGroup, urlPrefix: urlPrefix)
+                  events: try required(events, "backgroundAssets.events"), appGroup: appGroup, urlPrefix: urlPrefix,
+                  packagerCommand: packagerCommand, packagerVersion: packagerVersion)
     }
 }
 

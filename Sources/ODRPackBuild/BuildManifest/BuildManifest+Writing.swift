@@ -74,6 +74,7 @@ extension BuildManifest {
                 ("hosting", .string(settings.hosting.rawValue)), ("platforms", .strings(settings.platforms)),
                 ("events", .strings(settings.events)), ("appGroup", .optional(settings.appGroup)),
                 ("urlPrefix", .optional(settings.urlPrefix)),
+                ("packager", settings.packagerCommand.map { .object([("command", .string($0)), ("version", .optional(settings.packagerVersion))]) } ?? .null),
             ])))
         }
         return members + [

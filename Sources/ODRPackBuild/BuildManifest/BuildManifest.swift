@@ -41,6 +41,10 @@ package struct BuildManifest: Sendable, Equatable {
         package var events: [String]
         package var appGroup: String?
         package var urlPrefix: String?
+        /// The packager command template as run, and the first line of its `--version` (nil for `--ba-package`):
+        /// the release record of which ba-package made the archives.
+        package var packagerCommand: String?
+        package var packagerVersion: String?
     }
 
     package struct Tag: Sendable, Equatable {
@@ -96,13 +100,14 @@ extension BuildManifest {
     /// The manifest of a plan; with `archives` (every pack's facts, as a build learns them), a build's manifest.
     /// A Background Assets build also gives each pack's `versions` (by pack id) and its `urlPrefix`.
     package init(plan: PackPlan, archives: [String: PackArchiveFacts]? = nil, versions: [String: Int64]? = nil,
-                urlPrefix: String? = nil) {
+                urlPrefix: String? = nil, packager: (command: String, version: String?)? = nil) {
         schemaVersion = Self.schemaVersion
         format = plan.format
         if plan.format == .backgroundAssets {
             let settings = plan.backgroundAssets
             backgroundAssets = BackgroundAssets(hosting: settings.hosting, platforms: settings.platforms ?? [],
-                                                events: settings.events, appGroup: settings.appGroup, urlPrefix: urlPrefix)
+                                                events: settings.events, appGroup: settings.appGroup, urlPrefix: urlPrefix,
+                                                packagerCommand: packager?.command, packagerVersion: packager?.version)
         }
         bundleId = plan.bundleID
         profile = plan.profileName

@@ -48,6 +48,10 @@ package struct BuildDiff: Sendable {
     /// Background Assets builds: the asset pack ids of the packs added or changed, whose new version must be
     /// uploaded (sorted); nil for ODR builds.
     package var upload: [String]?
+    /// Background Assets builds: the asset pack ids OLD has and NEW does not (sorted); nil for ODR builds.
+    package var retired: [String]?
+    /// NEW's hosting, for what retiring means there (SPEC 12); nil for ODR builds.
+    package var hosting: BackgroundAssetsSettings.Hosting?
 
     package var packsChanged: Int { packs.filter { $0.status != .unchanged }.count }
     package var hasChanges: Bool { packsChanged > 0 || !moves.isEmpty || tags.contains { $0.status != .unchanged } }
@@ -142,6 +146,9 @@ package struct BuildDiff: Sendable {
             let assetPackIDs = Dictionary(new.packs.map { ($0.id, $0.assetPackId ?? $0.id) }, uniquingKeysWith: { first, _ in first })
             upload = changes.filter { $0.status == .added || $0.status == .changed }.compactMap { assetPackIDs[$0.id] }
                 .sorted { $0.precedesByCodePoint($1) }
+            let newIDs = Set(new.packs.map { $0.assetPackId ?? $0.id })
+            retired = Set(old.packs.map { $0.assetPackId ?? $0.id }).subtracting(newIDs).sorted { $0.precedesByCodePoint($1) }
+            hosting = new.backgroundAssets?.hosting
         }
     }
 

@@ -1,13 +1,13 @@
 /// A Background Assets asset pack id (SPEC 12): what the app passes to `AssetPackManager` and App Store Connect lists.
-/// Only `A-Z a-z 0-9 . -` (App Store Connect rejects `_`), at most 59 characters, stable across versions because it
+/// Only `A-Z a-z 0-9 -` (App Store Connect rejects `_` and `.`), at most 59 characters, stable across versions because it
 /// derives from the tags alone, and unique through the pack's md5 (SPEC 3.6).
 package enum BackgroundAssetsIdentity {
     /// The readable part's longest length, before `-` and the 8 hex digits.
     static let maxReadableLength = 50
 
     package static func assetPackID(tags: [String]) -> String {
-        var readable = String(tags.sorted().map(sanitized).joined(separator: ".").prefix(maxReadableLength))
-        while readable.last == "." || readable.last == "-" { readable.removeLast() }
+        var readable = String(tags.sorted().map(sanitized).joined(separator: "-").prefix(maxReadableLength))
+        while readable.last == "-" { readable.removeLast() }
         return readable + "-" + PackIdentity.digest(tags: tags).prefix(8)
     }
 

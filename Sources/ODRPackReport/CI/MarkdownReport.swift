@@ -58,6 +58,9 @@ package enum MarkdownReport {
         if let upload = diff.upload {
             out += upload.isEmpty ? "Nothing to upload: every asset pack is unchanged.\n\n"
                 : "**Upload \(upload.count) asset pack\(upload.count == 1 ? "" : "s")** (new versions): \(upload.map { "`\($0)`" }.joined(separator: ", "))\n\n"
+            if let retired = diff.retired, !retired.isEmpty {
+                out += "**Retired \(retired.count) asset pack\(retired.count == 1 ? "" : "s")**: \(retired.map { "`\($0)`" }.joined(separator: ", ")). \(DiffReport.retiredMeaning(diff.hosting))\n\n"
+            }
         }
         let changes = diff.packs.filter { $0.status != .unchanged }
             .sorted { (changeBytes($0), $1.id) > (changeBytes($1), $0.id) }

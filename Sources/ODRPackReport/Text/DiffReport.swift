@@ -11,6 +11,7 @@ package enum DiffReport {
             ("redownloadOnDemand", .int(diff.redownloadOnDemand)),
         ]
         if let upload = diff.upload { summary.append(("upload", .strings(upload))) }
+        if let retired = diff.retired { summary.append(("retired", .strings(retired))) }
         var members: [(String, JSONValue)] = [
             ("packs", .array(diff.packs.map { pack in
                 .object([
@@ -33,7 +34,15 @@ package enum DiffReport {
             ("summary", .object(summary)),
         ]
         if let upload = diff.upload { members.append(("upload", .strings(upload))) }
+        if let retired = diff.retired { members.append(("retired", .strings(retired))) }
         return .object(members)
+    }
+
+    /// What retiring a pack means for the hosting (SPEC 12).
+    package static func retiredMeaning(_ hosting: BackgroundAssetsSettings.Hosting?) -> String {
+        hosting == .self
+            ? "Self-hosted: once the live download manifest stops listing them, devices delete these packs, also for app versions already installed."
+            : "Apple-hosted: these ids still count against the 100-pack quota until archived in App Store Connect; archiving is permanent and reaches every installed app version."
     }
 
     /// At most this many file names per pack in the human report.
@@ -47,6 +56,10 @@ package enum DiffReport {
         if let upload = diff.upload {
             out += upload.isEmpty ? "Upload: nothing (every asset pack is unchanged)\n"
                 : "Upload \(upload.count) asset pack\(upload.count == 1 ? "" : "s") (new versions): \(upload.joined(separator: ", "))\n"
+        }
+        if let retired = diff.retired, !retired.isEmpty {
+            out += "Retired \(retired.count) asset pack\(retired.count == 1 ? "" : "s") (in OLD, not in NEW): \(retired.joined(separator: ", "))\n"
+            out += "  " + retiredMeaning(diff.hosting) + "\n"
         }
         guard diff.hasChanges else { return out + "No pack, tag or file changed.\n" }
 

@@ -22,6 +22,12 @@ struct Build: ParsableCommand {
     @Option(help: "Background Assets only: the packager, run through /bin/sh -c from resources-root with {manifest} and {output} replaced by quoted paths (default: ba-package, else xcrun ba-package, from PATH).")
     var baPackage: String?
 
+    @Option(help: "Background Assets, hosting self: the download-manifest.json that is live on the server, the source of versions and of what site/ must hold.")
+    var published: String?
+
+    @Flag(help: "Background Assets only: start every pack at version 0, whatever the output folder holds.")
+    var resetVersions = false
+
     @Option(help: "zip (streaming archives, the default) or folder (pack folders, as an IPA holds them).")
     var layout: PackLayout?
 
@@ -68,8 +74,12 @@ struct Build: ParsableCommand {
             if !odrOnly.isEmpty {
                 throw ValidationError("\(odrOnly.joined(separator: ", ")) \(odrOnly.count == 1 ? "does" : "do") not apply to --format background-assets: Apple's ba-package decides how a pack is stored; leave \(odrOnly.count == 1 ? "it" : "them") out")
             }
-        } else if baPackage != nil {
-            throw ValidationError("--ba-package applies only to --format background-assets")
+        } else {
+            let backgroundAssetsOnly = [("--ba-package", baPackage != nil), ("--published", published != nil),
+                                        ("--reset-versions", resetVersions)].filter(\.1).map(\.0)
+            if !backgroundAssetsOnly.isEmpty {
+                throw ValidationError("\(backgroundAssetsOnly.joined(separator: ", ")) \(backgroundAssetsOnly.count == 1 ? "applies" : "apply") only to --format background-assets")
+            }
         }
     }
 
@@ -78,6 +88,8 @@ struct Build: ParsableCommand {
         var options = BuildOptions(outputDirectory: output)
         options.format = format
         options.backgroundAssetsPackager = baPackage
+        options.publishedPath = published
+        options.resetVersions = resetVersions
         options.layout = layout ?? .zip
         options.signCommand = signCommand
         options.compression = compression ?? .auto

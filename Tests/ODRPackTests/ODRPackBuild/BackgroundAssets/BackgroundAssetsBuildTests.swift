@@ -52,11 +52,14 @@ import Testing
         #expect(calls.count == 4)
         for call in calls {
             #expect(call.cwd == fixture.resourcesRoot)
-            // The pack's manifest itself, at its place; the output a temporary beside it, renamed into place.
+            // The pack's manifest and output in a hidden temporary folder of the build folder, never in
+            // BackgroundAssets/ itself: a killed build changes no file the previous manifest names.
             let name = (call.manifest as NSString).lastPathComponent
-            #expect(call.manifest == fixture.project.path("out/BackgroundAssets/\(name)"))
-            #expect(call.output.hasPrefix(fixture.project.path("out/BackgroundAssets/")) && call.output.hasSuffix(".aar"))
-            #expect(call.output != fixture.project.path("out/BackgroundAssets/" + name.dropLast(5) + ".aar"))
+            let temporary = (call.manifest as NSString).deletingLastPathComponent
+            #expect((temporary as NSString).deletingLastPathComponent == fixture.project.path("out"))
+            #expect((temporary as NSString).lastPathComponent.hasPrefix(".odrpack-tmp-"))
+            #expect(name.hasSuffix(".json"))
+            #expect(call.output.hasPrefix(temporary + "/") && call.output.hasSuffix(".aar"))
             #expect(try fixture.text("out/BackgroundAssets/\(name)") == call.manifestText)
         }
         #expect(Set(calls.map { ($0.manifest as NSString).lastPathComponent }) == Set(try packs(fixture).map { "\($0["assetPackId"]!).json" }))
@@ -176,9 +179,11 @@ import Testing
             #expect(try fixture.data("out/odrpack-manifest.json") == manifest)
             #expect(try fixture.data(level1) == packageManifest)
             #expect(try fixture.run(["verify", "out"]).status == 0)
-            let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixture.project.path("out/BackgroundAssets"))
-                .filter { $0.hasPrefix(".odrpack-tmp-") }
-            #expect(leftovers.isEmpty)
+            for folder in ["out", "out/BackgroundAssets"] {
+                let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixture.project.path(folder))
+                    .filter { $0.hasPrefix(".odrpack-tmp-") }
+                #expect(leftovers.isEmpty)
+            }
         }
     }
 
@@ -192,17 +197,43 @@ import Testing
         // ba-package on PATH is run as `ba-package {manifest} -o {output}`; xcrun as `xcrun ba-package ...`.
         let bin = fixture.project.path("bin")
         try fixture.project.folder("bin")
-        try fixture.project.file("bin/xcrun", "#!/bin/sh\n[ \"$1\" = ba-package ] || exit 9\nshift\nexec '\(BackgroundAssetsFixture.standIn)' \"$@\"\n")
+        // Every Mac has xcrun; only Xcode 26 and later has ba-package: an xcrun that cannot find it is no packager.
+        try fixture.project.file("bin/xcrun", "#!/bin/sh\nexit 72\n")
         TestSystem.setMode(fixture.project.path("bin/xcrun"), 0o755)
+        let oldXcode = try fixture.run(["build", "--format", "background-assets", "-o", "out"], environment: ["PATH": bin + ":/usr/bin:/bin"])
+        #expect(oldXcode.status == 2)
+        #expect(oldXcode.stderr.contains("xcrun --find ba-package"))
+        #expect(!FileManager.default.fileExists(atPath: fixture.project.path("out")))
+        try fixture.project.file("bin/xcrun", """
+            #!/bin/sh
+            if [ "$1" = --find ] && [ "$2" = ba-package ]; then echo /Applications/Xcode.app/usr/bin/ba-package; exit 0; fi
+            [ "$1" = ba-package ] || exit 9
+            shift
+            exec '\(BackgroundAssetsFixture.standIn)' "$@"
+
+            """)
         let viaXcrun = try fixture.run(["build", "--format", "background-assets", "-o", "out"], environment: ["PATH": bin + ":/usr/bin:/bin"])
         #expect(viaXcrun.status == 0, "\(viaXcrun.stderr)")
         #expect(try fixture.calls().count == 4)
+        // The release record: the command as run, and the first line of its --version.
+        let recorded = try #require((try fixture.json("out/odrpack-manifest.json")["backgroundAssets"] as? [String: Any])?["packager"] as? [String: Any])
+        #expect(recorded["command"] as? String == "xcrun ba-package {manifest} -o {output}")
+        #expect(recorded["version"] as? String == "ba-package-standin 1.0 (test stand-in)")
         fixture.clearCalls()
         try FileManager.default.createSymbolicLink(atPath: bin + "/ba-package", withDestinationPath: BackgroundAssetsFixture.standIn)
         try fixture.project.file("bin/xcrun", "#!/bin/sh\nexit 9\n")
         let direct = try fixture.run(["build", "--format", "background-assets", "-o", "out2"], environment: ["PATH": bin + ":/usr/bin:/bin"])
         #expect(direct.status == 0, "\(direct.stderr)")
         #expect(try fixture.calls().count == 4)
+        let direct2 = try #require((try fixture.json("out2/odrpack-manifest.json")["backgroundAssets"] as? [String: Any])?["packager"] as? [String: Any])
+        #expect(direct2["command"] as? String == "ba-package {manifest} -o {output}")
+        // A packager whose --version fails is no packager either.
+        try FileManager.default.removeItem(atPath: bin + "/ba-package")
+        try fixture.project.file("bin/ba-package", "#!/bin/sh\nexit 3\n")
+        TestSystem.setMode(fixture.project.path("bin/ba-package"), 0o755)
+        let broken = try fixture.run(["build", "--format", "background-assets", "-o", "out3"], environment: ["PATH": bin + ":/usr/bin:/bin"])
+        #expect(broken.status == 2 && broken.stderr.contains("--version"))
+        #expect(!FileManager.default.fileExists(atPath: fixture.project.path("out3")))
     }
 
     @Test func optionsThatDoNotApplyAreABadCommandLine() throws {
@@ -215,12 +246,20 @@ import Testing
         #expect(try fixture.run(["build", "-o", "out", "--ba-package", "x"]).status == 64)
         #expect(!FileManager.default.fileExists(atPath: fixture.project.path("out")))
         let selfHosted = try BackgroundAssetsFixture(background: "background-assets: {hosting: self}")
-        for extra in [[], ["--url-prefix", "cdn.example.com/packs"], ["--url-prefix", "file:///srv/packs"]] {
+        // https only: the system fetches Background Assets only over HTTPS.
+        for extra in [[], ["--url-prefix", "cdn.example.com/packs"], ["--url-prefix", "file:///srv/packs"], ["--url-prefix", "http://cdn.example.com/packs"],
+                      ["--url-prefix", "https:///packs"]] {
             let output = try selfHosted.build(extra)
             #expect(output.status == 64, "\(extra)")
             #expect(output.stderr.contains("--url-prefix"))
             #expect(!FileManager.default.fileExists(atPath: selfHosted.project.path("out")))
         }
+        // --url-prefix and --published do not apply to Apple hosting; --published and --reset-versions not to ODR.
+        #expect(try fixture.build(["--url-prefix", "https://cdn.example.com/x"]).status == 64)
+        #expect(try fixture.build(["--published", "live.json"]).status == 64)
+        #expect(try fixture.run(["build", "-o", "out", "--reset-versions"]).status == 64)
+        #expect(try fixture.run(["build", "-o", "out", "--published", "x.json"]).status == 64)
+        #expect(!FileManager.default.fileExists(atPath: fixture.project.path("out")))
     }
 
     @Test func selfHostingWritesTheSite() throws {
@@ -229,18 +268,19 @@ import Testing
         #expect(output.status == 0, "\(output.stderr)")
         let packs = try packs(fixture).sorted { ($0["assetPackId"] as! String) < ($1["assetPackId"] as! String) }
         let site = try FileManager.default.contentsOfDirectory(atPath: fixture.project.path("out/BackgroundAssets/site")).sorted()
-        #expect(site == (packs.map { $0["assetPackId"] as! String } + ["download-manifest.json"]).sorted())
+        // Immutable names: <id>-<first 16 hex digits of the contentHash>.
+        func siteName(_ pack: [String: Any]) -> String { (pack["assetPackId"] as! String) + "-" + (pack["contentHash"] as! String).prefix(16) }
+        #expect(site == (packs.map(siteName) + ["download-manifest.json"]).sorted())
         for pack in packs {
             let id = pack["assetPackId"] as! String
-            #expect(try fixture.data("out/BackgroundAssets/site/\(id)") == fixture.data("out/BackgroundAssets/\(id).aar"))
+            #expect(try fixture.data("out/BackgroundAssets/site/\(siteName(pack))") == fixture.data("out/BackgroundAssets/\(id).aar"))
         }
         let document = try fixture.json("out/BackgroundAssets/site/download-manifest.json")
         #expect(document.keys.sorted() == ["assetPacks"])
         let entries = try #require(document["assetPacks"] as? [[String: Any]])
         #expect(entries.map { $0["id"] as! String } == packs.map { $0["assetPackId"] as! String })
         for (entry, pack) in zip(entries, packs) {
-            let id = pack["assetPackId"] as! String
-            #expect(entry["url"] as? String == "https://cdn.example.com/packs/\(id)")
+            #expect(entry["url"] as? String == "https://cdn.example.com/packs/\(siteName(pack))")
             #expect(entry["version"] as? Int == 0)
             #expect(entry["downloadSize"] as? Int == pack["archiveSize"] as? Int)
             #expect(NSDictionary(dictionary: entry["downloadPolicy"] as! [String: Any]).isEqual(to: pack["downloadPolicy"] as! [String: Any]))
@@ -251,11 +291,11 @@ import Testing
         #expect(try fixture.run(["verify", "out"]).status == 0)
 
         // A changed site copy is found by verify and put back by the next build.
-        try fixture.project.file("out/BackgroundAssets/site/\(packs[0]["assetPackId"] as! String)", "tampered")
+        try fixture.project.file("out/BackgroundAssets/site/\(siteName(packs[0]))", "tampered")
         try fixture.project.file("out/BackgroundAssets/site/stray", "x")
         let verify = try fixture.run(["verify", "out"])
         #expect(verify.status == 1)
-        #expect(verify.stderr.contains("site/\(packs[0]["assetPackId"] as! String)") && verify.stderr.contains("site/stray"))
+        #expect(verify.stderr.contains("site/\(siteName(packs[0]))") && verify.stderr.contains("site/stray"))
         #expect(try fixture.build(["--url-prefix", "https://cdn.example.com/packs/"]).status == 0)
         #expect(try fixture.run(["verify", "out"]).status == 0)
     }

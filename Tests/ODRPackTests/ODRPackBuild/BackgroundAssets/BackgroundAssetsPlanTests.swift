@@ -6,21 +6,25 @@ import Testing
 @Suite struct BackgroundAssetsPlanTests {
     @Test func assetPackIDsFollowTheSpec() {
         #expect(BackgroundAssetsIdentity.assetPackID(tags: ["level 2", "shared_ui"]) == expectedAssetPackID(["level 2", "shared_ui"]))
-        #expect(BackgroundAssetsIdentity.assetPackID(tags: ["level 2", "shared_ui"]).hasPrefix("level-2.shared-ui-"))
+        #expect(BackgroundAssetsIdentity.assetPackID(tags: ["level 2", "shared_ui"]).hasPrefix("level-2-shared-ui-"))
+        // The spec's own example, whole: tags joined with '-', then '-' and 8 hex digits of the pack's md5.
+        #expect(BackgroundAssetsIdentity.assetPackID(tags: ["shared_ui", "level 2"]).wholeMatch(of: /level-2-shared-ui-[0-9a-f]{8}/) != nil)
         #expect(BackgroundAssetsIdentity.assetPackID(tags: ["__"]).hasPrefix("tag-"))
         #expect(BackgroundAssetsIdentity.assetPackID(tags: ["héllo  wörld!"]).hasPrefix("h-llo-w-rld-"))
         // Cut at 50, then the trailing '-' goes: 49 letters remain.
         let long = String(repeating: "a", count: 49) + "_b"
         let id = BackgroundAssetsIdentity.assetPackID(tags: [long])
         #expect(id == String(repeating: "a", count: 49) + "-" + expectedAssetPackID([long]).suffix(8))
-        // A '.' at the cut goes too.
+        // A '-' joining two tags at the cut goes too.
         let tags = [String(repeating: "b", count: 50), "a"]
-        #expect(BackgroundAssetsIdentity.assetPackID(tags: tags) == "a." + String(repeating: "b", count: 48) + "-" + expectedAssetPackID(tags).suffix(8))
+        #expect(BackgroundAssetsIdentity.assetPackID(tags: tags) == "a-" + String(repeating: "b", count: 48) + "-" + expectedAssetPackID(tags).suffix(8))
+        let cutAtJoin = [String(repeating: "c", count: 49), "a", "d"]
+        #expect(BackgroundAssetsIdentity.assetPackID(tags: cutAtJoin).hasPrefix("a-" + String(repeating: "c", count: 48) + "-"))
         for tags in [["x"], ["Ω"], [String(repeating: "é-", count: 80)], (1...40).map { "tag\($0)" }] {
             let id = BackgroundAssetsIdentity.assetPackID(tags: tags)
             #expect(id == expectedAssetPackID(tags))
             #expect(id.count <= 59)
-            #expect(id.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "." || $0 == "-") })
+            #expect(id.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") })
         }
     }
 

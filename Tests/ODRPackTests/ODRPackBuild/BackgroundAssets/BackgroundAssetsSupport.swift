@@ -63,6 +63,9 @@ struct BackgroundAssetsFixture {
         var manifest: String
         var output: String
         var manifestText: String
+        /// When it started and finished, in nanoseconds since 1970 (0 when it did not finish).
+        var start: Int64
+        var end: Int64
     }
 
     func calls() throws -> [Call] {
@@ -75,7 +78,8 @@ struct BackgroundAssetsFixture {
                 fields[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
             }
             let json = try String(contentsOf: log.appendingPathComponent(String(name.dropLast(4)) + ".json"), encoding: .utf8)
-            return Call(cwd: fields["cwd"] ?? "", manifest: fields["manifest"] ?? "", output: fields["output"] ?? "", manifestText: json)
+            return Call(cwd: fields["cwd"] ?? "", manifest: fields["manifest"] ?? "", output: fields["output"] ?? "", manifestText: json,
+                        start: Int64(fields["start"] ?? "") ?? 0, end: Int64(fields["end"] ?? "") ?? 0)
         }
     }
 
@@ -106,8 +110,8 @@ func expectedAssetPackID(_ tags: [String]) -> String {
         }
         return out.isEmpty ? "tag" : out
     }
-    var readable = String(parts.joined(separator: ".").prefix(50))
-    while readable.hasSuffix(".") || readable.hasSuffix("-") { readable.removeLast() }
+    var readable = String(parts.joined(separator: "-").prefix(50))
+    while readable.hasSuffix("-") { readable.removeLast() }
     let md5 = Insecure.MD5.hash(data: Data(sorted.joined(separator: ":").utf8)).map { String(format: "%02x", $0) }.joined()
     return readable + "-" + md5.prefix(8)
 }
