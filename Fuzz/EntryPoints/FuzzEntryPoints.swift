@@ -65,7 +65,14 @@ package enum FuzzEntryPoints {
         let folder = NSTemporaryDirectory() + "odrpack-fuzz-\(SystemCall.processID).xcodeproj"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         guard FileManager.default.createFile(atPath: folder + "/project.pbxproj", contents: Data(bytes)) else { return }
-        if let project = try? XcodeProject(path: folder) { _ = project.targets }
+        // Past the targets: every target's import, through path resolution (cycles, missing objects, odd types).
+        guard let project = try? XcodeProject(path: folder) else { return }
+        for (_, target) in project.targets.prefix(8) {
+            var options = XcodeImporter.Options()
+            options.target = target["name"] as? String
+            options.settings = ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.fuzz"]
+            _ = try? XcodeImporter(options: options).importProject(at: folder)
+        }
     }
 
     /// The binary plist writer (Info.plist, ZipMetadata, the Apple manifests): a value built from the bytes is

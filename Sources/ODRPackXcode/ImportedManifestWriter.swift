@@ -1,68 +1,76 @@
 import Foundation
 import ODRPackPlatform
 
-/// Writes an imported project as an odrpack.yml that plan, validate and build accept unchanged.
+/// Writes an imported project as an odrpack.yml that plan, validate and build accept unchanged (SPEC 9).
 package enum ImportedManifestWriter {
-    /// Files the app bundle count should not include: project files and sources.
-    static let defaultExcludes = ["**/*.xcodeproj/**", "**/*.xcworkspace/**", "**/xcuserdata/**", "**/*.swift",
-                                  "**/*.[hmc]", "**/*.mm", "**/*.cpp", "**/*.xcconfig", "**/*.entitlements"]
-
-    /// - Parameter resourcesRoot: the project folder, relative to the manifest's folder.
-    package static func yaml(_ result: XcodeImporter.Result, resourcesRoot: String) -> String {
-        func quoted(_ text: String) -> String {
-            var out = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\t": out += "\\t"
-                default:
-                    if scalar.value < 0x20 { out += String(format: "\\x%02X", scalar.value) } else { out.unicodeScalars.append(scalar) }
+    /// A YAML double-quoted scalar: every line break and control character escaped, so no name can end the line.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x85 || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                    out += String(format: "\\u%04X", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
                 }
             }
-            return out + "\""
         }
+        return out + "\""
+    }
+
+    /// Text for a comment: every line break (`\n`, `\r`, U+0085, U+2028, U+2029) and control character becomes a
+    /// space, so a name pasted from the project never breaks the YAML.
+    static func comment(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+            scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x85 || scalar.value == 0x2028 || scalar.value == 0x2029 ? " " : scalar
+        }))
+    }
+
+    /// - Parameter resourcesRoot: resources-root relative to the manifest's folder.
+    package static func yaml(_ result: XcodeImporter.Result, resourcesRoot: String) -> String {
         func list(_ values: [String]) -> String { "[" + values.map(quoted).joined(separator: ", ") + "]" }
 
-        var out = "# Imported by odrpack import-xcode from \(result.projectName), target \(result.target), configuration \(result.configuration).\n"
-        out += "# bundle-id: PRODUCT_BUNDLE_IDENTIFIER of that configuration.\n"
+        var out = "# Imported by odrpack import-xcode from \(comment(result.projectName)), target \(comment(result.target)), configuration \(comment(result.configuration)).\n"
+        out += "# bundle-id: PRODUCT_BUNDLE_IDENTIFIER of that configuration; profile: its SDKROOT.\n"
         out += "# resources: ASSET_TAGS of the target's resource files and folder references, assetTagsByRelativePath of its\n"
         out += "#   synchronized folders, and on-demand-resource-tags of asset catalog items (tagged as folders).\n"
+        out += "#   'into' puts each file where Xcode's Copy Bundle Resources does; catalog items keep their raw paths.\n"
         out += "# initial-install: ON_DEMAND_RESOURCES_INITIAL_INSTALL_TAGS; prefetch-order: ON_DEMAND_RESOURCES_PREFETCH_ORDER.\n"
         if !result.notes.isEmpty {
             out += "# Notes:\n"
-            for note in result.notes { out += "#   - \(note)\n" }
+            for note in result.notes { out += "#   - \(comment(note))\n" }
         }
         out += "version: 1\n"
         out += "bundle-id: \(quoted(result.bundleID))\n"
+        if let profile = result.profile { out += "profile: \(profile)\n" }
         out += "resources-root: \(quoted(resourcesRoot))\n"
+        out += "untagged: ignore\n"
         out += "resources:\n"
         if result.entries.isEmpty { out += "  []\n" }
         for entry in result.entries {
-            out += "  - path: \(quoted(entry.path))   # \(entry.sources.joined(separator: ", "))\n"
+            out += "  - path: \(quoted(entry.path))   # \(comment(entry.sources.joined(separator: ", ")))\n"
             out += "    tags: \(list(entry.tags))\n"
+            if let into = entry.into { out += "    into: \(quoted(into.isEmpty ? "." : into))\n" }
         }
         out += "initial-install: \(list(result.initialInstall))\n"
         out += "prefetch-order: \(list(result.prefetchOrder))\n"
-        out += "exclude: \(list(defaultExcludes))\n"
         return out
     }
 
     /// Writes the manifest beside its final name and renames it into place: never a half-written file.
-    package static func write(_ result: XcodeImporter.Result, projectPath: String, to path: String) throws {
+    /// - Throws: exit 2 when the file exists and `force` is false.
+    package static func write(_ result: XcodeImporter.Result, to path: String, force: Bool) throws {
         let outputURL = URL(fileURLWithPath: path).standardizedFileURL
-        let projectFolder = URL(fileURLWithPath: projectPath).standardizedFileURL.deletingLastPathComponent()
-        let text = yaml(result, resourcesRoot: relativePath(from: outputURL.deletingLastPathComponent(), to: projectFolder))
+        if !force, case .success = LocalFileSystem().status(outputURL.path, followingLinks: false) {
+            throw ODRPackError.unusableInput("'\(path)' exists: pass --force to overwrite it, or --output another file")
+        }
+        let root = XcodeProject.relative(result.resourcesRoot.standardizedFileURL.path, from: outputURL.deletingLastPathComponent().path)
+        let text = yaml(result, resourcesRoot: root.isEmpty ? "." : root)
         try AtomicFile.write(Data(text.utf8), to: outputURL.path)
-    }
-
-    /// `to` relative to `from`, both folders; "." when they are the same.
-    static func relativePath(from: URL, to: URL) -> String {
-        let a = from.standardizedFileURL.pathComponents, b = to.standardizedFileURL.pathComponents
-        var common = 0
-        while common < min(a.count, b.count) && a[common] == b[common] { common += 1 }
-        let parts = Array(repeating: "..", count: a.count - common) + b[common...]
-        return parts.isEmpty ? "." : parts.joined(separator: "/")
     }
 }

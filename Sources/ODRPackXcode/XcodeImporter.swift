@@ -1,12 +1,14 @@
 import Foundation
 import ODRPackPlatform
 
-/// Reads the On-Demand Resources tags an Xcode project already has and turns them into a tag manifest (SPEC 9).
+/// Reads the On-Demand Resources tags an Xcode project already has and turns them into a tag manifest that makes
+/// the packs Xcode makes, file for file at Xcode's paths (SPEC 9): every entry says where Copy Bundle Resources puts
+/// its files (`into`), and resources-root is the deepest folder holding the project and every tagged file.
 package struct XcodeImporter {
     package struct Options: Sendable {
         package var target: String?
         package var configuration = "Release"
-        /// Values for build settings the project refers to but does not define.
+        /// Build settings for the import, over the project's own values (`--setting NAME=VALUE`).
         package var settings: [String: String] = [:]
 
         package init() {}
@@ -15,7 +17,10 @@ package struct XcodeImporter {
     /// The imported manifest, with where each part came from.
     package struct Result: Sendable {
         package struct Entry: Sendable {
+            /// Relative to the project folder (it may start with `..`) until `resourcesRoot` is decided.
             package var path: String
+            /// The bundle folder the entry's files go to (SPEC 3.5): "" the root; nil for asset catalog items.
+            package var into: String?
             package var tags: [String]
             package var sources: [String]
         }
@@ -24,12 +29,16 @@ package struct XcodeImporter {
         package var target: String
         package var configuration: String
         package var bundleID: String
+        /// `ios` or `tvos` from SDKROOT; nil when the project does not say.
+        package var profile: String?
+        /// The deepest folder holding the project folder and every tagged file (absolute).
+        package var resourcesRoot: URL
+        /// Paths relative to `resourcesRoot`.
         package var entries: [Entry]
         package var initialInstall: [String]
         package var prefetchOrder: [String]
         package var notes: [String]
     }
-
 
     package let options: Options
 
@@ -40,65 +49,114 @@ package struct XcodeImporter {
         let (targetID, target) = try chooseTarget(project)
         let targetName = target["name"] as? String ?? targetID
         let settings = try buildSettings(project, target: target, targetName: targetName)
+        let profile = try Self.profile(settings, targetName: targetName)
+        if let enabled = settings["ENABLE_ON_DEMAND_RESOURCES"], ["NO", "FALSE", "0"].contains(enabled.uppercased()) {
+            throw ODRPackError.unusableInput(
+                "target '\(targetName)' sets ENABLE_ON_DEMAND_RESOURCES = NO in configuration '\(options.configuration)': Xcode makes no asset packs for it. To import its tags anyway, pass --setting ENABLE_ON_DEMAND_RESOURCES=YES")
+        }
         var notes: [String] = []
-        var tagged: [String: (tags: Set<String>, sources: [String])] = [:]
-        func add(_ path: String, _ tags: [String], source: String) {
+        var tagged: [String: (into: String?, tags: Set<String>, sources: [String])] = [:]
+        var order: [String] = []
+        func add(_ path: String, into: String?, _ tags: [String], source: String) {
             guard !tags.isEmpty else { return }
-            tagged[path, default: ([], [])].tags.formUnion(tags)
+            if let existing = tagged[path] {
+                if existing.into != into {
+                    notes.append("'\(path)' is copied to two places (\(Self.describe(existing.into)) and \(Self.describe(into))); the manifest keeps the first")
+                }
+            } else {
+                tagged[path] = (into, [], [])
+                order.append(path)
+            }
+            tagged[path]!.tags.formUnion(tags)
             if !tagged[path]!.sources.contains(source) { tagged[path]!.sources.append(source) }
         }
+        func resolved(_ id: String) throws -> String? {
+            switch project.path(of: id) {
+            case let .success(relative): return relative
+            case let .failure(problem):
+                if case .cycle = problem {
+                    throw ODRPackError.unusableInput("'\(project.bundlePath.lastPathComponent)' is malformed: \(problem.description); fix it in Xcode")
+                }
+                notes.append("skipped a resource: \(problem.description)")
+                return nil
+            }
+        }
 
-        // ASSET_TAGS on the build files of the resources phase (files and folder references).
-        var untaggedResources = Set<String>()
+        // ASSET_TAGS on the build files of the resources phase: a file or folder reference goes to the bundle's root
+        // (a folder keeps its name), a variant group's file to its <language>.lproj folder.
+        var untaggedResources: [(path: String, into: String)] = []
         var catalogs: [String] = []
         for phase in project.ids(target, "buildPhases").compactMap({ project[$0] })
         where phase["isa"] as? String == "PBXResourcesBuildPhase" {
             for buildFile in project.ids(phase, "files").compactMap({ project[$0] }) {
-                guard let reference = buildFile["fileRef"] as? String else { continue }
+                guard let reference = buildFile["fileRef"] as? String, let object = project[reference] else { continue }
                 let tags = ((buildFile["settings"] as? [String: Any])?["ASSET_TAGS"] as? [String]) ?? []
-                let members = project[reference]?["isa"] as? String == "PBXVariantGroup" ? project.ids(project[reference], "children") : [reference]
-                for member in members {
-                    switch project.path(of: member) {
-                    case let .success(relative):
-                        if tags.isEmpty { untaggedResources.insert(relative) } else { add(relative, tags, source: "ASSET_TAGS") }
-                        let type = project[member]?["lastKnownFileType"] as? String ?? project[member]?["explicitFileType"] as? String
-                        if type == "folder.assetcatalog" || relative.hasSuffix(".xcassets") { catalogs.append(relative) }
-                    case let .failure(problem):
-                        if !tags.isEmpty { notes.append("skipped tagged resource: \(problem.description)") }
+                let isVariantGroup = object["isa"] as? String == "PBXVariantGroup"
+                for member in isVariantGroup ? project.ids(object, "children") : [reference] {
+                    guard let relative = try resolved(member) else { continue }
+                    let type = project[member]?["lastKnownFileType"] as? String ?? project[member]?["explicitFileType"] as? String
+                    if type == "folder.assetcatalog" || relative.hasSuffix(".xcassets") {
+                        catalogs.append(relative)
+                        add(relative, into: nil, tags, source: "ASSET_TAGS")
+                        continue
                     }
+                    let into = isVariantGroup ? Self.languageFolder(of: relative, name: project[member]?["name"] as? String) : ""
+                    if tags.isEmpty { untaggedResources.append((relative, into)) } else { add(relative, into: into, tags, source: "ASSET_TAGS") }
                 }
             }
         }
 
-        // assetTagsByRelativePath of the target's synchronized folders (Xcode 16 and later).
+        // The target's synchronized folders (Xcode 16): files go to the bundle's root, those in a .lproj folder to it,
+        // those in an explicit folder keep that folder's name; a key that names a folder tags every file in it.
         for groupID in project.ids(target, "fileSystemSynchronizedGroups") {
-            guard case let .success(folder) = project.path(of: groupID) else {
-                notes.append("skipped a synchronized folder whose path is not inside the project folder")
-                continue
-            }
-            for exception in project.ids(project[groupID], "exceptions").compactMap({ project[$0] })
+            guard let folder = try resolved(groupID) else { continue }
+            let group = project[groupID]
+            let explicitFolders = (group?["explicitFolders"] as? [String] ?? []).map { XcodeProject.normalized($0) }
+            var excluded = Set<String>()
+            var keys: [(String, [String])] = []
+            for exception in project.ids(group, "exceptions").compactMap({ project[$0] })
             where exception["isa"] as? String == "PBXFileSystemSynchronizedBuildFileExceptionSet"
                 && (exception["target"] as? String).map({ $0 == targetID }) ?? true {
+                for path in exception["membershipExceptions"] as? [String] ?? [] { excluded.insert(XcodeProject.normalized(path)) }
                 for (relative, tags) in exception["assetTagsByRelativePath"] as? [String: [String]] ?? [:] {
-                    add(XcodeProject.join(folder, relative), tags, source: "assetTagsByRelativePath")
+                    keys.append((XcodeProject.normalized(relative), tags))
+                }
+            }
+            func isExcluded(_ relative: String) -> Bool {
+                excluded.contains { relative == $0 || relative.hasPrefix($0 + "/") }
+            }
+            for (key, tags) in keys.sorted(by: { $0.0 < $1.0 }) where !isExcluded(key) {
+                let absolute = project.sourceRoot.appendingPathComponent(XcodeProject.join(folder, key))
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: absolute.path, isDirectory: &isDirectory) else {
+                    notes.append("'\(XcodeProject.join(folder, key))' is tagged in the synchronized folder '\(folder)' but does not exist: skipped")
+                    continue
+                }
+                if key.split(separator: "/").contains(where: { $0.hasSuffix(".xcassets") }) {
+                    add(XcodeProject.join(folder, key), into: nil, tags, source: "assetTagsByRelativePath")
+                    continue
+                }
+                let files = isDirectory.boolValue ? Self.files(under: absolute).map { key + "/" + $0 } : [key]
+                for file in files where !isExcluded(file) {
+                    add(XcodeProject.join(folder, file), into: Self.synchronizedDestination(of: file, explicitFolders: explicitFolders),
+                        tags, source: "assetTagsByRelativePath")
                 }
             }
             catalogs += findCatalogs(in: project.sourceRoot.appendingPathComponent(folder), relative: folder)
         }
 
-        // Asset catalog items tagged in their Contents.json.
+        // Asset catalog items tagged in their Contents.json: folders, at their raw paths (actool compiles them).
         for catalog in Set(catalogs).sorted() {
             for (item, tags) in try catalogTags(project.sourceRoot.appendingPathComponent(catalog), relative: catalog) {
-                add(item, tags, source: "Contents.json")
+                add(item, into: nil, tags, source: "Contents.json")
             }
         }
 
-        for path in untaggedResources.sorted() where tagged[path] != nil {
-            notes.append("'\(path)' is in the resources phase both tagged and untagged; Xcode copies the untagged one into the app too, a manifest cannot say that")
-        }
-        for path in untaggedResources.sorted() {
-            if let folder = tagged.keys.sorted().first(where: { path.hasPrefix($0 + "/") }) {
-                notes.append("'\(path)' is added to the app untagged, but it is inside '\(folder)', which is tagged: here it is tagged")
+        for (path, into) in untaggedResources {
+            if let entry = tagged[path], entry.into == into {
+                notes.append("'\(path)' is in the resources phase both tagged and untagged; Xcode copies the untagged one into the app too, a manifest cannot say that")
+            } else if let folder = order.first(where: { path.hasPrefix($0 + "/") }) {
+                notes.append("'\(path)' is also copied untagged to the app's \(Self.describe(into)); the tagged folder '\(folder)' puts it in its pack too")
             }
         }
 
@@ -113,17 +171,74 @@ package struct XcodeImporter {
         for tag in Set(initial + prefetch).subtracting(used).sorted() {
             notes.append("tag '\(tag)' is in the build settings but no imported resource carries it: plan will report tag-unknown")
         }
+        if profile == nil {
+            notes.append("the target's SDKROOT names neither iphoneos nor appletvos: no profile is set; add 'profile: ios' or 'profile: tvos'")
+        }
 
         guard let bundleID = settings["PRODUCT_BUNDLE_IDENTIFIER"], !bundleID.isEmpty else {
             throw ODRPackError.unusableInput("target '\(targetName)' has no PRODUCT_BUNDLE_IDENTIFIER in configuration '\(options.configuration)': set it in Xcode or pass --setting PRODUCT_BUNDLE_IDENTIFIER=com.example.app")
         }
+        // The deepest folder holding the project folder and every tagged file.
+        let root = Self.commonFolder([project.sourceRoot.path] + order.map { project.sourceRoot.appendingPathComponent($0).standardizedFileURL.path })
+        let entries = order.map { path -> Result.Entry in
+            let absolute = project.sourceRoot.appendingPathComponent(path).standardizedFileURL.path
+            return Result.Entry(path: XcodeProject.relative(absolute, from: root), into: tagged[path]!.into,
+                                tags: tagged[path]!.tags.sorted(), sources: tagged[path]!.sources)
+        }.sorted { $0.path.precedesByCodePoint($1.path) }
         return Result(
             projectName: project.bundlePath.lastPathComponent, target: targetName, configuration: options.configuration,
-            bundleID: bundleID,
-            entries: tagged.keys.sorted { $0.precedesByCodePoint($1) }.map { path in
-                Result.Entry(path: path, tags: tagged[path]!.tags.sorted(), sources: tagged[path]!.sources)
-            },
-            initialInstall: initial, prefetchOrder: prefetch, notes: notes)
+            bundleID: bundleID, profile: profile, resourcesRoot: URL(fileURLWithPath: root, isDirectory: true),
+            entries: entries, initialInstall: initial, prefetchOrder: prefetch, notes: notes)
+    }
+
+    static func describe(_ into: String?) -> String {
+        guard let into else { return "its own path (an asset catalog item)" }
+        return into.isEmpty ? "bundle root" : "'\(into)' folder"
+    }
+
+    /// A variant group's file goes to its `<language>.lproj`: the folder it is in, else its name (`en`) + `.lproj`.
+    static func languageFolder(of path: String, name: String?) -> String {
+        let parts = path.split(separator: "/")
+        if parts.count >= 2, parts[parts.count - 2].hasSuffix(".lproj") { return String(parts[parts.count - 2]) }
+        return (name.flatMap { $0.isEmpty || $0.contains("/") ? nil : $0 } ?? "Base") + ".lproj"
+    }
+
+    /// Where a file of a synchronized folder goes, from its path in that folder: into an explicit folder it is in
+    /// (keeping that folder's name and what is below it), into its `.lproj` folder, else the bundle's root.
+    static func synchronizedDestination(of file: String, explicitFolders: [String]) -> String {
+        let parts = file.split(separator: "/").map(String.init)
+        if let folder = explicitFolders.first(where: { file.hasPrefix($0 + "/") }) {
+            let name = String(folder.split(separator: "/").last ?? "")
+            let below = file.dropFirst(folder.count + 1).split(separator: "/").dropLast()
+            return ([name] + below.map(String.init)).joined(separator: "/")
+        }
+        if parts.count >= 2, parts[parts.count - 2].hasSuffix(".lproj") { return parts[parts.count - 2] }
+        return ""
+    }
+
+    /// Every regular file under a folder, relative to it, sorted; hidden files (`.DS_Store`) are not resources.
+    static func files(under folder: URL) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey],
+                                                              options: [.skipsHiddenFiles]) else { return [] }
+        var files: [String] = []
+        for case let url as URL in enumerator where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
+            files.append(String(url.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count + 1)))
+        }
+        return files.sorted()
+    }
+
+    /// The deepest folder that holds every one of these absolute paths (the first is a folder itself).
+    static func commonFolder(_ paths: [String]) -> String {
+        var common = paths[0].split(separator: "/").map(String.init)
+        for path in paths.dropFirst() {
+            let parts = path.split(separator: "/").map(String.init)
+            var length = 0
+            while length < min(common.count, parts.count) && common[length] == parts[length] { length += 1 }
+            // A file's own name is never its folder.
+            if length == parts.count { length -= 1 }
+            common = Array(common.prefix(length))
+        }
+        return "/" + common.joined(separator: "/")
     }
 
     // MARK: Targets and settings
@@ -131,19 +246,62 @@ package struct XcodeImporter {
     func chooseTarget(_ project: XcodeProject) throws -> (String, XcodeProject.Object) {
         let targets = project.targets
         let names = targets.map { $0.object["name"] as? String ?? $0.id }
+        let chosen: (id: String, object: XcodeProject.Object)
         if let wanted = options.target {
             guard let found = targets.first(where: { ($0.object["name"] as? String) == wanted }) else {
-                throw ODRPackError.unusableInput("no target '\(wanted)' in the project: its targets are \(names.joined(separator: ", "))")
+                throw ODRPackError.usage("no target '\(wanted)' in the project: its targets are \(names.joined(separator: ", "))")
             }
-            return found
+            chosen = found
+        } else {
+            let applications = targets.filter { Self.isApplication($0.object) }
+            if applications.count == 1 {
+                chosen = applications[0]
+            } else if applications.isEmpty && targets.count == 1 {
+                chosen = targets[0]
+            } else {
+                let listed = (applications.isEmpty ? names : applications.map { $0.object["name"] as? String ?? $0.id })
+                throw ODRPackError.usage("the project has \(applications.isEmpty ? targets.count : applications.count) \(applications.isEmpty ? "targets" : "application targets"): choose one with --target (\(listed.joined(separator: ", ")))")
+            }
         }
-        let applications = targets.filter { ($0.object["productType"] as? String)?.hasPrefix("com.apple.product-type.application") == true }
-        if applications.count == 1 { return applications[0] }
-        if applications.isEmpty && targets.count == 1 { return targets[0] }
-        throw ODRPackError.unusableInput("the project has \(applications.isEmpty ? targets.count : applications.count) \(applications.isEmpty ? "targets" : "application targets"): choose one with --target (\((applications.isEmpty ? names : applications.map { $0.object["name"] as? String ?? $0.id }).joined(separator: ", ")))")
+        guard Self.isApplication(chosen.object) else {
+            let type = chosen.object["productType"] as? String ?? "no product type (\(chosen.object["isa"] as? String ?? "an unknown kind of target"))"
+            throw ODRPackError.unusableInput(
+                "target '\(chosen.object["name"] as? String ?? chosen.id)' is not an application (its product type is \(type)): On-Demand Resources belong to iOS and tvOS apps; choose the app's target with --target")
+        }
+        return chosen
     }
 
-    /// The configuration's settings, the target's over the project's, with `$(...)` references resolved.
+    /// `com.apple.product-type.application` and its `application.*` kinds (App Clips, watch apps' hosts, messages).
+    static func isApplication(_ target: XcodeProject.Object) -> Bool {
+        let type = target["productType"] as? String ?? ""
+        return type == "com.apple.product-type.application" || type.hasPrefix("com.apple.product-type.application.")
+    }
+
+    /// `ios` or `tvos` from the target's platform (SPEC 9); nil when it names none; exit 2 for another platform only.
+    static func profile(_ settings: [String: String], targetName: String) throws -> String? {
+        let sdk = (settings["SDKROOT"] ?? "").lowercased()
+        let supported = (settings["SUPPORTED_PLATFORMS"] ?? "").lowercased().split(whereSeparator: \.isWhitespace)
+        func platforms(_ name: String) -> [String] {
+            if name.hasPrefix("iphoneos") || name.hasPrefix("iphonesimulator") { return ["ios"] }
+            if name.hasPrefix("appletv") { return ["tvos"] }
+            return []
+        }
+        if !sdk.isEmpty && sdk != "auto" {
+            if let profile = platforms(sdk).first { return profile }
+            throw ODRPackError.unusableInput(
+                "target '\(targetName)' builds for \(settings["SDKROOT"]!): On-Demand Resources exist only for iOS and tvOS apps; choose an iOS or tvOS target with --target")
+        }
+        if supported.contains(where: { platforms(String($0)) == ["ios"] }) { return "ios" }
+        if supported.contains(where: { platforms(String($0)) == ["tvos"] }) { return "tvos" }
+        if !supported.isEmpty {
+            throw ODRPackError.unusableInput(
+                "target '\(targetName)' builds for \(settings["SUPPORTED_PLATFORMS"]!): On-Demand Resources exist only for iOS and tvOS apps; choose an iOS or tvOS target with --target")
+        }
+        return nil
+    }
+
+    /// The configuration's settings, lowest first: the project's xcconfig, the project's settings, the target's
+    /// xcconfig, the target's settings, then `--setting`; `$(inherited)` is the layer below; references resolved.
     func buildSettings(_ project: XcodeProject, target: XcodeProject.Object, targetName: String) throws -> [String: String] {
         func configuration(of owner: XcodeProject.Object?) -> XcodeProject.Object? {
             let list = project[owner?["buildConfigurationList"] as? String ?? ""]
@@ -156,22 +314,56 @@ package struct XcodeImporter {
         }
         var raw: [String: String] = ["TARGET_NAME": targetName, "PRODUCT_NAME": targetName, "PROJECT_NAME": project.bundlePath.deletingPathExtension().lastPathComponent,
                                      "CONFIGURATION": options.configuration, "SRCROOT": project.sourceRoot.path]
-        for owner in [configuration(of: project.rootObject), targetConfiguration] {
-            for (key, value) in owner?["buildSettings"] as? [String: Any] ?? [:] {
-                if let text = value as? String {
-                    raw[key] = text
-                } else if let list = value as? [String] {
-                    raw[key] = list.map { $0.contains(" ") ? "\"\($0)\"" : $0 }.joined(separator: " ")
-                }
+        func layer(_ values: [(String, String)]) {
+            for (key, value) in values {
+                raw[key] = value.replacingOccurrences(of: "$(inherited)", with: raw[key] ?? "")
+                    .replacingOccurrences(of: "${inherited}", with: raw[key] ?? "").trimmingCharacters(in: .whitespaces)
             }
+        }
+        for owner in [configuration(of: project.rootObject), targetConfiguration] {
+            if let reference = owner?["baseConfigurationReference"] as? String, case let .success(path) = project.path(of: reference) {
+                var seen = Set<String>()
+                layer(Self.xcconfig(project.sourceRoot.appendingPathComponent(path), seen: &seen))
+            }
+            layer((owner?["buildSettings"] as? [String: Any] ?? [:]).sorted { $0.key < $1.key }.compactMap { key, value in
+                if let text = value as? String { return (key, text) }
+                if let list = value as? [String] { return (key, list.map { $0.contains(" ") ? "\"\($0)\"" : $0 }.joined(separator: " ")) }
+                return nil
+            })
         }
         for (key, value) in options.settings { raw[key] = value }
         var resolved: [String: String] = [:]
-        for key in ["PRODUCT_BUNDLE_IDENTIFIER", "ON_DEMAND_RESOURCES_INITIAL_INSTALL_TAGS", "ON_DEMAND_RESOURCES_PREFETCH_ORDER"] {
+        for key in ["PRODUCT_BUNDLE_IDENTIFIER", "ON_DEMAND_RESOURCES_INITIAL_INSTALL_TAGS", "ON_DEMAND_RESOURCES_PREFETCH_ORDER",
+                    "SDKROOT", "SUPPORTED_PLATFORMS", "ENABLE_ON_DEMAND_RESOURCES"] {
             guard let value = raw[key] else { continue }
             resolved[key] = try Self.expand(value, settings: raw, setting: key, configuration: options.configuration, depth: 0)
         }
         return resolved
+    }
+
+    /// The unconditional `NAME = VALUE` lines of an xcconfig file and of what it `#include`s, in order. Conditional
+    /// settings (`NAME[sdk=...]`) are left out: they depend on the build.
+    static func xcconfig(_ url: URL, seen: inout Set<String>) -> [(String, String)] {
+        guard seen.insert(url.standardizedFileURL.path).inserted, seen.count < 64,
+              let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
+        var values: [(String, String)] = []
+        for rawLine in text.split(whereSeparator: \.isNewline) {
+            var line = String(rawLine)
+            if let comment = line.range(of: "//") { line = String(line[..<comment.lowerBound]) }
+            line = line.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("#include") {
+                let quoted = line.split(separator: "\"")
+                if quoted.count >= 2 {
+                    values += xcconfig(url.deletingLastPathComponent().appendingPathComponent(String(quoted[1])), seen: &seen)
+                }
+                continue
+            }
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            let name = line[..<equals].trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { continue }
+            values.append((name, line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)))
+        }
+        return values
     }
 
     /// Expands `$(NAME)`, `${NAME}` and `$NAME`, with the `:rfc1034identifier`, `:lower` and `:upper` operators.
@@ -239,7 +431,7 @@ package struct XcodeImporter {
         guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
         var catalogs: [String] = []
         for case let url as URL in enumerator where url.pathExtension == "xcassets" {
-            catalogs.append(XcodeProject.join(relative, String(url.path.dropFirst(folder.path.count + 1))))
+            catalogs.append(XcodeProject.join(relative, String(url.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count + 1))))
             enumerator.skipDescendants()
         }
         return catalogs
@@ -249,9 +441,10 @@ package struct XcodeImporter {
     func catalogTags(_ catalog: URL, relative: String) throws -> [(String, [String])] {
         guard let enumerator = FileManager.default.enumerator(at: catalog, includingPropertiesForKeys: nil) else { return [] }
         var found: [(String, [String])] = []
+        let catalogPath = catalog.standardizedFileURL.path
         for case let url as URL in enumerator where url.lastPathComponent == "Contents.json" {
-            let item = url.deletingLastPathComponent()
-            guard item.path != catalog.path else { continue }
+            let item = url.deletingLastPathComponent().standardizedFileURL
+            guard item.path != catalogPath else { continue }
             let data = FileManager.default.contents(atPath: url.path) ?? Data()
             let json: Any
             do { json = try JSONSerialization.jsonObject(with: data) } catch {
@@ -263,9 +456,9 @@ package struct XcodeImporter {
                 tags += (object[key] as? [String: Any])?["on-demand-resource-tags"] as? [String] ?? []
             }
             if !tags.isEmpty {
-                found.append((XcodeProject.join(relative, String(item.path.dropFirst(catalog.path.count + 1))), Array(Set(tags)).sorted()))
+                found.append((XcodeProject.join(relative, String(item.path.dropFirst(catalogPath.count + 1))), Array(Set(tags)).sorted()))
             }
         }
-        return found
+        return found.sorted { $0.0 < $1.0 }
     }
 }

@@ -14,6 +14,25 @@ package struct XcodeProject {
     /// Each group member's group, to resolve `<group>` paths.
     let parents: [String: String]
 
+    /// `path` itself when it is a `.xcodeproj`, else the one `.xcodeproj` in the folder `path` names.
+    /// - Throws: `ODRPackError.usage` (exit 64) for a folder with none or several, naming them.
+    package static func locate(_ path: String) throws -> String {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        if url.pathExtension == "xcodeproj" { return path }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ODRPackError.usage("'\(path)' is neither an .xcodeproj nor a folder: pass the project (MyGame.xcodeproj) or the folder that holds it")
+        }
+        let projects = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [])
+            .filter { $0.hasSuffix(".xcodeproj") }.sorted()
+        guard projects.count == 1 else {
+            throw ODRPackError.usage(projects.isEmpty
+                ? "'\(path)' holds no .xcodeproj: pass the project itself (MyGame.xcodeproj)"
+                : "'\(path)' holds \(projects.count) projects (\(projects.joined(separator: ", "))): pass the one to import")
+        }
+        return url.appendingPathComponent(projects[0]).path
+    }
+
     package init(path: String) throws {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         var isDirectory: ObjCBool = false
@@ -40,8 +59,8 @@ package struct XcodeProject {
         self.objects = objects
         rootObject = root
         var parents: [String: String] = [:]
-        for (id, object) in objects {
-            for child in object["children"] as? [String] ?? [] { parents[child] = id }
+        for id in objects.keys.sorted() {
+            for child in objects[id]?["children"] as? [String] ?? [] where parents[child] == nil { parents[child] = id }
         }
         self.parents = parents
     }
@@ -55,46 +74,80 @@ package struct XcodeProject {
         ids(rootObject, "targets").compactMap { id in objects[id].map { (id, $0) } }
     }
 
-    /// A file or group's path relative to the source root, or nil (with why) when it cannot be placed there.
+    /// A file or group's path relative to the source root (it may begin with `..`: resources beside the project), or
+    /// why it cannot be placed there. Groups that contain each other are a problem, never endless recursion.
     func path(of id: String) -> Result<String, PathProblem> {
-        guard let object = objects[id] else { return .failure(.missing(id)) }
-        let ownPath = object["path"] as? String ?? ""
-        switch object["sourceTree"] as? String ?? "<group>" {
-        case "<group>":
-            guard let parent = parents[id] else {
-                // The main group: relative to the project folder (PBXProject's projectDirPath).
-                let projectDir = rootObject["projectDirPath"] as? String ?? ""
-                return .success(Self.join(projectDir, ownPath))
+        var chain: [String] = []
+        var current = id
+        var visited = Set<String>()
+        while true {
+            guard visited.insert(current).inserted else { return .failure(.cycle(id)) }
+            guard let object = objects[current] else { return .failure(.missing(current)) }
+            let ownPath = object["path"] as? String ?? ""
+            switch object["sourceTree"] as? String ?? "<group>" {
+            case "<group>":
+                chain.append(ownPath)
+                guard let parent = parents[current] else {
+                    // The main group: relative to the project folder (PBXProject's projectDirPath).
+                    chain.append(rootObject["projectDirPath"] as? String ?? "")
+                    return .success(Self.joined(chain.reversed()))
+                }
+                current = parent
+            case "SOURCE_ROOT":
+                chain.append(ownPath)
+                return .success(Self.joined(chain.reversed()))
+            case "<absolute>":
+                chain.append(Self.relative(URL(fileURLWithPath: ownPath).standardizedFileURL.path, from: sourceRoot.path))
+                return .success(Self.joined(chain.reversed()))
+            case let tree:
+                return .failure(.unsupportedSourceTree(tree, ownPath))
             }
-            return path(of: parent).map { Self.join($0, ownPath) }
-        case "SOURCE_ROOT":
-            return .success(Self.join("", ownPath))
-        case "<absolute>":
-            let absolute = URL(fileURLWithPath: ownPath).standardizedFileURL.path
-            let root = sourceRoot.path.hasSuffix("/") ? sourceRoot.path : sourceRoot.path + "/"
-            guard absolute.hasPrefix(root) else { return .failure(.outside(ownPath)) }
-            return .success(String(absolute.dropFirst(root.count)))
-        case let tree:
-            return .failure(.unsupportedSourceTree(tree, ownPath))
         }
     }
 
     enum PathProblem: Error {
         case missing(String)
-        case outside(String)
+        case cycle(String)
         case unsupportedSourceTree(String, String)
 
         var description: String {
             switch self {
             case let .missing(id): return "object \(id) is missing from the project"
-            case let .outside(path): return "'\(path)' is outside the project folder"
+            case let .cycle(id): return "object \(id) is in a group that contains itself (the project's groups form a cycle)"
             case let .unsupportedSourceTree(tree, path): return "'\(path)' is relative to \(tree), which only exists inside an Xcode build"
             }
         }
     }
 
+    static func joined(_ parts: some Sequence<String>) -> String {
+        parts.reduce("") { join($0, $1) }
+    }
+
+    /// `base/path` with `.` and inner `..` folded; `..` that climbs above the source root is kept (`../videos/a.mov`).
     static func join(_ base: String, _ path: String) -> String {
-        let joined = base.isEmpty ? path : path.isEmpty ? base : base + "/" + path
-        return RelativePath.normalize(joined) ?? joined
+        if path.hasPrefix("/") { return normalized(path) }
+        return normalized(base.isEmpty ? path : path.isEmpty ? base : base + "/" + path)
+    }
+
+    static func normalized(_ path: String) -> String {
+        var parts: [Substring] = []
+        let absolute = path.hasPrefix("/")
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            switch part {
+            case ".": continue
+            case "..":
+                if let last = parts.last, last != ".." { parts.removeLast() } else if !absolute { parts.append(part) }
+            default: parts.append(part)
+            }
+        }
+        return (absolute ? "/" : "") + parts.joined(separator: "/")
+    }
+
+    /// An absolute path relative to an absolute folder, with `..` where it lies outside.
+    static func relative(_ path: String, from folder: String) -> String {
+        let a = folder.split(separator: "/"), b = path.split(separator: "/")
+        var common = 0
+        while common < min(a.count, b.count) && a[common] == b[common] { common += 1 }
+        return (Array(repeating: "..", count: a.count - common) + b[common...].map(String.init)).joined(separator: "/")
     }
 }

@@ -9,7 +9,7 @@ struct ImportXcode: ParsableCommand {
         commandName: "import-xcode",
         abstract: "Write an odrpack.yml from the On-Demand Resources tags of an Xcode project.")
 
-    @Argument(help: "The .xcodeproj folder.")
+    @Argument(help: "The .xcodeproj folder, or a folder that holds exactly one.")
     var project: String
 
     @Option(help: "The target (default: the project's one application target).")
@@ -18,11 +18,14 @@ struct ImportXcode: ParsableCommand {
     @Option(help: "The build configuration whose settings are read.")
     var configuration = "Release"
 
-    @Option(help: "The manifest to write.")
+    @Option(name: .shortAndLong, help: "The manifest to write.")
     var output = "odrpack.yml"
 
-    @Option(name: .customLong("setting"), help: "NAME=VALUE for a build setting the project uses but does not define (repeatable).")
+    @Option(name: .customLong("setting"), help: "NAME=VALUE: a build setting for the import, over the project's own value (repeatable).")
     var settings: [String] = []
+
+    @Flag(help: "Overwrite the output file if it exists.")
+    var force = false
 
     func validate() throws {
         for setting in settings where (setting.firstIndex(of: "=") ?? setting.startIndex) == setting.startIndex {
@@ -39,8 +42,8 @@ struct ImportXcode: ParsableCommand {
             let equals = setting.firstIndex(of: "=")!  // validate() checked
             options.settings[String(setting[..<equals])] = String(setting[setting.index(after: equals)...])
         }
-        let result = try XcodeImporter(options: options).importProject(at: project)
-        try ImportedManifestWriter.write(result, projectPath: project, to: output)
+        let result = try XcodeImporter(options: options).importProject(at: try XcodeProject.locate(project))
+        try ImportedManifestWriter.write(result, to: output, force: force)
         try console.printOut("Wrote \(output): \(result.entries.count) tagged path\(result.entries.count == 1 ? "" : "s") from target \(result.target) (\(result.configuration))\n")
         for note in result.notes { try console.printError("note: \(note)\n") }
     }
