@@ -3,14 +3,6 @@
 #include <unistd.h>
 #include "CSystem.h"
 
-int odrpack_syncfs(int descriptor) {
-#ifdef __linux__
-    return syncfs(descriptor);
-#else
-    return fsync(descriptor);
-#endif
-}
-
 int odrpack_start_writeback(int descriptor) {
 #ifdef __linux__
     return sync_file_range(descriptor, 0, 0, SYNC_FILE_RANGE_WRITE);

@@ -176,45 +176,61 @@ package enum SystemCall {
     }
 
     /// Waits until what was written under `folder` is on stable storage: the files and folders in `written` with
-    /// everything in them, and the entries (renames, removals) of their folders and of `folder`. Linux: an fsync of each
-    /// when `written` is a few files (the common rebuild of a pack or two), else one syncfs of the file system, which
-    /// also waits for what other programs wrote. Darwin: an fsync of each, then F_FULLFSYNC, which also empties the
-    /// drive's cache.
+    /// everything in them, and the entries (renames, removals) of their folders and of `folder` (SPEC 7 "Durable").
+    /// Only these: never `sync` or `syncfs`, which would also wait for what other programs wrote. Every file's
+    /// write-back starts at once (Linux), then the files are flushed on several threads, whose fsyncs the file system
+    /// joins into few journal commits; folders last. Darwin ends with F_FULLFSYNC, which empties the drive's cache.
     package static func makeDurable(folder: String, written: [String]) throws {
+        var files: [String] = [], folders: [String] = []
+        for path in written {
+            if status(path, followingLinks: false)?.kind == .directory {
+                folders.append(path)
+                if let inside = FileManager.default.enumerator(atPath: path) {
+                    for case let name as String in inside {
+                        let child = path + "/" + name
+                        if status(child, followingLinks: false)?.kind == .directory { folders.append(child) } else { files.append(child) }
+                    }
+                }
+            } else {
+                files.append(path)
+            }
+        }
         // Every folder between a written path and `folder`: each holds an entry that may be new.
-        var folders: Set<String> = []
+        var parents: Set<String> = []
         for path in written {
             var parent = (path as NSString).deletingLastPathComponent
-            while parent.hasPrefix(folder + "/") && folders.insert(parent).inserted {
+            while parent.hasPrefix(folder + "/") && parents.insert(parent).inserted {
                 parent = (parent as NSString).deletingLastPathComponent
             }
         }
-        let parents = folders.sorted { $0.count > $1.count }
         #if os(Linux)
-        if written.count > 4 || !written.allSatisfy({ status($0, followingLinks: false)?.kind == .regular }) {
-            let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw ODRPackError.system("cannot open '\(folder)'") }
-            defer { closeFile(descriptor) }
-            guard odrpack_syncfs(descriptor) == 0 else { throw ODRPackError.system("cannot flush '\(folder)' to the disk") }
-            return
-        }
-        for path in written + parents + [folder] { try flush(path, full: false) }
-        #else
-        var paths: [String] = []
-        for path in written {
-            paths.append(path)
-            if let inside = FileManager.default.enumerator(atPath: path) {
-                for case let name as String in inside { paths.append(path + "/" + name) }
+        for path in files {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            if descriptor >= 0 {
+                startWriteback(descriptor)
+                closeFile(descriptor)
             }
         }
-        for path in paths + parents + [folder] { try flush(path, full: false) }
+        #endif
+        _ = try parallelMap(files, jobs: min(16, max(1, files.count))) { try flush($0, full: false) }
+        for path in (folders + parents).sorted(by: { $0.count > $1.count }) + [folder] { try flushFolder(path) }
+        #if canImport(Darwin)
         try flush(folder, full: true)
         #endif
     }
 
-    /// Makes a folder's entries (a rename, a removal) durable: fsync of the folder itself.
+    /// Makes a folder's entries (a rename, a removal) durable: fsync of the folder itself, skipped where the file
+    /// system cannot flush a folder (exFAT, SMB, NFS, FUSE answer EINVAL, ENOTSUP or ENOTTY): SPEC 7.
     package static func syncFolder(_ folder: String) throws {
-        try flush(folder, full: false)
+        try flushFolder(folder)
+    }
+
+    private static func flushFolder(_ path: String) throws {
+        do {
+            try flush(path, full: false)
+        } catch let ODRPackError.systemCall(_, error) where [EINVAL, ENOTSUP, ENOTTY, EOPNOTSUPP].contains(error.code) {
+            return
+        }
     }
 
     /// fsync of a file or folder; `full` asks Darwin's drive to empty its cache too (F_FULLFSYNC).
