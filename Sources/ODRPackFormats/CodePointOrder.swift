@@ -26,3 +26,18 @@ extension String {
         return (result ?? nil) ?? utf8.elementsEqual(other.utf8)
     }
 }
+
+/// A path as a dictionary or set key, equal by its UTF-8 bytes and hashed by them: Swift's `String` compares and
+/// hashes by canonical equivalence, which makes NFC `café` and NFD `café` one key (SPEC 3.2: paths are bytes).
+package struct PathKey: Hashable, Sendable {
+    package let path: String
+
+    package init(_ path: String) { self.path = path }
+
+    package static func == (lhs: PathKey, rhs: PathKey) -> Bool { lhs.path.hasSameBytes(as: rhs.path) }
+
+    package func hash(into hasher: inout Hasher) {
+        var path = path
+        path.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}

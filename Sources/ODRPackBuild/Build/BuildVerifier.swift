@@ -103,7 +103,7 @@ package struct BuildVerifier {
         var metadata: [UInt8] = []
         var contentCount: Int64 = 0, contentBytes: Int64 = 0
         var previous: String?
-        var folders = Set<String>()
+        var folders = Set<PathKey>()
         while let entry = try reader.nextEntry() {
             let index = locals.count
             locals.append(entry)
@@ -136,12 +136,12 @@ package struct BuildVerifier {
                 if let previous, !previous.precedesByCodePoint(entry.name) { problem("is out of order: it comes after '\(previous)'") }
                 previous = entry.name
                 let trimmed = entry.name.hasSuffix("/") ? String(entry.name.dropLast()) : entry.name
-                if let slash = trimmed.lastIndex(of: "/"), !folders.contains(String(trimmed[...slash])) {
+                if let slash = trimmed.lastIndex(of: "/"), !folders.contains(PathKey(String(trimmed[...slash]))) {
                     problem("comes without an entry for its folder '\(trimmed[...slash])' before it")
                 }
                 contentCount += 1
                 if entry.name.hasSuffix("/") {
-                    folders.insert(entry.name)
+                    folders.insert(PathKey(entry.name))
                     if size != 0 { problem("is a folder with \(size) bytes of data") }
                 } else {
                     contentBytes += Int64(size)

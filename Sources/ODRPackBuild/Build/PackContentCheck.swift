@@ -1,15 +1,17 @@
 import Foundation
+import ODRPackFormats
 
 /// What a pack must hold by its manifest entry, checked file by file whatever the layout.
 struct PackContentCheck {
     let pack: BuildManifest.Pack
-    var expected: [String: BuildManifest.File]
+    /// By path bytes: NFC and NFD spellings of one name are two files (SPEC 3.2).
+    var expected: [PathKey: BuildManifest.File]
     var problems: [String] = []
     var sawInfo = false
 
     init(pack: BuildManifest.Pack) {
         self.pack = pack
-        expected = Dictionary(pack.files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        expected = Dictionary(pack.files.map { (PathKey($0.path), $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     mutating func compareArchive(size: Int64, sha256: String) {
@@ -27,7 +29,7 @@ struct PackContentCheck {
             sawInfo = true
             let wanted = [UInt8](AppleManifests.infoPlist(id: pack.id, tags: pack.tags, priority: pack.priority).binaryData())
             if bytes != wanted { problems.append("Info.plist does not hold exactly CFBundleIdentifier '\(pack.id)', the tags\(pack.priority == nil ? "" : " and the priority")") }
-        } else if let file = expected.removeValue(forKey: name) {
+        } else if let file = expected.removeValue(forKey: PathKey(name)) {
             if size != file.size {
                 problems.append("'\(name)' is \(size) bytes, the manifest says \(file.size)")
             } else if let recorded = file.sha256, recorded != sha256 {
@@ -40,7 +42,7 @@ struct PackContentCheck {
 
     mutating func finish() {
         if !sawInfo { problems.append("the pack has no Info.plist") }
-        for path in expected.keys.sorted(by: { $0.precedesByCodePoint($1) }) {
+        for path in expected.keys.map(\.path).sorted(by: { $0.precedesByCodePoint($1) }) {
             problems.append("'\(path)' is missing from the pack")
         }
     }

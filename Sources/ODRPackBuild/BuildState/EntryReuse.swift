@@ -59,7 +59,7 @@ struct EntryReuse: Sendable {
         }
         guard !wanted.isEmpty else { return }
         // Each archive's directory, read only when one of its entries is wanted.
-        var directories: [Int: [String: ZipCentralDirectory.Entry]] = [:]
+        var directories: [Int: [PathKey: ZipCentralDirectory.Entry]] = [:]
         var archiveNumbers: [Int: Int] = [:]
         for (pack, position, record) in wanted {
             let number = Int(holder[record])
@@ -67,7 +67,7 @@ struct EntryReuse: Sendable {
                 directories[number] = Self.directory(atPath: usable[number].path) ?? [:]
             }
             let file = plan.packs[pack].files[position]
-            guard let entry = directories[number]?[file.path], entry.size == UInt64(file.size),
+            guard let entry = directories[number]?[PathKey(file.path)], entry.size == UInt64(file.size),
                   entry.crc == previous.files[record].digest.crc32,
                   entry.method == ZipFormat.deflated || (entry.method == ZipFormat.stored && entry.compressedSize == entry.size) else { continue }
             let archive = archiveNumbers[number] ?? archives.count
@@ -83,14 +83,14 @@ struct EntryReuse: Sendable {
     }
 
     /// An archive's file entries by name; nil when it cannot be read as the zip this project writes.
-    private static func directory(atPath path: String) -> [String: ZipCentralDirectory.Entry]? {
+    private static func directory(atPath path: String) -> [PathKey: ZipCentralDirectory.Entry]? {
         guard case let .success(descriptor) = SystemCall.openForReading(path) else { return nil }
         defer { _ = SystemCall.closeFile(descriptor) }
         guard let status = SystemCall.status(path),
               let directory = try? ZipCentralDirectory(descriptor: descriptor, fileSize: UInt64(status.stamp.size)) else { return nil }
-        var byName: [String: ZipCentralDirectory.Entry] = [:]
+        var byName: [PathKey: ZipCentralDirectory.Entry] = [:]
         byName.reserveCapacity(directory.entries.count)
-        for entry in directory.entries where !entry.name.hasSuffix("/") { byName[entry.name] = entry }
+        for entry in directory.entries where !entry.name.hasSuffix("/") { byName[PathKey(entry.name)] = entry }
         return byName
     }
 }

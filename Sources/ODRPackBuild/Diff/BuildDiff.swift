@@ -1,4 +1,5 @@
 import ODRPackCore
+import ODRPackFormats
 import ODRPackPlatform
 /// What changes between two builds, and what a device that holds the old one downloads again (SPEC 8).
 /// Pure: it compares two manifests.
@@ -72,16 +73,17 @@ package struct BuildDiff: Sendable {
         let newPacks = Dictionary(new.packs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
         // Where every file lives on each side: a file has one tag set, so one pack.
-        var oldHome: [String: (pack: String, file: BuildManifest.File)] = [:]
-        for pack in old.packs { for file in pack.files { oldHome[file.path] = (pack.id, file) } }
-        var newHome: [String: (pack: String, file: BuildManifest.File)] = [:]
-        for pack in new.packs { for file in pack.files { newHome[file.path] = (pack.id, file) } }
+        // Paths by their bytes: NFC and NFD spellings of one name are two files (SPEC 3.2).
+        var oldHome: [PathKey: (pack: String, file: BuildManifest.File)] = [:]
+        for pack in old.packs { for file in pack.files { oldHome[PathKey(file.path)] = (pack.id, file) } }
+        var newHome: [PathKey: (pack: String, file: BuildManifest.File)] = [:]
+        for pack in new.packs { for file in pack.files { newHome[PathKey(file.path)] = (pack.id, file) } }
 
         var moves: [Move] = []
-        var moved = Set<String>()
+        var moved = Set<PathKey>()
         for (path, now) in newHome {
             guard let before = oldHome[path], before.pack != now.pack else { continue }
-            moves.append(Move(path: path, fromPack: before.pack, toPack: now.pack,
+            moves.append(Move(path: path.path, fromPack: before.pack, toPack: now.pack,
                               modified: !Self.sameContent(before.file, now.file)))
             moved.insert(path)
         }
@@ -93,13 +95,13 @@ package struct BuildDiff: Sendable {
             let reference = (after ?? before)!
             var change = PackChange(id: id, tags: reference.tags, status: .unchanged, category: reference.category,
                                     oldSize: before?.size, newSize: after?.size)
-            let oldFiles = Dictionary((before?.files ?? []).map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-            let newFiles = Dictionary((after?.files ?? []).map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-            change.added = newFiles.keys.filter { oldFiles[$0] == nil && !moved.contains($0) }.sorted { $0.precedesByCodePoint($1) }
-            change.removed = oldFiles.keys.filter { newFiles[$0] == nil && !moved.contains($0) }.sorted { $0.precedesByCodePoint($1) }
+            let oldFiles = Dictionary((before?.files ?? []).map { (PathKey($0.path), $0) }, uniquingKeysWith: { first, _ in first })
+            let newFiles = Dictionary((after?.files ?? []).map { (PathKey($0.path), $0) }, uniquingKeysWith: { first, _ in first })
+            change.added = newFiles.keys.filter { oldFiles[$0] == nil && !moved.contains($0) }.map(\.path).sorted { $0.precedesByCodePoint($1) }
+            change.removed = oldFiles.keys.filter { newFiles[$0] == nil && !moved.contains($0) }.map(\.path).sorted { $0.precedesByCodePoint($1) }
             change.modified = newFiles.keys.filter { path in
                 oldFiles[path].map { !Self.sameContent($0, newFiles[path]!) } ?? false
-            }.sorted { $0.precedesByCodePoint($1) }
+            }.map(\.path).sorted { $0.precedesByCodePoint($1) }
             switch (before, after) {
             case (nil, _?): change.status = .added
             case (_?, nil): change.status = .removed

@@ -64,20 +64,20 @@ final class PackWriter: PackFormatWriter {
         if options.layout == .zip {
             let (size, sha256, digests) = try writeZip(signed.map { entry in
                 guard case let .file(path, size, _, _) = entry.content else { return entry }
-                return PackEntry(name: entry.name, content: .file(path: path, size: size, stamp: nil, known: written[entry.name]))
+                return PackEntry(name: entry.name, content: .file(path: path, size: size, stamp: nil, known: written[PathKey(entry.name)]))
             }, at: temporaryPath)
-            var archived: [String: FileDigest] = [:]
-            for (entry, digest) in zip(signed, digests) { archived[entry.name] = digest }
+            var archived: [PathKey: FileDigest] = [:]
+            for (entry, digest) in zip(signed, digests) { archived[PathKey(entry.name)] = digest }
             return facts(pack, files: try resourceDigests(pack, archived), archiveSize: size, archiveSha256: sha256,
                          uncompressedSize: entries.reduce(0) { $0 + $1.size })
         }
         var lines = SHA256Hasher()
         var total: Int64 = 0
-        var present: [String: FileDigest] = [:]
+        var present: [PathKey: FileDigest] = [:]
         for entry in signed where !entry.isFolder {
-            guard let digest = written[entry.name] else { throw ODRPackError.fileChanged("'\(folder)/\(entry.name)' appeared in the pack folder after it was written: run the build again") }
+            guard let digest = written[PathKey(entry.name)] else { throw ODRPackError.fileChanged("'\(folder)/\(entry.name)' appeared in the pack folder after it was written: run the build again") }
             total += entry.size
-            present[entry.name] = digest
+            present[PathKey(entry.name)] = digest
             lines.update("\(entry.name)\0\(entry.size)\0\(digest.sha256)\n")
         }
         return facts(pack, files: try resourceDigests(pack, present), archiveSize: total, archiveSha256: lines.finalize(),
@@ -85,9 +85,9 @@ final class PackWriter: PackFormatWriter {
     }
 
     /// The resources' digests from what the pack holds after signing: a signer may add files, never remove them.
-    private func resourceDigests(_ pack: AssetPack, _ digests: [String: FileDigest]) throws -> [FileDigest] {
+    private func resourceDigests(_ pack: AssetPack, _ digests: [PathKey: FileDigest]) throws -> [FileDigest] {
         try pack.files.map { file in
-            guard let digest = digests[file.path] else {
+            guard let digest = digests[PathKey(file.path)] else {
                 throw ODRPackError.commandFailed("the sign command removed '\(file.path)' from pack '\(pack.shortName)': a signer may add files to a pack, not remove them")
             }
             return digest
@@ -249,10 +249,10 @@ final class PackWriter: PackFormatWriter {
     // MARK: Folder
 
     /// Writes `entries` under `root` with modes 0644/0755 and every time set to the entry time; returns each file's digest.
-    private func writeFolder(_ entries: [PackEntry], at root: String) throws -> [String: FileDigest] {
+    private func writeFolder(_ entries: [PackEntry], at root: String) throws -> [PathKey: FileDigest] {
         try? FileManager.default.removeItem(atPath: root)
         try OutputFile.makeFolder(root)
-        var digests: [String: FileDigest] = [:]
+        var digests: [PathKey: FileDigest] = [:]
         for entry in entries {
             let path = root + "/" + entry.name
             switch entry.content {
@@ -263,7 +263,7 @@ final class PackWriter: PackFormatWriter {
                 defer { output.close() }
                 try bytes.withUnsafeBytes { raw in
                     try output.write(raw)
-                    digests[entry.name] = FileDigest(sha256: SHA256Hasher.hex(raw), crc32: CRC32.update(0, raw))
+                    digests[PathKey(entry.name)] = FileDigest(sha256: SHA256Hasher.hex(raw), crc32: CRC32.update(0, raw))
                 }
                 try output.finish(time: options.entryTime)
             case let .file(source, size, stamp, known):
@@ -283,7 +283,7 @@ final class PackWriter: PackFormatWriter {
                 }
                 try input.checkUnchanged()
                 try output.finish(time: options.entryTime)
-                digests[entry.name] = known ?? FileDigest(sha256: hasher.finalize(), crc32: crc)
+                digests[PathKey(entry.name)] = known ?? FileDigest(sha256: hasher.finalize(), crc32: crc)
             }
         }
         try OutputFile.setFolderAttributes(of: entries, under: root, time: options.entryTime)
@@ -292,21 +292,21 @@ final class PackWriter: PackFormatWriter {
 
     /// After signing: what the folder holds now, and the digest of every file the signer added or changed (its
     /// metadata differs from what was written).
-    private func rehashChanged(in root: String, written: [String: FileDigest]) throws -> ([PackEntry], [String: FileDigest]) {
+    private func rehashChanged(in root: String, written: [PathKey: FileDigest]) throws -> ([PackEntry], [PathKey: FileDigest]) {
         var digests = written
         let entries = try PackEntry.entries(ofFolder: root)
         for entry in entries where !entry.isFolder {
             let path = root + "/" + entry.name
             let status = try SystemCall.requireStatus(path, "cannot stat '\(path)'")
             let stamp = status.stamp
-            if written[entry.name] != nil && stamp.modificationNanoseconds == options.entryTime * 1_000_000_000
+            if written[PathKey(entry.name)] != nil && stamp.modificationNanoseconds == options.entryTime * 1_000_000_000
                 && status.permissions == 0o644 && stamp.size == entry.size {
                 continue
             }
             // What the signer wrote keeps its bytes but takes the pack's modes and times, so the tree stays reproducible.
             let input = try SourceFile(path: path, name: entry.name, expected: nil, size: entry.size)
             defer { input.close() }
-            digests[entry.name] = try input.digest(buffer: buffer)
+            digests[PathKey(entry.name)] = try input.digest(buffer: buffer)
             try OutputFile.setFileAttributes(path, time: options.entryTime)
         }
         try OutputFile.setFolderAttributes(of: entries, under: root, time: options.entryTime)

@@ -1,25 +1,27 @@
+import ODRPackFormats
+
 /// Which folders under resources-root the manifest's entries can reach: a folder a `path` entry names or lies in,
 /// one that holds a `path` entry below it, or one where a glob could match a file at some depth. With
 /// `untagged: ignore` nothing else is scanned (SPEC 3.3), so a manifest naming 20 files in a huge tree costs 20 files.
 struct EntryReach: Sendable {
     /// Every `path` entry, normalized ("" is the root itself).
-    private let paths: Set<String>
+    private let paths: Set<PathKey>
     /// Every folder that holds a `path` entry at some depth.
-    let entryFolders: Set<String>
+    let entryFolders: Set<PathKey>
     private let globs: [GlobPattern]
 
     init(manifest: TagManifest) {
-        var paths = Set<String>(), folders = Set<String>(), globs: [GlobPattern] = []
+        var paths = Set<PathKey>(), folders = Set<PathKey>(), globs: [GlobPattern] = []
         for entry in manifest.entries {
             switch entry.selector {
             case let .path(path):
-                paths.insert(path)
+                paths.insert(PathKey(path))
                 var folder = Substring(path)
                 while let slash = folder.lastIndex(of: "/") {
                     folder = folder[..<slash]
-                    folders.insert(String(folder))
+                    folders.insert(PathKey(String(folder)))
                 }
-                if !path.isEmpty { folders.insert("") }
+                if !path.isEmpty { folders.insert(PathKey("")) }
             case let .glob(glob):
                 if let pattern = GlobPattern(glob) { globs.append(pattern) }
             }
@@ -31,13 +33,13 @@ struct EntryReach: Sendable {
 
     /// Whether a folder (its path relative to resources-root) may hold a file some entry tags.
     func mayHoldResources(_ relative: String) -> Bool {
-        if paths.contains("") || paths.contains(relative) || entryFolders.contains(relative) { return true }
+        if paths.contains(PathKey("")) || paths.contains(PathKey(relative)) || entryFolders.contains(PathKey(relative)) { return true }
         let components = relative.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         // Inside a named folder: one of its ancestors is a path entry.
         var ancestor = ""
         for component in components.dropLast() {
             ancestor = ancestor.isEmpty ? component : ancestor + "/" + component
-            if paths.contains(ancestor) { return true }
+            if paths.contains(PathKey(ancestor)) { return true }
         }
         return globs.contains { $0.couldMatch(filesBelow: components) }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ODRPackFormats
 import ODRPackPlatform
 
 /// Walks resources-root and gives every regular file its tags (SPEC section 3, steps 1 to 3): a pure function of
@@ -42,21 +43,21 @@ private struct Walk {
     var appBundleSize: Int64 = 0
 
     /// Path entries by normalized path.
-    var pathEntries: [String: [Int]] = [:]
+    var pathEntries: [PathKey: [Int]] = [:]
     var globEntries: [(entry: Int, pattern: GlobPattern)] = []
     var excludes: [GlobPattern] = []
     /// Each entry's sorted tags.
     var entryTags: [[String]]
     /// How many files each entry tagged.
     var matchCounts: [Int]
-    var visitedEntryPaths = Set<String>()
+    var visitedEntryPaths = Set<PathKey>()
     /// Tag set per sorted list of contributing entries.
     var tagSetCache: [[Int]: [String]] = [:]
     var invalidNames: [(path: String, firstEntry: Int?)] = []
     var fingerprint: String?
 
     /// Every folder that holds a path entry at some depth: elsewhere no name needs looking up.
-    var entryFolders: Set<String> = []
+    var entryFolders: Set<PathKey> = []
     let reach: EntryReach
     /// Whether an entry places files elsewhere (`into`): only then do destinations differ from paths.
     let hasInto: Bool
@@ -84,13 +85,13 @@ private struct Walk {
         for (index, entry) in manifest.entries.enumerated() {
             switch entry.selector {
             case let .path(path):
-                pathEntries[path, default: []].append(index)
+                pathEntries[PathKey(path), default: []].append(index)
                 var folder = Substring(path)
                 while let slash = folder.lastIndex(of: "/") {
                     folder = folder[..<slash]
-                    entryFolders.insert(String(folder))
+                    entryFolders.insert(PathKey(String(folder)))
                 }
-                if !path.isEmpty { entryFolders.insert("") }
+                if !path.isEmpty { entryFolders.insert(PathKey("")) }
             case let .glob(glob): if let pattern = GlobPattern(glob) { globEntries.append((index, pattern)) }
             }
         }
@@ -123,9 +124,9 @@ private struct Walk {
             .sortedByName()
         fingerprint = scanned.fingerprint
         walkedFolders[DirectoryID(root.stamp)] = ""
-        walkDirectory(scanned, 0, absolute: rootPath, relative: "", components: [], inherited: pathEntries[""] ?? [],
+        walkDirectory(scanned, 0, absolute: rootPath, relative: "", components: [], inherited: pathEntries[PathKey("")] ?? [],
                       ancestors: [DirectoryID(root.stamp)])
-        if pathEntries[""] != nil { visitedEntryPaths.insert("") }
+        if pathEntries[PathKey("")] != nil { visitedEntryPaths.insert(PathKey("")) }
     }
 
     struct DirectoryID: Hashable {
@@ -154,7 +155,7 @@ private struct Walk {
         }
         let candidateGlobs = globEntries.indices.filter { globEntries[$0].pattern.couldMatch(filesIn: components) }
         let candidateExcludes = excludes.filter { $0.couldMatch(filesIn: components) }
-        let mayHoldEntries = entryFolders.contains(relative)
+        let mayHoldEntries = entryFolders.contains(PathKey(relative))
         let prefix = relative.isEmpty ? "" : relative + "/"
         // The tags every file here gets when no entry or glob of its own adds more.
         let inheritedTags = inherited.isEmpty ? [] : tagSet(inherited)
@@ -226,9 +227,9 @@ private struct Walk {
                     continue
                 }
                 var childInherited = inherited
-                if mayHoldEntries, let own = pathEntries[childRelative] {
+                if mayHoldEntries, let own = pathEntries[PathKey(childRelative)] {
                     childInherited = Array(Set(childInherited + own)).sorted()
-                    visitedEntryPaths.insert(childRelative)
+                    visitedEntryPaths.insert(PathKey(childRelative))
                 }
                 if ignoresUntagged && childInherited.isEmpty && !mayReach(childRelative, components + [name]) { continue }
                 if let first = walkedFolders[id] {
@@ -270,15 +271,15 @@ private struct Walk {
 
     mutating func addFile(name: String, relative: String, stamp: FileStamp, validName: Bool, inherited: [Int],
                           inheritedTags: [String], mayBeEntry: Bool, candidateGlobs: [Int], candidateExcludes: [GlobPattern]) {
-        let own = mayBeEntry ? pathEntries[relative] : nil
+        let own = mayBeEntry ? pathEntries[PathKey(relative)] : nil
         if isExcluded(name: name, path: relative, candidates: candidateExcludes) {
-            if own != nil { visitedEntryPaths.insert(relative) }
+            if own != nil { visitedEntryPaths.insert(PathKey(relative)) }
             return
         }
         var contributing = inherited
         if let own {
             contributing += own
-            visitedEntryPaths.insert(relative)
+            visitedEntryPaths.insert(PathKey(relative))
         }
         if !candidateGlobs.isEmpty {
             let bytes = Array(relative.utf8)
@@ -366,10 +367,10 @@ private struct Walk {
     mutating func report(_ code: DiagnosticCode, _ message: String, path: String, name: String, components: [String],
                          inherited: [Int], globs: [Int]) {
         let bytes = Array(path.utf8)
-        let tagged = !inherited.isEmpty || pathEntries[path] != nil
+        let tagged = !inherited.isEmpty || pathEntries[PathKey(path)] != nil
             || globs.contains { globEntries[$0].pattern.matches(bytes) } || mayReach(path, components + [name])
         if tagged {
-            diagnostics.append(.error(code, message, at: entryLocation(inherited.first ?? pathEntries[path]?.first), subject: path))
+            diagnostics.append(.error(code, message, at: entryLocation(inherited.first ?? pathEntries[PathKey(path)]?.first), subject: path))
         } else if !ignoresUntagged {
             diagnostics.append(.warning(code, message + " (no entry tags it, so it stays out of every pack)", subject: path))
         }
@@ -447,7 +448,7 @@ private struct Walk {
             let location = entry.selectorLocation
             switch entry.selector {
             case let .path(path):
-                if !visitedEntryPaths.contains(path) {
+                if !visitedEntryPaths.contains(PathKey(path)) {
                     let absolute = path.isEmpty ? rootPath : rootPath + "/" + path
                     guard case let .success(status) = fileSystem.status(absolute, followingLinks: false) else {
                         diagnostics.append(.error(.pathNotFound,
