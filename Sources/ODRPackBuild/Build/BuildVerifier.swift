@@ -68,6 +68,9 @@ package struct BuildVerifier {
         return problems
     }
 
+    /// The most of one entry verify holds in memory (the ZipMetadata and Info.plist it compares byte for byte).
+    static let keptEntryLimit = 1 << 20
+
     func check(_ pack: BuildManifest.Pack, folder: String) -> PackReport {
         var report = PackReport(id: pack.id, file: pack.file, problems: [])
         let path = folder + "/" + pack.file
@@ -120,10 +123,20 @@ package struct BuildVerifier {
             }
             var hasher = SHA256Hasher()
             var bytes: [UInt8] = []
+            var tooLarge = false
             let keep = index == 1 || entry.name == PackEntry.infoPlistName
+            // Every entry streams; only the ZipMetadata and Info.plist are kept, and at most 1 MiB of either (SPEC 7
+            // "Bounded"): a larger one is a mismatch, whatever its header claims or its data inflates to.
             let (crc, size) = try reader.readData(hashingInto: &hasher) { piece in
-                if keep { bytes.append(contentsOf: piece) }
+                guard keep, !tooLarge else { return }
+                if bytes.count + piece.count > Self.keptEntryLimit {
+                    tooLarge = true
+                    bytes = []
+                } else {
+                    bytes.append(contentsOf: piece)
+                }
             }
+            if tooLarge { problem("is larger than \(Self.keptEntryLimit) bytes, far more than odrpack writes there") }
             if crc != entry.crc { problem("its data has CRC-32 \(crc), its local header says \(entry.crc)") }
             if size != entry.size { problem("its data is \(size) bytes, its local header says \(entry.size)") }
             switch index {
@@ -144,8 +157,8 @@ package struct BuildVerifier {
                     folders.insert(PathKey(entry.name))
                     if size != 0 { problem("is a folder with \(size) bytes of data") }
                 } else {
-                    contentBytes += Int64(size)
-                    check.file(entry.name, size: Int64(size), sha256: hasher.finalize(), bytes: bytes)
+                    contentBytes = [contentBytes, Int64(clamping: size)].saturatingSum
+                    check.file(entry.name, size: Int64(clamping: size), sha256: hasher.finalize(), bytes: bytes)
                 }
             }
         }
@@ -191,12 +204,16 @@ package struct BuildVerifier {
             defer { file.close() }
             var hasher = SHA256Hasher()
             var bytes: [UInt8] = []
+            let keep = entry.name == PackEntry.infoPlistName && size <= Self.keptEntryLimit
+            if entry.name == PackEntry.infoPlistName && !keep {
+                check.problems.append("'\(entry.name)' is larger than \(Self.keptEntryLimit) bytes, far more than odrpack writes there")
+            }
             try file.stream(into: buffer.bytes) { piece in
                 hasher.update(piece)
-                if entry.name == PackEntry.infoPlistName { bytes.append(contentsOf: piece) }
+                if keep && bytes.count + piece.count <= Self.keptEntryLimit { bytes.append(contentsOf: piece) }
             }
             let sha256 = hasher.finalize()
-            total += size
+            total = [total, size].saturatingSum
             lines.update("\(entry.name)\0\(size)\0\(sha256)\n")
             check.file(entry.name, size: size, sha256: sha256, bytes: bytes)
         }
