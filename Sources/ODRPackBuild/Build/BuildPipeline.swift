@@ -96,8 +96,8 @@ package struct BuildPipeline {
                     throw error
                 }
             }
-            let build = try builder.build(plan, rootPath: resolution.rootPath, previous: loader.previous, packager: packager)
-            check.state(after: result, build: build).save(forOutput: options.outputPath)
+            var build = try builder.build(plan, rootPath: resolution.rootPath, previous: loader.previous, packager: packager)
+            build.stateWarning = check.state(after: result, build: build).save(forOutput: options.outputPath)
             return .built(result, build)
         }
     }

@@ -13,9 +13,11 @@ package struct BuildResult: Sendable {
     package var bytesWritten: Int64
     /// What the next build into the folder starts from.
     var state: BuildState
+    /// Why that state could not be saved, when it could not: the output is complete, the next build starts cold.
+    package var stateWarning: String?
 
     /// The bytes of all the pack archives.
-    package var archiveBytes: Int64 { facts.values.reduce(0) { $0 + $1.archiveSize } }
+    package var archiveBytes: Int64 { facts.values.lazy.map(\.archiveSize).saturatingSum }
 
     /// What the build did, with the whole command's time (the caller's clock: planning counts too).
     package func summary(seconds: Double) -> BuildSummary {

@@ -47,7 +47,7 @@ struct PackBuilder: Sendable {
         }
 
         let toWrite = reuse.toWrite
-        progress.begin(packs: toWrite.count, bytes: toWrite.reduce(0) { $0 + packs[$1].size })
+        progress.begin(packs: toWrite.count, bytes: toWrite.lazy.map { packs[$0].size }.saturatingSum)
         let written: [PackArchiveFacts]
         let entries = output.reusableEntries(toWrite: toWrite, fileDigests: reuse.fileDigests, previous: previous)
         do {
@@ -65,7 +65,7 @@ struct PackBuilder: Sendable {
             throw error
         }
         progress.end()
-        reuse.bytesRead += toWrite.reduce(0) { $0 + packs[$1].size } - entries.bytes
+        reuse.bytesRead = [reuse.bytesRead, toWrite.lazy.map { packs[$0].size }.saturatingSum - entries.bytes].saturatingSum
         for (index, result) in zip(toWrite, written) { reuse.facts[packs[index].id] = result }
 
         let (manifest, removed, next) = try output.commit(facts: reuse.facts, written: toWrite, previous: previous)
@@ -73,6 +73,6 @@ struct PackBuilder: Sendable {
             plan: plan, manifest: manifest, facts: reuse.facts, options: options,
             written: toWrite.map { packs[$0].id }.sorted(), reused: reuse.reused.map { packs[$0].id }.sorted(),
             removed: removed, bytesRead: reuse.bytesRead,
-            bytesWritten: toWrite.reduce(0) { $0 + (reuse.facts[packs[$1].id]?.archiveSize ?? 0) }, state: next)
+            bytesWritten: toWrite.lazy.map { reuse.facts[packs[$0].id]?.archiveSize ?? 0 }.saturatingSum, state: next)
     }
 }

@@ -118,7 +118,7 @@ extension BuildManifest {
         appBundleSize = plan.appBundleSize
         countsAppBundle = plan.countsAppBundle
         totals = Totals(packs: Int64(plan.packs.count), size: plan.totalSize,
-                        archiveSize: archives.map { facts in plan.packs.reduce(0) { $0 + (facts[$1.id]?.archiveSize ?? 0) } },
+                        archiveSize: archives.map { facts in plan.packs.lazy.map { facts[$0.id]?.archiveSize ?? 0 }.saturatingSum },
                         initialInstallSize: plan.initialInstallSize, initialPrefetchSize: plan.initialPrefetchSize)
         tags = plan.tags.map { Tag(name: $0.name, category: $0.category, size: $0.size, packs: $0.packs) }
         packs = plan.packs.map { pack in

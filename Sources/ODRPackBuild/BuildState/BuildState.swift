@@ -51,6 +51,9 @@ struct BuildState: Sendable, Equatable {
     var outputs: [String: FileStamp] = [:]
     /// What the build printed, when the up-to-date fast path may print it again (`UpToDateCheck`).
     var replay: Replay?
+    /// The state file's modification time as the file system's clock gave it, once loaded: what `vouches(for:)`
+    /// compares with. Not part of the file.
+    var savedAt: Int64?
 
     /// The state file for an output folder (an absolute, standardized path).
     static func location(for outputDirectory: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -85,16 +88,34 @@ struct BuildState: Sendable, Equatable {
     /// Reads the state of an output folder; a missing, damaged or other version's one is simply empty.
     /// - Parameter fileRecords: false leaves out the file records, which only planning and pack reuse need.
     static func load(forOutput outputPath: String, fileRecords: Bool = true) -> BuildState {
-        FileManager.default.contents(atPath: location(for: outputPath)).flatMap { parse($0, fileRecords: fileRecords) } ?? BuildState()
+        let path = location(for: outputPath)
+        guard var state = FileManager.default.contents(atPath: path).flatMap({ parse($0, fileRecords: fileRecords) }) else { return BuildState() }
+        state.savedAt = SystemCall.status(path)?.stamp.modificationNanoseconds
+        return state
+    }
+
+    /// Whether a file's recorded metadata vouches for its content (SPEC 7 "Atomic"): not when the file's time is
+    /// not before the state's own, since then it may have changed again within the same clock tick after the build
+    /// recorded it (git's "racily clean" case; a file system with a coarse clock, HFS+, FAT or a network share,
+    /// makes that tick a second or two). Such a file is read again.
+    func vouches(for stamp: FileStamp) -> Bool {
+        guard let savedAt else { return false }
+        return stamp.modificationNanoseconds < savedAt && stamp.changeNanoseconds < savedAt
     }
 
     /// Saves the state for the next build. It only saves time: a build whose state cannot be written still succeeded.
-    func save(forOutput outputPath: String) {
+    /// - Returns: why the state could not be saved (the next build then starts cold), or nil.
+    func save(forOutput outputPath: String) -> String? {
         let path = BuildState.location(for: outputPath)
-        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try? AtomicFile.write(serialized(), to: path, unlinkingFirst: true)
+        do {
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try AtomicFile.write(serialized(), to: path, unlinkingFirst: true)
+        } catch {
+            return "the build state cannot be saved to '\(path)' (\(error)), so the next build will read and write every pack again: make that folder writable, or set ODRPACK_CACHE_DIR to one that is"
+        }
         // What odrpack 0.2 kept instead, in two files.
         for legacy in [".cache", ".up-to-date"] { _ = SystemCall.removeFile(String(path.dropLast(".state".count)) + legacy) }
+        return nil
     }
 
     /// The metadata of a file on disk, or nil when it is missing.

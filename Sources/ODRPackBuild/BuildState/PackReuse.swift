@@ -26,11 +26,14 @@ struct PackReuse {
             if let record = previous.packs[pack.id], record.files.count == pack.files.count,
                zip(record.files, pack.files).allSatisfy({ known, file in
                    previous.files[known].stamp == file.stamp && previous.files[known].path.hasSameBytes(as: file.path)
+                       && previous.vouches(for: file.stamp)
                }) {
                 unchangedPacks.insert(index)
                 return record.files.map { previous.files[$0].digest }
             }
-            return pack.files.map { file in previous.file(atPath: file.path).flatMap { $0.stamp == file.stamp ? $0.digest : nil } }
+            return pack.files.map { file in
+                previous.file(atPath: file.path).flatMap { $0.stamp == file.stamp && previous.vouches(for: file.stamp) ? $0.digest : nil }
+            }
         }
         let candidates = packs.indices.filter { index in
             guard let record = previous.packs[packs[index].id] else { return false }
@@ -45,7 +48,7 @@ struct PackReuse {
                 return try Self.digest(of: rootPath + "/" + file.source, file: file, buffer: buffer.bytes)
             }
             for (pair, digest) in zip(unknown, digests) { fileDigests[pair.0][pair.1] = digest }
-            bytesRead += unknown.reduce(0) { $0 + packs[$1.0].files[$1.1].size }
+            bytesRead = [bytesRead, unknown.lazy.map { packs[$0.0].files[$0.1].size }.saturatingSum].saturatingSum
         }
         for index in candidates {
             let digests = fileDigests[index].compactMap { $0 }

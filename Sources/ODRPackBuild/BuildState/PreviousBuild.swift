@@ -11,6 +11,7 @@ struct PreviousBuild: Sendable {
         return resources.map { resource in
             while position < files.count && files[position].path.precedesByCodePoint(resource.path) { position += 1 }
             return position < files.count && files[position].stamp == resource.stamp && files[position].path.hasSameBytes(as: resource.path)
+                && state.vouches(for: resource.stamp)
         }
     }
 }

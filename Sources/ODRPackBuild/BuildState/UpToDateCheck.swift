@@ -52,6 +52,8 @@ struct UpToDateCheck {
         else { return .changed(nil) }
         let tree = FileTreeScanner(jobs: options.jobs).scan(realRoot)
         guard tree.fingerprint == replay.treeFingerprint else { return .changed(tree) }
+        // A file whose time is not before the state's may have changed within the tick the build recorded it in.
+        guard tree.directories.allSatisfy({ $0.entries.allSatisfy { state.vouches(for: $0.stamp) } }) else { return .changed(tree) }
         return .upToDate(UpToDateReplay(replay: replay, packIDs: state.packs.keys.sorted(),
                                         manifestPath: outputPath + "/" + BuildManifest.fileName))
     }

@@ -139,7 +139,7 @@ package struct BuildDiff: Sendable {
             return TagChange(name: name, status: status, category: after.category, redownloadSize: redownload)
         }
         func redownload(_ category: DownloadCategory) -> Int64 {
-            changes.filter { $0.category == category }.reduce(0) { $0 + $1.redownloadSize }
+            changes.lazy.filter { $0.category == category }.map(\.redownloadSize).saturatingSum
         }
         redownloadInitialInstall = redownload(.initialInstall)
         redownloadPrefetch = redownload(.prefetch)

@@ -47,7 +47,7 @@ final class PackWriter: PackFormatWriter {
                 if case .file = entry.content { return digest } else { return nil }
             }
             return facts(pack, files: files, archiveSize: size, archiveSha256: sha256,
-                         uncompressedSize: entries.reduce(0) { $0 + $1.size })
+                         uncompressedSize: entries.lazy.map(\.size).saturatingSum)
         }
         // A zip is signed on a folder of its own, named exactly like the pack (inside a temporary folder) so that a
         // signer sees the .assetpack bundle it will be.
@@ -69,7 +69,7 @@ final class PackWriter: PackFormatWriter {
             var archived: [PathKey: FileDigest] = [:]
             for (entry, digest) in zip(signed, digests) { archived[PathKey(entry.name)] = digest }
             return facts(pack, files: try resourceDigests(pack, archived), archiveSize: size, archiveSha256: sha256,
-                         uncompressedSize: entries.reduce(0) { $0 + $1.size })
+                         uncompressedSize: entries.lazy.map(\.size).saturatingSum)
         }
         var lines = SHA256Hasher()
         var total: Int64 = 0
@@ -81,7 +81,7 @@ final class PackWriter: PackFormatWriter {
             lines.update("\(entry.name)\0\(entry.size)\0\(digest.sha256)\n")
         }
         return facts(pack, files: try resourceDigests(pack, present), archiveSize: total, archiveSha256: lines.finalize(),
-                     uncompressedSize: entries.reduce(0) { $0 + $1.size })
+                     uncompressedSize: entries.lazy.map(\.size).saturatingSum)
     }
 
     /// The resources' digests from what the pack holds after signing: a signer may add files, never remove them.

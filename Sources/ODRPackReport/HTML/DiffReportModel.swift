@@ -7,7 +7,7 @@ package struct DiffReportModel: Sendable {
     package init(diff: BuildDiff, old: BuildManifest, new: BuildManifest, oldName: String, newName: String) {
         let files = Dictionary((new.packs + old.packs).map { ($0.id, $0.files) }, uniquingKeysWith: { first, _ in first })
         let packs = diff.packs.sorted { (max($0.newSize ?? 0, $0.oldSize ?? 0), $1.id) > (max($1.newSize ?? 0, $1.oldSize ?? 0), $0.id) }
-        let treemap = TreemapNode(name: new.bundleId, size: packs.reduce(0) { $0 + max($1.newSize ?? 0, $1.oldSize ?? 0) }, group: "all",
+        let treemap = TreemapNode(name: new.bundleId, size: packs.lazy.map { max($0.newSize ?? 0, $0.oldSize ?? 0) }.saturatingSum, group: "all",
                                   children: packs.map { pack in
                                       TreemapNode.pack(name: pack.shortName, group: pack.status.rawValue,
                                                        files: (files[pack.id] ?? []).map { ($0.path, $0.size) },

@@ -110,6 +110,9 @@ struct Build: ParsableCommand {
         let outcome = try pipeline.run {
             try? console.printError("odrpack: another build is using '\(output)': waiting for it to finish (--no-wait fails instead)\n")
         }
+        if case let .built(_, build) = outcome, let warning = build.stateWarning {
+            try console.printError("odrpack: warning: \(warning)\n")
+        }
         if json {
             try console.printOut(outcome.jsonDocument)
         } else {

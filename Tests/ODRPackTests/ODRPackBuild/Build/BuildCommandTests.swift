@@ -548,4 +548,16 @@ import Testing
         #expect(try contents(project.root.appendingPathComponent("out")) == before)
         #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
     }
+
+    /// A state that cannot be saved does not fail a finished build, but says so once: every later build is cold.
+    @Test func aStateThatCannotBeSavedIsAWarning() throws {
+        let project = try gameProject()
+        try project.file("not-a-folder", "x")
+        let output = try build(project, "out", ["--progress", "never"], environment: ["ODRPACK_CACHE_DIR": project.path("not-a-folder")])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderr.contains("warning: the build state cannot be saved") && output.stderr.contains("ODRPACK_CACHE_DIR"))
+        #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
+        let saved = try build(project, "again")
+        #expect(!saved.stderr.contains("cannot be saved"))
+    }
 }
