@@ -18,6 +18,7 @@ package struct LocalFileSystem: ResourceFileSystem {
     }
 
     package func status(_ path: String, followingLinks: Bool) -> Result<FileStatus, SystemError> {
+        if SystemCall.holdsNul(path) { return .failure(SystemError(EINVAL)) }
         var info = stat()
         guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0 else { return .failure(.last) }
         return .success(FileStatus(info))

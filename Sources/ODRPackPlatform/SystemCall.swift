@@ -100,8 +100,13 @@ package enum SystemCall {
     /// `activeProcessorCount`, which cost a build about 280 opens and reads.
     package static let processorCount = ProcessInfo.processInfo.activeProcessorCount
 
+    /// Whether a path holds a NUL, which the C call would silently take for its end: two different names would reach
+    /// one file (SPEC 2). Every call that names a file checks it, and fails with EINVAL instead.
+    package static func holdsNul(_ path: String) -> Bool { path.utf8.contains(0) }
+
     /// Creates (or empties) a file for reading and writing, mode 0644.
     package static func createFile(_ path: String) throws -> Int32 {
+        if holdsNul(path) { throw ODRPackError.systemCall("cannot create '\(path)'", SystemError(EINVAL)) }
         let descriptor = open(path, O_CREAT | O_TRUNC | O_RDWR | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw ODRPackError.system("cannot create '\(path)'") }
         return descriptor
@@ -109,6 +114,7 @@ package enum SystemCall {
 
     /// Opens a file to read; nil with the reason when it cannot be.
     package static func openForReading(_ path: String) -> Result<Int32, SystemError> {
+        if holdsNul(path) { return .failure(SystemError(EINVAL)) }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         return descriptor >= 0 ? .success(descriptor) : .failure(.last)
     }
@@ -120,16 +126,18 @@ package enum SystemCall {
 
     /// Renames `from` to `to`; nil when done, else why not.
     package static func rename(_ from: String, to: String) -> SystemError? {
+        if holdsNul(from) || holdsNul(to) { return SystemError(EINVAL) }
         #if canImport(Glibc)
-        Glibc.rename(from, to) == 0 ? nil : .last
+        return Glibc.rename(from, to) == 0 ? nil : .last
         #else
-        Darwin.rename(from, to) == 0 ? nil : .last
+        return Darwin.rename(from, to) == 0 ? nil : .last
         #endif
     }
 
     /// Removes a file (not a folder); nil when done, else why not.
     package static func removeFile(_ path: String) -> SystemError? {
-        unlink(path) == 0 ? nil : .last
+        if holdsNul(path) { return SystemError(EINVAL) }
+        return unlink(path) == 0 ? nil : SystemError.last
     }
 
     /// Tells the kernel a file is read once front to back, so it reads ahead and does not keep the pages.

@@ -144,6 +144,8 @@ private struct Parsing {
             if let value = string(node, key: "resources-root") {
                 if value.isEmpty {
                     error(.manifestInvalidValue, "'resources-root' is empty: name a folder, or '.' for the manifest's folder", at: location(node))
+                } else if value.utf8.contains(0) {
+                    error(.manifestInvalidValue, "'resources-root' holds a NUL character, which no folder name can: remove it", at: location(node))
                 } else {
                     manifest.resourcesRoot = .init(value, at: location(node))
                 }
@@ -181,6 +183,8 @@ private struct Parsing {
             for item in stringList(node, key: "exclude") {
                 if item.value.isEmpty {
                     error(.manifestInvalidValue, "an empty 'exclude' pattern matches nothing: remove it", at: item.location)
+                } else if item.value.utf8.contains(0) {
+                    error(.manifestInvalidValue, "exclude pattern '\(item.value.debugDescription.dropFirst().dropLast())' holds a NUL character: remove it", at: item.location)
                 } else if let problem = RelativePath.outsideRootProblem(item.value) {
                     error(.pathOutsideRoot, "exclude pattern '\(item.value)' \(problem)", at: item.location, subject: item.value)
                 } else {
@@ -238,6 +242,9 @@ private struct Parsing {
                 if value.isEmpty {
                     error(.manifestInvalidValue, "'path' is empty: name a file or folder under resources-root ('.' for all of it)",
                           at: selectorLocation)
+                } else if value.utf8.contains(0) {
+                    error(.manifestInvalidValue, "path '\(value.debugDescription.dropFirst().dropLast())' holds a NUL character, which no file name can: remove it",
+                          at: selectorLocation)
                 } else if let problem = RelativePath.outsideRootProblem(value) {
                     error(.pathOutsideRoot, "path '\(value)' \(problem)", at: selectorLocation, subject: value)
                 } else {
@@ -249,6 +256,9 @@ private struct Parsing {
             if let value = string(glob, key: "glob") {
                 if value.isEmpty {
                     error(.manifestInvalidValue, "'glob' is empty: write a pattern such as 'Audio/**/*.caf'", at: selectorLocation)
+                } else if value.utf8.contains(0) {
+                    error(.manifestInvalidValue, "glob '\(value.debugDescription.dropFirst().dropLast())' holds a NUL character, which no file name can: remove it",
+                          at: selectorLocation)
                 } else if let problem = RelativePath.outsideRootProblem(value) {
                     error(.pathOutsideRoot, "glob '\(value)' \(problem)", at: selectorLocation, subject: value)
                 } else if let problem = GlobPattern.syntaxProblem(value) {

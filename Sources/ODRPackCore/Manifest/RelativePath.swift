@@ -2,6 +2,7 @@
 package enum RelativePath {
     /// Why a path or glob would reach outside resources-root, or nil when it stays inside.
     static func outsideRootProblem(_ path: String) -> String? {
+        if path.utf8.contains(0) { return "holds a NUL character, which no file name can: remove it" }
         if path.hasPrefix("/") || path.hasPrefix("~") {
             return "is absolute: write it relative to resources-root"
         }
@@ -17,6 +18,7 @@ package enum RelativePath {
         // One pass over the bytes (diff reads 400,000 paths): a component ends at each "/" and at the end.
         var componentLength = 0, dots = 0
         for byte in path.utf8 {
+            if byte == 0 { return false }
             if byte == UInt8(ascii: "/") {
                 if componentLength == 0 || componentLength == dots && dots <= 2 { return false }
                 componentLength = 0

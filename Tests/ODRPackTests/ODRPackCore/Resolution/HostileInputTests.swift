@@ -189,4 +189,21 @@ import Testing
         #expect(result.codes == ["case-collision"])
         #expect(result.diagnostics.first?.message.contains("'Ünïcode/Éclair.png' and 'ünïcode/éclair.png'") == true)
     }
+
+    /// A NUL would end the name a C call sees, so two names would reach one file: the manifest refuses it, and the
+    /// platform layer refuses any name that holds one (EINVAL), whatever let it through.
+    @Test func aNulNeverReachesTheFileSystem() throws {
+        let project = try TemporaryProject()
+        try project.manifest("version: 1\nbundle-id: com.example.x\nresources-root: \"R\\0x\"\nresources:\n  - {path: \"a\\0b\", tags: [a]}\n  - {glob: \"*\\0\", tags: [b]}\n  - {path: a, tags: [\"t\\0\"]}\n")
+        try project.file("R/a", "x")
+        let result = try project.plan()
+        #expect(result.codes == ["manifest-invalid-value", "manifest-invalid-value", "manifest-invalid-value", "tag-invalid"], "\(result.diagnostics)")
+        #expect(result.diagnostics.allSatisfy { $0.severity == .error })
+        let named = project.path("R/a")
+        #expect(SystemCall.rename(named + "\0ignored", to: named + "2")?.code == EINVAL)
+        #expect(SystemCall.removeFile(named + "\0")?.code == EINVAL)
+        #expect(SystemCall.status(named + "\0") == nil)
+        if case .success = SystemCall.openForReading(named + "\0") { Issue.record("a name with a NUL was opened") }
+        #expect(FileManager.default.fileExists(atPath: named))
+    }
 }
