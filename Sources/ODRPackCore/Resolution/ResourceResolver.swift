@@ -443,6 +443,21 @@ private struct Walk {
         }
     }
 
+    /// How a path that the file system finds is spelled on disk, component by component (nil when a folder cannot
+    /// be listed): on a case-insensitive volume `hero.png` finds `Hero.png` (SPEC 3.2).
+    func spellingOnDisk(_ path: String) -> String? {
+        var folder = rootPath, spelled: [String] = []
+        for component in path.split(separator: "/").map(String.init) {
+            guard let names = fileSystem.names(in: folder) else { return nil }
+            let onDisk = names.first { $0.hasSameBytes(as: component) }
+                ?? names.first { $0.lowercased() == component.lowercased() }
+                ?? component
+            spelled.append(onDisk)
+            folder += "/" + onDisk
+        }
+        return spelled.joined(separator: "/")
+    }
+
     mutating func checkEntries() {
         for (index, entry) in manifest.entries.enumerated() where !settledEntries.contains(index) {
             let location = entry.selectorLocation
@@ -456,7 +471,12 @@ private struct Walk {
                                                   at: location, subject: path))
                         continue
                     }
-                    if status.kind != .symbolicLink {
+                    if let spelled = spellingOnDisk(path), !spelled.hasSameBytes(as: path) {
+                        // A file system that ignores case (or normalization) finds the name; entries compare bytes.
+                        diagnostics.append(.error(.pathNotFound,
+                                                  "path '\(path)' does not exist under resources-root as written: the name on disk is '\(spelled)' (this file system ignores letter case, entries do not): write it as on disk",
+                                                  at: location, subject: path))
+                    } else if status.kind != .symbolicLink {
                         diagnostics.append(.warning(.entryMatchesNothing,
                                                     "path '\(path)' names no packable file (it is excluded or not a regular file)",
                                                     at: location, subject: path))

@@ -62,4 +62,39 @@ import Testing
         #expect(first.resources.map(\.path) == second.resources.map(\.path))
         #expect(first.resources.map(\.size) == [4, 6, 4])
     }
+
+    /// A case-insensitive volume (APFS's default on Macs): `stat` finds `hero.png` as `Hero.png`, the folder lists
+    /// `Hero.png`.
+    struct CaseInsensitiveFileSystem: ResourceFileSystem {
+        var local = LocalFileSystem(jobs: 1)
+
+        func onDisk(_ path: String) -> String {
+            var resolved = ""
+            for component in path.split(separator: "/").map(String.init) {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: resolved.isEmpty ? "/" : resolved)) ?? []
+                resolved += "/" + (names.first { $0.lowercased() == component.lowercased() } ?? component)
+            }
+            return resolved
+        }
+        func resolvedPath(_ path: String) -> Result<String, SystemError> { local.resolvedPath(path) }
+        func status(_ path: String, followingLinks: Bool) -> Result<FileStatus, SystemError> {
+            local.status(onDisk(path), followingLinks: followingLinks)
+        }
+        func scan(_ path: String) -> FileTree { local.scan(path) }
+        func read(_ path: String, count: Int, at offset: Int64) -> Result<[UInt8], SystemError> { local.read(path, count: count, at: offset) }
+    }
+
+    /// SPEC 3.2: a `path` entry spells the name as it is on disk; on a volume that ignores case, the wrong case is
+    /// `path-not-found` showing the name on disk, not a silently empty entry.
+    @Test func aPathInTheWrongCaseIsPathNotFoundShowingTheNameOnDisk() throws {
+        let project = try TemporaryProject()
+        let path = try project.manifest("version: 1\nbundle-id: com.example.x\nresources-root: R\nresources:\n  - {path: art/hero.png, tags: [a]}\n  - {path: Art/Hero.png, tags: [b]}\n")
+        try project.file("R/Art/Hero.png", "PNG")
+        let (manifest, _) = try ManifestLoader().load(path: path)
+        let resolution = ResourceResolver(manifest: try #require(manifest), fileSystem: CaseInsensitiveFileSystem()).resolve()
+        let problems = resolution.diagnostics.map { "\($0.severity.rawValue) \($0.code.rawValue) \($0.location?.line ?? 0)" }
+        #expect(problems == ["error path-not-found 5"])
+        #expect(resolution.diagnostics.first?.message.contains("the name on disk is 'Art/Hero.png'") == true)
+        #expect(resolution.resources.map(\.tags) == [["b"]])
+    }
 }
