@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Maps on `jobs` threads, taking work in input order; results keep the input order. More jobs than cores get
 /// threads of their own (signers and packagers mostly wait, so `--jobs N` means N at once, SPEC 6).
@@ -37,7 +36,7 @@ package func parallelMap<Input, Output, Worker>(_ inputs: [Input], jobs: Int, pe
 /// What the threads of one `parallelMap` share.
 /// `@unchecked Sendable` because: `inputs`, `workers` and `transform` are only read, and each worker value is used
 /// by the one thread of its index; every result slot is written once, by the thread that took its index from
-/// `claim` (behind the Mutex), and read only after `concurrentPerform` has returned, which happens after every
+/// `claim` (behind its lock), and read only after `concurrentPerform` has returned, which happens after every
 /// thread has finished; nothing here outlives the `parallelMap` call that made it.
 private final class ParallelWork<Input, Output, Worker>: @unchecked Sendable {
     let inputs: [Input]
@@ -45,7 +44,7 @@ private final class ParallelWork<Input, Output, Worker>: @unchecked Sendable {
     let transform: (Worker, Input) throws -> Output
     private let slots: UnsafeMutableBufferPointer<Output?>
     /// The next input to take, and the earliest failure so far.
-    private let claim = Mutex<(next: Int, failure: (index: Int, error: any Error)?)>((0, nil))
+    private let claim = Locked<(next: Int, failure: (index: Int, error: any Error)?)>((0, nil))
 
     init(inputs: [Input], workers: [Worker], transform: @escaping (Worker, Input) throws -> Output) {
         self.inputs = inputs

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import ODRPackCore
 import ODRPackPlatform
 
@@ -18,7 +17,7 @@ package final class BuildProgress: Sendable {
     private let style: Style
     private let start = Date()
     /// Updated from every writer thread.
-    private let counts = Mutex(Counts())
+    private let counts = Locked(Counts())
 
     package init(style: Style) { self.style = style }
 

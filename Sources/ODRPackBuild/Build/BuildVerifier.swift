@@ -121,7 +121,7 @@ package struct BuildVerifier {
             if entry.method == ZipFormat.stored && entry.compressedSize != entry.size {
                 problem("is stored but its sizes differ (\(entry.compressedSize) and \(entry.size))")
             }
-            var hasher = SHA256Hasher()
+            var hasher = SHA256Hasher.paired()
             var bytes: [UInt8] = []
             var tooLarge = false
             let keep = index == 1 || entry.name == PackEntry.infoPlistName

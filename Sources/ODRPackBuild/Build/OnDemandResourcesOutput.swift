@@ -1,7 +1,6 @@
 import Foundation
 import ODRPackCore
 import ODRPackPlatform
-import Synchronization
 
 /// An ODR build's output (SPEC 7): one zip or folder per pack in `OnDemandResources/`, Apple's plists and
 /// odrpack-manifest.json (last). Every temporary is named by `TemporaryName`, so the next build can clear what a
@@ -70,7 +69,7 @@ struct OnDemandResourcesOutput: PackOutput {
         // written packs move into place and reach the disk, which is mostly waiting; the new manifest is written and
         // flushed meanwhile too, and renamed into place last. Without a written pack the old manifest may stay, which
         // only the new bytes can tell, so then nothing moves before they exist.
-        let staged = Mutex<AtomicFile.StagedFile?>(nil)
+        let staged = Locked<AtomicFile.StagedFile?>(nil)
         do {
             // What interrupted builds left beside the manifest, before this one stages its own there.
             try OutputFolder.removeTemporaries(in: outputPath)

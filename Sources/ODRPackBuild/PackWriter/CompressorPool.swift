@@ -1,4 +1,4 @@
-import Synchronization
+import ODRPackPlatform
 
 /// The build's spare compressors, shared by every pack writer. A writer with a batch of small entries borrows what
 /// is free, so one large pack of small files uses every core once the other packs are done, while the whole build
@@ -8,7 +8,7 @@ final class CompressorPool: Sendable {
     let options: BuildOptions
     let capacity: Int
     /// The free compressors, and how many were made.
-    private let state = Mutex<(free: [EntryCompressor], made: Int)>(([], 0))
+    private let state = Locked<(free: [EntryCompressor], made: Int)>(([], 0))
 
     init(options: BuildOptions, capacity: Int) {
         self.options = options

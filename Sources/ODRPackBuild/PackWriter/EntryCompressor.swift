@@ -6,7 +6,7 @@ import ODRPackPlatform
 /// writing a pack that can run on several cores at once for one pack of many small files. Owns its buffers and
 /// zlib states; one per thread.
 /// `@unchecked Sendable` because: its mutable buffers and zlib states are used by one thread at a time, the one
-/// whose writer owns it or that borrowed it from `CompressorPool` (behind the pool's Mutex) until it gives it back.
+/// whose writer owns it or that borrowed it from `CompressorPool` (behind the pool's lock) until it gives it back.
 final class EntryCompressor: @unchecked Sendable {
     /// Bytes sampled (at the start, middle and end) to judge whether deflate is worthwhile.
     static let sampleSize = 16 * 1024

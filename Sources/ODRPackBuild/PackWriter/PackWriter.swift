@@ -198,7 +198,7 @@ final class PackWriter: PackFormatWriter {
             return FileDigest(sha256: sha256, crc32: entry.crc32)
         }
         precondition(!entry.deflated, "a deflated entry's SHA-256 is computed when it is prepared")
-        var content: SHA256Hasher? = SHA256Hasher()
+        var content: SHA256Hasher? = SHA256Hasher.paired()
         try entry.payload.withUnsafeBytes { payload in
             try writer.addFile(name, size: entry.size, crc: entry.crc32, deflate: false, alsoHashingInto: &content) { try $0(payload) }
         }
@@ -229,7 +229,7 @@ final class PackWriter: PackFormatWriter {
         let headerCRC = try known?.crc32 ?? source.crc32(buffer: buffer)
         let deflate = try compressor.shouldDeflate(size: size) { offset, count, into in try source.read(at: offset, count: count, into: into) }
         var crc: UInt32 = 0
-        var content: SHA256Hasher? = known == nil ? SHA256Hasher() : nil
+        var content: SHA256Hasher? = known == nil ? SHA256Hasher.paired() : nil
         try writer.addFile(name, size: size, crc: headerCRC, deflate: deflate, alsoHashingInto: &content) { append in
             try source.stream(into: buffer) { chunk in
                 crc = CRC32.update(crc, chunk)

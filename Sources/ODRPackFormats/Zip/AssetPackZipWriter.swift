@@ -30,7 +30,7 @@ package final class AssetPackZipWriter {
     private let pendingCapacity = 512 * 1024
     /// Bytes of the archive so far, pending ones included.
     private var offset: UInt64 = 0
-    private var hasher = SHA256Hasher()
+    private var hasher = SHA256Hasher.paired()
     private var records: [CentralRecord] = []
 
     /// - Parameters:

@@ -65,7 +65,7 @@ package final class StreamingZipReader {
         }
         self.path = path
         buffer = .allocate(byteCount: 1 << 20, alignment: 16)
-        if hashing { hasher = SHA256Hasher() }
+        if hashing { hasher = SHA256Hasher.paired() }
     }
 
     /// The whole file's size and SHA-256 (with `hashing`): the bytes read so far, then the rest up to the end.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import ODRPackPlatform
 
@@ -9,7 +8,7 @@ import Testing
 
     @Test func aSecondBuildWaitsOrFailsWithNoWait() throws {
         let project = try game.gameProject()
-        let lock = Mutex<OutputLock?>(try OutputLock(folder: project.path("out"), wait: false) {})
+        let lock = Locked<OutputLock?>(try OutputLock(folder: project.path("out"), wait: false) {})
         let refused = try game.build(project, "out", ["--no-wait"])
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("another odrpack build"))
@@ -42,7 +41,7 @@ import Testing
 
     @Test func concurrentBuildsBothFinishWithAFolderThatVerifies() throws {
         let project = try game.gameProject()
-        let statuses = Mutex<[Int32]>([])
+        let statuses = Locked<[Int32]>([])
         let root = project.root
         DispatchQueue.concurrentPerform(iterations: 2) { _ in
             let status = (try? CommandRunner.run(["build", "-o", "out", "--no-cache"], in: root))?.status ?? -1
