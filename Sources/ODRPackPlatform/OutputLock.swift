@@ -5,11 +5,12 @@ import Glibc
 import Darwin
 #endif
 
-/// The exclusive lock a build or `thin` holds on an output folder (SPEC 7, "One build at a time"): an `flock` on
-/// `DIR/.odrpack.lock`, held from before the old output is read until the last rename, released when this is freed
-/// (or the process ends, however it ends). The lock file is not output: nothing lists, removes or verifies it.
+/// An `flock` on a file in a folder, exclusive or shared, released when this is freed (or the process ends, however
+/// it ends): the mechanism. Which file marks a build folder, and what holding it means, belong to the callers
+/// (`BuildFolder`).
 package final class OutputLock {
-    package static let fileName = ".odrpack.lock"
+    /// The lock file's name in `folder`.
+    package let fileName: String
 
     private let descriptor: Int32
     /// Whether this lock created the folder, which a build that then writes nothing removes again.
@@ -18,8 +19,9 @@ package final class OutputLock {
 
     /// - Parameters:
     ///   - wait: wait for another holder (calling `onWait` first); false fails at once.
-    package init(folder: String, wait: Bool, onWait: () -> Void) throws {
+    package init(folder: String, fileName: String, wait: Bool, onWait: () -> Void) throws {
         self.folder = folder
+        self.fileName = fileName
         var info = stat()
         createdFolder = stat(folder, &info) != 0
         if createdFolder {
@@ -29,37 +31,38 @@ package final class OutputLock {
                 throw ODRPackError.fileOperation("cannot create folder '\(folder)': \(error.localizedDescription)")
             }
         }
-        descriptor = open(folder + "/" + Self.fileName, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw ODRPackError.system("cannot create the lock file '\(folder)/\(Self.fileName)'") }
+        descriptor = open(folder + "/" + fileName, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw ODRPackError.system("cannot create the lock file '\(folder)/\(fileName)'") }
         if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return }
         let code = errno
         guard code == EWOULDBLOCK else {
             close(descriptor)
-            throw ODRPackError.system("cannot lock '\(folder)/\(Self.fileName)'", code)
+            throw ODRPackError.system("cannot lock '\(folder)/\(fileName)'", code)
         }
         guard wait else {
             close(descriptor)
-            throw ODRPackError.folderLocked("another odrpack build or thin is using '\(folder)': wait for it to finish, or run without --no-wait to wait")
+            throw ODRPackError.folderLocked("another process holds '\(folder)/\(fileName)'")
         }
         onWait()
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else {
                 let failure = errno
                 close(descriptor)
-                throw ODRPackError.system("cannot lock '\(folder)/\(Self.fileName)'", failure)
+                throw ODRPackError.system("cannot lock '\(folder)/\(fileName)'", failure)
             }
         }
     }
 
-    private init(descriptor: Int32, folder: String) {
+    private init(descriptor: Int32, folder: String, fileName: String) {
         self.descriptor = descriptor
         self.folder = folder
+        self.fileName = fileName
         createdFolder = false
     }
 
     /// A shared lock on an existing folder, for a reader (`thin`, SPEC 10): readers run together, never during a
     /// build. Nil when the folder cannot hold a lock file (read-only): a read-only folder has no writer to wait for.
-    package static func shared(folder: String, onWait: () -> Void) throws -> OutputLock? {
+    package static func shared(folder: String, fileName: String, onWait: () -> Void) throws -> OutputLock? {
         let path = folder + "/" + fileName
         var descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 && errno == ENOENT { descriptor = open(path, O_CREAT | O_RDONLY | O_CLOEXEC, 0o644) }
@@ -83,7 +86,7 @@ package final class OutputLock {
                 }
             }
         }
-        return OutputLock(descriptor: descriptor, folder: folder)
+        return OutputLock(descriptor: descriptor, folder: folder, fileName: fileName)
     }
 
     deinit { close(descriptor) }
@@ -97,6 +100,6 @@ package final class OutputLock {
 
     /// For a build that refuses a folder that is not its own to write (resources-root): leaves no lock file in it.
     package func removeLockFile() {
-        unlink(folder + "/" + Self.fileName)
+        unlink(folder + "/" + fileName)
     }
 }

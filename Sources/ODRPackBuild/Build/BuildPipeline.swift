@@ -56,7 +56,12 @@ package struct BuildPipeline {
         // A Background Assets build without a packager fails before it writes anything, the lock file included.
         let packager = options.format == .backgroundAssets
             ? try BackgroundAssetsPackager.resolve(command: options.backgroundAssetsPackager) : nil
-        let lock = try OutputLock(folder: options.outputPath, wait: waitForLock, onWait: onWait)
+        let lock: OutputLock
+        do {
+            lock = try OutputLock(folder: options.outputPath, fileName: BuildFolder.lockFileName, wait: waitForLock, onWait: onWait)
+        } catch ODRPackError.folderLocked {
+            throw ODRPackError.folderLocked("another odrpack build or thin is using '\(options.outputDirectory)': wait for it to finish, or run without --no-wait to wait")
+        }
         return try withExtendedLifetime(lock) {
             let check = UpToDateCheck(manifestPath: manifestPath, options: options)
             var scanned: FileTree?

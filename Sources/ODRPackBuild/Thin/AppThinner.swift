@@ -54,7 +54,8 @@ package struct AppThinner {
     /// - Parameter onWait: called once when a build holds the folder and this starts waiting for it.
     /// - Throws: `ODRPackError` when the tool cannot do its job (exit 2).
     package func run(onWait: () -> Void) throws -> Result {
-        let lock = try OutputLock.shared(folder: try BuildManifest.location(of: options.buildPath).folder, onWait: onWait)
+        let lock = try OutputLock.shared(folder: try BuildManifest.location(of: options.buildPath).folder,
+                                         fileName: BuildFolder.lockFileName, onWait: onWait)
         return try withExtendedLifetime(lock) { try run() }
     }
 

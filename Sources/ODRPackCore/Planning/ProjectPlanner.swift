@@ -27,7 +27,7 @@ package struct ProjectPlanner {
             return PlanResult(manifest: manifest, resolution: nil, plan: nil, diagnostics: manifestDiagnostics + [diagnostic])
         }
         // A folder holding an odrpack build's lock is a build folder: output, never resources (SPEC 7).
-        let resolution = ResourceResolver(manifest: manifest, tree: tree, outputMarker: OutputLock.fileName,
+        let resolution = ResourceResolver(manifest: manifest, tree: tree, outputMarker: BuildFolder.lockFileName,
                                           alreadyChecked: alreadyChecked).resolve()
         let plan = PackPlanner(manifest: manifest, limits: limits, format: format, platformProfile: profile).plan(resolution)
         let resolutionDiagnostics = resolution.diagnostics.sorted(by: Self.resolutionOrder)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ODRPackPlatform
+import ODRPackCore
 
 /// SPEC 7, "One build at a time": a build waits for another holder of the output folder, or fails with --no-wait.
 @Suite struct OutputLockTests {
@@ -8,7 +9,7 @@ import Testing
 
     @Test func aSecondBuildWaitsOrFailsWithNoWait() throws {
         let project = try game.gameProject()
-        let lock = Locked<OutputLock?>(try OutputLock(folder: project.path("out"), wait: false) {})
+        let lock = Locked<OutputLock?>(try OutputLock(folder: project.path("out"), fileName: BuildFolder.lockFileName, wait: false) {})
         let refused = try game.build(project, "out", ["--no-wait"])
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("another odrpack build"))
