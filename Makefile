@@ -48,7 +48,8 @@ report: build
 	$(ODRPACK) report SampleProject/odrpack.yml --output SampleProject/build/odrpack-report.html
 
 # strace (Linux, from apt when missing) lets the durability tests read the order of a build's flushes and renames;
-# without it (or where ptrace is not allowed) those tests are skipped, not failed.
+# without it (or where ptrace is not allowed) those tests are skipped, not failed. The de_DE.UTF-8 locale (generated
+# from Debian's locales package) lets a determinism test build under a locale that writes decimal commas.
 test: deps
 ifneq ($(UNAME),Darwin)
 	@if ! command -v strace >/dev/null 2>&1; then \
@@ -56,6 +57,13 @@ ifneq ($(UNAME),Darwin)
 		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
 		( $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq strace ) \
 			|| echo "strace could not be installed: the durability tests will be skipped"; \
+	fi
+	@if ! locale -a 2>/dev/null | grep -qi '^de_DE.utf-\?8$$'; then \
+		echo "generating the de_DE.UTF-8 locale"; \
+		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
+		( command -v localedef >/dev/null 2>&1 || ( $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq locales ) ) \
+			&& $$SUDO localedef -i de_DE -f UTF-8 de_DE.UTF-8 \
+			|| echo "de_DE.UTF-8 could not be generated: the locale determinism test will be skipped"; \
 	fi
 endif
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)

@@ -11,9 +11,14 @@ import Testing
         #expect(SystemError(2).isMissing && !SystemError(2).reason.isEmpty)
     }
 
+    /// Each kind prints its own message, whole and unchanged (the front end adds "odrpack: error: " once).
     @Test func everyOtherKindPrintsItsMessageAsIs() {
-        let kinds: [ODRPackError] = [.fileOperation("m"), .fileChanged("m"), .folderLocked("m"), .commandFailed("m"),
-                                     .libraryFailed("m"), .unusableInput("m"), .unbuildable("m"), .usage("m")]
-        #expect(kinds.allSatisfy { $0.description == "m" })
+        let messages = ["cannot copy 'a': no space", "'b' changed: run again", "'c' is locked", "the signer exited 3",
+                        "zlib failed", "'d' is not a build", "'e' collides", "--flag does not apply"]
+        let kinds: [ODRPackError] = [.fileOperation(messages[0]), .fileChanged(messages[1]), .folderLocked(messages[2]),
+                                     .commandFailed(messages[3]), .libraryFailed(messages[4]), .unusableInput(messages[5]),
+                                     .unbuildable(messages[6]), .usage(messages[7])]
+        #expect(kinds.map(\.description) == messages)
+        #expect("\(ODRPackError.unusableInput(messages[5]))" == messages[5])
     }
 }

@@ -34,9 +34,14 @@ import ODRPackFormats
         }
     }
 
-    /// A plain build on a machine with more cores than --jobs accepts still runs.
-    @Test func theDefaultJobCountIsAlwaysAcceptable() {
-        #expect((1...BuildOptions.maximumJobs).contains(BuildOptions.defaultJobs))
-        #expect(BuildOptions.defaultJobs == min(ProcessInfo.processInfo.activeProcessorCount, BuildOptions.maximumJobs))
+    /// `--jobs` takes 1 to 256 (more threads than that only cost memory): the bounds pass, one past them is a bad
+    /// command line, and a plain build, whose default is the core count held at 256, runs.
+    @Test func jobsAcceptsOneToTheMaximum() throws {
+        let project = try BuildCommandTests().gameProject()
+        for (jobs, status) in [("0", 64), ("1", 0), ("256", 0), ("257", 64), ("-3", 64), ("x", 64)] {
+            let output = try CommandRunner.run(["build", "-o", "out-\(jobs)", "--jobs", jobs], in: project.root)
+            #expect(output.status == Int32(status), "--jobs \(jobs): \(output.stderr)")
+        }
+        #expect(try CommandRunner.run(["build", "-o", "plain"], in: project.root).status == 0)
     }
 }

@@ -507,6 +507,9 @@ import Testing
         try project.manifest(yaml)
         #expect(try build(project, "clean", ["--url-prefix", "https://x/"]).status == 0)
         let clean = try contents(project.root.appendingPathComponent("clean"))
+        // A finished build first: each killed build must leave the folder as that one left it.
+        #expect(try CommandRunner.run(["build", "-o", "killed", "--url-prefix", "https://x/"], in: project.root,
+                                      environment: ["ODRPACK_CACHE_DIR": project.path("cache")]).status == 0)
         // Killed part way, at points the build itself reports: after its first, second, fourth and eighth progress line.
         for lines in [1, 2, 4, 8] {
             // Build into a changing folder: first as it was, then with new content, killed part way.
@@ -526,6 +529,9 @@ import Testing
             }
             TestSystem.killAtOnce(process.processIdentifier)
             process.waitUntilExit()
+            // Right after the kill, before anything repairs it: the folder verifies (SPEC 7 "Atomic").
+            let verify = try CommandRunner.run(["verify", "killed"], in: project.root)
+            #expect(verify.status == 0, "killed after \(lines) progress lines: \(verify.stderr)")
         }
         try project.file("R/P0/f0.bin", bytes: randomBytes(300_000, seed: 0))
         let rebuild = try CommandRunner.run(["build", "-o", "killed", "--url-prefix", "https://x/"], in: project.root,

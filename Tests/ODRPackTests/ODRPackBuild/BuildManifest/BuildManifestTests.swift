@@ -130,22 +130,35 @@ import Testing
         #expect(read(#"{"schemaVersion": 1} trailing"#) is JSONReader.Failure)
     }
 
+    /// A complete manifest, which every malformed input below differs from in one value only: what fails is that value,
+    /// never a member the input happens to lack.
+    static let complete = #"{"schemaVersion": 1, "bundleId": "com.x", "initialInstallTags": [], "prefetchOrder": [], "totals": {"packs": 1, "size": 1}, "tags": [], "packs": [{"id": "p", "file": "f", "tags": ["t"], "category": "on-demand", "size": 1, "files": [{"path": "a", "size": 1}]}], "x": []}"#
+
+    @Test func theCompleteManifestReads() throws {
+        let bytes = Array(Self.complete.utf8)
+        let manifest = try bytes.withUnsafeBufferPointer { try BuildManifest(json: $0) }
+        #expect(manifest.bundleId == "com.x" && manifest.packs.first?.files.first?.path == "a")
+    }
+
     /// Inputs that once crashed the reader or passed as clean: each is now a failure the tool reports (exit 2).
     @Test(arguments: [
-        #"{"schemaVersion": 1, "bundleId": "\uD800\u0041"}"#,
-        #"{"schemaVersion": 1, "bundleId": "\uDC00"}"#,
-        #"{"schemaVersion": 1, "bundleId": "\uD800"}"#,
-        #"{"schemaVersion": 1, "totals": {"size": 99999999999999999999999999}}"#,
-        #"{"schemaVersion": 1, "totals": {"size": 1e999}}"#,
-        #"{"schemaVersion": 1, "totals": {"size": 012}}"#,
-        #"{"schemaVersion": 1, "totals": truth}"#,
-        "{\"schemaVersion\": 1, \"bundleId\": \"tab\u{9}here\"}",
-        #"{"schemaVersion": 1, "bundleId": "\x41"}"#,
-        #"{"schemaVersion": 1, "packs": [{"id": "p", "file": "f", "tags": [], "category": "on-demand", "size": -1, "files": []}]}"#,
-        "{\"schemaVersion\": 1, \"x\": " + String(repeating: "[", count: 100_000),
+        (#""bundleId": "com.x""#, #""bundleId": "\uD800\u0041""#),
+        (#""bundleId": "com.x""#, #""bundleId": "\uDC00""#),
+        (#""bundleId": "com.x""#, #""bundleId": "\uD800""#),
+        (#""size": 1}, "tags""#, #""size": 99999999999999999999999999}, "tags""#),
+        (#""size": 1}, "tags""#, #""size": 1e999}, "tags""#),
+        (#""size": 1}, "tags""#, #""size": 012}, "tags""#),
+        (#""totals": {"packs": 1, "size": 1}"#, #""totals": truth"#),
+        (#""bundleId": "com.x""#, "\"bundleId\": \"tab\u{9}here\""),
+        (#""bundleId": "com.x""#, #""bundleId": "\x41""#),
+        (#""category": "on-demand", "size": 1"#, #""category": "on-demand", "size": -1"#),
+        (#""path": "a""#, #""path": "../a""#),
+        (#""path": "a""#, #""path": "a\u0000b""#),
+        (#""x": []"#, "\"x\": " + String(repeating: "[", count: 100_000)),
     ])
-    func malformedInputIsAFailureNotACrash(text: String) {
-        let bytes = Array(text.utf8)
+    func malformedInputIsAFailureNotACrash(replacing original: String, with malformed: String) {
+        #expect(Self.complete.contains(original))
+        let bytes = Array(Self.complete.replacingOccurrences(of: original, with: malformed).utf8)
         #expect(throws: (any Error).self) {
             _ = try bytes.withUnsafeBufferPointer { try BuildManifest(json: $0) }
         }
