@@ -70,7 +70,7 @@ package enum OutputFolder {
 
     /// Removes the temporaries of interrupted builds in `folder` (every build's, or with `prefix` this process's).
     package static func removeTemporaries(in folder: String, prefix: String = TemporaryName.marker) throws {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) {
+        for name in try names(in: folder) where name.hasPrefix(prefix) {
             try remove(folder + "/" + name)
         }
     }

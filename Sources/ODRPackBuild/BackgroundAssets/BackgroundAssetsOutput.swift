@@ -1,5 +1,6 @@
 import Foundation
 import ODRPackCore
+import ODRPackFormats
 import ODRPackPlatform
 
 /// A Background Assets build's output (SPEC 12): `BackgroundAssets/<id>.json` and `<id>.aar` per pack,
@@ -212,13 +213,13 @@ struct BackgroundAssetsOutput: PackOutput {
 
     /// Removes the archives and manifests of packs that no longer exist, and leftovers of interrupted builds.
     private func removeStale() throws -> [String] {
-        var keep = Set(fileNames)
-        for pack in plan.packs { keep.insert(BackgroundAssetsLayout.manifestName(of: pack.assetPackID)) }
-        keep.insert(BackgroundAssetsLayout.tagsFile)
-        keep.insert(BackgroundAssetsLayout.siteFolder)
+        var keep = Set(fileNames.map(PathKey.init))
+        for pack in plan.packs { keep.insert(PathKey(BackgroundAssetsLayout.manifestName(of: pack.assetPackID))) }
+        keep.insert(PathKey(BackgroundAssetsLayout.tagsFile))
+        keep.insert(PathKey(BackgroundAssetsLayout.siteFolder))
         var removed: [String] = []
         for name in try OutputFolder.names(in: packsPath).sorted(by: { $0.precedesByCodePoint($1) })
-        where !keep.contains(name) && (name.hasSuffix(".aar") || name.hasSuffix(".json") || name.hasPrefix(TemporaryName.marker)) {
+        where !keep.contains(PathKey(name)) && (name.hasSuffix(".aar") || name.hasSuffix(".json") || name.hasPrefix(TemporaryName.marker)) {
             try OutputFolder.remove(packsPath + "/" + name)
             if name.hasSuffix(".aar") { removed.append(name) }
         }

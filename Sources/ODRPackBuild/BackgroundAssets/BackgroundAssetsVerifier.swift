@@ -1,5 +1,6 @@
 import Foundation
 import ODRPackCore
+import ODRPackFormats
 import ODRPackPlatform
 
 /// `verify` of a Background Assets build (SPEC 12): every `<id>.json` regenerated from the build manifest byte for
@@ -24,9 +25,9 @@ struct BackgroundAssetsVerifier {
             fileProblems.append(.init(file: tagsFile, problem: problem))
         }
         fileProblems += siteProblems(settings)
-        let listed = Set(manifest.packs.map { ($0.file as NSString).lastPathComponent })
+        let listed = Set(manifest.packs.map { PathKey(($0.file as NSString).lastPathComponent) })
         let names = try OutputFolder.names(in: packsPath)
-        let extra = names.filter { $0.hasSuffix(".aar") && !listed.contains($0) }.sorted { $0.precedesByCodePoint($1) }
+        let extra = names.filter { $0.hasSuffix(".aar") && !listed.contains(PathKey($0)) }.sorted { $0.precedesByCodePoint($1) }
         return BuildVerifier.Report(packs: packs, extraArchives: extra, fileProblems: fileProblems)
     }
 

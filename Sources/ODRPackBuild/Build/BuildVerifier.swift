@@ -42,9 +42,9 @@ package struct BuildVerifier {
             report.problems = Self.recordProblems(pack, bundleId: manifest.bundleId) + report.problems
             return report
         }
-        let listed = Set(manifest.packs.map { ($0.file as NSString).lastPathComponent })
-        let archives = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + AppleManifests.packsFolder)) ?? []
-        let extra = archives.filter { $0.hasSuffix(".assetpack") && !listed.contains($0) }.sorted { $0.precedesByCodePoint($1) }
+        let listed = Set(manifest.packs.map { PathKey(($0.file as NSString).lastPathComponent) })
+        let archives = try OutputFolder.names(in: folder + "/" + AppleManifests.packsFolder)
+        let extra = archives.filter { $0.hasSuffix(".assetpack") && !listed.contains(PathKey($0)) }.sorted { $0.precedesByCodePoint($1) }
         return Report(packs: reports, extraArchives: extra)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ODRPackCore
+import ODRPackFormats
 import ODRPackPlatform
 
 /// An ODR build's output (SPEC 7): one zip or folder per pack in `OnDemandResources/`, Apple's plists and
@@ -168,7 +169,7 @@ struct OnDemandResourcesOutput: PackOutput {
             if let aside = try OutputFolder.moveAside(path) { replaced.append(aside) }
             try OutputFolder.moveIntoPlace(temporaryPath(forPack: index), to: path)
         }
-        let removed = try removeStalePacks(keeping: Set(fileNames).union(replaced.map { ($0 as NSString).lastPathComponent }))
+        let removed = try removeStalePacks(keeping: Set((fileNames + replaced.map { ($0 as NSString).lastPathComponent }).map(PathKey.init)))
         // A Background Assets build's output, when this folder held one.
         try OutputFolder.remove(outputPath + "/" + BackgroundAssetsLayout.folder)
         // Every pack is on stable storage before a plist or the manifest that names it is renamed into place (SPEC 7).
@@ -180,10 +181,10 @@ struct OnDemandResourcesOutput: PackOutput {
     }
 
     /// Removes packs that no longer exist, and leftovers of interrupted builds in the packs folder. A pack that cannot be removed fails the build.
-    private func removeStalePacks(keeping names: Set<String>) throws -> [String] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: packsPath)) ?? []
+    private func removeStalePacks(keeping names: Set<PathKey>) throws -> [String] {
+        let entries = try OutputFolder.names(in: packsPath)
         var removed: [String] = []
-        for name in entries.sorted(by: { $0.precedesByCodePoint($1) }) where !names.contains(name) {
+        for name in entries.sorted(by: { $0.precedesByCodePoint($1) }) where !names.contains(PathKey(name)) {
             if name.hasPrefix(TemporaryName.marker) {
                 try OutputFolder.remove(packsPath + "/" + name)
             } else if name.hasSuffix(".assetpack") {
