@@ -64,7 +64,7 @@ find "$MEDIA/Resources" -type f | wc -l > "$BENCH/media-files"
 python3 Benchmarks/reference_bsdtar.py "$BENCH/media-plan.json" "$MEDIA/Resources" "$PWD/$BENCH/media-reference"
 hf media-build-full --runs 5 --prepare "rm -rf $MOUT $ODRPACK_CACHE_DIR; sync" "$ODRPACK build $MEDIA/odrpack.yml -o $MOUT --progress never"
 hf media-reference-bsdtar --runs 3 --prepare "sync" "bash $PWD/$BENCH/media-reference/reference.sh"
-# The same build right after another program wrote 1 GB it has not flushed (SPEC 7 "Durable": a build flushes only
+# The same build right after another program wrote 1 GB it has not flushed (docs/build-output.md#durable: a build flushes only
 # what it wrote, so it must not wait for that gigabyte; target: at most 1.2x the build after a sync).
 hf media-build-after-writes --runs 5 --prepare "rm -rf $MOUT $ODRPACK_CACHE_DIR; sync; dd if=/dev/zero of=$PWD/$BENCH/other-program.bin bs=1M count=1024 status=none" \
     "$ODRPACK build $MEDIA/odrpack.yml -o $MOUT --progress never"

@@ -28,7 +28,7 @@ extension String {
 }
 
 /// A path as a dictionary or set key, equal by its UTF-8 bytes and hashed by them: Swift's `String` compares and
-/// hashes by canonical equivalence, which makes NFC `café` and NFD `café` one key (SPEC 3.2: paths are bytes).
+/// hashes by canonical equivalence, which makes NFC `café` and NFD `café` one key (docs/manifest.md#tags: paths are bytes).
 package struct PathKey: Hashable, Sendable {
     package let path: String
 

@@ -60,7 +60,7 @@ package final class OutputLock {
         createdFolder = false
     }
 
-    /// A shared lock on an existing folder, for a reader (`thin`, SPEC 10): readers run together, never during a
+    /// A shared lock on an existing folder, for a reader (`thin`, docs/commands.md#thin): readers run together, never during a
     /// build. Nil when the folder cannot hold a lock file (read-only): a read-only folder has no writer to wait for.
     package static func shared(folder: String, fileName: String, onWait: () -> Void) throws -> OutputLock? {
         let path = folder + "/" + fileName

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Maps on `jobs` threads, taking work in input order; results keep the input order. More jobs than cores get
-/// threads of their own (signers and packagers mostly wait, so `--jobs N` means N at once, SPEC 6).
+/// threads of their own (signers and packagers mostly wait, so `--jobs N` means N at once, docs/commands.md).
 /// An error stops the work not yet started; the error of the earliest input is rethrown, so failures are deterministic.
 package func parallelMap<Input, Output>(_ inputs: [Input], jobs: Int = SystemCall.processorCount,
                                 _ transform: (Input) throws -> Output) throws -> [Output] {

@@ -101,7 +101,7 @@ package enum SystemCall {
     package static let processorCount = ProcessInfo.processInfo.activeProcessorCount
 
     /// Whether a path holds a NUL, which the C call would silently take for its end: two different names would reach
-    /// one file (SPEC 2). Every call that names a file checks it, and fails with EINVAL instead.
+    /// one file (docs/manifest.md). Every call that names a file checks it, and fails with EINVAL instead.
     package static func holdsNul(_ path: String) -> Bool { path.utf8.contains(0) }
 
     /// Creates (or empties) a file for reading and writing, mode 0644.
@@ -174,7 +174,7 @@ package enum SystemCall {
         UInt64(truncatingIfNeeded: info.st_dev)
     }
 
-    // MARK: Durability (SPEC 7)
+    // MARK: Durability (docs/build-output.md)
 
     /// Starts writing a file's dirty pages to the disk without waiting, so that a later barrier waits less.
     package static func startWriteback(_ descriptor: Int32) {
@@ -184,7 +184,7 @@ package enum SystemCall {
     }
 
     /// Waits until what was written under `folder` is on stable storage: the files and folders in `written` with
-    /// everything in them, and the entries (renames, removals) of their folders and of `folder` (SPEC 7 "Durable").
+    /// everything in them, and the entries (renames, removals) of their folders and of `folder` (docs/build-output.md#durable).
     /// Only these: never `sync` or `syncfs`, which would also wait for what other programs wrote. Every file's
     /// write-back starts at once (Linux), then the files are flushed on several threads, whose fsyncs the file system
     /// joins into few journal commits; folders last. Darwin ends with F_FULLFSYNC, which empties the drive's cache.
@@ -228,7 +228,7 @@ package enum SystemCall {
     }
 
     /// Makes a folder's entries (a rename, a removal) durable: fsync of the folder itself, skipped where the file
-    /// system cannot flush a folder (exFAT, SMB, NFS, FUSE answer EINVAL, ENOTSUP or ENOTTY): SPEC 7.
+    /// system cannot flush a folder (exFAT, SMB, NFS, FUSE answer EINVAL, ENOTSUP or ENOTTY): docs/build-output.md.
     package static func syncFolder(_ folder: String) throws {
         try flushFolder(folder)
     }

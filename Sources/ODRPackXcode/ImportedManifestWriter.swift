@@ -1,7 +1,7 @@
 import Foundation
 import ODRPackPlatform
 
-/// Writes an imported project as an odrpack.yml that plan, validate and build accept unchanged (SPEC 9).
+/// Writes an imported project as an odrpack.yml that plan, validate and build accept unchanged (docs/xcode.md).
 package enum ImportedManifestWriter {
     /// A YAML double-quoted scalar: every line break and control character escaped, so no name can end the line.
     static func quoted(_ text: String) -> String {

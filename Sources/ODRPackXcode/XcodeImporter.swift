@@ -2,7 +2,7 @@ import Foundation
 import ODRPackPlatform
 
 /// Reads the On-Demand Resources tags an Xcode project already has and turns them into a tag manifest that makes
-/// the packs Xcode makes, file for file at Xcode's paths (SPEC 9): every entry says where Copy Bundle Resources puts
+/// the packs Xcode makes, file for file at Xcode's paths (docs/xcode.md): every entry says where Copy Bundle Resources puts
 /// its files (`into`), and resources-root is the deepest folder holding the project and every tagged file.
 package struct XcodeImporter {
     package struct Options: Sendable {
@@ -19,7 +19,7 @@ package struct XcodeImporter {
         package struct Entry: Sendable {
             /// Relative to the project folder (it may start with `..`) until `resourcesRoot` is decided.
             package var path: String
-            /// The bundle folder the entry's files go to (SPEC 3.5): "" the root; nil for asset catalog items.
+            /// The bundle folder the entry's files go to (docs/manifest.md#destinations): "" the root; nil for asset catalog items.
             package var into: String?
             package var tags: [String]
             package var sources: [String]
@@ -277,7 +277,7 @@ package struct XcodeImporter {
         return type == "com.apple.product-type.application" || type.hasPrefix("com.apple.product-type.application.")
     }
 
-    /// `ios` or `tvos` from the target's platform (SPEC 9); nil when it names none; exit 2 for another platform only.
+    /// `ios` or `tvos` from the target's platform (docs/xcode.md); nil when it names none; exit 2 for another platform only.
     static func profile(_ settings: [String: String], targetName: String) throws -> String? {
         let sdk = (settings["SDKROOT"] ?? "").lowercased()
         let supported = (settings["SUPPORTED_PLATFORMS"] ?? "").lowercased().split(whereSeparator: \.isWhitespace)

@@ -1,6 +1,6 @@
 import ODRPackCore
 import ODRPackFormats
-/// The JSON documents of a Background Assets build (SPEC 12), each a pure function of what odrpack-manifest.json
+/// The JSON documents of a Background Assets build (docs/background-assets.md), each a pure function of what odrpack-manifest.json
 /// holds, so that `verify` regenerates them byte for byte. 2-space indented, one item a line, one final newline.
 enum BackgroundAssetsDocuments {
     /// `<id>.json`, the pack's ba-package manifest: exactly these keys in this order.

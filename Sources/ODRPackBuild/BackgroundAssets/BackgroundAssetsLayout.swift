@@ -1,4 +1,4 @@
-/// The names a Background Assets build writes under its output folder (SPEC 12).
+/// The names a Background Assets build writes under its output folder (docs/background-assets.md).
 package enum BackgroundAssetsLayout {
     package static let folder = "BackgroundAssets"
     static let tagsFile = "AssetPackTags.json"

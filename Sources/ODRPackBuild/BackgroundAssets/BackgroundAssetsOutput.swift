@@ -3,7 +3,7 @@ import ODRPackCore
 import ODRPackFormats
 import ODRPackPlatform
 
-/// A Background Assets build's output (SPEC 12): `BackgroundAssets/<id>.json` and `<id>.aar` per pack,
+/// A Background Assets build's output (docs/background-assets.md): `BackgroundAssets/<id>.json` and `<id>.aar` per pack,
 /// `AssetPackTags.json`, for `hosting: self` the `site/` folder, and odrpack-manifest.json (last). A pack's archive
 /// is made again only when its content, its ba-package manifest or the packager command changed.
 struct BackgroundAssetsOutput: PackOutput {

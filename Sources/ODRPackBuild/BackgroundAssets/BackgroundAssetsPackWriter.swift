@@ -2,7 +2,7 @@ import Foundation
 import ODRPackCore
 import ODRPackPlatform
 
-/// Writes one Background Assets pack (SPEC 12) in its own temporary folder outside the live output: the pack's
+/// Writes one Background Assets pack (docs/background-assets.md) in its own temporary folder outside the live output: the pack's
 /// ba-package manifest (`<id>.json`) and, through Apple's packager, its archive (`<id>.aar`, a path that does not
 /// exist when the packager starts: ba-package refuses to overwrite). The commit moves the archive into place and
 /// writes the live `<id>.json`, so a build killed while a packager runs leaves the previous output as it was.

@@ -1,7 +1,7 @@
 import Foundation
 import ODRPackPlatform
 
-/// Apple's `ba-package`, which makes a pack's `.aar` from its manifest (SPEC 12). odrpack never writes Apple Archive
+/// Apple's `ba-package`, which makes a pack's `.aar` from its manifest (docs/background-assets.md). odrpack never writes Apple Archive
 /// bytes itself: it drives the packager from a folder where every file of the pack is at its destination, since
 /// ba-package stores each file at its path relative to where it runs.
 package struct BackgroundAssetsPackager: Sendable {

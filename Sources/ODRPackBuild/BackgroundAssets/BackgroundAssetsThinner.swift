@@ -3,7 +3,7 @@ import ODRPackCore
 import ODRPackFormats
 import ODRPackPlatform
 
-/// `thin` with a Background Assets build (SPEC 12): removes the packed files from the app (as for ODR), copies
+/// `thin` with a Background Assets build (docs/background-assets.md): removes the packed files from the app (as for ODR), copies
 /// `AssetPackTags.json` into its root and sets the `BA*` keys of its Info.plist, kept in its own format (XML or
 /// binary). Everything is checked before anything changes; running it twice equals running it once.
 struct BackgroundAssetsThinner {
@@ -68,12 +68,12 @@ struct BackgroundAssetsThinner {
     }
 
     /// Where `AssetPackTags.json` goes: the app's root, or for a macOS app (`Contents/Info.plist`) its
-    /// `Contents/Resources/`, since anything beside `Contents/` breaks code signing (SPEC 12).
+    /// `Contents/Resources/`, since anything beside `Contents/` breaks code signing (docs/background-assets.md).
     static func tagsLocation(app: String, infoPath: String) -> String {
         infoPath == app + "/Contents/Info.plist" ? "Contents/Resources/" + BackgroundAssetsLayout.tagsFile : BackgroundAssetsLayout.tagsFile
     }
 
-    /// The `BA*` keys for the build's hosting (SPEC 12): allowances count the archives' bytes (what downloads), install
+    /// The `BA*` keys for the build's hosting (docs/background-assets.md): allowances count the archives' bytes (what downloads), install
     /// sizes the resources' bytes (what unpacks); the non-essential ones count the prefetch packs, which download
     /// right after installation.
     func infoPlistValues(settings: BuildManifest.BackgroundAssets, appGroup: String) throws -> [(String, PropertyListValue)] {
@@ -133,7 +133,7 @@ struct BackgroundAssetsThinner {
         return (values, format == .openStep ? .xml : format)
     }
 
-    /// The downloader extension's identifier (SPEC 12): exactly this, nothing that merely mentions background assets.
+    /// The downloader extension's identifier (docs/background-assets.md): exactly this, nothing that merely mentions background assets.
     static let downloaderExtensionPoint = "com.apple.background-asset-downloader-extension"
 
     /// Nil when an `.appex` in `Extensions/` (macOS: `Contents/Extensions/`) has the downloader extension point;

@@ -3,7 +3,7 @@ import ODRPackCore
 import ODRPackFormats
 import ODRPackPlatform
 
-/// `verify` of a Background Assets build (SPEC 12): every `<id>.json` regenerated from the build manifest byte for
+/// `verify` of a Background Assets build (docs/background-assets.md): every `<id>.json` regenerated from the build manifest byte for
 /// byte, every `.aar` by size and SHA-256 (odrpack cannot read Apple Archives: the packager made them),
 /// `AssetPackTags.json`, and for `hosting: self` the `site/` folder.
 struct BackgroundAssetsVerifier {

@@ -2,7 +2,7 @@ import Foundation
 import ODRPackFormats
 import ODRPackPlatform
 
-/// The self-hosted download manifest that is live now (`build --published FILE`, SPEC 12): the source of versions
+/// The self-hosted download manifest that is live now (`build --published FILE`, docs/background-assets.md): the source of versions
 /// for a build that starts without the previous build folder, and of what is already on the server.
 struct PublishedDownloadManifest: Sendable, Equatable {
     struct Pack: Sendable, Equatable {

@@ -3,7 +3,7 @@ import ODRPackCore
 import ODRPackFormats
 import ODRPackPlatform
 
-/// The plists Xcode's On-Demand Resources runtime reads (SPEC 7).
+/// The plists Xcode's On-Demand Resources runtime reads (docs/build-output.md).
 package enum AppleManifests {
     static let onDemandResourcesFile = "OnDemandResources.plist"
     static let templateFile = "AssetPackManifestTemplate.plist"
@@ -36,7 +36,7 @@ package enum AppleManifests {
     }
 
     /// How a manifest writes `isStreamable`: Xcode's build products hold a plist boolean, its exports the integer
-    /// 1 or 0 (SPEC 7).
+    /// 1 or 0 (docs/build-output.md).
     package enum StreamableForm: Sendable {
         /// `AssetPackManifestTemplate.plist` and `thin --embed`'s `AssetPackManifest.plist`.
         case boolean
@@ -82,7 +82,7 @@ package enum AppleManifests {
         return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
     }
 
-    /// 2001-01-01T00:00:00Z and 2021-01-01T00:00:00Z in seconds since 1970: the timestamps' range (SPEC 7).
+    /// 2001-01-01T00:00:00Z and 2021-01-01T00:00:00Z in seconds since 1970: the timestamps' range (docs/build-output.md).
     static let timestampRange: Range<Int64> = 978_307_200..<1_609_459_200
 
     /// An ISO-8601 UTC time in whole seconds, written with ".000" as Xcode's exports write it, derived from the

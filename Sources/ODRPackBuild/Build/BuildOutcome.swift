@@ -24,7 +24,7 @@ package enum BuildOutcome {
         }
     }
 
-    /// The `build --json` document (SPEC 6): odrpack-manifest.json's members, the diagnostics and what was done;
+    /// The `build --json` document (docs/commands.md): odrpack-manifest.json's members, the diagnostics and what was done;
     /// only the diagnostics when nothing was built.
     package var jsonDocument: String {
         switch self {

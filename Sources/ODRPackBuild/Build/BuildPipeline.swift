@@ -19,7 +19,7 @@ package struct BuildPipeline {
         self.options = options
     }
 
-    /// The options a Background Assets build's hosting needs (SPEC 12), and `ba-pack-dropped` for every pack the live
+    /// The options a Background Assets build's hosting needs (docs/background-assets.md), and `ba-pack-dropped` for every pack the live
     /// download manifest lists that this build does not make.
     /// - Throws: `ODRPackError.usage` (exit 64) for options that do not fit the hosting.
     static func checkBackgroundAssets(_ plan: PackPlan, options: BuildOptions) throws -> [Diagnostic] {

@@ -4,7 +4,7 @@ import ODRPackFormats
 import ODRPackPlatform
 
 /// Re-reads every pack of a build folder (either layout) and checks it against odrpack-manifest.json and
-/// against the format of SPEC 7: each zip must read completely front to back through its local headers alone.
+/// against the format of docs/build-output.md: each zip must read completely front to back through its local headers alone.
 package struct BuildVerifier {
     package struct PackReport: Sendable {
         package var id: String
@@ -125,7 +125,7 @@ package struct BuildVerifier {
             var bytes: [UInt8] = []
             var tooLarge = false
             let keep = index == 1 || entry.name == PackEntry.infoPlistName
-            // Every entry streams; only the ZipMetadata and Info.plist are kept, and at most 1 MiB of either (SPEC 7
+            // Every entry streams; only the ZipMetadata and Info.plist are kept, and at most 1 MiB of either (docs/build-output.md
             // "Bounded"): a larger one is a mismatch, whatever its header claims or its data inflates to.
             let (crc, size) = try reader.readData(hashingInto: &hasher) { piece in
                 guard keep, !tooLarge else { return }

@@ -3,7 +3,7 @@ import ODRPackCore
 import ODRPackFormats
 import ODRPackPlatform
 
-/// An ODR build's output (SPEC 7): one zip or folder per pack in `OnDemandResources/`, Apple's plists and
+/// An ODR build's output (docs/build-output.md): one zip or folder per pack in `OnDemandResources/`, Apple's plists and
 /// odrpack-manifest.json (last). Every temporary is named by `TemporaryName`, so the next build can clear what a
 /// killed one left.
 struct OnDemandResourcesOutput: PackOutput {
@@ -172,7 +172,7 @@ struct OnDemandResourcesOutput: PackOutput {
         let removed = try removeStalePacks(keeping: Set((fileNames + replaced.map { ($0 as NSString).lastPathComponent }).map(PathKey.init)))
         // A Background Assets build's output, when this folder held one.
         try OutputFolder.remove(outputPath + "/" + BackgroundAssetsLayout.folder)
-        // Every pack is on stable storage before a plist or the manifest that names it is renamed into place (SPEC 7).
+        // Every pack is on stable storage before a plist or the manifest that names it is renamed into place (docs/build-output.md).
         if !written.isEmpty {
             try SystemCall.makeDurable(folder: outputPath, written: written.map { packsPath + "/" + fileNames[$0] })
         }

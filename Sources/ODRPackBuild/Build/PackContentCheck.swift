@@ -4,7 +4,7 @@ import ODRPackFormats
 /// What a pack must hold by its manifest entry, checked file by file whatever the layout.
 struct PackContentCheck {
     let pack: BuildManifest.Pack
-    /// By path bytes: NFC and NFD spellings of one name are two files (SPEC 3.2).
+    /// By path bytes: NFC and NFD spellings of one name are two files (docs/manifest.md#tags).
     var expected: [PathKey: BuildManifest.File]
     var problems: [String] = []
     var sawInfo = false

@@ -1,4 +1,4 @@
-/// How packs are written (SPEC 7).
+/// How packs are written (docs/build-output.md).
 package enum PackLayout: String, CaseIterable, Sendable {
     /// One streaming zip per pack, as Apple's exported asset packs.
     case zip

@@ -1,4 +1,4 @@
-/// What differs between the formats a build writes (SPEC 7 and 12): where the packs go and under which names, what
+/// What differs between the formats a build writes (docs/build-output.md and docs/background-assets.md): where the packs go and under which names, what
 /// besides content decides their bytes, which writer writes them, and how the build folder is committed. Reuse,
 /// parallel writing and cleanup after a failure are the same for every format (`PackBuilder`).
 protocol PackOutput {

@@ -299,7 +299,7 @@ extension BuildManifest.Tag {
     }
 }
 
-/// `totals` as read: each member may be missing, and is then recomputed from the packs (SPEC 3.7).
+/// `totals` as read: each member may be missing, and is then recomputed from the packs (docs/manifest.md#sizes).
 private struct PartialTotals {
     var packs: Int64?, size: Int64?, archiveSize: Int64?, initialInstallSize: Int64?, initialPrefetchSize: Int64?
 

@@ -3,7 +3,7 @@ import ODRPackFormats
 import ODRPackPlatform
 
 extension BuildManifest {
-    /// The document's members in SPEC 7's order; a plan's leaves out every field that needs contents or archives.
+    /// The document's members in docs/build-output.md's order; a plan's leaves out every field that needs contents or archives.
     package var jsonMembers: [(String, JSONValue)] { members(packs: .array(packs.map(json))) }
 
     /// The file's bytes: pretty-printed, deterministic; `JSONValue.object(jsonMembers).serialized()`, made faster.
@@ -26,7 +26,7 @@ extension BuildManifest {
     }
 
     /// What decides pack `index`'s part besides its file list, for which its contentHash stands (the SHA-256 of the
-    /// files' paths, sizes and sha256s, SPEC 7): equal keys, equal parts. Nil without a contentHash or a file's sha256.
+    /// files' paths, sizes and sha256s, docs/build-output.md): equal keys, equal parts. Nil without a contentHash or a file's sha256.
     func partKey(_ index: Int) -> String? {
         let pack = packs[index]
         guard hasArchives, pack.contentHash != nil, pack.files.allSatisfy({ $0.sha256 != nil }) else { return nil }

@@ -1,12 +1,12 @@
 import ODRPackCore
-/// odrpack-manifest.json (SPEC 7): the one document `build` writes and `verify`, `diff` and `thin` read back.
+/// odrpack-manifest.json (docs/build-output.md): the one document `build` writes and `verify`, `diff` and `thin` read back.
 /// Without archive facts (`totals.archiveSize == nil`) it is the `plan --json` form.
 package struct BuildManifest: Sendable, Equatable {
     static let schemaVersion = 1
     package static let fileName = "odrpack-manifest.json"
 
     package struct File: Sendable, Equatable {
-        /// The file's destination inside the pack and the app (SPEC 3.5).
+        /// The file's destination inside the pack and the app (docs/manifest.md#destinations).
         package var path: String
         /// Its path relative to resources-root, only where it differs from `path`.
         package var source: String?
@@ -27,14 +27,14 @@ package struct BuildManifest: Sendable, Equatable {
         var archiveSha256: String?
         var contentHash: String?
         package var files: [File]
-        /// Background Assets builds only (SPEC 12): the asset pack id, its download policy, and its version
+        /// Background Assets builds only (docs/background-assets.md): the asset pack id, its download policy, and its version
         /// (nil in a plan, which knows no previous build).
         package var assetPackId: String?
         package var downloadPolicy: DownloadPolicy?
         package var version: Int64?
     }
 
-    /// What `thin` needs of a Background Assets build, since it reads only the build folder (SPEC 12).
+    /// What `thin` needs of a Background Assets build, since it reads only the build folder (docs/background-assets.md).
     package struct BackgroundAssets: Sendable, Equatable {
         package var hosting: BackgroundAssetsSettings.Hosting
         package var platforms: [String]
@@ -70,7 +70,7 @@ package struct BuildManifest: Sendable, Equatable {
     package var backgroundAssets: BackgroundAssets?
     package var bundleId: String
     package var profile: String
-    /// Every limit key of SPEC 4 in table order; nil where the profile has no limit.
+    /// Every limit key of docs/manifest.md#limits in table order; nil where the profile has no limit.
     package var limits: [(key: LimitProfile.Key, value: Int64?)]
     package var initialInstallTags: [String]
     package var prefetchOrder: [String]

@@ -7,7 +7,7 @@ import ODRPackPlatform
 /// metadata, and (when the fast path may vouch for the build) what it printed. The file lives outside the output
 /// folder, which holds only deterministic output: `$ODRPACK_CACHE_DIR`, else `$XDG_CACHE_HOME/odrpack`, else
 /// `~/.cache/odrpack`, named by the output folder's path. A state written by another version of odrpack is ignored
-/// whole, so a new version rewrites every pack once (SPEC 7).
+/// whole, so a new version rewrites every pack once (docs/build-output.md).
 struct BuildState: Sendable, Equatable {
     /// The format's name and version, then the tool's: either differing makes the file unreadable to this build.
     static var magic: [UInt8] { Array("odrpack-state 2 \(ToolVersion.current)\n".utf8) }
@@ -94,7 +94,7 @@ struct BuildState: Sendable, Equatable {
         return state
     }
 
-    /// Whether a file's recorded metadata vouches for its content (SPEC 7 "Atomic"): not when the file's time is
+    /// Whether a file's recorded metadata vouches for its content (docs/build-output.md#atomic): not when the file's time is
     /// not before the state's own, since then it may have changed again within the same clock tick after the build
     /// recorded it (git's "racily clean" case; a file system with a coarse clock, HFS+, FAT or a network share,
     /// makes that tick a second or two). Such a file is read again.

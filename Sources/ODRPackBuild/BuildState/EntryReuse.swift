@@ -3,7 +3,7 @@ import ODRPackFormats
 import ODRPackPlatform
 
 /// Which files of the packs being rewritten the last build's archives already hold as this build would write them,
-/// so their archived bytes are copied instead of read and compressed again (SPEC 7 "Incremental"). An entry's bytes
+/// so their archived bytes are copied instead of read and compressed again (docs/build-output.md#incremental). An entry's bytes
 /// depend only on its content and the pack settings (`PackWriter`), so one qualifies when its content is the one that
 /// build archived (same SHA-256 and CRC-32), its archive was written with the same settings and is exactly as that
 /// build left it (`BuildState.packStamp`), and the archive's own directory agrees. A file that moved to another pack

@@ -2,7 +2,7 @@ import Foundation
 import ODRPackCore
 import ODRPackPlatform
 
-/// Which packs the last build into the folder already wrote (SPEC 7, "Incremental"): a pack is reused when its
+/// Which packs the last build into the folder already wrote (docs/build-output.md#incremental): a pack is reused when its
 /// archive key and file name are as recorded, its archive or folder is exactly as that build left it, and its
 /// content hash is unchanged. Files whose metadata is as recorded are never re-read.
 struct PackReuse {

@@ -1,22 +1,25 @@
 import Foundation
+import ODRPackPlatform
 
-/// Loads the previous build's state on another thread while the resources are planned.
-/// `@unchecked Sendable` because: `loaded` is written once, by the loading thread, before it signals `done`, and
-/// read only after waiting on `done`, so the semaphore orders the write before every read.
-final class PreviousBuildLoader: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var loaded: PreviousBuild?
+/// Loads the previous build's state on another thread while the resources are planned. Any thread may ask for it,
+/// any number of times: the first to ask waits for the load, the others wait for the same result.
+final class PreviousBuildLoader: Sendable {
+    private let loaded = Locked<PreviousBuild?>(nil)
+    private let group = DispatchGroup()
 
     init(_ builder: PackBuilder) {
-        DispatchQueue.global().async {
-            self.loaded = builder.loadState()
-            self.done.signal()
+        group.enter()
+        DispatchQueue.global().async { [loaded, group] in
+            let state = builder.loadState()
+            loaded.withLock { $0 = state }
+            group.leave()
         }
     }
 
-    /// Waits for the state (once; later calls return at once).
-    lazy var previous: PreviousBuild = {
-        done.wait()
-        return loaded!
-    }()
+    /// Waits for the state; every later call returns at once. A `DispatchGroup` wait can be repeated by any number of
+    /// threads, unlike the semaphore a `lazy var` once guarded, which only the first could pass.
+    var previous: PreviousBuild {
+        group.wait()
+        return loaded.withLock { $0! }
+    }
 }

@@ -1,7 +1,7 @@
 import ODRPackCore
 import ODRPackFormats
 import ODRPackPlatform
-/// What changes between two builds, and what a device that holds the old one downloads again (SPEC 8).
+/// What changes between two builds, and what a device that holds the old one downloads again (docs/commands.md#diff).
 /// Pure: it compares two manifests.
 package struct BuildDiff: Sendable {
     package enum Status: String, Sendable {
@@ -51,7 +51,7 @@ package struct BuildDiff: Sendable {
     package var upload: [String]?
     /// Background Assets builds: the asset pack ids OLD has and NEW does not (sorted); nil for ODR builds.
     package var retired: [String]?
-    /// NEW's hosting, for what retiring means there (SPEC 12); nil for ODR builds.
+    /// NEW's hosting, for what retiring means there (docs/background-assets.md); nil for ODR builds.
     package var hosting: BackgroundAssetsSettings.Hosting?
 
     package var packsChanged: Int { packs.filter { $0.status != .unchanged }.count }
@@ -73,7 +73,7 @@ package struct BuildDiff: Sendable {
         let newPacks = Dictionary(new.packs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
         // Where every file lives on each side: a file has one tag set, so one pack.
-        // Paths by their bytes: NFC and NFD spellings of one name are two files (SPEC 3.2).
+        // Paths by their bytes: NFC and NFD spellings of one name are two files (docs/manifest.md#tags).
         var oldHome: [PathKey: (pack: String, file: BuildManifest.File)] = [:]
         for pack in old.packs { for file in pack.files { oldHome[PathKey(file.path)] = (pack.id, file) } }
         var newHome: [PathKey: (pack: String, file: BuildManifest.File)] = [:]

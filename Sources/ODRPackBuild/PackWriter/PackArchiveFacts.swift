@@ -4,12 +4,12 @@ import ODRPackPlatform
 package struct PackArchiveFacts: Sendable, Equatable {
     /// The archive's bytes (zip layout), or the bytes of every file in the pack folder (folder layout).
     var archiveSize: Int64
-    /// SHA-256 of the archive, or of the folder's `path NUL size NUL sha256 LF` lines (SPEC 7).
+    /// SHA-256 of the archive, or of the folder's `path NUL size NUL sha256 LF` lines (docs/build-output.md).
     var archiveSha256: String
     var contentHash: String
     /// Each resource's digest, in the pack's file order.
     package var files: [FileDigest]
-    /// The bytes of the pack's resources and its Info.plist: what signing added is not counted (SPEC 7, as in
+    /// The bytes of the pack's resources and its Info.plist: what signing added is not counted (docs/build-output.md, as in
     /// every pack of Xcode's exports).
     var uncompressedSize: Int64
 

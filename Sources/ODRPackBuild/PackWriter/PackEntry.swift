@@ -8,7 +8,7 @@ package struct FileDigest: Equatable, Sendable {
     var crc32: UInt32
 }
 
-/// One entry of a pack in the order its archive holds it (SPEC 7): every folder before what it contains,
+/// One entry of a pack in the order its archive holds it (docs/build-output.md): every folder before what it contains,
 /// everything else in code-point order of the path; folder names end with "/".
 struct PackEntry {
     enum Content {

@@ -1,7 +1,7 @@
 import ODRPackCore
 /// The seam between a build and a pack format: write one pack beside its final place and say what it holds.
-/// `PackWriter` writes ODR zips and folders (SPEC 7), `BackgroundAssetsPackWriter` drives Apple's packager
-/// (SPEC 12). One instance per worker thread, which owns its buffers.
+/// `PackWriter` writes ODR zips and folders (docs/build-output.md), `BackgroundAssetsPackWriter` drives Apple's packager
+/// (docs/background-assets.md). One instance per worker thread, which owns its buffers.
 protocol PackFormatWriter: AnyObject {
     /// Reports bytes read as they stream, for progress (from several threads).
     var onBytes: (@Sendable (Int64) -> Void)? { get set }

@@ -4,7 +4,7 @@ import ODRPackCore
 import ODRPackFormats
 import ODRPackPlatform
 
-/// Writes one pack in the layout the build asks for (SPEC 7): a streaming zip, or a reproducible folder,
+/// Writes one pack in the layout the build asks for (docs/build-output.md): a streaming zip, or a reproducible folder,
 /// optionally signed on its folder form. Reads each resource once where it can (files up to one chunk, and
 /// larger ones the cache vouches for); one writer per worker thread, which owns its buffers.
 final class PackWriter: PackFormatWriter {
@@ -157,7 +157,7 @@ final class PackWriter: PackFormatWriter {
         try flush()
         try archives.checkUnchanged()
         let (size, sha256) = try writer.finish()
-        // The commit waits for the disk (SPEC 7, Durable); starting now overlaps that with the other packs' work.
+        // The commit waits for the disk (docs/build-output.md, Durable); starting now overlaps that with the other packs' work.
         SystemCall.startWriteback(descriptor)
         return (size, sha256, digests)
     }

@@ -3,7 +3,7 @@ import ODRPackCore
 import ODRPackFormats
 import ODRPackPlatform
 
-/// `odrpack thin APP BUILD_DIR` (SPEC 10): makes a built app an On-Demand Resources app. Removes the app's copies
+/// `odrpack thin APP BUILD_DIR` (docs/commands.md#thin): makes a built app an On-Demand Resources app. Removes the app's copies
 /// of packed files, installs the build's plists and, with `embed`, the packs themselves as folders. Everything is
 /// checked before anything changes, and running it twice gives the same app as running it once.
 package struct AppThinner {
@@ -49,7 +49,7 @@ package struct AppThinner {
 
     package init(options: Options) { self.options = options }
 
-    /// Runs under a shared lock on the build folder (SPEC 10: thins run together, never during a build of it; a
+    /// Runs under a shared lock on the build folder (docs/commands.md#thin: thins run together, never during a build of it; a
     /// read-only build folder is read without one).
     /// - Parameter onWait: called once when a build holds the folder and this starts waiting for it.
     /// - Throws: `ODRPackError` when the tool cannot do its job (exit 2).
@@ -121,7 +121,7 @@ package struct AppThinner {
         return (toRemove, diagnostics)
     }
 
-    /// `pack-files-not-in-app` (SPEC 10): the app holds not one file of any pack at its destination and was not thinned
+    /// `pack-files-not-in-app` (docs/commands.md#thin): the app holds not one file of any pack at its destination and was not thinned
     /// with this build before (it does not hold `installed`, the build's own document, byte for byte).
     func notInAppWarning(_ manifest: BuildManifest, found: Int, in location: Location, installed: (name: String, bytes: Data?)) -> Diagnostic? {
         guard found == 0, let pack = manifest.packs.first(where: { !$0.files.isEmpty }) else { return nil }

@@ -1,4 +1,4 @@
-/// The stable diagnostic codes of SPEC section 5 (plus the build's own I/O codes).
+/// The stable diagnostic codes of docs/diagnostics.md (plus the build's own I/O codes).
 package enum DiagnosticCode: String, CaseIterable, Sendable {
     case manifestSyntax = "manifest-syntax"
     case manifestUnknownKey = "manifest-unknown-key"
@@ -23,27 +23,27 @@ package enum DiagnosticCode: String, CaseIterable, Sendable {
     case totalTooLarge = "total-too-large"
     /// `thin`: a file of the app has a pack's path but other bytes.
     case appFileDiffers = "app-file-differs"
-    /// `thin` of a Background Assets build with no App Group id (SPEC 12).
+    /// `thin` of a Background Assets build with no App Group id (docs/background-assets.md).
     case baAppGroupMissing = "ba-app-group-missing"
-    /// `thin` of a Background Assets build into an app without its downloader extension (SPEC 12).
+    /// `thin` of a Background Assets build into an app without its downloader extension (docs/background-assets.md).
     case baExtensionMissing = "ba-extension-missing"
-    /// Two files with one destination, or one file given two (SPEC 3.5).
+    /// Two files with one destination, or one file given two (docs/manifest.md#destinations).
     case destinationConflict = "destination-conflict"
-    /// Two files of one pack whose destinations are equal after Unicode NFC normalization (SPEC 3.5).
+    /// Two files of one pack whose destinations are equal after Unicode NFC normalization (docs/manifest.md#destinations).
     case normalizationCollision = "normalization-collision"
-    /// A symbolic link reaches a folder already reached by another path (SPEC 3.1).
+    /// A symbolic link reaches a folder already reached by another path (docs/manifest.md#files-and-links).
     case symlinkDuplicate = "symlink-duplicate"
-    /// A folder under resources-root is an odrpack build folder (SPEC 3.1).
+    /// A folder under resources-root is an odrpack build folder (docs/manifest.md#files-and-links).
     case buildFolderSkipped = "build-folder-skipped"
     /// A pack holds raw files of an asset catalog, which Xcode would compile into Assets.car.
     case assetCatalogUncompiled = "asset-catalog-uncompiled"
-    /// A pack holds a resource Xcode compiles rather than copies (SPEC 9).
+    /// A pack holds a resource Xcode compiles rather than copies (docs/xcode.md).
     case resourceUncompiled = "resource-uncompiled"
-    /// `thin`: the app holds none of any pack's files at their destinations (SPEC 10).
+    /// `thin`: the app holds none of any pack's files at their destinations (docs/commands.md#thin).
     case packFilesNotInApp = "pack-files-not-in-app"
-    /// `thin`: the downloader extension is in PlugIns/, which App Store Connect rejects (SPEC 12).
+    /// `thin`: the downloader extension is in PlugIns/, which App Store Connect rejects (docs/background-assets.md).
     case baExtensionMisplaced = "ba-extension-misplaced"
-    /// `build --published`: a pack the live download manifest lists is no longer built (SPEC 12).
+    /// `build --published`: a pack the live download manifest lists is no longer built (docs/background-assets.md).
     case baPackDropped = "ba-pack-dropped"
     /// A resource path that collides with the pack's own `Info.plist`.
     case pathReserved = "path-reserved"

@@ -1,5 +1,5 @@
 import ODRPackFormats
-/// Diagnostics in the `--json` documents (SPEC 6): objects with every field, absent ones null.
+/// Diagnostics in the `--json` documents (docs/commands.md): objects with every field, absent ones null.
 package enum DiagnosticsDocument {
     package static func json(_ diagnostics: [Diagnostic]) -> JSONValue {
         .array(diagnostics.map { diagnostic in

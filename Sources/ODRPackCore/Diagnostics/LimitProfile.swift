@@ -1,5 +1,5 @@
 import ODRPackPlatform
-/// The store's limits a project is checked against (SPEC section 4); `nil` means no limit.
+/// The store's limits a project is checked against (docs/manifest.md#limits); `nil` means no limit.
 package struct LimitProfile: Equatable, Sendable {
     package enum Key: String, CaseIterable, Sendable {
         case maxPackSize = "max-pack-size"
@@ -23,7 +23,7 @@ package struct LimitProfile: Equatable, Sendable {
     }
 
     package static let names = ["default", "ios", "ios18", "tvos", backgroundAssetsName]
-    /// What `--format background-assets` checks (SPEC 12): App Store Connect's 100 asset pack ids and 200 GB per app.
+    /// What `--format background-assets` checks (docs/background-assets.md): App Store Connect's 100 asset pack ids and 200 GB per app.
     static let backgroundAssetsName = "background-assets"
 
     /// A profile named on the command line: one of `names`, else a bad command line (exit 64) saying which exist.

@@ -1,5 +1,6 @@
 import Foundation
-/// Checks a plan against the manifest and the store's limits (SPEC sections 4 and 5). Pure.
+import ODRPackFormats
+/// Checks a plan against the manifest and the store's limits (docs/manifest.md#limits and docs/diagnostics.md). Pure.
 struct PlanChecker {
     package let manifest: TagManifest
     package let plan: PackPlan
@@ -66,7 +67,7 @@ struct PlanChecker {
         return diagnostics
     }
 
-    /// Destinations Apple's file systems take for one file (SPEC 3.5): equal but for letter case (`case-collision`),
+    /// Destinations Apple's file systems take for one file (docs/manifest.md#destinations): equal but for letter case (`case-collision`),
     /// or equal after NFC normalization but not in bytes (`normalization-collision`). Paths are compared as bytes.
     func collisions(in pack: AssetPack) -> [Diagnostic] {
         // A cheap case- and normalization-insensitive hash finds candidates; only they are folded and compared.
@@ -98,27 +99,52 @@ struct PlanChecker {
         return diagnostics
     }
 
-    /// The extensions of resources Xcode compiles rather than copies (SPEC 9).
-    static let compiledExtensions: Set<String> = ["storyboard", "xib", "atlas", "xcdatamodel", "xcdatamodeld", "xcmappingmodel", "xcstrings"]
+    /// The extensions of resources Xcode compiles rather than copies (docs/xcode.md), lowercase ASCII.
+    static let compiledExtensions: [[UInt8]] = ["storyboard", "xib", "atlas", "xcdatamodel", "xcdatamodeld", "xcmappingmodel", "xcstrings"]
+        .map { Array($0.utf8) }
+    static let catalogExtension = Array("xcassets".utf8)
+
+    /// What the first path component that a build tool compiles is: a catalog, another compiled resource, or none;
+    /// with the path up to and including that component. One pass over the bytes: plan runs it for every file.
+    static func compiledComponent(of path: String) -> (isCatalog: Bool, prefix: String)? {
+        var path = path
+        return path.withUTF8 { bytes -> (Bool, String)? in
+            var start = 0
+            while start < bytes.count {
+                var end = start
+                var dot = -1
+                while end < bytes.count && bytes[end] != UInt8(ascii: "/") {
+                    if bytes[end] == UInt8(ascii: ".") { dot = end }
+                    end += 1
+                }
+                if dot >= 0 {
+                    let length = end - dot - 1
+                    func matches(_ ext: [UInt8]) -> Bool {
+                        guard ext.count == length else { return false }
+                        for index in 0..<length where bytes[dot + 1 + index] | 0x20 != ext[index] { return false }
+                        return true
+                    }
+                    let isCatalog = matches(catalogExtension)
+                    if isCatalog || compiledExtensions.contains(where: matches) {
+                        return (isCatalog, String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self))
+                    }
+                }
+                start = end + 1
+            }
+            return nil
+        }
+    }
 
     /// `asset-catalog-uncompiled` and `resource-uncompiled`: one warning each per pack, naming what it holds.
     func uncompiled(in pack: AssetPack) -> [Diagnostic] {
         var catalogs: [String] = [], compiled: [String] = []
-        var catalogSet = Set<String>(), compiledSet = Set<String>()
+        var catalogSet = Set<PathKey>(), compiledSet = Set<PathKey>()
         for file in pack.files {
-            var prefix = ""
-            for component in file.source.split(separator: "/") {
-                prefix = prefix.isEmpty ? String(component) : prefix + "/" + component
-                guard let dot = component.lastIndex(of: ".") else { continue }
-                let ext = component[component.index(after: dot)...].lowercased()
-                if ext == "xcassets" {
-                    if catalogSet.insert(prefix).inserted { catalogs.append(prefix) }
-                    break
-                }
-                if Self.compiledExtensions.contains(ext) {
-                    if compiledSet.insert(prefix).inserted { compiled.append(prefix) }
-                    break
-                }
+            guard let (isCatalog, prefix) = Self.compiledComponent(of: file.source) else { continue }
+            if isCatalog {
+                if catalogSet.insert(PathKey(prefix)).inserted { catalogs.append(prefix) }
+            } else if compiledSet.insert(PathKey(prefix)).inserted {
+                compiled.append(prefix)
             }
         }
         var diagnostics: [Diagnostic] = []

@@ -1,4 +1,4 @@
-/// The manifest's `background-assets` section (SPEC 12), as written; `platforms` nil means the profile's default.
+/// The manifest's `background-assets` section (docs/background-assets.md), as written; `platforms` nil means the profile's default.
 package struct BackgroundAssetsSettings: Sendable, Equatable {
     package enum Hosting: String, CaseIterable, Sendable {
         /// App Store Connect hosts the packs.

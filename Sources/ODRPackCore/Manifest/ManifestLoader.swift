@@ -318,7 +318,7 @@ private struct Parsing {
                       at: item.location, subject: tag)
                 continue
             }
-            // NUL and the other C0 controls and DEL (SPEC 2): tags become parts of file names, and the system cuts a
+            // NUL and the other C0 controls and DEL (docs/manifest.md): tags become parts of file names, and the system cuts a
             // name at a NUL, so two packs would share one file.
             if tag.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
                 error(.tagInvalid, "tag '\(tag.debugDescription.dropFirst().dropLast())' contains a control character (NUL, a line break, a tab, ...), which cannot be part of a pack's file name: rename the tag",
@@ -392,7 +392,7 @@ private struct Parsing {
 
     // MARK: Background Assets
 
-    /// The `background-assets` section (SPEC 12); a value that is wrong is reported and its default kept.
+    /// The `background-assets` section (docs/background-assets.md); a value that is wrong is reported and its default kept.
     mutating func backgroundAssets(_ node: Node) -> BackgroundAssetsSettings {
         var settings = BackgroundAssetsSettings()
         guard let mapping = node.mapping else {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The tag manifest (SPEC section 2) as loaded: every value remembers where it was written.
+/// The tag manifest (docs/manifest.md) as loaded: every value remembers where it was written.
 package struct TagManifest: Sendable {
     /// A value with the manifest location it came from.
     package struct Located<Value: Sendable>: Sendable {
@@ -24,7 +24,7 @@ package struct TagManifest: Sendable {
         var selectorLocation: SourceLocation?
         package var tags: [Located<String>]
         /// The folder inside the app bundle (and the pack) where the entry places its files, normalized ("" is the
-        /// bundle's root); nil when the entry only adds tags (SPEC 3.5).
+        /// bundle's root); nil when the entry only adds tags (docs/manifest.md#destinations).
         package var into: String?
 
         init(selector: Selector, selectorLocation: SourceLocation?, tags: [Located<String>], into: String? = nil) {
@@ -35,7 +35,7 @@ package struct TagManifest: Sendable {
         }
     }
 
-    /// What happens to files no entry tags (SPEC 2, 3.3).
+    /// What happens to files no entry tags (docs/manifest.md, 3.3).
     package enum UntaggedPolicy: String, Sendable {
         /// They stay in the app and are counted: resources-root is the app's folder.
         case count
@@ -59,7 +59,7 @@ package struct TagManifest: Sendable {
     var limitOverrides: [LimitProfile.Key: Int64?]
     /// Where each top-level key was written, for diagnostics about the whole project.
     var keyLocations: [String: SourceLocation]
-    /// The `background-assets` section (SPEC 12); its defaults when the manifest has none.
+    /// The `background-assets` section (docs/background-assets.md); its defaults when the manifest has none.
     package var backgroundAssets = BackgroundAssetsSettings()
 
     init(displayPath: String, directory: URL, bundleID: String,
@@ -88,7 +88,7 @@ package struct TagManifest: Sendable {
     }
 
     /// The profile's limits with the manifest's overrides applied. Without a profile named on the command line, an ODR
-    /// plan checks the manifest's profile and a Background Assets plan the `background-assets` profile (SPEC 12).
+    /// plan checks the manifest's profile and a Background Assets plan the `background-assets` profile (docs/background-assets.md).
     package func limits(profileName: String? = nil, format: PackFormat = .odr) -> LimitProfile? {
         let name = profileName ?? (format == .backgroundAssets ? LimitProfile.backgroundAssetsName : self.profile.value)
         guard var profile = LimitProfile.named(name) else { return nil }

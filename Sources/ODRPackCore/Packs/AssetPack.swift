@@ -13,7 +13,7 @@ package struct AssetPack: Sendable {
     /// The first manifest entry that put a file here, for diagnostics that point at the manifest.
     var firstEntry: Int?
 
-    /// The Background Assets asset pack id (SPEC 12).
+    /// The Background Assets asset pack id (docs/background-assets.md).
     package var assetPackID: String { BackgroundAssetsIdentity.assetPackID(tags: tags) }
 
     /// The readable short form, tags joined with "+".

@@ -1,6 +1,6 @@
-/// A Background Assets asset pack id (SPEC 12): what the app passes to `AssetPackManager` and App Store Connect lists.
+/// A Background Assets asset pack id (docs/background-assets.md): what the app passes to `AssetPackManager` and App Store Connect lists.
 /// Only `A-Z a-z 0-9 -` (App Store Connect rejects `_` and `.`), at most 59 characters, stable across versions because it
-/// derives from the tags alone, and unique through the pack's md5 (SPEC 3.6).
+/// derives from the tags alone, and unique through the pack's md5 (docs/manifest.md#pack-identity).
 package enum BackgroundAssetsIdentity {
     /// The readable part's longest length, before `-` and the 8 hex digits.
     static let maxReadableLength = 50

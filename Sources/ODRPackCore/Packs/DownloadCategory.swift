@@ -1,4 +1,4 @@
-/// When a device downloads a pack or a tag (SPEC 3.8).
+/// When a device downloads a pack or a tag (docs/manifest.md#categories-and-priority).
 package enum DownloadCategory: String, Sendable, Codable, Comparable {
     case initialInstall = "initial-install"
     case prefetch

@@ -1,5 +1,5 @@
 import ODRPackFormats
-/// When Background Assets downloads a pack (SPEC 12), from its category (SPEC 3.8): essential packs come with the
+/// When Background Assets downloads a pack (docs/background-assets.md), from its category (docs/manifest.md#categories-and-priority): essential packs come with the
 /// app, prefetch packs right after it, on-demand packs when the app asks. Background Assets keeps no prefetch order.
 package enum DownloadPolicy: Equatable, Sendable {
     case essential(events: [String])

@@ -1,7 +1,7 @@
-/// Which kind of asset pack a command plans or builds (SPEC 12): the same packs, two formats.
+/// Which kind of asset pack a command plans or builds (docs/background-assets.md): the same packs, two formats.
 package enum PackFormat: String, CaseIterable, Sendable {
-    /// On-Demand Resources packs (SPEC 7).
+    /// On-Demand Resources packs (docs/build-output.md).
     case odr
-    /// Background Assets packs made by Apple's `ba-package` (SPEC 12).
+    /// Background Assets packs made by Apple's `ba-package` (docs/background-assets.md).
     case backgroundAssets = "background-assets"
 }

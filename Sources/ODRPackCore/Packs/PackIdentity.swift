@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// Xcode's asset pack naming, so ids stay stable across versions and match what Xcode makes (SPEC 3.6).
+/// Xcode's asset pack naming, so ids stay stable across versions and match what Xcode makes (docs/manifest.md#pack-identity).
 package enum PackIdentity {
     /// The longest pack file name, in UTF-8 bytes.
     static let maxFileNameBytes = 240

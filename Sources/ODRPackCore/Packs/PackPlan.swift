@@ -8,7 +8,7 @@ package struct PackPlan: Sendable {
     package var prefetchOrder: [String]
     package var appBundleFiles: Int
     package var appBundleSize: Int64
-    /// False with `untagged: ignore`: no app-bundle line, `"appBundle": null` (SPEC 3.3).
+    /// False with `untagged: ignore`: no app-bundle line, `"appBundle": null` (docs/manifest.md#untagged-files).
     package var countsAppBundle = true
     /// Sorted by id.
     package var packs: [AssetPack]
@@ -17,7 +17,7 @@ package struct PackPlan: Sendable {
     package var totalSize: Int64
     package var initialInstallSize: Int64
     package var initialPrefetchSize: Int64
-    /// What the plan is for: ODR packs, or Background Assets packs from the same tag sets (SPEC 12).
+    /// What the plan is for: ODR packs, or Background Assets packs from the same tag sets (docs/background-assets.md).
     package var format: PackFormat = .odr
     /// The manifest's `background-assets` section with its platforms resolved for the profile.
     package var backgroundAssets = BackgroundAssetsSettings()

@@ -26,7 +26,7 @@ package struct ProjectPlanner {
             let diagnostic = Diagnostic.error(.manifestInvalidValue, "unknown profile '\(profile ?? manifest.profile.value)'")
             return PlanResult(manifest: manifest, resolution: nil, plan: nil, diagnostics: manifestDiagnostics + [diagnostic])
         }
-        // A folder holding an odrpack build's lock is a build folder: output, never resources (SPEC 7).
+        // A folder holding an odrpack build's lock is a build folder: output, never resources (docs/build-output.md).
         let resolution = ResourceResolver(manifest: manifest, tree: tree, outputMarker: BuildFolder.lockFileName,
                                           alreadyChecked: alreadyChecked).resolve()
         let plan = PackPlanner(manifest: manifest, limits: limits, format: format, platformProfile: profile).plan(resolution)

@@ -2,7 +2,7 @@ import ODRPackFormats
 
 /// Which folders under resources-root the manifest's entries can reach: a folder a `path` entry names or lies in,
 /// one that holds a `path` entry below it, or one where a glob could match a file at some depth. With
-/// `untagged: ignore` nothing else is scanned (SPEC 3.3), so a manifest naming 20 files in a huge tree costs 20 files.
+/// `untagged: ignore` nothing else is scanned (docs/manifest.md#untagged-files), so a manifest naming 20 files in a huge tree costs 20 files.
 struct EntryReach: Sendable {
     /// Every `path` entry, normalized ("" is the root itself).
     private let paths: Set<PathKey>

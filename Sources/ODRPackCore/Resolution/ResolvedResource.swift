@@ -4,7 +4,7 @@ import ODRPackPlatform
 
 /// One regular file under resources-root with the tags the manifest gives it.
 package struct ResolvedResource: Sendable {
-    /// The file's destination: its path inside the pack and the app bundle, `/`-separated (SPEC 3.5). Every document
+    /// The file's destination: its path inside the pack and the app bundle, `/`-separated (docs/manifest.md#destinations). Every document
     /// names the file by it.
     package var path: String
     /// Where the file is: its path relative to resources-root, which is what is read. Equal to `path` unless an

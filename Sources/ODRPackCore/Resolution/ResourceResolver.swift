@@ -2,7 +2,7 @@ import Foundation
 import ODRPackFormats
 import ODRPackPlatform
 
-/// Walks resources-root and gives every regular file its tags (SPEC section 3, steps 1 to 3): a pure function of
+/// Walks resources-root and gives every regular file its tags (docs/manifest.md#resolution, steps 1 to 3): a pure function of
 /// the manifest and a `ResourceFileSystem` (one scan of metadata, plus the first bytes of tagged files to catch
 /// executable code), so that every file-system call, and every way one can fail, is at that edge.
 struct ResourceResolver {
@@ -65,7 +65,7 @@ private struct Walk {
     let ignoresUntagged: Bool
     /// Entries already reported with an error of their own, which `checkEntries` leaves alone.
     var settledEntries = Set<Int>()
-    /// Each real folder walked, by device and inode, with the first path that reached it (SPEC 3.1).
+    /// Each real folder walked, by device and inode, with the first path that reached it (docs/manifest.md#files-and-links).
     var walkedFolders: [DirectoryID: String] = [:]
 
     let alreadyChecked: ([ResolvedResource]) -> [Bool]
@@ -144,7 +144,7 @@ private struct Walk {
         guard directory.error == 0 else {
             let reason = SystemError(directory.error).reason
             let shown = relative.isEmpty ? "." : relative
-            // A folder no entry reaches cannot change a pack (SPEC 3.3): a warning; ignored with `untagged: ignore`.
+            // A folder no entry reaches cannot change a pack (docs/manifest.md#untagged-files): a warning; ignored with `untagged: ignore`.
             if !inherited.isEmpty || relative.isEmpty || mayReach(relative, components) {
                 diagnostics.append(.error(.fileUnreadable, "cannot read folder '\(shown)': \(reason)", subject: shown))
             } else if !ignoresUntagged {
@@ -233,7 +233,7 @@ private struct Walk {
                 }
                 if ignoresUntagged && childInherited.isEmpty && !mayReach(childRelative, components + [name]) { continue }
                 if let first = walkedFolders[id] {
-                    // Each real folder once (SPEC 3.1): the walk goes in code-point order, so the first path is the least.
+                    // Each real folder once (docs/manifest.md#files-and-links): the walk goes in code-point order, so the first path is the least.
                     if !isExcluded(name: name, path: childRelative, candidates: candidateExcludes) {
                         diagnostics.append(.warning(.symlinkDuplicate,
                             "'\(childRelative)' reaches the folder already reached as '\(first)' (through a symbolic link): its files are resources once, at '\(first)'; remove the link or exclude one of the paths",
@@ -247,7 +247,7 @@ private struct Walk {
                 let (subtree, childIndex) = linkedTree.map { ($0, 0) } ?? (tree, entry.child)
                 guard childIndex >= 0 else { continue }
                 // An odrpack build folder (it holds the build's lock file) is output, never a resource: a build into
-                // a folder under resources-root must not pack its own packs (SPEC 3.1).
+                // a folder under resources-root must not pack its own packs (docs/manifest.md#files-and-links).
                 if let outputMarker, subtree.directories[childIndex].contains(name: outputMarker) {
                     skipBuildFolder(childRelative, inherited: childInherited)
                     continue
@@ -309,7 +309,7 @@ private struct Walk {
         resources.append(resource)
     }
 
-    /// Gives a file the destination its entries' `into` say (SPEC 3.5): a named file at `D/<name>`, a file in a
+    /// Gives a file the destination its entries' `into` say (docs/manifest.md#destinations): a named file at `D/<name>`, a file in a
     /// named folder at `D/<folder name>/<path below it>`, a glob's file at `D/<name>`. Two different ones are a
     /// `destination-conflict`; the first entry's is kept.
     mutating func place(_ resource: inout ResolvedResource, name: String, contributing: [Int]) {
@@ -363,7 +363,7 @@ private struct Walk {
     }
 
     /// A problem with one name under resources-root: an error when an entry tags or reaches it, else a warning, since
-    /// it cannot change a pack (SPEC 3.3); nothing at all with `untagged: ignore`.
+    /// it cannot change a pack (docs/manifest.md#untagged-files); nothing at all with `untagged: ignore`.
     mutating func report(_ code: DiagnosticCode, _ message: String, path: String, name: String, components: [String],
                          inherited: [Int], globs: [Int]) {
         let bytes = Array(path.utf8)
@@ -376,7 +376,7 @@ private struct Walk {
         }
     }
 
-    /// A build folder under resources-root (SPEC 3.1): skipped with a warning, or an error when an entry names it or
+    /// A build folder under resources-root (docs/manifest.md#files-and-links): skipped with a warning, or an error when an entry names it or
     /// anything in it.
     mutating func skipBuildFolder(_ relative: String, inherited: [Int]) {
         let naming = manifest.entries.indices.filter { index in
@@ -431,7 +431,7 @@ private struct Walk {
         return resolution
     }
 
-    /// Two files with one destination are a `destination-conflict` naming both entries (SPEC 3.5); resources end up
+    /// Two files with one destination are a `destination-conflict` naming both entries (docs/manifest.md#destinations); resources end up
     /// sorted by destination.
     mutating func checkDestinations() {
         resources.sort { $0.path.precedesByCodePoint($1.path) }
@@ -444,7 +444,7 @@ private struct Walk {
     }
 
     /// How a path that the file system finds is spelled on disk, component by component (nil when a folder cannot
-    /// be listed): on a case-insensitive volume `hero.png` finds `Hero.png` (SPEC 3.2).
+    /// be listed): on a case-insensitive volume `hero.png` finds `Hero.png` (docs/manifest.md#tags).
     func spellingOnDisk(_ path: String) -> String? {
         var folder = rootPath, spelled: [String] = []
         for component in path.split(separator: "/").map(String.init) {

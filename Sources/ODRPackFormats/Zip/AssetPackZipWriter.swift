@@ -1,7 +1,7 @@
 import CZlib
 import ODRPackPlatform
 
-/// Writes a zip in the form of Apple's streaming asset packs (SPEC 7): every local header carries the entry's
+/// Writes a zip in the form of Apple's streaming asset packs (docs/build-output.md): every local header carries the entry's
 /// CRC-32 and both sizes (flag bit 3 never set), UTF-8 names, Unix modes, no extra field but zip64 where a
 /// number needs it. The caller knows each entry's CRC before its header; the archive's SHA-256 is computed on
 /// the way out, so the archive is read back only for the rare entry whose compressed size is patched in.
@@ -351,7 +351,7 @@ package final class AssetPackZipWriter {
         guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
         offset += UInt64(bytes.count)
         // Linux starts writing dirty pages only at 10% of memory; asking every 16 MB keeps the disk busy while the CPU
-        // works, so the build's final wait for stable storage (SPEC 7, Durable) is short.
+        // works, so the build's final wait for stable storage (docs/build-output.md, Durable) is short.
         unflushed += bytes.count
         if unflushed >= Self.writebackStep {
             SystemCall.startWriteback(descriptor)

@@ -5,7 +5,7 @@ package struct ZipFormatError: Error, CustomStringConvertible {
     package var description: String
 }
 
-/// The numbers of the zip format (PKWARE APPNOTE) that Apple's streaming asset packs use (SPEC 7).
+/// The numbers of the zip format (PKWARE APPNOTE) that Apple's streaming asset packs use (docs/build-output.md).
 package enum ZipFormat {
     static let localHeaderSignature: UInt32 = 0x0403_4b50
     static let centralHeaderSignature: UInt32 = 0x0201_4b50
@@ -61,7 +61,7 @@ package enum ZipFormat {
     }
 
     /// Whether an entry's local header carries the zip64 extra field: exactly when a size does not fit 32 bits.
-    /// The writer and `verify` decide with this one rule (SPEC 7: zip64 only where a size needs it).
+    /// The writer and `verify` decide with this one rule (docs/build-output.md: zip64 only where a size needs it).
     package static func needsZip64(size: UInt64, compressedSize: UInt64) -> Bool {
         size >= UInt64(overflow32) || compressedSize >= UInt64(overflow32)
     }

@@ -2,7 +2,7 @@ import Foundation
 import ODRPackCore
 import ODRPackPlatform
 
-/// `--github` (SPEC 11): every diagnostic as a GitHub Actions workflow command, and a Markdown summary for
+/// `--github` (docs/commands.md#report-and-ci): every diagnostic as a GitHub Actions workflow command, and a Markdown summary for
 /// the job's page appended to the file `GITHUB_STEP_SUMMARY` names.
 package enum GitHubActions {
     /// `::error file=F,line=L,col=C,title=CODE::MESSAGE`; `file`, `line` and `col` only where known.

@@ -3,7 +3,7 @@ import ODRPackBuild
 import ODRPackCore
 import ODRPackPlatform
 
-/// Markdown for a pull-request comment or a GitHub step summary (SPEC 11).
+/// Markdown for a pull-request comment or a GitHub step summary (docs/commands.md#report-and-ci).
 package enum MarkdownReport {
     /// `plan` and `validate`: totals against the profile's limits, then the problems.
     package static func plan(_ plan: PackPlan?, diagnostics: [Diagnostic], title: String) -> String {

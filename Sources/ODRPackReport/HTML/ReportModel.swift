@@ -1,6 +1,6 @@
 import ODRPackCore
 import ODRPackFormats
-/// What the HTML report of a plan is built from (SPEC 11): metadata only, like `plan`.
+/// What the HTML report of a plan is built from (docs/commands.md#report-and-ci): metadata only, like `plan`.
 package struct ReportModel: Sendable {
     package var title: String
     package var treemap: TreemapNode

@@ -1,6 +1,6 @@
 import ODRPackCore
 import ODRPackFormats
-/// The one self-contained HTML page of `report` and `diff --html` (SPEC 11): inline styles and script, the data
+/// The one self-contained HTML page of `report` and `diff --html` (docs/commands.md#report-and-ci): inline styles and script, the data
 /// as JSON in the page, nothing fetched from anywhere.
 enum ReportPage {
     static func html(title: String, data: JSONValue) -> String {

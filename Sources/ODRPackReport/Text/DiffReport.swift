@@ -38,7 +38,7 @@ package enum DiffReport {
         return .object(members)
     }
 
-    /// What retiring a pack means for the hosting (SPEC 12).
+    /// What retiring a pack means for the hosting (docs/background-assets.md).
     package static func retiredMeaning(_ hosting: BackgroundAssetsSettings.Hosting?) -> String {
         hosting == .self
             ? "Self-hosted: once the live download manifest stops listing them, devices delete these packs, also for app versions already installed."

@@ -5,7 +5,7 @@ import ODRPackFormats
 
 /// The human form of `plan`: what a person needs to decide, in tables.
 package enum PlanReport {
-    /// `plan --json` (SPEC 6): the build manifest's document without contents or archives, plus the diagnostics.
+    /// `plan --json` (docs/commands.md): the build manifest's document without contents or archives, plus the diagnostics.
     package static func json(_ result: PlanResult) -> JSONValue {
         var document = result.readablePlan.map { BuildManifest(plan: $0).jsonMembers } ?? []
         document.append(("diagnostics", DiagnosticsDocument.json(result.diagnostics)))

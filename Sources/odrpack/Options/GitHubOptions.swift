@@ -3,7 +3,7 @@ import ODRPackCore
 import ODRPackPlatform
 import ODRPackReport
 
-/// `--github` (SPEC 11), on plan, validate, build, diff and thin.
+/// `--github` (docs/commands.md#report-and-ci), on plan, validate, build, diff and thin.
 struct GitHubOptions: ParsableArguments {
     @Flag(help: "Also print every problem as a GitHub Actions annotation, and append a summary to $GITHUB_STEP_SUMMARY.")
     var github = false

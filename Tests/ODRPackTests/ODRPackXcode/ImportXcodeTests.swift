@@ -81,7 +81,7 @@ import Testing
         #expect(plan.status == 0, "\(plan.stderr)")
         let document = try plan.json()
         #expect(document["appBundle"] is NSNull)
-        // Only the catalogs' own warning: their raw files are packed (SPEC 5).
+        // Only the catalogs' own warning: their raw files are packed (docs/diagnostics.md).
         #expect((document["diagnostics"] as? [[String: Any]])?.map { $0["code"] as? String } == ["asset-catalog-uncompiled", "asset-catalog-uncompiled"])
         #expect(Self.packContents(document) == [
             "boss fight+level2": ["Bamboo/Assets.xcassets/Boss.imageset/Contents.json", "Bamboo/Assets.xcassets/Boss.imageset/boss.png"],
@@ -111,7 +111,7 @@ import Testing
     /// A tvOS app whose resources live beside the project folder: a file reference in a group, a folder reference,
     /// a variant group, files in groups above the project, a synchronized folder with a folder key, membership
     /// exceptions, a .lproj and an explicit folder, a catalog in it, and settings from xcconfig files. Every
-    /// destination is checked against the layout rule of SPEC 9, by path.
+    /// destination is checked against the layout rule of docs/xcode.md, by path.
     @Test func aTVAppBesideItsMediaGetsXcodesLayout() throws {
         let project = try TemporaryProject()
         try FileManager.default.removeItem(at: project.root)

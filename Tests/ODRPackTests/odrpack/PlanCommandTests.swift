@@ -158,7 +158,7 @@ import Testing
     }
 }
 
-/// SPEC 6: a write to stdout that fails is exit 2 with a message, never a crash.
+/// docs/commands.md: a write to stdout that fails is exit 2 with a message, never a crash.
 @Suite struct OutputFailureTests {
     @Test(.enabled(if: FileManager.default.isWritableFile(atPath: "/dev/full")),
           arguments: [["plan", "--json"], ["validate", "--json"], ["plan"]])
@@ -181,7 +181,7 @@ import Testing
     }
 }
 
-/// SPEC 6: colour only on a terminal, never with NO_COLOR or TERM=dumb (run under `script`, which gives a pty).
+/// docs/commands.md: colour only on a terminal, never with NO_COLOR or TERM=dumb (run under `script`, which gives a pty).
 @Suite struct TerminalColourTests {
     func validateOnATerminal(_ environment: [String: String]) throws -> String {
         let project = try TemporaryProject()

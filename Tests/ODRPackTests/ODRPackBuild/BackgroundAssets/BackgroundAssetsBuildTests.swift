@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// SPEC 12 for `build`, `verify` and `diff --format background-assets`, through the binary and the stand-in packager.
+/// docs/background-assets.md for `build`, `verify` and `diff --format background-assets`, through the binary and the stand-in packager.
 @Suite struct BackgroundAssetsBuildTests {
-    /// Pack id (SPEC 3.6) -> manifest pack, from a build's odrpack-manifest.json.
+    /// Pack id (docs/manifest.md#pack-identity) -> manifest pack, from a build's odrpack-manifest.json.
     func packs(_ fixture: BackgroundAssetsFixture, _ folder: String = "out") throws -> [[String: Any]] {
         try fixture.json(folder + "/odrpack-manifest.json")["packs"] as? [[String: Any]] ?? []
     }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ODRPackCore
 
-/// SPEC 12 for `plan`, `validate` and `report --format background-assets`, and the manifest's section.
+/// docs/background-assets.md for `plan`, `validate` and `report --format background-assets`, and the manifest's section.
 @Suite struct BackgroundAssetsPlanTests {
     @Test func assetPackIDsFollowTheSpec() {
         #expect(BackgroundAssetsIdentity.assetPackID(tags: ["level 2", "shared_ui"]) == expectedAssetPackID(["level 2", "shared_ui"]))

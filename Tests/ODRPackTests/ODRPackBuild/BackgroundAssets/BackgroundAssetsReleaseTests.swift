@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// SPEC 12 for shipping Background Assets: a crash-safe commit, packs placed with `into`, versions that never go
+/// docs/background-assets.md for shipping Background Assets: a crash-safe commit, packs placed with `into`, versions that never go
 /// backwards, immutable self-hosted addresses, `--published`, `--jobs` packagers at once, and `diff`'s retired packs.
 @Suite struct BackgroundAssetsReleaseTests {
     func packs(_ fixture: BackgroundAssetsFixture, _ folder: String = "out") throws -> [[String: Any]] {
@@ -152,7 +152,7 @@ import Testing
         #expect(try fixture.build(prefix + ["--published", "broken.json"], output: "ci").status == 2)
     }
 
-    /// Packagers wait on I/O: `--jobs 4` runs four at once even on fewer cores (SPEC 6).
+    /// Packagers wait on I/O: `--jobs 4` runs four at once even on fewer cores (docs/commands.md).
     @Test func jobsRunThatManyPackagersAtOnce() throws {
         let fixture = try BackgroundAssetsFixture()
         #expect(try fixture.build(["--jobs", "4"], environment: ["BA_STANDIN_SLEEP": "1"]).status == 0)

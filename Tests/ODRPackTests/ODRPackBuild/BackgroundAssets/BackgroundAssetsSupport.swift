@@ -92,7 +92,7 @@ struct BackgroundAssetsFixture {
     }
 }
 
-/// SPEC 12's asset pack id, computed here from the text of the spec, independently of the product.
+/// docs/background-assets.md's asset pack id, computed here from the text of the spec, independently of the product.
 func expectedAssetPackID(_ tags: [String]) -> String {
     let sorted = tags.sorted()
     let parts = sorted.map { tag -> String in

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// SPEC 12 for `thin` with a Background Assets build: the app's own Info.plist read back with Foundation.
+/// docs/background-assets.md for `thin` with a Background Assets build: the app's own Info.plist read back with Foundation.
 @Suite struct BackgroundAssetsThinTests {
     /// The fixture built into `out`, and `Game.app` holding every resource, an Info.plist in `format`, and
     /// optionally a downloader extension.
@@ -60,7 +60,7 @@ import Testing
             #expect(plist["BAManifestURL"] == nil && plist["BAInitialDownloadRestrictions"] == nil)
             #expect(try fixture.data("Game.app/AssetPackTags.json") == fixture.data("out/BackgroundAssets/AssetPackTags.json"))
             #expect(try appFiles(fixture).keys.sorted() == ["AssetPackTags.json", "Extensions/Downloader.appex/Info.plist", "Info.plist", "UI/menu.json"])
-            // Booleans are plist booleans in the bytes, never the integer 1 (SPEC 12).
+            // Booleans are plist booleans in the bytes, never the integer 1 (docs/background-assets.md).
             let bytes = try fixture.data("Game.app/Info.plist")
             if format == .binary {
                 let kinds = try BinaryPlistKinds.read(bytes)

@@ -3,7 +3,7 @@ import Testing
 @testable import ODRPackBuild
 import ODRPackFormats
 
-/// The asset-pack manifest's values as Xcode's exports have them (SPEC 7).
+/// The asset-pack manifest's values as Xcode's exports have them (docs/build-output.md).
 @Suite struct AppleManifestsTests {
     @Test func contentTimestampsAreWholeSecondsBetween2001And2020() {
         #expect(AppleManifests.contentTimestamp(String(repeating: "0", count: 64)) == "2001-01-01T00:00:00.000Z")
@@ -17,7 +17,7 @@ import ODRPackFormats
         }
     }
 
-    /// Build products (the template, thin --embed's manifest) hold a plist boolean, exports the integer (SPEC 7):
+    /// Build products (the template, thin --embed's manifest) hold a plist boolean, exports the integer (docs/build-output.md):
     /// checked in the written bytes, `0x09`/`0x08` against `0x10 0x01`/`0x10 0x00`.
     @Test func isStreamableTakesTheFormOfItsFile() throws {
         let cases: [(url: String, form: AppleManifests.StreamableForm, kind: BinaryPlistKinds.Value)] = [

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// SPEC 7 "Bounded": verify streams every entry and holds at most 1 MiB of any one, so an archive whose Info.plist
+/// docs/build-output.md#bounded: verify streams every entry and holds at most 1 MiB of any one, so an archive whose Info.plist
 /// inflates to 512 MiB from 0.5 MB is a mismatch, not a gigabyte of memory. The hostile archive is made by
 /// Python's zipfile (an independent writer); verify runs under a 400 MB address-space limit, which the whole entry
 /// could never fit in.

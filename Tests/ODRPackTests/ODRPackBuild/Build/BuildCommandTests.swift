@@ -51,7 +51,7 @@ import Testing
         return result
     }
 
-    /// What a pack archive must list (SPEC 7): META-INF first, then Info.plist, the files and a folder entry for
+    /// What a pack archive must list (docs/build-output.md): META-INF first, then Info.plist, the files and a folder entry for
     /// every folder, in code-point order.
     static func expectedEntries(files: [String]) -> [String] {
         var names = Set(files + ["Info.plist"])
@@ -212,7 +212,7 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: project.path("out/AssetPackManifestTemplate.plist")))
         let manifest = try #require(try plist("AssetPackManifest.plist") as? [String: Any])
-        // The export form: the integer 1 in the bytes, not a boolean (SPEC 7).
+        // The export form: the integer 1 in the bytes, not a boolean (docs/build-output.md).
         let exported = try BinaryPlistKinds.read(Data(contentsOf: project.root.appendingPathComponent("out/AssetPackManifest.plist")))
         #expect(!exported["resources"]!.items.isEmpty)
         #expect(exported["resources"]!.items.allSatisfy { $0["isStreamable"] == .int(1) })
@@ -253,7 +253,7 @@ import Testing
         let template = try #require(try plist("AssetPackManifestTemplate.plist") as? [String: Any])
         let first = try #require((template["resources"] as? [[String: Any]])?.first)
         #expect((first["URL"] as? String)?.hasPrefix("http://127.0.0.1" + project.path("out/OnDemandResources/")) == true)
-        // The build-product form: the plist boolean true in the bytes (SPEC 7).
+        // The build-product form: the plist boolean true in the bytes (docs/build-output.md).
         let templateKinds = try BinaryPlistKinds.read(Data(contentsOf: project.root.appendingPathComponent("out/AssetPackManifestTemplate.plist")))
         #expect(!templateKinds["resources"]!.items.isEmpty)
         #expect(templateKinds["resources"]!.items.allSatisfy { $0["isStreamable"] == .bool(true) })
@@ -529,7 +529,7 @@ import Testing
             }
             TestSystem.killAtOnce(process.processIdentifier)
             process.waitUntilExit()
-            // Right after the kill, before anything repairs it: the folder verifies (SPEC 7 "Atomic").
+            // Right after the kill, before anything repairs it: the folder verifies (docs/build-output.md#atomic).
             let verify = try CommandRunner.run(["verify", "killed"], in: project.root)
             #expect(verify.status == 0, "killed after \(lines) progress lines: \(verify.stderr)")
         }

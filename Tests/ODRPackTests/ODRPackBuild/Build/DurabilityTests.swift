@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// SPEC 7, "Durable": every pack is on stable storage before a plist or the manifest that names it is renamed into
+/// docs/build-output.md#durable: every pack is on stable storage before a plist or the manifest that names it is renamed into
 /// place, and the manifest's rename itself before exit 0. A power cut cannot be staged here, so the order of the
 /// system calls is read with strace (Linux), which names each flushed file (`-y`).
 @Suite struct DurabilityTests {
@@ -50,7 +50,7 @@ import Testing
     }
 
     /// A pack is flushed after its rename and before `end`: an fsync of the pack (of every file in a pack folder) and
-    /// one of its folder. Never a syncfs, which would wait for what other programs wrote (SPEC 7 "Durable").
+    /// one of its folder. Never a syncfs, which would wait for what other programs wrote (docs/build-output.md#durable).
     func expectFlushed(_ trace: [String], pack renamed: Int, files: [String], before end: Int, sourceLocation: SourceLocation = #_sourceLocation) {
         let target = renameTarget(trace[renamed])
         let folder = (target as NSString).deletingLastPathComponent

@@ -3,7 +3,7 @@ import Testing
 @testable import ODRPackPlatform
 import ODRPackCore
 
-/// SPEC 7, "One build at a time": a build waits for another holder of the output folder, or fails with --no-wait.
+/// docs/build-output.md, "One build at a time": a build waits for another holder of the output folder, or fails with --no-wait.
 @Suite struct OutputLockTests {
     let game = BuildCommandTests()
 

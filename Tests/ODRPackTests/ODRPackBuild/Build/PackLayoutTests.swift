@@ -4,7 +4,7 @@ import Testing
 @testable import ODRPackCore
 @testable import ODRPackPlatform
 
-/// `--layout folder` and `--sign-command` (SPEC 7), through the binary.
+/// `--layout folder` and `--sign-command` (docs/build-output.md), through the binary.
 @Suite struct PackLayoutTests {
     let game = BuildCommandTests()
 
@@ -31,7 +31,7 @@ import Testing
         return Dictionary(uniqueKeysWithValues: resources.map { ($0["bundleKey"] as! String, $0) })
     }
 
-    /// A pack file name of the full 240 bytes (SPEC 3.6) builds, signs, verifies and embeds: no temporary name may
+    /// A pack file name of the full 240 bytes (docs/manifest.md#pack-identity) builds, signs, verifies and embeds: no temporary name may
     /// grow it past the 255 bytes a file name can have.
     @Test(arguments: [["--layout", "zip"], ["--layout", "folder"], ["--sign-command", "mkdir {}/_CodeSignature && touch {}/_CodeSignature/CodeResources"]])
     func fullLengthPackNamesBuildVerifyAndEmbed(options: [String]) throws {

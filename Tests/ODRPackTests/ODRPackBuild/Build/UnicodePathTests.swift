@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Paths are bytes everywhere (SPEC 3.2, 3.5): NFC `café` and NFD `café` are two files for entries, packs, verify and
+/// Paths are bytes everywhere (docs/manifest.md#tags, 3.5): NFC `café` and NFD `café` are two files for entries, packs, verify and
 /// diff, and one pack holding both gets `normalization-collision`. Swift's `String` equality is canonical, so each
 /// of these once took the two for one.
 @Suite struct UnicodePathTests {

@@ -32,7 +32,7 @@ import Testing
         let read = try Data(text.utf8).withUnsafeBytes { try BuildManifest(json: $0.bindMemory(to: UInt8.self)) }
         #expect(read == written)
         #expect(read.serialized() == text)
-        // A plan's document has no archive fields at all (SPEC 6, plan --json).
+        // A plan's document has no archive fields at all (docs/commands.md, plan --json).
         #expect(text.contains("archiveSize") == archives && text.contains("contentHash") == archives && text.contains("sha256") == archives)
         #expect(text.contains(#""max-initial-install-size": null"#))
     }
@@ -75,7 +75,7 @@ import Testing
         }
     }
 
-    /// A hand-written manifest may leave out what diff and verify do not need, or carry SPEC 7's `"...": 0`
+    /// A hand-written manifest may leave out what diff and verify do not need, or carry docs/build-output.md's `"...": 0`
     /// placeholder limit: missing limits are no limits, missing totals are recomputed from the packs.
     @Test func summaryMembersMayBeLeftOut() throws {
         let pack = #"{"id": "p", "file": "OnDemandResources/p.assetpack", "tags": ["a"], "category": "initial-install", "size": 7, "files": []}"#

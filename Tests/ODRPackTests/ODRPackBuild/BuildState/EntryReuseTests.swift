@@ -4,7 +4,7 @@ import Testing
 @testable import ODRPackCore
 @testable import ODRPackPlatform
 
-/// A rewritten pack copies its unchanged entries from the last build's archives (SPEC 7 "Incremental"): every way
+/// A rewritten pack copies its unchanged entries from the last build's archives (docs/build-output.md#incremental): every way
 /// a pack can change must give the bytes of a clean build, and read from the resources only what changed.
 @Suite struct EntryReuseTests {
     /// Small text (deflated whole), small noise (stored), and over 4 MiB of each, which stream.

@@ -16,7 +16,7 @@ import Testing
 
     /// Up to three samples (48 KiB) an entry is judged by its whole deflate at level 4, above by a level-1 trial of
     /// three samples: both sides of the boundary deflate text and store noise, and at every `--level` the choice is
-    /// the same (SPEC 7: it depends only on the bytes), while the bytes deflated are the level's.
+    /// the same (docs/build-output.md: it depends only on the bytes), while the bytes deflated are the level's.
     @Test func smallEntriesAreJudgedByTheirBytesAtEveryLevel() throws {
         let text = Array(String(repeating: "{\"name\": \"sprite\", \"frame\": 12}\n", count: 3_000).utf8)
         for level in [0, 1, 4, 9] {

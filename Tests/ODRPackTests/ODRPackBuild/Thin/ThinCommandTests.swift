@@ -3,7 +3,7 @@ import Testing
 @testable import ODRPackBuild
 @testable import ODRPackFormats
 
-/// `odrpack thin` (SPEC 10) through the binary, on an app made from the game's resources.
+/// `odrpack thin` (docs/commands.md#thin) through the binary, on an app made from the game's resources.
 @Suite struct ThinCommandTests {
     let game = BuildCommandTests()
 
@@ -139,7 +139,7 @@ import Testing
         #expect((document["embedded"] as? [String])?.count == packs.count)
         let plist = try PropertyListSerialization.propertyList(from: Data(contentsOf: project.root.appendingPathComponent("Game.app/AssetPackManifest.plist")), format: nil) as! [String: Any]
         let resources = plist["resources"] as! [[String: Any]]
-        // Xcode's embedded form is a build product: isStreamable is the plist boolean false (0x08), not 0 (SPEC 7).
+        // Xcode's embedded form is a build product: isStreamable is the plist boolean false (0x08), not 0 (docs/build-output.md).
         let kinds = try BinaryPlistKinds.read(Data(contentsOf: project.root.appendingPathComponent("Game.app/AssetPackManifest.plist")))
         #expect(kinds["resources"]!.items.count == resources.count)
         #expect(kinds["resources"]!.items.allSatisfy { $0["isStreamable"] == .bool(false) })
@@ -174,7 +174,7 @@ import Testing
         #expect(try appFiles(project) == before)
     }
 
-    /// An app whose files are not where the packs put them (SPEC 10): a warning naming a pack and a path it looked
+    /// An app whose files are not where the packs put them (docs/commands.md#thin): a warning naming a pack and a path it looked
     /// for, exit 0; once the app holds this build's OnDemandResources.plist (thinned before), no warning.
     @Test func anAppWithNoneOfThePacksFilesGetsAWarning() throws {
         let project = try builtGame(subfolder: "Data/")

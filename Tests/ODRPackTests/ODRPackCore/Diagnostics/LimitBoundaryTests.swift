@@ -21,7 +21,7 @@ import Testing
         return try project.plan()
     }
 
-    /// SPEC 4's and 12's tables, number by number (nil: no limit).
+    /// docs/manifest.md#limits's and 12's tables, number by number (nil: no limit).
     @Test func everyProfileHasTheSpecNumbers() {
         let table: [String: [Int64?]] = [
             // max-pack-size, max-tag-size, recommended-size, max-pack-count, max-initial-install-size, max-initial-prefetch-size, max-total-size
@@ -29,7 +29,7 @@ import Testing
             "ios": [512 * Self.MB, 512 * Self.MB, 64 * Self.MB, 1000, 2 * Self.GB, 4 * Self.GB, 20 * Self.GB],
             "ios18": [8 * Self.GB, 8 * Self.GB, 64 * Self.MB, 1000, nil, nil, 70 * Self.GB],
             "tvos": [512 * Self.MB, 512 * Self.MB, 64 * Self.MB, 1000, 2 * Self.GB, 4 * Self.GB, 20 * Self.GB],
-            // SPEC 12: App Store Connect's 100 asset pack ids and 200 GB; every other limit none.
+            // docs/background-assets.md: App Store Connect's 100 asset pack ids and 200 GB; every other limit none.
             "background-assets": [nil, nil, nil, 100, nil, nil, 200 * Self.GB],
         ]
         let keys: [LimitProfile.Key] = [.maxPackSize, .maxTagSize, .recommendedSize, .maxPackCount, .maxInitialInstallSize,

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import ODRPackCore
 
-/// Warnings about what a pack holds: catalogs and compiled resources (SPEC 5, 9), and names Apple's file systems
-/// take for one (SPEC 3.5).
+/// Warnings about what a pack holds: catalogs and compiled resources (docs/diagnostics.md, 9), and names Apple's file systems
+/// take for one (docs/manifest.md#destinations).
 @Suite struct PackContentWarningTests {
     func plan(_ files: [String], entries: String = "  - {path: ., tags: [a]}\n") throws -> PlanResult {
         let project = try TemporaryProject()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ODRPackCore
 
-/// Where entries with `into` put their files (SPEC 3.5), and what `untagged: ignore` leaves alone (SPEC 3.3).
+/// Where entries with `into` put their files (docs/manifest.md#destinations), and what `untagged: ignore` leaves alone (docs/manifest.md#untagged-files).
 @Suite struct DestinationTests {
     func project(_ entries: String, extra: String = "") throws -> TemporaryProject {
         let project = try TemporaryProject()
@@ -112,7 +112,7 @@ import Testing
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
         #expect(result.resolution?.resources.map(\.path) == ["Art/x.png", "Game/Level1/a.json"])
         #expect(result.plan?.countsAppBundle == false)
-        // The same tree counted: the untagged problems are warnings with their codes (SPEC 3.3).
+        // The same tree counted: the untagged problems are warnings with their codes (docs/manifest.md#untagged-files).
         try project.manifest("version: 1\nbundle-id: com.example.x\nresources-root: R\nresources:\n  - {path: Game/Level1, tags: [l1]}\n")
         let counted = try project.plan()
         #expect(Set(counted.codes) == ["file-unreadable", "path-outside-root"])

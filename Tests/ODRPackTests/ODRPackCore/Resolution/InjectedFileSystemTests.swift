@@ -4,7 +4,7 @@ import Testing
 @testable import ODRPackPlatform
 
 /// Resolution is a pure function of the manifest and a `ResourceFileSystem`: a file system that fails where a real
-/// one rarely does (whoever runs the tests, root included) gives exactly the diagnostics the SPEC asks for.
+/// one rarely does (whoever runs the tests, root included) gives exactly the diagnostics docs/diagnostics.md asks for.
 @Suite struct InjectedFileSystemTests {
     /// The real disk, except for the failures it is told to give.
     struct FailingFileSystem: ResourceFileSystem {
@@ -84,7 +84,7 @@ import Testing
         func read(_ path: String, count: Int, at offset: Int64) -> Result<[UInt8], SystemError> { local.read(path, count: count, at: offset) }
     }
 
-    /// SPEC 3.2: a `path` entry spells the name as it is on disk; on a volume that ignores case, the wrong case is
+    /// docs/manifest.md#tags: a `path` entry spells the name as it is on disk; on a volume that ignores case, the wrong case is
     /// `path-not-found` showing the name on disk, not a silently empty entry.
     @Test func aPathInTheWrongCaseIsPathNotFoundShowingTheNameOnDisk() throws {
         let project = try TemporaryProject()

@@ -3,7 +3,7 @@ import Testing
 @testable import ODRPackCore
 @testable import ODRPackReport
 
-/// `--github`, the step summary and `diff --markdown` (SPEC 11).
+/// `--github`, the step summary and `diff --markdown` (docs/commands.md#report-and-ci).
 @Suite struct GitHubActionsTests {
     @Test func workflowCommandsAreEscapedAsGitHubRequires() {
         let located = Diagnostic.error(.packTooLarge, "pack is 100% full\r\nsecond line, with: colon",

@@ -4,7 +4,7 @@ import Testing
 @testable import ODRPackPlatform
 @testable import ODRPackReport
 
-/// What the HTML report is built from (SPEC 11): the treemap's tiles, the limits, the tables and the page.
+/// What the HTML report is built from (docs/commands.md#report-and-ci): the treemap's tiles, the limits, the tables and the page.
 @Suite struct ReportModelTests {
     func resource(_ path: String, _ size: Int64) -> ResolvedResource {
         ResolvedResource(path: path, size: size, stamp: FileStamp(size: size, modificationNanoseconds: 0, changeNanoseconds: 0, inode: 0, device: 0),
