@@ -3,7 +3,7 @@ SWIFT ?= swift
 BUILD_FLAGS ?=
 ODRPACK = .build/debug/odrpack
 
-.PHONY: all deps build release sample report test test-browser fuzz bench install uninstall clean
+.PHONY: all deps build release sample report test test-browser lint format fuzz bench install uninstall clean
 PREFIX ?= /usr/local
 
 all: build
@@ -74,6 +74,16 @@ ifneq ($(UNAME),Darwin)
 endif
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
+
+# The toolchain's formatter (swift format, configured by .swift-format): `make format` rewrites the tree, `make lint`
+# fails, naming them, when files are not as it would write them.
+SWIFT_FILES = $(shell git ls-files '*.swift' 2>/dev/null)
+format:
+	$(SWIFT) format --in-place --parallel $(SWIFT_FILES)
+lint:
+	@unformatted=$$(printf '%s\n' $(SWIFT_FILES) | xargs -P 4 -I{} sh -c '$(SWIFT) format "{}" | cmp -s - "{}" || echo "{}"'); \
+	if [ -n "$$unformatted" ]; then echo "not formatted as swift format writes them (run make format):"; echo "$$unformatted"; exit 1; fi; \
+	echo "lint: every Swift file is formatted"
 
 # Opens the report and diff pages in headless Chromium (installed from apt when missing).
 test-browser: build

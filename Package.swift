@@ -4,7 +4,7 @@ import PackageDescription
 
 /// Swift 6 language mode (complete concurrency checking) plus the upcoming feature it does not turn on yet.
 let upcomingFeatures: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
@@ -31,7 +31,7 @@ let package = Package(
     // macOS 13 and later (CI images still run 13 and 14); shared state uses ODRPackPlatform's Locked, not Mutex.
     platforms: [.macOS(.v13)],
     products: [
-        .executable(name: "odrpack", targets: ["odrpack"]),
+        .executable(name: "odrpack", targets: ["odrpack"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -62,8 +62,9 @@ let package = Package(
         .target(name: "CSHA256"),
     ] + layers.map { .target(name: $0.name, dependencies: $0.imports, swiftSettings: upcomingFeatures) } + [
         // What the libFuzzer targets (and the tests replaying their seeds) call; never part of the odrpack product.
-        .target(name: "ODRPackFuzzing", dependencies: layers.map { .target(name: $0.name) }, path: "Fuzz/EntryPoints",
-                swiftSettings: upcomingFeatures),
+        .target(
+            name: "ODRPackFuzzing", dependencies: layers.map { .target(name: $0.name) }, path: "Fuzz/EntryPoints",
+            swiftSettings: upcomingFeatures),
         .executableTarget(
             name: "odrpack",
             dependencies: [
@@ -85,7 +86,10 @@ let package = Package(
 // libFuzzer targets, only for `make fuzz` (which sets ODRPACK_FUZZ): an ordinary build never sees them.
 if ProcessInfo.processInfo.environment["ODRPACK_FUZZ"] != nil {
     package.targets.append(.target(name: "FuzzDriver", path: "Fuzz/Targets/FuzzDriver"))
-    for name in ["FuzzTagManifest", "FuzzGlob", "FuzzBuildManifest", "FuzzStreamingZip", "FuzzPbxproj", "FuzzBinaryPlist"] {
-        package.targets.append(.executableTarget(name: name, dependencies: ["ODRPackFuzzing", "FuzzDriver"], path: "Fuzz/Targets/" + name))
+    for name in [
+        "FuzzTagManifest", "FuzzGlob", "FuzzBuildManifest", "FuzzStreamingZip", "FuzzPbxproj", "FuzzBinaryPlist",
+    ] {
+        package.targets.append(
+            .executableTarget(name: name, dependencies: ["ODRPackFuzzing", "FuzzDriver"], path: "Fuzz/Targets/" + name))
     }
 }

@@ -11,7 +11,8 @@ import ODRPackXcode
 package enum FuzzEntryPoints {
     /// The tag manifest loader (YAML or JSON).
     package static func tagManifest(_ bytes: UnsafeRawBufferPointer) {
-        _ = ManifestLoader().parse(data: Data(bytes), displayPath: "fuzz.yml", directory: URL(fileURLWithPath: "/nonexistent"))
+        _ = ManifestLoader().parse(
+            data: Data(bytes), displayPath: "fuzz.yml", directory: URL(fileURLWithPath: "/nonexistent"))
     }
 
     /// A glob from the first line, matched against the second.
@@ -54,7 +55,7 @@ package enum FuzzEntryPoints {
         }
         _ = try? reader.centralDirectory()
         // And from the end, as a build reads the last build's archive to copy its unchanged entries.
-        if case let .success(descriptor) = SystemCall.openForReading(path) {
+        if case .success(let descriptor) = SystemCall.openForReading(path) {
             _ = try? ZipCentralDirectory(descriptor: descriptor, fileSize: UInt64(bytes.count))
             _ = SystemCall.closeFile(descriptor)
         }
@@ -99,14 +100,14 @@ extension PropertyListValue {
     static func matches(_ decoded: Any, _ value: PropertyListValue) -> Bool {
         switch value {
         case .bool, .int: return PropertyListValue(foundation: decoded) == value
-        case let .real(number): return (decoded as? NSNumber)?.doubleValue.bitPattern == number.bitPattern
-        case let .string(text): return (decoded as? String) == text
-        case let .data(bytes): return (decoded as? Data).map { [UInt8]($0) } == bytes
-        case let .date(seconds): return (decoded as? Date)?.timeIntervalSinceReferenceDate == seconds
-        case let .array(items):
+        case .real(let number): return (decoded as? NSNumber)?.doubleValue.bitPattern == number.bitPattern
+        case .string(let text): return (decoded as? String) == text
+        case .data(let bytes): return (decoded as? Data).map { [UInt8]($0) } == bytes
+        case .date(let seconds): return (decoded as? Date)?.timeIntervalSinceReferenceDate == seconds
+        case .array(let items):
             guard let list = decoded as? [Any], list.count == items.count else { return false }
             return zip(list, items).allSatisfy { matches($0, $1) }
-        case let .dictionary(entries):
+        case .dictionary(let entries):
             guard let dictionary = decoded as? [String: Any], dictionary.count == entries.count else { return false }
             return entries.allSatisfy { key, item in dictionary[key].map { matches($0, item) } ?? false }
         }

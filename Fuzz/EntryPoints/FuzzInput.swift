@@ -1,4 +1,5 @@
 import ODRPackFormats
+
 /// Draws values from fuzzer bytes; zeros once they run out.
 struct FuzzInput {
     let bytes: UnsafeRawBufferPointer

@@ -20,7 +20,8 @@ extension String {
     package func hasSameBytes(as other: String) -> Bool {
         let result = utf8.withContiguousStorageIfAvailable { left in
             other.utf8.withContiguousStorageIfAvailable { right in
-                left.count == right.count && (left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+                left.count == right.count
+                    && (left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
             }
         }
         return (result ?? nil) ?? utf8.elementsEqual(other.utf8)

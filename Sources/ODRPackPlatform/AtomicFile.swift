@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes a file beside its final name and renames it into place: a reader sees the old file or the whole new one.
@@ -15,24 +16,29 @@ package enum AtomicFile {
     ///   (for files inside a folder that must not reach out of it, such as an app).
     /// - Parameter durable: the bytes reach stable storage before the rename, and the rename before the return
     ///   (fsync of the file, then of its folder): for a build's manifests, which must never name what a power cut lost.
-    package static func write(_ data: some ContiguousBytes, to givenPath: String, unlinkingFirst: Bool = false, replacingLinks: Bool = false,
-                      durable: Bool = false) throws {
-        try stage(data, for: givenPath, replacingLinks: replacingLinks, durable: durable).moveIntoPlace(unlinkingFirst: unlinkingFirst)
+    package static func write(
+        _ data: some ContiguousBytes, to givenPath: String, unlinkingFirst: Bool = false, replacingLinks: Bool = false,
+        durable: Bool = false
+    ) throws {
+        try stage(data, for: givenPath, replacingLinks: replacingLinks, durable: durable).moveIntoPlace(
+            unlinkingFirst: unlinkingFirst)
     }
 
     /// `write` up to the rename: the temporary is written (and with `durable` flushed) now, and renamed into place
     /// by `moveIntoPlace`, so that a build can write its manifest while its packs reach the disk.
     /// - Parameter replacingAnything: whatever is at `path` (a link, a device too) is replaced, as if it had been
     ///   removed first: for a build's manifest, which the build removes meanwhile, so the outcome cannot depend on when.
-    package static func stage(_ data: some ContiguousBytes, for givenPath: String, replacingLinks: Bool = false,
-                              replacingAnything: Bool = false, durable: Bool = false) throws -> StagedFile {
+    package static func stage(
+        _ data: some ContiguousBytes, for givenPath: String, replacingLinks: Bool = false,
+        replacingAnything: Bool = false, durable: Bool = false
+    ) throws -> StagedFile {
         var path = givenPath
         var info = stat()
         var exists = !replacingAnything && lstat(givenPath, &info) == 0
         if exists && (info.st_mode & S_IFMT) == S_IFLNK {
             // A live link stays a link unless told otherwise: what it leads to is written. A dangling one is replaced.
             exists = !replacingLinks && stat(givenPath, &info) == 0
-            if exists, case let .success(target) = LocalFileSystem().resolvedPath(givenPath) { path = target }
+            if exists, case .success(let target) = LocalFileSystem().resolvedPath(givenPath) { path = target }
         }
         if exists {
             switch info.st_mode & S_IFMT {
@@ -72,9 +78,9 @@ package enum AtomicFile {
 
         package func moveIntoPlace(unlinkingFirst: Bool = false) throws {
             switch place {
-            case let .inPlace(data):
+            case .inPlace(let data):
                 try writeInPlace(data, to: path)
-            case let .temporary(temporary):
+            case .temporary(let temporary):
                 if unlinkingFirst { unlink(path) }
                 guard rename(temporary, path) == 0 else {
                     let code = errno
@@ -90,7 +96,7 @@ package enum AtomicFile {
 
         /// Removes the temporary, for a build that fails before it moves the file into place.
         package func discard() {
-            if case let .temporary(temporary) = place { unlink(temporary) }
+            if case .temporary(let temporary) = place { unlink(temporary) }
         }
     }
 

@@ -103,8 +103,9 @@ extension FileTree.Directory {
                     prefixes.sort { a, b in
                         if a.high != b.high { return a.high < b.high }
                         if a.low != b.low { return a.low < b.low }
-                        return Self.precedes(base.baseAddress! + starts[a.position], keys[a.position],
-                                             base.baseAddress! + starts[b.position], keys[b.position])
+                        return Self.precedes(
+                            base.baseAddress! + starts[a.position], keys[a.position],
+                            base.baseAddress! + starts[b.position], keys[b.position])
                     }
                     return prefixes.map(\.position)
                 }
@@ -145,8 +146,10 @@ extension FileTree.Directory {
 
     /// Code-point order of names `a` and `b`, each followed by `/` when it is a folder
     /// (`key`: the name's length, negated for a folder).
-    private static func precedes(_ a: UnsafePointer<UInt8>, _ aKey: Int, _ b: UnsafePointer<UInt8>, _ bKey: Int) -> Bool {
-        let aLength = abs(aKey), bLength = abs(bKey)
+    private static func precedes(_ a: UnsafePointer<UInt8>, _ aKey: Int, _ b: UnsafePointer<UInt8>, _ bKey: Int) -> Bool
+    {
+        let aLength = abs(aKey)
+        let bLength = abs(bKey)
         let order = memcmp(a, b, min(aLength, bLength))
         if order != 0 { return order < 0 }
         if aLength == bLength { return false }

@@ -1,9 +1,10 @@
 import Crypto
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads a folder tree's metadata on every core: each folder is listed once, and its entries are
@@ -30,8 +31,9 @@ package struct FileTreeScanner {
         state.outstanding = 1
         DispatchQueue.concurrentPerform(iterations: max(1, jobs)) { _ in state.work() }
         let directories = state.directories.map { $0! }
-        return FileTree(path: path, directories: directories,
-                        fingerprint: state.clean ? Self.fingerprint(directories, digests: state.digests) : nil)
+        return FileTree(
+            path: path, directories: directories,
+            fingerprint: state.clean ? Self.fingerprint(directories, digests: state.digests) : nil)
     }
 
     /// The folders' digests in tree order (each folder before its subfolders, in `readdir` order, which is
@@ -98,7 +100,7 @@ private final class ScanState: @unchecked Sendable {
 
     private func run(_ task: Task) {
         switch task {
-        case let .list(index):
+        case .list(let index):
             condition.lock()
             let path = paths[index]
             condition.unlock()
@@ -121,7 +123,7 @@ private final class ScanState: @unchecked Sendable {
                 condition.unlock()
             }
             statEntries(listed, last)
-        case let .stat(listed, chunk):
+        case .stat(let listed, let chunk):
             statEntries(listed, chunk)
         }
     }
@@ -190,10 +192,16 @@ private final class NameChunk: @unchecked Sendable {
         names.nameBytes.withUnsafeBufferPointer { base in
             for position in 0..<names.count {
                 let name = UnsafeBufferPointer(rebasing: base[names.nameSpan(position)])
-                var entry = FileTree.Entry(mode: 0, stamp: FileStamp(size: 0, modificationNanoseconds: 0, changeNanoseconds: 0,
-                                                                     inode: 0, device: 0), child: -1)
+                var entry = FileTree.Entry(
+                    mode: 0,
+                    stamp: FileStamp(
+                        size: 0, modificationNanoseconds: 0, changeNanoseconds: 0,
+                        inode: 0, device: 0), child: -1)
                 // An entry that vanished or cannot be read keeps mode 0 (and its errno), which turns the fingerprint off.
-                if fstatat(descriptor, UnsafeRawPointer(name.baseAddress!).assumingMemoryBound(to: CChar.self), &info, AT_SYMLINK_NOFOLLOW) == 0 {
+                if fstatat(
+                    descriptor, UnsafeRawPointer(name.baseAddress!).assumingMemoryBound(to: CChar.self), &info,
+                    AT_SYMLINK_NOFOLLOW) == 0
+                {
                     entry = FileTree.Entry(mode: info.st_mode, stamp: FileStamp(info), child: -1)
                 } else {
                     entry.error = errno
@@ -201,8 +209,11 @@ private final class NameChunk: @unchecked Sendable {
                 entries.append(entry)
                 record.append(contentsOf: name)
                 let type = entry.mode & S_IFMT
-                var fields = (UInt64(entry.mode), UInt64(bitPattern: entry.stamp.size), UInt64(bitPattern: entry.stamp.modificationNanoseconds),
-                              UInt64(bitPattern: entry.stamp.changeNanoseconds), entry.stamp.inode, entry.stamp.device)
+                var fields = (
+                    UInt64(entry.mode), UInt64(bitPattern: entry.stamp.size),
+                    UInt64(bitPattern: entry.stamp.modificationNanoseconds),
+                    UInt64(bitPattern: entry.stamp.changeNanoseconds), entry.stamp.inode, entry.stamp.device
+                )
                 if type == S_IFDIR && FileTree.isGit(UnsafeBufferPointer(rebasing: name.dropLast())) {
                     // Git rewrites its folder all the time, and nothing in it is ever packed: only its name counts.
                     fields = (UInt64(type), 0, 0, 0, 0, 0)
@@ -238,8 +249,9 @@ private final class ListedDirectory: @unchecked Sendable {
 
     init?(index: Int, path: [UInt8]) {
         let descriptor = (path + [0]).withUnsafeBufferPointer {
-            open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self),
-                 O_RDONLY | O_DIRECTORY | O_CLOEXEC | (index == 0 ? 0 : O_NOFOLLOW))
+            open(
+                UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self),
+                O_RDONLY | O_DIRECTORY | O_CLOEXEC | (index == 0 ? 0 : O_NOFOLLOW))
         }
         guard descriptor >= 0 else { return nil }
         guard let handle = fdopendir(descriptor) else {
@@ -264,7 +276,9 @@ private final class ListedDirectory: @unchecked Sendable {
             }
             let name = UnsafeRawPointer(entry).advanced(by: Self.nameOffset).assumingMemoryBound(to: UInt8.self)
             let length = strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
-            if name[0] == UInt8(ascii: ".") && (length == 1 || (length == 2 && name[1] == UInt8(ascii: "."))) { continue }
+            if name[0] == UInt8(ascii: ".") && (length == 1 || (length == 2 && name[1] == UInt8(ascii: "."))) {
+                continue
+            }
             if chunk.names.count == FileTreeScanner.chunk {
                 chunks.append(chunk)
                 queue(chunk)

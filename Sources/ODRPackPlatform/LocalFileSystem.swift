@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The real disk, through the C library.
@@ -44,7 +45,9 @@ package struct LocalFileSystem: ResourceFileSystem {
         var done = 0
         while true {
             if done == bytes.count { bytes += [UInt8](repeating: 0, count: max(bytes.count, 1 << 16)) }
-            let read = bytes.withUnsafeMutableBytes { SystemCall.readBytes(descriptor, $0.baseAddress! + done, $0.count - done) }
+            let read = bytes.withUnsafeMutableBytes {
+                SystemCall.readBytes(descriptor, $0.baseAddress! + done, $0.count - done)
+            }
             if read < 0 && errno == EINTR { continue }
             if read < 0 { return .failure(.last) }
             if read == 0 { break }
@@ -75,7 +78,9 @@ package struct LocalFileSystem: ResourceFileSystem {
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
-            let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+            let read = bytes.withUnsafeMutableBytes {
+                pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+            }
             if read < 0 && errno == EINTR { continue }
             if read < 0 { return .failure(.last) }
             if read == 0 { break }

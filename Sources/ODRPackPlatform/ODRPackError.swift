@@ -25,9 +25,10 @@ package enum ODRPackError: Error, CustomStringConvertible, Equatable {
 
     package var description: String {
         switch self {
-        case let .systemCall(what, error): return "\(what): \(error.reason)"
-        case let .fileOperation(message), let .fileChanged(message), let .folderLocked(message), let .commandFailed(message),
-             let .libraryFailed(message), let .unusableInput(message), let .unbuildable(message), let .usage(message):
+        case .systemCall(let what, let error): return "\(what): \(error.reason)"
+        case .fileOperation(let message), .fileChanged(let message), .folderLocked(let message),
+            .commandFailed(let message),
+            .libraryFailed(let message), .unusableInput(let message), .unbuildable(let message), .usage(let message):
             return message
         }
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A file of a pack folder being written: mode 0644 whatever the umask, and the entry time once finished.
@@ -32,7 +32,9 @@ package struct OutputFile {
 
     /// Creates a folder (0755 before the umask); one that exists already is fine.
     package static func makeFolder(_ path: String) throws {
-        guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw ODRPackError.system("cannot create folder '\(path)'") }
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
+            throw ODRPackError.system("cannot create folder '\(path)'")
+        }
     }
 
     package static func setFileAttributes(_ path: String, time: Int64) throws {

@@ -3,14 +3,18 @@ import Foundation
 /// Maps on `jobs` threads, taking work in input order; results keep the input order. More jobs than cores get
 /// threads of their own (signers and packagers mostly wait, so `--jobs N` means N at once, docs/commands.md).
 /// An error stops the work not yet started; the error of the earliest input is rethrown, so failures are deterministic.
-package func parallelMap<Input, Output>(_ inputs: [Input], jobs: Int = SystemCall.processorCount,
-                                _ transform: (Input) throws -> Output) throws -> [Output] {
+package func parallelMap<Input, Output>(
+    _ inputs: [Input], jobs: Int = SystemCall.processorCount,
+    _ transform: (Input) throws -> Output
+) throws -> [Output] {
     try parallelMap(inputs, jobs: jobs, perWorker: { () }) { _, input in try transform(input) }
 }
 
 /// As above, with one `Worker` per thread (buffers, zlib states) that is never shared between threads.
-package func parallelMap<Input, Output, Worker>(_ inputs: [Input], jobs: Int, perWorker makeWorker: () -> Worker,
-                                        _ transform: (Worker, Input) throws -> Output) throws -> [Output] {
+package func parallelMap<Input, Output, Worker>(
+    _ inputs: [Input], jobs: Int, perWorker makeWorker: () -> Worker,
+    _ transform: (Worker, Input) throws -> Output
+) throws -> [Output] {
     if inputs.isEmpty { return [] }
     let workers = max(1, min(jobs, inputs.count))
     return try withoutActuallyEscaping(transform) { transform in
@@ -24,7 +28,10 @@ package func parallelMap<Input, Output, Worker>(_ inputs: [Input], jobs: Int, pe
                 group.enter()
                 // Unowned: a Thread keeps its block until it is freed, which may be after this returns, and the
                 // transform must not outlive withoutActuallyEscaping. `group.wait()` keeps `work` alive while it runs.
-                Thread { [unowned work] in work.run(worker: index); group.leave() }.start()
+                Thread { [unowned work] in
+                    work.run(worker: index)
+                    group.leave()
+                }.start()
             }
             work.run(worker: 0)
             group.wait()

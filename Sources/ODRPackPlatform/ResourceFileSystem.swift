@@ -1,4 +1,5 @@
 import Foundation
+
 /// What resolving a manifest needs to know of the disk. Resolution is a pure function of the manifest and this
 /// view (plus the scan it hands out), so tests can inject a file system that fails where a real one rarely does.
 package protocol ResourceFileSystem: Sendable {

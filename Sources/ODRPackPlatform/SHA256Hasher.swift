@@ -35,7 +35,9 @@ package struct SHA256Hasher {
 
     /// The same bytes into two hashers: with the SHA extensions the two are compressed interleaved, about 1.5 times
     /// as fast as two `update` calls.
-    package static func update(_ first: inout SHA256Hasher, _ second: inout SHA256Hasher, with bytes: UnsafeRawBufferPointer) {
+    package static func update(
+        _ first: inout SHA256Hasher, _ second: inout SHA256Hasher, with bytes: UnsafeRawBufferPointer
+    ) {
         guard first.crypto == nil, second.crypto == nil else {
             first.update(bytes)
             second.update(bytes)
@@ -60,7 +62,8 @@ package struct SHA256Hasher {
 /// SHA-256 over `odrpack_sha256_blocks` (FIPS 180-4): the chaining state, the bytes of an unfinished block, and the
 /// message length. Plain values, no allocation.
 struct SHA256Blocks {
-    private var state = SIMD8<UInt32>(0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
+    private var state = SIMD8<UInt32>(
+        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19)
     private var pending = SIMD64<UInt8>()
     private var pendingCount = 0
     private var length: UInt64 = 0
@@ -77,15 +80,19 @@ struct SHA256Blocks {
         first.length &+= UInt64(bytes.count)
         second.length &+= UInt64(bytes.count)
         // Each hasher first completes its own unfinished block, so their whole blocks start at different offsets.
-        let firstRest = first.topUp(bytes), secondRest = second.topUp(bytes)
-        let firstWhole = firstRest.count / 64, secondWhole = secondRest.count / 64, paired = min(firstWhole, secondWhole)
+        let firstRest = first.topUp(bytes)
+        let secondRest = second.topUp(bytes)
+        let firstWhole = firstRest.count / 64
+        let secondWhole = secondRest.count / 64
+        let paired = min(firstWhole, secondWhole)
         if paired > 0 {
             withUnsafeMutableBytes(of: &first.state) { firstState in
                 withUnsafeMutableBytes(of: &second.state) { secondState in
-                    odrpack_sha256_blocks2(firstState.baseAddress!.assumingMemoryBound(to: UInt32.self),
-                                           firstRest.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                                           secondState.baseAddress!.assumingMemoryBound(to: UInt32.self),
-                                           secondRest.baseAddress!.assumingMemoryBound(to: UInt8.self), paired)
+                    odrpack_sha256_blocks2(
+                        firstState.baseAddress!.assumingMemoryBound(to: UInt32.self),
+                        firstRest.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                        secondState.baseAddress!.assumingMemoryBound(to: UInt32.self),
+                        secondRest.baseAddress!.assumingMemoryBound(to: UInt8.self), paired)
                 }
             }
         }
@@ -114,7 +121,9 @@ struct SHA256Blocks {
         guard pendingCount > 0, !bytes.isEmpty else { return bytes }
         let taken = min(64 - pendingCount, bytes.count)
         let at = pendingCount
-        withUnsafeMutableBytes(of: &pending) { $0.baseAddress!.advanced(by: at).copyMemory(from: bytes.baseAddress!, byteCount: taken) }
+        withUnsafeMutableBytes(of: &pending) {
+            $0.baseAddress!.advanced(by: at).copyMemory(from: bytes.baseAddress!, byteCount: taken)
+        }
         pendingCount += taken
         if pendingCount == 64 {
             var block = pending
@@ -127,13 +136,16 @@ struct SHA256Blocks {
     /// Keeps fewer than 64 bytes as the unfinished block (which is empty here).
     private mutating func keep(_ bytes: UnsafeRawBufferPointer) {
         guard !bytes.isEmpty else { return }
-        withUnsafeMutableBytes(of: &pending) { $0.baseAddress!.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
+        withUnsafeMutableBytes(of: &pending) {
+            $0.baseAddress!.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+        }
         pendingCount = bytes.count
     }
 
     private mutating func compress(_ data: UnsafeRawPointer, _ count: Int) {
         withUnsafeMutableBytes(of: &state) {
-            odrpack_sha256_blocks($0.baseAddress!.assumingMemoryBound(to: UInt32.self), data.assumingMemoryBound(to: UInt8.self), count)
+            odrpack_sha256_blocks(
+                $0.baseAddress!.assumingMemoryBound(to: UInt32.self), data.assumingMemoryBound(to: UInt8.self), count)
         }
     }
 }

@@ -44,9 +44,13 @@ package enum ShellCommand {
         }
         process.waitUntilExit()
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            let how = process.terminationReason == .exit ? "exited with \(process.terminationStatus)"
-                                                         : "was killed by signal \(process.terminationStatus)"
-            throw ODRPackError.commandFailed("\(what) \(how) on \(subject): fix the command (it ran as: /bin/sh -c \(command)); the previous output is unchanged")
+            let how =
+                process.terminationReason == .exit
+                ? "exited with \(process.terminationStatus)"
+                : "was killed by signal \(process.terminationStatus)"
+            throw ODRPackError.commandFailed(
+                "\(what) \(how) on \(subject): fix the command (it ran as: /bin/sh -c \(command)); the previous output is unchanged"
+            )
         }
     }
 }

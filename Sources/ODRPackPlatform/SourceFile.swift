@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A file opened for reading into a pack, checked not to change while it is read: same size and time
@@ -26,9 +26,12 @@ package struct SourceFile {
             throw ODRPackError.system("cannot stat '\(name)'", code)
         }
         before = FileStamp(info)
-        if before.size != size || (expected.map { $0.modificationNanoseconds != before.modificationNanoseconds } ?? false) {
+        if before.size != size
+            || (expected.map { $0.modificationNanoseconds != before.modificationNanoseconds } ?? false)
+        {
             SystemCall.closeFile(descriptor)
-            throw ODRPackError.fileChanged("'\(name)' changed after it was planned: run the build again once it is stable")
+            throw ODRPackError.fileChanged(
+                "'\(name)' changed after it was planned: run the build again once it is stable")
         }
         SystemCall.adviseSequentialRead(descriptor)
     }
@@ -50,13 +53,17 @@ package struct SourceFile {
     }
 
     /// Calls `body` with each chunk from the start; the file must end after exactly `size` bytes.
-    package func stream(into buffer: UnsafeMutableRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+    package func stream(into buffer: UnsafeMutableRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> Void)
+        throws
+    {
         try stream(into: buffer, accumulate: false, body)
     }
 
     /// With `accumulate`, chunks fill the buffer one after another instead of each starting at its beginning.
-    private func stream(into buffer: UnsafeMutableRawBufferPointer, accumulate: Bool,
-                        _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+    private func stream(
+        into buffer: UnsafeMutableRawBufferPointer, accumulate: Bool,
+        _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
         var offset: Int64 = 0
         while true {
             let start = accumulate ? Int(offset) : 0
@@ -91,6 +98,8 @@ package struct SourceFile {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw ODRPackError.system("cannot stat '\(name)'") }
         let after = FileStamp(info)
-        guard after.size == before.size, after.modificationNanoseconds == before.modificationNanoseconds else { throw changed() }
+        guard after.size == before.size, after.modificationNanoseconds == before.modificationNanoseconds else {
+            throw changed()
+        }
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes to stdout or stderr with `write(2)`: a failed write (disk full, closed pipe) is an error the
@@ -31,7 +32,8 @@ package enum StandardStream {
         try text.withUTF8 { bytes in
             let failure = SystemCall.writeAll(descriptor, UnsafeRawBufferPointer(bytes))
             guard failure == 0 else {
-                throw ODRPackError.system("cannot write to \(descriptor == output ? "standard output" : "standard error")", failure)
+                throw ODRPackError.system(
+                    "cannot write to \(descriptor == output ? "standard output" : "standard error")", failure)
             }
         }
     }

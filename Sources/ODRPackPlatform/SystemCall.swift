@@ -1,16 +1,17 @@
 import CSystem
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// What `fdopendir` returns: an opaque `DIR *` in Glibc's overlay, a typed one in Darwin's.
 #if canImport(Darwin)
-typealias DirectoryHandle = UnsafeMutablePointer<DIR>
+    typealias DirectoryHandle = UnsafeMutablePointer<DIR>
 #else
-typealias DirectoryHandle = OpaquePointer
+    typealias DirectoryHandle = OpaquePointer
 #endif
 
 /// The few C calls that differ between Linux (Glibc) and macOS (Darwin), or that a type's own `write`/`close`
@@ -18,26 +19,30 @@ typealias DirectoryHandle = OpaquePointer
 package enum SystemCall {
     static func writeBytes(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
-        Glibc.write(descriptor, bytes, count)
+            Glibc.write(descriptor, bytes, count)
         #else
-        Darwin.write(descriptor, bytes, count)
+            Darwin.write(descriptor, bytes, count)
         #endif
     }
 
     static func readBytes(_ descriptor: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
-        Glibc.read(descriptor, bytes, count)
+            Glibc.read(descriptor, bytes, count)
         #else
-        Darwin.read(descriptor, bytes, count)
+            Darwin.read(descriptor, bytes, count)
         #endif
     }
 
     /// Writes all of `bytes` (at `offset`, else at the file's position), retrying interrupted and short writes.
     /// - Returns: 0, or the errno of the failure.
-    package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64? = nil) -> Int32 {
+    package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64? = nil) -> Int32
+    {
         var done = 0
         while done < bytes.count {
-            let written = offset.map { pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t($0 + Int64(done))) }
+            let written =
+                offset.map {
+                    pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t($0 + Int64(done)))
+                }
                 ?? writeBytes(descriptor, bytes.baseAddress! + done, bytes.count - done)
             if written < 0 {
                 if errno == EINTR { continue }
@@ -50,7 +55,9 @@ package enum SystemCall {
 
     /// Reads up to `count` bytes at `offset`, retrying interrupted reads; fewer only at the end of the file.
     /// - Returns: the bytes read, or -1 with errno set.
-    package static func readFully(_ descriptor: Int32, into destination: UnsafeMutableRawPointer, count: Int, at offset: Int64) -> Int {
+    package static func readFully(
+        _ descriptor: Int32, into destination: UnsafeMutableRawPointer, count: Int, at offset: Int64
+    ) -> Int {
         var done = 0
         while done < count {
             let got = pread(descriptor, destination + done, count - done, off_t(offset + Int64(done)))
@@ -67,9 +74,9 @@ package enum SystemCall {
     @discardableResult
     package static func closeFile(_ descriptor: Int32) -> Int32 {
         #if canImport(Glibc)
-        Glibc.close(descriptor)
+            Glibc.close(descriptor)
         #else
-        Darwin.close(descriptor)
+            Darwin.close(descriptor)
         #endif
     }
 
@@ -81,10 +88,12 @@ package enum SystemCall {
     }
 
     /// An entry's status, or `ODRPackError.systemCall` saying `what` failed and why.
-    package static func requireStatus(_ path: String, followingLinks: Bool = true, _ what: @autoclosure () -> String) throws -> FileStatus {
+    package static func requireStatus(_ path: String, followingLinks: Bool = true, _ what: @autoclosure () -> String)
+        throws -> FileStatus
+    {
         switch LocalFileSystem().status(path, followingLinks: followingLinks) {
-        case let .success(status): return status
-        case let .failure(error): throw ODRPackError.systemCall(what(), error)
+        case .success(let status): return status
+        case .failure(let error): throw ODRPackError.systemCall(what(), error)
         }
     }
 
@@ -128,9 +137,9 @@ package enum SystemCall {
     package static func rename(_ from: String, to: String) -> SystemError? {
         if holdsNul(from) || holdsNul(to) { return SystemError(EINVAL) }
         #if canImport(Glibc)
-        return Glibc.rename(from, to) == 0 ? nil : .last
+            return Glibc.rename(from, to) == 0 ? nil : .last
         #else
-        return Darwin.rename(from, to) == 0 ? nil : .last
+            return Darwin.rename(from, to) == 0 ? nil : .last
         #endif
     }
 
@@ -143,30 +152,32 @@ package enum SystemCall {
     /// Tells the kernel a file is read once front to back, so it reads ahead and does not keep the pages.
     static func adviseSequentialRead(_ descriptor: Int32) {
         #if os(Linux)
-        _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_SEQUENTIAL)
+            _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_SEQUENTIAL)
         #elseif canImport(Darwin)
-        _ = fcntl(descriptor, F_RDAHEAD, 1)
+            _ = fcntl(descriptor, F_RDAHEAD, 1)
         #endif
     }
 
     /// A path whose `stat` is the running executable's: a rebuilt odrpack invalidates the up-to-date record.
     package static var executablePath: String {
         #if os(Linux)
-        "/proc/self/exe"
+            "/proc/self/exe"
         #else
-        Bundle.main.executablePath ?? CommandLine.arguments[0]
+            Bundle.main.executablePath ?? CommandLine.arguments[0]
         #endif
     }
 
     /// Modification and status-change times from a stat, in nanoseconds since 1970.
     static func modificationAndChange(_ info: stat) -> (modified: Int64, changed: Int64) {
         #if os(Linux)
-        let (modified, changed) = (info.st_mtim, info.st_ctim)
+            let (modified, changed) = (info.st_mtim, info.st_ctim)
         #else
-        let (modified, changed) = (info.st_mtimespec, info.st_ctimespec)
+            let (modified, changed) = (info.st_mtimespec, info.st_ctimespec)
         #endif
-        return (Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec),
-                Int64(changed.tv_sec) * 1_000_000_000 + Int64(changed.tv_nsec))
+        return (
+            Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec),
+            Int64(changed.tv_sec) * 1_000_000_000 + Int64(changed.tv_nsec)
+        )
     }
 
     /// The device number as an unsigned value: `dev_t` is a UInt64 on Linux and an Int32 on Darwin.
@@ -179,7 +190,7 @@ package enum SystemCall {
     /// Starts writing a file's dirty pages to the disk without waiting, so that a later barrier waits less.
     package static func startWriteback(_ descriptor: Int32) {
         #if os(Linux)
-        _ = odrpack_start_writeback(descriptor)
+            _ = odrpack_start_writeback(descriptor)
         #endif
     }
 
@@ -189,14 +200,19 @@ package enum SystemCall {
     /// write-back starts at once (Linux), then the files are flushed on several threads, whose fsyncs the file system
     /// joins into few journal commits; folders last. Darwin ends with F_FULLFSYNC, which empties the drive's cache.
     package static func makeDurable(folder: String, written: [String]) throws {
-        var files: [String] = [], folders: [String] = []
+        var files: [String] = []
+        var folders: [String] = []
         for path in written {
             if status(path, followingLinks: false)?.kind == .directory {
                 folders.append(path)
                 if let inside = FileManager.default.enumerator(atPath: path) {
                     for case let name as String in inside {
                         let child = path + "/" + name
-                        if status(child, followingLinks: false)?.kind == .directory { folders.append(child) } else { files.append(child) }
+                        if status(child, followingLinks: false)?.kind == .directory {
+                            folders.append(child)
+                        } else {
+                            files.append(child)
+                        }
                     }
                 }
             } else {
@@ -212,18 +228,18 @@ package enum SystemCall {
             }
         }
         #if os(Linux)
-        for path in files {
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            if descriptor >= 0 {
-                startWriteback(descriptor)
-                closeFile(descriptor)
+            for path in files {
+                let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+                if descriptor >= 0 {
+                    startWriteback(descriptor)
+                    closeFile(descriptor)
+                }
             }
-        }
         #endif
         _ = try parallelMap(files, jobs: min(16, max(1, files.count))) { try flush($0, full: false) }
         for path in (folders + parents).sorted(by: { $0.count > $1.count }) + [folder] { try flushFolder(path) }
         #if canImport(Darwin)
-        try flush(folder, full: true)
+            try flush(folder, full: true)
         #endif
     }
 
@@ -247,10 +263,12 @@ package enum SystemCall {
         guard descriptor >= 0 else { throw ODRPackError.system("cannot open '\(path)'") }
         defer { closeFile(descriptor) }
         #if canImport(Darwin)
-        if full {
-            guard fcntl(descriptor, F_FULLFSYNC) != -1 else { throw ODRPackError.system("cannot flush '\(path)' to the disk") }
-            return
-        }
+            if full {
+                guard fcntl(descriptor, F_FULLFSYNC) != -1 else {
+                    throw ODRPackError.system("cannot flush '\(path)' to the disk")
+                }
+                return
+            }
         #endif
         guard fsync(descriptor) == 0 else { throw ODRPackError.system("cannot flush '\(path)' to the disk") }
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The one name scheme of everything written beside its final name: `.odrpack-tmp-<pid>-<digest of the final name>`.

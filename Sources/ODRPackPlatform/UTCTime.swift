@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A calendar time in UTC (never the local time zone), through the C library's gmtime_r and timegm.
@@ -9,7 +9,9 @@ package struct UTCTime: Equatable {
     package var year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int
 
     package init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
-        (self.year, self.month, self.day, self.hour, self.minute, self.second) = (year, month, day, hour, minute, second)
+        (self.year, self.month, self.day, self.hour, self.minute, self.second) = (
+            year, month, day, hour, minute, second
+        )
     }
 
     /// The time `seconds` after 1970-01-01T00:00:00Z.
@@ -17,8 +19,9 @@ package struct UTCTime: Equatable {
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
-        self.init(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday),
-                  hour: Int(parts.tm_hour), minute: Int(parts.tm_min), second: Int(parts.tm_sec))
+        self.init(
+            year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday),
+            hour: Int(parts.tm_hour), minute: Int(parts.tm_min), second: Int(parts.tm_sec))
     }
 
     /// Seconds since 1970-01-01T00:00:00Z (fields out of range carry over, as timegm does).

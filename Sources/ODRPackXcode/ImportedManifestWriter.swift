@@ -13,7 +13,9 @@ package enum ImportedManifestWriter {
             case "\n": out += "\\n"
             case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x85 || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x85 || scalar.value == 0x2028
+                    || scalar.value == 0x2029
+                {
                     out += String(format: "\\u%04X", scalar.value)
                 } else {
                     out.unicodeScalars.append(scalar)
@@ -26,21 +28,28 @@ package enum ImportedManifestWriter {
     /// Text for a comment: every line break (`\n`, `\r`, U+0085, U+2028, U+2029) and control character becomes a
     /// space, so a name pasted from the project never breaks the YAML.
     static func comment(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-            scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x85 || scalar.value == 0x2028 || scalar.value == 0x2029 ? " " : scalar
-        }))
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { scalar in
+                    scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x85 || scalar.value == 0x2028
+                        || scalar.value == 0x2029 ? " " : scalar
+                }))
     }
 
     /// - Parameter resourcesRoot: resources-root relative to the manifest's folder.
     package static func yaml(_ result: XcodeImporter.Result, resourcesRoot: String) -> String {
         func list(_ values: [String]) -> String { "[" + values.map(quoted).joined(separator: ", ") + "]" }
 
-        var out = "# Imported by odrpack import-xcode from \(comment(result.projectName)), target \(comment(result.target)), configuration \(comment(result.configuration)).\n"
+        var out =
+            "# Imported by odrpack import-xcode from \(comment(result.projectName)), target \(comment(result.target)), configuration \(comment(result.configuration)).\n"
         out += "# bundle-id: PRODUCT_BUNDLE_IDENTIFIER of that configuration; profile: its SDKROOT.\n"
-        out += "# resources: ASSET_TAGS of the target's resource files and folder references, assetTagsByRelativePath of its\n"
+        out +=
+            "# resources: ASSET_TAGS of the target's resource files and folder references, assetTagsByRelativePath of its\n"
         out += "#   synchronized folders, and on-demand-resource-tags of asset catalog items (tagged as folders).\n"
-        out += "#   'into' puts each file where Xcode's Copy Bundle Resources does; catalog items keep their raw paths.\n"
-        out += "# initial-install: ON_DEMAND_RESOURCES_INITIAL_INSTALL_TAGS; prefetch-order: ON_DEMAND_RESOURCES_PREFETCH_ORDER.\n"
+        out +=
+            "#   'into' puts each file where Xcode's Copy Bundle Resources does; catalog items keep their raw paths.\n"
+        out +=
+            "# initial-install: ON_DEMAND_RESOURCES_INITIAL_INSTALL_TAGS; prefetch-order: ON_DEMAND_RESOURCES_PREFETCH_ORDER.\n"
         if !result.notes.isEmpty {
             out += "# Notes:\n"
             for note in result.notes { out += "#   - \(comment(note))\n" }
@@ -69,7 +78,8 @@ package enum ImportedManifestWriter {
         if !force, case .success = LocalFileSystem().status(outputURL.path, followingLinks: false) {
             throw ODRPackError.unusableInput("'\(path)' exists: pass --force to overwrite it, or --output another file")
         }
-        let root = XcodeProject.relative(result.resourcesRoot.standardizedFileURL.path, from: outputURL.deletingLastPathComponent().path)
+        let root = XcodeProject.relative(
+            result.resourcesRoot.standardizedFileURL.path, from: outputURL.deletingLastPathComponent().path)
         let text = yaml(result, resourcesRoot: root.isEmpty ? "." : root)
         try AtomicFile.write(Data(text.utf8), to: outputURL.path)
     }

@@ -52,7 +52,8 @@ package struct XcodeImporter {
         let profile = try Self.profile(settings, targetName: targetName)
         if let enabled = settings["ENABLE_ON_DEMAND_RESOURCES"], ["NO", "FALSE", "0"].contains(enabled.uppercased()) {
             throw ODRPackError.unusableInput(
-                "target '\(targetName)' sets ENABLE_ON_DEMAND_RESOURCES = NO in configuration '\(options.configuration)': Xcode makes no asset packs for it. To import its tags anyway, pass --setting ENABLE_ON_DEMAND_RESOURCES=YES")
+                "target '\(targetName)' sets ENABLE_ON_DEMAND_RESOURCES = NO in configuration '\(options.configuration)': Xcode makes no asset packs for it. To import its tags anyway, pass --setting ENABLE_ON_DEMAND_RESOURCES=YES"
+            )
         }
         var notes: [String] = []
         var tagged: [String: (into: String?, tags: Set<String>, sources: [String])] = [:]
@@ -61,7 +62,9 @@ package struct XcodeImporter {
             guard !tags.isEmpty else { return }
             if let existing = tagged[path] {
                 if existing.into != into {
-                    notes.append("'\(path)' is copied to two places (\(Self.describe(existing.into)) and \(Self.describe(into))); the manifest keeps the first")
+                    notes.append(
+                        "'\(path)' is copied to two places (\(Self.describe(existing.into)) and \(Self.describe(into))); the manifest keeps the first"
+                    )
                 }
             } else {
                 tagged[path] = (into, [], [])
@@ -72,10 +75,12 @@ package struct XcodeImporter {
         }
         func resolved(_ id: String) throws -> String? {
             switch project.path(of: id) {
-            case let .success(relative): return relative
-            case let .failure(problem):
+            case .success(let relative): return relative
+            case .failure(let problem):
                 if case .cycle = problem {
-                    throw ODRPackError.unusableInput("'\(project.bundlePath.lastPathComponent)' is malformed: \(problem.description); fix it in Xcode")
+                    throw ODRPackError.unusableInput(
+                        "'\(project.bundlePath.lastPathComponent)' is malformed: \(problem.description); fix it in Xcode"
+                    )
                 }
                 notes.append("skipped a resource: \(problem.description)")
                 return nil
@@ -94,14 +99,22 @@ package struct XcodeImporter {
                 let isVariantGroup = object["isa"] as? String == "PBXVariantGroup"
                 for member in isVariantGroup ? project.ids(object, "children") : [reference] {
                     guard let relative = try resolved(member) else { continue }
-                    let type = project[member]?["lastKnownFileType"] as? String ?? project[member]?["explicitFileType"] as? String
+                    let type =
+                        project[member]?["lastKnownFileType"] as? String ?? project[member]?["explicitFileType"]
+                        as? String
                     if type == "folder.assetcatalog" || relative.hasSuffix(".xcassets") {
                         catalogs.append(relative)
                         add(relative, into: nil, tags, source: "ASSET_TAGS")
                         continue
                     }
-                    let into = isVariantGroup ? Self.languageFolder(of: relative, name: project[member]?["name"] as? String) : ""
-                    if tags.isEmpty { untaggedResources.append((relative, into)) } else { add(relative, into: into, tags, source: "ASSET_TAGS") }
+                    let into =
+                        isVariantGroup
+                        ? Self.languageFolder(of: relative, name: project[member]?["name"] as? String) : ""
+                    if tags.isEmpty {
+                        untaggedResources.append((relative, into))
+                    } else {
+                        add(relative, into: into, tags, source: "ASSET_TAGS")
+                    }
                 }
             }
         }
@@ -116,8 +129,11 @@ package struct XcodeImporter {
             var keys: [(String, [String])] = []
             for exception in project.ids(group, "exceptions").compactMap({ project[$0] })
             where exception["isa"] as? String == "PBXFileSystemSynchronizedBuildFileExceptionSet"
-                && (exception["target"] as? String).map({ $0 == targetID }) ?? true {
-                for path in exception["membershipExceptions"] as? [String] ?? [] { excluded.insert(XcodeProject.normalized(path)) }
+                && (exception["target"] as? String).map({ $0 == targetID }) ?? true
+            {
+                for path in exception["membershipExceptions"] as? [String] ?? [] {
+                    excluded.insert(XcodeProject.normalized(path))
+                }
                 for (relative, tags) in exception["assetTagsByRelativePath"] as? [String: [String]] ?? [:] {
                     keys.append((XcodeProject.normalized(relative), tags))
                 }
@@ -129,7 +145,9 @@ package struct XcodeImporter {
                 let absolute = project.sourceRoot.appendingPathComponent(XcodeProject.join(folder, key))
                 var isDirectory: ObjCBool = false
                 guard FileManager.default.fileExists(atPath: absolute.path, isDirectory: &isDirectory) else {
-                    notes.append("'\(XcodeProject.join(folder, key))' is tagged in the synchronized folder '\(folder)' but does not exist: skipped")
+                    notes.append(
+                        "'\(XcodeProject.join(folder, key))' is tagged in the synchronized folder '\(folder)' but does not exist: skipped"
+                    )
                     continue
                 }
                 if key.split(separator: "/").contains(where: { $0.hasSuffix(".xcassets") }) {
@@ -138,7 +156,9 @@ package struct XcodeImporter {
                 }
                 let files = isDirectory.boolValue ? Self.files(under: absolute).map { key + "/" + $0 } : [key]
                 for file in files where !isExcluded(file) {
-                    add(XcodeProject.join(folder, file), into: Self.synchronizedDestination(of: file, explicitFolders: explicitFolders),
+                    add(
+                        XcodeProject.join(folder, file),
+                        into: Self.synchronizedDestination(of: file, explicitFolders: explicitFolders),
                         tags, source: "assetTagsByRelativePath")
                 }
             }
@@ -154,36 +174,51 @@ package struct XcodeImporter {
 
         for (path, into) in untaggedResources {
             if let entry = tagged[path], entry.into == into {
-                notes.append("'\(path)' is in the resources phase both tagged and untagged; Xcode copies the untagged one into the app too, a manifest cannot say that")
+                notes.append(
+                    "'\(path)' is in the resources phase both tagged and untagged; Xcode copies the untagged one into the app too, a manifest cannot say that"
+                )
             } else if let folder = order.first(where: { path.hasPrefix($0 + "/") }) {
-                notes.append("'\(path)' is also copied untagged to the app's \(Self.describe(into)); the tagged folder '\(folder)' puts it in its pack too")
+                notes.append(
+                    "'\(path)' is also copied untagged to the app's \(Self.describe(into)); the tagged folder '\(folder)' puts it in its pack too"
+                )
             }
         }
 
         let initial = Self.tagList(settings["ON_DEMAND_RESOURCES_INITIAL_INSTALL_TAGS"])
         let prefetch = Self.tagList(settings["ON_DEMAND_RESOURCES_PREFETCH_ORDER"])
-        for (list, key) in [(initial, "ON_DEMAND_RESOURCES_INITIAL_INSTALL_TAGS"), (prefetch, "ON_DEMAND_RESOURCES_PREFETCH_ORDER")] {
+        for (list, key) in [
+            (initial, "ON_DEMAND_RESOURCES_INITIAL_INSTALL_TAGS"), (prefetch, "ON_DEMAND_RESOURCES_PREFETCH_ORDER"),
+        ] {
             for tag in list where tag.contains(where: \.isWhitespace) {
                 notes.append("\(key) quotes the tag '\(tag)', which contains a space; in the manifest it is one tag")
             }
         }
         let used = Set(tagged.values.flatMap(\.tags))
         for tag in Set(initial + prefetch).subtracting(used).sorted() {
-            notes.append("tag '\(tag)' is in the build settings but no imported resource carries it: plan will report tag-unknown")
+            notes.append(
+                "tag '\(tag)' is in the build settings but no imported resource carries it: plan will report tag-unknown"
+            )
         }
         if profile == nil {
-            notes.append("the target's SDKROOT names neither iphoneos nor appletvos: no profile is set; add 'profile: ios' or 'profile: tvos'")
+            notes.append(
+                "the target's SDKROOT names neither iphoneos nor appletvos: no profile is set; add 'profile: ios' or 'profile: tvos'"
+            )
         }
 
         guard let bundleID = settings["PRODUCT_BUNDLE_IDENTIFIER"], !bundleID.isEmpty else {
-            throw ODRPackError.unusableInput("target '\(targetName)' has no PRODUCT_BUNDLE_IDENTIFIER in configuration '\(options.configuration)': set it in Xcode or pass --setting PRODUCT_BUNDLE_IDENTIFIER=com.example.app")
+            throw ODRPackError.unusableInput(
+                "target '\(targetName)' has no PRODUCT_BUNDLE_IDENTIFIER in configuration '\(options.configuration)': set it in Xcode or pass --setting PRODUCT_BUNDLE_IDENTIFIER=com.example.app"
+            )
         }
         // The deepest folder holding the project folder and every tagged file.
-        let root = Self.commonFolder([project.sourceRoot.path] + order.map { project.sourceRoot.appendingPathComponent($0).standardizedFileURL.path })
+        let root = Self.commonFolder(
+            [project.sourceRoot.path]
+                + order.map { project.sourceRoot.appendingPathComponent($0).standardizedFileURL.path })
         let entries = order.map { path -> Result.Entry in
             let absolute = project.sourceRoot.appendingPathComponent(path).standardizedFileURL.path
-            return Result.Entry(path: XcodeProject.relative(absolute, from: root), into: tagged[path]!.into,
-                                tags: tagged[path]!.tags.sorted(), sources: tagged[path]!.sources)
+            return Result.Entry(
+                path: XcodeProject.relative(absolute, from: root), into: tagged[path]!.into,
+                tags: tagged[path]!.tags.sorted(), sources: tagged[path]!.sources)
         }.sorted { $0.path.precedesByCodePoint($1.path) }
         return Result(
             projectName: project.bundlePath.lastPathComponent, target: targetName, configuration: options.configuration,
@@ -218,10 +253,14 @@ package struct XcodeImporter {
 
     /// Every regular file under a folder, relative to it, sorted; hidden files (`.DS_Store`) are not resources.
     static func files(under folder: URL) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey],
-                                                              options: [.skipsHiddenFiles]) else { return [] }
+        guard
+            let enumerator = FileManager.default.enumerator(
+                at: folder, includingPropertiesForKeys: [.isRegularFileKey],
+                options: [.skipsHiddenFiles])
+        else { return [] }
         var files: [String] = []
-        for case let url as URL in enumerator where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
+        for case let url as URL in enumerator
+        where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
             files.append(String(url.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count + 1)))
         }
         return files.sorted()
@@ -249,7 +288,8 @@ package struct XcodeImporter {
         let chosen: (id: String, object: XcodeProject.Object)
         if let wanted = options.target {
             guard let found = targets.first(where: { ($0.object["name"] as? String) == wanted }) else {
-                throw ODRPackError.usage("no target '\(wanted)' in the project: its targets are \(names.joined(separator: ", "))")
+                throw ODRPackError.usage(
+                    "no target '\(wanted)' in the project: its targets are \(names.joined(separator: ", "))")
             }
             chosen = found
         } else {
@@ -260,13 +300,18 @@ package struct XcodeImporter {
                 chosen = targets[0]
             } else {
                 let listed = (applications.isEmpty ? names : applications.map { $0.object["name"] as? String ?? $0.id })
-                throw ODRPackError.usage("the project has \(applications.isEmpty ? targets.count : applications.count) \(applications.isEmpty ? "targets" : "application targets"): choose one with --target (\(listed.joined(separator: ", ")))")
+                throw ODRPackError.usage(
+                    "the project has \(applications.isEmpty ? targets.count : applications.count) \(applications.isEmpty ? "targets" : "application targets"): choose one with --target (\(listed.joined(separator: ", ")))"
+                )
             }
         }
         guard Self.isApplication(chosen.object) else {
-            let type = chosen.object["productType"] as? String ?? "no product type (\(chosen.object["isa"] as? String ?? "an unknown kind of target"))"
+            let type =
+                chosen.object["productType"] as? String
+                ?? "no product type (\(chosen.object["isa"] as? String ?? "an unknown kind of target"))"
             throw ODRPackError.unusableInput(
-                "target '\(chosen.object["name"] as? String ?? chosen.id)' is not an application (its product type is \(type)): On-Demand Resources belong to iOS and tvOS apps; choose the app's target with --target")
+                "target '\(chosen.object["name"] as? String ?? chosen.id)' is not an application (its product type is \(type)): On-Demand Resources belong to iOS and tvOS apps; choose the app's target with --target"
+            )
         }
         return chosen
     }
@@ -289,31 +334,42 @@ package struct XcodeImporter {
         if !sdk.isEmpty && sdk != "auto" {
             if let profile = platforms(sdk).first { return profile }
             throw ODRPackError.unusableInput(
-                "target '\(targetName)' builds for \(settings["SDKROOT"]!): On-Demand Resources exist only for iOS and tvOS apps; choose an iOS or tvOS target with --target")
+                "target '\(targetName)' builds for \(settings["SDKROOT"]!): On-Demand Resources exist only for iOS and tvOS apps; choose an iOS or tvOS target with --target"
+            )
         }
         if supported.contains(where: { platforms(String($0)) == ["ios"] }) { return "ios" }
         if supported.contains(where: { platforms(String($0)) == ["tvos"] }) { return "tvos" }
         if !supported.isEmpty {
             throw ODRPackError.unusableInput(
-                "target '\(targetName)' builds for \(settings["SUPPORTED_PLATFORMS"]!): On-Demand Resources exist only for iOS and tvOS apps; choose an iOS or tvOS target with --target")
+                "target '\(targetName)' builds for \(settings["SUPPORTED_PLATFORMS"]!): On-Demand Resources exist only for iOS and tvOS apps; choose an iOS or tvOS target with --target"
+            )
         }
         return nil
     }
 
     /// The configuration's settings, lowest first: the project's xcconfig, the project's settings, the target's
     /// xcconfig, the target's settings, then `--setting`; `$(inherited)` is the layer below; references resolved.
-    func buildSettings(_ project: XcodeProject, target: XcodeProject.Object, targetName: String) throws -> [String: String] {
+    func buildSettings(_ project: XcodeProject, target: XcodeProject.Object, targetName: String) throws -> [String:
+        String]
+    {
         func configuration(of owner: XcodeProject.Object?) -> XcodeProject.Object? {
             let list = project[owner?["buildConfigurationList"] as? String ?? ""]
-            return project.ids(list, "buildConfigurations").compactMap { project[$0] }.first { $0["name"] as? String == options.configuration }
+            return project.ids(list, "buildConfigurations").compactMap { project[$0] }.first {
+                $0["name"] as? String == options.configuration
+            }
         }
         guard let targetConfiguration = configuration(of: target) else {
             let list = project[target["buildConfigurationList"] as? String ?? ""]
             let names = project.ids(list, "buildConfigurations").compactMap { project[$0]?["name"] as? String }
-            throw ODRPackError.unusableInput("target '\(targetName)' has no configuration '\(options.configuration)': choose one with --configuration (\(names.joined(separator: ", ")))")
+            throw ODRPackError.unusableInput(
+                "target '\(targetName)' has no configuration '\(options.configuration)': choose one with --configuration (\(names.joined(separator: ", ")))"
+            )
         }
-        var raw: [String: String] = ["TARGET_NAME": targetName, "PRODUCT_NAME": targetName, "PROJECT_NAME": project.bundlePath.deletingPathExtension().lastPathComponent,
-                                     "CONFIGURATION": options.configuration, "SRCROOT": project.sourceRoot.path]
+        var raw: [String: String] = [
+            "TARGET_NAME": targetName, "PRODUCT_NAME": targetName,
+            "PROJECT_NAME": project.bundlePath.deletingPathExtension().lastPathComponent,
+            "CONFIGURATION": options.configuration, "SRCROOT": project.sourceRoot.path,
+        ]
         func layer(_ values: [(String, String)]) {
             for (key, value) in values {
                 raw[key] = value.replacingOccurrences(of: "$(inherited)", with: raw[key] ?? "")
@@ -321,22 +377,31 @@ package struct XcodeImporter {
             }
         }
         for owner in [configuration(of: project.rootObject), targetConfiguration] {
-            if let reference = owner?["baseConfigurationReference"] as? String, case let .success(path) = project.path(of: reference) {
+            if let reference = owner?["baseConfigurationReference"] as? String,
+                case .success(let path) = project.path(of: reference)
+            {
                 var seen = Set<String>()
                 layer(Self.xcconfig(project.sourceRoot.appendingPathComponent(path), seen: &seen))
             }
-            layer((owner?["buildSettings"] as? [String: Any] ?? [:]).sorted { $0.key < $1.key }.compactMap { key, value in
-                if let text = value as? String { return (key, text) }
-                if let list = value as? [String] { return (key, list.map { $0.contains(" ") ? "\"\($0)\"" : $0 }.joined(separator: " ")) }
-                return nil
-            })
+            layer(
+                (owner?["buildSettings"] as? [String: Any] ?? [:]).sorted { $0.key < $1.key }.compactMap { key, value in
+                    if let text = value as? String { return (key, text) }
+                    if let list = value as? [String] {
+                        return (key, list.map { $0.contains(" ") ? "\"\($0)\"" : $0 }.joined(separator: " "))
+                    }
+                    return nil
+                })
         }
         for (key, value) in options.settings { raw[key] = value }
         var resolved: [String: String] = [:]
-        for key in ["PRODUCT_BUNDLE_IDENTIFIER", "ON_DEMAND_RESOURCES_INITIAL_INSTALL_TAGS", "ON_DEMAND_RESOURCES_PREFETCH_ORDER",
-                    "SDKROOT", "SUPPORTED_PLATFORMS", "ENABLE_ON_DEMAND_RESOURCES"] {
+        for key in [
+            "PRODUCT_BUNDLE_IDENTIFIER", "ON_DEMAND_RESOURCES_INITIAL_INSTALL_TAGS",
+            "ON_DEMAND_RESOURCES_PREFETCH_ORDER",
+            "SDKROOT", "SUPPORTED_PLATFORMS", "ENABLE_ON_DEMAND_RESOURCES",
+        ] {
             guard let value = raw[key] else { continue }
-            resolved[key] = try Self.expand(value, settings: raw, setting: key, configuration: options.configuration, depth: 0)
+            resolved[key] = try Self.expand(
+                value, settings: raw, setting: key, configuration: options.configuration, depth: 0)
         }
         return resolved
     }
@@ -345,7 +410,8 @@ package struct XcodeImporter {
     /// settings (`NAME[sdk=...]`) are left out: they depend on the build.
     static func xcconfig(_ url: URL, seen: inout Set<String>) -> [(String, String)] {
         guard seen.insert(url.standardizedFileURL.path).inserted, seen.count < 64,
-              let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
+            let text = try? String(contentsOf: url, encoding: .utf8)
+        else { return [] }
         var values: [(String, String)] = []
         for rawLine in text.split(whereSeparator: \.isNewline) {
             var line = String(rawLine)
@@ -354,7 +420,8 @@ package struct XcodeImporter {
             if line.hasPrefix("#include") {
                 let quoted = line.split(separator: "\"")
                 if quoted.count >= 2 {
-                    values += xcconfig(url.deletingLastPathComponent().appendingPathComponent(String(quoted[1])), seen: &seen)
+                    values += xcconfig(
+                        url.deletingLastPathComponent().appendingPathComponent(String(quoted[1])), seen: &seen)
                 }
                 continue
             }
@@ -367,11 +434,14 @@ package struct XcodeImporter {
     }
 
     /// Expands `$(NAME)`, `${NAME}` and `$NAME`, with the `:rfc1034identifier`, `:lower` and `:upper` operators.
-    static func expand(_ value: String, settings: [String: String], setting: String, configuration: String, depth: Int) throws -> String {
+    static func expand(_ value: String, settings: [String: String], setting: String, configuration: String, depth: Int)
+        throws -> String
+    {
         guard depth < 16 else {
             throw ODRPackError.unusableInput("\(setting) refers to itself through other settings: fix it in Xcode")
         }
-        let pattern = /\$(?:\(([A-Za-z0-9_]+)((?::[A-Za-z0-9_]+)*)\)|\{([A-Za-z0-9_]+)((?::[A-Za-z0-9_]+)*)\}|([A-Za-z_][A-Za-z0-9_]*))/
+        let pattern =
+            /\$(?:\(([A-Za-z0-9_]+)((?::[A-Za-z0-9_]+)*)\)|\{([A-Za-z0-9_]+)((?::[A-Za-z0-9_]+)*)\}|([A-Za-z_][A-Za-z0-9_]*))/
         var result = ""
         var rest = value[...]
         while let match = rest.firstMatch(of: pattern) {
@@ -379,13 +449,18 @@ package struct XcodeImporter {
             let name = String(match.output.1 ?? match.output.3 ?? match.output.5 ?? "")
             let operators = String(match.output.2 ?? match.output.4 ?? "").split(separator: ":")
             guard let raw = settings[name] else {
-                throw ODRPackError.unusableInput("\(setting) uses $(\(name)), which configuration '\(configuration)' does not define: pass --setting \(name)=VALUE")
+                throw ODRPackError.unusableInput(
+                    "\(setting) uses $(\(name)), which configuration '\(configuration)' does not define: pass --setting \(name)=VALUE"
+                )
             }
-            var expanded = try expand(raw, settings: settings, setting: setting, configuration: configuration, depth: depth + 1)
+            var expanded = try expand(
+                raw, settings: settings, setting: setting, configuration: configuration, depth: depth + 1)
             for op in operators {
                 switch op {
                 case "rfc1034identifier":
-                    expanded = String(expanded.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") ? $0 : "-" })
+                    expanded = String(
+                        expanded.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") ? $0 : "-" }
+                    )
                 case "lower": expanded = expanded.lowercased()
                 case "upper": expanded = expanded.uppercased()
                 case "identifier", "c99extidentifier":
@@ -428,10 +503,15 @@ package struct XcodeImporter {
     // MARK: Asset catalogs
 
     func findCatalogs(in folder: URL, relative: String) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
+        guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
+            return []
+        }
         var catalogs: [String] = []
         for case let url as URL in enumerator where url.pathExtension == "xcassets" {
-            catalogs.append(XcodeProject.join(relative, String(url.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count + 1))))
+            catalogs.append(
+                XcodeProject.join(
+                    relative, String(url.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count + 1)))
+            )
             enumerator.skipDescendants()
         }
         return catalogs
@@ -439,7 +519,9 @@ package struct XcodeImporter {
 
     /// Every item folder of a catalog whose Contents.json names on-demand resource tags.
     func catalogTags(_ catalog: URL, relative: String) throws -> [(String, [String])] {
-        guard let enumerator = FileManager.default.enumerator(at: catalog, includingPropertiesForKeys: nil) else { return [] }
+        guard let enumerator = FileManager.default.enumerator(at: catalog, includingPropertiesForKeys: nil) else {
+            return []
+        }
         var found: [(String, [String])] = []
         let catalogPath = catalog.standardizedFileURL.path
         for case let url as URL in enumerator where url.lastPathComponent == "Contents.json" {
@@ -456,7 +538,11 @@ package struct XcodeImporter {
                 tags += (object[key] as? [String: Any])?["on-demand-resource-tags"] as? [String] ?? []
             }
             if !tags.isEmpty {
-                found.append((XcodeProject.join(relative, String(item.path.dropFirst(catalogPath.count + 1))), Array(Set(tags)).sorted()))
+                found.append(
+                    (
+                        XcodeProject.join(relative, String(item.path.dropFirst(catalogPath.count + 1))),
+                        Array(Set(tags)).sorted()
+                    ))
             }
         }
         return found.sorted { $0.0 < $1.0 }

@@ -21,14 +21,18 @@ package struct XcodeProject {
         if url.pathExtension == "xcodeproj" { return path }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ODRPackError.usage("'\(path)' is neither an .xcodeproj nor a folder: pass the project (MyGame.xcodeproj) or the folder that holds it")
+            throw ODRPackError.usage(
+                "'\(path)' is neither an .xcodeproj nor a folder: pass the project (MyGame.xcodeproj) or the folder that holds it"
+            )
         }
         let projects = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [])
             .filter { $0.hasSuffix(".xcodeproj") }.sorted()
         guard projects.count == 1 else {
-            throw ODRPackError.usage(projects.isEmpty
-                ? "'\(path)' holds no .xcodeproj: pass the project itself (MyGame.xcodeproj)"
-                : "'\(path)' holds \(projects.count) projects (\(projects.joined(separator: ", "))): pass the one to import")
+            throw ODRPackError.usage(
+                projects.isEmpty
+                    ? "'\(path)' holds no .xcodeproj: pass the project itself (MyGame.xcodeproj)"
+                    : "'\(path)' holds \(projects.count) projects (\(projects.joined(separator: ", "))): pass the one to import"
+            )
         }
         return url.appendingPathComponent(projects[0]).path
     }
@@ -36,8 +40,10 @@ package struct XcodeProject {
     package init(path: String) throws {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         var isDirectory: ObjCBool = false
-        guard url.pathExtension == "xcodeproj", FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
-              isDirectory.boolValue else {
+        guard url.pathExtension == "xcodeproj",
+            FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
+            isDirectory.boolValue
+        else {
             throw ODRPackError.unusableInput("'\(path)' is not an Xcode project: pass the path of a .xcodeproj folder")
         }
         let pbxproj = url.appendingPathComponent("project.pbxproj")
@@ -51,8 +57,11 @@ package struct XcodeProject {
             throw ODRPackError.unusableInput("'\(pbxproj.path)' is not a valid project file (corrupt or truncated)")
         }
         guard let top = plist as? [String: Any], let objects = top["objects"] as? [String: Object],
-              let rootID = top["rootObject"] as? String, let root = objects[rootID], root["isa"] as? String == "PBXProject" else {
-            throw ODRPackError.unusableInput("'\(pbxproj.path)' is not an Xcode project file: it has no PBXProject root object")
+            let rootID = top["rootObject"] as? String, let root = objects[rootID],
+            root["isa"] as? String == "PBXProject"
+        else {
+            throw ODRPackError.unusableInput(
+                "'\(pbxproj.path)' is not an Xcode project file: it has no PBXProject root object")
         }
         bundlePath = url
         sourceRoot = url.deletingLastPathComponent()
@@ -97,7 +106,8 @@ package struct XcodeProject {
                 chain.append(ownPath)
                 return .success(Self.joined(chain.reversed()))
             case "<absolute>":
-                chain.append(Self.relative(URL(fileURLWithPath: ownPath).standardizedFileURL.path, from: sourceRoot.path))
+                chain.append(
+                    Self.relative(URL(fileURLWithPath: ownPath).standardizedFileURL.path, from: sourceRoot.path))
                 return .success(Self.joined(chain.reversed()))
             case let tree:
                 return .failure(.unsupportedSourceTree(tree, ownPath))
@@ -112,9 +122,11 @@ package struct XcodeProject {
 
         var description: String {
             switch self {
-            case let .missing(id): return "object \(id) is missing from the project"
-            case let .cycle(id): return "object \(id) is in a group that contains itself (the project's groups form a cycle)"
-            case let .unsupportedSourceTree(tree, path): return "'\(path)' is relative to \(tree), which only exists inside an Xcode build"
+            case .missing(let id): return "object \(id) is missing from the project"
+            case .cycle(let id):
+                return "object \(id) is in a group that contains itself (the project's groups form a cycle)"
+            case .unsupportedSourceTree(let tree, let path):
+                return "'\(path)' is relative to \(tree), which only exists inside an Xcode build"
             }
         }
     }
@@ -145,7 +157,8 @@ package struct XcodeProject {
 
     /// An absolute path relative to an absolute folder, with `..` where it lies outside.
     static func relative(_ path: String, from folder: String) -> String {
-        let a = folder.split(separator: "/"), b = path.split(separator: "/")
+        let a = folder.split(separator: "/")
+        let b = path.split(separator: "/")
         var common = 0
         while common < min(a.count, b.count) && a[common] == b[common] { common += 1 }
         return (Array(repeating: "..", count: a.count - common) + b[common...].map(String.init)).joined(separator: "/")

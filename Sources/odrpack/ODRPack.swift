@@ -9,7 +9,9 @@ struct ODRPack: ParsableCommand {
         commandName: "odrpack",
         abstract: "Package an app's resources into On-Demand Resources asset packs.",
         version: ToolVersion.current,
-        subcommands: [Plan.self, Validate.self, Build.self, Verify.self, Diff.self, Thin.self, Report.self, ImportXcode.self])
+        subcommands: [
+            Plan.self, Validate.self, Build.self, Verify.self, Diff.self, Thin.self, Report.self, ImportXcode.self,
+        ])
 
     static func main() {
         StandardStream.reportFailedWritesAsErrors()

@@ -11,5 +11,7 @@ package enum BackgroundAssetsLayout {
     static func archiveName(of assetPackID: String) -> String { assetPackID + ".aar" }
     static func manifestName(of assetPackID: String) -> String { assetPackID + ".json" }
     /// `<id>-<first 16 hex digits of the contentHash>`: a self-hosted pack's immutable name in `site/` and its URL.
-    static func siteName(of assetPackID: String, contentHash: String) -> String { assetPackID + "-" + contentHash.prefix(16) }
+    static func siteName(of assetPackID: String, contentHash: String) -> String {
+        assetPackID + "-" + contentHash.prefix(16)
+    }
 }

@@ -39,8 +39,9 @@ struct BackgroundAssetsOutput: PackOutput {
         packsPath = outputPath + "/" + BackgroundAssetsLayout.folder
         let platforms = plan.backgroundAssets.platforms ?? []
         manifests = plan.packs.map { pack in
-            BackgroundAssetsDocuments.packageManifest(assetPackID: pack.assetPackID, policy: plan.downloadPolicy(of: pack),
-                                                      paths: pack.files.map(\.path), platforms: platforms)
+            BackgroundAssetsDocuments.packageManifest(
+                assetPackID: pack.assetPackID, policy: plan.downloadPolicy(of: pack),
+                paths: pack.files.map(\.path), platforms: platforms)
         }
         fileNames = plan.packs.map { BackgroundAssetsLayout.archiveName(of: $0.assetPackID) }
         archiveKeys = manifests.map { options.archiveKey(pack: Data($0.utf8), packager: packager.template) }
@@ -65,12 +66,15 @@ struct BackgroundAssetsOutput: PackOutput {
             manifest = try BuildManifest.load(path).manifest
         } catch {
             throw ODRPackError.unusableInput(
-                "the previous build's \(BuildManifest.fileName) in '\(folder)' cannot be read (\(error)), so the packs' versions are unknown and would restart at 0: restore it, or pass --reset-versions to start every pack at version 0")
+                "the previous build's \(BuildManifest.fileName) in '\(folder)' cannot be read (\(error)), so the packs' versions are unknown and would restart at 0: restore it, or pass --reset-versions to start every pack at version 0"
+            )
         }
         guard manifest.format == .backgroundAssets else { return [:] }
         var versions: [String: (version: Int64, contentHash: String)] = [:]
         for pack in manifest.packs {
-            if let version = pack.version, let contentHash = pack.contentHash { versions[pack.id] = (version, contentHash) }
+            if let version = pack.version, let contentHash = pack.contentHash {
+                versions[pack.id] = (version, contentHash)
+            }
         }
         return versions
     }
@@ -80,7 +84,8 @@ struct BackgroundAssetsOutput: PackOutput {
         for pack in plan.packs {
             if let other = seen.updateValue(pack, forKey: pack.assetPackID) {
                 throw ODRPackError.unbuildable(
-                    "packs '\(other.shortName)' and '\(pack.shortName)' have the same asset pack id '\(pack.assetPackID)' (their tags differ only in characters Background Assets cannot use): rename one of the tags")
+                    "packs '\(other.shortName)' and '\(pack.shortName)' have the same asset pack id '\(pack.assetPackID)' (their tags differ only in characters Background Assets cannot use): rename one of the tags"
+                )
             }
         }
         for path in [outputPath, packsPath] { try OutputFolder.makeFolder(path) }
@@ -91,7 +96,9 @@ struct BackgroundAssetsOutput: PackOutput {
     func temporaryPath(forPack index: Int) -> String { outputPath + "/" + TemporaryName.beside(fileNames[index]) }
 
     /// Apple's packager writes the archives: nothing of an old one is copied.
-    func reusableEntries(toWrite: [Int], fileDigests: [[FileDigest?]], previous: BuildState) -> EntryReuse { EntryReuse() }
+    func reusableEntries(toWrite: [Int], fileDigests: [[FileDigest?]], previous: BuildState) -> EntryReuse {
+        EntryReuse()
+    }
 
     func makeWriter(spares: CompressorPool, entries: EntryReuse) -> any PackFormatWriter {
         BackgroundAssetsPackWriter(packager: packager, manifests: manifests, rootPath: rootPath)
@@ -106,10 +113,13 @@ struct BackgroundAssetsOutput: PackOutput {
     /// it lists at another address, 0 for one it does not list.
     /// - Throws: exit 2 when a version cannot be incremented (Int64.max).
     func versions(_ facts: [String: PackArchiveFacts]) throws -> (versions: [String: Int64], live: [String: Int64]) {
-        var versions: [String: Int64] = [:], live: [String: Int64] = [:]
+        var versions: [String: Int64] = [:]
+        var live: [String: Int64] = [:]
         func next(_ version: Int64, _ pack: AssetPack) throws -> Int64 {
             guard version < Int64.max else {
-                throw ODRPackError.unusableInput("pack '\(pack.assetPackID)' is at version \(version), the largest there is: it cannot get a newer one; use new tags for new content")
+                throw ODRPackError.unusableInput(
+                    "pack '\(pack.assetPackID)' is at version \(version), the largest there is: it cannot get a newer one; use new tags for new content"
+                )
             }
             return version + 1
         }
@@ -118,12 +128,20 @@ struct BackgroundAssetsOutput: PackOutput {
             switch versionSource {
             case .none:
                 versions[pack.id] = 0
-            case let .previousBuild(previous):
-                guard let before = previous[pack.id] else { versions[pack.id] = 0; continue }
+            case .previousBuild(let previous):
+                guard let before = previous[pack.id] else {
+                    versions[pack.id] = 0
+                    continue
+                }
                 versions[pack.id] = contentHash == before.contentHash ? before.version : try next(before.version, pack)
-            case let .published(published):
-                guard let entry = published.packs[pack.assetPackID] else { versions[pack.id] = 0; continue }
-                let url = BackgroundAssetsDocuments.packURL(options.urlPrefix ?? "", BackgroundAssetsLayout.siteName(of: pack.assetPackID, contentHash: contentHash))
+            case .published(let published):
+                guard let entry = published.packs[pack.assetPackID] else {
+                    versions[pack.id] = 0
+                    continue
+                }
+                let url = BackgroundAssetsDocuments.packURL(
+                    options.urlPrefix ?? "",
+                    BackgroundAssetsLayout.siteName(of: pack.assetPackID, contentHash: contentHash))
                 if entry.url == url {
                     versions[pack.id] = entry.version
                     live[pack.assetPackID] = entry.downloadSize
@@ -136,14 +154,17 @@ struct BackgroundAssetsOutput: PackOutput {
     }
 
     func commit(facts: [String: PackArchiveFacts], written: [Int], previous: BuildState) throws
-        -> (manifest: BuildManifest, removed: [String], state: BuildState) {
+        -> (manifest: BuildManifest, removed: [String], state: BuildState)
+    {
         let hosting = plan.backgroundAssets.hosting
         let (versions, live) = try versions(facts)
-        let manifest = BuildManifest(plan: plan, archives: facts, versions: versions, urlPrefix: options.urlPrefix,
-                                     packager: (packager.template, packager.version))
+        let manifest = BuildManifest(
+            plan: plan, archives: facts, versions: versions, urlPrefix: options.urlPrefix,
+            packager: (packager.template, packager.version))
         let manifestPath = outputPath + "/" + BuildManifest.fileName
         let manifestBytes = Data(manifest.serializedBytes())
-        let manifestUnchanged = try OutputFolder.retireManifest(at: manifestPath, keepingIf: written.isEmpty ? manifestBytes : nil)
+        let manifestUnchanged = try OutputFolder.retireManifest(
+            at: manifestPath, keepingIf: written.isEmpty ? manifestBytes : nil)
         for index in written {
             let folder = temporaryPath(forPack: index)
             try OutputFolder.moveIntoPlace(folder + "/" + fileNames[index], to: packsPath + "/" + fileNames[index])
@@ -151,32 +172,41 @@ struct BackgroundAssetsOutput: PackOutput {
         }
         // Every pack's <id>.json: written now, after its archive, and rewritten where it was edited or removed.
         for (index, pack) in plan.packs.enumerated() {
-            try OutputFolder.writeIfChanged(Data(manifests[index].utf8),
-                                            to: packsPath + "/" + BackgroundAssetsLayout.manifestName(of: pack.assetPackID))
+            try OutputFolder.writeIfChanged(
+                Data(manifests[index].utf8),
+                to: packsPath + "/" + BackgroundAssetsLayout.manifestName(of: pack.assetPackID))
         }
         let removed = try removeStale()
         // An ODR build's output, when this folder held one.
-        for name in [AppleManifests.packsFolder, AppleManifests.onDemandResourcesFile, AppleManifests.templateFile, AppleManifests.manifestFile] {
+        for name in [
+            AppleManifests.packsFolder, AppleManifests.onDemandResourcesFile, AppleManifests.templateFile,
+            AppleManifests.manifestFile,
+        ] {
             try OutputFolder.remove(outputPath + "/" + name)
         }
-        var state = BuildState.make(plan, rootPath: rootPath, facts: facts, fileNames: fileNames, archiveKeys: archiveKeys)
+        var state = BuildState.make(
+            plan, rootPath: rootPath, facts: facts, fileNames: fileNames, archiveKeys: archiveKeys)
         try state.takeArchiveStamps(packsPath: packsPath)
         let sitePath = packsPath + "/" + BackgroundAssetsLayout.siteFolder
         var copied: [String] = []
         if hosting == .self {
-            copied = try copySite(at: sitePath, manifest: manifest, written: Set(written), live: live, previous: previous, state: &state)
+            copied = try copySite(
+                at: sitePath, manifest: manifest, written: Set(written), live: live, previous: previous, state: &state)
         } else {
             try OutputFolder.remove(sitePath)
         }
         // Every archive (and its site copy) is on stable storage before a document that names it is renamed into place.
         if !written.isEmpty || !copied.isEmpty {
-            try SystemCall.makeDurable(folder: outputPath, written: written.map { packsPath + "/" + fileNames[$0] } + copied)
+            try SystemCall.makeDurable(
+                folder: outputPath, written: written.map { packsPath + "/" + fileNames[$0] } + copied)
         }
-        try OutputFolder.writeIfChanged(Data(BackgroundAssetsDocuments.assetPackTags(manifest).utf8),
-                                        to: packsPath + "/" + BackgroundAssetsLayout.tagsFile)
+        try OutputFolder.writeIfChanged(
+            Data(BackgroundAssetsDocuments.assetPackTags(manifest).utf8),
+            to: packsPath + "/" + BackgroundAssetsLayout.tagsFile)
         if hosting == .self, let urlPrefix = options.urlPrefix {
-            try OutputFolder.writeIfChanged(Data(BackgroundAssetsDocuments.downloadManifest(manifest, urlPrefix: urlPrefix, live: live).utf8),
-                                            to: sitePath + "/" + BackgroundAssetsLayout.downloadManifestFile)
+            try OutputFolder.writeIfChanged(
+                Data(BackgroundAssetsDocuments.downloadManifest(manifest, urlPrefix: urlPrefix, live: live).utf8),
+                to: sitePath + "/" + BackgroundAssetsLayout.downloadManifestFile)
         }
         if !manifestUnchanged { try AtomicFile.write(manifestBytes, to: manifestPath, durable: true) }
         return (manifest, removed, state)
@@ -186,13 +216,16 @@ struct BackgroundAssetsOutput: PackOutput {
     /// beside `download-manifest.json`: what to upload. Changed content gets a new name, so a device or a CDN never
     /// sees other bytes at an address it knows. An archive is copied when its pack was written or its copy is not as
     /// the last build left it; returns the copies made.
-    private func copySite(at sitePath: String, manifest: BuildManifest, written: Set<Int>, live: [String: Int64],
-                          previous: BuildState, state: inout BuildState) throws -> [String] {
+    private func copySite(
+        at sitePath: String, manifest: BuildManifest, written: Set<Int>, live: [String: Int64],
+        previous: BuildState, state: inout BuildState
+    ) throws -> [String] {
         try OutputFolder.makeFolder(sitePath)
         var keep: Set<String> = [BackgroundAssetsLayout.downloadManifestFile]
         var copied: [String] = []
         for (index, pack) in plan.packs.enumerated() where live[pack.assetPackID] == nil {
-            let name = BackgroundAssetsLayout.siteName(of: pack.assetPackID, contentHash: manifest.packs[index].contentHash ?? "")
+            let name = BackgroundAssetsLayout.siteName(
+                of: pack.assetPackID, contentHash: manifest.packs[index].contentHash ?? "")
             keep.insert(name)
             let copy = sitePath + "/" + name
             let key = BackgroundAssetsLayout.siteFolder + "/" + name
@@ -219,7 +252,9 @@ struct BackgroundAssetsOutput: PackOutput {
         keep.insert(PathKey(BackgroundAssetsLayout.siteFolder))
         var removed: [String] = []
         for name in try OutputFolder.names(in: packsPath).sorted(by: { $0.precedesByCodePoint($1) })
-        where !keep.contains(PathKey(name)) && (name.hasSuffix(".aar") || name.hasSuffix(".json") || name.hasPrefix(TemporaryName.marker)) {
+        where !keep.contains(PathKey(name))
+            && (name.hasSuffix(".aar") || name.hasSuffix(".json") || name.hasPrefix(TemporaryName.marker))
+        {
             try OutputFolder.remove(packsPath + "/" + name)
             if name.hasSuffix(".aar") { removed.append(name) }
         }

@@ -23,7 +23,8 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
         self.rootPath = rootPath
     }
 
-    func write(_ pack: AssetPack, index: Int, known: [FileDigest?], to temporaryPath: String) throws -> PackArchiveFacts {
+    func write(_ pack: AssetPack, index: Int, known: [FileDigest?], to temporaryPath: String) throws -> PackArchiveFacts
+    {
         // The manifest records every file's sha256: read what the cache does not vouch for.
         var digests: [FileDigest] = []
         digests.reserveCapacity(pack.files.count)
@@ -48,21 +49,28 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
             try stage(pack, in: directory)
         }
         try packager.run(manifest: manifestPath, output: archivePath, in: directory, pack: pack.assetPackID)
-        guard case let .success(output) = LocalFileSystem().status(archivePath, followingLinks: false),
-              output.kind == .regular, output.stamp.size > 0 else {
+        guard case .success(let output) = LocalFileSystem().status(archivePath, followingLinks: false),
+            output.kind == .regular, output.stamp.size > 0
+        else {
             throw ODRPackError.commandFailed(
-                "the Background Assets packager wrote no archive for pack '\(pack.assetPackID)' (it exited 0, but '\(archivePath)' is missing or empty): check that it writes its output where {output} says; the previous output is unchanged")
+                "the Background Assets packager wrote no archive for pack '\(pack.assetPackID)' (it exited 0, but '\(archivePath)' is missing or empty): check that it writes its output where {output} says; the previous output is unchanged"
+            )
         }
         // The packager read the files itself: they must still be what was hashed.
         for file in pack.files {
             let now = BuildState.stamp(atPath: rootPath + "/" + file.source)
-            guard now?.size != file.size || now?.modificationNanoseconds != file.stamp.modificationNanoseconds else { continue }
-            throw ODRPackError.fileChanged("'\(file.source)' changed while pack '\(pack.assetPackID)' was being packaged: run the build again once it is stable")
+            guard now?.size != file.size || now?.modificationNanoseconds != file.stamp.modificationNanoseconds else {
+                continue
+            }
+            throw ODRPackError.fileChanged(
+                "'\(file.source)' changed while pack '\(pack.assetPackID)' was being packaged: run the build again once it is stable"
+            )
         }
         let (size, sha256) = try BuildVerifier.fileDigest(archivePath)
-        return PackArchiveFacts(archiveSize: size, archiveSha256: sha256,
-                                contentHash: PackArchiveFacts.contentHash(files: pack.files, sha256: digests.map(\.sha256)),
-                                files: digests, uncompressedSize: pack.size)
+        return PackArchiveFacts(
+            archiveSize: size, archiveSha256: sha256,
+            contentHash: PackArchiveFacts.contentHash(files: pack.files, sha256: digests.map(\.sha256)),
+            files: digests, uncompressedSize: pack.size)
     }
 
     /// Every file of the pack at its destination under `folder`: a hard link where the file system allows, else a copy.

@@ -21,25 +21,33 @@ package struct BackgroundAssetsPackager: Sendable {
     /// `--ba-package CMD`, else `ba-package` on PATH, else `xcrun ba-package` when `xcrun --find ba-package` finds
     /// it (every Mac has xcrun; only Xcode 26 and later has ba-package). A found packager's `--version` runs once.
     /// - Throws: `ODRPackError.commandFailed` (exit 2) when there is none, or its `--version` fails.
-    package static func resolve(command: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> BackgroundAssetsPackager {
+    package static func resolve(command: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws -> BackgroundAssetsPackager
+    {
         if let command { return BackgroundAssetsPackager(template: command) }
-        let folders = (environment["PATH"] ?? "").split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        let folders = (environment["PATH"] ?? "").split(separator: ":", omittingEmptySubsequences: false).map(
+            String.init)
         func onPath(_ name: String) -> Bool {
             folders.contains { FileManager.default.isExecutableFile(atPath: ($0.isEmpty ? "." : $0) + "/" + name) }
         }
-        let howToInstall = "install Xcode 26 or later (or its command line tools) on a Mac, which bring 'xcrun ba-package', or pass --ba-package CMD with {manifest} and {output} where the pack's manifest and archive go; nothing was written"
+        let howToInstall =
+            "install Xcode 26 or later (or its command line tools) on a Mac, which bring 'xcrun ba-package', or pass --ba-package CMD with {manifest} and {output} where the pack's manifest and archive go; nothing was written"
         let (template, program): (String, String)
         if onPath("ba-package") {
             (template, program) = (onPathTemplate, "ba-package")
         } else if onPath("xcrun"), ShellCommand.capture("xcrun --find ba-package 2>/dev/null")?.status == 0 {
             (template, program) = (xcrunTemplate, "xcrun ba-package")
         } else {
-            let why = onPath("xcrun") ? "ba-package is not on PATH and 'xcrun --find ba-package' does not find it (Xcode before 26)"
-                                      : "neither ba-package nor xcrun is on PATH"
-            throw ODRPackError.commandFailed("no Background Assets packager: \(why). To build Background Assets packs, \(howToInstall)")
+            let why =
+                onPath("xcrun")
+                ? "ba-package is not on PATH and 'xcrun --find ba-package' does not find it (Xcode before 26)"
+                : "neither ba-package nor xcrun is on PATH"
+            throw ODRPackError.commandFailed(
+                "no Background Assets packager: \(why). To build Background Assets packs, \(howToInstall)")
         }
         guard let answer = ShellCommand.capture(program + " --version"), answer.status == 0 else {
-            throw ODRPackError.commandFailed("the Background Assets packager '\(program) --version' failed, so it cannot be used: \(howToInstall)")
+            throw ODRPackError.commandFailed(
+                "the Background Assets packager '\(program) --version' failed, so it cannot be used: \(howToInstall)")
         }
         let firstLine = answer.output.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         return BackgroundAssetsPackager(template: template, version: firstLine)
@@ -52,7 +60,8 @@ package struct BackgroundAssetsPackager: Sendable {
     }
 
     func run(manifest: String, output: String, in directory: String, pack: String) throws {
-        try ShellCommand.run(command(manifest: manifest, output: output), in: directory,
-                             what: "the Background Assets packager", on: "pack '\(pack)'")
+        try ShellCommand.run(
+            command(manifest: manifest, output: output), in: directory,
+            what: "the Background Assets packager", on: "pack '\(pack)'")
     }
 }

@@ -14,7 +14,8 @@ struct BackgroundAssetsVerifier {
 
     func verify() throws -> BuildVerifier.Report {
         guard let settings = manifest.backgroundAssets else {
-            throw ODRPackError.unusableInput("the build manifest has no backgroundAssets: rebuild it with odrpack build")
+            throw ODRPackError.unusableInput(
+                "the build manifest has no backgroundAssets: rebuild it with odrpack build")
         }
         let packs = try parallelMap(manifest.packs) { pack in
             BuildVerifier.PackReport(id: pack.id, file: pack.file, problems: problems(of: pack, settings: settings))
@@ -27,7 +28,9 @@ struct BackgroundAssetsVerifier {
         fileProblems += siteProblems(settings)
         let listed = Set(manifest.packs.map { PathKey(($0.file as NSString).lastPathComponent) })
         let names = try OutputFolder.names(in: packsPath)
-        let extra = names.filter { $0.hasSuffix(".aar") && !listed.contains(PathKey($0)) }.sorted { $0.precedesByCodePoint($1) }
+        let extra = names.filter { $0.hasSuffix(".aar") && !listed.contains(PathKey($0)) }.sorted {
+            $0.precedesByCodePoint($1)
+        }
         return BuildVerifier.Report(packs: packs, extraArchives: extra, fileProblems: fileProblems)
     }
 
@@ -35,12 +38,21 @@ struct BackgroundAssetsVerifier {
     func problems(of pack: BuildManifest.Pack, settings: BuildManifest.BackgroundAssets) -> [String] {
         var problems = BuildVerifier.recordProblems(pack, bundleId: manifest.bundleId, format: .backgroundAssets)
         let id = BackgroundAssetsIdentity.assetPackID(tags: pack.tags)
-        if pack.assetPackId != id { problems.append("the manifest gives the asset pack id '\(pack.assetPackId ?? "")'; its tags make '\(id)'") }
+        if pack.assetPackId != id {
+            problems.append("the manifest gives the asset pack id '\(pack.assetPackId ?? "")'; its tags make '\(id)'")
+        }
         let policy = DownloadPolicy(category: pack.category, events: settings.events)
-        if pack.downloadPolicy != policy { problems.append("the manifest's downloadPolicy is not the one of a \(pack.category.rawValue) pack with events \(settings.events)") }
+        if pack.downloadPolicy != policy {
+            problems.append(
+                "the manifest's downloadPolicy is not the one of a \(pack.category.rawValue) pack with events \(settings.events)"
+            )
+        }
         if pack.version == nil { problems.append("the manifest gives the pack no version") }
-        let manifestFile = BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.manifestName(of: pack.assetPackId ?? id)
-        if let problem = compare(manifestFile, with: BackgroundAssetsDocuments.packageManifest(pack, platforms: settings.platforms)) {
+        let manifestFile =
+            BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.manifestName(of: pack.assetPackId ?? id)
+        if let problem = compare(
+            manifestFile, with: BackgroundAssetsDocuments.packageManifest(pack, platforms: settings.platforms))
+        {
             problems.append(problem)
         }
         problems += archiveProblems(folder + "/" + pack.file, name: pack.file, pack: pack)
@@ -49,13 +61,20 @@ struct BackgroundAssetsVerifier {
 
     /// Whether the file at `path` has the archive's recorded size and SHA-256.
     func archiveProblems(_ path: String, name: String, pack: BuildManifest.Pack) -> [String] {
-        guard case let .success(status) = LocalFileSystem().status(path, followingLinks: false) else { return ["'\(name)' is missing"] }
+        guard case .success(let status) = LocalFileSystem().status(path, followingLinks: false) else {
+            return ["'\(name)' is missing"]
+        }
         guard status.kind == .regular else { return ["'\(name)' is not a regular file"] }
         do {
             let (size, sha256) = try BuildVerifier.fileDigest(path)
             var problems: [String] = []
-            if size != pack.archiveSize { problems.append("'\(name)' is \(size) bytes, the manifest says \(pack.archiveSize.map(String.init) ?? "nothing")") }
-            if sha256 != pack.archiveSha256 { problems.append("'\(name)' has sha256 \(sha256), the manifest says \(pack.archiveSha256 ?? "nothing")") }
+            if size != pack.archiveSize {
+                problems.append(
+                    "'\(name)' is \(size) bytes, the manifest says \(pack.archiveSize.map(String.init) ?? "nothing")")
+            }
+            if sha256 != pack.archiveSha256 {
+                problems.append("'\(name)' has sha256 \(sha256), the manifest says \(pack.archiveSha256 ?? "nothing")")
+            }
             return problems
         } catch {
             return ["'\(name)' cannot be read: \(error)"]
@@ -64,13 +83,15 @@ struct BackgroundAssetsVerifier {
 
     /// A problem when the file (relative to the build folder) does not hold exactly `text`.
     func compare(_ name: String, with text: String) -> String? {
-        guard case let .success(status) = LocalFileSystem().status(folder + "/" + name, followingLinks: false) else {
+        guard case .success(let status) = LocalFileSystem().status(folder + "/" + name, followingLinks: false) else {
             return "'\(name)' is missing"
         }
         guard status.kind == .regular, let data = FileManager.default.contents(atPath: folder + "/" + name) else {
             return "'\(name)' is not a readable file"
         }
-        return data == Data(text.utf8) ? nil : "'\(name)' differs from what \(BuildManifest.fileName) makes of it (edited, or from another build): build again"
+        return data == Data(text.utf8)
+            ? nil
+            : "'\(name)' differs from what \(BuildManifest.fileName) makes of it (edited, or from another build): build again"
     }
 
     /// `site/` must hold exactly every archive and download-manifest.json for `hosting: self`, and not be there for apple.
@@ -78,7 +99,9 @@ struct BackgroundAssetsVerifier {
         let site = BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.siteFolder
         let exists = FileManager.default.fileExists(atPath: folder + "/" + site)
         guard settings.hosting == .self else {
-            return exists ? [.init(file: site, problem: "the build is for hosting apple, yet it has a site folder: build again")] : []
+            return exists
+                ? [.init(file: site, problem: "the build is for hosting apple, yet it has a site folder: build again")]
+                : []
         }
         guard let urlPrefix = settings.urlPrefix else {
             return [.init(file: BuildManifest.fileName, problem: "hosting is self but the manifest has no urlPrefix")]
@@ -94,16 +117,21 @@ struct BackgroundAssetsVerifier {
             let id = pack.assetPackId ?? pack.id
             let name = BackgroundAssetsLayout.siteName(of: id, contentHash: pack.contentHash ?? "")
             if !FileManager.default.fileExists(atPath: folder + "/" + site + "/" + name), let entry = listed[id],
-               entry.url == BackgroundAssetsDocuments.packURL(urlPrefix, name) {
+                entry.url == BackgroundAssetsDocuments.packURL(urlPrefix, name)
+            {
                 live[id] = entry.downloadSize
             }
         }
-        if let problem = compare(downloadManifest, with: BackgroundAssetsDocuments.downloadManifest(manifest, urlPrefix: urlPrefix, live: live)) {
+        if let problem = compare(
+            downloadManifest,
+            with: BackgroundAssetsDocuments.downloadManifest(manifest, urlPrefix: urlPrefix, live: live))
+        {
             problems.append(.init(file: downloadManifest, problem: problem))
         }
         var expected: Set<String> = [BackgroundAssetsLayout.downloadManifestFile]
         for pack in manifest.packs where live[pack.assetPackId ?? pack.id] == nil {
-            let name = BackgroundAssetsLayout.siteName(of: pack.assetPackId ?? pack.id, contentHash: pack.contentHash ?? "")
+            let name = BackgroundAssetsLayout.siteName(
+                of: pack.assetPackId ?? pack.id, contentHash: pack.contentHash ?? "")
             expected.insert(name)
             for problem in archiveProblems(folder + "/" + site + "/" + name, name: site + "/" + name, pack: pack) {
                 problems.append(.init(file: site + "/" + name, problem: problem))
@@ -116,7 +144,10 @@ struct BackgroundAssetsVerifier {
             return problems + [.init(file: site, problem: "cannot be listed: \(error)")]
         }
         for name in names.sorted(by: { $0.precedesByCodePoint($1) }) where !expected.contains(name) {
-            problems.append(.init(file: site + "/" + name, problem: "is not a pack of \(BuildManifest.fileName): remove it or build again"))
+            problems.append(
+                .init(
+                    file: site + "/" + name,
+                    problem: "is not a pack of \(BuildManifest.fileName): remove it or build again"))
         }
         return problems
     }

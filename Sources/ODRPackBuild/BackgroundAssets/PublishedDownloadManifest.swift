@@ -20,15 +20,19 @@ struct PublishedDownloadManifest: Sendable, Equatable {
     static func load(_ path: String) throws -> PublishedDownloadManifest {
         let bytes: [UInt8]
         switch LocalFileSystem().contents(of: path) {
-        case let .success(data): bytes = data
-        case let .failure(error): throw ODRPackError.unusableInput("cannot read the published download manifest '\(path)': \(error.reason)")
+        case .success(let data): bytes = data
+        case .failure(let error):
+            throw ODRPackError.unusableInput("cannot read the published download manifest '\(path)': \(error.reason)")
         }
         do {
             return try bytes.withUnsafeBytes { try parse($0.bindMemory(to: UInt8.self)) }
         } catch JSONReader.Failure.syntax {
-            throw ODRPackError.unusableInput("'\(path)' is not valid JSON: pass the download-manifest.json that is live on the server (--published)")
+            throw ODRPackError.unusableInput(
+                "'\(path)' is not valid JSON: pass the download-manifest.json that is live on the server (--published)")
         } catch JSONReader.Failure.shape(let problem) {
-            throw ODRPackError.unusableInput("'\(path)' is not a Background Assets download manifest: \(problem); pass the download-manifest.json that is live on the server")
+            throw ODRPackError.unusableInput(
+                "'\(path)' is not a Background Assets download manifest: \(problem); pass the download-manifest.json that is live on the server"
+            )
         }
     }
 
@@ -41,7 +45,10 @@ struct PublishedDownloadManifest: Sendable, Equatable {
             guard key == "assetPacks" else { return try reader.skip() }
             sawPacks = true
             try reader.array("assetPacks") { reader in
-                var id: String?, url: String?, version: Int64?, size: Int64?
+                var id: String?
+                var url: String?
+                var version: Int64?
+                var size: Int64?
                 try reader.object("an asset pack") { reader, key in
                     switch key {
                     case "id": id = try reader.string("an asset pack's id")
@@ -51,7 +58,9 @@ struct PublishedDownloadManifest: Sendable, Equatable {
                     default: try reader.skip()
                     }
                 }
-                guard let id, let url, let version else { throw JSONReader.Failure.shape("an asset pack lacks its id, url or version") }
+                guard let id, let url, let version else {
+                    throw JSONReader.Failure.shape("an asset pack lacks its id, url or version")
+                }
                 guard packs[id] == nil else { throw JSONReader.Failure.shape("asset pack '\(id)' is listed twice") }
                 packs[id] = Pack(url: url, version: version, downloadSize: size ?? 0)
             }

@@ -32,7 +32,9 @@ package enum AppleManifests {
         }
         var packs: [String: PropertyListValue] = [:]
         for pack in plan.packs { packs[pack.id] = .array(pack.files.map { .string($0.path) }) }
-        return .dictionary(["NSBundleResourceRequestTags": .dictionary(tags), "NSBundleResourceRequestAssetPacks": .dictionary(packs)])
+        return .dictionary([
+            "NSBundleResourceRequestTags": .dictionary(tags), "NSBundleResourceRequestAssetPacks": .dictionary(packs),
+        ])
     }
 
     /// How a manifest writes `isStreamable`: Xcode's build products hold a plist boolean, its exports the integer
@@ -46,20 +48,25 @@ package enum AppleManifests {
 
     /// One resource per pack, sorted by bundleKey. Each URL is the prefix (with `--url-prefix`), else `packsURL`,
     /// followed by the percent-encoded pack file name; a prefix makes the export form, none the template.
-    static func assetPackManifest(_ plan: PackPlan, facts: [String: PackArchiveFacts], urlPrefix: String?,
-                                         packsURL: String) -> PropertyListValue {
+    static func assetPackManifest(
+        _ plan: PackPlan, facts: [String: PackArchiveFacts], urlPrefix: String?,
+        packsURL: String
+    ) -> PropertyListValue {
         let resources = plan.packs.sorted { $0.id < $1.id }.map { pack in
-            assetPackResource(id: pack.id, url: (urlPrefix ?? packsURL) + percentEncoded(pack.fileName),
-                              uncompressedSize: facts[pack.id]?.uncompressedSize ?? pack.size, priority: pack.priority,
-                              contentHash: facts[pack.id]?.contentHash ?? "",
-                              streamable: urlPrefix == nil ? .boolean : .integer)
+            assetPackResource(
+                id: pack.id, url: (urlPrefix ?? packsURL) + percentEncoded(pack.fileName),
+                uncompressedSize: facts[pack.id]?.uncompressedSize ?? pack.size, priority: pack.priority,
+                contentHash: facts[pack.id]?.contentHash ?? "",
+                streamable: urlPrefix == nil ? .boolean : .integer)
         }
         return .dictionary(["resources": .array(resources)])
     }
 
     /// One pack's entry in AssetPackManifest(Template).plist.
-    static func assetPackResource(id: String, url: String, uncompressedSize: Int64, priority: Double?,
-                                  contentHash: String, streamable form: StreamableForm) -> PropertyListValue {
+    static func assetPackResource(
+        id: String, url: String, uncompressedSize: Int64, priority: Double?,
+        contentHash: String, streamable form: StreamableForm
+    ) -> PropertyListValue {
         let streamable = url.hasPrefix("http:") || url.hasPrefix("https:")
         var values: [String: PropertyListValue] = [
             "bundleKey": .string(id),
@@ -77,7 +84,8 @@ package enum AppleManifests {
 
     /// Percent-encodes everything but unreserved characters, sub-delimiters, ':', '@' and '/'.
     static func percentEncoded(_ path: String) -> String {
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
+        var allowed = CharacterSet.alphanumerics.intersection(
+            CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
         allowed.insert(charactersIn: "-._~!$&'()*+,;=:@/")
         return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
     }
@@ -92,6 +100,8 @@ package enum AppleManifests {
         let prefix = UInt64(contentHash.prefix(16), radix: 16) ?? 0
         let span = UInt64(timestampRange.upperBound - timestampRange.lowerBound)
         let time = UTCTime(secondsSince1970: Int64(prefix % span) + timestampRange.lowerBound)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.000Z", time.year, time.month, time.day, time.hour, time.minute, time.second)
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d.000Z", time.year, time.month, time.day, time.hour, time.minute,
+            time.second)
     }
 }

@@ -43,7 +43,8 @@ package struct BuildOptions: Sendable {
         guard let text = environment["SOURCE_DATE_EPOCH"] else { return defaultEntryTime }
         guard let value = Int64(text.trimmingCharacters(in: .whitespaces)), value >= 0, value < 4_102_444_800 else {
             throw ODRPackError.usage(
-                "SOURCE_DATE_EPOCH='\(text)' is not a valid time: set it to whole seconds since 1970 (before 2100), or unset it")
+                "SOURCE_DATE_EPOCH='\(text)' is not a valid time: set it to whole seconds since 1970 (before 2100), or unset it"
+            )
         }
         return value
     }
@@ -53,8 +54,9 @@ package struct BuildOptions: Sendable {
 
     /// The Apple plist a build writes and the one it removes: AssetPackManifest.plist only with a URL prefix.
     var applePlists: (kept: String, removed: String) {
-        urlPrefix == nil ? (AppleManifests.templateFile, AppleManifests.manifestFile)
-                         : (AppleManifests.manifestFile, AppleManifests.templateFile)
+        urlPrefix == nil
+            ? (AppleManifests.templateFile, AppleManifests.manifestFile)
+            : (AppleManifests.manifestFile, AppleManifests.templateFile)
     }
 
     /// One option that changes what a build writes.
@@ -85,7 +87,8 @@ package struct BuildOptions: Sendable {
 
     /// The settings as one string, `name=value` NUL-separated.
     func settingsKey(packager: String? = nil, packsOnly: Bool) -> String {
-        outputSettings(packager: packager).filter { $0.changesPacks || !packsOnly }.map { $0.name + "=" + $0.value }.joined(separator: "\0")
+        outputSettings(packager: packager).filter { $0.changesPacks || !packsOnly }.map { $0.name + "=" + $0.value }
+            .joined(separator: "\0")
     }
 
     /// What, besides content, decides a pack archive's bytes: a change rebuilds the pack.

@@ -1,5 +1,6 @@
 import ODRPackCore
 import ODRPackFormats
+
 /// What `BuildPipeline.run` did.
 package enum BuildOutcome {
     /// Nothing changed since the last build: its diagnostics and figures, and with `json` its document.
@@ -10,17 +11,17 @@ package enum BuildOutcome {
 
     package var diagnostics: [Diagnostic] {
         switch self {
-        case let .upToDate(replay, _): return replay.diagnostics
-        case let .notBuilt(result), let .built(result, _): return result.diagnostics
+        case .upToDate(let replay, _): return replay.diagnostics
+        case .notBuilt(let result), .built(let result, _): return result.diagnostics
         }
     }
 
     /// The figures of a build that happened (nil when nothing was written for errors), with the command's time.
     package func summary(seconds: Double) -> BuildSummary? {
         switch self {
-        case let .upToDate(replay, _): return replay.summary(seconds: seconds)
+        case .upToDate(let replay, _): return replay.summary(seconds: seconds)
         case .notBuilt: return nil
-        case let .built(_, build): return build.summary(seconds: seconds)
+        case .built(_, let build): return build.summary(seconds: seconds)
         }
     }
 
@@ -28,16 +29,22 @@ package enum BuildOutcome {
     /// only the diagnostics when nothing was built.
     package var jsonDocument: String {
         switch self {
-        case let .upToDate(replay, document):
-            return document ?? JSONValue.object([("diagnostics", DiagnosticsDocument.json(replay.diagnostics))]).serialized()
-        case let .notBuilt(result):
+        case .upToDate(let replay, let document):
+            return document
+                ?? JSONValue.object([("diagnostics", DiagnosticsDocument.json(replay.diagnostics))]).serialized()
+        case .notBuilt(let result):
             return JSONValue.object([("diagnostics", DiagnosticsDocument.json(result.diagnostics))]).serialized()
-        case let .built(result, build):
+        case .built(let result, let build):
             var members = build.manifest.jsonMembers
             members.append(("diagnostics", DiagnosticsDocument.json(result.diagnostics)))
-            members.append(("build", .object([
-                ("written", .strings(build.written)), ("reused", .strings(build.reused)), ("removed", .strings(build.removed)),
-            ])))
+            members.append(
+                (
+                    "build",
+                    .object([
+                        ("written", .strings(build.written)), ("reused", .strings(build.reused)),
+                        ("removed", .strings(build.removed)),
+                    ])
+                ))
             return JSONValue.object(members).serialized()
         }
     }
@@ -46,8 +53,8 @@ package enum BuildOutcome {
     package var plan: PackPlan? {
         switch self {
         case .upToDate: return nil
-        case let .notBuilt(result): return result.readablePlan
-        case let .built(_, build): return build.plan
+        case .notBuilt(let result): return result.readablePlan
+        case .built(_, let build): return build.plan
         }
     }
 }

@@ -61,13 +61,18 @@ package final class BuildProgress: Sendable {
         let elapsed = max(now.timeIntervalSince(start), 0.001)
         let rate = Double(counts.bytesDone) / elapsed
         let remaining = rate > 0 ? Double(counts.totalBytes - counts.bytesDone) / rate : 0
-        let status = "\(counts.packsDone)/\(counts.totalPacks) packs, \(ByteCount.format(counts.bytesDone)) of "
+        let status =
+            "\(counts.packsDone)/\(counts.totalPacks) packs, \(ByteCount.format(counts.bytesDone)) of "
             + "\(ByteCount.format(counts.totalBytes)), \(ByteCount.format(Int64(rate)))/s, \(Int(remaining.rounded()))s left"
         switch style {
         case .bar:
             let width = 24
-            let filled = counts.totalBytes > 0 ? Int(Double(width) * Double(counts.bytesDone) / Double(counts.totalBytes)) : width
-            let bar = String(repeating: "#", count: min(filled, width)) + String(repeating: ".", count: max(0, width - filled))
+            let filled =
+                counts.totalBytes > 0
+                ? Int(Double(width) * Double(counts.bytesDone) / Double(counts.totalBytes)) : width
+            let bar =
+                String(repeating: "#", count: min(filled, width))
+                + String(repeating: ".", count: max(0, width - filled))
             try? StandardStream.write("\r\u{1B}[K[\(bar)] \(status)", to: StandardStream.error)
         case .lines:
             try? StandardStream.write("odrpack: \(status)\n", to: StandardStream.error)

@@ -1,4 +1,5 @@
 import ODRPackCore
+
 /// What a build did.
 package struct BuildResult: Sendable {
     package var plan: PackPlan
@@ -21,8 +22,9 @@ package struct BuildResult: Sendable {
 
     /// What the build did, with the whole command's time (the caller's clock: planning counts too).
     package func summary(seconds: Double) -> BuildSummary {
-        BuildSummary(packs: plan.packs.count, written: written.count, reused: reused.count, removed: removed.count,
-                     bytesRead: bytesRead, bytesWritten: bytesWritten, contentBytes: plan.totalSize,
-                     archiveBytes: archiveBytes, seconds: seconds)
+        BuildSummary(
+            packs: plan.packs.count, written: written.count, reused: reused.count, removed: removed.count,
+            bytesRead: bytesRead, bytesWritten: bytesWritten, contentBytes: plan.totalSize,
+            archiveBytes: archiveBytes, seconds: seconds)
     }
 }

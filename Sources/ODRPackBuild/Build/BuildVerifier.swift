@@ -36,7 +36,9 @@ package struct BuildVerifier {
     /// - Throws: `ODRPackError.unusableInput` when the manifest is missing or corrupt.
     package func verify(_ path: String) throws -> Report {
         let (manifest, folder) = try BuildManifest.load(path)
-        if manifest.format == .backgroundAssets { return try BackgroundAssetsVerifier(manifest: manifest, folder: folder).verify() }
+        if manifest.format == .backgroundAssets {
+            return try BackgroundAssetsVerifier(manifest: manifest, folder: folder).verify()
+        }
         let reports = try parallelMap(manifest.packs) { pack in
             var report = check(pack, folder: folder)
             report.problems = Self.recordProblems(pack, bundleId: manifest.bundleId) + report.problems
@@ -44,26 +46,35 @@ package struct BuildVerifier {
         }
         let listed = Set(manifest.packs.map { PathKey(($0.file as NSString).lastPathComponent) })
         let archives = try OutputFolder.names(in: folder + "/" + AppleManifests.packsFolder)
-        let extra = archives.filter { $0.hasSuffix(".assetpack") && !listed.contains(PathKey($0)) }.sorted { $0.precedesByCodePoint($1) }
+        let extra = archives.filter { $0.hasSuffix(".assetpack") && !listed.contains(PathKey($0)) }.sorted {
+            $0.precedesByCodePoint($1)
+        }
         return Report(packs: reports, extraArchives: extra)
     }
 
     /// The manifest's own figures for a pack, recomputed from its tags and file list: a hand-edited manifest must
     /// not verify clean even when the archive matches the edited lines.
-    package static func recordProblems(_ pack: BuildManifest.Pack, bundleId: String, format: PackFormat = .odr) -> [String] {
+    package static func recordProblems(_ pack: BuildManifest.Pack, bundleId: String, format: PackFormat = .odr)
+        -> [String]
+    {
         var problems: [String] = []
         let id = PackIdentity.id(bundleID: bundleId, tags: pack.tags)
         if pack.id != id { problems.append("the manifest gives the pack id '\(pack.id)'; its tags make '\(id)'") }
-        let file = format == .backgroundAssets
+        let file =
+            format == .backgroundAssets
             ? BackgroundAssetsLayout.archivePath(of: BackgroundAssetsIdentity.assetPackID(tags: pack.tags))
             : AppleManifests.packsFolder + "/" + PackIdentity.fileName(bundleID: bundleId, tags: pack.tags)
         if pack.file != file { problems.append("the manifest gives the file '\(pack.file)'; its tags make '\(file)'") }
         let total = pack.files.lazy.map(\.size).saturatingSum
-        if total != pack.size { problems.append("the manifest gives the pack size \(pack.size); its files add up to \(total)") }
+        if total != pack.size {
+            problems.append("the manifest gives the pack size \(pack.size); its files add up to \(total)")
+        }
         let hashes = pack.files.compactMap(\.sha256)
         if let recorded = pack.contentHash, hashes.count == pack.files.count {
             let computed = PackArchiveFacts.contentHash(zip(pack.files, hashes).lazy.map { ($0.path, $0.size, $1) })
-            if computed != recorded { problems.append("the manifest's contentHash is not the hash of its files' paths, sizes and sha256s") }
+            if computed != recorded {
+                problems.append("the manifest's contentHash is not the hash of its files' paths, sizes and sha256s")
+            }
         }
         return problems
     }
@@ -104,7 +115,8 @@ package struct BuildVerifier {
         }
         var locals: [StreamingZipReader.LocalEntry] = []
         var metadata: [UInt8] = []
-        var contentCount: Int64 = 0, contentBytes: Int64 = 0
+        var contentCount: Int64 = 0
+        var contentBytes: Int64 = 0
         var previous: String?
         var folders = Set<PathKey>()
         while let entry = try reader.nextEntry() {
@@ -114,7 +126,8 @@ package struct BuildVerifier {
             if entry.flags & ZipFormat.dataDescriptorFlag != 0 { problem("flag bit 3 (data descriptor) is set") }
             if entry.flags & ZipFormat.utf8Flag == 0 { problem("flag bit 11 (UTF-8 name) is not set") }
             if entry.extraIDs.contains(where: { $0 != ZipFormat.zip64ExtraID }) {
-                problem("has extra fields \(entry.extraIDs.map { "0x" + String($0, radix: 16) }) (only zip64 is allowed)")
+                problem(
+                    "has extra fields \(entry.extraIDs.map { "0x" + String($0, radix: 16) }) (only zip64 is allowed)")
             } else if entry.usesZip64 && !ZipFormat.needsZip64(size: entry.size, compressedSize: entry.compressedSize) {
                 problem("has a zip64 field it does not need")
             }
@@ -141,12 +154,16 @@ package struct BuildVerifier {
             if size != entry.size { problem("its data is \(size) bytes, its local header says \(entry.size)") }
             switch index {
             case 0:
-                if entry.name != ZipMetadata.folderName { problem("the first entry must be the folder '\(ZipMetadata.folderName)'") }
+                if entry.name != ZipMetadata.folderName {
+                    problem("the first entry must be the folder '\(ZipMetadata.folderName)'")
+                }
             case 1:
                 if entry.name != ZipMetadata.fileName { problem("the second entry must be '\(ZipMetadata.fileName)'") }
                 metadata = bytes
             default:
-                if let previous, !previous.precedesByCodePoint(entry.name) { problem("is out of order: it comes after '\(previous)'") }
+                if let previous, !previous.precedesByCodePoint(entry.name) {
+                    problem("is out of order: it comes after '\(previous)'")
+                }
                 previous = entry.name
                 let trimmed = entry.name.hasSuffix("/") ? String(entry.name.dropLast()) : entry.name
                 if let slash = trimmed.lastIndex(of: "/"), !folders.contains(PathKey(String(trimmed[...slash]))) {
@@ -164,7 +181,8 @@ package struct BuildVerifier {
         }
         let central = try reader.centralDirectory()
         if central.count != locals.count {
-            check.problems.append("the central directory lists \(central.count) entries, the local headers \(locals.count)")
+            check.problems.append(
+                "the central directory lists \(central.count) entries, the local headers \(locals.count)")
         }
         for (local, listed) in zip(locals, central) {
             func problem(_ text: String) { check.problems.append("entry '\(local.name)': \(text)") }
@@ -173,19 +191,27 @@ package struct BuildVerifier {
                 continue
             }
             if listed.crc != local.crc || listed.size != local.size || listed.compressedSize != local.compressedSize
-                || listed.method != local.method || listed.offset != local.offset || listed.flags != local.flags {
+                || listed.method != local.method || listed.offset != local.offset || listed.flags != local.flags
+            {
                 problem("the central directory's CRC, sizes, method, flags or offset differ from the local header's")
             }
             if listed.versionMadeBy != ZipFormat.versionMadeBy {
                 problem("'version made by' is 0x\(String(listed.versionMadeBy, radix: 16)), not 0x31e (Unix, 3.0)")
             }
             let mode = local.name.hasSuffix("/") ? ZipFormat.folderMode : ZipFormat.fileMode
-            if listed.mode != mode { problem("mode is 0\(String(listed.mode, radix: 8)), not 0\(String(mode, radix: 8))") }
-            if listed.extraIDs.contains(where: { $0 != ZipFormat.zip64ExtraID }) { problem("has central extra fields other than zip64") }
+            if listed.mode != mode {
+                problem("mode is 0\(String(listed.mode, radix: 8)), not 0\(String(mode, radix: 8))")
+            }
+            if listed.extraIDs.contains(where: { $0 != ZipFormat.zip64ExtraID }) {
+                problem("has central extra fields other than zip64")
+            }
         }
-        let expected = [UInt8](ZipMetadata(recordCount: contentCount, totalUncompressedBytes: contentBytes).propertyList.binaryData())
+        let expected = [UInt8](
+            ZipMetadata(recordCount: contentCount, totalUncompressedBytes: contentBytes).propertyList.binaryData())
         if locals.count >= 2 && metadata != expected {
-            check.problems.append("'\(ZipMetadata.fileName)' does not hold Version 2, RecordCount \(contentCount), TotalUncompressedBytes \(contentBytes) and the standard modes")
+            check.problems.append(
+                "'\(ZipMetadata.fileName)' does not hold Version 2, RecordCount \(contentCount), TotalUncompressedBytes \(contentBytes) and the standard modes"
+            )
         }
     }
 
@@ -195,18 +221,24 @@ package struct BuildVerifier {
         var times = Set<Int64>()
         let buffer = ReadBuffer(size: 1 << 20)
         for entry in try PackEntry.entries(ofFolder: path) {
-            let status = try SystemCall.requireStatus(path + "/" + entry.name, followingLinks: false, "cannot stat '\(entry.name)'")
-            let mode = status.permissions, wanted: FileMode = entry.isFolder ? 0o755 : 0o644
-            if mode != wanted { check.problems.append("'\(entry.name)' has mode 0\(String(mode, radix: 8)), not 0\(String(wanted, radix: 8))") }
+            let status = try SystemCall.requireStatus(
+                path + "/" + entry.name, followingLinks: false, "cannot stat '\(entry.name)'")
+            let mode = status.permissions
+            let wanted: FileMode = entry.isFolder ? 0o755 : 0o644
+            if mode != wanted {
+                check.problems.append(
+                    "'\(entry.name)' has mode 0\(String(mode, radix: 8)), not 0\(String(wanted, radix: 8))")
+            }
             times.insert(status.stamp.modificationNanoseconds)
-            guard case let .file(source, size, _, _) = entry.content else { continue }
+            guard case .file(let source, let size, _, _) = entry.content else { continue }
             let file = try SourceFile(path: source, name: entry.name, expected: nil, size: size)
             defer { file.close() }
             var hasher = SHA256Hasher()
             var bytes: [UInt8] = []
             let keep = entry.name == PackEntry.infoPlistName && size <= Self.keptEntryLimit
             if entry.name == PackEntry.infoPlistName && !keep {
-                check.problems.append("'\(entry.name)' is larger than \(Self.keptEntryLimit) bytes, far more than odrpack writes there")
+                check.problems.append(
+                    "'\(entry.name)' is larger than \(Self.keptEntryLimit) bytes, far more than odrpack writes there")
             }
             try file.stream(into: buffer.bytes) { piece in
                 hasher.update(piece)

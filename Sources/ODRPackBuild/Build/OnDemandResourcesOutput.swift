@@ -41,8 +41,9 @@ struct OnDemandResourcesOutput: PackOutput {
     /// Zips only: a signer may change what a pack folder holds.
     func reusableEntries(toWrite: [Int], fileDigests: [[FileDigest?]], previous: BuildState) -> EntryReuse {
         guard options.layout == .zip, options.signCommand == nil else { return EntryReuse() }
-        return EntryReuse(plan: plan, toWrite: toWrite, fileDigests: fileDigests, previous: previous,
-                          settings: options.archiveSettingsPrefix(), packsPath: packsPath)
+        return EntryReuse(
+            plan: plan, toWrite: toWrite, fileDigests: fileDigests, previous: previous,
+            settings: options.archiveSettingsPrefix(), packsPath: packsPath)
     }
 
     func makeWriter(spares: CompressorPool, entries: EntryReuse) -> any PackFormatWriter {
@@ -61,7 +62,8 @@ struct OnDemandResourcesOutput: PackOutput {
     }
 
     func commit(facts: [String: PackArchiveFacts], written: [Int], previous: BuildState) throws
-        -> (manifest: BuildManifest, removed: [String], state: BuildState) {
+        -> (manifest: BuildManifest, removed: [String], state: BuildState)
+    {
         let manifest = BuildManifest(plan: plan, archives: facts)
         let manifestPath = outputPath + "/" + BuildManifest.fileName
         // Opened before anything retires it: unchanged packs' parts are copied from it.
@@ -75,7 +77,8 @@ struct OnDemandResourcesOutput: PackOutput {
             // What interrupted builds left beside the manifest, before this one stages its own there.
             try OutputFolder.removeTemporaries(in: outputPath)
             let parts: [CommitPart] = (written.isEmpty ? [] : [.placePacks]) + [.manifest, .plists, .state]
-            let made = try parallelMap(parts, jobs: options.jobs + (written.isEmpty ? 0 : 1)) { part -> CommitPart.Made in
+            let made = try parallelMap(parts, jobs: options.jobs + (written.isEmpty ? 0 : 1)) {
+                part -> CommitPart.Made in
                 switch part {
                 case .placePacks:
                     _ = try OutputFolder.retireManifest(at: manifestPath, keepingIf: nil)
@@ -83,26 +86,32 @@ struct OnDemandResourcesOutput: PackOutput {
                 case .manifest:
                     let document = Self.document(of: manifest, reusing: previousParts)
                     if !written.isEmpty {
-                        let file = try AtomicFile.stage(document.bytes, for: manifestPath, replacingAnything: true, durable: true)
+                        let file = try AtomicFile.stage(
+                            document.bytes, for: manifestPath, replacingAnything: true, durable: true)
                         staged.withLock { $0 = file }
                     }
                     return .manifest(document.bytes, document.parts)
                 case .plists:
-                    let apple = AppleManifests.assetPackManifest(plan, facts: facts, urlPrefix: options.urlPrefix,
-                                                                 packsURL: "http://127.0.0.1" + AppleManifests.percentEncoded(packsPath + "/"))
+                    let apple = AppleManifests.assetPackManifest(
+                        plan, facts: facts, urlPrefix: options.urlPrefix,
+                        packsURL: "http://127.0.0.1" + AppleManifests.percentEncoded(packsPath + "/"))
                     return .plists(AppleManifests.onDemandResources(plan).binaryData(), apple.binaryData())
                 case .state:
-                    return .state(BuildState.make(plan, rootPath: rootPath, facts: facts, fileNames: fileNames, archiveKeys: archiveKeys))
+                    return .state(
+                        BuildState.make(
+                            plan, rootPath: rootPath, facts: facts, fileNames: fileNames, archiveKeys: archiveKeys))
                 }
             }
-            var removed: [String]?, state = BuildState(), plists = (onDemandResources: Data(), apple: Data())
+            var removed: [String]?
+            var state = BuildState()
+            var plists = (onDemandResources: Data(), apple: Data())
             var document: (bytes: [UInt8], parts: [String: BuildState.ManifestPart]) = ([], [:])
             for part in made {
                 switch part {
-                case let .removed(names): removed = names
-                case let .manifest(bytes, parts): document = (bytes, parts)
-                case let .plists(onDemandResources, apple): plists = (onDemandResources, apple)
-                case let .state(made): state = made
+                case .removed(let names): removed = names
+                case .manifest(let bytes, let parts): document = (bytes, parts)
+                case .plists(let onDemandResources, let apple): plists = (onDemandResources, apple)
+                case .state(let made): state = made
                 }
             }
             for (id, part) in document.parts { state.packs[id]?.manifestPart = part }
@@ -116,7 +125,8 @@ struct OnDemandResourcesOutput: PackOutput {
             }
             try state.takeArchiveStamps(packsPath: packsPath)
             let (kept, dropped) = options.applePlists
-            try OutputFolder.writeIfChanged(plists.onDemandResources, to: outputPath + "/" + AppleManifests.onDemandResourcesFile)
+            try OutputFolder.writeIfChanged(
+                plists.onDemandResources, to: outputPath + "/" + AppleManifests.onDemandResourcesFile)
             try OutputFolder.writeIfChanged(plists.apple, to: outputPath + "/" + kept)
             if let failure = SystemCall.removeFile(outputPath + "/" + dropped), !failure.isMissing {
                 throw ODRPackError.systemCall("cannot remove the stale '\(outputPath)/\(dropped)'", failure)
@@ -136,14 +146,16 @@ struct OnDemandResourcesOutput: PackOutput {
         case placePacks, manifest, plists, state
 
         enum Made {
-            case removed([String]), manifest([UInt8], [String: BuildState.ManifestPart]), plists(Data, Data), state(BuildState)
+            case removed([String]), manifest([UInt8], [String: BuildState.ManifestPart]), plists(Data, Data), state(
+                BuildState)
         }
     }
 
     /// The manifest's bytes, each pack's part copied from the previous build's file when its key is unchanged, and
     /// where each keyed part is in them, for the next build (none when they are not where the layout puts them).
     static func document(of manifest: BuildManifest, reusing previousParts: PreviousManifestParts?)
-        -> (bytes: [UInt8], parts: [String: BuildState.ManifestPart]) {
+        -> (bytes: [UInt8], parts: [String: BuildState.ManifestPart])
+    {
         let keys = manifest.packs.indices.map(manifest.partKey)
         let parts = manifest.packs.indices.map { index in
             keys[index].flatMap { previousParts?.part(id: manifest.packs[index].id, key: $0) }
@@ -169,7 +181,8 @@ struct OnDemandResourcesOutput: PackOutput {
             if let aside = try OutputFolder.moveAside(path) { replaced.append(aside) }
             try OutputFolder.moveIntoPlace(temporaryPath(forPack: index), to: path)
         }
-        let removed = try removeStalePacks(keeping: Set((fileNames + replaced.map { ($0 as NSString).lastPathComponent }).map(PathKey.init)))
+        let removed = try removeStalePacks(
+            keeping: Set((fileNames + replaced.map { ($0 as NSString).lastPathComponent }).map(PathKey.init)))
         // A Background Assets build's output, when this folder held one.
         try OutputFolder.remove(outputPath + "/" + BackgroundAssetsLayout.folder)
         // Every pack is on stable storage before a plist or the manifest that names it is renamed into place (docs/build-output.md).
@@ -205,7 +218,8 @@ struct OnDemandResourcesOutput: PackOutput {
         for pack in plan.packs {
             if let file = pack.files.first(where: { $0.path.hasPrefix(BuildVerifier.signatureFolder) }) {
                 throw ODRPackError.unbuildable(
-                    "'\(file.path)' in pack '\(pack.shortName)' is inside '_CodeSignature', which the sign command writes: move or exclude it, or build without --sign-command")
+                    "'\(file.path)' in pack '\(pack.shortName)' is inside '_CodeSignature', which the sign command writes: move or exclude it, or build without --sign-command"
+                )
             }
         }
     }
@@ -216,10 +230,12 @@ struct OnDemandResourcesOutput: PackOutput {
         hasher.update(options.settingsKey(packsOnly: false) + "\0")
         hasher.update("\(plan.bundleID)\0\(plan.profileName)\0")
         for key in LimitProfile.Key.allCases { hasher.update("\(plan.limits[key] ?? -1)\0") }
-        hasher.update("\(plan.initialInstallTags)\0\(plan.prefetchOrder)\0\(plan.appBundleFiles)\0\(plan.appBundleSize)\0")
+        hasher.update(
+            "\(plan.initialInstallTags)\0\(plan.prefetchOrder)\0\(plan.appBundleFiles)\0\(plan.appBundleSize)\0")
         for pack in plan.packs {
             guard let fact = facts[pack.id] else { return "" }
-            hasher.update("\(pack.id)\0\(pack.fileName)\0\(pack.tags)\0\(pack.priority ?? -1)\0\(pack.category.rawValue)\0")
+            hasher.update(
+                "\(pack.id)\0\(pack.fileName)\0\(pack.tags)\0\(pack.priority ?? -1)\0\(pack.category.rawValue)\0")
             hasher.update("\(fact.contentHash)\0\(fact.archiveSha256)\0\(fact.archiveSize)\0\(fact.uncompressedSize)\n")
         }
         return hasher.finalize()

@@ -27,23 +27,29 @@ struct PackBuilder: Sendable {
         case .odr:
             return OnDemandResourcesOutput(plan: plan, options: options, rootPath: rootPath)
         case .backgroundAssets:
-            guard let packager else { throw ODRPackError.commandFailed("a Background Assets build needs a packager (--ba-package)") }
+            guard let packager else {
+                throw ODRPackError.commandFailed("a Background Assets build needs a packager (--ba-package)")
+            }
             return try BackgroundAssetsOutput(plan: plan, options: options, packager: packager, rootPath: rootPath)
         }
     }
 
-    package func build(_ plan: PackPlan, rootPath: String, previous previousBuild: PreviousBuild? = nil,
-                      packager: BackgroundAssetsPackager? = nil) throws -> BuildResult {
+    package func build(
+        _ plan: PackPlan, rootPath: String, previous previousBuild: PreviousBuild? = nil,
+        packager: BackgroundAssetsPackager? = nil
+    ) throws -> BuildResult {
         let output = try output(for: plan, rootPath: rootPath, packager: packager)
         try output.prepare()
         let previous = (previousBuild ?? loadState()).state
         let packs = plan.packs
-        var reuse = try PackReuse(plan: plan, previous: previous, rootPath: rootPath, archiveKeys: output.archiveKeys,
-                                  fileNames: output.fileNames, packsPath: output.packsPath, jobs: options.jobs)
+        var reuse = try PackReuse(
+            plan: plan, previous: previous, rootPath: rootPath, archiveKeys: output.archiveKeys,
+            fileNames: output.fileNames, packsPath: output.packsPath, jobs: options.jobs)
         if reuse.reused.count == packs.count, output.isUnchanged(facts: reuse.facts, previous: previous) {
-            return BuildResult(plan: plan, manifest: BuildManifest(plan: plan, archives: reuse.facts), facts: reuse.facts,
-                               options: options, written: [], reused: packs.map(\.id).sorted(), removed: [],
-                               bytesRead: reuse.bytesRead, bytesWritten: 0, state: previous)
+            return BuildResult(
+                plan: plan, manifest: BuildManifest(plan: plan, archives: reuse.facts), facts: reuse.facts,
+                options: options, written: [], reused: packs.map(\.id).sorted(), removed: [],
+                bytesRead: reuse.bytesRead, bytesWritten: 0, state: previous)
         }
 
         let toWrite = reuse.toWrite
@@ -52,10 +58,13 @@ struct PackBuilder: Sendable {
         let entries = output.reusableEntries(toWrite: toWrite, fileDigests: reuse.fileDigests, previous: previous)
         do {
             let spares = CompressorPool(options: options, capacity: options.jobs - 1)
-            written = try parallelMap(toWrite, jobs: options.jobs, perWorker: { output.makeWriter(spares: spares, entries: entries) }) { writer, index in
+            written = try parallelMap(
+                toWrite, jobs: options.jobs, perWorker: { output.makeWriter(spares: spares, entries: entries) }
+            ) { writer, index in
                 writer.onBytes = { [progress] in progress.add(bytes: $0) }
-                let facts = try writer.write(packs[index], index: index, known: reuse.fileDigests[index],
-                                             to: output.temporaryPath(forPack: index))
+                let facts = try writer.write(
+                    packs[index], index: index, known: reuse.fileDigests[index],
+                    to: output.temporaryPath(forPack: index))
                 progress.packFinished()
                 return facts
             }
@@ -65,7 +74,8 @@ struct PackBuilder: Sendable {
             throw error
         }
         progress.end()
-        reuse.bytesRead = [reuse.bytesRead, toWrite.lazy.map { packs[$0].size }.saturatingSum - entries.bytes].saturatingSum
+        reuse.bytesRead =
+            [reuse.bytesRead, toWrite.lazy.map { packs[$0].size }.saturatingSum - entries.bytes].saturatingSum
         for (index, result) in zip(toWrite, written) { reuse.facts[packs[index].id] = result }
 
         let (manifest, removed, next) = try output.commit(facts: reuse.facts, written: toWrite, previous: previous)

@@ -27,8 +27,13 @@ struct PackContentCheck {
     mutating func file(_ name: String, size: Int64, sha256: String, bytes: [UInt8]) {
         if name == PackEntry.infoPlistName {
             sawInfo = true
-            let wanted = [UInt8](AppleManifests.infoPlist(id: pack.id, tags: pack.tags, priority: pack.priority).binaryData())
-            if bytes != wanted { problems.append("Info.plist does not hold exactly CFBundleIdentifier '\(pack.id)', the tags\(pack.priority == nil ? "" : " and the priority")") }
+            let wanted = [UInt8](
+                AppleManifests.infoPlist(id: pack.id, tags: pack.tags, priority: pack.priority).binaryData())
+            if bytes != wanted {
+                problems.append(
+                    "Info.plist does not hold exactly CFBundleIdentifier '\(pack.id)', the tags\(pack.priority == nil ? "" : " and the priority")"
+                )
+            }
         } else if let file = expected.removeValue(forKey: PathKey(name)) {
             if size != file.size {
                 problems.append("'\(name)' is \(size) bytes, the manifest says \(file.size)")

@@ -32,21 +32,26 @@ extension BuildManifest {
         let (file, folder, isFolder) = try location(of: path)
         let data: [UInt8]
         switch LocalFileSystem().contents(of: file) {
-        case let .success(bytes):
+        case .success(let bytes):
             data = bytes
-        case let .failure(error):
-            throw ODRPackError.unusableInput(isFolder && error.code == ENOENT
-                ? "'\(path)' has no \(fileName): is it a finished odrpack build folder?"
-                : "cannot read '\(file)': \(error.reason)")
+        case .failure(let error):
+            throw ODRPackError.unusableInput(
+                isFolder && error.code == ENOENT
+                    ? "'\(path)' has no \(fileName): is it a finished odrpack build folder?"
+                    : "cannot read '\(file)': \(error.reason)")
         }
         do {
             return (try data.withUnsafeBytes { try BuildManifest(json: $0.bindMemory(to: UInt8.self)) }, folder)
         } catch JSONReader.Failure.syntax {
-            throw ODRPackError.unusableInput("'\(file)' is not valid JSON (truncated or corrupt): rebuild it with odrpack build")
+            throw ODRPackError.unusableInput(
+                "'\(file)' is not valid JSON (truncated or corrupt): rebuild it with odrpack build")
         } catch JSONReader.Failure.shape(let problem) {
-            throw ODRPackError.unusableInput("'\(file)' is not a complete odrpack manifest: \(problem): rebuild it with odrpack build")
+            throw ODRPackError.unusableInput(
+                "'\(file)' is not a complete odrpack manifest: \(problem): rebuild it with odrpack build")
         } catch let mismatch as SchemaMismatch {
-            throw ODRPackError.unusableInput("'\(file)' has schemaVersion \(mismatch.version); this odrpack reads \(schemaVersion): rebuild it with this version")
+            throw ODRPackError.unusableInput(
+                "'\(file)' has schemaVersion \(mismatch.version); this odrpack reads \(schemaVersion): rebuild it with this version"
+            )
         }
     }
 
@@ -58,10 +63,19 @@ extension BuildManifest {
     /// Reads the manifest with `JSONReader`; the schema version must come before anything it decides.
     package init(json bytes: UnsafeBufferPointer<UInt8>) throws {
         var reader = JSONReader(bytes)
-        var version: Int?, bundle: String?, profile: String?, limits: [LimitProfile.Key: Int64?]?
-        var initial: [String]?, prefetch: [String]?, appBundle: (files: Int64?, size: Int64?)?, totals = PartialTotals()
+        var version: Int?
+        var bundle: String?
+        var profile: String?
+        var limits: [LimitProfile.Key: Int64?]?
+        var initial: [String]?
+        var prefetch: [String]?
+        var appBundle: (files: Int64?, size: Int64?)?
+        var totals = PartialTotals()
         var appBundleNull = false
-        var tags: [Tag]?, packs: [Pack]?, format = PackFormat.odr, backgroundAssets: BackgroundAssets?
+        var tags: [Tag]?
+        var packs: [Pack]?
+        var format = PackFormat.odr
+        var backgroundAssets: BackgroundAssets?
         try reader.object("the manifest") { reader, key in
             switch key {
             case "schemaVersion":
@@ -70,7 +84,9 @@ extension BuildManifest {
                 version = Int(number)
             case "format":
                 let text = try reader.string("format")
-                guard let value = PackFormat(rawValue: text) else { throw JSONReader.Failure.shape("unknown format '\(text)'") }
+                guard let value = PackFormat(rawValue: text) else {
+                    throw JSONReader.Failure.shape("unknown format '\(text)'")
+                }
                 format = value
             case "backgroundAssets": backgroundAssets = try BackgroundAssets(&reader)
             case "bundleId": bundle = try reader.string("bundleId")
@@ -87,7 +103,8 @@ extension BuildManifest {
             case "appBundle" where reader.isNull():
                 appBundleNull = true
             case "appBundle":
-                var files: Int64?, size: Int64?
+                var files: Int64?
+                var size: Int64?
                 try reader.object("appBundle") { reader, name in
                     switch name {
                     case "files": files = try reader.count("appBundle.files")
@@ -131,9 +148,11 @@ extension BuildManifest {
         }
         try Self.checkSizesAddUp(self.packs, self.tags)
         self.totals = totals.completed(from: self.packs)
-        for (value, what) in [(self.totals.size, "totals.size"), (self.totals.archiveSize ?? 0, "totals.archiveSize"),
-                              (self.totals.initialInstallSize, "totals.initialInstallSize"),
-                              (self.totals.initialPrefetchSize, "totals.initialPrefetchSize"), (appBundleSize, "appBundle.size")]
+        for (value, what) in [
+            (self.totals.size, "totals.size"), (self.totals.archiveSize ?? 0, "totals.archiveSize"),
+            (self.totals.initialInstallSize, "totals.initialInstallSize"),
+            (self.totals.initialPrefetchSize, "totals.initialPrefetchSize"), (appBundleSize, "appBundle.size"),
+        ]
         where value > Self.maximumTotal {
             throw JSONReader.Failure.shape("\(what) is more than \(Self.maximumTotal) bytes")
         }
@@ -144,7 +163,10 @@ extension BuildManifest {
     static let maximumTotal: Int64 = 1 << 60
 
     private static func checkSizesAddUp(_ packs: [Pack], _ tags: [Tag]) throws {
-        var files: Int64 = 0, sizes: Int64 = 0, archives: Int64 = 0, tagSizes: Int64 = 0
+        var files: Int64 = 0
+        var sizes: Int64 = 0
+        var archives: Int64 = 0
+        var tagSizes: Int64 = 0
         func add(_ value: Int64, to total: inout Int64, _ what: String) throws {
             total += min(value, maximumTotal + 1)
             guard total <= maximumTotal else {
@@ -168,7 +190,10 @@ private func required<T>(_ value: T?, _ key: String) throws -> T {
 
 extension BuildManifest.File {
     init(_ reader: inout JSONReader) throws {
-        var path: String?, source: String?, size: Int64?, sha256: String?
+        var path: String?
+        var source: String?
+        var size: Int64?
+        var sha256: String?
         try reader.object("a file") { reader, key in
             switch key {
             case "path": path = try reader.string("a file's path")
@@ -188,9 +213,19 @@ extension BuildManifest.File {
 
 extension BuildManifest.Pack {
     init(_ reader: inout JSONReader) throws {
-        var id: String?, file: String?, tags: [String]?, category: DownloadCategory?, size: Int64?, files: [BuildManifest.File]?
-        var priority: Double?, archiveSize: Int64?, archiveSha256: String?, contentHash: String?
-        var assetPackId: String?, downloadPolicy: DownloadPolicy?, version: Int64?
+        var id: String?
+        var file: String?
+        var tags: [String]?
+        var category: DownloadCategory?
+        var size: Int64?
+        var files: [BuildManifest.File]?
+        var priority: Double?
+        var archiveSize: Int64?
+        var archiveSha256: String?
+        var contentHash: String?
+        var assetPackId: String?
+        var downloadPolicy: DownloadPolicy?
+        var version: Int64?
         try reader.object("a pack") { reader, key in
             switch key {
             case "id": id = try reader.string("a pack's id")
@@ -216,17 +251,24 @@ extension BuildManifest.Pack {
         guard RelativePath.isPlain(packFile) else {
             throw JSONReader.Failure.shape("the pack file '\(packFile)' is not a plain relative path")
         }
-        self.init(id: try required(id, "id"), file: packFile, tags: try required(tags, "tags"),
-                  category: try required(category, "category"), priority: priority, size: try required(size, "size"),
-                  archiveSize: archiveSize, archiveSha256: archiveSha256, contentHash: contentHash,
-                  files: try required(files, "files"), assetPackId: assetPackId, downloadPolicy: downloadPolicy, version: version)
+        self.init(
+            id: try required(id, "id"), file: packFile, tags: try required(tags, "tags"),
+            category: try required(category, "category"), priority: priority, size: try required(size, "size"),
+            archiveSize: archiveSize, archiveSha256: archiveSha256, contentHash: contentHash,
+            files: try required(files, "files"), assetPackId: assetPackId, downloadPolicy: downloadPolicy,
+            version: version)
     }
 }
 
 extension BuildManifest.BackgroundAssets {
     init(_ reader: inout JSONReader) throws {
-        var hosting: BackgroundAssetsSettings.Hosting?, platforms: [String]?, events: [String]?
-        var appGroup: String?, urlPrefix: String?, packagerCommand: String?, packagerVersion: String?
+        var hosting: BackgroundAssetsSettings.Hosting?
+        var platforms: [String]?
+        var events: [String]?
+        var appGroup: String?
+        var urlPrefix: String?
+        var packagerCommand: String?
+        var packagerVersion: String?
         try reader.object("backgroundAssets") { reader, key in
             switch key {
             case "hosting":
@@ -244,16 +286,19 @@ extension BuildManifest.BackgroundAssets {
                 try reader.object("backgroundAssets.packager") { reader, key in
                     switch key {
                     case "command": packagerCommand = try reader.string("backgroundAssets.packager.command")
-                    case "version": packagerVersion = reader.isNull() ? nil : try reader.string("backgroundAssets.packager.version")
+                    case "version":
+                        packagerVersion = reader.isNull() ? nil : try reader.string("backgroundAssets.packager.version")
                     default: try reader.skip()
                     }
                 }
             default: try reader.skip()
             }
         }
-        self.init(hosting: try required(hosting, "backgroundAssets.hosting"), platforms: try required(platforms, "backgroundAssets.platforms"),
-                  events: try required(events, "backgroundAssets.events"), appGroup: appGroup, urlPrefix: urlPrefix,
-                  packagerCommand: packagerCommand, packagerVersion: packagerVersion)
+        self.init(
+            hosting: try required(hosting, "backgroundAssets.hosting"),
+            platforms: try required(platforms, "backgroundAssets.platforms"),
+            events: try required(events, "backgroundAssets.events"), appGroup: appGroup, urlPrefix: urlPrefix,
+            packagerCommand: packagerCommand, packagerVersion: packagerVersion)
     }
 }
 
@@ -267,7 +312,11 @@ extension DownloadPolicy {
             case "essential", "prefetch":
                 var events: [String]?
                 try reader.object("downloadPolicy.\(key)") { reader, name in
-                    if name == "installationEventTypes" { events = try reader.strings("installationEventTypes") } else { try reader.skip() }
+                    if name == "installationEventTypes" {
+                        events = try reader.strings("installationEventTypes")
+                    } else {
+                        try reader.skip()
+                    }
                 }
                 let list = try required(events, "installationEventTypes")
                 policy = key == "essential" ? .essential(events: list) : .prefetch(events: list)
@@ -284,7 +333,10 @@ extension DownloadPolicy {
 
 extension BuildManifest.Tag {
     init(_ reader: inout JSONReader) throws {
-        var name: String?, category: DownloadCategory?, size: Int64?, packs: [String]?
+        var name: String?
+        var category: DownloadCategory?
+        var size: Int64?
+        var packs: [String]?
         try reader.object("a tag") { reader, key in
             switch key {
             case "name": name = try reader.string("a tag's name")
@@ -294,8 +346,9 @@ extension BuildManifest.Tag {
             default: try reader.skip()
             }
         }
-        self.init(name: try required(name, "name"), category: try required(category, "category"),
-                  size: try required(size, "size"), packs: try required(packs, "packs"))
+        self.init(
+            name: try required(name, "name"), category: try required(category, "category"),
+            size: try required(size, "size"), packs: try required(packs, "packs"))
     }
 }
 
@@ -323,16 +376,21 @@ private struct PartialTotals {
         return BuildManifest.Totals(
             packs: self.packs ?? Int64(packs.count),
             size: size ?? packs.lazy.map(\.size).saturatingSum,
-            archiveSize: archiveSize ?? (archives.count == packs.count && !packs.isEmpty ? archives.saturatingSum : nil),
-            initialInstallSize: initialInstallSize ?? packs.lazy.filter { $0.category == .initialInstall }.map(\.size).saturatingSum,
-            initialPrefetchSize: initialPrefetchSize ?? packs.lazy.filter { $0.category != .onDemand }.map(\.size).saturatingSum)
+            archiveSize: archiveSize
+                ?? (archives.count == packs.count && !packs.isEmpty ? archives.saturatingSum : nil),
+            initialInstallSize: initialInstallSize
+                ?? packs.lazy.filter { $0.category == .initialInstall }.map(\.size).saturatingSum,
+            initialPrefetchSize: initialPrefetchSize
+                ?? packs.lazy.filter { $0.category != .onDemand }.map(\.size).saturatingSum)
     }
 }
 
 extension DownloadCategory {
     init(_ reader: inout JSONReader, _ what: String) throws {
         let text = try reader.string(what)
-        guard let category = DownloadCategory(rawValue: text) else { throw JSONReader.Failure.shape("unknown category '\(text)' in \(what)") }
+        guard let category = DownloadCategory(rawValue: text) else {
+            throw JSONReader.Failure.shape("unknown category '\(text)' in \(what)")
+        }
         self = category
     }
 }

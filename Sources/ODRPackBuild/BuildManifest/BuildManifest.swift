@@ -1,4 +1,5 @@
 import ODRPackCore
+
 /// odrpack-manifest.json (docs/build-output.md): the one document `build` writes and `verify`, `diff` and `thin` read back.
 /// Without archive facts (`totals.archiveSize == nil`) it is the `plan --json` form.
 package struct BuildManifest: Sendable, Equatable {
@@ -86,7 +87,8 @@ package struct BuildManifest: Sendable, Equatable {
     var hasArchives: Bool { totals.archiveSize != nil }
 
     package static func == (lhs: BuildManifest, rhs: BuildManifest) -> Bool {
-        lhs.schemaVersion == rhs.schemaVersion && lhs.format == rhs.format && lhs.backgroundAssets == rhs.backgroundAssets
+        lhs.schemaVersion == rhs.schemaVersion && lhs.format == rhs.format
+            && lhs.backgroundAssets == rhs.backgroundAssets
             && lhs.bundleId == rhs.bundleId && lhs.profile == rhs.profile
             && lhs.limits.elementsEqual(rhs.limits, by: { $0.key == $1.key && $0.value == $1.value })
             && lhs.initialInstallTags == rhs.initialInstallTags && lhs.prefetchOrder == rhs.prefetchOrder
@@ -99,15 +101,18 @@ package struct BuildManifest: Sendable, Equatable {
 extension BuildManifest {
     /// The manifest of a plan; with `archives` (every pack's facts, as a build learns them), a build's manifest.
     /// A Background Assets build also gives each pack's `versions` (by pack id) and its `urlPrefix`.
-    package init(plan: PackPlan, archives: [String: PackArchiveFacts]? = nil, versions: [String: Int64]? = nil,
-                urlPrefix: String? = nil, packager: (command: String, version: String?)? = nil) {
+    package init(
+        plan: PackPlan, archives: [String: PackArchiveFacts]? = nil, versions: [String: Int64]? = nil,
+        urlPrefix: String? = nil, packager: (command: String, version: String?)? = nil
+    ) {
         schemaVersion = Self.schemaVersion
         format = plan.format
         if plan.format == .backgroundAssets {
             let settings = plan.backgroundAssets
-            backgroundAssets = BackgroundAssets(hosting: settings.hosting, platforms: settings.platforms ?? [],
-                                                events: settings.events, appGroup: settings.appGroup, urlPrefix: urlPrefix,
-                                                packagerCommand: packager?.command, packagerVersion: packager?.version)
+            backgroundAssets = BackgroundAssets(
+                hosting: settings.hosting, platforms: settings.platforms ?? [],
+                events: settings.events, appGroup: settings.appGroup, urlPrefix: urlPrefix,
+                packagerCommand: packager?.command, packagerVersion: packager?.version)
         }
         bundleId = plan.bundleID
         profile = plan.profileName
@@ -117,26 +122,30 @@ extension BuildManifest {
         appBundleFiles = Int64(plan.appBundleFiles)
         appBundleSize = plan.appBundleSize
         countsAppBundle = plan.countsAppBundle
-        totals = Totals(packs: Int64(plan.packs.count), size: plan.totalSize,
-                        archiveSize: archives.map { facts in plan.packs.lazy.map { facts[$0.id]?.archiveSize ?? 0 }.saturatingSum },
-                        initialInstallSize: plan.initialInstallSize, initialPrefetchSize: plan.initialPrefetchSize)
+        totals = Totals(
+            packs: Int64(plan.packs.count), size: plan.totalSize,
+            archiveSize: archives.map { facts in plan.packs.lazy.map { facts[$0.id]?.archiveSize ?? 0 }.saturatingSum },
+            initialInstallSize: plan.initialInstallSize, initialPrefetchSize: plan.initialPrefetchSize)
         tags = plan.tags.map { Tag(name: $0.name, category: $0.category, size: $0.size, packs: $0.packs) }
         packs = plan.packs.map { pack in
             let facts = archives?[pack.id]
             let backgroundAssets = plan.format == .backgroundAssets
-            return Pack(id: pack.id,
-                        file: backgroundAssets ? BackgroundAssetsLayout.archivePath(of: pack.assetPackID)
-                                               : AppleManifests.packsFolder + "/" + pack.fileName,
-                        tags: pack.tags,
-                        category: pack.category, priority: pack.priority, size: pack.size,
-                        archiveSize: facts?.archiveSize, archiveSha256: facts?.archiveSha256, contentHash: facts?.contentHash,
-                        files: pack.files.enumerated().map { index, file in
-                            File(path: file.path, source: file.isPlaced ? file.source : nil, size: file.size,
-                                 sha256: facts?.files[index].sha256)
-                        },
-                        assetPackId: backgroundAssets ? pack.assetPackID : nil,
-                        downloadPolicy: backgroundAssets ? plan.downloadPolicy(of: pack) : nil,
-                        version: backgroundAssets ? versions?[pack.id] : nil)
+            return Pack(
+                id: pack.id,
+                file: backgroundAssets
+                    ? BackgroundAssetsLayout.archivePath(of: pack.assetPackID)
+                    : AppleManifests.packsFolder + "/" + pack.fileName,
+                tags: pack.tags,
+                category: pack.category, priority: pack.priority, size: pack.size,
+                archiveSize: facts?.archiveSize, archiveSha256: facts?.archiveSha256, contentHash: facts?.contentHash,
+                files: pack.files.enumerated().map { index, file in
+                    File(
+                        path: file.path, source: file.isPlaced ? file.source : nil, size: file.size,
+                        sha256: facts?.files[index].sha256)
+                },
+                assetPackId: backgroundAssets ? pack.assetPackID : nil,
+                downloadPolicy: backgroundAssets ? plan.downloadPolicy(of: pack) : nil,
+                version: backgroundAssets ? versions?[pack.id] : nil)
         }
     }
 }

@@ -10,7 +10,8 @@ final class PreviousManifestParts: @unchecked Sendable {
     init?(path: String, previous: BuildState) {
         let parts = previous.packs.compactMapValues(\.manifestPart)
         guard !parts.isEmpty, let recorded = previous.outputs[BuildManifest.fileName],
-              let file = try? SourceFile(path: path, name: BuildManifest.fileName, expected: recorded, size: recorded.size)
+            let file = try? SourceFile(
+                path: path, name: BuildManifest.fileName, expected: recorded, size: recorded.size)
         else { return nil }
         guard file.stamp == recorded else {
             file.close()
@@ -24,9 +25,12 @@ final class PreviousManifestParts: @unchecked Sendable {
 
     /// Pack `id`'s part, when the previous build wrote it with the same key; nil otherwise (it is written anew).
     func part(id: String, key: String) -> [UInt8]? {
-        guard let part = parts[id], part.key == key, part.length > 0, part.offset <= file.stamp.size - part.length else { return nil }
+        guard let part = parts[id], part.key == key, part.length > 0, part.offset <= file.stamp.size - part.length
+        else { return nil }
         var bytes = [UInt8](repeating: 0, count: Int(part.length))
-        let read = bytes.withUnsafeMutableBytes { try? file.read(at: part.offset, count: $0.count, into: $0.baseAddress!) }
+        let read = bytes.withUnsafeMutableBytes {
+            try? file.read(at: part.offset, count: $0.count, into: $0.baseAddress!)
+        }
         return read == bytes.count ? bytes : nil
     }
 }

@@ -30,7 +30,9 @@ extension BuildState {
         writer.integer(packs.count)
         for id in packs.keys.sorted() {
             let pack = packs[id]!
-            for text in [id, pack.fileName, pack.archiveKey, pack.archiveSha256, pack.contentHash] { writer.string(text) }
+            for text in [id, pack.fileName, pack.archiveKey, pack.archiveSha256, pack.contentHash] {
+                writer.string(text)
+            }
             writer.integer(pack.archiveSize)
             writer.integer(pack.uncompressedSize)
             writer.string(pack.archiveStamp)
@@ -49,7 +51,9 @@ extension BuildState {
             for name in replay.absent { writer.string(name) }
             writer.integer(replay.diagnostics.count)
             for diagnostic in replay.diagnostics {
-                for text in [diagnostic.severity.rawValue, diagnostic.code.rawValue, diagnostic.message] { writer.string(text) }
+                for text in [diagnostic.severity.rawValue, diagnostic.code.rawValue, diagnostic.message] {
+                    writer.string(text)
+                }
                 writer.integer(diagnostic.location == nil ? 0 : 1)
                 if let location = diagnostic.location {
                     writer.string(location.file)
@@ -116,12 +120,14 @@ extension BuildState {
         mutating func string() throws -> String {
             let length = try count(limit: bytes.count - position - 8)
             defer { position += length }
-            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[position..<(position + length)]), as: UTF8.self)
+            return String(
+                decoding: UnsafeRawBufferPointer(rebasing: bytes[position..<(position + length)]), as: UTF8.self)
         }
 
         mutating func stamp() throws -> FileStamp {
-            FileStamp(size: try integer(), modificationNanoseconds: try integer(), changeNanoseconds: try integer(),
-                      inode: UInt64(bitPattern: try integer()), device: UInt64(bitPattern: try integer()))
+            FileStamp(
+                size: try integer(), modificationNanoseconds: try integer(), changeNanoseconds: try integer(),
+                inode: UInt64(bitPattern: try integer()), device: UInt64(bitPattern: try integer()))
         }
 
         mutating func state(fileRecords: Bool) throws -> BuildState {
@@ -138,25 +144,35 @@ extension BuildState {
             let fileCount = try count(limit: bytes.count / 64)
             for _ in 0..<(try count(limit: bytes.count)) {
                 let id = try string()
-                let fileName = try string(), archiveKey = try string(), archiveSha256 = try string(), contentHash = try string()
+                let fileName = try string()
+                let archiveKey = try string()
+                let archiveSha256 = try string()
+                let contentHash = try string()
                 let archiveSize = try integer()
                 let uncompressedSize = try integer()
                 let archiveStamp = try string()
-                let partKey = try string(), partOffset = try integer(), partLength = try integer()
+                let partKey = try string()
+                let partOffset = try integer()
+                let partLength = try integer()
                 guard partOffset >= 0, partLength >= 0 else { throw Damaged() }
                 let files = try (0..<(try count(limit: fileCount))).map { _ in try count(limit: fileCount - 1) }
-                state.packs[id] = PackRecord(fileName: fileName, archiveKey: archiveKey, archiveSize: archiveSize,
-                                             archiveSha256: archiveSha256, contentHash: contentHash,
-                                             uncompressedSize: uncompressedSize, archiveStamp: archiveStamp, files: files,
-                                             manifestPart: partKey.isEmpty ? nil : ManifestPart(key: partKey, offset: partOffset, length: partLength))
+                state.packs[id] = PackRecord(
+                    fileName: fileName, archiveKey: archiveKey, archiveSize: archiveSize,
+                    archiveSha256: archiveSha256, contentHash: contentHash,
+                    uncompressedSize: uncompressedSize, archiveStamp: archiveStamp, files: files,
+                    manifestPart: partKey.isEmpty
+                        ? nil : ManifestPart(key: partKey, offset: partOffset, length: partLength))
             }
             if try flag() { state.replay = try replay() }
             guard fileRecords else { return state }
             state.files.reserveCapacity(fileCount)
             for _ in 0..<fileCount {
-                let path = try string(), stamp = try stamp(), sha256 = try string()
+                let path = try string()
+                let stamp = try stamp()
+                let sha256 = try string()
                 guard let crc32 = UInt32(exactly: try integer()) else { throw Damaged() }
-                state.files.append(FileRecord(path: path, stamp: stamp, digest: FileDigest(sha256: sha256, crc32: crc32)))
+                state.files.append(
+                    FileRecord(path: path, stamp: stamp, digest: FileDigest(sha256: sha256, crc32: crc32)))
             }
             guard position == bytes.count else { throw Damaged() }
             return state
@@ -172,7 +188,8 @@ extension BuildState {
             replay.absent = try (0..<(try count(limit: bytes.count))).map { _ in try string() }
             for _ in 0..<(try count(limit: bytes.count)) {
                 guard let severity = Diagnostic.Severity(rawValue: try string()),
-                      let code = DiagnosticCode(rawValue: try string()) else { throw Damaged() }
+                    let code = DiagnosticCode(rawValue: try string())
+                else { throw Damaged() }
                 let message = try string()
                 var location: SourceLocation?
                 if try flag() {

@@ -6,8 +6,10 @@ import ODRPackPlatform
 extension BuildState {
     /// The state for this build's packs, files sorted by path and packs pointing at them, but without the archive
     /// stamps (`takeArchiveStamps`), so that it can be made while the packs move into place.
-    static func make(_ plan: PackPlan, rootPath: String, facts: [String: PackArchiveFacts], fileNames: [String],
-                     archiveKeys: [String]) -> BuildState {
+    static func make(
+        _ plan: PackPlan, rootPath: String, facts: [String: PackArchiveFacts], fileNames: [String],
+        archiveKeys: [String]
+    ) -> BuildState {
         let packs = plan.packs
         var state = BuildState()
         state.rootPath = rootPath
@@ -23,9 +25,10 @@ extension BuildState {
         }
         for (index, pack) in packs.enumerated() {
             let fact = facts[pack.id]!
-            state.packs[pack.id] = .init(fileName: fileNames[index], archiveKey: archiveKeys[index], archiveSize: fact.archiveSize,
-                                         archiveSha256: fact.archiveSha256, contentHash: fact.contentHash,
-                                         uncompressedSize: fact.uncompressedSize, archiveStamp: "", files: positions[index])
+            state.packs[pack.id] = .init(
+                fileName: fileNames[index], archiveKey: archiveKeys[index], archiveSize: fact.archiveSize,
+                archiveSha256: fact.archiveSha256, contentHash: fact.contentHash,
+                uncompressedSize: fact.uncompressedSize, archiveStamp: "", files: positions[index])
         }
         return state
     }
@@ -35,7 +38,8 @@ extension BuildState {
         for id in packs.keys.sorted() {
             let fileName = packs[id]!.fileName
             guard let archiveStamp = BuildState.packStamp(atPath: packsPath + "/" + fileName) else {
-                throw ODRPackError.fileChanged("pack '\(fileName)' vanished while the build was finishing: run the build again")
+                throw ODRPackError.fileChanged(
+                    "pack '\(fileName)' vanished while the build was finishing: run the build again")
             }
             packs[id]!.archiveStamp = archiveStamp
         }

@@ -56,7 +56,9 @@ struct BuildState: Sendable, Equatable {
     var savedAt: Int64?
 
     /// The state file for an output folder (an absolute, standardized path).
-    static func location(for outputDirectory: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    static func location(
+        for outputDirectory: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String {
         let folder: String
         if let explicit = environment["ODRPACK_CACHE_DIR"], !explicit.isEmpty {
             folder = explicit
@@ -77,7 +79,8 @@ struct BuildState: Sendable, Equatable {
 
     /// The position in `files` of the file at `path`, found by binary search.
     func index(ofFileAtPath path: String) -> Int? {
-        var low = 0, high = files.count
+        var low = 0
+        var high = files.count
         while low < high {
             let middle = (low + high) / 2
             if files[middle].path.precedesByCodePoint(path) { low = middle + 1 } else { high = middle }
@@ -89,7 +92,8 @@ struct BuildState: Sendable, Equatable {
     /// - Parameter fileRecords: false leaves out the file records, which only planning and pack reuse need.
     static func load(forOutput outputPath: String, fileRecords: Bool = true) -> BuildState {
         let path = location(for: outputPath)
-        guard var state = FileManager.default.contents(atPath: path).flatMap({ parse($0, fileRecords: fileRecords) }) else { return BuildState() }
+        guard var state = FileManager.default.contents(atPath: path).flatMap({ parse($0, fileRecords: fileRecords) })
+        else { return BuildState() }
         state.savedAt = SystemCall.status(path)?.stamp.modificationNanoseconds
         return state
     }
@@ -108,13 +112,17 @@ struct BuildState: Sendable, Equatable {
     func save(forOutput outputPath: String) -> String? {
         let path = BuildState.location(for: outputPath)
         do {
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try AtomicFile.write(serialized(), to: path, unlinkingFirst: true)
         } catch {
-            return "the build state cannot be saved to '\(path)' (\(error)), so the next build will read and write every pack again: make that folder writable, or set ODRPACK_CACHE_DIR to one that is"
+            return
+                "the build state cannot be saved to '\(path)' (\(error)), so the next build will read and write every pack again: make that folder writable, or set ODRPACK_CACHE_DIR to one that is"
         }
         // What odrpack 0.2 kept instead, in two files.
-        for legacy in [".cache", ".up-to-date"] { _ = SystemCall.removeFile(String(path.dropLast(".state".count)) + legacy) }
+        for legacy in [".cache", ".up-to-date"] {
+            _ = SystemCall.removeFile(String(path.dropLast(".state".count)) + legacy)
+        }
         return nil
     }
 
@@ -131,9 +139,13 @@ struct BuildState: Sendable, Equatable {
         guard status.kind == .directory else { return nil }
         var hasher = SHA256Hasher()
         func walk(_ relative: String) -> Bool {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: path + relative) else { return false }
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: path + relative) else {
+                return false
+            }
             for name in names.sorted(by: { $0.precedesByCodePoint($1) }) {
-                guard let child = SystemCall.status(path + relative + "/" + name, followingLinks: false) else { return false }
+                guard let child = SystemCall.status(path + relative + "/" + name, followingLinks: false) else {
+                    return false
+                }
                 hasher.update("\(relative)/\(name)\0\(child.mode)\0\(text(child.stamp))\n")
                 if child.kind == .directory && !walk(relative + "/" + name) { return false }
             }

@@ -34,14 +34,18 @@ struct EntryReuse: Sendable {
     /// - Parameters:
     ///   - fileDigests: each pack's files' digests where the cache vouches for them (`PackReuse`).
     ///   - settings: the archive-key prefix of the pack settings (`BuildOptions.archiveSettingsPrefix`).
-    init(plan: PackPlan, toWrite: [Int], fileDigests: [[FileDigest?]], previous: BuildState, settings: String, packsPath: String) {
+    init(
+        plan: PackPlan, toWrite: [Int], fileDigests: [[FileDigest?]], previous: BuildState, settings: String,
+        packsPath: String
+    ) {
         guard !toWrite.isEmpty, !previous.files.isEmpty else { return }
         // The pack each recorded file was archived in, among the archives that may be copied from.
         var usable: [(record: BuildState.PackRecord, path: String)] = []
         for (_, record) in previous.packs.sorted(by: { $0.key < $1.key }) {
             let path = packsPath + "/" + record.fileName
             guard record.archiveKey.hasPrefix(settings), record.archiveStamp.hasPrefix("f"),
-                  BuildState.packStamp(atPath: path) == record.archiveStamp else { continue }
+                BuildState.packStamp(atPath: path) == record.archiveStamp
+            else { continue }
             usable.append((record, path))
         }
         var holder = [Int32](repeating: -1, count: previous.files.count)
@@ -53,7 +57,8 @@ struct EntryReuse: Sendable {
         for pack in toWrite {
             for (position, file) in plan.packs[pack].files.enumerated() {
                 guard let digest = fileDigests[pack][position], let record = previous.index(ofFileAtPath: file.path),
-                      holder[record] >= 0, previous.files[record].digest == digest else { continue }
+                    holder[record] >= 0, previous.files[record].digest == digest
+                else { continue }
                 wanted.append((pack, position, record))
             }
         }
@@ -68,8 +73,10 @@ struct EntryReuse: Sendable {
             }
             let file = plan.packs[pack].files[position]
             guard let entry = directories[number]?[PathKey(file.path)], entry.size == UInt64(file.size),
-                  entry.crc == previous.files[record].digest.crc32,
-                  entry.method == ZipFormat.deflated || (entry.method == ZipFormat.stored && entry.compressedSize == entry.size) else { continue }
+                entry.crc == previous.files[record].digest.crc32,
+                entry.method == ZipFormat.deflated
+                    || (entry.method == ZipFormat.stored && entry.compressedSize == entry.size)
+            else { continue }
             let archive = archiveNumbers[number] ?? archives.count
             if archive == archives.count {
                 archiveNumbers[number] = archive
@@ -77,17 +84,19 @@ struct EntryReuse: Sendable {
             }
             bytes += file.size
             entries[pack, default: Array(repeating: nil, count: plan.packs[pack].files.count)][position] =
-                Entry(archive: archive, headerOffset: entry.headerOffset, compressedSize: Int64(entry.compressedSize),
-                      deflated: entry.method == ZipFormat.deflated)
+                Entry(
+                    archive: archive, headerOffset: entry.headerOffset, compressedSize: Int64(entry.compressedSize),
+                    deflated: entry.method == ZipFormat.deflated)
         }
     }
 
     /// An archive's file entries by name; nil when it cannot be read as the zip this project writes.
     private static func directory(atPath path: String) -> [PathKey: ZipCentralDirectory.Entry]? {
-        guard case let .success(descriptor) = SystemCall.openForReading(path) else { return nil }
+        guard case .success(let descriptor) = SystemCall.openForReading(path) else { return nil }
         defer { _ = SystemCall.closeFile(descriptor) }
         guard let status = SystemCall.status(path),
-              let directory = try? ZipCentralDirectory(descriptor: descriptor, fileSize: UInt64(status.stamp.size)) else { return nil }
+            let directory = try? ZipCentralDirectory(descriptor: descriptor, fileSize: UInt64(status.stamp.size))
+        else { return nil }
         var byName: [PathKey: ZipCentralDirectory.Entry] = [:]
         byName.reserveCapacity(directory.entries.count)
         for entry in directory.entries where !entry.name.hasSuffix("/") { byName[PathKey(entry.name)] = entry }

@@ -15,8 +15,11 @@ struct PackReuse {
     var bytesRead: Int64 = 0
 
     /// - Parameter fileNames: each pack's name in `packsPath`, where its archive (or folder) is.
-    init(plan: PackPlan, previous: BuildState, rootPath: String, archiveKeys: [String], fileNames: [String], packsPath: String,
-         jobs: Int) throws {
+    init(
+        plan: PackPlan, previous: BuildState, rootPath: String, archiveKeys: [String], fileNames: [String],
+        packsPath: String,
+        jobs: Int
+    ) throws {
         let packs = plan.packs
         let sameRoot = previous.rootPath == rootPath
         var unchangedPacks = Set<Int>()
@@ -24,15 +27,18 @@ struct PackReuse {
             let pack = packs[index]
             guard sameRoot else { return pack.files.map { _ in nil } }
             if let record = previous.packs[pack.id], record.files.count == pack.files.count,
-               zip(record.files, pack.files).allSatisfy({ known, file in
-                   previous.files[known].stamp == file.stamp && previous.files[known].path.hasSameBytes(as: file.path)
-                       && previous.vouches(for: file.stamp)
-               }) {
+                zip(record.files, pack.files).allSatisfy({ known, file in
+                    previous.files[known].stamp == file.stamp && previous.files[known].path.hasSameBytes(as: file.path)
+                        && previous.vouches(for: file.stamp)
+                })
+            {
                 unchangedPacks.insert(index)
                 return record.files.map { previous.files[$0].digest }
             }
             return pack.files.map { file in
-                previous.file(atPath: file.path).flatMap { $0.stamp == file.stamp && previous.vouches(for: file.stamp) ? $0.digest : nil }
+                previous.file(atPath: file.path).flatMap {
+                    $0.stamp == file.stamp && previous.vouches(for: file.stamp) ? $0.digest : nil
+                }
             }
         }
         let candidates = packs.indices.filter { index in
@@ -41,9 +47,12 @@ struct PackReuse {
                 && BuildState.packStamp(atPath: packsPath + "/" + record.fileName) == record.archiveStamp
         }
         // A touched file of a candidate pack is read to learn whether its bytes changed; it is not rewritten if not.
-        let unknown = candidates.flatMap { pack in fileDigests[pack].indices.filter { fileDigests[pack][$0] == nil }.map { (pack, $0) } }
+        let unknown = candidates.flatMap { pack in
+            fileDigests[pack].indices.filter { fileDigests[pack][$0] == nil }.map { (pack, $0) }
+        }
         if !unknown.isEmpty {
-            let digests = try parallelMap(unknown, jobs: jobs, perWorker: { ReadBuffer(size: PackWriter.chunkSize) }) { buffer, pair in
+            let digests = try parallelMap(unknown, jobs: jobs, perWorker: { ReadBuffer(size: PackWriter.chunkSize) }) {
+                buffer, pair in
                 let file = packs[pair.0].files[pair.1]
                 return try Self.digest(of: rootPath + "/" + file.source, file: file, buffer: buffer.bytes)
             }
@@ -52,13 +61,18 @@ struct PackReuse {
         }
         for index in candidates {
             let digests = fileDigests[index].compactMap { $0 }
-            guard digests.count == packs[index].files.count, let record = previous.packs[packs[index].id] else { continue }
-            let contentHash = unchangedPacks.contains(index) ? record.contentHash
+            guard digests.count == packs[index].files.count, let record = previous.packs[packs[index].id] else {
+                continue
+            }
+            let contentHash =
+                unchangedPacks.contains(index)
+                ? record.contentHash
                 : PackArchiveFacts.contentHash(files: packs[index].files, sha256: digests.map(\.sha256))
             if contentHash == record.contentHash {
-                facts[packs[index].id] = PackArchiveFacts(archiveSize: record.archiveSize, archiveSha256: record.archiveSha256,
-                                                          contentHash: contentHash, files: digests,
-                                                          uncompressedSize: record.uncompressedSize)
+                facts[packs[index].id] = PackArchiveFacts(
+                    archiveSize: record.archiveSize, archiveSha256: record.archiveSha256,
+                    contentHash: contentHash, files: digests,
+                    uncompressedSize: record.uncompressedSize)
                 reused.append(index)
             }
         }
@@ -67,7 +81,9 @@ struct PackReuse {
     }
 
     /// Reads a file once for its digest.
-    static func digest(of path: String, file: ResolvedResource, buffer: UnsafeMutableRawBufferPointer) throws -> FileDigest {
+    static func digest(of path: String, file: ResolvedResource, buffer: UnsafeMutableRawBufferPointer) throws
+        -> FileDigest
+    {
         let source = try SourceFile(path: path, name: file.path, expected: file.stamp, size: file.size)
         defer { source.close() }
         let digest = try source.digest(buffer: buffer)

@@ -1,4 +1,5 @@
 import ODRPackCore
+
 /// The previous build's state, opaque to callers.
 struct PreviousBuild: Sendable {
     let state: BuildState
@@ -10,7 +11,8 @@ struct PreviousBuild: Sendable {
         var position = 0
         return resources.map { resource in
             while position < files.count && files[position].path.precedesByCodePoint(resource.path) { position += 1 }
-            return position < files.count && files[position].stamp == resource.stamp && files[position].path.hasSameBytes(as: resource.path)
+            return position < files.count && files[position].stamp == resource.stamp
+                && files[position].path.hasSameBytes(as: resource.path)
                 && state.vouches(for: resource.stamp)
         }
     }

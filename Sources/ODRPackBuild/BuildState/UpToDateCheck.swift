@@ -41,21 +41,27 @@ struct UpToDateCheck {
         guard options.useCache, let inputs else { return .changed(nil) }
         let state = BuildState.load(forOutput: outputPath, fileRecords: false)
         guard let replay = state.replay, replay.inputs == inputs,
-              case let .success(realRoot) = LocalFileSystem().resolvedPath(replay.rootPath), realRoot == state.rootPath,
-              state.outputs.allSatisfy({ BuildState.stamp(atPath: outputPath + "/" + $0.key) == $0.value }),
-              replay.absent.allSatisfy({ !SystemCall.exists(outputPath + "/" + $0) }),
-              state.packs.values.allSatisfy({
-                  BuildState.packStamp(atPath: outputPath + "/" + AppleManifests.packsFolder + "/" + $0.fileName) == $0.archiveStamp
-              }),
-              let archives = try? FileManager.default.contentsOfDirectory(atPath: outputPath + "/" + AppleManifests.packsFolder),
-              archives.count == state.packs.count
+            case .success(let realRoot) = LocalFileSystem().resolvedPath(replay.rootPath), realRoot == state.rootPath,
+            state.outputs.allSatisfy({ BuildState.stamp(atPath: outputPath + "/" + $0.key) == $0.value }),
+            replay.absent.allSatisfy({ !SystemCall.exists(outputPath + "/" + $0) }),
+            state.packs.values.allSatisfy({
+                BuildState.packStamp(atPath: outputPath + "/" + AppleManifests.packsFolder + "/" + $0.fileName)
+                    == $0.archiveStamp
+            }),
+            let archives = try? FileManager.default.contentsOfDirectory(
+                atPath: outputPath + "/" + AppleManifests.packsFolder),
+            archives.count == state.packs.count
         else { return .changed(nil) }
         let tree = FileTreeScanner(jobs: options.jobs).scan(realRoot)
         guard tree.fingerprint == replay.treeFingerprint else { return .changed(tree) }
         // A file whose time is not before the state's may have changed within the tick the build recorded it in.
-        guard tree.directories.allSatisfy({ $0.entries.allSatisfy { state.vouches(for: $0.stamp) } }) else { return .changed(tree) }
-        return .upToDate(UpToDateReplay(replay: replay, packIDs: state.packs.keys.sorted(),
-                                        manifestPath: outputPath + "/" + BuildManifest.fileName))
+        guard tree.directories.allSatisfy({ $0.entries.allSatisfy { state.vouches(for: $0.stamp) } }) else {
+            return .changed(tree)
+        }
+        return .upToDate(
+            UpToDateReplay(
+                replay: replay, packIDs: state.packs.keys.sorted(),
+                manifestPath: outputPath + "/" + BuildManifest.fileName))
     }
 
     /// The build's state with what the fast path needs to print it again. Builds the fast path cannot vouch for
@@ -65,11 +71,12 @@ struct UpToDateCheck {
         var state = build.state
         state.replay = nil
         guard options.format == .odr, options.layout == .zip, let inputs, let manifest = result.manifest,
-              let resolution = result.resolution, let fingerprint = resolution.fingerprint,
-              !manifest.entries.contains(where: {
-                  if case let .path(path) = $0.selector { return path.split(separator: "/").contains(".git") }
-                  return false
-              }) else { return state }
+            let resolution = result.resolution, let fingerprint = resolution.fingerprint,
+            !manifest.entries.contains(where: {
+                if case .path(let path) = $0.selector { return path.split(separator: "/").contains(".git") }
+                return false
+            })
+        else { return state }
         var replay = BuildState.Replay()
         replay.inputs = inputs
         replay.rootPath = manifest.resourcesRootURL.path

@@ -12,8 +12,9 @@ package struct UpToDateReplay {
     package var diagnostics: [Diagnostic] { replay.diagnostics }
 
     package func summary(seconds: Double) -> BuildSummary {
-        BuildSummary(packs: packIDs.count, written: 0, reused: packIDs.count, removed: 0, bytesRead: 0,
-                     bytesWritten: 0, contentBytes: replay.contentBytes, archiveBytes: replay.archiveBytes, seconds: seconds)
+        BuildSummary(
+            packs: packIDs.count, written: 0, reused: packIDs.count, removed: 0, bytesRead: 0,
+            bytesWritten: 0, contentBytes: replay.contentBytes, archiveBytes: replay.archiveBytes, seconds: seconds)
     }
 
     /// The `build --json` document: odrpack-manifest.json's members, then the diagnostics and what was done.

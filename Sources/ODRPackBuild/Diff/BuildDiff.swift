@@ -1,6 +1,7 @@
 import ODRPackCore
 import ODRPackFormats
 import ODRPackPlatform
+
 /// What changes between two builds, and what a device that holds the old one downloads again (docs/commands.md#diff).
 /// Pure: it compares two manifests.
 package struct BuildDiff: Sendable {
@@ -61,10 +62,14 @@ package struct BuildDiff: Sendable {
     /// - Throws: `ODRPackError.unusableInput` (exit 2) otherwise.
     package static func checkComparable(old: BuildManifest, new: BuildManifest) throws {
         guard old.bundleId == new.bundleId else {
-            throw ODRPackError.unusableInput("the builds are of different apps ('\(old.bundleId)' and '\(new.bundleId)'): pack ids include the bundle id, so nothing could match")
+            throw ODRPackError.unusableInput(
+                "the builds are of different apps ('\(old.bundleId)' and '\(new.bundleId)'): pack ids include the bundle id, so nothing could match"
+            )
         }
         guard old.format == new.format else {
-            throw ODRPackError.unusableInput("one build is \(old.format == .odr ? "ODR" : "Background Assets") and the other \(new.format == .odr ? "ODR" : "Background Assets"): compare two builds of the same --format")
+            throw ODRPackError.unusableInput(
+                "one build is \(old.format == .odr ? "ODR" : "Background Assets") and the other \(new.format == .odr ? "ODR" : "Background Assets"): compare two builds of the same --format"
+            )
         }
     }
 
@@ -83,34 +88,46 @@ package struct BuildDiff: Sendable {
         var moved = Set<PathKey>()
         for (path, now) in newHome {
             guard let before = oldHome[path], before.pack != now.pack else { continue }
-            moves.append(Move(path: path.path, fromPack: before.pack, toPack: now.pack,
-                              modified: !Self.sameContent(before.file, now.file)))
+            moves.append(
+                Move(
+                    path: path.path, fromPack: before.pack, toPack: now.pack,
+                    modified: !Self.sameContent(before.file, now.file)))
             moved.insert(path)
         }
         moves.sort { $0.path.precedesByCodePoint($1.path) }
 
         var changes: [PackChange] = []
         for id in Set(oldPacks.keys).union(newPacks.keys).sorted() {
-            let before = oldPacks[id], after = newPacks[id]
+            let before = oldPacks[id]
+            let after = newPacks[id]
             let reference = (after ?? before)!
-            var change = PackChange(id: id, tags: reference.tags, status: .unchanged, category: reference.category,
-                                    oldSize: before?.size, newSize: after?.size)
-            let oldFiles = Dictionary((before?.files ?? []).map { (PathKey($0.path), $0) }, uniquingKeysWith: { first, _ in first })
-            let newFiles = Dictionary((after?.files ?? []).map { (PathKey($0.path), $0) }, uniquingKeysWith: { first, _ in first })
-            change.added = newFiles.keys.filter { oldFiles[$0] == nil && !moved.contains($0) }.map(\.path).sorted { $0.precedesByCodePoint($1) }
-            change.removed = oldFiles.keys.filter { newFiles[$0] == nil && !moved.contains($0) }.map(\.path).sorted { $0.precedesByCodePoint($1) }
+            var change = PackChange(
+                id: id, tags: reference.tags, status: .unchanged, category: reference.category,
+                oldSize: before?.size, newSize: after?.size)
+            let oldFiles = Dictionary(
+                (before?.files ?? []).map { (PathKey($0.path), $0) }, uniquingKeysWith: { first, _ in first })
+            let newFiles = Dictionary(
+                (after?.files ?? []).map { (PathKey($0.path), $0) }, uniquingKeysWith: { first, _ in first })
+            change.added = newFiles.keys.filter { oldFiles[$0] == nil && !moved.contains($0) }.map(\.path).sorted {
+                $0.precedesByCodePoint($1)
+            }
+            change.removed = oldFiles.keys.filter { newFiles[$0] == nil && !moved.contains($0) }.map(\.path).sorted {
+                $0.precedesByCodePoint($1)
+            }
             change.modified = newFiles.keys.filter { path in
                 oldFiles[path].map { !Self.sameContent($0, newFiles[path]!) } ?? false
             }.map(\.path).sorted { $0.precedesByCodePoint($1) }
             switch (before, after) {
             case (nil, _?): change.status = .added
             case (_?, nil): change.status = .removed
-            case let (before?, after?):
-                let sameContent = before.contentHash != nil && after.contentHash != nil
+            case (let before?, let after?):
+                let sameContent =
+                    before.contentHash != nil && after.contentHash != nil
                     ? before.contentHash == after.contentHash
-                    : oldFiles.count == newFiles.count && newFiles.allSatisfy { path, file in
-                        oldFiles[path].map { Self.sameContent($0, file) } ?? false
-                    }
+                    : oldFiles.count == newFiles.count
+                        && newFiles.allSatisfy { path, file in
+                            oldFiles[path].map { Self.sameContent($0, file) } ?? false
+                        }
                 change.status = sameContent ? .unchanged : .changed
             default: break
             }
@@ -131,7 +148,8 @@ package struct BuildDiff: Sendable {
             if oldTags[name] == nil {
                 status = .added
             } else if redownload > 0 || Set(oldTags[name]!.packs) != Set(after.packs)
-                        || after.packs.contains(where: { byID[$0]?.status != .unchanged }) {
+                || after.packs.contains(where: { byID[$0]?.status != .unchanged })
+            {
                 status = .changed
             } else {
                 status = .unchanged
@@ -145,11 +163,14 @@ package struct BuildDiff: Sendable {
         redownloadPrefetch = redownload(.prefetch)
         redownloadOnDemand = redownload(.onDemand)
         if new.format == .backgroundAssets {
-            let assetPackIDs = Dictionary(new.packs.map { ($0.id, $0.assetPackId ?? $0.id) }, uniquingKeysWith: { first, _ in first })
+            let assetPackIDs = Dictionary(
+                new.packs.map { ($0.id, $0.assetPackId ?? $0.id) }, uniquingKeysWith: { first, _ in first })
             upload = changes.filter { $0.status == .added || $0.status == .changed }.compactMap { assetPackIDs[$0.id] }
                 .sorted { $0.precedesByCodePoint($1) }
             let newIDs = Set(new.packs.map { $0.assetPackId ?? $0.id })
-            retired = Set(old.packs.map { $0.assetPackId ?? $0.id }).subtracting(newIDs).sorted { $0.precedesByCodePoint($1) }
+            retired = Set(old.packs.map { $0.assetPackId ?? $0.id }).subtracting(newIDs).sorted {
+                $0.precedesByCodePoint($1)
+            }
             hosting = new.backgroundAssets?.hosting
         }
     }

@@ -43,7 +43,9 @@ final class EntryCompressor: @unchecked Sendable {
         let auto = options.compression == .auto
         trial = auto ? try? WholeDeflater(level: 1) : nil
         deflater = options.compression == .store ? nil : try? WholeDeflater(level: options.level)
-        wholeTrial = !auto ? nil : options.level == Self.wholeTrialLevel ? deflater : try? WholeDeflater(level: Self.wholeTrialLevel)
+        wholeTrial =
+            !auto
+            ? nil : options.level == Self.wholeTrialLevel ? deflater : try? WholeDeflater(level: Self.wholeTrialLevel)
     }
 
     private static let noZlib = ODRPackError.libraryFailed("cannot set up libdeflate's compressor: out of memory")
@@ -53,9 +55,9 @@ final class EntryCompressor: @unchecked Sendable {
         switch entry.content {
         case .folder:
             preconditionFailure("folders are written as they come")
-        case let .bytes(bytes):
+        case .bytes(let bytes):
             return try bytes.withUnsafeBytes { try prepare($0, known: nil) }
-        case let .file(path, size, stamp, known):
+        case .file(let path, let size, let stamp, let known):
             let source = try SourceFile(path: path, name: entry.name, expected: stamp, size: size)
             defer { source.close() }
             let bytes = try source.readWhole(into: buffer.bytes)
@@ -72,10 +74,12 @@ final class EntryCompressor: @unchecked Sendable {
         let crc = CRC32.update(0, bytes)
         let sha256 = known.flatMap { $0.crc32 == crc ? $0.sha256 : nil }
         guard let deflated = try deflatedIfWorthwhile(bytes) else {
-            return Prepared(crc32: crc, sha256: sha256, size: Int64(bytes.count), deflated: false, payload: Array(bytes))
+            return Prepared(
+                crc32: crc, sha256: sha256, size: Int64(bytes.count), deflated: false, payload: Array(bytes))
         }
-        return Prepared(crc32: crc, sha256: sha256 ?? SHA256Hasher.hex(bytes), size: Int64(bytes.count), deflated: true,
-                        payload: deflated)
+        return Prepared(
+            crc32: crc, sha256: sha256 ?? SHA256Hasher.hex(bytes), size: Int64(bytes.count), deflated: true,
+            payload: deflated)
     }
 
     /// The entry's deflated bytes, or nil to store it. `auto` judges an entry no larger than its three samples by
@@ -86,7 +90,10 @@ final class EntryCompressor: @unchecked Sendable {
         if options.compression == .store { return nil }
         guard let deflater else { throw Self.noZlib }
         if options.compression == .auto && bytes.count <= 3 * Self.sampleSize {
-            if bytes.isEmpty || CompressedFormat.matches(UnsafeRawBufferPointer(rebasing: bytes.prefix(CompressedFormat.prefixLength))) {
+            if bytes.isEmpty
+                || CompressedFormat.matches(
+                    UnsafeRawBufferPointer(rebasing: bytes.prefix(CompressedFormat.prefixLength)))
+            {
                 return nil
             }
             guard let wholeTrial else { throw Self.noZlib }
@@ -124,7 +131,10 @@ final class EntryCompressor: @unchecked Sendable {
         for offset in offsets {
             sampled += try read(offset, length, sample.bytes.baseAddress! + sampled)
             // The first sample starts the file: a compressed format's signature settles it before more is read.
-            if offset == 0, CompressedFormat.matches(UnsafeRawBufferPointer(rebasing: sample.bytes[..<min(sampled, CompressedFormat.prefixLength)])) {
+            if offset == 0,
+                CompressedFormat.matches(
+                    UnsafeRawBufferPointer(rebasing: sample.bytes[..<min(sampled, CompressedFormat.prefixLength)]))
+            {
                 return false
             }
         }

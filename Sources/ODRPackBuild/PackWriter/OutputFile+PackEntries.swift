@@ -1,4 +1,5 @@
 import ODRPackPlatform
+
 extension OutputFile {
     /// Gives the folders of `entries` under `root`, and `root` itself, mode 0755 and `time`: deepest first, since
     /// writing inside a folder changes its time.

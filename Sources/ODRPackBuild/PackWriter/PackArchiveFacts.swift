@@ -1,5 +1,6 @@
 import ODRPackCore
 import ODRPackPlatform
+
 /// What writing a pack learned: the fields of odrpack-manifest.json and of the asset-pack manifest that need contents.
 package struct PackArchiveFacts: Sendable, Equatable {
     /// The archive's bytes (zip layout), or the bytes of every file in the pack folder (folder layout).

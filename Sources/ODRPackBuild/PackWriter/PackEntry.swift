@@ -28,8 +28,8 @@ struct PackEntry {
     var size: Int64 {
         switch content {
         case .folder: return 0
-        case let .bytes(bytes): return Int64(bytes.count)
-        case let .file(_, size, _, _): return size
+        case .bytes(let bytes): return Int64(bytes.count)
+        case .file(_, let size, _, _): return size
         }
     }
 
@@ -51,14 +51,20 @@ struct PackEntry {
         for (index, file) in pack.files.enumerated() {
             let parts = file.path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
             var common = 0
-            while common < min(parts.count, openFolders.count) && parts[parts.startIndex + common] == openFolders[common] { common += 1 }
+            while common < min(parts.count, openFolders.count)
+                && parts[parts.startIndex + common] == openFolders[common]
+            { common += 1 }
             openFolders.removeSubrange(common...)
             for depth in common..<parts.count {
                 openFolders.append(parts[parts.startIndex + depth])
                 append(PackEntry(name: openFolders.joined(separator: "/") + "/", content: .folder))
             }
-            append(PackEntry(name: file.path, content: .file(path: rootPath + "/" + file.source, size: file.size,
-                                                              stamp: file.stamp, known: known[index])))
+            append(
+                PackEntry(
+                    name: file.path,
+                    content: .file(
+                        path: rootPath + "/" + file.source, size: file.size,
+                        stamp: file.stamp, known: known[index])))
         }
         if !infoAdded { entries.append(PackEntry(name: infoPlistName, content: .bytes(infoPlist))) }
         return entries
@@ -77,12 +83,14 @@ struct PackEntry {
             }
             var children: [(name: String, isFolder: Bool, size: Int64)] = []
             for name in names {
-                let status = try SystemCall.requireStatus(folder + "/" + name, followingLinks: false, "cannot stat '\(folder)/\(name)'")
+                let status = try SystemCall.requireStatus(
+                    folder + "/" + name, followingLinks: false, "cannot stat '\(folder)/\(name)'")
                 switch status.kind {
                 case .directory: children.append((name + "/", true, 0))
                 case .regular: children.append((name, false, status.stamp.size))
                 case .symbolicLink, .other:
-                    throw ODRPackError.unbuildable("'\(folder)/\(name)' is neither a file nor a folder: a pack holds only those")
+                    throw ODRPackError.unbuildable(
+                        "'\(folder)/\(name)' is neither a file nor a folder: a pack holds only those")
                 }
             }
             // A folder's name sorts with its "/" so that the whole list is in code-point order of the entry names.
@@ -92,7 +100,10 @@ struct PackEntry {
                     entries.append(PackEntry(name: name, content: .folder))
                     try walk(String(name.dropLast()))
                 } else {
-                    entries.append(PackEntry(name: name, content: .file(path: root + "/" + name, size: child.size, stamp: nil, known: nil)))
+                    entries.append(
+                        PackEntry(
+                            name: name,
+                            content: .file(path: root + "/" + name, size: child.size, stamp: nil, known: nil)))
                 }
             }
         }

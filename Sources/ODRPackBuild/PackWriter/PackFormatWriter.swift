@@ -1,4 +1,5 @@
 import ODRPackCore
+
 /// The seam between a build and a pack format: write one pack beside its final place and say what it holds.
 /// `PackWriter` writes ODR zips and folders (docs/build-output.md), `BackgroundAssetsPackWriter` drives Apple's packager
 /// (docs/background-assets.md). One instance per worker thread, which owns its buffers.

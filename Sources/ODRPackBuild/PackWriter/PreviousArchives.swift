@@ -15,18 +15,21 @@ struct PreviousArchives {
         let path = reuse.archives[archive].path
         if let descriptor = descriptors[archive] { return (descriptor, path) }
         switch SystemCall.openForReading(path) {
-        case let .success(descriptor):
+        case .success(let descriptor):
             descriptors[archive] = descriptor
             return (descriptor, path)
-        case let .failure(error):
+        case .failure(let error):
             throw ODRPackError.systemCall("cannot open the last build's '\(path)' to copy its unchanged entries", error)
         }
     }
 
     /// Fails when an archive used is no longer exactly as the last build left it.
     func checkUnchanged() throws {
-        for archive in descriptors.keys.sorted() where BuildState.packStamp(atPath: reuse.archives[archive].path) != reuse.archives[archive].stamp {
-            throw ODRPackError.fileChanged("'\(reuse.archives[archive].path)' changed while this build copied entries from it: run the build again")
+        for archive in descriptors.keys.sorted()
+        where BuildState.packStamp(atPath: reuse.archives[archive].path) != reuse.archives[archive].stamp {
+            throw ODRPackError.fileChanged(
+                "'\(reuse.archives[archive].path)' changed while this build copied entries from it: run the build again"
+            )
         }
     }
 

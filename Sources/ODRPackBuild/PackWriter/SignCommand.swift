@@ -1,4 +1,5 @@
 import ODRPackPlatform
+
 /// `--sign-command CMD` (docs/build-output.md): run through `/bin/sh -c` once per written pack, with `{}` replaced by the
 /// quoted path of the pack's folder form.
 struct SignCommand {

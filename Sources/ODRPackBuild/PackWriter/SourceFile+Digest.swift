@@ -1,5 +1,6 @@
 import ODRPackFormats
 import ODRPackPlatform
+
 extension SourceFile {
     /// The whole file's SHA-256 and CRC-32, read from the start.
     func digest(buffer: UnsafeMutableRawBufferPointer) throws -> FileDigest {

@@ -1,4 +1,5 @@
 import ODRPackFormats
+
 /// `META-INF/com.apple.ZipMetadata.plist`, the second entry of every archived pack (docs/build-output.md): how many entries
 /// follow the two META-INF ones and their total uncompressed bytes, so a device can size the unpacking up front.
 struct ZipMetadata: Equatable {

@@ -39,7 +39,8 @@ package struct AppThinner {
         package var json: JSONValue {
             .object([
                 ("removed", .strings(removed)), ("removedBytes", .int(removedBytes)),
-                ("embedded", .strings(embedded)), ("installed", .strings(installed)), ("infoPlistKeys", .strings(infoPlistKeys)),
+                ("embedded", .strings(embedded)), ("installed", .strings(installed)),
+                ("infoPlistKeys", .strings(infoPlistKeys)),
                 ("diagnostics", DiagnosticsDocument.json(diagnostics)),
             ])
         }
@@ -54,8 +55,9 @@ package struct AppThinner {
     /// - Parameter onWait: called once when a build holds the folder and this starts waiting for it.
     /// - Throws: `ODRPackError` when the tool cannot do its job (exit 2).
     package func run(onWait: () -> Void) throws -> Result {
-        let lock = try OutputLock.shared(folder: try BuildManifest.location(of: options.buildPath).folder,
-                                         fileName: BuildFolder.lockFileName, onWait: onWait)
+        let lock = try OutputLock.shared(
+            folder: try BuildManifest.location(of: options.buildPath).folder,
+            fileName: BuildFolder.lockFileName, onWait: onWait)
         return try withExtendedLifetime(lock) { try run() }
     }
 
@@ -71,27 +73,36 @@ package struct AppThinner {
     func locate() throws -> Location {
         let app = URL(fileURLWithPath: options.appPath).standardizedFileURL.path
         guard isFolder(app) else {
-            throw ODRPackError.unusableInput("'\(options.appPath)' is not a folder: pass the built app bundle (MyGame.app)")
+            throw ODRPackError.unusableInput(
+                "'\(options.appPath)' is not a folder: pass the built app bundle (MyGame.app)")
         }
         var base = app
         if let subfolder = options.resourcesPath {
             let parts = subfolder.split(separator: "/")
             guard !subfolder.hasPrefix("/"), !parts.isEmpty, !parts.contains(".."), !parts.contains(".") else {
-                throw ODRPackError.unusableInput("--resources-path '\(subfolder)' must be a relative path inside the app, without '.' or '..'")
+                throw ODRPackError.unusableInput(
+                    "--resources-path '\(subfolder)' must be a relative path inside the app, without '.' or '..'")
             }
             base = app + "/" + parts.joined(separator: "/")
             guard isFolder(base) else {
-                throw ODRPackError.unusableInput("--resources-path '\(subfolder)' is not a folder in '\(options.appPath)'")
+                throw ODRPackError.unusableInput(
+                    "--resources-path '\(subfolder)' is not a folder in '\(options.appPath)'")
             }
         }
         // thin removes files: nothing it reaches through a symbolic link may lie outside the app.
         let realApp = try Self.realPath(app)
-        if case let .success(status) = LocalFileSystem().status(app + "/" + AppleManifests.packsFolder, followingLinks: false),
-           status.kind == .symbolicLink {
-            throw ODRPackError.unusableInput("'\(options.appPath)/\(AppleManifests.packsFolder)' is a symbolic link: thin writes and removes packs there; make it a folder of the app")
+        if case .success(let status) = LocalFileSystem().status(
+            app + "/" + AppleManifests.packsFolder, followingLinks: false),
+            status.kind == .symbolicLink
+        {
+            throw ODRPackError.unusableInput(
+                "'\(options.appPath)/\(AppleManifests.packsFolder)' is a symbolic link: thin writes and removes packs there; make it a folder of the app"
+            )
         }
         guard RelativePath.absolutePath(try Self.realPath(base), isInside: realApp) else {
-            throw ODRPackError.unusableInput("--resources-path '\(options.resourcesPath ?? "")' leads out of '\(options.appPath)' through a symbolic link: name a folder inside the app")
+            throw ODRPackError.unusableInput(
+                "--resources-path '\(options.resourcesPath ?? "")' leads out of '\(options.appPath)' through a symbolic link: name a folder inside the app"
+            )
         }
         let relativeBase = options.resourcesPath.map { $0.split(separator: "/").joined(separator: "/") + "/" } ?? ""
         return Location(app: app, base: base, realApp: realApp, relativeBase: relativeBase)
@@ -99,11 +110,16 @@ package struct AppThinner {
 
     /// The app's files that its packs now hold (path and size, relative to the base), or `app-file-differs`
     /// for every one whose bytes are not the pack's.
-    func packedFiles(of manifest: BuildManifest, in location: Location) throws -> (toRemove: [(path: String, size: Int64)], diagnostics: [Diagnostic]) {
+    func packedFiles(of manifest: BuildManifest, in location: Location) throws -> (
+        toRemove: [(path: String, size: Int64)], diagnostics: [Diagnostic]
+    ) {
         let candidates = manifest.packs.flatMap { pack in pack.files.map { (pack: pack, file: $0) } }
-        let findings = try parallelMap(candidates, jobs: SystemCall.processorCount, perWorker: { ReadBuffer(size: 1 << 20) }) { buffer, item in
-            try Self.compare(location.base + "/" + item.file.path, with: item.file, pack: item.pack.tags.joined(separator: "+"),
-                             insideOf: location.realApp, buffer: buffer)
+        let findings = try parallelMap(
+            candidates, jobs: SystemCall.processorCount, perWorker: { ReadBuffer(size: 1 << 20) }
+        ) { buffer, item in
+            try Self.compare(
+                location.base + "/" + item.file.path, with: item.file, pack: item.pack.tags.joined(separator: "+"),
+                insideOf: location.realApp, buffer: buffer)
         }
         var toRemove: [(path: String, size: Int64)] = []
         var diagnostics: [Diagnostic] = []
@@ -111,11 +127,13 @@ package struct AppThinner {
             switch finding {
             case .absent: break
             case .same: toRemove.append((item.file.path, item.file.size))
-            case let .differs(why):
+            case .differs(let why):
                 let path = location.relativeBase + item.file.path
-                diagnostics.append(.error(.appFileDiffers,
-                    "'\(path)' in the app \(why): the app and the build come from different sources; rebuild one from the other's resources",
-                    subject: path))
+                diagnostics.append(
+                    .error(
+                        .appFileDiffers,
+                        "'\(path)' in the app \(why): the app and the build come from different sources; rebuild one from the other's resources",
+                        subject: path))
             }
         }
         return (toRemove, diagnostics)
@@ -123,11 +141,18 @@ package struct AppThinner {
 
     /// `pack-files-not-in-app` (docs/commands.md#thin): the app holds not one file of any pack at its destination and was not thinned
     /// with this build before (it does not hold `installed`, the build's own document, byte for byte).
-    func notInAppWarning(_ manifest: BuildManifest, found: Int, in location: Location, installed: (name: String, bytes: Data?)) -> Diagnostic? {
+    func notInAppWarning(
+        _ manifest: BuildManifest, found: Int, in location: Location, installed: (name: String, bytes: Data?)
+    ) -> Diagnostic? {
         guard found == 0, let pack = manifest.packs.first(where: { !$0.files.isEmpty }) else { return nil }
-        if let bytes = installed.bytes, FileManager.default.contents(atPath: location.app + "/" + installed.name) == bytes { return nil }
+        if let bytes = installed.bytes,
+            FileManager.default.contents(atPath: location.app + "/" + installed.name) == bytes
+        {
+            return nil
+        }
         let looked = location.relativeBase + pack.files[0].path
-        return .warning(.packFilesNotInApp,
+        return .warning(
+            .packFilesNotInApp,
             "the app holds none of the packs' files where the packs put them (for pack '\(pack.tags.joined(separator: "+"))' it looked for '\(looked)'), so nothing was removed: the app and the packs place files differently; check resources-root, the entries' 'into' and --resources-path",
             subject: looked)
     }
@@ -151,17 +176,21 @@ package struct AppThinner {
         let app = location.app
         let (manifest, buildFolder) = try BuildManifest.load(options.buildPath)
         if manifest.format == .backgroundAssets {
-            return try BackgroundAssetsThinner(thinner: self, manifest: manifest, buildFolder: buildFolder).run(location)
+            return try BackgroundAssetsThinner(thinner: self, manifest: manifest, buildFolder: buildFolder).run(
+                location)
         }
         if options.appGroup != nil {
-            throw ODRPackError.usage("--app-group applies to Background Assets builds only; '\(options.buildPath)' is an ODR build")
+            throw ODRPackError.usage(
+                "--app-group applies to Background Assets builds only; '\(options.buildPath)' is an ODR build")
         }
-        let applePlist = [AppleManifests.manifestFile, AppleManifests.templateFile]
+        let applePlist =
+            [AppleManifests.manifestFile, AppleManifests.templateFile]
             .first { FileManager.default.fileExists(atPath: buildFolder + "/" + $0) } ?? AppleManifests.templateFile
         var plists: [(String, Data)] = []
         for name in [AppleManifests.onDemandResourcesFile, applePlist] where !(options.embed && name == applePlist) {
             guard let data = FileManager.default.contents(atPath: buildFolder + "/" + name) else {
-                throw ODRPackError.unusableInput("'\(buildFolder)/\(name)' cannot be read: is '\(options.buildPath)' a finished odrpack build?")
+                throw ODRPackError.unusableInput(
+                    "'\(buildFolder)/\(name)' cannot be read: is '\(options.buildPath)' a finished odrpack build?")
             }
             plists.append((name, data))
         }
@@ -171,8 +200,10 @@ package struct AppThinner {
         let (toRemove, diagnostics) = try packedFiles(of: manifest, in: location)
         result.diagnostics = diagnostics
         if result.diagnostics.hasErrors { return result }
-        if let warning = notInAppWarning(manifest, found: toRemove.count, in: location,
-                                         installed: (AppleManifests.onDemandResourcesFile, plists.first?.1)) {
+        if let warning = notInAppWarning(
+            manifest, found: toRemove.count, in: location,
+            installed: (AppleManifests.onDemandResourcesFile, plists.first?.1))
+        {
             result.diagnostics.append(warning)
         }
 
@@ -185,11 +216,13 @@ package struct AppThinner {
             do {
                 for pack in manifest.packs.sorted(by: { $0.id < $1.id }) {
                     let name = (pack.file as NSString).lastPathComponent
-                    let size = try PackExtractor.extract(buildFolder + "/" + pack.file, to: packsFolder + "/" + TemporaryName.beside(name))
+                    let size = try PackExtractor.extract(
+                        buildFolder + "/" + pack.file, to: packsFolder + "/" + TemporaryName.beside(name))
                     embedded.append((name, size, pack))
                 }
             } catch {
-                for name in (try? FileManager.default.contentsOfDirectory(atPath: packsFolder)) ?? [] where name.hasPrefix(temporaryPrefix) {
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: packsFolder)) ?? []
+                where name.hasPrefix(temporaryPrefix) {
                     try? FileManager.default.removeItem(atPath: packsFolder + "/" + name)
                 }
                 throw error
@@ -197,10 +230,18 @@ package struct AppThinner {
             let resources = embedded.map { item in
                 AppleManifests.assetPackResource(
                     id: item.pack.id, url: AppleManifests.packsFolder + "/" + AppleManifests.percentEncoded(item.name),
-                    uncompressedSize: item.pack.size + Int64(AppleManifests.infoPlist(id: item.pack.id, tags: item.pack.tags, priority: item.pack.priority).binaryData().count),
+                    uncompressedSize: item.pack.size
+                        + Int64(
+                            AppleManifests.infoPlist(
+                                id: item.pack.id, tags: item.pack.tags, priority: item.pack.priority
+                            ).binaryData().count),
                     priority: item.pack.priority, contentHash: item.pack.contentHash ?? "", streamable: .boolean)
             }
-            plists.append((AppleManifests.manifestFile, PropertyListValue.dictionary(["resources": .array(resources)]).binaryData()))
+            plists.append(
+                (
+                    AppleManifests.manifestFile,
+                    PropertyListValue.dictionary(["resources": .array(resources)]).binaryData()
+                ))
         }
 
         // 3. Change the app.
@@ -227,44 +268,55 @@ package struct AppThinner {
             result.installed.append(name)
         }
         // One asset-pack manifest: the one this run installed.
-        for name in [AppleManifests.manifestFile, AppleManifests.templateFile] where !plists.contains(where: { $0.0 == name }) {
+        for name in [AppleManifests.manifestFile, AppleManifests.templateFile]
+        where !plists.contains(where: { $0.0 == name }) {
             _ = SystemCall.removeFile(app + "/" + name)
         }
         return result
     }
 
-    enum Finding { case absent, same, differs(String) }
+    enum Finding {
+        case absent, same
+        case differs(String)
+    }
 
     /// Whether the app's file at `path` is missing, holds the pack's bytes, or differs (the reason completes
     /// "'path' in the app ...").
-    static func compare(_ path: String, with file: BuildManifest.File, pack: String, insideOf realApp: String,
-                        buffer: ReadBuffer) throws -> Finding {
+    static func compare(
+        _ path: String, with file: BuildManifest.File, pack: String, insideOf realApp: String,
+        buffer: ReadBuffer
+    ) throws -> Finding {
         let status: FileStatus
         switch LocalFileSystem().status(path, followingLinks: false) {
-        case let .success(found): status = found
-        case let .failure(error):
+        case .success(let found): status = found
+        case .failure(let error):
             if error.isMissingOrNotFolder { return .absent }
             throw ODRPackError.systemCall("cannot stat '\(path)'", error)
         }
-        guard status.kind == .regular else { return .differs("is not a regular file, unlike its copy in pack '\(pack)'") }
+        guard status.kind == .regular else {
+            return .differs("is not a regular file, unlike its copy in pack '\(pack)'")
+        }
         guard RelativePath.absolutePath(try realPath(path), isInside: realApp) else {
             return .differs("is reached through a symbolic link that leaves the app, so thin will not remove it")
         }
-        guard status.stamp.size == file.size else { return .differs("is \(status.stamp.size) bytes, not \(file.size) as in pack '\(pack)'") }
+        guard status.stamp.size == file.size else {
+            return .differs("is \(status.stamp.size) bytes, not \(file.size) as in pack '\(pack)'")
+        }
         let source = try SourceFile(path: path, name: path, expected: nil, size: file.size)
         defer { source.close() }
         var hasher = SHA256Hasher()
         try source.stream(into: buffer.bytes) { hasher.update($0) }
         guard let expected = file.sha256 else {
-            throw ODRPackError.unusableInput("the build manifest has no sha256 for '\(file.path)': rebuild it with odrpack build")
+            throw ODRPackError.unusableInput(
+                "the build manifest has no sha256 for '\(file.path)': rebuild it with odrpack build")
         }
         return hasher.finalize() == expected ? .same : .differs("has other bytes than in pack '\(pack)'")
     }
 
     static func realPath(_ path: String) throws -> String {
         switch LocalFileSystem().resolvedPath(path) {
-        case let .success(real): return real
-        case let .failure(error): throw ODRPackError.systemCall("cannot resolve '\(path)'", error)
+        case .success(let real): return real
+        case .failure(let error): throw ODRPackError.systemCall("cannot resolve '\(path)'", error)
         }
     }
 
@@ -278,7 +330,9 @@ package struct AppThinner {
                 parts = parts.dropLast()
             }
         }
-        for folder in folders.sorted(by: { $0.count > $1.count }) { SystemCall.removeFolderIfEmpty(base + "/" + folder) }
+        for folder in folders.sorted(by: { $0.count > $1.count }) {
+            SystemCall.removeFolderIfEmpty(base + "/" + folder)
+        }
     }
 
     private func isFolder(_ path: String) -> Bool {

@@ -9,7 +9,8 @@ enum PackExtractor {
     static func extract(_ source: String, to destination: String) throws -> Int64 {
         let status = try SystemCall.requireStatus(source, followingLinks: false, "cannot read the pack '\(source)'")
         guard status.kind == .directory || status.kind == .regular else {
-            throw ODRPackError.unusableInput("the pack '\(source)' is neither a file nor a folder (a link, pipe or device): build again")
+            throw ODRPackError.unusableInput(
+                "the pack '\(source)' is neither a file nor a folder (a link, pipe or device): build again")
         }
         try OutputFile.makeFolder(destination)
         var folders: [(String, Int64)] = []
@@ -17,10 +18,11 @@ enum PackExtractor {
         let buffer = ReadBuffer(size: 1 << 20)
         if status.kind == .directory {
             for entry in try PackEntry.entries(ofFolder: source) {
-                let item = try SystemCall.requireStatus(source + "/" + entry.name, followingLinks: false, "cannot stat '\(source)/\(entry.name)'")
+                let item = try SystemCall.requireStatus(
+                    source + "/" + entry.name, followingLinks: false, "cannot stat '\(source)/\(entry.name)'")
                 let time = item.stamp.modificationNanoseconds / 1_000_000_000
                 let path = destination + "/" + entry.name
-                guard case let .file(from, size, _, _) = entry.content else {
+                guard case .file(let from, let size, _, _) = entry.content else {
                     try OutputFile.makeFolder(String(path.dropLast()))
                     folders.append((String(path.dropLast()), time))
                     continue
@@ -38,21 +40,27 @@ enum PackExtractor {
             do {
                 try extractZip(source, to: destination, folders: &folders, total: &total)
             } catch let error as StreamingZipReader.FormatError {
-                throw ODRPackError.unusableInput("'\(source)' is not a readable pack (\(error.description)): run odrpack verify, then build again")
+                throw ODRPackError.unusableInput(
+                    "'\(source)' is not a readable pack (\(error.description)): run odrpack verify, then build again")
             }
         }
         for (folder, time) in folders.reversed() { try OutputFile.setFolderAttributes(folder, time: time) }
         return total
     }
 
-    private static func extractZip(_ source: String, to destination: String, folders: inout [(String, Int64)], total: inout Int64) throws {
+    private static func extractZip(
+        _ source: String, to destination: String, folders: inout [(String, Int64)], total: inout Int64
+    ) throws {
         let reader = try StreamingZipReader(path: source)
         var time = Int64(0)
         while let entry = try reader.nextEntry() {
             time = ZipFormat.seconds(dosTime: entry.dosTime, dosDate: entry.dosDate)
             if entry.name.hasPrefix(ZipMetadata.folderName) { continue }
-            guard !entry.name.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }), !entry.name.hasPrefix("/") else {
-                throw ODRPackError.unusableInput("'\(source)' holds the entry '\(entry.name)', which leaves the pack: rebuild it with odrpack build")
+            guard !entry.name.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }),
+                !entry.name.hasPrefix("/")
+            else {
+                throw ODRPackError.unusableInput(
+                    "'\(source)' holds the entry '\(entry.name)', which leaves the pack: rebuild it with odrpack build")
             }
             let path = destination + "/" + entry.name
             if entry.name.hasSuffix("/") {
@@ -64,7 +72,9 @@ enum PackExtractor {
             defer { output.close() }
             let (crc, size) = try reader.readData { try output.write($0) }
             guard crc == entry.crc, size == entry.size else {
-                throw ODRPackError.unusableInput("'\(entry.name)' in '\(source)' is damaged (CRC or size mismatch): run odrpack verify, then build again")
+                throw ODRPackError.unusableInput(
+                    "'\(entry.name)' in '\(source)' is damaged (CRC or size mismatch): run odrpack verify, then build again"
+                )
             }
             try output.finish(time: time)
             total += Int64(size)

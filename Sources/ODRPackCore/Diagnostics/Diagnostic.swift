@@ -12,8 +12,10 @@ package struct Diagnostic: Equatable, Sendable {
     /// What the problem is about: a resource path, a tag or a pack id.
     package var subject: String?
 
-    package init(_ severity: Severity, _ code: DiagnosticCode, _ message: String,
-                at location: SourceLocation? = nil, subject: String? = nil) {
+    package init(
+        _ severity: Severity, _ code: DiagnosticCode, _ message: String,
+        at location: SourceLocation? = nil, subject: String? = nil
+    ) {
         self.severity = severity
         self.code = code
         self.message = message
@@ -21,13 +23,17 @@ package struct Diagnostic: Equatable, Sendable {
         self.subject = subject
     }
 
-    package static func error(_ code: DiagnosticCode, _ message: String,
-                             at location: SourceLocation? = nil, subject: String? = nil) -> Diagnostic {
+    package static func error(
+        _ code: DiagnosticCode, _ message: String,
+        at location: SourceLocation? = nil, subject: String? = nil
+    ) -> Diagnostic {
         Diagnostic(.error, code, message, at: location, subject: subject)
     }
 
-    package static func warning(_ code: DiagnosticCode, _ message: String,
-                               at location: SourceLocation? = nil, subject: String? = nil) -> Diagnostic {
+    package static func warning(
+        _ code: DiagnosticCode, _ message: String,
+        at location: SourceLocation? = nil, subject: String? = nil
+    ) -> Diagnostic {
         Diagnostic(.warning, code, message, at: location, subject: subject)
     }
 

@@ -1,18 +1,20 @@
 import ODRPackFormats
+
 /// Diagnostics in the `--json` documents (docs/commands.md): objects with every field, absent ones null.
 package enum DiagnosticsDocument {
     package static func json(_ diagnostics: [Diagnostic]) -> JSONValue {
-        .array(diagnostics.map { diagnostic in
-            .object([
-                ("severity", .string(diagnostic.severity.rawValue)),
-                ("code", .string(diagnostic.code.rawValue)),
-                ("message", .string(diagnostic.message)),
-                ("file", .optional(diagnostic.location?.file)),
-                ("line", .optional(diagnostic.location?.line)),
-                ("column", .optional(diagnostic.location?.column)),
-                ("subject", .optional(diagnostic.subject)),
-            ])
-        })
+        .array(
+            diagnostics.map { diagnostic in
+                .object([
+                    ("severity", .string(diagnostic.severity.rawValue)),
+                    ("code", .string(diagnostic.code.rawValue)),
+                    ("message", .string(diagnostic.message)),
+                    ("file", .optional(diagnostic.location?.file)),
+                    ("line", .optional(diagnostic.location?.line)),
+                    ("column", .optional(diagnostic.location?.column)),
+                    ("subject", .optional(diagnostic.subject)),
+                ])
+            })
     }
 
     /// `validate --json`'s summary: the counts by severity.

@@ -1,4 +1,5 @@
 import ODRPackPlatform
+
 /// The store's limits a project is checked against (docs/manifest.md#limits); `nil` means no limit.
 package struct LimitProfile: Equatable, Sendable {
     package enum Key: String, CaseIterable, Sendable {
@@ -38,20 +39,26 @@ package struct LimitProfile: Equatable, Sendable {
         let GB: Int64 = 1_000_000_000
         switch name {
         case "default":
-            return LimitProfile(name: name, values: [
-                .maxPackSize: 512 * MB, .maxTagSize: 512 * MB, .recommendedSize: 64 * MB, .maxPackCount: 1000,
-                .maxInitialPrefetchSize: 2 * GB, .maxTotalSize: 20 * GB,
-            ])
+            return LimitProfile(
+                name: name,
+                values: [
+                    .maxPackSize: 512 * MB, .maxTagSize: 512 * MB, .recommendedSize: 64 * MB, .maxPackCount: 1000,
+                    .maxInitialPrefetchSize: 2 * GB, .maxTotalSize: 20 * GB,
+                ])
         case "ios", "tvos":
-            return LimitProfile(name: name, values: [
-                .maxPackSize: 512 * MB, .maxTagSize: 512 * MB, .recommendedSize: 64 * MB, .maxPackCount: 1000,
-                .maxInitialInstallSize: 2 * GB, .maxInitialPrefetchSize: 4 * GB, .maxTotalSize: 20 * GB,
-            ])
+            return LimitProfile(
+                name: name,
+                values: [
+                    .maxPackSize: 512 * MB, .maxTagSize: 512 * MB, .recommendedSize: 64 * MB, .maxPackCount: 1000,
+                    .maxInitialInstallSize: 2 * GB, .maxInitialPrefetchSize: 4 * GB, .maxTotalSize: 20 * GB,
+                ])
         case "ios18":
-            return LimitProfile(name: name, values: [
-                .maxPackSize: 8 * GB, .maxTagSize: 8 * GB, .recommendedSize: 64 * MB, .maxPackCount: 1000,
-                .maxTotalSize: 70 * GB,
-            ])
+            return LimitProfile(
+                name: name,
+                values: [
+                    .maxPackSize: 8 * GB, .maxTagSize: 8 * GB, .recommendedSize: 64 * MB, .maxPackCount: 1000,
+                    .maxTotalSize: 70 * GB,
+                ])
         case backgroundAssetsName:
             return LimitProfile(name: name, values: [.maxPackCount: 100, .maxTotalSize: 200 * GB])
         default:

@@ -18,16 +18,23 @@ package struct LimitUsage: Sendable {
     }
 
     package static func rows(_ plan: PackPlan) -> [LimitUsage] {
-        let largestPack = plan.packs.map(\.size).max() ?? 0, largestTag = plan.tags.map(\.size).max() ?? 0
+        let largestPack = plan.packs.map(\.size).max() ?? 0
+        let largestTag = plan.tags.map(\.size).max() ?? 0
         return [
             LimitUsage(name: "initial-install", key: .maxInitialInstallSize, value: plan.initialInstallSize),
-            LimitUsage(name: "initial-install + prefetch", key: .maxInitialPrefetchSize, value: plan.initialPrefetchSize),
+            LimitUsage(
+                name: "initial-install + prefetch", key: .maxInitialPrefetchSize, value: plan.initialPrefetchSize),
             LimitUsage(name: "all packs", key: .maxTotalSize, value: plan.totalSize),
             LimitUsage(name: "pack count", key: .maxPackCount, value: Int64(plan.packs.count)),
             LimitUsage(name: "largest pack", key: .maxPackSize, value: largestPack),
             LimitUsage(name: "largest tag", key: .maxTagSize, value: largestTag),
-            LimitUsage(name: "largest pack or tag (recommended)", key: .recommendedSize, value: max(largestPack, largestTag)),
-        ].map { var row = $0; row.limit = plan.limits[row.key]; return row }
+            LimitUsage(
+                name: "largest pack or tag (recommended)", key: .recommendedSize, value: max(largestPack, largestTag)),
+        ].map {
+            var row = $0
+            row.limit = plan.limits[row.key]
+            return row
+        }
     }
 
     init(name: String, key: LimitProfile.Key, value: Int64) {

@@ -1,5 +1,6 @@
 import Foundation
 import ODRPackFormats
+
 /// Checks a plan against the manifest and the store's limits (docs/manifest.md#limits and docs/diagnostics.md). Pure.
 struct PlanChecker {
     package let manifest: TagManifest
@@ -38,11 +39,15 @@ struct PlanChecker {
         var diagnostics: [Diagnostic] = []
         for (list, key) in [(manifest.initialInstall, "initial-install"), (manifest.prefetchOrder, "prefetch-order")] {
             var reported = Set<String>()
-            for tag in list where !tag.value.isEmpty && !carried.contains(tag.value) && reported.insert(tag.value).inserted {
-                let hint = Suggestion.closest(to: tag.value, in: Array(carried)).map { " (did you mean '\($0)'?)" } ?? ""
-                diagnostics.append(.error(.tagUnknown,
-                                          "'\(key)' names tag '\(tag.value)', which no resource carries\(hint): tag some files with it or remove it",
-                                          at: tag.location, subject: tag.value))
+            for tag in list
+            where !tag.value.isEmpty && !carried.contains(tag.value) && reported.insert(tag.value).inserted {
+                let hint =
+                    Suggestion.closest(to: tag.value, in: Array(carried)).map { " (did you mean '\($0)'?)" } ?? ""
+                diagnostics.append(
+                    .error(
+                        .tagUnknown,
+                        "'\(key)' names tag '\(tag.value)', which no resource carries\(hint): tag some files with it or remove it",
+                        at: tag.location, subject: tag.value))
             }
         }
         return diagnostics
@@ -54,14 +59,18 @@ struct PlanChecker {
             diagnostics += collisions(in: pack)
             diagnostics += uncompiled(in: pack)
             if let reserved = pack.files.first(where: { $0.path == "Info.plist" }) {
-                diagnostics.append(.error(.pathReserved,
-                                          "'Info.plist' at the top of resources-root would replace pack '\(pack.shortName)''s own Info.plist: move or rename it",
-                                          at: entryLocation(reserved.firstEntry), subject: reserved.path))
+                diagnostics.append(
+                    .error(
+                        .pathReserved,
+                        "'Info.plist' at the top of resources-root would replace pack '\(pack.shortName)''s own Info.plist: move or rename it",
+                        at: entryLocation(reserved.firstEntry), subject: reserved.path))
             }
             if let reserved = pack.files.first(where: { $0.path.hasPrefix("META-INF/") }) {
-                diagnostics.append(.error(.pathReserved,
-                                          "'\(reserved.path)' is inside 'META-INF', which pack archives keep for their own metadata: move or rename the folder",
-                                          at: entryLocation(reserved.firstEntry), subject: reserved.path))
+                diagnostics.append(
+                    .error(
+                        .pathReserved,
+                        "'\(reserved.path)' is inside 'META-INF', which pack archives keep for their own metadata: move or rename the folder",
+                        at: entryLocation(reserved.firstEntry), subject: reserved.path))
             }
         }
         return diagnostics
@@ -71,7 +80,8 @@ struct PlanChecker {
     /// or equal after NFC normalization but not in bytes (`normalization-collision`). Paths are compared as bytes.
     func collisions(in pack: AssetPack) -> [Diagnostic] {
         // A cheap case- and normalization-insensitive hash finds candidates; only they are folded and compared.
-        var seen = Set<UInt64>(), candidates = Set<UInt64>()
+        var seen = Set<UInt64>()
+        var candidates = Set<UInt64>()
         for file in pack.files where !seen.insert(Self.caseInsensitiveHash(file.path)).inserted {
             candidates.insert(Self.caseInsensitiveHash(file.path))
         }
@@ -86,22 +96,28 @@ struct PlanChecker {
             let byForm = Dictionary(grouping: paths) { Array(Self.normalized($0).utf8) }
             if byForm.count > 1 {
                 let shown = byForm.values.map { $0[0] }.sorted { $0.precedesByCodePoint($1) }
-                diagnostics.append(.warning(.caseCollision,
-                    "pack '\(pack.shortName)' holds \(shown.map { "'\($0)'" }.joined(separator: " and ")), which differ only in letter case and collide on a case-insensitive device: rename one",
-                    at: location, subject: shown[0]))
+                diagnostics.append(
+                    .warning(
+                        .caseCollision,
+                        "pack '\(pack.shortName)' holds \(shown.map { "'\($0)'" }.joined(separator: " and ")), which differ only in letter case and collide on a case-insensitive device: rename one",
+                        at: location, subject: shown[0]))
             }
             for (_, same) in byForm.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) where same.count > 1 {
-                diagnostics.append(.warning(.normalizationCollision,
-                    "pack '\(pack.shortName)' holds \(same.count) files named '\(same[0])' whose names differ only in Unicode normalization (composed and decomposed accents): Apple's file systems take them for one file; rename them so that they differ",
-                    at: location, subject: same[0]))
+                diagnostics.append(
+                    .warning(
+                        .normalizationCollision,
+                        "pack '\(pack.shortName)' holds \(same.count) files named '\(same[0])' whose names differ only in Unicode normalization (composed and decomposed accents): Apple's file systems take them for one file; rename them so that they differ",
+                        at: location, subject: same[0]))
             }
         }
         return diagnostics
     }
 
     /// The extensions of resources Xcode compiles rather than copies (docs/xcode.md), lowercase ASCII.
-    static let compiledExtensions: [[UInt8]] = ["storyboard", "xib", "atlas", "xcdatamodel", "xcdatamodeld", "xcmappingmodel", "xcstrings"]
-        .map { Array($0.utf8) }
+    static let compiledExtensions: [[UInt8]] = [
+        "storyboard", "xib", "atlas", "xcdatamodel", "xcdatamodeld", "xcmappingmodel", "xcstrings",
+    ]
+    .map { Array($0.utf8) }
     static let catalogExtension = Array("xcassets".utf8)
 
     /// What the first path component that a build tool compiles is: a catalog, another compiled resource, or none;
@@ -126,7 +142,9 @@ struct PlanChecker {
                     }
                     let isCatalog = matches(catalogExtension)
                     if isCatalog || compiledExtensions.contains(where: matches) {
-                        return (isCatalog, String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self))
+                        return (
+                            isCatalog, String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
+                        )
                     }
                 }
                 start = end + 1
@@ -137,8 +155,10 @@ struct PlanChecker {
 
     /// `asset-catalog-uncompiled` and `resource-uncompiled`: one warning each per pack, naming what it holds.
     func uncompiled(in pack: AssetPack) -> [Diagnostic] {
-        var catalogs: [String] = [], compiled: [String] = []
-        var catalogSet = Set<PathKey>(), compiledSet = Set<PathKey>()
+        var catalogs: [String] = []
+        var compiled: [String] = []
+        var catalogSet = Set<PathKey>()
+        var compiledSet = Set<PathKey>()
         for file in pack.files {
             guard let (isCatalog, prefix) = Self.compiledComponent(of: file.source) else { continue }
             if isCatalog {
@@ -150,17 +170,22 @@ struct PlanChecker {
         var diagnostics: [Diagnostic] = []
         let location = entryLocation(pack.firstEntry)
         func listed(_ items: [String]) -> String {
-            items.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + (items.count > 3 ? " and \(items.count - 3) more" : "")
+            items.prefix(3).map { "'\($0)'" }.joined(separator: ", ")
+                + (items.count > 3 ? " and \(items.count - 3) more" : "")
         }
         if !catalogs.isEmpty {
-            diagnostics.append(.warning(.assetCatalogUncompiled,
-                "pack '\(pack.shortName)' holds raw files of the asset catalog\(catalogs.count == 1 ? "" : "s") \(listed(catalogs)): Xcode compiles tagged catalog items with actool into the pack's Assets.car, which odrpack cannot do (actool runs only on a Mac), so UIImage(named:) and SKTexture(imageNamed:) will not find them and their sizes are estimates; build these packs with Xcode, or move the images out of the catalog into plain files",
-                at: location, subject: catalogs[0]))
+            diagnostics.append(
+                .warning(
+                    .assetCatalogUncompiled,
+                    "pack '\(pack.shortName)' holds raw files of the asset catalog\(catalogs.count == 1 ? "" : "s") \(listed(catalogs)): Xcode compiles tagged catalog items with actool into the pack's Assets.car, which odrpack cannot do (actool runs only on a Mac), so UIImage(named:) and SKTexture(imageNamed:) will not find them and their sizes are estimates; build these packs with Xcode, or move the images out of the catalog into plain files",
+                    at: location, subject: catalogs[0]))
         }
         if !compiled.isEmpty {
-            diagnostics.append(.warning(.resourceUncompiled,
-                "pack '\(pack.shortName)' holds \(listed(compiled)), which Xcode compiles rather than copies (ibtool, momc, the string catalog compiler): odrpack packs them as they are, which the app cannot load; compile them first and tag the compiled output, or build these packs with Xcode",
-                at: location, subject: compiled[0]))
+            diagnostics.append(
+                .warning(
+                    .resourceUncompiled,
+                    "pack '\(pack.shortName)' holds \(listed(compiled)), which Xcode compiles rather than copies (ibtool, momc, the string catalog compiler): odrpack packs them as they are, which the app cannot load; compile them first and tag the compiled output, or build these packs with Xcode",
+                    at: location, subject: compiled[0]))
         }
         return diagnostics
     }
@@ -174,8 +199,8 @@ struct PlanChecker {
     /// Equal folded paths give equal hashes, without allocating for ASCII paths.
     static func caseInsensitiveHash(_ path: String) -> UInt64 {
         func fnv(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-            var hash: UInt64 = 0xcbf29ce484222325
-            for byte in bytes { hash = (hash ^ UInt64(byte &- 0x41 < 26 ? byte | 0x20 : byte)) &* 0x100000001b3 }
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes { hash = (hash ^ UInt64(byte &- 0x41 < 26 ? byte | 0x20 : byte)) &* 0x100_0000_01b3 }
             return hash
         }
         var path = path
@@ -197,56 +222,73 @@ struct PlanChecker {
         for pack in plan.packs {
             let location = entryLocation(pack.firstEntry)
             if let limit = limits[.maxPackSize], pack.size > limit {
-                diagnostics.append(.error(.packTooLarge,
-                                          "pack '\(pack.shortName)' is \(Self.over(pack.size, limit)) limit: split its files across more tags",
-                                          at: location, subject: pack.id))
+                diagnostics.append(
+                    .error(
+                        .packTooLarge,
+                        "pack '\(pack.shortName)' is \(Self.over(pack.size, limit)) limit: split its files across more tags",
+                        at: location, subject: pack.id))
             } else if let recommended, pack.size > recommended {
-                diagnostics.append(.warning(.overRecommendedSize,
-                                            "pack '\(pack.shortName)' is \(Self.over(pack.size, recommended)) recommended size: smaller packs download sooner",
-                                            at: location, subject: pack.id))
+                diagnostics.append(
+                    .warning(
+                        .overRecommendedSize,
+                        "pack '\(pack.shortName)' is \(Self.over(pack.size, recommended)) recommended size: smaller packs download sooner",
+                        at: location, subject: pack.id))
             }
         }
         for tag in plan.tags {
             let location = tagLocation(tag.name)
             if let limit = limits[.maxTagSize], tag.size > limit {
-                diagnostics.append(.error(.tagTooLarge,
-                                          "tag '\(tag.name)' is \(Self.over(tag.size, limit)) limit (\(tag.packs.count) pack\(tag.packs.count == 1 ? "" : "s")): split it into smaller tags",
-                                          at: location, subject: tag.name))
+                diagnostics.append(
+                    .error(
+                        .tagTooLarge,
+                        "tag '\(tag.name)' is \(Self.over(tag.size, limit)) limit (\(tag.packs.count) pack\(tag.packs.count == 1 ? "" : "s")): split it into smaller tags",
+                        at: location, subject: tag.name))
             } else if let recommended, tag.size > recommended {
-                diagnostics.append(.warning(.overRecommendedSize,
-                                            "tag '\(tag.name)' is \(Self.over(tag.size, recommended)) recommended size: smaller tags download sooner",
-                                            at: location, subject: tag.name))
+                diagnostics.append(
+                    .warning(
+                        .overRecommendedSize,
+                        "tag '\(tag.name)' is \(Self.over(tag.size, recommended)) recommended size: smaller tags download sooner",
+                        at: location, subject: tag.name))
             }
         }
         if let limit = limits[.maxPackCount], plan.packs.count > limit {
             let multipliers = plan.packs.flatMap(\.files).sorted {
                 $0.tags.count != $1.tags.count ? $0.tags.count > $1.tags.count : $0.path.precedesByCodePoint($1.path)
             }.prefix(5).map { "'\($0.path)' (\($0.tags.count) tags)" }
-            diagnostics.append(.error(.tooManyPacks,
-                                      "\(plan.packs.count) packs, over the limit of \(limit): every distinct tag set makes a pack; the resources with the most tags multiply packs: \(multipliers.joined(separator: ", "))",
-                                      at: manifest.keyLocations["resources"]))
+            diagnostics.append(
+                .error(
+                    .tooManyPacks,
+                    "\(plan.packs.count) packs, over the limit of \(limit): every distinct tag set makes a pack; the resources with the most tags multiply packs: \(multipliers.joined(separator: ", "))",
+                    at: manifest.keyLocations["resources"]))
         }
         if let limit = limits[.maxInitialInstallSize], plan.initialInstallSize > limit {
-            diagnostics.append(.error(.initialInstallTooLarge,
-                                      "initial-install content is \(Self.over(plan.initialInstallSize, limit)) limit: move tags to prefetch-order or on-demand",
-                                      at: manifest.keyLocations["initial-install"]))
+            diagnostics.append(
+                .error(
+                    .initialInstallTooLarge,
+                    "initial-install content is \(Self.over(plan.initialInstallSize, limit)) limit: move tags to prefetch-order or on-demand",
+                    at: manifest.keyLocations["initial-install"]))
         }
         if let limit = limits[.maxInitialPrefetchSize], plan.initialPrefetchSize > limit {
-            diagnostics.append(.error(.initialPrefetchTooLarge,
-                                      "initial-install and prefetch content together is \(Self.over(plan.initialPrefetchSize, limit)) limit: leave some tags on-demand",
-                                      at: manifest.keyLocations["prefetch-order"] ?? manifest.keyLocations["initial-install"]))
+            diagnostics.append(
+                .error(
+                    .initialPrefetchTooLarge,
+                    "initial-install and prefetch content together is \(Self.over(plan.initialPrefetchSize, limit)) limit: leave some tags on-demand",
+                    at: manifest.keyLocations["prefetch-order"] ?? manifest.keyLocations["initial-install"]))
         }
         if let limit = limits[.maxTotalSize], plan.totalSize > limit {
-            diagnostics.append(.error(.totalTooLarge,
-                                      "all packs together are \(Self.over(plan.totalSize, limit)) limit: remove or shrink resources",
-                                      at: manifest.keyLocations["resources"]))
+            diagnostics.append(
+                .error(
+                    .totalTooLarge,
+                    "all packs together are \(Self.over(plan.totalSize, limit)) limit: remove or shrink resources",
+                    at: manifest.keyLocations["resources"]))
         }
         return diagnostics
     }
 
     /// `530.1 MB, over the 512 MB`, with exact bytes where rounding would hide the difference.
     static func over(_ size: Int64, _ limit: Int64) -> String {
-        let sizeText = ByteCount.format(size), limitText = ByteCount.format(limit)
+        let sizeText = ByteCount.format(size)
+        let limitText = ByteCount.format(limit)
         if sizeText == limitText { return "\(sizeText) (\(size) bytes), over the \(limitText) (\(limit) bytes)" }
         return "\(sizeText), over the \(limitText)"
     }

@@ -5,9 +5,10 @@ enum BundleIdentifier {
         let components = identifier.split(separator: ".", omittingEmptySubsequences: false)
         guard components.count >= 2 else { return false }
         return components.allSatisfy { component in
-            !component.isEmpty && component.unicodeScalars.allSatisfy {
-                ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-"
-            }
+            !component.isEmpty
+                && component.unicodeScalars.allSatisfy {
+                    ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-"
+                }
         }
     }
 }

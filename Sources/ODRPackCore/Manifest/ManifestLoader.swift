@@ -1,11 +1,13 @@
 import Foundation
-import Yams
 import ODRPackPlatform
+import Yams
 
 /// Reads a tag manifest (YAML or JSON) and reports every problem with its file, line and column.
 package struct ManifestLoader {
-    static let topLevelKeys = ["version", "bundle-id", "resources-root", "profile", "resources",
-                                      "initial-install", "prefetch-order", "exclude", "untagged", "limits", "background-assets"]
+    static let topLevelKeys = [
+        "version", "bundle-id", "resources-root", "profile", "resources",
+        "initial-install", "prefetch-order", "exclude", "untagged", "limits", "background-assets",
+    ]
     static let entryKeys = ["path", "glob", "tags", "into"]
 
     package init() {}
@@ -16,7 +18,8 @@ package struct ManifestLoader {
         let url = URL(fileURLWithPath: path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ODRPackError.unusableInput("no manifest at '\(path)': create an odrpack.yml (see README) or pass its path")
+            throw ODRPackError.unusableInput(
+                "no manifest at '\(path)': create an odrpack.yml (see README) or pass its path")
         }
         if isDirectory.boolValue {
             throw ODRPackError.unusableInput("'\(path)' is a folder, not a manifest: pass the path of its odrpack.yml")
@@ -29,7 +32,9 @@ package struct ManifestLoader {
     }
 
     /// Parses manifest text; pure, so tests can feed it strings.
-    package func parse(data: Data, displayPath: String, directory: URL) -> (manifest: TagManifest?, diagnostics: [Diagnostic]) {
+    package func parse(data: Data, displayPath: String, directory: URL) -> (
+        manifest: TagManifest?, diagnostics: [Diagnostic]
+    ) {
         var parser = Parsing(file: displayPath)
         guard let text = String(data: data, encoding: .utf8) else {
             parser.error(.manifestSyntax, "the manifest is not UTF-8 text: save it as UTF-8", at: nil)
@@ -48,7 +53,8 @@ package struct ManifestLoader {
         let manifest = parser.manifest(from: root, directory: directory)
         // In the order they appear in the file, like a compiler.
         let ordered = parser.diagnostics.enumerated().sorted {
-            let a = $0.element.location, b = $1.element.location
+            let a = $0.element.location
+            let b = $1.element.location
             return (a?.line ?? 0, a?.column ?? 0, $0.offset) < (b?.line ?? 0, b?.column ?? 0, $1.offset)
         }.map(\.element)
         return (parser.diagnostics.hasErrors ? nil : manifest, ordered)
@@ -67,27 +73,34 @@ private struct Parsing {
         return SourceLocation(file: file, line: mark.line, column: mark.column)
     }
 
-    mutating func error(_ code: DiagnosticCode, _ message: String, at location: SourceLocation?, subject: String? = nil) {
-        diagnostics.append(.error(code, message, at: location ?? SourceLocation(file: file, line: 1, column: 1), subject: subject))
+    mutating func error(_ code: DiagnosticCode, _ message: String, at location: SourceLocation?, subject: String? = nil)
+    {
+        diagnostics.append(
+            .error(code, message, at: location ?? SourceLocation(file: file, line: 1, column: 1), subject: subject))
     }
 
-    mutating func warning(_ code: DiagnosticCode, _ message: String, at location: SourceLocation?, subject: String? = nil) {
-        diagnostics.append(.warning(code, message, at: location ?? SourceLocation(file: file, line: 1, column: 1), subject: subject))
+    mutating func warning(
+        _ code: DiagnosticCode, _ message: String, at location: SourceLocation?, subject: String? = nil
+    ) {
+        diagnostics.append(
+            .warning(code, message, at: location ?? SourceLocation(file: file, line: 1, column: 1), subject: subject))
     }
 
     mutating func yamlError(_ error: YamlError) {
         switch error {
-        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
-             let .composer(context, problem, mark, _):
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
             let contextText = context.map { " \($0.text)" } ?? ""
-            self.error(.manifestSyntax, "invalid YAML: \(problem)\(contextText)",
-                       at: SourceLocation(file: file, line: mark.line, column: mark.column))
-        case let .reader(problem, offset, _, _):
+            self.error(
+                .manifestSyntax, "invalid YAML: \(problem)\(contextText)",
+                at: SourceLocation(file: file, line: mark.line, column: mark.column))
+        case .reader(let problem, let offset, _, _):
             self.error(.manifestSyntax, "invalid YAML: \(problem)\(offset.map { " at byte \($0)" } ?? "")", at: nil)
-        case let .duplicatedKeysInMapping(duplicates, context):
-            self.error(.manifestSyntax,
-                       "duplicate key \(duplicates.map { "'\($0)'" }.joined(separator: ", ")) in one mapping: keep one",
-                       at: SourceLocation(file: file, line: context.mark.line, column: context.mark.column))
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            self.error(
+                .manifestSyntax,
+                "duplicate key \(duplicates.map { "'\($0)'" }.joined(separator: ", ")) in one mapping: keep one",
+                at: SourceLocation(file: file, line: context.mark.line, column: context.mark.column))
         default:
             self.error(.manifestSyntax, "invalid YAML: \(error)", at: nil)
         }
@@ -101,8 +114,10 @@ private struct Parsing {
             return nil
         }
         guard let mapping = root.mapping else {
-            error(.manifestSyntax, "the manifest must be a mapping of keys (version, bundle-id, resources, ...), not \(kind(of: root))",
-                  at: location(root))
+            error(
+                .manifestSyntax,
+                "the manifest must be a mapping of keys (version, bundle-id, resources, ...), not \(kind(of: root))",
+                at: location(root))
             return nil
         }
         let pairs = keyedPairs(mapping, known: ManifestLoader.topLevelKeys, context: "the manifest")
@@ -113,13 +128,17 @@ private struct Parsing {
         var usable = true
 
         if let version = pairs["version"]?.value {
-            if let scalar = version.scalar, version.tag.rawValue == Tag.Name.int.rawValue, let number = Int(scalar.string) {
+            if let scalar = version.scalar, version.tag.rawValue == Tag.Name.int.rawValue,
+                let number = Int(scalar.string)
+            {
                 if number != 1 {
-                    error(.manifestInvalidValue, "unsupported manifest version \(number): this odrpack reads version 1",
-                          at: location(version))
+                    error(
+                        .manifestInvalidValue, "unsupported manifest version \(number): this odrpack reads version 1",
+                        at: location(version))
                 }
             } else {
-                error(.manifestSyntax, "'version' must be the integer 1, not \(kind(of: version))", at: location(version))
+                error(
+                    .manifestSyntax, "'version' must be the integer 1, not \(kind(of: version))", at: location(version))
             }
         } else {
             error(.manifestMissingKey, "missing key 'version': add 'version: 1'", at: location(root))
@@ -130,22 +149,31 @@ private struct Parsing {
                 if BundleIdentifier.isValid(bundleID) {
                     manifest.bundleID = bundleID
                 } else {
-                    error(.manifestInvalidValue,
-                          "bundle id '\(bundleID)' is not a reverse-DNS identifier: use letters, digits, '-' and '.', like com.example.game",
-                          at: location(bundleNode), subject: bundleID)
+                    error(
+                        .manifestInvalidValue,
+                        "bundle id '\(bundleID)' is not a reverse-DNS identifier: use letters, digits, '-' and '.', like com.example.game",
+                        at: location(bundleNode), subject: bundleID)
                 }
             }
         } else {
-            error(.manifestMissingKey, "missing key 'bundle-id': add your app's bundle identifier, e.g. 'bundle-id: com.example.game'",
-                  at: location(root))
+            error(
+                .manifestMissingKey,
+                "missing key 'bundle-id': add your app's bundle identifier, e.g. 'bundle-id: com.example.game'",
+                at: location(root))
         }
 
         if let node = pairs["resources-root"]?.value {
             if let value = string(node, key: "resources-root") {
                 if value.isEmpty {
-                    error(.manifestInvalidValue, "'resources-root' is empty: name a folder, or '.' for the manifest's folder", at: location(node))
+                    error(
+                        .manifestInvalidValue,
+                        "'resources-root' is empty: name a folder, or '.' for the manifest's folder", at: location(node)
+                    )
                 } else if value.utf8.contains(0) {
-                    error(.manifestInvalidValue, "'resources-root' holds a NUL character, which no folder name can: remove it", at: location(node))
+                    error(
+                        .manifestInvalidValue,
+                        "'resources-root' holds a NUL character, which no folder name can: remove it",
+                        at: location(node))
                 } else {
                     manifest.resourcesRoot = .init(value, at: location(node))
                 }
@@ -154,10 +182,12 @@ private struct Parsing {
 
         if let node = pairs["profile"]?.value, let value = string(node, key: "profile") {
             if LimitProfile.named(value) == nil {
-                let hint = Suggestion.closest(to: value, in: LimitProfile.names).map { " (did you mean '\($0)'?)" } ?? ""
-                error(.manifestInvalidValue,
-                      "unknown profile '\(value)'\(hint): use one of \(LimitProfile.names.joined(separator: ", "))",
-                      at: location(node))
+                let hint =
+                    Suggestion.closest(to: value, in: LimitProfile.names).map { " (did you mean '\($0)'?)" } ?? ""
+                error(
+                    .manifestInvalidValue,
+                    "unknown profile '\(value)'\(hint): use one of \(LimitProfile.names.joined(separator: ", "))",
+                    at: location(node))
             } else {
                 manifest.profile = .init(value, at: location(node))
             }
@@ -169,8 +199,10 @@ private struct Parsing {
                     if let entry = entry(from: item) { manifest.entries.append(entry) }
                 }
             } else if !isNullNode(node) {
-                error(.manifestSyntax, "'resources' must be a list of entries (- path: ... tags: [...]), not \(kind(of: node))",
-                      at: location(node))
+                error(
+                    .manifestSyntax,
+                    "'resources' must be a list of entries (- path: ... tags: [...]), not \(kind(of: node))",
+                    at: location(node))
                 usable = false
             }
         }
@@ -182,11 +214,18 @@ private struct Parsing {
         if let node = pairs["exclude"]?.value {
             for item in stringList(node, key: "exclude") {
                 if item.value.isEmpty {
-                    error(.manifestInvalidValue, "an empty 'exclude' pattern matches nothing: remove it", at: item.location)
+                    error(
+                        .manifestInvalidValue, "an empty 'exclude' pattern matches nothing: remove it",
+                        at: item.location)
                 } else if item.value.utf8.contains(0) {
-                    error(.manifestInvalidValue, "exclude pattern '\(item.value.debugDescription.dropFirst().dropLast())' holds a NUL character: remove it", at: item.location)
+                    error(
+                        .manifestInvalidValue,
+                        "exclude pattern '\(item.value.debugDescription.dropFirst().dropLast())' holds a NUL character: remove it",
+                        at: item.location)
                 } else if let problem = RelativePath.outsideRootProblem(item.value) {
-                    error(.pathOutsideRoot, "exclude pattern '\(item.value)' \(problem)", at: item.location, subject: item.value)
+                    error(
+                        .pathOutsideRoot, "exclude pattern '\(item.value)' \(problem)", at: item.location,
+                        subject: item.value)
                 } else {
                     manifest.exclude.append(item)
                 }
@@ -197,10 +236,12 @@ private struct Parsing {
             if let policy = TagManifest.UntaggedPolicy(rawValue: value) {
                 manifest.untagged = policy
             } else {
-                let hint = Suggestion.closest(to: value, in: ["count", "ignore"]).map { " (did you mean '\($0)'?)" } ?? ""
-                error(.manifestInvalidValue,
-                      "'untagged' is '\(value)'\(hint): use 'count' (untagged files stay in the app and are counted) or 'ignore' (only tagged files matter)",
-                      at: location(node), subject: value)
+                let hint =
+                    Suggestion.closest(to: value, in: ["count", "ignore"]).map { " (did you mean '\($0)'?)" } ?? ""
+                error(
+                    .manifestInvalidValue,
+                    "'untagged' is '\(value)'\(hint): use 'count' (untagged files stay in the app and are counted) or 'ignore' (only tagged files matter)",
+                    at: location(node), subject: value)
             }
         }
 
@@ -220,8 +261,10 @@ private struct Parsing {
 
     mutating func entry(from node: Node) -> TagManifest.Entry? {
         guard let mapping = node.mapping else {
-            error(.manifestSyntax, "a 'resources' entry must be a mapping with 'path' or 'glob' and 'tags', not \(kind(of: node))",
-                  at: location(node))
+            error(
+                .manifestSyntax,
+                "a 'resources' entry must be a mapping with 'path' or 'glob' and 'tags', not \(kind(of: node))",
+                at: location(node))
             return nil
         }
         let pairs = keyedPairs(mapping, known: ManifestLoader.entryKeys, context: "a resources entry")
@@ -232,37 +275,48 @@ private struct Parsing {
         switch (pathNode, globNode) {
         case (nil, nil):
             error(.manifestMissingKey, "entry has neither 'path' nor 'glob': add one of them", at: location(node))
-        case let (path?, glob?):
-            error(.manifestInvalidValue, "entry has both 'path' and 'glob': an entry takes exactly one, split it in two",
-                  at: location(glob))
+        case (let path?, let glob?):
+            error(
+                .manifestInvalidValue, "entry has both 'path' and 'glob': an entry takes exactly one, split it in two",
+                at: location(glob))
             _ = path
-        case let (path?, nil):
+        case (let path?, nil):
             selectorLocation = location(path)
             if let value = string(path, key: "path") {
                 if value.isEmpty {
-                    error(.manifestInvalidValue, "'path' is empty: name a file or folder under resources-root ('.' for all of it)",
-                          at: selectorLocation)
+                    error(
+                        .manifestInvalidValue,
+                        "'path' is empty: name a file or folder under resources-root ('.' for all of it)",
+                        at: selectorLocation)
                 } else if value.utf8.contains(0) {
-                    error(.manifestInvalidValue, "path '\(value.debugDescription.dropFirst().dropLast())' holds a NUL character, which no file name can: remove it",
-                          at: selectorLocation)
+                    error(
+                        .manifestInvalidValue,
+                        "path '\(value.debugDescription.dropFirst().dropLast())' holds a NUL character, which no file name can: remove it",
+                        at: selectorLocation)
                 } else if let problem = RelativePath.outsideRootProblem(value) {
                     error(.pathOutsideRoot, "path '\(value)' \(problem)", at: selectorLocation, subject: value)
                 } else {
                     selector = .path(RelativePath.normalize(value) ?? value)
                 }
             }
-        case let (nil, glob?):
+        case (nil, let glob?):
             selectorLocation = location(glob)
             if let value = string(glob, key: "glob") {
                 if value.isEmpty {
-                    error(.manifestInvalidValue, "'glob' is empty: write a pattern such as 'Audio/**/*.caf'", at: selectorLocation)
+                    error(
+                        .manifestInvalidValue, "'glob' is empty: write a pattern such as 'Audio/**/*.caf'",
+                        at: selectorLocation)
                 } else if value.utf8.contains(0) {
-                    error(.manifestInvalidValue, "glob '\(value.debugDescription.dropFirst().dropLast())' holds a NUL character, which no file name can: remove it",
-                          at: selectorLocation)
+                    error(
+                        .manifestInvalidValue,
+                        "glob '\(value.debugDescription.dropFirst().dropLast())' holds a NUL character, which no file name can: remove it",
+                        at: selectorLocation)
                 } else if let problem = RelativePath.outsideRootProblem(value) {
                     error(.pathOutsideRoot, "glob '\(value)' \(problem)", at: selectorLocation, subject: value)
                 } else if let problem = GlobPattern.syntaxProblem(value) {
-                    error(.manifestInvalidValue, "glob '\(value)' is malformed: \(problem)", at: selectorLocation, subject: value)
+                    error(
+                        .manifestInvalidValue, "glob '\(value)' is malformed: \(problem)", at: selectorLocation,
+                        subject: value)
                 } else {
                     selector = .glob(value)
                 }
@@ -282,15 +336,21 @@ private struct Parsing {
         var intoValid = true
         if let intoNode = pairs["into"]?.value, let value = string(intoNode, key: "into") {
             if value.hasPrefix("/") || value.hasPrefix("~") {
-                error(.manifestInvalidValue, "'into' is '\(value)', an absolute path: name a folder inside the app bundle, relative to its root ('.' for the root itself)",
-                      at: location(intoNode), subject: value)
+                error(
+                    .manifestInvalidValue,
+                    "'into' is '\(value)', an absolute path: name a folder inside the app bundle, relative to its root ('.' for the root itself)",
+                    at: location(intoNode), subject: value)
                 intoValid = false
             } else if value.split(separator: "/").contains("..") {
-                error(.manifestInvalidValue, "'into' is '\(value)', which holds '..': name a folder inside the app bundle without '..' ('.' for the root)",
-                      at: location(intoNode), subject: value)
+                error(
+                    .manifestInvalidValue,
+                    "'into' is '\(value)', which holds '..': name a folder inside the app bundle without '..' ('.' for the root)",
+                    at: location(intoNode), subject: value)
                 intoValid = false
             } else if value.utf8.contains(0) {
-                error(.manifestInvalidValue, "'into' holds a NUL character: name a folder inside the app bundle", at: location(intoNode))
+                error(
+                    .manifestInvalidValue, "'into' holds a NUL character: name a folder inside the app bundle",
+                    at: location(intoNode))
                 intoValid = false
             } else {
                 into = RelativePath.normalize(value) ?? ""
@@ -314,20 +374,26 @@ private struct Parsing {
                 continue
             }
             if tag.contains("/") {
-                error(.tagInvalid, "tag '\(tag)' contains '/', which cannot be part of a pack's file name: rename the tag",
-                      at: item.location, subject: tag)
+                error(
+                    .tagInvalid,
+                    "tag '\(tag)' contains '/', which cannot be part of a pack's file name: rename the tag",
+                    at: item.location, subject: tag)
                 continue
             }
             // NUL and the other C0 controls and DEL (docs/manifest.md): tags become parts of file names, and the system cuts a
             // name at a NUL, so two packs would share one file.
             if tag.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-                error(.tagInvalid, "tag '\(tag.debugDescription.dropFirst().dropLast())' contains a control character (NUL, a line break, a tab, ...), which cannot be part of a pack's file name: rename the tag",
-                      at: item.location, subject: tag)
+                error(
+                    .tagInvalid,
+                    "tag '\(tag.debugDescription.dropFirst().dropLast())' contains a control character (NUL, a line break, a tab, ...), which cannot be part of a pack's file name: rename the tag",
+                    at: item.location, subject: tag)
                 continue
             }
             if tag.first!.isWhitespace || tag.last!.isWhitespace {
-                warning(.tagInvalid, "tag '\(tag)' has leading or trailing whitespace, so it differs from '\(tag.trimmingCharacters(in: .whitespaces))': remove the spaces",
-                        at: item.location, subject: tag)
+                warning(
+                    .tagInvalid,
+                    "tag '\(tag)' has leading or trailing whitespace, so it differs from '\(tag.trimmingCharacters(in: .whitespaces))': remove the spaces",
+                    at: item.location, subject: tag)
             }
             tags.append(item)
         }
@@ -338,16 +404,18 @@ private struct Parsing {
         for (list, key) in [(initial, "initial-install"), (prefetch, "prefetch-order")] {
             var seen = Set<String>()
             for tag in list where !seen.insert(tag.value).inserted {
-                warning(.tagListedTwice, "tag '\(tag.value)' is listed twice in '\(key)': remove the second one",
-                        at: tag.location, subject: tag.value)
+                warning(
+                    .tagListedTwice, "tag '\(tag.value)' is listed twice in '\(key)': remove the second one",
+                    at: tag.location, subject: tag.value)
             }
         }
         let initialTags = Set(initial.map(\.value))
         var reported = Set<String>()
         for tag in prefetch where initialTags.contains(tag.value) && reported.insert(tag.value).inserted {
-            warning(.tagInBothCategories,
-                    "tag '\(tag.value)' is both initial-install and in prefetch-order; initial-install wins: remove it from prefetch-order",
-                    at: tag.location, subject: tag.value)
+            warning(
+                .tagInBothCategories,
+                "tag '\(tag.value)' is both initial-install and in prefetch-order; initial-install wins: remove it from prefetch-order",
+                at: tag.location, subject: tag.value)
         }
     }
 
@@ -356,7 +424,9 @@ private struct Parsing {
     mutating func limits(_ node: Node) -> [LimitProfile.Key: Int64?] {
         guard let mapping = node.mapping else {
             if !isNullNode(node) {
-                error(.manifestSyntax, "'limits' must be a mapping such as 'max-pack-size: 512MB', not \(kind(of: node))", at: location(node))
+                error(
+                    .manifestSyntax, "'limits' must be a mapping such as 'max-pack-size: 512MB', not \(kind(of: node))",
+                    at: location(node))
             }
             return [:]
         }
@@ -365,7 +435,8 @@ private struct Parsing {
         for key in LimitProfile.Key.allCases {
             guard let value = pairs[key.rawValue]?.value else { continue }
             guard let scalar = value.scalar else {
-                error(.manifestSyntax, "'\(key.rawValue)' must be a number, not \(kind(of: value))", at: location(value))
+                error(
+                    .manifestSyntax, "'\(key.rawValue)' must be a number, not \(kind(of: value))", at: location(value))
                 continue
             }
             if isNull(scalar) || (scalar.style == .plain && scalar.string.lowercased() == "none") {
@@ -376,15 +447,18 @@ private struct Parsing {
                 if value.tag.rawValue == Tag.Name.int.rawValue, let count = Int64(scalar.string), count >= 0 {
                     overrides[key] = count
                 } else {
-                    error(.manifestInvalidValue, "'\(key.rawValue)' must be a whole number of packs, not '\(scalar.string)'",
-                          at: location(value))
+                    error(
+                        .manifestInvalidValue,
+                        "'\(key.rawValue)' must be a whole number of packs, not '\(scalar.string)'",
+                        at: location(value))
                 }
             } else if let bytes = ByteCount.parse(scalar.string) {
                 overrides[key] = bytes
             } else {
-                error(.manifestInvalidValue,
-                      "'\(scalar.string)' is not a size for '\(key.rawValue)': write bytes (512000000) or a number with B, KB, MB, GB, KiB, MiB or GiB (512MB)",
-                      at: location(value))
+                error(
+                    .manifestInvalidValue,
+                    "'\(scalar.string)' is not a size for '\(key.rawValue)': write bytes (512000000) or a number with B, KB, MB, GB, KiB, MiB or GiB (512MB)",
+                    at: location(value))
             }
         }
         return overrides
@@ -397,8 +471,10 @@ private struct Parsing {
         var settings = BackgroundAssetsSettings()
         guard let mapping = node.mapping else {
             if !isNullNode(node) {
-                error(.manifestSyntax, "'background-assets' must be a mapping such as 'hosting: apple', not \(kind(of: node))",
-                      at: location(node))
+                error(
+                    .manifestSyntax,
+                    "'background-assets' must be a mapping such as 'hosting: apple', not \(kind(of: node))",
+                    at: location(node))
             }
             return settings
         }
@@ -408,20 +484,30 @@ private struct Parsing {
                 settings.hosting = hosting
             } else {
                 let names = BackgroundAssetsSettings.Hosting.allCases.map(\.rawValue)
-                error(.manifestInvalidValue, "unknown hosting '\(text)'\(hint(text, names)): use apple (App Store Connect hosts the packs) or self (your own web server)",
-                      at: location(value), subject: text)
+                error(
+                    .manifestInvalidValue,
+                    "unknown hosting '\(text)'\(hint(text, names)): use apple (App Store Connect hosts the packs) or self (your own web server)",
+                    at: location(value), subject: text)
             }
         }
         if let value = pairs["platforms"]?.value {
             settings.platforms = choiceList(value, key: "platforms", allowed: BackgroundAssetsSettings.platformNames)
         }
-        if let value = pairs["events"]?.value, let events = choiceList(value, key: "events", allowed: BackgroundAssetsSettings.eventNames) {
+        if let value = pairs["events"]?.value,
+            let events = choiceList(value, key: "events", allowed: BackgroundAssetsSettings.eventNames)
+        {
             settings.events = events
         }
         if let value = pairs["app-group"]?.value, let text = string(value, key: "app-group") {
-            if text.isEmpty || text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) {
-                error(.manifestInvalidValue, "'app-group' must be an App Group id without spaces, like group.com.example.game",
-                      at: location(value), subject: text)
+            if text.isEmpty
+                || text.unicodeScalars.contains(where: {
+                    $0.properties.isWhitespace || $0.properties.generalCategory == .control
+                })
+            {
+                error(
+                    .manifestInvalidValue,
+                    "'app-group' must be an App Group id without spaces, like group.com.example.game",
+                    at: location(value), subject: text)
             } else {
                 settings.appGroup = text
             }
@@ -437,18 +523,24 @@ private struct Parsing {
         var usable = true
         for item in items {
             if !allowed.contains(item.value) {
-                error(.manifestInvalidValue, "unknown value '\(item.value)' in '\(key)'\(hint(item.value, allowed)): use \(allowed.joined(separator: ", "))",
-                      at: item.location, subject: item.value)
+                error(
+                    .manifestInvalidValue,
+                    "unknown value '\(item.value)' in '\(key)'\(hint(item.value, allowed)): use \(allowed.joined(separator: ", "))",
+                    at: item.location, subject: item.value)
                 usable = false
             } else if values.contains(item.value) {
-                error(.manifestInvalidValue, "'\(item.value)' is listed twice in '\(key)': remove the second one", at: item.location, subject: item.value)
+                error(
+                    .manifestInvalidValue, "'\(item.value)' is listed twice in '\(key)': remove the second one",
+                    at: item.location, subject: item.value)
                 usable = false
             } else {
                 values.append(item.value)
             }
         }
         if items.isEmpty && usable {
-            error(.manifestInvalidValue, "'\(key)' is empty: name at least one of \(allowed.joined(separator: ", "))", at: location(node))
+            error(
+                .manifestInvalidValue, "'\(key)' is empty: name at least one of \(allowed.joined(separator: ", "))",
+                at: location(node))
             usable = false
         }
         return usable ? values : nil
@@ -461,7 +553,9 @@ private struct Parsing {
     // MARK: Helpers
 
     /// The pairs of a mapping by key; reports unknown keys with a did-you-mean and non-string keys.
-    mutating func keyedPairs(_ mapping: Node.Mapping, known: [String], context: String) -> [String: (key: Node, value: Node)] {
+    mutating func keyedPairs(_ mapping: Node.Mapping, known: [String], context: String) -> [String: (
+        key: Node, value: Node
+    )] {
         var result: [String: (key: Node, value: Node)] = [:]
         for (key, value) in mapping {
             guard let name = key.scalar?.string else {
@@ -471,9 +565,12 @@ private struct Parsing {
             if known.contains(name) {
                 result[name] = (key, value)
             } else {
-                let hint = Suggestion.closest(to: name, in: known).map { "did you mean '\($0)'?" }
+                let hint =
+                    Suggestion.closest(to: name, in: known).map { "did you mean '\($0)'?" }
                     ?? "known keys: \(known.joined(separator: ", "))"
-                error(.manifestUnknownKey, "unknown key '\(name)' in \(context): \(hint)", at: location(key), subject: name)
+                error(
+                    .manifestUnknownKey, "unknown key '\(name)' in \(context): \(hint)", at: location(key),
+                    subject: name)
             }
         }
         return result
@@ -492,8 +589,10 @@ private struct Parsing {
     mutating func stringList(_ node: Node, key: String, allowNull: Bool = false) -> [TagManifest.Located<String>] {
         if isNullNode(node) { return [] }
         guard let sequence = node.sequence else {
-            error(.manifestSyntax, "'\(key)' must be a list, e.g. [\(node.scalar?.string ?? "...")], not \(kind(of: node))",
-                  at: location(node))
+            error(
+                .manifestSyntax,
+                "'\(key)' must be a list, e.g. [\(node.scalar?.string ?? "...")], not \(kind(of: node))",
+                at: location(node))
             return []
         }
         var values: [TagManifest.Located<String>] = []
@@ -503,7 +602,9 @@ private struct Parsing {
                 continue
             }
             if isNull(scalar) {
-                if allowNull { values.append(.init("", at: location(item))) } else {
+                if allowNull {
+                    values.append(.init("", at: location(item)))
+                } else {
                     error(.manifestSyntax, "an item of '\(key)' is empty", at: location(item))
                 }
                 continue
@@ -523,7 +624,7 @@ private struct Parsing {
         switch node {
         case .mapping: return "a mapping"
         case .sequence: return "a list"
-        case let .scalar(scalar): return isNull(scalar) ? "an empty value" : "'\(scalar.string)'"
+        case .scalar(let scalar): return isNull(scalar) ? "an empty value" : "'\(scalar.string)'"
         case .alias: return "an alias"
         }
     }

@@ -16,7 +16,8 @@ package enum RelativePath {
     /// no empty, `.` or `..` components. `thin` removes app files by these paths; a crafted one must not reach out.
     package static func isPlain(_ path: String) -> Bool {
         // One pass over the bytes (diff reads 400,000 paths): a component ends at each "/" and at the end.
-        var componentLength = 0, dots = 0
+        var componentLength = 0
+        var dots = 0
         for byte in path.utf8 {
             if byte == 0 { return false }
             if byte == UInt8(ascii: "/") {

@@ -62,11 +62,13 @@ package struct TagManifest: Sendable {
     /// The `background-assets` section (docs/background-assets.md); its defaults when the manifest has none.
     package var backgroundAssets = BackgroundAssetsSettings()
 
-    init(displayPath: String, directory: URL, bundleID: String,
-                resourcesRoot: Located<String> = .init(".", at: nil), profile: Located<String> = .init("default", at: nil),
-                entries: [Entry] = [], initialInstall: [Located<String>] = [], prefetchOrder: [Located<String>] = [],
-                exclude: [Located<String>] = [], limitOverrides: [LimitProfile.Key: Int64?] = [:],
-                keyLocations: [String: SourceLocation] = [:]) {
+    init(
+        displayPath: String, directory: URL, bundleID: String,
+        resourcesRoot: Located<String> = .init(".", at: nil), profile: Located<String> = .init("default", at: nil),
+        entries: [Entry] = [], initialInstall: [Located<String>] = [], prefetchOrder: [Located<String>] = [],
+        exclude: [Located<String>] = [], limitOverrides: [LimitProfile.Key: Int64?] = [:],
+        keyLocations: [String: SourceLocation] = [:]
+    ) {
         self.displayPath = displayPath
         self.directory = directory
         self.bundleID = bundleID

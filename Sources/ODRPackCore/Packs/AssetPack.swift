@@ -1,4 +1,3 @@
-
 /// One asset pack: all resources that share exactly one tag set.
 package struct AssetPack: Sendable {
     package var id: String

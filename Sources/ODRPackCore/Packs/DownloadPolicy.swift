@@ -1,4 +1,5 @@
 import ODRPackFormats
+
 /// When Background Assets downloads a pack (docs/background-assets.md), from its category (docs/manifest.md#categories-and-priority): essential packs come with the
 /// app, prefetch packs right after it, on-demand packs when the app asks. Background Assets keeps no prefetch order.
 package enum DownloadPolicy: Equatable, Sendable {
@@ -17,8 +18,10 @@ package enum DownloadPolicy: Equatable, Sendable {
     /// `{"essential": {"installationEventTypes": [...]}}`, `{"prefetch": ...}` or `{"onDemand": {}}`.
     package var json: JSONValue {
         switch self {
-        case let .essential(events): return .object([("essential", .object([("installationEventTypes", .strings(events))]))])
-        case let .prefetch(events): return .object([("prefetch", .object([("installationEventTypes", .strings(events))]))])
+        case .essential(let events):
+            return .object([("essential", .object([("installationEventTypes", .strings(events))]))])
+        case .prefetch(let events):
+            return .object([("prefetch", .object([("installationEventTypes", .strings(events))]))])
         case .onDemand: return .object([("onDemand", .object([]))])
         }
     }
@@ -26,7 +29,7 @@ package enum DownloadPolicy: Equatable, Sendable {
     /// When essential and prefetch packs download; nil for on-demand packs.
     package var events: [String]? {
         switch self {
-        case let .essential(events), let .prefetch(events): return events
+        case .essential(let events), .prefetch(let events): return events
         case .onDemand: return nil
         }
     }

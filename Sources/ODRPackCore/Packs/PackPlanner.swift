@@ -25,7 +25,9 @@ struct PackPlanner {
             groups[resource.tags, default: []].append(resource)
         }
         var packs: [AssetPack] = groups.map { tags, files in
-            let category: DownloadCategory = tags.contains(where: initialSet.contains) ? .initialInstall
+            let category: DownloadCategory =
+                tags.contains(where: initialSet.contains)
+                ? .initialInstall
                 : tags.contains(where: prefetchSet.contains) ? .prefetch : .onDemand
             return AssetPack(
                 id: PackIdentity.id(bundleID: manifest.bundleID, tags: tags),
@@ -46,7 +48,8 @@ struct PackPlanner {
             let members = tagPacks[name]!
             return TagSummary(
                 name: name,
-                category: initialSet.contains(name) ? .initialInstall : prefetchSet.contains(name) ? .prefetch : .onDemand,
+                category: initialSet.contains(name)
+                    ? .initialInstall : prefetchSet.contains(name) ? .prefetch : .onDemand,
                 size: members.lazy.map { packs[$0].size }.saturatingSum,
                 packs: members.map { packs[$0].id }.sorted())
         }

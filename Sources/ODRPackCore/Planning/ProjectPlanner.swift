@@ -9,38 +9,52 @@ package struct ProjectPlanner {
     /// - Throws: `ODRPackError.unusableInput` when the manifest cannot be read at all.
     /// - Parameter tree: a scan of resources-root made earlier (`UpToDateCheck`), used if it is of that folder.
     /// - Parameter alreadyChecked: files a previous build checked (see `PreviousBuild.alreadyChecked`).
-    package func plan(manifestPath: String, profile: String? = nil, format: PackFormat = .odr, tree: FileTree? = nil,
-                     alreadyChecked: @escaping ([ResolvedResource]) -> [Bool] = { $0.map { _ in false } }) throws -> PlanResult {
+    package func plan(
+        manifestPath: String, profile: String? = nil, format: PackFormat = .odr, tree: FileTree? = nil,
+        alreadyChecked: @escaping ([ResolvedResource]) -> [Bool] = { $0.map { _ in false } }
+    ) throws -> PlanResult {
         let (manifest, manifestDiagnostics) = try ManifestLoader().load(path: manifestPath)
         guard let manifest else {
             return PlanResult(manifest: nil, resolution: nil, plan: nil, diagnostics: manifestDiagnostics)
         }
-        return plan(manifest: manifest, profile: profile, format: format, manifestDiagnostics: manifestDiagnostics, tree: tree,
-                    alreadyChecked: alreadyChecked)
+        return plan(
+            manifest: manifest, profile: profile, format: format, manifestDiagnostics: manifestDiagnostics, tree: tree,
+            alreadyChecked: alreadyChecked)
     }
 
-    package func plan(manifest: TagManifest, profile: String? = nil, format: PackFormat = .odr, manifestDiagnostics: [Diagnostic] = [],
-                     tree: FileTree? = nil,
-                     alreadyChecked: @escaping ([ResolvedResource]) -> [Bool] = { $0.map { _ in false } }) -> PlanResult {
+    package func plan(
+        manifest: TagManifest, profile: String? = nil, format: PackFormat = .odr,
+        manifestDiagnostics: [Diagnostic] = [],
+        tree: FileTree? = nil,
+        alreadyChecked: @escaping ([ResolvedResource]) -> [Bool] = { $0.map { _ in false } }
+    ) -> PlanResult {
         guard let limits = manifest.limits(profileName: profile, format: format) else {
-            let diagnostic = Diagnostic.error(.manifestInvalidValue, "unknown profile '\(profile ?? manifest.profile.value)'")
-            return PlanResult(manifest: manifest, resolution: nil, plan: nil, diagnostics: manifestDiagnostics + [diagnostic])
+            let diagnostic = Diagnostic.error(
+                .manifestInvalidValue, "unknown profile '\(profile ?? manifest.profile.value)'")
+            return PlanResult(
+                manifest: manifest, resolution: nil, plan: nil, diagnostics: manifestDiagnostics + [diagnostic])
         }
         // A folder holding an odrpack build's lock is a build folder: output, never resources (docs/build-output.md).
-        let resolution = ResourceResolver(manifest: manifest, tree: tree, outputMarker: BuildFolder.lockFileName,
-                                          alreadyChecked: alreadyChecked).resolve()
-        let plan = PackPlanner(manifest: manifest, limits: limits, format: format, platformProfile: profile).plan(resolution)
+        let resolution = ResourceResolver(
+            manifest: manifest, tree: tree, outputMarker: BuildFolder.lockFileName,
+            alreadyChecked: alreadyChecked
+        ).resolve()
+        let plan = PackPlanner(manifest: manifest, limits: limits, format: format, platformProfile: profile).plan(
+            resolution)
         let resolutionDiagnostics = resolution.diagnostics.sorted(by: Self.resolutionOrder)
         let checks = resolution.rootPath.isEmpty ? [] : PlanChecker(manifest: manifest, plan: plan).check()
-        return PlanResult(manifest: manifest, resolution: resolution, plan: plan,
-                          diagnostics: manifestDiagnostics + resolutionDiagnostics + checks)
+        return PlanResult(
+            manifest: manifest, resolution: resolution, plan: plan,
+            diagnostics: manifestDiagnostics + resolutionDiagnostics + checks)
     }
 
     /// Walk order depends on the file system; diagnostics must not.
     static func resolutionOrder(_ a: Diagnostic, _ b: Diagnostic) -> Bool {
-        let aLine = a.location?.line ?? Int.max, bLine = b.location?.line ?? Int.max
+        let aLine = a.location?.line ?? Int.max
+        let bLine = b.location?.line ?? Int.max
         if aLine != bLine { return aLine < bLine }
-        let aSubject = a.subject ?? "", bSubject = b.subject ?? ""
+        let aSubject = a.subject ?? ""
+        let bSubject = b.subject ?? ""
         if aSubject != bSubject { return aSubject.precedesByCodePoint(bSubject) }
         return a.code.rawValue < b.code.rawValue
     }

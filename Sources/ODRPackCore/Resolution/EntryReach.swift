@@ -11,10 +11,12 @@ struct EntryReach: Sendable {
     private let globs: [GlobPattern]
 
     init(manifest: TagManifest) {
-        var paths = Set<PathKey>(), folders = Set<PathKey>(), globs: [GlobPattern] = []
+        var paths = Set<PathKey>()
+        var folders = Set<PathKey>()
+        var globs: [GlobPattern] = []
         for entry in manifest.entries {
             switch entry.selector {
-            case let .path(path):
+            case .path(let path):
                 paths.insert(PathKey(path))
                 var folder = Substring(path)
                 while let slash = folder.lastIndex(of: "/") {
@@ -22,7 +24,7 @@ struct EntryReach: Sendable {
                     folders.insert(PathKey(String(folder)))
                 }
                 if !path.isEmpty { folders.insert(PathKey("")) }
-            case let .glob(glob):
+            case .glob(let glob):
                 if let pattern = GlobPattern(glob) { globs.append(pattern) }
             }
         }
@@ -33,7 +35,10 @@ struct EntryReach: Sendable {
 
     /// Whether a folder (its path relative to resources-root) may hold a file some entry tags.
     func mayHoldResources(_ relative: String) -> Bool {
-        if paths.contains(PathKey("")) || paths.contains(PathKey(relative)) || entryFolders.contains(PathKey(relative)) { return true }
+        if paths.contains(PathKey("")) || paths.contains(PathKey(relative)) || entryFolders.contains(PathKey(relative))
+        {
+            return true
+        }
         let components = relative.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         // Inside a named folder: one of its ancestors is a path entry.
         var ancestor = ""

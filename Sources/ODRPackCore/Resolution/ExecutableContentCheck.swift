@@ -1,4 +1,5 @@
 import ODRPackPlatform
+
 /// Finds tagged files that are executable code (ODR forbids it) by their first bytes, on every core.
 struct ExecutableContentCheck {
     let rootPath: String
@@ -20,13 +21,17 @@ struct ExecutableContentCheck {
             guard let finding else { continue }
             let resource = resources[position]
             switch finding {
-            case let .executable(kind):
-                diagnostics.append(.error(.executableContent,
-                                          "'\(resource.path)' is executable code (\(kind)); On-Demand Resources cannot hold code: untag it or move it out of the pack",
-                                          at: location(resource), subject: resource.path))
-            case let .unreadable(reason):
-                diagnostics.append(.error(.fileUnreadable, "cannot read '\(resource.path)': \(reason)",
-                                          at: location(resource), subject: resource.path))
+            case .executable(let kind):
+                diagnostics.append(
+                    .error(
+                        .executableContent,
+                        "'\(resource.path)' is executable code (\(kind)); On-Demand Resources cannot hold code: untag it or move it out of the pack",
+                        at: location(resource), subject: resource.path))
+            case .unreadable(let reason):
+                diagnostics.append(
+                    .error(
+                        .fileUnreadable, "cannot read '\(resource.path)': \(reason)",
+                        at: location(resource), subject: resource.path))
             }
         }
         return diagnostics
@@ -43,7 +48,8 @@ struct ExecutableContentCheck {
             var end = start + 1
             while end < resources.endIndex, Self.split(resources[end].source).folder == folder { end += 1 }
             let names = resources[start..<end].map { String(Self.split($0.source).name) }
-            let heads = fileSystem.readHeads(of: names, inFolder: folder.isEmpty ? rootPath : rootPath + "/" + folder, count: 64)
+            let heads = fileSystem.readHeads(
+                of: names, inFolder: folder.isEmpty ? rootPath : rootPath + "/" + folder, count: 64)
             for (resource, head) in zip(resources[start..<end], heads) {
                 findings.append(finding(head, path: rootPath + "/" + resource.source))
             }
@@ -61,11 +67,13 @@ struct ExecutableContentCheck {
     /// What a file's first bytes (or the error reading them) say; a DOS header leads to one more read at `path`.
     func finding(_ head: Result<[UInt8], SystemError>, path: String) -> Finding? {
         switch head {
-        case let .failure(error):
+        case .failure(let error):
             return .unreadable(reason: error.reason)
-        case let .success(header):
+        case .success(let header):
             let kind = Self.executableKind(header) { offset in
-                guard case let .success(signature) = fileSystem.read(path, count: 4, at: Int64(offset)), signature.count == 4 else { return nil }
+                guard case .success(let signature) = fileSystem.read(path, count: 4, at: Int64(offset)),
+                    signature.count == 4
+                else { return nil }
                 return signature
             }
             return kind.map { .executable(kind: $0) }

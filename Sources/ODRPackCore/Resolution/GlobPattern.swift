@@ -1,4 +1,5 @@
 import ODRPackFormats
+
 /// A compiled glob over `/`-separated relative paths: `*` and `?` stay inside one path component,
 /// `[..]` is a character class (`!` or `^` negates), and a `**` component matches any number of components.
 package struct GlobPattern: Sendable {
@@ -33,7 +34,7 @@ package struct GlobPattern: Sendable {
             }
             let tokens = Self.tokens(Array(part.utf8))
             if tokens.allSatisfy({ if case .byte = $0 { return true } else { return false } }) {
-                segments.append(.literal(tokens.map { if case let .byte(b) = $0 { return b } else { return 0 } }))
+                segments.append(.literal(tokens.map { if case .byte(let b) = $0 { return b } else { return 0 } }))
             } else {
                 segments.append(.pattern(tokens))
             }
@@ -41,7 +42,7 @@ package struct GlobPattern: Sendable {
         self.segments = segments
         var directory: [String] = []
         for segment in segments.dropLast() {
-            guard case let .literal(bytes) = segment else { break }
+            guard case .literal(let bytes) = segment else { break }
             directory.append(String(decoding: bytes, as: UTF8.self))
         }
         self.literalDirectory = directory
@@ -103,8 +104,10 @@ package struct GlobPattern: Sendable {
 
     package func matches(_ path: String) -> Bool { matches(Array(path.utf8)) }
 
-    private func match(segmentIndex: Int, componentIndex: Int, components: [Range<Int>],
-                       path: UnsafeBufferPointer<UInt8>, failed: inout Set<Int>) -> Bool {
+    private func match(
+        segmentIndex: Int, componentIndex: Int, components: [Range<Int>],
+        path: UnsafeBufferPointer<UInt8>, failed: inout Set<Int>
+    ) -> Bool {
         var s = segmentIndex
         var c = componentIndex
         while s < segments.count {
@@ -114,18 +117,22 @@ package struct GlobPattern: Sendable {
                 for next in c...components.count {
                     let state = (s + 1) * (components.count + 1) + next
                     if failed.contains(state) { continue }
-                    if match(segmentIndex: s + 1, componentIndex: next, components: components, path: path, failed: &failed) {
+                    if match(
+                        segmentIndex: s + 1, componentIndex: next, components: components, path: path, failed: &failed)
+                    {
                         return true
                     }
                     failed.insert(state)
                 }
                 return false
-            case let .literal(bytes):
+            case .literal(let bytes):
                 guard c < components.count else { return false }
                 let range = components[c]
                 guard range.count == bytes.count, zip(path[range], bytes).allSatisfy({ $0 == $1 }) else { return false }
-            case let .pattern(tokens):
-                guard c < components.count, Self.matchComponent(tokens, UnsafeBufferPointer(rebasing: path[components[c]])) else {
+            case .pattern(let tokens):
+                guard c < components.count,
+                    Self.matchComponent(tokens, UnsafeBufferPointer(rebasing: path[components[c]]))
+                else {
                     return false
                 }
             }
@@ -137,8 +144,10 @@ package struct GlobPattern: Sendable {
 
     /// Wildcard matching of one component with backtracking over the last `*`.
     static func matchComponent(_ tokens: [Token], _ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        var t = 0, i = 0
-        var starToken = -1, starText = 0
+        var t = 0
+        var i = 0
+        var starToken = -1
+        var starText = 0
         while i < text.count {
             if t < tokens.count {
                 switch tokens[t] {
@@ -147,7 +156,7 @@ package struct GlobPattern: Sendable {
                     starText = i
                     t += 1
                     continue
-                case let .byte(b):
+                case .byte(let b):
                     if text[i] == b {
                         t += 1
                         i += 1
@@ -157,7 +166,7 @@ package struct GlobPattern: Sendable {
                     t += 1
                     i += scalarLength(text, at: i)
                     continue
-                case let .characterClass(ranges, negated):
+                case .characterClass(let ranges, let negated):
                     let (scalar, length) = decodeScalar(text, at: i)
                     if ranges.contains(where: { $0.contains(scalar) }) != negated {
                         t += 1
@@ -241,7 +250,8 @@ package struct GlobPattern: Sendable {
         var index = 0
         while index < scalars.count {
             if index + 2 < scalars.count, scalars[index + 1] == 0x2D {
-                let low = scalars[index], high = scalars[index + 2]
+                let low = scalars[index]
+                let high = scalars[index + 2]
                 ranges.append(min(low, high)...max(low, high))
                 index += 3
             } else {

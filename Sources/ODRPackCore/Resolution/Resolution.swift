@@ -1,4 +1,5 @@
 import ODRPackPlatform
+
 /// The result of resolving a manifest against the file system.
 package struct Resolution: Sendable {
     /// Absolute path of resources-root (symbolic links resolved).
@@ -13,8 +14,10 @@ package struct Resolution: Sendable {
     /// The scanned tree's `FileTree.fingerprint`: what the build's up-to-date record compares.
     package var fingerprint: String?
 
-    init(rootPath: String, resources: [ResolvedResource], appBundleFiles: Int, appBundleSize: Int64,
-                diagnostics: [Diagnostic], fingerprint: String? = nil) {
+    init(
+        rootPath: String, resources: [ResolvedResource], appBundleFiles: Int, appBundleSize: Int64,
+        diagnostics: [Diagnostic], fingerprint: String? = nil
+    ) {
         self.rootPath = rootPath
         self.resources = resources
         self.appBundleFiles = appBundleFiles

@@ -16,9 +16,11 @@ struct ResourceResolver {
     /// A file name that marks a folder as output, never resources (a build folder under resources-root holds one).
     let outputMarker: String?
 
-    init(manifest: TagManifest, tree: FileTree? = nil, fileSystem: any ResourceFileSystem = LocalFileSystem(),
-                outputMarker: String? = nil,
-                alreadyChecked: @escaping ([ResolvedResource]) -> [Bool] = { $0.map { _ in false } }) {
+    init(
+        manifest: TagManifest, tree: FileTree? = nil, fileSystem: any ResourceFileSystem = LocalFileSystem(),
+        outputMarker: String? = nil,
+        alreadyChecked: @escaping ([ResolvedResource]) -> [Bool] = { $0.map { _ in false } }
+    ) {
         self.manifest = manifest
         self.tree = tree
         self.fileSystem = fileSystem
@@ -27,7 +29,8 @@ struct ResourceResolver {
     }
 
     package func resolve() -> Resolution {
-        var walk = Walk(manifest: manifest, fileSystem: fileSystem, outputMarker: outputMarker, alreadyChecked: alreadyChecked)
+        var walk = Walk(
+            manifest: manifest, fileSystem: fileSystem, outputMarker: outputMarker, alreadyChecked: alreadyChecked)
         walk.run(tree: tree)
         return walk.finish()
     }
@@ -71,8 +74,10 @@ private struct Walk {
     let alreadyChecked: ([ResolvedResource]) -> [Bool]
     let outputMarker: String?
 
-    init(manifest: TagManifest, fileSystem: any ResourceFileSystem, outputMarker: String?,
-         alreadyChecked: @escaping ([ResolvedResource]) -> [Bool]) {
+    init(
+        manifest: TagManifest, fileSystem: any ResourceFileSystem, outputMarker: String?,
+        alreadyChecked: @escaping ([ResolvedResource]) -> [Bool]
+    ) {
         self.manifest = manifest
         self.fileSystem = fileSystem
         self.outputMarker = outputMarker
@@ -84,7 +89,7 @@ private struct Walk {
         matchCounts = Array(repeating: 0, count: manifest.entries.count)
         for (index, entry) in manifest.entries.enumerated() {
             switch entry.selector {
-            case let .path(path):
+            case .path(let path):
                 pathEntries[PathKey(path), default: []].append(index)
                 var folder = Substring(path)
                 while let slash = folder.lastIndex(of: "/") {
@@ -92,7 +97,7 @@ private struct Walk {
                     entryFolders.insert(PathKey(String(folder)))
                 }
                 if !path.isEmpty { entryFolders.insert(PathKey("")) }
-            case let .glob(glob): if let pattern = GlobPattern(glob) { globEntries.append((index, pattern)) }
+            case .glob(let glob): if let pattern = GlobPattern(glob) { globEntries.append((index, pattern)) }
             }
         }
         excludes = manifest.exclude.compactMap { GlobPattern($0.value) }
@@ -106,26 +111,35 @@ private struct Walk {
     mutating func run(tree: FileTree?) {
         let rootURL = manifest.resourcesRootURL
         let rootLocation = manifest.resourcesRoot.location ?? manifest.keyLocations["resources-root"]
-        guard case let .success(real) = fileSystem.resolvedPath(rootURL.path) else {
-            diagnostics.append(.error(.pathNotFound,
-                                      "resources-root '\(manifest.resourcesRoot.value)' does not exist (looked for \(rootURL.path)): create it or fix 'resources-root'",
-                                      at: rootLocation, subject: manifest.resourcesRoot.value))
+        guard case .success(let real) = fileSystem.resolvedPath(rootURL.path) else {
+            diagnostics.append(
+                .error(
+                    .pathNotFound,
+                    "resources-root '\(manifest.resourcesRoot.value)' does not exist (looked for \(rootURL.path)): create it or fix 'resources-root'",
+                    at: rootLocation, subject: manifest.resourcesRoot.value))
             return
         }
         rootPath = real
-        guard case let .success(root) = fileSystem.status(rootPath, followingLinks: true), root.kind == .directory else {
-            diagnostics.append(.error(.pathNotFound, "resources-root '\(manifest.resourcesRoot.value)' is not a folder",
-                                      at: rootLocation, subject: manifest.resourcesRoot.value))
+        guard case .success(let root) = fileSystem.status(rootPath, followingLinks: true), root.kind == .directory
+        else {
+            diagnostics.append(
+                .error(
+                    .pathNotFound, "resources-root '\(manifest.resourcesRoot.value)' is not a folder",
+                    at: rootLocation, subject: manifest.resourcesRoot.value))
             return
         }
         let reach = self.reach
-        let scanned = (tree.flatMap { $0.path == rootPath ? $0 : nil }
-            ?? (ignoresUntagged ? fileSystem.scan(rootPath, descending: { reach.mayHoldResources(Array($0)) }) : fileSystem.scan(rootPath)))
+        let scanned =
+            (tree.flatMap { $0.path == rootPath ? $0 : nil }
+            ?? (ignoresUntagged
+                ? fileSystem.scan(rootPath, descending: { reach.mayHoldResources(Array($0)) })
+                : fileSystem.scan(rootPath)))
             .sortedByName()
         fingerprint = scanned.fingerprint
         walkedFolders[DirectoryID(root.stamp)] = ""
-        walkDirectory(scanned, 0, absolute: rootPath, relative: "", components: [], inherited: pathEntries[PathKey("")] ?? [],
-                      ancestors: [DirectoryID(root.stamp)])
+        walkDirectory(
+            scanned, 0, absolute: rootPath, relative: "", components: [], inherited: pathEntries[PathKey("")] ?? [],
+            ancestors: [DirectoryID(root.stamp)])
         if pathEntries[PathKey("")] != nil { visitedEntryPaths.insert(PathKey("")) }
     }
 
@@ -138,8 +152,10 @@ private struct Walk {
         }
     }
 
-    mutating func walkDirectory(_ tree: FileTree, _ index: Int, absolute: String, relative: String, components: [String],
-                                inherited: [Int], ancestors: Set<DirectoryID>) {
+    mutating func walkDirectory(
+        _ tree: FileTree, _ index: Int, absolute: String, relative: String, components: [String],
+        inherited: [Int], ancestors: Set<DirectoryID>
+    ) {
         let directory = tree.directories[index]
         guard directory.error == 0 else {
             let reason = SystemError(directory.error).reason
@@ -148,8 +164,11 @@ private struct Walk {
             if !inherited.isEmpty || relative.isEmpty || mayReach(relative, components) {
                 diagnostics.append(.error(.fileUnreadable, "cannot read folder '\(shown)': \(reason)", subject: shown))
             } else if !ignoresUntagged {
-                diagnostics.append(.warning(.fileUnreadable, "cannot read folder '\(shown)': \(reason); no entry tags anything in it, so it stays out of every pack",
-                                            subject: shown))
+                diagnostics.append(
+                    .warning(
+                        .fileUnreadable,
+                        "cannot read folder '\(shown)': \(reason); no entry tags anything in it, so it stays out of every pack",
+                        subject: shown))
             }
             return
         }
@@ -166,8 +185,11 @@ private struct Walk {
                 // Vanished since the folder was listed: no longer a file of the project. Anything else is a problem.
                 if entry.error != ENOENT {
                     let name = String(decoding: directory.name(position), as: UTF8.self)
-                    report(.fileUnreadable, "cannot read '\(prefix + name)': \(SystemError(entry.error).reason): fix its permissions or exclude it",
-                           path: prefix + name, name: name, components: components, inherited: inherited, globs: candidateGlobs)
+                    report(
+                        .fileUnreadable,
+                        "cannot read '\(prefix + name)': \(SystemError(entry.error).reason): fix its permissions or exclude it",
+                        path: prefix + name, name: name, components: components, inherited: inherited,
+                        globs: candidateGlobs)
                 }
                 continue
             }
@@ -183,37 +205,45 @@ private struct Walk {
                 let childAbsolute = absolute + "/" + name
                 let targetPath: String
                 switch fileSystem.resolvedPath(childAbsolute) {
-                case let .success(path):
+                case .success(let path):
                     targetPath = path
-                case let .failure(error):
-                    report(.fileUnreadable, error.isLoop
-                        ? "symbolic link '\(childRelative)' is a loop: remove it or exclude it"
-                        : "symbolic link '\(childRelative)' is broken (its target does not exist): remove it or fix its target",
-                        path: childRelative, name: name, components: components, inherited: inherited, globs: candidateGlobs)
+                case .failure(let error):
+                    report(
+                        .fileUnreadable,
+                        error.isLoop
+                            ? "symbolic link '\(childRelative)' is a loop: remove it or exclude it"
+                            : "symbolic link '\(childRelative)' is broken (its target does not exist): remove it or fix its target",
+                        path: childRelative, name: name, components: components, inherited: inherited,
+                        globs: candidateGlobs)
                     continue
                 }
                 guard RelativePath.absolutePath(targetPath, isInside: rootPath) else {
                     if !isExcluded(name: name, path: childRelative, candidates: candidateExcludes) {
-                        report(.pathOutsideRoot,
-                               "symbolic link '\(childRelative)' points outside resources-root (to \(targetPath)): copy the file in or remove the link",
-                               path: childRelative, name: name, components: components, inherited: inherited, globs: candidateGlobs)
+                        report(
+                            .pathOutsideRoot,
+                            "symbolic link '\(childRelative)' points outside resources-root (to \(targetPath)): copy the file in or remove the link",
+                            path: childRelative, name: name, components: components, inherited: inherited,
+                            globs: candidateGlobs)
                     }
                     continue
                 }
                 let target: FileStatus
                 switch fileSystem.status(childAbsolute, followingLinks: true) {
-                case let .success(status):
+                case .success(let status):
                     target = status
-                case let .failure(error):
-                    report(.fileUnreadable, "cannot read '\(childRelative)' through its link: \(error.reason)",
-                           path: childRelative, name: name, components: components, inherited: inherited, globs: candidateGlobs)
+                case .failure(let error):
+                    report(
+                        .fileUnreadable, "cannot read '\(childRelative)' through its link: \(error.reason)",
+                        path: childRelative, name: name, components: components, inherited: inherited,
+                        globs: candidateGlobs)
                     continue
                 }
                 kind = target.kind
                 stamp = target.stamp
                 if kind == .directory && name != ".git" && !ancestors.contains(DirectoryID(stamp))
                     && walkedFolders[DirectoryID(stamp)] == nil
-                    && (!ignoresUntagged || !inherited.isEmpty || mayReach(childRelative, components + [name])) {
+                    && (!ignoresUntagged || !inherited.isEmpty || mayReach(childRelative, components + [name]))
+                {
                     linkedTree = fileSystem.scan(childAbsolute).sortedByName()
                 }
             }
@@ -221,9 +251,11 @@ private struct Walk {
                 if name == ".git" { continue }
                 let id = DirectoryID(stamp)
                 if ancestors.contains(id) {
-                    report(.fileUnreadable,
-                           "symbolic link '\(childRelative)' leads back to a folder that contains it (a loop): remove it or exclude it",
-                           path: childRelative, name: name, components: components, inherited: inherited, globs: candidateGlobs)
+                    report(
+                        .fileUnreadable,
+                        "symbolic link '\(childRelative)' leads back to a folder that contains it (a loop): remove it or exclude it",
+                        path: childRelative, name: name, components: components, inherited: inherited,
+                        globs: candidateGlobs)
                     continue
                 }
                 var childInherited = inherited
@@ -231,13 +263,17 @@ private struct Walk {
                     childInherited = Array(Set(childInherited + own)).sorted()
                     visitedEntryPaths.insert(PathKey(childRelative))
                 }
-                if ignoresUntagged && childInherited.isEmpty && !mayReach(childRelative, components + [name]) { continue }
+                if ignoresUntagged && childInherited.isEmpty && !mayReach(childRelative, components + [name]) {
+                    continue
+                }
                 if let first = walkedFolders[id] {
                     // Each real folder once (docs/manifest.md#files-and-links): the walk goes in code-point order, so the first path is the least.
                     if !isExcluded(name: name, path: childRelative, candidates: candidateExcludes) {
-                        diagnostics.append(.warning(.symlinkDuplicate,
-                            "'\(childRelative)' reaches the folder already reached as '\(first)' (through a symbolic link): its files are resources once, at '\(first)'; remove the link or exclude one of the paths",
-                            at: entryLocation(childInherited.first), subject: childRelative))
+                        diagnostics.append(
+                            .warning(
+                                .symlinkDuplicate,
+                                "'\(childRelative)' reaches the folder already reached as '\(first)' (through a symbolic link): its files are resources once, at '\(first)'; remove the link or exclude one of the paths",
+                                at: entryLocation(childInherited.first), subject: childRelative))
                     }
                     continue
                 }
@@ -252,12 +288,14 @@ private struct Walk {
                     skipBuildFolder(childRelative, inherited: childInherited)
                     continue
                 }
-                walkDirectory(subtree, childIndex, absolute: absolute + "/" + name, relative: childRelative,
-                              components: components + [name], inherited: childInherited, ancestors: childAncestors)
+                walkDirectory(
+                    subtree, childIndex, absolute: absolute + "/" + name, relative: childRelative,
+                    components: components + [name], inherited: childInherited, ancestors: childAncestors)
             } else if kind == .regular {
-                addFile(name: name, relative: childRelative, stamp: stamp, validName: validName, inherited: inherited,
-                        inheritedTags: inheritedTags, mayBeEntry: mayHoldEntries, candidateGlobs: candidateGlobs,
-                        candidateExcludes: candidateExcludes)
+                addFile(
+                    name: name, relative: childRelative, stamp: stamp, validName: validName, inherited: inherited,
+                    inheritedTags: inheritedTags, mayBeEntry: mayHoldEntries, candidateGlobs: candidateGlobs,
+                    candidateExcludes: candidateExcludes)
             }
         }
     }
@@ -269,8 +307,10 @@ private struct Walk {
         return candidates.contains { $0.matches(bytes) }
     }
 
-    mutating func addFile(name: String, relative: String, stamp: FileStamp, validName: Bool, inherited: [Int],
-                          inheritedTags: [String], mayBeEntry: Bool, candidateGlobs: [Int], candidateExcludes: [GlobPattern]) {
+    mutating func addFile(
+        name: String, relative: String, stamp: FileStamp, validName: Bool, inherited: [Int],
+        inheritedTags: [String], mayBeEntry: Bool, candidateGlobs: [Int], candidateExcludes: [GlobPattern]
+    ) {
         let own = mayBeEntry ? pathEntries[PathKey(relative)] : nil
         if isExcluded(name: name, path: relative, candidates: candidateExcludes) {
             if own != nil { visitedEntryPaths.insert(PathKey(relative)) }
@@ -304,7 +344,8 @@ private struct Walk {
         }
         for entry in contributing { matchCounts[entry] += 1 }
         if !validName { invalidNames.append((relative, contributing.first)) }
-        var resource = ResolvedResource(path: relative, size: size, stamp: stamp, tags: tags, firstEntry: contributing.first)
+        var resource = ResolvedResource(
+            path: relative, size: size, stamp: stamp, tags: tags, firstEntry: contributing.first)
         if hasInto { place(&resource, name: name, contributing: contributing) }
         resources.append(resource)
     }
@@ -320,11 +361,13 @@ private struct Walk {
             guard let into = entry.into else { continue }
             let placed: String
             switch entry.selector {
-            case let .path(path) where path.hasSameBytes(as: relative):
+            case .path(let path) where path.hasSameBytes(as: relative):
                 placed = Self.join(into, name)
-            case let .path(path):
+            case .path(let path):
                 // A folder keeps its name, as an Xcode folder reference does; the root entry "." has none.
-                let below = path.isEmpty ? relative : String(decoding: relative.utf8.dropFirst(path.utf8.count + 1), as: UTF8.self)
+                let below =
+                    path.isEmpty
+                    ? relative : String(decoding: relative.utf8.dropFirst(path.utf8.count + 1), as: UTF8.self)
                 let folderName = path.isEmpty ? "" : String(path.split(separator: "/").last!)
                 placed = Self.join(Self.join(into, folderName), below)
             case .glob:
@@ -332,9 +375,11 @@ private struct Walk {
             }
             if let chosen {
                 if !chosen.destination.hasSameBytes(as: placed) {
-                    diagnostics.append(.error(.destinationConflict,
-                        "'\(relative)' is given two destinations: '\(chosen.destination)' by the entry at \(describe(chosen.entry)) and '\(placed)' by this one: Xcode stops with \"multiple commands produce\"; give both entries one 'into' or drop one",
-                        at: entryLocation(index), subject: relative))
+                    diagnostics.append(
+                        .error(
+                            .destinationConflict,
+                            "'\(relative)' is given two destinations: '\(chosen.destination)' by the entry at \(describe(chosen.entry)) and '\(placed)' by this one: Xcode stops with \"multiple commands produce\"; give both entries one 'into' or drop one",
+                            at: entryLocation(index), subject: relative))
                 }
             } else {
                 chosen = (index, placed)
@@ -364,15 +409,22 @@ private struct Walk {
 
     /// A problem with one name under resources-root: an error when an entry tags or reaches it, else a warning, since
     /// it cannot change a pack (docs/manifest.md#untagged-files); nothing at all with `untagged: ignore`.
-    mutating func report(_ code: DiagnosticCode, _ message: String, path: String, name: String, components: [String],
-                         inherited: [Int], globs: [Int]) {
+    mutating func report(
+        _ code: DiagnosticCode, _ message: String, path: String, name: String, components: [String],
+        inherited: [Int], globs: [Int]
+    ) {
         let bytes = Array(path.utf8)
-        let tagged = !inherited.isEmpty || pathEntries[PathKey(path)] != nil
+        let tagged =
+            !inherited.isEmpty || pathEntries[PathKey(path)] != nil
             || globs.contains { globEntries[$0].pattern.matches(bytes) } || mayReach(path, components + [name])
         if tagged {
-            diagnostics.append(.error(code, message, at: entryLocation(inherited.first ?? pathEntries[PathKey(path)]?.first), subject: path))
+            diagnostics.append(
+                .error(
+                    code, message, at: entryLocation(inherited.first ?? pathEntries[PathKey(path)]?.first),
+                    subject: path))
         } else if !ignoresUntagged {
-            diagnostics.append(.warning(code, message + " (no entry tags it, so it stays out of every pack)", subject: path))
+            diagnostics.append(
+                .warning(code, message + " (no entry tags it, so it stays out of every pack)", subject: path))
         }
     }
 
@@ -380,21 +432,25 @@ private struct Walk {
     /// anything in it.
     mutating func skipBuildFolder(_ relative: String, inherited: [Int]) {
         let naming = manifest.entries.indices.filter { index in
-            guard case let .path(path) = manifest.entries[index].selector else { return false }
+            guard case .path(let path) = manifest.entries[index].selector else { return false }
             return path.hasSameBytes(as: relative) || path.utf8.starts(with: (relative + "/").utf8)
         }
         for index in naming {
             settledEntries.insert(index)
-            diagnostics.append(.error(.buildFolderSkipped,
-                "'\(relative)' is an odrpack build folder (it holds \(outputMarker ?? "a build lock")), never resources: point the entry at the resources themselves, or build into a folder outside resources-root",
-                at: entryLocation(index), subject: relative))
+            diagnostics.append(
+                .error(
+                    .buildFolderSkipped,
+                    "'\(relative)' is an odrpack build folder (it holds \(outputMarker ?? "a build lock")), never resources: point the entry at the resources themselves, or build into a folder outside resources-root",
+                    at: entryLocation(index), subject: relative))
         }
         if !naming.isEmpty {
             return
         } else if !ignoresUntagged || !inherited.isEmpty {
-            diagnostics.append(.warning(.buildFolderSkipped,
-                "'\(relative)' is an odrpack build folder (it holds \(outputMarker ?? "a build lock")) and is skipped: its packs are never packed again; build into a folder outside resources-root to silence this",
-                subject: relative))
+            diagnostics.append(
+                .warning(
+                    .buildFolderSkipped,
+                    "'\(relative)' is an odrpack build folder (it holds \(outputMarker ?? "a build lock")) and is skipped: its packs are never packed again; build into a folder outside resources-root to silence this",
+                    subject: relative))
         }
     }
 
@@ -416,17 +472,24 @@ private struct Walk {
         if !rootPath.isEmpty {
             checkEntries()
             for (path, entry) in invalidNames {
-                diagnostics.append(.error(.fileUnreadable,
-                                          "file name '\(path)' is not valid UTF-8, so it cannot be stored in a pack: rename the file",
-                                          at: entryLocation(entry), subject: path))
+                diagnostics.append(
+                    .error(
+                        .fileUnreadable,
+                        "file name '\(path)' is not valid UTF-8, so it cannot be stored in a pack: rename the file",
+                        at: entryLocation(entry), subject: path))
             }
             let unnamable = Set(invalidNames.map(\.path))
             let checked = alreadyChecked(resources)
-            let unchecked = resources.indices.filter { !checked[$0] && !unnamable.contains(resources[$0].path) }.map { resources[$0] }
-            diagnostics += ExecutableContentCheck(rootPath: rootPath, fileSystem: fileSystem).check(unchecked) { entryLocation($0.firstEntry) }
+            let unchecked = resources.indices.filter { !checked[$0] && !unnamable.contains(resources[$0].path) }.map {
+                resources[$0]
+            }
+            diagnostics += ExecutableContentCheck(rootPath: rootPath, fileSystem: fileSystem).check(unchecked) {
+                entryLocation($0.firstEntry)
+            }
         }
-        var resolution = Resolution(rootPath: rootPath, resources: resources, appBundleFiles: appBundleFiles,
-                                    appBundleSize: appBundleSize, diagnostics: diagnostics, fingerprint: fingerprint)
+        var resolution = Resolution(
+            rootPath: rootPath, resources: resources, appBundleFiles: appBundleFiles,
+            appBundleSize: appBundleSize, diagnostics: diagnostics, fingerprint: fingerprint)
         resolution.countsAppBundle = !ignoresUntagged
         return resolution
     }
@@ -436,20 +499,25 @@ private struct Walk {
     mutating func checkDestinations() {
         resources.sort { $0.path.precedesByCodePoint($1.path) }
         for (first, second) in zip(resources, resources.dropFirst()) where first.path.hasSameBytes(as: second.path) {
-            let firstEntry = first.placedBy ?? first.firstEntry, secondEntry = second.placedBy ?? second.firstEntry
-            diagnostics.append(.error(.destinationConflict,
-                "'\(first.source)' (entry at \(describe(firstEntry))) and '\(second.source)' (entry at \(describe(secondEntry))) both go to '\(first.path)' in the app and its packs: Xcode stops with \"multiple commands produce\"; give one of them another 'into', or untag one",
-                at: entryLocation(secondEntry), subject: first.path))
+            let firstEntry = first.placedBy ?? first.firstEntry
+            let secondEntry = second.placedBy ?? second.firstEntry
+            diagnostics.append(
+                .error(
+                    .destinationConflict,
+                    "'\(first.source)' (entry at \(describe(firstEntry))) and '\(second.source)' (entry at \(describe(secondEntry))) both go to '\(first.path)' in the app and its packs: Xcode stops with \"multiple commands produce\"; give one of them another 'into', or untag one",
+                    at: entryLocation(secondEntry), subject: first.path))
         }
     }
 
     /// How a path that the file system finds is spelled on disk, component by component (nil when a folder cannot
     /// be listed): on a case-insensitive volume `hero.png` finds `Hero.png` (docs/manifest.md#tags).
     func spellingOnDisk(_ path: String) -> String? {
-        var folder = rootPath, spelled: [String] = []
+        var folder = rootPath
+        var spelled: [String] = []
         for component in path.split(separator: "/").map(String.init) {
             guard let names = fileSystem.names(in: folder) else { return nil }
-            let onDisk = names.first { $0.hasSameBytes(as: component) }
+            let onDisk =
+                names.first { $0.hasSameBytes(as: component) }
                 ?? names.first { $0.lowercased() == component.lowercased() }
                 ?? component
             spelled.append(onDisk)
@@ -462,35 +530,45 @@ private struct Walk {
         for (index, entry) in manifest.entries.enumerated() where !settledEntries.contains(index) {
             let location = entry.selectorLocation
             switch entry.selector {
-            case let .path(path):
+            case .path(let path):
                 if !visitedEntryPaths.contains(PathKey(path)) {
                     let absolute = path.isEmpty ? rootPath : rootPath + "/" + path
-                    guard case let .success(status) = fileSystem.status(absolute, followingLinks: false) else {
-                        diagnostics.append(.error(.pathNotFound,
-                                                  "path '\(path)' does not exist under resources-root: fix the path or remove the entry",
-                                                  at: location, subject: path))
+                    guard case .success(let status) = fileSystem.status(absolute, followingLinks: false) else {
+                        diagnostics.append(
+                            .error(
+                                .pathNotFound,
+                                "path '\(path)' does not exist under resources-root: fix the path or remove the entry",
+                                at: location, subject: path))
                         continue
                     }
                     if let spelled = spellingOnDisk(path), !spelled.hasSameBytes(as: path) {
                         // A file system that ignores case (or normalization) finds the name; entries compare bytes.
-                        diagnostics.append(.error(.pathNotFound,
-                                                  "path '\(path)' does not exist under resources-root as written: the name on disk is '\(spelled)' (this file system ignores letter case, entries do not): write it as on disk",
-                                                  at: location, subject: path))
+                        diagnostics.append(
+                            .error(
+                                .pathNotFound,
+                                "path '\(path)' does not exist under resources-root as written: the name on disk is '\(spelled)' (this file system ignores letter case, entries do not): write it as on disk",
+                                at: location, subject: path))
                     } else if status.kind != .symbolicLink {
-                        diagnostics.append(.warning(.entryMatchesNothing,
-                                                    "path '\(path)' names no packable file (it is excluded or not a regular file)",
-                                                    at: location, subject: path))
+                        diagnostics.append(
+                            .warning(
+                                .entryMatchesNothing,
+                                "path '\(path)' names no packable file (it is excluded or not a regular file)",
+                                at: location, subject: path))
                     }
                 } else if matchCounts[index] == 0 {
-                    diagnostics.append(.warning(.entryMatchesNothing,
-                                                "folder '\(path.isEmpty ? "." : path)' holds no files to tag: add files or remove the entry",
-                                                at: location, subject: path))
+                    diagnostics.append(
+                        .warning(
+                            .entryMatchesNothing,
+                            "folder '\(path.isEmpty ? "." : path)' holds no files to tag: add files or remove the entry",
+                            at: location, subject: path))
                 }
-            case let .glob(glob):
+            case .glob(let glob):
                 if matchCounts[index] == 0 {
-                    diagnostics.append(.warning(.entryMatchesNothing,
-                                                "glob '\(glob)' matches no file: check the pattern (paths are relative to resources-root)",
-                                                at: location, subject: glob))
+                    diagnostics.append(
+                        .warning(
+                            .entryMatchesNothing,
+                            "glob '\(glob)' matches no file: check the pattern (paths are relative to resources-root)",
+                            at: location, subject: glob))
                 }
             }
         }

@@ -17,7 +17,8 @@ package enum ByteCount {
         let number = trimmed[..<firstLetter].trimmingCharacters(in: .whitespaces)
         let unit = String(trimmed[firstLetter...])
         guard let factor = units.first(where: { $0.name.caseInsensitiveCompare(unit) == .orderedSame })?.factor,
-              !number.isEmpty, number.allSatisfy({ $0.isNumber || $0 == "." }) else { return nil }
+            !number.isEmpty, number.allSatisfy({ $0.isNumber || $0 == "." })
+        else { return nil }
         if let whole = Int64(number) {
             let (product, overflow) = whole.multipliedReportingOverflow(by: factor)
             return overflow ? nil : product

@@ -45,14 +45,19 @@ package struct JSONReader {
         position += 1
         try enter()
         defer { depth -= 1 }
-        if peek() == UInt8(ascii: "}") { position += 1; return }
+        if peek() == UInt8(ascii: "}") {
+            position += 1
+            return
+        }
         while true {
             let key = try string(what)
             try expect(UInt8(ascii: ":"))
             try body(&self, key)
             switch peek() {
             case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "}"): position += 1; return
+            case UInt8(ascii: "}"):
+                position += 1
+                return
             default: throw Failure.syntax(position)
             }
         }
@@ -64,12 +69,17 @@ package struct JSONReader {
         position += 1
         try enter()
         defer { depth -= 1 }
-        if peek() == UInt8(ascii: "]") { position += 1; return }
+        if peek() == UInt8(ascii: "]") {
+            position += 1
+            return
+        }
         while true {
             try body(&self)
             switch peek() {
             case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "]"): position += 1; return
+            case UInt8(ascii: "]"):
+                position += 1
+                return
             default: throw Failure.syntax(position)
             }
         }
@@ -77,7 +87,9 @@ package struct JSONReader {
 
     private mutating func enter() throws {
         depth += 1
-        guard depth <= Self.maximumDepth else { throw Failure.shape("it nests objects and lists over \(Self.maximumDepth) deep") }
+        guard depth <= Self.maximumDepth else {
+            throw Failure.shape("it nests objects and lists over \(Self.maximumDepth) deep")
+        }
     }
 
     package mutating func strings(_ what: String) throws -> [String] {
@@ -88,7 +100,8 @@ package struct JSONReader {
 
     package mutating func isNull() -> Bool {
         guard peek() == UInt8(ascii: "n"), position + 4 <= bytes.count, bytes[position + 1] == UInt8(ascii: "u"),
-              bytes[position + 2] == UInt8(ascii: "l"), bytes[position + 3] == UInt8(ascii: "l") else { return false }
+            bytes[position + 2] == UInt8(ascii: "l"), bytes[position + 3] == UInt8(ascii: "l")
+        else { return false }
         position += 4
         return true
     }
@@ -116,9 +129,14 @@ package struct JSONReader {
         while position < bytes.count {
             let byte = bytes[position]
             position += 1
-            if byte == UInt8(ascii: "\"") { return try scalars.withUnsafeBufferPointer { try Self.validated($0, at: start) } }
+            if byte == UInt8(ascii: "\"") {
+                return try scalars.withUnsafeBufferPointer { try Self.validated($0, at: start) }
+            }
             if byte < 0x20 { throw Failure.syntax(position - 1) }
-            guard byte == UInt8(ascii: "\\") else { scalars.append(byte); continue }
+            guard byte == UInt8(ascii: "\\") else {
+                scalars.append(byte)
+                continue
+            }
             guard let escape = current else { break }
             position += 1
             switch escape {
@@ -131,7 +149,9 @@ package struct JSONReader {
                 var value = try hex4()
                 // A surrogate must come as a high one followed by an escaped low one; anything else is not text.
                 if (0xD800..<0xDC00).contains(value) {
-                    guard current == UInt8(ascii: "\\"), position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "u") else {
+                    guard current == UInt8(ascii: "\\"), position + 1 < bytes.count,
+                        bytes[position + 1] == UInt8(ascii: "u")
+                    else {
                         throw Failure.syntax(position)
                     }
                     position += 2
@@ -154,7 +174,8 @@ package struct JSONReader {
         // (Faster here than the generic String(validating:as:).)
         var text = String(decoding: bytes, as: UTF8.self)
         let valid = text.withUTF8 { decoded in
-            decoded.count == bytes.count && (bytes.isEmpty || memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+            decoded.count == bytes.count
+                && (bytes.isEmpty || memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
         }
         guard valid else { throw Failure.syntax(offset) }
         return text
@@ -185,7 +206,9 @@ package struct JSONReader {
     }
 
     package mutating func double(_ what: String) throws -> Double {
-        guard let value = Double(try numberText(what)), value.isFinite else { throw Failure.shape("\(what) must be a finite number") }
+        guard let value = Double(try numberText(what)), value.isFinite else {
+            throw Failure.shape("\(what) must be a finite number")
+        }
         return value
     }
 
@@ -199,12 +222,17 @@ package struct JSONReader {
     private mutating func numberText(_ what: String) throws -> String {
         skipSpace()
         let start = position
-        while let byte = current, byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".")
-                || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+        while let byte = current,
+            byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".")
+                || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        {
             position += 1
         }
         guard position > start else { throw try shapeOrSyntax("\(what) must be a number") }
-        guard Self.isJSONNumber(UnsafeBufferPointer(rebasing: bytes[start..<position])) else { throw Failure.syntax(start) }
+        guard Self.isJSONNumber(UnsafeBufferPointer(rebasing: bytes[start..<position])) else {
+            throw Failure.syntax(start)
+        }
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
     }
 
@@ -225,7 +253,9 @@ package struct JSONReader {
         }
         if index < text.count && (text[index] == UInt8(ascii: "e") || text[index] == UInt8(ascii: "E")) {
             index += 1
-            if index < text.count && (text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-")) { index += 1 }
+            if index < text.count && (text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-")) {
+                index += 1
+            }
             guard digits() > 0 else { return false }
         }
         return index == text.count
@@ -247,15 +277,21 @@ package struct JSONReader {
             // Even a value nobody reads must be a number a reader could hold: whole numbers in 64 bits.
             let text = try numberText("value")
             let whole = !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
-            guard whole ? Int64(text) != nil : Double(text)?.isFinite == true else { throw Failure.shape("the number \(text) is out of range") }
+            guard whole ? Int64(text) != nil : Double(text)?.isFinite == true else {
+                throw Failure.shape("the number \(text) is out of range")
+            }
         }
     }
 
     /// A wrong type where valid JSON continues is a shape problem; the end of the bytes is a syntax one.
     private mutating func shapeOrSyntax(_ message: String) throws -> Failure {
-        guard let byte = peek(), [UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""), UInt8(ascii: "t"),
-                                  UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "-")].contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return .syntax(position) }
+        guard let byte = peek(),
+            [
+                UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""), UInt8(ascii: "t"),
+                UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "-"),
+            ].contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        else { return .syntax(position) }
         return .shape(message)
     }
 }

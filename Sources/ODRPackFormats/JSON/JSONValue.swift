@@ -16,13 +16,14 @@ package enum JSONValue: Equatable, Sendable {
     package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
-        case let (.bool(a), .bool(b)): return a == b
-        case let (.int(a), .int(b)): return a == b
-        case let (.double(a), .double(b)): return a == b
-        case let (.string(a), .string(b)): return a == b
-        case let (.array(a), .array(b)): return a == b
-        case let (.object(a), .object(b)): return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
-        case let (.written(a), .written(b)): return a == b
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.int(let a), .int(let b)): return a == b
+        case (.double(let a), .double(let b)): return a == b
+        case (.string(let a), .string(let b)): return a == b
+        case (.array(let a), .array(let b)): return a == b
+        case (.object(let a), .object(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        case (.written(let a), .written(let b)): return a == b
         default: return false
         }
     }
@@ -59,14 +60,17 @@ package enum JSONValue: Equatable, Sendable {
     private func write(to output: inout [UInt8], indent: Int, expandingArrays: Bool) {
         switch self {
         case .null: output.append(contentsOf: Self.nullBytes)
-        case let .bool(value): output.append(contentsOf: value ? Self.trueBytes : Self.falseBytes)
-        case let .int(value): Self.writeInteger(value, to: &output)
-        case let .double(value):
+        case .bool(let value): output.append(contentsOf: value ? Self.trueBytes : Self.falseBytes)
+        case .int(let value): Self.writeInteger(value, to: &output)
+        case .double(let value):
             output.append(contentsOf: (value.isFinite ? "\(value)" : "null").utf8)
-        case let .string(value): Self.writeString(value, to: &output)
-        case let .written(bytes): output.append(contentsOf: bytes)
-        case let .array(values):
-            if values.isEmpty { output.append(contentsOf: Self.emptyArray); return }
+        case .string(let value): Self.writeString(value, to: &output)
+        case .written(let bytes): output.append(contentsOf: bytes)
+        case .array(let values):
+            if values.isEmpty {
+                output.append(contentsOf: Self.emptyArray)
+                return
+            }
             if !expandingArrays && values.allSatisfy(\.isScalar) {
                 output.append(UInt8(ascii: "["))
                 for (index, value) in values.enumerated() {
@@ -84,8 +88,11 @@ package enum JSONValue: Equatable, Sendable {
             }
             Self.writeIndent(indent, to: &output)
             output.append(UInt8(ascii: "]"))
-        case let .object(pairs):
-            if pairs.isEmpty { output.append(contentsOf: Self.emptyObject); return }
+        case .object(let pairs):
+            if pairs.isEmpty {
+                output.append(contentsOf: Self.emptyObject)
+                return
+            }
             output.append(contentsOf: Self.openObject)
             for (index, (key, value)) in pairs.enumerated() {
                 Self.writeIndent(indent + 1, to: &output)

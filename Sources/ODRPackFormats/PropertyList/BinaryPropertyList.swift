@@ -45,8 +45,8 @@ private struct BinaryPropertyListWriter {
 
     static func count(_ value: PropertyListValue) -> Int {
         switch value {
-        case let .array(items): return 1 + items.reduce(0) { $0 + count($1) }
-        case let .dictionary(pairs): return 1 + pairs.count + pairs.values.reduce(0) { $0 + count($1) }
+        case .array(let items): return 1 + items.reduce(0) { $0 + count($1) }
+        case .dictionary(let pairs): return 1 + pairs.count + pairs.values.reduce(0) { $0 + count($1) }
         default: return 1
         }
     }
@@ -56,17 +56,17 @@ private struct BinaryPropertyListWriter {
         let index = next
         next += 1
         switch value {
-        case let .bool(flag):
+        case .bool(let flag):
             offsets[index] = body.count
             body.append(flag ? 0x09 : 0x08)
-        case let .int(number):
+        case .int(let number):
             offsets[index] = body.count
             Self.appendInteger(number, to: &body)
-        case let .real(number):
+        case .real(let number):
             offsets[index] = body.count
             body.append(0x23)
             Self.appendBigEndian(number.bitPattern, bytes: 8, to: &body)
-        case var .string(text):
+        case .string(var text):
             offsets[index] = body.count
             let ascii = text.withUTF8 { utf8 in
                 // One OR over the bytes: a high bit anywhere means UTF-16.
@@ -80,20 +80,20 @@ private struct BinaryPropertyListWriter {
                 Self.appendMarker(0x60, count: units.count, to: &body)
                 for unit in units { body.append(contentsOf: [UInt8(unit >> 8), UInt8(unit & 0xFF)]) }
             }
-        case let .array(items):
+        case .array(let items):
             let refs = items.map { flatten($0, refSize: refSize, next: &next) }
             offsets[index] = body.count
             Self.appendMarker(0xA0, count: refs.count, to: &body)
             for ref in refs { Self.appendBigEndian(UInt64(ref), bytes: refSize, to: &body) }
-        case let .data(bytes):
+        case .data(let bytes):
             offsets[index] = body.count
             Self.appendMarker(0x40, count: bytes.count, to: &body)
             body.append(contentsOf: bytes)
-        case let .date(seconds):
+        case .date(let seconds):
             offsets[index] = body.count
             body.append(0x33)
             Self.appendBigEndian(seconds.bitPattern, bytes: 8, to: &body)
-        case let .dictionary(pairs):
+        case .dictionary(let pairs):
             let keys = pairs.keys.sorted { $0.precedesByCodePoint($1) }
             let keyRefs = keys.map { flatten(.string($0), refSize: refSize, next: &next) }
             let valueRefs = keys.map { flatten(pairs[$0]!, refSize: refSize, next: &next) }

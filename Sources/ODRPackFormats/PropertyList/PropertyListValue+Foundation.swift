@@ -11,9 +11,13 @@ extension PropertyListValue {
         // decides (Foundation reads plist integers and reals as NSNumbers; Swift's own numbers bridge to one).
         case let number as NSNumber:
             let kind = String(cString: number.objCType)
-            if Self.isBoolean(number) { self = .bool(number.boolValue) }
-            else if kind == "d" || kind == "f" { self = .real(number.doubleValue) }
-            else { self = .int(number.int64Value) }
+            if Self.isBoolean(number) {
+                self = .bool(number.boolValue)
+            } else if kind == "d" || kind == "f" {
+                self = .real(number.doubleValue)
+            } else {
+                self = .int(number.int64Value)
+            }
         case let bytes as Data: self = .data([UInt8](bytes))
         case let date as Date: self = .date(date.timeIntervalSinceReferenceDate)
         case let items as [Any]:
@@ -38,9 +42,9 @@ extension PropertyListValue {
     /// Darwin's Foundation reads a plist boolean as a CFBoolean NSNumber; corelibs gives a Bool (matched earlier).
     private static func isBoolean(_ number: NSNumber) -> Bool {
         #if canImport(Darwin)
-        return CFGetTypeID(number) == CFBooleanGetTypeID()
+            return CFGetTypeID(number) == CFBooleanGetTypeID()
         #else
-        return false
+            return false
         #endif
     }
 }

@@ -7,7 +7,8 @@ import ODRPackPlatform
 package enum XMLPropertyList {
     package static func data(_ value: PropertyListValue) -> Data {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n"
+        out +=
+            "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n"
         out += "<plist version=\"1.0\">\n"
         write(value, depth: 0, to: &out)
         out += "</plist>\n"
@@ -17,22 +18,31 @@ package enum XMLPropertyList {
     private static func write(_ value: PropertyListValue, depth: Int, to out: inout String) {
         let indent = String(repeating: "\t", count: depth)
         switch value {
-        case let .bool(flag): out += indent + (flag ? "<true/>" : "<false/>") + "\n"
-        case let .int(number): out += indent + "<integer>\(number)</integer>\n"
-        case let .real(number): out += indent + "<real>\(real(number))</real>\n"
-        case let .string(text): out += indent + "<string>\(escaped(text))</string>\n"
-        case let .data(bytes): out += indent + "<data>\(Data(bytes).base64EncodedString())</data>\n"
-        case let .date(seconds):
+        case .bool(let flag): out += indent + (flag ? "<true/>" : "<false/>") + "\n"
+        case .int(let number): out += indent + "<integer>\(number)</integer>\n"
+        case .real(let number): out += indent + "<real>\(real(number))</real>\n"
+        case .string(let text): out += indent + "<string>\(escaped(text))</string>\n"
+        case .data(let bytes): out += indent + "<data>\(Data(bytes).base64EncodedString())</data>\n"
+        case .date(let seconds):
             let time = UTCTime(secondsSince1970: Int64((seconds + 978_307_200).rounded(.down)))
-            out += indent + String(format: "<date>%04d-%02d-%02dT%02d:%02d:%02dZ</date>\n",
-                                   time.year, time.month, time.day, time.hour, time.minute, time.second)
-        case let .array(items):
-            if items.isEmpty { out += indent + "<array/>\n"; return }
+            out +=
+                indent
+                + String(
+                    format: "<date>%04d-%02d-%02dT%02d:%02d:%02dZ</date>\n",
+                    time.year, time.month, time.day, time.hour, time.minute, time.second)
+        case .array(let items):
+            if items.isEmpty {
+                out += indent + "<array/>\n"
+                return
+            }
             out += indent + "<array>\n"
             for item in items { write(item, depth: depth + 1, to: &out) }
             out += indent + "</array>\n"
-        case let .dictionary(pairs):
-            if pairs.isEmpty { out += indent + "<dict/>\n"; return }
+        case .dictionary(let pairs):
+            if pairs.isEmpty {
+                out += indent + "<dict/>\n"
+                return
+            }
             out += indent + "<dict>\n"
             for key in pairs.keys.sorted(by: { $0.precedesByCodePoint($1) }) {
                 out += indent + "\t<key>\(escaped(key))</key>\n"

@@ -51,27 +51,37 @@ package final class AssetPackZipWriter {
     }
 
     /// A file entry whose archived bytes are all in memory: `payload` is the data, deflated when `deflated`.
-    package func addFile(_ name: String, size: Int64, crc: UInt32, deflated: Bool, payload: UnsafeRawBufferPointer) throws {
-        try addEntry(name, method: deflated ? ZipFormat.deflated : ZipFormat.stored, crc: crc, size: UInt64(size),
-                     compressedSize: UInt64(payload.count), isFolder: false)
+    package func addFile(_ name: String, size: Int64, crc: UInt32, deflated: Bool, payload: UnsafeRawBufferPointer)
+        throws
+    {
+        try addEntry(
+            name, method: deflated ? ZipFormat.deflated : ZipFormat.stored, crc: crc, size: UInt64(size),
+            compressedSize: UInt64(payload.count), isFolder: false)
         try emit(payload)
     }
 
     /// A file entry whose archived bytes already exist (an unchanged entry of an earlier archive): `body` calls its
     /// argument with each piece of them, `compressedSize` bytes in all, deflated when `deflated`.
-    package func addFile(_ name: String, size: Int64, crc: UInt32, deflated: Bool, compressedSize: Int64,
-                         copying body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+    package func addFile(
+        _ name: String, size: Int64, crc: UInt32, deflated: Bool, compressedSize: Int64,
+        copying body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws {
         var unhashed: SHA256Hasher?
-        try addArchived(name, size: size, crc: crc, deflated: deflated, compressedSize: compressedSize, alsoHashingInto: &unhashed, body)
+        try addArchived(
+            name, size: size, crc: crc, deflated: deflated, compressedSize: compressedSize, alsoHashingInto: &unhashed,
+            body)
     }
 
     /// An entry whose archived bytes `body` passes piece by piece, `compressedSize` bytes in all; with `content`, they
     /// are also hashed into it, in the same pass as the archive's hash (`SHA256Hasher.update(_:_:with:)`).
-    private func addArchived(_ name: String, size: Int64, crc: UInt32, deflated: Bool, compressedSize: Int64,
-                             alsoHashingInto content: inout SHA256Hasher?,
-                             _ body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
-        try addEntry(name, method: deflated ? ZipFormat.deflated : ZipFormat.stored, crc: crc, size: UInt64(size),
-                     compressedSize: UInt64(compressedSize), isFolder: false)
+    private func addArchived(
+        _ name: String, size: Int64, crc: UInt32, deflated: Bool, compressedSize: Int64,
+        alsoHashingInto content: inout SHA256Hasher?,
+        _ body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws {
+        try addEntry(
+            name, method: deflated ? ZipFormat.deflated : ZipFormat.stored, crc: crc, size: UInt64(size),
+            compressedSize: UInt64(compressedSize), isFolder: false)
         var archived: Int64 = 0
         try body { piece in
             archived += Int64(piece.count)
@@ -81,26 +91,34 @@ package final class AssetPackZipWriter {
     }
 
     /// The local header this writer gives a file entry: an entry copied from an earlier archive had exactly this one.
-    package func localHeader(ofFile name: String, size: Int64, crc: UInt32, deflated: Bool, compressedSize: Int64) -> [UInt8] {
-        localHeader(name, method: deflated ? ZipFormat.deflated : ZipFormat.stored, crc: crc, size: UInt64(size),
-                    compressedSize: UInt64(compressedSize),
-                    zip64: ZipFormat.needsZip64(size: UInt64(size), compressedSize: UInt64(compressedSize)))
+    package func localHeader(ofFile name: String, size: Int64, crc: UInt32, deflated: Bool, compressedSize: Int64)
+        -> [UInt8]
+    {
+        localHeader(
+            name, method: deflated ? ZipFormat.deflated : ZipFormat.stored, crc: crc, size: UInt64(size),
+            compressedSize: UInt64(compressedSize),
+            zip64: ZipFormat.needsZip64(size: UInt64(size), compressedSize: UInt64(compressedSize)))
     }
 
     /// A file entry streamed in pieces: `body` calls its argument with each piece, `size` bytes in all.
-    package func addFile(_ name: String, size: Int64, crc: UInt32, deflate: Bool,
-                         body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+    package func addFile(
+        _ name: String, size: Int64, crc: UInt32, deflate: Bool,
+        body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws {
         var unhashed: SHA256Hasher?
         try addFile(name, size: size, crc: crc, deflate: deflate, alsoHashingInto: &unhashed, body: body)
     }
 
     /// As above, also hashing the file's bytes into `content` when it is not nil: a stored file's in one pass with the
     /// archive's hash, so its own digest costs a third of a second hash.
-    package func addFile(_ name: String, size: Int64, crc: UInt32, deflate: Bool, alsoHashingInto content: inout SHA256Hasher?,
-                         body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+    package func addFile(
+        _ name: String, size: Int64, crc: UInt32, deflate: Bool, alsoHashingInto content: inout SHA256Hasher?,
+        body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws {
         guard deflate, let deflater else {
             // Stored, its archived bytes are its bytes.
-            return try addArchived(name, size: size, crc: crc, deflated: false, compressedSize: size, alsoHashingInto: &content, body)
+            return try addArchived(
+                name, size: size, crc: crc, deflated: false, compressedSize: size, alsoHashingInto: &content, body)
         }
         try Self.checkName(name)
         // The compressed size is known only at the end: write a header to reserve its place, stream the data,
@@ -110,7 +128,8 @@ package final class AssetPackZipWriter {
         try flush()
         let headerOffset = offset
         let reserved = ZipFormat.needsZip64(size: UInt64(size), compressedSize: UInt64(compressBound(uLong(size))))
-        var header = localHeader(name, method: ZipFormat.deflated, crc: crc, size: UInt64(size), compressedSize: 0, zip64: reserved)
+        var header = localHeader(
+            name, method: ZipFormat.deflated, crc: crc, size: UInt64(size), compressedSize: 0, zip64: reserved)
         let reservedCount = UInt64(header.count)
         try header.withUnsafeBytes { try writeAll($0, hashing: false) }
         var compressedSize: UInt64 = 0
@@ -129,15 +148,20 @@ package final class AssetPackZipWriter {
         }
         guard read == size else { throw sizeMismatch(name, expected: size, got: read) }
         let zip64 = ZipFormat.needsZip64(size: UInt64(size), compressedSize: compressedSize)
-        header = localHeader(name, method: ZipFormat.deflated, crc: crc, size: UInt64(size), compressedSize: compressedSize, zip64: zip64)
+        header = localHeader(
+            name, method: ZipFormat.deflated, crc: crc, size: UInt64(size), compressedSize: compressedSize, zip64: zip64
+        )
         if zip64 != reserved {
             guard reserved else { throw ODRPackError.libraryFailed("'\(name)' deflated to more than zlib's bound") }
-            try moveBack(from: headerOffset + reservedCount, to: headerOffset + UInt64(header.count), count: compressedSize)
+            try moveBack(
+                from: headerOffset + reservedCount, to: headerOffset + UInt64(header.count), count: compressedSize)
         }
         let failure = header.withUnsafeBytes { SystemCall.writeAll(descriptor, $0, at: Int64(headerOffset)) }
         guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
-        records.append(CentralRecord(name: Array(name.utf8), method: ZipFormat.deflated, crc: crc, compressedSize: compressedSize,
-                                     size: UInt64(size), offset: headerOffset, isFolder: false))
+        records.append(
+            CentralRecord(
+                name: Array(name.utf8), method: ZipFormat.deflated, crc: crc, compressedSize: compressedSize,
+                size: UInt64(size), offset: headerOffset, isFolder: false))
         try hashRegion(from: headerOffset, to: offset)
     }
 
@@ -147,10 +171,12 @@ package final class AssetPackZipWriter {
         defer { buffer.deallocate() }
         var done: UInt64 = 0
         while done < count {
-            let piece = SystemCall.readFully(descriptor, into: buffer.baseAddress!, count: Int(min(UInt64(buffer.count), count - done)),
-                                             at: Int64(from + done))
+            let piece = SystemCall.readFully(
+                descriptor, into: buffer.baseAddress!, count: Int(min(UInt64(buffer.count), count - done)),
+                at: Int64(from + done))
             guard piece > 0 else { throw readBackFailure(piece) }
-            let failure = SystemCall.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: buffer[..<piece]), at: Int64(to + done))
+            let failure = SystemCall.writeAll(
+                descriptor, UnsafeRawBufferPointer(rebasing: buffer[..<piece]), at: Int64(to + done))
             guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
             done += UInt64(piece)
         }
@@ -167,7 +193,9 @@ package final class AssetPackZipWriter {
         let directorySize = offset - directoryOffset
         let count = UInt64(records.count)
         var end: [UInt8] = []
-        if count >= 0xFFFF || directoryOffset >= UInt64(ZipFormat.overflow32) || directorySize >= UInt64(ZipFormat.overflow32) {
+        if count >= 0xFFFF || directoryOffset >= UInt64(ZipFormat.overflow32)
+            || directorySize >= UInt64(ZipFormat.overflow32)
+        {
             let zip64EndOffset = offset
             end.appendLittleEndian(ZipFormat.zip64EndSignature)
             end.appendLittleEndian(UInt64(44))
@@ -204,19 +232,27 @@ package final class AssetPackZipWriter {
         let length = name.utf8.count
         guard length <= Int(UInt16.max) else {
             throw ODRPackError.unbuildable(
-                "'\(name.prefix(80))...' is \(length) bytes long: a zip entry name holds at most 65,535; shorten the paths in the pack (or what the sign command adds)")
+                "'\(name.prefix(80))...' is \(length) bytes long: a zip entry name holds at most 65,535; shorten the paths in the pack (or what the sign command adds)"
+            )
         }
     }
 
-    private func addEntry(_ name: String, method: UInt16, crc: UInt32, size: UInt64, compressedSize: UInt64, isFolder: Bool) throws {
+    private func addEntry(
+        _ name: String, method: UInt16, crc: UInt32, size: UInt64, compressedSize: UInt64, isFolder: Bool
+    ) throws {
         try Self.checkName(name)
         let zip64 = ZipFormat.needsZip64(size: size, compressedSize: compressedSize)
-        records.append(CentralRecord(name: Array(name.utf8), method: method, crc: crc, compressedSize: compressedSize,
-                                     size: size, offset: offset, isFolder: isFolder))
-        try emitBytes(localHeader(name, method: method, crc: crc, size: size, compressedSize: compressedSize, zip64: zip64))
+        records.append(
+            CentralRecord(
+                name: Array(name.utf8), method: method, crc: crc, compressedSize: compressedSize,
+                size: size, offset: offset, isFolder: isFolder))
+        try emitBytes(
+            localHeader(name, method: method, crc: crc, size: size, compressedSize: compressedSize, zip64: zip64))
     }
 
-    private func localHeader(_ name: String, method: UInt16, crc: UInt32, size: UInt64, compressedSize: UInt64, zip64: Bool) -> [UInt8] {
+    private func localHeader(
+        _ name: String, method: UInt16, crc: UInt32, size: UInt64, compressedSize: UInt64, zip64: Bool
+    ) -> [UInt8] {
         let nameBytes = Array(name.utf8)
         var header: [UInt8] = []
         header.reserveCapacity(ZipFormat.localHeaderSize + nameBytes.count + 20)
@@ -254,12 +290,14 @@ package final class AssetPackZipWriter {
                 raw.storeBytes(of: UInt16(raw.count - 4).littleEndian, toByteOffset: 2, as: UInt16.self)
             }
         }
-        let mode = record.isFolder ? ZipFormat.folderMode << 16 | ZipFormat.dosFolderAttribute : ZipFormat.fileMode << 16
+        let mode =
+            record.isFolder ? ZipFormat.folderMode << 16 | ZipFormat.dosFolderAttribute : ZipFormat.fileMode << 16
         var header: [UInt8] = []
         header.reserveCapacity(ZipFormat.centralHeaderSize + record.name.count + extra.count)
         header.appendLittleEndian(ZipFormat.centralHeaderSignature)
         header.appendLittleEndian(ZipFormat.versionMadeBy)
-        header.appendLittleEndian(ZipFormat.versionNeeded(zip64: !extra.isEmpty, method: record.method, isFolder: record.isFolder))
+        header.appendLittleEndian(
+            ZipFormat.versionNeeded(zip64: !extra.isEmpty, method: record.method, isFolder: record.isFolder))
         header.appendLittleEndian(ZipFormat.utf8Flag)
         header.appendLittleEndian(record.method)
         header.appendLittleEndian(dosTime)
@@ -331,12 +369,15 @@ package final class AssetPackZipWriter {
 
     /// Writes at the end of the file (all of it, retrying interrupted writes); only bytes in archive order are hashed,
     /// and with `content` hashed into it too.
-    private func writeAll(_ bytes: UnsafeRawBufferPointer, hashing: Bool, alsoInto content: inout SHA256Hasher?) throws {
+    private func writeAll(_ bytes: UnsafeRawBufferPointer, hashing: Bool, alsoInto content: inout SHA256Hasher?) throws
+    {
         var failure: Int32 = 0
         if hashing && bytes.count >= Self.overlapStep {
             // A large piece is hashed while the kernel copies it: two cores where a rewritten pack has them.
-            let hashers = (hasher, content), descriptor = self.descriptor
-            let parts = try parallelMap([0, 1], jobs: 2) { part -> (failure: Int32, hashers: (SHA256Hasher, SHA256Hasher?)) in
+            let hashers = (hasher, content)
+            let descriptor = self.descriptor
+            let parts = try parallelMap([0, 1], jobs: 2) {
+                part -> (failure: Int32, hashers: (SHA256Hasher, SHA256Hasher?)) in
                 if part == 0 { return (SystemCall.writeAll(descriptor, bytes), hashers) }
                 var (archive, entry) = hashers
                 Self.hash(bytes, into: &archive, and: &entry)
@@ -360,7 +401,9 @@ package final class AssetPackZipWriter {
     }
 
     /// The archive's hash of `bytes`, and the entry's (in the same pass) when there is one.
-    private static func hash(_ bytes: UnsafeRawBufferPointer, into archive: inout SHA256Hasher, and entry: inout SHA256Hasher?) {
+    private static func hash(
+        _ bytes: UnsafeRawBufferPointer, into archive: inout SHA256Hasher, and entry: inout SHA256Hasher?
+    ) {
         if entry != nil { SHA256Hasher.update(&archive, &entry!, with: bytes) } else { archive.update(bytes) }
     }
 
@@ -374,8 +417,9 @@ package final class AssetPackZipWriter {
         defer { buffer.deallocate() }
         var position = start
         while position < end {
-            let count = SystemCall.readFully(descriptor, into: buffer.baseAddress!, count: Int(min(UInt64(buffer.count), end - position)),
-                                             at: Int64(position))
+            let count = SystemCall.readFully(
+                descriptor, into: buffer.baseAddress!, count: Int(min(UInt64(buffer.count), end - position)),
+                at: Int64(position))
             guard count > 0 else { throw readBackFailure(count) }
             hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             position += UInt64(count)
@@ -384,11 +428,14 @@ package final class AssetPackZipWriter {
 
     /// A read of what this writer wrote that came back short (0: someone truncated the file) or failed (-1).
     private func readBackFailure(_ result: Int) -> ODRPackError {
-        result == 0 ? .fileChanged("'\(path)' became shorter while it was being written: run the build again")
-                    : .system("cannot read back '\(path)'")
+        result == 0
+            ? .fileChanged("'\(path)' became shorter while it was being written: run the build again")
+            : .system("cannot read back '\(path)'")
     }
 
     private func sizeMismatch(_ name: String, expected: Int64, got: Int64) -> ODRPackError {
-        .fileChanged("'\(name)' changed while it was being archived (\(got) bytes, expected \(expected)): run the build again once it is stable")
+        .fileChanged(
+            "'\(name)' changed while it was being archived (\(got) bytes, expected \(expected)): run the build again once it is stable"
+        )
     }
 }

@@ -8,8 +8,9 @@ final class Deflater {
 
     init(level: Int) throws {
         output = .allocate(byteCount: 256 * 1024, alignment: 16)
-        let status = deflateInit2_(&stream, Int32(level), Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY,
-                                   zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+        let status = deflateInit2_(
+            &stream, Int32(level), Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY,
+            zlibVersion(), Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else {
             output.deallocate()
             throw ODRPackError.libraryFailed("cannot start zlib's deflate (status \(status))")

@@ -60,8 +60,8 @@ package final class StreamingZipReader {
     /// - Parameter hashing: also hash the file's raw bytes on the way, so `digestToEnd` needs no second read.
     package init(path: String, hashing: Bool = false) throws {
         switch SystemCall.openForReading(path) {
-        case let .success(opened): descriptor = opened
-        case let .failure(error): throw FormatError(description: "cannot open: \(error.reason)")
+        case .success(let opened): descriptor = opened
+        case .failure(let error): throw FormatError(description: "cannot open: \(error.reason)")
         }
         self.path = path
         buffer = .allocate(byteCount: 1 << 20, alignment: 16)
@@ -74,7 +74,8 @@ package final class StreamingZipReader {
         hashConsumed(upTo: bytesRead)
         guard var hasher else { preconditionFailure("digestToEnd needs a reader made with hashing") }
         while true {
-            let count = SystemCall.readFully(descriptor, into: buffer.baseAddress!, count: buffer.count, at: Int64(bytesRead))
+            let count = SystemCall.readFully(
+                descriptor, into: buffer.baseAddress!, count: buffer.count, at: Int64(bytesRead))
             guard count >= 0 else { throw FormatError(description: "cannot read: \(SystemError.last.reason)") }
             if count == 0 { break }
             hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
@@ -97,26 +98,35 @@ package final class StreamingZipReader {
         if current != nil { try readData { _ in } }
         let offset = position
         let signature = try peekSignature()
-        if signature == ZipFormat.centralHeaderSignature || signature == ZipFormat.endOfCentralDirectorySignature { return nil }
+        if signature == ZipFormat.centralHeaderSignature || signature == ZipFormat.endOfCentralDirectorySignature {
+            return nil
+        }
         guard signature == ZipFormat.localHeaderSignature else {
-            throw FormatError(description: "no local header at offset \(offset) (found 0x\(String(signature, radix: 16)))")
+            throw FormatError(
+                description: "no local header at offset \(offset) (found 0x\(String(signature, radix: 16)))")
         }
         let header = try take(ZipFormat.localHeaderSize)
-        let nameLength = Int(header.little(26, as: UInt16.self)), extraLength = Int(header.little(28, as: UInt16.self))
+        let nameLength = Int(header.little(26, as: UInt16.self))
+        let extraLength = Int(header.little(28, as: UInt16.self))
         let name = String(decoding: try take(nameLength), as: UTF8.self)
         let extra = try take(extraLength)
-        var entry = LocalEntry(name: name, versionNeeded: header.little(4), flags: header.little(6), method: header.little(8),
-                               crc: header.little(14), compressedSize: UInt64(header.little(18, as: UInt32.self)),
-                               size: UInt64(header.little(22, as: UInt32.self)), extraIDs: [], usesZip64: false, offset: offset,
-                               dosTime: header.little(10), dosDate: header.little(12))
-        try extra.withUnsafeBytes { extra in try ZipFormat.forEachExtraField(extra) { id, field in
-            entry.extraIDs.append(id)
-            guard id == ZipFormat.zip64ExtraID else { return }
-            entry.usesZip64 = true
-            guard field.count >= 16 else { throw FormatError(description: "'\(name)': its zip64 field is \(field.count) bytes, not 16") }
-            if entry.size == UInt64(ZipFormat.overflow32) { entry.size = field.little(0) }
-            if entry.compressedSize == UInt64(ZipFormat.overflow32) { entry.compressedSize = field.little(8) }
-        } }
+        var entry = LocalEntry(
+            name: name, versionNeeded: header.little(4), flags: header.little(6), method: header.little(8),
+            crc: header.little(14), compressedSize: UInt64(header.little(18, as: UInt32.self)),
+            size: UInt64(header.little(22, as: UInt32.self)), extraIDs: [], usesZip64: false, offset: offset,
+            dosTime: header.little(10), dosDate: header.little(12))
+        try extra.withUnsafeBytes { extra in
+            try ZipFormat.forEachExtraField(extra) { id, field in
+                entry.extraIDs.append(id)
+                guard id == ZipFormat.zip64ExtraID else { return }
+                entry.usesZip64 = true
+                guard field.count >= 16 else {
+                    throw FormatError(description: "'\(name)': its zip64 field is \(field.count) bytes, not 16")
+                }
+                if entry.size == UInt64(ZipFormat.overflow32) { entry.size = field.little(0) }
+                if entry.compressedSize == UInt64(ZipFormat.overflow32) { entry.compressedSize = field.little(8) }
+            }
+        }
         current = entry
         return entry
     }
@@ -131,15 +141,19 @@ package final class StreamingZipReader {
 
     /// As `readData(_:)`, also hashing the uncompressed bytes into `content`: a stored entry's bytes are hashed
     /// into the archive's hash and `content` in one pass.
-    package func readData(hashingInto content: inout SHA256Hasher,
-                          _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> (crc: UInt32, size: UInt64) {
+    package func readData(
+        hashingInto content: inout SHA256Hasher,
+        _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> (crc: UInt32, size: UInt64) {
         var hashing: SHA256Hasher? = content
         defer { if let hashing { content = hashing } }
         return try readData(hashingInto: &hashing, body)
     }
 
-    private func readData(hashingInto content: inout SHA256Hasher?,
-                          _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> (crc: UInt32, size: UInt64) {
+    private func readData(
+        hashingInto content: inout SHA256Hasher?,
+        _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> (crc: UInt32, size: UInt64) {
         guard let entry = current else { return (0, 0) }
         current = nil
         var crc: UInt32 = 0
@@ -169,12 +183,17 @@ package final class StreamingZipReader {
             let inflater = try Inflater()
             var ended = false
             try stream(entry.compressedSize) { piece in
-                guard !ended else { throw FormatError(description: "'\(entry.name)': data after the end of its deflate stream") }
+                guard !ended else {
+                    throw FormatError(description: "'\(entry.name)': data after the end of its deflate stream")
+                }
                 ended = try inflater.inflate(piece) { try emit($0) }
             }
             guard ended else { throw FormatError(description: "'\(entry.name)': its deflate stream ends early") }
         default:
-            throw FormatError(description: "'\(entry.name)' uses compression method \(entry.method): only stored (0) and deflate (8) are allowed")
+            throw FormatError(
+                description:
+                    "'\(entry.name)' uses compression method \(entry.method): only stored (0) and deflate (8) are allowed"
+            )
         }
         return (crc, size)
     }
@@ -183,11 +202,15 @@ package final class StreamingZipReader {
     /// consumed) when it is too large or libdeflate does not read it exactly as its header says: zlib then streams it.
     private func inflateWhole(_ entry: LocalEntry) throws -> UnsafeRawBufferPointer? {
         guard entry.compressedSize <= UInt64(buffer.count), entry.size <= UInt64(WholeInflater.limit),
-              try fill(Int(entry.compressedSize)) else { return nil }
+            try fill(Int(entry.compressedSize))
+        else { return nil }
         if wholeInflater == nil { wholeInflater = try WholeInflater() }
         let count = Int(entry.compressedSize)
-        guard let bytes = wholeInflater?.inflate(UnsafeRawBufferPointer(rebasing: buffer[bufferStart..<(bufferStart + count)]),
-                                                 size: Int(entry.size)) else { return nil }
+        guard
+            let bytes = wholeInflater?.inflate(
+                UnsafeRawBufferPointer(rebasing: buffer[bufferStart..<(bufferStart + count)]),
+                size: Int(entry.size))
+        else { return nil }
         bufferStart += count
         position += UInt64(count)
         return bytes
@@ -201,21 +224,26 @@ package final class StreamingZipReader {
         var entries: [CentralEntry] = []
         while try peekSignature() == ZipFormat.centralHeaderSignature {
             let header = try take(ZipFormat.centralHeaderSize)
-            let nameLength = Int(header.little(28, as: UInt16.self)), extraLength = Int(header.little(30, as: UInt16.self))
+            let nameLength = Int(header.little(28, as: UInt16.self))
+            let extraLength = Int(header.little(30, as: UInt16.self))
             let commentLength = Int(header.little(32, as: UInt16.self))
             let name = String(decoding: try take(nameLength), as: UTF8.self)
             let extra = try take(extraLength)
             _ = try take(commentLength)
-            var entry = CentralEntry(name: name, versionMadeBy: header.little(4), flags: header.little(8), method: header.little(10),
-                                     crc: header.little(16), compressedSize: UInt64(header.little(20, as: UInt32.self)),
-                                     size: UInt64(header.little(24, as: UInt32.self)), externalAttributes: header.little(38),
-                                     offset: UInt64(header.little(42, as: UInt32.self)), extraIDs: [])
-            try extra.withUnsafeBytes { extra in try ZipFormat.forEachExtraField(extra) { id, field in
-                entry.extraIDs.append(id)
-                guard id == ZipFormat.zip64ExtraID else { return }
-                try ZipFormat.resolveCentralZip64(field, name: name, size: &entry.size, compressedSize: &entry.compressedSize,
-                                                  offset: &entry.offset)
-            } }
+            var entry = CentralEntry(
+                name: name, versionMadeBy: header.little(4), flags: header.little(8), method: header.little(10),
+                crc: header.little(16), compressedSize: UInt64(header.little(20, as: UInt32.self)),
+                size: UInt64(header.little(24, as: UInt32.self)), externalAttributes: header.little(38),
+                offset: UInt64(header.little(42, as: UInt32.self)), extraIDs: [])
+            try extra.withUnsafeBytes { extra in
+                try ZipFormat.forEachExtraField(extra) { id, field in
+                    entry.extraIDs.append(id)
+                    guard id == ZipFormat.zip64ExtraID else { return }
+                    try ZipFormat.resolveCentralZip64(
+                        field, name: name, size: &entry.size, compressedSize: &entry.compressedSize,
+                        offset: &entry.offset)
+                }
+            }
             entries.append(entry)
         }
         let directorySize = position - start
@@ -223,22 +251,36 @@ package final class StreamingZipReader {
         if try peekSignature() == ZipFormat.zip64EndSignature {
             let record = try take(56)
             recordedOffset = record.little(48)
-            let onDisk: UInt64 = record.little(24), total: UInt64 = record.little(32), recordedSize: UInt64 = record.little(40)
-            guard onDisk == UInt64(entries.count), total == UInt64(entries.count), recordedSize == UInt64(directorySize) else {
-                throw FormatError(description: "the zip64 end record says \(total) entries (\(onDisk) on this disk) in \(recordedSize) bytes; the central directory has \(entries.count) in \(directorySize)")
+            let onDisk: UInt64 = record.little(24)
+            let total: UInt64 = record.little(32)
+            let recordedSize: UInt64 = record.little(40)
+            guard onDisk == UInt64(entries.count), total == UInt64(entries.count), recordedSize == UInt64(directorySize)
+            else {
+                throw FormatError(
+                    description:
+                        "the zip64 end record says \(total) entries (\(onDisk) on this disk) in \(recordedSize) bytes; the central directory has \(entries.count) in \(directorySize)"
+                )
             }
-            guard try peekSignature() == ZipFormat.zip64LocatorSignature else { throw FormatError(description: "the zip64 end record has no locator") }
+            guard try peekSignature() == ZipFormat.zip64LocatorSignature else {
+                throw FormatError(description: "the zip64 end record has no locator")
+            }
             _ = try take(20)
         }
         guard try peekSignature() == ZipFormat.endOfCentralDirectorySignature else {
-            throw FormatError(description: "no end-of-central-directory record after the central directory (offset \(position))")
+            throw FormatError(
+                description: "no end-of-central-directory record after the central directory (offset \(position))")
         }
         let end = try take(22)
-        let count = UInt64(end.little(10, as: UInt16.self)), size = UInt64(end.little(12, as: UInt32.self))
+        let count = UInt64(end.little(10, as: UInt16.self))
+        let size = UInt64(end.little(12, as: UInt32.self))
         let offset = recordedOffset ?? UInt64(end.little(16, as: UInt32.self))
         guard count == UInt64(min(entries.count, 0xFFFF)), offset == start,
-              size == min(directorySize, UInt64(ZipFormat.overflow32)) || size == UInt64(ZipFormat.overflow32) else {
-            throw FormatError(description: "the end record says \(count) entries at offset \(offset); the central directory has \(entries.count) at \(start)")
+            size == min(directorySize, UInt64(ZipFormat.overflow32)) || size == UInt64(ZipFormat.overflow32)
+        else {
+            throw FormatError(
+                description:
+                    "the end record says \(count) entries at offset \(offset); the central directory has \(entries.count) at \(start)"
+            )
         }
         return entries
     }
@@ -255,8 +297,9 @@ package final class StreamingZipReader {
             bufferEnd = kept
         }
         while bufferEnd - bufferStart < wanted {
-            let count = SystemCall.readFully(descriptor, into: buffer.baseAddress! + bufferEnd, count: buffer.count - bufferEnd,
-                                             at: Int64(position) + Int64(bufferEnd))
+            let count = SystemCall.readFully(
+                descriptor, into: buffer.baseAddress! + bufferEnd, count: buffer.count - bufferEnd,
+                at: Int64(position) + Int64(bufferEnd))
             if count < 0 { throw FormatError(description: "cannot read: \(SystemError.last.reason)") }
             if count == 0 { return false }
             bufferEnd += count
@@ -274,20 +317,29 @@ package final class StreamingZipReader {
     }
 
     private func peekSignature() throws -> UInt32 {
-        guard try fill(4) else { throw FormatError(description: "the archive ends at offset \(position) without a central directory") }
+        guard try fill(4) else {
+            throw FormatError(description: "the archive ends at offset \(position) without a central directory")
+        }
         return UnsafeRawBufferPointer(rebasing: buffer[bufferStart..<bufferEnd]).little(0)
     }
 
     private func take(_ count: Int) throws -> [UInt8] {
-        guard try fill(count) else { throw FormatError(description: "the archive ends inside a header at offset \(position)") }
-        defer { bufferStart += count; position += UInt64(count) }
+        guard try fill(count) else {
+            throw FormatError(description: "the archive ends inside a header at offset \(position)")
+        }
+        defer {
+            bufferStart += count
+            position += UInt64(count)
+        }
         return Array(buffer[bufferStart..<(bufferStart + count)])
     }
 
     private func stream(_ count: UInt64, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         var left = count
         while left > 0 {
-            guard try fill(1) else { throw FormatError(description: "the archive ends inside an entry's data at offset \(position)") }
+            guard try fill(1) else {
+                throw FormatError(description: "the archive ends inside an entry's data at offset \(position)")
+            }
             let piece = Int(min(UInt64(bufferEnd - bufferStart), left))
             try body(UnsafeRawBufferPointer(rebasing: buffer[bufferStart..<(bufferStart + piece)]))
             bufferStart += piece
@@ -331,7 +383,9 @@ private final class Inflater {
             let produced = output.count - Int(stream.avail_out)
             if produced > 0 { try body(UnsafeRawBufferPointer(rebasing: output[..<produced])) }
             if status == Z_STREAM_END {
-                guard stream.avail_in == 0 else { throw StreamingZipReader.FormatError(description: "data after the end of a deflate stream") }
+                guard stream.avail_in == 0 else {
+                    throw StreamingZipReader.FormatError(description: "data after the end of a deflate stream")
+                }
                 return true
             }
             guard status == Z_OK || status == Z_BUF_ERROR else {

@@ -28,9 +28,11 @@ final class WholeInflater {
     /// end of `input` having produced exactly `size` bytes.
     func inflate(_ input: UnsafeRawBufferPointer, size: Int) -> UnsafeRawBufferPointer? {
         guard size <= Self.limit else { return nil }
-        var used = 0, produced = 0
-        let result = libdeflate_deflate_decompress_ex(decompressor, input.baseAddress, input.count, output.baseAddress, size,
-                                                      &used, &produced)
+        var used = 0
+        var produced = 0
+        let result = libdeflate_deflate_decompress_ex(
+            decompressor, input.baseAddress, input.count, output.baseAddress, size,
+            &used, &produced)
         guard result == LIBDEFLATE_SUCCESS, used == input.count, produced == size else { return nil }
         return UnsafeRawBufferPointer(rebasing: output[..<size])
     }

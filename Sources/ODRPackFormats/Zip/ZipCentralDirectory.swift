@@ -20,39 +20,55 @@ package struct ZipCentralDirectory {
 
     /// Reads the directory of the open zip `descriptor`, `fileSize` bytes long.
     package init(descriptor: Int32, fileSize: UInt64) throws {
-        let endSize = 22, locatorSize = 20, zip64EndSize = 56
+        let endSize = 22
+        let locatorSize = 20
+        let zip64EndSize = 56
         guard fileSize >= UInt64(endSize) else { throw FormatError(description: "shorter than an end record") }
         let end = try Self.read(descriptor, at: fileSize - UInt64(endSize), count: endSize)
         var (count, directorySize, directoryOffset) = try end.withUnsafeBytes { raw -> (UInt64, UInt64, UInt64) in
-            guard raw.little(0, as: UInt32.self) == ZipFormat.endOfCentralDirectorySignature, raw.little(4, as: UInt32.self) == 0,
-                  raw.little(20, as: UInt16.self) == 0 else {
+            guard raw.little(0, as: UInt32.self) == ZipFormat.endOfCentralDirectorySignature,
+                raw.little(4, as: UInt32.self) == 0,
+                raw.little(20, as: UInt16.self) == 0
+            else {
                 throw FormatError(description: "no end record without a comment at the end")
             }
-            return (UInt64(raw.little(10, as: UInt16.self)), UInt64(raw.little(12, as: UInt32.self)), UInt64(raw.little(16, as: UInt32.self)))
+            return (
+                UInt64(raw.little(10, as: UInt16.self)), UInt64(raw.little(12, as: UInt32.self)),
+                UInt64(raw.little(16, as: UInt32.self))
+            )
         }
         var directoryEnd = fileSize - UInt64(endSize)
         if fileSize >= UInt64(endSize + locatorSize + zip64EndSize),
-           case let locator = try Self.read(descriptor, at: directoryEnd - UInt64(locatorSize), count: locatorSize),
-           locator.withUnsafeBytes({ $0.little(0, as: UInt32.self) }) == ZipFormat.zip64LocatorSignature {
+            case let locator = try Self.read(descriptor, at: directoryEnd - UInt64(locatorSize), count: locatorSize),
+            locator.withUnsafeBytes({ $0.little(0, as: UInt32.self) }) == ZipFormat.zip64LocatorSignature
+        {
             let recordOffset = locator.withUnsafeBytes { $0.little(8, as: UInt64.self) }
             guard recordOffset == directoryEnd - UInt64(locatorSize + zip64EndSize) else {
                 throw FormatError(description: "the zip64 locator points at \(recordOffset), not just before it")
             }
             let record = try Self.read(descriptor, at: recordOffset, count: zip64EndSize)
             try record.withUnsafeBytes { raw in
-                guard raw.little(0, as: UInt32.self) == ZipFormat.zip64EndSignature else { throw FormatError(description: "no zip64 end record") }
+                guard raw.little(0, as: UInt32.self) == ZipFormat.zip64EndSignature else {
+                    throw FormatError(description: "no zip64 end record")
+                }
                 count = raw.little(32)
                 directorySize = raw.little(40)
                 directoryOffset = raw.little(48)
             }
             directoryEnd = recordOffset
         }
-        guard directoryOffset <= directoryEnd, directoryEnd - directoryOffset == directorySize, directorySize <= UInt64(Int32.max),
-              count <= directorySize / UInt64(ZipFormat.centralHeaderSize) else {
-            throw FormatError(description: "the end record's directory (\(count) entries, \(directorySize) bytes at \(directoryOffset)) does not end where the end record begins")
+        guard directoryOffset <= directoryEnd, directoryEnd - directoryOffset == directorySize,
+            directorySize <= UInt64(Int32.max),
+            count <= directorySize / UInt64(ZipFormat.centralHeaderSize)
+        else {
+            throw FormatError(
+                description:
+                    "the end record's directory (\(count) entries, \(directorySize) bytes at \(directoryOffset)) does not end where the end record begins"
+            )
         }
         let directory = try Self.read(descriptor, at: directoryOffset, count: Int(directorySize))
-        entries = try directory.withUnsafeBytes { raw in try Self.parse(raw, count: Int(count), before: directoryOffset) }
+        entries = try directory.withUnsafeBytes { raw in try Self.parse(raw, count: Int(count), before: directoryOffset)
+        }
     }
 
     /// `count` central headers filling `raw` exactly, each pointing before the directory.
@@ -61,20 +77,32 @@ package struct ZipCentralDirectory {
         entries.reserveCapacity(count)
         var at = 0
         while at < raw.count {
-            guard raw.count - at >= ZipFormat.centralHeaderSize, raw.little(at, as: UInt32.self) == ZipFormat.centralHeaderSignature else {
+            guard raw.count - at >= ZipFormat.centralHeaderSize,
+                raw.little(at, as: UInt32.self) == ZipFormat.centralHeaderSignature
+            else {
                 throw FormatError(description: "no central header at directory offset \(at)")
             }
-            let nameLength = Int(raw.little(at + 28, as: UInt16.self)), extraLength = Int(raw.little(at + 30, as: UInt16.self))
+            let nameLength = Int(raw.little(at + 28, as: UInt16.self))
+            let extraLength = Int(raw.little(at + 30, as: UInt16.self))
             let commentLength = Int(raw.little(at + 32, as: UInt16.self))
-            let nameStart = at + ZipFormat.centralHeaderSize, extraStart = nameStart + nameLength
-            guard extraStart + extraLength + commentLength <= raw.count else { throw FormatError(description: "a central header runs past the directory") }
-            var entry = Entry(name: String(decoding: UnsafeRawBufferPointer(rebasing: raw[nameStart..<extraStart]), as: UTF8.self),
-                              method: raw.little(at + 10), crc: raw.little(at + 16), compressedSize: UInt64(raw.little(at + 20, as: UInt32.self)),
-                              size: UInt64(raw.little(at + 24, as: UInt32.self)), headerOffset: UInt64(raw.little(at + 42, as: UInt32.self)))
-            try ZipFormat.forEachExtraField(UnsafeRawBufferPointer(rebasing: raw[extraStart..<(extraStart + extraLength)])) { id, field in
+            let nameStart = at + ZipFormat.centralHeaderSize
+            let extraStart = nameStart + nameLength
+            guard extraStart + extraLength + commentLength <= raw.count else {
+                throw FormatError(description: "a central header runs past the directory")
+            }
+            var entry = Entry(
+                name: String(decoding: UnsafeRawBufferPointer(rebasing: raw[nameStart..<extraStart]), as: UTF8.self),
+                method: raw.little(at + 10), crc: raw.little(at + 16),
+                compressedSize: UInt64(raw.little(at + 20, as: UInt32.self)),
+                size: UInt64(raw.little(at + 24, as: UInt32.self)),
+                headerOffset: UInt64(raw.little(at + 42, as: UInt32.self)))
+            try ZipFormat.forEachExtraField(
+                UnsafeRawBufferPointer(rebasing: raw[extraStart..<(extraStart + extraLength)])
+            ) { id, field in
                 guard id == ZipFormat.zip64ExtraID else { return }
-                try ZipFormat.resolveCentralZip64(field, name: entry.name, size: &entry.size, compressedSize: &entry.compressedSize,
-                                                  offset: &entry.headerOffset)
+                try ZipFormat.resolveCentralZip64(
+                    field, name: entry.name, size: &entry.size, compressedSize: &entry.compressedSize,
+                    offset: &entry.headerOffset)
             }
             guard entry.headerOffset < limit, entry.compressedSize <= limit - entry.headerOffset else {
                 throw FormatError(description: "'\(entry.name)' lies outside the archive's entries")
@@ -82,14 +110,18 @@ package struct ZipCentralDirectory {
             entries.append(entry)
             at = extraStart + extraLength + commentLength
         }
-        guard entries.count == count else { throw FormatError(description: "the end record says \(count) entries; the directory holds \(entries.count)") }
+        guard entries.count == count else {
+            throw FormatError(description: "the end record says \(count) entries; the directory holds \(entries.count)")
+        }
         return entries
     }
 
     private static func read(_ descriptor: Int32, at offset: UInt64, count: Int) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         if count == 0 { return bytes }
-        let got = bytes.withUnsafeMutableBytes { SystemCall.readFully(descriptor, into: $0.baseAddress!, count: count, at: Int64(offset)) }
+        let got = bytes.withUnsafeMutableBytes {
+            SystemCall.readFully(descriptor, into: $0.baseAddress!, count: count, at: Int64(offset))
+        }
         guard got == count else { throw FormatError(description: "cannot read \(count) bytes at offset \(offset)") }
         return bytes
     }

@@ -33,11 +33,16 @@ package enum ZipFormat {
 
     /// Calls `body` with each extra field's id and data, in order; a field that runs past `extra`, or bytes left over
     /// after the last one, is a `ZipFormatError`.
-    static func forEachExtraField(_ extra: UnsafeRawBufferPointer, _ body: (UInt16, UnsafeRawBufferPointer) throws -> Void) throws {
+    static func forEachExtraField(
+        _ extra: UnsafeRawBufferPointer, _ body: (UInt16, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
         var at = 0
         while at + 4 <= extra.count {
-            let id: UInt16 = extra.little(at), length = Int(extra.little(at + 2, as: UInt16.self))
-            guard at + 4 + length <= extra.count else { throw ZipFormatError(description: "an extra field runs past its header") }
+            let id: UInt16 = extra.little(at)
+            let length = Int(extra.little(at + 2, as: UInt16.self))
+            guard at + 4 + length <= extra.count else {
+                throw ZipFormatError(description: "an extra field runs past its header")
+            }
             try body(id, UnsafeRawBufferPointer(rebasing: extra[(at + 4)..<(at + 4 + length)]))
             at += 4 + length
         }
@@ -46,12 +51,16 @@ package enum ZipFormat {
 
     /// A central header's numbers whose 32-bit fields overflowed, from its zip64 extra `field`, which holds only
     /// those, in this order: size, compressed size, local header offset.
-    static func resolveCentralZip64(_ field: UnsafeRawBufferPointer, name: String,
-                                    size: inout UInt64, compressedSize: inout UInt64, offset: inout UInt64) throws {
+    static func resolveCentralZip64(
+        _ field: UnsafeRawBufferPointer, name: String,
+        size: inout UInt64, compressedSize: inout UInt64, offset: inout UInt64
+    ) throws {
         var at = 0
         func take(_ value: inout UInt64) throws {
             guard value == UInt64(overflow32) else { return }
-            guard at + 8 <= field.count else { throw ZipFormatError(description: "'\(name)': its central zip64 field is too short") }
+            guard at + 8 <= field.count else {
+                throw ZipFormatError(description: "'\(name)': its central zip64 field is too short")
+            }
             value = field.little(at)
             at += 8
         }
@@ -82,8 +91,10 @@ package enum ZipFormat {
 
     /// Seconds since 1970 of an MS-DOS time and date read as UTC.
     package static func seconds(dosTime: UInt16, dosDate: UInt16) -> Int64 {
-        UTCTime(year: Int(dosDate >> 9) + 1980, month: Int((dosDate >> 5) & 0xF), day: Int(dosDate & 0x1F),
-                hour: Int(dosTime >> 11), minute: Int((dosTime >> 5) & 0x3F), second: Int(dosTime & 0x1F) * 2).secondsSince1970
+        UTCTime(
+            year: Int(dosDate >> 9) + 1980, month: Int((dosDate >> 5) & 0xF), day: Int(dosDate & 0x1F),
+            hour: Int(dosTime >> 11), minute: Int((dosTime >> 5) & 0x3F), second: Int(dosTime & 0x1F) * 2
+        ).secondsSince1970
     }
 }
 

@@ -14,7 +14,8 @@ package enum GitHubActions {
             properties.append("col=\(location.column)")
         }
         properties.append("title=" + escapeProperty(diagnostic.code.rawValue))
-        return "::\(diagnostic.severity.rawValue) \(properties.joined(separator: ","))::\(escapeData(diagnostic.message))"
+        return
+            "::\(diagnostic.severity.rawValue) \(properties.joined(separator: ","))::\(escapeData(diagnostic.message))"
     }
 
     package static func commands(_ diagnostics: [Diagnostic]) -> String {
@@ -33,7 +34,9 @@ package enum GitHubActions {
     }
 
     /// Appends `markdown` to the file `GITHUB_STEP_SUMMARY` names, when it names one.
-    package static func appendStepSummary(_ markdown: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    package static func appendStepSummary(
+        _ markdown: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws {
         guard let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
         try StandardStream.append(markdown, toFileAt: path, name: "GITHUB_STEP_SUMMARY")
     }

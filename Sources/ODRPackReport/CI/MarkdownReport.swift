@@ -9,13 +9,15 @@ package enum MarkdownReport {
     package static func plan(_ plan: PackPlan?, diagnostics: [Diagnostic], title: String) -> String {
         var out = "### odrpack: \(escape(title))\n\n"
         if let plan {
-            out += "\(plan.packs.count) pack\(plan.packs.count == 1 ? "" : "s"), \(plan.resourceFiles) tagged file\(plan.resourceFiles == 1 ? "" : "s"), "
+            out +=
+                "\(plan.packs.count) pack\(plan.packs.count == 1 ? "" : "s"), \(plan.resourceFiles) tagged file\(plan.resourceFiles == 1 ? "" : "s"), "
             out += "\(ByteCount.format(plan.totalSize)); profile `\(plan.profileName)`\n\n"
             out += "| What | Size | Limit | Used |\n|---|---:|---:|---:|\n"
             for row in LimitUsage.rows(plan) {
                 let limit = row.limit.map { row.isCount ? "\($0)" : ByteCount.format($0) } ?? "none"
                 let used = row.usedText
-                out += "| \(row.name) | \(row.isCount ? "\(row.value)" : ByteCount.format(row.value)) | \(limit) | \(used) |\n"
+                out +=
+                    "| \(row.name) | \(row.isCount ? "\(row.value)" : ByteCount.format(row.value)) | \(limit) | \(used) |\n"
             }
             out += "\n"
         }
@@ -41,7 +43,8 @@ package enum MarkdownReport {
         var out = "**\(Console.countSummary(diagnostics))**\n\n"
         for diagnostic in diagnostics {
             let place = diagnostic.location.map { "`\(escape($0.file)):\($0.line):\($0.column)` " } ?? ""
-            out += "- \(diagnostic.severity == .error ? "❌" : "⚠️") \(place)\(escape(diagnostic.message)) (`\(diagnostic.code.rawValue)`)\n"
+            out +=
+                "- \(diagnostic.severity == .error ? "❌" : "⚠️") \(place)\(escape(diagnostic.message)) (`\(diagnostic.code.rawValue)`)\n"
         }
         return out
     }
@@ -56,23 +59,35 @@ package enum MarkdownReport {
         out += "| prefetch | \(ByteCount.format(diff.redownloadPrefetch)) |\n"
         out += "| on-demand | \(ByteCount.format(diff.redownloadOnDemand)) |\n\n"
         if let upload = diff.upload {
-            out += upload.isEmpty ? "Nothing to upload: every asset pack is unchanged.\n\n"
+            out +=
+                upload.isEmpty
+                ? "Nothing to upload: every asset pack is unchanged.\n\n"
                 : "**Upload \(upload.count) asset pack\(upload.count == 1 ? "" : "s")** (new versions): \(upload.map { "`\($0)`" }.joined(separator: ", "))\n\n"
             if let retired = diff.retired, !retired.isEmpty {
-                out += "**Retired \(retired.count) asset pack\(retired.count == 1 ? "" : "s")**: \(retired.map { "`\($0)`" }.joined(separator: ", ")). \(DiffReport.retiredMeaning(diff.hosting))\n\n"
+                out +=
+                    "**Retired \(retired.count) asset pack\(retired.count == 1 ? "" : "s")**: \(retired.map { "`\($0)`" }.joined(separator: ", ")). \(DiffReport.retiredMeaning(diff.hosting))\n\n"
             }
         }
         let changes = diff.packs.filter { $0.status != .unchanged }
             .sorted { (changeBytes($0), $1.id) > (changeBytes($1), $0.id) }
-        guard !changes.isEmpty else { return out + (diff.hasChanges ? "Only tags or file homes changed.\n" : "No pack changed.\n") }
-        out += "| Pack | Status | Category | Old size | New size | Re-download | Files +/−/~ |\n|---|---|---|---:|---:|---:|---:|\n"
+        guard !changes.isEmpty else {
+            return out + (diff.hasChanges ? "Only tags or file homes changed.\n" : "No pack changed.\n")
+        }
+        out +=
+            "| Pack | Status | Category | Old size | New size | Re-download | Files +/−/~ |\n|---|---|---|---:|---:|---:|---:|\n"
         for pack in changes.prefix(20) {
             out += "| \(escape(pack.shortName)) | \(pack.status.rawValue) | \(pack.category.rawValue) | "
             out += "\(pack.oldSize.map(ByteCount.format) ?? "-") | \(pack.newSize.map(ByteCount.format) ?? "-") | "
-            out += "\(ByteCount.format(pack.redownloadSize)) | \(pack.added.count)/\(pack.removed.count)/\(pack.modified.count) |\n"
+            out +=
+                "\(ByteCount.format(pack.redownloadSize)) | \(pack.added.count)/\(pack.removed.count)/\(pack.modified.count) |\n"
         }
-        if changes.count > 20 { out += "\n… and \(changes.count - 20) more changed packs (see `odrpack diff --json`).\n" }
-        if !diff.moves.isEmpty { out += "\n\(diff.moves.count) file\(diff.moves.count == 1 ? "" : "s") moved between packs (their tags changed).\n" }
+        if changes.count > 20 {
+            out += "\n… and \(changes.count - 20) more changed packs (see `odrpack diff --json`).\n"
+        }
+        if !diff.moves.isEmpty {
+            out +=
+                "\n\(diff.moves.count) file\(diff.moves.count == 1 ? "" : "s") moved between packs (their tags changed).\n"
+        }
         return out
     }
 

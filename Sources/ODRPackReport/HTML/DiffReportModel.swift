@@ -1,28 +1,43 @@
 import ODRPackBuild
 import ODRPackFormats
+
 /// What the HTML page of a diff is built from: packs coloured by status, re-download bytes per tag and category.
 package struct DiffReportModel: Sendable {
     package var document: JSONValue
 
     package init(diff: BuildDiff, old: BuildManifest, new: BuildManifest, oldName: String, newName: String) {
-        let files = Dictionary((new.packs + old.packs).map { ($0.id, $0.files) }, uniquingKeysWith: { first, _ in first })
-        let packs = diff.packs.sorted { (max($0.newSize ?? 0, $0.oldSize ?? 0), $1.id) > (max($1.newSize ?? 0, $1.oldSize ?? 0), $0.id) }
-        let treemap = TreemapNode(name: new.bundleId, size: packs.lazy.map { max($0.newSize ?? 0, $0.oldSize ?? 0) }.saturatingSum, group: "all",
-                                  children: packs.map { pack in
-                                      TreemapNode.pack(name: pack.shortName, group: pack.status.rawValue,
-                                                       files: (files[pack.id] ?? []).map { ($0.path, $0.size) },
-                                                       keep: ReportModel.tilesPerFolder(files: files.values.reduce(0) { $0 + $1.count }))
-                                  })
+        let files = Dictionary(
+            (new.packs + old.packs).map { ($0.id, $0.files) }, uniquingKeysWith: { first, _ in first })
+        let packs = diff.packs.sorted {
+            (max($0.newSize ?? 0, $0.oldSize ?? 0), $1.id) > (max($1.newSize ?? 0, $1.oldSize ?? 0), $0.id)
+        }
+        let treemap = TreemapNode(
+            name: new.bundleId, size: packs.lazy.map { max($0.newSize ?? 0, $0.oldSize ?? 0) }.saturatingSum,
+            group: "all",
+            children: packs.map { pack in
+                TreemapNode.pack(
+                    name: pack.shortName, group: pack.status.rawValue,
+                    files: (files[pack.id] ?? []).map { ($0.path, $0.size) },
+                    keep: ReportModel.tilesPerFolder(files: files.values.reduce(0) { $0 + $1.count }))
+            })
         let diffDocument = DiffReport.json(diff)
-        guard case var .object(fields) = diffDocument else { document = diffDocument; return }
-        fields.insert(contentsOf: [("kind", .string("diff")), ("title", .string("odrpack diff: \(oldName) → \(newName)")),
-                                   ("bundleId", .string(new.bundleId)), ("old", .string(oldName)), ("new", .string(newName))], at: 0)
+        guard case .object(var fields) = diffDocument else {
+            document = diffDocument
+            return
+        }
+        fields.insert(
+            contentsOf: [
+                ("kind", .string("diff")), ("title", .string("odrpack diff: \(oldName) → \(newName)")),
+                ("bundleId", .string(new.bundleId)), ("old", .string(oldName)), ("new", .string(newName)),
+            ], at: 0)
         fields.append(("treemap", treemap.json))
         document = .object(fields)
     }
 
     package var html: String {
-        guard case let .object(fields) = document, case let .string(title)? = fields.first(where: { $0.0 == "title" })?.1 else {
+        guard case .object(let fields) = document,
+            case .string(let title)? = fields.first(where: { $0.0 == "title" })?.1
+        else {
             return ReportPage.html(title: "odrpack diff", data: document)
         }
         return ReportPage.html(title: title, data: document)

@@ -1,5 +1,6 @@
 import ODRPackCore
 import ODRPackFormats
+
 /// What the HTML report of a plan is built from (docs/commands.md#report-and-ci): metadata only, like `plan`.
 package struct ReportModel: Sendable {
     package var title: String
@@ -18,11 +19,13 @@ package struct ReportModel: Sendable {
         title = "odrpack report: \(plan.bundleID)"
         let packs = plan.packs.sorted { ($0.size, $1.id) > ($1.size, $0.id) }
         let keep = Self.tilesPerFolder(files: plan.resourceFiles)
-        treemap = TreemapNode(name: plan.bundleID, size: plan.totalSize, group: "all",
-                              children: packs.map { pack in
-                                  TreemapNode.pack(name: pack.shortName, group: pack.category.rawValue,
-                                                   files: pack.files.map { ($0.path, $0.size) }, keep: keep)
-                              })
+        treemap = TreemapNode(
+            name: plan.bundleID, size: plan.totalSize, group: "all",
+            children: packs.map { pack in
+                TreemapNode.pack(
+                    name: pack.shortName, group: pack.category.rawValue,
+                    files: pack.files.map { ($0.path, $0.size) }, keep: keep)
+            })
         let largest = Self.largest(plan, count: Self.largestFiles)
         let tooMany = diagnostics.contains { $0.code == .tooManyPacks }
         document = .object([
@@ -32,35 +35,66 @@ package struct ReportModel: Sendable {
             ("manifest", .string(manifestPath)),
             ("bundleId", .string(plan.bundleID)),
             ("profile", .string(plan.profileName)),
-            ("totals", .object([
-                ("packs", .int(Int64(plan.packs.count))), ("files", .int(Int64(plan.resourceFiles))), ("size", .int(plan.totalSize)),
-                ("appBundleFiles", plan.countsAppBundle ? .int(Int64(plan.appBundleFiles)) : .null),
-                ("appBundleSize", plan.countsAppBundle ? .int(plan.appBundleSize) : .null),
-                ("initialInstallSize", .int(plan.initialInstallSize)), ("initialPrefetchSize", .int(plan.initialPrefetchSize)),
-            ])),
-            ("limits", .array(LimitUsage.rows(plan).map { row in
-                .object([("name", .string(row.name)), ("key", .string(row.key.rawValue)), ("value", .int(row.value)),
-                         ("limit", .optional(row.limit)), ("count", .bool(row.isCount))])
-            })),
-            ("packs", .array(packs.map { pack in
-                var fields: [(String, JSONValue)] = [
-                    ("id", .string(pack.id)), ("name", .string(pack.shortName)), ("tags", .strings(pack.tags)),
-                    ("category", .string(pack.category.rawValue)), ("priority", .optional(pack.priority)),
-                    ("files", .int(Int64(pack.files.count))), ("size", .int(pack.size)),
-                ]
-                if plan.format == .backgroundAssets {
-                    fields += [("assetPackId", .string(pack.assetPackID)), ("policy", .string(plan.downloadPolicy(of: pack).name))]
-                }
-                return .object(fields)
-            })),
-            ("tags", .array(plan.tags.map { tag in
-                .object([("name", .string(tag.name)), ("category", .string(tag.category.rawValue)), ("size", .int(tag.size)),
-                         ("packs", .strings(tag.packs))])
-            })),
-            ("largestFiles", .array(largest.map { file in
-                .object([("path", .string(file.path)), ("size", .int(file.size)), ("pack", .string(file.pack.id)),
-                         ("tags", .strings(file.pack.tags))])
-            })),
+            (
+                "totals",
+                .object([
+                    ("packs", .int(Int64(plan.packs.count))), ("files", .int(Int64(plan.resourceFiles))),
+                    ("size", .int(plan.totalSize)),
+                    ("appBundleFiles", plan.countsAppBundle ? .int(Int64(plan.appBundleFiles)) : .null),
+                    ("appBundleSize", plan.countsAppBundle ? .int(plan.appBundleSize) : .null),
+                    ("initialInstallSize", .int(plan.initialInstallSize)),
+                    ("initialPrefetchSize", .int(plan.initialPrefetchSize)),
+                ])
+            ),
+            (
+                "limits",
+                .array(
+                    LimitUsage.rows(plan).map { row in
+                        .object([
+                            ("name", .string(row.name)), ("key", .string(row.key.rawValue)), ("value", .int(row.value)),
+                            ("limit", .optional(row.limit)), ("count", .bool(row.isCount)),
+                        ])
+                    })
+            ),
+            (
+                "packs",
+                .array(
+                    packs.map { pack in
+                        var fields: [(String, JSONValue)] = [
+                            ("id", .string(pack.id)), ("name", .string(pack.shortName)), ("tags", .strings(pack.tags)),
+                            ("category", .string(pack.category.rawValue)), ("priority", .optional(pack.priority)),
+                            ("files", .int(Int64(pack.files.count))), ("size", .int(pack.size)),
+                        ]
+                        if plan.format == .backgroundAssets {
+                            fields += [
+                                ("assetPackId", .string(pack.assetPackID)),
+                                ("policy", .string(plan.downloadPolicy(of: pack).name)),
+                            ]
+                        }
+                        return .object(fields)
+                    })
+            ),
+            (
+                "tags",
+                .array(
+                    plan.tags.map { tag in
+                        .object([
+                            ("name", .string(tag.name)), ("category", .string(tag.category.rawValue)),
+                            ("size", .int(tag.size)),
+                            ("packs", .strings(tag.packs)),
+                        ])
+                    })
+            ),
+            (
+                "largestFiles",
+                .array(
+                    largest.map { file in
+                        .object([
+                            ("path", .string(file.path)), ("size", .int(file.size)), ("pack", .string(file.pack.id)),
+                            ("tags", .strings(file.pack.tags)),
+                        ])
+                    })
+            ),
             ("diagnostics", DiagnosticsDocument.json(diagnostics)),
             ("tagSets", tooMany ? Self.tagSets(plan) : .array([])),
             ("treemap", treemap.json),
@@ -79,7 +113,8 @@ package struct ReportModel: Sendable {
                 if kept.count == count, let last = kept.last, file.size < last.size { continue }
                 let candidate = (file.path, file.size, pack)
                 if kept.count == count, let last = kept.last, !before(candidate, last) { continue }
-                var low = 0, high = kept.count
+                var low = 0
+                var high = kept.count
                 while low < high {
                     let middle = (low + high) / 2
                     if before(kept[middle], candidate) { low = middle + 1 } else { high = middle }
@@ -93,11 +128,17 @@ package struct ReportModel: Sendable {
 
     /// For `too-many-packs`: the tag sets that make packs, those with the most tags first, and files that make each.
     static func tagSets(_ plan: PackPlan) -> JSONValue {
-        let packs = plan.packs.sorted { ($0.tags.count, $0.files.count, $1.id) > ($1.tags.count, $1.files.count, $0.id) }
-        return .array(packs.prefix(100).map { pack in
-            .object([("pack", .string(pack.id)), ("tags", .strings(pack.tags)), ("fileCount", .int(Int64(pack.files.count))),
-                     ("files", .strings(pack.files.prefix(5).map(\.path)))])
-        })
+        let packs = plan.packs.sorted {
+            ($0.tags.count, $0.files.count, $1.id) > ($1.tags.count, $1.files.count, $0.id)
+        }
+        return .array(
+            packs.prefix(100).map { pack in
+                .object([
+                    ("pack", .string(pack.id)), ("tags", .strings(pack.tags)),
+                    ("fileCount", .int(Int64(pack.files.count))),
+                    ("files", .strings(pack.files.prefix(5).map(\.path))),
+                ])
+            })
     }
 
     /// The page.

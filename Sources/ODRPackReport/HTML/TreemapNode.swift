@@ -1,4 +1,5 @@
 import ODRPackFormats
+
 /// One tile of the report's treemap: a pack, a folder, a file, or a group of small files.
 package struct TreemapNode: Equatable, Sendable {
     package var name: String
@@ -42,7 +43,9 @@ package struct TreemapNode: Equatable, Sendable {
                 if slash != nil {
                     for part in folderPath.split(separator: "/", omittingEmptySubsequences: false) {
                         let key = String(part)
-                        if let next = current.folders[key] { current = next } else {
+                        if let next = current.folders[key] {
+                            current = next
+                        } else {
                             let next = Folder()
                             current.folders[key] = next
                             current = next
@@ -51,7 +54,8 @@ package struct TreemapNode: Equatable, Sendable {
                 }
                 currentPath = folderPath
             }
-            current.files.append((file.path, slash.map { file.path.utf8.index(after: $0) } ?? file.path.startIndex, file.size))
+            current.files.append(
+                (file.path, slash.map { file.path.utf8.index(after: $0) } ?? file.path.startIndex, file.size))
         }
         func node(_ folder: Folder, _ name: String) -> TreemapNode {
             var children = folder.folders.map { node($0.value, $0.key) }
@@ -61,16 +65,20 @@ package struct TreemapNode: Equatable, Sendable {
             children += files.prefix(keep).map { TreemapNode(name: String($0.name), size: $0.size, group: group) }
             if files.count > keep {
                 let rest = files.dropFirst(keep)
-                children.append(TreemapNode(name: "\(rest.count) smaller files", size: rest.lazy.map(\.size).saturatingSum, group: group,
-                                            groupedFiles: rest.count))
+                children.append(
+                    TreemapNode(
+                        name: "\(rest.count) smaller files", size: rest.lazy.map(\.size).saturatingSum, group: group,
+                        groupedFiles: rest.count))
             }
             children.sort { ($0.size, $1.name) > ($1.size, $0.name) }
             // A folder that holds only one folder is shown as one tile, `Levels/Level1`, not as a box in a box.
             if children.count == 1, !children[0].children.isEmpty, folder !== root {
-                return TreemapNode(name: name + "/" + children[0].name, size: children[0].size, group: group,
-                                   children: children[0].children)
+                return TreemapNode(
+                    name: name + "/" + children[0].name, size: children[0].size, group: group,
+                    children: children[0].children)
             }
-            return TreemapNode(name: name, size: children.lazy.map(\.size).saturatingSum, group: group, children: children)
+            return TreemapNode(
+                name: name, size: children.lazy.map(\.size).saturatingSum, group: group, children: children)
         }
         return node(root, name)
     }

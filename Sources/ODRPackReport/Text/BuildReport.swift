@@ -10,7 +10,8 @@ package enum BuildReport {
         if build.removed > 0 { out += ", \(build.removed) removed" }
         out += "\n"
         out += "  read \(ByteCount.format(build.bytesRead)), wrote \(ByteCount.format(build.bytesWritten)); "
-        out += "packs hold \(ByteCount.format(build.contentBytes)) in \(ByteCount.format(build.archiveBytes)) of archives; "
+        out +=
+            "packs hold \(ByteCount.format(build.contentBytes)) in \(ByteCount.format(build.archiveBytes)) of archives; "
         out += String(format: "%.2f s\n", build.seconds)
         return out
     }

@@ -40,7 +40,8 @@ package struct Console: Sendable {
 
     /// `2 errors, 1 warning`
     package static func countSummary(_ diagnostics: [Diagnostic]) -> String {
-        let errors = diagnostics.errorCount, warnings = diagnostics.warningCount
+        let errors = diagnostics.errorCount
+        let warnings = diagnostics.warningCount
         return "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
     }
 }

@@ -1,6 +1,7 @@
 import ODRPackBuild
 import ODRPackCore
 import ODRPackFormats
+
 /// The human and JSON forms of `diff`: costly changes first, short when little changed.
 package enum DiffReport {
     package static func json(_ diff: BuildDiff) -> JSONValue {
@@ -13,24 +14,47 @@ package enum DiffReport {
         if let upload = diff.upload { summary.append(("upload", .strings(upload))) }
         if let retired = diff.retired { summary.append(("retired", .strings(retired))) }
         var members: [(String, JSONValue)] = [
-            ("packs", .array(diff.packs.map { pack in
-                .object([
-                    ("id", .string(pack.id)), ("tags", .strings(pack.tags)), ("status", .string(pack.status.rawValue)),
-                    ("category", .string(pack.category.rawValue)),
-                    ("oldSize", .optional(pack.oldSize)), ("newSize", .optional(pack.newSize)),
-                    ("redownloadSize", .int(pack.redownloadSize)),
-                    ("files", .object([("added", .strings(pack.added)), ("removed", .strings(pack.removed)),
-                                       ("modified", .strings(pack.modified))])),
-                ])
-            })),
-            ("moves", .array(diff.moves.map { move in
-                .object([("path", .string(move.path)), ("fromPack", .string(move.fromPack)), ("toPack", .string(move.toPack)),
-                         ("modified", .bool(move.modified))])
-            })),
-            ("tags", .array(diff.tags.map { tag in
-                .object([("name", .string(tag.name)), ("status", .string(tag.status.rawValue)),
-                         ("category", .string(tag.category.rawValue)), ("redownloadSize", .int(tag.redownloadSize))])
-            })),
+            (
+                "packs",
+                .array(
+                    diff.packs.map { pack in
+                        .object([
+                            ("id", .string(pack.id)), ("tags", .strings(pack.tags)),
+                            ("status", .string(pack.status.rawValue)),
+                            ("category", .string(pack.category.rawValue)),
+                            ("oldSize", .optional(pack.oldSize)), ("newSize", .optional(pack.newSize)),
+                            ("redownloadSize", .int(pack.redownloadSize)),
+                            (
+                                "files",
+                                .object([
+                                    ("added", .strings(pack.added)), ("removed", .strings(pack.removed)),
+                                    ("modified", .strings(pack.modified)),
+                                ])
+                            ),
+                        ])
+                    })
+            ),
+            (
+                "moves",
+                .array(
+                    diff.moves.map { move in
+                        .object([
+                            ("path", .string(move.path)), ("fromPack", .string(move.fromPack)),
+                            ("toPack", .string(move.toPack)),
+                            ("modified", .bool(move.modified)),
+                        ])
+                    })
+            ),
+            (
+                "tags",
+                .array(
+                    diff.tags.map { tag in
+                        .object([
+                            ("name", .string(tag.name)), ("status", .string(tag.status.rawValue)),
+                            ("category", .string(tag.category.rawValue)), ("redownloadSize", .int(tag.redownloadSize)),
+                        ])
+                    })
+            ),
             ("summary", .object(summary)),
         ]
         if let upload = diff.upload { members.append(("upload", .strings(upload))) }
@@ -52,13 +76,17 @@ package enum DiffReport {
         var out = "odrpack diff: \(old) -> \(new)\n"
         out += "\(diff.packsChanged) of \(diff.packs.count) pack\(diff.packs.count == 1 ? "" : "s") changed; "
         out += "devices download again: initial-install \(ByteCount.format(diff.redownloadInitialInstall)), "
-        out += "prefetch \(ByteCount.format(diff.redownloadPrefetch)), on-demand \(ByteCount.format(diff.redownloadOnDemand))\n"
+        out +=
+            "prefetch \(ByteCount.format(diff.redownloadPrefetch)), on-demand \(ByteCount.format(diff.redownloadOnDemand))\n"
         if let upload = diff.upload {
-            out += upload.isEmpty ? "Upload: nothing (every asset pack is unchanged)\n"
+            out +=
+                upload.isEmpty
+                ? "Upload: nothing (every asset pack is unchanged)\n"
                 : "Upload \(upload.count) asset pack\(upload.count == 1 ? "" : "s") (new versions): \(upload.joined(separator: ", "))\n"
         }
         if let retired = diff.retired, !retired.isEmpty {
-            out += "Retired \(retired.count) asset pack\(retired.count == 1 ? "" : "s") (in OLD, not in NEW): \(retired.joined(separator: ", "))\n"
+            out +=
+                "Retired \(retired.count) asset pack\(retired.count == 1 ? "" : "s") (in OLD, not in NEW): \(retired.joined(separator: ", "))\n"
             out += "  " + retiredMeaning(diff.hosting) + "\n"
         }
         guard diff.hasChanges else { return out + "No pack, tag or file changed.\n" }
@@ -84,8 +112,10 @@ package enum DiffReport {
             case .removed: sizes = ByteCount.format(pack.oldSize ?? 0)
             default: sizes = "\(ByteCount.format(pack.oldSize ?? 0)) -> \(ByteCount.format(pack.newSize ?? 0))"
             }
-            out += "  \(pack.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(pack.shortName) (\(sizes), \(pack.category.rawValue))\n"
-            for (label, files) in [("modified", pack.modified), ("added", pack.added), ("removed", pack.removed)] where !files.isEmpty {
+            out +=
+                "  \(pack.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(pack.shortName) (\(sizes), \(pack.category.rawValue))\n"
+            for (label, files) in [("modified", pack.modified), ("added", pack.added), ("removed", pack.removed)]
+            where !files.isEmpty {
                 let shown = files.prefix(fileLimit).joined(separator: ", ")
                 let more = files.count > fileLimit ? " and \(files.count - fileLimit) more" : ""
                 out += "             \(label): \(shown)\(more)\n"
@@ -95,7 +125,8 @@ package enum DiffReport {
             let names = Dictionary(diff.packs.map { ($0.id, $0.shortName) }, uniquingKeysWith: { first, _ in first })
             out += "\nMoved between packs (tags changed)\n"
             for move in diff.moves.prefix(50) {
-                out += "  \(move.path): \(names[move.fromPack] ?? move.fromPack) -> \(names[move.toPack] ?? move.toPack)\(move.modified ? " (content changed too)" : "")\n"
+                out +=
+                    "  \(move.path): \(names[move.fromPack] ?? move.fromPack) -> \(names[move.toPack] ?? move.toPack)\(move.modified ? " (content changed too)" : "")\n"
             }
             if diff.moves.count > 50 { out += "  ... and \(diff.moves.count - 50) more (see --json)\n" }
         }

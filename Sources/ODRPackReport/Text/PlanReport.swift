@@ -14,26 +14,34 @@ package enum PlanReport {
 
     /// `validate --json`: the diagnostics and their counts.
     package static func validationJSON(_ result: PlanResult) -> JSONValue {
-        .object([("diagnostics", DiagnosticsDocument.json(result.diagnostics)),
-                 ("summary", DiagnosticsDocument.summary(result.diagnostics))])
+        .object([
+            ("diagnostics", DiagnosticsDocument.json(result.diagnostics)),
+            ("summary", DiagnosticsDocument.summary(result.diagnostics)),
+        ])
     }
 
     package static func text(_ plan: PackPlan, manifestPath: String) -> String {
         var out = "odrpack plan: \(plan.bundleID) (\(manifestPath), profile \(plan.profileName))\n"
-        out += "Resources: \(plan.resourceFiles) file\(plan.resourceFiles == 1 ? "" : "s"), \(ByteCount.format(plan.totalSize)) in \(plan.packs.count) pack\(plan.packs.count == 1 ? "" : "s")\n"
+        out +=
+            "Resources: \(plan.resourceFiles) file\(plan.resourceFiles == 1 ? "" : "s"), \(ByteCount.format(plan.totalSize)) in \(plan.packs.count) pack\(plan.packs.count == 1 ? "" : "s")\n"
         if plan.countsAppBundle {
-            out += "App bundle: \(plan.appBundleFiles) untagged file\(plan.appBundleFiles == 1 ? "" : "s"), \(ByteCount.format(plan.appBundleSize)) (stay in the app)\n"
+            out +=
+                "App bundle: \(plan.appBundleFiles) untagged file\(plan.appBundleFiles == 1 ? "" : "s"), \(ByteCount.format(plan.appBundleSize)) (stay in the app)\n"
         }
 
         if plan.format == .backgroundAssets {
             out += backgroundAssetsPacks(plan)
         } else {
             out += "\nPacks\n"
-            var packs = TextTable([("PACK", .left), ("TAGS", .left), ("FILES", .right), ("SIZE", .right),
-                                   ("CATEGORY", .left), ("PRIORITY", .right)])
+            var packs = TextTable([
+                ("PACK", .left), ("TAGS", .left), ("FILES", .right), ("SIZE", .right),
+                ("CATEGORY", .left), ("PRIORITY", .right),
+            ])
             for pack in plan.packs.sorted(by: packOrder) {
-                packs.add([shortID(pack.id), pack.shortName, "\(pack.files.count)", ByteCount.format(pack.size),
-                           pack.category.rawValue, pack.priority.map(formatPriority) ?? "-"])
+                packs.add([
+                    shortID(pack.id), pack.shortName, "\(pack.files.count)", ByteCount.format(pack.size),
+                    pack.category.rawValue, pack.priority.map(formatPriority) ?? "-",
+                ])
             }
             out += plan.packs.isEmpty ? "  (none: no resource is tagged)\n" : packs.render()
         }
@@ -49,8 +57,10 @@ package enum PlanReport {
         var totals = TextTable([("WHAT", .left), ("SIZE", .right), ("LIMIT", .right), ("USED", .right)])
         for row in LimitUsage.rows(plan) where row.key != .recommendedSize {
             let used = row.usedText
-            totals.add([row.name, row.isCount ? "\(row.value)" : ByteCount.format(row.value),
-                        row.limit.map { row.isCount ? "\($0)" : ByteCount.format($0) } ?? "none", used])
+            totals.add([
+                row.name, row.isCount ? "\(row.value)" : ByteCount.format(row.value),
+                row.limit.map { row.isCount ? "\($0)" : ByteCount.format($0) } ?? "none", used,
+            ])
         }
         out += totals.render()
         return out
@@ -60,20 +70,27 @@ package enum PlanReport {
     /// order is lost (Background Assets has none).
     static func backgroundAssetsPacks(_ plan: PackPlan) -> String {
         let settings = plan.backgroundAssets
-        var out = "Background Assets: hosting \(settings.hosting.rawValue), platforms \((settings.platforms ?? []).joined(separator: ", ")), "
-        out += "events \(settings.events.joined(separator: ", ")), app group \(settings.appGroup ?? "not set (thin needs --app-group)")\n"
+        var out =
+            "Background Assets: hosting \(settings.hosting.rawValue), platforms \((settings.platforms ?? []).joined(separator: ", ")), "
+        out +=
+            "events \(settings.events.joined(separator: ", ")), app group \(settings.appGroup ?? "not set (thin needs --app-group)")\n"
         out += "\nAsset packs\n"
-        var packs = TextTable([("ASSET PACK ID", .left), ("TAGS", .left), ("FILES", .right), ("SIZE", .right),
-                               ("CATEGORY", .left), ("DOWNLOAD POLICY", .left)])
+        var packs = TextTable([
+            ("ASSET PACK ID", .left), ("TAGS", .left), ("FILES", .right), ("SIZE", .right),
+            ("CATEGORY", .left), ("DOWNLOAD POLICY", .left),
+        ])
         for pack in plan.packs.sorted(by: packOrder) {
             let policy = plan.downloadPolicy(of: pack)
             let policyText = policy.name + (policy.events.map { " (\($0.joined(separator: ", ")))" } ?? "")
-            packs.add([pack.assetPackID, pack.shortName, "\(pack.files.count)", ByteCount.format(pack.size),
-                       pack.category.rawValue, policyText])
+            packs.add([
+                pack.assetPackID, pack.shortName, "\(pack.files.count)", ByteCount.format(pack.size),
+                pack.category.rawValue, policyText,
+            ])
         }
         out += plan.packs.isEmpty ? "  (none: no resource is tagged)\n" : packs.render()
         if plan.prefetchOrder.count > 1 {
-            out += "Note: Background Assets has no prefetch order: the \(plan.prefetchOrder.count) prefetch tags (\(plan.prefetchOrder.joined(separator: ", "))) download together after installation, in no set order.\n"
+            out +=
+                "Note: Background Assets has no prefetch order: the \(plan.prefetchOrder.count) prefetch tags (\(plan.prefetchOrder.joined(separator: ", "))) download together after installation, in no set order.\n"
         }
         return out
     }

@@ -1,18 +1,34 @@
 import ODRPackBuild
 import ODRPackFormats
+
 /// What `verify` prints: problems on stderr and a one-line verdict, or one JSON document.
 package enum VerifyReport {
     package static func json(_ report: BuildVerifier.Report) -> JSONValue {
         .object([
             ("ok", .bool(report.ok)),
-            ("packs", .array(report.packs.map { pack in
-                .object([("id", .string(pack.id)), ("file", .string(pack.file)),
-                         ("status", .string(pack.ok ? "ok" : "mismatch")), ("problems", .strings(pack.problems))])
-            })),
+            (
+                "packs",
+                .array(
+                    report.packs.map { pack in
+                        .object([
+                            ("id", .string(pack.id)), ("file", .string(pack.file)),
+                            ("status", .string(pack.ok ? "ok" : "mismatch")), ("problems", .strings(pack.problems)),
+                        ])
+                    })
+            ),
             ("extraArchives", .strings(report.extraArchives)),
-            ("problems", .array(report.fileProblems.map { .object([("file", .string($0.file)), ("problem", .string($0.problem))]) })),
-            ("summary", .object([("packs", .int(Int64(report.packs.count))),
-                                 ("failed", .int(Int64(report.packs.filter { !$0.ok }.count)))])),
+            (
+                "problems",
+                .array(
+                    report.fileProblems.map { .object([("file", .string($0.file)), ("problem", .string($0.problem))]) })
+            ),
+            (
+                "summary",
+                .object([
+                    ("packs", .int(Int64(report.packs.count))),
+                    ("failed", .int(Int64(report.packs.filter { !$0.ok }.count))),
+                ])
+            ),
         ])
     }
 
@@ -23,7 +39,8 @@ package enum VerifyReport {
             for problem in pack.problems { text += "\(pack.file): error: \(problem)\n" }
         }
         for extra in report.extraArchives {
-            text += "\(extra.hasSuffix(".aar") ? BackgroundAssetsLayout.folder : AppleManifests.packsFolder)/\(extra): error: archive is not listed in \(BuildManifest.fileName)\n"
+            text +=
+                "\(extra.hasSuffix(".aar") ? BackgroundAssetsLayout.folder : AppleManifests.packsFolder)/\(extra): error: archive is not listed in \(BuildManifest.fileName)\n"
         }
         for problem in report.fileProblems { text += "\(problem.file): error: \(problem.problem)\n" }
         return text

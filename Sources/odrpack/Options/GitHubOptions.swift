@@ -5,11 +5,15 @@ import ODRPackReport
 
 /// `--github` (docs/commands.md#report-and-ci), on plan, validate, build, diff and thin.
 struct GitHubOptions: ParsableArguments {
-    @Flag(help: "Also print every problem as a GitHub Actions annotation, and append a summary to $GITHUB_STEP_SUMMARY.")
+    @Flag(
+        help: "Also print every problem as a GitHub Actions annotation, and append a summary to $GITHUB_STEP_SUMMARY.")
     var github = false
 
     func check(json: Bool) throws {
-        if github && json { throw ValidationError("--github and --json cannot be used together: annotations would break the JSON document") }
+        if github && json {
+            throw ValidationError(
+                "--github and --json cannot be used together: annotations would break the JSON document")
+        }
     }
 
     /// Annotations on stdout, then the step summary.

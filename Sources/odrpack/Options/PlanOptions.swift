@@ -9,7 +9,10 @@ struct PlanOptions: ParsableArguments {
     @Option(help: "Limit profile: default, ios, ios18, tvos or background-assets (overrides the manifest's).")
     var profile: String?
 
-    @Option(help: "odr (On-Demand Resources, the default) or background-assets (Apple's successor; checks the background-assets profile).")
+    @Option(
+        help:
+            "odr (On-Demand Resources, the default) or background-assets (Apple's successor; checks the background-assets profile)."
+    )
     var format: PackFormat = .odr
 
     @Flag(help: "Print one JSON document on stdout.")

@@ -16,13 +16,20 @@ struct Build: ParsableCommand {
     @Option(name: .shortAndLong, help: "The folder to write.")
     var output: String
 
-    @Option(help: "odr (On-Demand Resources packs, the default) or background-assets (packs made by Apple's ba-package).")
+    @Option(
+        help: "odr (On-Demand Resources packs, the default) or background-assets (packs made by Apple's ba-package).")
     var format: PackFormat = .odr
 
-    @Option(help: "Background Assets only: the packager, run through /bin/sh -c from resources-root with {manifest} and {output} replaced by quoted paths (default: ba-package, else xcrun ba-package, from PATH).")
+    @Option(
+        help:
+            "Background Assets only: the packager, run through /bin/sh -c from resources-root with {manifest} and {output} replaced by quoted paths (default: ba-package, else xcrun ba-package, from PATH)."
+    )
     var baPackage: String?
 
-    @Option(help: "Background Assets, hosting self: the download-manifest.json that is live on the server, the source of versions and of what site/ must hold.")
+    @Option(
+        help:
+            "Background Assets, hosting self: the download-manifest.json that is live on the server, the source of versions and of what site/ must hold."
+    )
     var published: String?
 
     @Flag(help: "Background Assets only: start every pack at version 0, whatever the output folder holds.")
@@ -69,16 +76,24 @@ struct Build: ParsableCommand {
             throw ValidationError("--jobs must be 1 to \(BuildOptions.maximumJobs), not \(jobs)")
         }
         if format == .backgroundAssets {
-            let odrOnly = [("--layout", layout != nil), ("--compression", compression != nil), ("--level", level != nil),
-                           ("--sign-command", signCommand != nil)].filter(\.1).map(\.0)
+            let odrOnly = [
+                ("--layout", layout != nil), ("--compression", compression != nil), ("--level", level != nil),
+                ("--sign-command", signCommand != nil),
+            ].filter(\.1).map(\.0)
             if !odrOnly.isEmpty {
-                throw ValidationError("\(odrOnly.joined(separator: ", ")) \(odrOnly.count == 1 ? "does" : "do") not apply to --format background-assets: Apple's ba-package decides how a pack is stored; leave \(odrOnly.count == 1 ? "it" : "them") out")
+                throw ValidationError(
+                    "\(odrOnly.joined(separator: ", ")) \(odrOnly.count == 1 ? "does" : "do") not apply to --format background-assets: Apple's ba-package decides how a pack is stored; leave \(odrOnly.count == 1 ? "it" : "them") out"
+                )
             }
         } else {
-            let backgroundAssetsOnly = [("--ba-package", baPackage != nil), ("--published", published != nil),
-                                        ("--reset-versions", resetVersions)].filter(\.1).map(\.0)
+            let backgroundAssetsOnly = [
+                ("--ba-package", baPackage != nil), ("--published", published != nil),
+                ("--reset-versions", resetVersions),
+            ].filter(\.1).map(\.0)
             if !backgroundAssetsOnly.isEmpty {
-                throw ValidationError("\(backgroundAssetsOnly.joined(separator: ", ")) \(backgroundAssetsOnly.count == 1 ? "applies" : "apply") only to --format background-assets")
+                throw ValidationError(
+                    "\(backgroundAssetsOnly.joined(separator: ", ")) \(backgroundAssetsOnly.count == 1 ? "applies" : "apply") only to --format background-assets"
+                )
             }
         }
     }
@@ -108,9 +123,10 @@ struct Build: ParsableCommand {
         }
         let started = Date()
         let outcome = try pipeline.run {
-            try? console.printError("odrpack: another build is using '\(output)': waiting for it to finish (--no-wait fails instead)\n")
+            try? console.printError(
+                "odrpack: another build is using '\(output)': waiting for it to finish (--no-wait fails instead)\n")
         }
-        if case let .built(_, build) = outcome, let warning = build.stateWarning {
+        if case .built(_, let build) = outcome, let warning = build.stateWarning {
             try console.printError("odrpack: warning: \(warning)\n")
         }
         if json {

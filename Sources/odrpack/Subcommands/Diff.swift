@@ -30,7 +30,9 @@ struct Diff: ParsableCommand {
 
     func validate() throws {
         try gitHub.check(json: json)
-        if json && markdown { throw ValidationError("--json and --markdown cannot be used together: choose one output") }
+        if json && markdown {
+            throw ValidationError("--json and --markdown cannot be used together: choose one output")
+        }
     }
 
     func run() throws {
@@ -40,10 +42,13 @@ struct Diff: ParsableCommand {
         try BuildDiff.checkComparable(old: before, new: after)
         let diff = BuildDiff(old: before, new: after)
         if let html {
-            try HTMLFile.write(DiffReportModel(diff: diff, old: before, new: after, oldName: old, newName: new).html, to: html)
+            try HTMLFile.write(
+                DiffReportModel(diff: diff, old: before, new: after, oldName: old, newName: new).html, to: html)
         }
-        try console.printOut(json ? DiffReport.json(diff).serialized()
-                             : markdown ? MarkdownReport.diff(diff) : DiffReport.text(diff, old: old, new: new))
+        try console.printOut(
+            json
+                ? DiffReport.json(diff).serialized()
+                : markdown ? MarkdownReport.diff(diff) : DiffReport.text(diff, old: old, new: new))
         try gitHub.emit([], summary: MarkdownReport.diff(diff))
         if exitCode && diff.hasChanges { throw ExitCode(1) }
     }

@@ -21,7 +21,9 @@ struct ImportXcode: ParsableCommand {
     @Option(name: .shortAndLong, help: "The manifest to write.")
     var output = "odrpack.yml"
 
-    @Option(name: .customLong("setting"), help: "NAME=VALUE: a build setting for the import, over the project's own value (repeatable).")
+    @Option(
+        name: .customLong("setting"),
+        help: "NAME=VALUE: a build setting for the import, over the project's own value (repeatable).")
     var settings: [String] = []
 
     @Flag(help: "Overwrite the output file if it exists.")
@@ -44,7 +46,9 @@ struct ImportXcode: ParsableCommand {
         }
         let result = try XcodeImporter(options: options).importProject(at: try XcodeProject.locate(project))
         try ImportedManifestWriter.write(result, to: output, force: force)
-        try console.printOut("Wrote \(output): \(result.entries.count) tagged path\(result.entries.count == 1 ? "" : "s") from target \(result.target) (\(result.configuration))\n")
+        try console.printOut(
+            "Wrote \(output): \(result.entries.count) tagged path\(result.entries.count == 1 ? "" : "s") from target \(result.target) (\(result.configuration))\n"
+        )
         for note in result.notes { try console.printError("note: \(note)\n") }
     }
 }

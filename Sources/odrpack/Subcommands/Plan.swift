@@ -21,8 +21,10 @@ struct Plan: ParsableCommand {
             try console.printDiagnostics(result.diagnostics)
             if !result.diagnostics.isEmpty { try console.printError(Console.countSummary(result.diagnostics) + "\n") }
         }
-        try options.gitHub.emit(result.diagnostics, summary: MarkdownReport.plan(
-            result.readablePlan, diagnostics: result.diagnostics, title: "plan \(options.manifest)"))
+        try options.gitHub.emit(
+            result.diagnostics,
+            summary: MarkdownReport.plan(
+                result.readablePlan, diagnostics: result.diagnostics, title: "plan \(options.manifest)"))
         let code = options.exitCode(for: result.diagnostics)
         if code != .success { throw code }
     }

@@ -6,7 +6,8 @@ import ODRPackReport
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Write one self-contained HTML page: a treemap of the packs, gauges for every limit, tables and problems.")
+        abstract:
+            "Write one self-contained HTML page: a treemap of the packs, gauges for every limit, tables and problems.")
 
     @Argument(help: "The tag manifest.")
     var manifest = "odrpack.yml"
@@ -29,11 +30,15 @@ struct Report: ParsableCommand {
         let result = try ProjectPlanner().plan(manifestPath: manifest, profile: profile, format: format)
         try console.printDiagnostics(result.diagnostics)
         guard let plan = result.readablePlan else {
-            try console.printError("odrpack: no report: the manifest cannot be planned (\(Console.countSummary(result.diagnostics)))\n")
+            try console.printError(
+                "odrpack: no report: the manifest cannot be planned (\(Console.countSummary(result.diagnostics)))\n")
             throw ExitCode(1)
         }
-        try HTMLFile.write(ReportModel(plan: plan, diagnostics: result.diagnostics, manifestPath: manifest).html, to: output)
-        try console.printOut("Wrote \(output): \(plan.packs.count) packs, \(plan.resourceFiles) files, \(Console.countSummary(result.diagnostics))\n")
+        try HTMLFile.write(
+            ReportModel(plan: plan, diagnostics: result.diagnostics, manifestPath: manifest).html, to: output)
+        try console.printOut(
+            "Wrote \(output): \(plan.packs.count) packs, \(plan.resourceFiles) files, \(Console.countSummary(result.diagnostics))\n"
+        )
         if result.diagnostics.hasErrors { throw ExitCode(1) }
     }
 }

@@ -8,7 +8,9 @@ import ODRPackReport
 struct Thin: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thin",
-        abstract: "Make a built app an On-Demand Resources app: remove its copies of packed files and install the build's plists.")
+        abstract:
+            "Make a built app an On-Demand Resources app: remove its copies of packed files and install the build's plists."
+    )
 
     @Argument(help: "The built app bundle (MyGame.app).")
     var app: String
@@ -22,7 +24,10 @@ struct Thin: ParsableCommand {
     @Option(help: "The folder inside the app that the packs' paths are relative to.")
     var resourcesPath: String?
 
-    @Option(help: "Background Assets builds: the App Group id the app and its downloader extension share (BAAppGroupID), over the manifest's app-group.")
+    @Option(
+        help:
+            "Background Assets builds: the App Group id the app and its downloader extension share (BAAppGroupID), over the manifest's app-group."
+    )
     var appGroup: String?
 
     @Flag(help: "Print one JSON document on stdout.")
@@ -48,14 +53,22 @@ struct Thin: ParsableCommand {
             if result.diagnostics.hasErrors {
                 try console.printError("odrpack: the app is unchanged: \(Console.countSummary(result.diagnostics))\n")
             } else {
-                var text = "Thinned \(app): removed \(result.removed.count) file\(result.removed.count == 1 ? "" : "s") "
-                text += "(\(ByteCount.format(result.removedBytes))); installed \(result.installed.joined(separator: ", "))"
-                if !result.infoPlistKeys.isEmpty { text += "; set \(result.infoPlistKeys.joined(separator: ", ")) in Info.plist" }
-                if embed { text += "; embedded \(result.embedded.count) pack\(result.embedded.count == 1 ? "" : "s") in OnDemandResources/" }
+                var text =
+                    "Thinned \(app): removed \(result.removed.count) file\(result.removed.count == 1 ? "" : "s") "
+                text +=
+                    "(\(ByteCount.format(result.removedBytes))); installed \(result.installed.joined(separator: ", "))"
+                if !result.infoPlistKeys.isEmpty {
+                    text += "; set \(result.infoPlistKeys.joined(separator: ", ")) in Info.plist"
+                }
+                if embed {
+                    text +=
+                        "; embedded \(result.embedded.count) pack\(result.embedded.count == 1 ? "" : "s") in OnDemandResources/"
+                }
                 try console.printOut(text + "\n")
             }
         }
-        try gitHub.emit(result.diagnostics, summary: "### odrpack thin \(app)\n\n" + MarkdownReport.problems(result.diagnostics))
+        try gitHub.emit(
+            result.diagnostics, summary: "### odrpack thin \(app)\n\n" + MarkdownReport.problems(result.diagnostics))
         if result.diagnostics.hasErrors { throw ExitCode(1) }
     }
 }

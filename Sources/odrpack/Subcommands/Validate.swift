@@ -19,13 +19,16 @@ struct Validate: ParsableCommand {
             try console.printDiagnostics(result.diagnostics)
             var line = "\(options.manifest): "
             if let plan = result.readablePlan {
-                line += "\(plan.packs.count) pack\(plan.packs.count == 1 ? "" : "s"), \(plan.resourceFiles) tagged file\(plan.resourceFiles == 1 ? "" : "s"), \(ByteCount.format(plan.totalSize)); "
+                line +=
+                    "\(plan.packs.count) pack\(plan.packs.count == 1 ? "" : "s"), \(plan.resourceFiles) tagged file\(plan.resourceFiles == 1 ? "" : "s"), \(ByteCount.format(plan.totalSize)); "
             }
             line += Console.countSummary(result.diagnostics)
             try console.printOut(line + "\n")
         }
-        try options.gitHub.emit(result.diagnostics, summary: MarkdownReport.plan(
-            result.readablePlan, diagnostics: result.diagnostics, title: "validate \(options.manifest)"))
+        try options.gitHub.emit(
+            result.diagnostics,
+            summary: MarkdownReport.plan(
+                result.readablePlan, diagnostics: result.diagnostics, title: "validate \(options.manifest)"))
         let code = options.exitCode(for: result.diagnostics)
         if code != .success { throw code }
     }

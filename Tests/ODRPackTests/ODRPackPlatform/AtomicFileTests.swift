@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ODRPackPlatform
 
 /// What `--output` may name besides a plain file: a report or manifest never replaces a pipe, a device or a link.
@@ -22,7 +23,8 @@ import Testing
         try project.symlink("link.html", to: "real/report.html")
         try AtomicFile.write(Data("new".utf8), to: project.path("link.html"))
         #expect(try String(contentsOfFile: project.path("real/report.html"), encoding: .utf8) == "new")
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: project.path("link.html")) == "real/report.html")
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: project.path("link.html")) == "real/report.html")
         #expect(try FileManager.default.contentsOfDirectory(atPath: project.path("real")) == ["report.html"])
     }
 
@@ -31,6 +33,8 @@ import Testing
         try project.folder("out.html")
         #expect(throws: ODRPackError.self) { try AtomicFile.write(Data("x".utf8), to: project.path("out.html")) }
         var isFolder: ObjCBool = false
-        #expect(FileManager.default.fileExists(atPath: project.path("out.html"), isDirectory: &isFolder) && isFolder.boolValue)
+        #expect(
+            FileManager.default.fileExists(atPath: project.path("out.html"), isDirectory: &isFolder)
+                && isFolder.boolValue)
     }
 }

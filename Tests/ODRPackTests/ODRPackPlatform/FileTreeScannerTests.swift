@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ODRPackPlatform
 
 /// The one metadata pass every plan and build starts with, and the fingerprint the up-to-date check compares.
@@ -16,7 +17,9 @@ import Testing
         let project = try TemporaryProject()
         // More entries than one stat chunk, in an order that a locale-aware sort would change.
         let count = FileTreeScanner.chunk * 2 + 7
-        for index in 0..<count { try project.file("R/Many/f\(count - index).bin", String(repeating: "x", count: index % 5)) }
+        for index in 0..<count {
+            try project.file("R/Many/f\(count - index).bin", String(repeating: "x", count: index % 5))
+        }
         try project.file("R/b.txt")
         try project.file("R/B.txt")
         try project.file("R/é.txt")
@@ -46,9 +49,12 @@ import Testing
     /// sharing long starts, with UTF-8 past ASCII: the order is that of each name with `/` after a folder's.
     @Test func namesSortByCodePointAcrossTheSixteenByteKeys() throws {
         let project = try TemporaryProject()
-        let stems = ["a", "abcdefghijklmno", "abcdefghijklmnop", "abcdefghijklmnopq", "abcdefghijklmnop.x", "abcdefghijklmnopé",
-                     "abcdefghijklmnopqrstuvwxyz-1", "abcdefghijklmnopqrstuvwxyz-2", "abcdefghijklmnopqrstuvwxyz", "abcdefghijklmn-",
-                     "abcdefghijklmn.", "abcdefghijklmn0", "é", "éé", "\u{1F3AE}", "Z", "abcdefghijklmno.", "abcdefghijklmno0"]
+        let stems = [
+            "a", "abcdefghijklmno", "abcdefghijklmnop", "abcdefghijklmnopq", "abcdefghijklmnop.x", "abcdefghijklmnopé",
+            "abcdefghijklmnopqrstuvwxyz-1", "abcdefghijklmnopqrstuvwxyz-2", "abcdefghijklmnopqrstuvwxyz",
+            "abcdefghijklmn-",
+            "abcdefghijklmn.", "abcdefghijklmn0", "é", "éé", "\u{1F3AE}", "Z", "abcdefghijklmno.", "abcdefghijklmno0",
+        ]
         // Every other name is a folder (its key gains a `/`): "abcdefghijklmno" is one, between "…o." and "…o0".
         for (index, stem) in stems.enumerated() {
             try project.file(index % 2 == 0 ? "R/" + stem : "R/" + stem + "/inner")
@@ -83,7 +89,8 @@ import Testing
         expectNew("a new file")
         try project.folder("R/Empty")
         expectNew("a new empty folder")
-        try FileManager.default.moveItem(atPath: project.path("R/UI/new.json"), toPath: project.path("R/UI/renamed.json"))
+        try FileManager.default.moveItem(
+            atPath: project.path("R/UI/new.json"), toPath: project.path("R/UI/renamed.json"))
         expectNew("a rename")
         TestSystem.setMode(project.path("R/UI/menu.json"), 0o600)
         expectNew("a mode change")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ODRPackPlatform
 
 @Suite struct LocalFileSystemTests {
@@ -11,7 +12,7 @@ import Testing
         let text = String(repeating: "0123456789abcdef", count: 20_000)
         let writer = Thread { TestSystem.send(text, throughFIFO: fifo) }
         writer.start()
-        guard case let .success(bytes) = LocalFileSystem().contents(of: fifo) else {
+        guard case .success(let bytes) = LocalFileSystem().contents(of: fifo) else {
             Issue.record("the pipe could not be read")
             return
         }

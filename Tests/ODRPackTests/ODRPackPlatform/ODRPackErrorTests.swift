@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ODRPackPlatform
 
 /// The one fatal error type: a failed system call carries the system's own errno and words, never an invented one.
@@ -13,11 +14,15 @@ import Testing
 
     /// Each kind prints its own message, whole and unchanged (the front end adds "odrpack: error: " once).
     @Test func everyOtherKindPrintsItsMessageAsIs() {
-        let messages = ["cannot copy 'a': no space", "'b' changed: run again", "'c' is locked", "the signer exited 3",
-                        "zlib failed", "'d' is not a build", "'e' collides", "--flag does not apply"]
-        let kinds: [ODRPackError] = [.fileOperation(messages[0]), .fileChanged(messages[1]), .folderLocked(messages[2]),
-                                     .commandFailed(messages[3]), .libraryFailed(messages[4]), .unusableInput(messages[5]),
-                                     .unbuildable(messages[6]), .usage(messages[7])]
+        let messages = [
+            "cannot copy 'a': no space", "'b' changed: run again", "'c' is locked", "the signer exited 3",
+            "zlib failed", "'d' is not a build", "'e' collides", "--flag does not apply",
+        ]
+        let kinds: [ODRPackError] = [
+            .fileOperation(messages[0]), .fileChanged(messages[1]), .folderLocked(messages[2]),
+            .commandFailed(messages[3]), .libraryFailed(messages[4]), .unusableInput(messages[5]),
+            .unbuildable(messages[6]), .usage(messages[7]),
+        ]
         #expect(kinds.map(\.description) == messages)
         #expect("\(ODRPackError.unusableInput(messages[5]))" == messages[5])
     }

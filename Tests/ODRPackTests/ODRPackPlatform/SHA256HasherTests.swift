@@ -1,6 +1,7 @@
 import CSHA256
 import Crypto
 import Testing
+
 @testable import ODRPackPlatform
 
 /// odrpack's own SHA-256 (the SHA extensions, or portable C) gives swift-crypto's digests for every length, however
@@ -18,7 +19,9 @@ import Testing
         var twoBlocks = SHA256Hasher(ownBlocks: true)
         twoBlocks.update("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
         #expect(twoBlocks.finalize() == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        #expect(SHA256Hasher(ownBlocks: true).finalize() == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(
+            SHA256Hasher(ownBlocks: true).finalize()
+                == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     }
 
     /// Every length up to three blocks crosses each padding case (55, 56, 63, 64 bytes in the last block).
@@ -38,7 +41,7 @@ import Testing
             var hasher = SHA256Hasher(ownBlocks: true)
             var at = 0
             while at < data.count {
-                state = state &* 6364136223846793005 &+ 1442695040888963407
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 let count = min(data.count - at, Int(state >> 33) % 300)
                 data[at..<(at + count)].withUnsafeBytes { hasher.update($0) }
                 at += count
@@ -50,8 +53,11 @@ import Testing
     /// Two hashers that already hold different amounts take the same pieces together: each ends with the digest of
     /// its own whole message, whether the pieces are paired, unpaired or shorter than a block.
     @Test(arguments: [0, 1, 63, 64, 65, 100]) func pairedUpdatesMatchSeparateOnes(secondHead: Int) {
-        let head = Self.bytes(37, seed: 5), otherHead = Self.bytes(secondHead, seed: 9), shared = Self.bytes(69_000, seed: 13)
-        var first = SHA256Hasher(), second = SHA256Hasher()
+        let head = Self.bytes(37, seed: 5)
+        let otherHead = Self.bytes(secondHead, seed: 9)
+        let shared = Self.bytes(69_000, seed: 13)
+        var first = SHA256Hasher()
+        var second = SHA256Hasher()
         head.withUnsafeBytes { first.update($0) }
         otherHead.withUnsafeBytes { second.update($0) }
         var at = 0
@@ -66,9 +72,16 @@ import Testing
 
     /// The SHA-extension blocks (where the CPU has them) and the portable C give the same state.
     @Test func acceleratedAndPortableBlocksAgree() {
-        let data = Self.bytes(64 * 9, seed: 17), other = Self.bytes(64 * 9, seed: 19)
-        let start: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-        var fast = start, portable = start, pairedFirst = start, pairedSecond = start, otherPortable = start
+        let data = Self.bytes(64 * 9, seed: 17)
+        let other = Self.bytes(64 * 9, seed: 19)
+        let start: [UInt32] = [
+            0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
+        ]
+        var fast = start
+        var portable = start
+        var pairedFirst = start
+        var pairedSecond = start
+        var otherPortable = start
         odrpack_sha256_blocks(&fast, data, 9)
         odrpack_sha256_blocks_portable(&portable, data, 9)
         odrpack_sha256_blocks2(&pairedFirst, data, &pairedSecond, other, 9)

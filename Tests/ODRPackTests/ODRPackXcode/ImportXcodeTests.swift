@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ODRPackXcode
 
 /// `odrpack import-xcode` on hand-written projects in Xcode's formats (Tests/ODRPackTests/Fixtures/Xcode).
@@ -28,52 +29,56 @@ import Testing
     static func packContents(_ document: [String: Any]) -> [String: [String]] {
         var contents: [String: [String]] = [:]
         for pack in document["packs"] as? [[String: Any]] ?? [] {
-            contents[(pack["tags"] as! [String]).joined(separator: "+")] = (pack["files"] as! [[String: Any]]).map { $0["path"] as! String }
+            contents[(pack["tags"] as! [String]).joined(separator: "+")] = (pack["files"] as! [[String: Any]]).map {
+                $0["path"] as! String
+            }
         }
         return contents
     }
 
     @Test func importsTheApplicationTargetExactly() throws {
         let project = try bamboo()
-        let output = try CommandRunner.run(["import-xcode", "Bamboo.xcodeproj", "--target", "Bamboo"], in: project.root)
+        let output = try CommandRunner.run(
+            ["import-xcode", "Bamboo.xcodeproj", "--target", "Bamboo"], in: project.root)
         #expect(output.status == 0, "\(output.stderr)")
         let written = try String(contentsOfFile: project.path("odrpack.yml"), encoding: .utf8)
-        let expected = Self.header.replacingOccurrences(of: "%@", with: "Bamboo") + """
-            # Notes:
-            #   - 'Bamboo/Levels/Level2/scene.json' is also copied untagged to the app's bundle root; the tagged folder 'Bamboo/Levels/Level2' puts it in its pack too
-            #   - ON_DEMAND_RESOURCES_INITIAL_INSTALL_TAGS quotes the tag 'boss fight', which contains a space; in the manifest it is one tag
-            version: 1
-            bundle-id: "com.example.Bamboo"
-            profile: ios
-            resources-root: "."
-            untagged: ignore
-            resources:
-              - path: "Bamboo/Assets.xcassets/Boss.imageset"   # Contents.json
-                tags: ["boss fight", "level2"]
-              - path: "Bamboo/Assets.xcassets/Hero.imageset"   # Contents.json
-                tags: ["level1"]
-              - path: "Bamboo/Levels/Level1"   # ASSET_TAGS
-                tags: ["level1"]
-                into: "."
-              - path: "Bamboo/Levels/Level2"   # ASSET_TAGS
-                tags: ["level2"]
-                into: "."
-              - path: "Bamboo/Shared/paddle.png"   # ASSET_TAGS
-                tags: ["level1", "level2"]
-                into: "."
-              - path: "Extras/credits.json"   # ASSET_TAGS
-                tags: ["credits"]
-                into: "."
-              - path: "Store/GoldenPaddle/golden.png"   # assetTagsByRelativePath
-                tags: ["golden-paddle"]
-                into: "."
-              - path: "Store/Skins/red.png"   # assetTagsByRelativePath
-                tags: ["golden-paddle", "skins"]
-                into: "."
-            initial-install: ["level1", "boss fight"]
-            prefetch-order: ["level2", "credits"]
+        let expected =
+            Self.header.replacingOccurrences(of: "%@", with: "Bamboo") + """
+                # Notes:
+                #   - 'Bamboo/Levels/Level2/scene.json' is also copied untagged to the app's bundle root; the tagged folder 'Bamboo/Levels/Level2' puts it in its pack too
+                #   - ON_DEMAND_RESOURCES_INITIAL_INSTALL_TAGS quotes the tag 'boss fight', which contains a space; in the manifest it is one tag
+                version: 1
+                bundle-id: "com.example.Bamboo"
+                profile: ios
+                resources-root: "."
+                untagged: ignore
+                resources:
+                  - path: "Bamboo/Assets.xcassets/Boss.imageset"   # Contents.json
+                    tags: ["boss fight", "level2"]
+                  - path: "Bamboo/Assets.xcassets/Hero.imageset"   # Contents.json
+                    tags: ["level1"]
+                  - path: "Bamboo/Levels/Level1"   # ASSET_TAGS
+                    tags: ["level1"]
+                    into: "."
+                  - path: "Bamboo/Levels/Level2"   # ASSET_TAGS
+                    tags: ["level2"]
+                    into: "."
+                  - path: "Bamboo/Shared/paddle.png"   # ASSET_TAGS
+                    tags: ["level1", "level2"]
+                    into: "."
+                  - path: "Extras/credits.json"   # ASSET_TAGS
+                    tags: ["credits"]
+                    into: "."
+                  - path: "Store/GoldenPaddle/golden.png"   # assetTagsByRelativePath
+                    tags: ["golden-paddle"]
+                    into: "."
+                  - path: "Store/Skins/red.png"   # assetTagsByRelativePath
+                    tags: ["golden-paddle", "skins"]
+                    into: "."
+                initial-install: ["level1", "boss fight"]
+                prefetch-order: ["level2", "credits"]
 
-            """
+                """
         #expect(written == expected)
 
         // plan accepts it unchanged, with the packs Xcode would make at Xcode's paths.
@@ -82,30 +87,45 @@ import Testing
         let document = try plan.json()
         #expect(document["appBundle"] is NSNull)
         // Only the catalogs' own warning: their raw files are packed (docs/diagnostics.md).
-        #expect((document["diagnostics"] as? [[String: Any]])?.map { $0["code"] as? String } == ["asset-catalog-uncompiled", "asset-catalog-uncompiled"])
-        #expect(Self.packContents(document) == [
-            "boss fight+level2": ["Bamboo/Assets.xcassets/Boss.imageset/Contents.json", "Bamboo/Assets.xcassets/Boss.imageset/boss.png"],
-            "level1": ["Bamboo/Assets.xcassets/Hero.imageset/Contents.json", "Bamboo/Assets.xcassets/Hero.imageset/hero.png",
-                       "Level1/scene.json"],
-            "level1+level2": ["paddle.png"],
-            "level2": ["Level2/scene.json"],
-            "credits": ["credits.json"],
-            "golden-paddle": ["golden.png"],
-            "golden-paddle+skins": ["red.png"],
-        ])
+        #expect(
+            (document["diagnostics"] as? [[String: Any]])?.map { $0["code"] as? String } == [
+                "asset-catalog-uncompiled", "asset-catalog-uncompiled",
+            ])
+        #expect(
+            Self.packContents(document) == [
+                "boss fight+level2": [
+                    "Bamboo/Assets.xcassets/Boss.imageset/Contents.json",
+                    "Bamboo/Assets.xcassets/Boss.imageset/boss.png",
+                ],
+                "level1": [
+                    "Bamboo/Assets.xcassets/Hero.imageset/Contents.json",
+                    "Bamboo/Assets.xcassets/Hero.imageset/hero.png",
+                    "Level1/scene.json",
+                ],
+                "level1+level2": ["paddle.png"],
+                "level2": ["Level2/scene.json"],
+                "credits": ["credits.json"],
+                "golden-paddle": ["golden.png"],
+                "golden-paddle+skins": ["red.png"],
+            ])
         let packs = try #require(document["packs"] as? [[String: Any]])
-        let categories = Dictionary(uniqueKeysWithValues: packs.map { (($0["tags"] as! [String]).joined(separator: "+"), $0["category"] as! String) })
+        let categories = Dictionary(
+            uniqueKeysWithValues: packs.map {
+                (($0["tags"] as! [String]).joined(separator: "+"), $0["category"] as! String)
+            })
         #expect(categories["boss fight+level2"] == "initial-install")
         #expect(categories["credits"] == "prefetch")
         #expect(categories["golden-paddle"] == "on-demand")
         // KnownAssetTags lists only level1 and level2: the other used tags are imported all the same.
-        #expect(Set((document["tags"] as! [[String: Any]]).map { $0["name"] as! String })
+        #expect(
+            Set((document["tags"] as! [[String: Any]]).map { $0["name"] as! String })
                 == ["boss fight", "credits", "golden-paddle", "level1", "level2", "skins"])
         // An existing manifest is not overwritten without --force.
         let again = try CommandRunner.run(["import-xcode", "Bamboo.xcodeproj", "--target", "Bamboo"], in: project.root)
         #expect(again.status == 2 && again.stderr.contains("odrpack.yml") && again.stderr.contains("--force"))
         #expect(try String(contentsOfFile: project.path("odrpack.yml"), encoding: .utf8) == expected)
-        #expect(try CommandRunner.run(["import-xcode", ".", "--target", "Bamboo", "--force"], in: project.root).status == 0)
+        #expect(
+            try CommandRunner.run(["import-xcode", ".", "--target", "Bamboo", "--force"], in: project.root).status == 0)
     }
 
     /// A tvOS app whose resources live beside the project folder: a file reference in a group, a folder reference,
@@ -129,17 +149,23 @@ import Testing
         #expect(plan.status == 0, "\(plan.stderr)")
         let document = try plan.json()
         #expect(document["profile"] as? String == "tvos")
-        #expect(Self.packContents(document) == [
-            "intro": ["intro.mov"],                                           // a file reference in ../Media: the root
-            "trees": ["Trees/Apple/apple.json", "Trees/Apple/leaf/leaf.png"], // a folder reference keeps its name
-            "story": ["en.lproj/Story.strings", "fr.lproj/Story.strings"],    // a variant group: <language>.lproj
-            "sounds": ["chime.caf"],                                          // a file in a nested group: the root
-            "seeds": ["a.txt", "b.txt"],                                      // a synchronized folder key: its files, flat; skip.txt excluded
-            "help": ["de.lproj/Help.txt"],                                    // a synchronized .lproj
-            "maps": ["World/map.json"],                                       // an explicit folder keeps its name
-            "fruit": ["App/Garden/Art.xcassets/Fruit.imageset/Contents.json", "App/Garden/Art.xcassets/Fruit.imageset/fruit.png"],
-        ])
-        #expect((document["diagnostics"] as? [[String: Any]])?.map { $0["code"] as? String } == ["asset-catalog-uncompiled"])
+        #expect(
+            Self.packContents(document) == [
+                "intro": ["intro.mov"],  // a file reference in ../Media: the root
+                "trees": ["Trees/Apple/apple.json", "Trees/Apple/leaf/leaf.png"],  // a folder reference keeps its name
+                "story": ["en.lproj/Story.strings", "fr.lproj/Story.strings"],  // a variant group: <language>.lproj
+                "sounds": ["chime.caf"],  // a file in a nested group: the root
+                "seeds": ["a.txt", "b.txt"],  // a synchronized folder key: its files, flat; skip.txt excluded
+                "help": ["de.lproj/Help.txt"],  // a synchronized .lproj
+                "maps": ["World/map.json"],  // an explicit folder keeps its name
+                "fruit": [
+                    "App/Garden/Art.xcassets/Fruit.imageset/Contents.json",
+                    "App/Garden/Art.xcassets/Fruit.imageset/fruit.png",
+                ],
+            ])
+        #expect(
+            (document["diagnostics"] as? [[String: Any]])?.map { $0["code"] as? String } == ["asset-catalog-uncompiled"]
+        )
         // The build places every file at its destination, and verify agrees.
         #expect(try CommandRunner.run(["build", "-o", "../out"], in: app).status == 0)
         #expect(try CommandRunner.run(["verify", "../out"], in: app).status == 0)
@@ -166,7 +192,9 @@ import Testing
         #expect(try String(contentsOfFile: project.path("App/x.yml"), encoding: .utf8).contains("profile: ios\n"))
         #expect(try run(["--target", "Nope"]).status == 64)
         // A folder that holds exactly one project stands for it; none or several is a bad command line.
-        #expect(try CommandRunner.run(["import-xcode", "App", "--target", "OrchardTV", "-o", "y.yml"], in: project.root).status == 0)
+        #expect(
+            try CommandRunner.run(["import-xcode", "App", "--target", "OrchardTV", "-o", "y.yml"], in: project.root)
+                .status == 0)
         #expect(try CommandRunner.run(["import-xcode", "Media", "-o", "z.yml"], in: project.root).status == 64)
     }
 
@@ -175,7 +203,9 @@ import Testing
     @Test func cyclicGroupsAndHostileNames() throws {
         let project = try TemporaryProject()
         try project.folder("Loop.xcodeproj")
-        try project.file("Loop.xcodeproj/project.pbxproj", """
+        try project.file(
+            "Loop.xcodeproj/project.pbxproj",
+            """
             // !$*UTF8*$!
             { archiveVersion = 1; objectVersion = 77; objects = {
               B1 = {isa = PBXBuildFile; fileRef = F1; settings = {ASSET_TAGS = (a, ); }; };
@@ -208,40 +238,49 @@ import Testing
 
     @Test func anotherTargetHasOtherTagsAndNeedsASetting() throws {
         let project = try bamboo()
-        let missing = try CommandRunner.run(["import-xcode", "Bamboo.xcodeproj", "--target", "BambooTV", "--output", "tv.yml"], in: project.root)
+        let missing = try CommandRunner.run(
+            ["import-xcode", "Bamboo.xcodeproj", "--target", "BambooTV", "--output", "tv.yml"], in: project.root)
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("pass --setting TV_BUNDLE_ID=VALUE"))
         #expect(!FileManager.default.fileExists(atPath: project.path("tv.yml")))
-        let malformed = try CommandRunner.run(["import-xcode", "Bamboo.xcodeproj", "--setting", "=VALUE"], in: project.root)
+        let malformed = try CommandRunner.run(
+            ["import-xcode", "Bamboo.xcodeproj", "--setting", "=VALUE"], in: project.root)
         #expect(malformed.status == 64 && malformed.stderr.contains("--setting takes NAME=VALUE"))
         try project.folder("Config")
-        let again = try CommandRunner.run(["import-xcode", "Bamboo.xcodeproj", "--target", "BambooTV", "--output", "Config/tv.yml",
-                                           "--setting", "TV_BUNDLE_ID=com.example.bamboo.tv"], in: project.root)
+        let again = try CommandRunner.run(
+            [
+                "import-xcode", "Bamboo.xcodeproj", "--target", "BambooTV", "--output", "Config/tv.yml",
+                "--setting", "TV_BUNDLE_ID=com.example.bamboo.tv",
+            ], in: project.root)
         #expect(again.status == 0, "\(again.stderr)")
         let written = try String(contentsOfFile: project.path("Config/tv.yml"), encoding: .utf8)
-        #expect(written == Self.header.replacingOccurrences(of: "%@", with: "BambooTV") + """
-            version: 1
-            bundle-id: "com.example.bamboo.tv"
-            profile: ios
-            resources-root: ".."
-            untagged: ignore
-            resources:
-              - path: "Bamboo/Levels/Level1"   # ASSET_TAGS
-                tags: ["tv-level1"]
-                into: "."
-              - path: "Bamboo/UI/menu.json"   # ASSET_TAGS
-                tags: ["tv menu"]
-                into: "."
-              - path: "Store/Skins/blue.png"   # assetTagsByRelativePath
-                tags: ["tv-skins"]
-                into: "."
-            initial-install: ["tv-level1"]
-            prefetch-order: []
+        #expect(
+            written == Self.header.replacingOccurrences(of: "%@", with: "BambooTV") + """
+                version: 1
+                bundle-id: "com.example.bamboo.tv"
+                profile: ios
+                resources-root: ".."
+                untagged: ignore
+                resources:
+                  - path: "Bamboo/Levels/Level1"   # ASSET_TAGS
+                    tags: ["tv-level1"]
+                    into: "."
+                  - path: "Bamboo/UI/menu.json"   # ASSET_TAGS
+                    tags: ["tv menu"]
+                    into: "."
+                  - path: "Store/Skins/blue.png"   # assetTagsByRelativePath
+                    tags: ["tv-skins"]
+                    into: "."
+                initial-install: ["tv-level1"]
+                prefetch-order: []
 
-            """)
+                """)
         let plan = try CommandRunner.run(["plan", "Config/tv.yml", "--json"], in: project.root)
         #expect(plan.status == 0)
-        #expect(Self.packContents(try plan.json()) == ["tv menu": ["menu.json"], "tv-level1": ["Level1/scene.json"], "tv-skins": ["blue.png"]])
+        #expect(
+            Self.packContents(try plan.json()) == [
+                "tv menu": ["menu.json"], "tv-level1": ["Level1/scene.json"], "tv-skins": ["blue.png"],
+            ])
     }
 
     @Test func choosingTargetsAndConfigurations() throws {
@@ -252,23 +291,29 @@ import Testing
         let unknown = try CommandRunner.run(["import-xcode", "Bamboo.xcodeproj", "--target", "Nope"], in: project.root)
         #expect(unknown.status == 64)
         #expect(unknown.stderr.contains("Bamboo, BambooTV, BambooTests"))
-        let configuration = try CommandRunner.run(["import-xcode", "Bamboo.xcodeproj", "--target", "BambooTV", "--configuration", "Debug"],
-                                                  in: project.root)
+        let configuration = try CommandRunner.run(
+            ["import-xcode", "Bamboo.xcodeproj", "--target", "BambooTV", "--configuration", "Debug"],
+            in: project.root)
         #expect(configuration.status == 2)
         #expect(configuration.stderr.contains("--configuration (Release)"))
-        let debug = try CommandRunner.run(["import-xcode", "Bamboo.xcodeproj", "--target", "Bamboo", "--configuration", "Debug", "--force"],
-                                          in: project.root)
+        let debug = try CommandRunner.run(
+            ["import-xcode", "Bamboo.xcodeproj", "--target", "Bamboo", "--configuration", "Debug", "--force"],
+            in: project.root)
         #expect(debug.status == 0)
         let written = try String(contentsOfFile: project.path("odrpack.yml"), encoding: .utf8)
         #expect(written.contains("bundle-id: \"com.example.debug.Bamboo\""))
         #expect(written.contains("initial-install: []"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: project.root.path).allSatisfy { !$0.contains(".odrpack-tmp-") })
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: project.root.path).allSatisfy {
+                !$0.contains(".odrpack-tmp-")
+            })
     }
 
     @Test func badProjectsAreClearErrorsAndWriteNothing() throws {
         let project = try bamboo()
         func run(_ path: String) throws -> CommandRunner.Output {
-            try CommandRunner.run(["import-xcode", path, "--target", "Bamboo", "--output", "out.yml"], in: project.root)
+            try CommandRunner.run(
+                ["import-xcode", path, "--target", "Bamboo", "--output", "out.yml"], in: project.root)
         }
         let notProject = try run("Bamboo")
         #expect(notProject.status == 64 && notProject.stderr.contains("holds no .xcodeproj"))

@@ -82,7 +82,9 @@ struct BinaryPlistKinds {
         case 0x6:
             let (count, start) = try length(at: position)
             var units: [UInt16] = []
-            for unit in 0..<count { units.append(UInt16(bytes[start + 2 * unit]) << 8 | UInt16(bytes[start + 2 * unit + 1])) }
+            for unit in 0..<count {
+                units.append(UInt16(bytes[start + 2 * unit]) << 8 | UInt16(bytes[start + 2 * unit + 1]))
+            }
             return .string(String(decoding: units, as: UTF16.self))
         case 0xA:
             let (count, start) = try length(at: position)
@@ -91,7 +93,9 @@ struct BinaryPlistKinds {
             let (count, start) = try length(at: position)
             var pairs: [String: Value] = [:]
             for item in 0..<count {
-                guard case let .string(key) = try object(reference(start, item), depth: depth + 1) else { throw FormatError() }
+                guard case .string(let key) = try object(reference(start, item), depth: depth + 1) else {
+                    throw FormatError()
+                }
                 pairs[key] = try object(reference(start, count + item), depth: depth + 1)
             }
             return .dictionary(pairs)
@@ -107,12 +111,12 @@ struct BinaryPlistKinds {
 
 extension BinaryPlistKinds.Value {
     subscript(key: String) -> Self? {
-        if case let .dictionary(pairs) = self { return pairs[key] }
+        if case .dictionary(let pairs) = self { return pairs[key] }
         return nil
     }
 
     var items: [Self] {
-        if case let .array(values) = self { return values }
+        if case .array(let values) = self { return values }
         return []
     }
 }

@@ -16,30 +16,36 @@ struct CommandRunner {
     /// The odrpack executable, built beside the test bundle.
     static var executable: URL {
         #if canImport(Darwin)
-        // xctest runs the test bundle, which SwiftPM builds beside the products.
-        let bundle = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL ?? Bundle.main.bundleURL
-        return bundle.deletingLastPathComponent().appendingPathComponent("odrpack")
+            // xctest runs the test bundle, which SwiftPM builds beside the products.
+            let bundle =
+                Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL ?? Bundle.main.bundleURL
+            return bundle.deletingLastPathComponent().appendingPathComponent("odrpack")
         #else
-        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        var folder = testBinary.deletingLastPathComponent()
-        while !folder.path.hasSuffix(".xctest") && folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("odrpack").path) {
-            folder.deleteLastPathComponent()
-        }
-        if folder.path.hasSuffix(".xctest") { folder.deleteLastPathComponent() }
-        return folder.appendingPathComponent("odrpack")
+            let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            var folder = testBinary.deletingLastPathComponent()
+            while !folder.path.hasSuffix(".xctest") && folder.path != "/"
+                && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("odrpack").path)
+            {
+                folder.deleteLastPathComponent()
+            }
+            if folder.path.hasSuffix(".xctest") { folder.deleteLastPathComponent() }
+            return folder.appendingPathComponent("odrpack")
         #endif
     }
 
     @discardableResult
-    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
-                    executable: URL = CommandRunner.executable) throws -> Output {
+    static func run(
+        _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+        executable: URL = CommandRunner.executable
+    ) throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
-        env["ODRPACK_CACHE_DIR"] = FileManager.default.temporaryDirectory.appendingPathComponent("odrpack-test-cache").path
+        env["ODRPACK_CACHE_DIR"] =
+            FileManager.default.temporaryDirectory.appendingPathComponent("odrpack-test-cache").path
         for (key, value) in environment { env[key] = value }
         process.environment = env
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("odrpack-out-\(UUID().uuidString)")
@@ -55,8 +61,9 @@ struct CommandRunner {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        return Output(status: process.terminationStatus,
-                      stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-                      stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+        return Output(
+            status: process.terminationStatus,
+            stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ODRPackCore
 
 /// A throwaway project folder: a manifest plus resource files, removed when the test ends.
@@ -44,7 +45,8 @@ final class TemporaryProject {
     }
 
     func folder(_ relative: String) throws {
-        try FileManager.default.createDirectory(at: root.appendingPathComponent(relative), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent(relative), withIntermediateDirectories: true)
     }
 
     func symlink(_ relative: String, to target: String) throws {

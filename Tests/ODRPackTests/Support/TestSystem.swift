@@ -1,10 +1,12 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+
 @testable import ODRPackPlatform
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The system calls the tests make to set up odd fixtures (times, modes, pipes, raw names, signals): the one test
 /// file that imports Glibc/Darwin, as `ODRPackPlatform` is for the product.
@@ -22,9 +24,9 @@ enum TestSystem {
         stat(path, &info)
         try body()
         #if os(Linux)
-        var times = [info.st_atim, info.st_mtim]
+            var times = [info.st_atim, info.st_mtim]
         #else
-        var times = [info.st_atimespec, info.st_mtimespec]
+            var times = [info.st_atimespec, info.st_mtimespec]
         #endif
         utimensat(AT_FDCWD, path, &times, 0)
     }
@@ -66,7 +68,9 @@ enum TestSystem {
     /// Creates an empty file at a path given as raw bytes (which need not be UTF-8); false when it cannot.
     static func createFile(rawPath: [UInt8]) -> Bool {
         let descriptor = (rawPath + [0]).withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { open($0, O_CREAT | O_WRONLY, 0o644) }
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                open($0, O_CREAT | O_WRONLY, 0o644)
+            }
         }
         guard descriptor >= 0 else { return false }
         SystemCall.closeFile(descriptor)

@@ -12,8 +12,10 @@ final class ZipArchiveReader {
         ArchiveLocale.ensureUTF8()
         guard let archive = archive_read_new() else { throw ArchiveError("cannot create a zip reader") }
         self.archive = archive
-        try ArchiveError.check(streaming ? archive_read_support_format_zip_streamable(archive)
-                                         : archive_read_support_format_zip_seekable(archive), archive, "zip support")
+        try ArchiveError.check(
+            streaming
+                ? archive_read_support_format_zip_streamable(archive)
+                : archive_read_support_format_zip_seekable(archive), archive, "zip support")
         try ArchiveError.check(archive_read_open_filename(archive, path, 1 << 20), archive, "open \(path)")
     }
 

@@ -41,7 +41,7 @@ struct ZipDirectory {
             String(decoding: data[(data.startIndex + at)..<(data.startIndex + at + count)], as: UTF8.self)
         }
         var end = data.count - 22
-        while end >= 0 && u32(end) != 0x06054b50 { end -= 1 }
+        while end >= 0 && u32(end) != 0x0605_4b50 { end -= 1 }
         guard end >= 0 else { throw CocoaError(.fileReadCorruptFile) }
         var count = u16(end + 10)
         var offset = Int(u32(end + 16))
@@ -52,32 +52,47 @@ struct ZipDirectory {
             offset = Int(u64(zip64End + 48))
         }
         for _ in 0..<count {
-            guard u32(offset) == 0x02014b50 else { throw CocoaError(.fileReadCorruptFile) }
-            let nameLength = u16(offset + 28), extraLength = u16(offset + 30), commentLength = u16(offset + 32)
-            var compressed = u32(offset + 20), size = u32(offset + 24), local = u32(offset + 42)
+            guard u32(offset) == 0x0201_4b50 else { throw CocoaError(.fileReadCorruptFile) }
+            let nameLength = u16(offset + 28)
+            let extraLength = u16(offset + 30)
+            let commentLength = u16(offset + 32)
+            var compressed = u32(offset + 20)
+            var size = u32(offset + 24)
+            var local = u32(offset + 42)
             let name = text(offset + 46, nameLength)
             var extra = offset + 46 + nameLength
             let extraEnd = extra + extraLength
             while extra + 4 <= extraEnd {
-                let id = u16(extra), length = u16(extra + 2)
+                let id = u16(extra)
+                let length = u16(extra + 2)
                 if id == 0x0001 {
                     var field = extra + 4
-                    if size == 0xFFFF_FFFF { size = u64(field); field += 8 }
-                    if compressed == 0xFFFF_FFFF { compressed = u64(field); field += 8 }
+                    if size == 0xFFFF_FFFF {
+                        size = u64(field)
+                        field += 8
+                    }
+                    if compressed == 0xFFFF_FFFF {
+                        compressed = u64(field)
+                        field += 8
+                    }
                     if local == 0xFFFF_FFFF { local = u64(field) }
                 }
                 extra += 4 + length
             }
-            entries.append(Entry(name: name, method: u16(offset + 10), compressedSize: compressed, size: size,
-                                 versionMadeBy: u16(offset + 4), flags: u16(offset + 8), crc: UInt32(u32(offset + 16)),
-                                 mode: Int(u32(offset + 38) >> 16), extraLength: extraLength, offset: local))
+            entries.append(
+                Entry(
+                    name: name, method: u16(offset + 10), compressedSize: compressed, size: size,
+                    versionMadeBy: u16(offset + 4), flags: u16(offset + 8), crc: UInt32(u32(offset + 16)),
+                    mode: Int(u32(offset + 38) >> 16), extraLength: extraLength, offset: local))
             offset = extraEnd + commentLength
         }
         for entry in entries {
             let at = Int(entry.offset)
-            guard u32(at) == 0x04034b50 else { throw CocoaError(.fileReadCorruptFile) }
-            let nameLength = u16(at + 26), extraLength = u16(at + 28)
-            var compressed = u32(at + 18), size = u32(at + 22)
+            guard u32(at) == 0x0403_4b50 else { throw CocoaError(.fileReadCorruptFile) }
+            let nameLength = u16(at + 26)
+            let extraLength = u16(at + 28)
+            var compressed = u32(at + 18)
+            var size = u32(at + 22)
             var ids: [Int] = []
             var extra = at + 30 + nameLength
             while extra + 4 <= at + 30 + nameLength + extraLength {
@@ -88,9 +103,11 @@ struct ZipDirectory {
                 }
                 extra += 4 + u16(extra + 2)
             }
-            locals.append(LocalHeader(name: text(at + 30, nameLength), flags: u16(at + 6), method: u16(at + 8),
-                                      crc: UInt32(u32(at + 14)), compressedSize: compressed, size: size, extraIDs: ids,
-                                      dosTime: u16(at + 10), dosDate: u16(at + 12)))
+            locals.append(
+                LocalHeader(
+                    name: text(at + 30, nameLength), flags: u16(at + 6), method: u16(at + 8),
+                    crc: UInt32(u32(at + 14)), compressedSize: compressed, size: size, extraIDs: ids,
+                    dosTime: u16(at + 10), dosDate: u16(at + 12)))
         }
     }
 }

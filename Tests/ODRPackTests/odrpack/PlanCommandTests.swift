@@ -5,7 +5,8 @@ import Testing
 @Suite struct PlanCommandTests {
     func cleanProject() throws -> TemporaryProject {
         let project = try TemporaryProject()
-        try project.manifest("""
+        try project.manifest(
+            """
             version: 1
             bundle-id: com.example.clean
             resources-root: R
@@ -57,7 +58,8 @@ import Testing
         let files = try #require(shared["files"] as? [[String: Any]])
         #expect(files.count == 1 && files[0]["path"] as? String == "Shared/paddle.png" && files[0]["sha256"] == nil)
         let id = try #require(shared["id"] as? String)
-        #expect(shared["file"] as? String == "OnDemandResources/com.example.clean.level1+level2-\(id.suffix(32)).assetpack")
+        #expect(
+            shared["file"] as? String == "OnDemandResources/com.example.clean.level1+level2-\(id.suffix(32)).assetpack")
         let tags = try #require(document["tags"] as? [[String: Any]])
         #expect(tags.map { $0["name"] as? String } == ["level1", "level2"])
         #expect(tags[1]["size"] as? Int == 16)
@@ -80,7 +82,8 @@ import Testing
 
     @Test func warningsPassUnlessWarningsAreErrors() throws {
         let project = try cleanProject()
-        try project.manifest("""
+        try project.manifest(
+            """
             version: 1
             bundle-id: com.example.clean
             resources-root: R
@@ -109,7 +112,8 @@ import Testing
 
     @Test func errorsExitOne() throws {
         let project = try cleanProject()
-        try project.manifest("""
+        try project.manifest(
+            """
             version: 1
             bundle-id: com.example.clean
             resources-root: R
@@ -121,7 +125,7 @@ import Testing
         let plan = try CommandRunner.run(["plan", "--json"], in: project.root)
         #expect(plan.status == 1)
         let diagnostics = try #require(try plan.json()["diagnostics"] as? [[String: Any]])
-        #expect(diagnostics.map { $0["code"] as? String } == ["pack-too-large"]) // max-tag-size keeps its 512 MB
+        #expect(diagnostics.map { $0["code"] as? String } == ["pack-too-large"])  // max-tag-size keeps its 512 MB
         let human = try CommandRunner.run(["validate"], in: project.root)
         #expect(human.status == 1)
         #expect(human.stderr.contains("odrpack.yml:5:12: error: pack 'level1' is 12 B, over the 10 B limit"))
@@ -143,7 +147,7 @@ import Testing
 
     @Test func exitCodesForToolAndCommandLineFailures() throws {
         let project = try TemporaryProject()
-        #expect(try CommandRunner.run(["validate"], in: project.root).status == 2) // no manifest
+        #expect(try CommandRunner.run(["validate"], in: project.root).status == 2)  // no manifest
         #expect(try CommandRunner.run(["validate", "--profile", "watchos"], in: project.root).status == 64)
         #expect(try CommandRunner.run(["validate", "--no-such-flag"], in: project.root).status == 64)
         #expect(try CommandRunner.run(["frobnicate"], in: project.root).status == 64)
@@ -160,8 +164,9 @@ import Testing
 
 /// docs/commands.md: a write to stdout that fails is exit 2 with a message, never a crash.
 @Suite struct OutputFailureTests {
-    @Test(.enabled(if: FileManager.default.isWritableFile(atPath: "/dev/full")),
-          arguments: [["plan", "--json"], ["validate", "--json"], ["plan"]])
+    @Test(
+        .enabled(if: FileManager.default.isWritableFile(atPath: "/dev/full")),
+        arguments: [["plan", "--json"], ["validate", "--json"], ["plan"]])
     func aFullStdoutIsExitTwo(arguments: [String]) throws {
         let project = try TemporaryProject()
         try project.manifest("version: 1\nbundle-id: com.example.x\nresources:\n  - {path: a.txt, tags: [a]}\n")
@@ -191,8 +196,9 @@ import Testing
         for (key, value) in environment { env[key] = value }
         let exports = env.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         let unset = environment["NO_COLOR"] == nil ? "unset NO_COLOR; " : ""
-        let output = try CommandRunner.run(["-qec", "\(unset)env \(exports) \(CommandRunner.executable.path) validate", "/dev/null"],
-                                           in: project.root, executable: URL(fileURLWithPath: "/usr/bin/script"))
+        let output = try CommandRunner.run(
+            ["-qec", "\(unset)env \(exports) \(CommandRunner.executable.path) validate", "/dev/null"],
+            in: project.root, executable: URL(fileURLWithPath: "/usr/bin/script"))
         return output.stdout
     }
 
@@ -205,8 +211,9 @@ import Testing
         let project = try TemporaryProject()
         try project.manifest("version: 1\nbundle-id: com.example.x\nresources:\n  - {path: a.txt, tags: [\" a\"]}\n")
         try project.file("a.txt", "x")
-        let piped = try CommandRunner.run(["-u", "NO_COLOR", CommandRunner.executable.path, "validate"], in: project.root,
-                                          environment: ["TERM": "xterm-256color"], executable: URL(fileURLWithPath: "/usr/bin/env"))
+        let piped = try CommandRunner.run(
+            ["-u", "NO_COLOR", CommandRunner.executable.path, "validate"], in: project.root,
+            environment: ["TERM": "xterm-256color"], executable: URL(fileURLWithPath: "/usr/bin/env"))
         #expect(piped.stderr.contains("warning:") && !piped.stderr.contains("\u{1B}["))
     }
 }

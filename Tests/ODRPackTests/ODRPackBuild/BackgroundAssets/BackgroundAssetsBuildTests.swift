@@ -17,33 +17,36 @@ import Testing
         let manifest = try fixture.json("out/odrpack-manifest.json")
         #expect(manifest["format"] as? String == "background-assets")
         let settings = try #require(manifest["backgroundAssets"] as? [String: Any])
-        #expect(settings["hosting"] as? String == "apple" && settings["appGroup"] is NSNull && settings["urlPrefix"] is NSNull)
+        #expect(
+            settings["hosting"] as? String == "apple" && settings["appGroup"] is NSNull
+                && settings["urlPrefix"] is NSNull)
         #expect(settings["events"] as? [String] == ["firstInstallation", "subsequentUpdate"])
 
         // <id>.json: exactly these keys in this order, 2-space indented, one newline at the end.
         let id = expectedAssetPackID(["level1", "level 2"])
-        #expect(try fixture.text("out/BackgroundAssets/\(id).json") == """
-            {
-              "assetPackID": "\(id)",
-              "downloadPolicy": {
-                "essential": {
-                  "installationEventTypes": [
-                    "firstInstallation",
-                    "subsequentUpdate"
+        #expect(
+            try fixture.text("out/BackgroundAssets/\(id).json") == """
+                {
+                  "assetPackID": "\(id)",
+                  "downloadPolicy": {
+                    "essential": {
+                      "installationEventTypes": [
+                        "firstInstallation",
+                        "subsequentUpdate"
+                      ]
+                    }
+                  },
+                  "fileSelectors": [
+                    {
+                      "file": "Shared/paddle.png"
+                    }
+                  ],
+                  "platforms": [
+                    "iOS"
                   ]
                 }
-              },
-              "fileSelectors": [
-                {
-                  "file": "Shared/paddle.png"
-                }
-              ],
-              "platforms": [
-                "iOS"
-              ]
-            }
 
-            """)
+                """)
         let store = expectedAssetPackID(["shared_ui"])
         #expect(try fixture.text("out/BackgroundAssets/\(store).json").contains("\"prefetch\": {"))
 
@@ -62,7 +65,9 @@ import Testing
             #expect(call.output.hasPrefix(temporary + "/") && call.output.hasSuffix(".aar"))
             #expect(try fixture.text("out/BackgroundAssets/\(name)") == call.manifestText)
         }
-        #expect(Set(calls.map { ($0.manifest as NSString).lastPathComponent }) == Set(try packs(fixture).map { "\($0["assetPackId"]!).json" }))
+        #expect(
+            Set(calls.map { ($0.manifest as NSString).lastPathComponent })
+                == Set(try packs(fixture).map { "\($0["assetPackId"]!).json" }))
 
         for pack in try packs(fixture) {
             let id = try #require(pack["assetPackId"] as? String)
@@ -79,18 +84,22 @@ import Testing
         }
 
         // AssetPackTags.json: keys sorted, 2-space indented.
-        let level1 = expectedAssetPackID(["level1"]), level2 = expectedAssetPackID(["level 2"])
+        let level1 = expectedAssetPackID(["level1"])
+        let level2 = expectedAssetPackID(["level 2"])
         let ids = [id, level1, level2, store].sorted()
-        let paths: [String: [String]] = [id: ["Shared/paddle.png"], level1: ["Level1/music.caf", "Level1/scene.json"],
-                                         level2: ["Level2/Deep/texture.png", "Level2/scene.json"], store: ["Store/ünïcode skin.json"]]
+        let paths: [String: [String]] = [
+            id: ["Shared/paddle.png"], level1: ["Level1/music.caf", "Level1/scene.json"],
+            level2: ["Level2/Deep/texture.png", "Level2/scene.json"], store: ["Store/ünïcode skin.json"],
+        ]
         func list(_ items: [String], _ indent: String) -> String {
             "[\n" + items.map { "\(indent)  \"\($0)\"" }.joined(separator: ",\n") + "\n\(indent)]"
         }
-        let expectedTags = "{\n  \"bundleId\": \"com.example.bamboo\",\n  \"packs\": {\n"
+        let expectedTags =
+            "{\n  \"bundleId\": \"com.example.bamboo\",\n  \"packs\": {\n"
             + ids.map { "    \"\($0)\": \(list(paths[$0]!, "    "))" }.joined(separator: ",\n")
             + "\n  },\n  \"tags\": {\n"
             + [("level 2", [id, level2].sorted()), ("level1", [id, level1].sorted()), ("shared_ui", [store])]
-                .map { "    \"\($0.0)\": \(list($0.1, "    "))" }.joined(separator: ",\n")
+            .map { "    \"\($0.0)\": \(list($0.1, "    "))" }.joined(separator: ",\n")
             + "\n  }\n}\n"
         #expect(try fixture.text("out/BackgroundAssets/AssetPackTags.json") == expectedTags)
         #expect(try fixture.run(["verify", "out"]).status == 0)
@@ -101,7 +110,8 @@ import Testing
         #expect(try fixture.build().status == 0)
         let archives = try FileManager.default.contentsOfDirectory(atPath: fixture.project.path("out/BackgroundAssets"))
             .filter { $0.hasSuffix(".aar") }
-        let before = try Dictionary(uniqueKeysWithValues: archives.map { ($0, try fixture.data("out/BackgroundAssets/" + $0)) })
+        let before = try Dictionary(
+            uniqueKeysWithValues: archives.map { ($0, try fixture.data("out/BackgroundAssets/" + $0)) })
         fixture.clearCalls()
 
         // Nothing changed: no packager call, every archive byte for byte.
@@ -134,11 +144,15 @@ import Testing
 
         // A removed pack's files go; a new tag set is version 0.
         try FileManager.default.removeItem(atPath: fixture.project.path("R/Store"))
-        try fixture.project.manifest(try fixture.text("odrpack.yml").replacingOccurrences(of: "{path: Store, tags: [shared_ui]}", with: "{path: UI, tags: [ui]}")
+        try fixture.project.manifest(
+            try fixture.text("odrpack.yml").replacingOccurrences(
+                of: "{path: Store, tags: [shared_ui]}", with: "{path: UI, tags: [ui]}"
+            )
             .replacingOccurrences(of: ", shared_ui]", with: "]"))
         let removed = try fixture.build()
         #expect(removed.status == 0)
-        let store = expectedAssetPackID(["shared_ui"]), ui = expectedAssetPackID(["ui"])
+        let store = expectedAssetPackID(["shared_ui"])
+        let ui = expectedAssetPackID(["ui"])
         #expect((try removed.json()["build"] as? [String: Any])?["removed"] as? [String] == ["\(store).aar"])
         #expect(!FileManager.default.fileExists(atPath: fixture.project.path("out/BackgroundAssets/\(store).aar")))
         #expect(!FileManager.default.fileExists(atPath: fixture.project.path("out/BackgroundAssets/\(store).json")))
@@ -152,8 +166,9 @@ import Testing
         #expect(try fixture.build(output: "release").status == 0)
         try fixture.project.file("R/Level2/scene.json", "{\"level\": 2, \"fixed\": true}")
         try fixture.project.folder("ci")
-        try FileManager.default.copyItem(atPath: fixture.project.path("release/odrpack-manifest.json"),
-                                         toPath: fixture.project.path("ci/odrpack-manifest.json"))
+        try FileManager.default.copyItem(
+            atPath: fixture.project.path("release/odrpack-manifest.json"),
+            toPath: fixture.project.path("ci/odrpack-manifest.json"))
         let output = try fixture.build(["--no-cache"], output: "ci")
         #expect(output.status == 0)
         let level2 = expectedAssetPackID(["level 2"])
@@ -190,7 +205,8 @@ import Testing
     @Test func thePackagerComesFromTheCommandLineOrPath() throws {
         let fixture = try BackgroundAssetsFixture()
         // Neither ba-package nor xcrun: exit 2 before anything is written, saying what to do.
-        let none = try fixture.run(["build", "--format", "background-assets", "-o", "out"], environment: ["PATH": "/usr/bin:/bin"])
+        let none = try fixture.run(
+            ["build", "--format", "background-assets", "-o", "out"], environment: ["PATH": "/usr/bin:/bin"])
         #expect(none.status == 2)
         #expect(none.stderr.contains("--ba-package") && none.stderr.contains("xcrun"))
         #expect(!FileManager.default.fileExists(atPath: fixture.project.path("out")))
@@ -200,11 +216,14 @@ import Testing
         // Every Mac has xcrun; only Xcode 26 and later has ba-package: an xcrun that cannot find it is no packager.
         try fixture.project.file("bin/xcrun", "#!/bin/sh\nexit 72\n")
         TestSystem.setMode(fixture.project.path("bin/xcrun"), 0o755)
-        let oldXcode = try fixture.run(["build", "--format", "background-assets", "-o", "out"], environment: ["PATH": bin + ":/usr/bin:/bin"])
+        let oldXcode = try fixture.run(
+            ["build", "--format", "background-assets", "-o", "out"], environment: ["PATH": bin + ":/usr/bin:/bin"])
         #expect(oldXcode.status == 2)
         #expect(oldXcode.stderr.contains("xcrun --find ba-package"))
         #expect(!FileManager.default.fileExists(atPath: fixture.project.path("out")))
-        try fixture.project.file("bin/xcrun", """
+        try fixture.project.file(
+            "bin/xcrun",
+            """
             #!/bin/sh
             if [ "$1" = --find ] && [ "$2" = ba-package ]; then echo /Applications/Xcode.app/usr/bin/ba-package; exit 0; fi
             [ "$1" = ba-package ] || exit 9
@@ -212,33 +231,43 @@ import Testing
             exec '\(BackgroundAssetsFixture.standIn)' "$@"
 
             """)
-        let viaXcrun = try fixture.run(["build", "--format", "background-assets", "-o", "out"], environment: ["PATH": bin + ":/usr/bin:/bin"])
+        let viaXcrun = try fixture.run(
+            ["build", "--format", "background-assets", "-o", "out"], environment: ["PATH": bin + ":/usr/bin:/bin"])
         #expect(viaXcrun.status == 0, "\(viaXcrun.stderr)")
         #expect(try fixture.calls().count == 4)
         // The release record: the command as run, and the first line of its --version.
-        let recorded = try #require((try fixture.json("out/odrpack-manifest.json")["backgroundAssets"] as? [String: Any])?["packager"] as? [String: Any])
+        let recorded = try #require(
+            (try fixture.json("out/odrpack-manifest.json")["backgroundAssets"] as? [String: Any])?["packager"]
+                as? [String: Any])
         #expect(recorded["command"] as? String == "xcrun ba-package {manifest} -o {output}")
         #expect(recorded["version"] as? String == "ba-package-standin 1.0 (test stand-in)")
         fixture.clearCalls()
-        try FileManager.default.createSymbolicLink(atPath: bin + "/ba-package", withDestinationPath: BackgroundAssetsFixture.standIn)
+        try FileManager.default.createSymbolicLink(
+            atPath: bin + "/ba-package", withDestinationPath: BackgroundAssetsFixture.standIn)
         try fixture.project.file("bin/xcrun", "#!/bin/sh\nexit 9\n")
-        let direct = try fixture.run(["build", "--format", "background-assets", "-o", "out2"], environment: ["PATH": bin + ":/usr/bin:/bin"])
+        let direct = try fixture.run(
+            ["build", "--format", "background-assets", "-o", "out2"], environment: ["PATH": bin + ":/usr/bin:/bin"])
         #expect(direct.status == 0, "\(direct.stderr)")
         #expect(try fixture.calls().count == 4)
-        let direct2 = try #require((try fixture.json("out2/odrpack-manifest.json")["backgroundAssets"] as? [String: Any])?["packager"] as? [String: Any])
+        let direct2 = try #require(
+            (try fixture.json("out2/odrpack-manifest.json")["backgroundAssets"] as? [String: Any])?["packager"]
+                as? [String: Any])
         #expect(direct2["command"] as? String == "ba-package {manifest} -o {output}")
         // A packager whose --version fails is no packager either.
         try FileManager.default.removeItem(atPath: bin + "/ba-package")
         try fixture.project.file("bin/ba-package", "#!/bin/sh\nexit 3\n")
         TestSystem.setMode(fixture.project.path("bin/ba-package"), 0o755)
-        let broken = try fixture.run(["build", "--format", "background-assets", "-o", "out3"], environment: ["PATH": bin + ":/usr/bin:/bin"])
+        let broken = try fixture.run(
+            ["build", "--format", "background-assets", "-o", "out3"], environment: ["PATH": bin + ":/usr/bin:/bin"])
         #expect(broken.status == 2 && broken.stderr.contains("--version"))
         #expect(!FileManager.default.fileExists(atPath: fixture.project.path("out3")))
     }
 
     @Test func optionsThatDoNotApplyAreABadCommandLine() throws {
         let fixture = try BackgroundAssetsFixture()
-        for extra in [["--layout", "folder"], ["--compression", "store"], ["--level", "1"], ["--sign-command", "true"]] {
+        for extra in [
+            ["--layout", "folder"], ["--compression", "store"], ["--level", "1"], ["--sign-command", "true"],
+        ] {
             let output = try fixture.build(extra)
             #expect(output.status == 64, "\(extra)")
             #expect(output.stderr.contains(extra[0]))
@@ -247,8 +276,11 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: fixture.project.path("out")))
         let selfHosted = try BackgroundAssetsFixture(background: "background-assets: {hosting: self}")
         // https only: the system fetches Background Assets only over HTTPS.
-        for extra in [[], ["--url-prefix", "cdn.example.com/packs"], ["--url-prefix", "file:///srv/packs"], ["--url-prefix", "http://cdn.example.com/packs"],
-                      ["--url-prefix", "https:///packs"]] {
+        for extra in [
+            [], ["--url-prefix", "cdn.example.com/packs"], ["--url-prefix", "file:///srv/packs"],
+            ["--url-prefix", "http://cdn.example.com/packs"],
+            ["--url-prefix", "https:///packs"],
+        ] {
             let output = try selfHosted.build(extra)
             #expect(output.status == 64, "\(extra)")
             #expect(output.stderr.contains("--url-prefix"))
@@ -267,13 +299,19 @@ import Testing
         let output = try fixture.build(["--url-prefix", "https://cdn.example.com/packs/"])
         #expect(output.status == 0, "\(output.stderr)")
         let packs = try packs(fixture).sorted { ($0["assetPackId"] as! String) < ($1["assetPackId"] as! String) }
-        let site = try FileManager.default.contentsOfDirectory(atPath: fixture.project.path("out/BackgroundAssets/site")).sorted()
+        let site = try FileManager.default.contentsOfDirectory(
+            atPath: fixture.project.path("out/BackgroundAssets/site")
+        ).sorted()
         // Immutable names: <id>-<first 16 hex digits of the contentHash>.
-        func siteName(_ pack: [String: Any]) -> String { (pack["assetPackId"] as! String) + "-" + (pack["contentHash"] as! String).prefix(16) }
+        func siteName(_ pack: [String: Any]) -> String {
+            (pack["assetPackId"] as! String) + "-" + (pack["contentHash"] as! String).prefix(16)
+        }
         #expect(site == (packs.map(siteName) + ["download-manifest.json"]).sorted())
         for pack in packs {
             let id = pack["assetPackId"] as! String
-            #expect(try fixture.data("out/BackgroundAssets/site/\(siteName(pack))") == fixture.data("out/BackgroundAssets/\(id).aar"))
+            #expect(
+                try fixture.data("out/BackgroundAssets/site/\(siteName(pack))")
+                    == fixture.data("out/BackgroundAssets/\(id).aar"))
         }
         let document = try fixture.json("out/BackgroundAssets/site/download-manifest.json")
         #expect(document.keys.sorted() == ["assetPacks"])
@@ -283,11 +321,18 @@ import Testing
             #expect(entry["url"] as? String == "https://cdn.example.com/packs/\(siteName(pack))")
             #expect(entry["version"] as? Int == 0)
             #expect(entry["downloadSize"] as? Int == pack["archiveSize"] as? Int)
-            #expect(NSDictionary(dictionary: entry["downloadPolicy"] as! [String: Any]).isEqual(to: pack["downloadPolicy"] as! [String: Any]))
-            #expect(NSDictionary(dictionary: entry["host"] as! [String: Any]).isEqual(to: ["thirdParty": [String: Any]()]))
+            #expect(
+                NSDictionary(dictionary: entry["downloadPolicy"] as! [String: Any]).isEqual(
+                    to: pack["downloadPolicy"] as! [String: Any]))
+            #expect(
+                NSDictionary(dictionary: entry["host"] as! [String: Any]).isEqual(to: ["thirdParty": [String: Any]()]))
         }
-        #expect(try fixture.text("out/BackgroundAssets/site/download-manifest.json").hasPrefix("{\n  \"assetPacks\": [\n    {\n      \"id\": "))
-        #expect((try fixture.json("out/odrpack-manifest.json")["backgroundAssets"] as? [String: Any])?["urlPrefix"] as? String == "https://cdn.example.com/packs/")
+        #expect(
+            try fixture.text("out/BackgroundAssets/site/download-manifest.json").hasPrefix(
+                "{\n  \"assetPacks\": [\n    {\n      \"id\": "))
+        #expect(
+            (try fixture.json("out/odrpack-manifest.json")["backgroundAssets"] as? [String: Any])?["urlPrefix"]
+                as? String == "https://cdn.example.com/packs/")
         #expect(try fixture.run(["verify", "out"]).status == 0)
 
         // A changed site copy is found by verify and put back by the next build.
@@ -316,15 +361,22 @@ import Testing
             let output = try fixture.run(["verify", "out"])
             #expect(output.status == 1, "\(path)")
             #expect(output.stderr.contains((path as NSString).lastPathComponent), "\(output.stderr)")
-            if let original { try fixture.project.file(path, bytes: original) } else { try FileManager.default.removeItem(atPath: fixture.project.path(path)) }
+            if let original {
+                try fixture.project.file(path, bytes: original)
+            } else {
+                try FileManager.default.removeItem(atPath: fixture.project.path(path))
+            }
             #expect(try fixture.run(["verify", "out"]).status == 0)
         }
         // A hand-edited asset pack id or policy in the manifest does not pass either.
         let text = try fixture.text("out/odrpack-manifest.json")
         #expect(text.contains("\"essential\": {"))
-        try fixture.project.file("out/odrpack-manifest.json", text.replacingOccurrences(of: "\"essential\": {", with: "\"prefetch\": {"))
+        try fixture.project.file(
+            "out/odrpack-manifest.json", text.replacingOccurrences(of: "\"essential\": {", with: "\"prefetch\": {"))
         #expect(try fixture.run(["verify", "out"]).status == 1)
-        try fixture.project.file("out/odrpack-manifest.json", text.replacingOccurrences(of: "\"assetPackId\": \"\(id)\"", with: "\"assetPackId\": \"level1\""))
+        try fixture.project.file(
+            "out/odrpack-manifest.json",
+            text.replacingOccurrences(of: "\"assetPackId\": \"\(id)\"", with: "\"assetPackId\": \"level1\""))
         #expect(try fixture.run(["verify", "out"]).status == 1)
     }
 
@@ -333,7 +385,9 @@ import Testing
         #expect(try fixture.build(output: "old").status == 0)
         try fixture.project.file("R/Level2/scene.json", "{\"level\": 2, \"more\": true}")
         try fixture.project.file("R/New/thing.json", "new")
-        try fixture.project.manifest(try fixture.text("odrpack.yml").replacingOccurrences(of: "resources:\n", with: "resources:\n  - {path: New, tags: [extra]}\n"))
+        try fixture.project.manifest(
+            try fixture.text("odrpack.yml").replacingOccurrences(
+                of: "resources:\n", with: "resources:\n  - {path: New, tags: [extra]}\n"))
         #expect(try fixture.build(output: "new").status == 0)
         let output = try fixture.run(["diff", "old", "new", "--json"])
         #expect(output.status == 0)
@@ -354,11 +408,18 @@ import Testing
         let fixture = try BackgroundAssetsFixture()
         #expect(try fixture.run(["build", "-o", "out"]).status == 0)
         #expect(try fixture.build().status == 0)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.project.path("out")).sorted() == [".odrpack.lock", "BackgroundAssets", "odrpack-manifest.json"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: fixture.project.path("out")).sorted() == [
+                ".odrpack.lock", "BackgroundAssets", "odrpack-manifest.json",
+            ])
         #expect(try fixture.run(["verify", "out"]).status == 0)
         #expect(try fixture.run(["build", "-o", "out"]).status == 0)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.project.path("out")).sorted()
-                == [".odrpack.lock", "AssetPackManifestTemplate.plist", "OnDemandResources", "OnDemandResources.plist", "odrpack-manifest.json"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: fixture.project.path("out")).sorted()
+                == [
+                    ".odrpack.lock", "AssetPackManifestTemplate.plist", "OnDemandResources", "OnDemandResources.plist",
+                    "odrpack-manifest.json",
+                ])
         #expect(try fixture.json("out/odrpack-manifest.json")["format"] as? String == "odr")
         #expect(try fixture.run(["verify", "out"]).status == 0)
     }

@@ -9,7 +9,10 @@ import Testing
     }
 
     func versions(_ fixture: BackgroundAssetsFixture, _ folder: String = "out") throws -> [String: Int] {
-        Dictionary(uniqueKeysWithValues: try packs(fixture, folder).map { ($0["assetPackId"] as! String, $0["version"] as! Int) })
+        Dictionary(
+            uniqueKeysWithValues: try packs(fixture, folder).map {
+                ($0["assetPackId"] as! String, $0["version"] as! Int)
+            })
     }
 
     /// A build killed (SIGKILL) while its packager runs leaves the folder as the last build left it: `verify` passes at
@@ -26,12 +29,16 @@ import Testing
 
         let process = Process()
         process.executableURL = CommandRunner.executable
-        process.arguments = ["build", "--format", "background-assets", "-o", "out", "--ba-package", BackgroundAssetsFixture.packagerCommand]
+        process.arguments = [
+            "build", "--format", "background-assets", "-o", "out", "--ba-package",
+            BackgroundAssetsFixture.packagerCommand,
+        ]
         process.currentDirectoryURL = fixture.project.root
         var environment = ProcessInfo.processInfo.environment
         environment["BA_STANDIN_LOG"] = fixture.log.path
         environment["BA_STANDIN_SLEEP"] = "10"
-        environment["ODRPACK_CACHE_DIR"] = FileManager.default.temporaryDirectory.appendingPathComponent("odrpack-test-cache").path
+        environment["ODRPACK_CACHE_DIR"] =
+            FileManager.default.temporaryDirectory.appendingPathComponent("odrpack-test-cache").path
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -48,33 +55,48 @@ import Testing
 
         #expect(try fixture.build().status == 0)
         #expect(try fixture.build(output: "clean").status == 0)
-        for name in try FileManager.default.contentsOfDirectory(atPath: fixture.project.path("clean/BackgroundAssets")) where name.hasSuffix(".json") {
-            #expect(try fixture.data("out/BackgroundAssets/" + name) == fixture.data("clean/BackgroundAssets/" + name), "\(name)")
+        for name in try FileManager.default.contentsOfDirectory(atPath: fixture.project.path("clean/BackgroundAssets"))
+        where name.hasSuffix(".json") {
+            #expect(
+                try fixture.data("out/BackgroundAssets/" + name) == fixture.data("clean/BackgroundAssets/" + name),
+                "\(name)")
         }
-        #expect(!(try FileManager.default.contentsOfDirectory(atPath: fixture.project.path("out"))).contains { $0.hasPrefix(".odrpack-tmp-") })
+        #expect(
+            !(try FileManager.default.contentsOfDirectory(atPath: fixture.project.path("out"))).contains {
+                $0.hasPrefix(".odrpack-tmp-")
+            })
         #expect(try fixture.run(["verify", "out"]).status == 0)
     }
 
     /// `into` places files for the packager too: it runs where every file of the pack is at its destination.
     @Test func thePackagerRunsWhereFilesAreAtTheirDestinations() throws {
         let fixture = try BackgroundAssetsFixture(manifest: "")
-        try fixture.project.manifest(try fixture.text("odrpack.yml").replacingOccurrences(
-            of: "  - {path: Level1, tags: [level1]}", with: "  - {path: Level1, tags: [level1], into: Levels}\n  - {path: Level2/scene.json, tags: [level 2], into: .}"))
+        try fixture.project.manifest(
+            try fixture.text("odrpack.yml").replacingOccurrences(
+                of: "  - {path: Level1, tags: [level1]}",
+                with:
+                    "  - {path: Level1, tags: [level1], into: Levels}\n  - {path: Level2/scene.json, tags: [level 2], into: .}"
+            ))
         let output = try fixture.build()
         #expect(output.status == 0, "\(output.stderr)")
         let calls = try fixture.calls()
-        let level1 = try #require(calls.first { $0.manifestText.contains("\"assetPackID\": \"\(expectedAssetPackID(["level1"]))\"") })
+        let level1 = try #require(
+            calls.first { $0.manifestText.contains("\"assetPackID\": \"\(expectedAssetPackID(["level1"]))\"") })
         #expect(level1.cwd != fixture.resourcesRoot)
         #expect(level1.manifestText.contains("\"file\": \"Levels/Level1/music.caf\""))
         // Packs whose files stay at their source paths run from resources-root.
-        let store = try #require(calls.first { $0.manifestText.contains("\"assetPackID\": \"\(expectedAssetPackID(["shared_ui"]))\"") })
+        let store = try #require(
+            calls.first { $0.manifestText.contains("\"assetPackID\": \"\(expectedAssetPackID(["shared_ui"]))\"") })
         #expect(store.cwd == fixture.resourcesRoot)
         let tags = try fixture.json("out/BackgroundAssets/AssetPackTags.json")
         let paths = (tags["packs"] as? [String: [String]])?[expectedAssetPackID(["level 2"])]
         #expect(paths == ["Level2/Deep/texture.png", "scene.json"])
         #expect(try fixture.run(["verify", "out"]).status == 0)
         // The staging folder is gone with the build's temporaries.
-        #expect(!(try FileManager.default.contentsOfDirectory(atPath: fixture.project.path("out"))).contains { $0.hasPrefix(".odrpack-tmp-") })
+        #expect(
+            !(try FileManager.default.contentsOfDirectory(atPath: fixture.project.path("out"))).contains {
+                $0.hasPrefix(".odrpack-tmp-")
+            })
     }
 
     @Test func anUnreadablePreviousManifestNeedsResetVersions() throws {
@@ -98,7 +120,9 @@ import Testing
         let fixture = try BackgroundAssetsFixture()
         #expect(try fixture.build().status == 0)
         let text = try fixture.text("out/odrpack-manifest.json")
-        try fixture.project.file("out/odrpack-manifest.json", text.replacingOccurrences(of: "\"version\": 0", with: "\"version\": 9223372036854775807"))
+        try fixture.project.file(
+            "out/odrpack-manifest.json",
+            text.replacingOccurrences(of: "\"version\": 0", with: "\"version\": 9223372036854775807"))
         try fixture.project.file("R/Level1/scene.json", "changed")
         let output = try fixture.build()
         #expect(output.status == 2, "\(output.stderr)")
@@ -116,13 +140,20 @@ import Testing
         var published = try fixture.json(live)
         // One pack the server has that this build no longer makes.
         var entries = published["assetPacks"] as! [[String: Any]]
-        entries.append(["id": "retired-0badf00d", "url": "https://cdn.example.com/packs/retired-0badf00d-0123456789abcdef", "version": 4,
-                        "downloadSize": 9, "downloadPolicy": ["onDemand": [String: Any]()], "host": ["thirdParty": [String: Any]()]])
+        entries.append([
+            "id": "retired-0badf00d", "url": "https://cdn.example.com/packs/retired-0badf00d-0123456789abcdef",
+            "version": 4,
+            "downloadSize": 9, "downloadPolicy": ["onDemand": [String: Any]()], "host": ["thirdParty": [String: Any]()],
+        ])
         // The server's level1 is at version 6; its bytes there are 1234 long.
-        let level1 = expectedAssetPackID(["level1"]), level2 = expectedAssetPackID(["level 2"])
+        let level1 = expectedAssetPackID(["level1"])
+        let level2 = expectedAssetPackID(["level 2"])
         entries = entries.map { entry in
             var entry = entry
-            if entry["id"] as? String == level1 { entry["version"] = 6; entry["downloadSize"] = 1234 }
+            if entry["id"] as? String == level1 {
+                entry["version"] = 6
+                entry["downloadSize"] = 1234
+            }
             if entry["id"] as? String == level2 { entry["version"] = 2 }
             return entry
         }
@@ -133,18 +164,23 @@ import Testing
         let output = try fixture.build(prefix + ["--published", "live.json"], output: "ci")
         #expect(output.status == 0, "\(output.stderr)")
         let diagnostics = try output.json()["diagnostics"] as? [[String: Any]] ?? []
-        #expect(diagnostics.map { "\($0["severity"]!) \($0["code"]!) \($0["subject"]!)" } == ["warning ba-pack-dropped retired-0badf00d"])
+        #expect(
+            diagnostics.map { "\($0["severity"]!) \($0["code"]!) \($0["subject"]!)" } == [
+                "warning ba-pack-dropped retired-0badf00d"
+            ])
         let numbers = try versions(fixture, "ci")
         #expect(numbers[level1] == 6)
         #expect(numbers[level2] == 3)
         #expect(numbers[expectedAssetPackID(["shared_ui"])] == 0)
         // site/ holds the packs not live at their address: level 2 changed (a new address), the others are live.
-        let site = try FileManager.default.contentsOfDirectory(atPath: fixture.project.path("ci/BackgroundAssets/site")).sorted()
+        let site = try FileManager.default.contentsOfDirectory(atPath: fixture.project.path("ci/BackgroundAssets/site"))
+            .sorted()
         #expect(site.count == 2)
         #expect(site.contains("download-manifest.json"))
         #expect(site.contains { $0.hasPrefix(level2 + "-") })
         let document = try fixture.json("ci/BackgroundAssets/site/download-manifest.json")
-        let level1Entry = try #require((document["assetPacks"] as? [[String: Any]])?.first { $0["id"] as? String == level1 })
+        let level1Entry = try #require(
+            (document["assetPacks"] as? [[String: Any]])?.first { $0["id"] as? String == level1 })
         #expect(level1Entry["downloadSize"] as? Int == 1234)
         #expect(try fixture.run(["verify", "ci"]).status == 0)
         // An unreadable --published file is exit 2.
@@ -167,12 +203,16 @@ import Testing
             let fixture = try BackgroundAssetsFixture(background: "background-assets: {hosting: \(hosting)}")
             let prefix = hosting == "self" ? ["--url-prefix", "https://cdn.example.com/p"] : []
             #expect(try fixture.build(prefix, output: "old").status == 0)
-            try fixture.project.manifest(try fixture.text("odrpack.yml").replacingOccurrences(of: "  - {path: Store, tags: [shared_ui]}\n", with: "")
+            try fixture.project.manifest(
+                try fixture.text("odrpack.yml").replacingOccurrences(
+                    of: "  - {path: Store, tags: [shared_ui]}\n", with: ""
+                )
                 .replacingOccurrences(of: ", shared_ui]", with: "]"))
             #expect(try fixture.build(prefix, output: "new").status == 0)
             let json = try fixture.run(["diff", "old", "new", "--json"]).json()
             #expect(json["retired"] as? [String] == [expectedAssetPackID(["shared_ui"])])
-            #expect((json["summary"] as? [String: Any])?["retired"] as? [String] == [expectedAssetPackID(["shared_ui"])])
+            #expect(
+                (json["summary"] as? [String: Any])?["retired"] as? [String] == [expectedAssetPackID(["shared_ui"])])
             let text = try fixture.run(["diff", "old", "new"]).stdout
             #expect(text.contains(expectedAssetPackID(["shared_ui"])))
             #expect(text.contains(hosting == "self" ? "devices delete" : "100-pack quota"))

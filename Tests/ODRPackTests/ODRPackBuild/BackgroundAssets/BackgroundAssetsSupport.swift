@@ -18,7 +18,8 @@ struct BackgroundAssetsFixture {
     init(manifest extra: String = "", background: String = "") throws {
         project = try TemporaryProject()
         log = project.root.appendingPathComponent("packager-calls")
-        try project.manifest("""
+        try project.manifest(
+            """
             version: 1
             bundle-id: com.example.bamboo
             resources-root: R
@@ -52,9 +53,13 @@ struct BackgroundAssetsFixture {
     }
 
     @discardableResult
-    func build(_ extra: [String] = [], output: String = "out", environment: [String: String] = [:]) throws -> CommandRunner.Output {
-        try run(["build", "--format", "background-assets", "-o", output, "--ba-package", Self.packagerCommand, "--json"] + extra,
-                environment: environment)
+    func build(_ extra: [String] = [], output: String = "out", environment: [String: String] = [:]) throws
+        -> CommandRunner.Output
+    {
+        try run(
+            ["build", "--format", "background-assets", "-o", output, "--ba-package", Self.packagerCommand, "--json"]
+                + extra,
+            environment: environment)
     }
 
     /// One packager call the stand-in recorded: its working directory, paths and the manifest it was given.
@@ -77,9 +82,12 @@ struct BackgroundAssetsFixture {
                 let parts = line.split(separator: "=", maxSplits: 1)
                 fields[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
             }
-            let json = try String(contentsOf: log.appendingPathComponent(String(name.dropLast(4)) + ".json"), encoding: .utf8)
-            return Call(cwd: fields["cwd"] ?? "", manifest: fields["manifest"] ?? "", output: fields["output"] ?? "", manifestText: json,
-                        start: Int64(fields["start"] ?? "") ?? 0, end: Int64(fields["end"] ?? "") ?? 0)
+            let json = try String(
+                contentsOf: log.appendingPathComponent(String(name.dropLast(4)) + ".json"), encoding: .utf8)
+            return Call(
+                cwd: fields["cwd"] ?? "", manifest: fields["manifest"] ?? "", output: fields["output"] ?? "",
+                manifestText: json,
+                start: Int64(fields["start"] ?? "") ?? 0, end: Int64(fields["end"] ?? "") ?? 0)
         }
     }
 
@@ -99,7 +107,9 @@ func expectedAssetPackID(_ tags: [String]) -> String {
         var out = ""
         var dash = false
         for scalar in tag.unicodeScalars {
-            let plain = (65...90).contains(scalar.value) || (97...122).contains(scalar.value) || (48...57).contains(scalar.value)
+            let plain =
+                (65...90).contains(scalar.value) || (97...122).contains(scalar.value)
+                || (48...57).contains(scalar.value)
             if plain {
                 if dash && !out.isEmpty { out += "-" }
                 dash = false
@@ -112,7 +122,7 @@ func expectedAssetPackID(_ tags: [String]) -> String {
     }
     var readable = String(parts.joined(separator: "-").prefix(50))
     while readable.hasSuffix("-") { readable.removeLast() }
-    let md5 = Insecure.MD5.hash(data: Data(sorted.joined(separator: ":").utf8)).map { String(format: "%02x", $0) }.joined()
+    let md5 = Insecure.MD5.hash(data: Data(sorted.joined(separator: ":").utf8)).map { String(format: "%02x", $0) }
+        .joined()
     return readable + "-" + md5.prefix(8)
 }
-

@@ -5,28 +5,40 @@ import Testing
 @Suite struct BackgroundAssetsThinTests {
     /// The fixture built into `out`, and `Game.app` holding every resource, an Info.plist in `format`, and
     /// optionally a downloader extension.
-    func thinnable(background: String = "", format: PropertyListSerialization.PropertyListFormat = .xml,
-                   extensionPoint: String? = "com.apple.background-asset-downloader-extension", extensionFolder: String = "Extensions",
-                   buildOptions: [String] = []) throws -> BackgroundAssetsFixture {
+    func thinnable(
+        background: String = "", format: PropertyListSerialization.PropertyListFormat = .xml,
+        extensionPoint: String? = "com.apple.background-asset-downloader-extension",
+        extensionFolder: String = "Extensions",
+        buildOptions: [String] = []
+    ) throws -> BackgroundAssetsFixture {
         let fixture = try BackgroundAssetsFixture(background: background)
         #expect(try fixture.build(buildOptions).status == 0)
-        for path in ["Level1/scene.json", "Level1/music.caf", "Level2/scene.json", "Level2/Deep/texture.png", "Shared/paddle.png",
-                     "Store/ünïcode skin.json", "UI/menu.json"] {
+        for path in [
+            "Level1/scene.json", "Level1/music.caf", "Level2/scene.json", "Level2/Deep/texture.png",
+            "Shared/paddle.png",
+            "Store/ünïcode skin.json", "UI/menu.json",
+        ] {
             try fixture.project.file("Game.app/" + path, bytes: try fixture.data("R/" + path))
         }
         let info: [String: Any] = ["CFBundleIdentifier": "com.example.bamboo", "CFBundleVersion": "7"]
-        try fixture.project.file("Game.app/Info.plist", bytes: try PropertyListSerialization.data(fromPropertyList: info, format: format, options: 0))
+        try fixture.project.file(
+            "Game.app/Info.plist",
+            bytes: try PropertyListSerialization.data(fromPropertyList: info, format: format, options: 0))
         if let extensionPoint {
             let appex: [String: Any] = ["EXAppExtensionAttributes": ["EXExtensionPointIdentifier": extensionPoint]]
-            try fixture.project.file("Game.app/\(extensionFolder)/Downloader.appex/Info.plist",
-                                     bytes: try PropertyListSerialization.data(fromPropertyList: appex, format: .binary, options: 0))
+            try fixture.project.file(
+                "Game.app/\(extensionFolder)/Downloader.appex/Info.plist",
+                bytes: try PropertyListSerialization.data(fromPropertyList: appex, format: .binary, options: 0))
         }
         return fixture
     }
 
-    func info(_ fixture: BackgroundAssetsFixture) throws -> (plist: [String: Any], format: PropertyListSerialization.PropertyListFormat) {
+    func info(_ fixture: BackgroundAssetsFixture) throws -> (
+        plist: [String: Any], format: PropertyListSerialization.PropertyListFormat
+    ) {
         var format = PropertyListSerialization.PropertyListFormat.xml
-        let plist = try PropertyListSerialization.propertyList(from: try fixture.data("Game.app/Info.plist"), options: [], format: &format)
+        let plist = try PropertyListSerialization.propertyList(
+            from: try fixture.data("Game.app/Info.plist"), options: [], format: &format)
         return (plist as? [String: Any] ?? [:], format)
     }
 
@@ -44,7 +56,8 @@ import Testing
 
     @Test func appleHostingKeepsThePlistFormatAndIsIdempotent() throws {
         for format in [PropertyListSerialization.PropertyListFormat.xml, .binary] {
-            let fixture = try thinnable(background: "background-assets: {app-group: group.com.example.bamboo}", format: format)
+            let fixture = try thinnable(
+                background: "background-assets: {app-group: group.com.example.bamboo}", format: format)
             let output = try fixture.run(["thin", "Game.app", "out", "--json"])
             #expect(output.status == 0, "\(output.stderr)")
             let document = try output.json()
@@ -58,8 +71,13 @@ import Testing
             #expect(plist["BAUsesAppleHosting"] as? Bool == true)
             #expect(plist["CFBundleVersion"] as? String == "7")
             #expect(plist["BAManifestURL"] == nil && plist["BAInitialDownloadRestrictions"] == nil)
-            #expect(try fixture.data("Game.app/AssetPackTags.json") == fixture.data("out/BackgroundAssets/AssetPackTags.json"))
-            #expect(try appFiles(fixture).keys.sorted() == ["AssetPackTags.json", "Extensions/Downloader.appex/Info.plist", "Info.plist", "UI/menu.json"])
+            #expect(
+                try fixture.data("Game.app/AssetPackTags.json")
+                    == fixture.data("out/BackgroundAssets/AssetPackTags.json"))
+            #expect(
+                try appFiles(fixture).keys.sorted() == [
+                    "AssetPackTags.json", "Extensions/Downloader.appex/Info.plist", "Info.plist", "UI/menu.json",
+                ])
             // Booleans are plist booleans in the bytes, never the integer 1 (docs/background-assets.md).
             let bytes = try fixture.data("Game.app/Info.plist")
             if format == .binary {
@@ -79,8 +97,9 @@ import Testing
     }
 
     @Test func selfHostingSetsTheDownloadKeys() throws {
-        let fixture = try thinnable(background: "background-assets: {hosting: self}",
-                                    buildOptions: ["--url-prefix", "https://cdn.example.com/v1"])
+        let fixture = try thinnable(
+            background: "background-assets: {hosting: self}",
+            buildOptions: ["--url-prefix", "https://cdn.example.com/v1"])
         let output = try fixture.run(["thin", "Game.app", "out", "--app-group", "group.com.example.cli"])
         #expect(output.status == 0, "\(output.stderr)")
         let packs = try fixture.json("out/odrpack-manifest.json")["packs"] as? [[String: Any]] ?? []
@@ -107,8 +126,12 @@ import Testing
     @Test func appleHostingRemovesTheSelfHostingKeys() throws {
         let fixture = try thinnable(background: "background-assets: {app-group: group.x.y}", format: .binary)
         var plist = try info(fixture).plist
-        for key in ["BAManifestURL", "BAInitialDownloadRestrictions", "BAMaxInstallSize", "BAEssentialMaxInstallSize"] { plist[key] = "x" }
-        try fixture.project.file("Game.app/Info.plist", bytes: try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0))
+        for key in ["BAManifestURL", "BAInitialDownloadRestrictions", "BAMaxInstallSize", "BAEssentialMaxInstallSize"] {
+            plist[key] = "x"
+        }
+        try fixture.project.file(
+            "Game.app/Info.plist",
+            bytes: try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0))
         #expect(try fixture.run(["thin", "Game.app", "out"]).status == 0)
         let kinds = try BinaryPlistKinds.read(try fixture.data("Game.app/Info.plist"))
         for key in ["BAManifestURL", "BAInitialDownloadRestrictions", "BAMaxInstallSize", "BAEssentialMaxInstallSize"] {
@@ -121,15 +144,23 @@ import Testing
     /// Contents/Resources/ (anything beside Contents/ breaks code signing).
     @Test func aMacAppGetsItsTagsInsideContents() throws {
         let fixture = try thinnable(background: "background-assets: {app-group: group.x.y}", extensionPoint: nil)
-        try FileManager.default.createDirectory(atPath: fixture.project.path("Game.app/Contents"), withIntermediateDirectories: true)
-        try FileManager.default.moveItem(atPath: fixture.project.path("Game.app/Info.plist"), toPath: fixture.project.path("Game.app/Contents/Info.plist"))
-        let appex: [String: Any] = ["NSExtension": ["NSExtensionPointIdentifier": "com.apple.background-asset-downloader-extension"]]
-        try fixture.project.file("Game.app/Contents/Extensions/D.appex/Contents/Info.plist",
-                                 bytes: try PropertyListSerialization.data(fromPropertyList: appex, format: .xml, options: 0))
+        try FileManager.default.createDirectory(
+            atPath: fixture.project.path("Game.app/Contents"), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(
+            atPath: fixture.project.path("Game.app/Info.plist"),
+            toPath: fixture.project.path("Game.app/Contents/Info.plist"))
+        let appex: [String: Any] = [
+            "NSExtension": ["NSExtensionPointIdentifier": "com.apple.background-asset-downloader-extension"]
+        ]
+        try fixture.project.file(
+            "Game.app/Contents/Extensions/D.appex/Contents/Info.plist",
+            bytes: try PropertyListSerialization.data(fromPropertyList: appex, format: .xml, options: 0))
         let output = try fixture.run(["thin", "Game.app", "out", "--json"])
         #expect(output.status == 0, "\(output.stderr)")
         #expect((try output.json()["diagnostics"] as? [Any])?.isEmpty == true)
-        #expect(try fixture.data("Game.app/Contents/Resources/AssetPackTags.json") == fixture.data("out/BackgroundAssets/AssetPackTags.json"))
+        #expect(
+            try fixture.data("Game.app/Contents/Resources/AssetPackTags.json")
+                == fixture.data("out/BackgroundAssets/AssetPackTags.json"))
         #expect(!FileManager.default.fileExists(atPath: fixture.project.path("Game.app/AssetPackTags.json")))
         let text = String(decoding: try fixture.data("Game.app/Contents/Info.plist"), as: UTF8.self)
         #expect(text.contains("<key>BAHasManagedAssetPacks</key>\n\t<true/>"))
@@ -156,7 +187,9 @@ import Testing
         // An app that has its group already keeps it.
         var plist = try info(fixture).plist
         plist["BAAppGroupID"] = "group.already.there"
-        try fixture.project.file("Game.app/Info.plist", bytes: try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0))
+        try fixture.project.file(
+            "Game.app/Info.plist",
+            bytes: try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0))
         #expect(try fixture.run(["thin", "Game.app", "out"]).status == 0)
         #expect(try info(fixture).plist["BAAppGroupID"] as? String == "group.already.there")
     }
@@ -170,7 +203,9 @@ import Testing
             let diagnostics = try output.json()["diagnostics"] as? [[String: Any]] ?? []
             #expect(diagnostics.map { "\($0["severity"]!) \($0["code"]!)" } == ["warning ba-extension-missing"])
             if point == "com.apple.background-assets.content-request" {
-                #expect((diagnostics.first?["message"] as? String)?.contains("com.apple.background-assets.content-request") == true)
+                #expect(
+                    (diagnostics.first?["message"] as? String)?.contains("com.apple.background-assets.content-request")
+                        == true)
             }
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ODRPackBuild
 import ODRPackFormats
+import Testing
+
+@testable import ODRPackBuild
 
 /// The asset-pack manifest's values as Xcode's exports have them (docs/build-output.md).
 @Suite struct AppleManifestsTests {
@@ -9,11 +10,16 @@ import ODRPackFormats
         #expect(AppleManifests.contentTimestamp(String(repeating: "0", count: 64)) == "2001-01-01T00:00:00.000Z")
         // The last second of the range: span - 1 seconds after its start.
         let span = UInt64(1_609_459_200 - 978_307_200)
-        #expect(AppleManifests.contentTimestamp(String(format: "%016llx", span - 1) + String(repeating: "0", count: 48)) == "2020-12-31T23:59:59.000Z")
-        #expect(AppleManifests.contentTimestamp(String(format: "%016llx", span) + String(repeating: "0", count: 48)) == "2001-01-01T00:00:00.000Z")
+        #expect(
+            AppleManifests.contentTimestamp(String(format: "%016llx", span - 1) + String(repeating: "0", count: 48))
+                == "2020-12-31T23:59:59.000Z")
+        #expect(
+            AppleManifests.contentTimestamp(String(format: "%016llx", span) + String(repeating: "0", count: 48))
+                == "2001-01-01T00:00:00.000Z")
         for hash in ["ffffffffffffffff", "0123456789abcdef", "8000000000000000"] {
             let stamp = AppleManifests.contentTimestamp(hash + String(repeating: "0", count: 48))
-            #expect(stamp.hasSuffix(".000Z") && stamp >= "2001-01-01T00:00:00.000Z" && stamp <= "2020-12-31T23:59:59.000Z")
+            #expect(
+                stamp.hasSuffix(".000Z") && stamp >= "2001-01-01T00:00:00.000Z" && stamp <= "2020-12-31T23:59:59.000Z")
         }
     }
 
@@ -23,11 +29,13 @@ import ODRPackFormats
         let cases: [(url: String, form: AppleManifests.StreamableForm, kind: BinaryPlistKinds.Value)] = [
             ("https://x/a.assetpack", .integer, .int(1)), ("http://127.0.0.1/tmp/a.assetpack", .integer, .int(1)),
             ("OnDemandResources/a.assetpack", .integer, .int(0)),
-            ("http://127.0.0.1/tmp/a.assetpack", .boolean, .bool(true)), ("OnDemandResources/a.assetpack", .boolean, .bool(false)),
+            ("http://127.0.0.1/tmp/a.assetpack", .boolean, .bool(true)),
+            ("OnDemandResources/a.assetpack", .boolean, .bool(false)),
         ]
         for item in cases {
-            let resource = AppleManifests.assetPackResource(id: "a", url: item.url, uncompressedSize: 1, priority: nil,
-                                                            contentHash: "", streamable: item.form)
+            let resource = AppleManifests.assetPackResource(
+                id: "a", url: item.url, uncompressedSize: 1, priority: nil,
+                contentHash: "", streamable: item.form)
             let bytes = PropertyListValue.dictionary(["resources": .array([resource])]).binaryData()
             let read = try BinaryPlistKinds.read(bytes)
             #expect(read["resources"]?.items.first?["isStreamable"] == item.kind, "\(item.url) \(item.form)")

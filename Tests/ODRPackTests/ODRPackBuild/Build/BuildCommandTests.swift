@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ODRPackBuild
 @testable import ODRPackCore
 @testable import ODRPackFormats
@@ -10,7 +11,8 @@ import Testing
     /// Three levels, a shared file, a text file and incompressible media.
     func gameProject() throws -> TemporaryProject {
         let project = try TemporaryProject()
-        try project.manifest("""
+        try project.manifest(
+            """
             version: 1
             bundle-id: com.example.build
             resources-root: R
@@ -32,8 +34,10 @@ import Testing
         return project
     }
 
-    func build(_ project: TemporaryProject, _ output: String = "out", _ extra: [String] = [],
-               environment: [String: String] = [:]) throws -> CommandRunner.Output {
+    func build(
+        _ project: TemporaryProject, _ output: String = "out", _ extra: [String] = [],
+        environment: [String: String] = [:]
+    ) throws -> CommandRunner.Output {
         try CommandRunner.run(["build", "-o", output, "--json"] + extra, in: project.root, environment: environment)
     }
 
@@ -92,7 +96,8 @@ import Testing
             let files = (pack["files"] as! [[String: Any]]).map { $0["path"] as! String }
             #expect(names == Self.expectedEntries(files: files))
             // The ZipMetadata values, computed here from the entries themselves.
-            let decoded = try #require(try PropertyListSerialization.propertyList(from: metadata, format: nil) as? [String: Any])
+            let decoded = try #require(
+                try PropertyListSerialization.propertyList(from: metadata, format: nil) as? [String: Any])
             let content = names.dropFirst(2)
             #expect(decoded["Version"] as? Int == 2)
             #expect(decoded["RecordCount"] as? Int == content.count)
@@ -110,7 +115,8 @@ import Testing
                 #expect(local.extraIDs.isEmpty && entry.extraLength == 0)
                 #expect(entry.versionMadeBy == 0x031E)
                 #expect(entry.mode == (entry.name.hasSuffix("/") ? 0o40755 : 0o100644))
-                #expect(local.crc == entry.crc && local.size == entry.size && local.compressedSize == entry.compressedSize)
+                #expect(
+                    local.crc == entry.crc && local.size == entry.size && local.compressedSize == entry.compressedSize)
                 #expect(local.dosDate == (20 << 9 | 1 << 5 | 1) && local.dosTime == 0)
                 switch compression {
                 case "store": #expect(entry.method == 0)
@@ -136,7 +142,8 @@ import Testing
     /// at another level from what the cache knows, every digest is swift-crypto's of the bytes.
     @Test func filesOverTheWholeEntryLimitHaveTheirBytesDigests() throws {
         let project = try TemporaryProject()
-        try project.manifest("""
+        try project.manifest(
+            """
             version: 1
             bundle-id: com.example.large
             resources-root: R
@@ -166,7 +173,10 @@ import Testing
     @Test func manifestDocumentHasTheBuildFields() throws {
         let project = try gameProject()
         let output = try build(project)
-        let onDisk = try JSONSerialization.jsonObject(with: Data(contentsOf: project.root.appendingPathComponent("out/odrpack-manifest.json"))) as! [String: Any]
+        let onDisk =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: project.root.appendingPathComponent("out/odrpack-manifest.json")))
+            as! [String: Any]
         let totals = try #require(onDisk["totals"] as? [String: Any])
         let packs = try #require(onDisk["packs"] as? [[String: Any]])
         #expect(totals["archiveSize"] as? Int == packs.reduce(0) { $0 + ($1["archiveSize"] as! Int) })
@@ -188,17 +198,22 @@ import Testing
         let stdoutDocument = try output.json()
         #expect(stdoutDocument["build"] != nil && stdoutDocument["diagnostics"] != nil)
         #expect((stdoutDocument["packs"] as? [Any])?.count == packs.count)
-        let text = try String(contentsOf: project.root.appendingPathComponent("out/odrpack-manifest.json"), encoding: .utf8)
+        let text = try String(
+            contentsOf: project.root.appendingPathComponent("out/odrpack-manifest.json"), encoding: .utf8)
         #expect(!text.contains(project.root.path))
     }
 
     @Test func applePlistsMatchTheSpecKeyByKey() throws {
         let project = try gameProject()
         #expect(try build(project, "out", ["--url-prefix", "https://cdn.example.com/odr/"]).status == 0)
-        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: project.root.appendingPathComponent("out/odrpack-manifest.json"))) as! [String: Any]
+        let document =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: project.root.appendingPathComponent("out/odrpack-manifest.json")))
+            as! [String: Any]
         let packs = document["packs"] as! [[String: Any]]
         func plist(_ name: String) throws -> Any {
-            try PropertyListSerialization.propertyList(from: Data(contentsOf: project.root.appendingPathComponent("out/" + name)), format: nil)
+            try PropertyListSerialization.propertyList(
+                from: Data(contentsOf: project.root.appendingPathComponent("out/" + name)), format: nil)
         }
         let odr = try #require(try plist("OnDemandResources.plist") as? [String: Any])
         #expect(Set(odr.keys) == ["NSBundleResourceRequestTags", "NSBundleResourceRequestAssetPacks"])
@@ -208,12 +223,14 @@ import Testing
         #expect(tags["level1"]?["NSAssetPacks"] == tags["level1"]?["NSAssetPacks"]?.sorted())
         let packPaths = try #require(odr["NSBundleResourceRequestAssetPacks"] as? [String: [String]])
         for pack in packs {
-            #expect(packPaths[pack["id"] as! String] == (pack["files"] as! [[String: Any]]).map { $0["path"] as! String })
+            #expect(
+                packPaths[pack["id"] as! String] == (pack["files"] as! [[String: Any]]).map { $0["path"] as! String })
         }
         #expect(!FileManager.default.fileExists(atPath: project.path("out/AssetPackManifestTemplate.plist")))
         let manifest = try #require(try plist("AssetPackManifest.plist") as? [String: Any])
         // The export form: the integer 1 in the bytes, not a boolean (docs/build-output.md).
-        let exported = try BinaryPlistKinds.read(Data(contentsOf: project.root.appendingPathComponent("out/AssetPackManifest.plist")))
+        let exported = try BinaryPlistKinds.read(
+            Data(contentsOf: project.root.appendingPathComponent("out/AssetPackManifest.plist")))
         #expect(!exported["resources"]!.items.isEmpty)
         #expect(exported["resources"]!.items.allSatisfy { $0["isStreamable"] == .int(1) })
         let resources = try #require(manifest["resources"] as? [[String: Any]])
@@ -221,11 +238,15 @@ import Testing
         for resource in resources {
             let pack = packs.first { $0["id"] as? String == resource["bundleKey"] as? String }!
             let fileName = (pack["file"] as! String).replacingOccurrences(of: "OnDemandResources/", with: "")
-            #expect(resource["URL"] as? String == "https://cdn.example.com/odr/" + fileName.replacingOccurrences(of: "ü", with: "%C3%BC"))
+            #expect(
+                resource["URL"] as? String == "https://cdn.example.com/odr/"
+                    + fileName.replacingOccurrences(of: "ü", with: "%C3%BC"))
             // The resources and Info.plist.
-            let infoSize = AppleManifests.infoPlist(for: AssetPack(
-                id: pack["id"] as! String, fileName: "", tags: pack["tags"] as! [String], category: .onDemand,
-                priority: resource["downloadPriority"] as? Double, size: 0, files: [], firstEntry: nil)).binaryData().count
+            let infoSize = AppleManifests.infoPlist(
+                for: AssetPack(
+                    id: pack["id"] as! String, fileName: "", tags: pack["tags"] as! [String], category: .onDemand,
+                    priority: resource["downloadPriority"] as? Double, size: 0, files: [], firstEntry: nil)
+            ).binaryData().count
             #expect(resource["uncompressedSize"] as? Int == (pack["size"] as! Int) + infoSize)
             #expect(infoSize > 50)
             // Linux Foundation's JSON parser rounds the last digit, so compare closely rather than exactly.
@@ -242,7 +263,8 @@ import Testing
             while let name = try reader.nextEntry() {
                 try reader.readData { if name == "Info.plist" { info.append(contentsOf: $0) } }
             }
-            let decoded = try #require(try PropertyListSerialization.propertyList(from: info, format: nil) as? [String: Any])
+            let decoded = try #require(
+                try PropertyListSerialization.propertyList(from: info, format: nil) as? [String: Any])
             #expect(decoded["CFBundleIdentifier"] as? String == pack["id"] as? String)
             #expect(decoded["Tags"] as? [String] == pack["tags"] as? [String])
             #expect(decoded["Priority"] as? Double == resource["downloadPriority"] as? Double)
@@ -252,9 +274,11 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: project.path("out/AssetPackManifest.plist")))
         let template = try #require(try plist("AssetPackManifestTemplate.plist") as? [String: Any])
         let first = try #require((template["resources"] as? [[String: Any]])?.first)
-        #expect((first["URL"] as? String)?.hasPrefix("http://127.0.0.1" + project.path("out/OnDemandResources/")) == true)
+        #expect(
+            (first["URL"] as? String)?.hasPrefix("http://127.0.0.1" + project.path("out/OnDemandResources/")) == true)
         // The build-product form: the plist boolean true in the bytes (docs/build-output.md).
-        let templateKinds = try BinaryPlistKinds.read(Data(contentsOf: project.root.appendingPathComponent("out/AssetPackManifestTemplate.plist")))
+        let templateKinds = try BinaryPlistKinds.read(
+            Data(contentsOf: project.root.appendingPathComponent("out/AssetPackManifestTemplate.plist")))
         #expect(!templateKinds["resources"]!.items.isEmpty)
         #expect(templateKinds["resources"]!.items.allSatisfy { $0["isStreamable"] == .bool(true) })
     }
@@ -267,21 +291,28 @@ import Testing
             TestSystem.setTimes(project.path(name), seconds: 1_234_567_890)
             TestSystem.setMode(project.path(name), 0o600)
         }
-        #expect(try build(project, "b", ["--url-prefix", "https://x/", "--jobs", "4"],
-                          environment: ["TZ": "America/Los_Angeles", "LANG": "tr_TR.UTF-8"]).status == 0)
+        #expect(
+            try build(
+                project, "b", ["--url-prefix", "https://x/", "--jobs", "4"],
+                environment: ["TZ": "America/Los_Angeles", "LANG": "tr_TR.UTF-8"]
+            ).status == 0)
         let a = try contents(project.root.appendingPathComponent("a"))
         let b = try contents(project.root.appendingPathComponent("b"))
         #expect(a.keys.sorted() == b.keys.sorted())
         #expect(a == b)
         // SOURCE_DATE_EPOCH sets every entry's time; a bad value is refused.
-        #expect(try build(project, "c", ["--url-prefix", "https://x/"], environment: ["SOURCE_DATE_EPOCH": "1700000000"]).status == 0)
+        #expect(
+            try build(project, "c", ["--url-prefix", "https://x/"], environment: ["SOURCE_DATE_EPOCH": "1700000000"])
+                .status == 0)
         // Same content, other entry times: equal content hashes, other archives, every entry at 2023-11-14 22:13:20 UTC.
         func packs(_ folder: String) throws -> [[String: Any]] {
-            let document = try JSONSerialization.jsonObject(with: Data(contentsOf: project.root.appendingPathComponent(folder + "/odrpack-manifest.json")))
+            let document = try JSONSerialization.jsonObject(
+                with: Data(contentsOf: project.root.appendingPathComponent(folder + "/odrpack-manifest.json")))
             return (document as! [String: Any])["packs"] as! [[String: Any]]
         }
         #expect(try packs("c").map { $0["contentHash"] as! String } == packs("a").map { $0["contentHash"] as! String })
-        #expect(try packs("c").map { $0["archiveSha256"] as! String } != packs("a").map { $0["archiveSha256"] as! String })
+        #expect(
+            try packs("c").map { $0["archiveSha256"] as! String } != packs("a").map { $0["archiveSha256"] as! String })
         for pack in try packs("c") {
             for local in try ZipDirectory(path: project.path("c/" + (pack["file"] as! String))).locals {
                 #expect(local.dosDate == (43 << 9 | 11 << 5 | 14) && local.dosTime == (22 << 11 | 13 << 5 | 10))
@@ -296,22 +327,30 @@ import Testing
     @Test func autoStoresRandomBytesAndDeflatesText() throws {
         let project = try gameProject()
         #expect(try build(project).status == 0)
-        let level1 = try #require(try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources"))
-            .first { $0.contains(".level1-") })
+        let level1 = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources"))
+                .first { $0.contains(".level1-") })
         let entries = try ZipDirectory(path: project.path("out/OnDemandResources/" + level1)).entries
         #expect(entries.first { $0.name == "Level1/music.caf" }?.method == 0)
         #expect(entries.first { $0.name == "Level1/scene.json" }?.method == 8)
         #expect(try build(project, "stored", ["--compression", "store"]).status == 0)
-        #expect(try ZipDirectory(path: project.path("stored/OnDemandResources/" + level1)).entries.allSatisfy { $0.method == 0 })
+        #expect(
+            try ZipDirectory(path: project.path("stored/OnDemandResources/" + level1)).entries.allSatisfy {
+                $0.method == 0
+            })
         #expect(try build(project, "deflated", ["--compression", "deflate", "--level", "9"]).status == 0)
-        #expect(try ZipDirectory(path: project.path("deflated/OnDemandResources/" + level1)).entries.allSatisfy { $0.method == ($0.name.hasSuffix("/") ? 0 : 8) })
+        #expect(
+            try ZipDirectory(path: project.path("deflated/OnDemandResources/" + level1)).entries.allSatisfy {
+                $0.method == ($0.name.hasSuffix("/") ? 0 : 8)
+            })
         #expect(try build(project, "x", ["--level", "12"]).status == 64)
         // Past 256 threads only cost memory (a million jobs once needed more than 20 GB): a bad command line.
         #expect(try build(project, "x", ["--jobs", "257"]).status == 64)
         #expect(try build(project, "x", ["--jobs", "0"]).status == 64)
         #expect(try build(project, "many", ["--jobs", "256"]).status == 0)
-        #expect(try contents(project.root.appendingPathComponent("many/OnDemandResources"))
-            == contents(project.root.appendingPathComponent("out/OnDemandResources")))
+        #expect(
+            try contents(project.root.appendingPathComponent("many/OnDemandResources"))
+                == contents(project.root.appendingPathComponent("out/OnDemandResources")))
     }
 
     @Test func incrementalRebuildsRewriteOnlyWhatChanged() throws {
@@ -331,7 +370,8 @@ import Testing
         #expect(try buildInfo(try build(project))["written"] == [id(["level2"])])
 
         // A retagged file moves between packs: both are rewritten.
-        try project.manifest("""
+        try project.manifest(
+            """
             version: 1
             bundle-id: com.example.build
             resources-root: R
@@ -349,9 +389,10 @@ import Testing
 
         // A pack that disappears is removed; --no-cache rewrites everything.
         try FileManager.default.removeItem(atPath: project.path("R/Tutorial"))
-        try project.manifest(try String(contentsOfFile: project.manifestPath, encoding: .utf8)
-            .replacingOccurrences(of: "  - {path: \"Tutorial/ünïcode name.json\", tags: [tutorial]}\n", with: "")
-            .replacingOccurrences(of: "initial-install: [tutorial]\n", with: ""))
+        try project.manifest(
+            try String(contentsOfFile: project.manifestPath, encoding: .utf8)
+                .replacingOccurrences(of: "  - {path: \"Tutorial/ünïcode name.json\", tags: [tutorial]}\n", with: "")
+                .replacingOccurrences(of: "initial-install: [tutorial]\n", with: ""))
         let removed = try buildInfo(try build(project))
         #expect(removed["removed"]?.count == 1)
         #expect(removed["removed"]?.first?.contains(".tutorial-") == true)
@@ -373,7 +414,9 @@ import Testing
             let written = try buildInfo(try build(project))["written"] ?? []
             #expect(written.count == (edit == nil ? 0 : 1))
             // attributesOfItem does not follow a link: the manifest is a file of its own now.
-            #expect(try FileManager.default.attributesOfItem(atPath: manifestPath)[.type] as? FileAttributeType == .typeRegular)
+            #expect(
+                try FileManager.default.attributesOfItem(atPath: manifestPath)[.type] as? FileAttributeType
+                    == .typeRegular)
             #expect(try String(contentsOfFile: project.path("elsewhere.json"), encoding: .utf8) == "not a manifest")
             #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
         }
@@ -391,7 +434,10 @@ import Testing
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let (old, new): (String, String)
         switch field {
-        case "size": (old, new) = ("\"size\": \(pack.size),\n      \"archiveSize\"", "\"size\": \(pack.size + 1),\n      \"archiveSize\"")
+        case "size":
+            (old, new) = (
+                "\"size\": \(pack.size),\n      \"archiveSize\"", "\"size\": \(pack.size + 1),\n      \"archiveSize\""
+            )
         case "contentHash": (old, new) = (pack.contentHash!, String(repeating: "0", count: 64))
         default: (old, new) = ("\"id\": \"\(pack.id)\"", "\"id\": \"\(pack.id)x\"")
         }
@@ -406,16 +452,21 @@ import Testing
     /// so a second build changes nothing and plan agrees with build.
     @Test func aBuildFolderInsideResourcesRootIsNeverAResource() throws {
         let project = try TemporaryProject()
-        try project.manifest("version: 1\nbundle-id: com.example.self\nresources:\n  - {path: Levels, tags: [all]}\n  - {path: ., tags: [root]}\n")
+        try project.manifest(
+            "version: 1\nbundle-id: com.example.self\nresources:\n  - {path: Levels, tags: [all]}\n  - {path: ., tags: [root]}\n"
+        )
         try project.file("Levels/a.txt", "a")
         #expect(try build(project, "Levels/out").status == 0)
         let second = try build(project, "Levels/out")
         #expect(try buildInfo(second)["written"] == [])
         let packs = try #require(try second.json()["packs"] as? [[String: Any]])
-        let paths = packs.flatMap { ($0["files"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String } }.sorted()
+        let paths = packs.flatMap { ($0["files"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String } }
+            .sorted()
         #expect(paths == ["Levels/a.txt", "odrpack.yml"])
         let plan = try CommandRunner.run(["plan", "--json"], in: project.root)
-        #expect((try plan.json()["totals"] as? [String: Any])?["size"] as? Int == 1 + (try String(contentsOfFile: project.manifestPath, encoding: .utf8)).utf8.count)
+        #expect(
+            (try plan.json()["totals"] as? [String: Any])?["size"] as? Int == 1
+                + (try String(contentsOfFile: project.manifestPath, encoding: .utf8)).utf8.count)
         // resources-root itself as the output: refused, and no lock file is left among the resources.
         let intoRoot = try build(project, ".")
         #expect(intoRoot.status == 2 && intoRoot.stderr.contains("is resources-root"))
@@ -429,7 +480,9 @@ import Testing
         #expect(quiet.status == 0 && !quiet.stderr.contains("packs,"))
         let lines = try CommandRunner.run(["build", "-o", "lines", "--progress", "always"], in: project.root)
         let packs = try FileManager.default.contentsOfDirectory(atPath: project.path("lines/OnDemandResources")).count
-        #expect(lines.stderr.split(separator: "\n").last?.hasPrefix("odrpack: \(packs)/\(packs) packs, ") == true, "\(lines.stderr)")
+        #expect(
+            lines.stderr.split(separator: "\n").last?.hasPrefix("odrpack: \(packs)/\(packs) packs, ") == true,
+            "\(lines.stderr)")
         #expect(!lines.stdout.contains("packs, "))
     }
 
@@ -438,7 +491,8 @@ import Testing
     @Test func aPackThatIsAPipeIsAMismatchNotAHang() throws {
         let project = try gameProject()
         #expect(try build(project).status == 0)
-        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources")).sorted().first)
+        let name = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources")).sorted().first)
         let pack = project.path("out/OnDemandResources/" + name)
         try FileManager.default.removeItem(atPath: pack)
         #expect(TestSystem.makeFIFO(pack))
@@ -454,13 +508,16 @@ import Testing
     @Test func aBareManifestNameIsReadFromTheCurrentFolder() throws {
         let project = try gameProject()
         #expect(try build(project).status == 0)
-        let verify = try CommandRunner.run(["verify", "odrpack-manifest.json"], in: project.root.appendingPathComponent("out"))
+        let verify = try CommandRunner.run(
+            ["verify", "odrpack-manifest.json"], in: project.root.appendingPathComponent("out"))
         #expect(verify.status == 0, "\(verify.stderr)")
         try project.file("Game.app/Info.plist", "app")
-        let thin = try CommandRunner.run(["thin", "../Game.app", "odrpack-manifest.json", "--embed"], in: project.root.appendingPathComponent("out"))
+        let thin = try CommandRunner.run(
+            ["thin", "../Game.app", "odrpack-manifest.json", "--embed"], in: project.root.appendingPathComponent("out"))
         #expect(thin.status == 0, "\(thin.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: project.path("Game.app/OnDemandResources")).count
-            == FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources")).count)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: project.path("Game.app/OnDemandResources")).count
+                == FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources")).count)
     }
 
     @Test func theCacheNeverVouchesForAChangedOrMissingArchive() throws {
@@ -501,22 +558,29 @@ import Testing
         for pack in 0..<12 {
             yaml += "  - {path: P\(pack), tags: [t\(pack)]}\n"
             for file in 0..<6 {
-                try project.file("R/P\(pack)/f\(file).bin", bytes: randomBytes(300_000 + pack * 1000 + file, seed: UInt64(pack * 10 + file)))
+                try project.file(
+                    "R/P\(pack)/f\(file).bin",
+                    bytes: randomBytes(300_000 + pack * 1000 + file, seed: UInt64(pack * 10 + file)))
             }
         }
         try project.manifest(yaml)
         #expect(try build(project, "clean", ["--url-prefix", "https://x/"]).status == 0)
         let clean = try contents(project.root.appendingPathComponent("clean"))
         // A finished build first: each killed build must leave the folder as that one left it.
-        #expect(try CommandRunner.run(["build", "-o", "killed", "--url-prefix", "https://x/"], in: project.root,
-                                      environment: ["ODRPACK_CACHE_DIR": project.path("cache")]).status == 0)
+        #expect(
+            try CommandRunner.run(
+                ["build", "-o", "killed", "--url-prefix", "https://x/"], in: project.root,
+                environment: ["ODRPACK_CACHE_DIR": project.path("cache")]
+            ).status == 0)
         // Killed part way, at points the build itself reports: after its first, second, fourth and eighth progress line.
         for lines in [1, 2, 4, 8] {
             // Build into a changing folder: first as it was, then with new content, killed part way.
             try project.file("R/P0/f0.bin", bytes: randomBytes(300_000, seed: UInt64(lines)))
             let process = Process()
             process.executableURL = CommandRunner.executable
-            process.arguments = ["build", "-o", "killed", "--url-prefix", "https://x/", "--progress", "always", "--no-cache"]
+            process.arguments = [
+                "build", "-o", "killed", "--url-prefix", "https://x/", "--progress", "always", "--no-cache",
+            ]
             process.currentDirectoryURL = project.root
             process.environment = ["ODRPACK_CACHE_DIR": project.path("cache")]
             process.standardOutput = FileHandle.nullDevice
@@ -534,8 +598,9 @@ import Testing
             #expect(verify.status == 0, "killed after \(lines) progress lines: \(verify.stderr)")
         }
         try project.file("R/P0/f0.bin", bytes: randomBytes(300_000, seed: 0))
-        let rebuild = try CommandRunner.run(["build", "-o", "killed", "--url-prefix", "https://x/"], in: project.root,
-                                            environment: ["ODRPACK_CACHE_DIR": project.path("cache")])
+        let rebuild = try CommandRunner.run(
+            ["build", "-o", "killed", "--url-prefix", "https://x/"], in: project.root,
+            environment: ["ODRPACK_CACHE_DIR": project.path("cache")])
         #expect(rebuild.status == 0)
         #expect(try contents(project.root.appendingPathComponent("killed")) == clean)
     }
@@ -547,8 +612,9 @@ import Testing
         let before = try contents(project.root.appendingPathComponent("out"))
         try project.file("R/Level1/music.caf", bytes: randomBytes(400_000, seed: 9))
         // Files may grow to 100 KB only: the rewritten pack cannot be written.
-        let output = try CommandRunner.run(["--fsize=100000", CommandRunner.executable.path, "build", "-o", "out"],
-                                           in: project.root, executable: URL(fileURLWithPath: "/usr/bin/prlimit"))
+        let output = try CommandRunner.run(
+            ["--fsize=100000", CommandRunner.executable.path, "build", "-o", "out"],
+            in: project.root, executable: URL(fileURLWithPath: "/usr/bin/prlimit"))
         #expect(output.status == 2)
         #expect(output.stderr.contains("error"))
         #expect(try contents(project.root.appendingPathComponent("out")) == before)
@@ -559,9 +625,12 @@ import Testing
     @Test func aStateThatCannotBeSavedIsAWarning() throws {
         let project = try gameProject()
         try project.file("not-a-folder", "x")
-        let output = try build(project, "out", ["--progress", "never"], environment: ["ODRPACK_CACHE_DIR": project.path("not-a-folder")])
+        let output = try build(
+            project, "out", ["--progress", "never"], environment: ["ODRPACK_CACHE_DIR": project.path("not-a-folder")])
         #expect(output.status == 0, "\(output.stderr)")
-        #expect(output.stderr.contains("warning: the build state cannot be saved") && output.stderr.contains("ODRPACK_CACHE_DIR"))
+        #expect(
+            output.stderr.contains("warning: the build state cannot be saved")
+                && output.stderr.contains("ODRPACK_CACHE_DIR"))
         #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
         let saved = try build(project, "again")
         #expect(!saved.stderr.contains("cannot be saved"))

@@ -8,17 +8,22 @@ import Testing
     /// strace, when it is installed (`make test` installs it on Linux) and may trace here (a container may forbid ptrace).
     static let strace = ["/usr/bin/strace", "/bin/strace"].first {
         FileManager.default.isExecutableFile(atPath: $0)
-            && (try? CommandRunner.run(["-o", "/dev/null", "/bin/true"], executable: URL(fileURLWithPath: $0)))?.status == 0
+            && (try? CommandRunner.run(["-o", "/dev/null", "/bin/true"], executable: URL(fileURLWithPath: $0)))?.status
+                == 0
     }
 
     /// The build's renames, syncfs and fsync calls, in order (syncfs is traced to find it: it must never be called).
     func calls(_ arguments: [String], in project: TemporaryProject) throws -> [String] {
         // Outside the project, whose files are resources.
-        let trace = FileManager.default.temporaryDirectory.appendingPathComponent("odrpack-trace-\(UUID().uuidString)").path
+        let trace = FileManager.default.temporaryDirectory.appendingPathComponent("odrpack-trace-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: trace) }
-        let output = try CommandRunner.run(["-f", "-y", "-e", "trace=fsync,syncfs,rename,renameat,renameat2", "-o", trace,
-                                            CommandRunner.executable.path] + arguments,
-                                           in: project.root, executable: URL(fileURLWithPath: Self.strace!))
+        let output = try CommandRunner.run(
+            [
+                "-f", "-y", "-e", "trace=fsync,syncfs,rename,renameat,renameat2", "-o", trace,
+                CommandRunner.executable.path,
+            ] + arguments,
+            in: project.root, executable: URL(fileURLWithPath: Self.strace!))
         #expect(output.status == 0, "\(output.stderr)")
         return Self.joined(try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").map(String.init))
     }
@@ -51,15 +56,23 @@ import Testing
 
     /// A pack is flushed after its rename and before `end`: an fsync of the pack (of every file in a pack folder) and
     /// one of its folder. Never a syncfs, which would wait for what other programs wrote (docs/build-output.md#durable).
-    func expectFlushed(_ trace: [String], pack renamed: Int, files: [String], before end: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectFlushed(
+        _ trace: [String], pack renamed: Int, files: [String], before end: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let target = renameTarget(trace[renamed])
         let folder = (target as NSString).deletingLastPathComponent
         let flushes = trace[(renamed + 1)..<end]
-        #expect(!target.isEmpty && flushes.contains { $0.contains("fsync(") && $0.contains("<\(target)>") },
-                "\(target) is not flushed before the plists: \(flushes)", sourceLocation: sourceLocation)
-        #expect(flushes.contains { $0.contains("fsync(") && $0.contains("<\(folder)>") }, "\(folder)", sourceLocation: sourceLocation)
+        #expect(
+            !target.isEmpty && flushes.contains { $0.contains("fsync(") && $0.contains("<\(target)>") },
+            "\(target) is not flushed before the plists: \(flushes)", sourceLocation: sourceLocation)
+        #expect(
+            flushes.contains { $0.contains("fsync(") && $0.contains("<\(folder)>") }, "\(folder)",
+            sourceLocation: sourceLocation)
         for file in files {
-            #expect(flushes.contains { $0.contains("fsync(") && $0.contains("<\(target)/\(file)>") }, "\(target)/\(file)", sourceLocation: sourceLocation)
+            #expect(
+                flushes.contains { $0.contains("fsync(") && $0.contains("<\(target)/\(file)>") }, "\(target)/\(file)",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -68,7 +81,9 @@ import Testing
         let project = try TemporaryProject()
         // Eight packs: more than the few a rebuild writes, which once took a syncfs of the whole file system.
         let extra = (0..<6).map { "  - {path: R/x\($0), tags: [x\($0)]}\n" }.joined()
-        try project.manifest("version: 1\nbundle-id: com.example.durable\nresources:\n  - {path: R/a, tags: [a]}\n  - {path: R/b, tags: [b]}\n" + extra)
+        try project.manifest(
+            "version: 1\nbundle-id: com.example.durable\nresources:\n  - {path: R/a, tags: [a]}\n  - {path: R/b, tags: [b]}\n"
+                + extra)
         try project.file("R/a/one.json", "{}")
         try project.file("R/b/two.json", "{\"two\": 2}")
         for index in 0..<6 { try project.file("R/x\(index)/f.json", "\(index)") }
@@ -79,26 +94,35 @@ import Testing
             let trace = try calls(["build", "-o", "out"] + layout, in: project)
             // Renames into place, not the old pack's move aside.
             let packs = trace.indices.filter {
-                trace[$0].contains("rename(") && renameTarget(trace[$0]).contains("/OnDemandResources/com.example.durable.")
+                trace[$0].contains("rename(")
+                    && renameTarget(trace[$0]).contains("/OnDemandResources/com.example.durable.")
             }
             #expect(packs.count == (build == 0 ? 8 : 1), "\(trace)")
             #expect(!trace.contains { $0.contains("syncfs(") }, "\(trace)")
-            let manifest = try #require(index(trace) { $0.contains("rename(") && $0.contains("odrpack-manifest.json\")") })
+            let manifest = try #require(
+                index(trace) { $0.contains("rename(") && $0.contains("odrpack-manifest.json\")") })
             // A plist whose bytes did not change is not written again.
             let plists = ["OnDemandResources.plist", "AssetPackManifestTemplate.plist"].compactMap { plist in
                 index(trace) { $0.contains("rename(") && $0.contains(plist + "\")") }
             }
             #expect(plists.count == 2 - build, "\(trace)")
-            for pack in packs { expectFlushed(trace, pack: pack, files: folderFiles, before: (plists + [manifest]).min()!) }
+            for pack in packs {
+                expectFlushed(trace, pack: pack, files: folderFiles, before: (plists + [manifest]).min()!)
+            }
             for renamed in plists {
                 #expect(renamed < manifest)
                 #expect(trace[renamed - 1].contains("fsync("), "the plist's bytes are flushed before its rename")
             }
             // Staged while the packs reach the disk: its temporary is flushed before the rename, not just before it.
-            let staged = trace[manifest].split(separator: "\"", omittingEmptySubsequences: false).dropFirst().first.map(String.init) ?? "-"
-            #expect(trace[..<manifest].contains { $0.contains("fsync(") && $0.contains("<\(staged)>") },
-                    "the manifest's bytes are flushed before its rename: \(trace)")
-            #expect(trace.indices.contains(manifest + 1) && trace[manifest + 1].contains("fsync("), "the rename is flushed before exit")
+            let staged =
+                trace[manifest].split(separator: "\"", omittingEmptySubsequences: false).dropFirst().first.map(
+                    String.init) ?? "-"
+            #expect(
+                trace[..<manifest].contains { $0.contains("fsync(") && $0.contains("<\(staged)>") },
+                "the manifest's bytes are flushed before its rename: \(trace)")
+            #expect(
+                trace.indices.contains(manifest + 1) && trace[manifest + 1].contains("fsync("),
+                "the rename is flushed before exit")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ODRPackBuild
 
 /// Slow (about a minute): a pack over 4 GiB needs zip64. The file is sparse, so the test writes no input gigabytes.
@@ -7,7 +8,8 @@ import Testing
     @Test func aFileOverFourGiBMakesAValidZip64Pack() throws {
         let project = try TemporaryProject()
         let size: Int64 = (1 << 32) + 1_048_577
-        try project.manifest("""
+        try project.manifest(
+            """
             version: 1
             bundle-id: com.example.big
             resources-root: R
@@ -18,13 +20,18 @@ import Testing
             """)
         try project.sparseFile("R/huge.bin", size: size)
         try project.file("R/small.txt", "after the big one")
-        let output = try CommandRunner.run(["build", "-o", "out", "--compression", "store", "--json"], in: project.root)
+        let output = try CommandRunner.run(
+            ["build", "-o", "out", "--compression", "store", "--json"], in: project.root)
         #expect(output.status == 0, "\(output.stderr)")
-        let archive = try #require(try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources")).first)
+        let archive = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources")).first)
         let path = project.path("out/OnDemandResources/" + archive)
         let directory = try ZipDirectory(path: path)
         let entries = directory.entries
-        #expect(entries.map(\.name) == ["META-INF/", "META-INF/com.apple.ZipMetadata.plist", "Info.plist", "huge.bin", "small.txt"])
+        #expect(
+            entries.map(\.name) == [
+                "META-INF/", "META-INF/com.apple.ZipMetadata.plist", "Info.plist", "huge.bin", "small.txt",
+            ])
         // zip64 only where a number needs it: huge.bin's sizes (in its local header), small.txt's offset (central only).
         #expect(directory.locals.map(\.extraIDs) == [[], [], [], [1], []])
         #expect(entries.map { $0.extraLength > 0 } == [false, false, false, true, true])
@@ -51,7 +58,8 @@ import Testing
     @Test(arguments: [Int64(0xFF00_0000), Int64(0xFFFF_FFFE)])
     func aDeflatedFileJustUnderFourGiBHasNoZip64Field(size: Int64) throws {
         let project = try TemporaryProject()
-        try project.manifest("""
+        try project.manifest(
+            """
             version: 1
             bundle-id: com.example.big
             resources-root: R
@@ -61,11 +69,16 @@ import Testing
             """)
         try project.sparseFile("R/almost.bin", size: size)
         try project.file("R/tail.txt", "after it")
-        let output = try CommandRunner.run(["build", "-o", "out", "--compression", "deflate", "--level", "1"], in: project.root)
+        let output = try CommandRunner.run(
+            ["build", "-o", "out", "--compression", "deflate", "--level", "1"], in: project.root)
         #expect(output.status == 0, "\(output.stderr)")
-        let archive = try #require(try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources")).first)
+        let archive = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources")).first)
         let directory = try ZipDirectory(path: project.path("out/OnDemandResources/" + archive))
-        #expect(directory.entries.map(\.name) == ["META-INF/", "META-INF/com.apple.ZipMetadata.plist", "Info.plist", "almost.bin", "tail.txt"])
+        #expect(
+            directory.entries.map(\.name) == [
+                "META-INF/", "META-INF/com.apple.ZipMetadata.plist", "Info.plist", "almost.bin", "tail.txt",
+            ])
         #expect(directory.locals.map(\.extraIDs) == [[], [], [], [], []])
         let entry = try #require(directory.entries.first { $0.name == "almost.bin" })
         #expect(entry.size == UInt64(size) && entry.compressedSize < 100_000_000 && entry.extraLength == 0)

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ODRPackPlatform
 import ODRPackCore
+import Testing
+
+@testable import ODRPackPlatform
 
 /// docs/build-output.md, "One build at a time": a build waits for another holder of the output folder, or fails with --no-wait.
 @Suite struct OutputLockTests {
@@ -9,7 +10,8 @@ import ODRPackCore
 
     @Test func aSecondBuildWaitsOrFailsWithNoWait() throws {
         let project = try game.gameProject()
-        let lock = Locked<OutputLock?>(try OutputLock(folder: project.path("out"), fileName: BuildFolder.lockFileName, wait: false) {})
+        let lock = Locked<OutputLock?>(
+            try OutputLock(folder: project.path("out"), fileName: BuildFolder.lockFileName, wait: false) {})
         let refused = try game.build(project, "out", ["--no-wait"])
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("another odrpack build"))
@@ -27,7 +29,9 @@ import ODRPackCore
         try process.run()
         var said = ""
         // availableData returns as soon as anything arrives (read(upToCount:) waits for the whole count).
-        while !said.contains("waiting for it to finish"), case let chunk = messages.fileHandleForReading.availableData, !chunk.isEmpty {
+        while !said.contains("waiting for it to finish"), case let chunk = messages.fileHandleForReading.availableData,
+            !chunk.isEmpty
+        {
             said += String(decoding: chunk, as: UTF8.self)
         }
         #expect(said.contains("waiting for it to finish"))
@@ -50,7 +54,8 @@ import ODRPackCore
         }
         #expect(statuses.withLock { $0 } == [0, 0])
         #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources")).filter { $0.contains("odrpack-tmp") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources"))
+            .filter { $0.contains("odrpack-tmp") }
         #expect(leftovers.isEmpty)
     }
 

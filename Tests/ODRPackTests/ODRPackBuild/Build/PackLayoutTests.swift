@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ODRPackBuild
 @testable import ODRPackCore
 @testable import ODRPackPlatform
@@ -13,8 +14,11 @@ import Testing
         var result: [String: String] = [:]
         let enumerator = FileManager.default.enumerator(atPath: folder)!
         while let relative = enumerator.nextObject() as? String {
-            let status = try SystemCall.requireStatus(folder + "/" + relative, followingLinks: false, "cannot stat '\(relative)'")
-            let bytes = status.kind == .regular ? (FileManager.default.contents(atPath: folder + "/" + relative).map(sha256Hex) ?? "?") : "dir"
+            let status = try SystemCall.requireStatus(
+                folder + "/" + relative, followingLinks: false, "cannot stat '\(relative)'")
+            let bytes =
+                status.kind == .regular
+                ? (FileManager.default.contents(atPath: folder + "/" + relative).map(sha256Hex) ?? "?") : "dir"
             result[relative] = "\(String(status.mode, radix: 8)) \(status.stamp.modificationNanoseconds) \(bytes)"
         }
         return result
@@ -27,17 +31,24 @@ import Testing
 
     func assetPackManifest(_ project: TemporaryProject, _ output: String) throws -> [String: [String: Any]] {
         let data = try Data(contentsOf: URL(fileURLWithPath: project.path(output + "/AssetPackManifestTemplate.plist")))
-        let resources = (try PropertyListSerialization.propertyList(from: data, format: nil) as! [String: Any])["resources"] as! [[String: Any]]
+        let resources =
+            (try PropertyListSerialization.propertyList(from: data, format: nil) as! [String: Any])["resources"]
+            as! [[String: Any]]
         return Dictionary(uniqueKeysWithValues: resources.map { ($0["bundleKey"] as! String, $0) })
     }
 
     /// A pack file name of the full 240 bytes (docs/manifest.md#pack-identity) builds, signs, verifies and embeds: no temporary name may
     /// grow it past the 255 bytes a file name can have.
-    @Test(arguments: [["--layout", "zip"], ["--layout", "folder"], ["--sign-command", "mkdir {}/_CodeSignature && touch {}/_CodeSignature/CodeResources"]])
+    @Test(arguments: [
+        ["--layout", "zip"], ["--layout", "folder"],
+        ["--sign-command", "mkdir {}/_CodeSignature && touch {}/_CodeSignature/CodeResources"],
+    ])
     func fullLengthPackNamesBuildVerifyAndEmbed(options: [String]) throws {
         let project = try TemporaryProject()
         let tag = String(repeating: "é", count: 150)
-        try project.manifest("version: 1\nbundle-id: com.example.long\nresources-root: R\nresources:\n  - {path: Levels, tags: [\"\(tag)\"]}\n")
+        try project.manifest(
+            "version: 1\nbundle-id: com.example.long\nresources-root: R\nresources:\n  - {path: Levels, tags: [\"\(tag)\"]}\n"
+        )
         try project.file("R/Levels/a.json", "{}")
         try project.file("Game.app/Levels/a.json", "{}")
         let build = try CommandRunner.run(["build", "-o", "out"] + options, in: project.root)
@@ -47,7 +58,9 @@ import Testing
         #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
         let thin = try CommandRunner.run(["thin", "Game.app", "out", "--embed"], in: project.root)
         #expect(thin.status == 0, "\(thin.stderr)")
-        #expect(FileManager.default.fileExists(atPath: project.path("Game.app/OnDemandResources/\(names.first ?? "?")/Levels/a.json")))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: project.path("Game.app/OnDemandResources/\(names.first ?? "?")/Levels/a.json")))
         #expect(!FileManager.default.fileExists(atPath: project.path("Game.app/Levels/a.json")))
     }
 
@@ -58,11 +71,15 @@ import Testing
         TestSystem.setTimes(project.path("R/Level2/scene.json"), seconds: 1_234_567_890)
         let oldMask = umask(0o077)
         defer { umask(oldMask) }
-        #expect(try game.build(project, "b", ["--layout", "folder", "--jobs", "3"], environment: ["TZ": "Asia/Tokyo"]).status == 0)
-        let a = try tree(project.path("a/OnDemandResources")), b = try tree(project.path("b/OnDemandResources"))
+        #expect(
+            try game.build(project, "b", ["--layout", "folder", "--jobs", "3"], environment: ["TZ": "Asia/Tokyo"])
+                .status == 0)
+        let a = try tree(project.path("a/OnDemandResources"))
+        let b = try tree(project.path("b/OnDemandResources"))
         // 4 pack folders, each with its Info.plist, 6 resources and 5 folders inside them.
         #expect(a.count == 4 + 4 + 6 + 5 && a == b)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: project.path("a/odrpack-manifest.json")))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: project.path("a/odrpack-manifest.json")))
                 == Data(contentsOf: URL(fileURLWithPath: project.path("b/odrpack-manifest.json"))))
         for (path, facts) in a {
             let isFolder = facts.hasSuffix(" dir")
@@ -85,7 +102,9 @@ import Testing
             #expect(pack["archiveSize"] as? Int == total)
             #expect(pack["archiveSha256"] as? String == lines.finalize())
             #expect(plists[pack["id"] as! String]?["uncompressedSize"] as? Int == total)
-            #expect((plists[pack["id"] as! String]?["URL"] as? String)?.hasSuffix("/a/" + (pack["file"] as! String).replacingOccurrences(of: "ü", with: "%C3%BC")) == true)
+            #expect(
+                (plists[pack["id"] as! String]?["URL"] as? String)?.hasSuffix(
+                    "/a/" + (pack["file"] as! String).replacingOccurrences(of: "ü", with: "%C3%BC")) == true)
         }
         #expect(try CommandRunner.run(["verify", "a"], in: project.root).status == 0)
     }
@@ -104,7 +123,10 @@ import Testing
         // A file added inside a pack is noticed too.
         try Data("stray".utf8).write(to: URL(fileURLWithPath: folder + "/stray.txt"))
         #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 1)
-        #expect(try game.buildInfo(try game.build(project, "out", ["--layout", "folder"]))["written"] == [pack["id"] as! String])
+        #expect(
+            try game.buildInfo(try game.build(project, "out", ["--layout", "folder"]))["written"] == [
+                pack["id"] as! String
+            ])
         #expect(!FileManager.default.fileExists(atPath: folder + "/stray.txt"))
     }
 
@@ -113,15 +135,19 @@ import Testing
         #expect(try game.build(project, "out").status == 0)
         let names = try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources")).sorted()
         func kinds() throws -> [Bool] {
-            try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources")).sorted().map { name in
+            try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources")).sorted().map {
+                name in
                 var isFolder: ObjCBool = false
-                _ = FileManager.default.fileExists(atPath: project.path("out/OnDemandResources/" + name), isDirectory: &isFolder)
+                _ = FileManager.default.fileExists(
+                    atPath: project.path("out/OnDemandResources/" + name), isDirectory: &isFolder)
                 return isFolder.boolValue
             }
         }
         #expect(try kinds() == [false, false, false, false])
         #expect(try game.buildInfo(try game.build(project, "out", ["--layout", "folder"]))["written"]?.count == 4)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources")).sorted() == names)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources")).sorted() == names
+        )
         #expect(try kinds() == [true, true, true, true])
         #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
         #expect(try game.buildInfo(try game.build(project, "out", ["--layout", "zip"]))["written"]?.count == 4)
@@ -131,7 +157,9 @@ import Testing
 
     /// A stand-in for codesign: adds `_CodeSignature/CodeResources` listing the pack's files.
     func signer(_ project: TemporaryProject) throws -> String {
-        try project.file("sign.sh", """
+        try project.file(
+            "sign.sh",
+            """
             #!/bin/sh
             set -e
             test -f "$1/Info.plist"
@@ -163,9 +191,12 @@ import Testing
                     names.append(name)
                 }
                 signature = try #require(entries["_CodeSignature/CodeResources"])
-                let files = (pack["files"] as! [[String: Any]]).map { $0["path"] as! String } + ["_CodeSignature/CodeResources"]
+                let files =
+                    (pack["files"] as! [[String: Any]]).map { $0["path"] as! String } + ["_CodeSignature/CodeResources"]
                 #expect(names == BuildCommandTests.expectedEntries(files: files))
-                let metadata = try PropertyListSerialization.propertyList(from: entries["META-INF/com.apple.ZipMetadata.plist"]!, format: nil) as! [String: Any]
+                let metadata =
+                    try PropertyListSerialization.propertyList(
+                        from: entries["META-INF/com.apple.ZipMetadata.plist"]!, format: nil) as! [String: Any]
                 #expect(metadata["RecordCount"] as? Int == names.count - 2)
                 contentBytes = names.dropFirst(2).reduce(0) { $0 + entries[$1]!.count }
                 #expect(metadata["TotalUncompressedBytes"] as? Int == contentBytes)
@@ -176,9 +207,14 @@ import Testing
             #expect(String(decoding: signature, as: UTF8.self).contains("./Info.plist\n"))
             // The ZipMetadata counts the signature; the asset-pack manifest does not (as in Xcode's exports).
             #expect(plists[pack["id"] as! String]?["uncompressedSize"] as? Int == contentBytes - signature.count)
-            #expect(contentBytes == (pack["size"] as! Int) + AppleManifests.infoPlist(for: AssetPack(
-                id: pack["id"] as! String, fileName: "", tags: pack["tags"] as! [String], category: .onDemand,
-                priority: pack["priority"] as? Double, size: 0, files: [], firstEntry: nil)).binaryData().count + signature.count)
+            #expect(
+                contentBytes == (pack["size"] as! Int)
+                    + AppleManifests.infoPlist(
+                        for: AssetPack(
+                            id: pack["id"] as! String, fileName: "", tags: pack["tags"] as! [String],
+                            category: .onDemand,
+                            priority: pack["priority"] as? Double, size: 0, files: [], firstEntry: nil)
+                    ).binaryData().count + signature.count)
         }
         #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
     }

@@ -25,7 +25,10 @@ import Testing
     }
 
     @Test func pathEntriesTagTheNameAsSpelled() throws {
-        guard let project = try project("  - {path: \"\(Self.nfc)\", tags: [composed]}\n  - {path: \"\(Self.nfd)\", tags: [decomposed]}\n") else { return }
+        guard
+            let project = try project(
+                "  - {path: \"\(Self.nfc)\", tags: [composed]}\n  - {path: \"\(Self.nfd)\", tags: [decomposed]}\n")
+        else { return }
         let result = try project.plan()
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
         #expect(result.pack(tags: ["composed"])?.files.map { Array($0.path.utf8) } == [Array(Self.nfc.utf8)])

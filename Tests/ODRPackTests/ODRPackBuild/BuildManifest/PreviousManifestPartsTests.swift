@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ODRPackBuild
 @testable import ODRPackCore
 @testable import ODRPackPlatform
@@ -51,7 +52,8 @@ import Testing
         let first = try reuse.build(project, after: nil)
         let path = project.path("out/" + BuildManifest.fileName)
         try TestSystem.keepingTimes(of: path) {
-            let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "menu.json", with: "MENU.json")
+            let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(
+                of: "menu.json", with: "MENU.json")
             try text.write(toFile: path, atomically: false, encoding: .utf8)
         }
         try project.file("R/Level/Text/part2.json", "{\"part\": 2, \"edited\": true}\n")

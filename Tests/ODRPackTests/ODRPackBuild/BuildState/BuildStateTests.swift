@@ -1,31 +1,46 @@
 import Foundation
 import Testing
+
 @testable import ODRPackBuild
 @testable import ODRPackCore
 @testable import ODRPackPlatform
 
 /// The state beside the output that makes rebuilds fast: it must read back exactly, and a damaged one is ignored.
 @Suite struct BuildStateTests {
-    let stamp = FileStamp(size: 12, modificationNanoseconds: 1_700_000_000_123_456_789, changeNanoseconds: -5,
-                          inode: UInt64.max, device: 2049)
+    let stamp = FileStamp(
+        size: 12, modificationNanoseconds: 1_700_000_000_123_456_789, changeNanoseconds: -5,
+        inode: UInt64.max, device: 2049)
 
     @Test func theStateReadsBackExactlyAndDamageEmptiesIt() throws {
         var state = BuildState()
         state.rootPath = "/tmp/ünï\tcode"
         state.outputFingerprint = String(repeating: "ab", count: 32)
         state.outputs = ["odrpack-manifest.json": stamp, "OnDemandResources.plist": stamp]
-        state.files = [.init(path: "A/b.png", stamp: stamp, digest: FileDigest(sha256: String(repeating: "0", count: 64), crc32: 0)),
-                       .init(path: "a/é\n.json", stamp: stamp, digest: FileDigest(sha256: String(repeating: "f", count: 64), crc32: .max))]
-        state.packs = ["com.example.asset-pack-1": .init(fileName: "x.assetpack", archiveKey: "v1;auto;6", archiveSize: 99,
-                                                         archiveSha256: "aa", contentHash: "bb", uncompressedSize: 1 << 40,
-                                                         archiveStamp: "d" + String(repeating: "9", count: 64), files: [1, 0],
-                                                         manifestPart: .init(key: "k", offset: 1 << 33, length: 3)),
-                       "com.example.asset-pack-2": .init(fileName: "y.assetpack", archiveKey: "", archiveSize: 0, archiveSha256: "",
-                                                         contentHash: "", uncompressedSize: 0, archiveStamp: "", files: [])]
+        state.files = [
+            .init(
+                path: "A/b.png", stamp: stamp, digest: FileDigest(sha256: String(repeating: "0", count: 64), crc32: 0)),
+            .init(
+                path: "a/é\n.json", stamp: stamp,
+                digest: FileDigest(sha256: String(repeating: "f", count: 64), crc32: .max)),
+        ]
+        state.packs = [
+            "com.example.asset-pack-1": .init(
+                fileName: "x.assetpack", archiveKey: "v1;auto;6", archiveSize: 99,
+                archiveSha256: "aa", contentHash: "bb", uncompressedSize: 1 << 40,
+                archiveStamp: "d" + String(repeating: "9", count: 64), files: [1, 0],
+                manifestPart: .init(key: "k", offset: 1 << 33, length: 3)),
+            "com.example.asset-pack-2": .init(
+                fileName: "y.assetpack", archiveKey: "", archiveSize: 0, archiveSha256: "",
+                contentHash: "", uncompressedSize: 0, archiveStamp: "", files: []),
+        ]
         let data = state.serialized()
         #expect(BuildState.parse(data) == state)
-        #expect(state.file(atPath: "a/é\n.json")?.digest == FileDigest(sha256: String(repeating: "f", count: 64), crc32: .max))
-        #expect(state.file(atPath: "A/b.png") != nil && state.file(atPath: "A/b.pn") == nil && state.file(atPath: "z") == nil)
+        #expect(
+            state.file(atPath: "a/é\n.json")?.digest
+                == FileDigest(sha256: String(repeating: "f", count: 64), crc32: .max))
+        #expect(
+            state.file(atPath: "A/b.png") != nil && state.file(atPath: "A/b.pn") == nil
+                && state.file(atPath: "z") == nil)
 
         // The fast path reads everything but the file records.
         var head = state
@@ -46,12 +61,15 @@ import Testing
         state.rootPath = "/r"
         let data = state.serialized()
         #expect(BuildState.parse(data) == state)
-        let other = Array(String(decoding: data, as: UTF8.self)
-            .replacingOccurrences(of: " \(ToolVersion.current)\n", with: " 0.0.1\n").utf8)
+        let other = Array(
+            String(decoding: data, as: UTF8.self)
+                .replacingOccurrences(of: " \(ToolVersion.current)\n", with: " 0.0.1\n").utf8)
         #expect(other != data)
         #expect(BuildState.parse(other) == nil)
         // Nor one of an earlier state format by the same version (format 1 had no manifest parts).
-        let earlier = Array(String(decoding: data, as: UTF8.self).replacingOccurrences(of: "odrpack-state 2 ", with: "odrpack-state 1 ").utf8)
+        let earlier = Array(
+            String(decoding: data, as: UTF8.self).replacingOccurrences(of: "odrpack-state 2 ", with: "odrpack-state 1 ")
+                .utf8)
         #expect(earlier != data)
         #expect(BuildState.parse(earlier) == nil)
     }
@@ -66,8 +84,10 @@ import Testing
         replay.contentBytes = 1_000_000_000_000
         replay.archiveBytes = 7
         replay.diagnostics = [
-            .warning(.entryMatchesNothing, "glob 'x\\y' matches\tno\nfile", at: SourceLocation(file: "my odrpack.yml", line: 3, column: 9),
-                     subject: "x\\y"),
+            .warning(
+                .entryMatchesNothing, "glob 'x\\y' matches\tno\nfile",
+                at: SourceLocation(file: "my odrpack.yml", line: 3, column: 9),
+                subject: "x\\y"),
             .warning(.overRecommendedSize, "big", subject: nil),
             .warning(.caseCollision, "c", at: nil, subject: ""),
         ]
@@ -92,7 +112,8 @@ import Testing
         cache.files[index].digest.crc32 ^= 0xFFFF
         try Data(cache.serialized()).write(to: URL(fileURLWithPath: location))
         // Another level rewrites the pack with what the cache knows of its files.
-        let rebuilt = try CommandRunner.run(["build", "-o", "out", "--level", "1", "--json"], in: project.root, environment: environment)
+        let rebuilt = try CommandRunner.run(
+            ["build", "-o", "out", "--level", "1", "--json"], in: project.root, environment: environment)
         #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
         #expect(((try rebuilt.json()["build"] as? [String: Any])?["written"] as? [String])?.count == 1)
         let verify = try CommandRunner.run(["verify", "out"], in: project.root)

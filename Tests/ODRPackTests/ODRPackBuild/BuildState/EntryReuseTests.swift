@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ODRPackBuild
 @testable import ODRPackCore
 @testable import ODRPackPlatform
@@ -12,10 +13,13 @@ import Testing
         let project = try TemporaryProject()
         try manifest(project)
         for index in 0..<40 {
-            try project.file("R/Level/Text/part\(index).json", String(repeating: "{\"part\": \(index), \"enemy\": \"panda\"}\n", count: 50 + index))
+            try project.file(
+                "R/Level/Text/part\(index).json",
+                String(repeating: "{\"part\": \(index), \"enemy\": \"panda\"}\n", count: 50 + index))
         }
         try project.file("R/Level/noise.caf", bytes: randomBytes(30_000, seed: 7))
-        try project.file("R/Level/big.json", String(repeating: "{\"tile\": 12345, \"kind\": \"stone\"}\n", count: 150_000))
+        try project.file(
+            "R/Level/big.json", String(repeating: "{\"tile\": 12345, \"kind\": \"stone\"}\n", count: 150_000))
         try project.file("R/Level/big.mov", bytes: randomBytes(4_300_000, seed: 8))
         try project.file("R/Menu/menu.json", "{\"menu\": true}")
         return project
@@ -23,7 +27,8 @@ import Testing
 
     /// Two packs, and `extra` resource entries after them.
     func manifest(_ project: TemporaryProject, extra: String = "") throws {
-        try project.manifest("""
+        try project.manifest(
+            """
             version: 1
             bundle-id: com.example.reuse
             resources-root: R
@@ -46,7 +51,9 @@ import Testing
         let result = try ProjectPlanner().plan(manifestPath: project.manifestPath)
         let plan = try #require(result.plan, "\(result.diagnostics)")
         return try PackBuilder(options: options(project, "out", level: level))
-            .build(plan, rootPath: try #require(result.resolution?.rootPath), previous: PreviousBuild(state: try previous.map(saved) ?? BuildState()))
+            .build(
+                plan, rootPath: try #require(result.resolution?.rootPath),
+                previous: PreviousBuild(state: try previous.map(saved) ?? BuildState()))
     }
 
     /// The state as a build leaves it on disk, dated by the file system's clock now: files written before it are
@@ -61,7 +68,9 @@ import Testing
     }
 
     /// The archives, manifest and OnDemandResources.plist of `out`, which must be those of a clean build of the project as it is now.
-    func expectCleanBytes(_ project: TemporaryProject, level: Int = 6, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+    func expectCleanBytes(
+        _ project: TemporaryProject, level: Int = 6, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
         try? FileManager.default.removeItem(atPath: project.path("clean"))
         let result = try ProjectPlanner().plan(manifestPath: project.manifestPath)
         _ = try PackBuilder(options: options(project, "clean", level: level))
@@ -72,7 +81,9 @@ import Testing
         // The template plist is left out: its URLs name the folder each build was written to.
         for name in [BuildManifest.fileName, AppleManifests.onDemandResourcesFile] {
             let built = try Data(contentsOf: URL(fileURLWithPath: project.path("out/" + name)))
-            #expect(built == (try Data(contentsOf: URL(fileURLWithPath: project.path("clean/" + name)))), "\(name)", sourceLocation: sourceLocation)
+            #expect(
+                built == (try Data(contentsOf: URL(fileURLWithPath: project.path("clean/" + name)))), "\(name)",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -90,7 +101,8 @@ import Testing
         #expect(second.bytesRead == 2 * (try size(project, "R/Level/Text/part17.json")))
         try expectCleanBytes(project)
         // And a big file that streams.
-        try project.file("R/Level/big.json", String(repeating: "{\"tile\": 54321, \"kind\": \"stone\"}\n", count: 150_000))
+        try project.file(
+            "R/Level/big.json", String(repeating: "{\"tile\": 54321, \"kind\": \"stone\"}\n", count: 150_000))
         let third = try build(project, after: second.state)
         #expect(third.bytesRead == 2 * (try size(project, "R/Level/big.json")))
         try expectCleanBytes(project)

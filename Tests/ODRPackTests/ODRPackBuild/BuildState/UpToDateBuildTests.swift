@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ODRPackBuild
 @testable import ODRPackCore
 @testable import ODRPackPlatform
@@ -8,8 +9,12 @@ import Testing
 extension BuildCommandTests {
     /// The build state of `project`'s `out` folder, in the cache folder `CommandRunner` gives the tool.
     func recordPath(_ project: TemporaryProject) -> String {
-        let environment = ["ODRPACK_CACHE_DIR": FileManager.default.temporaryDirectory.appendingPathComponent("odrpack-test-cache").path]
-        return BuildState.location(for: URL(fileURLWithPath: project.path("out")).standardizedFileURL.path, environment: environment)
+        let environment = [
+            "ODRPACK_CACHE_DIR": FileManager.default.temporaryDirectory.appendingPathComponent("odrpack-test-cache")
+                .path
+        ]
+        return BuildState.location(
+            for: URL(fileURLWithPath: project.path("out")).standardizedFileURL.path, environment: environment)
     }
 
     /// The state's metadata: unchanged when a build took the fast path (every other build writes it again).
@@ -21,8 +26,10 @@ extension BuildCommandTests {
     }
 
     /// Builds into `out` with `--json`; tells whether the fast path answered.
-    func buildChecked(_ project: TemporaryProject, _ extra: [String] = [], environment: [String: String] = [:],
-                      sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> (output: CommandRunner.Output, replayed: Bool) {
+    func buildChecked(
+        _ project: TemporaryProject, _ extra: [String] = [], environment: [String: String] = [:],
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws -> (output: CommandRunner.Output, replayed: Bool) {
         let before = recordStamp(project)
         let output = try build(project, "out", extra, environment: environment)
         #expect(output.status == 0, "\(output.stderr)", sourceLocation: sourceLocation)
@@ -33,8 +40,10 @@ extension BuildCommandTests {
 
     @Test func anUnchangedProjectPrintsTheLastBuildAgain() throws {
         let project = try gameProject()
-        try project.manifest(try String(contentsOfFile: project.manifestPath, encoding: .utf8)
-            .replacingOccurrences(of: "resources:\n", with: "resources:\n  - {glob: \"Nothing/*.png\", tags: [level1]}\n"))
+        try project.manifest(
+            try String(contentsOfFile: project.manifestPath, encoding: .utf8)
+                .replacingOccurrences(
+                    of: "resources:\n", with: "resources:\n  - {glob: \"Nothing/*.png\", tags: [level1]}\n"))
         let first = try CommandRunner.run(["build", "-o", "out"], in: project.root)
         #expect(first.status == 0)
         #expect(first.stderr.contains("odrpack.yml:5:12: warning: glob 'Nothing/*.png' matches no file"))
@@ -47,7 +56,9 @@ extension BuildCommandTests {
         let lines = second.stdout.split(separator: "\n")
         #expect(lines.first == "Built 4 packs into out: 0 written, 4 unchanged")
         let sizes = { (text: String) in text.split(separator: "\n").last?.split(separator: ";").dropFirst().first }
-        #expect(lines.count == 2 && lines[1].hasPrefix("  read 0 B, wrote 0 B;") && sizes(second.stdout) == sizes(first.stdout))
+        #expect(
+            lines.count == 2 && lines[1].hasPrefix("  read 0 B, wrote 0 B;")
+                && sizes(second.stdout) == sizes(first.stdout))
 
         // The replayed JSON document is the one the full path prints, byte for byte.
         let (fast, replayed) = try buildChecked(project)
@@ -76,7 +87,10 @@ extension BuildCommandTests {
         var (output, replayed) = try buildChecked(project)
         #expect(!replayed)
         #expect(try written(output) == [id(["level1"])])
-        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: project.path("out/odrpack-manifest.json")))) as! [String: Any]
+        let manifest =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: project.path("out/odrpack-manifest.json"))))
+            as! [String: Any]
         let files = (manifest["packs"] as! [[String: Any]]).flatMap { $0["files"] as! [[String: Any]] }
         #expect(files.first { $0["path"] as? String == "Level1/music.caf" }?["sha256"] as? String == sha256Hex(bytes))
         #expect(try buildChecked(project).replayed)
@@ -121,7 +135,8 @@ extension BuildCommandTests {
         try project.file("out/AssetPackManifest.plist", "x")
         #expect(try !buildChecked(project).replayed)
         #expect(!FileManager.default.fileExists(atPath: project.path("out/AssetPackManifest.plist")))
-        let archives = try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources")).sorted()
+        let archives = try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources"))
+            .sorted()
         let archive = URL(fileURLWithPath: project.path("out/OnDemandResources/" + archives[0]))
         var archiveBytes = try Data(contentsOf: archive)
         archiveBytes[archiveBytes.count / 2] ^= 0xFF
@@ -153,7 +168,8 @@ extension BuildCommandTests {
         #expect(try CommandRunner.run(["build", "-o", "out"], in: project.root).status == 0)
         let trusted = try CommandRunner.run(["build", "-o", "out", "--progress", "never"], in: project.root)
         #expect(trusted.stdout.contains("read 0 B"), "\(trusted.stdout)")
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1)], ofItemAtPath: recordPath(project))
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 1)], ofItemAtPath: recordPath(project))
         let racy = try CommandRunner.run(["build", "-o", "out", "--progress", "never"], in: project.root)
         #expect(racy.status == 0)
         #expect(racy.stdout.contains("0 written, 4 unchanged"), "\(racy.stdout)")

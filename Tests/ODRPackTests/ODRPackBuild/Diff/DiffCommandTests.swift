@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ODRPackCore
 
 /// `odrpack diff` on two builds of generated projects, through the binary.
@@ -34,7 +35,9 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
     }
 
-    func diff(_ project: TemporaryProject, _ extra: [String] = [], old: String = "v1", new: String = "v2") throws -> (CommandRunner.Output, [String: Any]) {
+    func diff(_ project: TemporaryProject, _ extra: [String] = [], old: String = "v1", new: String = "v2") throws -> (
+        CommandRunner.Output, [String: Any]
+    ) {
         let output = try CommandRunner.run(["diff", old, new, "--json"] + extra, in: project.root)
         return (output, (try? output.json()) ?? [:])
     }
@@ -63,8 +66,11 @@ import Testing
         #expect(tag(document, "level2")?["status"] as? String == "changed")
         #expect(tag(document, "level1")?["redownloadSize"] as? Int == 0)
         #expect(tag(document, "level1")?["status"] as? String == "unchanged")
-        #expect(summary(document) == ["packsChanged": 1, "packsTotal": 4, "redownloadInitialInstall": 0,
-                                      "redownloadPrefetch": 310, "redownloadOnDemand": 0])
+        #expect(
+            summary(document) == [
+                "packsChanged": 1, "packsTotal": 4, "redownloadInitialInstall": 0,
+                "redownloadPrefetch": 310, "redownloadOnDemand": 0,
+            ])
         let human = try CommandRunner.run(["diff", "v1", "v2"], in: project.root)
         #expect(human.status == 0)
         #expect(human.stdout.contains("1 of 4 packs changed"))
@@ -74,8 +80,10 @@ import Testing
     @Test func aRetaggedFileIsAMoveNotAnAddAndARemove() throws {
         let project = try project()
         try build(project, "v1")
-        try project.manifest(Self.baseManifest.replacingOccurrences(of: "  - {path: Boot, tags: [boot]}\n",
-                                                                    with: "  - {path: Boot, tags: [boot]}\n  - {path: L1/b.json, tags: [level2]}\n"))
+        try project.manifest(
+            Self.baseManifest.replacingOccurrences(
+                of: "  - {path: Boot, tags: [boot]}\n",
+                with: "  - {path: Boot, tags: [boot]}\n  - {path: L1/b.json, tags: [level2]}\n"))
         try build(project, "v2")
         let (_, document) = try diff(project)
         let moves = try #require(document["moves"] as? [[String: Any]])
@@ -88,7 +96,8 @@ import Testing
             #expect(!(files["added"] ?? []).contains("L1/b.json"))
             #expect(!(files["removed"] ?? []).contains("L1/b.json"))
         }
-        let statuses = Dictionary(uniqueKeysWithValues: packs(document).map { ($0["id"] as! String, $0["status"] as! String) })
+        let statuses = Dictionary(
+            uniqueKeysWithValues: packs(document).map { ($0["id"] as! String, $0["status"] as! String) })
         #expect(statuses[id(["level1"])] == "changed")
         #expect(statuses[id(["level1", "level2"])] == "changed")
     }
@@ -97,13 +106,18 @@ import Testing
         let project = try project()
         try build(project, "v1")
         try project.file("R/L3/d.json", String(repeating: "d", count: 77))
-        try project.manifest(Self.baseManifest
-            .replacingOccurrences(of: "  - {path: L2, tags: [level2]}\n", with: "  - {path: L3, tags: [level3]}\n")
-            .replacingOccurrences(of: "  - {path: Shared/both.png, tags: [level1, level2]}\n", with: "  - {path: Shared/both.png, tags: [level1]}\n")
-            .replacingOccurrences(of: "prefetch-order: [level1, level2]", with: "prefetch-order: [level1]"))
+        try project.manifest(
+            Self.baseManifest
+                .replacingOccurrences(of: "  - {path: L2, tags: [level2]}\n", with: "  - {path: L3, tags: [level3]}\n")
+                .replacingOccurrences(
+                    of: "  - {path: Shared/both.png, tags: [level1, level2]}\n",
+                    with: "  - {path: Shared/both.png, tags: [level1]}\n"
+                )
+                .replacingOccurrences(of: "prefetch-order: [level1, level2]", with: "prefetch-order: [level1]"))
         try build(project, "v2")
         let (_, document) = try diff(project)
-        let statuses = Dictionary(uniqueKeysWithValues: packs(document).map { ($0["id"] as! String, $0["status"] as! String) })
+        let statuses = Dictionary(
+            uniqueKeysWithValues: packs(document).map { ($0["id"] as! String, $0["status"] as! String) })
         #expect(statuses[id(["level3"])] == "added")
         #expect(statuses[id(["level2"])] == "removed")
         #expect(tag(document, "level3")?["status"] as? String == "added")
@@ -152,11 +166,15 @@ import Testing
         let truncated = try CommandRunner.run(["diff", "v1", "truncated.json"], in: project.root)
         #expect(truncated.status == 2)
         #expect(truncated.stderr.contains("not valid JSON"))
-        try project.file("future.json", text.replacingOccurrences(of: "\"schemaVersion\": 1", with: "\"schemaVersion\": 2"))
+        try project.file(
+            "future.json", text.replacingOccurrences(of: "\"schemaVersion\": 1", with: "\"schemaVersion\": 2"))
         let future = try CommandRunner.run(["diff", "v1", "future.json"], in: project.root)
         #expect(future.status == 2)
         #expect(future.stderr.contains("schemaVersion 2"))
-        try project.file("other.json", text.replacingOccurrences(of: "\"bundleId\": \"com.example.diff\"", with: "\"bundleId\": \"com.example.other\""))
+        try project.file(
+            "other.json",
+            text.replacingOccurrences(
+                of: "\"bundleId\": \"com.example.diff\"", with: "\"bundleId\": \"com.example.other\""))
         let other = try CommandRunner.run(["diff", "v1", "other.json"], in: project.root)
         #expect(other.status == 2)
         #expect(other.stderr.contains("different apps"))

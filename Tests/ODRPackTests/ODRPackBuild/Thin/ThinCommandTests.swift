@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ODRPackBuild
 @testable import ODRPackFormats
 
@@ -12,8 +13,10 @@ import Testing
         let project = try game.gameProject()
         #expect(try game.build(project, "out", extra).status == 0)
         let base = "Game.app/" + subfolder
-        for path in ["Level1/scene.json", "Level1/music.caf", "Level2/scene.json", "Level2/Deep/texture.png",
-                     "Shared/paddle.png", "Tutorial/ünïcode name.json", "UI/menu.json"] {
+        for path in [
+            "Level1/scene.json", "Level1/music.caf", "Level2/scene.json", "Level2/Deep/texture.png",
+            "Shared/paddle.png", "Tutorial/ünïcode name.json", "UI/menu.json",
+        ] {
             try project.file(base + path, bytes: try Data(contentsOf: URL(fileURLWithPath: project.path("R/" + path))))
         }
         try project.file("Game.app/Game", "executable")
@@ -74,8 +77,9 @@ import Testing
         try project.symlink("Game.app/OnDemandResources.plist", to: project.path("outside.plist"))
         #expect(try thin(project).status == 0)
         #expect(try String(contentsOfFile: project.path("outside.plist"), encoding: .utf8) == "keep me")
-        #expect(FileManager.default.contents(atPath: project.path("Game.app/OnDemandResources.plist"))
-            == FileManager.default.contents(atPath: project.path("out/OnDemandResources.plist")))
+        #expect(
+            FileManager.default.contents(atPath: project.path("Game.app/OnDemandResources.plist"))
+                == FileManager.default.contents(atPath: project.path("out/OnDemandResources.plist")))
         try FileManager.default.createDirectory(atPath: project.path("Packs"), withIntermediateDirectories: true)
         try project.symlink("Game.app/OnDemandResources", to: project.path("Packs"))
         let embed = try thin(project, ["--embed"])
@@ -88,17 +92,29 @@ import Testing
         let output = try thin(project)
         #expect(output.status == 0, "\(output.stderr)")
         let document = try output.json()
-        #expect(document["removed"] as? [String] == ["Level1/music.caf", "Level1/scene.json", "Level2/Deep/texture.png",
-                                                      "Level2/scene.json", "Shared/paddle.png", "Tutorial/ünïcode name.json"])
-        let removedBytes = try ["Level1/music.caf", "Level1/scene.json", "Level2/Deep/texture.png", "Level2/scene.json",
-                                "Shared/paddle.png", "Tutorial/ünïcode name.json"]
-            .reduce(0) { $0 + (try Data(contentsOf: URL(fileURLWithPath: project.path("R/" + $1)))).count }
+        #expect(
+            document["removed"] as? [String] == [
+                "Level1/music.caf", "Level1/scene.json", "Level2/Deep/texture.png",
+                "Level2/scene.json", "Shared/paddle.png", "Tutorial/ünïcode name.json",
+            ])
+        let removedBytes = try [
+            "Level1/music.caf", "Level1/scene.json", "Level2/Deep/texture.png", "Level2/scene.json",
+            "Shared/paddle.png", "Tutorial/ünïcode name.json",
+        ]
+        .reduce(0) { $0 + (try Data(contentsOf: URL(fileURLWithPath: project.path("R/" + $1)))).count }
         #expect(document["removedBytes"] as? Int == removedBytes)
         #expect(document["installed"] as? [String] == ["OnDemandResources.plist", "AssetPackManifestTemplate.plist"])
         let files = try appFiles(project)
-        #expect(Set(files.keys) == ["Game", "Info.plist", "UI/menu.json", "OnDemandResources.plist", "AssetPackManifestTemplate.plist"])
-        #expect(files["OnDemandResources.plist"] == FileManager.default.contents(atPath: project.path("out/OnDemandResources.plist")))
-        #expect(files["AssetPackManifestTemplate.plist"] == FileManager.default.contents(atPath: project.path("out/AssetPackManifestTemplate.plist")))
+        #expect(
+            Set(files.keys) == [
+                "Game", "Info.plist", "UI/menu.json", "OnDemandResources.plist", "AssetPackManifestTemplate.plist",
+            ])
+        #expect(
+            files["OnDemandResources.plist"]
+                == FileManager.default.contents(atPath: project.path("out/OnDemandResources.plist")))
+        #expect(
+            files["AssetPackManifestTemplate.plist"]
+                == FileManager.default.contents(atPath: project.path("out/AssetPackManifestTemplate.plist")))
         // Emptied folders are gone; the app's own folder stays.
         for folder in ["Level1", "Level2", "Level2/Deep", "Shared", "Tutorial"] {
             #expect(!FileManager.default.fileExists(atPath: project.path("Game.app/" + folder)), "\(folder)")
@@ -123,24 +139,35 @@ import Testing
         #expect(try appFiles(project) == before)
         #expect(!FileManager.default.fileExists(atPath: project.path("Game.app/OnDemandResources")))
         let human = try CommandRunner.run(["thin", "Game.app", "out"], in: project.root)
-        #expect(human.status == 1 && human.stderr.contains("error: 'Level2/scene.json'") && human.stderr.contains("[app-file-differs]"))
+        #expect(
+            human.status == 1 && human.stderr.contains("error: 'Level2/scene.json'")
+                && human.stderr.contains("[app-file-differs]"))
     }
 
     @Test(arguments: ["zip", "folder"])
     func embedsEveryPackAsAFolderWithRelativeURLs(layout: String) throws {
-        let project = try builtGame(subfolder: "Data/", ["--layout", layout, "--url-prefix", "https://cdn.example.com/"])
+        let project = try builtGame(
+            subfolder: "Data/", ["--layout", layout, "--url-prefix", "https://cdn.example.com/"])
         let output = try thin(project, ["--embed", "--resources-path", "Data"])
         #expect(output.status == 0, "\(output.stderr)")
         let document = try output.json()
         #expect((document["removed"] as? [String])?.count == 6)
         #expect((document["removed"] as? [String])?.allSatisfy { $0.hasPrefix("Data/") } == true)
         #expect(document["installed"] as? [String] == ["OnDemandResources.plist", "AssetPackManifest.plist"])
-        let packs = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: project.root.appendingPathComponent("out/odrpack-manifest.json"))) as? [String: Any])["packs"] as! [[String: Any]]
+        let packs =
+            try #require(
+                try JSONSerialization.jsonObject(
+                    with: Data(contentsOf: project.root.appendingPathComponent("out/odrpack-manifest.json")))
+                    as? [String: Any])["packs"] as! [[String: Any]]
         #expect((document["embedded"] as? [String])?.count == packs.count)
-        let plist = try PropertyListSerialization.propertyList(from: Data(contentsOf: project.root.appendingPathComponent("Game.app/AssetPackManifest.plist")), format: nil) as! [String: Any]
+        let plist =
+            try PropertyListSerialization.propertyList(
+                from: Data(contentsOf: project.root.appendingPathComponent("Game.app/AssetPackManifest.plist")),
+                format: nil) as! [String: Any]
         let resources = plist["resources"] as! [[String: Any]]
         // Xcode's embedded form is a build product: isStreamable is the plist boolean false (0x08), not 0 (docs/build-output.md).
-        let kinds = try BinaryPlistKinds.read(Data(contentsOf: project.root.appendingPathComponent("Game.app/AssetPackManifest.plist")))
+        let kinds = try BinaryPlistKinds.read(
+            Data(contentsOf: project.root.appendingPathComponent("Game.app/AssetPackManifest.plist")))
         #expect(kinds["resources"]!.items.count == resources.count)
         #expect(kinds["resources"]!.items.allSatisfy { $0["isStreamable"] == .bool(false) })
         #expect(resources.map { $0["bundleKey"] as! String } == packs.map { $0["id"] as! String }.sorted())
@@ -170,7 +197,9 @@ import Testing
         let before = try appFiles(project)
         #expect(try CommandRunner.run(["thin", "Missing.app", "out"], in: project.root).status == 2)
         #expect(try CommandRunner.run(["thin", "Game.app", "nowhere"], in: project.root).status == 2)
-        #expect(try CommandRunner.run(["thin", "Game.app", "out", "--resources-path", "../x"], in: project.root).status == 2)
+        #expect(
+            try CommandRunner.run(["thin", "Game.app", "out", "--resources-path", "../x"], in: project.root).status == 2
+        )
         #expect(try appFiles(project) == before)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ODRPackCore
 
 /// Every limit at its boundary: exactly at the limit passes, one byte over fails. Sizes come from sparse files.
@@ -7,15 +8,18 @@ import Testing
     static let MB: Int64 = 1_000_000
     static let GB: Int64 = 1_000_000_000
 
-    func project(profile: String, files: [(path: String, size: Int64, tags: [String])],
-                 initial: [String] = [], prefetch: [String] = [], limits: String = "") throws -> PlanResult {
+    func project(
+        profile: String, files: [(path: String, size: Int64, tags: [String])],
+        initial: [String] = [], prefetch: [String] = [], limits: String = ""
+    ) throws -> PlanResult {
         let project = try TemporaryProject()
         var yaml = "version: 1\nbundle-id: com.example.big\nresources-root: R\nprofile: \(profile)\nresources:\n"
         for file in files {
             yaml += "  - path: \(file.path)\n    tags: [\(file.tags.joined(separator: ", "))]\n"
             try project.sparseFile("R/" + file.path, size: file.size)
         }
-        yaml += "initial-install: [\(initial.joined(separator: ", "))]\nprefetch-order: [\(prefetch.joined(separator: ", "))]\n"
+        yaml +=
+            "initial-install: [\(initial.joined(separator: ", "))]\nprefetch-order: [\(prefetch.joined(separator: ", "))]\n"
         yaml += limits
         try project.manifest(yaml)
         return try project.plan()
@@ -32,8 +36,10 @@ import Testing
             // docs/background-assets.md: App Store Connect's 100 asset pack ids and 200 GB; every other limit none.
             "background-assets": [nil, nil, nil, 100, nil, nil, 200 * Self.GB],
         ]
-        let keys: [LimitProfile.Key] = [.maxPackSize, .maxTagSize, .recommendedSize, .maxPackCount, .maxInitialInstallSize,
-                                        .maxInitialPrefetchSize, .maxTotalSize]
+        let keys: [LimitProfile.Key] = [
+            .maxPackSize, .maxTagSize, .recommendedSize, .maxPackCount, .maxInitialInstallSize,
+            .maxInitialPrefetchSize, .maxTotalSize,
+        ]
         #expect(Set(LimitProfile.names) == Set(table.keys))
         for (name, values) in table {
             let profile = LimitProfile.named(name)
@@ -69,7 +75,7 @@ import Testing
         let at = try project(profile: "default", files: [("x.bin", 64 * Self.MB, ["a"])])
         #expect(at.diagnostics.isEmpty)
         let over = try project(profile: "default", files: [("x.bin", 64 * Self.MB + 1, ["a"])])
-        #expect(over.diagnostics(.overRecommendedSize).count == 2) // the pack and the tag
+        #expect(over.diagnostics(.overRecommendedSize).count == 2)  // the pack and the tag
         #expect(over.diagnostics.allSatisfy { $0.severity == .warning })
     }
 
@@ -94,14 +100,16 @@ import Testing
             ("a.bin", 500 * Self.MB, ["init"]), ("b.bin", 500 * Self.MB, ["init"]),
             ("shared.bin", 500 * Self.MB, ["init", "pre"]), ("c.bin", 500 * Self.MB, ["pre"]),
         ]
-        let at = try project(profile: "default", files: files, initial: ["init"], prefetch: ["pre"],
-                             limits: "limits:\n  max-tag-size: 2GB\n  max-pack-size: 2GB\n")
+        let at = try project(
+            profile: "default", files: files, initial: ["init"], prefetch: ["pre"],
+            limits: "limits:\n  max-tag-size: 2GB\n  max-pack-size: 2GB\n")
         #expect(at.plan?.initialPrefetchSize == 2 * Self.GB)
         #expect(at.diagnostics(.initialPrefetchTooLarge).isEmpty)
         var overFiles = files
         overFiles[3].1 += 1
-        let over = try project(profile: "default", files: overFiles, initial: ["init"], prefetch: ["pre"],
-                               limits: "limits:\n  max-tag-size: 2GB\n  max-pack-size: 2GB\n")
+        let over = try project(
+            profile: "default", files: overFiles, initial: ["init"], prefetch: ["pre"],
+            limits: "limits:\n  max-tag-size: 2GB\n  max-pack-size: 2GB\n")
         #expect(over.diagnostics(.initialPrefetchTooLarge).count == 1)
     }
 
@@ -129,12 +137,16 @@ import Testing
     }
 
     @Test func overridesUseUnitsAndCanTurnALimitOff() throws {
-        let at = try project(profile: "default", files: [("x.bin", 1024, ["a"])],
-                             limits: "limits:\n  max-pack-size: 1KiB\n  max-total-size: none\n")
+        let at = try project(
+            profile: "default", files: [("x.bin", 1024, ["a"])],
+            limits: "limits:\n  max-pack-size: 1KiB\n  max-total-size: none\n")
         #expect(at.diagnostics.isEmpty)
-        let over = try project(profile: "default", files: [("x.bin", 1025, ["a"])],
-                               limits: "limits:\n  max-pack-size: 1KiB\n")
+        let over = try project(
+            profile: "default", files: [("x.bin", 1025, ["a"])],
+            limits: "limits:\n  max-pack-size: 1KiB\n")
         #expect(over.diagnostics(.packTooLarge).count == 1)
-        #expect(over.diagnostics(.packTooLarge).first?.message.contains("1 KB (1025 bytes), over the 1 KB (1024 bytes) limit") == true)
+        #expect(
+            over.diagnostics(.packTooLarge).first?.message.contains(
+                "1 KB (1025 bytes), over the 1 KB (1024 bytes) limit") == true)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ODRPackCore
 
 /// Warnings about what a pack holds: catalogs and compiled resources (docs/diagnostics.md, 9), and names Apple's file systems
@@ -13,8 +14,10 @@ import Testing
     }
 
     @Test func assetCatalogFilesWarnOncePerPackNamingTheCatalogs() throws {
-        let result = try plan(["Assets.xcassets/Hero.imageset/Contents.json", "Assets.xcassets/Hero.imageset/hero.png",
-                               "More/Art.xcassets/Tree.imageset/tree.png", "plain.png"])
+        let result = try plan([
+            "Assets.xcassets/Hero.imageset/Contents.json", "Assets.xcassets/Hero.imageset/hero.png",
+            "More/Art.xcassets/Tree.imageset/tree.png", "plain.png",
+        ])
         let warnings = result.diagnostics(.assetCatalogUncompiled)
         #expect(warnings.count == 1)
         #expect(warnings.first?.severity == .warning)
@@ -25,8 +28,10 @@ import Testing
     }
 
     @Test func compiledResourcesWarnOncePerPack() throws {
-        for name in ["Main.storyboard", "View.xib", "Sprites.atlas/a.png", "Model.xcdatamodeld/Model.xcdatamodel/contents",
-                     "Map.xcmappingmodel/x", "Localizable.xcstrings"] {
+        for name in [
+            "Main.storyboard", "View.xib", "Sprites.atlas/a.png", "Model.xcdatamodeld/Model.xcdatamodel/contents",
+            "Map.xcmappingmodel/x", "Localizable.xcstrings",
+        ] {
             let result = try plan([name, "other.txt"])
             #expect(result.codes == ["resource-uncompiled"], "\(name)")
             #expect(result.diagnostics.first?.severity == .warning)
@@ -35,9 +40,11 @@ import Testing
     }
 
     @Test func namesEqualButForCaseOrNormalization() throws {
-        let nfc = "caf\u{E9}.txt", nfd = "cafe\u{301}.txt"
+        let nfc = "caf\u{E9}.txt"
+        let nfd = "cafe\u{301}.txt"
         let project = try TemporaryProject()
-        try project.manifest("version: 1\nbundle-id: com.example.x\nresources-root: R\nresources:\n  - {path: ., tags: [a]}\n")
+        try project.manifest(
+            "version: 1\nbundle-id: com.example.x\nresources-root: R\nresources:\n  - {path: ., tags: [a]}\n")
         for file in [nfc, nfd, "Hero.png", "hero.png", "other.txt"] { try project.file("R/" + file) }
         let result = try project.plan()
         // A case- or normalization-insensitive volume holds only one of a pair: check what it holds.
@@ -47,7 +54,10 @@ import Testing
             #expect(collisions.count == 1)
             #expect(collisions.first?.severity == .warning)
             // Paths are bytes everywhere: both files are resources.
-            #expect(result.resolution?.resources.filter { Array($0.path.utf8) == Array(nfc.utf8) || Array($0.path.utf8) == Array(nfd.utf8) }.count == 2)
+            #expect(
+                result.resolution?.resources.filter {
+                    Array($0.path.utf8) == Array(nfc.utf8) || Array($0.path.utf8) == Array(nfd.utf8)
+                }.count == 2)
         }
         if names.contains(Array("Hero.png".utf8)) && names.contains(Array("hero.png".utf8)) {
             #expect(result.diagnostics(.caseCollision).count == 1)

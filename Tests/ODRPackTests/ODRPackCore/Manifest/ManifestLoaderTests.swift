@@ -1,16 +1,19 @@
 import Foundation
 import Testing
+
 @testable import ODRPackCore
 
 @Suite struct ManifestLoaderTests {
     func load(_ text: String) -> (TagManifest?, [Diagnostic]) {
-        let result = ManifestLoader().parse(data: Data(text.utf8), displayPath: "odrpack.yml",
-                                            directory: URL(fileURLWithPath: "/tmp"))
+        let result = ManifestLoader().parse(
+            data: Data(text.utf8), displayPath: "odrpack.yml",
+            directory: URL(fileURLWithPath: "/tmp"))
         return (result.manifest, result.diagnostics)
     }
 
     @Test func readsEveryKeyOfTheSpecExample() throws {
-        let (manifest, diagnostics) = load("""
+        let (manifest, diagnostics) = load(
+            """
             version: 1                       # required; the schema version
             bundle-id: com.example.bamboo
             resources-root: Resources
@@ -44,7 +47,8 @@ import Testing
     }
 
     @Test func acceptsJSON() throws {
-        let (manifest, diagnostics) = load("""
+        let (manifest, diagnostics) = load(
+            """
             {"version": 1, "bundle-id": "com.example.json",
              "resources": [{"path": "a", "tags": ["x"]}], "limits": {"max-pack-size": 1000}}
             """)
@@ -54,7 +58,8 @@ import Testing
     }
 
     @Test func malformedYAMLReportsLineAndColumn() throws {
-        let (manifest, diagnostics) = load("version: 1\nbundle-id: com.example.x\nresources:\n  - path: [unclosed\n    tags: [a]\n")
+        let (manifest, diagnostics) = load(
+            "version: 1\nbundle-id: com.example.x\nresources:\n  - path: [unclosed\n    tags: [a]\n")
         #expect(manifest == nil)
         let diagnostic = try #require(diagnostics.first)
         #expect(diagnostic.code == .manifestSyntax)
@@ -64,7 +69,8 @@ import Testing
     }
 
     @Test func unknownKeySuggestsTheClosestKnownKey() throws {
-        let (_, diagnostics) = load("version: 1\nbundle-id: com.example.x\nprefetch-ordr: [a]\nresources:\n  - path: a\n    tagz: [b]\n")
+        let (_, diagnostics) = load(
+            "version: 1\nbundle-id: com.example.x\nprefetch-ordr: [a]\nresources:\n  - path: a\n    tagz: [b]\n")
         let unknown = diagnostics.filter { $0.code == .manifestUnknownKey }
         #expect(unknown.count == 2)
         #expect(unknown[0].message.contains("did you mean 'prefetch-order'?"))
@@ -72,20 +78,21 @@ import Testing
         #expect(unknown[1].message.contains("did you mean 'tags'?"))
         #expect(unknown[1].location?.line == 6)
         #expect(unknown[1].location?.column == 5)
-        #expect(diagnostics.contains { $0.code == .manifestMissingKey }) // the entry's tags are missing
+        #expect(diagnostics.contains { $0.code == .manifestMissingKey })  // the entry's tags are missing
     }
 
     @Test func missingKeys() {
         let (_, diagnostics) = load("resources:\n  - tags: [a]\n  - path: x\n")
         let missing = diagnostics.filter { $0.code == .manifestMissingKey }
-        #expect(missing.count == 4) // version, bundle-id, path/glob of entry 1, tags of entry 2
+        #expect(missing.count == 4)  // version, bundle-id, path/glob of entry 1, tags of entry 2
         #expect(missing.map(\.location?.line) == [1, 1, 2, 3])
         let (_, empty) = load("")
         #expect(empty.map(\.code) == [.manifestMissingKey])
     }
 
     @Test func wrongTypesAreSyntaxErrors() {
-        let (_, diagnostics) = load("""
+        let (_, diagnostics) = load(
+            """
             version: "1"
             bundle-id: [com.example.x]
             resources:
@@ -100,7 +107,8 @@ import Testing
     }
 
     @Test func invalidValues() {
-        let (_, diagnostics) = load("""
+        let (_, diagnostics) = load(
+            """
             version: 2
             bundle-id: not a bundle id
             profile: iso
@@ -119,7 +127,8 @@ import Testing
     }
 
     @Test func pathsThatLeaveTheRoot() {
-        let (_, diagnostics) = load("""
+        let (_, diagnostics) = load(
+            """
             version: 1
             bundle-id: com.example.x
             resources:
@@ -134,7 +143,8 @@ import Testing
     }
 
     @Test func tagProblems() {
-        let (manifest, diagnostics) = load("""
+        let (manifest, diagnostics) = load(
+            """
             version: 1
             bundle-id: com.example.x
             resources:
@@ -142,9 +152,10 @@ import Testing
             initial-install: [ok, ok]
             prefetch-order: [ok]
             """)
-        #expect(diagnostics.map(\.code) == [.tagInvalid, .tagInvalid, .tagInvalid, .tagListedTwice, .tagInBothCategories])
+        #expect(
+            diagnostics.map(\.code) == [.tagInvalid, .tagInvalid, .tagInvalid, .tagListedTwice, .tagInBothCategories])
         #expect(diagnostics.map(\.severity) == [.error, .warning, .error, .warning, .warning])
-        #expect(manifest == nil) // an empty tag is an error
+        #expect(manifest == nil)  // an empty tag is an error
     }
 
     @Test func duplicateKeysAreSyntaxErrors() {

@@ -1,12 +1,14 @@
 import Foundation
 import Testing
+
 @testable import ODRPackCore
 
 @Suite struct PackPlannerTests {
     /// Apple's 2016 ODR talk: four single-tag resources and two with two tags, four tags, six packs.
     @Test func appleTalkExampleMakesSixPacks() throws {
         let project = try TemporaryProject()
-        try project.manifest("""
+        try project.manifest(
+            """
             version: 1
             bundle-id: com.example.talk
             resources:
@@ -23,14 +25,19 @@ import Testing
               - path: f.png
                 tags: [ScreenOne, ScreenTwo]
             """)
-        for name in ["a", "b", "c", "d", "e", "f"] { try project.file("\(name).png", String(repeating: name, count: 10)) }
+        for name in ["a", "b", "c", "d", "e", "f"] {
+            try project.file("\(name).png", String(repeating: name, count: 10))
+        }
         let result = try project.plan()
         let plan = try #require(result.plan)
         #expect(result.diagnostics.isEmpty)
         #expect(plan.packs.count == 6)
         #expect(plan.tags.map(\.name) == ["Initial", "ScreenOne", "ScreenTwo", "Tutorial"])
-        #expect(Set(plan.packs.map(\.tags)) == [["Initial"], ["ScreenOne"], ["ScreenTwo"], ["Tutorial"],
-                                                  ["Initial", "ScreenOne"], ["ScreenOne", "ScreenTwo"]])
+        #expect(
+            Set(plan.packs.map(\.tags)) == [
+                ["Initial"], ["ScreenOne"], ["ScreenTwo"], ["Tutorial"],
+                ["Initial", "ScreenOne"], ["ScreenOne", "ScreenTwo"],
+            ])
         // ScreenOne downloads its own pack and the two shared ones.
         #expect(plan.tags.first { $0.name == "ScreenOne" }?.size == 30)
         #expect(plan.tags.first { $0.name == "ScreenOne" }?.packs.count == 3)
@@ -38,7 +45,8 @@ import Testing
 
     @Test func threeFilesOverTwoTagsMakeThreePacks() throws {
         let project = try TemporaryProject()
-        try project.manifest("""
+        try project.manifest(
+            """
             version: 1
             bundle-id: com.example.game
             resources:
@@ -50,12 +58,16 @@ import Testing
         try project.file("two/b.json")
         try project.file("both/c.json")
         let plan = try #require(try project.plan().plan)
-        #expect(plan.packs.map(\.tags).sorted { $0.joined() < $1.joined() } == [["level1"], ["level1", "level2"], ["level2"]])
+        #expect(
+            plan.packs.map(\.tags).sorted { $0.joined() < $1.joined() } == [
+                ["level1"], ["level1", "level2"], ["level2"],
+            ])
     }
 
     @Test func tagsAreTheUnionOfFileFolderAndGlobEntries() throws {
         let project = try TemporaryProject()
-        try project.manifest("""
+        try project.manifest(
+            """
             version: 1
             bundle-id: com.example.game
             resources-root: Resources
@@ -88,7 +100,8 @@ import Testing
 
     @Test func excludesAndAlwaysExcludedFilesAreNeitherPackedNorCounted() throws {
         let project = try TemporaryProject()
-        try project.manifest("""
+        try project.manifest(
+            """
             version: 1
             bundle-id: com.example.game
             resources: [{path: ".", tags: [all]}]
@@ -106,14 +119,18 @@ import Testing
     }
 
     @Test func packIdentityMatchesXcode() {
-        #expect(PackIdentity.id(bundleID: "com.example.app", tags: ["Initial", "ScreenOne", "ScreenTwo"])
+        #expect(
+            PackIdentity.id(bundleID: "com.example.app", tags: ["Initial", "ScreenOne", "ScreenTwo"])
                 == "com.example.app.asset-pack-1577c8b949edf4c932bd84b92a3b1e5c")
-        #expect(PackIdentity.id(bundleID: "com.example.app", tags: ["ScreenTwo"])
+        #expect(
+            PackIdentity.id(bundleID: "com.example.app", tags: ["ScreenTwo"])
                 == "com.example.app.asset-pack-0ac631dedcd5e44b0d8b7e90991f703f")
         // Tags are sorted before hashing: order in the manifest does not matter.
-        #expect(PackIdentity.id(bundleID: "b.c", tags: ["ScreenTwo", "Initial", "ScreenOne"])
+        #expect(
+            PackIdentity.id(bundleID: "b.c", tags: ["ScreenTwo", "Initial", "ScreenOne"])
                 == "b.c.asset-pack-1577c8b949edf4c932bd84b92a3b1e5c")
-        #expect(PackIdentity.fileName(bundleID: "com.example.app", tags: ["level2", "level1"])
+        #expect(
+            PackIdentity.fileName(bundleID: "com.example.app", tags: ["level2", "level1"])
                 == "com.example.app.level1+level2-\(PackIdentity.digest(tags: ["level1", "level2"])).assetpack")
     }
 
@@ -149,7 +166,8 @@ import Testing
 
     @Test func categoriesAndCategorySizes() throws {
         let project = try TemporaryProject()
-        try project.manifest("""
+        try project.manifest(
+            """
             version: 1
             bundle-id: com.example.game
             resources:

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ODRPackCore
 
 /// Where entries with `into` put their files (docs/manifest.md#destinations), and what `untagged: ignore` leaves alone (docs/manifest.md#untagged-files).
@@ -16,26 +17,34 @@ import Testing
     }
 
     @Test func aFileGoesIntoTheFolderByItsName() throws {
-        let project = try project("  - {path: Docs/manual/document.pdf, tags: [a], into: .}\n  - {path: Docs/cover.png, tags: [a], into: Images/Covers}\n")
+        let project = try project(
+            "  - {path: Docs/manual/document.pdf, tags: [a], into: .}\n  - {path: Docs/cover.png, tags: [a], into: Images/Covers}\n"
+        )
         try project.file("R/Docs/manual/document.pdf")
         try project.file("R/Docs/cover.png")
         let result = try project.plan()
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
-        #expect(destinations(result) == ["Docs/manual/document.pdf": "document.pdf", "Docs/cover.png": "Images/Covers/cover.png"])
+        #expect(
+            destinations(result) == [
+                "Docs/manual/document.pdf": "document.pdf", "Docs/cover.png": "Images/Covers/cover.png",
+            ])
     }
 
     @Test func aFolderKeepsItsNameLikeAFolderReference() throws {
-        let project = try project("  - {path: Assets/Scenes/Level2, tags: [level2], into: \"\"}\n  - {path: Assets/Music, tags: [m], into: Data/Audio}\n")
+        let project = try project(
+            "  - {path: Assets/Scenes/Level2, tags: [level2], into: \"\"}\n  - {path: Assets/Music, tags: [m], into: Data/Audio}\n"
+        )
         try project.file("R/Assets/Scenes/Level2/Level2.sks")
         try project.file("R/Assets/Scenes/Level2/tiles/a.png")
         try project.file("R/Assets/Music/theme.caf")
         let result = try project.plan()
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
-        #expect(destinations(result) == [
-            "Assets/Scenes/Level2/Level2.sks": "Level2/Level2.sks",
-            "Assets/Scenes/Level2/tiles/a.png": "Level2/tiles/a.png",
-            "Assets/Music/theme.caf": "Data/Audio/Music/theme.caf",
-        ])
+        #expect(
+            destinations(result) == [
+                "Assets/Scenes/Level2/Level2.sks": "Level2/Level2.sks",
+                "Assets/Scenes/Level2/tiles/a.png": "Level2/tiles/a.png",
+                "Assets/Music/theme.caf": "Data/Audio/Music/theme.caf",
+            ])
         // Packs list files by destination, sorted.
         #expect(result.pack(tags: ["level2"])?.files.map(\.path) == ["Level2/Level2.sks", "Level2/tiles/a.png"])
     }
@@ -59,7 +68,8 @@ import Testing
     }
 
     @Test func twoFilesWithOneDestinationNameBothEntries() throws {
-        let project = try project("  - {path: A/icon.png, tags: [a], into: .}\n  - {path: B/icon.png, tags: [b], into: .}\n")
+        let project = try project(
+            "  - {path: A/icon.png, tags: [a], into: .}\n  - {path: B/icon.png, tags: [b], into: .}\n")
         try project.file("R/A/icon.png")
         try project.file("R/B/icon.png")
         let result = try project.plan()
@@ -80,7 +90,9 @@ import Testing
     }
 
     @Test func oneFileGivenTwoDestinationsIsAConflict() throws {
-        let project = try project("  - {path: A/b.png, tags: [a], into: .}\n  - {glob: \"A/*.png\", tags: [a], into: X}\n  - {glob: \"A/*\", tags: [c], into: .}\n")
+        let project = try project(
+            "  - {path: A/b.png, tags: [a], into: .}\n  - {glob: \"A/*.png\", tags: [a], into: X}\n  - {glob: \"A/*\", tags: [c], into: .}\n"
+        )
         try project.file("R/A/b.png")
         let result = try project.plan()
         let conflicts = result.diagnostics(.destinationConflict)
@@ -91,7 +103,10 @@ import Testing
     }
 
     @Test func intoIsARelativeFolderWithoutDotDot() throws {
-        for (value, valid) in [("\".\"", true), ("\"\"", true), ("a/b/", true), ("../x", false), ("a/../../x", false), ("/abs", false), ("[x]", false)] {
+        for (value, valid) in [
+            ("\".\"", true), ("\"\"", true), ("a/b/", true), ("../x", false), ("a/../../x", false), ("/abs", false),
+            ("[x]", false),
+        ] {
             let project = try project("  - {path: f, tags: [a], into: \(value)}\n")
             try project.file("R/f")
             let result = try project.plan()
@@ -100,7 +115,9 @@ import Testing
     }
 
     @Test func untaggedIgnoreCountsNothingAndSkipsWhatNoEntryReaches() throws {
-        let project = try project("  - {path: Game/Level1, tags: [l1]}\n  - {glob: \"Art/*.png\", tags: [art]}\n", extra: "untagged: ignore\n")
+        let project = try project(
+            "  - {path: Game/Level1, tags: [l1]}\n  - {glob: \"Art/*.png\", tags: [art]}\n", extra: "untagged: ignore\n"
+        )
         try project.file("R/Game/Level1/a.json")
         try project.file("R/Game/other.json")
         try project.file("R/Art/x.png")
@@ -113,7 +130,9 @@ import Testing
         #expect(result.resolution?.resources.map(\.path) == ["Art/x.png", "Game/Level1/a.json"])
         #expect(result.plan?.countsAppBundle == false)
         // The same tree counted: the untagged problems are warnings with their codes (docs/manifest.md#untagged-files).
-        try project.manifest("version: 1\nbundle-id: com.example.x\nresources-root: R\nresources:\n  - {path: Game/Level1, tags: [l1]}\n")
+        try project.manifest(
+            "version: 1\nbundle-id: com.example.x\nresources-root: R\nresources:\n  - {path: Game/Level1, tags: [l1]}\n"
+        )
         let counted = try project.plan()
         #expect(Set(counted.codes) == ["file-unreadable", "path-outside-root"])
         #expect(counted.diagnostics.allSatisfy { $0.severity == .warning })
@@ -126,7 +145,9 @@ import Testing
         try project.file("R/Game/a.json")
         try project.file("R/Locked/b.json")
         try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: project.path("R/Locked"))
-        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: project.path("R/Locked")) }
+        defer {
+            try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: project.path("R/Locked"))
+        }
         #expect(try project.plan().diagnostics.isEmpty)
     }
 
@@ -139,7 +160,9 @@ import Testing
         #expect(result.codes == ["build-folder-skipped"])
         #expect(result.diagnostics.first?.severity == .warning)
         #expect(result.resolution?.resources.map(\.path) == ["real.txt"])
-        try project.manifest("version: 1\nbundle-id: com.example.x\nresources-root: R\nresources:\n  - {path: out/odrpack-manifest.json, tags: [a]}\n")
+        try project.manifest(
+            "version: 1\nbundle-id: com.example.x\nresources-root: R\nresources:\n  - {path: out/odrpack-manifest.json, tags: [a]}\n"
+        )
         let named = try project.plan()
         #expect(named.codes == ["build-folder-skipped"])
         #expect(named.diagnostics.first?.severity == .error)

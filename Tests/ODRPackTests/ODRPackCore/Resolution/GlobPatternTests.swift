@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ODRPackCore
 
 @Suite struct GlobPatternTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ODRPackPlatform
 
 /// Odd and hostile project trees: each gives its diagnostic code, and none crashes.
@@ -24,7 +25,9 @@ import Testing
     @Test(.enabled(if: FileManager.default.isWritableFile(atPath: "/dev/shm")))
     func sizesThatAddUpPastInt64AreOverTheLimitsNotACrash() throws {
         let project = try TemporaryProject(in: URL(fileURLWithPath: "/dev/shm"))
-        try project.manifest("version: 1\nbundle-id: com.example.x\nresources-root: R\nresources:\n  - {path: a.bin, tags: [a]}\n  - {path: b.bin, tags: [b]}\n")
+        try project.manifest(
+            "version: 1\nbundle-id: com.example.x\nresources-root: R\nresources:\n  - {path: a.bin, tags: [a]}\n  - {path: b.bin, tags: [b]}\n"
+        )
         try project.sparseFile("R/a.bin", size: Int64.max)
         try project.sparseFile("R/b.bin", size: Int64.max)
         try project.sparseFile("R/c.bin", size: Int64.max)
@@ -77,8 +80,9 @@ import Testing
     }
 
     /// Permissions bind only a user other than root, so as root the binary runs as `nobody` (setpriv).
-    @Test(.enabled(if: SystemCall.userID != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")),
-          arguments: [("R/locked.bin", 0o000), ("R/Sealed", 0o000), ("R/NoSearch", 0o644)])
+    @Test(
+        .enabled(if: SystemCall.userID != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")),
+        arguments: [("R/locked.bin", 0o000), ("R/Sealed", 0o000), ("R/NoSearch", 0o644)])
     func unreadableEntriesAreFileUnreadable(path: String, mode: Int) throws {
         let project = try project("  - {path: ., tags: [a]}\n")
         try project.file("R/ok.txt", "fine")
@@ -88,8 +92,9 @@ import Testing
         let arguments = ["validate", "--json"]
         let output: CommandRunner.Output
         if SystemCall.userID == 0 {
-            output = try CommandRunner.run(["--reuid=65534", "--regid=65534", "--clear-groups", CommandRunner.executable.path] + arguments,
-                                           in: project.root, executable: URL(fileURLWithPath: "/usr/bin/setpriv"))
+            output = try CommandRunner.run(
+                ["--reuid=65534", "--regid=65534", "--clear-groups", CommandRunner.executable.path] + arguments,
+                in: project.root, executable: URL(fileURLWithPath: "/usr/bin/setpriv"))
         } else {
             output = try CommandRunner.run(arguments, in: project.root)
         }
@@ -106,12 +111,19 @@ import Testing
         try project.file("R/bin/fat", bytes: Data([0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 2]))
         try project.file("R/bin/Java.class", bytes: Data([0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 52]))
         var pe = Data(count: 128)
-        pe[0] = 0x4D; pe[1] = 0x5A; pe[60] = 64; pe[64] = 0x50; pe[65] = 0x45
+        pe[0] = 0x4D
+        pe[1] = 0x5A
+        pe[60] = 64
+        pe[64] = 0x50
+        pe[65] = 0x45
         try project.file("R/bin/setup.exe", bytes: pe)
         try project.file("R/bin/notes.txt", "MZ is just text here")
-        try project.file("R/app-only.elf", bytes: Data([0x7F, 0x45, 0x4C, 0x46])) // untagged: stays in the app
+        try project.file("R/app-only.elf", bytes: Data([0x7F, 0x45, 0x4C, 0x46]))  // untagged: stays in the app
         let result = try project.plan()
-        #expect(result.diagnostics(.executableContent).map(\.subject) == ["bin/app.macho", "bin/fat", "bin/setup.exe", "bin/tool.elf"])
+        #expect(
+            result.diagnostics(.executableContent).map(\.subject) == [
+                "bin/app.macho", "bin/fat", "bin/setup.exe", "bin/tool.elf",
+            ])
         #expect(result.codes.allSatisfy { $0 == "executable-content" })
     }
 
@@ -128,7 +140,8 @@ import Testing
         try project.file("R/x/z.elf", bytes: elf)
         try project.file("R/x-y/e.elf", bytes: elf)
         let result = try project.plan()
-        #expect(result.diagnostics(.executableContent).map(\.subject) == ["root.elf", "x-y/e.elf", "x/y/c.elf", "x/z.elf"])
+        #expect(
+            result.diagnostics(.executableContent).map(\.subject) == ["root.elf", "x-y/e.elf", "x/y/c.elf", "x/z.elf"])
         #expect(result.codes.allSatisfy { $0 == "executable-content" })
     }
 
@@ -163,7 +176,8 @@ import Testing
     }
 
     @Test func unknownInitialOrPrefetchTag() throws {
-        let project = try project("  - {path: ., tags: [level1]}\n", extra: "initial-install: [levl1]\nprefetch-order: [level9]\n")
+        let project = try project(
+            "  - {path: ., tags: [level1]}\n", extra: "initial-install: [levl1]\nprefetch-order: [level9]\n")
         try project.file("R/a.json")
         let result = try project.plan()
         #expect(result.codes == ["tag-unknown", "tag-unknown"])
@@ -194,10 +208,15 @@ import Testing
     /// platform layer refuses any name that holds one (EINVAL), whatever let it through.
     @Test func aNulNeverReachesTheFileSystem() throws {
         let project = try TemporaryProject()
-        try project.manifest("version: 1\nbundle-id: com.example.x\nresources-root: \"R\\0x\"\nresources:\n  - {path: \"a\\0b\", tags: [a]}\n  - {glob: \"*\\0\", tags: [b]}\n  - {path: a, tags: [\"t\\0\"]}\n")
+        try project.manifest(
+            "version: 1\nbundle-id: com.example.x\nresources-root: \"R\\0x\"\nresources:\n  - {path: \"a\\0b\", tags: [a]}\n  - {glob: \"*\\0\", tags: [b]}\n  - {path: a, tags: [\"t\\0\"]}\n"
+        )
         try project.file("R/a", "x")
         let result = try project.plan()
-        #expect(result.codes == ["manifest-invalid-value", "manifest-invalid-value", "manifest-invalid-value", "tag-invalid"], "\(result.diagnostics)")
+        #expect(
+            result.codes == [
+                "manifest-invalid-value", "manifest-invalid-value", "manifest-invalid-value", "tag-invalid",
+            ], "\(result.diagnostics)")
         #expect(result.diagnostics.allSatisfy { $0.severity == .error })
         let named = project.path("R/a")
         #expect(SystemCall.rename(named + "\0ignored", to: named + "2")?.code == EINVAL)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ODRPackFormats
 @testable import ODRPackFuzzing
 
@@ -12,10 +13,13 @@ import Testing
 
     @Test func numbersStringsAndNestingAtTheirEdges() throws {
         let value = PropertyListValue.dictionary([
-            "": .int(Int64.min), "max": .int(Int64.max), "minus one": .int(-1), "byte": .int(255), "two bytes": .int(256),
+            "": .int(Int64.min), "max": .int(Int64.max), "minus one": .int(-1), "byte": .int(255),
+            "two bytes": .int(256),
             "short": .int(65_535), "four": .int(65_536), "word": .int(Int64(UInt32.max)), "five": .int(1 << 32),
-            "zero": .real(-0.0), "infinity": .real(.infinity), "tiny": .real(1e-300), "priority": .real(0.9500000000000001),
-            "é": .string("é"), "🎮": .string("🎮 outside the BMP, \u{0} and \u{7F}"), "ascii": .string(String(repeating: "x", count: 15)),
+            "zero": .real(-0.0), "infinity": .real(.infinity), "tiny": .real(1e-300),
+            "priority": .real(0.9500000000000001),
+            "é": .string("é"), "🎮": .string("🎮 outside the BMP, \u{0} and \u{7F}"),
+            "ascii": .string(String(repeating: "x", count: 15)),
             "long": .string(String(repeating: "y", count: 16)), "yes": .bool(true), "no": .bool(false),
             "nested": .array([.array([]), .dictionary([:]), .array([.bool(true), .string("")])]),
             "data": .data([0, 1, 2, 255] + Array(repeating: 7, count: 20)), "empty data": .data([]),
@@ -24,8 +28,12 @@ import Testing
         #expect(try roundTrips(value))
         // Keys are written in code-point order whatever the dictionary's own order, so equal values give equal bytes.
         let data = [UInt8](value.binaryData())
-        let keys = ["byte", "data", "date", "empty data", "epoch", "five", "four", "max", "minus one", "nested", "no", "now"]
-        let positions = keys.map { key in (0...(data.count - key.utf8.count)).first { data[$0..<($0 + key.utf8.count)].elementsEqual(key.utf8) } ?? -1 }
+        let keys = [
+            "byte", "data", "date", "empty data", "epoch", "five", "four", "max", "minus one", "nested", "no", "now",
+        ]
+        let positions = keys.map { key in
+            (0...(data.count - key.utf8.count)).first { data[$0..<($0 + key.utf8.count)].elementsEqual(key.utf8) } ?? -1
+        }
         #expect(!positions.contains(-1) && positions == positions.sorted())
     }
 
@@ -37,14 +45,19 @@ import Testing
             "when": .date(12), "list": .array([.bool(false), .int(0), .real(1.25), .real(1.0), .real(-3.0)]),
         ])
         for format in [PropertyListSerialization.PropertyListFormat.xml, .binary] {
-            let encoded = format == .binary ? value.binaryData()
-                : try PropertyListSerialization.data(fromPropertyList: try PropertyListSerialization.propertyList(from: value.binaryData(), format: nil), format: .xml, options: 0)
+            let encoded =
+                format == .binary
+                ? value.binaryData()
+                : try PropertyListSerialization.data(
+                    fromPropertyList: try PropertyListSerialization.propertyList(from: value.binaryData(), format: nil),
+                    format: .xml, options: 0)
             let decoded = try PropertyListSerialization.propertyList(from: encoded, format: nil)
             #expect(PropertyListValue(foundation: decoded) == value)
         }
         #expect(PropertyListValue(foundation: NSObject()) == nil)
         // Swift's own numbers convert by their type too.
-        #expect(PropertyListValue(foundation: [2.0, 2, Int64(-7)] as [Any]) == .array([.real(2.0), .int(2), .int(-7)]))
+        #expect(
+            PropertyListValue(foundation: [2.0, 2, Int64(-7)] as [Any]) == .array([.real(2.0), .int(2), .int(-7)]))
     }
 
     /// Over 65,536 objects and offsets: four-byte object references and offsets.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ODRPackFormats
 @testable import ODRPackPlatform
 
@@ -12,7 +13,9 @@ import Testing
 
     /// Writes every payload (with a small deflated entry after each) and returns the archive's digest as the writer
     /// reports it, each entry's own digest when `paired`, and the file's bytes.
-    func write(_ payloads: [[UInt8]], paired: Bool, in project: TemporaryProject, name: String) throws -> (String, [String], Data) {
+    func write(_ payloads: [[UInt8]], paired: Bool, in project: TemporaryProject, name: String) throws -> (
+        String, [String], Data
+    ) {
         let path = project.path(name)
         let descriptor = try SystemCall.createFile(path)
         defer { SystemCall.closeFile(descriptor) }
@@ -23,7 +26,9 @@ import Testing
                 let crc = CRC32.update(0, raw)
                 if paired {
                     var content: SHA256Hasher? = SHA256Hasher()
-                    try writer.addFile("stored\(index)", size: Int64(raw.count), crc: crc, deflate: false, alsoHashingInto: &content) { append in
+                    try writer.addFile(
+                        "stored\(index)", size: Int64(raw.count), crc: crc, deflate: false, alsoHashingInto: &content
+                    ) { append in
                         // Odd entries in uneven pieces.
                         let piece = index.isMultiple(of: 2) ? max(raw.count, 1) : 333_333
                         var at = 0
@@ -35,14 +40,17 @@ import Testing
                     }
                     digests.append(content?.finalize() ?? "none")
                 } else {
-                    try writer.addFile("stored\(index)", size: Int64(raw.count), crc: crc, deflated: false, payload: raw)
+                    try writer.addFile(
+                        "stored\(index)", size: Int64(raw.count), crc: crc, deflated: false, payload: raw)
                 }
             }
             let text = Array(String(repeating: "text \(index) ", count: 50).utf8)
             try text.withUnsafeBytes { raw in
                 var content: SHA256Hasher? = paired ? SHA256Hasher() : nil
-                try writer.addFile("text\(index).txt", size: Int64(raw.count), crc: CRC32.update(0, raw), deflate: true,
-                                   alsoHashingInto: &content) { try $0(raw) }
+                try writer.addFile(
+                    "text\(index).txt", size: Int64(raw.count), crc: CRC32.update(0, raw), deflate: true,
+                    alsoHashingInto: &content
+                ) { try $0(raw) }
                 if let content { digests.append(content.finalize()) }
             }
         }

@@ -1,8 +1,9 @@
 import Foundation
+import ODRPackPlatform
 import Testing
+
 @testable import ODRPackBuild
 @testable import ODRPackFormats
-import ODRPackPlatform
 
 /// verify reads each archive once: the reader hashes the raw bytes as it parses them.
 @Suite struct StreamingZipReaderTests {
@@ -39,14 +40,17 @@ import ODRPackPlatform
         func noise(_ count: Int) -> [UInt8] { [UInt8](randomBytes(count, seed: UInt64(count))) }
         let text = Array(String(repeating: "compressible text ", count: 400_000).utf8)
         let contents: [(String, [UInt8], Bool)] = [
-            ("a.bin", noise(700_001), false), ("b.txt", Array(text.prefix(3_000)), true), ("c.bin", noise(1_500_003), false),
+            ("a.bin", noise(700_001), false), ("b.txt", Array(text.prefix(3_000)), true),
+            ("c.bin", noise(1_500_003), false),
             ("d.txt", text, true), ("e.bin", noise(65), false), ("f.bin", [], false),
         ]
         let descriptor = try SystemCall.createFile(path)
         let writer = try AssetPackZipWriter(descriptor: descriptor, path: path, entryTime: 946_684_800, level: 6)
         for (name, bytes, deflate) in contents {
             try bytes.withUnsafeBytes { raw in
-                try writer.addFile(name, size: Int64(raw.count), crc: CRC32.update(0, raw), deflate: deflate) { try $0(raw) }
+                try writer.addFile(name, size: Int64(raw.count), crc: CRC32.update(0, raw), deflate: deflate) {
+                    try $0(raw)
+                }
             }
         }
         _ = try writer.finish()

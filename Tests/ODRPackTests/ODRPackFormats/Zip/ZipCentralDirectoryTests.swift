@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ODRPackFormats
 @testable import ODRPackPlatform
 
@@ -7,14 +8,19 @@ import Testing
 /// archive exactly, and refuse an end it does not expect rather than guess.
 @Suite struct ZipCentralDirectoryTests {
     func read(_ path: String) throws -> ZipCentralDirectory {
-        guard case let .success(descriptor) = SystemCall.openForReading(path) else { throw ODRPackError.fileOperation("cannot open \(path)") }
+        guard case .success(let descriptor) = SystemCall.openForReading(path) else {
+            throw ODRPackError.fileOperation("cannot open \(path)")
+        }
         defer { _ = SystemCall.closeFile(descriptor) }
-        return try ZipCentralDirectory(descriptor: descriptor, fileSize: UInt64(try #require(SystemCall.status(path)).stamp.size))
+        return try ZipCentralDirectory(
+            descriptor: descriptor, fileSize: UInt64(try #require(SystemCall.status(path)).stamp.size))
     }
 
     func entries(_ directory: ZipDirectory) -> [ZipCentralDirectory.Entry] {
         directory.entries.map {
-            .init(name: $0.name, method: UInt16($0.method), crc: $0.crc, compressedSize: $0.compressedSize, size: $0.size, headerOffset: $0.offset)
+            .init(
+                name: $0.name, method: UInt16($0.method), crc: $0.crc, compressedSize: $0.compressedSize, size: $0.size,
+                headerOffset: $0.offset)
         }
     }
 

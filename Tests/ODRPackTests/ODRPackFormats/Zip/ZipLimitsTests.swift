@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ODRPackFormats
 @testable import ODRPackPlatform
 
@@ -12,9 +13,14 @@ import Testing
         defer { SystemCall.closeFile(descriptor) }
         let writer = try AssetPackZipWriter(descriptor: descriptor, path: path, entryTime: 946_684_800, level: nil)
         for name in names {
-            if name.hasSuffix("/") { try writer.addFolder(name); continue }
+            if name.hasSuffix("/") {
+                try writer.addFolder(name)
+                continue
+            }
             let bytes = Array("hello".utf8)
-            try bytes.withUnsafeBytes { try writer.addFile(name, size: 5, crc: CRC32.update(0, $0), deflated: false, payload: $0) }
+            try bytes.withUnsafeBytes {
+                try writer.addFile(name, size: 5, crc: CRC32.update(0, $0), deflated: false, payload: $0)
+            }
         }
         _ = try writer.finish()
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -37,9 +43,12 @@ import Testing
         let end = plain.count - 22
         let size = UInt64(plain[end + 12..<end + 16].reversed().reduce(0) { $0 << 8 | UInt64($1) })
         let offset = UInt64(plain[end + 16..<end + 20].reversed().reduce(0) { $0 << 8 | UInt64($1) })
-        func little(_ value: UInt64, _ bytes: Int) -> [UInt8] { (0..<bytes).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) } }
+        func little(_ value: UInt64, _ bytes: Int) -> [UInt8] {
+            (0..<bytes).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) }
+        }
         func withZip64End(count: UInt64, onDisk: UInt64, directorySize: UInt64) -> [UInt8] {
-            var record = little(0x0606_4b50, 4) + little(44, 8) + little(45, 2) + little(45, 2) + little(0, 4) + little(0, 4)
+            var record =
+                little(0x0606_4b50, 4) + little(44, 8) + little(45, 2) + little(45, 2) + little(0, 4) + little(0, 4)
             record += little(onDisk, 8) + little(count, 8) + little(directorySize, 8) + little(offset, 8)
             let locator = little(0x0706_4b50, 4) + little(0, 4) + little(UInt64(end), 8) + little(1, 4)
             return Array(plain[..<end]) + record + locator + Array(plain[end...])

@@ -1,36 +1,46 @@
 import Foundation
 import Testing
+
 @testable import ODRPackCore
 @testable import ODRPackReport
 
 /// `--github`, the step summary and `diff --markdown` (docs/commands.md#report-and-ci).
 @Suite struct GitHubActionsTests {
     @Test func workflowCommandsAreEscapedAsGitHubRequires() {
-        let located = Diagnostic.error(.packTooLarge, "pack is 100% full\r\nsecond line, with: colon",
-                                       at: SourceLocation(file: "games/a,b:c.yml", line: 12, column: 5), subject: "p")
-        #expect(GitHubActions.command(located)
-                == "::error file=games/a%2Cb%3Ac.yml,line=12,col=5,title=pack-too-large::pack is 100%25 full%0D%0Asecond line, with: colon")
+        let located = Diagnostic.error(
+            .packTooLarge, "pack is 100% full\r\nsecond line, with: colon",
+            at: SourceLocation(file: "games/a,b:c.yml", line: 12, column: 5), subject: "p")
+        #expect(
+            GitHubActions.command(located)
+                == "::error file=games/a%2Cb%3Ac.yml,line=12,col=5,title=pack-too-large::pack is 100%25 full%0D%0Asecond line, with: colon"
+        )
         let unlocated = Diagnostic.warning(.overRecommendedSize, "big", subject: "level1")
         #expect(GitHubActions.command(unlocated) == "::warning title=over-recommended-size::big")
     }
 
     @Test func validateAnnotatesABrokenManifestAndAppendsTheSummary() throws {
         let project = try TemporaryProject()
-        try project.manifest("version: 1\nbundle-id: com.example.gh\nresorces: []\nresources:\n  - {path: a.txt, tags: [a]}\n")
+        try project.manifest(
+            "version: 1\nbundle-id: com.example.gh\nresorces: []\nresources:\n  - {path: a.txt, tags: [a]}\n")
         try project.file("a.txt", "x")
         let summary = project.path("summary.md")
         try Data("earlier step\n".utf8).write(to: URL(fileURLWithPath: summary))
-        let output = try CommandRunner.run(["validate", "--github"], in: project.root, environment: ["GITHUB_STEP_SUMMARY": summary])
+        let output = try CommandRunner.run(
+            ["validate", "--github"], in: project.root, environment: ["GITHUB_STEP_SUMMARY": summary])
         #expect(output.status == 1)
         let annotations = output.stdout.split(separator: "\n").filter { $0.hasPrefix("::") }
-        #expect(annotations == ["::error file=odrpack.yml,line=3,col=1,title=manifest-unknown-key::unknown key 'resorces' in the manifest: did you mean 'resources'?"])
+        #expect(
+            annotations == [
+                "::error file=odrpack.yml,line=3,col=1,title=manifest-unknown-key::unknown key 'resorces' in the manifest: did you mean 'resources'?"
+            ])
         let text = try String(contentsOfFile: summary, encoding: .utf8)
         #expect(text.hasPrefix("earlier step\n### odrpack: validate odrpack.yml"))
         #expect(text.contains("`odrpack.yml:3:1` unknown key 'resorces'"))
 
         // A clean plan: no annotation, and the totals against the limits in the summary.
         try project.manifest("version: 1\nbundle-id: com.example.gh\nresources:\n  - {path: a.txt, tags: [a]}\n")
-        let plan = try CommandRunner.run(["plan", "--github"], in: project.root, environment: ["GITHUB_STEP_SUMMARY": summary])
+        let plan = try CommandRunner.run(
+            ["plan", "--github"], in: project.root, environment: ["GITHUB_STEP_SUMMARY": summary])
         #expect(plan.status == 0 && !plan.stdout.contains("::"))
         let after = try String(contentsOfFile: summary, encoding: .utf8)
         #expect(after.contains("| all packs | 1 B | 20 GB | 0.0% |"))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ODRPackCore
 @testable import ODRPackPlatform
 @testable import ODRPackReport
@@ -7,8 +8,10 @@ import Testing
 /// What the HTML report is built from (docs/commands.md#report-and-ci): the treemap's tiles, the limits, the tables and the page.
 @Suite struct ReportModelTests {
     func resource(_ path: String, _ size: Int64) -> ResolvedResource {
-        ResolvedResource(path: path, size: size, stamp: FileStamp(size: size, modificationNanoseconds: 0, changeNanoseconds: 0, inode: 0, device: 0),
-                         tags: [], firstEntry: nil)
+        ResolvedResource(
+            path: path, size: size,
+            stamp: FileStamp(size: size, modificationNanoseconds: 0, changeNanoseconds: 0, inode: 0, device: 0),
+            tags: [], firstEntry: nil)
     }
 
     @Test func aFolderOfManySmallFilesBecomesFewTilesThatKeepEveryByte() {
@@ -27,14 +30,16 @@ import Testing
         #expect(group.groupedFiles == 960 && group.name == "960 smaller files")
         #expect(group.size == (0..<960).reduce(Int64(0)) { $0 + 100 + Int64($1) })
         // Children are biggest first, and a chain of single folders is one tile.
-        let chain = TreemapNode.pack(name: "p", group: "prefetch", files: [("A/B/C/x.bin", 5), ("A/B/C/y.bin", 7)], keep: 40)
+        let chain = TreemapNode.pack(
+            name: "p", group: "prefetch", files: [("A/B/C/x.bin", 5), ("A/B/C/y.bin", 7)], keep: 40)
         #expect(chain.children.map(\.name) == ["A/B/C"])
         #expect(chain.children.first?.children.map(\.name) == ["y.bin", "x.bin"])
     }
 
     @Test func theModelNamesEveryPackTagLimitAndProblem() throws {
         let project = try TemporaryProject()
-        try project.manifest("""
+        try project.manifest(
+            """
             version: 1
             bundle-id: com.example.report
             resources-root: R
@@ -50,24 +55,32 @@ import Testing
         let result = try ProjectPlanner().plan(manifestPath: project.manifestPath)
         let plan = try #require(result.plan)
         let model = ReportModel(plan: plan, diagnostics: result.diagnostics, manifestPath: "odrpack.yml")
-        guard case let .object(fields) = model.document else { Issue.record("the document is an object"); return }
+        guard case .object(let fields) = model.document else {
+            Issue.record("the document is an object")
+            return
+        }
         let document = Dictionary(fields, uniquingKeysWith: { first, _ in first })
-        guard case let .array(packs)? = document["packs"], case let .array(limits)? = document["limits"],
-              case let .array(tagSets)? = document["tagSets"], case let .array(diagnostics)? = document["diagnostics"] else {
-            Issue.record("packs, limits, tagSets and diagnostics are lists"); return
+        guard case .array(let packs)? = document["packs"], case .array(let limits)? = document["limits"],
+            case .array(let tagSets)? = document["tagSets"], case .array(let diagnostics)? = document["diagnostics"]
+        else {
+            Issue.record("packs, limits, tagSets and diagnostics are lists")
+            return
         }
         #expect(packs.count == 2 && limits.count == LimitProfile.Key.allCases.count)
-        #expect(diagnostics.count == result.diagnostics.count && result.diagnostics.contains { $0.code == .tooManyPacks })
+        #expect(
+            diagnostics.count == result.diagnostics.count && result.diagnostics.contains { $0.code == .tooManyPacks })
         // too-many-packs: the tag sets, most tags first.
         #expect(tagSets.count == 2)
-        if case let .object(first)? = tagSets.first {
+        if case .object(let first)? = tagSets.first {
             #expect(first.first { $0.0 == "tags" }?.1 == .strings(["alpha", "beta"]))
         }
         #expect(model.treemap.size == 301 && model.treemap.children.first?.name == "alpha")
 
         let html = model.html
         for pack in plan.packs { #expect(html.contains(pack.id)) }
-        #expect(!html.contains("<script src") && !html.contains("<link") && !html.contains("http://") && !html.contains("https://"))
+        #expect(
+            !html.contains("<script src") && !html.contains("<link") && !html.contains("http://")
+                && !html.contains("https://"))
         // The data cannot end its script element early, whatever a file name holds.
         try project.file("R/A/</script><b>.json", "x")
         let tricky = try #require(try ProjectPlanner().plan(manifestPath: project.manifestPath).plan)
