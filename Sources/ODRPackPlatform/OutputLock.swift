@@ -34,24 +34,25 @@ package final class OutputLock {
         }
         descriptor = open(folder + "/" + fileName, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw ODRPackError.system("cannot create the lock file '\(folder)/\(fileName)'") }
-        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return }
-        let code = errno
-        guard code == EWOULDBLOCK else {
-            close(descriptor)
-            throw ODRPackError.system("cannot lock '\(folder)/\(fileName)'", code)
+        try Self.acquire(descriptor, LOCK_EX, path: folder + "/" + fileName, wait: wait, onWait: onWait)
+    }
+
+    /// Takes the `flock` (`operation`: LOCK_EX or LOCK_SH) at once if it is free, else waits for it (after `onWait`)
+    /// or, without `wait`, fails. The caller owns the descriptor, also when this throws.
+    private static func acquire(_ descriptor: Int32, _ operation: Int32, path: String, wait: Bool, onWait: () -> Void)
+        throws
+    {
+        if flock(descriptor, operation | LOCK_NB) == 0 { return }
+        var code = errno
+        if code == EWOULDBLOCK {
+            guard wait else { throw ODRPackError.folderLocked("another process holds '\(path)'") }
+            onWait()
+            repeat {
+                if flock(descriptor, operation) == 0 { return }
+                code = errno
+            } while code == EINTR
         }
-        guard wait else {
-            close(descriptor)
-            throw ODRPackError.folderLocked("another process holds '\(folder)/\(fileName)'")
-        }
-        onWait()
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else {
-                let failure = errno
-                close(descriptor)
-                throw ODRPackError.system("cannot lock '\(folder)/\(fileName)'", failure)
-            }
-        }
+        throw ODRPackError.system("cannot lock '\(path)'", code)
     }
 
     private init(descriptor: Int32, folder: String, fileName: String) {
@@ -72,20 +73,11 @@ package final class OutputLock {
             if code == EROFS || code == EACCES || code == EPERM || code == ENOENT { return nil }
             throw ODRPackError.system("cannot open the lock file '\(path)'", code)
         }
-        if flock(descriptor, LOCK_SH | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK else {
-                let code = errno
-                close(descriptor)
-                throw ODRPackError.system("cannot lock '\(path)'", code)
-            }
-            onWait()
-            while flock(descriptor, LOCK_SH) != 0 {
-                guard errno == EINTR else {
-                    let code = errno
-                    close(descriptor)
-                    throw ODRPackError.system("cannot lock '\(path)'", code)
-                }
-            }
+        do {
+            try acquire(descriptor, LOCK_SH, path: path, wait: true, onWait: onWait)
+        } catch {
+            close(descriptor)
+            throw error
         }
         return OutputLock(descriptor: descriptor, folder: folder, fileName: fileName)
     }
