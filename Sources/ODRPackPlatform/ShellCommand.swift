@@ -25,7 +25,7 @@ package enum ShellCommand {
         let data = (try? pipe.fileHandleForReading.readToEnd()) ?? Data()
         process.waitUntilExit()
         guard process.terminationReason == .exit else { return nil }
-        return (process.terminationStatus, String(decoding: data ?? Data(), as: UTF8.self))
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
     /// - Parameter what: names the command in errors ("the sign command").

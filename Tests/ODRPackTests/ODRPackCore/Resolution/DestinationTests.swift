@@ -205,4 +205,42 @@ import Testing
             #expect(result.diagnostics.first?.severity == .error)
         }
     }
+
+    /// Incremental builds stay exact when only an `into` changes: the pack whose bytes change is rewritten, the other
+    /// is reused, and the folder equals a clean build's, byte for byte.
+    @Test func changingOnlyAnIntoRewritesExactlyItsPack() throws {
+        let project = try TemporaryProject()
+        func manifest(_ into: String) throws {
+            try project.manifest(
+                "version: 1\nbundle-id: com.example.into\nresources-root: R\nresources:\n  - {path: Sounds, tags: [audio], into: \(into)}\n  - {path: Levels, tags: [levels]}\n"
+            )
+        }
+        try project.file("R/Sounds/jump.caf", "caf")
+        try project.file("R/Levels/one.json", "{}")
+        try manifest(".")
+        func build(_ folder: String) throws -> [String: Any] {
+            let output = try CommandRunner.run(
+                ["build", "-o", folder, "--url-prefix", "https://x/", "--json"], in: project.root)
+            #expect(output.status == 0, "\(output.stderr)")
+            return try output.json()["build"] as? [String: Any] ?? [:]
+        }
+        _ = try build("out")
+        try manifest("Data/Audio")
+        let second = try build("out")
+        #expect((second["written"] as? [String])?.count == 1)
+        #expect((second["reused"] as? [String])?.count == 1)
+        _ = try build("clean")
+        let built = try BuildCommandTests().contents(project.root.appendingPathComponent("out"))
+        let clean = try BuildCommandTests().contents(project.root.appendingPathComponent("clean"))
+        #expect(built.keys.sorted() == clean.keys.sorted() && built == clean)
+        let manifestText = String(
+            decoding: try Data(contentsOf: project.root.appendingPathComponent("out/odrpack-manifest.json")),
+            as: UTF8.self)
+        #expect(
+            manifestText.contains(
+                "\"path\": \"Data/Audio/Sounds/jump.caf\",\n          \"source\": \"Sounds/jump.caf\""))
+        // Nothing changed now: the fast path answers, with nothing written.
+        let third = try build("out")
+        #expect((third["written"] as? [String])?.isEmpty == true)
+    }
 }

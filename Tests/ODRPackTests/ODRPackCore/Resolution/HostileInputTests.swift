@@ -1,4 +1,5 @@
 import Foundation
+import ODRPackFormats
 import Testing
 
 @testable import ODRPackPlatform
@@ -149,7 +150,8 @@ import Testing
         let project = try project("  - {path: ., tags: [a]}\n")
         let name = project.path("R") + "/bad-\u{FFFD}".replacingOccurrences(of: "\u{FFFD}", with: "")
         let bytes = Array(name.utf8) + [0xFF, 0xFE, 0x2E, 0x70, 0x6E, 0x67, 0]
-        #expect(TestSystem.createFile(rawPath: Array(bytes.dropLast())))
+        // APFS refuses names that are not UTF-8: there, no such file can exist, so there is nothing to report.
+        guard TestSystem.createFile(rawPath: Array(bytes.dropLast())) else { return }
         try project.file("R/good.png")
         let result = try project.plan()
         #expect(result.codes == ["file-unreadable"])
@@ -185,13 +187,21 @@ import Testing
         #expect(result.diagnostics.map(\.location?.line) == [6, 7])
     }
 
+    /// Whether the folder holds a name spelled exactly so (a case-insensitive volume keeps one of two spellings).
+    func holds(_ folder: String, _ name: String) -> Bool {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).contains { $0.hasSameBytes(as: name) }
+    }
+
     @Test func caseCollisionInOnePack() throws {
         let project = try project("  - {path: ., tags: [a]}\n")
         try project.file("R/Hero.png")
         try project.file("R/hero.png")
         let result = try project.plan()
-        #expect(result.codes == ["case-collision"])
-        #expect(result.diagnostics[0].severity == .warning)
+        // On a volume that ignores case the two writes made one file: one resource, nothing collides.
+        let both = holds(project.path("R"), "Hero.png") && holds(project.path("R"), "hero.png")
+        #expect(result.codes == (both ? ["case-collision"] : []))
+        #expect(result.resolution?.resources.count == (both ? 2 : 1))
+        #expect(result.diagnostics.allSatisfy { $0.severity == .warning })
     }
 
     @Test func nonASCIICaseCollision() throws {
@@ -200,6 +210,10 @@ import Testing
         try project.file("R/ünïcode/éclair.png")
         try project.file("R/ünïcode/other.png")
         let result = try project.plan()
+        guard holds(project.path("R"), "Ünïcode") && holds(project.path("R"), "ünïcode") else {
+            #expect(result.codes.isEmpty)
+            return
+        }
         #expect(result.codes == ["case-collision"])
         #expect(result.diagnostics.first?.message.contains("'Ünïcode/Éclair.png' and 'ünïcode/éclair.png'") == true)
     }
