@@ -104,7 +104,15 @@ struct BackgroundAssetsThinner {
         }
         let essential = manifest.packs.filter { $0.category == .initialInstall }
         let prefetch = manifest.packs.filter { $0.category == .prefetch }
-        func archives(_ packs: [BuildManifest.Pack]) -> Int64 { packs.lazy.map { $0.archiveSize ?? 0 }.saturatingSum }
+        // What devices download: each pack's downloadSize as the build's download manifest lists it (a pack live at its
+        // address keeps the size of its published bytes), else the archive's.
+        let listed =
+            (try? PublishedDownloadManifest.load(
+                buildFolder + "/" + BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.siteFolder + "/"
+                    + BackgroundAssetsLayout.downloadManifestFile))?.packs ?? [:]
+        func archives(_ packs: [BuildManifest.Pack]) -> Int64 {
+            packs.lazy.map { listed[$0.assetPackId ?? $0.id]?.downloadSize ?? $0.archiveSize ?? 0 }.saturatingSum
+        }
         func resources(_ packs: [BuildManifest.Pack]) -> Int64 { packs.lazy.map(\.size).saturatingSum }
         values += [
             ("BAManifestURL", .string(BackgroundAssetsDocuments.manifestURL(urlPrefix))),

@@ -183,6 +183,22 @@ import Testing
             (document["assetPacks"] as? [[String: Any]])?.first { $0["id"] as? String == level1 })
         #expect(level1Entry["downloadSize"] as? Int == 1234)
         #expect(try fixture.run(["verify", "ci"]).status == 0)
+        // thin counts what devices download: the live sizes the download manifest lists.
+        try fixture.project.file(
+            "Game.app/Info.plist",
+            bytes: try PropertyListSerialization.data(
+                fromPropertyList: ["CFBundleIdentifier": "com.example.bamboo"], format: .xml, options: 0))
+        let thin = try fixture.run(["thin", "Game.app", "ci", "--app-group", "group.x"])
+        #expect(thin.status == 0, "\(thin.stderr)")
+        let listed = (document["assetPacks"] as? [[String: Any]] ?? [])
+        let essential = listed.filter { ($0["downloadPolicy"] as? [String: Any])?["essential"] != nil }
+            .reduce(0) { $0 + ($1["downloadSize"] as? Int ?? 0) }
+        let info =
+            try PropertyListSerialization.propertyList(from: try fixture.data("Game.app/Info.plist"), format: nil)
+            as? [String: Any]
+        let restrictions = info?["BAInitialDownloadRestrictions"] as? [String: Any]
+        #expect(restrictions?["BAEssentialDownloadAllowance"] as? Int == essential)
+        #expect(essential > 1234)
         // An unreadable --published file is exit 2.
         try fixture.project.file("broken.json", "[1, 2")
         #expect(try fixture.build(prefix + ["--published", "broken.json"], output: "ci").status == 2)
