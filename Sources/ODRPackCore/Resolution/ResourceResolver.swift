@@ -161,7 +161,7 @@ private struct Walk {
             let reason = SystemError(directory.error).reason
             let shown = relative.isEmpty ? "." : relative
             // A folder no entry reaches cannot change a pack (docs/manifest.md#untagged-files): a warning; ignored with `untagged: ignore`.
-            if !inherited.isEmpty || relative.isEmpty || mayReach(relative, components) {
+            if !inherited.isEmpty || relative.isEmpty || reach.mayHoldResources(relative) {
                 diagnostics.append(.error(.fileUnreadable, "cannot read folder '\(shown)': \(reason)", subject: shown))
             } else if !ignoresUntagged {
                 diagnostics.append(
@@ -188,7 +188,7 @@ private struct Walk {
                     report(
                         .fileUnreadable,
                         "cannot read '\(prefix + name)': \(SystemError(entry.error).reason): fix its permissions or exclude it",
-                        path: prefix + name, name: name, components: components, inherited: inherited,
+                        path: prefix + name, inherited: inherited,
                         globs: candidateGlobs)
                 }
                 continue
@@ -213,7 +213,7 @@ private struct Walk {
                         error.isLoop
                             ? "symbolic link '\(childRelative)' is a loop: remove it or exclude it"
                             : "symbolic link '\(childRelative)' is broken (its target does not exist): remove it or fix its target",
-                        path: childRelative, name: name, components: components, inherited: inherited,
+                        path: childRelative, inherited: inherited,
                         globs: candidateGlobs)
                     continue
                 }
@@ -222,7 +222,7 @@ private struct Walk {
                         report(
                             .pathOutsideRoot,
                             "symbolic link '\(childRelative)' points outside resources-root (to \(targetPath)): copy the file in or remove the link",
-                            path: childRelative, name: name, components: components, inherited: inherited,
+                            path: childRelative, inherited: inherited,
                             globs: candidateGlobs)
                     }
                     continue
@@ -234,7 +234,7 @@ private struct Walk {
                 case .failure(let error):
                     report(
                         .fileUnreadable, "cannot read '\(childRelative)' through its link: \(error.reason)",
-                        path: childRelative, name: name, components: components, inherited: inherited,
+                        path: childRelative, inherited: inherited,
                         globs: candidateGlobs)
                     continue
                 }
@@ -242,7 +242,7 @@ private struct Walk {
                 stamp = target.stamp
                 if kind == .directory && name != ".git" && !ancestors.contains(DirectoryID(stamp))
                     && walkedFolders[DirectoryID(stamp)] == nil
-                    && (!ignoresUntagged || !inherited.isEmpty || mayReach(childRelative, components + [name]))
+                    && (!ignoresUntagged || !inherited.isEmpty || reach.mayHoldResources(childRelative))
                 {
                     linkedTree = fileSystem.scan(childAbsolute).sortedByName()
                 }
@@ -254,7 +254,7 @@ private struct Walk {
                     report(
                         .fileUnreadable,
                         "symbolic link '\(childRelative)' leads back to a folder that contains it (a loop): remove it or exclude it",
-                        path: childRelative, name: name, components: components, inherited: inherited,
+                        path: childRelative, inherited: inherited,
                         globs: candidateGlobs)
                     continue
                 }
@@ -263,7 +263,7 @@ private struct Walk {
                     childInherited = Array(Set(childInherited + own)).sorted()
                     visitedEntryPaths.insert(PathKey(childRelative))
                 }
-                if ignoresUntagged && childInherited.isEmpty && !mayReach(childRelative, components + [name]) {
+                if ignoresUntagged && childInherited.isEmpty && !reach.mayHoldResources(childRelative) {
                     continue
                 }
                 if let first = walkedFolders[id] {
@@ -401,22 +401,15 @@ private struct Walk {
         return "\(manifest.displayPath):\(location.line):\(location.column)"
     }
 
-    /// Whether a folder no entry names may hold resources all the same: a path entry lies inside it, or a glob could
-    /// match a file at some depth in it.
-    func mayReach(_ relative: String, _ components: [String]) -> Bool {
-        reach.mayHoldResources(relative)
-    }
-
     /// A problem with one name under resources-root: an error when an entry tags or reaches it, else a warning, since
     /// it cannot change a pack (docs/manifest.md#untagged-files); nothing at all with `untagged: ignore`.
     mutating func report(
-        _ code: DiagnosticCode, _ message: String, path: String, name: String, components: [String],
-        inherited: [Int], globs: [Int]
+        _ code: DiagnosticCode, _ message: String, path: String, inherited: [Int], globs: [Int]
     ) {
         let bytes = Array(path.utf8)
         let tagged =
             !inherited.isEmpty || pathEntries[PathKey(path)] != nil
-            || globs.contains { globEntries[$0].pattern.matches(bytes) } || mayReach(path, components + [name])
+            || globs.contains { globEntries[$0].pattern.matches(bytes) } || reach.mayHoldResources(path)
         if tagged {
             diagnostics.append(
                 .error(
