@@ -31,12 +31,6 @@ package struct OutputFile {
     }
 
     /// Creates a folder (0755 before the umask); one that exists already is fine.
-    package static func makeFolder(_ path: String) throws {
-        guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
-            throw ODRPackError.system("cannot create folder '\(path)'")
-        }
-    }
-
     package static func setFileAttributes(_ path: String, time: Int64) throws {
         try setAttributes(path, mode: 0o644, time: time)
     }

@@ -9,11 +9,17 @@ import Foundation
 /// The file operations every format's commit makes in the build folder.
 package enum OutputFolder {
     package static func makeFolder(_ path: String) throws {
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw ODRPackError.fileOperation("cannot create folder '\(path)': \(error.localizedDescription)")
+        if mkdir(path, 0o755) == 0 { return }
+        var code = errno
+        if code == ENOENT, let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+            // A missing parent: made first, then this folder (the one path of every folder odrpack makes).
+            try makeFolder(String(path[..<slash]))
+            if mkdir(path, 0o755) == 0 { return }
+            code = errno
         }
+        var info = stat()
+        if code == EEXIST, stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return }
+        throw ODRPackError.systemCall("cannot create folder '\(path)'", SystemError(code == EEXIST ? ENOTDIR : code))
     }
 
     /// The first step of every commit: when no pack was written and the manifest on disk is already `bytes`, it stays

@@ -26,11 +26,7 @@ package final class OutputLock {
         var info = stat()
         createdFolder = stat(folder, &info) != 0
         if createdFolder {
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            } catch {
-                throw ODRPackError.fileOperation("cannot create folder '\(folder)': \(error.localizedDescription)")
-            }
+            try OutputFolder.makeFolder(folder)
         }
         descriptor = open(folder + "/" + fileName, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw ODRPackError.system("cannot create the lock file '\(folder)/\(fileName)'") }

@@ -37,7 +37,7 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
             onBytes?(file.size)
         }
         try OutputFolder.remove(temporaryPath)
-        try OutputFile.makeFolder(temporaryPath)
+        try OutputFolder.makeFolder(temporaryPath)
         let manifestPath = temporaryPath + "/" + BackgroundAssetsLayout.manifestName(of: pack.assetPackID)
         let archivePath = temporaryPath + "/" + BackgroundAssetsLayout.archiveName(of: pack.assetPackID)
         try AtomicFile.write(Data(manifests[index].utf8), to: manifestPath)

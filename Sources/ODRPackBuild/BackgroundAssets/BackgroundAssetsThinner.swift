@@ -69,7 +69,7 @@ struct BackgroundAssetsThinner {
         try thinner.remove(toRemove, in: location, into: &result)
         let tagsTarget = location.app + "/" + tagsName
         if FileManager.default.contents(atPath: tagsTarget) != tags {
-            try OutputFile.makeFolder((tagsTarget as NSString).deletingLastPathComponent)
+            try OutputFolder.makeFolder((tagsTarget as NSString).deletingLastPathComponent)
             try AtomicFile.write(tags, to: tagsTarget, replacingLinks: true)
         }
         result.installed = [tagsName]

@@ -59,7 +59,7 @@ final class PackWriter: PackFormatWriter {
         // signer sees the .assetpack bundle it will be.
         let signingFolder = temporaryPath + "-signing"
         let folder = options.layout == .folder ? temporaryPath : signingFolder + "/" + pack.fileName
-        if options.layout == .zip { try OutputFile.makeFolder(signingFolder) }
+        if options.layout == .zip { try OutputFolder.makeFolder(signingFolder) }
         defer { if options.layout == .zip { try? FileManager.default.removeItem(atPath: signingFolder) } }
         var written = try writeFolder(entries, at: folder)
         var signed = entries
@@ -301,13 +301,13 @@ final class PackWriter: PackFormatWriter {
     /// Writes `entries` under `root` with modes 0644/0755 and every time set to the entry time; returns each file's digest.
     private func writeFolder(_ entries: [PackEntry], at root: String) throws -> [PathKey: FileDigest] {
         try? FileManager.default.removeItem(atPath: root)
-        try OutputFile.makeFolder(root)
+        try OutputFolder.makeFolder(root)
         var digests: [PathKey: FileDigest] = [:]
         for entry in entries {
             let path = root + "/" + entry.name
             switch entry.content {
             case .folder:
-                try OutputFile.makeFolder(String(path.dropLast()))
+                try OutputFolder.makeFolder(String(path.dropLast()))
             case .bytes(let bytes):
                 let output = try OutputFile(path: path)
                 defer { output.close() }

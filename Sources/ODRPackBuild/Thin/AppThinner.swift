@@ -212,7 +212,7 @@ package struct AppThinner {
         let temporaryPrefix = TemporaryName.processPrefix
         var embedded: [(name: String, size: Int64, pack: BuildManifest.Pack)] = []
         if options.embed {
-            try OutputFile.makeFolder(packsFolder)
+            try OutputFolder.makeFolder(packsFolder)
             do {
                 for pack in manifest.packs.sorted(by: { $0.id < $1.id }) {
                     let name = (pack.file as NSString).lastPathComponent

@@ -12,7 +12,7 @@ enum PackExtractor {
             throw ODRPackError.unusableInput(
                 "the pack '\(source)' is neither a file nor a folder (a link, pipe or device): build again")
         }
-        try OutputFile.makeFolder(destination)
+        try OutputFolder.makeFolder(destination)
         var folders: [(String, Int64)] = []
         var total: Int64 = 0
         let buffer = ReadBuffer(size: 1 << 20)
@@ -23,7 +23,7 @@ enum PackExtractor {
                 let time = item.stamp.modificationNanoseconds / 1_000_000_000
                 let path = destination + "/" + entry.name
                 guard case .file(let from, let size, _, _) = entry.content else {
-                    try OutputFile.makeFolder(String(path.dropLast()))
+                    try OutputFolder.makeFolder(String(path.dropLast()))
                     folders.append((String(path.dropLast()), time))
                     continue
                 }
@@ -64,7 +64,7 @@ enum PackExtractor {
             }
             let path = destination + "/" + entry.name
             if entry.name.hasSuffix("/") {
-                try OutputFile.makeFolder(String(path.dropLast()))
+                try OutputFolder.makeFolder(String(path.dropLast()))
                 folders.append((String(path.dropLast()), time))
                 continue
             }
