@@ -28,9 +28,13 @@ struct BackgroundAssetsOutput: PackOutput {
         case published(PublishedDownloadManifest)
     }
 
-    /// - Throws: exit 2 when the folder's previous manifest exists but cannot be read (without `--reset-versions`),
-    ///   or the `--published` file cannot.
-    init(plan: PackPlan, options: BuildOptions, packager: BackgroundAssetsPackager, rootPath: String) throws {
+    /// - Parameter published: the live download manifest (`--published`), the source of versions when given.
+    /// - Throws: exit 2 when the folder's previous manifest exists but cannot be read (without `--reset-versions`).
+    init(
+        plan: PackPlan, options: BuildOptions, packager: BackgroundAssetsPackager,
+        published: PublishedDownloadManifest?,
+        rootPath: String
+    ) throws {
         self.plan = plan
         self.options = options
         self.packager = packager
@@ -45,8 +49,8 @@ struct BackgroundAssetsOutput: PackOutput {
         }
         fileNames = plan.packs.map { BackgroundAssetsLayout.archiveName(of: $0.assetPackID) }
         archiveKeys = manifests.map { options.archiveKey(pack: Data($0.utf8), packager: packager.template) }
-        if let published = options.publishedPath {
-            versionSource = .published(try PublishedDownloadManifest.load(published))
+        if let published {
+            versionSource = .published(published)
         } else if options.resetVersions {
             versionSource = .none
         } else {

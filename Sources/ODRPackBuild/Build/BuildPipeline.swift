@@ -19,10 +19,12 @@ package struct BuildPipeline {
         self.options = options
     }
 
-    /// The options a Background Assets build's hosting needs (docs/background-assets.md), and `ba-pack-dropped` for every pack the live
-    /// download manifest lists that this build does not make.
-    /// - Throws: `ODRPackError.usage` (exit 64) for options that do not fit the hosting.
-    static func checkBackgroundAssets(_ plan: PackPlan, options: BuildOptions) throws -> [Diagnostic] {
+    /// The options a Background Assets build's hosting needs (docs/background-assets.md), the live download manifest
+    /// (`--published`, read once here), and `ba-pack-dropped` for every pack it lists that this build does not make.
+    /// - Throws: `ODRPackError.usage` (exit 64) for options that do not fit the hosting; exit 2 for an unreadable file.
+    static func checkBackgroundAssets(_ plan: PackPlan, options: BuildOptions) throws
+        -> (diagnostics: [Diagnostic], published: PublishedDownloadManifest?)
+    {
         guard plan.backgroundAssets.hosting == .self else {
             if options.urlPrefix != nil {
                 throw ODRPackError.usage(
@@ -34,7 +36,7 @@ package struct BuildPipeline {
                     "--published applies to self-hosted Background Assets builds only (hosting: self): App Store Connect numbers Apple-hosted versions itself"
                 )
             }
-            return []
+            return ([], nil)
         }
         guard let prefix = options.urlPrefix else {
             throw ODRPackError.usage(
@@ -46,15 +48,16 @@ package struct BuildPipeline {
                 "--url-prefix '\(prefix)' is not an https URL with a host: the system fetches Background Assets only over HTTPS (an http BAManifestURL stops the app); use e.g. https://cdn.example.com/packs"
             )
         }
-        guard let publishedPath = options.publishedPath else { return [] }
+        guard let publishedPath = options.publishedPath else { return ([], nil) }
         let published = try PublishedDownloadManifest.load(publishedPath)
         let built = Set(plan.packs.map(\.assetPackID))
-        return published.packs.keys.filter { !built.contains($0) }.sorted().map { id in
+        let dropped = published.packs.keys.filter { !built.contains($0) }.sorted().map { id -> Diagnostic in
             .warning(
                 .baPackDropped,
                 "the live download manifest '\(publishedPath)' lists asset pack '\(id)', which this build no longer makes: devices delete packs the manifest stops listing, also for app versions already installed; keep its tags if apps still use it",
                 subject: id)
         }
+        return (dropped, published)
     }
 
     /// - Parameter onWait: called once when another build holds the folder and this one starts waiting.
@@ -108,16 +111,20 @@ package struct BuildPipeline {
                     "the output folder '\(options.outputDirectory)' is resources-root: its packs would become resources; write the build to another folder"
                 )
             }
+            var published: PublishedDownloadManifest?
             if plan.format == .backgroundAssets {
                 do {
-                    result.diagnostics += try Self.checkBackgroundAssets(plan, options: options)
+                    let checked = try Self.checkBackgroundAssets(plan, options: options)
+                    result.diagnostics += checked.diagnostics
+                    published = checked.published
                 } catch {
                     lock.removeFolderIfCreated()
                     throw error
                 }
             }
             var build = try builder.build(
-                plan, rootPath: resolution.rootPath, previous: loader.previous, packager: packager)
+                plan, rootPath: resolution.rootPath, previous: loader.previous, packager: packager, published: published
+            )
             build.stateWarning = check.state(after: result, build: build).save(forOutput: options.outputPath)
             return .built(result, build)
         }

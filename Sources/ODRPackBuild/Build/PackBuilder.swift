@@ -21,8 +21,11 @@ struct PackBuilder: Sendable {
         PreviousBuild(state: options.useCache ? BuildState.load(forOutput: options.outputPath) : BuildState())
     }
 
-    /// The output of the plan's format: ODR packs, or Background Assets packs made by `packager`.
-    func output(for plan: PackPlan, rootPath: String, packager: BackgroundAssetsPackager?) throws -> any PackOutput {
+    /// The output of the plan's format: ODR packs, or Background Assets packs made by `packager`, numbered from
+    /// `published` when the build was given the live download manifest.
+    func output(
+        for plan: PackPlan, rootPath: String, packager: BackgroundAssetsPackager?, published: PublishedDownloadManifest?
+    ) throws -> any PackOutput {
         switch plan.format {
         case .odr:
             return OnDemandResourcesOutput(plan: plan, options: options, rootPath: rootPath)
@@ -30,15 +33,16 @@ struct PackBuilder: Sendable {
             guard let packager else {
                 throw ODRPackError.commandFailed("a Background Assets build needs a packager (--ba-package)")
             }
-            return try BackgroundAssetsOutput(plan: plan, options: options, packager: packager, rootPath: rootPath)
+            return try BackgroundAssetsOutput(
+                plan: plan, options: options, packager: packager, published: published, rootPath: rootPath)
         }
     }
 
     package func build(
         _ plan: PackPlan, rootPath: String, previous previousBuild: PreviousBuild? = nil,
-        packager: BackgroundAssetsPackager? = nil
+        packager: BackgroundAssetsPackager? = nil, published: PublishedDownloadManifest? = nil
     ) throws -> BuildResult {
-        let output = try output(for: plan, rootPath: rootPath, packager: packager)
+        let output = try output(for: plan, rootPath: rootPath, packager: packager, published: published)
         try output.prepare()
         let previous = (previousBuild ?? loadState()).state
         let packs = plan.packs
