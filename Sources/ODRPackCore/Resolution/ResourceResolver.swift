@@ -59,8 +59,8 @@ private struct Walk {
     var invalidNames: [(path: String, firstEntry: Int?)] = []
     var fingerprint: String?
 
-    /// Every folder that holds a path entry at some depth: elsewhere no name needs looking up.
-    var entryFolders: Set<PathKey> = []
+    /// Which folders entries reach; its `entryFolders` (those holding a path entry at some depth) are where names
+    /// need looking up.
     let reach: EntryReach
     /// Whether an entry places files elsewhere (`into`): only then do destinations differ from paths.
     let hasInto: Bool
@@ -91,12 +91,6 @@ private struct Walk {
             switch entry.selector {
             case .path(let path):
                 pathEntries[PathKey(path), default: []].append(index)
-                var folder = Substring(path)
-                while let slash = folder.lastIndex(of: "/") {
-                    folder = folder[..<slash]
-                    entryFolders.insert(PathKey(String(folder)))
-                }
-                if !path.isEmpty { entryFolders.insert(PathKey("")) }
             case .glob(let glob): if let pattern = GlobPattern(glob) { globEntries.append((index, pattern)) }
             }
         }
@@ -174,7 +168,7 @@ private struct Walk {
         }
         let candidateGlobs = globEntries.indices.filter { globEntries[$0].pattern.couldMatch(filesIn: components) }
         let candidateExcludes = excludes.filter { $0.couldMatch(filesIn: components) }
-        let mayHoldEntries = entryFolders.contains(PathKey(relative))
+        let mayHoldEntries = reach.entryFolders.contains(PathKey(relative))
         let prefix = relative.isEmpty ? "" : relative + "/"
         // The tags every file here gets when no entry or glob of its own adds more.
         let inheritedTags = inherited.isEmpty ? [] : tagSet(inherited)
