@@ -95,6 +95,12 @@ struct BuildState: Sendable, Equatable {
         guard var state = FileManager.default.contents(atPath: path).flatMap({ parse($0, fileRecords: fileRecords) })
         else { return BuildState() }
         state.savedAt = SystemCall.status(path)?.stamp.modificationNanoseconds
+        // A racily-clean record matches no file, so every use of the records (reuse, the executable-content check,
+        // entry reuse) reads such a file again.
+        for index in state.files.indices where !state.vouches(for: state.files[index].stamp) {
+            state.files[index].stamp = FileStamp(
+                size: -1, modificationNanoseconds: 0, changeNanoseconds: 0, inode: 0, device: 0)
+        }
         return state
     }
 

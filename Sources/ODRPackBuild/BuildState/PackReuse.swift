@@ -29,16 +29,13 @@ struct PackReuse {
             if let record = previous.packs[pack.id], record.files.count == pack.files.count,
                 zip(record.files, pack.files).allSatisfy({ known, file in
                     previous.files[known].stamp == file.stamp && previous.files[known].path.hasSameBytes(as: file.path)
-                        && previous.vouches(for: file.stamp)
                 })
             {
                 unchangedPacks.insert(index)
                 return record.files.map { previous.files[$0].digest }
             }
             return pack.files.map { file in
-                previous.file(atPath: file.path).flatMap {
-                    $0.stamp == file.stamp && previous.vouches(for: file.stamp) ? $0.digest : nil
-                }
+                previous.file(atPath: file.path).flatMap { $0.stamp == file.stamp ? $0.digest : nil }
             }
         }
         let candidates = packs.indices.filter { index in

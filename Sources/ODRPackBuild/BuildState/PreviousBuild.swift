@@ -13,7 +13,6 @@ struct PreviousBuild: Sendable {
             while position < files.count && files[position].path.precedesByCodePoint(resource.path) { position += 1 }
             return position < files.count && files[position].stamp == resource.stamp
                 && files[position].path.hasSameBytes(as: resource.path)
-                && state.vouches(for: resource.stamp)
         }
     }
 }

@@ -53,18 +53,7 @@ import Testing
         return try PackBuilder(options: options(project, "out", level: level))
             .build(
                 plan, rootPath: try #require(result.resolution?.rootPath),
-                previous: PreviousBuild(state: try previous.map(saved) ?? BuildState()))
-    }
-
-    /// The state as a build leaves it on disk, dated by the file system's clock now: files written before it are
-    /// vouched for by their metadata (`BuildState.vouches(for:)`).
-    func saved(_ state: BuildState) throws -> BuildState {
-        var state = state
-        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("odrpack-clock-\(UUID().uuidString)")
-        try Data().write(to: probe)
-        defer { try? FileManager.default.removeItem(at: probe) }
-        state.savedAt = BuildState.stamp(atPath: probe.path)?.modificationNanoseconds
-        return state
+                previous: PreviousBuild(state: previous ?? BuildState()))
     }
 
     /// The archives, manifest and OnDemandResources.plist of `out`, which must be those of a clean build of the project as it is now.
