@@ -18,10 +18,25 @@ let layers: [(name: String, imports: [Target.Dependency])] = [
     ("ODRPackFormats", ["ODRPackPlatform", "CZlib", "CLibdeflate"]),
     // The pure rules: manifest -> resolved resources -> packs -> diagnostics, and the planner that runs them.
     ("ODRPackCore", ["ODRPackPlatform", "ODRPackFormats", .product(name: "Yams", package: "Yams"), crypto]),
-    // The build manifest, pack writers, build state, commit, verify, thin and diff.
-    ("ODRPackBuild", ["ODRPackPlatform", "ODRPackFormats", "ODRPackCore"]),
+    // The files build writes and every command reads: odrpack-manifest.json, Apple's plists, the asset-pack entry
+    // conventions and the Background Assets documents (docs/build-output.md).
+    ("ODRPackBuildFormat", ["ODRPackPlatform", "ODRPackFormats", "ODRPackCore"]),
+    // build: the pipeline, the build state and reuse, the two formats' writers and the commit.
+    ("ODRPackBuild", ["ODRPackPlatform", "ODRPackFormats", "ODRPackCore", "ODRPackBuildFormat"]),
+    // verify: a build folder checked against its odrpack-manifest.json.
+    ("ODRPackVerify", ["ODRPackPlatform", "ODRPackFormats", "ODRPackCore", "ODRPackBuildFormat"]),
+    // thin: a built app wired to a build's packs.
+    ("ODRPackThin", ["ODRPackPlatform", "ODRPackFormats", "ODRPackCore", "ODRPackBuildFormat"]),
+    // diff: what an update makes users download again.
+    ("ODRPackDiff", ["ODRPackCore", "ODRPackBuildFormat"]),
     // What people and CI read: text, HTML, Markdown, GitHub Actions.
-    ("ODRPackReport", ["ODRPackPlatform", "ODRPackFormats", "ODRPackCore", "ODRPackBuild"]),
+    (
+        "ODRPackReport",
+        [
+            "ODRPackPlatform", "ODRPackFormats", "ODRPackCore", "ODRPackBuildFormat", "ODRPackBuild", "ODRPackVerify",
+            "ODRPackThin", "ODRPackDiff",
+        ]
+    ),
     // import-xcode.
     ("ODRPackXcode", ["ODRPackPlatform", "ODRPackCore"]),
 ]
@@ -68,7 +83,8 @@ let package = Package(
         .executableTarget(
             name: "odrpack",
             dependencies: [
-                "ODRPackPlatform", "ODRPackCore", "ODRPackBuild", "ODRPackReport", "ODRPackXcode",
+                "ODRPackPlatform", "ODRPackCore", "ODRPackBuild", "ODRPackVerify", "ODRPackThin", "ODRPackDiff",
+                "ODRPackReport", "ODRPackXcode",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: upcomingFeatures

@@ -1,9 +1,11 @@
 import Foundation
-import ODRPackBuild
+import ODRPackBuildFormat
 import ODRPackCore
+import ODRPackDiff
 import ODRPackFormats
 import ODRPackPlatform
 import ODRPackReport
+import ODRPackVerify
 import ODRPackXcode
 
 /// What the libFuzzer targets under `Fuzz/` call: each reader of untrusted input, fed arbitrary bytes. A reader may

@@ -1,4 +1,5 @@
 import Foundation
+import ODRPackBuildFormat
 import ODRPackCore
 import ODRPackFormats
 import ODRPackPlatform

@@ -1,4 +1,5 @@
 import Foundation
+import ODRPackBuildFormat
 import ODRPackCore
 import ODRPackPlatform
 
@@ -66,7 +67,7 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
                 "'\(file.source)' changed while pack '\(pack.assetPackID)' was being packaged: run the build again once it is stable"
             )
         }
-        let (size, sha256) = try BuildVerifier.fileDigest(archivePath)
+        let (size, sha256) = try SourceFile.sha256(of: archivePath)
         return PackArchiveFacts(
             archiveSize: size, archiveSha256: sha256,
             contentHash: PackArchiveFacts.contentHash(files: pack.files, sha256: digests.map(\.sha256)),

@@ -1,6 +1,7 @@
 import Foundation
 import ODRPackBuild
 import ODRPackCore
+import ODRPackDiff
 import ODRPackPlatform
 
 /// Markdown for a pull-request comment or a GitHub step summary (docs/commands.md#report-and-ci).

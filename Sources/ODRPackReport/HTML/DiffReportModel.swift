@@ -1,4 +1,5 @@
-import ODRPackBuild
+import ODRPackBuildFormat
+import ODRPackDiff
 import ODRPackFormats
 
 /// What the HTML page of a diff is built from: packs coloured by status, re-download bytes per tag and category.

@@ -1,5 +1,5 @@
-import ODRPackBuild
 import ODRPackCore
+import ODRPackDiff
 import ODRPackFormats
 
 /// The human and JSON forms of `diff`: costly changes first, short when little changed.

@@ -1,5 +1,5 @@
 import Foundation
-import ODRPackBuild
+import ODRPackBuildFormat
 import ODRPackCore
 import ODRPackFormats
 

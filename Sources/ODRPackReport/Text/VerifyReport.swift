@@ -1,5 +1,6 @@
-import ODRPackBuild
+import ODRPackBuildFormat
 import ODRPackFormats
+import ODRPackVerify
 
 /// What `verify` prints: problems on stderr and a one-line verdict, or one JSON document.
 package enum VerifyReport {

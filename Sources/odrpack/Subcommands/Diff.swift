@@ -1,5 +1,6 @@
 import ArgumentParser
-import ODRPackBuild
+import ODRPackBuildFormat
+import ODRPackDiff
 import ODRPackPlatform
 import ODRPackReport
 

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import ODRPackBuild
 import ODRPackCore
 import ODRPackPlatform
 import ODRPackReport
+import ODRPackThin
 
 struct Thin: ParsableCommand {
     static let configuration = CommandConfiguration(

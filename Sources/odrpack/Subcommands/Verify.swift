@@ -1,7 +1,7 @@
 import ArgumentParser
-import ODRPackBuild
 import ODRPackPlatform
 import ODRPackReport
+import ODRPackVerify
 
 struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(

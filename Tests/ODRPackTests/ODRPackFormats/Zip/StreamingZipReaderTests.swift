@@ -2,7 +2,6 @@ import Foundation
 import ODRPackPlatform
 import Testing
 
-@testable import ODRPackBuild
 @testable import ODRPackFormats
 
 /// verify reads each archive once: the reader hashes the raw bytes as it parses them.

@@ -1,0 +1,244 @@
+import Foundation
+import ODRPackBuildFormat
+import ODRPackCore
+import ODRPackFormats
+import ODRPackPlatform
+
+/// An ODR build's output (docs/build-output.md): one zip or folder per pack in `OnDemandResources/`, Apple's plists and
+/// odrpack-manifest.json (last). Every temporary is named by `TemporaryName`, so the next build can clear what a
+/// killed one left.
+struct OnDemandResourcesOutput: PackOutput {
+    let plan: PackPlan
+    let options: BuildOptions
+    let rootPath: String
+    let outputPath: String
+    let packsPath: String
+    let infoPlists: [[UInt8]]
+    let fileNames: [String]
+    let archiveKeys: [String]
+
+    init(plan: PackPlan, options: BuildOptions, rootPath: String) {
+        self.plan = plan
+        self.options = options
+        self.rootPath = rootPath
+        outputPath = options.outputPath
+        packsPath = outputPath + "/" + AppleManifests.packsFolder
+        infoPlists = plan.packs.map { [UInt8](AppleManifests.infoPlist(for: $0).binaryData()) }
+        fileNames = plan.packs.map(\.fileName)
+        archiveKeys = infoPlists.map { options.archiveKey(pack: Data($0)) }
+    }
+
+    var outputNames: [String] {
+        [BuildManifest.fileName, AppleManifests.onDemandResourcesFile, options.applePlists.kept]
+    }
+
+    func prepare() throws {
+        try Self.checkReservedPaths(plan, signed: options.signCommand != nil)
+        for path in [outputPath, packsPath] { try OutputFolder.makeFolder(path) }
+    }
+
+    func temporaryPath(forPack index: Int) -> String { packsPath + "/" + TemporaryName.beside(fileNames[index]) }
+
+    /// Zips only: a signer may change what a pack folder holds.
+    func reusableEntries(toWrite: [Int], fileDigests: [[FileDigest?]], previous: BuildState) -> EntryReuse {
+        guard options.layout == .zip, options.signCommand == nil else { return EntryReuse() }
+        return EntryReuse(
+            plan: plan, toWrite: toWrite, fileDigests: fileDigests, previous: previous,
+            settings: options.archiveSettingsPrefix(), packsPath: packsPath)
+    }
+
+    func makeWriter(spares: CompressorPool, entries: EntryReuse) -> any PackFormatWriter {
+        PackWriter(options: options, spares: spares, infoPlists: infoPlists, rootPath: rootPath, entries: entries)
+    }
+
+    /// Nothing to do when every pack is reused, the plan and options are as last time, and every output file is
+    /// still exactly as that build left it.
+    func isUnchanged(facts: [String: PackArchiveFacts], previous: BuildState) -> Bool {
+        let current = fingerprint(facts)
+        return !current.isEmpty && current == previous.outputFingerprint
+            && outputNames.allSatisfy({ BuildState.stamp(atPath: outputPath + "/" + $0) == previous.outputs[$0] })
+            && !SystemCall.exists(outputPath + "/" + options.applePlists.removed)
+            && !SystemCall.exists(outputPath + "/" + BackgroundAssetsLayout.folder)
+            && (try? FileManager.default.contentsOfDirectory(atPath: packsPath))?.count == plan.packs.count
+    }
+
+    func commit(facts: [String: PackArchiveFacts], written: [Int], previous: BuildState) throws
+        -> (manifest: BuildManifest, removed: [String], state: BuildState)
+    {
+        let manifest = BuildManifest(plan: plan, archives: facts)
+        let manifestPath = outputPath + "/" + BuildManifest.fileName
+        // Opened before anything retires it: unchanged packs' parts are copied from it.
+        let previousParts = PreviousManifestParts(path: manifestPath, previous: previous)
+        // Everything the other output files are made of (the plan and the facts) is made on the other cores while the
+        // written packs move into place and reach the disk, which is mostly waiting; the new manifest is written and
+        // flushed meanwhile too, and renamed into place last. Without a written pack the old manifest may stay, which
+        // only the new bytes can tell, so then nothing moves before they exist.
+        let staged = Locked<AtomicFile.StagedFile?>(nil)
+        do {
+            // What interrupted builds left beside the manifest, before this one stages its own there.
+            try OutputFolder.removeTemporaries(in: outputPath)
+            let parts: [CommitPart] = (written.isEmpty ? [] : [.placePacks]) + [.manifest, .plists, .state]
+            let made = try parallelMap(parts, jobs: options.jobs + (written.isEmpty ? 0 : 1)) {
+                part -> CommitPart.Made in
+                switch part {
+                case .placePacks:
+                    _ = try OutputFolder.retireManifest(at: manifestPath, keepingIf: nil)
+                    return .removed(try placePacks(written))
+                case .manifest:
+                    let document = Self.document(of: manifest, reusing: previousParts)
+                    if !written.isEmpty {
+                        let file = try AtomicFile.stage(
+                            document.bytes, for: manifestPath, replacingAnything: true, durable: true)
+                        staged.withLock { $0 = file }
+                    }
+                    return .manifest(document.bytes, document.parts)
+                case .plists:
+                    let apple = AppleManifests.assetPackManifest(
+                        plan, facts: facts, urlPrefix: options.urlPrefix,
+                        packsURL: "http://127.0.0.1" + AppleManifests.percentEncoded(packsPath + "/"))
+                    return .plists(AppleManifests.onDemandResources(plan).binaryData(), apple.binaryData())
+                case .state:
+                    return .state(
+                        BuildState.make(
+                            plan, rootPath: rootPath, facts: facts, fileNames: fileNames, archiveKeys: archiveKeys))
+                }
+            }
+            var removed: [String]?
+            var state = BuildState()
+            var plists = (onDemandResources: Data(), apple: Data())
+            var document: (bytes: [UInt8], parts: [String: BuildState.ManifestPart]) = ([], [:])
+            for part in made {
+                switch part {
+                case .removed(let names): removed = names
+                case .manifest(let bytes, let parts): document = (bytes, parts)
+                case .plists(let onDemandResources, let apple): plists = (onDemandResources, apple)
+                case .state(let made): state = made
+                }
+            }
+            for (id, part) in document.parts { state.packs[id]?.manifestPart = part }
+            if removed == nil {
+                let bytes = Data(document.bytes)
+                if !(try OutputFolder.retireManifest(at: manifestPath, keepingIf: bytes)) {
+                    let file = try AtomicFile.stage(bytes, for: manifestPath, replacingAnything: true, durable: true)
+                    staged.withLock { $0 = file }
+                }
+                removed = try placePacks(written)
+            }
+            try state.takeArchiveStamps(packsPath: packsPath)
+            let (kept, dropped) = options.applePlists
+            try OutputFolder.writeIfChanged(
+                plists.onDemandResources, to: outputPath + "/" + AppleManifests.onDemandResourcesFile)
+            try OutputFolder.writeIfChanged(plists.apple, to: outputPath + "/" + kept)
+            if let failure = SystemCall.removeFile(outputPath + "/" + dropped), !failure.isMissing {
+                throw ODRPackError.systemCall("cannot remove the stale '\(outputPath)/\(dropped)'", failure)
+            }
+            try staged.withLock { $0 }?.moveIntoPlace()
+            state.outputFingerprint = fingerprint(facts)
+            for name in outputNames { state.outputs[name] = BuildState.stamp(atPath: outputPath + "/" + name) }
+            return (manifest, removed ?? [], state)
+        } catch {
+            staged.withLock { $0 }?.discard()
+            throw error
+        }
+    }
+
+    /// What `commit` makes at once, and what each part gives.
+    private enum CommitPart {
+        case placePacks, manifest, plists, state
+
+        enum Made {
+            case removed([String]), manifest([UInt8], [String: BuildState.ManifestPart]), plists(Data, Data), state(
+                BuildState)
+        }
+    }
+
+    /// The manifest's bytes, each pack's part copied from the previous build's file when its key is unchanged, and
+    /// where each keyed part is in them, for the next build (none when they are not where the layout puts them).
+    static func document(of manifest: BuildManifest, reusing previousParts: PreviousManifestParts?)
+        -> (bytes: [UInt8], parts: [String: BuildState.ManifestPart])
+    {
+        let keys = manifest.packs.indices.map(manifest.partKey)
+        let parts = manifest.packs.indices.map { index in
+            keys[index].flatMap { previousParts?.part(id: manifest.packs[index].id, key: $0) }
+                ?? manifest.serializedPack(index)
+        }
+        let bytes = manifest.serialized(packs: parts)
+        var recorded: [String: BuildState.ManifestPart] = [:]
+        if let offsets = BuildManifest.partOffsets(parts, in: bytes) {
+            for (index, pack) in manifest.packs.enumerated() {
+                guard let key = keys[index] else { continue }
+                recorded[pack.id] = .init(key: key, offset: Int64(offsets[index]), length: Int64(parts[index].count))
+            }
+        }
+        return (bytes, recorded)
+    }
+
+    /// Once the manifest is retired: moves the written packs into place, removes stale packs and a Background Assets
+    /// build's output, and makes it all durable. Returns the removed packs.
+    private func placePacks(_ written: [Int]) throws -> [String] {
+        var replaced: [String] = []
+        for index in written {
+            let path = packsPath + "/" + fileNames[index]
+            if let aside = try OutputFolder.moveAside(path) { replaced.append(aside) }
+            try OutputFolder.moveIntoPlace(temporaryPath(forPack: index), to: path)
+        }
+        let removed = try removeStalePacks(
+            keeping: Set((fileNames + replaced.map { ($0 as NSString).lastPathComponent }).map(PathKey.init)))
+        // A Background Assets build's output, when this folder held one.
+        try OutputFolder.remove(outputPath + "/" + BackgroundAssetsLayout.folder)
+        // Every pack is on stable storage before a plist or the manifest that names it is renamed into place (docs/build-output.md).
+        if !written.isEmpty {
+            try SystemCall.makeDurable(folder: outputPath, written: written.map { packsPath + "/" + fileNames[$0] })
+        }
+        for path in replaced { try OutputFolder.remove(path) }
+        return removed
+    }
+
+    /// Removes packs that no longer exist, and leftovers of interrupted builds in the packs folder. A pack that cannot be removed fails the build.
+    private func removeStalePacks(keeping names: Set<PathKey>) throws -> [String] {
+        let entries = try OutputFolder.names(in: packsPath)
+        var removed: [String] = []
+        for name in entries.sorted(by: { $0.precedesByCodePoint($1) }) where !names.contains(PathKey(name)) {
+            if name.hasPrefix(TemporaryName.marker) {
+                try OutputFolder.remove(packsPath + "/" + name)
+            } else if name.hasSuffix(".assetpack") {
+                try OutputFolder.remove(packsPath + "/" + name)
+                removed.append(name)
+            }
+        }
+        return removed
+    }
+
+    func removeTemporaryFiles() {
+        try? OutputFolder.removeTemporaries(in: packsPath, prefix: TemporaryName.processPrefix)
+    }
+
+    /// A signed pack's `_CodeSignature` folder is the signer's (planning already keeps Info.plist and META-INF free).
+    static func checkReservedPaths(_ plan: PackPlan, signed: Bool) throws {
+        guard signed else { return }
+        for pack in plan.packs {
+            if let file = pack.files.first(where: { $0.path.hasPrefix(PackEntry.signatureFolder) }) {
+                throw ODRPackError.unbuildable(
+                    "'\(file.path)' in pack '\(pack.shortName)' is inside '_CodeSignature', which the sign command writes: move or exclude it, or build without --sign-command"
+                )
+            }
+        }
+    }
+
+    /// SHA-256 of everything the output files are made from: the plan, every pack's facts and the options.
+    func fingerprint(_ facts: [String: PackArchiveFacts]) -> String {
+        var hasher = SHA256Hasher()
+        hasher.update(options.settingsKey(packsOnly: false) + "\0")
+        hasher.update("\(plan.bundleID)\0\(plan.profileName)\0")
+        for key in LimitProfile.Key.allCases { hasher.update("\(plan.limits[key] ?? -1)\0") }
+        hasher.update(
+            "\(plan.initialInstallTags)\0\(plan.prefetchOrder)\0\(plan.appBundleFiles)\0\(plan.appBundleSize)\0")
+        for pack in plan.packs {
+            guard let fact = facts[pack.id] else { return "" }
+            hasher.update(
+                "\(pack.id)\0\(pack.fileName)\0\(pack.tags)\0\(pack.priority ?? -1)\0\(pack.category.rawValue)\0")
+            hasher.update("\(fact.contentHash)\0\(fact.archiveSha256)\0\(fact.archiveSize)\0\(fact.uncompressedSize)\n")
+        }
+        return hasher.finalize()
+    }
+}

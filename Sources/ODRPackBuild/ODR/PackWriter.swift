@@ -1,0 +1,370 @@
+import CZlib
+import Foundation
+import ODRPackBuildFormat
+import ODRPackCore
+import ODRPackFormats
+import ODRPackPlatform
+
+/// Writes one pack in the layout the build asks for (docs/build-output.md): a streaming zip, or a reproducible folder,
+/// optionally signed on its folder form. Reads each resource once where it can (files up to one chunk, and
+/// larger ones the cache vouches for); one writer per worker thread, which owns its buffers.
+final class PackWriter: PackFormatWriter {
+    static let chunkSize = 1 << 20
+    /// Entries up to this size are read whole and deflated by libdeflate, on every core; larger ones stream through
+    /// zlib. The rule depends only on an entry's size, so the bytes are the same on every machine.
+    static let wholeEntryLimit = 4 << 20
+    /// Small entries prepared together on every core, then written in order: at most this many, or bytes.
+    static let batchEntries = 256
+    static let batchBytes: Int64 = 16 << 20
+
+    let options: BuildOptions
+    /// Each pack's Info.plist bytes, by pack index, and the folder its resources' paths are relative to.
+    private let infoPlists: [[UInt8]]
+    private let rootPath: String
+    /// This writer's own compressor (its buffer serves the large files too), and the build's spares it borrows from.
+    private let compressor: EntryCompressor
+    private let spares: CompressorPool
+    /// Unchanged entries of the last build's archives, copied instead of compressed again.
+    private let reusable: EntryReuse
+    private var buffer: UnsafeMutableRawBufferPointer { compressor.buffer.bytes }
+    /// Reports bytes read as they stream, for progress (from several threads).
+    var onBytes: (@Sendable (Int64) -> Void)?
+
+    init(
+        options: BuildOptions, spares: CompressorPool, infoPlists: [[UInt8]], rootPath: String,
+        entries: EntryReuse = EntryReuse()
+    ) {
+        self.options = options
+        reusable = entries
+        self.infoPlists = infoPlists
+        self.rootPath = rootPath
+        compressor = EntryCompressor(options: options)
+        self.spares = spares
+    }
+
+    /// Writes `pack` at `temporaryPath` (a file or a folder, by layout); the caller moves it into place.
+    func write(_ pack: AssetPack, index: Int, known: [FileDigest?], to temporaryPath: String) throws -> PackArchiveFacts
+    {
+        let entries = PackEntry.entries(of: pack, infoPlist: infoPlists[index], rootPath: rootPath, known: known)
+        if options.layout == .zip && options.signCommand == nil {
+            let (size, sha256, digests) = try writeZip(
+                entries, reusing: reusable.entries[index] ?? [], at: temporaryPath)
+            let files = zip(entries, digests).compactMap { entry, digest -> FileDigest? in
+                if case .file = entry.content { return digest } else { return nil }
+            }
+            return facts(
+                pack, files: files, archiveSize: size, archiveSha256: sha256,
+                uncompressedSize: entries.lazy.map(\.size).saturatingSum)
+        }
+        // A zip is signed on a folder of its own, named exactly like the pack (inside a temporary folder) so that a
+        // signer sees the .assetpack bundle it will be.
+        let signingFolder = temporaryPath + "-signing"
+        let folder = options.layout == .folder ? temporaryPath : signingFolder + "/" + pack.fileName
+        if options.layout == .zip { try OutputFolder.makeFolder(signingFolder) }
+        defer { if options.layout == .zip { try? FileManager.default.removeItem(atPath: signingFolder) } }
+        var written = try writeFolder(entries, at: folder)
+        var signed = entries
+        if let command = options.signCommand {
+            try SignCommand(command).run(on: folder)
+            (signed, written) = try rehashChanged(in: folder, written: written)
+        }
+        if options.layout == .zip {
+            let (size, sha256, digests) = try writeZip(
+                signed.map { entry in
+                    guard case .file(let path, let size, _, _) = entry.content else { return entry }
+                    return PackEntry(
+                        name: entry.name,
+                        content: .file(path: path, size: size, stamp: nil, known: written[PathKey(entry.name)]))
+                }, at: temporaryPath)
+            var archived: [PathKey: FileDigest] = [:]
+            for (entry, digest) in zip(signed, digests) { archived[PathKey(entry.name)] = digest }
+            return facts(
+                pack, files: try resourceDigests(pack, archived), archiveSize: size, archiveSha256: sha256,
+                uncompressedSize: entries.lazy.map(\.size).saturatingSum)
+        }
+        var lines = SHA256Hasher()
+        var total: Int64 = 0
+        var present: [PathKey: FileDigest] = [:]
+        for entry in signed where !entry.isFolder {
+            guard let digest = written[PathKey(entry.name)] else {
+                throw ODRPackError.fileChanged(
+                    "'\(folder)/\(entry.name)' appeared in the pack folder after it was written: run the build again")
+            }
+            total += entry.size
+            present[PathKey(entry.name)] = digest
+            lines.update("\(entry.name)\0\(entry.size)\0\(digest.sha256)\n")
+        }
+        return facts(
+            pack, files: try resourceDigests(pack, present), archiveSize: total, archiveSha256: lines.finalize(),
+            uncompressedSize: entries.lazy.map(\.size).saturatingSum)
+    }
+
+    /// The resources' digests from what the pack holds after signing: a signer may add files, never remove them.
+    private func resourceDigests(_ pack: AssetPack, _ digests: [PathKey: FileDigest]) throws -> [FileDigest] {
+        try pack.files.map { file in
+            guard let digest = digests[PathKey(file.path)] else {
+                throw ODRPackError.commandFailed(
+                    "the sign command removed '\(file.path)' from pack '\(pack.shortName)': a signer may add files to a pack, not remove them"
+                )
+            }
+            return digest
+        }
+    }
+
+    private func facts(
+        _ pack: AssetPack, files: [FileDigest], archiveSize: Int64, archiveSha256: String,
+        uncompressedSize: Int64
+    ) -> PackArchiveFacts {
+        PackArchiveFacts(
+            archiveSize: archiveSize, archiveSha256: archiveSha256,
+            contentHash: PackArchiveFacts.contentHash(files: pack.files, sha256: files.map(\.sha256)),
+            files: files, uncompressedSize: uncompressedSize)
+    }
+
+    // MARK: Zip
+
+    /// Writes META-INF and `entries` as a zip; returns its size, SHA-256 and each file entry's digest.
+    /// - Parameter reusing: by position among the file entries, where the last build's archives hold one unchanged.
+    private func writeZip(_ entries: [PackEntry], reusing: [EntryReuse.Entry?] = [], at path: String) throws -> (
+        Int64, String, [FileDigest?]
+    ) {
+        // Read and write: a large deflated entry is read back to hash it once its header is patched.
+        let descriptor = try SystemCall.createFile(path)
+        defer { SystemCall.closeFile(descriptor) }
+        let writer = try AssetPackZipWriter(
+            descriptor: descriptor, path: path, entryTime: options.entryTime,
+            level: options.compression == .store ? nil : options.level)
+        try writer.addFolder(ZipMetadata.folderName)
+        _ = try addBytes(
+            Array(ZipMetadata(entries: entries).propertyList.binaryData()), named: ZipMetadata.fileName, to: writer)
+        var digests: [FileDigest?] = Array(repeating: nil, count: entries.count)
+        var archives = PreviousArchives(reuse: reusable)
+        defer { archives.close() }
+        // Small entries wait in a batch, prepared together then written in order; reused ones wait there too.
+        var batch: [(index: Int, reused: EntryReuse.Entry?)] = []
+        var batchBytes: Int64 = 0
+        func flush() throws {
+            guard !batch.isEmpty else { return }
+            var prepared = try prepare(batch.filter { $0.reused == nil }.map { entries[$0.index] }).makeIterator()
+            for (index, reused) in batch {
+                if let reused, case .file(_, let size, _, let known?) = entries[index].content {
+                    try copy(
+                        entries[index].name, size: size, digest: known, from: reused, archives: &archives, to: writer)
+                    digests[index] = known
+                    continue
+                }
+                guard let entry = prepared.next() else {
+                    preconditionFailure("one prepared entry per entry to prepare")
+                }
+                digests[index] = try add(entry, named: entries[index].name, to: writer)
+            }
+            batch.removeAll(keepingCapacity: true)
+            batchBytes = 0
+        }
+        var filePosition = 0
+        for (index, entry) in entries.enumerated() {
+            var reused: EntryReuse.Entry?
+            if case .file(_, _, _, let known) = entry.content {
+                if known != nil && filePosition < reusing.count { reused = reusing[filePosition] }
+                filePosition += 1
+            }
+            switch entry.content {
+            case .folder:
+                try flush()
+                try writer.addFolder(entry.name)
+            case .file(let path, let size, let stamp, let known)
+            where size > Int64(PackWriter.wholeEntryLimit) && reused == nil:
+                try flush()
+                digests[index] = try addFile(entry.name, path: path, size: size, stamp: stamp, known: known, to: writer)
+            default:
+                batch.append((index, reused))
+                if reused == nil { batchBytes += entry.size }
+                if batch.count == Self.batchEntries || batchBytes >= Self.batchBytes { try flush() }
+            }
+        }
+        try flush()
+        try archives.checkUnchanged()
+        let (size, sha256) = try writer.finish()
+        // The commit waits for the disk (docs/build-output.md, Durable); starting now overlaps that with the other packs' work.
+        SystemCall.startWriteback(descriptor)
+        return (size, sha256, digests)
+    }
+
+    /// Copies an unchanged entry's archived bytes from the last build's archive, once its local header there is
+    /// exactly the one this writer gives the entry.
+    private func copy(
+        _ name: String, size: Int64, digest: FileDigest, from entry: EntryReuse.Entry,
+        archives: inout PreviousArchives, to writer: AssetPackZipWriter
+    ) throws {
+        let (descriptor, path) = try archives.open(entry.archive)
+        let header = writer.localHeader(
+            ofFile: name, size: size, crc: digest.crc32, deflated: entry.deflated, compressedSize: entry.compressedSize)
+        let changed = ODRPackError.fileChanged(
+            "'\(path)' is not as the last build left it: run the build again (or with --no-cache)")
+        guard header.count <= buffer.count,
+            SystemCall.readFully(
+                descriptor, into: buffer.baseAddress!, count: header.count, at: Int64(entry.headerOffset))
+                == header.count,
+            header.withUnsafeBytes({ $0.elementsEqual(UnsafeRawBufferPointer(rebasing: buffer[..<header.count])) })
+        else { throw changed }
+        var offset = Int64(entry.headerOffset) + Int64(header.count)
+        try writer.addFile(
+            name, size: size, crc: digest.crc32, deflated: entry.deflated, compressedSize: entry.compressedSize
+        ) { append in
+            var left = entry.compressedSize
+            while left > 0 {
+                let count = SystemCall.readFully(
+                    descriptor, into: buffer.baseAddress!, count: Int(min(Int64(buffer.count), left)), at: offset)
+                guard count > 0 else { throw changed }
+                try append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                offset += Int64(count)
+                left -= Int64(count)
+            }
+        }
+        onBytes?(size)
+    }
+
+    private func addBytes(_ bytes: [UInt8], named name: String, to writer: AssetPackZipWriter) throws -> FileDigest {
+        try add(
+            try compressor.prepare(PackEntry(name: name, content: .bytes(bytes)), onBytes: nil), named: name, to: writer
+        )
+    }
+
+    /// Writes a prepared entry and returns its digest; a stored one whose SHA-256 is not known yet is hashed as it is
+    /// archived.
+    private func add(_ entry: EntryCompressor.Prepared, named name: String, to writer: AssetPackZipWriter) throws
+        -> FileDigest
+    {
+        if let sha256 = entry.sha256 {
+            try entry.payload.withUnsafeBytes {
+                try writer.addFile(name, size: entry.size, crc: entry.crc32, deflated: entry.deflated, payload: $0)
+            }
+            return FileDigest(sha256: sha256, crc32: entry.crc32)
+        }
+        precondition(!entry.deflated, "a deflated entry's SHA-256 is computed when it is prepared")
+        var content: SHA256Hasher? = SHA256Hasher.paired()
+        try entry.payload.withUnsafeBytes { payload in
+            try writer.addFile(name, size: entry.size, crc: entry.crc32, deflate: false, alsoHashingInto: &content) {
+                try $0(payload)
+            }
+        }
+        guard let content else { preconditionFailure("the writer hands back the hasher it was given") }
+        return FileDigest(sha256: content.finalize(), crc32: entry.crc32)
+    }
+
+    /// Prepares small entries on every core that is free, a slice per compressor; the first error in entry order is thrown.
+    private func prepare(_ entries: [PackEntry]) throws -> [EntryCompressor.Prepared] {
+        if entries.isEmpty { return [] }
+        let borrowed = spares.borrow(upTo: min(options.jobs, entries.count) - 1)
+        defer { spares.giveBack(borrowed) }
+        let pool = [compressor] + borrowed
+        let report = onBytes
+        let slices = min(pool.count, entries.count)
+        return try parallelMap(Array(0..<slices), jobs: slices) { slice in
+            try entries[(slice * entries.count / slices)..<((slice + 1) * entries.count / slices)].map {
+                try pool[slice].prepare($0, onBytes: report)
+            }
+        }.flatMap { $0 }
+    }
+
+    private func addFile(
+        _ name: String, path: String, size: Int64, stamp: FileStamp?, known: FileDigest?,
+        to writer: AssetPackZipWriter
+    ) throws -> FileDigest {
+        let source = try SourceFile(path: path, name: name, expected: stamp, size: size)
+        defer { source.close() }
+        // The local header needs the CRC before the data: from the cache, or from a first read. The SHA-256 the
+        // cache does not know is computed as the file is archived (a stored file's in one pass with the archive's).
+        let headerCRC = try known?.crc32 ?? source.crc32(buffer: buffer)
+        let deflate = try compressor.shouldDeflate(size: size) { offset, count, into in
+            try source.read(at: offset, count: count, into: into)
+        }
+        var crc: UInt32 = 0
+        var content: SHA256Hasher? = known == nil ? SHA256Hasher.paired() : nil
+        try writer.addFile(name, size: size, crc: headerCRC, deflate: deflate, alsoHashingInto: &content) { append in
+            try source.stream(into: buffer) { chunk in
+                crc = CRC32.update(crc, chunk)
+                try append(chunk)
+                onBytes?(Int64(chunk.count))
+            }
+        }
+        // What was archived must be what the header's CRC describes.
+        if crc != headerCRC { throw source.changed() }
+        try source.checkUnchanged()
+        guard let digest = known ?? content.map({ FileDigest(sha256: $0.finalize(), crc32: crc) }) else {
+            preconditionFailure("a file the cache does not know is hashed as it is archived")
+        }
+        return digest
+    }
+
+    // MARK: Folder
+
+    /// Writes `entries` under `root` with modes 0644/0755 and every time set to the entry time; returns each file's digest.
+    private func writeFolder(_ entries: [PackEntry], at root: String) throws -> [PathKey: FileDigest] {
+        try? FileManager.default.removeItem(atPath: root)
+        try OutputFolder.makeFolder(root)
+        var digests: [PathKey: FileDigest] = [:]
+        for entry in entries {
+            let path = root + "/" + entry.name
+            switch entry.content {
+            case .folder:
+                try OutputFolder.makeFolder(String(path.dropLast()))
+            case .bytes(let bytes):
+                let output = try OutputFile(path: path)
+                defer { output.close() }
+                try bytes.withUnsafeBytes { raw in
+                    try output.write(raw)
+                    digests[PathKey(entry.name)] = FileDigest(
+                        sha256: SHA256Hasher.hex(raw), crc32: CRC32.update(0, raw))
+                }
+                try output.finish(time: options.entryTime)
+            case .file(let source, let size, let stamp, let known):
+                let input = try SourceFile(path: source, name: entry.name, expected: stamp, size: size)
+                defer { input.close() }
+                let output = try OutputFile(path: path)
+                defer { output.close() }
+                var hasher = SHA256Hasher()
+                var crc: UInt32 = 0
+                try input.stream(into: buffer) { chunk in
+                    if known == nil {
+                        hasher.update(chunk)
+                        crc = CRC32.update(crc, chunk)
+                    }
+                    try output.write(chunk)
+                    onBytes?(Int64(chunk.count))
+                }
+                try input.checkUnchanged()
+                try output.finish(time: options.entryTime)
+                digests[PathKey(entry.name)] = known ?? FileDigest(sha256: hasher.finalize(), crc32: crc)
+            }
+        }
+        try OutputFile.setFolderAttributes(of: entries, under: root, time: options.entryTime)
+        return digests
+    }
+
+    /// After signing: what the folder holds now, and the digest of every file the signer added or changed (its
+    /// metadata differs from what was written).
+    private func rehashChanged(in root: String, written: [PathKey: FileDigest]) throws -> (
+        [PackEntry], [PathKey: FileDigest]
+    ) {
+        var digests = written
+        let entries = try PackEntry.entries(ofFolder: root)
+        for entry in entries where !entry.isFolder {
+            let path = root + "/" + entry.name
+            let status = try SystemCall.requireStatus(path, "cannot stat '\(path)'")
+            let stamp = status.stamp
+            if written[PathKey(entry.name)] != nil && stamp.modificationNanoseconds == options.entryTime * 1_000_000_000
+                && status.permissions == 0o644 && stamp.size == entry.size
+            {
+                continue
+            }
+            // What the signer wrote keeps its bytes but takes the pack's modes and times, so the tree stays reproducible.
+            let input = try SourceFile(path: path, name: entry.name, expected: nil, size: entry.size)
+            defer { input.close() }
+            digests[PathKey(entry.name)] = try input.digest(buffer: buffer)
+            try OutputFile.setFileAttributes(path, time: options.entryTime)
+        }
+        try OutputFile.setFolderAttributes(of: entries, under: root, time: options.entryTime)
+        return (entries, digests)
+    }
+}

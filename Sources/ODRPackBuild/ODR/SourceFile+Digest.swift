@@ -1,0 +1,23 @@
+import ODRPackBuildFormat
+import ODRPackFormats
+import ODRPackPlatform
+
+extension SourceFile {
+    /// The whole file's SHA-256 and CRC-32, read from the start.
+    func digest(buffer: UnsafeMutableRawBufferPointer) throws -> FileDigest {
+        var hasher = SHA256Hasher()
+        var crc: UInt32 = 0
+        try stream(into: buffer) { chunk in
+            hasher.update(chunk)
+            crc = CRC32.update(crc, chunk)
+        }
+        return FileDigest(sha256: hasher.finalize(), crc32: crc)
+    }
+
+    /// The whole file's CRC-32, read from the start.
+    func crc32(buffer: UnsafeMutableRawBufferPointer) throws -> UInt32 {
+        var crc: UInt32 = 0
+        try stream(into: buffer) { crc = CRC32.update(crc, $0) }
+        return crc
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import ODRPackBuildFormat
+import ODRPackCore
+import ODRPackPlatform
+
+package struct BuildOptions: Sendable {
+    package var outputDirectory: String
+    package var format: PackFormat = .odr
+    /// `--ba-package CMD` (Background Assets only); nil finds ba-package or xcrun on PATH.
+    package var backgroundAssetsPackager: String?
+    /// `--published FILE` (Background Assets, hosting self): the live download manifest, the source of versions.
+    package var publishedPath: String?
+    /// `--reset-versions`: every Background Assets pack starts at version 0, whatever the folder holds.
+    package var resetVersions = false
+    package var layout: PackLayout = .zip
+    /// Run on every written pack's folder form; what it adds is part of the pack.
+    package var signCommand: String?
+    package var compression: CompressionMode = .auto
+    package var level: Int = BuildOptions.defaultLevel
+    package var jobs: Int = BuildOptions.defaultJobs
+    package var urlPrefix: String?
+    package var useCache = true
+    /// Every entry's modification time, seconds since 1970.
+    package var entryTime: Int64 = BuildOptions.defaultEntryTime
+
+    /// More threads than this only cost memory (each pack writer holds buffers and zlib states).
+    package static let maximumJobs = 256
+
+    /// The deflate level without `--level`: libdeflate's 4 takes 40% less CPU than 6 on the bench corpora's text for
+    /// 5% more bytes of that text (0.1% of their archives, still below bsdtar's level 6); README, "Performance".
+    package static let defaultLevel = 4
+    /// One job per core, up to `maximumJobs`: a plain build on a machine with more cores than that still runs.
+    package static var defaultJobs: Int { min(max(1, SystemCall.processorCount), maximumJobs) }
+
+    /// 2000-01-01T00:00:00Z
+    static let defaultEntryTime: Int64 = 946_684_800
+
+    package init(outputDirectory: String) {
+        self.outputDirectory = outputDirectory
+    }
+
+    /// Reads `SOURCE_DATE_EPOCH`: a whole number of seconds; anything else is a bad invocation (exit 64).
+    package static func entryTime(environment: [String: String]) throws -> Int64 {
+        guard let text = environment["SOURCE_DATE_EPOCH"] else { return defaultEntryTime }
+        guard let value = Int64(text.trimmingCharacters(in: .whitespaces)), value >= 0, value < 4_102_444_800 else {
+            throw ODRPackError.usage(
+                "SOURCE_DATE_EPOCH='\(text)' is not a valid time: set it to whole seconds since 1970 (before 2100), or unset it"
+            )
+        }
+        return value
+    }
+
+    /// The output folder as an absolute, standardized path: what the cache and the up-to-date record are keyed by.
+    var outputPath: String { URL(fileURLWithPath: outputDirectory).standardizedFileURL.path }
+
+    /// The Apple plist a build writes and the one it removes: AssetPackManifest.plist only with a URL prefix.
+    var applePlists: (kept: String, removed: String) {
+        urlPrefix == nil
+            ? (AppleManifests.templateFile, AppleManifests.manifestFile)
+            : (AppleManifests.manifestFile, AppleManifests.templateFile)
+    }
+
+    /// One option that changes what a build writes.
+    struct OutputSetting {
+        var name: String
+        var value: String
+        /// Whether it changes a pack's bytes (else only the manifests and plists).
+        var changesPacks: Bool
+    }
+
+    /// Every option that changes what a build writes, each named once: pack archive keys are made from those that
+    /// change a pack's bytes, the output fingerprint and the up-to-date check's inputs from all of them. The tool's
+    /// version keys the whole build state (`BuildState.magic`).
+    /// - Parameter packager: the Background Assets packager command a build resolved, if any.
+    func outputSettings(packager: String? = nil) -> [OutputSetting] {
+        [
+            OutputSetting(name: "output", value: outputPath, changesPacks: false),
+            OutputSetting(name: "format", value: format.rawValue, changesPacks: true),
+            OutputSetting(name: "layout", value: layout.rawValue, changesPacks: true),
+            OutputSetting(name: "sign-command", value: signCommand ?? "", changesPacks: true),
+            OutputSetting(name: "compression", value: compression.rawValue, changesPacks: true),
+            OutputSetting(name: "level", value: compression == .store ? "" : "\(level)", changesPacks: true),
+            OutputSetting(name: "entry-time", value: "\(entryTime)", changesPacks: true),
+            OutputSetting(name: "ba-package", value: packager ?? "", changesPacks: true),
+            OutputSetting(name: "url-prefix", value: urlPrefix ?? "", changesPacks: false),
+        ]
+    }
+
+    /// The settings as one string, `name=value` NUL-separated.
+    func settingsKey(packager: String? = nil, packsOnly: Bool) -> String {
+        outputSettings(packager: packager).filter { $0.changesPacks || !packsOnly }.map { $0.name + "=" + $0.value }
+            .joined(separator: "\0")
+    }
+
+    /// What, besides content, decides a pack archive's bytes: a change rebuilds the pack.
+    /// - Parameter pack: bytes generated for the pack itself (its Info.plist, or its ba-package manifest).
+    func archiveKey(pack: Data, packager: String? = nil) -> String {
+        archiveSettingsPrefix(packager: packager) + pack.sha256Hex
+    }
+
+    /// What every archive key of these settings starts with: archives whose keys share it archive a file alike.
+    func archiveSettingsPrefix(packager: String? = nil) -> String {
+        settingsKey(packager: packager, packsOnly: true) + "\0pack="
+    }
+}
+
+extension Data {
+    var sha256Hex: String { withUnsafeBytes(SHA256Hasher.hex) }
+}

@@ -1,0 +1,31 @@
+import ODRPackBuildFormat
+import ODRPackCore
+
+/// What a build did.
+package struct BuildResult: Sendable {
+    package var plan: PackPlan
+    /// odrpack-manifest.json as the build wrote it.
+    package var manifest: BuildManifest
+    var facts: [String: PackArchiveFacts]
+    package var options: BuildOptions
+    package var written: [String]
+    package var reused: [String]
+    package var removed: [String]
+    package var bytesRead: Int64
+    package var bytesWritten: Int64
+    /// What the next build into the folder starts from.
+    var state: BuildState
+    /// Why that state could not be saved, when it could not: the output is complete, the next build starts cold.
+    package var stateWarning: String?
+
+    /// The bytes of all the pack archives.
+    package var archiveBytes: Int64 { facts.values.lazy.map(\.archiveSize).saturatingSum }
+
+    /// What the build did, with the whole command's time (the caller's clock: planning counts too).
+    package func summary(seconds: Double) -> BuildSummary {
+        BuildSummary(
+            packs: plan.packs.count, written: written.count, reused: reused.count, removed: removed.count,
+            bytesRead: bytesRead, bytesWritten: bytesWritten, contentBytes: plan.totalSize,
+            archiveBytes: archiveBytes, seconds: seconds)
+    }
+}

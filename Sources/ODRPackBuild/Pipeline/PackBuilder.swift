@@ -1,0 +1,93 @@
+import Foundation
+import ODRPackBuildFormat
+import ODRPackCore
+import ODRPackPlatform
+
+/// Writes every pack of a valid plan into the output folder: in parallel, incrementally and atomically.
+/// Three jobs: `PackReuse` decides what the last build already wrote, the format's writers
+/// (`PackFormatWriter`) write the rest beside their final names on every core, and the format's `PackOutput`
+/// commits them with the manifest last, so a build that fails or is killed never leaves a manifest that lies.
+struct PackBuilder: Sendable {
+    package let options: BuildOptions
+    package let progress: BuildProgress
+
+    init(options: BuildOptions, progress: BuildProgress = BuildProgress(style: .none)) {
+        self.options = options
+        self.progress = progress
+    }
+
+    /// What the last build into the output folder learned (empty with `--no-cache`): load it once,
+    /// plan with its `alreadyChecked(_:)`, then pass it to `build`.
+    func loadState() -> PreviousBuild {
+        PreviousBuild(state: options.useCache ? BuildState.load(forOutput: options.outputPath) : BuildState())
+    }
+
+    /// The output of the plan's format: ODR packs, or Background Assets packs made by `packager`, numbered from
+    /// `published` when the build was given the live download manifest.
+    func output(
+        for plan: PackPlan, rootPath: String, packager: BackgroundAssetsPackager?, published: PublishedDownloadManifest?
+    ) throws -> any PackOutput {
+        switch plan.format {
+        case .odr:
+            return OnDemandResourcesOutput(plan: plan, options: options, rootPath: rootPath)
+        case .backgroundAssets:
+            guard let packager else {
+                throw ODRPackError.commandFailed("a Background Assets build needs a packager (--ba-package)")
+            }
+            return try BackgroundAssetsOutput(
+                plan: plan, options: options, packager: packager, published: published, rootPath: rootPath)
+        }
+    }
+
+    package func build(
+        _ plan: PackPlan, rootPath: String, previous previousBuild: PreviousBuild? = nil,
+        packager: BackgroundAssetsPackager? = nil, published: PublishedDownloadManifest? = nil
+    ) throws -> BuildResult {
+        let output = try output(for: plan, rootPath: rootPath, packager: packager, published: published)
+        try output.prepare()
+        let previous = (previousBuild ?? loadState()).state
+        let packs = plan.packs
+        var reuse = try PackReuse(
+            plan: plan, previous: previous, rootPath: rootPath, archiveKeys: output.archiveKeys,
+            fileNames: output.fileNames, packsPath: output.packsPath, jobs: options.jobs)
+        if reuse.reused.count == packs.count, output.isUnchanged(facts: reuse.facts, previous: previous) {
+            return BuildResult(
+                plan: plan, manifest: BuildManifest(plan: plan, archives: reuse.facts), facts: reuse.facts,
+                options: options, written: [], reused: packs.map(\.id).sorted(), removed: [],
+                bytesRead: reuse.bytesRead, bytesWritten: 0, state: previous)
+        }
+
+        let toWrite = reuse.toWrite
+        progress.begin(packs: toWrite.count, bytes: toWrite.lazy.map { packs[$0].size }.saturatingSum)
+        let written: [PackArchiveFacts]
+        let entries = output.reusableEntries(toWrite: toWrite, fileDigests: reuse.fileDigests, previous: previous)
+        do {
+            let spares = CompressorPool(options: options, capacity: options.jobs - 1)
+            written = try parallelMap(
+                toWrite, jobs: options.jobs, perWorker: { output.makeWriter(spares: spares, entries: entries) }
+            ) { writer, index in
+                writer.onBytes = { [progress] in progress.add(bytes: $0) }
+                let facts = try writer.write(
+                    packs[index], index: index, known: reuse.fileDigests[index],
+                    to: output.temporaryPath(forPack: index))
+                progress.packFinished()
+                return facts
+            }
+        } catch {
+            progress.end()
+            output.removeTemporaryFiles()
+            throw error
+        }
+        progress.end()
+        reuse.bytesRead =
+            [reuse.bytesRead, toWrite.lazy.map { packs[$0].size }.saturatingSum - entries.bytes].saturatingSum
+        for (index, result) in zip(toWrite, written) { reuse.facts[packs[index].id] = result }
+
+        let (manifest, removed, next) = try output.commit(facts: reuse.facts, written: toWrite, previous: previous)
+        return BuildResult(
+            plan: plan, manifest: manifest, facts: reuse.facts, options: options,
+            written: toWrite.map { packs[$0].id }.sorted(), reused: reuse.reused.map { packs[$0].id }.sorted(),
+            removed: removed, bytesRead: reuse.bytesRead,
+            bytesWritten: toWrite.lazy.map { reuse.facts[packs[$0].id]?.archiveSize ?? 0 }.saturatingSum, state: next)
+    }
+}

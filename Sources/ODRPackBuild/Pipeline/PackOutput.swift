@@ -1,0 +1,31 @@
+import ODRPackBuildFormat
+
+/// What differs between the formats a build writes (docs/build-output.md and docs/background-assets.md): where the packs go and under which names, what
+/// besides content decides their bytes, which writer writes them, and how the build folder is committed. Reuse,
+/// parallel writing and cleanup after a failure are the same for every format (`PackBuilder`).
+protocol PackOutput {
+    /// The folder the packs are written in, as an absolute path.
+    var packsPath: String { get }
+    /// Each pack's name in `packsPath`, by pack index.
+    var fileNames: [String] { get }
+    /// Each pack's archive key, by pack index: what besides its content decides its bytes.
+    var archiveKeys: [String] { get }
+
+    /// Creates the folders and refuses what cannot be written, before any pack is.
+    func prepare() throws
+    func temporaryPath(forPack index: Int) -> String
+    /// Which files of the packs to write can be copied from the last build's archives (none where another tool
+    /// writes the packs, or signing may change them).
+    func reusableEntries(toWrite: [Int], fileDigests: [[FileDigest?]], previous: BuildState) -> EntryReuse
+    /// A writer for one worker thread.
+    func makeWriter(spares: CompressorPool, entries: EntryReuse) -> any PackFormatWriter
+    /// Whether every file of the output is already what this build would write, when every pack is reused.
+    func isUnchanged(facts: [String: PackArchiveFacts], previous: BuildState) -> Bool
+    /// Moves the written packs (at their temporary paths) into place, removes what no longer belongs, and writes the
+    /// other files with odrpack-manifest.json last. Returns the manifest written, the stale packs removed and the state
+    /// for the next build.
+    func commit(facts: [String: PackArchiveFacts], written: [Int], previous: BuildState) throws
+        -> (manifest: BuildManifest, removed: [String], state: BuildState)
+    /// Removes this build's temporaries after a failure.
+    func removeTemporaryFiles()
+}

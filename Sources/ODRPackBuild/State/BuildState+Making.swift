@@ -1,0 +1,48 @@
+import Foundation
+import ODRPackBuildFormat
+import ODRPackCore
+import ODRPackPlatform
+
+/// The state a commit leaves for the next build into the same folder.
+extension BuildState {
+    /// The state for this build's packs, files sorted by path and packs pointing at them, but without the archive
+    /// stamps (`takeArchiveStamps`), so that it can be made while the packs move into place.
+    static func make(
+        _ plan: PackPlan, rootPath: String, facts: [String: PackArchiveFacts], fileNames: [String],
+        archiveKeys: [String]
+    ) -> BuildState {
+        let packs = plan.packs
+        var state = BuildState()
+        state.rootPath = rootPath
+        var order = packs.indices.flatMap { pack in packs[pack].files.indices.map { (pack: pack, file: $0) } }
+        order.sort { packs[$0.pack].files[$0.file].path.precedesByCodePoint(packs[$1.pack].files[$1.file].path) }
+        var positions = packs.map { Array(repeating: 0, count: $0.files.count) }
+        let digests = packs.map { facts[$0.id]!.files }
+        state.files.reserveCapacity(order.count)
+        for (position, item) in order.enumerated() {
+            let file = packs[item.pack].files[item.file]
+            positions[item.pack][item.file] = position
+            state.files.append(.init(path: file.path, stamp: file.stamp, digest: digests[item.pack][item.file]))
+        }
+        for (index, pack) in packs.enumerated() {
+            let fact = facts[pack.id]!
+            state.packs[pack.id] = .init(
+                fileName: fileNames[index], archiveKey: archiveKeys[index], archiveSize: fact.archiveSize,
+                archiveSha256: fact.archiveSha256, contentHash: fact.contentHash,
+                uncompressedSize: fact.uncompressedSize, archiveStamp: "", files: positions[index])
+        }
+        return state
+    }
+
+    /// Takes each pack's archive stamp at `packsPath/<its file name>`, once every pack is in place.
+    mutating func takeArchiveStamps(packsPath: String) throws {
+        for id in packs.keys.sorted() {
+            let fileName = packs[id]!.fileName
+            guard let archiveStamp = BuildState.packStamp(atPath: packsPath + "/" + fileName) else {
+                throw ODRPackError.fileChanged(
+                    "pack '\(fileName)' vanished while the build was finishing: run the build again")
+            }
+            packs[id]!.archiveStamp = archiveStamp
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import ODRPackBuildFormat
+import ODRPackCore
+import ODRPackPlatform
+
+/// Everything a build into a folder keeps for the next build into it, in one versioned binary file: each packed
+/// file's digest keyed by its metadata, each pack's archive facts keyed by what decided its bytes, the output files'
+/// metadata, and (when the fast path may vouch for the build) what it printed. The file lives outside the output
+/// folder, which holds only deterministic output: `$ODRPACK_CACHE_DIR`, else `$XDG_CACHE_HOME/odrpack`, else
+/// `~/.cache/odrpack`, named by the output folder's path. A state written by another version of odrpack is ignored
+/// whole, so a new version rewrites every pack once (docs/build-output.md).
+struct BuildState: Sendable, Equatable {
+    /// The format's name and version, then the tool's: either differing makes the file unreadable to this build.
+    static var magic: [UInt8] { Array("odrpack-state 2 \(ToolVersion.current)\n".utf8) }
+
+    struct FileRecord: Equatable, Sendable {
+        var path: String
+        var stamp: FileStamp
+        var digest: FileDigest
+    }
+
+    struct PackRecord: Equatable, Sendable {
+        var fileName: String
+        var archiveKey: String
+        var archiveSize: Int64
+        var archiveSha256: String
+        var contentHash: String
+        var uncompressedSize: Int64
+        /// The archive's metadata (or a digest of a pack folder's) right after it was moved into place.
+        var archiveStamp: String
+        /// The pack's files in its order, as positions in `files`.
+        var files: [Int]
+        /// Where the pack's part of the odrpack-manifest.json this build wrote is, when it could be found.
+        var manifestPart: ManifestPart?
+    }
+
+    /// A pack's bytes in odrpack-manifest.json and what decided them (`BuildManifest.partKey`): a later build whose
+    /// pack has the same key copies them from that file instead of writing its file list again.
+    struct ManifestPart: Equatable, Sendable {
+        var key: String
+        var offset: Int64
+        var length: Int64
+    }
+
+    /// resources-root with every link resolved.
+    var rootPath = ""
+    /// Every packed file, sorted by path in code-point order.
+    var files: [FileRecord] = []
+    var packs: [String: PackRecord] = [:]
+    /// What every output file was made from (`PackOutput`'s fingerprint), and the files' metadata once written.
+    var outputFingerprint = ""
+    var outputs: [String: FileStamp] = [:]
+    /// What the build printed, when the up-to-date fast path may print it again (`UpToDateCheck`).
+    var replay: Replay?
+    /// The state file's modification time as the file system's clock gave it, once loaded: what `vouches(for:)`
+    /// compares with. Not part of the file.
+    var savedAt: Int64?
+
+    /// The state file for an output folder (an absolute, standardized path).
+    static func location(
+        for outputDirectory: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String {
+        let folder: String
+        if let explicit = environment["ODRPACK_CACHE_DIR"], !explicit.isEmpty {
+            folder = explicit
+        } else if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            folder = xdg + "/odrpack"
+        } else if let home = environment["HOME"], !home.isEmpty {
+            folder = home + "/.cache/odrpack"
+        } else {
+            folder = NSTemporaryDirectory() + "odrpack-cache-\(SystemCall.userID)"
+        }
+        return folder + "/" + Data(outputDirectory.utf8).sha256Hex.prefix(32) + ".state"
+    }
+
+    /// The record of the file at `path`.
+    func file(atPath path: String) -> FileRecord? {
+        index(ofFileAtPath: path).map { files[$0] }
+    }
+
+    /// The position in `files` of the file at `path`, found by binary search.
+    func index(ofFileAtPath path: String) -> Int? {
+        var low = 0
+        var high = files.count
+        while low < high {
+            let middle = (low + high) / 2
+            if files[middle].path.precedesByCodePoint(path) { low = middle + 1 } else { high = middle }
+        }
+        return low < files.count && files[low].path.hasSameBytes(as: path) ? low : nil
+    }
+
+    /// Reads the state of an output folder; a missing, damaged or other version's one is simply empty.
+    /// - Parameter fileRecords: false leaves out the file records, which only planning and pack reuse need.
+    static func load(forOutput outputPath: String, fileRecords: Bool = true) -> BuildState {
+        let path = location(for: outputPath)
+        guard var state = FileManager.default.contents(atPath: path).flatMap({ parse($0, fileRecords: fileRecords) })
+        else { return BuildState() }
+        state.savedAt = SystemCall.status(path)?.stamp.modificationNanoseconds
+        // A racily-clean record matches no file, so every use of the records (reuse, the executable-content check,
+        // entry reuse) reads such a file again.
+        for index in state.files.indices where !state.vouches(for: state.files[index].stamp) {
+            state.files[index].stamp = FileStamp(
+                size: -1, modificationNanoseconds: 0, changeNanoseconds: 0, inode: 0, device: 0)
+        }
+        return state
+    }
+
+    /// Whether a file's recorded metadata vouches for its content (docs/build-output.md#atomic): not when the file's time is
+    /// not before the state's own, since then it may have changed again within the same clock tick after the build
+    /// recorded it (git's "racily clean" case; a file system with a coarse clock, HFS+, FAT or a network share,
+    /// makes that tick a second or two). Such a file is read again.
+    func vouches(for stamp: FileStamp) -> Bool {
+        guard let savedAt else { return false }
+        return stamp.modificationNanoseconds < savedAt && stamp.changeNanoseconds < savedAt
+    }
+
+    /// Saves the state for the next build. It only saves time: a build whose state cannot be written still succeeded.
+    /// - Returns: why the state could not be saved (the next build then starts cold), or nil.
+    func save(forOutput outputPath: String) -> String? {
+        let path = BuildState.location(for: outputPath)
+        do {
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try AtomicFile.write(serialized(), to: path, unlinkingFirst: true)
+        } catch {
+            return
+                "the build state cannot be saved to '\(path)' (\(error)), so the next build will read and write every pack again: make that folder writable, or set ODRPACK_CACHE_DIR to one that is"
+        }
+        // What odrpack 0.2 kept instead, in two files.
+        for legacy in [".cache", ".up-to-date"] {
+            _ = SystemCall.removeFile(String(path.dropLast(".state".count)) + legacy)
+        }
+        return nil
+    }
+
+    /// The metadata of a file on disk, or nil when it is missing.
+    static func stamp(atPath path: String) -> FileStamp? {
+        SystemCall.status(path)?.stamp
+    }
+
+    /// What says a written pack is as the build left it: a zip's metadata, or a digest of the name and metadata
+    /// of everything in a pack folder (so a file changed, added or removed inside it is seen). Nil when it is missing.
+    static func packStamp(atPath path: String) -> String? {
+        guard let status = SystemCall.status(path, followingLinks: false) else { return nil }
+        if status.kind == .regular { return "f" + text(status.stamp) }
+        guard status.kind == .directory else { return nil }
+        var hasher = SHA256Hasher()
+        func walk(_ relative: String) -> Bool {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: path + relative) else {
+                return false
+            }
+            for name in names.sorted(by: { $0.precedesByCodePoint($1) }) {
+                guard let child = SystemCall.status(path + relative + "/" + name, followingLinks: false) else {
+                    return false
+                }
+                hasher.update("\(relative)/\(name)\0\(child.mode)\0\(text(child.stamp))\n")
+                if child.kind == .directory && !walk(relative + "/" + name) { return false }
+            }
+            return true
+        }
+        return walk("") ? "d" + hasher.finalize() : nil
+    }
+
+    /// A stamp as five numbers.
+    static func text(_ stamp: FileStamp) -> String {
+        "\(stamp.size)\t\(stamp.modificationNanoseconds)\t\(stamp.changeNanoseconds)\t\(Int64(bitPattern: stamp.inode))\t\(Int64(bitPattern: stamp.device))"
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import ODRPackBuildFormat
+import ODRPackCore
+import ODRPackPlatform
+
+/// Which packs the last build into the folder already wrote (docs/build-output.md#incremental): a pack is reused when its
+/// archive key and file name are as recorded, its archive or folder is exactly as that build left it, and its
+/// content hash is unchanged. Files whose metadata is as recorded are never re-read.
+struct PackReuse {
+    /// Each pack's files' digests where the cache vouches for them (or they were re-hashed), nil elsewhere.
+    var fileDigests: [[FileDigest?]]
+    var facts: [String: PackArchiveFacts] = [:]
+    /// Indices of the reused packs, and of the packs to write (biggest first).
+    var reused: [Int] = []
+    var toWrite: [Int] = []
+    var bytesRead: Int64 = 0
+
+    /// - Parameter fileNames: each pack's name in `packsPath`, where its archive (or folder) is.
+    init(
+        plan: PackPlan, previous: BuildState, rootPath: String, archiveKeys: [String], fileNames: [String],
+        packsPath: String,
+        jobs: Int
+    ) throws {
+        let packs = plan.packs
+        let sameRoot = previous.rootPath == rootPath
+        var unchangedPacks = Set<Int>()
+        fileDigests = packs.indices.map { index in
+            let pack = packs[index]
+            guard sameRoot else { return pack.files.map { _ in nil } }
+            if let record = previous.packs[pack.id], record.files.count == pack.files.count,
+                zip(record.files, pack.files).allSatisfy({ known, file in
+                    previous.files[known].stamp == file.stamp && previous.files[known].path.hasSameBytes(as: file.path)
+                })
+            {
+                unchangedPacks.insert(index)
+                return record.files.map { previous.files[$0].digest }
+            }
+            return pack.files.map { file in
+                previous.file(atPath: file.path).flatMap { $0.stamp == file.stamp ? $0.digest : nil }
+            }
+        }
+        let candidates = packs.indices.filter { index in
+            guard let record = previous.packs[packs[index].id] else { return false }
+            return record.fileName == fileNames[index] && record.archiveKey == archiveKeys[index]
+                && BuildState.packStamp(atPath: packsPath + "/" + record.fileName) == record.archiveStamp
+        }
+        // A touched file of a candidate pack is read to learn whether its bytes changed; it is not rewritten if not.
+        let unknown = candidates.flatMap { pack in
+            fileDigests[pack].indices.filter { fileDigests[pack][$0] == nil }.map { (pack, $0) }
+        }
+        if !unknown.isEmpty {
+            let digests = try parallelMap(unknown, jobs: jobs, perWorker: { ReadBuffer(size: PackWriter.chunkSize) }) {
+                buffer, pair in
+                let file = packs[pair.0].files[pair.1]
+                return try Self.digest(of: rootPath + "/" + file.source, file: file, buffer: buffer.bytes)
+            }
+            for (pair, digest) in zip(unknown, digests) { fileDigests[pair.0][pair.1] = digest }
+            bytesRead = [bytesRead, unknown.lazy.map { packs[$0.0].files[$0.1].size }.saturatingSum].saturatingSum
+        }
+        for index in candidates {
+            let digests = fileDigests[index].compactMap { $0 }
+            guard digests.count == packs[index].files.count, let record = previous.packs[packs[index].id] else {
+                continue
+            }
+            let contentHash =
+                unchangedPacks.contains(index)
+                ? record.contentHash
+                : PackArchiveFacts.contentHash(files: packs[index].files, sha256: digests.map(\.sha256))
+            if contentHash == record.contentHash {
+                facts[packs[index].id] = PackArchiveFacts(
+                    archiveSize: record.archiveSize, archiveSha256: record.archiveSha256,
+                    contentHash: contentHash, files: digests,
+                    uncompressedSize: record.uncompressedSize)
+                reused.append(index)
+            }
+        }
+        let reusedSet = Set(reused)
+        toWrite = packs.indices.filter { !reusedSet.contains($0) }.sorted { packs[$0].size > packs[$1].size }
+    }
+
+    /// Reads a file once for its digest.
+    static func digest(of path: String, file: ResolvedResource, buffer: UnsafeMutableRawBufferPointer) throws
+        -> FileDigest
+    {
+        let source = try SourceFile(path: path, name: file.path, expected: file.stamp, size: file.size)
+        defer { source.close() }
+        let digest = try source.digest(buffer: buffer)
+        try source.checkUnchanged()
+        return digest
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import ODRPackBuildFormat
+import ODRPackCore
+import ODRPackPlatform
+
+/// A build's fast path. When the tool, the output settings, the manifest, every entry's metadata under
+/// resources-root and every output file are exactly as the last successful build into the folder left them, the
+/// build cannot change anything: it prints that build's diagnostics and summary again without planning.
+/// Anything unusual (symbolic links, unreadable entries, no replay in the state) takes the full path.
+struct UpToDateCheck {
+    let manifestPath: String
+    let options: BuildOptions
+    let outputPath: String
+    /// Nil when the manifest cannot be read (the full path reports why).
+    let inputs: String?
+
+    enum Outcome {
+        /// Nothing changed: what the last build printed.
+        case upToDate(UpToDateReplay)
+        /// Something changed. The scan of resources-root made on the way, if any, for planning to reuse.
+        case changed(FileTree?)
+    }
+
+    init(manifestPath: String, options: BuildOptions) {
+        self.manifestPath = manifestPath
+        self.options = options
+        outputPath = options.outputPath
+        let absoluteManifest = URL(fileURLWithPath: manifestPath).standardizedFileURL.path
+        guard let manifest = FileManager.default.contents(atPath: manifestPath) else {
+            inputs = nil
+            return
+        }
+        // The binary's own metadata too: a rebuilt odrpack of the same version may print differently.
+        let toolStamp = SystemCall.status(SystemCall.executablePath).map { BuildState.text($0.stamp) } ?? "-"
+        var hasher = SHA256Hasher()
+        hasher.update("\(toolStamp)\0\(options.settingsKey(packsOnly: false))\0\(manifestPath)\0\(absoluteManifest)\0")
+        manifest.withUnsafeBytes { hasher.update($0) }
+        inputs = hasher.finalize()
+    }
+
+    func run() -> Outcome {
+        guard options.useCache, let inputs else { return .changed(nil) }
+        let state = BuildState.load(forOutput: outputPath, fileRecords: false)
+        guard let replay = state.replay, replay.inputs == inputs,
+            case .success(let realRoot) = LocalFileSystem().resolvedPath(replay.rootPath), realRoot == state.rootPath,
+            state.outputs.allSatisfy({ BuildState.stamp(atPath: outputPath + "/" + $0.key) == $0.value }),
+            replay.absent.allSatisfy({ !SystemCall.exists(outputPath + "/" + $0) }),
+            state.packs.values.allSatisfy({
+                BuildState.packStamp(atPath: outputPath + "/" + AppleManifests.packsFolder + "/" + $0.fileName)
+                    == $0.archiveStamp
+            }),
+            let archives = try? FileManager.default.contentsOfDirectory(
+                atPath: outputPath + "/" + AppleManifests.packsFolder),
+            archives.count == state.packs.count
+        else { return .changed(nil) }
+        let tree = FileTreeScanner(jobs: options.jobs).scan(realRoot)
+        guard tree.fingerprint == replay.treeFingerprint else { return .changed(tree) }
+        // A file whose time is not before the state's may have changed within the tick the build recorded it in.
+        guard tree.directories.allSatisfy({ $0.entries.allSatisfy { state.vouches(for: $0.stamp) } }) else {
+            return .changed(tree)
+        }
+        return .upToDate(
+            UpToDateReplay(
+                replay: replay, packIDs: state.packs.keys.sorted(),
+                manifestPath: outputPath + "/" + BuildManifest.fileName))
+    }
+
+    /// The build's state with what the fast path needs to print it again. Builds the fast path cannot vouch for
+    /// (no tree fingerprint, a path entry inside `.git`, which the scan does not enter, pack folders, whose own
+    /// metadata does not change when a file inside them does, Background Assets builds) get no replay.
+    func state(after result: PlanResult, build: BuildResult) -> BuildState {
+        var state = build.state
+        state.replay = nil
+        guard options.format == .odr, options.layout == .zip, let inputs, let manifest = result.manifest,
+            let resolution = result.resolution, let fingerprint = resolution.fingerprint,
+            !manifest.entries.contains(where: {
+                if case .path(let path) = $0.selector { return path.split(separator: "/").contains(".git") }
+                return false
+            })
+        else { return state }
+        var replay = BuildState.Replay()
+        replay.inputs = inputs
+        replay.rootPath = manifest.resourcesRootURL.path
+        replay.treeFingerprint = fingerprint
+        replay.absent = [options.applePlists.removed]
+        replay.contentBytes = build.plan.totalSize
+        replay.archiveBytes = build.archiveBytes
+        replay.diagnostics = result.diagnostics
+        state.replay = replay
+        return state
+    }
+}

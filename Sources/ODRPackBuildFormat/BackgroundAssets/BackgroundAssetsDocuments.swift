@@ -1,0 +1,84 @@
+import ODRPackCore
+import ODRPackFormats
+
+/// The JSON documents of a Background Assets build (docs/background-assets.md), each a pure function of what odrpack-manifest.json
+/// holds, so that `verify` regenerates them byte for byte. 2-space indented, one item a line, one final newline.
+package enum BackgroundAssetsDocuments {
+    /// `<id>.json`, the pack's ba-package manifest: exactly these keys in this order.
+    package static func packageManifest(
+        assetPackID: String, policy: DownloadPolicy, paths: [String], platforms: [String]
+    )
+        -> String
+    {
+        JSONValue.object([
+            ("assetPackID", .string(assetPackID)),
+            ("downloadPolicy", policy.json),
+            (
+                "fileSelectors",
+                .array(paths.sorted { $0.precedesByCodePoint($1) }.map { .object([("file", .string($0))]) })
+            ),
+            ("platforms", .strings(platforms)),
+        ]).serialized(expandingArrays: true)
+    }
+
+    package static func packageManifest(_ pack: BuildManifest.Pack, platforms: [String]) -> String {
+        packageManifest(
+            assetPackID: pack.assetPackId ?? "", policy: pack.downloadPolicy ?? .onDemand,
+            paths: pack.files.map(\.path), platforms: platforms)
+    }
+
+    /// `AssetPackTags.json`: tag -> asset pack ids and asset pack id -> resource paths, every key sorted. To make a
+    /// tag available the app ensures every pack of the tag, as ODR's `NSBundleResourceRequest(tags:)` did.
+    package static func assetPackTags(_ manifest: BuildManifest) -> String {
+        let assetPackIDs = Dictionary(
+            manifest.packs.map { ($0.id, $0.assetPackId ?? $0.id) }, uniquingKeysWith: { first, _ in first })
+        let tags = manifest.tags.sorted { $0.name.precedesByCodePoint($1.name) }.map { tag -> (String, JSONValue) in
+            (tag.name, .strings(tag.packs.map { assetPackIDs[$0] ?? $0 }.sorted { $0.precedesByCodePoint($1) }))
+        }
+        let packs = manifest.packs.map { pack -> (String, JSONValue) in
+            (pack.assetPackId ?? pack.id, .strings(pack.files.map(\.path).sorted { $0.precedesByCodePoint($1) }))
+        }.sorted { $0.0.precedesByCodePoint($1.0) }
+        return JSONValue.object([
+            ("bundleId", .string(manifest.bundleId)), ("packs", .object(packs)), ("tags", .object(tags)),
+        ])
+        .serialized(expandingArrays: true)
+    }
+
+    /// `site/download-manifest.json` for `hosting: self`: every pack at its immutable address
+    /// `URL/<id>-<16 hex of contentHash>`, sorted by id; `live` gives the download size of packs already published
+    /// at that address (their bytes on the server are what devices download).
+    package static func downloadManifest(_ manifest: BuildManifest, urlPrefix: String, live: [String: Int64] = [:])
+        -> String
+    {
+        let packs = manifest.packs.sorted { ($0.assetPackId ?? "").precedesByCodePoint($1.assetPackId ?? "") }.map {
+            pack -> JSONValue in
+            let id = pack.assetPackId ?? pack.id
+            return .object([
+                ("id", .string(id)),
+                (
+                    "url",
+                    .string(
+                        packURL(urlPrefix, BackgroundAssetsLayout.siteName(of: id, contentHash: pack.contentHash ?? ""))
+                    )
+                ),
+                ("version", .int(pack.version ?? 0)),
+                ("downloadSize", .int(live[id] ?? pack.archiveSize ?? 0)),
+                ("downloadPolicy", (pack.downloadPolicy ?? .onDemand).json),
+                ("host", .object([("thirdParty", .object([]))])),
+            ])
+        }
+        return JSONValue.object([("assetPacks", .array(packs))]).serialized(expandingArrays: true)
+    }
+
+    /// `URL/<id>` with exactly one "/" between.
+    package static func packURL(_ urlPrefix: String, _ id: String) -> String {
+        var base = Substring(urlPrefix)
+        while base.hasSuffix("/") { base = base.dropLast() }
+        return base + "/" + id
+    }
+
+    /// Where the app finds the self-hosted manifest: its `BAManifestURL`.
+    package static func manifestURL(_ urlPrefix: String) -> String { packURL(urlPrefix, downloadManifestFile) }
+
+    static var downloadManifestFile: String { BackgroundAssetsLayout.downloadManifestFile }
+}

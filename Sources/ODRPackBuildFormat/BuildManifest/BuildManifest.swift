@@ -1,0 +1,151 @@
+import ODRPackCore
+
+/// odrpack-manifest.json (docs/build-output.md): the one document `build` writes and `verify`, `diff` and `thin` read back.
+/// Without archive facts (`totals.archiveSize == nil`) it is the `plan --json` form.
+package struct BuildManifest: Sendable, Equatable {
+    static let schemaVersion = 1
+    package static let fileName = "odrpack-manifest.json"
+
+    package struct File: Sendable, Equatable {
+        /// The file's destination inside the pack and the app (docs/manifest.md#destinations).
+        package var path: String
+        /// Its path relative to resources-root, only where it differs from `path`.
+        package var source: String?
+        package var size: Int64
+        /// Nil in a plan (no contents read).
+        package var sha256: String?
+    }
+
+    package struct Pack: Sendable, Equatable {
+        package var id: String
+        /// Relative to the build folder: `OnDemandResources/<pack file name>`.
+        package var file: String
+        package var tags: [String]
+        package var category: DownloadCategory
+        package var priority: Double?
+        package var size: Int64
+        package var archiveSize: Int64?
+        package var archiveSha256: String?
+        package var contentHash: String?
+        package var files: [File]
+        /// Background Assets builds only (docs/background-assets.md): the asset pack id, its download policy, and its version
+        /// (nil in a plan, which knows no previous build).
+        package var assetPackId: String?
+        package var downloadPolicy: DownloadPolicy?
+        package var version: Int64?
+    }
+
+    /// What `thin` needs of a Background Assets build, since it reads only the build folder (docs/background-assets.md).
+    package struct BackgroundAssets: Sendable, Equatable {
+        package var hosting: BackgroundAssetsSettings.Hosting
+        package var platforms: [String]
+        package var events: [String]
+        package var appGroup: String?
+        package var urlPrefix: String?
+        /// The packager command template as run, and the first line of its `--version` (nil for `--ba-package`):
+        /// the release record of which ba-package made the archives.
+        package var packagerCommand: String?
+        package var packagerVersion: String?
+    }
+
+    package struct Tag: Sendable, Equatable {
+        package var name: String
+        package var category: DownloadCategory
+        package var size: Int64
+        package var packs: [String]
+    }
+
+    package struct Totals: Sendable, Equatable {
+        package var packs: Int64
+        package var size: Int64
+        /// Nil in a plan.
+        var archiveSize: Int64?
+        package var initialInstallSize: Int64
+        package var initialPrefetchSize: Int64
+    }
+
+    var schemaVersion: Int
+    /// A manifest without `format` is an ODR build's.
+    package var format: PackFormat = .odr
+    /// Present in a Background Assets build's manifest only.
+    package var backgroundAssets: BackgroundAssets?
+    package var bundleId: String
+    package var profile: String
+    /// Every limit key of docs/manifest.md#limits in table order; nil where the profile has no limit.
+    package var limits: [(key: LimitProfile.Key, value: Int64?)]
+    package var initialInstallTags: [String]
+    package var prefetchOrder: [String]
+    package var appBundleFiles: Int64
+    package var appBundleSize: Int64
+    /// False when the manifest says `untagged: ignore` (`"appBundle": null`).
+    package var countsAppBundle = true
+    package var totals: Totals
+    package var tags: [Tag]
+    package var packs: [Pack]
+
+    /// Whether the archive fields are present: a build's manifest, not a plan's.
+    var hasArchives: Bool { totals.archiveSize != nil }
+
+    package static func == (lhs: BuildManifest, rhs: BuildManifest) -> Bool {
+        lhs.schemaVersion == rhs.schemaVersion && lhs.format == rhs.format
+            && lhs.backgroundAssets == rhs.backgroundAssets
+            && lhs.bundleId == rhs.bundleId && lhs.profile == rhs.profile
+            && lhs.limits.elementsEqual(rhs.limits, by: { $0.key == $1.key && $0.value == $1.value })
+            && lhs.initialInstallTags == rhs.initialInstallTags && lhs.prefetchOrder == rhs.prefetchOrder
+            && lhs.appBundleFiles == rhs.appBundleFiles && lhs.appBundleSize == rhs.appBundleSize
+            && lhs.countsAppBundle == rhs.countsAppBundle
+            && lhs.totals == rhs.totals && lhs.tags == rhs.tags && lhs.packs == rhs.packs
+    }
+}
+
+extension BuildManifest {
+    /// The manifest of a plan; with `archives` (every pack's facts, as a build learns them), a build's manifest.
+    /// A Background Assets build also gives each pack's `versions` (by pack id) and its `urlPrefix`.
+    package init(
+        plan: PackPlan, archives: [String: PackArchiveFacts]? = nil, versions: [String: Int64]? = nil,
+        urlPrefix: String? = nil, packager: (command: String, version: String?)? = nil
+    ) {
+        schemaVersion = Self.schemaVersion
+        format = plan.format
+        if plan.format == .backgroundAssets {
+            let settings = plan.backgroundAssets
+            backgroundAssets = BackgroundAssets(
+                hosting: settings.hosting, platforms: settings.platforms ?? [],
+                events: settings.events, appGroup: settings.appGroup, urlPrefix: urlPrefix,
+                packagerCommand: packager?.command, packagerVersion: packager?.version)
+        }
+        bundleId = plan.bundleID
+        profile = plan.profileName
+        limits = LimitProfile.Key.allCases.map { ($0, plan.limits[$0]) }
+        initialInstallTags = plan.initialInstallTags
+        prefetchOrder = plan.prefetchOrder
+        appBundleFiles = Int64(plan.appBundleFiles)
+        appBundleSize = plan.appBundleSize
+        countsAppBundle = plan.countsAppBundle
+        totals = Totals(
+            packs: Int64(plan.packs.count), size: plan.totalSize,
+            archiveSize: archives.map { facts in plan.packs.lazy.map { facts[$0.id]?.archiveSize ?? 0 }.saturatingSum },
+            initialInstallSize: plan.initialInstallSize, initialPrefetchSize: plan.initialPrefetchSize)
+        tags = plan.tags.map { Tag(name: $0.name, category: $0.category, size: $0.size, packs: $0.packs) }
+        packs = plan.packs.map { pack in
+            let facts = archives?[pack.id]
+            let backgroundAssets = plan.format == .backgroundAssets
+            return Pack(
+                id: pack.id,
+                file: backgroundAssets
+                    ? BackgroundAssetsLayout.archivePath(of: pack.assetPackID)
+                    : AppleManifests.packsFolder + "/" + pack.fileName,
+                tags: pack.tags,
+                category: pack.category, priority: pack.priority, size: pack.size,
+                archiveSize: facts?.archiveSize, archiveSha256: facts?.archiveSha256, contentHash: facts?.contentHash,
+                files: pack.files.enumerated().map { index, file in
+                    File(
+                        path: file.path, source: file.isPlaced ? file.source : nil, size: file.size,
+                        sha256: facts?.files[index].sha256)
+                },
+                assetPackId: backgroundAssets ? pack.assetPackID : nil,
+                downloadPolicy: backgroundAssets ? plan.downloadPolicy(of: pack) : nil,
+                version: backgroundAssets ? versions?[pack.id] : nil)
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import ODRPackCore
+import ODRPackFormats
+import ODRPackPlatform
+
+/// The plists Xcode's On-Demand Resources runtime reads (docs/build-output.md).
+package enum AppleManifests {
+    package static let onDemandResourcesFile = "OnDemandResources.plist"
+    package static let templateFile = "AssetPackManifestTemplate.plist"
+    package static let manifestFile = "AssetPackManifest.plist"
+    package static let packsFolder = "OnDemandResources"
+
+    /// A pack's Info.plist: its id, sorted tags and priority.
+    package static func infoPlist(for pack: AssetPack) -> PropertyListValue {
+        infoPlist(id: pack.id, tags: pack.tags, priority: pack.priority)
+    }
+
+    package static func infoPlist(id: String, tags: [String], priority: Double?) -> PropertyListValue {
+        var values: [String: PropertyListValue] = [
+            "CFBundleIdentifier": .string(id),
+            "Tags": .array(tags.map(PropertyListValue.string)),
+        ]
+        if let priority { values["Priority"] = .real(priority) }
+        return .dictionary(values)
+    }
+
+    /// Tag → packs, and pack → resource paths.
+    package static func onDemandResources(_ plan: PackPlan) -> PropertyListValue {
+        var tags: [String: PropertyListValue] = [:]
+        for tag in plan.tags {
+            tags[tag.name] = .dictionary(["NSAssetPacks": .array(tag.packs.sorted().map(PropertyListValue.string))])
+        }
+        var packs: [String: PropertyListValue] = [:]
+        for pack in plan.packs { packs[pack.id] = .array(pack.files.map { .string($0.path) }) }
+        return .dictionary([
+            "NSBundleResourceRequestTags": .dictionary(tags), "NSBundleResourceRequestAssetPacks": .dictionary(packs),
+        ])
+    }
+
+    /// How a manifest writes `isStreamable`: Xcode's build products hold a plist boolean, its exports the integer
+    /// 1 or 0 (docs/build-output.md).
+    package enum StreamableForm: Sendable {
+        /// `AssetPackManifestTemplate.plist` and `thin --embed`'s `AssetPackManifest.plist`.
+        case boolean
+        /// The `--url-prefix` `AssetPackManifest.plist`.
+        case integer
+    }
+
+    /// One resource per pack, sorted by bundleKey. Each URL is the prefix (with `--url-prefix`), else `packsURL`,
+    /// followed by the percent-encoded pack file name; a prefix makes the export form, none the template.
+    package static func assetPackManifest(
+        _ plan: PackPlan, facts: [String: PackArchiveFacts], urlPrefix: String?,
+        packsURL: String
+    ) -> PropertyListValue {
+        let resources = plan.packs.sorted { $0.id < $1.id }.map { pack in
+            assetPackResource(
+                id: pack.id, url: (urlPrefix ?? packsURL) + percentEncoded(pack.fileName),
+                uncompressedSize: facts[pack.id]?.uncompressedSize ?? pack.size, priority: pack.priority,
+                contentHash: facts[pack.id]?.contentHash ?? "",
+                streamable: urlPrefix == nil ? .boolean : .integer)
+        }
+        return .dictionary(["resources": .array(resources)])
+    }
+
+    /// One pack's entry in AssetPackManifest(Template).plist.
+    package static func assetPackResource(
+        id: String, url: String, uncompressedSize: Int64, priority: Double?,
+        contentHash: String, streamable form: StreamableForm
+    ) -> PropertyListValue {
+        let streamable = url.hasPrefix("http:") || url.hasPrefix("https:")
+        var values: [String: PropertyListValue] = [
+            "bundleKey": .string(id),
+            "URL": .string(url),
+            "isStreamable": form == .boolean ? .bool(streamable) : .int(streamable ? 1 : 0),
+            "uncompressedSize": .int(uncompressedSize),
+            "primaryContentHash": .dictionary([
+                "strategy": .string("modtime"),
+                "hash": .string(contentTimestamp(contentHash)),
+            ]),
+        ]
+        if let priority { values["downloadPriority"] = .real(priority) }
+        return .dictionary(values)
+    }
+
+    /// Percent-encodes everything but unreserved characters, sub-delimiters, ':', '@' and '/'.
+    package static func percentEncoded(_ path: String) -> String {
+        var allowed = CharacterSet.alphanumerics.intersection(
+            CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
+        allowed.insert(charactersIn: "-._~!$&'()*+,;=:@/")
+        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+    }
+
+    /// 2001-01-01T00:00:00Z and 2021-01-01T00:00:00Z in seconds since 1970: the timestamps' range (docs/build-output.md).
+    static let timestampRange: Range<Int64> = 978_307_200..<1_609_459_200
+
+    /// An ISO-8601 UTC time in whole seconds, written with ".000" as Xcode's exports write it, derived from the
+    /// content hash: it changes exactly when the content does, never because a file was touched; it lies in
+    /// 2001-01-01 ..< 2021-01-01, so never in the future.
+    static func contentTimestamp(_ contentHash: String) -> String {
+        let prefix = UInt64(contentHash.prefix(16), radix: 16) ?? 0
+        let span = UInt64(timestampRange.upperBound - timestampRange.lowerBound)
+        let time = UTCTime(secondsSince1970: Int64(prefix % span) + timestampRange.lowerBound)
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d.000Z", time.year, time.month, time.day, time.hour, time.minute,
+            time.second)
+    }
+}

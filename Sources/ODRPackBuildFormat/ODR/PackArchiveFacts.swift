@@ -1,0 +1,37 @@
+import ODRPackCore
+import ODRPackPlatform
+
+/// What writing a pack learned: the fields of odrpack-manifest.json and of the asset-pack manifest that need contents.
+package struct PackArchiveFacts: Sendable, Equatable {
+    /// The archive's bytes (zip layout), or the bytes of every file in the pack folder (folder layout).
+    package let archiveSize: Int64
+    /// SHA-256 of the archive, or of the folder's `path NUL size NUL sha256 LF` lines (docs/build-output.md).
+    package let archiveSha256: String
+    package let contentHash: String
+    /// Each resource's digest, in the pack's file order.
+    package let files: [FileDigest]
+    /// The bytes of the pack's resources and its Info.plist: what signing added is not counted (docs/build-output.md, as in
+    /// every pack of Xcode's exports).
+    package let uncompressedSize: Int64
+
+    package init(
+        archiveSize: Int64, archiveSha256: String, contentHash: String, files: [FileDigest], uncompressedSize: Int64
+    ) {
+        self.archiveSize = archiveSize
+        self.archiveSha256 = archiveSha256
+        self.contentHash = contentHash
+        self.files = files
+        self.uncompressedSize = uncompressedSize
+    }
+
+    /// SHA-256 of the pack's sorted (path, size, sha256) list, one `path NUL size NUL sha256 LF` record each.
+    package static func contentHash(files: [ResolvedResource], sha256: [String]) -> String {
+        contentHash(zip(files, sha256).lazy.map { ($0.path, $0.size, $1) })
+    }
+
+    package static func contentHash(_ records: some Sequence<(path: String, size: Int64, sha256: String)>) -> String {
+        var hasher = SHA256Hasher()
+        for record in records { hasher.update("\(record.path)\0\(record.size)\0\(record.sha256)\n") }
+        return hasher.finalize()
+    }
+}

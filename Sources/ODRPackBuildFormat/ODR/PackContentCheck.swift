@@ -1,0 +1,54 @@
+import Foundation
+import ODRPackFormats
+
+/// What a pack must hold by its manifest entry, checked file by file whatever the layout.
+package struct PackContentCheck {
+    let pack: BuildManifest.Pack
+    /// By path bytes: NFC and NFD spellings of one name are two files (docs/manifest.md#tags).
+    var expected: [PathKey: BuildManifest.File]
+    package var problems: [String] = []
+    var sawInfo = false
+
+    package init(pack: BuildManifest.Pack) {
+        self.pack = pack
+        expected = Dictionary(pack.files.map { (PathKey($0.path), $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    package mutating func compareArchive(size: Int64, sha256: String) {
+        if let recorded = pack.archiveSize, recorded != size {
+            problems.append("'\(pack.file)' is \(size) bytes, the manifest says \(recorded)")
+        }
+        if let recorded = pack.archiveSha256, recorded != sha256 {
+            problems.append("'\(pack.file)' has sha256 \(sha256), the manifest says \(recorded)")
+        }
+    }
+
+    /// One file of the pack; `bytes` holds Info.plist's.
+    package mutating func file(_ name: String, size: Int64, sha256: String, bytes: [UInt8]) {
+        if name == PackEntry.infoPlistName {
+            sawInfo = true
+            let wanted = [UInt8](
+                AppleManifests.infoPlist(id: pack.id, tags: pack.tags, priority: pack.priority).binaryData())
+            if bytes != wanted {
+                problems.append(
+                    "Info.plist does not hold exactly CFBundleIdentifier '\(pack.id)', the tags\(pack.priority == nil ? "" : " and the priority")"
+                )
+            }
+        } else if let file = expected.removeValue(forKey: PathKey(name)) {
+            if size != file.size {
+                problems.append("'\(name)' is \(size) bytes, the manifest says \(file.size)")
+            } else if let recorded = file.sha256, recorded != sha256 {
+                problems.append("'\(name)' does not match its sha256")
+            }
+        } else if !name.hasPrefix(PackEntry.signatureFolder) {
+            problems.append("'\(name)' is not in the manifest")
+        }
+    }
+
+    package mutating func finish() {
+        if !sawInfo { problems.append("the pack has no Info.plist") }
+        for path in expected.keys.map(\.path).sorted(by: { $0.precedesByCodePoint($1) }) {
+            problems.append("'\(path)' is missing from the pack")
+        }
+    }
+}

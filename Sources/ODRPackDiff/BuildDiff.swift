@@ -1,0 +1,183 @@
+import ODRPackBuildFormat
+import ODRPackCore
+import ODRPackFormats
+import ODRPackPlatform
+
+/// What changes between two builds, and what a device that holds the old one downloads again (docs/commands.md#diff).
+/// Pure: it compares two manifests.
+package struct BuildDiff: Sendable {
+    package enum Status: String, Sendable {
+        case added, removed, changed, unchanged
+    }
+
+    package struct PackChange: Sendable {
+        package var id: String
+        package var tags: [String]
+        package var status: Status
+        /// The category on the new side (old side for a removed pack).
+        package var category: DownloadCategory
+        package var oldSize: Int64?
+        package var newSize: Int64?
+        package var added: [String] = []
+        package var removed: [String] = []
+        package var modified: [String] = []
+        /// What a device downloads again for this pack: its new size when added or changed.
+        package var redownloadSize: Int64 { status == .added || status == .changed ? newSize ?? 0 : 0 }
+        package var shortName: String { tags.joined(separator: "+") }
+    }
+
+    /// A file whose tags changed, so it now lives in another pack.
+    package struct Move: Sendable {
+        package var path: String
+        package var fromPack: String
+        package var toPack: String
+        /// Its content changed too.
+        package var modified: Bool
+    }
+
+    package struct TagChange: Sendable {
+        package var name: String
+        package var status: Status
+        package var category: DownloadCategory
+        package var redownloadSize: Int64
+    }
+
+    package var packs: [PackChange]
+    package var moves: [Move]
+    package var tags: [TagChange]
+    package var redownloadInitialInstall: Int64
+    package var redownloadPrefetch: Int64
+    package var redownloadOnDemand: Int64
+    /// Background Assets builds: the asset pack ids of the packs added or changed, whose new version must be
+    /// uploaded (sorted); nil for ODR builds.
+    package var upload: [String]?
+    /// Background Assets builds: the asset pack ids OLD has and NEW does not (sorted); nil for ODR builds.
+    package var retired: [String]?
+    /// NEW's hosting, for what retiring means there (docs/background-assets.md); nil for ODR builds.
+    package var hosting: BackgroundAssetsSettings.Hosting?
+
+    package var packsChanged: Int { packs.filter { $0.status != .unchanged }.count }
+    package var hasChanges: Bool { packsChanged > 0 || !moves.isEmpty || tags.contains { $0.status != .unchanged } }
+
+    /// Two builds can be compared only when they are of one app and one format.
+    /// - Throws: `ODRPackError.unusableInput` (exit 2) otherwise.
+    package static func checkComparable(old: BuildManifest, new: BuildManifest) throws {
+        guard old.bundleId == new.bundleId else {
+            throw ODRPackError.unusableInput(
+                "the builds are of different apps ('\(old.bundleId)' and '\(new.bundleId)'): pack ids include the bundle id, so nothing could match"
+            )
+        }
+        guard old.format == new.format else {
+            throw ODRPackError.unusableInput(
+                "one build is \(old.format == .odr ? "ODR" : "Background Assets") and the other \(new.format == .odr ? "ODR" : "Background Assets"): compare two builds of the same --format"
+            )
+        }
+    }
+
+    package init(old: BuildManifest, new: BuildManifest) {
+        let oldPacks = Dictionary(old.packs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let newPacks = Dictionary(new.packs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+
+        // Where every file lives on each side: a file has one tag set, so one pack.
+        // Paths by their bytes: NFC and NFD spellings of one name are two files (docs/manifest.md#tags).
+        var oldHome: [PathKey: (pack: String, file: BuildManifest.File)] = [:]
+        for pack in old.packs { for file in pack.files { oldHome[PathKey(file.path)] = (pack.id, file) } }
+        var newHome: [PathKey: (pack: String, file: BuildManifest.File)] = [:]
+        for pack in new.packs { for file in pack.files { newHome[PathKey(file.path)] = (pack.id, file) } }
+
+        var moves: [Move] = []
+        var moved = Set<PathKey>()
+        for (path, now) in newHome {
+            guard let before = oldHome[path], before.pack != now.pack else { continue }
+            moves.append(
+                Move(
+                    path: path.path, fromPack: before.pack, toPack: now.pack,
+                    modified: !Self.sameContent(before.file, now.file)))
+            moved.insert(path)
+        }
+        moves.sort { $0.path.precedesByCodePoint($1.path) }
+
+        var changes: [PackChange] = []
+        for id in Set(oldPacks.keys).union(newPacks.keys).sorted() {
+            let before = oldPacks[id]
+            let after = newPacks[id]
+            let reference = (after ?? before)!
+            var change = PackChange(
+                id: id, tags: reference.tags, status: .unchanged, category: reference.category,
+                oldSize: before?.size, newSize: after?.size)
+            let oldFiles = Dictionary(
+                (before?.files ?? []).map { (PathKey($0.path), $0) }, uniquingKeysWith: { first, _ in first })
+            let newFiles = Dictionary(
+                (after?.files ?? []).map { (PathKey($0.path), $0) }, uniquingKeysWith: { first, _ in first })
+            change.added = newFiles.keys.filter { oldFiles[$0] == nil && !moved.contains($0) }.map(\.path).sorted {
+                $0.precedesByCodePoint($1)
+            }
+            change.removed = oldFiles.keys.filter { newFiles[$0] == nil && !moved.contains($0) }.map(\.path).sorted {
+                $0.precedesByCodePoint($1)
+            }
+            change.modified = newFiles.keys.filter { path in
+                oldFiles[path].map { !Self.sameContent($0, newFiles[path]!) } ?? false
+            }.map(\.path).sorted { $0.precedesByCodePoint($1) }
+            switch (before, after) {
+            case (nil, _?): change.status = .added
+            case (_?, nil): change.status = .removed
+            case (let before?, let after?):
+                let sameContent =
+                    before.contentHash != nil && after.contentHash != nil
+                    ? before.contentHash == after.contentHash
+                    : oldFiles.count == newFiles.count
+                        && newFiles.allSatisfy { path, file in
+                            oldFiles[path].map { Self.sameContent($0, file) } ?? false
+                        }
+                change.status = sameContent ? .unchanged : .changed
+            default: break
+            }
+            changes.append(change)
+        }
+        packs = changes
+        self.moves = moves
+
+        let byID = Dictionary(changes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let oldTags = Dictionary(old.tags.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let newTags = Dictionary(new.tags.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        tags = Set(oldTags.keys).union(newTags.keys).sorted().map { name in
+            guard let after = newTags[name] else {
+                return TagChange(name: name, status: .removed, category: oldTags[name]!.category, redownloadSize: 0)
+            }
+            let redownload = after.packs.reduce(Int64(0)) { $0 + (byID[$1]?.redownloadSize ?? 0) }
+            let status: Status
+            if oldTags[name] == nil {
+                status = .added
+            } else if redownload > 0 || Set(oldTags[name]!.packs) != Set(after.packs)
+                || after.packs.contains(where: { byID[$0]?.status != .unchanged })
+            {
+                status = .changed
+            } else {
+                status = .unchanged
+            }
+            return TagChange(name: name, status: status, category: after.category, redownloadSize: redownload)
+        }
+        func redownload(_ category: DownloadCategory) -> Int64 {
+            changes.lazy.filter { $0.category == category }.map(\.redownloadSize).saturatingSum
+        }
+        redownloadInitialInstall = redownload(.initialInstall)
+        redownloadPrefetch = redownload(.prefetch)
+        redownloadOnDemand = redownload(.onDemand)
+        if new.format == .backgroundAssets {
+            let assetPackIDs = Dictionary(
+                new.packs.map { ($0.id, $0.assetPackId ?? $0.id) }, uniquingKeysWith: { first, _ in first })
+            upload = changes.filter { $0.status == .added || $0.status == .changed }.compactMap { assetPackIDs[$0.id] }
+                .sorted { $0.precedesByCodePoint($1) }
+            let newIDs = Set(new.packs.map { $0.assetPackId ?? $0.id })
+            retired = Set(old.packs.map { $0.assetPackId ?? $0.id }).subtracting(newIDs).sorted {
+                $0.precedesByCodePoint($1)
+            }
+            hosting = new.backgroundAssets?.hosting
+        }
+    }
+
+    static func sameContent(_ a: BuildManifest.File, _ b: BuildManifest.File) -> Bool {
+        if let first = a.sha256, let second = b.sha256 { return first == second && a.size == b.size }
+        return a.size == b.size
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import ODRPackBuildFormat
+import ODRPackCore
+import ODRPackFormats
+import ODRPackPlatform
+
+/// `thin` with a Background Assets build (docs/background-assets.md): removes the packed files from the app (as for ODR), copies
+/// `AssetPackTags.json` into its root and sets the `BA*` keys of its Info.plist, kept in its own format (XML or
+/// binary). Everything is checked before anything changes; running it twice equals running it once.
+struct BackgroundAssetsThinner {
+    let thinner: AppThinner
+    let manifest: BuildManifest
+    let buildFolder: String
+
+    /// The keys a self-hosted build sets, which an Apple-hosted one removes.
+    static let selfHostingKeys = [
+        "BAManifestURL", "BAInitialDownloadRestrictions", "BAMaxInstallSize", "BAEssentialMaxInstallSize",
+    ]
+
+    func run(_ location: AppThinner.Location) throws -> AppThinner.Result {
+        let options = thinner.options
+        if options.embed {
+            throw ODRPackError.usage(
+                "--embed applies to ODR builds only: Background Assets packs are downloaded by the system, never embedded; '\(options.buildPath)' is a Background Assets build"
+            )
+        }
+        guard let settings = manifest.backgroundAssets else {
+            throw ODRPackError.unusableInput(
+                "'\(options.buildPath)' has no backgroundAssets settings: rebuild it with odrpack build")
+        }
+        let tagsPath = buildFolder + "/" + BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.tagsFile
+        guard let tags = FileManager.default.contents(atPath: tagsPath) else {
+            throw ODRPackError.unusableInput(
+                "'\(tagsPath)' cannot be read: is '\(options.buildPath)' a finished odrpack build?")
+        }
+        let infoPath = try Self.infoPlistPath(of: location.app)
+        let (original, format) = try Self.readPlist(infoPath)
+        var plist = original
+
+        var result = AppThinner.Result()
+        let (toRemove, diagnostics) = try thinner.packedFiles(of: manifest, in: location)
+        result.diagnostics = diagnostics
+        let tagsName = Self.tagsLocation(app: location.app, infoPath: infoPath)
+        if !diagnostics.hasErrors,
+            let warning = thinner.notInAppWarning(
+                manifest, found: toRemove.count, in: location,
+                installed: (tagsName, tags))
+        {
+            result.diagnostics.append(warning)
+        }
+        var appGroup = options.appGroup ?? settings.appGroup
+        if appGroup == nil, case .string(let existing)? = plist["BAAppGroupID"] { appGroup = existing }
+        if appGroup == nil {
+            result.diagnostics.append(
+                .error(
+                    .baAppGroupMissing,
+                    "the app has no App Group id for Background Assets: set 'app-group' in the manifest's background-assets section, pass --app-group group.<your.bundle.id>, or add BAAppGroupID to the app's Info.plist (the app and its downloader extension must share the group)",
+                    subject: "BAAppGroupID"))
+        }
+        if let problem = Self.downloaderExtensionProblem(location.app) { result.diagnostics.append(problem) }
+        if result.diagnostics.hasErrors { return result }
+
+        let keys = try infoPlistValues(settings: settings, appGroup: appGroup!)
+        for (key, value) in keys { plist[key] = value }
+        if settings.hosting == .apple { for key in Self.selfHostingKeys { plist.removeValue(forKey: key) } }
+        // Written only when a value changed, so a second run leaves the file's bytes as they are.
+        let newInfo = plist == original ? nil : Self.serialize(plist, format: format)
+
+        // Change the app.
+        try thinner.remove(toRemove, in: location, into: &result)
+        let tagsTarget = location.app + "/" + tagsName
+        if FileManager.default.contents(atPath: tagsTarget) != tags {
+            try OutputFolder.makeFolder((tagsTarget as NSString).deletingLastPathComponent)
+            try AtomicFile.write(tags, to: tagsTarget, replacingLinks: true)
+        }
+        result.installed = [tagsName]
+        if let newInfo { try AtomicFile.write(newInfo, to: infoPath, replacingLinks: true) }
+        result.infoPlistKeys = keys.map(\.0).sorted()
+        return result
+    }
+
+    /// Where `AssetPackTags.json` goes: the app's root, or for a macOS app (`Contents/Info.plist`) its
+    /// `Contents/Resources/`, since anything beside `Contents/` breaks code signing (docs/background-assets.md).
+    static func tagsLocation(app: String, infoPath: String) -> String {
+        infoPath == app + "/Contents/Info.plist"
+            ? "Contents/Resources/" + BackgroundAssetsLayout.tagsFile : BackgroundAssetsLayout.tagsFile
+    }
+
+    /// The `BA*` keys for the build's hosting (docs/background-assets.md): allowances count the archives' bytes (what downloads), install
+    /// sizes the resources' bytes (what unpacks); the non-essential ones count the prefetch packs, which download
+    /// right after installation.
+    func infoPlistValues(settings: BuildManifest.BackgroundAssets, appGroup: String) throws -> [(
+        String, PropertyListValue
+    )] {
+        var values: [(String, PropertyListValue)] = [
+            ("BAHasManagedAssetPacks", .bool(true)),
+            ("BAAppGroupID", .string(appGroup)),
+            ("BAUsesAppleHosting", .bool(settings.hosting == .apple)),
+        ]
+        guard settings.hosting == .self else { return values }
+        guard let urlPrefix = settings.urlPrefix, let host = URL(string: urlPrefix)?.host, !host.isEmpty else {
+            throw ODRPackError.unusableInput(
+                "the build is self-hosted but its urlPrefix '\(settings.urlPrefix ?? "")' names no host: rebuild it with --url-prefix https://host/path"
+            )
+        }
+        let essential = manifest.packs.filter { $0.category == .initialInstall }
+        let prefetch = manifest.packs.filter { $0.category == .prefetch }
+        // What devices download: each pack's downloadSize as the build's download manifest lists it (a pack live at its
+        // address keeps the size of its published bytes), else the archive's.
+        let listed =
+            (try? PublishedDownloadManifest.load(
+                buildFolder + "/" + BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.siteFolder + "/"
+                    + BackgroundAssetsLayout.downloadManifestFile))?.packs ?? [:]
+        func archives(_ packs: [BuildManifest.Pack]) -> Int64 {
+            packs.lazy.map { listed[$0.assetPackId ?? $0.id]?.downloadSize ?? $0.archiveSize ?? 0 }.saturatingSum
+        }
+        func resources(_ packs: [BuildManifest.Pack]) -> Int64 { packs.lazy.map(\.size).saturatingSum }
+        values += [
+            ("BAManifestURL", .string(BackgroundAssetsDocuments.manifestURL(urlPrefix))),
+            (
+                "BAInitialDownloadRestrictions",
+                .dictionary([
+                    "BADownloadDomainAllowList": .array([.string(host)]),
+                    "BADownloadAllowance": .int(archives(prefetch)),
+                    "BAEssentialDownloadAllowance": .int(archives(essential)),
+                ])
+            ),
+            ("BAMaxInstallSize", .int(resources(prefetch))),
+            ("BAEssentialMaxInstallSize", .int(resources(essential))),
+        ]
+        return values
+    }
+
+    /// The plist in its format, through odrpack's own writers (keys sorted, every value of its own kind): Foundation's
+    /// binary writer follows its hash order, and on Linux its bridge writes a Swift `true` as the integer 1.
+    static func serialize(_ plist: [String: PropertyListValue], format: PropertyListSerialization.PropertyListFormat)
+        -> Data
+    {
+        format == .binary ? PropertyListValue.dictionary(plist).binaryData() : XMLPropertyList.data(.dictionary(plist))
+    }
+
+    /// `APP/Info.plist` (iOS, tvOS, visionOS), else `APP/Contents/Info.plist` (macOS).
+    static func infoPlistPath(of app: String) throws -> String {
+        for path in [app + "/Info.plist", app + "/Contents/Info.plist"]
+        where FileManager.default.fileExists(atPath: path) {
+            return path
+        }
+        throw ODRPackError.unusableInput("'\(app)' has no Info.plist: pass a built app bundle (MyGame.app)")
+    }
+
+    static func readPlist(_ path: String) throws -> (
+        [String: PropertyListValue], PropertyListSerialization.PropertyListFormat
+    ) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ODRPackError.fileOperation("cannot read '\(path)'")
+        }
+        var format = PropertyListSerialization.PropertyListFormat.xml
+        guard let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: &format),
+            let dictionary = plist as? [String: Any]
+        else {
+            throw ODRPackError.unusableInput("'\(path)' is not a property list dictionary: is the app bundle complete?")
+        }
+        guard case .dictionary(let values)? = PropertyListValue(foundation: dictionary) else {
+            throw ODRPackError.unusableInput(
+                "'\(path)' holds a value a property list cannot: is the app bundle complete?")
+        }
+        // Old-style (OpenStep) plists cannot be written back: XML keeps every value.
+        return (values, format == .openStep ? .xml : format)
+    }
+
+    /// The downloader extension's identifier (docs/background-assets.md): exactly this, nothing that merely mentions background assets.
+    static let downloaderExtensionPoint = "com.apple.background-asset-downloader-extension"
+
+    /// Nil when an `.appex` in `Extensions/` (macOS: `Contents/Extensions/`) has the downloader extension point;
+    /// else `ba-extension-misplaced` for one only in `PlugIns/`, or `ba-extension-missing` naming any extension whose
+    /// identifier mentions background assets but is not the one the system registers.
+    static func downloaderExtensionProblem(_ app: String) -> Diagnostic? {
+        let macOS = FileManager.default.fileExists(atPath: app + "/Contents/Info.plist")
+        let prefix = macOS ? "Contents/" : ""
+        var lookalikes: [String] = []
+        func matching(in folder: String) -> String? {
+            let path = app + "/" + prefix + folder
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+            for name in names where name.hasSuffix(".appex") {
+                let appex = path + "/" + name
+                guard let info = try? infoPlistPath(of: appex), let (plist, _) = try? readPlist(info) else { continue }
+                var points: [String] = []
+                for (container, key) in [
+                    ("EXAppExtensionAttributes", "EXExtensionPointIdentifier"),
+                    ("NSExtension", "NSExtensionPointIdentifier"),
+                ] {
+                    if case .dictionary(let attributes)? = plist[container], case .string(let point)? = attributes[key]
+                    {
+                        points.append(point)
+                    }
+                }
+                if points.contains(downloaderExtensionPoint) { return prefix + folder + "/" + name }
+                for point in points
+                where point.lowercased().contains("background-asset") || point.lowercased().contains("backgroundasset")
+                {
+                    lookalikes.append("'\(prefix + folder + "/" + name)' (\(point))")
+                }
+            }
+            return nil
+        }
+        if matching(in: "Extensions") != nil { return nil }
+        if let misplaced = matching(in: "PlugIns") {
+            return .error(
+                .baExtensionMisplaced,
+                "the Background Assets downloader extension '\(misplaced)' is in PlugIns/, which App Store Connect rejects (ITMS-91179): embed it in \(prefix)Extensions/ (Xcode: Embed ExtensionKit Extensions)",
+                subject: misplaced)
+        }
+        let seen =
+            lookalikes.isEmpty
+            ? ""
+            : "; \(lookalikes.joined(separator: ", ")) has another extension point, which the system never registers as the downloader"
+        return .warning(
+            .baExtensionMissing,
+            "the app has no Background Assets downloader extension (an .appex in \(prefix)Extensions/ whose extension point is \(downloaderExtensionPoint))\(seen): the app stops when it first uses AssetPackManager; add the downloader extension target to the app",
+            subject: (app as NSString).lastPathComponent)
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import ODRPackBuildFormat
+import ODRPackFormats
+import ODRPackPlatform
+
+/// Lays out a built pack (a zip or a folder) as a pack folder: what an app embeds and an IPA holds. Files get
+/// mode 0644, folders 0755, and the times the pack holds, so the copy is as reproducible as the build.
+enum PackExtractor {
+    /// Writes the pack at `source` into the new folder `destination`; returns the bytes of its files.
+    static func extract(_ source: String, to destination: String) throws -> Int64 {
+        let status = try SystemCall.requireStatus(source, followingLinks: false, "cannot read the pack '\(source)'")
+        guard status.kind == .directory || status.kind == .regular else {
+            throw ODRPackError.unusableInput(
+                "the pack '\(source)' is neither a file nor a folder (a link, pipe or device): build again")
+        }
+        try OutputFolder.makeFolder(destination)
+        var folders: [(String, Int64)] = []
+        var total: Int64 = 0
+        let buffer = ReadBuffer(size: 1 << 20)
+        if status.kind == .directory {
+            for entry in try PackEntry.entries(ofFolder: source) {
+                let item = try SystemCall.requireStatus(
+                    source + "/" + entry.name, followingLinks: false, "cannot stat '\(source)/\(entry.name)'")
+                let time = item.stamp.modificationNanoseconds / 1_000_000_000
+                let path = destination + "/" + entry.name
+                guard case .file(let from, let size, _, _) = entry.content else {
+                    try OutputFolder.makeFolder(String(path.dropLast()))
+                    folders.append((String(path.dropLast()), time))
+                    continue
+                }
+                let input = try SourceFile(path: from, name: entry.name, expected: nil, size: size)
+                defer { input.close() }
+                let output = try OutputFile(path: path)
+                defer { output.close() }
+                try input.stream(into: buffer.bytes) { try output.write($0) }
+                try output.finish(time: time)
+                total += size
+            }
+            folders.append((destination, status.stamp.modificationNanoseconds / 1_000_000_000))
+        } else {
+            do {
+                try extractZip(source, to: destination, folders: &folders, total: &total)
+            } catch let error as StreamingZipReader.FormatError {
+                throw ODRPackError.unusableInput(
+                    "'\(source)' is not a readable pack (\(error.description)): run odrpack verify, then build again")
+            }
+        }
+        for (folder, time) in folders.reversed() { try OutputFile.setFolderAttributes(folder, time: time) }
+        return total
+    }
+
+    private static func extractZip(
+        _ source: String, to destination: String, folders: inout [(String, Int64)], total: inout Int64
+    ) throws {
+        let reader = try StreamingZipReader(path: source)
+        var time = Int64(0)
+        while let entry = try reader.nextEntry() {
+            time = ZipFormat.seconds(dosTime: entry.dosTime, dosDate: entry.dosDate)
+            if entry.name.hasPrefix(ZipMetadata.folderName) { continue }
+            guard !entry.name.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }),
+                !entry.name.hasPrefix("/")
+            else {
+                throw ODRPackError.unusableInput(
+                    "'\(source)' holds the entry '\(entry.name)', which leaves the pack: rebuild it with odrpack build")
+            }
+            let path = destination + "/" + entry.name
+            if entry.name.hasSuffix("/") {
+                try OutputFolder.makeFolder(String(path.dropLast()))
+                folders.append((String(path.dropLast()), time))
+                continue
+            }
+            let output = try OutputFile(path: path)
+            defer { output.close() }
+            let (crc, size) = try reader.readData { try output.write($0) }
+            guard crc == entry.crc, size == entry.size else {
+                throw ODRPackError.unusableInput(
+                    "'\(entry.name)' in '\(source)' is damaged (CRC or size mismatch): run odrpack verify, then build again"
+                )
+            }
+            try output.finish(time: time)
+            total += Int64(size)
+        }
+        folders.append((destination, time))
+    }
+}

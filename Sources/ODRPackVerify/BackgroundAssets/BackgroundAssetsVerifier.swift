@@ -1,0 +1,155 @@
+import Foundation
+import ODRPackBuildFormat
+import ODRPackCore
+import ODRPackFormats
+import ODRPackPlatform
+
+/// `verify` of a Background Assets build (docs/background-assets.md): every `<id>.json` regenerated from the build manifest byte for
+/// byte, every `.aar` by size and SHA-256 (odrpack cannot read Apple Archives: the packager made them),
+/// `AssetPackTags.json`, and for `hosting: self` the `site/` folder.
+struct BackgroundAssetsVerifier {
+    let manifest: BuildManifest
+    let folder: String
+
+    var packsPath: String { folder + "/" + BackgroundAssetsLayout.folder }
+
+    func verify() throws -> BuildVerifier.Report {
+        guard let settings = manifest.backgroundAssets else {
+            throw ODRPackError.unusableInput(
+                "the build manifest has no backgroundAssets: rebuild it with odrpack build")
+        }
+        let packs = try parallelMap(manifest.packs) { pack in
+            BuildVerifier.PackReport(id: pack.id, file: pack.file, problems: problems(of: pack, settings: settings))
+        }
+        var fileProblems: [BuildVerifier.FileProblem] = []
+        let tagsFile = BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.tagsFile
+        if let problem = compare(tagsFile, with: BackgroundAssetsDocuments.assetPackTags(manifest)) {
+            fileProblems.append(.init(file: tagsFile, problem: problem))
+        }
+        fileProblems += siteProblems(settings)
+        let listed = Set(manifest.packs.map { PathKey(($0.file as NSString).lastPathComponent) })
+        let names = try OutputFolder.names(in: packsPath)
+        let extra = names.filter { $0.hasSuffix(".aar") && !listed.contains(PathKey($0)) }.sorted {
+            $0.precedesByCodePoint($1)
+        }
+        return BuildVerifier.Report(packs: packs, extraArchives: extra, fileProblems: fileProblems)
+    }
+
+    /// The pack's record recomputed from its tags and files, its ba-package manifest and its archive.
+    func problems(of pack: BuildManifest.Pack, settings: BuildManifest.BackgroundAssets) -> [String] {
+        var problems = BuildVerifier.recordProblems(pack, bundleId: manifest.bundleId, format: .backgroundAssets)
+        let id = BackgroundAssetsIdentity.assetPackID(tags: pack.tags)
+        if pack.assetPackId != id {
+            problems.append("the manifest gives the asset pack id '\(pack.assetPackId ?? "")'; its tags make '\(id)'")
+        }
+        let policy = DownloadPolicy(category: pack.category, events: settings.events)
+        if pack.downloadPolicy != policy {
+            problems.append(
+                "the manifest's downloadPolicy is not the one of a \(pack.category.rawValue) pack with events \(settings.events)"
+            )
+        }
+        if pack.version == nil { problems.append("the manifest gives the pack no version") }
+        let manifestFile =
+            BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.manifestName(of: pack.assetPackId ?? id)
+        if let problem = compare(
+            manifestFile, with: BackgroundAssetsDocuments.packageManifest(pack, platforms: settings.platforms))
+        {
+            problems.append(problem)
+        }
+        problems += archiveProblems(folder + "/" + pack.file, name: pack.file, pack: pack)
+        return problems
+    }
+
+    /// Whether the file at `path` has the archive's recorded size and SHA-256.
+    func archiveProblems(_ path: String, name: String, pack: BuildManifest.Pack) -> [String] {
+        guard case .success(let status) = LocalFileSystem().status(path, followingLinks: false) else {
+            return ["'\(name)' is missing"]
+        }
+        guard status.kind == .regular else { return ["'\(name)' is not a regular file"] }
+        do {
+            let (size, sha256) = try SourceFile.sha256(of: path)
+            var problems: [String] = []
+            if size != pack.archiveSize {
+                problems.append(
+                    "'\(name)' is \(size) bytes, the manifest says \(pack.archiveSize.map(String.init) ?? "nothing")")
+            }
+            if sha256 != pack.archiveSha256 {
+                problems.append("'\(name)' has sha256 \(sha256), the manifest says \(pack.archiveSha256 ?? "nothing")")
+            }
+            return problems
+        } catch {
+            return ["'\(name)' cannot be read: \(error)"]
+        }
+    }
+
+    /// A problem when the file (relative to the build folder) does not hold exactly `text`.
+    func compare(_ name: String, with text: String) -> String? {
+        guard case .success(let status) = LocalFileSystem().status(folder + "/" + name, followingLinks: false) else {
+            return "'\(name)' is missing"
+        }
+        guard status.kind == .regular, let data = FileManager.default.contents(atPath: folder + "/" + name) else {
+            return "'\(name)' is not a readable file"
+        }
+        return data == Data(text.utf8)
+            ? nil
+            : "'\(name)' differs from what \(BuildManifest.fileName) makes of it (edited, or from another build): build again"
+    }
+
+    /// `site/` must hold exactly every archive and download-manifest.json for `hosting: self`, and not be there for apple.
+    func siteProblems(_ settings: BuildManifest.BackgroundAssets) -> [BuildVerifier.FileProblem] {
+        let site = BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.siteFolder
+        let exists = FileManager.default.fileExists(atPath: folder + "/" + site)
+        guard settings.hosting == .self else {
+            return exists
+                ? [.init(file: site, problem: "the build is for hosting apple, yet it has a site folder: build again")]
+                : []
+        }
+        guard let urlPrefix = settings.urlPrefix else {
+            return [.init(file: BuildManifest.fileName, problem: "hosting is self but the manifest has no urlPrefix")]
+        }
+        guard exists else { return [.init(file: site, problem: "'\(site)' is missing: hosting self needs it")] }
+        var problems: [BuildVerifier.FileProblem] = []
+        let downloadManifest = site + "/" + BackgroundAssetsLayout.downloadManifestFile
+        // A build with --published leaves out of site/ the packs already live at their address, and lists their live
+        // download size: those are the packs whose archive is not in site/ and whose listed size is the live one.
+        let listed = (try? PublishedDownloadManifest.load(folder + "/" + downloadManifest))?.packs ?? [:]
+        var live: [String: Int64] = [:]
+        for pack in manifest.packs {
+            let id = pack.assetPackId ?? pack.id
+            let name = BackgroundAssetsLayout.siteName(of: id, contentHash: pack.contentHash ?? "")
+            if !FileManager.default.fileExists(atPath: folder + "/" + site + "/" + name), let entry = listed[id],
+                entry.url == BackgroundAssetsDocuments.packURL(urlPrefix, name)
+            {
+                live[id] = entry.downloadSize
+            }
+        }
+        if let problem = compare(
+            downloadManifest,
+            with: BackgroundAssetsDocuments.downloadManifest(manifest, urlPrefix: urlPrefix, live: live))
+        {
+            problems.append(.init(file: downloadManifest, problem: problem))
+        }
+        var expected: Set<String> = [BackgroundAssetsLayout.downloadManifestFile]
+        for pack in manifest.packs where live[pack.assetPackId ?? pack.id] == nil {
+            let name = BackgroundAssetsLayout.siteName(
+                of: pack.assetPackId ?? pack.id, contentHash: pack.contentHash ?? "")
+            expected.insert(name)
+            for problem in archiveProblems(folder + "/" + site + "/" + name, name: site + "/" + name, pack: pack) {
+                problems.append(.init(file: site + "/" + name, problem: problem))
+            }
+        }
+        let names: [String]
+        do {
+            names = try OutputFolder.names(in: folder + "/" + site)
+        } catch {
+            return problems + [.init(file: site, problem: "cannot be listed: \(error)")]
+        }
+        for name in names.sorted(by: { $0.precedesByCodePoint($1) }) where !expected.contains(name) {
+            problems.append(
+                .init(
+                    file: site + "/" + name,
+                    problem: "is not a pack of \(BuildManifest.fileName): remove it or build again"))
+        }
+        return problems
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+import Testing
+
+@testable import ODRPackBuildFormat
+@testable import ODRPackCore
+@testable import ODRPackFormats
+@testable import ODRPackFuzzing
+
+/// odrpack-manifest.json: what build writes, diff, verify and thin read back exactly, and nothing malformed passes.
+@Suite struct BuildManifestTests {
+    /// A manifest with every kind of value: odd strings, a priority that only round-trips exactly, no-limit nulls.
+    static func sample(archives: Bool) -> BuildManifest {
+        let tricky = "Levels/ünï \"quoted\" tab\there\u{1}\\back 🎮.json"
+        let files = [
+            BuildManifest.File(path: tricky, size: 5, sha256: archives ? String(repeating: "ab", count: 32) : nil),
+            BuildManifest.File(
+                path: "z/\u{7F}.bin", size: 0, sha256: archives ? String(repeating: "cd", count: 32) : nil),
+        ]
+        return BuildManifest(
+            schemaVersion: 1, bundleId: "com.example.x", profile: "ios18",
+            limits: LimitProfile.Key.allCases.map {
+                ($0, $0 == .maxInitialInstallSize ? nil : Int64.max - Int64($0.rawValue.count))
+            },
+            initialInstallTags: ["a"], prefetchOrder: ["b", "ü"], appBundleFiles: 3, appBundleSize: 1 << 40,
+            totals: .init(
+                packs: 1, size: 5, archiveSize: archives ? 123 : nil, initialInstallSize: 5, initialPrefetchSize: 5),
+            tags: [.init(name: "a", category: .initialInstall, size: 5, packs: ["p"])],
+            packs: [
+                .init(
+                    id: "p", file: "OnDemandResources/p.assetpack", tags: ["a"], category: .initialInstall,
+                    priority: 0.9500000000000001, size: 5, archiveSize: archives ? 123 : nil,
+                    archiveSha256: archives ? String(repeating: "0", count: 64) : nil,
+                    contentHash: archives ? String(repeating: "f", count: 64) : nil, files: files)
+            ])
+    }
+
+    /// What build writes, verify and diff read back as the same value: one type, both ways.
+    @Test(arguments: [true, false])
+    func readsBackExactlyWhatItWrites(archives: Bool) throws {
+        let written = Self.sample(archives: archives)
+        let text = written.serialized()
+        let read = try Data(text.utf8).withUnsafeBytes { try BuildManifest(json: $0.bindMemory(to: UInt8.self)) }
+        #expect(read == written)
+        #expect(read.serialized() == text)
+        // A plan's document has no archive fields at all (docs/commands.md, plan --json).
+        #expect(
+            text.contains("archiveSize") == archives && text.contains("contentHash") == archives
+                && text.contains("sha256") == archives)
+        #expect(text.contains(#""max-initial-install-size": null"#))
+    }
+
+    /// build writes each pack's part apart (or copies it from the last manifest) and each file list directly: the bytes
+    /// of the one generic serialization, with escaped paths, an empty pack and a file without a digest.
+    @Test(arguments: [true, false])
+    func partsMadeApartAreTheDocumentsBytes(archives: Bool) {
+        var manifest = Self.sample(archives: archives)
+        var empty = manifest.packs[0]
+        (empty.id, empty.files) = ("q", [])
+        var undigested = manifest.packs[0]
+        undigested.id = "r"
+        undigested.files[1].sha256 = nil
+        manifest.packs += [empty, undigested]
+        let reference = JSONValue.object(manifest.jsonMembers).serialized()
+        #expect(manifest.serialized() == reference)
+        let parts = manifest.packs.indices.map(manifest.serializedPack)
+        #expect(String(decoding: manifest.serialized(packs: parts), as: UTF8.self) == reference)
+        #expect(reference.contains("\"files\": []"))
+    }
+
+    @Test func skipsUnknownMembersAndDecodesSurrogatePairs() throws {
+        var text = Self.sample(archives: true).serialized()
+        text = text.replacingOccurrences(
+            of: #""bundleId": "com.example.x""#,
+            with: #""extra": {"nested": [null, true, -1.5e3]}, "bundleId": "\ud83c\udfae\u00e9""#)
+        let read = try Data(text.utf8).withUnsafeBytes { try BuildManifest(json: $0.bindMemory(to: UInt8.self)) }
+        #expect(read.bundleId == "🎮é")
+        #expect(read.packs == Self.sample(archives: true).packs)
+    }
+
+    @Test(arguments: ["bundleId", "initialInstallTags", "prefetchOrder", "tags", "packs"])
+    func aMissingMemberIsAShapeFailureNamingIt(member: String) throws {
+        let text = Self.sample(archives: true).serialized().replacingOccurrences(
+            of: "\"\(member)\":", with: "\"renamed-\(member)\":")
+        do {
+            _ = try Data(text.utf8).withUnsafeBytes { try BuildManifest(json: $0.bindMemory(to: UInt8.self)) }
+            Issue.record("a manifest without '\(member)' was read")
+        } catch JSONReader.Failure.shape(let problem) {
+            #expect(problem.contains(member))
+        }
+    }
+
+    /// A hand-written manifest may leave out what diff and verify do not need, or carry docs/build-output.md's `"...": 0`
+    /// placeholder limit: missing limits are no limits, missing totals are recomputed from the packs.
+    @Test func summaryMembersMayBeLeftOut() throws {
+        let pack =
+            #"{"id": "p", "file": "OnDemandResources/p.assetpack", "tags": ["a"], "category": "initial-install", "size": 7, "files": []}"#
+        let other =
+            #"{"id": "q", "file": "OnDemandResources/q.assetpack", "tags": ["b"], "category": "on-demand", "size": 5, "files": []}"#
+        let text =
+            #"{"schemaVersion": 1, "bundleId": "x", "limits": {"max-pack-size": 512000000, "...": 0}, "initialInstallTags": ["a"], "prefetchOrder": [], "totals": {"packs": 2}, "tags": [], "packs": ["#
+            + pack + ", " + other + "]}"
+        let read = try Data(text.utf8).withUnsafeBytes { try BuildManifest(json: $0.bindMemory(to: UInt8.self)) }
+        #expect(
+            read.totals
+                == BuildManifest.Totals(
+                    packs: 2, size: 12, archiveSize: nil, initialInstallSize: 7, initialPrefetchSize: 7))
+        #expect(read.limits.first?.value == 512_000_000 && read.limits.dropFirst().allSatisfy { $0.value == nil })
+        #expect(read.profile == "" && read.appBundleFiles == 0)
+    }
+
+    /// Sizes that each fit in Int64 but add up past it once made diff trap (exit 132): such a manifest is corrupt.
+    @Test func sizesThatAddUpPastAnExabyteAreAFailure() throws {
+        let huge =
+            #"{"id": "p", "file": "f", "tags": ["a"], "category": "on-demand", "size": 9223372036854775807, "files": []}"#
+        let text =
+            #"{"schemaVersion": 1, "bundleId": "b", "initialInstallTags": [], "prefetchOrder": [], "tags": [], "packs": ["#
+            + huge + ", " + huge.replacingOccurrences(of: #""p""#, with: #""q""#) + "]}"
+        do {
+            _ = try Data(text.utf8).withUnsafeBytes { try BuildManifest(json: $0.bindMemory(to: UInt8.self)) }
+            Issue.record("read a manifest whose packs add up past Int64")
+        } catch JSONReader.Failure.shape(let problem) {
+            #expect(problem == "its pack sizes add up to more than 1152921504606846976 bytes")
+        }
+    }
+
+    /// The fuzz target's seeds, as regression tests: read, checked as verify does, diffed into every output.
+    @Test(arguments: FuzzSeeds.names("FuzzBuildManifest"))
+    func theFuzzSeedReadsDiffsAndReportsWithoutCrashing(name: String) throws {
+        try FuzzSeeds.seed("FuzzBuildManifest", name).withUnsafeBytes { FuzzEntryPoints.buildManifest($0) }
+    }
+
+    /// thin removes app files by these paths: only plain relative ones are read.
+    @Test func pathsMustBePlainAndRelative() {
+        for plain in ["a", "a/b.json", "...", "a/.hidden", "ü/🎮 x", "a..b/c."] {
+            #expect(RelativePath.isPlain(plain), "\(plain)")
+        }
+        for crafted in ["", "/etc/passwd", "../x", "a/../../x", "a/./b", ".", "..", "a//b", "a/", "a/.."] {
+            #expect(!RelativePath.isPlain(crafted), "\(crafted)")
+        }
+    }
+
+    @Test func rejectsTruncatedAndMisshapenDocuments() {
+        func read(_ text: String) -> (any Error)? {
+            do {
+                _ = try Data(text.utf8).withUnsafeBytes { try BuildManifest(json: $0.bindMemory(to: UInt8.self)) }
+                return nil
+            } catch { return error }
+        }
+        #expect(read(#"{"schemaVersion": 1, "bundleId": "x""#) is JSONReader.Failure)
+        #expect(read(#"{"schemaVersion": 2, "packs": 7}"#) is BuildManifest.SchemaMismatch)
+        if case .shape? = read(
+            #"{"schemaVersion": 1, "bundleId": "x", "initialInstallTags": [], "prefetchOrder": [], "tags": [], "packs": 7}"#
+        ) as? JSONReader.Failure {
+        } else {
+            Issue.record("a list of the wrong type is a shape problem")
+        }
+        #expect(read(#"{"schemaVersion": 1} trailing"#) is JSONReader.Failure)
+    }
+
+    /// A complete manifest, which every malformed input below differs from in one value only: what fails is that value,
+    /// never a member the input happens to lack.
+    static let complete =
+        #"{"schemaVersion": 1, "bundleId": "com.x", "initialInstallTags": [], "prefetchOrder": [], "totals": {"packs": 1, "size": 1}, "tags": [], "packs": [{"id": "p", "file": "f", "tags": ["t"], "category": "on-demand", "size": 1, "files": [{"path": "a", "size": 1}]}], "x": []}"#
+
+    @Test func theCompleteManifestReads() throws {
+        let bytes = Array(Self.complete.utf8)
+        let manifest = try bytes.withUnsafeBufferPointer { try BuildManifest(json: $0) }
+        #expect(manifest.bundleId == "com.x" && manifest.packs.first?.files.first?.path == "a")
+    }
+
+    /// Inputs that once crashed the reader or passed as clean: each is now a failure the tool reports (exit 2).
+    @Test(arguments: [
+        (#""bundleId": "com.x""#, #""bundleId": "\uD800\u0041""#),
+        (#""bundleId": "com.x""#, #""bundleId": "\uDC00""#),
+        (#""bundleId": "com.x""#, #""bundleId": "\uD800""#),
+        (#""size": 1}, "tags""#, #""size": 99999999999999999999999999}, "tags""#),
+        (#""size": 1}, "tags""#, #""size": 1e999}, "tags""#),
+        (#""size": 1}, "tags""#, #""size": 012}, "tags""#),
+        (#""totals": {"packs": 1, "size": 1}"#, #""totals": truth"#),
+        (#""bundleId": "com.x""#, "\"bundleId\": \"tab\u{9}here\""),
+        (#""bundleId": "com.x""#, #""bundleId": "\x41""#),
+        (#""category": "on-demand", "size": 1"#, #""category": "on-demand", "size": -1"#),
+        (#""path": "a""#, #""path": "../a""#),
+        (#""path": "a""#, #""path": "a\u0000b""#),
+        (#""x": []"#, "\"x\": " + String(repeating: "[", count: 100_000)),
+    ])
+    func malformedInputIsAFailureNotACrash(replacing original: String, with malformed: String) {
+        #expect(Self.complete.contains(original))
+        let bytes = Array(Self.complete.replacingOccurrences(of: original, with: malformed).utf8)
+        #expect(throws: (any Error).self) {
+            _ = try bytes.withUnsafeBufferPointer { try BuildManifest(json: $0) }
+        }
+    }
+
+    @Test func invalidUTF8InAStringIsAFailure() {
+        let bytes = Array(#"{"schemaVersion": 1, "bundleId": ""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8)
+        #expect(throws: JSONReader.Failure.self) {
+            _ = try bytes.withUnsafeBufferPointer { try BuildManifest(json: $0) }
+        }
+    }
+
+    @Test func theCrashInputsExitTwoWithAMessage() throws {
+        let project = try TemporaryProject()
+        try project.file("out/odrpack-manifest.json", #"{"schemaVersion": 1, "bundleId": "\uD800\u0041"}"#)
+        for command in [["verify", "out"], ["diff", "out", "out"]] {
+            let output = try CommandRunner.run(command, in: project.root)
+            #expect(output.status == 2 && output.stderr.contains("not valid JSON"), "\(command)")
+        }
+    }
+}
