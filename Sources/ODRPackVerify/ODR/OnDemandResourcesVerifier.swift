@@ -1,0 +1,195 @@
+import Foundation
+import ODRPackBuildFormat
+import ODRPackCore
+import ODRPackFormats
+import ODRPackPlatform
+
+/// `verify` of an On-Demand Resources build (either layout): every pack against its manifest entry and against the
+/// format of docs/build-output.md; each zip must read completely front to back through its local headers alone.
+struct OnDemandResourcesVerifier {
+    let manifest: BuildManifest
+    let folder: String
+
+    func verify() throws -> BuildVerifier.Report {
+        let reports = try parallelMap(manifest.packs) { pack in
+            var report = check(pack)
+            report.problems = BuildVerifier.recordProblems(pack, bundleId: manifest.bundleId) + report.problems
+            return report
+        }
+        let listed = Set(manifest.packs.map { PathKey(($0.file as NSString).lastPathComponent) })
+        let archives = try OutputFolder.names(in: folder + "/" + AppleManifests.packsFolder)
+        let extra = archives.filter { $0.hasSuffix(".assetpack") && !listed.contains(PathKey($0)) }.sorted {
+            $0.precedesByCodePoint($1)
+        }
+        return BuildVerifier.Report(packs: reports, extraArchives: extra)
+    }
+
+    /// The most of one entry verify holds in memory (the ZipMetadata and Info.plist it compares byte for byte).
+    static let keptEntryLimit = 1 << 20
+
+    func check(_ pack: BuildManifest.Pack) -> BuildVerifier.PackReport {
+        var report = BuildVerifier.PackReport(id: pack.id, file: pack.file, problems: [])
+        let path = folder + "/" + pack.file
+        guard let status = SystemCall.status(path, followingLinks: false) else {
+            report.problems.append("'\(pack.file)' is missing")
+            return report
+        }
+        var check = PackContentCheck(pack: pack)
+        do {
+            switch status.kind {
+            case .directory: try checkFolder(path, &check)
+            case .regular: try checkZip(path, &check)
+            case .symbolicLink, .other:
+                // A pipe would block the read for ever; build writes only files and folders.
+                report.problems.append("'\(pack.file)' is neither a file nor a folder (a link, pipe or device)")
+                return report
+            }
+        } catch {
+            check.problems.append("'\(pack.file)' cannot be read: \(error)")
+        }
+        check.finish()
+        report.problems = check.problems
+        return report
+    }
+
+    /// One read of the archive: the reader checks the local headers front to back and hashes the raw bytes on the way.
+    private func checkZip(_ path: String, _ check: inout PackContentCheck) throws {
+        let reader = try StreamingZipReader(path: path, hashing: true)
+        defer {
+            if let (size, sha256) = try? reader.digestToEnd() { check.compareArchive(size: size, sha256: sha256) }
+        }
+        var locals: [StreamingZipReader.LocalEntry] = []
+        var metadata: [UInt8] = []
+        var contentCount: Int64 = 0
+        var contentBytes: Int64 = 0
+        var previous: String?
+        var folders = Set<PathKey>()
+        while let entry = try reader.nextEntry() {
+            let index = locals.count
+            locals.append(entry)
+            func problem(_ text: String) { check.problems.append("entry \(index + 1) '\(entry.name)': \(text)") }
+            if entry.flags & ZipFormat.dataDescriptorFlag != 0 { problem("flag bit 3 (data descriptor) is set") }
+            if entry.flags & ZipFormat.utf8Flag == 0 { problem("flag bit 11 (UTF-8 name) is not set") }
+            if entry.extraIDs.contains(where: { $0 != ZipFormat.zip64ExtraID }) {
+                problem(
+                    "has extra fields \(entry.extraIDs.map { "0x" + String($0, radix: 16) }) (only zip64 is allowed)")
+            } else if entry.usesZip64 && !ZipFormat.needsZip64(size: entry.size, compressedSize: entry.compressedSize) {
+                problem("has a zip64 field it does not need")
+            }
+            if entry.method == ZipFormat.stored && entry.compressedSize != entry.size {
+                problem("is stored but its sizes differ (\(entry.compressedSize) and \(entry.size))")
+            }
+            var hasher = SHA256Hasher.paired()
+            var bytes: [UInt8] = []
+            var tooLarge = false
+            let keep = index == 1 || entry.name == PackEntry.infoPlistName
+            // Every entry streams; only the ZipMetadata and Info.plist are kept, and at most 1 MiB of either (docs/build-output.md
+            // "Bounded"): a larger one is a mismatch, whatever its header claims or its data inflates to.
+            let (crc, size) = try reader.readData(hashingInto: &hasher) { piece in
+                guard keep, !tooLarge else { return }
+                if bytes.count + piece.count > Self.keptEntryLimit {
+                    tooLarge = true
+                    bytes = []
+                } else {
+                    bytes.append(contentsOf: piece)
+                }
+            }
+            if tooLarge { problem("is larger than \(Self.keptEntryLimit) bytes, far more than odrpack writes there") }
+            if crc != entry.crc { problem("its data has CRC-32 \(crc), its local header says \(entry.crc)") }
+            if size != entry.size { problem("its data is \(size) bytes, its local header says \(entry.size)") }
+            switch index {
+            case 0:
+                if entry.name != ZipMetadata.folderName {
+                    problem("the first entry must be the folder '\(ZipMetadata.folderName)'")
+                }
+            case 1:
+                if entry.name != ZipMetadata.fileName { problem("the second entry must be '\(ZipMetadata.fileName)'") }
+                metadata = bytes
+            default:
+                if let previous, !previous.precedesByCodePoint(entry.name) {
+                    problem("is out of order: it comes after '\(previous)'")
+                }
+                previous = entry.name
+                let trimmed = entry.name.hasSuffix("/") ? String(entry.name.dropLast()) : entry.name
+                if let slash = trimmed.lastIndex(of: "/"), !folders.contains(PathKey(String(trimmed[...slash]))) {
+                    problem("comes without an entry for its folder '\(trimmed[...slash])' before it")
+                }
+                contentCount += 1
+                if entry.name.hasSuffix("/") {
+                    folders.insert(PathKey(entry.name))
+                    if size != 0 { problem("is a folder with \(size) bytes of data") }
+                } else {
+                    contentBytes = [contentBytes, Int64(clamping: size)].saturatingSum
+                    check.file(entry.name, size: Int64(clamping: size), sha256: hasher.finalize(), bytes: bytes)
+                }
+            }
+        }
+        let central = try reader.centralDirectory()
+        if central.count != locals.count {
+            check.problems.append(
+                "the central directory lists \(central.count) entries, the local headers \(locals.count)")
+        }
+        for (local, listed) in zip(locals, central) {
+            func problem(_ text: String) { check.problems.append("entry '\(local.name)': \(text)") }
+            guard listed.name == local.name else {
+                problem("the central directory lists '\(listed.name)' in its place")
+                continue
+            }
+            if listed.crc != local.crc || listed.size != local.size || listed.compressedSize != local.compressedSize
+                || listed.method != local.method || listed.offset != local.offset || listed.flags != local.flags
+            {
+                problem("the central directory's CRC, sizes, method, flags or offset differ from the local header's")
+            }
+            if listed.versionMadeBy != ZipFormat.versionMadeBy {
+                problem("'version made by' is 0x\(String(listed.versionMadeBy, radix: 16)), not 0x31e (Unix, 3.0)")
+            }
+            let mode = local.name.hasSuffix("/") ? ZipFormat.folderMode : ZipFormat.fileMode
+            if listed.mode != mode {
+                problem("mode is 0\(String(listed.mode, radix: 8)), not 0\(String(mode, radix: 8))")
+            }
+            if listed.extraIDs.contains(where: { $0 != ZipFormat.zip64ExtraID }) {
+                problem("has central extra fields other than zip64")
+            }
+        }
+        let expected = [UInt8](
+            ZipMetadata(recordCount: contentCount, totalUncompressedBytes: contentBytes).propertyList.binaryData())
+        if locals.count >= 2 && metadata != expected {
+            check.problems.append(
+                "'\(ZipMetadata.fileName)' does not hold Version 2, RecordCount \(contentCount), TotalUncompressedBytes \(contentBytes) and the standard modes"
+            )
+        }
+    }
+
+    private func checkFolder(_ path: String, _ check: inout PackContentCheck) throws {
+        var lines = SHA256Hasher()
+        var total: Int64 = 0
+        var times = Set<Int64>()
+        let buffer = ReadBuffer(size: 1 << 20)
+        for entry in try PackEntry.entries(ofFolder: path) {
+            let status = try SystemCall.requireStatus(
+                path + "/" + entry.name, followingLinks: false, "cannot stat '\(entry.name)'")
+            let mode = status.permissions
+            let wanted: FileMode = entry.isFolder ? 0o755 : 0o644
+            if mode != wanted {
+                check.problems.append(
+                    "'\(entry.name)' has mode 0\(String(mode, radix: 8)), not 0\(String(wanted, radix: 8))")
+            }
+            times.insert(status.stamp.modificationNanoseconds)
+            guard case .file(let source, let size, _, _) = entry.content else { continue }
+            var bytes: [UInt8] = []
+            let keep = entry.name == PackEntry.infoPlistName && size <= Self.keptEntryLimit
+            if entry.name == PackEntry.infoPlistName && !keep {
+                check.problems.append(
+                    "'\(entry.name)' is larger than \(Self.keptEntryLimit) bytes, far more than odrpack writes there")
+            }
+            let (_, sha256) = try SourceFile.sha256(of: source, name: entry.name, size: size, buffer: buffer) {
+                if keep && bytes.count + $0.count <= Self.keptEntryLimit { bytes.append(contentsOf: $0) }
+            }
+            total = [total, size].saturatingSum
+            lines.update("\(entry.name)\0\(size)\0\(sha256)\n")
+            check.file(entry.name, size: size, sha256: sha256, bytes: bytes)
+        }
+        if times.count > 1 { check.problems.append("its files and folders do not all have the same modification time") }
+        check.compareArchive(size: total, sha256: lines.finalize())
+    }
+}
