@@ -8,8 +8,8 @@ import ODRPackPlatform
 /// (`PackFormatWriter`) write the rest beside their final names on every core, and the format's `PackOutput`
 /// commits them with the manifest last, so a build that fails or is killed never leaves a manifest that lies.
 struct PackBuilder: Sendable {
-    package let options: BuildOptions
-    package let progress: BuildProgress
+    let options: BuildOptions
+    let progress: BuildProgress
 
     init(options: BuildOptions, progress: BuildProgress = BuildProgress(style: .none)) {
         self.options = options
@@ -39,7 +39,7 @@ struct PackBuilder: Sendable {
         }
     }
 
-    package func build(
+    func build(
         _ plan: PackPlan, rootPath: String, previous previousBuild: PreviousBuild? = nil,
         packager: BackgroundAssetsPackager? = nil, published: PublishedDownloadManifest? = nil
     ) throws -> BuildResult {

@@ -6,7 +6,7 @@ struct PreviousBuild: Sendable {
 
     /// Whether the last build read and checked each of `resources` (sorted by path) with the same metadata,
     /// so planning can skip re-reading them. One merge of two sorted lists.
-    package func alreadyChecked(_ resources: [ResolvedResource]) -> [Bool] {
+    func alreadyChecked(_ resources: [ResolvedResource]) -> [Bool] {
         let files = state.files
         var position = 0
         return resources.map { resource in

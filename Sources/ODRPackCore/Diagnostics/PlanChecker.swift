@@ -3,15 +3,15 @@ import ODRPackFormats
 
 /// Checks a plan against the manifest and the store's limits (docs/manifest.md#limits and docs/diagnostics.md). Pure.
 struct PlanChecker {
-    package let manifest: TagManifest
-    package let plan: PackPlan
+    let manifest: TagManifest
+    let plan: PackPlan
 
     init(manifest: TagManifest, plan: PackPlan) {
         self.manifest = manifest
         self.plan = plan
     }
 
-    package func check() -> [Diagnostic] {
+    func check() -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         diagnostics += unknownTags()
         diagnostics += packContents()

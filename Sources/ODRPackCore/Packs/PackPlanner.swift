@@ -1,9 +1,9 @@
 /// Groups resolved resources into packs by tag set and computes sizes, categories and priorities.
 /// Pure: the same resolution always gives the same plan.
 struct PackPlanner {
-    package let manifest: TagManifest
-    package let limits: LimitProfile
-    package let format: PackFormat
+    let manifest: TagManifest
+    let limits: LimitProfile
+    let format: PackFormat
     /// The profile that decides the default Background Assets platforms: the command line's, else the manifest's.
     let platformProfile: String
 
@@ -14,7 +14,7 @@ struct PackPlanner {
         self.platformProfile = platformProfile ?? manifest.profile.value
     }
 
-    package func plan(_ resolution: Resolution) -> PackPlan {
+    func plan(_ resolution: Resolution) -> PackPlan {
         let initial = Self.uniqued(manifest.initialInstall.map(\.value))
         let prefetch = Self.uniqued(manifest.prefetchOrder.map(\.value))
         let initialSet = Set(initial)
@@ -70,7 +70,7 @@ struct PackPlanner {
 
     /// Xcode's rule: initial-install gives 1.0; prefetch index i of n gives 0.5 when n = 1, else
     /// ((n-1-i)/(n-1))*0.9 + 0.05; the highest of a pack's tags wins; no such tag, no priority.
-    package static func priority(tags: [String], initialInstall: Set<String>, prefetchOrder: [String]) -> Double? {
+    static func priority(tags: [String], initialInstall: Set<String>, prefetchOrder: [String]) -> Double? {
         var best: Double?
         let n = prefetchOrder.count
         for tag in tags {

@@ -6,10 +6,10 @@ import ODRPackPlatform
 /// the manifest and a `ResourceFileSystem` (one scan of metadata, plus the first bytes of tagged files to catch
 /// executable code), so that every file-system call, and every way one can fail, is at that edge.
 struct ResourceResolver {
-    package let manifest: TagManifest
+    let manifest: TagManifest
     /// Which of the tagged files (sorted by path) a previous build already checked with the same metadata:
     /// their first bytes are not read again. Asked only after the walk, so the previous build's cache can load meanwhile.
-    package let alreadyChecked: ([ResolvedResource]) -> [Bool]
+    let alreadyChecked: ([ResolvedResource]) -> [Bool]
     /// A scan made earlier (by the build's up-to-date check); used when it is of resources-root.
     let tree: FileTree?
     let fileSystem: any ResourceFileSystem
@@ -28,7 +28,7 @@ struct ResourceResolver {
         self.alreadyChecked = alreadyChecked
     }
 
-    package func resolve() -> Resolution {
+    func resolve() -> Resolution {
         var walk = Walk(
             manifest: manifest, fileSystem: fileSystem, outputMarker: outputMarker, alreadyChecked: alreadyChecked)
         walk.run(tree: tree)

@@ -2,16 +2,16 @@
 struct TextTable {
     enum Alignment { case left, right }
 
-    package var headers: [String]
+    var headers: [String]
     var alignments: [Alignment]
-    package var rows: [[String]] = []
+    var rows: [[String]] = []
 
     init(_ columns: [(String, Alignment)]) {
         headers = columns.map(\.0)
         alignments = columns.map(\.1)
     }
 
-    package mutating func add(_ row: [String]) { rows.append(row) }
+    mutating func add(_ row: [String]) { rows.append(row) }
 
     func render(indent: String = "  ") -> String {
         var widths = headers.map(\.count)
