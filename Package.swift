@@ -75,27 +75,38 @@ let package = Package(
         .target(name: "CSystem"),
         // SHA-256 of two messages at once with the x86 SHA extensions (SHA256Hasher.paired): an archive and its entry.
         .target(name: "CSHA256"),
-    ] + layers.map { .target(name: $0.name, dependencies: $0.imports, swiftSettings: upcomingFeatures) } + [
-        // What the libFuzzer targets (and the tests replaying their seeds) call; never part of the odrpack product.
-        .target(
-            name: "ODRPackFuzzing", dependencies: layers.map { .target(name: $0.name) }, path: "Fuzz/EntryPoints",
-            swiftSettings: upcomingFeatures),
-        .executableTarget(
-            name: "odrpack",
-            dependencies: [
-                "ODRPackPlatform", "ODRPackCore", "ODRPackBuild", "ODRPackVerify", "ODRPackThin", "ODRPackDiff",
-                "ODRPackReport", "ODRPackXcode",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: upcomingFeatures
-        ),
-        .testTarget(
-            name: "ODRPackTests",
-            dependencies: layers.map { .target(name: $0.name) } + ["ODRPackFuzzing", "odrpack", "CArchive", crypto],
-            exclude: ["Fixtures"],
-            swiftSettings: upcomingFeatures
-        ),
-    ],
+        // Text that ships inside the binary (the report page's CSS and JavaScript), kept in files of its own kind and
+        // turned into Swift at build time: SwiftPM resources would need a bundle beside every installed binary.
+        .plugin(name: "EmbedTextPlugin", capability: .buildTool(), path: "Sources/EmbedTextPlugin"),
+    ]
+        + layers.map { layer in
+            let embedsAssets = layer.name == "ODRPackReport"
+            return .target(
+                name: layer.name, dependencies: layer.imports, exclude: embedsAssets ? ["Assets"] : [],
+                swiftSettings: upcomingFeatures, plugins: embedsAssets ? ["EmbedTextPlugin"] : [])
+        } + [
+            // What the libFuzzer targets (and the tests replaying their seeds) call; never part of the odrpack product.
+            .target(
+                name: "ODRPackFuzzing", dependencies: layers.map { .target(name: $0.name) }, path: "Fuzz/EntryPoints",
+                swiftSettings: upcomingFeatures),
+            .executableTarget(
+                name: "odrpack",
+                dependencies: [
+                    "ODRPackPlatform", "ODRPackCore", "ODRPackBuild", "ODRPackVerify", "ODRPackThin", "ODRPackDiff",
+                    "ODRPackReport", "ODRPackXcode",
+                    .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                ],
+                swiftSettings: upcomingFeatures
+            ),
+            .testTarget(
+                name: "ODRPackTests",
+                dependencies: layers.map { .target(name: $0.name) } + [
+                    "ODRPackFuzzing", "odrpack", "CArchive", crypto,
+                ],
+                exclude: ["Fixtures"],
+                swiftSettings: upcomingFeatures
+            ),
+        ],
     swiftLanguageModes: [.v6]
 )
 
