@@ -18,7 +18,7 @@ final class EntryCompressor: @unchecked Sendable {
     struct Prepared {
         var crc32: UInt32
         /// nil for a stored entry whose SHA-256 the cache does not know: the writer hashes it together with the
-        /// archive (`AssetPackZipWriter.addFile(_:size:crc:deflate:alsoHashingInto:body:)`), a third of the cost of a second pass.
+        /// archive (`AssetPackZipWriter.add(_:_:size:crc:hashingContent:pieces:)`), a third of the cost of a second pass.
         var sha256: String?
         var size: Int64
         var deflated: Bool

@@ -134,7 +134,7 @@ final class PackWriter: PackFormatWriter {
         let writer = try AssetPackZipWriter(
             descriptor: descriptor, path: path, entryTime: options.entryTime,
             level: options.compression == .store ? nil : options.level)
-        try writer.addFolder(ZipMetadata.folderName)
+        try writer.add(ZipMetadata.folderName, .folder)
         _ = try addBytes(
             Array(ZipMetadata(entries: entries).propertyList.binaryData()), named: ZipMetadata.fileName, to: writer)
         var digests: [FileDigest?] = Array(repeating: nil, count: entries.count)
@@ -171,7 +171,7 @@ final class PackWriter: PackFormatWriter {
             switch entry.content {
             case .folder:
                 try flush()
-                try writer.addFolder(entry.name)
+                try writer.add(entry.name, .folder)
             case .file(let path, let size, let stamp, let known)
             where size > Int64(PackWriter.wholeEntryLimit) && reused == nil:
                 try flush()
@@ -208,8 +208,9 @@ final class PackWriter: PackFormatWriter {
             header.withUnsafeBytes({ $0.elementsEqual(UnsafeRawBufferPointer(rebasing: buffer[..<header.count])) })
         else { throw changed }
         var offset = Int64(entry.headerOffset) + Int64(header.count)
-        try writer.addFile(
-            name, size: size, crc: digest.crc32, deflated: entry.deflated, compressedSize: entry.compressedSize
+        try writer.add(
+            name, .copied(compressedSize: entry.compressedSize, deflated: entry.deflated), size: size,
+            crc: digest.crc32
         ) { append in
             var left = entry.compressedSize
             while left > 0 {
@@ -235,21 +236,15 @@ final class PackWriter: PackFormatWriter {
     private func add(_ entry: EntryCompressor.Prepared, named name: String, to writer: AssetPackZipWriter) throws
         -> FileDigest
     {
-        if let sha256 = entry.sha256 {
-            try entry.payload.withUnsafeBytes {
-                try writer.addFile(name, size: entry.size, crc: entry.crc32, deflated: entry.deflated, payload: $0)
-            }
-            return FileDigest(sha256: sha256, crc32: entry.crc32)
+        let hashed = try entry.payload.withUnsafeBytes {
+            try writer.add(
+                name, .archived($0, deflated: entry.deflated), size: entry.size, crc: entry.crc32,
+                hashingContent: entry.sha256 == nil)
         }
-        precondition(!entry.deflated, "a deflated entry's SHA-256 is computed when it is prepared")
-        var content: SHA256Hasher? = SHA256Hasher.paired()
-        try entry.payload.withUnsafeBytes { payload in
-            try writer.addFile(name, size: entry.size, crc: entry.crc32, deflate: false, alsoHashingInto: &content) {
-                try $0(payload)
-            }
+        guard let sha256 = entry.sha256 ?? hashed else {
+            preconditionFailure("the writer hashes an entry whose SHA-256 is not known yet")
         }
-        guard let content else { preconditionFailure("the writer hands back the hasher it was given") }
-        return FileDigest(sha256: content.finalize(), crc32: entry.crc32)
+        return FileDigest(sha256: sha256, crc32: entry.crc32)
     }
 
     /// Prepares small entries on every core that is free, a slice per compressor; the first error in entry order is thrown.
@@ -280,8 +275,9 @@ final class PackWriter: PackFormatWriter {
             try source.read(at: offset, count: count, into: into)
         }
         var crc: UInt32 = 0
-        var content: SHA256Hasher? = known == nil ? SHA256Hasher.paired() : nil
-        try writer.addFile(name, size: size, crc: headerCRC, deflate: deflate, alsoHashingInto: &content) { append in
+        let hashed = try writer.add(
+            name, .streamed(deflate: deflate), size: size, crc: headerCRC, hashingContent: known == nil
+        ) { append in
             try source.stream(into: buffer) { chunk in
                 crc = CRC32.update(crc, chunk)
                 try append(chunk)
@@ -291,7 +287,7 @@ final class PackWriter: PackFormatWriter {
         // What was archived must be what the header's CRC describes.
         if crc != headerCRC { throw source.changed() }
         try source.checkUnchanged()
-        guard let digest = known ?? content.map({ FileDigest(sha256: $0.finalize(), crc32: crc) }) else {
+        guard let digest = known ?? hashed.map({ FileDigest(sha256: $0, crc32: crc) }) else {
             preconditionFailure("a file the cache does not know is hashed as it is archived")
         }
         return digest

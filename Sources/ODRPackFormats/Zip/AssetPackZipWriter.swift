@@ -6,16 +6,6 @@ import ODRPackPlatform
 /// number needs it. The caller knows each entry's CRC before its header; the archive's SHA-256 is computed on
 /// the way out, so the archive is read back only for the rare entry whose compressed size is patched in.
 package final class AssetPackZipWriter {
-    private struct CentralRecord {
-        var name: [UInt8]
-        var method: UInt16
-        var crc: UInt32
-        var compressedSize: UInt64
-        var size: UInt64
-        var offset: UInt64
-        var isFolder: Bool
-    }
-
     /// Entries whose deflated form is built in memory; larger ones stream to the file and have their header patched.
     static let inMemoryDeflateLimit = 1 << 20
 
@@ -31,7 +21,7 @@ package final class AssetPackZipWriter {
     /// Bytes of the archive so far, pending ones included.
     private var offset: UInt64 = 0
     private var hasher = SHA256Hasher.paired()
-    private var records: [CentralRecord] = []
+    private var records: [ZipHeaders.Record] = []
 
     /// - Parameters:
     ///   - descriptor: an open, empty file the caller closes; `path` names it in errors.
@@ -45,31 +35,47 @@ package final class AssetPackZipWriter {
         pending.reserveCapacity(pendingCapacity)
     }
 
-    /// A folder entry; `name` ends with "/".
-    package func addFolder(_ name: String) throws {
-        try addEntry(name, method: ZipFormat.stored, crc: 0, size: 0, compressedSize: 0, isFolder: true)
+    /// What an entry's data is, as `add` receives it.
+    package enum EntryData {
+        /// A folder (its name ends with "/"): no data.
+        case folder
+        /// Its archived bytes, all in memory: the data, deflated when `deflated`.
+        case archived(UnsafeRawBufferPointer, deflated: Bool)
+        /// Archived bytes that already exist (an unchanged entry of an earlier archive), `compressedSize` in all,
+        /// passed piece by piece by `add`'s `pieces`.
+        case copied(compressedSize: Int64, deflated: Bool)
+        /// The entry's own bytes, `size` in all, passed piece by piece by `pieces` and deflated here when `deflate`.
+        case streamed(deflate: Bool)
     }
 
-    /// A file entry whose archived bytes are all in memory: `payload` is the data, deflated when `deflated`.
-    package func addFile(_ name: String, size: Int64, crc: UInt32, deflated: Bool, payload: UnsafeRawBufferPointer)
-        throws
-    {
-        try addEntry(
-            name, method: deflated ? ZipFormat.deflated : ZipFormat.stored, crc: crc, size: UInt64(size),
-            compressedSize: UInt64(payload.count), isFolder: false)
-        try emit(payload)
-    }
-
-    /// A file entry whose archived bytes already exist (an unchanged entry of an earlier archive): `body` calls its
-    /// argument with each piece of them, `compressedSize` bytes in all, deflated when `deflated`.
-    package func addFile(
-        _ name: String, size: Int64, crc: UInt32, deflated: Bool, compressedSize: Int64,
-        copying body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
-    ) throws {
-        var unhashed: SHA256Hasher?
-        try addArchived(
-            name, size: size, crc: crc, deflated: deflated, compressedSize: compressedSize, alsoHashingInto: &unhashed,
-            body)
+    /// Adds one entry. With `hashingContent`, it also returns the SHA-256 of the entry's own bytes, taken as they go
+    /// by: a stored entry's in one pass with the archive's hash, so its digest costs a third of a second hash.
+    /// - Parameter pieces: for `.copied` and `.streamed`, calls its argument with each piece of the bytes, in order.
+    @discardableResult
+    package func add(
+        _ name: String, _ data: EntryData, size: Int64 = 0, crc: UInt32 = 0, hashingContent: Bool = false,
+        pieces: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void = { _ in }
+    ) throws -> String? {
+        var content: SHA256Hasher? = hashingContent ? SHA256Hasher.paired() : nil
+        switch data {
+        case .folder:
+            precondition(!hashingContent, "a folder has no content to hash")
+            try addEntry(name, method: ZipFormat.stored, crc: 0, size: 0, compressedSize: 0, isFolder: true)
+        case .archived(let payload, let deflated):
+            precondition(!(hashingContent && deflated), "archived deflated bytes are not the entry's own")
+            try addArchived(
+                name, size: size, crc: crc, deflated: deflated, compressedSize: Int64(payload.count),
+                alsoHashingInto: &content
+            ) { try $0(payload) }
+        case .copied(let compressedSize, let deflated):
+            precondition(!(hashingContent && deflated), "archived deflated bytes are not the entry's own")
+            try addArchived(
+                name, size: size, crc: crc, deflated: deflated, compressedSize: compressedSize,
+                alsoHashingInto: &content, pieces)
+        case .streamed(let deflate):
+            try addStreamed(name, size: size, crc: crc, deflate: deflate, alsoHashingInto: &content, pieces)
+        }
+        return content?.finalize()
     }
 
     /// An entry whose archived bytes `body` passes piece by piece, `compressedSize` bytes in all; with `content`, they
@@ -100,20 +106,10 @@ package final class AssetPackZipWriter {
             zip64: ZipFormat.needsZip64(size: UInt64(size), compressedSize: UInt64(compressedSize)))
     }
 
-    /// A file entry streamed in pieces: `body` calls its argument with each piece, `size` bytes in all.
-    package func addFile(
-        _ name: String, size: Int64, crc: UInt32, deflate: Bool,
-        body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
-    ) throws {
-        var unhashed: SHA256Hasher?
-        try addFile(name, size: size, crc: crc, deflate: deflate, alsoHashingInto: &unhashed, body: body)
-    }
-
-    /// As above, also hashing the file's bytes into `content` when it is not nil: a stored file's in one pass with the
-    /// archive's hash, so its own digest costs a third of a second hash.
-    package func addFile(
+    /// A file entry streamed from `body`, deflated on the way when `deflate`.
+    private func addStreamed(
         _ name: String, size: Int64, crc: UInt32, deflate: Bool, alsoHashingInto content: inout SHA256Hasher?,
-        body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
+        _ body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws {
         guard deflate, let deflater else {
             // Stored, its archived bytes are its bytes.
@@ -159,7 +155,7 @@ package final class AssetPackZipWriter {
         let failure = header.withUnsafeBytes { SystemCall.writeAll(descriptor, $0, at: Int64(headerOffset)) }
         guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
         records.append(
-            CentralRecord(
+            ZipHeaders.Record(
                 name: Array(name.utf8), method: ZipFormat.deflated, crc: crc, compressedSize: compressedSize,
                 size: UInt64(size), offset: headerOffset, isFolder: false))
         try hashRegion(from: headerOffset, to: offset)
@@ -189,37 +185,12 @@ package final class AssetPackZipWriter {
     /// Writes the central directory; returns the archive's size and SHA-256.
     package func finish() throws -> (size: Int64, sha256: String) {
         let directoryOffset = offset
-        for record in records { try emitBytes(centralHeader(record)) }
-        let directorySize = offset - directoryOffset
-        let count = UInt64(records.count)
-        var end: [UInt8] = []
-        if count >= 0xFFFF || directoryOffset >= UInt64(ZipFormat.overflow32)
-            || directorySize >= UInt64(ZipFormat.overflow32)
-        {
-            let zip64EndOffset = offset
-            end.appendLittleEndian(ZipFormat.zip64EndSignature)
-            end.appendLittleEndian(UInt64(44))
-            end.appendLittleEndian(ZipFormat.versionMadeBy)
-            end.appendLittleEndian(UInt16(45))
-            end.appendLittleEndian(UInt32(0))
-            end.appendLittleEndian(UInt32(0))
-            end.appendLittleEndian(count)
-            end.appendLittleEndian(count)
-            end.appendLittleEndian(directorySize)
-            end.appendLittleEndian(directoryOffset)
-            end.appendLittleEndian(ZipFormat.zip64LocatorSignature)
-            end.appendLittleEndian(UInt32(0))
-            end.appendLittleEndian(zip64EndOffset)
-            end.appendLittleEndian(UInt32(1))
+        for record in records {
+            try emitBytes(ZipHeaders.central(record, dosTime: dosTime, dosDate: dosDate))
         }
-        end.appendLittleEndian(ZipFormat.endOfCentralDirectorySignature)
-        end.appendLittleEndian(UInt16(0))
-        end.appendLittleEndian(UInt16(0))
-        end.appendLittleEndian(UInt16(min(count, 0xFFFF)))
-        end.appendLittleEndian(UInt16(min(count, 0xFFFF)))
-        end.appendLittleEndian(UInt32(min(directorySize, UInt64(ZipFormat.overflow32))))
-        end.appendLittleEndian(UInt32(min(directoryOffset, UInt64(ZipFormat.overflow32))))
-        end.appendLittleEndian(UInt16(0))
+        let directorySize = offset - directoryOffset
+        let end = ZipHeaders.end(
+            entryCount: UInt64(records.count), directoryOffset: directoryOffset, directorySize: directorySize)
         try emitBytes(end)
         try flush()
         return (Int64(offset), hasher.finalize())
@@ -243,7 +214,7 @@ package final class AssetPackZipWriter {
         try Self.checkName(name)
         let zip64 = ZipFormat.needsZip64(size: size, compressedSize: compressedSize)
         records.append(
-            CentralRecord(
+            ZipHeaders.Record(
                 name: Array(name.utf8), method: method, crc: crc, compressedSize: compressedSize,
                 size: size, offset: offset, isFolder: isFolder))
         try emitBytes(
@@ -253,68 +224,9 @@ package final class AssetPackZipWriter {
     private func localHeader(
         _ name: String, method: UInt16, crc: UInt32, size: UInt64, compressedSize: UInt64, zip64: Bool
     ) -> [UInt8] {
-        let nameBytes = Array(name.utf8)
-        var header: [UInt8] = []
-        header.reserveCapacity(ZipFormat.localHeaderSize + nameBytes.count + 20)
-        header.appendLittleEndian(ZipFormat.localHeaderSignature)
-        header.appendLittleEndian(ZipFormat.versionNeeded(zip64: zip64, method: method, isFolder: name.hasSuffix("/")))
-        header.appendLittleEndian(ZipFormat.utf8Flag)
-        header.appendLittleEndian(method)
-        header.appendLittleEndian(dosTime)
-        header.appendLittleEndian(dosDate)
-        header.appendLittleEndian(crc)
-        header.appendLittleEndian(zip64 ? ZipFormat.overflow32 : UInt32(compressedSize))
-        header.appendLittleEndian(zip64 ? ZipFormat.overflow32 : UInt32(size))
-        header.appendLittleEndian(UInt16(nameBytes.count))
-        header.appendLittleEndian(UInt16(zip64 ? 20 : 0))
-        header += nameBytes
-        if zip64 {
-            header.appendLittleEndian(ZipFormat.zip64ExtraID)
-            header.appendLittleEndian(UInt16(16))
-            header.appendLittleEndian(size)
-            header.appendLittleEndian(compressedSize)
-        }
-        return header
-    }
-
-    private func centralHeader(_ record: CentralRecord) -> [UInt8] {
-        let limit = UInt64(ZipFormat.overflow32)
-        var extra: [UInt8] = []
-        if record.size >= limit { extra.appendLittleEndian(record.size) }
-        if record.compressedSize >= limit { extra.appendLittleEndian(record.compressedSize) }
-        if record.offset >= limit { extra.appendLittleEndian(record.offset) }
-        if !extra.isEmpty {
-            extra = [UInt8](repeating: 0, count: 4) + extra
-            extra.withUnsafeMutableBytes { raw in
-                raw.storeBytes(of: ZipFormat.zip64ExtraID.littleEndian, toByteOffset: 0, as: UInt16.self)
-                raw.storeBytes(of: UInt16(raw.count - 4).littleEndian, toByteOffset: 2, as: UInt16.self)
-            }
-        }
-        let mode =
-            record.isFolder ? ZipFormat.folderMode << 16 | ZipFormat.dosFolderAttribute : ZipFormat.fileMode << 16
-        var header: [UInt8] = []
-        header.reserveCapacity(ZipFormat.centralHeaderSize + record.name.count + extra.count)
-        header.appendLittleEndian(ZipFormat.centralHeaderSignature)
-        header.appendLittleEndian(ZipFormat.versionMadeBy)
-        header.appendLittleEndian(
-            ZipFormat.versionNeeded(zip64: !extra.isEmpty, method: record.method, isFolder: record.isFolder))
-        header.appendLittleEndian(ZipFormat.utf8Flag)
-        header.appendLittleEndian(record.method)
-        header.appendLittleEndian(dosTime)
-        header.appendLittleEndian(dosDate)
-        header.appendLittleEndian(record.crc)
-        header.appendLittleEndian(UInt32(min(record.compressedSize, limit)))
-        header.appendLittleEndian(UInt32(min(record.size, limit)))
-        header.appendLittleEndian(UInt16(record.name.count))
-        header.appendLittleEndian(UInt16(extra.count))
-        header.appendLittleEndian(UInt16(0))
-        header.appendLittleEndian(UInt16(0))
-        header.appendLittleEndian(UInt16(0))
-        header.appendLittleEndian(mode)
-        header.appendLittleEndian(UInt32(min(record.offset, limit)))
-        header += record.name
-        header += extra
-        return header
+        ZipHeaders.local(
+            name: Array(name.utf8), method: method, crc: crc, size: size, compressedSize: compressedSize, zip64: zip64,
+            dosTime: dosTime, dosDate: dosDate)
     }
 
     // MARK: Output

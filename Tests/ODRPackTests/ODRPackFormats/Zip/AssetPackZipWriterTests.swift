@@ -4,8 +4,8 @@ import Testing
 @testable import ODRPackFormats
 @testable import ODRPackPlatform
 
-/// An entry also hashed into its own digest (`addFile(_:size:crc:deflate:alsoHashingInto:body:)`; a stored one in
-/// the same pass as the archive) gives the same archive, byte for byte, as the plain `addFile`, the archive's SHA-256
+/// An entry also hashed into its own digest (`add(_:_:size:crc:hashingContent:pieces:)`; a stored one in the same
+/// pass as the archive) gives the same archive, byte for byte, as one added from memory unhashed, the archive's SHA-256
 /// and the entry's own: for payloads that stay in the writer's 512 KiB buffer, that flush it, and that go straight
 /// to the file (1 MiB and more are hashed on the other core while they are written), whole or in uneven pieces.
 @Suite struct AssetPackZipWriterTests {
@@ -25,9 +25,9 @@ import Testing
             try bytes.withUnsafeBytes { raw in
                 let crc = CRC32.update(0, raw)
                 if paired {
-                    var content: SHA256Hasher? = SHA256Hasher()
-                    try writer.addFile(
-                        "stored\(index)", size: Int64(raw.count), crc: crc, deflate: false, alsoHashingInto: &content
+                    let digest = try writer.add(
+                        "stored\(index)", .streamed(deflate: false), size: Int64(raw.count), crc: crc,
+                        hashingContent: true
                     ) { append in
                         // Odd entries in uneven pieces.
                         let piece = index.isMultiple(of: 2) ? max(raw.count, 1) : 333_333
@@ -38,20 +38,18 @@ import Testing
                             at += count
                         }
                     }
-                    digests.append(content?.finalize() ?? "none")
+                    digests.append(digest ?? "none")
                 } else {
-                    try writer.addFile(
-                        "stored\(index)", size: Int64(raw.count), crc: crc, deflated: false, payload: raw)
+                    try writer.add("stored\(index)", .archived(raw, deflated: false), size: Int64(raw.count), crc: crc)
                 }
             }
             let text = Array(String(repeating: "text \(index) ", count: 50).utf8)
             try text.withUnsafeBytes { raw in
-                var content: SHA256Hasher? = paired ? SHA256Hasher() : nil
-                try writer.addFile(
-                    "text\(index).txt", size: Int64(raw.count), crc: CRC32.update(0, raw), deflate: true,
-                    alsoHashingInto: &content
+                let digest = try writer.add(
+                    "text\(index).txt", .streamed(deflate: true), size: Int64(raw.count), crc: CRC32.update(0, raw),
+                    hashingContent: paired
                 ) { try $0(raw) }
-                if let content { digests.append(content.finalize()) }
+                if let digest { digests.append(digest) }
             }
         }
         let (_, sha256) = try writer.finish()

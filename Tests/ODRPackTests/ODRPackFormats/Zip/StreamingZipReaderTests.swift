@@ -47,7 +47,7 @@ import Testing
         let writer = try AssetPackZipWriter(descriptor: descriptor, path: path, entryTime: 946_684_800, level: 6)
         for (name, bytes, deflate) in contents {
             try bytes.withUnsafeBytes { raw in
-                try writer.addFile(name, size: Int64(raw.count), crc: CRC32.update(0, raw), deflate: deflate) {
+                try writer.add(name, .streamed(deflate: deflate), size: Int64(raw.count), crc: CRC32.update(0, raw)) {
                     try $0(raw)
                 }
             }

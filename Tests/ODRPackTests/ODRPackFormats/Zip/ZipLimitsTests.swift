@@ -14,12 +14,12 @@ import Testing
         let writer = try AssetPackZipWriter(descriptor: descriptor, path: path, entryTime: 946_684_800, level: nil)
         for name in names {
             if name.hasSuffix("/") {
-                try writer.addFolder(name)
+                try writer.add(name, .folder)
                 continue
             }
             let bytes = Array("hello".utf8)
             try bytes.withUnsafeBytes {
-                try writer.addFile(name, size: 5, crc: CRC32.update(0, $0), deflated: false, payload: $0)
+                try writer.add(name, .archived($0, deflated: false), size: 5, crc: CRC32.update(0, $0))
             }
         }
         _ = try writer.finish()
