@@ -205,14 +205,11 @@ package enum SystemCall {
         for path in written {
             if status(path, followingLinks: false)?.kind == .directory {
                 folders.append(path)
-                if let inside = FileManager.default.enumerator(atPath: path) {
-                    for case let name as String in inside {
-                        let child = path + "/" + name
-                        if status(child, followingLinks: false)?.kind == .directory {
-                            folders.append(child)
-                        } else {
-                            files.append(child)
-                        }
+                for entry in try FolderWalk.entries(under: path) {
+                    if entry.status.kind == .directory {
+                        folders.append(path + "/" + entry.path)
+                    } else {
+                        files.append(path + "/" + entry.path)
                     }
                 }
             } else {

@@ -154,7 +154,7 @@ package struct XcodeImporter {
                     add(XcodeProject.join(folder, key), into: nil, tags, source: "assetTagsByRelativePath")
                     continue
                 }
-                let files = isDirectory.boolValue ? Self.files(under: absolute).map { key + "/" + $0 } : [key]
+                let files = isDirectory.boolValue ? try Self.files(under: absolute).map { key + "/" + $0 } : [key]
                 for file in files where !isExcluded(file) {
                     add(
                         XcodeProject.join(folder, file),
@@ -162,7 +162,7 @@ package struct XcodeImporter {
                         tags, source: "assetTagsByRelativePath")
                 }
             }
-            catalogs += findCatalogs(in: project.sourceRoot.appendingPathComponent(folder), relative: folder)
+            catalogs += try findCatalogs(in: project.sourceRoot.appendingPathComponent(folder), relative: folder)
         }
 
         // Asset catalog items tagged in their Contents.json: folders, at their raw paths (actool compiles them).
@@ -252,18 +252,11 @@ package struct XcodeImporter {
     }
 
     /// Every regular file under a folder, relative to it, sorted; hidden files (`.DS_Store`) are not resources.
-    static func files(under folder: URL) -> [String] {
-        guard
-            let enumerator = FileManager.default.enumerator(
-                at: folder, includingPropertiesForKeys: [.isRegularFileKey],
-                options: [.skipsHiddenFiles])
-        else { return [] }
-        var files: [String] = []
-        for case let url as URL in enumerator
-        where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
-            files.append(String(url.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count + 1)))
+    static func files(under folder: URL) throws -> [String] {
+        try FolderWalk.entries(under: folder.path, skipping: { $0.hasPrefix(".") }).filter {
+            $0.status.kind == .regular
         }
-        return files.sorted()
+        .map(\.path).sorted()
     }
 
     /// The deepest folder that holds every one of these absolute paths (the first is a folder itself).
@@ -502,31 +495,22 @@ package struct XcodeImporter {
 
     // MARK: Asset catalogs
 
-    func findCatalogs(in folder: URL, relative: String) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
-            return []
+    func findCatalogs(in folder: URL, relative: String) throws -> [String] {
+        guard FileManager.default.fileExists(atPath: folder.path) else { return [] }
+        let isCatalog = { (entry: FolderWalk.Entry) in entry.name.hasSuffix(".xcassets") }
+        return try FolderWalk.entries(under: folder.path, entering: { !isCatalog($0) }).filter(isCatalog).map {
+            XcodeProject.join(relative, $0.path)
         }
-        var catalogs: [String] = []
-        for case let url as URL in enumerator where url.pathExtension == "xcassets" {
-            catalogs.append(
-                XcodeProject.join(
-                    relative, String(url.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count + 1)))
-            )
-            enumerator.skipDescendants()
-        }
-        return catalogs
     }
 
     /// Every item folder of a catalog whose Contents.json names on-demand resource tags.
     func catalogTags(_ catalog: URL, relative: String) throws -> [(String, [String])] {
-        guard let enumerator = FileManager.default.enumerator(at: catalog, includingPropertiesForKeys: nil) else {
-            return []
-        }
+        guard FileManager.default.fileExists(atPath: catalog.path) else { return [] }
         var found: [(String, [String])] = []
-        let catalogPath = catalog.standardizedFileURL.path
-        for case let url as URL in enumerator where url.lastPathComponent == "Contents.json" {
-            let item = url.deletingLastPathComponent().standardizedFileURL
-            guard item.path != catalogPath else { continue }
+        for entry in try FolderWalk.entries(under: catalog.path) where entry.name == "Contents.json" {
+            // The catalog's own Contents.json describes the catalog, not an item.
+            guard entry.path != entry.name else { continue }
+            let url = catalog.appendingPathComponent(entry.path)
             let data = FileManager.default.contents(atPath: url.path) ?? Data()
             let json: Any
             do { json = try JSONSerialization.jsonObject(with: data) } catch {
@@ -540,7 +524,7 @@ package struct XcodeImporter {
             if !tags.isEmpty {
                 found.append(
                     (
-                        XcodeProject.join(relative, String(item.path.dropFirst(catalogPath.count + 1))),
+                        XcodeProject.join(relative, String(entry.path.dropLast(entry.name.count + 1))),
                         Array(Set(tags)).sorted()
                     ))
             }

@@ -144,21 +144,10 @@ struct BuildState: Sendable, Equatable {
         guard let status = SystemCall.status(path, followingLinks: false) else { return nil }
         if status.kind == .regular { return "f" + text(status.stamp) }
         guard status.kind == .directory else { return nil }
+        guard let entries = try? FolderWalk.entries(under: path) else { return nil }
         var hasher = SHA256Hasher()
-        func walk(_ relative: String) -> Bool {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: path + relative) else {
-                return false
-            }
-            for name in names.sorted(by: { $0.precedesByCodePoint($1) }) {
-                guard let child = SystemCall.status(path + relative + "/" + name, followingLinks: false) else {
-                    return false
-                }
-                hasher.update("\(relative)/\(name)\0\(child.mode)\0\(text(child.stamp))\n")
-                if child.kind == .directory && !walk(relative + "/" + name) { return false }
-            }
-            return true
-        }
-        return walk("") ? "d" + hasher.finalize() : nil
+        for entry in entries { hasher.update("/\(entry.path)\0\(entry.status.mode)\0\(text(entry.status.stamp))\n") }
+        return "d" + hasher.finalize()
     }
 
     /// A stamp as five numbers.

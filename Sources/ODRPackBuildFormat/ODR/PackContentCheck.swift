@@ -1,5 +1,6 @@
 import Foundation
 import ODRPackFormats
+import ODRPackPlatform
 
 /// What a pack must hold by its manifest entry, checked file by file whatever the layout.
 package struct PackContentCheck {

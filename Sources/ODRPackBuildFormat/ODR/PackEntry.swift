@@ -86,42 +86,18 @@ package struct PackEntry {
 
     /// Everything in a folder (a signed pack), in archive order. Only folders and regular files may be there.
     package static func entries(ofFolder root: String) throws -> [PackEntry] {
-        var entries: [PackEntry] = []
-        func walk(_ relative: String) throws {
-            let folder = relative.isEmpty ? root : root + "/" + relative
-            let names: [String]
-            do {
-                names = try FileManager.default.contentsOfDirectory(atPath: folder)
-            } catch {
-                throw ODRPackError.fileOperation("cannot list '\(folder)': \(error.localizedDescription)")
-            }
-            var children: [(name: String, isFolder: Bool, size: Int64)] = []
-            for name in names {
-                let status = try SystemCall.requireStatus(
-                    folder + "/" + name, followingLinks: false, "cannot stat '\(folder)/\(name)'")
-                switch status.kind {
-                case .directory: children.append((name + "/", true, 0))
-                case .regular: children.append((name, false, status.stamp.size))
-                case .symbolicLink, .other:
-                    throw ODRPackError.unbuildable(
-                        "'\(folder)/\(name)' is neither a file nor a folder: a pack holds only those")
-                }
-            }
-            // A folder's name sorts with its "/" so that the whole list is in code-point order of the entry names.
-            for child in children.sorted(by: { $0.name.precedesByCodePoint($1.name) }) {
-                let name = relative.isEmpty ? child.name : relative + "/" + child.name
-                if child.isFolder {
-                    entries.append(PackEntry(name: name, content: .folder))
-                    try walk(String(name.dropLast()))
-                } else {
-                    entries.append(
-                        PackEntry(
-                            name: name,
-                            content: .file(path: root + "/" + name, size: child.size, stamp: nil, known: nil)))
-                }
+        try FolderWalk.entries(under: root, slashedFolders: true).map { entry in
+            switch entry.status.kind {
+            case .directory: return PackEntry(name: entry.path + "/", content: .folder)
+            case .regular:
+                return PackEntry(
+                    name: entry.path,
+                    content: .file(path: root + "/" + entry.path, size: entry.status.stamp.size, stamp: nil, known: nil)
+                )
+            case .symbolicLink, .other:
+                throw ODRPackError.unbuildable(
+                    "'\(root)/\(entry.path)' is neither a file nor a folder: a pack holds only those")
             }
         }
-        try walk("")
-        return entries
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import ODRPackFormats
+import ODRPackPlatform
 
 /// Checks a plan against the manifest and the store's limits (docs/manifest.md#limits and docs/diagnostics.md). Pure.
 struct PlanChecker {

@@ -1,4 +1,4 @@
-import ODRPackFormats
+import ODRPackPlatform
 
 /// Which folders under resources-root the manifest's entries can reach: a folder a `path` entry names or lies in,
 /// one that holds a `path` entry below it, or one where a glob could match a file at some depth. With

@@ -91,7 +91,7 @@ struct OnDemandResourcesThinner {
             result.embedded.append(item.name)
         }
         // Packs embedded by an earlier run that this build no longer has (or every one, without --embed).
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: packsFolder)) ?? []
+        for name in try OutputFolder.names(in: packsFolder)
         where name.hasSuffix(".assetpack") && !embeddedNames.contains(name) {
             try thinner.removeItem(packsFolder + "/" + name)
         }

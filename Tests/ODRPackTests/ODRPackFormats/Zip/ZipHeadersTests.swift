@@ -44,7 +44,11 @@ import Testing
         let local = ZipHeaders.local(
             name: Array("d/".utf8), method: ZipFormat.stored, crc: 0, size: 0, compressedSize: 0, zip64: false,
             dosTime: time, dosDate: date)
-        #expect(local == hex("50 4B 03 04  14 00  00 08  00 00  00 60  21 28  00 00 00 00  00 00 00 00  00 00 00 00  02 00  00 00  64 2F"))
+        #expect(
+            local
+                == hex(
+                    "50 4B 03 04  14 00  00 08  00 00  00 60  21 28  00 00 00 00  00 00 00 00  00 00 00 00  02 00  00 00  64 2F"
+                ))
         let record = ZipHeaders.Record(
             name: Array("d/".utf8), method: ZipFormat.stored, crc: 0, compressedSize: 0, size: 0, offset: 0,
             isFolder: true)

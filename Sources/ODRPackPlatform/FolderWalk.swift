@@ -1,0 +1,49 @@
+import Foundation
+
+/// The one recursive walk of a folder that is not a resource tree (`FileTreeScanner` reads those, on every core):
+/// a pack folder, a written output, an Xcode project's folders. Each folder comes before what it holds, siblings in
+/// code-point order of their names, so the same tree always gives the same list. Links are reported, never followed.
+package enum FolderWalk {
+    package struct Entry: Sendable {
+        /// Relative to the walked folder, "/"-separated.
+        package let path: String
+        package let name: String
+        package let status: FileStatus
+    }
+
+    /// Every entry under `root`.
+    /// - Parameters:
+    ///   - slashedFolders: order a folder's name as if it ended with "/" (a zip's entry order, docs/build-output.md).
+    ///   - skipping: names to leave out, with all they hold.
+    ///   - entering: whether to walk into a folder that is reported.
+    /// - Throws: `ODRPackError` when a folder cannot be listed or an entry cannot be `lstat`ed.
+    package static func entries(
+        under root: String, slashedFolders: Bool = false, skipping: (String) -> Bool = { _ in false },
+        entering: (Entry) -> Bool = { _ in true }
+    ) throws -> [Entry] {
+        var entries: [Entry] = []
+        func walk(_ relative: String) throws {
+            let folder = relative.isEmpty ? root : root + "/" + relative
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: folder)
+            } catch {
+                throw ODRPackError.fileOperation("cannot list '\(folder)': \(error.localizedDescription)")
+            }
+            var children: [(key: String, entry: Entry)] = []
+            for name in names where !skipping(name) {
+                let status = try SystemCall.requireStatus(
+                    folder + "/" + name, followingLinks: false, "cannot stat '\(folder)/\(name)'")
+                let path = relative.isEmpty ? name : relative + "/" + name
+                let key = slashedFolders && status.kind == .directory ? name + "/" : name
+                children.append((key, Entry(path: path, name: name, status: status)))
+            }
+            for child in children.sorted(by: { $0.key.precedesByCodePoint($1.key) }) {
+                entries.append(child.entry)
+                if child.entry.status.kind == .directory && entering(child.entry) { try walk(child.entry.path) }
+            }
+        }
+        try walk("")
+        return entries
+    }
+}
