@@ -35,16 +35,6 @@ package struct AppThinner {
         package var infoPlistKeys: [String] = []
         /// `app-file-differs` errors; when there are any, nothing was changed.
         package var diagnostics: [Diagnostic] = []
-
-        /// The `thin --json` document.
-        package var json: JSONValue {
-            .object([
-                ("removed", .strings(removed)), ("removedBytes", .int(removedBytes)),
-                ("embedded", .strings(embedded)), ("installed", .strings(installed)),
-                ("infoPlistKeys", .strings(infoPlistKeys)),
-                ("diagnostics", DiagnosticsDocument.json(diagnostics)),
-            ])
-        }
     }
 
     package let options: Options

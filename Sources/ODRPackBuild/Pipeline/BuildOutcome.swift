@@ -1,10 +1,10 @@
 import ODRPackCore
-import ODRPackFormats
 
 /// What `BuildPipeline.run` did.
 package enum BuildOutcome {
-    /// Nothing changed since the last build: its diagnostics and figures, and with `json` its document.
-    case upToDate(UpToDateReplay, json: String?)
+    /// Nothing changed since the last build: its diagnostics and figures, and when the pipeline was asked for the
+    /// `--json` document, the text of the odrpack-manifest.json it starts with.
+    case upToDate(UpToDateReplay, manifestText: String?)
     /// The project breaks a rule (exit 1): nothing was written.
     case notBuilt(PlanResult)
     case built(PlanResult, BuildResult)
@@ -22,30 +22,6 @@ package enum BuildOutcome {
         case .upToDate(let replay, _): return replay.summary(seconds: seconds)
         case .notBuilt: return nil
         case .built(_, let build): return build.summary(seconds: seconds)
-        }
-    }
-
-    /// The `build --json` document (docs/commands.md): odrpack-manifest.json's members, the diagnostics and what was done;
-    /// only the diagnostics when nothing was built.
-    package var jsonDocument: String {
-        switch self {
-        case .upToDate(let replay, let document):
-            return document
-                ?? JSONValue.object([("diagnostics", DiagnosticsDocument.json(replay.diagnostics))]).serialized()
-        case .notBuilt(let result):
-            return JSONValue.object([("diagnostics", DiagnosticsDocument.json(result.diagnostics))]).serialized()
-        case .built(let result, let build):
-            var members = build.manifest.jsonMembers
-            members.append(("diagnostics", DiagnosticsDocument.json(result.diagnostics)))
-            members.append(
-                (
-                    "build",
-                    .object([
-                        ("written", .strings(build.written)), ("reused", .strings(build.reused)),
-                        ("removed", .strings(build.removed)),
-                    ])
-                ))
-            return JSONValue.object(members).serialized()
         }
     }
 

@@ -83,9 +83,9 @@ package struct BuildPipeline {
             // Background Assets builds always plan: their commit compares what it writes (see `BackgroundAssetsOutput`).
             switch options.format == .odr ? check.run() : .changed(nil) {
             case .upToDate(let replay):
-                if !json { return .upToDate(replay, json: nil) }
+                if !json { return .upToDate(replay, manifestText: nil) }
                 // Unreadable as written: rebuild instead of replaying.
-                if let document = replay.json() { return .upToDate(replay, json: document) }
+                if let text = replay.manifestText() { return .upToDate(replay, manifestText: text) }
             case .changed(let tree):
                 scanned = tree
             }

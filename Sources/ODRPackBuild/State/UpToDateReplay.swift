@@ -1,6 +1,5 @@
 import Foundation
 import ODRPackCore
-import ODRPackFormats
 
 /// What an up-to-date build prints: the last build's diagnostics and a summary with nothing written.
 package struct UpToDateReplay {
@@ -17,16 +16,14 @@ package struct UpToDateReplay {
             bytesWritten: 0, contentBytes: replay.contentBytes, archiveBytes: replay.archiveBytes, seconds: seconds)
     }
 
-    /// The `build --json` document: odrpack-manifest.json's members, then the diagnostics and what was done.
-    /// Nil when the manifest cannot be read as written.
-    package func json() -> String? {
+    /// odrpack-manifest.json as the last build wrote it, for the `build --json` document that starts with its members;
+    /// nil when it cannot be read as written (then the build plans instead of replaying).
+    package func manifestText() -> String? {
         guard let data = FileManager.default.contents(atPath: manifestPath) else { return nil }
         let manifest = String(decoding: data, as: UTF8.self)
-        let extra = JSONValue.object([
-            ("diagnostics", DiagnosticsDocument.json(replay.diagnostics)),
-            ("build", .object([("written", .strings([])), ("reused", .strings(packIDs)), ("removed", .strings([]))])),
-        ]).serialized()
-        guard manifest.hasPrefix("{\n"), manifest.hasSuffix("\n}\n") else { return nil }
-        return String(manifest.dropLast(3)) + ",\n" + String(extra.dropFirst(2))
+        return manifest.hasPrefix("{\n") && manifest.hasSuffix("\n}\n") ? manifest : nil
     }
+
+    /// The packs it reports as reused: all of them.
+    package var reused: [String] { packIDs }
 }

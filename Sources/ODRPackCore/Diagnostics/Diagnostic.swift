@@ -36,15 +36,6 @@ package struct Diagnostic: Equatable, Sendable {
     ) -> Diagnostic {
         Diagnostic(.warning, code, message, at: location, subject: subject)
     }
-
-    /// The compiler-like form editors and CI annotate: `file:line:column: error: message [code]`.
-    package var formatted: String {
-        var prefix = ""
-        if let location {
-            prefix = "\(location.file):\(location.line):\(location.column): "
-        }
-        return "\(prefix)\(severity.rawValue): \(message) [\(code.rawValue)]"
-    }
 }
 
 extension Array where Element == Diagnostic {

@@ -1,5 +1,3 @@
-import ODRPackFormats
-
 /// When Background Assets downloads a pack (docs/background-assets.md), from its category (docs/manifest.md#categories-and-priority): essential packs come with the
 /// app, prefetch packs right after it, on-demand packs when the app asks. Background Assets keeps no prefetch order.
 package enum DownloadPolicy: Equatable, Sendable {
@@ -12,17 +10,6 @@ package enum DownloadPolicy: Equatable, Sendable {
         case .initialInstall: self = .essential(events: events)
         case .prefetch: self = .prefetch(events: events)
         case .onDemand: self = .onDemand
-        }
-    }
-
-    /// `{"essential": {"installationEventTypes": [...]}}`, `{"prefetch": ...}` or `{"onDemand": {}}`.
-    package var json: JSONValue {
-        switch self {
-        case .essential(let events):
-            return .object([("essential", .object([("installationEventTypes", .strings(events))]))])
-        case .prefetch(let events):
-            return .object([("prefetch", .object([("installationEventTypes", .strings(events))]))])
-        case .onDemand: return .object([("onDemand", .object([]))])
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import ODRPackBuild
 import ODRPackCore
+import ODRPackFormats
 
 /// The human summary of a build.
 package enum BuildReport {
@@ -14,5 +15,33 @@ package enum BuildReport {
             "packs hold \(ByteCount.format(build.contentBytes)) in \(ByteCount.format(build.archiveBytes)) of archives; "
         out += String(format: "%.2f s\n", build.seconds)
         return out
+    }
+
+    /// The `build --json` document (docs/commands.md): odrpack-manifest.json's members, the diagnostics and what was
+    /// done; only the diagnostics when nothing was built. An up-to-date build splices its two members into the last
+    /// build's manifest text, which it does not re-encode.
+    package static func json(_ outcome: BuildOutcome) -> String {
+        switch outcome {
+        case .upToDate(let replay, let manifest):
+            guard let manifest else {
+                return JSONValue.object([("diagnostics", DiagnosticsDocument.json(replay.diagnostics))]).serialized()
+            }
+            let extra = JSONValue.object([
+                ("diagnostics", DiagnosticsDocument.json(replay.diagnostics)),
+                ("build", done(written: [], reused: replay.reused, removed: [])),
+            ]).serialized()
+            return String(manifest.dropLast(3)) + ",\n" + String(extra.dropFirst(2))
+        case .notBuilt(let result):
+            return JSONValue.object([("diagnostics", DiagnosticsDocument.json(result.diagnostics))]).serialized()
+        case .built(let result, let build):
+            var members = build.manifest.jsonMembers
+            members.append(("diagnostics", DiagnosticsDocument.json(result.diagnostics)))
+            members.append(("build", done(written: build.written, reused: build.reused, removed: build.removed)))
+            return JSONValue.object(members).serialized()
+        }
+    }
+
+    private static func done(written: [String], reused: [String], removed: [String]) -> JSONValue {
+        .object([("written", .strings(written)), ("reused", .strings(reused)), ("removed", .strings(removed))])
     }
 }

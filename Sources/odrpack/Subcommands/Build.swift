@@ -130,7 +130,7 @@ struct Build: ParsableCommand {
             try console.printError("odrpack: warning: \(warning)\n")
         }
         if json {
-            try console.printOut(outcome.jsonDocument)
+            try console.printOut(BuildReport.json(outcome))
         } else {
             try console.printDiagnostics(outcome.diagnostics)
             if let summary = outcome.summary(seconds: Date().timeIntervalSince(started)) {

@@ -47,7 +47,7 @@ struct Thin: ParsableCommand {
             try? console.printError("odrpack: a build is using '\(buildDirectory)': waiting for it to finish\n")
         }
         if json {
-            try console.printOut(result.json.serialized())
+            try console.printOut(ThinReport.json(result).serialized())
         } else {
             try console.printDiagnostics(result.diagnostics)
             if result.diagnostics.hasErrors {

@@ -1,3 +1,4 @@
+import ODRPackCore
 import ODRPackFormats
 
 /// Diagnostics in the `--json` documents (docs/commands.md): objects with every field, absent ones null.
