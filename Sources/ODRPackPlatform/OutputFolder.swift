@@ -75,9 +75,12 @@ package enum OutputFolder {
         try AtomicFile.write(data, to: path, durable: true)
     }
 
-    /// Removes the temporaries of interrupted builds in `folder` (every build's, or with `prefix` this process's).
-    package static func removeTemporaries(in folder: String, prefix: String = TemporaryName.marker) throws {
-        for name in try names(in: folder) where name.hasPrefix(prefix) {
+    /// Removes the temporaries of interrupted builds in `folder` (every build's, or with `prefix` this process's),
+    /// except those starting with `kept` (this process's, which it has yet to place).
+    package static func removeTemporaries(
+        in folder: String, prefix: String = TemporaryName.marker, except kept: String? = nil
+    ) throws {
+        for name in try names(in: folder) where name.hasPrefix(prefix) && !(kept.map(name.hasPrefix) ?? false) {
             try remove(folder + "/" + name)
         }
     }

@@ -166,54 +166,63 @@ struct BackgroundAssetsOutput: PackOutput {
         let manifest = BuildManifest(
             plan: plan, archives: facts, versions: versions, urlPrefix: options.urlPrefix,
             packager: (packager.template, packager.version))
-        let manifestPath = outputPath + "/" + BuildManifest.fileName
-        let manifestBytes = Data(manifest.serializedBytes())
-        let manifestUnchanged = try OutputFolder.retireManifest(
-            at: manifestPath, keepingIf: written.isEmpty ? manifestBytes : nil)
-        for index in written {
-            let folder = temporaryPath(forPack: index)
-            try OutputFolder.moveIntoPlace(folder + "/" + fileNames[index], to: packsPath + "/" + fileNames[index])
-            try OutputFolder.remove(folder)
-        }
-        // Every pack's <id>.json: written now, after its archive, and rewritten where it was edited or removed.
-        for (index, pack) in plan.packs.enumerated() {
-            try OutputFolder.writeIfChanged(
-                Data(manifests[index].utf8),
-                to: packsPath + "/" + BackgroundAssetsLayout.manifestName(of: pack.assetPackID))
-        }
-        let removed = try removeStale()
-        // An ODR build's output, when this folder held one.
-        for name in [
-            AppleManifests.packsFolder, AppleManifests.onDemandResourcesFile, AppleManifests.templateFile,
-            AppleManifests.manifestFile,
-        ] {
-            try OutputFolder.remove(outputPath + "/" + name)
-        }
         var state = BuildState.make(
             plan, rootPath: rootPath, facts: facts, fileNames: fileNames, archiveKeys: archiveKeys)
-        try state.takeArchiveStamps(packsPath: packsPath)
         let sitePath = packsPath + "/" + BackgroundAssetsLayout.siteFolder
-        var copied: [String] = []
-        if hosting == .self {
-            copied = try copySite(
-                at: sitePath, manifest: manifest, written: Set(written), live: live, previous: previous, state: &state)
-        } else {
-            try OutputFolder.remove(sitePath)
-        }
-        // Every archive (and its site copy) is on stable storage before a document that names it is renamed into place.
-        if !written.isEmpty || !copied.isEmpty {
-            try SystemCall.makeDurable(
-                folder: outputPath, written: written.map { packsPath + "/" + fileNames[$0] } + copied)
-        }
-        try OutputFolder.writeIfChanged(
-            Data(BackgroundAssetsDocuments.assetPackTags(manifest).utf8),
-            to: packsPath + "/" + BackgroundAssetsLayout.tagsFile)
-        if hosting == .self, let urlPrefix = options.urlPrefix {
-            try OutputFolder.writeIfChanged(
-                Data(BackgroundAssetsDocuments.downloadManifest(manifest, urlPrefix: urlPrefix, live: live).utf8),
-                to: sitePath + "/" + BackgroundAssetsLayout.downloadManifestFile)
-        }
-        if !manifestUnchanged { try AtomicFile.write(manifestBytes, to: manifestPath, durable: true) }
+        let (removed, _) = try OutputCommit(outputPath: outputPath).run(
+            packsWritten: !written.isEmpty,
+            place: {
+                for index in written {
+                    let folder = temporaryPath(forPack: index)
+                    try OutputFolder.moveIntoPlace(
+                        folder + "/" + fileNames[index], to: packsPath + "/" + fileNames[index])
+                    try OutputFolder.remove(folder)
+                }
+                let removed = try removeStale()
+                var copied: [String] = []
+                if hosting == .self {
+                    copied = try copySite(
+                        at: sitePath, manifest: manifest, written: Set(written), live: live, previous: previous,
+                        state: &state)
+                } else {
+                    try OutputFolder.remove(sitePath)
+                }
+                // Every archive and its site copy is on stable storage before a document names it.
+                return OutputCommit.Placement(
+                    removed: removed, durable: written.map { packsPath + "/" + fileNames[$0] } + copied)
+            },
+            make: {
+                // Every pack's <id>.json (rewritten where it was edited), AssetPackTags.json and the download
+                // manifest; an ODR build's output, when this folder held one, goes.
+                var documents = OutputCommit.Documents(manifest: manifest.serializedBytes())
+                for (index, pack) in plan.packs.enumerated() {
+                    documents.files.append(
+                        (
+                            packsPath + "/" + BackgroundAssetsLayout.manifestName(of: pack.assetPackID),
+                            Data(manifests[index].utf8)
+                        ))
+                }
+                documents.files.append(
+                    (
+                        packsPath + "/" + BackgroundAssetsLayout.tagsFile,
+                        Data(BackgroundAssetsDocuments.assetPackTags(manifest).utf8)
+                    ))
+                if hosting == .self, let urlPrefix = options.urlPrefix {
+                    documents.files.append(
+                        (
+                            sitePath + "/" + BackgroundAssetsLayout.downloadManifestFile,
+                            Data(
+                                BackgroundAssetsDocuments.downloadManifest(manifest, urlPrefix: urlPrefix, live: live)
+                                    .utf8)
+                        ))
+                }
+                documents.removals = [
+                    AppleManifests.packsFolder, AppleManifests.onDemandResourcesFile, AppleManifests.templateFile,
+                    AppleManifests.manifestFile,
+                ].map { outputPath + "/" + $0 }
+                return (documents, ())
+            },
+            finish: { _ in try state.takeArchiveStamps(packsPath: packsPath) })
         return (manifest, removed, state)
     }
 
@@ -263,7 +272,6 @@ struct BackgroundAssetsOutput: PackOutput {
             try OutputFolder.remove(packsPath + "/" + name)
             if name.hasSuffix(".aar") { removed.append(name) }
         }
-        try OutputFolder.removeTemporaries(in: outputPath)
         return removed
     }
 

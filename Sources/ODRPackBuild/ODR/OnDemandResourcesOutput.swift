@@ -66,89 +66,65 @@ struct OnDemandResourcesOutput: PackOutput {
         -> (manifest: BuildManifest, removed: [String], state: BuildState)
     {
         let manifest = BuildManifest(plan: plan, archives: facts)
-        let manifestPath = outputPath + "/" + BuildManifest.fileName
         // Opened before anything retires it: unchanged packs' parts are copied from it.
-        let previousParts = PreviousManifestParts(path: manifestPath, previous: previous)
-        // Everything the other output files are made of (the plan and the facts) is made on the other cores while the
-        // written packs move into place and reach the disk, which is mostly waiting; the new manifest is written and
-        // flushed meanwhile too, and renamed into place last. Without a written pack the old manifest may stay, which
-        // only the new bytes can tell, so then nothing moves before they exist.
-        let staged = Locked<AtomicFile.StagedFile?>(nil)
-        do {
-            // What interrupted builds left beside the manifest, before this one stages its own there.
-            try OutputFolder.removeTemporaries(in: outputPath)
-            let parts: [CommitPart] = (written.isEmpty ? [] : [.placePacks]) + [.manifest, .plists, .state]
-            let made = try parallelMap(parts, jobs: options.jobs + (written.isEmpty ? 0 : 1)) {
-                part -> CommitPart.Made in
-                switch part {
-                case .placePacks:
-                    _ = try OutputFolder.retireManifest(at: manifestPath, keepingIf: nil)
-                    return .removed(try placePacks(written))
-                case .manifest:
-                    let document = Self.document(of: manifest, reusing: previousParts)
-                    if !written.isEmpty {
-                        let file = try AtomicFile.stage(
-                            document.bytes, for: manifestPath, replacingAnything: true, durable: true)
-                        staged.withLock { $0 = file }
-                    }
-                    return .manifest(document.bytes, document.parts)
-                case .plists:
-                    let apple = AppleManifests.assetPackManifest(
-                        plan, facts: facts, urlPrefix: options.urlPrefix,
-                        packsURL: "http://127.0.0.1" + AppleManifests.percentEncoded(packsPath + "/"))
-                    return .plists(AppleManifests.onDemandResources(plan).binaryData(), apple.binaryData())
-                case .state:
-                    return .state(
-                        BuildState.make(
-                            plan, rootPath: rootPath, facts: facts, fileNames: fileNames, archiveKeys: archiveKeys))
-                }
-            }
-            var removed: [String]?
-            var state = BuildState()
-            var plists = (onDemandResources: Data(), apple: Data())
-            var document: (bytes: [UInt8], parts: [String: BuildState.ManifestPart]) = ([], [:])
-            for part in made {
-                switch part {
-                case .removed(let names): removed = names
-                case .manifest(let bytes, let parts): document = (bytes, parts)
-                case .plists(let onDemandResources, let apple): plists = (onDemandResources, apple)
-                case .state(let made): state = made
-                }
-            }
-            for (id, part) in document.parts { state.packs[id]?.manifestPart = part }
-            if removed == nil {
-                let bytes = Data(document.bytes)
-                if !(try OutputFolder.retireManifest(at: manifestPath, keepingIf: bytes)) {
-                    let file = try AtomicFile.stage(bytes, for: manifestPath, replacingAnything: true, durable: true)
-                    staged.withLock { $0 = file }
-                }
-                removed = try placePacks(written)
-            }
-            try state.takeArchiveStamps(packsPath: packsPath)
-            let (kept, dropped) = options.applePlists
-            try OutputFolder.writeIfChanged(
-                plists.onDemandResources, to: outputPath + "/" + AppleManifests.onDemandResourcesFile)
-            try OutputFolder.writeIfChanged(plists.apple, to: outputPath + "/" + kept)
-            if let failure = SystemCall.removeFile(outputPath + "/" + dropped), !failure.isMissing {
-                throw ODRPackError.systemCall("cannot remove the stale '\(outputPath)/\(dropped)'", failure)
-            }
-            try staged.withLock { $0 }?.moveIntoPlace()
-            state.outputFingerprint = fingerprint(facts)
-            for name in outputNames { state.outputs[name] = BuildState.stamp(atPath: outputPath + "/" + name) }
-            return (manifest, removed ?? [], state)
-        } catch {
-            staged.withLock { $0 }?.discard()
-            throw error
-        }
+        let previousParts = PreviousManifestParts(path: outputPath + "/" + BuildManifest.fileName, previous: previous)
+        let (removed, committed) = try OutputCommit(outputPath: outputPath).run(
+            packsWritten: !written.isEmpty, place: { try placePacks(written) },
+            make: { try documents(manifest, facts: facts, reusing: previousParts) },
+            finish: { try $0.takeArchiveStamps(packsPath: packsPath) })
+        var state = committed
+        state.outputFingerprint = fingerprint(facts)
+        for name in outputNames { state.outputs[name] = BuildState.stamp(atPath: outputPath + "/" + name) }
+        return (manifest, removed, state)
     }
 
-    /// What `commit` makes at once, and what each part gives.
-    private enum CommitPart {
-        case placePacks, manifest, plists, state
+    /// Everything the other output files are made of (the plan and the facts), each part on a core of its own: the
+    /// manifest, Apple's plists and the state for the next build.
+    private func documents(
+        _ manifest: BuildManifest, facts: [String: PackArchiveFacts], reusing previousParts: PreviousManifestParts?
+    ) throws -> (OutputCommit.Documents, BuildState) {
+        let made = try parallelMap(CommitPart.allCases, jobs: options.jobs) { part -> CommitPart.Made in
+            switch part {
+            case .manifest:
+                let document = Self.document(of: manifest, reusing: previousParts)
+                return .manifest(document.bytes, document.parts)
+            case .plists:
+                let apple = AppleManifests.assetPackManifest(
+                    plan, facts: facts, urlPrefix: options.urlPrefix,
+                    packsURL: "http://127.0.0.1" + AppleManifests.percentEncoded(packsPath + "/"))
+                return .plists(AppleManifests.onDemandResources(plan).binaryData(), apple.binaryData())
+            case .state:
+                return .state(
+                    BuildState.make(
+                        plan, rootPath: rootPath, facts: facts, fileNames: fileNames, archiveKeys: archiveKeys))
+            }
+        }
+        var state = BuildState()
+        var documents = OutputCommit.Documents(manifest: [])
+        let (kept, dropped) = options.applePlists
+        var parts: [String: BuildState.ManifestPart] = [:]
+        for part in made {
+            switch part {
+            case .manifest(let bytes, let recorded): (documents.manifest, parts) = (bytes, recorded)
+            case .plists(let onDemandResources, let apple):
+                documents.files = [
+                    (outputPath + "/" + AppleManifests.onDemandResourcesFile, onDemandResources),
+                    (outputPath + "/" + kept, apple),
+                ]
+                documents.removals = [outputPath + "/" + dropped]
+            case .state(let made): state = made
+            }
+        }
+        for (id, part) in parts { state.packs[id]?.manifestPart = part }
+        return (documents, state)
+    }
+
+    /// What `documents` makes at once, and what each part gives.
+    private enum CommitPart: CaseIterable {
+        case manifest, plists, state
 
         enum Made {
-            case removed([String]), manifest([UInt8], [String: BuildState.ManifestPart]), plists(Data, Data), state(
-                BuildState)
+            case manifest([UInt8], [String: BuildState.ManifestPart]), plists(Data, Data), state(BuildState)
         }
     }
 
@@ -174,8 +150,8 @@ struct OnDemandResourcesOutput: PackOutput {
     }
 
     /// Once the manifest is retired: moves the written packs into place, removes stale packs and a Background Assets
-    /// build's output, and makes it all durable. Returns the removed packs.
-    private func placePacks(_ written: [Int]) throws -> [String] {
+    /// build's output. The packs it replaced are set aside, to be removed once the new ones are durable.
+    private func placePacks(_ written: [Int]) throws -> OutputCommit.Placement {
         var replaced: [String] = []
         for index in written {
             let path = packsPath + "/" + fileNames[index]
@@ -186,12 +162,8 @@ struct OnDemandResourcesOutput: PackOutput {
             keeping: Set((fileNames + replaced.map { ($0 as NSString).lastPathComponent }).map(PathKey.init)))
         // A Background Assets build's output, when this folder held one.
         try OutputFolder.remove(outputPath + "/" + BackgroundAssetsLayout.folder)
-        // Every pack is on stable storage before a plist or the manifest that names it is renamed into place (docs/build-output.md).
-        if !written.isEmpty {
-            try SystemCall.makeDurable(folder: outputPath, written: written.map { packsPath + "/" + fileNames[$0] })
-        }
-        for path in replaced { try OutputFolder.remove(path) }
-        return removed
+        return OutputCommit.Placement(
+            removed: removed, durable: written.map { packsPath + "/" + fileNames[$0] }, discarded: replaced)
     }
 
     /// Removes packs that no longer exist, and leftovers of interrupted builds in the packs folder. A pack that cannot be removed fails the build.

@@ -22,8 +22,8 @@ protocol PackOutput {
     /// Whether every file of the output is already what this build would write, when every pack is reused.
     func isUnchanged(facts: [String: PackArchiveFacts], previous: BuildState) -> Bool
     /// Moves the written packs (at their temporary paths) into place, removes what no longer belongs, and writes the
-    /// other files with odrpack-manifest.json last. Returns the manifest written, the stale packs removed and the state
-    /// for the next build.
+    /// other files with odrpack-manifest.json last, through `OutputCommit`, the one order every format commits in.
+    /// Returns the manifest written, the stale packs removed and the state for the next build.
     func commit(facts: [String: PackArchiveFacts], written: [Int], previous: BuildState) throws
         -> (manifest: BuildManifest, removed: [String], state: BuildState)
     /// Removes this build's temporaries after a failure.
