@@ -126,6 +126,39 @@ import Testing
         }
     }
 
+    /// A Background Assets build commits in the same order (`OutputCommit`): every archive and its `site/` copy is
+    /// flushed before any document that names it (`<id>.json`, AssetPackTags.json, download-manifest.json) is renamed
+    /// into place, and odrpack-manifest.json is renamed last.
+    @Test(.enabled(if: strace != nil)) func backgroundAssetsArchivesReachTheDiskBeforeTheDocuments() throws {
+        let fixture = try BackgroundAssetsFixture(background: "background-assets: {hosting: self}")
+        let trace = try calls(
+            [
+                "build", "--format", "background-assets", "-o", "out", "--ba-package",
+                BackgroundAssetsFixture.packagerCommand, "--url-prefix", "https://cdn.example.com/packs",
+            ], in: fixture.project)
+        let packs = fixture.project.path("out/BackgroundAssets")
+        let renames = trace.indices.filter { trace[$0].contains("rename(") }
+        let archives = renames.filter {
+            renameTarget(trace[$0]).hasPrefix(packs + "/") && renameTarget(trace[$0]).hasSuffix(".aar")
+        }
+        let copies = renames.filter {
+            renameTarget(trace[$0]).hasPrefix(packs + "/site/") && !renameTarget(trace[$0]).hasSuffix(".json")
+        }
+        // Not the packager's manifests, which it reads in its hidden folder before the commit.
+        let documents = renames.filter {
+            let target = renameTarget(trace[$0])
+            return target.hasPrefix(fixture.project.path("out") + "/") && target.hasSuffix(".json")
+                && !target.contains("/" + ".odrpack-tmp-")
+        }
+        #expect(archives.count == 4 && copies.count == 4, "\(trace)")
+        // Four <id>.json, AssetPackTags.json, download-manifest.json and the manifest.
+        #expect(documents.count == 7, "\(trace)")
+        let manifest = try #require(documents.last)
+        #expect(renameTarget(trace[manifest]) == fixture.project.path("out/odrpack-manifest.json"))
+        for pack in archives + copies { expectFlushed(trace, pack: pack, files: [], before: documents[0]) }
+        #expect(!trace.contains { $0.contains("syncfs(") }, "\(trace)")
+    }
+
     @Test(.enabled(if: strace != nil)) func aNoOpBuildWaitsForNothing() throws {
         let project = try TemporaryProject()
         try project.manifest("version: 1\nbundle-id: com.example.durable\nresources:\n  - {path: R, tags: [a]}\n")
