@@ -64,12 +64,18 @@ package struct BuildDiff: Sendable {
     package static func checkComparable(old: BuildManifest, new: BuildManifest) throws {
         guard old.bundleId == new.bundleId else {
             throw ODRPackError.unusableInput(
-                "the builds are of different apps ('\(old.bundleId)' and '\(new.bundleId)'): pack ids include the bundle id, so nothing could match"
+                """
+                the builds are of different apps ('\(old.bundleId)' and '\(new.bundleId)'): pack ids include the \
+                bundle id, so nothing could match
+                """
             )
         }
         guard old.format == new.format else {
             throw ODRPackError.unusableInput(
-                "one build is \(old.format == .odr ? "ODR" : "Background Assets") and the other \(new.format == .odr ? "ODR" : "Background Assets"): compare two builds of the same --format"
+                """
+                one build is \(old.format == .odr ? "ODR" : "Background Assets") and the other \
+                \(new.format == .odr ? "ODR" : "Background Assets"): compare two builds of the same --format
+                """
             )
         }
     }

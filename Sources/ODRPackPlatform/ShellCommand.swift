@@ -49,7 +49,10 @@ package enum ShellCommand {
                 ? "exited with \(process.terminationStatus)"
                 : "was killed by signal \(process.terminationStatus)"
             throw ODRPackError.commandFailed(
-                "\(what) \(how) on \(subject): fix the command (it ran as: /bin/sh -c \(command)); the previous output is unchanged"
+                """
+                \(what) \(how) on \(subject): fix the command (it ran as: /bin/sh -c \(command)); the previous output \
+                is unchanged
+                """
             )
         }
     }

@@ -87,12 +87,18 @@ package struct AppThinner {
             status.kind == .symbolicLink
         {
             throw ODRPackError.unusableInput(
-                "'\(options.appPath)/\(AppleManifests.packsFolder)' is a symbolic link: thin writes and removes packs there; make it a folder of the app"
+                """
+                '\(options.appPath)/\(AppleManifests.packsFolder)' is a symbolic link: thin writes and removes packs \
+                there; make it a folder of the app
+                """
             )
         }
         guard RelativePath.absolutePath(try Self.realPath(base), isInside: realApp) else {
             throw ODRPackError.unusableInput(
-                "--resources-path '\(options.resourcesPath ?? "")' leads out of '\(options.appPath)' through a symbolic link: name a folder inside the app"
+                """
+                --resources-path '\(options.resourcesPath ?? "")' leads out of '\(options.appPath)' through a symbolic \
+                link: name a folder inside the app
+                """
             )
         }
         let relativeBase = options.resourcesPath.map { $0.split(separator: "/").joined(separator: "/") + "/" } ?? ""
@@ -123,7 +129,10 @@ package struct AppThinner {
                 diagnostics.append(
                     .error(
                         .appFileDiffers,
-                        "'\(path)' in the app \(why): the app and the build come from different sources; rebuild one from the other's resources",
+                        """
+                        '\(path)' in the app \(why): the app and the build come from different sources; rebuild one \
+                        from the other's resources
+                        """,
                         subject: path))
             }
         }
@@ -144,7 +153,11 @@ package struct AppThinner {
         let looked = location.relativeBase + pack.files[0].path
         return .warning(
             .packFilesNotInApp,
-            "the app holds none of the packs' files where the packs put them (for pack '\(pack.tags.joined(separator: "+"))' it looked for '\(looked)'), so nothing was removed: the app and the packs place files differently; check resources-root, the entries' 'into' and --resources-path",
+            """
+            the app holds none of the packs' files where the packs put them (for pack \
+            '\(pack.tags.joined(separator: "+"))' it looked for '\(looked)'), so nothing was removed: the app and the \
+            packs place files differently; check resources-root, the entries' 'into' and --resources-path
+            """,
             subject: looked)
     }
 

@@ -41,15 +41,24 @@ package enum ImportedManifestWriter {
         func list(_ values: [String]) -> String { "[" + values.map(quoted).joined(separator: ", ") + "]" }
 
         var out =
-            "# Imported by odrpack import-xcode from \(comment(result.projectName)), target \(comment(result.target)), configuration \(comment(result.configuration)).\n"
+            """
+            # Imported by odrpack import-xcode from \(comment(result.projectName)), target \(comment(result.target)), \
+            configuration \(comment(result.configuration)).\n
+            """
         out += "# bundle-id: PRODUCT_BUNDLE_IDENTIFIER of that configuration; profile: its SDKROOT.\n"
         out +=
-            "# resources: ASSET_TAGS of the target's resource files and folder references, assetTagsByRelativePath of its\n"
+            """
+            # resources: ASSET_TAGS of the target's resource files and folder references, assetTagsByRelativePath of \
+            its\n
+            """
         out += "#   synchronized folders, and on-demand-resource-tags of asset catalog items (tagged as folders).\n"
         out +=
             "#   'into' puts each file where Xcode's Copy Bundle Resources does; catalog items keep their raw paths.\n"
         out +=
-            "# initial-install: ON_DEMAND_RESOURCES_INITIAL_INSTALL_TAGS; prefetch-order: ON_DEMAND_RESOURCES_PREFETCH_ORDER.\n"
+            """
+            # initial-install: ON_DEMAND_RESOURCES_INITIAL_INSTALL_TAGS; prefetch-order: \
+            ON_DEMAND_RESOURCES_PREFETCH_ORDER.\n
+            """
         if !result.notes.isEmpty {
             out += "# Notes:\n"
             for note in result.notes { out += "#   - \(comment(note))\n" }

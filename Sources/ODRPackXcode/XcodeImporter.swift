@@ -52,7 +52,11 @@ package struct XcodeImporter {
         let profile = try Self.profile(settings, targetName: targetName)
         if let enabled = settings["ENABLE_ON_DEMAND_RESOURCES"], ["NO", "FALSE", "0"].contains(enabled.uppercased()) {
             throw ODRPackError.unusableInput(
-                "target '\(targetName)' sets ENABLE_ON_DEMAND_RESOURCES = NO in configuration '\(options.configuration)': Xcode makes no asset packs for it. To import its tags anyway, pass --setting ENABLE_ON_DEMAND_RESOURCES=YES"
+                """
+                target '\(targetName)' sets ENABLE_ON_DEMAND_RESOURCES = NO in configuration \
+                '\(options.configuration)': Xcode makes no asset packs for it. To import its tags anyway, pass \
+                --setting ENABLE_ON_DEMAND_RESOURCES=YES
+                """
             )
         }
         var notes: [String] = []
@@ -63,7 +67,10 @@ package struct XcodeImporter {
             if let existing = tagged[path] {
                 if existing.into != into {
                     notes.append(
-                        "'\(path)' is copied to two places (\(Self.describe(existing.into)) and \(Self.describe(into))); the manifest keeps the first"
+                        """
+                        '\(path)' is copied to two places (\(Self.describe(existing.into)) and \
+                        \(Self.describe(into))); the manifest keeps the first
+                        """
                     )
                 }
             } else {
@@ -79,7 +86,10 @@ package struct XcodeImporter {
             case .failure(let problem):
                 if case .cycle = problem {
                     throw ODRPackError.unusableInput(
-                        "'\(project.bundlePath.lastPathComponent)' is malformed: \(problem.description); fix it in Xcode"
+                        """
+                        '\(project.bundlePath.lastPathComponent)' is malformed: \(problem.description); fix it in \
+                        Xcode
+                        """
                     )
                 }
                 notes.append("skipped a resource: \(problem.description)")
@@ -146,7 +156,10 @@ package struct XcodeImporter {
                 var isDirectory: ObjCBool = false
                 guard FileManager.default.fileExists(atPath: absolute.path, isDirectory: &isDirectory) else {
                     notes.append(
-                        "'\(XcodeProject.join(folder, key))' is tagged in the synchronized folder '\(folder)' but does not exist: skipped"
+                        """
+                        '\(XcodeProject.join(folder, key))' is tagged in the synchronized folder '\(folder)' but does \
+                        not exist: skipped
+                        """
                     )
                     continue
                 }
@@ -175,11 +188,17 @@ package struct XcodeImporter {
         for (path, into) in untaggedResources {
             if let entry = tagged[path], entry.into == into {
                 notes.append(
-                    "'\(path)' is in the resources phase both tagged and untagged; Xcode copies the untagged one into the app too, a manifest cannot say that"
+                    """
+                    '\(path)' is in the resources phase both tagged and untagged; Xcode copies the untagged one into \
+                    the app too, a manifest cannot say that
+                    """
                 )
             } else if let folder = order.first(where: { path.hasPrefix($0 + "/") }) {
                 notes.append(
-                    "'\(path)' is also copied untagged to the app's \(Self.describe(into)); the tagged folder '\(folder)' puts it in its pack too"
+                    """
+                    '\(path)' is also copied untagged to the app's \(Self.describe(into)); the tagged folder \
+                    '\(folder)' puts it in its pack too
+                    """
                 )
             }
         }
@@ -196,18 +215,27 @@ package struct XcodeImporter {
         let used = Set(tagged.values.flatMap(\.tags))
         for tag in Set(initial + prefetch).subtracting(used).sorted() {
             notes.append(
-                "tag '\(tag)' is in the build settings but no imported resource carries it: plan will report tag-unknown"
+                """
+                tag '\(tag)' is in the build settings but no imported resource carries it: plan will report \
+                tag-unknown
+                """
             )
         }
         if profile == nil {
             notes.append(
-                "the target's SDKROOT names neither iphoneos nor appletvos: no profile is set; add 'profile: ios' or 'profile: tvos'"
+                """
+                the target's SDKROOT names neither iphoneos nor appletvos: no profile is set; add 'profile: ios' or \
+                'profile: tvos'
+                """
             )
         }
 
         guard let bundleID = settings["PRODUCT_BUNDLE_IDENTIFIER"], !bundleID.isEmpty else {
             throw ODRPackError.unusableInput(
-                "target '\(targetName)' has no PRODUCT_BUNDLE_IDENTIFIER in configuration '\(options.configuration)': set it in Xcode or pass --setting PRODUCT_BUNDLE_IDENTIFIER=com.example.app"
+                """
+                target '\(targetName)' has no PRODUCT_BUNDLE_IDENTIFIER in configuration '\(options.configuration)': \
+                set it in Xcode or pass --setting PRODUCT_BUNDLE_IDENTIFIER=com.example.app
+                """
             )
         }
         // The deepest folder holding the project folder and every tagged file.
@@ -294,7 +322,11 @@ package struct XcodeImporter {
             } else {
                 let listed = (applications.isEmpty ? names : applications.map { $0.object["name"] as? String ?? $0.id })
                 throw ODRPackError.usage(
-                    "the project has \(applications.isEmpty ? targets.count : applications.count) \(applications.isEmpty ? "targets" : "application targets"): choose one with --target (\(listed.joined(separator: ", ")))"
+                    """
+                    the project has \(applications.isEmpty ? targets.count : applications.count) \
+                    \(applications.isEmpty ? "targets" : "application targets"): choose one with --target \
+                    (\(listed.joined(separator: ", ")))
+                    """
                 )
             }
         }
@@ -303,7 +335,10 @@ package struct XcodeImporter {
                 chosen.object["productType"] as? String
                 ?? "no product type (\(chosen.object["isa"] as? String ?? "an unknown kind of target"))"
             throw ODRPackError.unusableInput(
-                "target '\(chosen.object["name"] as? String ?? chosen.id)' is not an application (its product type is \(type)): On-Demand Resources belong to iOS and tvOS apps; choose the app's target with --target"
+                """
+                target '\(chosen.object["name"] as? String ?? chosen.id)' is not an application (its product type is \
+                \(type)): On-Demand Resources belong to iOS and tvOS apps; choose the app's target with --target
+                """
             )
         }
         return chosen
@@ -327,14 +362,20 @@ package struct XcodeImporter {
         if !sdk.isEmpty && sdk != "auto" {
             if let profile = platforms(sdk).first { return profile }
             throw ODRPackError.unusableInput(
-                "target '\(targetName)' builds for \(settings["SDKROOT"]!): On-Demand Resources exist only for iOS and tvOS apps; choose an iOS or tvOS target with --target"
+                """
+                target '\(targetName)' builds for \(settings["SDKROOT"]!): On-Demand Resources exist only for iOS and \
+                tvOS apps; choose an iOS or tvOS target with --target
+                """
             )
         }
         if supported.contains(where: { platforms(String($0)) == ["ios"] }) { return "ios" }
         if supported.contains(where: { platforms(String($0)) == ["tvos"] }) { return "tvos" }
         if !supported.isEmpty {
             throw ODRPackError.unusableInput(
-                "target '\(targetName)' builds for \(settings["SUPPORTED_PLATFORMS"]!): On-Demand Resources exist only for iOS and tvOS apps; choose an iOS or tvOS target with --target"
+                """
+                target '\(targetName)' builds for \(settings["SUPPORTED_PLATFORMS"]!): On-Demand Resources exist only \
+                for iOS and tvOS apps; choose an iOS or tvOS target with --target
+                """
             )
         }
         return nil
@@ -355,7 +396,10 @@ package struct XcodeImporter {
             let list = project[target["buildConfigurationList"] as? String ?? ""]
             let names = project.ids(list, "buildConfigurations").compactMap { project[$0]?["name"] as? String }
             throw ODRPackError.unusableInput(
-                "target '\(targetName)' has no configuration '\(options.configuration)': choose one with --configuration (\(names.joined(separator: ", ")))"
+                """
+                target '\(targetName)' has no configuration '\(options.configuration)': choose one with \
+                --configuration (\(names.joined(separator: ", ")))
+                """
             )
         }
         var raw: [String: String] = [
@@ -443,7 +487,10 @@ package struct XcodeImporter {
             let operators = String(match.output.2 ?? match.output.4 ?? "").split(separator: ":")
             guard let raw = settings[name] else {
                 throw ODRPackError.unusableInput(
-                    "\(setting) uses $(\(name)), which configuration '\(configuration)' does not define: pass --setting \(name)=VALUE"
+                    """
+                    \(setting) uses $(\(name)), which configuration '\(configuration)' does not define: pass --setting \
+                    \(name)=VALUE
+                    """
                 )
             }
             var expanded = try expand(

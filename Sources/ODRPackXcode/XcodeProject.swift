@@ -22,7 +22,10 @@ package struct XcodeProject {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ODRPackError.usage(
-                "'\(path)' is neither an .xcodeproj nor a folder: pass the project (MyGame.xcodeproj) or the folder that holds it"
+                """
+                '\(path)' is neither an .xcodeproj nor a folder: pass the project (MyGame.xcodeproj) or the folder \
+                that holds it
+                """
             )
         }
         let projects = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [])

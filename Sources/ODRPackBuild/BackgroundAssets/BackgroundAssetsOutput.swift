@@ -71,7 +71,11 @@ struct BackgroundAssetsOutput: PackOutput {
             manifest = try BuildManifest.load(path).manifest
         } catch {
             throw ODRPackError.unusableInput(
-                "the previous build's \(BuildManifest.fileName) in '\(folder)' cannot be read (\(error)), so the packs' versions are unknown and would restart at 0: restore it, or pass --reset-versions to start every pack at version 0"
+                """
+                the previous build's \(BuildManifest.fileName) in '\(folder)' cannot be read (\(error)), so the packs' \
+                versions are unknown and would restart at 0: restore it, or pass --reset-versions to start every pack \
+                at version 0
+                """
             )
         }
         guard manifest.format == .backgroundAssets else { return [:] }
@@ -89,7 +93,11 @@ struct BackgroundAssetsOutput: PackOutput {
         for pack in plan.packs {
             if let other = seen.updateValue(pack, forKey: pack.assetPackID) {
                 throw ODRPackError.unbuildable(
-                    "packs '\(other.shortName)' and '\(pack.shortName)' have the same asset pack id '\(pack.assetPackID)' (their tags differ only in characters Background Assets cannot use): rename one of the tags"
+                    """
+                    packs '\(other.shortName)' and '\(pack.shortName)' have the same asset pack id \
+                    '\(pack.assetPackID)' (their tags differ only in characters Background Assets cannot use): rename \
+                    one of the tags
+                    """
                 )
             }
         }
@@ -123,7 +131,10 @@ struct BackgroundAssetsOutput: PackOutput {
         func next(_ version: Int64, _ pack: AssetPack) throws -> Int64 {
             guard version < Int64.max else {
                 throw ODRPackError.unusableInput(
-                    "pack '\(pack.assetPackID)' is at version \(version), the largest there is: it cannot get a newer one; use new tags for new content"
+                    """
+                    pack '\(pack.assetPackID)' is at version \(version), the largest there is: it cannot get a newer \
+                    one; use new tags for new content
+                    """
                 )
             }
             return version + 1

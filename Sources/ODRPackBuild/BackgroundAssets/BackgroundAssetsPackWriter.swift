@@ -54,7 +54,11 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
             output.kind == .regular, output.stamp.size > 0
         else {
             throw ODRPackError.commandFailed(
-                "the Background Assets packager wrote no archive for pack '\(pack.assetPackID)' (it exited 0, but '\(archivePath)' is missing or empty): check that it writes its output where {output} says; the previous output is unchanged"
+                """
+                the Background Assets packager wrote no archive for pack '\(pack.assetPackID)' (it exited 0, but \
+                '\(archivePath)' is missing or empty): check that it writes its output where {output} says; the \
+                previous output is unchanged
+                """
             )
         }
         // The packager read the files itself: they must still be what was hashed.
@@ -64,7 +68,10 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
                 continue
             }
             throw ODRPackError.fileChanged(
-                "'\(file.source)' changed while pack '\(pack.assetPackID)' was being packaged: run the build again once it is stable"
+                """
+                '\(file.source)' changed while pack '\(pack.assetPackID)' was being packaged: run the build again once \
+                it is stable
+                """
             )
         }
         let (size, sha256) = try SourceFile.sha256(of: archivePath)

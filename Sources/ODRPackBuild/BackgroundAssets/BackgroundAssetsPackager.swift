@@ -31,7 +31,11 @@ package struct BackgroundAssetsPackager: Sendable {
             folders.contains { FileManager.default.isExecutableFile(atPath: ($0.isEmpty ? "." : $0) + "/" + name) }
         }
         let howToInstall =
-            "install Xcode 26 or later (or its command line tools) on a Mac, which bring 'xcrun ba-package', or pass --ba-package CMD with {manifest} and {output} where the pack's manifest and archive go; nothing was written"
+            """
+            install Xcode 26 or later (or its command line tools) on a Mac, which bring 'xcrun ba-package', or pass \
+            --ba-package CMD with {manifest} and {output} where the pack's manifest and archive go; nothing was \
+            written
+            """
         let (template, program): (String, String)
         if onPath("ba-package") {
             (template, program) = (onPathTemplate, "ba-package")

@@ -191,7 +191,10 @@ struct OnDemandResourcesOutput: PackOutput {
         for pack in plan.packs {
             if let file = pack.files.first(where: { $0.path.hasPrefix(PackEntry.signatureFolder) }) {
                 throw ODRPackError.unbuildable(
-                    "'\(file.path)' in pack '\(pack.shortName)' is inside '_CodeSignature', which the sign command writes: move or exclude it, or build without --sign-command"
+                    """
+                    '\(file.path)' in pack '\(pack.shortName)' is inside '_CodeSignature', which the sign command \
+                    writes: move or exclude it, or build without --sign-command
+                    """
                 )
             }
         }

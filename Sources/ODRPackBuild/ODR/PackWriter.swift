@@ -104,7 +104,10 @@ final class PackWriter: PackFormatWriter {
         try pack.files.map { file in
             guard let digest = digests[PathKey(file.path)] else {
                 throw ODRPackError.commandFailed(
-                    "the sign command removed '\(file.path)' from pack '\(pack.shortName)': a signer may add files to a pack, not remove them"
+                    """
+                    the sign command removed '\(file.path)' from pack '\(pack.shortName)': a signer may add files to a \
+                    pack, not remove them
+                    """
                 )
             }
             return digest

@@ -44,7 +44,10 @@ package struct BuildOptions: Sendable {
         guard let text = environment["SOURCE_DATE_EPOCH"] else { return defaultEntryTime }
         guard let value = Int64(text.trimmingCharacters(in: .whitespaces)), value >= 0, value < 4_102_444_800 else {
             throw ODRPackError.usage(
-                "SOURCE_DATE_EPOCH='\(text)' is not a valid time: set it to whole seconds since 1970 (before 2100), or unset it"
+                """
+                SOURCE_DATE_EPOCH='\(text)' is not a valid time: set it to whole seconds since 1970 (before 2100), or \
+                unset it
+                """
             )
         }
         return value

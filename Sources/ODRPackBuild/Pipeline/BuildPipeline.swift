@@ -29,24 +29,36 @@ package struct BuildPipeline {
         guard plan.backgroundAssets.hosting == .self else {
             if options.urlPrefix != nil {
                 throw ODRPackError.usage(
-                    "--url-prefix does not apply to a Background Assets build with hosting apple: App Store Connect hosts the packs; leave it out, or set 'hosting: self' in the manifest's background-assets section"
+                    """
+                    --url-prefix does not apply to a Background Assets build with hosting apple: App Store Connect \
+                    hosts the packs; leave it out, or set 'hosting: self' in the manifest's background-assets section
+                    """
                 )
             }
             if options.publishedPath != nil {
                 throw ODRPackError.usage(
-                    "--published applies to self-hosted Background Assets builds only (hosting: self): App Store Connect numbers Apple-hosted versions itself"
+                    """
+                    --published applies to self-hosted Background Assets builds only (hosting: self): App Store \
+                    Connect numbers Apple-hosted versions itself
+                    """
                 )
             }
             return ([], nil)
         }
         guard let prefix = options.urlPrefix else {
             throw ODRPackError.usage(
-                "the manifest's background-assets hosting is self, so the build needs --url-prefix https://host/path: where site/ will be served from (the app's BAManifestURL is URL/download-manifest.json)"
+                """
+                the manifest's background-assets hosting is self, so the build needs --url-prefix https://host/path: \
+                where site/ will be served from (the app's BAManifestURL is URL/download-manifest.json)
+                """
             )
         }
         guard let url = URL(string: prefix), url.scheme?.lowercased() == "https", url.host?.isEmpty == false else {
             throw ODRPackError.usage(
-                "--url-prefix '\(prefix)' is not an https URL with a host: the system fetches Background Assets only over HTTPS (an http BAManifestURL stops the app); use e.g. https://cdn.example.com/packs"
+                """
+                --url-prefix '\(prefix)' is not an https URL with a host: the system fetches Background Assets only \
+                over HTTPS (an http BAManifestURL stops the app); use e.g. https://cdn.example.com/packs
+                """
             )
         }
         guard let publishedPath = options.publishedPath else { return ([], nil) }
@@ -55,7 +67,11 @@ package struct BuildPipeline {
         let dropped = published.packs.keys.filter { !built.contains($0) }.sorted().map { id -> Diagnostic in
             .warning(
                 .baPackDropped,
-                "the live download manifest '\(publishedPath)' lists asset pack '\(id)', which this build no longer makes: devices delete packs the manifest stops listing, also for app versions already installed; keep its tags if apps still use it",
+                """
+                the live download manifest '\(publishedPath)' lists asset pack '\(id)', which this build no longer \
+                makes: devices delete packs the manifest stops listing, also for app versions already installed; keep \
+                its tags if apps still use it
+                """,
                 subject: id)
         }
         return (dropped, published)
@@ -74,7 +90,10 @@ package struct BuildPipeline {
                 folder: options.outputPath, fileName: BuildFolder.lockFileName, wait: waitForLock, onWait: onWait)
         } catch ODRPackError.folderLocked {
             throw ODRPackError.folderLocked(
-                "another odrpack build or thin is using '\(options.outputDirectory)': wait for it to finish, or run without --no-wait to wait"
+                """
+                another odrpack build or thin is using '\(options.outputDirectory)': wait for it to finish, or run \
+                without --no-wait to wait
+                """
             )
         }
         return try withExtendedLifetime(lock) {
@@ -109,7 +128,10 @@ package struct BuildPipeline {
             {
                 lock.removeLockFile()
                 throw ODRPackError.unbuildable(
-                    "the output folder '\(options.outputDirectory)' is resources-root: its packs would become resources; write the build to another folder"
+                    """
+                    the output folder '\(options.outputDirectory)' is resources-root: its packs would become \
+                    resources; write the build to another folder
+                    """
                 )
             }
             var published: PublishedDownloadManifest?

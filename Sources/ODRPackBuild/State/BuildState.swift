@@ -124,7 +124,10 @@ struct BuildState: Sendable, Equatable {
             try AtomicFile.write(serialized(), to: path, unlinkingFirst: true)
         } catch {
             return
-                "the build state cannot be saved to '\(path)' (\(error)), so the next build will read and write every pack again: make that folder writable, or set ODRPACK_CACHE_DIR to one that is"
+                """
+                the build state cannot be saved to '\(path)' (\(error)), so the next build will read and write every \
+                pack again: make that folder writable, or set ODRPACK_CACHE_DIR to one that is
+                """
         }
         // What odrpack 0.2 kept instead, in two files.
         for legacy in [".cache", ".up-to-date"] {

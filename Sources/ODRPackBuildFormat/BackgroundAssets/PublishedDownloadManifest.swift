@@ -31,7 +31,10 @@ package struct PublishedDownloadManifest: Sendable, Equatable {
                 "'\(path)' is not valid JSON: pass the download-manifest.json that is live on the server (--published)")
         } catch JSONReader.Failure.shape(let problem) {
             throw ODRPackError.unusableInput(
-                "'\(path)' is not a Background Assets download manifest: \(problem); pass the download-manifest.json that is live on the server"
+                """
+                '\(path)' is not a Background Assets download manifest: \(problem); pass the download-manifest.json \
+                that is live on the server
+                """
             )
         }
     }

@@ -50,7 +50,10 @@ extension BuildManifest {
                 "'\(file)' is not a complete odrpack manifest: \(problem): rebuild it with odrpack build")
         } catch let mismatch as SchemaMismatch {
             throw ODRPackError.unusableInput(
-                "'\(file)' has schemaVersion \(mismatch.version); this odrpack reads \(schemaVersion): rebuild it with this version"
+                """
+                '\(file)' has schemaVersion \(mismatch.version); this odrpack reads \(schemaVersion): rebuild it with \
+                this version
+                """
             )
         }
     }

@@ -32,7 +32,10 @@ package struct PackContentCheck {
                 AppleManifests.infoPlist(id: pack.id, tags: pack.tags, priority: pack.priority).binaryData())
             if bytes != wanted {
                 problems.append(
-                    "Info.plist does not hold exactly CFBundleIdentifier '\(pack.id)', the tags\(pack.priority == nil ? "" : " and the priority")"
+                    """
+                    Info.plist does not hold exactly CFBundleIdentifier '\(pack.id)', the \
+                    tags\(pack.priority == nil ? "" : " and the priority")
+                    """
                 )
             }
         } else if let file = expected.removeValue(forKey: PathKey(name)) {

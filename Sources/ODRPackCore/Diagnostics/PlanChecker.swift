@@ -46,7 +46,10 @@ struct PlanChecker {
                 diagnostics.append(
                     .error(
                         .tagUnknown,
-                        "'\(key)' names tag '\(tag.value)', which no resource carries\(hint): tag some files with it or remove it",
+                        """
+                        '\(key)' names tag '\(tag.value)', which no resource carries\(hint): tag some files with it or \
+                        remove it
+                        """,
                         at: tag.location, subject: tag.value))
             }
         }
@@ -62,14 +65,20 @@ struct PlanChecker {
                 diagnostics.append(
                     .error(
                         .pathReserved,
-                        "'Info.plist' at the top of resources-root would replace pack '\(pack.shortName)''s own Info.plist: move or rename it",
+                        """
+                        'Info.plist' at the top of resources-root would replace pack '\(pack.shortName)''s own \
+                        Info.plist: move or rename it
+                        """,
                         at: entryLocation(reserved.firstEntry), subject: reserved.path))
             }
             if let reserved = pack.files.first(where: { $0.path.hasPrefix("META-INF/") }) {
                 diagnostics.append(
                     .error(
                         .pathReserved,
-                        "'\(reserved.path)' is inside 'META-INF', which pack archives keep for their own metadata: move or rename the folder",
+                        """
+                        '\(reserved.path)' is inside 'META-INF', which pack archives keep for their own metadata: move \
+                        or rename the folder
+                        """,
                         at: entryLocation(reserved.firstEntry), subject: reserved.path))
             }
         }
@@ -99,14 +108,21 @@ struct PlanChecker {
                 diagnostics.append(
                     .warning(
                         .caseCollision,
-                        "pack '\(pack.shortName)' holds \(shown.map { "'\($0)'" }.joined(separator: " and ")), which differ only in letter case and collide on a case-insensitive device: rename one",
+                        """
+                        pack '\(pack.shortName)' holds \(shown.map { "'\($0)'" }.joined(separator: " and ")), which \
+                        differ only in letter case and collide on a case-insensitive device: rename one
+                        """,
                         at: location, subject: shown[0]))
             }
             for (_, same) in byForm.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) where same.count > 1 {
                 diagnostics.append(
                     .warning(
                         .normalizationCollision,
-                        "pack '\(pack.shortName)' holds \(same.count) files named '\(same[0])' whose names differ only in Unicode normalization (composed and decomposed accents): Apple's file systems take them for one file; rename them so that they differ",
+                        """
+                        pack '\(pack.shortName)' holds \(same.count) files named '\(same[0])' whose names differ only \
+                        in Unicode normalization (composed and decomposed accents): Apple's file systems take them for \
+                        one file; rename them so that they differ
+                        """,
                         at: location, subject: same[0]))
             }
         }
@@ -177,14 +193,24 @@ struct PlanChecker {
             diagnostics.append(
                 .warning(
                     .assetCatalogUncompiled,
-                    "pack '\(pack.shortName)' holds raw files of the asset catalog\(catalogs.count == 1 ? "" : "s") \(listed(catalogs)): Xcode compiles tagged catalog items with actool into the pack's Assets.car, which odrpack cannot do (actool runs only on a Mac), so UIImage(named:) and SKTexture(imageNamed:) will not find them and their sizes are estimates; build these packs with Xcode, or move the images out of the catalog into plain files",
+                    """
+                    pack '\(pack.shortName)' holds raw files of the asset catalog\(catalogs.count == 1 ? "" : "s") \
+                    \(listed(catalogs)): Xcode compiles tagged catalog items with actool into the pack's Assets.car, \
+                    which odrpack cannot do (actool runs only on a Mac), so UIImage(named:) and SKTexture(imageNamed:) \
+                    will not find them and their sizes are estimates; build these packs with Xcode, or move the images \
+                    out of the catalog into plain files
+                    """,
                     at: location, subject: catalogs[0]))
         }
         if !compiled.isEmpty {
             diagnostics.append(
                 .warning(
                     .resourceUncompiled,
-                    "pack '\(pack.shortName)' holds \(listed(compiled)), which Xcode compiles rather than copies (ibtool, momc, the string catalog compiler): odrpack packs them as they are, which the app cannot load; compile them first and tag the compiled output, or build these packs with Xcode",
+                    """
+                    pack '\(pack.shortName)' holds \(listed(compiled)), which Xcode compiles rather than copies \
+                    (ibtool, momc, the string catalog compiler): odrpack packs them as they are, which the app cannot \
+                    load; compile them first and tag the compiled output, or build these packs with Xcode
+                    """,
                     at: location, subject: compiled[0]))
         }
         return diagnostics
@@ -225,13 +251,19 @@ struct PlanChecker {
                 diagnostics.append(
                     .error(
                         .packTooLarge,
-                        "pack '\(pack.shortName)' is \(Self.over(pack.size, limit)) limit: split its files across more tags",
+                        """
+                        pack '\(pack.shortName)' is \(Self.over(pack.size, limit)) limit: split its files across more \
+                        tags
+                        """,
                         at: location, subject: pack.id))
             } else if let recommended, pack.size > recommended {
                 diagnostics.append(
                     .warning(
                         .overRecommendedSize,
-                        "pack '\(pack.shortName)' is \(Self.over(pack.size, recommended)) recommended size: smaller packs download sooner",
+                        """
+                        pack '\(pack.shortName)' is \(Self.over(pack.size, recommended)) recommended size: smaller \
+                        packs download sooner
+                        """,
                         at: location, subject: pack.id))
             }
         }
@@ -241,13 +273,19 @@ struct PlanChecker {
                 diagnostics.append(
                     .error(
                         .tagTooLarge,
-                        "tag '\(tag.name)' is \(Self.over(tag.size, limit)) limit (\(tag.packs.count) pack\(tag.packs.count == 1 ? "" : "s")): split it into smaller tags",
+                        """
+                        tag '\(tag.name)' is \(Self.over(tag.size, limit)) limit (\(tag.packs.count) \
+                        pack\(tag.packs.count == 1 ? "" : "s")): split it into smaller tags
+                        """,
                         at: location, subject: tag.name))
             } else if let recommended, tag.size > recommended {
                 diagnostics.append(
                     .warning(
                         .overRecommendedSize,
-                        "tag '\(tag.name)' is \(Self.over(tag.size, recommended)) recommended size: smaller tags download sooner",
+                        """
+                        tag '\(tag.name)' is \(Self.over(tag.size, recommended)) recommended size: smaller tags \
+                        download sooner
+                        """,
                         at: location, subject: tag.name))
             }
         }
@@ -258,21 +296,30 @@ struct PlanChecker {
             diagnostics.append(
                 .error(
                     .tooManyPacks,
-                    "\(plan.packs.count) packs, over the limit of \(limit): every distinct tag set makes a pack; the resources with the most tags multiply packs: \(multipliers.joined(separator: ", "))",
+                    """
+                    \(plan.packs.count) packs, over the limit of \(limit): every distinct tag set makes a pack; the \
+                    resources with the most tags multiply packs: \(multipliers.joined(separator: ", "))
+                    """,
                     at: manifest.keyLocations["resources"]))
         }
         if let limit = limits[.maxInitialInstallSize], plan.initialInstallSize > limit {
             diagnostics.append(
                 .error(
                     .initialInstallTooLarge,
-                    "initial-install content is \(Self.over(plan.initialInstallSize, limit)) limit: move tags to prefetch-order or on-demand",
+                    """
+                    initial-install content is \(Self.over(plan.initialInstallSize, limit)) limit: move tags to \
+                    prefetch-order or on-demand
+                    """,
                     at: manifest.keyLocations["initial-install"]))
         }
         if let limit = limits[.maxInitialPrefetchSize], plan.initialPrefetchSize > limit {
             diagnostics.append(
                 .error(
                     .initialPrefetchTooLarge,
-                    "initial-install and prefetch content together is \(Self.over(plan.initialPrefetchSize, limit)) limit: leave some tags on-demand",
+                    """
+                    initial-install and prefetch content together is \(Self.over(plan.initialPrefetchSize, limit)) \
+                    limit: leave some tags on-demand
+                    """,
                     at: manifest.keyLocations["prefetch-order"] ?? manifest.keyLocations["initial-install"]))
         }
         if let limit = limits[.maxTotalSize], plan.totalSize > limit {

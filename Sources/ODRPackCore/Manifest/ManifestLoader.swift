@@ -151,7 +151,10 @@ private struct Parsing {
                 } else {
                     error(
                         .manifestInvalidValue,
-                        "bundle id '\(bundleID)' is not a reverse-DNS identifier: use letters, digits, '-' and '.', like com.example.game",
+                        """
+                        bundle id '\(bundleID)' is not a reverse-DNS identifier: use letters, digits, '-' and '.', \
+                        like com.example.game
+                        """,
                         at: location(bundleNode), subject: bundleID)
                 }
             }
@@ -220,7 +223,10 @@ private struct Parsing {
                 } else if item.value.utf8.contains(0) {
                     error(
                         .manifestInvalidValue,
-                        "exclude pattern '\(item.value.debugDescription.dropFirst().dropLast())' holds a NUL character: remove it",
+                        """
+                        exclude pattern '\(item.value.debugDescription.dropFirst().dropLast())' holds a NUL character: \
+                        remove it
+                        """,
                         at: item.location)
                 } else if let problem = RelativePath.outsideRootProblem(item.value) {
                     error(
@@ -240,7 +246,10 @@ private struct Parsing {
                     Suggestion.closest(to: value, in: ["count", "ignore"]).map { " (did you mean '\($0)'?)" } ?? ""
                 error(
                     .manifestInvalidValue,
-                    "'untagged' is '\(value)'\(hint): use 'count' (untagged files stay in the app and are counted) or 'ignore' (only tagged files matter)",
+                    """
+                    'untagged' is '\(value)'\(hint): use 'count' (untagged files stay in the app and are counted) or \
+                    'ignore' (only tagged files matter)
+                    """,
                     at: location(node), subject: value)
             }
         }
@@ -291,7 +300,10 @@ private struct Parsing {
                 } else if value.utf8.contains(0) {
                     error(
                         .manifestInvalidValue,
-                        "path '\(value.debugDescription.dropFirst().dropLast())' holds a NUL character, which no file name can: remove it",
+                        """
+                        path '\(value.debugDescription.dropFirst().dropLast())' holds a NUL character, which no file \
+                        name can: remove it
+                        """,
                         at: selectorLocation)
                 } else if let problem = RelativePath.outsideRootProblem(value) {
                     error(.pathOutsideRoot, "path '\(value)' \(problem)", at: selectorLocation, subject: value)
@@ -309,7 +321,10 @@ private struct Parsing {
                 } else if value.utf8.contains(0) {
                     error(
                         .manifestInvalidValue,
-                        "glob '\(value.debugDescription.dropFirst().dropLast())' holds a NUL character, which no file name can: remove it",
+                        """
+                        glob '\(value.debugDescription.dropFirst().dropLast())' holds a NUL character, which no file \
+                        name can: remove it
+                        """,
                         at: selectorLocation)
                 } else if let problem = RelativePath.outsideRootProblem(value) {
                     error(.pathOutsideRoot, "glob '\(value)' \(problem)", at: selectorLocation, subject: value)
@@ -338,13 +353,19 @@ private struct Parsing {
             if value.hasPrefix("/") || value.hasPrefix("~") {
                 error(
                     .manifestInvalidValue,
-                    "'into' is '\(value)', an absolute path: name a folder inside the app bundle, relative to its root ('.' for the root itself)",
+                    """
+                    'into' is '\(value)', an absolute path: name a folder inside the app bundle, relative to its root \
+                    ('.' for the root itself)
+                    """,
                     at: location(intoNode), subject: value)
                 intoValid = false
             } else if value.split(separator: "/").contains("..") {
                 error(
                     .manifestInvalidValue,
-                    "'into' is '\(value)', which holds '..': name a folder inside the app bundle without '..' ('.' for the root)",
+                    """
+                    'into' is '\(value)', which holds '..': name a folder inside the app bundle without '..' ('.' for \
+                    the root)
+                    """,
                     at: location(intoNode), subject: value)
                 intoValid = false
             } else if value.utf8.contains(0) {
@@ -385,14 +406,20 @@ private struct Parsing {
             if tag.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
                 error(
                     .tagInvalid,
-                    "tag '\(tag.debugDescription.dropFirst().dropLast())' contains a control character (NUL, a line break, a tab, ...), which cannot be part of a pack's file name: rename the tag",
+                    """
+                    tag '\(tag.debugDescription.dropFirst().dropLast())' contains a control character (NUL, a line \
+                    break, a tab, ...), which cannot be part of a pack's file name: rename the tag
+                    """,
                     at: item.location, subject: tag)
                 continue
             }
             if tag.first!.isWhitespace || tag.last!.isWhitespace {
                 warning(
                     .tagInvalid,
-                    "tag '\(tag)' has leading or trailing whitespace, so it differs from '\(tag.trimmingCharacters(in: .whitespaces))': remove the spaces",
+                    """
+                    tag '\(tag)' has leading or trailing whitespace, so it differs from \
+                    '\(tag.trimmingCharacters(in: .whitespaces))': remove the spaces
+                    """,
                     at: item.location, subject: tag)
             }
             tags.append(item)
@@ -414,7 +441,10 @@ private struct Parsing {
         for tag in prefetch where initialTags.contains(tag.value) && reported.insert(tag.value).inserted {
             warning(
                 .tagInBothCategories,
-                "tag '\(tag.value)' is both initial-install and in prefetch-order; initial-install wins: remove it from prefetch-order",
+                """
+                tag '\(tag.value)' is both initial-install and in prefetch-order; initial-install wins: remove it from \
+                prefetch-order
+                """,
                 at: tag.location, subject: tag.value)
         }
     }
@@ -457,7 +487,10 @@ private struct Parsing {
             } else {
                 error(
                     .manifestInvalidValue,
-                    "'\(scalar.string)' is not a size for '\(key.rawValue)': write bytes (512000000) or a number with B, KB, MB, GB, KiB, MiB or GiB (512MB)",
+                    """
+                    '\(scalar.string)' is not a size for '\(key.rawValue)': write bytes (512000000) or a number with \
+                    B, KB, MB, GB, KiB, MiB or GiB (512MB)
+                    """,
                     at: location(value))
             }
         }
@@ -486,7 +519,10 @@ private struct Parsing {
                 let names = BackgroundAssetsSettings.Hosting.allCases.map(\.rawValue)
                 error(
                     .manifestInvalidValue,
-                    "unknown hosting '\(text)'\(hint(text, names)): use apple (App Store Connect hosts the packs) or self (your own web server)",
+                    """
+                    unknown hosting '\(text)'\(hint(text, names)): use apple (App Store Connect hosts the packs) or \
+                    self (your own web server)
+                    """,
                     at: location(value), subject: text)
             }
         }
@@ -525,7 +561,10 @@ private struct Parsing {
             if !allowed.contains(item.value) {
                 error(
                     .manifestInvalidValue,
-                    "unknown value '\(item.value)' in '\(key)'\(hint(item.value, allowed)): use \(allowed.joined(separator: ", "))",
+                    """
+                    unknown value '\(item.value)' in '\(key)'\(hint(item.value, allowed)): use \
+                    \(allowed.joined(separator: ", "))
+                    """,
                     at: item.location, subject: item.value)
                 usable = false
             } else if values.contains(item.value) {

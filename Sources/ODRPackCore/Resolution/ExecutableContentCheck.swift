@@ -25,7 +25,10 @@ struct ExecutableContentCheck {
                 diagnostics.append(
                     .error(
                         .executableContent,
-                        "'\(resource.path)' is executable code (\(kind)); On-Demand Resources cannot hold code: untag it or move it out of the pack",
+                        """
+                        '\(resource.path)' is executable code (\(kind)); On-Demand Resources cannot hold code: untag \
+                        it or move it out of the pack
+                        """,
                         at: location(resource), subject: resource.path))
             case .unreadable(let reason):
                 diagnostics.append(

@@ -109,7 +109,10 @@ private struct Walk {
             diagnostics.append(
                 .error(
                     .pathNotFound,
-                    "resources-root '\(manifest.resourcesRoot.value)' does not exist (looked for \(rootURL.path)): create it or fix 'resources-root'",
+                    """
+                    resources-root '\(manifest.resourcesRoot.value)' does not exist (looked for \(rootURL.path)): \
+                    create it or fix 'resources-root'
+                    """,
                     at: rootLocation, subject: manifest.resourcesRoot.value))
             return
         }
@@ -161,7 +164,10 @@ private struct Walk {
                 diagnostics.append(
                     .warning(
                         .fileUnreadable,
-                        "cannot read folder '\(shown)': \(reason); no entry tags anything in it, so it stays out of every pack",
+                        """
+                        cannot read folder '\(shown)': \(reason); no entry tags anything in it, so it stays out of \
+                        every pack
+                        """,
                         subject: shown))
             }
             return
@@ -181,7 +187,10 @@ private struct Walk {
                     let name = String(decoding: directory.name(position), as: UTF8.self)
                     report(
                         .fileUnreadable,
-                        "cannot read '\(prefix + name)': \(SystemError(entry.error).reason): fix its permissions or exclude it",
+                        """
+                        cannot read '\(prefix + name)': \(SystemError(entry.error).reason): fix its permissions or \
+                        exclude it
+                        """,
                         path: prefix + name, inherited: inherited,
                         globs: candidateGlobs)
                 }
@@ -215,7 +224,10 @@ private struct Walk {
                     if !isExcluded(name: name, path: childRelative, candidates: candidateExcludes) {
                         report(
                             .pathOutsideRoot,
-                            "symbolic link '\(childRelative)' points outside resources-root (to \(targetPath)): copy the file in or remove the link",
+                            """
+                            symbolic link '\(childRelative)' points outside resources-root (to \(targetPath)): copy \
+                            the file in or remove the link
+                            """,
                             path: childRelative, inherited: inherited,
                             globs: candidateGlobs)
                     }
@@ -247,7 +259,10 @@ private struct Walk {
                 if ancestors.contains(id) {
                     report(
                         .fileUnreadable,
-                        "symbolic link '\(childRelative)' leads back to a folder that contains it (a loop): remove it or exclude it",
+                        """
+                        symbolic link '\(childRelative)' leads back to a folder that contains it (a loop): remove it \
+                        or exclude it
+                        """,
                         path: childRelative, inherited: inherited,
                         globs: candidateGlobs)
                     continue
@@ -266,7 +281,11 @@ private struct Walk {
                         diagnostics.append(
                             .warning(
                                 .symlinkDuplicate,
-                                "'\(childRelative)' reaches the folder already reached as '\(first)' (through a symbolic link): its files are resources once, at '\(first)'; remove the link or exclude one of the paths",
+                                """
+                                '\(childRelative)' reaches the folder already reached as '\(first)' (through a \
+                                symbolic link): its files are resources once, at '\(first)'; remove the link or \
+                                exclude one of the paths
+                                """,
                                 at: entryLocation(childInherited.first), subject: childRelative))
                     }
                     continue
@@ -372,7 +391,11 @@ private struct Walk {
                     diagnostics.append(
                         .error(
                             .destinationConflict,
-                            "'\(relative)' is given two destinations: '\(chosen.destination)' by the entry at \(describe(chosen.entry)) and '\(placed)' by this one: Xcode stops with \"multiple commands produce\"; give both entries one 'into' or drop one",
+                            """
+                            '\(relative)' is given two destinations: '\(chosen.destination)' by the entry at \
+                            \(describe(chosen.entry)) and '\(placed)' by this one: Xcode stops with \"multiple \
+                            commands produce\"; give both entries one 'into' or drop one
+                            """,
                             at: entryLocation(index), subject: relative))
                 }
             } else {
@@ -427,7 +450,11 @@ private struct Walk {
             diagnostics.append(
                 .error(
                     .buildFolderSkipped,
-                    "'\(relative)' is an odrpack build folder (it holds \(outputMarker ?? "a build lock")), never resources: point the entry at the resources themselves, or build into a folder outside resources-root",
+                    """
+                    '\(relative)' is an odrpack build folder (it holds \(outputMarker ?? "a build lock")), never \
+                    resources: point the entry at the resources themselves, or build into a folder outside \
+                    resources-root
+                    """,
                     at: entryLocation(index), subject: relative))
         }
         if !naming.isEmpty {
@@ -436,7 +463,11 @@ private struct Walk {
             diagnostics.append(
                 .warning(
                     .buildFolderSkipped,
-                    "'\(relative)' is an odrpack build folder (it holds \(outputMarker ?? "a build lock")) and is skipped: its packs are never packed again; build into a folder outside resources-root to silence this",
+                    """
+                    '\(relative)' is an odrpack build folder (it holds \(outputMarker ?? "a build lock")) and is \
+                    skipped: its packs are never packed again; build into a folder outside resources-root to silence \
+                    this
+                    """,
                     subject: relative))
         }
     }
@@ -491,7 +522,11 @@ private struct Walk {
             diagnostics.append(
                 .error(
                     .destinationConflict,
-                    "'\(first.source)' (entry at \(describe(firstEntry))) and '\(second.source)' (entry at \(describe(secondEntry))) both go to '\(first.path)' in the app and its packs: Xcode stops with \"multiple commands produce\"; give one of them another 'into', or untag one",
+                    """
+                    '\(first.source)' (entry at \(describe(firstEntry))) and '\(second.source)' (entry at \
+                    \(describe(secondEntry))) both go to '\(first.path)' in the app and its packs: Xcode stops with \
+                    \"multiple commands produce\"; give one of them another 'into', or untag one
+                    """,
                     at: entryLocation(secondEntry), subject: first.path))
         }
     }
@@ -533,7 +568,11 @@ private struct Walk {
                         diagnostics.append(
                             .error(
                                 .pathNotFound,
-                                "path '\(path)' does not exist under resources-root as written: the name on disk is '\(spelled)' (this file system ignores letter case, entries do not): write it as on disk",
+                                """
+                                path '\(path)' does not exist under resources-root as written: the name on disk is \
+                                '\(spelled)' (this file system ignores letter case, entries do not): write it as on \
+                                disk
+                                """,
                                 at: location, subject: path))
                     } else if status.kind != .symbolicLink {
                         diagnostics.append(

@@ -8,7 +8,10 @@ package enum XMLPropertyList {
     package static func data(_ value: PropertyListValue) -> Data {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out +=
-            "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n"
+            """
+            <!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \
+            \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n
+            """
         out += "<plist version=\"1.0\">\n"
         write(value, depth: 0, to: &out)
         out += "</plist>\n"

@@ -203,7 +203,10 @@ package final class AssetPackZipWriter {
         let length = name.utf8.count
         guard length <= Int(UInt16.max) else {
             throw ODRPackError.unbuildable(
-                "'\(name.prefix(80))...' is \(length) bytes long: a zip entry name holds at most 65,535; shorten the paths in the pack (or what the sign command adds)"
+                """
+                '\(name.prefix(80))...' is \(length) bytes long: a zip entry name holds at most 65,535; shorten the \
+                paths in the pack (or what the sign command adds)
+                """
             )
         }
     }
@@ -347,7 +350,10 @@ package final class AssetPackZipWriter {
 
     private func sizeMismatch(_ name: String, expected: Int64, got: Int64) -> ODRPackError {
         .fileChanged(
-            "'\(name)' changed while it was being archived (\(got) bytes, expected \(expected)): run the build again once it is stable"
+            """
+            '\(name)' changed while it was being archived (\(got) bytes, expected \(expected)): run the build again \
+            once it is stable
+            """
         )
     }
 }

@@ -192,7 +192,10 @@ package final class StreamingZipReader {
         default:
             throw FormatError(
                 description:
-                    "'\(entry.name)' uses compression method \(entry.method): only stored (0) and deflate (8) are allowed"
+                    """
+                    '\(entry.name)' uses compression method \(entry.method): only stored (0) and deflate (8) are \
+                    allowed
+                    """
             )
         }
         return (crc, size)
@@ -258,7 +261,10 @@ package final class StreamingZipReader {
             else {
                 throw FormatError(
                     description:
-                        "the zip64 end record says \(total) entries (\(onDisk) on this disk) in \(recordedSize) bytes; the central directory has \(entries.count) in \(directorySize)"
+                        """
+                        the zip64 end record says \(total) entries (\(onDisk) on this disk) in \(recordedSize) bytes; \
+                        the central directory has \(entries.count) in \(directorySize)
+                        """
                 )
             }
             guard try peekSignature() == ZipFormat.zip64LocatorSignature else {
@@ -279,7 +285,10 @@ package final class StreamingZipReader {
         else {
             throw FormatError(
                 description:
-                    "the end record says \(count) entries at offset \(offset); the central directory has \(entries.count) at \(start)"
+                    """
+                    the end record says \(count) entries at offset \(offset); the central directory has \
+                    \(entries.count) at \(start)
+                    """
             )
         }
         return entries

@@ -63,7 +63,10 @@ package struct ZipCentralDirectory {
         else {
             throw FormatError(
                 description:
-                    "the end record's directory (\(count) entries, \(directorySize) bytes at \(directoryOffset)) does not end where the end record begins"
+                    """
+                    the end record's directory (\(count) entries, \(directorySize) bytes at \(directoryOffset)) does \
+                    not end where the end record begins
+                    """
             )
         }
         let directory = try Self.read(descriptor, at: directoryOffset, count: Int(directorySize))

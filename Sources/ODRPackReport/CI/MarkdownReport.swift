@@ -11,14 +11,20 @@ package enum MarkdownReport {
         var out = "### odrpack: \(escape(title))\n\n"
         if let plan {
             out +=
-                "\(plan.packs.count) pack\(plan.packs.count == 1 ? "" : "s"), \(plan.resourceFiles) tagged file\(plan.resourceFiles == 1 ? "" : "s"), "
+                """
+                \(plan.packs.count) pack\(plan.packs.count == 1 ? "" : "s"), \(plan.resourceFiles) tagged \
+                file\(plan.resourceFiles == 1 ? "" : "s"), 
+                """
             out += "\(ByteCount.format(plan.totalSize)); profile `\(plan.profileName)`\n\n"
             out += "| What | Size | Limit | Used |\n|---|---:|---:|---:|\n"
             for row in LimitUsage.rows(plan) {
                 let limit = row.limit.map { row.isCount ? "\($0)" : ByteCount.format($0) } ?? "none"
                 let used = row.usedText
                 out +=
-                    "| \(row.name) | \(row.isCount ? "\(row.value)" : ByteCount.format(row.value)) | \(limit) | \(used) |\n"
+                    """
+                    | \(row.name) | \(row.isCount ? "\(row.value)" : ByteCount.format(row.value)) | \(limit) | \(used) \
+                    |\n
+                    """
             }
             out += "\n"
         }
@@ -45,7 +51,10 @@ package enum MarkdownReport {
         for diagnostic in diagnostics {
             let place = diagnostic.location.map { "`\(escape($0.file)):\($0.line):\($0.column)` " } ?? ""
             out +=
-                "- \(diagnostic.severity == .error ? "❌" : "⚠️") \(place)\(escape(diagnostic.message)) (`\(diagnostic.code.rawValue)`)\n"
+                """
+                - \(diagnostic.severity == .error ? "❌" : "⚠️") \(place)\(escape(diagnostic.message)) \
+                (`\(diagnostic.code.rawValue)`)\n
+                """
         }
         return out
     }
@@ -66,7 +75,11 @@ package enum MarkdownReport {
                 : "**Upload \(upload.count) asset pack\(upload.count == 1 ? "" : "s")** (new versions): \(upload.map { "`\($0)`" }.joined(separator: ", "))\n\n"
             if let retired = diff.retired, !retired.isEmpty {
                 out +=
-                    "**Retired \(retired.count) asset pack\(retired.count == 1 ? "" : "s")**: \(retired.map { "`\($0)`" }.joined(separator: ", ")). \(DiffReport.retiredMeaning(diff.hosting))\n\n"
+                    """
+                    **Retired \(retired.count) asset pack\(retired.count == 1 ? "" : "s")**: \
+                    \(retired.map { "`\($0)`" }.joined(separator: ", ")). \
+                    \(DiffReport.retiredMeaning(diff.hosting))\n\n
+                    """
             }
         }
         let changes = diff.packs.filter { $0.status != .unchanged }
@@ -75,19 +88,28 @@ package enum MarkdownReport {
             return out + (diff.hasChanges ? "Only tags or file homes changed.\n" : "No pack changed.\n")
         }
         out +=
-            "| Pack | Status | Category | Old size | New size | Re-download | Files +/−/~ |\n|---|---|---|---:|---:|---:|---:|\n"
+            """
+            | Pack | Status | Category | Old size | New size | Re-download | Files +/−/~ \
+            |\n|---|---|---|---:|---:|---:|---:|\n
+            """
         for pack in changes.prefix(20) {
             out += "| \(escape(pack.shortName)) | \(pack.status.rawValue) | \(pack.category.rawValue) | "
             out += "\(pack.oldSize.map(ByteCount.format) ?? "-") | \(pack.newSize.map(ByteCount.format) ?? "-") | "
             out +=
-                "\(ByteCount.format(pack.redownloadSize)) | \(pack.added.count)/\(pack.removed.count)/\(pack.modified.count) |\n"
+                """
+                \(ByteCount.format(pack.redownloadSize)) | \
+                \(pack.added.count)/\(pack.removed.count)/\(pack.modified.count) |\n
+                """
         }
         if changes.count > 20 {
             out += "\n… and \(changes.count - 20) more changed packs (see `odrpack diff --json`).\n"
         }
         if !diff.moves.isEmpty {
             out +=
-                "\n\(diff.moves.count) file\(diff.moves.count == 1 ? "" : "s") moved between packs (their tags changed).\n"
+                """
+                \n\(diff.moves.count) file\(diff.moves.count == 1 ? "" : "s") moved between packs (their tags \
+                changed).\n
+                """
         }
         return out
     }

@@ -77,7 +77,10 @@ package enum DiffReport {
         out += "\(diff.packsChanged) of \(diff.packs.count) pack\(diff.packs.count == 1 ? "" : "s") changed; "
         out += "devices download again: initial-install \(ByteCount.format(diff.redownloadInitialInstall)), "
         out +=
-            "prefetch \(ByteCount.format(diff.redownloadPrefetch)), on-demand \(ByteCount.format(diff.redownloadOnDemand))\n"
+            """
+            prefetch \(ByteCount.format(diff.redownloadPrefetch)), on-demand \
+            \(ByteCount.format(diff.redownloadOnDemand))\n
+            """
         if let upload = diff.upload {
             out +=
                 upload.isEmpty
@@ -86,7 +89,10 @@ package enum DiffReport {
         }
         if let retired = diff.retired, !retired.isEmpty {
             out +=
-                "Retired \(retired.count) asset pack\(retired.count == 1 ? "" : "s") (in OLD, not in NEW): \(retired.joined(separator: ", "))\n"
+                """
+                Retired \(retired.count) asset pack\(retired.count == 1 ? "" : "s") (in OLD, not in NEW): \
+                \(retired.joined(separator: ", "))\n
+                """
             out += "  " + retiredMeaning(diff.hosting) + "\n"
         }
         guard diff.hasChanges else { return out + "No pack, tag or file changed.\n" }

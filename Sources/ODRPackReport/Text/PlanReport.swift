@@ -23,10 +23,16 @@ package enum PlanReport {
     package static func text(_ plan: PackPlan, manifestPath: String) -> String {
         var out = "odrpack plan: \(plan.bundleID) (\(manifestPath), profile \(plan.profileName))\n"
         out +=
-            "Resources: \(plan.resourceFiles) file\(plan.resourceFiles == 1 ? "" : "s"), \(ByteCount.format(plan.totalSize)) in \(plan.packs.count) pack\(plan.packs.count == 1 ? "" : "s")\n"
+            """
+            Resources: \(plan.resourceFiles) file\(plan.resourceFiles == 1 ? "" : "s"), \
+            \(ByteCount.format(plan.totalSize)) in \(plan.packs.count) pack\(plan.packs.count == 1 ? "" : "s")\n
+            """
         if plan.countsAppBundle {
             out +=
-                "App bundle: \(plan.appBundleFiles) untagged file\(plan.appBundleFiles == 1 ? "" : "s"), \(ByteCount.format(plan.appBundleSize)) (stay in the app)\n"
+                """
+                App bundle: \(plan.appBundleFiles) untagged file\(plan.appBundleFiles == 1 ? "" : "s"), \
+                \(ByteCount.format(plan.appBundleSize)) (stay in the app)\n
+                """
         }
 
         if plan.format == .backgroundAssets {
@@ -71,9 +77,15 @@ package enum PlanReport {
     static func backgroundAssetsPacks(_ plan: PackPlan) -> String {
         let settings = plan.backgroundAssets
         var out =
-            "Background Assets: hosting \(settings.hosting.rawValue), platforms \((settings.platforms ?? []).joined(separator: ", ")), "
+            """
+            Background Assets: hosting \(settings.hosting.rawValue), platforms \
+            \((settings.platforms ?? []).joined(separator: ", ")), 
+            """
         out +=
-            "events \(settings.events.joined(separator: ", ")), app group \(settings.appGroup ?? "not set (thin needs --app-group)")\n"
+            """
+            events \(settings.events.joined(separator: ", ")), app group \
+            \(settings.appGroup ?? "not set (thin needs --app-group)")\n
+            """
         out += "\nAsset packs\n"
         var packs = TextTable([
             ("ASSET PACK ID", .left), ("TAGS", .left), ("FILES", .right), ("SIZE", .right),
@@ -90,7 +102,11 @@ package enum PlanReport {
         out += plan.packs.isEmpty ? "  (none: no resource is tagged)\n" : packs.render()
         if plan.prefetchOrder.count > 1 {
             out +=
-                "Note: Background Assets has no prefetch order: the \(plan.prefetchOrder.count) prefetch tags (\(plan.prefetchOrder.joined(separator: ", "))) download together after installation, in no set order.\n"
+                """
+                Note: Background Assets has no prefetch order: the \(plan.prefetchOrder.count) prefetch tags \
+                (\(plan.prefetchOrder.joined(separator: ", "))) download together after installation, in no set \
+                order.\n
+                """
         }
         return out
     }

@@ -41,7 +41,10 @@ package enum VerifyReport {
         }
         for extra in report.extraArchives {
             text +=
-                "\(extra.hasSuffix(".aar") ? BackgroundAssetsLayout.folder : AppleManifests.packsFolder)/\(extra): error: archive is not listed in \(BuildManifest.fileName)\n"
+                """
+                \(extra.hasSuffix(".aar") ? BackgroundAssetsLayout.folder : AppleManifests.packsFolder)/\(extra): \
+                error: archive is not listed in \(BuildManifest.fileName)\n
+                """
         }
         for problem in report.fileProblems { text += "\(problem.file): error: \(problem.problem)\n" }
         return text

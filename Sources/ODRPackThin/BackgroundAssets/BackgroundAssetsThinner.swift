@@ -21,7 +21,10 @@ struct BackgroundAssetsThinner {
         let options = thinner.options
         if options.embed {
             throw ODRPackError.usage(
-                "--embed applies to ODR builds only: Background Assets packs are downloaded by the system, never embedded; '\(options.buildPath)' is a Background Assets build"
+                """
+                --embed applies to ODR builds only: Background Assets packs are downloaded by the system, never \
+                embedded; '\(options.buildPath)' is a Background Assets build
+                """
             )
         }
         guard let settings = manifest.backgroundAssets else {
@@ -54,7 +57,11 @@ struct BackgroundAssetsThinner {
             result.diagnostics.append(
                 .error(
                     .baAppGroupMissing,
-                    "the app has no App Group id for Background Assets: set 'app-group' in the manifest's background-assets section, pass --app-group group.<your.bundle.id>, or add BAAppGroupID to the app's Info.plist (the app and its downloader extension must share the group)",
+                    """
+                    the app has no App Group id for Background Assets: set 'app-group' in the manifest's \
+                    background-assets section, pass --app-group group.<your.bundle.id>, or add BAAppGroupID to the \
+                    app's Info.plist (the app and its downloader extension must share the group)
+                    """,
                     subject: "BAAppGroupID"))
         }
         if let problem = Self.downloaderExtensionProblem(location.app) { result.diagnostics.append(problem) }
@@ -100,7 +107,10 @@ struct BackgroundAssetsThinner {
         guard settings.hosting == .self else { return values }
         guard let urlPrefix = settings.urlPrefix, let host = URL(string: urlPrefix)?.host, !host.isEmpty else {
             throw ODRPackError.unusableInput(
-                "the build is self-hosted but its urlPrefix '\(settings.urlPrefix ?? "")' names no host: rebuild it with --url-prefix https://host/path"
+                """
+                the build is self-hosted but its urlPrefix '\(settings.urlPrefix ?? "")' names no host: rebuild it \
+                with --url-prefix https://host/path
+                """
             )
         }
         let essential = manifest.packs.filter { $0.category == .initialInstall }
@@ -207,7 +217,10 @@ struct BackgroundAssetsThinner {
         if let misplaced = matching(in: "PlugIns") {
             return .error(
                 .baExtensionMisplaced,
-                "the Background Assets downloader extension '\(misplaced)' is in PlugIns/, which App Store Connect rejects (ITMS-91179): embed it in \(prefix)Extensions/ (Xcode: Embed ExtensionKit Extensions)",
+                """
+                the Background Assets downloader extension '\(misplaced)' is in PlugIns/, which App Store Connect \
+                rejects (ITMS-91179): embed it in \(prefix)Extensions/ (Xcode: Embed ExtensionKit Extensions)
+                """,
                 subject: misplaced)
         }
         let seen =
@@ -216,7 +229,11 @@ struct BackgroundAssetsThinner {
             : "; \(lookalikes.joined(separator: ", ")) has another extension point, which the system never registers as the downloader"
         return .warning(
             .baExtensionMissing,
-            "the app has no Background Assets downloader extension (an .appex in \(prefix)Extensions/ whose extension point is \(downloaderExtensionPoint))\(seen): the app stops when it first uses AssetPackManager; add the downloader extension target to the app",
+            """
+            the app has no Background Assets downloader extension (an .appex in \(prefix)Extensions/ whose extension \
+            point is \(downloaderExtensionPoint))\(seen): the app stops when it first uses AssetPackManager; add the \
+            downloader extension target to the app
+            """,
             subject: (app as NSString).lastPathComponent)
     }
 }

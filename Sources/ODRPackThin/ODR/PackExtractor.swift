@@ -74,7 +74,10 @@ enum PackExtractor {
             let (crc, size) = try reader.readData { try output.write($0) }
             guard crc == entry.crc, size == entry.size else {
                 throw ODRPackError.unusableInput(
-                    "'\(entry.name)' in '\(source)' is damaged (CRC or size mismatch): run odrpack verify, then build again"
+                    """
+                    '\(entry.name)' in '\(source)' is damaged (CRC or size mismatch): run odrpack verify, then build \
+                    again
+                    """
                 )
             }
             try output.finish(time: time)

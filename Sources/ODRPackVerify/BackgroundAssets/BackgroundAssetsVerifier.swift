@@ -45,7 +45,10 @@ struct BackgroundAssetsVerifier {
         let policy = DownloadPolicy(category: pack.category, events: settings.events)
         if pack.downloadPolicy != policy {
             problems.append(
-                "the manifest's downloadPolicy is not the one of a \(pack.category.rawValue) pack with events \(settings.events)"
+                """
+                the manifest's downloadPolicy is not the one of a \(pack.category.rawValue) pack with events \
+                \(settings.events)
+                """
             )
         }
         if pack.version == nil { problems.append("the manifest gives the pack no version") }

@@ -155,7 +155,10 @@ struct OnDemandResourcesVerifier {
             ZipMetadata(recordCount: contentCount, totalUncompressedBytes: contentBytes).propertyList.binaryData())
         if locals.count >= 2 && metadata != expected {
             check.problems.append(
-                "'\(ZipMetadata.fileName)' does not hold Version 2, RecordCount \(contentCount), TotalUncompressedBytes \(contentBytes) and the standard modes"
+                """
+                '\(ZipMetadata.fileName)' does not hold Version 2, RecordCount \(contentCount), TotalUncompressedBytes \
+                \(contentBytes) and the standard modes
+                """
             )
         }
     }

@@ -11,7 +11,10 @@ struct PlanOptions: ParsableArguments {
 
     @Option(
         help:
-            "odr (On-Demand Resources, the default) or background-assets (Apple's successor; checks the background-assets profile)."
+            """
+            odr (On-Demand Resources, the default) or background-assets (Apple's successor; checks the \
+            background-assets profile).
+            """
     )
     var format: PackFormat = .odr
 

@@ -22,13 +22,19 @@ struct Build: ParsableCommand {
 
     @Option(
         help:
-            "Background Assets only: the packager, run through /bin/sh -c from resources-root with {manifest} and {output} replaced by quoted paths (default: ba-package, else xcrun ba-package, from PATH)."
+            """
+            Background Assets only: the packager, run through /bin/sh -c from resources-root with {manifest} and \
+            {output} replaced by quoted paths (default: ba-package, else xcrun ba-package, from PATH).
+            """
     )
     var baPackage: String?
 
     @Option(
         help:
-            "Background Assets, hosting self: the download-manifest.json that is live on the server, the source of versions and of what site/ must hold."
+            """
+            Background Assets, hosting self: the download-manifest.json that is live on the server, the source of \
+            versions and of what site/ must hold.
+            """
     )
     var published: String?
 
@@ -82,7 +88,11 @@ struct Build: ParsableCommand {
             ].filter(\.1).map(\.0)
             if !odrOnly.isEmpty {
                 throw ValidationError(
-                    "\(odrOnly.joined(separator: ", ")) \(odrOnly.count == 1 ? "does" : "do") not apply to --format background-assets: Apple's ba-package decides how a pack is stored; leave \(odrOnly.count == 1 ? "it" : "them") out"
+                    """
+                    \(odrOnly.joined(separator: ", ")) \(odrOnly.count == 1 ? "does" : "do") not apply to --format \
+                    background-assets: Apple's ba-package decides how a pack is stored; leave \
+                    \(odrOnly.count == 1 ? "it" : "them") out
+                    """
                 )
             }
         } else {
@@ -92,7 +102,10 @@ struct Build: ParsableCommand {
             ].filter(\.1).map(\.0)
             if !backgroundAssetsOnly.isEmpty {
                 throw ValidationError(
-                    "\(backgroundAssetsOnly.joined(separator: ", ")) \(backgroundAssetsOnly.count == 1 ? "applies" : "apply") only to --format background-assets"
+                    """
+                    \(backgroundAssetsOnly.joined(separator: ", ")) \
+                    \(backgroundAssetsOnly.count == 1 ? "applies" : "apply") only to --format background-assets
+                    """
                 )
             }
         }

@@ -47,7 +47,10 @@ struct ImportXcode: ParsableCommand {
         let result = try XcodeImporter(options: options).importProject(at: try XcodeProject.locate(project))
         try ImportedManifestWriter.write(result, to: output, force: force)
         try console.printOut(
-            "Wrote \(output): \(result.entries.count) tagged path\(result.entries.count == 1 ? "" : "s") from target \(result.target) (\(result.configuration))\n"
+            """
+            Wrote \(output): \(result.entries.count) tagged path\(result.entries.count == 1 ? "" : "s") from target \
+            \(result.target) (\(result.configuration))\n
+            """
         )
         for note in result.notes { try console.printError("note: \(note)\n") }
     }

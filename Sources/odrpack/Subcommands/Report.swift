@@ -37,7 +37,10 @@ struct Report: ParsableCommand {
         try HTMLFile.write(
             ReportModel(plan: plan, diagnostics: result.diagnostics, manifestPath: manifest).html, to: output)
         try console.printOut(
-            "Wrote \(output): \(plan.packs.count) packs, \(plan.resourceFiles) files, \(Console.countSummary(result.diagnostics))\n"
+            """
+            Wrote \(output): \(plan.packs.count) packs, \(plan.resourceFiles) files, \
+            \(Console.countSummary(result.diagnostics))\n
+            """
         )
         if result.diagnostics.hasErrors { throw ExitCode(1) }
     }

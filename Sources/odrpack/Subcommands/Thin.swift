@@ -9,7 +9,10 @@ struct Thin: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thin",
         abstract:
-            "Make a built app an On-Demand Resources app: remove its copies of packed files and install the build's plists."
+            """
+            Make a built app an On-Demand Resources app: remove its copies of packed files and install the build's \
+            plists.
+            """
     )
 
     @Argument(help: "The built app bundle (MyGame.app).")
@@ -26,7 +29,10 @@ struct Thin: ParsableCommand {
 
     @Option(
         help:
-            "Background Assets builds: the App Group id the app and its downloader extension share (BAAppGroupID), over the manifest's app-group."
+            """
+            Background Assets builds: the App Group id the app and its downloader extension share (BAAppGroupID), over \
+            the manifest's app-group.
+            """
     )
     var appGroup: String?
 
@@ -62,7 +68,10 @@ struct Thin: ParsableCommand {
                 }
                 if embed {
                     text +=
-                        "; embedded \(result.embedded.count) pack\(result.embedded.count == 1 ? "" : "s") in OnDemandResources/"
+                        """
+                        ; embedded \(result.embedded.count) pack\(result.embedded.count == 1 ? "" : "s") in \
+                        OnDemandResources/
+                        """
                 }
                 try console.printOut(text + "\n")
             }

@@ -20,7 +20,10 @@ struct Validate: ParsableCommand {
             var line = "\(options.manifest): "
             if let plan = result.readablePlan {
                 line +=
-                    "\(plan.packs.count) pack\(plan.packs.count == 1 ? "" : "s"), \(plan.resourceFiles) tagged file\(plan.resourceFiles == 1 ? "" : "s"), \(ByteCount.format(plan.totalSize)); "
+                    """
+                    \(plan.packs.count) pack\(plan.packs.count == 1 ? "" : "s"), \(plan.resourceFiles) tagged \
+                    file\(plan.resourceFiles == 1 ? "" : "s"), \(ByteCount.format(plan.totalSize)); 
+                    """
             }
             line += Console.countSummary(result.diagnostics)
             try console.printOut(line + "\n")
