@@ -15,7 +15,7 @@ package struct BuildDiff: Sendable {
         package var tags: [String]
         package var status: Status
         /// The category on the new side (old side for a removed pack).
-        package var category: DownloadCategory
+        package let category: DownloadCategory
         package var oldSize: Int64?
         package var newSize: Int64?
         package var added: [String] = []
@@ -28,26 +28,26 @@ package struct BuildDiff: Sendable {
 
     /// A file whose tags changed, so it now lives in another pack.
     package struct Move: Sendable {
-        package var path: String
-        package var fromPack: String
-        package var toPack: String
+        package let path: String
+        package let fromPack: String
+        package let toPack: String
         /// Its content changed too.
-        package var modified: Bool
+        package let modified: Bool
     }
 
     package struct TagChange: Sendable {
-        package var name: String
-        package var status: Status
-        package var category: DownloadCategory
-        package var redownloadSize: Int64
+        package let name: String
+        package let status: Status
+        package let category: DownloadCategory
+        package let redownloadSize: Int64
     }
 
     package var packs: [PackChange]
-    package var moves: [Move]
+    package let moves: [Move]
     package var tags: [TagChange]
-    package var redownloadInitialInstall: Int64
-    package var redownloadPrefetch: Int64
-    package var redownloadOnDemand: Int64
+    package let redownloadInitialInstall: Int64
+    package let redownloadPrefetch: Int64
+    package let redownloadOnDemand: Int64
     /// Background Assets builds: the asset pack ids of the packs added or changed, whose new version must be
     /// uploaded (sorted); nil for ODR builds.
     package var upload: [String]?

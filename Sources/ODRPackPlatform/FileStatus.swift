@@ -20,8 +20,8 @@ package struct FileStatus: Sendable, Equatable {
         }
     }
 
-    package var kind: Kind
-    package var stamp: FileStamp
+    package let kind: Kind
+    package let stamp: FileStamp
     /// The whole `st_mode`: type and permission bits.
     package var mode: FileMode = 0
 

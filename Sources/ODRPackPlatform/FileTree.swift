@@ -49,8 +49,8 @@ package struct FileTree: Sendable {
     /// One entry's `lstat` metadata.
     package struct Entry: Sendable {
         /// `st_mode`; 0 when the entry vanished before it could be read.
-        package var mode: FileMode
-        package var stamp: FileStamp
+        package let mode: FileMode
+        package let stamp: FileStamp
         /// The index of the scanned folder for a subfolder, else -1 (files, links, `.git`).
         package var child: Int
         /// errno when `lstat` failed (mode is then 0); ENOENT means the entry vanished while it was scanned.

@@ -8,7 +8,7 @@ import Foundation
 
 /// The real disk, through the C library.
 package struct LocalFileSystem: ResourceFileSystem {
-    package var jobs: Int
+    package let jobs: Int
 
     package init(jobs: Int = SystemCall.processorCount) { self.jobs = jobs }
 

@@ -6,7 +6,7 @@
 
 /// A failed system call's errno, with the system's words for it.
 package struct SystemError: Error, Sendable, Equatable {
-    package var code: Int32
+    package let code: Int32
 
     package init(_ code: Int32) { self.code = code }
 

@@ -6,7 +6,7 @@
 
 /// A calendar time in UTC (never the local time zone), through the C library's gmtime_r and timegm.
 package struct UTCTime: Equatable {
-    package var year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int
+    package let year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int
 
     package init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
         (self.year, self.month, self.day, self.hour, self.minute, self.second) = (

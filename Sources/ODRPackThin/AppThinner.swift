@@ -9,8 +9,8 @@ import ODRPackPlatform
 /// format. Everything is checked before anything changes; running it twice gives the same app as running it once.
 package struct AppThinner {
     package struct Options: Sendable {
-        package var appPath: String
-        package var buildPath: String
+        package let appPath: String
+        package let buildPath: String
         package var embed = false
         /// A folder inside the app that the packs' paths are relative to (engines keep their data in one).
         package var resourcesPath: String?

@@ -9,7 +9,7 @@ import ODRPackPlatform
 package struct BuildVerifier {
     package struct PackReport: Sendable {
         package var id: String
-        package var file: String
+        package let file: String
         package var problems: [String]
         package var ok: Bool { problems.isEmpty }
     }
@@ -17,14 +17,14 @@ package struct BuildVerifier {
     /// A problem with a file of the build folder that is not one pack's (Background Assets builds).
     package struct FileProblem: Sendable {
         /// Relative to the build folder.
-        package var file: String
-        package var problem: String
+        package let file: String
+        package let problem: String
     }
 
     package struct Report: Sendable {
         package var packs: [PackReport]
         /// Packs in the packs folder that the manifest does not list.
-        package var extraArchives: [String]
+        package let extraArchives: [String]
         package var fileProblems: [FileProblem] = []
         package var ok: Bool { extraArchives.isEmpty && fileProblems.isEmpty && packs.allSatisfy(\.ok) }
     }

@@ -18,26 +18,26 @@ package struct XcodeImporter {
     package struct Result: Sendable {
         package struct Entry: Sendable {
             /// Relative to the project folder (it may start with `..`) until `resourcesRoot` is decided.
-            package var path: String
+            package let path: String
             /// The bundle folder the entry's files go to (docs/manifest.md#destinations): "" the root; nil for asset catalog items.
             package var into: String?
             package var tags: [String]
-            package var sources: [String]
+            package let sources: [String]
         }
 
         var projectName: String
-        package var target: String
-        package var configuration: String
-        package var bundleID: String
+        package let target: String
+        package let configuration: String
+        package let bundleID: String
         /// `ios` or `tvos` from SDKROOT; nil when the project does not say.
         package var profile: String?
         /// The deepest folder holding the project folder and every tagged file (absolute).
-        package var resourcesRoot: URL
+        package let resourcesRoot: URL
         /// Paths relative to `resourcesRoot`.
-        package var entries: [Entry]
-        package var initialInstall: [String]
-        package var prefetchOrder: [String]
-        package var notes: [String]
+        package let entries: [Entry]
+        package let initialInstall: [String]
+        package let prefetchOrder: [String]
+        package let notes: [String]
     }
 
     package let options: Options

@@ -4,7 +4,7 @@ import ODRPackCore
 import ODRPackPlatform
 
 package struct BuildOptions: Sendable {
-    package var outputDirectory: String
+    package let outputDirectory: String
     package var format: PackFormat = .odr
     /// `--ba-package CMD` (Background Assets only); nil finds ba-package or xcrun on PATH.
     package var backgroundAssetsPackager: String?

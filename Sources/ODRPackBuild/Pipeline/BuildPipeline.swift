@@ -7,8 +7,8 @@ import ODRPackPlatform
 /// else plan (reusing the check's scan and the last build's cache), write the packs and record the build.
 /// The front end only parses, calls `run` and prints the outcome.
 package struct BuildPipeline {
-    package var manifestPath: String
-    package var options: BuildOptions
+    package let manifestPath: String
+    package let options: BuildOptions
     /// Wait for another build of the same folder (false: fail at once, exit 2).
     package var waitForLock = true
     /// The `build --json` document is wanted: an up-to-date build reads it back from the last build's manifest.

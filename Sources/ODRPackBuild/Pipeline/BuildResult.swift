@@ -3,16 +3,16 @@ import ODRPackCore
 
 /// What a build did.
 package struct BuildResult: Sendable {
-    package var plan: PackPlan
+    package let plan: PackPlan
     /// odrpack-manifest.json as the build wrote it.
-    package var manifest: BuildManifest
+    package let manifest: BuildManifest
     var facts: [String: PackArchiveFacts]
-    package var options: BuildOptions
-    package var written: [String]
-    package var reused: [String]
-    package var removed: [String]
-    package var bytesRead: Int64
-    package var bytesWritten: Int64
+    package let options: BuildOptions
+    package let written: [String]
+    package let reused: [String]
+    package let removed: [String]
+    package let bytesRead: Int64
+    package let bytesWritten: Int64
     /// What the next build into the folder starts from.
     var state: BuildState
     /// Why that state could not be saved, when it could not: the output is complete, the next build starts cold.

@@ -12,7 +12,7 @@ package struct PublishedDownloadManifest: Sendable, Equatable {
     }
 
     /// By asset pack id.
-    package let packs: [String: Pack]
+    package var packs: [String: Pack]
 
     init(packs: [String: Pack]) { self.packs = packs }
 

@@ -8,7 +8,7 @@ package struct BuildManifest: Sendable, Equatable {
 
     package struct File: Sendable, Equatable {
         /// The file's destination inside the pack and the app (docs/manifest.md#destinations).
-        package var path: String
+        package let path: String
         /// Its path relative to resources-root, only where it differs from `path`.
         package var source: String?
         package var size: Int64
@@ -19,9 +19,9 @@ package struct BuildManifest: Sendable, Equatable {
     package struct Pack: Sendable, Equatable {
         package var id: String
         /// Relative to the build folder: `OnDemandResources/<pack file name>`.
-        package var file: String
+        package let file: String
         package var tags: [String]
-        package var category: DownloadCategory
+        package let category: DownloadCategory
         package var priority: Double?
         package var size: Int64
         package var archiveSize: Int64?
@@ -37,9 +37,9 @@ package struct BuildManifest: Sendable, Equatable {
 
     /// What `thin` needs of a Background Assets build, since it reads only the build folder (docs/background-assets.md).
     package struct BackgroundAssets: Sendable, Equatable {
-        package var hosting: BackgroundAssetsSettings.Hosting
-        package var platforms: [String]
-        package var events: [String]
+        package let hosting: BackgroundAssetsSettings.Hosting
+        package let platforms: [String]
+        package let events: [String]
         package var appGroup: String?
         package var urlPrefix: String?
         /// The packager command template as run, and the first line of its `--version` (nil for `--ba-package`):
@@ -49,8 +49,8 @@ package struct BuildManifest: Sendable, Equatable {
     }
 
     package struct Tag: Sendable, Equatable {
-        package var name: String
-        package var category: DownloadCategory
+        package let name: String
+        package let category: DownloadCategory
         package var size: Int64
         package var packs: [String]
     }
@@ -60,8 +60,8 @@ package struct BuildManifest: Sendable, Equatable {
         package var size: Int64
         /// Nil in a plan.
         var archiveSize: Int64?
-        package var initialInstallSize: Int64
-        package var initialPrefetchSize: Int64
+        package let initialInstallSize: Int64
+        package let initialPrefetchSize: Int64
     }
 
     var schemaVersion: Int
@@ -69,17 +69,17 @@ package struct BuildManifest: Sendable, Equatable {
     package var format: PackFormat = .odr
     /// Present in a Background Assets build's manifest only.
     package var backgroundAssets: BackgroundAssets?
-    package var bundleId: String
-    package var profile: String
+    package let bundleId: String
+    package let profile: String
     /// Every limit key of docs/manifest.md#limits in table order; nil where the profile has no limit.
-    package var limits: [(key: LimitProfile.Key, value: Int64?)]
-    package var initialInstallTags: [String]
-    package var prefetchOrder: [String]
-    package var appBundleFiles: Int64
-    package var appBundleSize: Int64
+    package let limits: [(key: LimitProfile.Key, value: Int64?)]
+    package let initialInstallTags: [String]
+    package let prefetchOrder: [String]
+    package let appBundleFiles: Int64
+    package let appBundleSize: Int64
     /// False when the manifest says `untagged: ignore` (`"appBundle": null`).
     package var countsAppBundle = true
-    package var totals: Totals
+    package let totals: Totals
     package var tags: [Tag]
     package var packs: [Pack]
 

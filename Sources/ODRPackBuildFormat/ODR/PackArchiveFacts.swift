@@ -9,7 +9,7 @@ package struct PackArchiveFacts: Sendable, Equatable {
     package let archiveSha256: String
     package let contentHash: String
     /// Each resource's digest, in the pack's file order.
-    package let files: [FileDigest]
+    package var files: [FileDigest]
     /// The bytes of the pack's resources and its Info.plist: what signing added is not counted (docs/build-output.md, as in
     /// every pack of Xcode's exports).
     package let uncompressedSize: Int64

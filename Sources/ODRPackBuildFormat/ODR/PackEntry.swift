@@ -4,7 +4,7 @@ import ODRPackPlatform
 
 /// A file's SHA-256 and CRC-32: what the build learns by reading it once, and keeps in its cache.
 package struct FileDigest: Equatable, Sendable {
-    package let sha256: String
+    package var sha256: String
     package let crc32: UInt32
 
     package init(sha256: String, crc32: UInt32) {

@@ -5,9 +5,9 @@ package struct Diagnostic: Equatable, Sendable {
         package static func < (lhs: Severity, rhs: Severity) -> Bool { lhs == .error && rhs == .warning }
     }
 
-    package var severity: Severity
-    package var code: DiagnosticCode
-    package var message: String
+    package let severity: Severity
+    package let code: DiagnosticCode
+    package let message: String
     package var location: SourceLocation?
     /// What the problem is about: a resource path, a tag or a pack id.
     package var subject: String?

@@ -15,7 +15,7 @@ package struct LimitProfile: Equatable, Sendable {
         package var isCount: Bool { self == .maxPackCount }
     }
 
-    package var name: String
+    package let name: String
     package var values: [Key: Int64]
 
     package subscript(key: Key) -> Int64? {

@@ -3,9 +3,9 @@ import Foundation
 /// Each limit of a plan's profile beside what the plan uses of it: the rows of `plan`'s totals table,
 /// the Markdown summary and the report's gauges.
 package struct LimitUsage: Sendable {
-    package var name: String
-    package var key: LimitProfile.Key
-    package var value: Int64
+    package let name: String
+    package let key: LimitProfile.Key
+    package let value: Int64
     package var limit: Int64?
     package var isCount: Bool { key.isCount }
     /// value / limit; nil without a limit.

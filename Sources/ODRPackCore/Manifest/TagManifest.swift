@@ -4,7 +4,7 @@ import Foundation
 package struct TagManifest: Sendable {
     /// A value with the manifest location it came from.
     package struct Located<Value: Sendable>: Sendable {
-        package var value: Value
+        package let value: Value
         package var location: SourceLocation?
 
         init(_ value: Value, at location: SourceLocation?) {
@@ -20,7 +20,7 @@ package struct TagManifest: Sendable {
     }
 
     package struct Entry: Sendable {
-        package var selector: Selector
+        package let selector: Selector
         var selectorLocation: SourceLocation?
         package var tags: [Located<String>]
         /// The folder inside the app bundle (and the pack) where the entry places its files, normalized ("" is the
@@ -44,9 +44,9 @@ package struct TagManifest: Sendable {
     }
 
     /// The manifest's path as the user named it, used in diagnostics.
-    package var displayPath: String
+    package let displayPath: String
     /// The folder holding the manifest: relative paths in it start there.
-    package var directory: URL
+    package let directory: URL
     package var bundleID: String
     package var resourcesRoot: Located<String>
     package var profile: Located<String>

@@ -1,10 +1,10 @@
 /// One asset pack: all resources that share exactly one tag set.
 package struct AssetPack: Sendable {
     package var id: String
-    package var fileName: String
+    package let fileName: String
     /// Sorted the way Swift sorts strings.
     package var tags: [String]
-    package var category: DownloadCategory
+    package let category: DownloadCategory
     package var priority: Double?
     package var size: Int64
     /// Sorted by path in code-point order.

@@ -1,22 +1,22 @@
 /// The asset packs a manifest makes, with every size the store's limits are about.
 package struct PackPlan: Sendable {
-    package var bundleID: String
-    package var profileName: String
-    package var limits: LimitProfile
+    package let bundleID: String
+    package let profileName: String
+    package let limits: LimitProfile
     /// In manifest order, duplicates removed.
-    package var initialInstallTags: [String]
-    package var prefetchOrder: [String]
-    package var appBundleFiles: Int
-    package var appBundleSize: Int64
+    package let initialInstallTags: [String]
+    package let prefetchOrder: [String]
+    package let appBundleFiles: Int
+    package let appBundleSize: Int64
     /// False with `untagged: ignore`: no app-bundle line, `"appBundle": null` (docs/manifest.md#untagged-files).
     package var countsAppBundle = true
     /// Sorted by id.
     package var packs: [AssetPack]
     /// Sorted by name.
     package var tags: [TagSummary]
-    package var totalSize: Int64
-    package var initialInstallSize: Int64
-    package var initialPrefetchSize: Int64
+    package let totalSize: Int64
+    package let initialInstallSize: Int64
+    package let initialPrefetchSize: Int64
     /// What the plan is for: ODR packs, or Background Assets packs from the same tag sets (docs/background-assets.md).
     package var format: PackFormat = .odr
     /// The manifest's `background-assets` section with its platforms resolved for the profile.

@@ -1,7 +1,7 @@
 /// A tag with what a device downloads when the app asks for it.
 package struct TagSummary: Sendable {
-    package var name: String
-    package var category: DownloadCategory
+    package let name: String
+    package let category: DownloadCategory
     /// The sum of the sizes of every pack whose tag set contains the tag.
     package var size: Int64
     /// Ids of those packs, sorted.

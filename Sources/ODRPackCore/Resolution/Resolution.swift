@@ -3,11 +3,11 @@ import ODRPackPlatform
 /// The result of resolving a manifest against the file system.
 package struct Resolution: Sendable {
     /// Absolute path of resources-root (symbolic links resolved).
-    package var rootPath: String
+    package let rootPath: String
     /// Tagged resources, sorted by path.
-    package var resources: [ResolvedResource]
-    package var appBundleFiles: Int
-    package var appBundleSize: Int64
+    package let resources: [ResolvedResource]
+    package let appBundleFiles: Int
+    package let appBundleSize: Int64
     /// False with `untagged: ignore`: the untagged files were not looked at, so the counts mean nothing.
     package var countsAppBundle = true
     package var diagnostics: [Diagnostic]

@@ -9,9 +9,9 @@ package struct ResolvedResource: Sendable {
     package var path: String
     /// Where the file is: its path relative to resources-root, which is what is read. Equal to `path` unless an
     /// entry's `into` placed the file elsewhere.
-    package var source: String
+    package let source: String
     package var size: Int64
-    package var stamp: FileStamp
+    package let stamp: FileStamp
     /// Sorted tags; empty for a file that stays in the app bundle.
     package var tags: [String]
     /// The first manifest entry that tagged the file, for diagnostics that point at the manifest.

@@ -8,11 +8,11 @@ package final class StreamingZipReader {
     package typealias FormatError = ZipFormatError
 
     package struct LocalEntry {
-        package var name: String
+        package let name: String
         var versionNeeded: UInt16
-        package var flags: UInt16
-        package var method: UInt16
-        package var crc: UInt32
+        package let flags: UInt16
+        package let method: UInt16
+        package let crc: UInt32
         package var compressedSize: UInt64
         package var size: UInt64
         /// Ids of the extra fields, in order.
@@ -26,11 +26,11 @@ package final class StreamingZipReader {
     }
 
     package struct CentralEntry {
-        package var name: String
-        package var versionMadeBy: UInt16
-        package var flags: UInt16
-        package var method: UInt16
-        package var crc: UInt32
+        package let name: String
+        package let versionMadeBy: UInt16
+        package let flags: UInt16
+        package let method: UInt16
+        package let crc: UInt32
         package var compressedSize: UInt64
         package var size: UInt64
         var externalAttributes: UInt32

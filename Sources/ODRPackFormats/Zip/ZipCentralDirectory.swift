@@ -5,9 +5,9 @@ import ODRPackPlatform
 /// Anything it does not expect (a comment, a split archive, numbers out of bounds) is a `FormatError`.
 package struct ZipCentralDirectory {
     package struct Entry: Equatable, Sendable {
-        package var name: String
-        package var method: UInt16
-        package var crc: UInt32
+        package let name: String
+        package let method: UInt16
+        package let crc: UInt32
         package var compressedSize: UInt64
         package var size: UInt64
         /// File offset of the entry's local header.
@@ -16,7 +16,7 @@ package struct ZipCentralDirectory {
 
     package typealias FormatError = ZipFormatError
 
-    package var entries: [Entry]
+    package let entries: [Entry]
 
     /// Reads the directory of the open zip `descriptor`, `fileSize` bytes long.
     package init(descriptor: Int32, fileSize: UInt64) throws {

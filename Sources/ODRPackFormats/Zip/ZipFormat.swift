@@ -2,7 +2,7 @@ import ODRPackPlatform
 
 /// A zip that cannot be read as this project writes them, with where and why: what both zip readers throw.
 package struct ZipFormatError: Error, CustomStringConvertible {
-    package var description: String
+    package let description: String
 }
 
 /// The numbers of the zip format (PKWARE APPNOTE) that Apple's streaming asset packs use (docs/build-output.md).

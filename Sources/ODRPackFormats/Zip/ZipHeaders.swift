@@ -6,10 +6,10 @@ package enum ZipHeaders {
         package let name: [UInt8]
         package let method: UInt16
         package let crc: UInt32
-        package let compressedSize: UInt64
-        package let size: UInt64
+        package var compressedSize: UInt64
+        package var size: UInt64
         /// Where its local header starts.
-        package let offset: UInt64
+        package var offset: UInt64
         package let isFolder: Bool
 
         package init(

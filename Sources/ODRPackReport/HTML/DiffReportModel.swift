@@ -4,7 +4,7 @@ import ODRPackFormats
 
 /// What the HTML page of a diff is built from: packs coloured by status, re-download bytes per tag and category.
 package struct DiffReportModel: Sendable {
-    package var document: JSONValue
+    package let document: JSONValue
 
     package init(diff: BuildDiff, old: BuildManifest, new: BuildManifest, oldName: String, newName: String) {
         let files = Dictionary(

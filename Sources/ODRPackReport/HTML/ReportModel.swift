@@ -3,9 +3,9 @@ import ODRPackFormats
 
 /// What the HTML report of a plan is built from (docs/commands.md#report-and-ci): metadata only, like `plan`.
 package struct ReportModel: Sendable {
-    package var title: String
-    package var treemap: TreemapNode
-    package var document: JSONValue
+    package let title: String
+    package let treemap: TreemapNode
+    package let document: JSONValue
 
     /// Files per folder that get a tile of their own; the rest of the folder shares one. Fewer in a big project,
     /// so the page holds about the same number of tiles whatever the number of files.

@@ -2,10 +2,10 @@ import ODRPackFormats
 
 /// One tile of the report's treemap: a pack, a folder, a file, or a group of small files.
 package struct TreemapNode: Equatable, Sendable {
-    package var name: String
+    package let name: String
     package var size: Int64
     /// `initial-install`, `prefetch`, `on-demand`, or a diff status.
-    package var group: String
+    package let group: String
     /// Files stood for by a tile that groups small ones (0 for a single file or a folder).
     var groupedFiles: Int = 0
     package var children: [TreemapNode] = []

@@ -5,7 +5,7 @@ import ODRPackPlatform
 /// Terminal output rules: colour and animation only on a TTY, never with NO_COLOR or TERM=dumb.
 package struct Console: Sendable {
     var colorOnStderr: Bool
-    package var stderrIsInteractive: Bool
+    package let stderrIsInteractive: Bool
 
     package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         let interactive = SystemCall.isTerminal(StandardStream.error)
