@@ -358,9 +358,8 @@ final class PackWriter: PackFormatWriter {
                 continue
             }
             // What the signer wrote keeps its bytes but takes the pack's modes and times, so the tree stays reproducible.
-            let input = try SourceFile(path: path, name: entry.name, expected: nil, size: entry.size)
-            defer { input.close() }
-            digests[PathKey(entry.name)] = try input.digest(buffer: buffer)
+            digests[PathKey(entry.name)] = try SourceFile.digest(
+                of: path, name: entry.name, expected: nil, size: entry.size, buffer: buffer)
             try OutputFile.setFileAttributes(path, time: options.entryTime)
         }
         try OutputFile.setFolderAttributes(of: entries, under: root, time: options.entryTime)

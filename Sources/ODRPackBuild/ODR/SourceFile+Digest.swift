@@ -3,8 +3,19 @@ import ODRPackFormats
 import ODRPackPlatform
 
 extension SourceFile {
+    /// Opens `path`, reads it once for its SHA-256 and CRC-32, checks that it did not change meanwhile, and closes it.
+    static func digest(
+        of path: String, name: String, expected: FileStamp?, size: Int64, buffer: UnsafeMutableRawBufferPointer
+    ) throws -> FileDigest {
+        let source = try SourceFile(path: path, name: name, expected: expected, size: size)
+        defer { source.close() }
+        let digest = try source.digest(buffer: buffer)
+        try source.checkUnchanged()
+        return digest
+    }
+
     /// The whole file's SHA-256 and CRC-32, read from the start.
-    func digest(buffer: UnsafeMutableRawBufferPointer) throws -> FileDigest {
+    private func digest(buffer: UnsafeMutableRawBufferPointer) throws -> FileDigest {
         var hasher = SHA256Hasher()
         var crc: UInt32 = 0
         try stream(into: buffer) { chunk in

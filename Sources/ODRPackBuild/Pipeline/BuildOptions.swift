@@ -26,8 +26,8 @@ package struct BuildOptions: Sendable {
     /// More threads than this only cost memory (each pack writer holds buffers and zlib states).
     package static let maximumJobs = 256
 
-    /// The deflate level without `--level`: libdeflate's 4 takes 40% less CPU than 6 on the bench corpora's text for
-    /// 5% more bytes of that text (0.1% of their archives, still below bsdtar's level 6); README, "Performance".
+    /// The deflate level without `--level`: libdeflate's 4 takes much less CPU than 6 for a few percent more bytes of
+    /// text (docs/performance.md#where-the-time-goes).
     package static let defaultLevel = 4
     /// One job per core, up to `maximumJobs`: a plain build on a machine with more cores than that still runs.
     package static var defaultJobs: Int { min(max(1, SystemCall.processorCount), maximumJobs) }

@@ -82,10 +82,6 @@ struct PackReuse {
     static func digest(of path: String, file: ResolvedResource, buffer: UnsafeMutableRawBufferPointer) throws
         -> FileDigest
     {
-        let source = try SourceFile(path: path, name: file.path, expected: file.stamp, size: file.size)
-        defer { source.close() }
-        let digest = try source.digest(buffer: buffer)
-        try source.checkUnchanged()
-        return digest
+        try SourceFile.digest(of: path, name: file.path, expected: file.stamp, size: file.size, buffer: buffer)
     }
 }
