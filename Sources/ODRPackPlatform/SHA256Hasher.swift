@@ -7,7 +7,7 @@ import Crypto
 /// fast as two swift-crypto updates. That is CSHA256's only use.
 package struct SHA256Hasher {
     /// Whether the CPU has the SHA extensions (decided once per process).
-    package static let accelerated = odrpack_sha256_accelerated() != 0
+    static let accelerated = odrpack_sha256_accelerated() != 0
 
     /// swift-crypto's hasher, used unless `blocks` is.
     private var crypto: SHA256?

@@ -111,7 +111,7 @@ package enum SystemCall {
 
     /// Whether a path holds a NUL, which the C call would silently take for its end: two different names would reach
     /// one file (docs/manifest.md). Every call that names a file checks it, and fails with EINVAL instead.
-    package static func holdsNul(_ path: String) -> Bool { path.utf8.contains(0) }
+    static func holdsNul(_ path: String) -> Bool { path.utf8.contains(0) }
 
     /// Creates (or empties) a file for reading and writing, mode 0644.
     package static func createFile(_ path: String) throws -> Int32 {
@@ -242,7 +242,7 @@ package enum SystemCall {
 
     /// Makes a folder's entries (a rename, a removal) durable: fsync of the folder itself, skipped where the file
     /// system cannot flush a folder (exFAT, SMB, NFS, FUSE answer EINVAL, ENOTSUP or ENOTTY): docs/build-output.md.
-    package static func syncFolder(_ folder: String) throws {
+    static func syncFolder(_ folder: String) throws {
         try flushFolder(folder)
     }
 

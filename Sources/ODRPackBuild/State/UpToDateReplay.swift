@@ -18,7 +18,7 @@ package struct UpToDateReplay {
 
     /// odrpack-manifest.json as the last build wrote it, for the `build --json` document that starts with its members;
     /// nil when it cannot be read as written (then the build plans instead of replaying).
-    package func manifestText() -> String? {
+    func manifestText() -> String? {
         guard let data = FileManager.default.contents(atPath: manifestPath) else { return nil }
         let manifest = String(decoding: data, as: UTF8.self)
         return manifest.hasPrefix("{\n") && manifest.hasSuffix("\n}\n") ? manifest : nil

@@ -9,7 +9,7 @@ package struct LimitUsage: Sendable {
     package var limit: Int64?
     package var isCount: Bool { key.isCount }
     /// value / limit; nil without a limit.
-    package var fraction: Double? { limit.map { $0 > 0 ? Double(value) / Double($0) : (value > 0 ? .infinity : 0) } }
+    var fraction: Double? { limit.map { $0 > 0 ? Double(value) / Double($0) : (value > 0 ? .infinity : 0) } }
 
     /// `12.5%`, or `-` without a (positive) limit.
     package var usedText: String {

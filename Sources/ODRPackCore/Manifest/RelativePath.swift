@@ -38,7 +38,7 @@ package enum RelativePath {
     }
 
     /// `./a//b/../c/` → `a/c`; the root itself is ""; nil when `..` leaves the root.
-    package static func normalize(_ path: String) -> String? {
+    static func normalize(_ path: String) -> String? {
         var parts: [Substring] = []
         for part in path.split(separator: "/", omittingEmptySubsequences: true) {
             switch part {

@@ -63,7 +63,7 @@ package enum DiffReport {
     }
 
     /// What retiring a pack means for the hosting (docs/background-assets.md).
-    package static func retiredMeaning(_ hosting: BackgroundAssetsSettings.Hosting?) -> String {
+    static func retiredMeaning(_ hosting: BackgroundAssetsSettings.Hosting?) -> String {
         hosting == .self
             ? "Self-hosted: once the live download manifest stops listing them, devices delete these packs, also for app versions already installed."
             : "Apple-hosted: these ids still count against the 100-pack quota until archived in App Store Connect; archiving is permanent and reaches every installed app version."
