@@ -96,7 +96,7 @@ extension FileTree.Directory {
             nameStarts.withUnsafeBufferPointer { starts in
                 keys.withUnsafeBufferPointer { keys in
                     // The first 16 bytes (a folder's `/` included) as two big-endian integers order most pairs
-                    // without a memcmp: a folder of 20,000 names sorts about three times faster.
+                    // without a memcmp, which makes sorting a large folder's names several times faster.
                     var prefixes = starts.indices.map { position in
                         SortPrefix(base.baseAddress! + starts[position], keys[position], position: position)
                     }

@@ -114,8 +114,8 @@ private final class ScanState: @unchecked Sendable {
             }
             // The reading itself counts as one unit, so the folder cannot finish before its last name is read.
             listed.remaining = 1
-            // Full chunks go to the other cores while this one reads on: reading a big folder's names is slow
-            // too (about 8 ms for 20,000 on ext4).
+            // Full chunks go to the other cores while this one reads on: reading a big folder's names takes
+            // time of its own (docs/performance.md#where-the-time-goes).
             let last = listed.read { chunk in
                 condition.lock()
                 listed.remaining += 1

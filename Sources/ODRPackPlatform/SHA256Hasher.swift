@@ -3,8 +3,8 @@ import Crypto
 
 /// Incremental SHA-256 giving lowercase hex: swift-crypto's. The one exception is a pair of hashers that take the same
 /// bytes (an archive and the entry it holds, `update(_:_:with:)`): where the CPU has SHA extensions, `paired()`
-/// hashers run odrpack's own block function, which compresses both in one interleaved pass, about 1.5 times as
-/// fast as two swift-crypto updates. That is CSHA256's only use.
+/// hashers run odrpack's own block function, which compresses both in one interleaved pass, faster than two
+/// swift-crypto updates (docs/performance.md#where-the-time-goes). That is CSHA256's only use.
 package struct SHA256Hasher {
     /// Whether the CPU has the SHA extensions (decided once per process).
     static let accelerated = odrpack_sha256_accelerated() != 0
@@ -33,8 +33,8 @@ package struct SHA256Hasher {
         Array(text.utf8).withUnsafeBytes { update($0) }
     }
 
-    /// The same bytes into two hashers: with the SHA extensions the two are compressed interleaved, about 1.5 times
-    /// as fast as two `update` calls.
+    /// The same bytes into two hashers: with the SHA extensions the two are compressed interleaved, faster than two
+    /// `update` calls.
     package static func update(
         _ first: inout SHA256Hasher, _ second: inout SHA256Hasher, with bytes: UnsafeRawBufferPointer
     ) {

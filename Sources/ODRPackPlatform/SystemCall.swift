@@ -106,7 +106,7 @@ package enum SystemCall {
     package static var userID: UInt32 { UInt32(getuid()) }
     package static var processID: Int32 { getpid() }
     /// The cores this process may use, read once: corelibs Foundation re-reads the cgroup files on every
-    /// `activeProcessorCount`, which cost a build about 280 opens and reads.
+    /// `activeProcessorCount`, and a build asks often.
     package static let processorCount = ProcessInfo.processInfo.activeProcessorCount
 
     /// Whether a path holds a NUL, which the C call would silently take for its end: two different names would reach

@@ -5,8 +5,8 @@
 #include <stdint.h>
 
 /// SHA-256's compression function over whole 64-byte blocks, for `SHA256Hasher`: with the x86 SHA extensions two
-/// independent messages are compressed in one interleaved pass, about 1.5 times the speed of hashing them in turn
-/// (each round waits on the one before it, so a second message fills the gaps). Only `SHA256Hasher` calls these.
+/// independent messages are compressed in one interleaved pass, faster than hashing them in turn (each round waits
+/// on the one before it, so a second message fills the gaps). Only `SHA256Hasher` calls these.
 
 /// 1 when the CPU has the SHA extensions (x86-64 SHA-NI with SSSE3 and SSE4.1); otherwise the functions below fall
 /// back to portable C, and `SHA256Hasher` uses swift-crypto instead.

@@ -1,7 +1,7 @@
 import CLibdeflate
 import ODRPackPlatform
 
-/// Raw inflate of an entry whose compressed bytes are all in memory, through libdeflate: about twice zlib's speed.
+/// Raw inflate of an entry whose compressed bytes are all in memory, through libdeflate, which is faster than zlib.
 /// Succeeds only on a stream that uses exactly the bytes given and gives exactly the size expected; anything else
 /// is left to zlib's streaming inflate, which then reports the damage as before. Owns its decompressor and output.
 final class WholeInflater {
