@@ -1,14 +1,15 @@
 extension SourceFile {
     /// The one "open, stream, hash" loop: opens `path`, reads it to its end through `buffer`, showing each chunk to
-    /// `body` as it is hashed, and closes it. `size` is what the file must hold; nil takes it from `stat` now. Without
-    /// `buffer`, it reads through a 1 MiB one of its own.
+    /// `body` as it is hashed, and closes it. `size` is what the file must hold; nil takes it from `stat` now. With
+    /// `expected` (a resource, as planning saw it) the file must also still be that after the read. Without `buffer`,
+    /// it reads through a 1 MiB one of its own.
     package static func sha256(
-        of path: String, name: String? = nil, size: Int64? = nil, buffer: ReadBuffer? = nil,
-        _ body: (UnsafeRawBufferPointer) throws -> Void = { _ in }
+        of path: String, name: String? = nil, expected: FileStamp? = nil, size: Int64? = nil,
+        buffer: ReadBuffer? = nil, _ body: (UnsafeRawBufferPointer) throws -> Void = { _ in }
     ) throws -> (size: Int64, sha256: String) {
         let buffer = buffer ?? ReadBuffer(size: 1 << 20)
         let size = try size ?? SystemCall.requireStatus(path, "cannot stat '\(path)'").stamp.size
-        let file = try SourceFile(path: path, name: name ?? path, expected: nil, size: size)
+        let file = try SourceFile(path: path, name: name ?? path, expected: expected, size: size)
         defer { file.close() }
         var hasher = SHA256Hasher()
         try withExtendedLifetime(buffer) {
@@ -17,6 +18,7 @@ extension SourceFile {
                 try body(chunk)
             }
         }
+        if expected != nil { try file.checkUnchanged() }
         return (size, hasher.finalize())
     }
 }

@@ -66,4 +66,13 @@ package struct BuildVerifier {
         }
         return problems
     }
+
+    /// The archives in `folder` (names ending with `suffix`) that the manifest does not list, in code-point order.
+    static func unlistedArchives(in folder: String, endingWith suffix: String, manifest: BuildManifest) throws
+        -> [String]
+    {
+        let listed = Set(manifest.packs.map { PathKey(($0.file as NSString).lastPathComponent) })
+        return try OutputFolder.names(in: folder).filter { $0.hasSuffix(suffix) && !listed.contains(PathKey($0)) }
+            .sorted { $0.precedesByCodePoint($1) }
+    }
 }

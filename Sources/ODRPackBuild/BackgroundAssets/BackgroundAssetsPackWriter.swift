@@ -34,7 +34,7 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
                 digests.append(digest)
                 continue
             }
-            digests.append(try PackReuse.digest(of: rootPath + "/" + file.source, file: file, buffer: buffer.bytes))
+            digests.append(try PackReuse.digest(of: rootPath + "/" + file.source, file: file, buffer: buffer))
             onBytes?(file.size)
         }
         try OutputFolder.remove(temporaryPath)

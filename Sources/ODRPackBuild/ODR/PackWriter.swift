@@ -359,7 +359,7 @@ final class PackWriter: PackFormatWriter {
             }
             // What the signer wrote keeps its bytes but takes the pack's modes and times, so the tree stays reproducible.
             digests[PathKey(entry.name)] = try SourceFile.digest(
-                of: path, name: entry.name, expected: nil, size: entry.size, buffer: buffer)
+                of: path, name: entry.name, expected: nil, size: entry.size, buffer: compressor.buffer)
             try OutputFile.setFileAttributes(path, time: options.entryTime)
         }
         try OutputFile.setFolderAttributes(of: entries, under: root, time: options.entryTime)

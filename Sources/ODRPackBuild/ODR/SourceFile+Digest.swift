@@ -3,26 +3,15 @@ import ODRPackFormats
 import ODRPackPlatform
 
 extension SourceFile {
-    /// Opens `path`, reads it once for its SHA-256 and CRC-32, checks that it did not change meanwhile, and closes it.
-    static func digest(
-        of path: String, name: String, expected: FileStamp?, size: Int64, buffer: UnsafeMutableRawBufferPointer
-    ) throws -> FileDigest {
-        let source = try SourceFile(path: path, name: name, expected: expected, size: size)
-        defer { source.close() }
-        let digest = try source.digest(buffer: buffer)
-        try source.checkUnchanged()
-        return digest
-    }
-
-    /// The whole file's SHA-256 and CRC-32, read from the start.
-    private func digest(buffer: UnsafeMutableRawBufferPointer) throws -> FileDigest {
-        var hasher = SHA256Hasher()
+    /// A file's SHA-256 and CRC-32 in one read (`sha256(of:)`, which also checks a resource did not change).
+    static func digest(of path: String, name: String, expected: FileStamp?, size: Int64, buffer: ReadBuffer) throws
+        -> FileDigest
+    {
         var crc: UInt32 = 0
-        try stream(into: buffer) { chunk in
-            hasher.update(chunk)
-            crc = CRC32.update(crc, chunk)
+        let (_, sha256) = try sha256(of: path, name: name, expected: expected, size: size, buffer: buffer) {
+            crc = CRC32.update(crc, $0)
         }
-        return FileDigest(sha256: hasher.finalize(), crc32: crc)
+        return FileDigest(sha256: sha256, crc32: crc)
     }
 
     /// The whole file's CRC-32, read from the start.

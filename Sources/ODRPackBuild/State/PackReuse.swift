@@ -52,7 +52,7 @@ struct PackReuse {
             let digests = try parallelMap(unknown, jobs: jobs, perWorker: { ReadBuffer(size: PackWriter.chunkSize) }) {
                 buffer, pair in
                 let file = packs[pair.0].files[pair.1]
-                return try Self.digest(of: rootPath + "/" + file.source, file: file, buffer: buffer.bytes)
+                return try Self.digest(of: rootPath + "/" + file.source, file: file, buffer: buffer)
             }
             for (pair, digest) in zip(unknown, digests) { fileDigests[pair.0][pair.1] = digest }
             bytesRead = [bytesRead, unknown.lazy.map { packs[$0.0].files[$0.1].size }.saturatingSum].saturatingSum
@@ -79,7 +79,7 @@ struct PackReuse {
     }
 
     /// Reads a file once for its digest.
-    static func digest(of path: String, file: ResolvedResource, buffer: UnsafeMutableRawBufferPointer) throws
+    static func digest(of path: String, file: ResolvedResource, buffer: ReadBuffer) throws
         -> FileDigest
     {
         try SourceFile.digest(of: path, name: file.path, expected: file.stamp, size: file.size, buffer: buffer)

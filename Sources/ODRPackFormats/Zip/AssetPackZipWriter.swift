@@ -235,12 +235,8 @@ package final class AssetPackZipWriter {
     // MARK: Output
 
     private func emitBytes(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { try emit($0) }
-    }
-
-    private func emit(_ bytes: UnsafeRawBufferPointer) throws {
         var unhashed: SHA256Hasher?
-        try emit(bytes, alsoHashingInto: &unhashed)
+        try bytes.withUnsafeBytes { try emit($0, alsoHashingInto: &unhashed) }
     }
 
     /// Appends to the archive through the pending buffer; large pieces go straight to the file. Pending bytes are

@@ -27,11 +27,7 @@ struct BackgroundAssetsVerifier {
             fileProblems.append(.init(file: tagsFile, problem: problem))
         }
         fileProblems += siteProblems(settings)
-        let listed = Set(manifest.packs.map { PathKey(($0.file as NSString).lastPathComponent) })
-        let names = try OutputFolder.names(in: packsPath)
-        let extra = names.filter { $0.hasSuffix(".aar") && !listed.contains(PathKey($0)) }.sorted {
-            $0.precedesByCodePoint($1)
-        }
+        let extra = try BuildVerifier.unlistedArchives(in: packsPath, endingWith: ".aar", manifest: manifest)
         return BuildVerifier.Report(packs: packs, extraArchives: extra, fileProblems: fileProblems)
     }
 

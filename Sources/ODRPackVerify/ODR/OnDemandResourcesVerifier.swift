@@ -16,11 +16,8 @@ struct OnDemandResourcesVerifier {
             report.problems = BuildVerifier.recordProblems(pack, bundleId: manifest.bundleId) + report.problems
             return report
         }
-        let listed = Set(manifest.packs.map { PathKey(($0.file as NSString).lastPathComponent) })
-        let archives = try OutputFolder.names(in: folder + "/" + AppleManifests.packsFolder)
-        let extra = archives.filter { $0.hasSuffix(".assetpack") && !listed.contains(PathKey($0)) }.sorted {
-            $0.precedesByCodePoint($1)
-        }
+        let extra = try BuildVerifier.unlistedArchives(
+            in: folder + "/" + AppleManifests.packsFolder, endingWith: ".assetpack", manifest: manifest)
         return BuildVerifier.Report(packs: reports, extraArchives: extra)
     }
 
