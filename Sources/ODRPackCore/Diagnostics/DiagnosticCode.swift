@@ -45,6 +45,20 @@ package enum DiagnosticCode: String, CaseIterable, Sendable {
     case baExtensionMisplaced = "ba-extension-misplaced"
     /// `build --published`: a pack the live download manifest lists is no longer built (docs/background-assets.md).
     case baPackDropped = "ba-pack-dropped"
+    /// `build`: a file that odrpack did not write is inside `OnDemandResources/` (docs/build-output.md#ownership).
+    case outputForeignFile = "output-foreign-file"
+    /// Sizes whose sum does not fit a signed 64-bit integer (docs/build-output.md#bounded).
+    case sizeOverflow = "size-overflow"
+    /// A pack whose `Info.plist` would exceed 1 MiB (its tags are too long or too many).
+    case packInfoTooLarge = "pack-info-too-large"
+    /// `thin`/`ipa`: the app's `CFBundleIdentifier` is not the build's bundle id.
+    case appBundleIDMismatch = "app-bundle-id-mismatch"
+    /// `thin`/`ipa`: files at pack destinations that the app's build converted (`.strings`, `.plist`, `.png`).
+    case appFileConverted = "app-file-converted"
+    /// `ipa` without `--sign-command` on a signed app: removing files breaks its signature.
+    case appSignatureStale = "app-signature-stale"
+    /// `upload --dry-run`: App Store Connect's pack count or bytes past 90% of its quota.
+    case baQuota = "ba-quota"
     /// A resource path that collides with the pack's own `Info.plist`.
     case pathReserved = "path-reserved"
 }
