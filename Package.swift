@@ -39,6 +39,15 @@ let layers: [(name: String, imports: [Target.Dependency])] = [
     ),
     // import-xcode.
     ("ODRPackXcode", ["ODRPackPlatform", "ODRPackCore"]),
+    // The last step to the store (docs/store.md): ipa (an On-Demand Resources app's App Store package) and upload
+    // (Apple-hosted Background Assets through the App Store Connect API).
+    (
+        "ODRPackStore",
+        [
+            "ODRPackPlatform", "ODRPackFormats", "ODRPackCore", "ODRPackBuildFormat", "ODRPackVerify", "ODRPackThin",
+            "ODRPackDiff", "ODRPackReport", crypto,
+        ]
+    ),
 ]
 
 let package = Package(
@@ -93,7 +102,7 @@ let package = Package(
                 name: "odrpack",
                 dependencies: [
                     "ODRPackPlatform", "ODRPackCore", "ODRPackBuild", "ODRPackVerify", "ODRPackThin", "ODRPackDiff",
-                    "ODRPackReport", "ODRPackXcode",
+                    "ODRPackReport", "ODRPackXcode", "ODRPackStore",
                     .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 ],
                 swiftSettings: upcomingFeatures
