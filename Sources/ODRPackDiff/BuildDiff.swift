@@ -21,6 +21,21 @@ package struct BuildDiff: Sendable {
         package var added: [String] = []
         package var removed: [String] = []
         package var modified: [String] = []
+        /// Files that came from another pack (their tags changed), and files that went to another.
+        package var movedIn: [String] = []
+        package var movedOut: [String] = []
+        /// Each side's category and priority (nil for the side that does not have the pack).
+        package var oldCategory: DownloadCategory?
+        package var newCategory: DownloadCategory?
+        package var oldPriority: Double?
+        package var newPriority: Double?
+        /// Both sides have the pack and its category differs: what every new install downloads changed.
+        package var categoryChanged: Bool { oldCategory != nil && newCategory != nil && oldCategory != newCategory }
+        package var priorityChanged: Bool {
+            oldCategory != nil && newCategory != nil && oldPriority != newPriority
+        }
+        /// Its archive's bytes differ (both sides know them).
+        package var archiveChanged = false
         /// What a device downloads again for this pack: its new size when added or changed.
         package var redownloadSize: Int64 { status == .added || status == .changed ? newSize ?? 0 : 0 }
         package var shortName: String { tags.joined(separator: "+") }
@@ -102,6 +117,12 @@ package struct BuildDiff: Sendable {
             moved.insert(path)
         }
         moves.sort { $0.path.precedesByCodePoint($1.path) }
+        var movedIn: [String: [String]] = [:]
+        var movedOut: [String: [String]] = [:]
+        for move in moves {
+            movedIn[move.toPack, default: []].append(move.path)
+            movedOut[move.fromPack, default: []].append(move.path)
+        }
 
         var changes: [PackChange] = []
         for id in Set(oldPacks.keys).union(newPacks.keys).sorted() {
@@ -111,6 +132,12 @@ package struct BuildDiff: Sendable {
             var change = PackChange(
                 id: id, tags: reference.tags, status: .unchanged, category: reference.category,
                 oldSize: before?.size, newSize: after?.size)
+            change.oldCategory = before?.category
+            change.newCategory = after?.category
+            change.oldPriority = before?.priority
+            change.newPriority = after?.priority
+            change.movedIn = movedIn[id] ?? []
+            change.movedOut = movedOut[id] ?? []
             let oldFiles = Dictionary(
                 (before?.files ?? []).map { (PathKey($0.path), $0) }, uniquingKeysWith: { first, _ in first })
             let newFiles = Dictionary(
@@ -135,7 +162,14 @@ package struct BuildDiff: Sendable {
                         && newFiles.allSatisfy { path, file in
                             oldFiles[path].map { Self.sameContent($0, file) } ?? false
                         }
-                change.status = sameContent ? .unchanged : .changed
+                // Anything a device receives: the files, the archive's bytes (Info.plist holds the priority), and
+                // the category, which decides when it downloads (docs/commands.md#diff).
+                change.archiveChanged =
+                    before.archiveSha256 != nil && after.archiveSha256 != nil
+                    && before.archiveSha256 != after.archiveSha256
+                change.status =
+                    sameContent && !change.archiveChanged && !change.categoryChanged && !change.priorityChanged
+                    ? .unchanged : .changed
             default: break
             }
             changes.append(change)

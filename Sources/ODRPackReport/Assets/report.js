@@ -241,12 +241,12 @@
     table("packs", [
       { title: "Pack", key: function (p) { return p.tags.join("+"); } },
       { title: "Status", key: function (p) { return p.status; }, show: function (p) { return pill(p.status); } },
-      { title: "Category", key: function (p) { return p.category; } },
+      { title: "Category", key: function (p) { return p.categoryText; } },
       { title: "Old size", num: true, key: function (p) { return p.oldSize || 0; }, show: function (p) { return fmt(p.oldSize); } },
       { title: "New size", num: true, key: function (p) { return p.newSize || 0; }, show: function (p) { return fmt(p.newSize); } },
+      { title: "Difference", num: true, key: function (p) { return (p.newSize || 0) - (p.oldSize || 0); }, show: function (p) { return p.sizeChange === null ? "–" : p.sizeChange; } },
       { title: "Downloaded again", num: true, key: function (p) { return p.redownloadSize; }, show: function (p) { return fmt(p.redownloadSize); } },
-      { title: "Files +/−/~", num: true, key: function (p) { return p.files.added.length + p.files.removed.length + p.files.modified.length; },
-        show: function (p) { return p.files.added.length + "/" + p.files.removed.length + "/" + p.files.modified.length; } },
+      { title: "Files (+ added, − removed, ~ modified, moved)", num: true, key: function (p) { return p.fileChanges; }, show: function (p) { return p.filesText; } },
       { title: "Id", key: function (p) { return p.id; } }
     ], data.packs.slice(), function (p) { return anchor("pack", p.id); });
     table("tags", [

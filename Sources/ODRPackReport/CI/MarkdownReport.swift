@@ -89,17 +89,14 @@ package enum MarkdownReport {
         }
         out +=
             """
-            | Pack | Status | Category | Old size | New size | Re-download | Files +/−/~ \
-            |\n|---|---|---|---:|---:|---:|---:|\n
+            | Pack | Status | Category | Old size | New size | Difference | Re-download | Files (+ added, − removed, \
+            ~ modified, moved) |\n|---|---|---|---:|---:|---:|---:|---|\n
             """
         for pack in changes.prefix(20) {
-            out += "| \(escape(pack.shortName)) | \(pack.status.rawValue) | \(pack.category.rawValue) | "
+            out += "| \(escape(pack.shortName)) | \(pack.status.rawValue) | \(DiffReport.category(pack)) | "
             out += "\(pack.oldSize.map(ByteCount.format) ?? "-") | \(pack.newSize.map(ByteCount.format) ?? "-") | "
-            out +=
-                """
-                \(ByteCount.format(pack.redownloadSize)) | \
-                \(pack.added.count)/\(pack.removed.count)/\(pack.modified.count) |\n
-                """
+            let difference = pack.oldSize.flatMap { old in pack.newSize.map { DiffReport.signed($0, minus: old) } }
+            out += "\(difference ?? "-") | \(ByteCount.format(pack.redownloadSize)) | \(DiffReport.filesCell(pack)) |\n"
         }
         if changes.count > 20 {
             out += "\n… and \(changes.count - 20) more changed packs (see `odrpack diff --json`).\n"

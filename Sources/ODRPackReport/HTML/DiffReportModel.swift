@@ -26,6 +26,31 @@ package struct DiffReportModel: Sendable {
             document = diffDocument
             return
         }
+        // What the page shows of each pack beside the data: its category as `old → new`, its size difference and its
+        // files counted with the moves (docs/commands.md#report-and-ci).
+        if let index = fields.firstIndex(where: { $0.0 == "packs" }), case .array(let items) = fields[index].1 {
+            fields[index].1 = .array(
+                zip(items, diff.packs).map { item, pack in
+                    guard case .object(var members) = item else { return item }
+                    members += [
+                        ("categoryText", .string(DiffReport.category(pack))),
+                        (
+                            "sizeChange",
+                            .optional(
+                                pack.oldSize.flatMap { old in pack.newSize.map { DiffReport.signed($0, minus: old) } })
+                        ),
+                        ("filesText", .string(DiffReport.filesCell(pack))),
+                        (
+                            "fileChanges",
+                            .int(
+                                Int64(
+                                    pack.added.count + pack.removed.count + pack.modified.count + pack.movedIn.count
+                                        + pack.movedOut.count))
+                        ),
+                    ]
+                    return .object(members)
+                })
+        }
         fields.insert(
             contentsOf: [
                 ("kind", .string("diff")), ("title", .string("odrpack diff: \(oldName) → \(newName)")),

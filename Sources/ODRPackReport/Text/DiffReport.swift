@@ -18,10 +18,34 @@ package enum DiffReport {
                 "packs",
                 .array(
                     diff.packs.map { pack in
-                        .object([
+                        var fields: [(String, JSONValue)] = [
                             ("id", .string(pack.id)), ("tags", .strings(pack.tags)),
                             ("status", .string(pack.status.rawValue)),
-                            ("category", .string(pack.category.rawValue)),
+                        ]
+                        // A category or priority that changed is given on both sides (docs/commands.md#diff).
+                        if pack.categoryChanged {
+                            fields.append(
+                                (
+                                    "category",
+                                    .object([
+                                        ("old", .optional(pack.oldCategory?.rawValue)),
+                                        ("new", .optional(pack.newCategory?.rawValue)),
+                                    ])
+                                ))
+                        } else {
+                            fields.append(("category", .string(pack.category.rawValue)))
+                        }
+                        if pack.priorityChanged {
+                            fields.append(
+                                (
+                                    "priority",
+                                    .object([
+                                        ("old", .optional(pack.oldPriority)), ("new", .optional(pack.newPriority)),
+                                    ])
+                                )
+                            )
+                        }
+                        fields += [
                             ("oldSize", .optional(pack.oldSize)), ("newSize", .optional(pack.newSize)),
                             ("redownloadSize", .int(pack.redownloadSize)),
                             (
@@ -31,7 +55,8 @@ package enum DiffReport {
                                     ("modified", .strings(pack.modified)),
                                 ])
                             ),
-                        ])
+                        ]
+                        return .object(fields)
                     })
             ),
             (
@@ -67,6 +92,63 @@ package enum DiffReport {
         hosting == .self
             ? "Self-hosted: once the live download manifest stops listing them, devices delete these packs, also for app versions already installed."
             : "Apple-hosted: these ids still count against the 100-pack quota until archived in App Store Connect; archiving is permanent and reaches every installed app version."
+    }
+
+    /// A pack's sizes with their difference: `6.5 MB → 6.5 MB, +2 B`; one size for an added or removed pack.
+    package static func sizes(_ pack: BuildDiff.PackChange) -> String {
+        switch (pack.oldSize, pack.newSize) {
+        case (let old?, let new?):
+            return "\(ByteCount.format(old)) → \(ByteCount.format(new)), \(signed(new, minus: old))"
+        case (let old?, nil): return ByteCount.format(old)
+        case (nil, let new?): return ByteCount.format(new)
+        case (nil, nil): return "-"
+        }
+    }
+
+    /// `+2 B`, `-1.5 MB`, `+0 B`: the difference new - old, exact in bytes below 1 KB.
+    package static func signed(_ new: Int64, minus old: Int64) -> String {
+        let (difference, overflow) = new.subtractingReportingOverflow(old)
+        guard !overflow else {
+            return new > old ? "+" + ByteCount.format(Int64.max) : "-" + ByteCount.format(Int64.max)
+        }
+        if difference < 0 { return "-" + ByteCount.format(difference == Int64.min ? Int64.max : -difference) }
+        return "+" + ByteCount.format(difference)
+    }
+
+    /// The pack's category, `on-demand → initial-install` when it changed.
+    package static func category(_ pack: BuildDiff.PackChange) -> String {
+        guard pack.categoryChanged, let old = pack.oldCategory, let new = pack.newCategory else {
+            return pack.category.rawValue
+        }
+        return "\(old.rawValue) → \(new.rawValue)"
+    }
+
+    /// `, priority 0.5 → 1` when the priority changed, else nothing.
+    static func priority(_ pack: BuildDiff.PackChange) -> String {
+        guard pack.priorityChanged else { return "" }
+        return ", priority \(priorityText(pack.oldPriority)) → \(priorityText(pack.newPriority))"
+    }
+
+    static func priorityText(_ value: Double?) -> String {
+        guard let value else { return "none" }
+        var text = String(format: "%.3f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
+    /// The files of a changed pack as counts, only those that are not zero: `+1 −2 ~3, 2 moved in, 1 moved out`;
+    /// `-` when no file changed (the archive, category or priority did).
+    package static func filesCell(_ pack: BuildDiff.PackChange) -> String {
+        var parts: [String] = []
+        if !pack.added.isEmpty { parts.append("+\(pack.added.count)") }
+        if !pack.removed.isEmpty { parts.append("−\(pack.removed.count)") }
+        if !pack.modified.isEmpty { parts.append("~\(pack.modified.count)") }
+        var text = parts.joined(separator: " ")
+        for (count, label) in [(pack.movedIn.count, "moved in"), (pack.movedOut.count, "moved out")] where count > 0 {
+            text += (text.isEmpty ? "" : ", ") + "\(count) \(label)"
+        }
+        return text.isEmpty ? "-" : text
     }
 
     /// At most this many file names per pack in the human report.
@@ -112,15 +194,12 @@ package enum DiffReport {
             .sorted { ($0.redownloadSize, $1.id) > ($1.redownloadSize, $0.id) }
         out += "\nPacks\n"
         for pack in packs {
-            var sizes = ""
-            switch pack.status {
-            case .added: sizes = ByteCount.format(pack.newSize ?? 0)
-            case .removed: sizes = ByteCount.format(pack.oldSize ?? 0)
-            default: sizes = "\(ByteCount.format(pack.oldSize ?? 0)) -> \(ByteCount.format(pack.newSize ?? 0))"
-            }
             out +=
-                "  \(pack.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(pack.shortName) (\(sizes), \(pack.category.rawValue))\n"
-            for (label, files) in [("modified", pack.modified), ("added", pack.added), ("removed", pack.removed)]
+                "  \(pack.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(pack.shortName) (\(sizes(pack)), \(category(pack))\(priority(pack)))\n"
+            for (label, files) in [
+                ("modified", pack.modified), ("added", pack.added), ("removed", pack.removed),
+                ("moved in", pack.movedIn), ("moved out", pack.movedOut),
+            ]
             where !files.isEmpty {
                 let shown = files.prefix(fileLimit).joined(separator: ", ")
                 let more = files.count > fileLimit ? " and \(files.count - fileLimit) more" : ""

@@ -181,4 +181,76 @@ import Testing
         try project.file("partial.json", "{\"schemaVersion\": 1, \"bundleId\": \"com.example.diff\"}")
         #expect(try CommandRunner.run(["diff", "v1", "partial.json"], in: project.root).status == 2)
     }
+    /// Moving a tag into initial-install changes what every new install downloads: the pack's category and priority
+    /// (and its archive, whose Info.plist holds the priority) differ, so the pack is changed (docs/commands.md#diff).
+    @Test func aTagMovedIntoInitialInstallIsAChange() throws {
+        let project = try project()
+        try build(project, "v1")
+        try project.manifest(
+            Self.baseManifest.replacingOccurrences(
+                of: "initial-install: [boot]", with: "initial-install: [boot, level2]"
+            )
+            .replacingOccurrences(of: "prefetch-order: [level1, level2]", with: "prefetch-order: [level1]"))
+        try build(project, "v2")
+        let (output, document) = try diff(project, ["--exit-code"])
+        #expect(output.status == 1)
+        let level2 = try #require(packs(document).first { $0["id"] as? String == id(["level2"]) })
+        #expect(level2["status"] as? String == "changed")
+        #expect(level2["category"] as? [String: String] == ["old": "prefetch", "new": "initial-install"])
+        let priority = try #require(level2["priority"] as? [String: Double])
+        #expect(priority["old"] == 0.05 && priority["new"] == 1.0)
+        #expect((level2["files"] as? [String: [String]]) == ["added": [], "removed": [], "modified": []])
+        #expect(level2["redownloadSize"] as? Int == 300)
+        // level1 keeps its category, but as the only prefetch tag its priority goes from 0.95 to 0.5.
+        let level1 = try #require(packs(document).first { $0["id"] as? String == id(["level1"]) })
+        #expect(level1["status"] as? String == "changed")
+        #expect(level1["category"] as? String == "prefetch")
+        let level1Priority = try #require(level1["priority"] as? [String: Double])
+        #expect(abs((level1Priority["old"] ?? 0) - 0.95) < 1e-9 && level1Priority["new"] == 0.5)
+        // The boot pack did not change: no priority object, its category a string.
+        let boot = try #require(packs(document).first { $0["id"] as? String == id(["boot"]) })
+        #expect(boot["status"] as? String == "unchanged")
+        #expect(boot["category"] as? String == "initial-install")
+        #expect(boot["priority"] == nil)
+        #expect(summary(document)["packsChanged"] == 3)
+        #expect(summary(document)["redownloadInitialInstall"] == 1300)
+
+        let text = try CommandRunner.run(["diff", "v1", "v2"], in: project.root)
+        #expect(!text.stdout.contains("No pack, tag or file changed"))
+        #expect(text.stdout.contains("level2 (300 B → 300 B, +0 B, prefetch → initial-install, priority 0.05 → 1)"))
+        let markdown = try CommandRunner.run(["diff", "v1", "v2", "--markdown"], in: project.root)
+        #expect(
+            markdown.stdout.contains(
+                "| level2 | changed | prefetch → initial-install | 300 B | 300 B | +0 B | 300 B | - |"))
+    }
+
+    /// Sizes with their difference, and the files of a pack changed only by moves counted as moves, never 0/0/0.
+    @Test func sizesShowTheirDifferenceAndMovesAreCounted() throws {
+        let project = try project()
+        try build(project, "v1")
+        try project.file("R/L2/c.json", String(repeating: "C", count: 302))
+        try project.manifest(
+            Self.baseManifest.replacingOccurrences(
+                of: "  - {path: Boot, tags: [boot]}\n",
+                with: "  - {path: Boot, tags: [boot]}\n  - {path: L1/b.json, tags: [level2]}\n"))
+        try build(project, "v2")
+        let text = try CommandRunner.run(["diff", "v1", "v2"], in: project.root)
+        #expect(text.stdout.contains("level2 (300 B → 302 B, +2 B, prefetch)"), "\(text.stdout)")
+        #expect(text.stdout.contains("level1 (300 B → 100 B, -200 B, prefetch)"))
+        #expect(text.stdout.contains("moved out: L1/b.json"))
+        #expect(text.stdout.contains("moved in: L1/b.json"))
+        let markdown = try CommandRunner.run(["diff", "v1", "v2", "--markdown"], in: project.root)
+        #expect(
+            markdown.stdout.contains("| level1 | changed | prefetch | 300 B | 100 B | -200 B | 100 B | 1 moved out |"))
+        #expect(
+            markdown.stdout.contains(
+                "| level1+level2 | changed | prefetch | 1 KB | 1.2 KB | +200 B | 1.2 KB | 1 moved in |"))
+        #expect(markdown.stdout.contains("| level2 | changed | prefetch | 300 B | 302 B | +2 B | 302 B | ~1 |"))
+        #expect(!markdown.stdout.contains("0/0/0"))
+        let page = project.path("diff.html")
+        #expect(try CommandRunner.run(["diff", "v1", "v2", "--html", page], in: project.root).status == 0)
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains("\"filesText\": \"1 moved out\""))
+        #expect(html.contains("\"sizeChange\": \"-200 B\""))
+    }
 }
