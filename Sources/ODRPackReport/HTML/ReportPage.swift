@@ -41,16 +41,16 @@ enum ReportPage {
             """
     }
 
-    /// Inside <script>, only "</" could end the element early; "<\/" is the same JSON string. A byte loop, because
-    /// Foundation's replacingOccurrences is slow on the megabytes of a large project's data.
+    /// Every "<" of the JSON becomes "\u003c" (the same JSON string: "<" appears only inside strings), so no name
+    /// can end the script element ("</script>") or switch the HTML parser into its escaped states ("<!--<script>"),
+    /// which would swallow the rest of the page (docs/commands.md#report-and-ci). A byte loop, because Foundation's
+    /// replacingOccurrences is slow on the megabytes of a large project's data.
     static func scriptSafe(_ json: String) -> String {
+        let escaped = Array("\\u003c".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(json.utf8.count + 64)
-        var previous: UInt8 = 0
         for byte in json.utf8 {
-            if previous == UInt8(ascii: "<") && byte == UInt8(ascii: "/") { out.append(UInt8(ascii: "\\")) }
-            out.append(byte)
-            previous = byte
+            if byte == UInt8(ascii: "<") { out += escaped } else { out.append(byte) }
         }
         return String(decoding: out, as: UTF8.self)
     }
