@@ -100,13 +100,19 @@ final class EntryCompressor: @unchecked Sendable {
             guard let wholeTrial else { throw Self.noZlib }
             let tried = wholeTrial.compress(bytes)
             guard Self.isWorthwhile(tried.count, of: bytes.count) else { return nil }
-            return options.level == Self.wholeTrialLevel ? tried : deflater.compress(bytes)
+            return Self.smaller(options.level == Self.wholeTrialLevel ? tried : deflater.compress(bytes), than: bytes)
         }
         let deflate = try shouldDeflate(size: Int64(bytes.count)) { offset, count, into in
             into.copyMemory(from: bytes.baseAddress! + Int(offset), byteCount: count)
             return count
         }
-        return deflate ? deflater.compress(bytes) : nil
+        return deflate ? Self.smaller(deflater.compress(bytes), than: bytes) : nil
+    }
+
+    /// The deflated bytes when they are fewer than the entry's own, else nil: an entry is never stored deflated when
+    /// deflating did not make it smaller, whatever its samples or `--compression deflate` said (docs/build-output.md).
+    static func smaller(_ deflated: [UInt8], than bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+        deflated.count < bytes.count ? deflated : nil
     }
 
     /// Whether deflating `count` bytes to `compressed` saves `worthwhileSaving`.

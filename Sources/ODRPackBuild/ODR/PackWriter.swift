@@ -90,7 +90,7 @@ final class PackWriter: PackFormatWriter {
                 throw ODRPackError.fileChanged(
                     "'\(folder)/\(entry.name)' appeared in the pack folder after it was written: run the build again")
             }
-            total += entry.size
+            total = [total, entry.size].saturatingSum
             present[PathKey(entry.name)] = digest
             lines.update("\(entry.name)\0\(entry.size)\0\(digest.sha256)\n")
         }
@@ -139,7 +139,8 @@ final class PackWriter: PackFormatWriter {
             level: options.compression == .store ? nil : options.level)
         try writer.add(ZipMetadata.folderName, .folder)
         _ = try addBytes(
-            Array(ZipMetadata(entries: entries).propertyList.binaryData()), named: ZipMetadata.fileName, to: writer)
+            Array(try ZipMetadata(entries: entries).propertyList.binaryData()), named: ZipMetadata.fileName,
+            to: writer)
         var digests: [FileDigest?] = Array(repeating: nil, count: entries.count)
         var archives = PreviousArchives(reuse: reusable)
         defer { archives.close() }
@@ -278,13 +279,18 @@ final class PackWriter: PackFormatWriter {
             try source.read(at: offset, count: count, into: into)
         }
         var crc: UInt32 = 0
+        var passes = 0
         let hashed = try writer.add(
             name, .streamed(deflate: deflate), size: size, crc: headerCRC, hashingContent: known == nil
         ) { append in
+            // A second pass stores what deflating did not make smaller: its CRC starts again, its bytes count once.
+            crc = 0
+            passes += 1
+            let reports = passes == 1
             try source.stream(into: buffer) { chunk in
                 crc = CRC32.update(crc, chunk)
                 try append(chunk)
-                onBytes?(Int64(chunk.count))
+                if reports { onBytes?(Int64(chunk.count)) }
             }
         }
         // What was archived must be what the header's CRC describes.

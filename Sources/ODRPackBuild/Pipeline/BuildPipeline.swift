@@ -53,14 +53,7 @@ package struct BuildPipeline {
                 """
             )
         }
-        guard let url = URL(string: prefix), url.scheme?.lowercased() == "https", url.host?.isEmpty == false else {
-            throw ODRPackError.usage(
-                """
-                --url-prefix '\(prefix)' is not an https URL with a host: the system fetches Background Assets only \
-                over HTTPS (an http BAManifestURL stops the app); use e.g. https://cdn.example.com/packs
-                """
-            )
-        }
+        if let problem = URLPrefix.problem(prefix, requireHTTPS: true) { throw ODRPackError.usage(problem) }
         guard let publishedPath = options.publishedPath else { return ([], nil) }
         let published = try PublishedDownloadManifest.load(publishedPath)
         let built = Set(plan.packs.map(\.assetPackID))

@@ -39,7 +39,8 @@ package struct PublishedDownloadManifest: Sendable, Equatable {
         }
     }
 
-    /// `{"assetPacks": [{"id", "url", "version", "downloadSize", ...}]}`; other members are skipped.
+    /// `{"assetPacks": [{"id", "url", "version", "downloadSize", ...}]}`: all four in every entry, built here or not;
+    /// other members are skipped.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws -> PublishedDownloadManifest {
         var reader = JSONReader(bytes)
         var packs: [String: Pack] = [:]
@@ -61,11 +62,18 @@ package struct PublishedDownloadManifest: Sendable, Equatable {
                     default: try reader.skip()
                     }
                 }
-                guard let id, let url, let version else {
-                    throw JSONReader.Failure.shape("an asset pack lacks its id, url or version")
+                // Every entry needs all four: a missing downloadSize would become 0 in the app's download
+                // allowances (docs/background-assets.md).
+                guard let id, let url, let version, let size else {
+                    let missing = [
+                        ("id", id == nil), ("url", url == nil), ("version", version == nil),
+                        ("downloadSize", size == nil),
+                    ].filter(\.1).map { "'\($0.0)'" }
+                    throw JSONReader.Failure.shape(
+                        "asset pack \(id.map { "'\($0)'" } ?? "entry") lacks \(missing.joined(separator: ", "))")
                 }
                 guard packs[id] == nil else { throw JSONReader.Failure.shape("asset pack '\(id)' is listed twice") }
-                packs[id] = Pack(url: url, version: version, downloadSize: size ?? 0)
+                packs[id] = Pack(url: url, version: version, downloadSize: size)
             }
         }
         guard sawPacks else { throw JSONReader.Failure.shape("it has no 'assetPacks' list") }

@@ -16,12 +16,7 @@ package enum AppleManifests {
     }
 
     package static func infoPlist(id: String, tags: [String], priority: Double?) -> PropertyListValue {
-        var values: [String: PropertyListValue] = [
-            "CFBundleIdentifier": .string(id),
-            "Tags": .array(tags.map(PropertyListValue.string)),
-        ]
-        if let priority { values["Priority"] = .real(priority) }
-        return .dictionary(values)
+        PackInfo.propertyList(id: id, tags: tags, priority: priority)
     }
 
     /// Tag → packs, and pack → resource paths.
@@ -46,15 +41,18 @@ package enum AppleManifests {
         case integer
     }
 
-    /// One resource per pack, sorted by bundleKey. Each URL is the prefix (with `--url-prefix`), else `packsURL`,
-    /// followed by the percent-encoded pack file name; a prefix makes the export form, none the template.
+    /// One resource per pack, sorted by bundleKey. Each URL is the prefix (with `--url-prefix`) and one "/" unless it
+    /// ends with one, else `packsURL`, followed by the percent-encoded pack file name; a prefix makes the export
+    /// form, none the template.
     package static func assetPackManifest(
         _ plan: PackPlan, facts: [String: PackArchiveFacts], urlPrefix: String?,
         packsURL: String
     ) -> PropertyListValue {
         let resources = plan.packs.sorted { $0.id < $1.id }.map { pack in
             assetPackResource(
-                id: pack.id, url: (urlPrefix ?? packsURL) + percentEncoded(pack.fileName),
+                id: pack.id,
+                url: urlPrefix.map { URLPrefix.join($0, percentEncoded(pack.fileName)) }
+                    ?? packsURL + percentEncoded(pack.fileName),
                 uncompressedSize: facts[pack.id]?.uncompressedSize ?? pack.size, priority: pack.priority,
                 contentHash: facts[pack.id]?.contentHash ?? "",
                 streamable: urlPrefix == nil ? .boolean : .integer)

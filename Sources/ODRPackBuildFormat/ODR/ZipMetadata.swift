@@ -1,4 +1,6 @@
+import ODRPackCore
 import ODRPackFormats
+import ODRPackPlatform
 
 /// `META-INF/com.apple.ZipMetadata.plist`, the second entry of every archived pack (docs/build-output.md): how many entries
 /// follow the two META-INF ones and their total uncompressed bytes, so a device can size the unpacking up front.
@@ -18,8 +20,14 @@ package struct ZipMetadata: Equatable {
     }
 
     /// The counts for a pack's content entries.
-    package init(entries: [PackEntry]) {
-        self.init(recordCount: Int64(entries.count), totalUncompressedBytes: entries.reduce(0) { $0 + $1.size })
+    /// - Throws: `ODRPackError.unusableInput` when their sizes add up past Int64.max (`plan` reports that as
+    ///   `size-overflow` before a build starts; this keeps any other caller from trapping).
+    package init(entries: [PackEntry]) throws {
+        guard let total = entries.lazy.map(\.size).checkedSum else {
+            throw ODRPackError.unusableInput(
+                "the files of a pack add up to more than \(Int64.max) bytes [size-overflow]: check for sparse files")
+        }
+        self.init(recordCount: Int64(entries.count), totalUncompressedBytes: total)
     }
 
     package var propertyList: PropertyListValue {

@@ -5,16 +5,31 @@ import ODRPackPlatform
 struct PlanChecker {
     let manifest: TagManifest
     let plan: PackPlan
+    /// Where each tag is first given to a file in the manifest, found in one pass over the entries: a lookup per
+    /// tag, so the checks stay n log n in entries and tags (docs/build-output.md, Bounded).
+    private let tagLocations: [String: SourceLocation]
+    /// Every tag an entry gives, whether or not the entry matched a file.
+    private let declaredTags: Set<String>
 
     init(manifest: TagManifest, plan: PackPlan) {
         self.manifest = manifest
         self.plan = plan
+        var locations: [String: SourceLocation] = [:]
+        var declared = Set<String>()
+        for entry in manifest.entries {
+            for tag in entry.tags where declared.insert(tag.value).inserted {
+                if let location = tag.location { locations[tag.value] = location }
+            }
+        }
+        tagLocations = locations
+        declaredTags = declared.union(manifest.unresolvedEntryTags)
     }
 
     func check() -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         diagnostics += unknownTags()
         diagnostics += packContents()
+        diagnostics += overflows()
         diagnostics += sizes()
         return diagnostics
     }
@@ -27,20 +42,19 @@ struct PlanChecker {
     }
 
     /// Where a tag is first given to a file in the manifest.
-    func tagLocation(_ tag: String) -> SourceLocation? {
-        for entry in manifest.entries {
-            if let item = entry.tags.first(where: { $0.value == tag }) { return item.location }
-        }
-        return nil
-    }
+    func tagLocation(_ tag: String) -> SourceLocation? { tagLocations[tag] }
 
+    /// `tag-unknown` for a tag that no entry gives: a tag whose entries matched nothing (or named paths that do not
+    /// exist) has their diagnostics already, and is not reported twice (docs/diagnostics.md).
     func unknownTags() -> [Diagnostic] {
         let carried = Set(plan.tags.map(\.name))
         var diagnostics: [Diagnostic] = []
         for (list, key) in [(manifest.initialInstall, "initial-install"), (manifest.prefetchOrder, "prefetch-order")] {
             var reported = Set<String>()
             for tag in list
-            where !tag.value.isEmpty && !carried.contains(tag.value) && reported.insert(tag.value).inserted {
+            where !tag.value.isEmpty && !carried.contains(tag.value) && !declaredTags.contains(tag.value)
+                && reported.insert(tag.value).inserted
+            {
                 let hint =
                     Suggestion.closest(to: tag.value, in: Array(carried)).map { " (did you mean '\($0)'?)" } ?? ""
                 diagnostics.append(
@@ -114,7 +128,11 @@ struct PlanChecker {
                         """,
                         at: location, subject: shown[0]))
             }
-            for (_, same) in byForm.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) where same.count > 1 {
+            for (_, forms) in byForm.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+                // Two files with the very same bytes are one destination (a `destination-conflict`), not two spellings.
+                var spellings = Set<PathKey>()
+                let same = forms.filter { spellings.insert(PathKey($0)).inserted }
+                guard same.count > 1 else { continue }
                 diagnostics.append(
                     .warning(
                         .normalizationCollision,
@@ -242,19 +260,98 @@ struct PlanChecker {
         return String(decoding: path.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
+    /// `size-overflow` for every sum past Int64.max (docs/build-output.md, Bounded), and, for On-Demand Resources,
+    /// `pack-info-too-large` for a pack whose Info.plist `verify` would refuse, and `size-overflow` for one whose
+    /// files and Info.plist together (the ZipMetadata's total and the manifest's `uncompressedSize`) do not fit.
+    func overflows() -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for (what, subject) in plan.overflowingSums {
+            diagnostics.append(
+                .error(
+                    .sizeOverflow,
+                    """
+                    the sizes of \(what) add up to more than \(Int64.max) bytes, past what a signed 64-bit integer \
+                    holds: no store or device takes that much; check for sparse or wrongly sized files
+                    """,
+                    at: manifest.keyLocations["resources"], subject: subject))
+        }
+        guard plan.format == .odr else { return diagnostics }
+        let overflowing = Set(plan.overflowingSums.compactMap(\.subject))
+        for pack in plan.packs {
+            let location = entryLocation(pack.firstEntry)
+            // The exact size only where the bound says it could matter: most packs have a few short tags.
+            let bound = PackInfo.sizeBound(of: pack)
+            let nearLimits =
+                bound > PackInfo.maximumSize || pack.size.addingReportingOverflow(Int64(bound)).overflow
+            let infoSize = nearLimits ? PackInfo.size(of: pack) : bound
+            if infoSize > PackInfo.maximumSize {
+                let tagBytes = pack.tags.lazy.map(\.utf8.count).reduce(0, +)
+                let name = pack.shortName.count > 80 ? String(pack.shortName.prefix(80)) + "…" : pack.shortName
+                diagnostics.append(
+                    .error(
+                        .packInfoTooLarge,
+                        """
+                        pack '\(name)' would have an Info.plist of \(infoSize) bytes (its \(pack.tags.count) \
+                        tag\(pack.tags.count == 1 ? "" : "s") take \(tagBytes) bytes), over the \
+                        \(PackInfo.maximumSize) bytes a pack's Info.plist may hold: give these files fewer or shorter \
+                        tags
+                        """,
+                        at: location, subject: pack.id))
+            }
+            if !overflowing.contains(pack.id), pack.size.addingReportingOverflow(Int64(infoSize)).overflow {
+                diagnostics.append(
+                    .error(
+                        .sizeOverflow,
+                        """
+                        pack '\(pack.shortName)' holds \(pack.size) bytes of files, which with its Info.plist add up \
+                        to more than \(Int64.max) bytes, past what a signed 64-bit integer holds: check for sparse or \
+                        wrongly sized files
+                        """,
+                        at: location, subject: pack.id))
+            }
+        }
+        return diagnostics
+    }
+
+    /// The fix for a pack or tag over a size limit: when one file alone is over it, no split into tags can help, so
+    /// say so and name the profile whose limit takes it, if one does (docs/diagnostics.md).
+    func sizeFix(largest: ResolvedResource?, limit: Int64, key: LimitProfile.Key, split: String) -> String {
+        guard let largest, largest.size > limit else { return split }
+        var fix = """
+            its file '\(largest.path)' alone is \(Self.over(largest.size, limit)) limit, so no split into more tags \
+            can help: make that file smaller or split it into several files
+            """
+        let candidates = LimitProfile.names.filter { $0 != LimitProfile.backgroundAssetsName }.compactMap(
+            LimitProfile.named)
+        if plan.format == .odr,
+            let larger = candidates.filter({
+                ($0[key] ?? Int64.max) >= largest.size && ($0[key] ?? Int64.max) > limit
+            }).min(by: { ($0[key] ?? Int64.max) < ($1[key] ?? Int64.max) })
+        {
+            let largerLimit = larger[key].map { ByteCount.format($0) + " limit" } ?? "no limit"
+            let since = larger.name == "ios18" ? ", for apps that require iOS 18 or later" : ""
+            fix += ", or use profile '\(larger.name)' (\(largerLimit)\(since))"
+        }
+        return fix
+    }
+
     func sizes() -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let recommended = limits[.recommendedSize]
+        var largestFile: [String: ResolvedResource] = [:]
+        for pack in plan.packs {
+            largestFile[pack.id] = pack.files.max { ($0.size, $1.path) < ($1.size, $0.path) }
+        }
         for pack in plan.packs {
             let location = entryLocation(pack.firstEntry)
             if let limit = limits[.maxPackSize], pack.size > limit {
+                let fix = sizeFix(
+                    largest: largestFile[pack.id], limit: limit, key: .maxPackSize,
+                    split: "split its files across more tags")
                 diagnostics.append(
                     .error(
                         .packTooLarge,
-                        """
-                        pack '\(pack.shortName)' is \(Self.over(pack.size, limit)) limit: split its files across more \
-                        tags
-                        """,
+                        "pack '\(pack.shortName)' is \(Self.over(pack.size, limit)) limit: \(fix)",
                         at: location, subject: pack.id))
             } else if let recommended, pack.size > recommended {
                 diagnostics.append(
@@ -270,12 +367,14 @@ struct PlanChecker {
         for tag in plan.tags {
             let location = tagLocation(tag.name)
             if let limit = limits[.maxTagSize], tag.size > limit {
+                let largest = tag.packs.compactMap { largestFile[$0] }.max { ($0.size, $1.path) < ($1.size, $0.path) }
+                let fix = sizeFix(largest: largest, limit: limit, key: .maxTagSize, split: "split it into smaller tags")
                 diagnostics.append(
                     .error(
                         .tagTooLarge,
                         """
                         tag '\(tag.name)' is \(Self.over(tag.size, limit)) limit (\(tag.packs.count) \
-                        pack\(tag.packs.count == 1 ? "" : "s")): split it into smaller tags
+                        pack\(tag.packs.count == 1 ? "" : "s")): \(fix)
                         """,
                         at: location, subject: tag.name))
             } else if let recommended, tag.size > recommended {

@@ -57,7 +57,9 @@ package struct ManifestLoader {
             let b = $1.element.location
             return (a?.line ?? 0, a?.column ?? 0, $0.offset) < (b?.line ?? 0, b?.column ?? 0, $1.offset)
         }.map(\.element)
-        return (parser.diagnostics.hasErrors ? nil : manifest, ordered)
+        // A path or glob outside resources-root drops only its entry: every other problem is found in the same run.
+        let stops = parser.diagnostics.contains { $0.severity == .error && $0.code != .pathOutsideRoot }
+        return (stops ? nil : manifest, ordered)
     }
 }
 
@@ -65,6 +67,8 @@ package struct ManifestLoader {
 private struct Parsing {
     let file: String
     var diagnostics: [Diagnostic] = []
+    /// The tags of the entry just read, kept when the entry is dropped for an error of its own.
+    var droppedTags: [String] = []
 
     init(file: String) { self.file = file }
 
@@ -199,7 +203,11 @@ private struct Parsing {
         if let node = pairs["resources"]?.value {
             if let sequence = node.sequence {
                 for item in sequence {
-                    if let entry = entry(from: item) { manifest.entries.append(entry) }
+                    if let entry = entry(from: item) {
+                        manifest.entries.append(entry)
+                    } else {
+                        manifest.unresolvedEntryTags.formUnion(droppedTags)
+                    }
                 }
             } else if !isNullNode(node) {
                 error(
@@ -379,6 +387,7 @@ private struct Parsing {
         } else if pairs["into"] != nil {
             intoValid = false
         }
+        droppedTags = tags.map(\.value)
         guard let selector, !tags.isEmpty, intoValid else { return nil }
         return TagManifest.Entry(selector: selector, selectorLocation: selectorLocation, tags: tags, into: into)
     }

@@ -55,6 +55,9 @@ package struct TagManifest: Sendable {
     package var prefetchOrder: [Located<String>]
     package var exclude: [Located<String>]
     package var untagged: UntaggedPolicy = .count
+    /// Tags of entries dropped for an error of their own (a path outside resources-root): known tags, which
+    /// `tag-unknown` does not report again.
+    package var unresolvedEntryTags = Set<String>()
     /// Overrides from `limits`; a nil value turns the limit off.
     var limitOverrides: [LimitProfile.Key: Int64?]
     /// Where each top-level key was written, for diagnostics about the whole project.

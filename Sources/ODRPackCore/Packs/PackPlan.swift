@@ -21,6 +21,9 @@ package struct PackPlan: Sendable {
     package var format: PackFormat = .odr
     /// The manifest's `background-assets` section with its platforms resolved for the profile.
     package var backgroundAssets = BackgroundAssetsSettings()
+    /// The sums that do not fit a signed 64-bit integer (held at Int64.max above), each said in words: a pack's, a
+    /// tag's, a total. Each is a `size-overflow` error (docs/build-output.md, Bounded).
+    package var overflowingSums: [(what: String, subject: String?)] = []
 
     package var resourceFiles: Int { packs.reduce(0) { $0 + $1.files.count } }
 

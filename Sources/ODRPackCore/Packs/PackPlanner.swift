@@ -24,6 +24,13 @@ struct PackPlanner {
         for resource in resolution.resources where !resource.tags.isEmpty {
             groups[resource.tags, default: []].append(resource)
         }
+        var overflows: [(what: String, subject: String?)] = []
+        /// The sum, held at Int64.max when it does not fit, which is noted for `size-overflow`.
+        func sum(_ sizes: some Sequence<Int64>, _ what: @autoclosure () -> String, subject: String? = nil) -> Int64 {
+            if let total = sizes.checkedSum { return total }
+            overflows.append((what(), subject))
+            return Int64.max
+        }
         var packs: [AssetPack] = groups.map { tags, files in
             let category: DownloadCategory =
                 tags.contains(where: initialSet.contains)
@@ -39,6 +46,11 @@ struct PackPlanner {
                 firstEntry: files.compactMap(\.firstEntry).min())
         }
         packs.sort { $0.id < $1.id }
+        for index in packs.indices {
+            packs[index].size = sum(
+                packs[index].files.lazy.map(\.size), "the files of pack '\(packs[index].shortName)'",
+                subject: packs[index].id)
+        }
 
         var tagPacks: [String: [Int]] = [:]
         for (index, pack) in packs.enumerated() {
@@ -50,20 +62,25 @@ struct PackPlanner {
                 name: name,
                 category: initialSet.contains(name)
                     ? .initialInstall : prefetchSet.contains(name) ? .prefetch : .onDemand,
-                size: members.lazy.map { packs[$0].size }.saturatingSum,
+                size: sum(members.lazy.map { packs[$0].size }, "the packs of tag '\(name)'", subject: name),
                 packs: members.map { packs[$0].id }.sorted())
         }
         var backgroundAssets = manifest.backgroundAssets
         backgroundAssets.platforms = backgroundAssets.platforms(profile: platformProfile)
+        let totalSize = sum(packs.lazy.map(\.size), "all packs together")
+        let initialInstallSize = sum(
+            packs.lazy.filter { $0.category == .initialInstall }.map(\.size), "the initial-install packs")
+        let initialPrefetchSize = sum(
+            packs.lazy.filter { $0.category != .onDemand }.map(\.size), "the initial-install and prefetch packs")
+        if resolution.appBundleSizeOverflows { overflows.append(("the files that stay in the app", nil)) }
         var plan = PackPlan(
             bundleID: manifest.bundleID, profileName: limits.name, limits: limits,
             initialInstallTags: initial, prefetchOrder: prefetch,
             appBundleFiles: resolution.appBundleFiles, appBundleSize: resolution.appBundleSize,
             packs: packs, tags: tags,
-            totalSize: packs.lazy.map(\.size).saturatingSum,
-            initialInstallSize: packs.lazy.filter { $0.category == .initialInstall }.map(\.size).saturatingSum,
-            initialPrefetchSize: packs.lazy.filter { $0.category != .onDemand }.map(\.size).saturatingSum,
+            totalSize: totalSize, initialInstallSize: initialInstallSize, initialPrefetchSize: initialPrefetchSize,
             format: format, backgroundAssets: backgroundAssets)
+        plan.overflowingSums = overflows
         plan.countsAppBundle = resolution.countsAppBundle
         return plan
     }

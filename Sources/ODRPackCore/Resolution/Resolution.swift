@@ -13,6 +13,8 @@ package struct Resolution: Sendable {
     package var diagnostics: [Diagnostic]
     /// The scanned tree's `FileTree.fingerprint`: what the build's up-to-date record compares.
     package var fingerprint: String?
+    /// The untagged files' sizes add up past Int64.max (`appBundleSize` is held there): a `size-overflow`.
+    package var appBundleSizeOverflows = false
 
     init(
         rootPath: String, resources: [ResolvedResource], appBundleFiles: Int, appBundleSize: Int64,

@@ -44,6 +44,10 @@ private struct Walk {
     var resources: [ResolvedResource] = []
     var appBundleFiles = 0
     var appBundleSize: Int64 = 0
+    var appBundleSizeOverflows = false
+    /// With `into` and `untagged: count`: the files that stay in the app at their paths, which no tagged file's
+    /// destination may take (docs/manifest.md#destinations).
+    var untaggedPaths = Set<PathKey>()
 
     /// Path entries by normalized path.
     var pathEntries: [PathKey: [Int]] = [:]
@@ -246,7 +250,7 @@ private struct Walk {
                 }
                 kind = target.kind
                 stamp = target.stamp
-                if kind == .directory && name != ".git" && !ancestors.contains(DirectoryID(stamp))
+                if kind == .directory && !Self.isVersionControl(name) && !ancestors.contains(DirectoryID(stamp))
                     && walkedFolders[DirectoryID(stamp)] == nil
                     && (!ignoresUntagged || !inherited.isEmpty || reach.mayHoldResources(childRelative))
                 {
@@ -254,7 +258,7 @@ private struct Walk {
                 }
             }
             if kind == .directory {
-                if name == ".git" { continue }
+                if Self.isVersionControl(name) { continue }
                 let id = DirectoryID(stamp)
                 if ancestors.contains(id) {
                     report(
@@ -313,8 +317,17 @@ private struct Walk {
         }
     }
 
+    /// What Xcode's resource copy drops, at any depth (docs/manifest.md): version-control folders and files (a
+    /// submodule's `.git` is a file that holds a local path). Compared by bytes.
+    static let versionControlNames: Set<[UInt8]> = Set([".git", ".svn", ".hg", ".bzr", "CVS"].map { Array($0.utf8) })
+    static let finderFile = Array(".DS_Store".utf8)
+
+    static func isVersionControl(_ name: String) -> Bool {
+        name.utf8.count <= 4 && versionControlNames.contains(Array(name.utf8))
+    }
+
     func isExcluded(name: String, path: String, candidates: [GlobPattern]) -> Bool {
-        if name == ".DS_Store" { return true }
+        if Self.isVersionControl(name) || name.utf8.elementsEqual(Self.finderFile) { return true }
         if candidates.isEmpty { return false }
         let bytes = Array(path.utf8)
         return candidates.contains { $0.matches(bytes) }
@@ -343,8 +356,11 @@ private struct Walk {
         let size = stamp.size
         if contributing.isEmpty {
             if !ignoresUntagged {
+                if hasInto { untaggedPaths.insert(PathKey(relative)) }
                 appBundleFiles += 1
-                appBundleSize = [appBundleSize, size].saturatingSum
+                let (sum, overflow) = appBundleSize.addingReportingOverflow(size)
+                if overflow { appBundleSizeOverflows = true }
+                appBundleSize = overflow ? Int64.max : sum
             }
             return
         }
@@ -509,6 +525,7 @@ private struct Walk {
             rootPath: rootPath, resources: resources, appBundleFiles: appBundleFiles,
             appBundleSize: appBundleSize, diagnostics: diagnostics, fingerprint: fingerprint)
         resolution.countsAppBundle = !ignoresUntagged
+        resolution.appBundleSizeOverflows = appBundleSizeOverflows
         return resolution
     }
 
@@ -529,6 +546,20 @@ private struct Walk {
                     """,
                     at: entryLocation(secondEntry), subject: first.path))
         }
+        guard !untaggedPaths.isEmpty else { return }
+        for resource in resources where resource.isPlaced && untaggedPaths.contains(PathKey(resource.path)) {
+            let entry = resource.placedBy ?? resource.firstEntry
+            diagnostics.append(
+                .error(
+                    .destinationConflict,
+                    """
+                    '\(resource.source)' (entry at \(describe(entry))) goes to '\(resource.path)', where the untagged \
+                    file '\(resource.path)' stays in the app: the app and the pack would both hold '\(resource.path)' \
+                    (Xcode stops with "multiple commands produce"); give the entry another 'into', tag or exclude the \
+                    untagged file, or rename one
+                    """,
+                    at: entryLocation(entry), subject: resource.path))
+        }
     }
 
     /// How a path that the file system finds is spelled on disk, component by component (nil when a folder cannot
@@ -548,6 +579,34 @@ private struct Walk {
         return spelled.joined(separator: "/")
     }
 
+    /// The existing path an entry most likely meant (docs/diagnostics.md): component by component, the name that
+    /// differs only in letter case, else the closest name in that folder (the did-you-mean of manifest keys). Lists
+    /// only the folders on the path, never walks a tree; nil when a component has no likely match.
+    func closestExisting(_ path: String) -> (path: String, caseOnly: Bool)? {
+        var folder = rootPath
+        var spelled: [String] = []
+        var caseOnly = true
+        for component in path.split(separator: "/").map(String.init) {
+            guard let names = fileSystem.names(in: folder)?.sorted(by: { $0.precedesByCodePoint($1) }) else {
+                return nil
+            }
+            let lowered = component.lowercased()
+            if let same = names.first(where: { $0.hasSameBytes(as: component) }) {
+                spelled.append(same)
+            } else if let other = names.first(where: { $0.lowercased() == lowered }) {
+                spelled.append(other)
+            } else if let close = Suggestion.closest(to: component, in: names) {
+                spelled.append(close)
+                caseOnly = false
+            } else {
+                return nil
+            }
+            folder += "/" + spelled[spelled.count - 1]
+        }
+        let result = spelled.joined(separator: "/")
+        return result.hasSameBytes(as: path) ? nil : (result, caseOnly)
+    }
+
     mutating func checkEntries() {
         for (index, entry) in manifest.entries.enumerated() where !settledEntries.contains(index) {
             let location = entry.selectorLocation
@@ -556,10 +615,19 @@ private struct Walk {
                 if !visitedEntryPaths.contains(PathKey(path)) {
                     let absolute = path.isEmpty ? rootPath : rootPath + "/" + path
                     guard case .success(let status) = fileSystem.status(absolute, followingLinks: false) else {
+                        var fix = "fix the path or remove the entry"
+                        if case (let spelled, let caseOnly)? = closestExisting(path) {
+                            fix =
+                                caseOnly
+                                ? """
+                                did you mean '\(spelled)'? letter case differs, and Linux file systems are \
+                                case-sensitive: write the name as it is on disk
+                                """
+                                : "did you mean '\(spelled)'? fix the path or remove the entry"
+                        }
                         diagnostics.append(
                             .error(
-                                .pathNotFound,
-                                "path '\(path)' does not exist under resources-root: fix the path or remove the entry",
+                                .pathNotFound, "path '\(path)' does not exist under resources-root: \(fix)",
                                 at: location, subject: path))
                         continue
                     }

@@ -8,3 +8,17 @@ extension Sequence where Element == Int64 {
         }
     }
 }
+
+extension Sequence where Element == Int64 {
+    /// The sum, or nil when it does not fit a signed 64-bit integer: what `size-overflow` reports (docs/build-output.md,
+    /// Bounded) instead of a trap.
+    package var checkedSum: Int64? {
+        var total: Int64 = 0
+        for value in self {
+            let (sum, overflow) = total.addingReportingOverflow(value)
+            if overflow { return nil }
+            total = sum
+        }
+        return total
+    }
+}

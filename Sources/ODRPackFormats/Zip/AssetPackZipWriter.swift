@@ -44,7 +44,8 @@ package final class AssetPackZipWriter {
         /// Archived bytes that already exist (an unchanged entry of an earlier archive), `compressedSize` in all,
         /// passed piece by piece by `add`'s `pieces`.
         case copied(compressedSize: Int64, deflated: Bool)
-        /// The entry's own bytes, `size` in all, passed piece by piece by `pieces` and deflated here when `deflate`.
+        /// The entry's own bytes, `size` in all, passed piece by piece by `pieces` and deflated here when `deflate`;
+        /// when deflating does not make them smaller, `pieces` is called a second time and they are stored.
         case streamed(deflate: Bool)
     }
 
@@ -143,6 +144,17 @@ package final class AssetPackZipWriter {
             try writeAll(out, hashing: false)
         }
         guard read == size else { throw sizeMismatch(name, expected: size, got: read) }
+        if compressedSize >= UInt64(size) {
+            // Deflating did not make it smaller: the entry is stored instead (docs/build-output.md), its bytes streamed
+            // again from `body` over what was written. Nothing of the entry is hashed yet.
+            if let failure = SystemCall.truncate(descriptor, to: Int64(headerOffset)) {
+                throw ODRPackError.systemCall("cannot write '\(path)'", failure)
+            }
+            offset = headerOffset
+            if content != nil { content = SHA256Hasher.paired() }
+            return try addArchived(
+                name, size: size, crc: crc, deflated: false, compressedSize: size, alsoHashingInto: &content, body)
+        }
         let zip64 = ZipFormat.needsZip64(size: UInt64(size), compressedSize: compressedSize)
         header = localHeader(
             name, method: ZipFormat.deflated, crc: crc, size: UInt64(size), compressedSize: compressedSize, zip64: zip64

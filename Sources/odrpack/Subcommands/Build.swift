@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ODRPackBuild
+import ODRPackBuildFormat
 import ODRPackCore
 import ODRPackPlatform
 import ODRPackReport
@@ -77,6 +78,7 @@ struct Build: ParsableCommand {
 
     func validate() throws {
         try gitHub.check(json: json)
+        if let urlPrefix, let problem = URLPrefix.problem(urlPrefix) { throw ValidationError(problem) }
         if let level, !(0...9).contains(level) { throw ValidationError("--level must be 0 to 9, not \(level)") }
         if let jobs, !(1...BuildOptions.maximumJobs).contains(jobs) {
             throw ValidationError("--jobs must be 1 to \(BuildOptions.maximumJobs), not \(jobs)")

@@ -27,14 +27,18 @@ import Testing
             options.level = level
             let compressor = EntryCompressor(options: options)
             for count in [1_000, 3 * EntryCompressor.sampleSize, 3 * EntryCompressor.sampleSize + 1] {
+                // Level 0 deflates to stored blocks, larger than the bytes: such an entry is stored.
                 #expect(
-                    try deflates(Array(text.prefix(count)), compressor: compressor), "level \(level), \(count) bytes")
+                    try deflates(Array(text.prefix(count)), compressor: compressor) == (level > 0),
+                    "level \(level), \(count) bytes")
                 #expect(try !deflates(random(count), compressor: compressor), "level \(level), \(count) bytes")
             }
             let small = Array(text.prefix(1_000))
             let prepared = try compressor.prepare(PackEntry(name: "entry", content: .bytes(small)), onBytes: nil)
             let atLevel = try WholeDeflater(level: level)
-            #expect(prepared.payload == small.withUnsafeBytes { atLevel.compress($0) }, "level \(level)")
+            #expect(
+                prepared.payload == (level == 0 ? small : small.withUnsafeBytes { atLevel.compress($0) }),
+                "level \(level)")
         }
         #expect(try !deflates([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0, count: 1_000)))
         #expect(EntryCompressor.isWorthwhile(95, of: 100) && !EntryCompressor.isWorthwhile(96, of: 100))
@@ -67,5 +71,29 @@ import Testing
         #expect(try deflates(Array("RIFF".utf8) + [1, 2, 3, 4] + Array("WAVE".utf8) + zeros))
         #expect(try !deflates([0x89, 0x50]))
         #expect(CompressedFormat.matches(UnsafeRawBufferPointer(start: nil, count: 0)) == false)
+    }
+
+    /// An entry is never stored deflated when deflating did not make it smaller (docs/build-output.md): not with
+    /// `--compression deflate`, and not with `auto` when the samples suggested deflate but the level's output is not
+    /// smaller (level 0 writes stored blocks).
+    @Test func anEntryDeflateDoesNotShrinkIsStored() throws {
+        var options = BuildOptions(outputDirectory: "/tmp/unused")
+        options.compression = .deflate
+        let deflate = EntryCompressor(options: options)
+        #expect(try !deflates(random(200_000), compressor: deflate))
+        #expect(try !deflates(random(1_000), compressor: deflate))
+        #expect(try !deflates([], compressor: deflate))
+        #expect(try !deflates([7], compressor: deflate))
+        #expect(try deflates(zeros, compressor: deflate))
+        let stored = try deflate.prepare(PackEntry(name: "entry", content: .bytes([7, 8, 9])), onBytes: nil)
+        #expect(stored.payload == [7, 8, 9] && stored.size == 3)
+
+        options.compression = .auto
+        options.level = 0
+        let levelZero = EntryCompressor(options: options)
+        // Above three samples: the level-1 trial of the samples says deflate; the level-0 output is larger.
+        #expect(try !deflates(zeros, compressor: levelZero))
+        options.level = 1
+        #expect(try deflates(zeros, compressor: EntryCompressor(options: options)))
     }
 }

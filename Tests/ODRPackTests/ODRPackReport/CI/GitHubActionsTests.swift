@@ -59,7 +59,10 @@ import Testing
         #expect(output.status == 0)
         #expect(output.stdout.contains("**1 of 4 packs changed.**"))
         #expect(output.stdout.contains("| prefetch | 23.6 KB |"))
-        #expect(output.stdout.contains("| level2 | changed | prefetch | 23.6 KB | 23.6 KB | 23.6 KB | 0/0/1 |"))
+        // Sizes with their difference, files counted by kind (docs/commands.md#diff).
+        let row = output.stdout.split(separator: "\n").first { $0.hasPrefix("| level2 |") }.map(String.init)
+        #expect(row?.hasPrefix("| level2 | changed | prefetch | 23.6 KB | 23.6 KB | +") == true, "\(row ?? "")")
+        #expect(row?.hasSuffix(" B | 23.6 KB | ~1 |") == true, "\(row ?? "")")
         #expect(try CommandRunner.run(["diff", "old", "new", "--markdown", "--json"], in: project.root).status == 64)
     }
 }

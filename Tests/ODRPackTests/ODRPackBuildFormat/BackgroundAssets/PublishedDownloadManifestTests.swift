@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+@testable import ODRPackBuildFormat
+@testable import ODRPackFormats
+
+/// `--published FILE` (docs/background-assets.md): every entry has id, url, version and downloadSize, else the file is
+/// refused (exit 2) rather than read as a download size of 0.
+@Suite struct PublishedDownloadManifestTests {
+    func parse(_ text: String) throws -> PublishedDownloadManifest {
+        let bytes = Array(text.utf8)
+        return try bytes.withUnsafeBufferPointer { try PublishedDownloadManifest.parse($0) }
+    }
+
+    @Test func everyEntryNeedsAllFourKeys() throws {
+        let whole = try parse(
+            #"{"assetPacks": [{"id": "a-1", "url": "https://x/a-1-0011", "version": 3, "downloadSize": 120}]}"#)
+        #expect(whole.packs["a-1"] == .init(url: "https://x/a-1-0011", version: 3, downloadSize: 120))
+        for (entry, missing) in [
+            (#"{"id": "a-1", "url": "https://x/a", "version": 3}"#, "'downloadSize'"),
+            (#"{"id": "a-1", "url": "https://x/a", "downloadSize": 3}"#, "'version'"),
+            (#"{"id": "a-1", "version": 1, "downloadSize": 3}"#, "'url'"),
+            (#"{"url": "https://x/a", "version": 1, "downloadSize": 3}"#, "'id'"),
+        ] {
+            #expect {
+                try parse(#"{"assetPacks": [\#(entry)]}"#)
+            } throws: { error in
+                guard case .shape(let text) = error as? JSONReader.Failure else { return false }
+                return text.contains(missing)
+            }
+        }
+    }
+
+    /// Through `load`: such a file is exit 2 (`unusableInput`), naming what is missing.
+    @Test func aFileWithoutDownloadSizeIsUnusable() throws {
+        let project = try TemporaryProject()
+        try project.file("live.json", #"{"assetPacks": [{"id": "a-1", "url": "https://x/a", "version": 3}]}"#)
+        #expect {
+            try PublishedDownloadManifest.load(project.path("live.json"))
+        } throws: { error in
+            "\(error)".contains("downloadSize")
+        }
+    }
+}
