@@ -184,7 +184,7 @@ package struct BuildDiff: Sendable {
             guard let after = newTags[name] else {
                 return TagChange(name: name, status: .removed, category: oldTags[name]!.category, redownloadSize: 0)
             }
-            let redownload = after.packs.reduce(Int64(0)) { $0 + (byID[$1]?.redownloadSize ?? 0) }
+            let redownload = after.packs.lazy.map { byID[$0]?.redownloadSize ?? 0 }.saturatingSum
             let status: Status
             if oldTags[name] == nil {
                 status = .added
