@@ -155,7 +155,7 @@ package enum DiffReport {
     static let fileLimit = 8
 
     package static func text(_ diff: BuildDiff, old: String, new: String) -> String {
-        var out = "odrpack diff: \(old) -> \(new)\n"
+        var out = "odrpack diff: \(old) → \(new)\n"
         out += "\(diff.packsChanged) of \(diff.packs.count) pack\(diff.packs.count == 1 ? "" : "s") changed; "
         out += "devices download again: initial-install \(ByteCount.format(diff.redownloadInitialInstall)), "
         out +=
@@ -211,7 +211,7 @@ package enum DiffReport {
             out += "\nMoved between packs (tags changed)\n"
             for move in diff.moves.prefix(50) {
                 out +=
-                    "  \(move.path): \(names[move.fromPack] ?? move.fromPack) -> \(names[move.toPack] ?? move.toPack)\(move.modified ? " (content changed too)" : "")\n"
+                    "  \(move.path): \(names[move.fromPack] ?? move.fromPack) → \(names[move.toPack] ?? move.toPack)\(move.modified ? " (content changed too)" : "")\n"
             }
             if diff.moves.count > 50 { out += "  ... and \(diff.moves.count - 50) more (see --json)\n" }
         }
