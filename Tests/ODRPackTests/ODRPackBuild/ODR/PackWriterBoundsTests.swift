@@ -72,4 +72,20 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: project.path("out/odrpack-manifest.json")))
     }
+
+    /// A tag over 1 MiB makes an Info.plist `verify` refuses: plan, validate and build stop at
+    /// `pack-info-too-large` (exit 1), and the build writes nothing.
+    @Test func anInfoPlistVerifyWouldRefuseIsNeverWritten() throws {
+        let project = try TemporaryProject()
+        let tag = String(repeating: "t", count: 1_100_000)
+        try project.manifest(
+            "version: 1\nbundle-id: com.example.tags\nresources:\n  - {path: a.txt, tags: [\(tag)]}\n")
+        try project.file("a.txt", "hello")
+        for command in [["validate"], ["plan"], ["build", "-o", "out"]] {
+            let output = try CommandRunner.run(command, in: project.root)
+            #expect(output.status == 1, "\(command)")
+            #expect(output.stderr.contains("[pack-info-too-large]"), "\(command)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: project.path("out/OnDemandResources")))
+    }
 }
