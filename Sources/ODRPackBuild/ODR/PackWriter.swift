@@ -66,7 +66,9 @@ final class PackWriter: PackFormatWriter {
         var signed = entries
         if let command = options.signCommand {
             try SignCommand(command).run(on: folder)
+            let unsigned = written
             (signed, written) = try rehashChanged(in: folder, written: written)
+            try SignCommand.checkKept(pack, before: unsigned, entries: signed, digests: written)
         }
         if options.layout == .zip {
             let (size, sha256, digests) = try writeZip(
