@@ -86,7 +86,10 @@ package final class OutputLock {
     /// folder. A build folder keeps its lock file, which a waiting build may hold open.
     package func removeIfNotABuildFolder(markers: [String]) {
         var info = stat()
-        if !createdFolder && markers.contains(where: { lstat(folder + "/" + $0, &info) == 0 }) { return }
+        let isMarked = markers.contains {
+            lstat(folder + "/" + $0, &info) == 0 && info.st_mode & S_IFMT != S_IFDIR
+        }
+        if !createdFolder && isMarked { return }
         unlink(folder + "/" + fileName)
         if createdFolder { _ = try? FileManager.default.removeItem(atPath: folder) }
     }

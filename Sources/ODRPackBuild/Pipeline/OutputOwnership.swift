@@ -33,8 +33,11 @@ struct OutputOwnership: Sendable {
     /// - Parameter needsManifest: read the manifest even when the state vouches for it (Background Assets versions).
     static func load(outputPath: String, state: BuildState, needsManifest: Bool) -> OutputOwnership {
         var ownership = OutputOwnership()
-        ownership.owned.insert(PathKey(BuildManifest.fileName))
         let manifestPath = outputPath + "/" + BuildManifest.fileName
+        // The manifest's name is odrpack's, unless a folder of the user's stands there.
+        if SystemCall.status(manifestPath, followingLinks: false)?.kind != .directory {
+            ownership.owned.insert(PathKey(BuildManifest.fileName))
+        }
         let journalPath = outputPath + "/" + journalName
         let manifestStamp = BuildState.stamp(atPath: manifestPath)
         let source: String?

@@ -133,6 +133,16 @@ import Testing
         #expect(linked.status == 2 && linked.stderr.contains("is a symbolic link"), "\(linked.stderr)")
         #expect(try Self.snapshot(project.path("out")) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: project.path("elsewhere")).isEmpty)
+
+        // A folder of the user's where the manifest goes, and a user's plist where a plist goes.
+        for path in ["mine/odrpack-manifest.json/notes.txt", "plist/OnDemandResources.plist"] {
+            try project.file(path, "the user's")
+            let folder = String(path.prefix { $0 != "/" })
+            before = try Self.snapshot(project.path(folder))
+            let refused = try build(project, output: folder)
+            #expect(refused.status == 2 && refused.stderr.contains("is in the way"), "\(refused.stderr)")
+            #expect(try Self.snapshot(project.path(folder)) == before)
+        }
     }
 
     /// `resources-root: OnDemandResources` with `-o .`: the build would replace the resources. Refused, every source
