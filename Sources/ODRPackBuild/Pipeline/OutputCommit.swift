@@ -142,14 +142,16 @@ struct OutputCommit {
         }
         let aside = try OutputFolder.moveAside(writesPath)
         record(aside.map { .placed(path: writesPath, aside: $0) } ?? .created(writesPath))
-        try AtomicFile.write(bytes, to: writesPath, durable: true)
+        // The record's bytes reach the disk before its name does; one flush of the folder then makes both renames
+        // durable.
+        try AtomicFile.stage(bytes, for: writesPath, durable: true).moveIntoPlace(syncingFolder: false)
         if SystemCall.status(manifestPath, followingLinks: false) != nil {
             if let error = SystemCall.rename(manifestPath, to: journalPath) {
                 throw ODRPackError.systemCall("cannot move '\(manifestPath)' to '\(journalPath)'", error)
             }
             record(.journaled)
-            try OutputFolder.syncFolder(outputPath)
         }
+        try OutputFolder.syncFolder(outputPath)
     }
 
     /// Step 2's moves: each written pack replaces what is at its name (set aside), then what no longer belongs is set
