@@ -64,12 +64,15 @@ package enum OutputFolder {
     }
 
     /// Removes the temporaries of interrupted builds in `folder` (every build's, or with `prefix` this process's),
-    /// except those starting with one of `kept` (this process's, which it has yet to place, and the commit's journal,
-    /// which the build reads and removes itself: docs/build-output.md#atomic).
+    /// except those starting with one of `kept` (this process's, which it has yet to place), and never the previous
+    /// manifest of an interrupted commit (`TemporaryName.previousManifest`), which the next build reads and removes
+    /// itself (docs/build-output.md#atomic).
     package static func removeTemporaries(
         in folder: String, prefix: String = TemporaryName.marker, except kept: [String] = []
     ) throws {
-        for name in try names(in: folder) where name.hasPrefix(prefix) && !kept.contains(where: { name.hasPrefix($0) })
+        for name in try names(in: folder)
+        where name.hasPrefix(prefix) && name != TemporaryName.previousManifest
+            && !kept.contains(where: { name.hasPrefix($0) })
         {
             try remove(folder + "/" + name)
         }

@@ -64,10 +64,11 @@ struct OutputCommit {
     func run<Made>(
         _ changes: Changes, make: () throws -> (Documents, Made), finish: (inout Made) throws -> Void
     ) throws -> Made {
-        // What interrupted builds left, before this one stages its own there; never the journal, read already.
+        // What interrupted builds left, before this one stages its own there; never the journal or the record of what
+        // an interrupted commit created, which this one carries on (`begin`).
         for folder in [outputPath] + changes.temporaryFolders {
             try OutputFolder.removeTemporaries(
-                in: folder, except: [TemporaryName.processPrefix, OutputOwnership.journalName])
+                in: folder, except: [TemporaryName.processPrefix, OutputOwnership.writesName])
         }
         let removals = changes.removals.filter { SystemCall.status($0, followingLinks: false) != nil }
         let steps = Locked<[Step]>([])

@@ -11,7 +11,7 @@ struct OutputOwnership: Sendable {
     /// The previous build's odrpack-manifest.json while a commit replaces packs in place: renamed there before the
     /// first pack moves, removed once the new manifest is in place. Its presence (with no build holding the lock)
     /// makes the folder an interrupted build, which `verify` refuses and the next build recovers.
-    static let journalName = TemporaryName.marker + "previous-manifest.json"
+    static let journalName = TemporaryName.previousManifest
     /// What a commit set out to create (paths relative to the folder, NUL-separated), written before it moves
     /// anything, so that the build after a kill owns what the killed one placed.
     static let writesName = TemporaryName.marker + "commit-writes"

@@ -155,4 +155,25 @@ import Testing
         #expect(recorded == ["OnDemandResources/a.assetpack", "OnDemandResources/c.assetpack"])
         #expect(journaled)
     }
+
+    /// A commit after an interrupted one carries its record on: if it is killed too, the build after it still owns
+    /// what the first one created.
+    @Test func theRecordOfAnInterruptedCommitIsCarriedOn() throws {
+        let project = try folder()
+        try FileManager.default.moveItem(
+            atPath: project.path("out/odrpack-manifest.json"),
+            toPath: project.path("out/" + OutputOwnership.journalName))
+        try project.file("out/OnDemandResources/x.assetpack", "the first commit's")
+        try Data("OnDemandResources/x.assetpack\0".utf8).write(
+            to: project.root.appendingPathComponent("out/" + OutputOwnership.writesName))
+        var owned: [String] = []
+        try OutputCommit(outputPath: project.path("out")).run(
+            try changes(project), make: { (documents(project), ()) },
+            finish: { _ in
+                let ownership = OutputOwnership.load(
+                    outputPath: project.path("out"), state: BuildState(), needsManifest: true)
+                owned = ["OnDemandResources/x.assetpack", "OnDemandResources/a.assetpack"].filter(ownership.owns)
+            })
+        #expect(owned == ["OnDemandResources/x.assetpack", "OnDemandResources/a.assetpack"])
+    }
 }
