@@ -76,7 +76,9 @@ package enum AtomicFile {
         let place: Place
         let durable: Bool
 
-        package func moveIntoPlace(unlinkingFirst: Bool = false) throws {
+        /// - Parameter syncingFolder: with `durable`, flush the rename too; false for a caller that flushes the folder
+        ///   itself after more renames in it (one flush for all).
+        package func moveIntoPlace(unlinkingFirst: Bool = false, syncingFolder: Bool = true) throws {
             switch place {
             case .inPlace(let data):
                 try writeInPlace(data, to: path)
@@ -87,7 +89,7 @@ package enum AtomicFile {
                     unlink(temporary)
                     throw ODRPackError.system("cannot move '\(temporary)' to '\(path)'", code)
                 }
-                if durable {
+                if durable && syncingFolder {
                     let folder = (path as NSString).deletingLastPathComponent
                     try SystemCall.syncFolder(folder.isEmpty ? "." : folder)
                 }

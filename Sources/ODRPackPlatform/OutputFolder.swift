@@ -22,14 +22,9 @@ package enum OutputFolder {
         throw ODRPackError.systemCall("cannot create folder '\(path)'", SystemError(code == EEXIST ? ENOTDIR : code))
     }
 
-    /// The first step of every commit: when no pack was written and the manifest on disk is already `bytes`, it stays
-    /// (returns true); else it is removed, durably, so that nothing trusts it while packs are replaced. A commit that
-    /// wrote packs passes nil: it removes the manifest before its new bytes exist.
-    package static func retireManifest(at path: String, keepingIf bytes: Data?) throws -> Bool {
-        if let bytes, FileManager.default.contents(atPath: path) == bytes { return true }
-        _ = SystemCall.removeFile(path)
-        try SystemCall.syncFolder((path as NSString).deletingLastPathComponent)
-        return false
+    /// Makes a folder's entries (a rename, a removal) durable; skipped where the file system cannot flush a folder.
+    package static func syncFolder(_ path: String) throws {
+        try SystemCall.syncFolder(path)
     }
 
     /// Moves a written pack into place. What was there is removed first: a folder cannot be renamed over a full one,
@@ -68,19 +63,17 @@ package enum OutputFolder {
         }
     }
 
-    /// Writes beside the final name and renames into place, durably (a build's manifests and plists name its packs);
-    /// skips the write when the bytes are already there.
-    package static func writeIfChanged(_ data: Data, to path: String) throws {
-        if FileManager.default.contents(atPath: path) == data { return }
-        try AtomicFile.write(data, to: path, durable: true)
-    }
-
     /// Removes the temporaries of interrupted builds in `folder` (every build's, or with `prefix` this process's),
-    /// except those starting with `kept` (this process's, which it has yet to place).
+    /// except those starting with one of `kept` (this process's, which it has yet to place), and never the previous
+    /// manifest of an interrupted commit (`TemporaryName.previousManifest`), which the next build reads and removes
+    /// itself (docs/build-output.md#atomic).
     package static func removeTemporaries(
-        in folder: String, prefix: String = TemporaryName.marker, except kept: String? = nil
+        in folder: String, prefix: String = TemporaryName.marker, except kept: [String] = []
     ) throws {
-        for name in try names(in: folder) where name.hasPrefix(prefix) && !(kept.map(name.hasPrefix) ?? false) {
+        for name in try names(in: folder)
+        where name.hasPrefix(prefix) && name != TemporaryName.previousManifest
+            && !kept.contains(where: { name.hasPrefix($0) })
+        {
             try remove(folder + "/" + name)
         }
     }

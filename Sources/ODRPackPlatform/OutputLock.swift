@@ -80,15 +80,17 @@ package final class OutputLock {
 
     deinit { close(descriptor) }
 
-    /// For a build that wrote nothing: removes the lock file and the folder again if this lock created it.
-    package func removeFolderIfCreated() {
-        guard createdFolder else { return }
-        removeLockFile()
-        rmdir(folder)
-    }
-
-    /// For a build that refuses a folder that is not its own to write (resources-root): leaves no lock file in it.
-    package func removeLockFile() {
+    /// For a build that ends without writing its output: when this lock made the folder, the lock file and the
+    /// folder go again (with whatever empty folders the build made in it); when the folder holds no build (no
+    /// `markers`, e.g. odrpack-manifest.json), the lock file goes, so a user's folder is not left marked as a build
+    /// folder. A build folder keeps its lock file, which a waiting build may hold open.
+    package func removeIfNotABuildFolder(markers: [String]) {
+        var info = stat()
+        let isMarked = markers.contains {
+            lstat(folder + "/" + $0, &info) == 0 && info.st_mode & S_IFMT != S_IFDIR
+        }
+        if !createdFolder && isMarked { return }
         unlink(folder + "/" + fileName)
+        if createdFolder { _ = try? FileManager.default.removeItem(atPath: folder) }
     }
 }

@@ -9,6 +9,9 @@
 /// final name and process, and recognisable, so the next build clears what a killed one left.
 package enum TemporaryName {
     package static let marker = ".odrpack-tmp-"
+    /// The previous build's odrpack-manifest.json while a commit replaces packs in place (docs/build-output.md#atomic):
+    /// a temporary by name, but one that only the commit that made it, or the build that recovers it, removes.
+    package static let previousManifest = marker + "previous-manifest.json"
 
     /// What this process's temporaries start with.
     package static var processPrefix: String { marker + "\(getpid())-" }

@@ -21,6 +21,9 @@ struct BackgroundAssetsOutput: PackOutput {
     /// Where versions come from: nothing (new folder, `--reset-versions`), the folder's last build, or the live
     /// download manifest (`--published`).
     let versionSource: VersionSource
+    /// What in the output folder the last build wrote: all the commit may replace or remove.
+    let ownership: OutputOwnership
+    var sitePath: String { packsPath + "/" + BackgroundAssetsLayout.siteFolder }
 
     enum VersionSource {
         case none
@@ -30,12 +33,14 @@ struct BackgroundAssetsOutput: PackOutput {
     }
 
     /// - Parameter published: the live download manifest (`--published`), the source of versions when given.
+    /// - Parameter ownership: the folder's previous build (its manifest, or an interrupted commit's journal), the
+    ///   source of versions otherwise.
     /// - Throws: exit 2 when the folder's previous manifest exists but cannot be read (without `--reset-versions`).
     init(
         plan: PackPlan, options: BuildOptions, packager: BackgroundAssetsPackager,
-        published: PublishedDownloadManifest?,
-        rootPath: String
+        published: PublishedDownloadManifest?, rootPath: String, ownership: OutputOwnership
     ) throws {
+        self.ownership = ownership
         self.plan = plan
         self.options = options
         self.packager = packager
@@ -55,30 +60,28 @@ struct BackgroundAssetsOutput: PackOutput {
         } else if options.resetVersions {
             versionSource = .none
         } else {
-            versionSource = .previousBuild(try Self.versions(inBuildAt: options.outputPath))
+            versionSource = .previousBuild(try Self.versions(of: ownership, folder: options.outputPath))
         }
     }
 
-    /// What the folder's current odrpack-manifest.json says of each pack's version; nothing for a new folder or an
-    /// ODR build's.
+    /// What the folder's previous build manifest says of each pack's version: its odrpack-manifest.json, or while an
+    /// interrupted commit is recovered the manifest it retired, so versions continue as if nothing had been
+    /// interrupted; nothing for a new folder.
     /// - Throws: `ODRPackError.unusableInput` when the manifest is there but unreadable: versions would silently
     ///   restart at 0 and go backwards on devices.
-    static func versions(inBuildAt folder: String) throws -> [String: (version: Int64, contentHash: String)] {
-        let path = folder + "/" + BuildManifest.fileName
-        guard case .success = LocalFileSystem().status(path, followingLinks: false) else { return [:] }
-        let manifest: BuildManifest
-        do {
-            manifest = try BuildManifest.load(path).manifest
-        } catch {
+    static func versions(of ownership: OutputOwnership, folder: String) throws
+        -> [String: (version: Int64, contentHash: String)]
+    {
+        if let unreadable = ownership.unreadable {
             throw ODRPackError.unusableInput(
                 """
-                the previous build's \(BuildManifest.fileName) in '\(folder)' cannot be read (\(error)), so the packs' \
-                versions are unknown and would restart at 0: restore it, or pass --reset-versions to start every pack \
-                at version 0
+                the previous build's \(BuildManifest.fileName) in '\(folder)' cannot be read (\(unreadable)), so the \
+                packs' versions are unknown and would restart at 0: restore it, or pass --reset-versions to start every \
+                pack at version 0
                 """
             )
         }
-        guard manifest.format == .backgroundAssets else { return [:] }
+        guard let manifest = ownership.manifest, manifest.format == .backgroundAssets else { return [:] }
         var versions: [String: (version: Int64, contentHash: String)] = [:]
         for pack in manifest.packs {
             if let version = pack.version, let contentHash = pack.contentHash {
@@ -86,6 +89,25 @@ struct BackgroundAssetsOutput: PackOutput {
             }
         }
         return versions
+    }
+
+    var folders: [String] {
+        [BackgroundAssetsLayout.folder, BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.siteFolder]
+    }
+
+    /// Every archive, `<id>.json` and AssetPackTags.json, and for `hosting: self` the download manifest (the `site/`
+    /// names, which hold the content hash, are checked once the packs are written: `linkSite`).
+    var writes: [String] {
+        let folder = BackgroundAssetsLayout.folder + "/"
+        var writes = [BuildManifest.fileName, folder + BackgroundAssetsLayout.tagsFile]
+        for (index, pack) in plan.packs.enumerated() {
+            writes += [folder + fileNames[index], folder + BackgroundAssetsLayout.manifestName(of: pack.assetPackID)]
+        }
+        if plan.backgroundAssets.hosting == .self {
+            let site = folder + BackgroundAssetsLayout.siteFolder + "/"
+            writes.append(site + BackgroundAssetsLayout.downloadManifestFile)
+        }
+        return writes
     }
 
     func prepare() throws {
@@ -102,6 +124,7 @@ struct BackgroundAssetsOutput: PackOutput {
             }
         }
         for path in [outputPath, packsPath] { try OutputFolder.makeFolder(path) }
+        if plan.backgroundAssets.hosting == .self { try OutputFolder.makeFolder(sitePath) }
     }
 
     /// A hidden folder in the build folder, outside `BackgroundAssets/`: nothing a previous manifest names changes
@@ -179,32 +202,28 @@ struct BackgroundAssetsOutput: PackOutput {
             packager: (packager.template, packager.version))
         var state = BuildState.make(
             plan, rootPath: rootPath, facts: facts, fileNames: fileNames, archiveKeys: archiveKeys)
-        let sitePath = packsPath + "/" + BackgroundAssetsLayout.siteFolder
-        let (removed, _) = try OutputCommit(outputPath: outputPath).run(
-            packsWritten: !written.isEmpty,
-            place: {
-                for index in written {
-                    let folder = temporaryPath(forPack: index)
-                    try OutputFolder.moveIntoPlace(
-                        folder + "/" + fileNames[index], to: packsPath + "/" + fileNames[index])
-                    try OutputFolder.remove(folder)
-                }
-                let removed = try removeStale()
-                var copied: [String] = []
-                if hosting == .self {
-                    copied = try copySite(
-                        at: sitePath, manifest: manifest, written: Set(written), live: live, previous: previous,
-                        state: &state)
-                } else {
-                    try OutputFolder.remove(sitePath)
-                }
-                // Every archive and its site copy is on stable storage before a document names it.
-                return OutputCommit.Placement(
-                    removed: removed, durable: written.map { packsPath + "/" + fileNames[$0] } + copied)
-            },
+        var changes = OutputCommit.Changes()
+        changes.placements = written.map {
+            (temporaryPath(forPack: $0) + "/" + fileNames[$0], packsPath + "/" + fileNames[$0])
+        }
+        let removed = try stale(folder: packsPath, keeping: currentNames(), kinds: [".aar", ".json"])
+        changes.removals = removed.map { packsPath + "/" + $0 }
+        var siteNames: [String] = []
+        if hosting == .self {
+            let site = try linkSite(manifest: manifest, written: Set(written), live: live, previous: previous)
+            changes.placements += site.placements
+            siteNames = site.names
+        }
+        let keptInSite = Set(
+            (siteNames + (hosting == .self ? [BackgroundAssetsLayout.downloadManifestFile] : [])).map(PathKey.init))
+        changes.removals += try stale(folder: sitePath, keeping: keptInSite, kinds: nil).map { sitePath + "/" + $0 }
+        let site = BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.siteFolder + "/"
+        changes.writes = writes + siteNames.map { site + $0 }
+        changes.temporaryFolders = [packsPath, sitePath]
+        try OutputCommit(outputPath: outputPath).run(
+            changes,
             make: {
-                // Every pack's <id>.json (rewritten where it was edited), AssetPackTags.json and the download
-                // manifest; an ODR build's output, when this folder held one, goes.
+                // Every pack's <id>.json (rewritten where it was edited), AssetPackTags.json and the download manifest.
                 var documents = OutputCommit.Documents(manifest: manifest.serializedBytes())
                 for (index, pack) in plan.packs.enumerated() {
                     documents.files.append(
@@ -227,67 +246,88 @@ struct BackgroundAssetsOutput: PackOutput {
                                     .utf8)
                         ))
                 }
-                documents.removals = [
-                    AppleManifests.packsFolder, AppleManifests.onDemandResourcesFile, AppleManifests.templateFile,
-                    AppleManifests.manifestFile,
-                ].map { outputPath + "/" + $0 }
                 return (documents, ())
             },
-            finish: { _ in try state.takeArchiveStamps(packsPath: packsPath) })
-        return (manifest, removed, state)
+            finish: { _ in
+                try state.takeArchiveStamps(packsPath: packsPath)
+                for name in siteNames {
+                    state.outputs[BackgroundAssetsLayout.siteFolder + "/" + name] = BuildState.stamp(
+                        atPath: sitePath + "/" + name)
+                }
+            })
+        // A site/ folder emptied of what odrpack wrote there goes too (never one holding the user's files).
+        if hosting != .self && changes.removals.contains(where: { $0.hasPrefix(sitePath + "/") }) {
+            SystemCall.removeFolderIfEmpty(sitePath)
+        }
+        // The packs' temporary folders (their ba-package manifests and staging), now that the archives are in place.
+        removeTemporaryFiles()
+        return (manifest, removed.filter { $0.hasSuffix(".aar") }, state)
+    }
+
+    /// The names of `BackgroundAssets/` this build keeps.
+    private func currentNames() -> Set<PathKey> {
+        var keep = Set(fileNames.map(PathKey.init))
+        for pack in plan.packs { keep.insert(PathKey(BackgroundAssetsLayout.manifestName(of: pack.assetPackID))) }
+        keep.insert(PathKey(BackgroundAssetsLayout.tagsFile))
+        return keep
     }
 
     /// `site/<id>-<16 hex of contentHash>` (the archive's bytes) for every pack not already live at that address,
     /// beside `download-manifest.json`: what to upload. Changed content gets a new name, so a device or a CDN never
-    /// sees other bytes at an address it knows. An archive is copied when its pack was written or its copy is not as
-    /// the last build left it; returns the copies made.
-    private func copySite(
-        at sitePath: String, manifest: BuildManifest, written: Set<Int>, live: [String: Int64],
-        previous: BuildState, state: inout BuildState
-    ) throws -> [String] {
-        try OutputFolder.makeFolder(sitePath)
-        var keep: Set<String> = [BackgroundAssetsLayout.downloadManifestFile]
-        var copied: [String] = []
+    /// sees other bytes at an address it knows. Each is a hard link of the pack's archive where the file system allows,
+    /// else a copy, made beside the archives now for the commit to move into place: when its pack was written, or the
+    /// file is not as the last build left it.
+    private func linkSite(manifest: BuildManifest, written: Set<Int>, live: [String: Int64], previous: BuildState)
+        throws -> (names: [String], placements: [(from: String, to: String)])
+    {
+        var names: [String] = []
+        var placements: [(from: String, to: String)] = []
         for (index, pack) in plan.packs.enumerated() where live[pack.assetPackID] == nil {
             let name = BackgroundAssetsLayout.siteName(
                 of: pack.assetPackID, contentHash: manifest.packs[index].contentHash ?? "")
-            keep.insert(name)
-            let copy = sitePath + "/" + name
-            let key = BackgroundAssetsLayout.siteFolder + "/" + name
-            let stamp = BuildState.stamp(atPath: copy)
-            if written.contains(index) || stamp == nil || stamp != previous.outputs[key] {
-                let temporary = TemporaryName.path(beside: copy)
-                try FileCopy.copy(packsPath + "/" + fileNames[index], to: temporary)
-                try OutputFolder.moveIntoPlace(temporary, to: copy)
-                copied.append(copy)
+            names.append(name)
+            let final = sitePath + "/" + name
+            let relative = BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.siteFolder + "/" + name
+            if !ownership.owns(relative) && SystemCall.status(final, followingLinks: false) != nil {
+                throw ODRPackError.unbuildable(
+                    """
+                    '\(final)' is in the way: the build must write there, and odrpack did not write it (the build \
+                    manifest in '\(options.outputDirectory)' does not name it); move it away, or build into another folder
+                    """
+                )
             }
-            state.outputs[key] = BuildState.stamp(atPath: copy)
+            let stamp = BuildState.stamp(atPath: final)
+            guard
+                written.contains(index) || stamp == nil
+                    || stamp != previous.outputs[BackgroundAssetsLayout.siteFolder + "/" + name]
+            else { continue }
+            let source =
+                written.contains(index)
+                ? temporaryPath(forPack: index) + "/" + fileNames[index] : packsPath + "/" + fileNames[index]
+            let temporary = packsPath + "/" + TemporaryName.beside(BackgroundAssetsLayout.siteFolder + "/" + name)
+            try OutputFolder.remove(temporary)
+            if (try? FileManager.default.linkItem(atPath: source, toPath: temporary)) == nil {
+                try FileCopy.copy(source, to: temporary)
+            }
+            placements.append((temporary, final))
         }
-        for name in try OutputFolder.names(in: sitePath) where !keep.contains(name) {
-            try OutputFolder.remove(sitePath + "/" + name)
-        }
-        return copied
+        return (names, placements)
     }
 
-    /// Removes the archives and manifests of packs that no longer exist, and leftovers of interrupted builds.
-    private func removeStale() throws -> [String] {
-        var keep = Set(fileNames.map(PathKey.init))
-        for pack in plan.packs { keep.insert(PathKey(BackgroundAssetsLayout.manifestName(of: pack.assetPackID))) }
-        keep.insert(PathKey(BackgroundAssetsLayout.tagsFile))
-        keep.insert(PathKey(BackgroundAssetsLayout.siteFolder))
-        var removed: [String] = []
-        for name in try OutputFolder.names(in: packsPath).sorted(by: { $0.precedesByCodePoint($1) })
-        where !keep.contains(PathKey(name))
-            && (name.hasSuffix(".aar") || name.hasSuffix(".json") || name.hasPrefix(TemporaryName.marker))
-        {
-            try OutputFolder.remove(packsPath + "/" + name)
-            if name.hasSuffix(".aar") { removed.append(name) }
+    /// What the last build wrote in `folder` (its manifest names it) and this one does not keep, in code-point order:
+    /// a file of the user's stays (docs/build-output.md#ownership).
+    private func stale(folder: String, keeping keep: Set<PathKey>, kinds: [String]?) throws -> [String] {
+        let relative = String(folder.dropFirst(outputPath.count + 1)) + "/"
+        return try OutputFolder.names(in: folder).sorted(by: { $0.precedesByCodePoint($1) }).filter { name in
+            !keep.contains(PathKey(name)) && ownership.owns(relative + name)
+                && (kinds.map { kinds in kinds.contains { name.hasSuffix($0) } } ?? true)
         }
-        return removed
     }
 
-    /// Removes this build's temporary pack folders: nothing live was touched before the commit.
+    /// Removes this build's temporaries: its pack folders, and the `site/` links not yet moved into place.
     func removeTemporaryFiles() {
-        try? OutputFolder.removeTemporaries(in: outputPath, prefix: TemporaryName.processPrefix)
+        for folder in [outputPath, packsPath] {
+            try? OutputFolder.removeTemporaries(in: folder, prefix: TemporaryName.processPrefix)
+        }
     }
 }

@@ -16,11 +16,14 @@ struct OnDemandResourcesOutput: PackOutput {
     let infoPlists: [[UInt8]]
     let fileNames: [String]
     let archiveKeys: [String]
+    /// What in the output folder the last build wrote: all the commit may replace or remove.
+    let ownership: OutputOwnership
 
-    init(plan: PackPlan, options: BuildOptions, rootPath: String) {
+    init(plan: PackPlan, options: BuildOptions, rootPath: String, ownership: OutputOwnership) {
         self.plan = plan
         self.options = options
         self.rootPath = rootPath
+        self.ownership = ownership
         outputPath = options.outputPath
         packsPath = outputPath + "/" + AppleManifests.packsFolder
         infoPlists = plan.packs.map { [UInt8](AppleManifests.infoPlist(for: $0).binaryData()) }
@@ -30,6 +33,12 @@ struct OnDemandResourcesOutput: PackOutput {
 
     var outputNames: [String] {
         [BuildManifest.fileName, AppleManifests.onDemandResourcesFile, options.applePlists.kept]
+    }
+
+    var folders: [String] { [AppleManifests.packsFolder] }
+
+    var writes: [String] {
+        fileNames.map { AppleManifests.packsFolder + "/" + $0 } + outputNames
     }
 
     func prepare() throws {
@@ -57,8 +66,8 @@ struct OnDemandResourcesOutput: PackOutput {
         let current = fingerprint(facts)
         return !current.isEmpty && current == previous.outputFingerprint
             && outputNames.allSatisfy({ BuildState.stamp(atPath: outputPath + "/" + $0) == previous.outputs[$0] })
-            && !SystemCall.exists(outputPath + "/" + options.applePlists.removed)
-            && !SystemCall.exists(outputPath + "/" + BackgroundAssetsLayout.folder)
+            && !(ownership.owns(options.applePlists.removed)
+                && SystemCall.status(outputPath + "/" + options.applePlists.removed, followingLinks: false) != nil)
             && (try? FileManager.default.contentsOfDirectory(atPath: packsPath))?.count == plan.packs.count
     }
 
@@ -68,11 +77,18 @@ struct OnDemandResourcesOutput: PackOutput {
         let manifest = BuildManifest(plan: plan, archives: facts)
         // Opened before anything retires it: unchanged packs' parts are copied from it.
         let previousParts = PreviousManifestParts(path: outputPath + "/" + BuildManifest.fileName, previous: previous)
-        let (removed, committed) = try OutputCommit(outputPath: outputPath).run(
-            packsWritten: !written.isEmpty, place: { try placePacks(written) },
-            make: { try documents(manifest, facts: facts, reusing: previousParts) },
+        let removed = try stalePacks()
+        var changes = OutputCommit.Changes()
+        changes.placements = written.map { (temporaryPath(forPack: $0), packsPath + "/" + fileNames[$0]) }
+        changes.removals = removed.map { packsPath + "/" + $0 }
+        if ownership.owns(options.applePlists.removed) {
+            changes.removals.append(outputPath + "/" + options.applePlists.removed)
+        }
+        changes.writes = writes
+        changes.temporaryFolders = [packsPath]
+        var state = try OutputCommit(outputPath: outputPath).run(
+            changes, make: { try documents(manifest, facts: facts, reusing: previousParts) },
             finish: { try $0.takeArchiveStamps(packsPath: packsPath) })
-        var state = committed
         state.outputFingerprint = fingerprint(facts)
         for name in outputNames { state.outputs[name] = BuildState.stamp(atPath: outputPath + "/" + name) }
         return (manifest, removed, state)
@@ -101,7 +117,7 @@ struct OnDemandResourcesOutput: PackOutput {
         }
         var state = BuildState()
         var documents = OutputCommit.Documents(manifest: [])
-        let (kept, dropped) = options.applePlists
+        let kept = options.applePlists.kept
         var parts: [String: BuildState.ManifestPart] = [:]
         for part in made {
             switch part {
@@ -111,7 +127,6 @@ struct OnDemandResourcesOutput: PackOutput {
                     (outputPath + "/" + AppleManifests.onDemandResourcesFile, onDemandResources),
                     (outputPath + "/" + kept, apple),
                 ]
-                documents.removals = [outputPath + "/" + dropped]
             case .state(let made): state = made
             }
         }
@@ -149,36 +164,13 @@ struct OnDemandResourcesOutput: PackOutput {
         return (bytes, recorded)
     }
 
-    /// Once the manifest is retired: moves the written packs into place, removes stale packs and a Background Assets
-    /// build's output. The packs it replaced are set aside, to be removed once the new ones are durable.
-    private func placePacks(_ written: [Int]) throws -> OutputCommit.Placement {
-        var replaced: [String] = []
-        for index in written {
-            let path = packsPath + "/" + fileNames[index]
-            if let aside = try OutputFolder.moveAside(path) { replaced.append(aside) }
-            try OutputFolder.moveIntoPlace(temporaryPath(forPack: index), to: path)
+    /// The packs the last build wrote that this one does not make (by name, in code-point order): only what its
+    /// manifest names, so a file of the user's in `OnDemandResources/` stays (docs/build-output.md#ownership).
+    private func stalePacks() throws -> [String] {
+        let current = Set(fileNames.map(PathKey.init))
+        return try OutputFolder.names(in: packsPath).sorted(by: { $0.precedesByCodePoint($1) }).filter {
+            !current.contains(PathKey($0)) && ownership.owns(AppleManifests.packsFolder + "/" + $0)
         }
-        let removed = try removeStalePacks(
-            keeping: Set((fileNames + replaced.map { ($0 as NSString).lastPathComponent }).map(PathKey.init)))
-        // A Background Assets build's output, when this folder held one.
-        try OutputFolder.remove(outputPath + "/" + BackgroundAssetsLayout.folder)
-        return OutputCommit.Placement(
-            removed: removed, durable: written.map { packsPath + "/" + fileNames[$0] }, discarded: replaced)
-    }
-
-    /// Removes packs that no longer exist, and leftovers of interrupted builds in the packs folder. A pack that cannot be removed fails the build.
-    private func removeStalePacks(keeping names: Set<PathKey>) throws -> [String] {
-        let entries = try OutputFolder.names(in: packsPath)
-        var removed: [String] = []
-        for name in entries.sorted(by: { $0.precedesByCodePoint($1) }) where !names.contains(PathKey(name)) {
-            if name.hasPrefix(TemporaryName.marker) {
-                try OutputFolder.remove(packsPath + "/" + name)
-            } else if name.hasSuffix(".assetpack") {
-                try OutputFolder.remove(packsPath + "/" + name)
-                removed.append(name)
-            }
-        }
-        return removed
     }
 
     func removeTemporaryFiles() {

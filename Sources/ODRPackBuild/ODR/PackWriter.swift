@@ -68,7 +68,7 @@ final class PackWriter: PackFormatWriter {
             try SignCommand(command).run(on: folder)
             let unsigned = written
             (signed, written) = try rehashChanged(in: folder, written: written)
-            try checkKept(entries, unsigned: unsigned, signed: signed, digests: written, pack: pack)
+            try SignCommand.checkKept(pack, before: unsigned, entries: signed, digests: written)
         }
         if options.layout == .zip {
             let (size, sha256, digests) = try writeZip(
@@ -99,28 +99,6 @@ final class PackWriter: PackFormatWriter {
         return facts(
             pack, files: try resourceDigests(pack, present), archiveSize: total, archiveSha256: lines.finalize(),
             uncompressedSize: entries.lazy.map(\.size).saturatingSum)
-    }
-
-    /// A signer may add files to a pack, never remove or change what the build wrote: the pack's Info.plist and every
-    /// resource must still be there with their bytes (docs/build-output.md, Bounded), else `verify` would refuse the
-    /// pack or a device would get other content than the manifest lists.
-    private func checkKept(
-        _ entries: [PackEntry], unsigned: [PathKey: FileDigest], signed: [PackEntry], digests: [PathKey: FileDigest],
-        pack: AssetPack
-    ) throws {
-        let present = Set(signed.lazy.filter { !$0.isFolder }.map { PathKey($0.name) })
-        for entry in entries where !entry.isFolder {
-            let key = PathKey(entry.name)
-            let what = present.contains(key) ? "changed" : "removed"
-            guard present.contains(key), let before = unsigned[key], digests[key]?.sha256 == before.sha256 else {
-                throw ODRPackError.commandFailed(
-                    """
-                    the sign command \(what) '\(entry.name)' in pack '\(pack.shortName)': a signer may add files to a \
-                    pack, not remove or change the Info.plist and resources the build wrote
-                    """
-                )
-            }
-        }
     }
 
     /// The resources' digests from what the pack holds after signing: a signer may add files, never remove them.

@@ -1,3 +1,5 @@
+import ODRPackBuildFormat
+import ODRPackCore
 import ODRPackPlatform
 
 /// `--sign-command CMD` (docs/build-output.md): run through `/bin/sh -c` once per written pack, with `{}` replaced by the
@@ -14,5 +16,37 @@ struct SignCommand {
 
     func run(on folder: String) throws {
         try ShellCommand.run(command(for: folder), what: "the sign command", on: "'\(folder)'")
+    }
+
+    /// After the command ran on a pack's folder: its Info.plist and every resource are still there with the bytes
+    /// written (a signer adds files, such as `_CodeSignature/`, and changes none), so the build never writes a pack its
+    /// own verify rejects (docs/build-output.md#bounded).
+    /// - Parameters:
+    ///   - before: each written file's digest, by name; `after`: what the folder holds now (its file entries) and each
+    ///     file's digest, re-read where its metadata changed.
+    /// - Throws: `ODRPackError.commandFailed` (exit 2) naming the pack and the file.
+    static func checkKept(
+        _ pack: AssetPack, before: [PathKey: FileDigest], entries after: [PackEntry], digests: [PathKey: FileDigest]
+    ) throws {
+        let present = Set(after.lazy.filter { !$0.isFolder }.map { PathKey($0.name) })
+        for name in [PackEntry.infoPlistName] + pack.files.map(\.path) {
+            let key = PathKey(name)
+            guard present.contains(key) else {
+                throw ODRPackError.commandFailed(
+                    """
+                    the sign command removed '\(name)' from pack '\(pack.shortName)': a signer may add files to a pack, \
+                    not remove them; the previous output is unchanged
+                    """
+                )
+            }
+            guard digests[key]?.sha256 == before[key]?.sha256 else {
+                throw ODRPackError.commandFailed(
+                    """
+                    the sign command changed the bytes of '\(name)' in pack '\(pack.shortName)': a signer may add files \
+                    to a pack, not change them; the previous output is unchanged
+                    """
+                )
+            }
+        }
     }
 }

@@ -89,7 +89,15 @@ package struct BuildPipeline {
                 """
             )
         }
-        return try withExtendedLifetime(lock) {
+        // One exit for every way a build ends before its commit: a folder this build made, or one that holds no
+        // build, keeps no lock file (it would mark a user's folder as a build folder, which resolution skips).
+        var finished = false
+        defer {
+            if !finished {
+                lock.removeIfNotABuildFolder(markers: [BuildManifest.fileName, OutputOwnership.journalName])
+            }
+        }
+        let outcome = try withExtendedLifetime(lock) { () throws -> BuildOutcome in
             let check = UpToDateCheck(manifestPath: manifestPath, options: options)
             var scanned: FileTree?
             // Background Assets builds always plan: their commit compares what it writes (see `BackgroundAssetsOutput`).
@@ -103,46 +111,26 @@ package struct BuildPipeline {
             }
             let builder = PackBuilder(options: options, progress: progress)
             let loader = PreviousBuildLoader(builder)
-            var result: PlanResult
-            do {
-                result = try ProjectPlanner().plan(
-                    manifestPath: manifestPath, format: options.format, tree: scanned,
-                    alreadyChecked: { loader.previous.alreadyChecked($0) })
-            } catch {
-                lock.removeFolderIfCreated()
-                throw error
-            }
+            var result = try ProjectPlanner().plan(
+                manifestPath: manifestPath, format: options.format, tree: scanned,
+                alreadyChecked: { loader.previous.alreadyChecked($0) })
             guard let plan = result.plan, let resolution = result.resolution, !result.diagnostics.hasErrors else {
-                lock.removeFolderIfCreated()
                 return .notBuilt(result)
-            }
-            if case .success(let output) = LocalFileSystem().resolvedPath(options.outputPath),
-                output == resolution.rootPath
-            {
-                lock.removeLockFile()
-                throw ODRPackError.unbuildable(
-                    """
-                    the output folder '\(options.outputDirectory)' is resources-root: its packs would become \
-                    resources; write the build to another folder
-                    """
-                )
             }
             var published: PublishedDownloadManifest?
             if plan.format == .backgroundAssets {
-                do {
-                    let checked = try Self.checkBackgroundAssets(plan, options: options)
-                    result.diagnostics += checked.diagnostics
-                    published = checked.published
-                } catch {
-                    lock.removeFolderIfCreated()
-                    throw error
-                }
+                let checked = try Self.checkBackgroundAssets(plan, options: options)
+                result.diagnostics += checked.diagnostics
+                published = checked.published
             }
             var build = try builder.build(
                 plan, rootPath: resolution.rootPath, previous: loader.previous, packager: packager, published: published
             )
+            result.diagnostics += build.diagnostics
             build.stateWarning = check.state(after: result, build: build).save(forOutput: options.outputPath)
             return .built(result, build)
         }
+        if case .notBuilt = outcome {} else { finished = true }
+        return outcome
     }
 }

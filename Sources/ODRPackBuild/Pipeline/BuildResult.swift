@@ -15,6 +15,8 @@ package struct BuildResult: Sendable {
     package let bytesWritten: Int64
     /// What the next build into the folder starts from.
     var state: BuildState
+    /// What the build found while writing (`output-foreign-file`), for the build's diagnostics.
+    var diagnostics: [Diagnostic] = []
     /// Why that state could not be saved, when it could not: the output is complete, the next build starts cold.
     package var stateWarning: String?
 

@@ -2,16 +2,35 @@ import Foundation
 import ODRPackBuildFormat
 import ODRPackPlatform
 
-/// The one commit of a build folder, whatever its format (docs/build-output.md#atomic and #durable). A format says
-/// what its commit places, writes and removes; this does it in the one order that keeps the folder trustworthy when a
-/// build is killed anywhere, so a manifest never names a pack that is not on stable storage:
-/// 1. odrpack-manifest.json is retired, unless no pack was written and it already holds the new bytes;
-/// 2. the written packs move into place, what no longer belongs goes, and the packs reach stable storage, while the
-///    format makes its documents and the new manifest is written and flushed beside its final name;
-/// 3. every other document is written where its bytes changed, and what the format retires is removed;
-/// 4. the manifest is renamed into place, last.
+/// The one commit of a build folder, whatever its format (docs/build-output.md#ownership, #atomic and #durable). A
+/// format says what its commit moves into place, removes and writes; this does it in the one order that keeps the
+/// folder trustworthy, and only to what the folder's build owns:
+/// 1. when anything changes, what the commit will create is recorded (`OutputOwnership.writesName`) and the previous
+///    odrpack-manifest.json is renamed to `OutputOwnership.journalName` (both flushed): from here until step 5 the
+///    folder is an interrupted build, which `verify` refuses and the next build recovers, owning what either names;
+/// 2. the written packs move into place (what they replace is set aside), what no longer belongs is set aside, and the
+///    packs reach stable storage, while the format makes its documents and the new manifest is written and flushed
+///    beside its final name;
+/// 3. every other document is written where its bytes changed (the old one set aside);
+/// 4. the manifest is renamed into place, last;
+/// 5. the journal and the record go, then what was set aside.
+/// A failure anywhere in 1-5 rolls back: new files out, what was set aside back, the previous manifest restored, so
+/// the folder is exactly as the previous build left it. Only a kill (or a power cut) leaves the journal.
 struct OutputCommit {
     let outputPath: String
+
+    /// What a format's commit moves and removes besides its documents.
+    struct Changes {
+        /// Written files and folders (absolute paths): each moves from its temporary path to its final one, replacing
+        /// what is there.
+        var placements: [(from: String, to: String)] = []
+        /// What the folder's build owns and no longer needs (absolute paths; a missing one is fine).
+        var removals: [String] = []
+        /// Every path the build writes, relative to the output folder: recorded before anything moves.
+        var writes: [String] = []
+        /// Folders whose leftovers of interrupted builds (temporaries) are cleared first, besides the output folder.
+        var temporaryFolders: [String] = []
+    }
 
     /// What a format's commit writes besides its packs.
     struct Documents {
@@ -19,82 +38,177 @@ struct OutputCommit {
         var manifest: [UInt8]
         /// Written after the packs are on stable storage, where their bytes changed (absolute paths).
         var files: [(path: String, bytes: Data)] = []
-        /// Removed with them (absolute paths; a missing one is fine).
-        var removals: [String] = []
     }
 
-    /// What placing the packs did.
-    struct Placement {
-        /// The names of the stale packs removed, for the build's report.
-        var removed: [String]
-        /// What must reach stable storage before any document names it.
-        var durable: [String]
-        /// Removed once the packs are durable (old packs moved aside: freeing their blocks need not delay that).
-        var discarded: [String] = []
+    /// One step done, and how to undo it.
+    private enum Step {
+        /// Something now at `path`, and where what was there before waits.
+        case placed(path: String, aside: String?)
+        /// What was at `path` waits at `aside`.
+        case setAside(path: String, aside: String)
+        /// The previous manifest waits at the journal.
+        case journaled
+        /// A new file at `path`, where nothing was.
+        case created(String)
     }
+
+    private var manifestPath: String { outputPath + "/" + BuildManifest.fileName }
+    private var journalPath: String { outputPath + "/" + OutputOwnership.journalName }
+    private var writesPath: String { outputPath + "/" + OutputOwnership.writesName }
 
     /// - Parameters:
-    ///   - place: moves the written packs into place and removes stale ones; runs after the manifest is retired.
     ///   - make: the documents, and whatever else the format wants from that work.
     ///   - finish: the last look at what `make` gave, with every pack and document in place and the manifest not yet:
-    ///     a failure there still leaves no manifest.
-    /// - Returns: the stale packs removed, and what `make` gave.
+    ///     a failure there still rolls back.
+    /// - Returns: what `make` gave.
     func run<Made>(
-        packsWritten: Bool, place: () throws -> Placement, make: () throws -> (Documents, Made),
-        finish: (inout Made) throws -> Void
-    ) throws -> (removed: [String], made: Made) {
-        let manifestPath = outputPath + "/" + BuildManifest.fileName
+        _ changes: Changes, make: () throws -> (Documents, Made), finish: (inout Made) throws -> Void
+    ) throws -> Made {
+        // What interrupted builds left, before this one stages its own there; never the journal or the record of what
+        // an interrupted commit created, which this one carries on (`begin`).
+        for folder in [outputPath] + changes.temporaryFolders {
+            try OutputFolder.removeTemporaries(
+                in: folder, except: [TemporaryName.processPrefix, OutputOwnership.writesName])
+        }
+        let removals = changes.removals.filter { SystemCall.status($0, followingLinks: false) != nil }
+        let steps = Locked<[Step]>([])
         let staged = Locked<AtomicFile.StagedFile?>(nil)
-        func stage(_ manifest: [UInt8]) throws {
-            let file = try AtomicFile.stage(manifest, for: manifestPath, replacingAnything: true, durable: true)
-            staged.withLock { $0 = file }
-        }
-        func placeDurably() throws -> [String] {
-            let placement = try place()
-            if !placement.durable.isEmpty {
-                try SystemCall.makeDurable(folder: outputPath, written: placement.durable)
-            }
-            for path in placement.discarded { try OutputFolder.remove(path) }
-            return placement.removed
-        }
+        func record(_ step: Step) { steps.withLock { $0.append(step) } }
         do {
-            // What interrupted builds left beside the manifest, before this one stages its own there.
-            try OutputFolder.removeTemporaries(in: outputPath, except: TemporaryName.processPrefix)
-            let removed: [String]
-            let documents: Documents
+            var documents: Documents
             var made: Made
-            if packsWritten {
+            if changes.placements.isEmpty && removals.isEmpty {
+                // Nothing moves: when no document's bytes change either, nothing is written at all.
+                (documents, made) = try make()
+                let changed = documents.files.filter { FileManager.default.contents(atPath: $0.path) != $0.bytes }
+                if changed.isEmpty && FileManager.default.contents(atPath: manifestPath) == Data(documents.manifest)
+                    && SystemCall.status(journalPath, followingLinks: false) == nil
+                {
+                    try finish(&made)
+                    return made
+                }
+                documents.files = changed
+                try begin(changes.writes, record: record)
+                try stage(documents.manifest, into: staged)
+            } else {
+                try begin(changes.writes, record: record)
                 // Placing is mostly waiting for the disk: the documents are made and the manifest flushed meanwhile.
-                let parts = try parallelMap([true, false], jobs: 2) { placing -> ([String]?, (Documents, Made)?) in
+                let parts = try parallelMap([true, false], jobs: 2) { placing -> (Documents, Made)? in
                     if placing {
-                        _ = try OutputFolder.retireManifest(at: manifestPath, keepingIf: nil)
-                        return (try placeDurably(), nil)
+                        try place(changes.placements, removals: removals, record: record)
+                        return nil
                     }
                     let made = try make()
-                    try stage(made.0.manifest)
-                    return (nil, made)
+                    try stage(made.0.manifest, into: staged)
+                    return made
                 }
-                guard let placed = parts[0].0, let result = parts[1].1 else {
-                    preconditionFailure("one part places, the other makes")
-                }
-                removed = placed
+                guard let result = parts[1] else { preconditionFailure("one part places, the other makes") }
                 (documents, made) = result
-            } else {
-                // The old manifest may stay, which only the new bytes can tell: nothing moves before they exist.
-                (documents, made) = try make()
-                if !(try OutputFolder.retireManifest(at: manifestPath, keepingIf: Data(documents.manifest))) {
-                    try stage(documents.manifest)
-                }
-                removed = try placeDurably()
+                documents.files = documents.files.filter { FileManager.default.contents(atPath: $0.path) != $0.bytes }
             }
-            for (path, bytes) in documents.files { try OutputFolder.writeIfChanged(bytes, to: path) }
-            for path in documents.removals { try OutputFolder.remove(path) }
+            for (path, bytes) in documents.files {
+                let aside = try OutputFolder.moveAside(path)
+                record(aside.map { .placed(path: path, aside: $0) } ?? .created(path))
+                try AtomicFile.write(bytes, to: path, durable: true)
+            }
             try finish(&made)
-            try staged.withLock { $0 }?.moveIntoPlace()
-            return (removed, made)
+            if let file = staged.withLock({ $0 }) {
+                record(.placed(path: manifestPath, aside: nil))
+                try file.moveIntoPlace()
+            }
+            try end()
+            for step in steps.withLock({ $0 }) {
+                switch step {
+                case .placed(_, let aside?), .setAside(_, let aside): try? OutputFolder.remove(aside)
+                default: break
+                }
+            }
+            return made
         } catch {
             staged.withLock { $0 }?.discard()
+            rollBack(steps.withLock { $0 })
             throw error
         }
+    }
+
+    /// Step 1: records what the commit creates, then retires the previous manifest to the journal (where an
+    /// interrupted build left no manifest, its journal stays the previous build), both durably.
+    private func begin(_ writes: [String], record: (Step) -> Void) throws {
+        var listed = Set<PathKey>()
+        var bytes = Data()
+        let previous = FileManager.default.contents(atPath: writesPath) ?? Data()
+        for name in previous.split(separator: 0).map({ String(decoding: $0, as: UTF8.self) }) + writes
+        where !name.isEmpty && listed.insert(PathKey(name)).inserted {
+            bytes.append(contentsOf: Array(name.utf8) + [0])
+        }
+        let aside = try OutputFolder.moveAside(writesPath)
+        record(aside.map { .placed(path: writesPath, aside: $0) } ?? .created(writesPath))
+        // The record's bytes reach the disk before its name does; one flush of the folder then makes both renames
+        // durable.
+        try AtomicFile.stage(bytes, for: writesPath, durable: true).moveIntoPlace(syncingFolder: false)
+        if SystemCall.status(manifestPath, followingLinks: false) != nil {
+            if let error = SystemCall.rename(manifestPath, to: journalPath) {
+                throw ODRPackError.systemCall("cannot move '\(manifestPath)' to '\(journalPath)'", error)
+            }
+            record(.journaled)
+        }
+        try OutputFolder.syncFolder(outputPath)
+    }
+
+    /// Step 2's moves: each written pack replaces what is at its name (set aside), then what no longer belongs is set
+    /// aside, and everything moved reaches stable storage before any document names it.
+    private func place(_ placements: [(from: String, to: String)], removals: [String], record: (Step) -> Void) throws {
+        for (from, to) in placements {
+            let aside = try OutputFolder.moveAside(to)
+            if let aside { record(.setAside(path: to, aside: aside)) }
+            if let error = SystemCall.rename(from, to: to) {
+                throw ODRPackError.systemCall("cannot move '\(from)' to '\(to)'", error)
+            }
+            record(.placed(path: to, aside: nil))
+        }
+        for path in removals {
+            if let aside = try OutputFolder.moveAside(path) { record(.setAside(path: path, aside: aside)) }
+        }
+        var folders = Set(removals.map { ($0 as NSString).deletingLastPathComponent })
+        if !placements.isEmpty { try SystemCall.makeDurable(folder: outputPath, written: placements.map(\.to)) }
+        folders.subtract(placements.map { ($0.to as NSString).deletingLastPathComponent })
+        for folder in folders.sorted() { try OutputFolder.syncFolder(folder) }
+    }
+
+    private func stage(_ manifest: [UInt8], into staged: Locked<AtomicFile.StagedFile?>) throws {
+        let file = try AtomicFile.stage(manifest, for: manifestPath, replacingAnything: true, durable: true)
+        staged.withLock { $0 = file }
+    }
+
+    /// Step 5: the folder is a finished build again.
+    private func end() throws {
+        for path in [writesPath, journalPath] {
+            if let error = SystemCall.removeFile(path), error.code != ENOENT {
+                throw ODRPackError.systemCall("cannot remove '\(path)'", error)
+            }
+        }
+        try OutputFolder.syncFolder(outputPath)
+    }
+
+    /// Undoes `steps`, last first: the folder is left as the previous build left it. Each undo is tried whatever the
+    /// others did; the error that caused the rollback is the one reported.
+    private func rollBack(_ steps: [Step]) {
+        var folders = Set([outputPath])
+        for step in steps.reversed() {
+            switch step {
+            case .placed(let path, let aside):
+                try? OutputFolder.remove(path)
+                if let aside { _ = SystemCall.rename(aside, to: path) }
+                folders.insert((path as NSString).deletingLastPathComponent)
+            case .setAside(let path, let aside):
+                if SystemCall.status(path, followingLinks: false) == nil { _ = SystemCall.rename(aside, to: path) }
+                folders.insert((path as NSString).deletingLastPathComponent)
+            case .journaled:
+                _ = SystemCall.rename(journalPath, to: manifestPath)
+            case .created(let path):
+                try? OutputFolder.remove(path)
+            }
+        }
+        for folder in folders.sorted() { try? OutputFolder.syncFolder(folder) }
     }
 }

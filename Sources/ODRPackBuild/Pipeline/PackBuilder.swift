@@ -25,17 +25,20 @@ struct PackBuilder: Sendable {
     /// The output of the plan's format: ODR packs, or Background Assets packs made by `packager`, numbered from
     /// `published` when the build was given the live download manifest.
     func output(
-        for plan: PackPlan, rootPath: String, packager: BackgroundAssetsPackager?, published: PublishedDownloadManifest?
+        for plan: PackPlan, rootPath: String, packager: BackgroundAssetsPackager?,
+        published: PublishedDownloadManifest?,
+        ownership: OutputOwnership
     ) throws -> any PackOutput {
         switch plan.format {
         case .odr:
-            return OnDemandResourcesOutput(plan: plan, options: options, rootPath: rootPath)
+            return OnDemandResourcesOutput(plan: plan, options: options, rootPath: rootPath, ownership: ownership)
         case .backgroundAssets:
             guard let packager else {
                 throw ODRPackError.commandFailed("a Background Assets build needs a packager (--ba-package)")
             }
             return try BackgroundAssetsOutput(
-                plan: plan, options: options, packager: packager, published: published, rootPath: rootPath)
+                plan: plan, options: options, packager: packager, published: published, rootPath: rootPath,
+                ownership: ownership)
         }
     }
 
@@ -43,9 +46,21 @@ struct PackBuilder: Sendable {
         _ plan: PackPlan, rootPath: String, previous previousBuild: PreviousBuild? = nil,
         packager: BackgroundAssetsPackager? = nil, published: PublishedDownloadManifest? = nil
     ) throws -> BuildResult {
-        let output = try output(for: plan, rootPath: rootPath, packager: packager, published: published)
-        try output.prepare()
         let previous = (previousBuild ?? loadState()).state
+        // What the folder's last build wrote, and so all this one may replace or remove (docs/build-output.md#ownership).
+        let ownership = OutputOwnership.load(
+            outputPath: options.outputPath, state: previous, needsManifest: plan.format == .backgroundAssets)
+        let output = try output(
+            for: plan, rootPath: rootPath, packager: packager, published: published, ownership: ownership)
+        try ownership.check(
+            outputPath: options.outputPath, outputDirectory: options.outputDirectory, format: plan.format,
+            rootPath: rootPath, folders: output.folders, writes: output.writes)
+        let foreign =
+            plan.format == .odr
+            ? ownership.foreignFiles(
+                outputPath: options.outputPath, outputDirectory: options.outputDirectory,
+                packsFolder: AppleManifests.packsFolder) : []
+        try output.prepare()
         let packs = plan.packs
         var reuse = try PackReuse(
             plan: plan, previous: previous, rootPath: rootPath, archiveKeys: output.archiveKeys,
@@ -54,7 +69,7 @@ struct PackBuilder: Sendable {
             return BuildResult(
                 plan: plan, manifest: BuildManifest(plan: plan, archives: reuse.facts), facts: reuse.facts,
                 options: options, written: [], reused: packs.map(\.id).sorted(), removed: [],
-                bytesRead: reuse.bytesRead, bytesWritten: 0, state: previous)
+                bytesRead: reuse.bytesRead, bytesWritten: 0, state: previous, diagnostics: foreign)
         }
 
         let toWrite = reuse.toWrite
@@ -83,11 +98,18 @@ struct PackBuilder: Sendable {
             [reuse.bytesRead, toWrite.lazy.map { packs[$0].size }.saturatingSum - entries.bytes].saturatingSum
         for (index, result) in zip(toWrite, written) { reuse.facts[packs[index].id] = result }
 
-        let (manifest, removed, next) = try output.commit(facts: reuse.facts, written: toWrite, previous: previous)
+        let (manifest, removed, next): (BuildManifest, [String], BuildState)
+        do {
+            (manifest, removed, next) = try output.commit(facts: reuse.facts, written: toWrite, previous: previous)
+        } catch {
+            output.removeTemporaryFiles()
+            throw error
+        }
         return BuildResult(
             plan: plan, manifest: manifest, facts: reuse.facts, options: options,
             written: toWrite.map { packs[$0].id }.sorted(), reused: reuse.reused.map { packs[$0].id }.sorted(),
             removed: removed, bytesRead: reuse.bytesRead,
-            bytesWritten: toWrite.lazy.map { reuse.facts[packs[$0].id]?.archiveSize ?? 0 }.saturatingSum, state: next)
+            bytesWritten: toWrite.lazy.map { reuse.facts[packs[$0].id]?.archiveSize ?? 0 }.saturatingSum, state: next,
+            diagnostics: foreign)
     }
 }

@@ -11,6 +11,13 @@ protocol PackOutput {
     /// Each pack's archive key, by pack index: what besides its content decides its bytes.
     var archiveKeys: [String] { get }
 
+    /// The folders the packs and documents go in, relative to the output folder, the packs' first: each must be a
+    /// real folder (never a link) or missing, and resources-root must not be or lie inside the first.
+    var folders: [String] { get }
+    /// Every path the build creates or replaces, relative to the output folder: where anything stands that the last
+    /// build did not write, the build refuses to start (docs/build-output.md#ownership).
+    var writes: [String] { get }
+
     /// Creates the folders and refuses what cannot be written, before any pack is.
     func prepare() throws
     func temporaryPath(forPack index: Int) -> String
@@ -21,11 +28,12 @@ protocol PackOutput {
     func makeWriter(spares: CompressorPool, entries: EntryReuse) -> any PackFormatWriter
     /// Whether every file of the output is already what this build would write, when every pack is reused.
     func isUnchanged(facts: [String: PackArchiveFacts], previous: BuildState) -> Bool
-    /// Moves the written packs (at their temporary paths) into place, removes what no longer belongs, and writes the
-    /// other files with odrpack-manifest.json last, through `OutputCommit`, the one order every format commits in.
+    /// Moves the written packs (at their temporary paths) into place, removes what the last build wrote and this one
+    /// no longer needs, and writes the other files with odrpack-manifest.json last, through `OutputCommit`, the one
+    /// order (and rollback) every format commits in.
     /// Returns the manifest written, the stale packs removed and the state for the next build.
     func commit(facts: [String: PackArchiveFacts], written: [Int], previous: BuildState) throws
         -> (manifest: BuildManifest, removed: [String], state: BuildState)
-    /// Removes this build's temporaries after a failure.
+    /// Removes this build's temporaries after a failure (the commit has rolled back whatever it moved).
     func removeTemporaryFiles()
 }

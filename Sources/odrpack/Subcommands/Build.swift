@@ -114,6 +114,11 @@ struct Build: ParsableCommand {
     }
 
     func run() throws {
+        // An unset variable (`-o "$OUT"`) must never become a build into the current folder.
+        guard !output.isEmpty else {
+            throw ODRPackError.usage(
+                "--output is empty (an unset variable?): give the folder to write, e.g. --output build/odr")
+        }
         let console = Console()
         var options = BuildOptions(outputDirectory: output)
         options.format = format

@@ -335,13 +335,18 @@ import Testing
                 as? String == "https://cdn.example.com/packs/")
         #expect(try fixture.run(["verify", "out"]).status == 0)
 
-        // A changed site copy is found by verify and put back by the next build.
+        // A changed site file is found by verify and put back by the next build; a stray file is the user's: verify
+        // names it and the build leaves it (docs/build-output.md#ownership).
+        let tampered = fixture.project.path("out/BackgroundAssets/site/\(siteName(packs[0]))")
+        try FileManager.default.removeItem(atPath: tampered)
         try fixture.project.file("out/BackgroundAssets/site/\(siteName(packs[0]))", "tampered")
         try fixture.project.file("out/BackgroundAssets/site/stray", "x")
         let verify = try fixture.run(["verify", "out"])
         #expect(verify.status == 1)
         #expect(verify.stderr.contains("site/\(siteName(packs[0]))") && verify.stderr.contains("site/stray"))
         #expect(try fixture.build(["--url-prefix", "https://cdn.example.com/packs/"]).status == 0)
+        #expect(try fixture.text("out/BackgroundAssets/site/stray") == "x")
+        try FileManager.default.removeItem(atPath: fixture.project.path("out/BackgroundAssets/site/stray"))
         #expect(try fixture.run(["verify", "out"]).status == 0)
     }
 
@@ -403,24 +408,22 @@ import Testing
         #expect(try fixture.run(["diff", "odr", "odr", "--json"]).json()["upload"] == nil)
     }
 
-    /// One folder can switch formats: each build leaves only its own kind of output.
-    @Test func switchingFormatsInOneFolder() throws {
+    /// One folder holds one format (docs/build-output.md#ownership): a build of the other format into it is refused and
+    /// changes nothing, so Background Assets versions never restart because an ODR build passed through.
+    @Test func switchingFormatsInOneFolderIsRefused() throws {
         let fixture = try BackgroundAssetsFixture()
         #expect(try fixture.run(["build", "-o", "out"]).status == 0)
-        #expect(try fixture.build().status == 0)
+        let odr = try fixture.data("out/odrpack-manifest.json")
+        let refused = try fixture.build()
         #expect(
-            try FileManager.default.contentsOfDirectory(atPath: fixture.project.path("out")).sorted() == [
-                ".odrpack.lock", "BackgroundAssets", "odrpack-manifest.json",
-            ])
+            refused.status == 2 && refused.stderr.contains("holds an On-Demand Resources build"), "\(refused.stderr)")
+        #expect(try fixture.data("out/odrpack-manifest.json") == odr)
+        #expect(!FileManager.default.fileExists(atPath: fixture.project.path("out/BackgroundAssets")))
         #expect(try fixture.run(["verify", "out"]).status == 0)
-        #expect(try fixture.run(["build", "-o", "out"]).status == 0)
-        #expect(
-            try FileManager.default.contentsOfDirectory(atPath: fixture.project.path("out")).sorted()
-                == [
-                    ".odrpack.lock", "AssetPackManifestTemplate.plist", "OnDemandResources", "OnDemandResources.plist",
-                    "odrpack-manifest.json",
-                ])
-        #expect(try fixture.json("out/odrpack-manifest.json")["format"] as? String == "odr")
-        #expect(try fixture.run(["verify", "out"]).status == 0)
+        #expect(try fixture.build(output: "ba").status == 0)
+        let back = try fixture.run(["build", "-o", "ba"])
+        #expect(back.status == 2 && back.stderr.contains("holds a Background Assets build"), "\(back.stderr)")
+        #expect(try fixture.json("ba/odrpack-manifest.json")["format"] as? String == "background-assets")
+        #expect(try fixture.run(["verify", "ba"]).status == 0)
     }
 }

@@ -89,22 +89,4 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: project.path("out/OnDemandResources")))
     }
 
-    /// A sign command may add files to a pack, never remove or change its Info.plist or resources: exit 2 naming the
-    /// pack and the file, nothing written (docs/build-output.md, Bounded).
-    @Test(arguments: ["zip", "folder"])
-    func aSignerThatRemovesOrChangesWhatTheBuildWroteFailsTheBuild(layout: String) throws {
-        let project = try project(files: [("tiny.txt", Data("x".utf8))])
-        for (command, name, what) in [
-            ("rm {}/Info.plist", "Info.plist", "removed"), ("printf y >> {}/Data/tiny.txt", "Data/tiny.txt", "changed"),
-        ] {
-            let output = try CommandRunner.run(
-                ["build", "-o", "out", "--layout", layout, "--sign-command", command], in: project.root)
-            #expect(output.status == 2, "\(command)")
-            #expect(output.stderr.contains("the sign command \(what) '\(name)' in pack 'data'"), "\(output.stderr)")
-            #expect(!FileManager.default.fileExists(atPath: project.path("out/odrpack-manifest.json")))
-        }
-        let adds = try CommandRunner.run(
-            ["build", "-o", "out", "--layout", layout, "--sign-command", "touch {}/CodeResources"], in: project.root)
-        #expect(adds.status == 0, "\(adds.stderr)")
-    }
 }

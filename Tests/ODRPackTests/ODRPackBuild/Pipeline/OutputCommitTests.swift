@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+
+@testable import ODRPackBuild
+@testable import ODRPackBuildFormat
+@testable import ODRPackPlatform
+
+/// docs/build-output.md#atomic, on `OutputCommit` itself: a commit that fails at any step leaves the folder byte for
+/// byte as it was (the previous manifest included); one that succeeds leaves no journal; an interrupted folder
+/// (the journal, no manifest) stays interrupted until a commit finishes.
+@Suite struct OutputCommitTests {
+    struct Failure: Error {}
+
+    /// A build folder as a previous build left it: a manifest, a pack to replace, a stale one, a document.
+    func folder() throws -> TemporaryProject {
+        let project = try TemporaryProject()
+        try project.file("out/odrpack-manifest.json", "old manifest")
+        try project.file("out/OnDemandResources/a.assetpack", "old a")
+        try project.file("out/OnDemandResources/b.assetpack", "stale b")
+        try project.file("out/OnDemandResources/user.assetpack", "the user's")
+        try project.file("out/OnDemandResources.plist", "old plist")
+        try project.file("out/.odrpack.lock", "")
+        return project
+    }
+
+    /// Every file and folder under `path` with its bytes (folders as nil).
+    func snapshot(_ path: String) throws -> [String: Data?] {
+        var result: [String: Data?] = [:]
+        for entry in try FolderWalk.entries(under: path) {
+            let full = path + "/" + entry.path
+            result[entry.path] =
+                entry.status.kind == .directory ? nil : try Data(contentsOf: URL(fileURLWithPath: full))
+        }
+        return result
+    }
+
+    /// The new packs written beside their names, and the changes that move them.
+    func changes(_ project: TemporaryProject) throws -> OutputCommit.Changes {
+        try project.file("out/OnDemandResources/\(TemporaryName.processPrefix)a", "new a")
+        try project.file("out/OnDemandResources/\(TemporaryName.processPrefix)c", "new c")
+        var changes = OutputCommit.Changes()
+        changes.placements = [
+            (
+                project.path("out/OnDemandResources/\(TemporaryName.processPrefix)a"),
+                project.path("out/OnDemandResources/a.assetpack")
+            ),
+            (
+                project.path("out/OnDemandResources/\(TemporaryName.processPrefix)c"),
+                project.path("out/OnDemandResources/c.assetpack")
+            ),
+        ]
+        changes.removals = [project.path("out/OnDemandResources/b.assetpack")]
+        changes.writes = ["OnDemandResources/a.assetpack", "OnDemandResources/c.assetpack", "OnDemandResources.plist"]
+        changes.temporaryFolders = [project.path("out/OnDemandResources")]
+        return changes
+    }
+
+    func documents(_ project: TemporaryProject) -> OutputCommit.Documents {
+        OutputCommit.Documents(
+            manifest: Array("new manifest".utf8),
+            files: [
+                (project.path("out/OnDemandResources.plist"), Data("new plist".utf8)),
+                (project.path("out/AssetPackManifestTemplate.plist"), Data("new template".utf8)),
+            ])
+    }
+
+    /// Removes this process's temporaries (what `PackOutput.removeTemporaryFiles` does after a failed commit).
+    func removeOwnTemporaries(_ project: TemporaryProject) throws {
+        for folder in ["out", "out/OnDemandResources"] {
+            try OutputFolder.removeTemporaries(in: project.path(folder), prefix: TemporaryName.processPrefix)
+        }
+    }
+
+    @Test func aCommitReplacesWhatItOwnsAndLeavesNoJournal() throws {
+        let project = try folder()
+        let changes = try changes(project)
+        try OutputCommit(outputPath: project.path("out")).run(
+            changes, make: { (documents(project), ()) }, finish: { _ in })
+        let after = try snapshot(project.path("out"))
+        #expect(
+            after == [
+                ".odrpack.lock": Data(), "odrpack-manifest.json": Data("new manifest".utf8),
+                "OnDemandResources": nil, "OnDemandResources/a.assetpack": Data("new a".utf8),
+                "OnDemandResources/c.assetpack": Data("new c".utf8),
+                "OnDemandResources/user.assetpack": Data("the user's".utf8),
+                "OnDemandResources.plist": Data("new plist".utf8),
+                "AssetPackManifestTemplate.plist": Data("new template".utf8),
+            ])
+    }
+
+    /// A failure while the documents are made, once every pack is placed, or just before the manifest's rename: each
+    /// rolls back to the folder as it was, its manifest in place and no journal.
+    @Test(arguments: ["make", "finish", "placement"])
+    func aFailedCommitLeavesTheFolderAsItWas(step: String) throws {
+        let project = try folder()
+        let before = try snapshot(project.path("out"))
+        var changes = try changes(project)
+        if step == "placement" {
+            // The second pack's temporary is gone: its rename fails after the first pack replaced the old one.
+            try FileManager.default.removeItem(atPath: changes.placements[1].from)
+            changes.placements[1].from += "-missing"
+        }
+        #expect(throws: (any Error).self) {
+            try OutputCommit(outputPath: project.path("out")).run(
+                changes,
+                make: {
+                    if step == "make" { throw Failure() }
+                    return (documents(project), ())
+                },
+                finish: { _ in if step == "finish" { throw Failure() } })
+        }
+        try removeOwnTemporaries(project)
+        #expect(try snapshot(project.path("out")) == before)
+    }
+
+    /// A folder a killed commit left (the previous manifest as the journal, no manifest): a failed commit leaves it so,
+    /// a finished one removes the journal.
+    @Test func anInterruptedFolderStaysInterruptedUntilACommitFinishes() throws {
+        let project = try folder()
+        try FileManager.default.moveItem(
+            atPath: project.path("out/odrpack-manifest.json"),
+            toPath: project.path("out/" + OutputOwnership.journalName))
+        let before = try snapshot(project.path("out"))
+        #expect(throws: Failure.self) {
+            try OutputCommit(outputPath: project.path("out")).run(
+                try changes(project), make: { (documents(project), ()) }, finish: { _ in throw Failure() })
+        }
+        try removeOwnTemporaries(project)
+        #expect(try snapshot(project.path("out")) == before)
+        try OutputCommit(outputPath: project.path("out")).run(
+            try changes(project), make: { (documents(project), ()) }, finish: { _ in })
+        #expect(!FileManager.default.fileExists(atPath: project.path("out/" + OutputOwnership.journalName)))
+        #expect(!FileManager.default.fileExists(atPath: project.path("out/" + OutputOwnership.writesName)))
+        #expect(
+            try Data(contentsOf: project.root.appendingPathComponent("out/odrpack-manifest.json"))
+                == Data("new manifest".utf8))
+    }
+
+    /// The record of what a commit creates is there while it places packs, so the build after a kill owns them.
+    @Test func theCommitRecordsWhatItCreatesBeforeItMovesAnything() throws {
+        let project = try folder()
+        var recorded: [String] = []
+        var journaled = false
+        try OutputCommit(outputPath: project.path("out")).run(
+            try changes(project),
+            make: {
+                (documents(project), ())
+            },
+            finish: { _ in
+                let ownership = OutputOwnership.load(
+                    outputPath: project.path("out"), state: BuildState(), needsManifest: true)
+                recorded = ["OnDemandResources/a.assetpack", "OnDemandResources/c.assetpack"].filter(ownership.owns)
+                journaled = FileManager.default.fileExists(atPath: project.path("out/" + OutputOwnership.journalName))
+            })
+        #expect(recorded == ["OnDemandResources/a.assetpack", "OnDemandResources/c.assetpack"])
+        #expect(journaled)
+    }
+
+    /// A commit after an interrupted one carries its record on: if it is killed too, the build after it still owns
+    /// what the first one created.
+    @Test func theRecordOfAnInterruptedCommitIsCarriedOn() throws {
+        let project = try folder()
+        try FileManager.default.moveItem(
+            atPath: project.path("out/odrpack-manifest.json"),
+            toPath: project.path("out/" + OutputOwnership.journalName))
+        try project.file("out/OnDemandResources/x.assetpack", "the first commit's")
+        try Data("OnDemandResources/x.assetpack\0".utf8).write(
+            to: project.root.appendingPathComponent("out/" + OutputOwnership.writesName))
+        var owned: [String] = []
+        try OutputCommit(outputPath: project.path("out")).run(
+            try changes(project), make: { (documents(project), ()) },
+            finish: { _ in
+                let ownership = OutputOwnership.load(
+                    outputPath: project.path("out"), state: BuildState(), needsManifest: true)
+                owned = ["OnDemandResources/x.assetpack", "OnDemandResources/a.assetpack"].filter(ownership.owns)
+            })
+        #expect(owned == ["OnDemandResources/x.assetpack", "OnDemandResources/a.assetpack"])
+    }
+}
