@@ -89,7 +89,7 @@ struct AppTransaction {
         return unrestored
     }
 
-    private static func describe(_ error: Error) -> String {
+    private static func describe(_ error: any Error) -> String {
         (error as? ODRPackError)?.description ?? "\(error)"
     }
 }
