@@ -75,6 +75,21 @@ package struct IPABuilder {
             throw ODRPackError.unusableInput(
                 "the folder of --output '\(options.outputPath)' does not exist: create it first, or name another file")
         }
+        // FILE and its working copy go beside FILE: never inside an input, which ipa never changes.
+        let outputFolder = try Self.realPath((output as NSString).deletingLastPathComponent)
+        let realOutput = outputFolder + "/" + (output as NSString).lastPathComponent
+        for (input, isFolder) in [(options.appPath, appIsFolder), (buildFolder, true)] {
+            let real = try Self.realPath(input)
+            let clash = isFolder ? RelativePath.absolutePath(outputFolder, isInside: real) : realOutput == real
+            if clash {
+                throw ODRPackError.unusableInput(
+                    """
+                    --output '\(options.outputPath)' is \(isFolder ? "inside" : "the same file as") '\(input)', an \
+                    input, which ipa never changes: write the IPA elsewhere
+                    """
+                )
+            }
+        }
 
         let lock = try OutputLock.shared(folder: buildFolder, fileName: BuildFolder.lockFileName, onWait: onWait)
         return try withExtendedLifetime(lock) {
@@ -160,5 +175,12 @@ package struct IPABuilder {
         }
         result.ipa = options.outputPath
         return result
+    }
+
+    private static func realPath(_ path: String) throws -> String {
+        switch LocalFileSystem().resolvedPath(path) {
+        case .success(let real): return real
+        case .failure(let error): throw ODRPackError.systemCall("cannot resolve '\(path)'", error)
+        }
     }
 }

@@ -93,6 +93,7 @@ struct Thin: ParsableCommand {
         for path in result.removed { text += "remove  \(path)\n" }
         for name in result.installed { text += "install \(name)\n" }
         for name in result.embedded { text += "embed   OnDemandResources/\(name)\n" }
+        for key in result.infoPlistKeys { text += "set     \(key) in Info.plist\n" }
         let files = "\(result.removed.count) file\(result.removed.count == 1 ? "" : "s")"
         return text
             + "Dry run: thin would remove \(files) (\(ByteCount.format(result.removedBytes))) from \(app); nothing changed\n"

@@ -415,6 +415,17 @@ import Testing
         #expect(try ipa(project, ["Game.app", "out", "-o", "Missing/Game.ipa"]).status == 2)
         #expect(!FileManager.default.fileExists(atPath: project.path("Missing")))
         #expect(try ipa(project, ["Game.app", "out", "-o", "out"]).status == 2)
+        // FILE inside an input: the app, the build folder, or the input IPA itself.
+        let app = try AppBundleFixture.snapshot(project.path("Game.app"))
+        let build = try AppBundleFixture.snapshot(project.path("out"))
+        let inApp = try ipa(project, ["Game.app", "out", "-o", "Game.app/Game.ipa"])
+        #expect(inApp.status == 2 && inApp.stderr.contains("never changes"), "\(inApp.stderr)")
+        #expect(try ipa(project, ["Game.app", "out", "-o", "out/Game.ipa"]).status == 2)
+        #expect(try AppBundleFixture.snapshot(project.path("Game.app")) == app)
+        #expect(try AppBundleFixture.snapshot(project.path("out")) == build)
+        try project.file("Input.ipa", "an ipa")
+        #expect(try ipa(project, ["Input.ipa", "out", "-o", "./Input.ipa"]).status == 2)
+        #expect(try String(contentsOfFile: project.path("Input.ipa"), encoding: .utf8) == "an ipa")
     }
 
     @Test func aBackgroundAssetsBuildIsUploadedNotZipped() throws {
