@@ -114,6 +114,16 @@ package struct AppThinner {
             throw ODRPackError.unusableInput(
                 "'\(options.appPath)' is not a folder: pass the built app bundle (MyGame.app)")
         }
+        // A thin killed before its end leaves the files it moved aside in one temporary folder of the app: they are
+        // the app's, so no later thin proceeds (or ships them) until a person has put them back.
+        if let left = try OutputFolder.names(in: app).sorted().first(where: { $0.hasPrefix(TemporaryName.marker) }) {
+            throw ODRPackError.unusableInput(
+                """
+                '\(options.appPath)/\(left)' was left by an interrupted thin: it holds app files that thin had moved \
+                aside (or a half-written one); build the app again, or put them back and remove it, then thin again
+                """
+            )
+        }
         var base = app
         if let subfolder = options.resourcesPath {
             let parts = subfolder.split(separator: "/")

@@ -107,6 +107,17 @@ import Testing
         #expect(try thin(project, ["Game.app", "out"]).status == 0)
     }
 
+    /// What a killed thin leaves (its set-aside folder in the app's root) stops the next one, which would otherwise
+    /// ship those files: exit 2 naming it, nothing changed.
+    @Test func whatAKilledThinLeftStopsTheNext() throws {
+        let project = try thinTests.builtGame()
+        try project.file("Game.app/.odrpack-tmp-4242-0123456789abcdef0123/0", "a file thin had moved aside")
+        let before = try AppBundleFixture.snapshot(project.path("Game.app"))
+        let output = try thin(project, ["Game.app", "out"])
+        #expect(output.status == 2 && output.stderr.contains("interrupted thin"), "\(output.stderr)")
+        #expect(try AppBundleFixture.snapshot(project.path("Game.app")) == before)
+    }
+
     /// The issue's own case: a Background Assets thin whose Info.plist cannot be replaced removed the packed files
     /// and set no key. Now nothing changes.
     @Test(.enabled(if: getuid() == 0)) func anImmutableInfoPlistChangesNothing() throws {
