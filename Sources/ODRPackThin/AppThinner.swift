@@ -194,7 +194,9 @@ package struct AppThinner {
             case .same: found.toRemove.append((item.file.path, item.file.size))
             case .differs(let why, let size):
                 let fileExtension = (item.file.path as NSString).pathExtension.lowercased()
-                if let size, Self.convertedExtensions.contains(fileExtension) {
+                // The app's own Info.plist is never taken for a converted copy of a resource.
+                let isAppInfo = ["Info.plist", "Contents/Info.plist"].contains(path)
+                if let size, Self.convertedExtensions.contains(fileExtension), !isAppInfo {
                     found.toRemove.append((item.file.path, size))
                     converted.append(path)
                 } else {

@@ -174,6 +174,27 @@ import Testing
         #expect(try AppBundleFixture.snapshot(project.path("Game.app")) == after)
     }
 
+    /// A pack destination that is the app's own Info.plist (a macOS app's Contents/Info.plist) is never removed as a
+    /// converted copy: its other bytes are app-file-differs.
+    @Test func theAppsInfoPlistIsNeverTakenForAConvertedCopy() throws {
+        let project = try TemporaryProject()
+        try project.manifest(
+            """
+            version: 1
+            bundle-id: com.example.mac
+            resources-root: R
+            resources:
+              - {path: Contents, tags: [mac]}
+            """)
+        try project.file("R/Contents/Info.plist", "a resource named so")
+        #expect(try CommandRunner.run(["build", "-o", "out"], in: project.root).status == 0)
+        try project.file("Mac.app/Contents/Info.plist", bytes: AppBundleFixture.infoPlist(bundleId: "com.example.mac"))
+        let output = try thin(project, ["Mac.app", "out", "--json"])
+        #expect(output.status == 1)
+        #expect(try diagnostics(output).map { $0["code"] as? String } == ["app-file-differs"])
+        #expect(FileManager.default.fileExists(atPath: project.path("Mac.app/Contents/Info.plist")))
+    }
+
     /// A real project's executable is named OnDemandResources: thin works as for any app and keeps it; only --embed,
     /// which needs that name for its folder, is exit 2, in any letter case.
     @Test(arguments: ["OnDemandResources", "ondemandresources"])
