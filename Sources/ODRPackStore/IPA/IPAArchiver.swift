@@ -6,7 +6,7 @@ import ODRPackPlatform
 /// before what it holds, every entry at one time, local headers with CRC-32 and sizes (no data descriptors), zip64
 /// only where a number needs it. Files are deflated unless that saves nothing; modes are kept (an executable stays
 /// executable) and symbolic links are stored as links (their target as data, the link mode). The same folder gives
-/// the same bytes.
+/// the same bytes (folders are 0755, as the process's umask would otherwise show through).
 enum IPAArchiver {
     /// Files up to this size are read and deflated in memory; larger ones are deflated twice, once only to measure.
     static let inMemoryLimit = 1 << 20
@@ -25,7 +25,8 @@ enum IPAArchiver {
             let permissions = UInt32(entry.status.permissions) & 0o777
             switch entry.status.kind {
             case .directory:
-                try writer.add(entry.path + "/", .folder, mode: 0o040000 | permissions)
+                // Folders are 0755 whatever the umask or the copy's owner bits: the same app gives the same bytes.
+                try writer.add(entry.path + "/", .folder, mode: 0o040755)
             case .symbolicLink:
                 let target = try FileManager.default.destinationOfSymbolicLink(atPath: source)
                 let bytes = Array(target.utf8)

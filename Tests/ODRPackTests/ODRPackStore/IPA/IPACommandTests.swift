@@ -95,6 +95,7 @@ import Testing
         #expect(entries["Payload/Game.app/Game"]?.mode == 0o100755)
         #expect(entries["Payload/Game.app/Frameworks/Kit.framework/Versions/A/Kit"]?.mode == 0o100755)
         #expect(entries["Payload/Game.app/UI/menu.json"]?.mode == 0o100644)
+        #expect(names.filter { $0.hasSuffix("/") }.allSatisfy { entries[$0]?.mode == 0o040755 })
         #expect(entries["Payload/Game.app/UI/menu.json"]?.data == Data("{}".utf8))
         let link = try #require(entries["Payload/Game.app/Frameworks/Kit.framework/Kit"])
         #expect(link.mode & 0o170000 == 0o120000)
