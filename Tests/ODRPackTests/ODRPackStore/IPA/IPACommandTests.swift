@@ -144,6 +144,8 @@ import Testing
         try project.file("Game.app/Data/text.json", String(repeating: "{\"tile\": 1}\n", count: 500))
         try project.file("Game.app/Data/noise.bin", bytes: randomBytes(5_000, seed: 9))
         try project.file("Game.app/Data/large.bin", bytes: randomBytes(3 << 20, seed: 10))
+        let largeText = String(repeating: "{\"tile\": 2, \"row\": 7}\n", count: 120_000)
+        try project.file("Game.app/Data/large.json", largeText)
         #expect(try ipa(project, ["Game.app", "out", "-o", "Game.ipa"]).status == 0)
         let reader = try StreamingZipReader(path: project.path("Game.ipa"))
         var methods: [String: UInt16] = [:]
@@ -156,6 +158,10 @@ import Testing
         #expect(methods["Payload/Game.app/Data/text.json"] == ZipFormat.deflated)
         #expect(methods["Payload/Game.app/Data/noise.bin"] == ZipFormat.stored)
         #expect(methods["Payload/Game.app/Data/large.bin"] == ZipFormat.stored)
+        #expect(methods["Payload/Game.app/Data/large.json"] == ZipFormat.deflated)
+        #expect(
+            try Self.read(project.path("Game.ipa")).entries["Payload/Game.app/Data/large.json"]?.data
+                == Data(largeText.utf8))
         #expect(
             try Self.read(project.path("Game.ipa")).entries["Payload/Game.app/Data/large.bin"]?.data.count == 3 << 20)
     }
