@@ -138,6 +138,24 @@ import Testing
             }.isEmpty)
     }
 
+    /// Signed packs keep their signatures in the IPA, from either layout.
+    @Test(arguments: ["zip", "folder"]) func signedPacksKeepTheirSignatures(layout: String) throws {
+        let project = try thinTests.builtGame([
+            "--layout", layout, "--sign-command",
+            "mkdir {}/_CodeSignature && echo sig > {}/_CodeSignature/CodeResources",
+        ])
+        let output = try ipa(project, ["Game.app", "out", "-o", "Game.ipa"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let (_, entries) = try Self.read(project.path("Game.ipa"))
+        let packs = try packNames(project)
+        #expect(packs.count == 4)
+        for pack in packs {
+            let signature = "Payload/OnDemandResources/\(pack)/_CodeSignature/CodeResources"
+            #expect(entries[signature]?.data == Data("sig\n".utf8), "\(signature)")
+            #expect(entries[signature]?.mode == 0o100644)
+        }
+    }
+
     /// The zip's form (SPEC 13.1): no data descriptors, compressible files deflated, incompressible ones stored.
     @Test func entriesAreDeflatedOnlyWhereThatSaves() throws {
         let project = try thinTests.builtGame()
