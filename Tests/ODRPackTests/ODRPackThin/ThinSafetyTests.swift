@@ -1,5 +1,8 @@
 import Foundation
+import ODRPackCore
 import Testing
+
+@testable import ODRPackPlatform
 
 /// `thin` at the edges (docs/commands.md#thin, issue 35): swapped and nested arguments, a build folder it only
 /// reads, failures that must leave the app byte for byte, and the apps real build systems make.
@@ -68,11 +71,44 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: project.path("Game.app/Level1/scene.json")))
     }
 
+    /// thin (and ipa) take the build folder's lock shared: while a build holds it, they wait, saying so, and change
+    /// nothing; once it is released they run as usual.
+    @Test(arguments: [["thin", "Game.app", "out"], ["ipa", "Game.app", "out", "-o", "Game.ipa"]])
+    func aBuildInProgressIsWaitedFor(arguments: [String]) throws {
+        let project = try thinTests.builtGame()
+        let lock = Locked<OutputLock?>(
+            try OutputLock(folder: project.path("out"), fileName: BuildFolder.lockFileName, wait: false) {})
+        let before = try AppBundleFixture.snapshot(project.path("Game.app"))
+        let process = Process()
+        process.executableURL = CommandRunner.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = project.root
+        process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        let messages = Pipe()
+        process.standardError = messages
+        try process.run()
+        var said = ""
+        while !said.contains("waiting for it to finish"), case let chunk = messages.fileHandleForReading.availableData,
+            !chunk.isEmpty
+        {
+            said += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(said.contains("waiting for it to finish"))
+        #expect(try AppBundleFixture.snapshot(project.path("Game.app")) == before)
+        #expect(!FileManager.default.fileExists(atPath: project.path("Game.ipa")))
+        lock.withLock { $0 = nil }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
     /// A build folder with a lock file is locked, not written: its bytes and its lock file stay as they are.
     @Test func anExistingLockFileIsUsedNotChanged() throws {
         let project = try thinTests.builtGame()
+        if !FileManager.default.fileExists(atPath: project.path("out/.odrpack.lock")) {
+            try project.file("out/.odrpack.lock", "")
+        }
         let build = try AppBundleFixture.snapshot(project.path("out"))
-        #expect(FileManager.default.fileExists(atPath: project.path("out/.odrpack.lock")))
         #expect(try thin(project, ["Game.app", "out"]).status == 0)
         #expect(try AppBundleFixture.snapshot(project.path("out")) == build)
     }
