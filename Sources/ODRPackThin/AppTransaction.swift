@@ -81,7 +81,10 @@ struct AppTransaction {
         for (from, to) in moved.reversed() where SystemCall.rename(to, to: from) != nil {
             unrestored.append(from)
         }
-        for (temporary, _) in staged where SystemCall.status(temporary, followingLinks: false) != nil {
+        // What was staged, the packs staged before `commit` (installs) included, whether or not the failure came
+        // before they joined `staged`.
+        let temporaries = Set(staged.map(\.temporary) + installs.map(\.from))
+        for temporary in temporaries.sorted() where SystemCall.status(temporary, followingLinks: false) != nil {
             try? FileManager.default.removeItem(atPath: temporary)
         }
         if let aside, unrestored.isEmpty { SystemCall.removeFolderIfEmpty(aside) }

@@ -61,8 +61,9 @@ struct OnDemandResourcesThinner {
                 do {
                     for item in embedded {
                         let staged = packsFolder + "/" + TemporaryName.beside(item.name)
-                        _ = try PackExtractor.extract(buildFolder + "/" + item.pack.file, to: staged)
+                        // Listed before it is written: a pack cut off halfway (a full disk) is removed too.
                         change.installs.append((staged, packsFolder + "/" + item.name))
+                        _ = try PackExtractor.extract(buildFolder + "/" + item.pack.file, to: staged)
                     }
                 } catch {
                     for (staged, _) in change.installs { try? FileManager.default.removeItem(atPath: staged) }

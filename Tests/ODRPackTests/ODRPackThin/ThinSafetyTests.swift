@@ -154,6 +154,47 @@ import Testing
         #expect(try AppBundleFixture.snapshot(project.path("Game.app")) == before)
     }
 
+    /// A full disk at whichever step of thin --embed (a small tmpfs, as root: the packs, the plists, the set-aside
+    /// folder): exit 2, the app byte for byte as it was, no temporary left in it; with room enough, it works.
+    @Test(.enabled(if: getuid() == 0)) func aFullDiskLeavesTheAppAsItWas() throws {
+        let project = try thinTests.builtGame()
+        let disk = project.path("Disk")
+        try project.folder("Disk")
+        guard Self.shell("mount -t tmpfs -o size=1m tmpfs '\(disk)'") else { return }
+        defer { _ = Self.shell("umount '\(disk)'") }
+        var outcomes: Set<Int32> = []
+        for room in stride(from: 4, through: 260, by: 8) {
+            try? FileManager.default.removeItem(atPath: disk + "/Game.app")
+            try? FileManager.default.removeItem(atPath: disk + "/filler")
+            try FileManager.default.copyItem(atPath: project.path("Game.app"), toPath: disk + "/Game.app")
+            let free = try #require(
+                try FileManager.default.attributesOfFileSystem(forPath: disk)[.systemFreeSize] as? Int)
+            try project.file("Disk/filler", bytes: Data(count: max(0, free - room * 1024)))
+            let before = try AppBundleFixture.snapshot(disk + "/Game.app")
+            let output = try thin(project, ["Disk/Game.app", "out", "--embed"])
+            outcomes.insert(output.status)
+            if output.status != 0 {
+                #expect(output.status == 2 && output.stderr.contains("No space left on device"), "\(output.stderr)")
+                let after = try AppBundleFixture.snapshot(disk + "/Game.app")
+                let changed = Set(after.keys).union(before.keys).filter { after[$0] != before[$0] }.sorted()
+                #expect(changed == [], "\(room) KB free: \(output.stderr)")
+            } else {
+                #expect(FileManager.default.fileExists(atPath: disk + "/Game.app/AssetPackManifest.plist"))
+            }
+        }
+        #expect(outcomes == [0, 2])
+    }
+
+    static func shell(_ command: String) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
     /// The issue's own case: a Background Assets thin whose Info.plist cannot be replaced removed the packed files
     /// and set no key. Now nothing changes.
     @Test(.enabled(if: getuid() == 0)) func anImmutableInfoPlistChangesNothing() throws {

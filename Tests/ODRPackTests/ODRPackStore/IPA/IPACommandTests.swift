@@ -358,6 +358,34 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: project.path("Damaged.ipa")))
     }
 
+    /// A full disk beside FILE (a small tmpfs, as root), whichever step it stops (the working copy, the packs, the
+    /// zip): exit 2, the previous IPA as it was, nothing else left there; with room enough, a whole IPA.
+    @Test(.enabled(if: getuid() == 0)) func aFullDiskKeepsThePreviousIPA() throws {
+        let project = try thinTests.builtGame()
+        let disk = project.path("Disk")
+        try project.folder("Disk")
+        guard ThinSafetyTests.shell("mount -t tmpfs -o size=2m tmpfs '\(disk)'") else { return }
+        defer { _ = ThinSafetyTests.shell("umount '\(disk)'") }
+        var outcomes: Set<Int32> = []
+        for room in stride(from: 16, through: 656, by: 32) {
+            try project.file("Disk/Game.ipa", "the previous IPA")
+            try? FileManager.default.removeItem(atPath: disk + "/filler")
+            let free = try #require(
+                try FileManager.default.attributesOfFileSystem(forPath: disk)[.systemFreeSize] as? Int)
+            try project.file("Disk/filler", bytes: Data(count: max(0, free - room * 1024)))
+            let output = try ipa(project, ["Game.app", "out", "-o", "Disk/Game.ipa"])
+            outcomes.insert(output.status)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: disk).sorted() == ["Game.ipa", "filler"])
+            if output.status == 0 {
+                #expect(try Self.read(disk + "/Game.ipa").names.contains("Payload/Game.app/Info.plist"))
+            } else {
+                #expect(output.status == 2 && output.stderr.contains("No space left on device"), "\(output.stderr)")
+                #expect(try String(contentsOfFile: disk + "/Game.ipa", encoding: .utf8) == "the previous IPA")
+            }
+        }
+        #expect(outcomes == [0, 2])
+    }
+
     /// An IPA that cannot be renamed over (immutable) is kept as it was, with no temporary left beside it.
     @Test(.enabled(if: getuid() == 0)) func anExistingIPAIsKeptWhenTheWriteFails() throws {
         let project = try thinTests.builtGame()
