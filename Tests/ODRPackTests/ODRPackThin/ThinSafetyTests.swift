@@ -185,6 +185,33 @@ import Testing
         #expect(outcomes == [0, 2])
     }
 
+    /// The same for a Background Assets thin, whose writes are small (the tags document and the Info.plist).
+    @Test(.enabled(if: getuid() == 0)) func aFullDiskLeavesABackgroundAssetsAppAsItWas() throws {
+        let fixture = try BackgroundAssetsThinTests().thinnable(
+            background: "background-assets: {app-group: group.com.example.bamboo}")
+        let disk = fixture.project.path("Disk")
+        try fixture.project.folder("Disk")
+        guard Self.shell("mount -t tmpfs -o size=512k tmpfs '\(disk)'") else { return }
+        defer { _ = Self.shell("umount '\(disk)'") }
+        var outcomes: Set<Int32> = []
+        for room in stride(from: 0, through: 24, by: 4) {
+            try? FileManager.default.removeItem(atPath: disk + "/Game.app")
+            try? FileManager.default.removeItem(atPath: disk + "/filler")
+            try FileManager.default.copyItem(atPath: fixture.project.path("Game.app"), toPath: disk + "/Game.app")
+            let free = try #require(
+                try FileManager.default.attributesOfFileSystem(forPath: disk)[.systemFreeSize] as? Int)
+            try fixture.project.file("Disk/filler", bytes: Data(count: max(0, free - room * 1024)))
+            let before = try AppBundleFixture.snapshot(disk + "/Game.app")
+            let output = try fixture.run(["thin", "Disk/Game.app", "out"])
+            outcomes.insert(output.status)
+            if output.status != 0 {
+                #expect(output.status == 2, "\(output.stderr)")
+                #expect(try AppBundleFixture.snapshot(disk + "/Game.app") == before, "\(room) KB free")
+            }
+        }
+        #expect(outcomes == [0, 2])
+    }
+
     static func shell(_ command: String) -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
