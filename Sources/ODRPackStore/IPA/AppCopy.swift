@@ -77,12 +77,12 @@ enum AppCopy {
         let size = try SystemCall.requireStatus(path, "cannot read '\(path)'").stamp.size
         let directory = try ZipCentralDirectory(descriptor: descriptor, fileSize: UInt64(size))
         let buffer = ReadBuffer(size: 1 << 20)
-        var seen = Set<String>()
+        var seen = Set<PathKey>()
         var links: [(String, FileMode)] = []
         var folders: [(String, FileMode)] = []
         for entry in directory.entries {
             let name = try checkedName(entry.name, in: path)
-            guard seen.insert(name).inserted else {
+            guard seen.insert(PathKey(name)).inserted else {
                 throw ODRPackError.unusableInput("'\(path)' holds '\(name)' twice: rebuild the IPA")
             }
             let target = root + "/" + name

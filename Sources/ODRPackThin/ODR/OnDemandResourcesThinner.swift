@@ -91,9 +91,9 @@ struct OnDemandResourcesThinner {
 
         // 3. Packs embedded by an earlier run that this build no longer has (or every one, without --embed).
         if packsFolderExists {
-            let embeddedNames = Set(embedded.map(\.name))
+            let embeddedNames = Set(embedded.map { PathKey($0.name) })
             for name in try OutputFolder.names(in: packsFolder)
-            where name.hasSuffix(".assetpack") && !embeddedNames.contains(name) {
+            where name.hasSuffix(".assetpack") && !embeddedNames.contains(PathKey(name)) {
                 change.removals.append(packsFolder + "/" + name)
             }
             if !options.embed { change.emptiedFolders.append(packsFolder) }
