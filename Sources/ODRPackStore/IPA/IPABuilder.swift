@@ -111,7 +111,12 @@ package struct IPABuilder {
                 appIsFolder
                 ? try AppCopy.copyFolder(URL(fileURLWithPath: options.appPath).standardizedFileURL.path, into: root)
                 : try AppCopy.unpack(options.appPath, into: root)
-            return try package(app: app, root: root, work: work, manifest: manifest, buildFolder: buildFolder)
+            // The manifest as it is under the lock: a build may have replaced it before the lock was taken.
+            let current = try BuildManifest.load(options.buildPath).manifest
+            guard current.format == .odr else {
+                throw ODRPackError.usage("Background Assets packs are uploaded on their own: odrpack upload")
+            }
+            return try package(app: app, root: root, work: work, manifest: current, buildFolder: buildFolder)
         }
     }
 
