@@ -58,12 +58,12 @@ package final class OutputLock {
         createdFolder = false
     }
 
-    /// A shared lock on an existing folder, for a reader (`thin`, docs/commands.md#thin): readers run together, never during a
-    /// build. Nil when the folder cannot hold a lock file (read-only): a read-only folder has no writer to wait for.
+    /// A shared lock on an existing folder's existing lock file, for a reader (`thin`, docs/commands.md#thin): readers
+    /// run together, never during a build. A reader never creates a file there: nil when the folder has no lock file
+    /// (no build ever ran there, so none runs now) or cannot be opened (read-only: no writer to wait for).
     package static func shared(folder: String, fileName: String, onWait: () -> Void) throws -> OutputLock? {
         let path = folder + "/" + fileName
-        var descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        if descriptor < 0 && errno == ENOENT { descriptor = open(path, O_CREAT | O_RDONLY | O_CLOEXEC, 0o644) }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
             if code == EROFS || code == EACCES || code == EPERM || code == ENOENT { return nil }

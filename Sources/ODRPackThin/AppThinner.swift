@@ -16,6 +16,8 @@ package struct AppThinner {
         package var resourcesPath: String?
         /// Background Assets builds: the App Group id for `BAAppGroupID`, over the manifest's `app-group`.
         package var appGroup: String?
+        /// Work out and report what would change, and change nothing.
+        package var dryRun = false
 
         package init(appPath: String, buildPath: String) {
             self.appPath = appPath
@@ -33,8 +35,13 @@ package struct AppThinner {
         package var installed: [String] = []
         /// Background Assets builds: the Info.plist keys thin set, sorted.
         package var infoPlistKeys: [String] = []
-        /// `app-file-differs` errors; when there are any, nothing was changed.
+        /// Errors (`app-file-differs`, `app-bundle-id-mismatch`…), when there are any nothing was changed, and
+        /// warnings.
         package var diagnostics: [Diagnostic] = []
+        /// The app's `CFBundleIdentifier`.
+        package var bundleId: String?
+        /// With `dryRun`: what the lists above name was not done, only found.
+        package var dryRun = false
     }
 
     package let options: Options
@@ -46,10 +53,50 @@ package struct AppThinner {
     /// - Parameter onWait: called once when a build holds the folder and this starts waiting for it.
     /// - Throws: `ODRPackError` when the tool cannot do its job (exit 2).
     package func run(onWait: () -> Void) throws -> Result {
-        let lock = try OutputLock.shared(
-            folder: try BuildManifest.location(of: options.buildPath).folder,
-            fileName: BuildFolder.lockFileName, onWait: onWait)
+        let buildFolder = try Self.checkInputs(app: options.appPath, build: options.buildPath)
+        let lock = try OutputLock.shared(folder: buildFolder, fileName: BuildFolder.lockFileName, onWait: onWait)
         return try withExtendedLifetime(lock) { try run() }
+    }
+
+    /// What `thin` refuses before it reads anything (docs/commands.md#thin, exit 2): a build folder without
+    /// `odrpack-manifest.json`, an app that is no app bundle, and an app and a build folder that are one folder or one
+    /// inside the other (thinning would remove the packs themselves). Returns the build folder.
+    package static func checkInputs(app: String, build: String) throws -> String {
+        let location = try BuildManifest.location(of: build)
+        guard SystemCall.status(location.file)?.kind == .regular else {
+            throw ODRPackError.unusableInput(
+                """
+                '\(build)' holds no \(BuildManifest.fileName): pass the folder odrpack build wrote (APP BUILD_DIR, in \
+                that order)
+                """
+            )
+        }
+        guard SystemCall.status(app)?.kind == .directory else {
+            throw ODRPackError.unusableInput(
+                "'\(app)' is not a folder: pass the built app bundle (MyGame.app)")
+        }
+        let realApp = try realPath(app)
+        let realBuild = try realPath(location.folder)
+        if realApp == realBuild || RelativePath.absolutePath(realApp, isInside: realBuild)
+            || RelativePath.absolutePath(realBuild, isInside: realApp)
+        {
+            throw ODRPackError.unusableInput(
+                """
+                '\(app)' and '\(location.folder)' are \(realApp == realBuild ? "one folder" : "one inside the other"): \
+                thin removes the packs' files from the app, so the app and the build folder must be apart
+                """
+            )
+        }
+        guard [app + "/Info.plist", app + "/Contents/Info.plist"].contains(where: { SystemCall.status($0) != nil })
+        else {
+            throw ODRPackError.unusableInput(
+                """
+                '\(app)' is not an app bundle: it has no Info.plist (nor Contents/Info.plist); pass the built app \
+                (MyGame.app), then the build folder
+                """
+            )
+        }
+        return location.folder
     }
 
     /// The app, the folder the packs' paths are relative to in it, and the app's real path: checked to stay inside it.
@@ -66,6 +113,16 @@ package struct AppThinner {
         guard isFolder(app) else {
             throw ODRPackError.unusableInput(
                 "'\(options.appPath)' is not a folder: pass the built app bundle (MyGame.app)")
+        }
+        // A thin killed before its end leaves the files it moved aside in one temporary folder of the app: they are
+        // the app's, so no later thin proceeds (or ships them) until a person has put them back.
+        if let left = try OutputFolder.names(in: app).sorted().first(where: { $0.hasPrefix(TemporaryName.marker) }) {
+            throw ODRPackError.unusableInput(
+                """
+                '\(options.appPath)/\(left)' was left by an interrupted thin: it holds app files that thin had moved \
+                aside (or a half-written one); build the app again, or put them back and remove it, then thin again
+                """
+            )
         }
         var base = app
         if let subfolder = options.resourcesPath {
@@ -105,11 +162,20 @@ package struct AppThinner {
         return Location(app: app, base: base, realApp: realApp, relativeBase: relativeBase)
     }
 
-    /// The app's files that its packs now hold (path and size, relative to the base), or `app-file-differs`
-    /// for every one whose bytes are not the pack's.
-    func packedFiles(of manifest: BuildManifest, in location: Location) throws -> (
-        toRemove: [(path: String, size: Int64)], diagnostics: [Diagnostic]
-    ) {
+    /// What the checks found: the app's files that its packs now hold (path relative to the base, and the bytes the
+    /// app loses), the packs none of whose files the app holds, and the diagnostics: `app-file-differs` for every file
+    /// whose bytes are not the pack's, one `app-file-converted` for those the app's build converts.
+    struct PackedFiles {
+        var toRemove: [(path: String, size: Int64)] = []
+        var unmatchedPacks: [BuildManifest.Pack] = []
+        var diagnostics: [Diagnostic] = []
+    }
+
+    /// The extensions of files Xcode converts while copying them into an app (strings and plists compiled to binary,
+    /// PNGs re-compressed): a copy with other bytes is the same resource (docs/commands.md#thin).
+    static let convertedExtensions: Set<String> = ["strings", "stringsdict", "plist", "png"]
+
+    func packedFiles(of manifest: BuildManifest, in location: Location) throws -> PackedFiles {
         let candidates = manifest.packs.flatMap { pack in pack.files.map { (pack: pack, file: $0) } }
         let findings = try parallelMap(
             candidates, jobs: SystemCall.processorCount, perWorker: { ReadBuffer(size: 1 << 20) }
@@ -118,79 +184,191 @@ package struct AppThinner {
                 location.base + "/" + item.file.path, with: item.file, pack: item.pack.tags.joined(separator: "+"),
                 insideOf: location.realApp, buffer: buffer)
         }
-        var toRemove: [(path: String, size: Int64)] = []
-        var diagnostics: [Diagnostic] = []
+        var found = PackedFiles()
+        var converted: [String] = []
+        var matched = Set<String>()
         for (item, finding) in zip(candidates, findings) {
+            let path = location.relativeBase + item.file.path
             switch finding {
-            case .absent: break
-            case .same: toRemove.append((item.file.path, item.file.size))
-            case .differs(let why):
-                let path = location.relativeBase + item.file.path
-                diagnostics.append(
-                    .error(
-                        .appFileDiffers,
-                        """
-                        '\(path)' in the app \(why): the app and the build come from different sources; rebuild one \
-                        from the other's resources
-                        """,
-                        subject: path))
+            case .absent: continue
+            case .same: found.toRemove.append((item.file.path, item.file.size))
+            case .differs(let why, let size):
+                let fileExtension = (item.file.path as NSString).pathExtension.lowercased()
+                // The app's own Info.plist is never taken for a converted copy of a resource.
+                let isAppInfo = ["Info.plist", "Contents/Info.plist"].contains(path)
+                if let size, Self.convertedExtensions.contains(fileExtension), !isAppInfo {
+                    found.toRemove.append((item.file.path, size))
+                    converted.append(path)
+                } else {
+                    found.diagnostics.append(
+                        .error(
+                            .appFileDiffers,
+                            """
+                            '\(path)' in the app \(why): the app and the build come from different sources; rebuild \
+                            one from the other's resources
+                            """,
+                            subject: path))
+                }
             }
+            matched.insert(item.pack.id)
         }
-        return (toRemove, diagnostics)
+        found.unmatchedPacks = manifest.packs.filter { !$0.files.isEmpty && !matched.contains($0.id) }
+        if let first = converted.min(by: { $0.precedesByCodePoint($1) }) {
+            let count = converted.count
+            found.diagnostics.append(
+                .warning(
+                    .appFileConverted,
+                    """
+                    \(count) file\(count == 1 ? "" : "s") at pack destinations differ\(count == 1 ? "s" : "") from the \
+                    pack's bytes as the app's build converts them (e.g. '\(first)': strings and plists compiled, PNGs \
+                    re-compressed): removed like the others, since the pack holds the same resource
+                    """,
+                    subject: first))
+        }
+        return found
     }
 
-    /// `pack-files-not-in-app` (docs/commands.md#thin): the app holds not one file of any pack at its destination and was not thinned
-    /// with this build before (it does not hold `installed`, the build's own document, byte for byte).
-    func notInAppWarning(
-        _ manifest: BuildManifest, found: Int, in location: Location, installed: (name: String, bytes: Data?)
-    ) -> Diagnostic? {
-        guard found == 0, let pack = manifest.packs.first(where: { !$0.files.isEmpty }) else { return nil }
-        if let bytes = installed.bytes,
+    /// `pack-files-not-in-app` (docs/commands.md#thin): when the app holds not one file of any pack at its destination
+    /// and was not thinned with this build before (it does not hold `installed`, the build's own document, byte for
+    /// byte), one warning naming a pack; when other packs matched, one for each pack none of whose files it holds.
+    /// Packs whose files are all asset-catalog items say the app compiled them into its `Assets.car`.
+    func notInAppWarnings(
+        _ manifest: BuildManifest, _ found: PackedFiles, in location: Location, installed: (name: String, bytes: Data?)
+    ) -> [Diagnostic] {
+        guard !found.unmatchedPacks.isEmpty else { return [] }
+        let noneMatched = found.toRemove.isEmpty && !found.diagnostics.contains { $0.code == .appFileDiffers }
+        if noneMatched, let bytes = installed.bytes,
             FileManager.default.contents(atPath: location.app + "/" + installed.name) == bytes
         {
-            return nil
+            return []
         }
-        let looked = location.relativeBase + pack.files[0].path
-        return .warning(
-            .packFilesNotInApp,
-            """
-            the app holds none of the packs' files where the packs put them (for pack \
-            '\(pack.tags.joined(separator: "+"))' it looked for '\(looked)'), so nothing was removed: the app and the \
-            packs place files differently; check resources-root, the entries' 'into' and --resources-path
-            """,
-            subject: looked)
+        func isCatalogItem(_ path: String) -> Bool {
+            path.split(separator: "/").dropLast().contains { $0.lowercased().hasSuffix(".xcassets") }
+        }
+        func warning(_ packs: [BuildManifest.Pack], all: Bool) -> Diagnostic {
+            let pack = packs[0]
+            let looked = location.relativeBase + pack.files[0].path
+            let name = pack.tags.joined(separator: "+")
+            let what =
+                all
+                ? """
+                the app holds none of the packs' files where the packs put them (for pack '\(name)' it looked for \
+                '\(looked)'), so nothing was removed
+                """
+                : "the app holds none of pack '\(name)''s files where the pack puts them (it looked for '\(looked)')"
+            let catalog = packs.allSatisfy { $0.files.allSatisfy { isCatalogItem($0.path) } }
+            let why =
+                catalog
+                ? """
+                these are asset-catalog items, which the app's build compiled into its Assets.car instead: build \
+                those packs with Xcode, or move the images out of the catalog
+                """
+                : """
+                the app and the packs place files differently; check resources-root, the entries' 'into' and \
+                --resources-path
+                """
+            return .warning(.packFilesNotInApp, what + ": " + why, subject: looked)
+        }
+        if noneMatched { return [warning(manifest.packs.filter { !$0.files.isEmpty }, all: true)] }
+        return found.unmatchedPacks.map { warning([$0], all: false) }
     }
 
-    /// Removes the checked files and the folders this empties; records them in `result`.
-    func remove(_ toRemove: [(path: String, size: Int64)], in location: Location, into result: inout Result) throws {
+    /// Adds the checked files to `change` and records them in `result` (what the app loses).
+    func remove(
+        _ toRemove: [(path: String, size: Int64)], in location: Location, into result: inout Result,
+        change: inout AppTransaction
+    ) {
+        var folders = Set<String>()
         for (path, size) in toRemove {
-            if let failure = SystemCall.removeFile(location.base + "/" + path) {
-                throw ODRPackError.systemCall("cannot remove '\(location.base)/\(path)'", failure)
-            }
+            change.removals.append(location.base + "/" + path)
             result.removed.append(location.relativeBase + path)
             result.removedBytes = [result.removedBytes, size].saturatingSum
+            var parts = path.split(separator: "/").dropLast()
+            while !parts.isEmpty {
+                folders.insert(location.base + "/" + parts.joined(separator: "/"))
+                parts = parts.dropLast()
+            }
         }
-        removeEmptiedFolders(of: toRemove.map(\.path), under: location.base)
+        change.emptiedFolders += folders
         result.removed.sort { $0.precedesByCodePoint($1) }
     }
 
-    /// The work itself, for a caller that holds the lock: the checks every format shares, then the format's own.
-    func run() throws -> Result {
+    /// The work itself, for a caller that holds the lock: the checks every format shares, then the format's own; the
+    /// changes are made at the end, all or nothing, unless there is an error or this is a dry run.
+    package func run() throws -> Result {
         let location = try locate()
         let (manifest, buildFolder) = try BuildManifest.load(options.buildPath)
+        let infoPath = try Self.infoPlistPath(of: location.app)
+        let (info, _) = try Self.readPlist(infoPath)
+        var bundleId: String?
+        if case .string(let identifier)? = info["CFBundleIdentifier"] { bundleId = identifier }
+        guard bundleId == manifest.bundleId else {
+            var result = Result()
+            result.bundleId = bundleId
+            result.dryRun = options.dryRun
+            let has = bundleId.map { "'\($0)'" } ?? "none"
+            result.diagnostics = [
+                .error(
+                    .appBundleIDMismatch,
+                    """
+                    the app's CFBundleIdentifier is \(has), the build's bundle id '\(manifest.bundleId)': the app and \
+                    the build are for different apps; pass the app the build was made for (or set bundle-id in the \
+                    manifest and build again)
+                    """,
+                    subject: String(infoPath.dropFirst(location.app.count + 1)))
+            ]
+            return result
+        }
+        var (result, change): (Result, AppTransaction)
         switch manifest.format {
         case .odr:
-            return try OnDemandResourcesThinner(thinner: self, manifest: manifest, buildFolder: buildFolder).run(
-                location)
+            (result, change) = try OnDemandResourcesThinner(thinner: self, manifest: manifest, buildFolder: buildFolder)
+                .plan(location)
         case .backgroundAssets:
-            return try BackgroundAssetsThinner(thinner: self, manifest: manifest, buildFolder: buildFolder).run(
-                location)
+            (result, change) = try BackgroundAssetsThinner(thinner: self, manifest: manifest, buildFolder: buildFolder)
+                .plan(location, info: infoPath)
         }
+        result.bundleId = bundleId
+        result.dryRun = options.dryRun
+        if result.diagnostics.hasErrors || options.dryRun { return result }
+        try change.commit()
+        return result
+    }
+
+    /// `APP/Info.plist` (iOS, tvOS, visionOS), else `APP/Contents/Info.plist` (macOS).
+    static func infoPlistPath(of app: String) throws -> String {
+        for path in [app + "/Info.plist", app + "/Contents/Info.plist"]
+        where FileManager.default.fileExists(atPath: path) {
+            return path
+        }
+        throw ODRPackError.unusableInput("'\(app)' has no Info.plist: pass a built app bundle (MyGame.app)")
+    }
+
+    static func readPlist(_ path: String) throws -> (
+        [String: PropertyListValue], PropertyListSerialization.PropertyListFormat
+    ) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ODRPackError.fileOperation("cannot read '\(path)'")
+        }
+        var format = PropertyListSerialization.PropertyListFormat.xml
+        guard let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: &format),
+            let dictionary = plist as? [String: Any]
+        else {
+            throw ODRPackError.unusableInput("'\(path)' is not a property list dictionary: is the app bundle complete?")
+        }
+        guard case .dictionary(let values)? = PropertyListValue(foundation: dictionary) else {
+            throw ODRPackError.unusableInput(
+                "'\(path)' holds a value a property list cannot: is the app bundle complete?")
+        }
+        // Old-style (OpenStep) plists cannot be written back: XML keeps every value.
+        return (values, format == .openStep ? .xml : format)
     }
 
     enum Finding {
         case absent, same
-        case differs(String)
+        /// Why (completing "'path' in the app ..."), and the app file's size when it is a regular file inside the app
+        /// whose bytes differ (what a converted copy is).
+        case differs(String, size: Int64?)
     }
 
     /// Whether the app's file at `path` is missing, holds the pack's bytes, or differs (the reason completes
@@ -207,20 +385,23 @@ package struct AppThinner {
             throw ODRPackError.systemCall("cannot stat '\(path)'", error)
         }
         guard status.kind == .regular else {
-            return .differs("is not a regular file, unlike its copy in pack '\(pack)'")
+            return .differs("is not a regular file, unlike its copy in pack '\(pack)'", size: nil)
         }
         guard RelativePath.absolutePath(try realPath(path), isInside: realApp) else {
-            return .differs("is reached through a symbolic link that leaves the app, so thin will not remove it")
+            return .differs(
+                "is reached through a symbolic link that leaves the app, so thin will not remove it", size: nil)
         }
         guard status.stamp.size == file.size else {
-            return .differs("is \(status.stamp.size) bytes, not \(file.size) as in pack '\(pack)'")
+            return .differs(
+                "is \(status.stamp.size) bytes, not \(file.size) as in pack '\(pack)'", size: status.stamp.size)
         }
         let (_, sha256) = try SourceFile.sha256(of: path, size: file.size, buffer: buffer)
         guard let expected = file.sha256 else {
             throw ODRPackError.unusableInput(
                 "the build manifest has no sha256 for '\(file.path)': rebuild it with odrpack build")
         }
-        return sha256 == expected ? .same : .differs("has other bytes than in pack '\(pack)'")
+        return sha256 == expected
+            ? .same : .differs("has other bytes than in pack '\(pack)'", size: status.stamp.size)
     }
 
     static func realPath(_ path: String) throws -> String {
@@ -230,30 +411,7 @@ package struct AppThinner {
         }
     }
 
-    /// Removes the folders that removing `paths` left empty, deepest first, never `base` itself.
-    private func removeEmptiedFolders(of paths: [String], under base: String) {
-        var folders = Set<String>()
-        for path in paths {
-            var parts = path.split(separator: "/").dropLast()
-            while !parts.isEmpty {
-                folders.insert(parts.joined(separator: "/"))
-                parts = parts.dropLast()
-            }
-        }
-        for folder in folders.sorted(by: { $0.count > $1.count }) {
-            SystemCall.removeFolderIfEmpty(base + "/" + folder)
-        }
-    }
-
     private func isFolder(_ path: String) -> Bool {
         SystemCall.status(path)?.kind == .directory
-    }
-
-    func removeItem(_ path: String) throws {
-        do {
-            try FileManager.default.removeItem(atPath: path)
-        } catch {
-            throw ODRPackError.fileOperation("cannot remove '\(path)': \(error.localizedDescription)")
-        }
     }
 }

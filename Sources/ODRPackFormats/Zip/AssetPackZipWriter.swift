@@ -52,11 +52,14 @@ package final class AssetPackZipWriter {
     /// Adds one entry. With `hashingContent`, it also returns the SHA-256 of the entry's own bytes, taken as they go
     /// by: a stored entry's in one pass with the archive's hash, so its digest costs a third of a second hash.
     /// - Parameter pieces: for `.copied` and `.streamed`, calls its argument with each piece of the bytes, in order.
+    /// - Parameter mode: the entry's Unix mode, when not the standard one of its kind (an IPA's executables and links).
     @discardableResult
     package func add(
         _ name: String, _ data: EntryData, size: Int64 = 0, crc: UInt32 = 0, hashingContent: Bool = false,
-        pieces: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void = { _ in }
+        mode: UInt32? = nil, pieces: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void = { _ in }
     ) throws -> String? {
+        let recordsBefore = records.count
+        defer { if let mode, records.count > recordsBefore { records[records.count - 1].mode = mode } }
         var content: SHA256Hasher? = hashingContent ? SHA256Hasher.paired() : nil
         switch data {
         case .folder:

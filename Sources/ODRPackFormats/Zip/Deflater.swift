@@ -2,11 +2,11 @@ import CZlib
 import ODRPackPlatform
 
 /// Raw deflate (no zlib header) through zlib, reused across entries. Owns its `z_stream`, freed in `deinit`.
-final class Deflater {
+package final class Deflater {
     private var stream = z_stream()
     private let output: UnsafeMutableRawBufferPointer
 
-    init(level: Int) throws {
+    package init(level: Int) throws {
         output = .allocate(byteCount: 256 * 1024, alignment: 16)
         let status = deflateInit2_(
             &stream, Int32(level), Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY,
@@ -23,7 +23,9 @@ final class Deflater {
     }
 
     /// Compresses `input` (the last piece when `finish`), handing every compressed piece to `sink`.
-    func compress(_ input: UnsafeRawBufferPointer, finish: Bool, sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+    package func compress(_ input: UnsafeRawBufferPointer, finish: Bool, sink: (UnsafeRawBufferPointer) throws -> Void)
+        throws
+    {
         stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
         stream.avail_in = uInt(input.count)
         while true {

@@ -365,11 +365,11 @@ extension [UInt8] {
 }
 
 /// Raw inflate through zlib; owns its stream.
-private final class Inflater {
+package final class Inflater {
     private var stream = z_stream()
     private let output = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
 
-    init() throws {
+    package init() throws {
         guard inflateInit2_(&stream, -MAX_WBITS, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             output.deallocate()
             throw StreamingZipReader.FormatError(description: "cannot start zlib's inflate")
@@ -382,7 +382,9 @@ private final class Inflater {
     }
 
     /// Inflates one piece; returns true once the stream has ended.
-    func inflate(_ input: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
+    package func inflate(_ input: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> Void) throws
+        -> Bool
+    {
         stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
         stream.avail_in = uInt(input.count)
         while true {

@@ -12,6 +12,12 @@ package struct ZipCentralDirectory {
         package var size: UInt64
         /// File offset of the entry's local header.
         package var headerOffset: UInt64
+        /// The general-purpose flags (bit 3: sizes in a data descriptor after the data, as some zip tools write).
+        package var flags: UInt16 = 0
+        /// The high byte is the system whose attributes the entry carries (3: Unix).
+        package var versionMadeBy: UInt16 = 0
+        /// The Unix mode (type and permission bits) of an entry made on Unix: an IPA's executables and links.
+        package var mode: UInt32 = 0
     }
 
     package typealias FormatError = ZipFormatError
@@ -98,7 +104,8 @@ package struct ZipCentralDirectory {
                 method: raw.little(at + 10), crc: raw.little(at + 16),
                 compressedSize: UInt64(raw.little(at + 20, as: UInt32.self)),
                 size: UInt64(raw.little(at + 24, as: UInt32.self)),
-                headerOffset: UInt64(raw.little(at + 42, as: UInt32.self)))
+                headerOffset: UInt64(raw.little(at + 42, as: UInt32.self)), flags: raw.little(at + 8),
+                versionMadeBy: raw.little(at + 4), mode: raw.little(at + 38, as: UInt32.self) >> 16)
             try ZipFormat.forEachExtraField(
                 UnsafeRawBufferPointer(rebasing: raw[extraStart..<(extraStart + extraLength)])
             ) { id, field in

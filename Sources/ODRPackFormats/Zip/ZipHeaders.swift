@@ -11,10 +11,13 @@ package enum ZipHeaders {
         /// Where its local header starts.
         package var offset: UInt64
         package let isFolder: Bool
+        /// The entry's Unix mode (type and permission bits) when it is not the pack's standard 0100644 or 040755: an
+        /// IPA keeps an app's executables and symbolic links (docs/store.md#ipa).
+        package var mode: UInt32?
 
         package init(
             name: [UInt8], method: UInt16, crc: UInt32, compressedSize: UInt64, size: UInt64, offset: UInt64,
-            isFolder: Bool
+            isFolder: Bool, mode: UInt32? = nil
         ) {
             self.name = name
             self.method = method
@@ -23,6 +26,7 @@ package enum ZipHeaders {
             self.size = size
             self.offset = offset
             self.isFolder = isFolder
+            self.mode = mode
         }
     }
 
@@ -70,8 +74,8 @@ package enum ZipHeaders {
             extra.appendLittleEndian(UInt16(numbers.count))
             extra += numbers
         }
-        let mode =
-            record.isFolder ? ZipFormat.folderMode << 16 | ZipFormat.dosFolderAttribute : ZipFormat.fileMode << 16
+        let unixMode = record.mode ?? (record.isFolder ? ZipFormat.folderMode : ZipFormat.fileMode)
+        let mode = unixMode << 16 | (record.isFolder ? ZipFormat.dosFolderAttribute : 0)
         var header: [UInt8] = []
         header.reserveCapacity(ZipFormat.centralHeaderSize + record.name.count + extra.count)
         header.appendLittleEndian(ZipFormat.centralHeaderSignature)

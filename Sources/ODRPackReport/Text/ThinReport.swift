@@ -9,7 +9,7 @@ package enum ThinReport {
         .object([
             ("removed", .strings(result.removed)), ("removedBytes", .int(result.removedBytes)),
             ("embedded", .strings(result.embedded)), ("installed", .strings(result.installed)),
-            ("infoPlistKeys", .strings(result.infoPlistKeys)),
+            ("infoPlistKeys", .strings(result.infoPlistKeys)), ("dryRun", .bool(result.dryRun)),
             ("diagnostics", DiagnosticsDocument.json(result.diagnostics)),
         ])
     }

@@ -17,7 +17,9 @@ struct BackgroundAssetsThinner {
         "BAManifestURL", "BAInitialDownloadRestrictions", "BAMaxInstallSize", "BAEssentialMaxInstallSize",
     ]
 
-    func run(_ location: AppThinner.Location) throws -> AppThinner.Result {
+    /// What thinning the app means (the checks' findings in the result) and the change that does it, which the caller
+    /// commits.
+    func plan(_ location: AppThinner.Location, info infoPath: String) throws -> (AppThinner.Result, AppTransaction) {
         let options = thinner.options
         if options.embed {
             throw ODRPackError.usage(
@@ -36,20 +38,16 @@ struct BackgroundAssetsThinner {
             throw ODRPackError.unusableInput(
                 "'\(tagsPath)' cannot be read: is '\(options.buildPath)' a finished odrpack build?")
         }
-        let infoPath = try Self.infoPlistPath(of: location.app)
-        let (original, format) = try Self.readPlist(infoPath)
+        let (original, format) = try AppThinner.readPlist(infoPath)
         var plist = original
 
         var result = AppThinner.Result()
-        let (toRemove, diagnostics) = try thinner.packedFiles(of: manifest, in: location)
-        result.diagnostics = diagnostics
+        var change = AppTransaction(app: location.app)
+        let found = try thinner.packedFiles(of: manifest, in: location)
+        result.diagnostics = found.diagnostics
         let tagsName = Self.tagsLocation(app: location.app, infoPath: infoPath)
-        if !diagnostics.hasErrors,
-            let warning = thinner.notInAppWarning(
-                manifest, found: toRemove.count, in: location,
-                installed: (tagsName, tags))
-        {
-            result.diagnostics.append(warning)
+        if !found.diagnostics.hasErrors {
+            result.diagnostics += thinner.notInAppWarnings(manifest, found, in: location, installed: (tagsName, tags))
         }
         var appGroup = options.appGroup ?? settings.appGroup
         if appGroup == nil, case .string(let existing)? = plist["BAAppGroupID"] { appGroup = existing }
@@ -65,7 +63,7 @@ struct BackgroundAssetsThinner {
                     subject: "BAAppGroupID"))
         }
         if let problem = Self.downloaderExtensionProblem(location.app) { result.diagnostics.append(problem) }
-        if result.diagnostics.hasErrors { return result }
+        if result.diagnostics.hasErrors { return (result, change) }
 
         let keys = try infoPlistValues(settings: settings, appGroup: appGroup!)
         for (key, value) in keys { plist[key] = value }
@@ -73,17 +71,23 @@ struct BackgroundAssetsThinner {
         // Written only when a value changed, so a second run leaves the file's bytes as they are.
         let newInfo = plist == original ? nil : Self.serialize(plist, format: format)
 
-        // Change the app.
-        try thinner.remove(toRemove, in: location, into: &result)
+        // The change: the packed files out, the tags document and the Info.plist in.
+        thinner.remove(found.toRemove, in: location, into: &result, change: &change)
         let tagsTarget = location.app + "/" + tagsName
-        if FileManager.default.contents(atPath: tagsTarget) != tags {
-            try OutputFolder.makeFolder((tagsTarget as NSString).deletingLastPathComponent)
-            try AtomicFile.write(tags, to: tagsTarget, replacingLinks: true)
+        if FileManager.default.contents(atPath: tagsTarget) != tags
+            || SystemCall.status(tagsTarget, followingLinks: false)?.kind != .regular
+        {
+            let folder = (tagsTarget as NSString).deletingLastPathComponent
+            if !options.dryRun, SystemCall.status(folder, followingLinks: false) == nil {
+                try OutputFolder.makeFolder(folder)
+                change.createdFolders.append(folder)
+            }
+            change.writes.append((tagsTarget, tags))
         }
         result.installed = [tagsName]
-        if let newInfo { try AtomicFile.write(newInfo, to: infoPath, replacingLinks: true) }
+        if let newInfo { change.writes.append((infoPath, newInfo)) }
         result.infoPlistKeys = keys.map(\.0).sorted()
-        return result
+        return (result, change)
     }
 
     /// Where `AssetPackTags.json` goes: the app's root, or for a macOS app (`Contents/Info.plist`) its
@@ -149,35 +153,6 @@ struct BackgroundAssetsThinner {
         format == .binary ? PropertyListValue.dictionary(plist).binaryData() : XMLPropertyList.data(.dictionary(plist))
     }
 
-    /// `APP/Info.plist` (iOS, tvOS, visionOS), else `APP/Contents/Info.plist` (macOS).
-    static func infoPlistPath(of app: String) throws -> String {
-        for path in [app + "/Info.plist", app + "/Contents/Info.plist"]
-        where FileManager.default.fileExists(atPath: path) {
-            return path
-        }
-        throw ODRPackError.unusableInput("'\(app)' has no Info.plist: pass a built app bundle (MyGame.app)")
-    }
-
-    static func readPlist(_ path: String) throws -> (
-        [String: PropertyListValue], PropertyListSerialization.PropertyListFormat
-    ) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ODRPackError.fileOperation("cannot read '\(path)'")
-        }
-        var format = PropertyListSerialization.PropertyListFormat.xml
-        guard let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: &format),
-            let dictionary = plist as? [String: Any]
-        else {
-            throw ODRPackError.unusableInput("'\(path)' is not a property list dictionary: is the app bundle complete?")
-        }
-        guard case .dictionary(let values)? = PropertyListValue(foundation: dictionary) else {
-            throw ODRPackError.unusableInput(
-                "'\(path)' holds a value a property list cannot: is the app bundle complete?")
-        }
-        // Old-style (OpenStep) plists cannot be written back: XML keeps every value.
-        return (values, format == .openStep ? .xml : format)
-    }
-
     /// The downloader extension's identifier (docs/background-assets.md): exactly this, nothing that merely mentions background assets.
     static let downloaderExtensionPoint = "com.apple.background-asset-downloader-extension"
 
@@ -193,7 +168,9 @@ struct BackgroundAssetsThinner {
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
             for name in names where name.hasSuffix(".appex") {
                 let appex = path + "/" + name
-                guard let info = try? infoPlistPath(of: appex), let (plist, _) = try? readPlist(info) else { continue }
+                guard let info = try? AppThinner.infoPlistPath(of: appex),
+                    let (plist, _) = try? AppThinner.readPlist(info)
+                else { continue }
                 var points: [String] = []
                 for (container, key) in [
                     ("EXAppExtensionAttributes", "EXExtensionPointIdentifier"),

@@ -11,12 +11,18 @@ struct OnDemandResourcesThinner {
     let manifest: BuildManifest
     let buildFolder: String
 
-    func run(_ location: AppThinner.Location) throws -> AppThinner.Result {
+    /// What thinning the app means (the checks' findings in the result) and the change that does it, which the caller
+    /// commits: nothing is changed here but the embedded packs staged under temporary names.
+    func plan(_ location: AppThinner.Location) throws -> (AppThinner.Result, AppTransaction) {
         let options = thinner.options
         let app = location.app
         if options.appGroup != nil {
             throw ODRPackError.usage(
                 "--app-group applies to Background Assets builds only; '\(options.buildPath)' is an ODR build")
+        }
+        let packsFolder = app + "/" + AppleManifests.packsFolder
+        if options.embed {
+            try Self.checkPacksFolderName(in: app)
         }
         let applePlist =
             [AppleManifests.manifestFile, AppleManifests.templateFile]
@@ -32,36 +38,40 @@ struct OnDemandResourcesThinner {
 
         // 1. Check: every app file at a pack's path must hold the pack's bytes.
         var result = AppThinner.Result()
-        let (toRemove, diagnostics) = try thinner.packedFiles(of: manifest, in: location)
-        result.diagnostics = diagnostics
-        if result.diagnostics.hasErrors { return result }
-        if let warning = thinner.notInAppWarning(
-            manifest, found: toRemove.count, in: location,
-            installed: (AppleManifests.onDemandResourcesFile, plists.first?.1))
-        {
-            result.diagnostics.append(warning)
-        }
+        var change = AppTransaction(app: app)
+        let found = try thinner.packedFiles(of: manifest, in: location)
+        result.diagnostics = found.diagnostics
+        if result.diagnostics.hasErrors { return (result, change) }
+        result.diagnostics += thinner.notInAppWarnings(
+            manifest, found, in: location, installed: (AppleManifests.onDemandResourcesFile, plists.first?.1))
+        thinner.remove(found.toRemove, in: location, into: &result, change: &change)
 
-        // 2. Prepare the embedded packs beside their final names.
-        let packsFolder = app + "/" + AppleManifests.packsFolder
-        let temporaryPrefix = TemporaryName.processPrefix
-        var embedded: [(name: String, size: Int64, pack: BuildManifest.Pack)] = []
+        // 2. The embedded packs, staged beside their final names (a dry run only names them).
+        let packsFolderExists = SystemCall.status(packsFolder, followingLinks: false)?.kind == .directory
+        var embedded: [(name: String, pack: BuildManifest.Pack)] = []
         if options.embed {
-            try OutputFolder.makeFolder(packsFolder)
-            do {
-                for pack in manifest.packs.sorted(by: { $0.id < $1.id }) {
-                    let name = (pack.file as NSString).lastPathComponent
-                    let size = try PackExtractor.extract(
-                        buildFolder + "/" + pack.file, to: packsFolder + "/" + TemporaryName.beside(name))
-                    embedded.append((name, size, pack))
-                }
-            } catch {
-                for name in (try? FileManager.default.contentsOfDirectory(atPath: packsFolder)) ?? []
-                where name.hasPrefix(temporaryPrefix) {
-                    try? FileManager.default.removeItem(atPath: packsFolder + "/" + name)
-                }
-                throw error
+            embedded = manifest.packs.sorted(by: { $0.id < $1.id }).map {
+                (($0.file as NSString).lastPathComponent, $0)
             }
+            if !options.dryRun {
+                if !packsFolderExists {
+                    try OutputFolder.makeFolder(packsFolder)
+                    change.createdFolders.append(packsFolder)
+                }
+                do {
+                    for item in embedded {
+                        let staged = packsFolder + "/" + TemporaryName.beside(item.name)
+                        // Listed before it is written: a pack cut off halfway (a full disk) is removed too.
+                        change.installs.append((staged, packsFolder + "/" + item.name))
+                        _ = try PackExtractor.extract(buildFolder + "/" + item.pack.file, to: staged)
+                    }
+                } catch {
+                    for (staged, _) in change.installs { try? FileManager.default.removeItem(atPath: staged) }
+                    for folder in change.createdFolders { SystemCall.removeFolderIfEmpty(folder) }
+                    throw error
+                }
+            }
+            result.embedded = embedded.map(\.name)
             let resources = embedded.map { item in
                 AppleManifests.assetPackResource(
                     id: item.pack.id, url: AppleManifests.packsFolder + "/" + AppleManifests.percentEncoded(item.name),
@@ -79,34 +89,48 @@ struct OnDemandResourcesThinner {
                 ))
         }
 
-        // 3. Change the app.
-        try thinner.remove(toRemove, in: location, into: &result)
-        let embeddedNames = Set(embedded.map(\.name))
-        for item in embedded {
-            let final = packsFolder + "/" + item.name
-            if FileManager.default.fileExists(atPath: final) { try thinner.removeItem(final) }
-            if let failure = SystemCall.rename(packsFolder + "/" + TemporaryName.beside(item.name), to: final) {
-                throw ODRPackError.systemCall("cannot move the embedded pack into '\(final)'", failure)
+        // 3. Packs embedded by an earlier run that this build no longer has (or every one, without --embed).
+        if packsFolderExists {
+            let embeddedNames = Set(embedded.map { PathKey($0.name) })
+            for name in try OutputFolder.names(in: packsFolder)
+            where name.hasSuffix(".assetpack") && !embeddedNames.contains(PathKey(name)) {
+                change.removals.append(packsFolder + "/" + name)
             }
-            result.embedded.append(item.name)
+            if !options.embed { change.emptiedFolders.append(packsFolder) }
         }
-        // Packs embedded by an earlier run that this build no longer has (or every one, without --embed).
-        for name in try OutputFolder.names(in: packsFolder)
-        where name.hasSuffix(".assetpack") && !embeddedNames.contains(name) {
-            try thinner.removeItem(packsFolder + "/" + name)
-        }
-        if !options.embed { SystemCall.removeFolderIfEmpty(packsFolder) }
         for (name, data) in plists {
-            if FileManager.default.contents(atPath: app + "/" + name) != data {
-                try AtomicFile.write(data, to: app + "/" + name, replacingLinks: true)
+            if FileManager.default.contents(atPath: app + "/" + name) != data
+                || SystemCall.status(app + "/" + name, followingLinks: false)?.kind != .regular
+            {
+                change.writes.append((app + "/" + name, data))
             }
             result.installed.append(name)
         }
         // One asset-pack manifest: the one this run installed.
         for name in [AppleManifests.manifestFile, AppleManifests.templateFile]
-        where !plists.contains(where: { $0.0 == name }) {
-            _ = SystemCall.removeFile(app + "/" + name)
+        where !plists.contains(where: { $0.0 == name })
+            && SystemCall.status(app + "/" + name, followingLinks: false) != nil
+        {
+            change.removals.append(app + "/" + name)
         }
-        return result
+        return (result, change)
+    }
+
+    /// `--embed` needs the name `OnDemandResources` for a folder in the app's root: anything else of that name, in any
+    /// letter case (an executable named so; case-insensitive file systems make them one), is exit 2.
+    static func checkPacksFolderName(in app: String) throws {
+        let wanted = AppleManifests.packsFolder
+        for name in try OutputFolder.names(in: app) where name.lowercased() == wanted.lowercased() {
+            if name == wanted, SystemCall.status(app + "/" + name, followingLinks: false)?.kind == .directory {
+                continue
+            }
+            throw ODRPackError.unusableInput(
+                """
+                '\(app)/\(name)' is not the folder of embedded packs (the app's executable or a file of that name): \
+                --embed needs '\(wanted)/' for the packs; thin without --embed and serve the packs, or rename the \
+                app's '\(name)'
+                """
+            )
+        }
     }
 }

@@ -5,9 +5,9 @@ import ODRPackPlatform
 
 /// Lays out a built pack (a zip or a folder) as a pack folder: what an app embeds and an IPA holds. Files get
 /// mode 0644, folders 0755, and the times the pack holds, so the copy is as reproducible as the build.
-enum PackExtractor {
+package enum PackExtractor {
     /// Writes the pack at `source` into the new folder `destination`; returns the bytes of its files.
-    static func extract(_ source: String, to destination: String) throws -> Int64 {
+    package static func extract(_ source: String, to destination: String) throws -> Int64 {
         let status = try SystemCall.requireStatus(source, followingLinks: false, "cannot read the pack '\(source)'")
         guard status.kind == .directory || status.kind == .regular else {
             throw ODRPackError.unusableInput(

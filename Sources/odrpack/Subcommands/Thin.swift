@@ -36,6 +36,9 @@ struct Thin: ParsableCommand {
     )
     var appGroup: String?
 
+    @Flag(help: "Print what thin would remove and install, and change nothing.")
+    var dryRun = false
+
     @Flag(help: "Print one JSON document on stdout.")
     var json = false
 
@@ -49,6 +52,7 @@ struct Thin: ParsableCommand {
         options.embed = embed
         options.resourcesPath = resourcesPath
         options.appGroup = appGroup
+        options.dryRun = dryRun
         let result = try AppThinner(options: options).run {
             try? console.printError("odrpack: a build is using '\(buildDirectory)': waiting for it to finish\n")
         }
@@ -58,6 +62,8 @@ struct Thin: ParsableCommand {
             try console.printDiagnostics(result.diagnostics)
             if result.diagnostics.hasErrors {
                 try console.printError("odrpack: the app is unchanged: \(Console.countSummary(result.diagnostics))\n")
+            } else if dryRun {
+                try console.printOut(Self.dryRunText(result, app: app))
             } else {
                 var text =
                     "Thinned \(app): removed \(result.removed.count) file\(result.removed.count == 1 ? "" : "s") "
@@ -79,5 +85,17 @@ struct Thin: ParsableCommand {
         try gitHub.emit(
             result.diagnostics, summary: "### odrpack thin \(app)\n\n" + MarkdownReport.problems(result.diagnostics))
         if result.diagnostics.hasErrors { throw ExitCode(1) }
+    }
+
+    /// `--dry-run`: each file thin would remove, then what it would install and embed.
+    static func dryRunText(_ result: AppThinner.Result, app: String) -> String {
+        var text = ""
+        for path in result.removed { text += "remove  \(path)\n" }
+        for name in result.installed { text += "install \(name)\n" }
+        for name in result.embedded { text += "embed   OnDemandResources/\(name)\n" }
+        for key in result.infoPlistKeys { text += "set     \(key) in Info.plist\n" }
+        let files = "\(result.removed.count) file\(result.removed.count == 1 ? "" : "s")"
+        return text
+            + "Dry run: thin would remove \(files) (\(ByteCount.format(result.removedBytes))) from \(app); nothing changed\n"
     }
 }

@@ -19,7 +19,7 @@ import Testing
             try project.file(base + path, bytes: try Data(contentsOf: URL(fileURLWithPath: project.path("R/" + path))))
         }
         try project.file("Game.app/Game", "executable")
-        try project.file("Game.app/Info.plist", "app's own")
+        try project.file("Game.app/Info.plist", bytes: AppBundleFixture.infoPlist(bundleId: "com.example.build"))
         return project
     }
 

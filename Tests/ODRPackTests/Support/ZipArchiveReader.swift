@@ -35,6 +35,15 @@ final class ZipArchiveReader {
         return archive_entry_pathname(next).map { String(cString: $0) } ?? ""
     }
 
+    /// The current entry's Unix mode (type and permission bits), as its central or local record gives it.
+    var mode: UInt32 { UInt32(archive_entry_mode(entry)) }
+
+    /// The current entry's link target, when it is a symbolic link.
+    var symlinkTarget: String? {
+        if let utf8 = archive_entry_symlink_utf8(entry) { return String(cString: utf8) }
+        return archive_entry_symlink(entry).map { String(cString: $0) }
+    }
+
     /// Streams the current entry's data to `body`; returns the byte count.
     @discardableResult
     func readData(_ body: (UnsafeRawBufferPointer) -> Void) throws -> Int64 {

@@ -508,7 +508,7 @@ import Testing
         #expect(TestSystem.makeFIFO(pack))
         let verify = try CommandRunner.run(["verify", "out"], in: project.root)
         #expect(verify.status == 1 && verify.stderr.contains("is neither a file nor a folder"))
-        try project.file("Game.app/Info.plist", "app")
+        try project.file("Game.app/Info.plist", bytes: AppBundleFixture.infoPlist(bundleId: "com.example.build"))
         #expect(try CommandRunner.run(["thin", "Game.app", "out", "--embed"], in: project.root).status == 2)
         #expect(try buildInfo(try build(project))["written"]?.count == 1)
         #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
@@ -521,7 +521,7 @@ import Testing
         let verify = try CommandRunner.run(
             ["verify", "odrpack-manifest.json"], in: project.root.appendingPathComponent("out"))
         #expect(verify.status == 0, "\(verify.stderr)")
-        try project.file("Game.app/Info.plist", "app")
+        try project.file("Game.app/Info.plist", bytes: AppBundleFixture.infoPlist(bundleId: "com.example.build"))
         let thin = try CommandRunner.run(
             ["thin", "../Game.app", "odrpack-manifest.json", "--embed"], in: project.root.appendingPathComponent("out"))
         #expect(thin.status == 0, "\(thin.stderr)")

@@ -51,6 +51,7 @@ import Testing
         )
         try project.file("R/Levels/a.json", "{}")
         try project.file("Game.app/Levels/a.json", "{}")
+        try project.file("Game.app/Info.plist", bytes: AppBundleFixture.infoPlist(bundleId: "com.example.long"))
         let build = try CommandRunner.run(["build", "-o", "out"] + options, in: project.root)
         #expect(build.status == 0, "\(build.stderr)")
         let names = try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources"))

@@ -20,7 +20,8 @@ import Testing
         directory.entries.map {
             .init(
                 name: $0.name, method: UInt16($0.method), crc: $0.crc, compressedSize: $0.compressedSize, size: $0.size,
-                headerOffset: $0.offset)
+                headerOffset: $0.offset, flags: UInt16($0.flags), versionMadeBy: UInt16($0.versionMadeBy),
+                mode: UInt32($0.mode))
         }
     }
 

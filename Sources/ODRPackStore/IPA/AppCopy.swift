@@ -1,0 +1,212 @@
+import Foundation
+import ODRPackFormats
+import ODRPackPlatform
+
+/// The temporary copy `ipa` works on (docs/store.md#ipa), so its inputs never change: an app folder copied into
+/// `Payload/NAME.app/` of a new folder, or an `.ipa` unpacked there whole (with `SwiftSupport/`, `Symbols/`… beside
+/// `Payload/`). Files keep their bytes and permission bits, symbolic links stay links.
+enum AppCopy {
+    /// Copies the app folder `app` to `root/Payload/<its name>`; returns the copy's path.
+    static func copyFolder(_ app: String, into root: String) throws -> String {
+        let name = (app as NSString).lastPathComponent
+        let copy = root + "/Payload/" + name
+        try OutputFolder.makeFolder(root + "/Payload")
+        try copyTree(app, to: copy)
+        return copy
+    }
+
+    /// Copies the folder `source` to the new folder `destination`, links as links.
+    static func copyTree(_ source: String, to destination: String) throws {
+        try OutputFolder.makeFolder(destination)
+        var folders: [(String, FileMode)] = []
+        for entry in try FolderWalk.entries(under: source) {
+            let from = source + "/" + entry.path
+            let to = destination + "/" + entry.path
+            switch entry.status.kind {
+            case .directory:
+                try OutputFolder.makeFolder(to)
+                folders.append((to, entry.status.permissions))
+            case .symbolicLink:
+                try link(
+                    to, target: try fileOperation { try FileManager.default.destinationOfSymbolicLink(atPath: from) })
+            case .regular:
+                try FileCopy.copy(from, to: to)
+                try setPermissions(to, entry.status.permissions)
+            case .other:
+                throw ODRPackError.unusableInput(
+                    "'\(from)' is neither a file, a folder nor a symbolic link: an app bundle holds only those")
+            }
+        }
+        // Folders keep their modes, writable by their owner so that thinning can remove files in them.
+        if let status = SystemCall.status(source) { folders.append((destination, status.permissions)) }
+        for (folder, permissions) in folders.reversed() { try setPermissions(folder, permissions | 0o700) }
+    }
+
+    /// Unpacks the `.ipa` at `path` into `root` and returns the app's path (`root/Payload/NAME.app`).
+    static func unpack(_ path: String, into root: String) throws -> String {
+        do {
+            try unpackZip(path, into: root)
+        } catch let error as ZipFormatError {
+            throw ODRPackError.unusableInput(
+                "'\(path)' is not a readable IPA (\(error.description)): pass the app's .ipa or its .app folder")
+        }
+        let apps = try OutputFolder.names(in: root + "/Payload").filter { $0.hasSuffix(".app") }.sorted()
+        guard apps.count == 1,
+            SystemCall.status(root + "/Payload/" + apps[0], followingLinks: false)?.kind == .directory
+        else {
+            throw ODRPackError.unusableInput(
+                """
+                '\(path)' holds \(apps.isEmpty ? "no" : "\(apps.count)") apps in Payload/: an IPA holds exactly one \
+                Payload/NAME.app/
+                """
+            )
+        }
+        return root + "/Payload/" + apps[0]
+    }
+
+    /// Reads the zip through its central directory, which every zip tool writes whole: entries whose sizes follow
+    /// their data (data descriptors, as `ditto` writes them) are read as well as the rest, and each entry's mode
+    /// comes with it. Every entry's CRC-32 and size are checked.
+    private static func unpackZip(_ path: String, into root: String) throws {
+        let descriptor: Int32
+        switch SystemCall.openForReading(path) {
+        case .success(let opened): descriptor = opened
+        case .failure(let error): throw ODRPackError.systemCall("cannot read '\(path)'", error)
+        }
+        defer { SystemCall.closeFile(descriptor) }
+        let size = try SystemCall.requireStatus(path, "cannot read '\(path)'").stamp.size
+        let directory = try ZipCentralDirectory(descriptor: descriptor, fileSize: UInt64(size))
+        let buffer = ReadBuffer(size: 1 << 20)
+        var seen = Set<PathKey>()
+        var links: [(String, FileMode)] = []
+        var folders: [(String, FileMode)] = []
+        for entry in directory.entries {
+            let name = try checkedName(entry.name, in: path)
+            guard seen.insert(PathKey(name)).inserted else {
+                throw ODRPackError.unusableInput("'\(path)' holds '\(name)' twice: rebuild the IPA")
+            }
+            let target = root + "/" + name
+            let unixMode = entry.versionMadeBy >> 8 == 3 ? entry.mode : 0
+            try OutputFolder.makeFolder((target as NSString).deletingLastPathComponent)
+            if entry.name.hasSuffix("/") || unixMode & 0o170000 == 0o040000 {
+                try OutputFolder.makeFolder(target)
+                folders.append((target, unixMode == 0 ? 0o755 : FileMode(unixMode & 0o777) | 0o700))
+                continue
+            }
+            guard SystemCall.status(target, followingLinks: false) == nil else {
+                throw ODRPackError.unusableInput("'\(path)' holds '\(name)' inside a file it holds: rebuild the IPA")
+            }
+            let output = try OutputFile(path: target)
+            defer { output.close() }
+            try readData(of: entry, from: descriptor, path: path, buffer: buffer) { try output.write($0) }
+            if unixMode & 0o170000 == 0o120000 {
+                links.append((target, 0))
+            } else {
+                try setPermissions(target, unixMode == 0 ? 0o644 : FileMode(unixMode & 0o777))
+            }
+        }
+        // A link's data is its target; made once every file is out, so that nothing is written through one.
+        for (target, _) in links {
+            guard let data = FileManager.default.contents(atPath: target) else {
+                throw ODRPackError.fileOperation("cannot read back '\(target)'")
+            }
+            try fileOperation { try FileManager.default.removeItem(atPath: target) }
+            try link(target, target: String(decoding: data, as: UTF8.self))
+        }
+        for (folder, permissions) in folders.sorted(by: { $0.0.utf8.count > $1.0.utf8.count }) {
+            try setPermissions(folder, permissions)
+        }
+    }
+
+    /// The entry's name without a final "/", refused when it could leave the folder it is unpacked into.
+    private static func checkedName(_ entryName: String, in path: String) throws -> String {
+        let name = entryName.hasSuffix("/") ? String(entryName.dropLast()) : entryName
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        guard !name.isEmpty, !name.hasPrefix("/"), !name.utf8.contains(0),
+            !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." })
+        else {
+            throw ODRPackError.unusableInput(
+                "'\(path)' holds the entry '\(entryName)', which leaves the archive: it is no IPA to trust")
+        }
+        return name
+    }
+
+    /// Streams one entry's uncompressed bytes: its data starts after its local header's name and extra field.
+    private static func readData(
+        of entry: ZipCentralDirectory.Entry, from descriptor: Int32, path: String, buffer: ReadBuffer,
+        _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        var header = [UInt8](repeating: 0, count: 30)
+        let got = header.withUnsafeMutableBytes {
+            SystemCall.readFully(descriptor, into: $0.baseAddress!, count: 30, at: Int64(entry.headerOffset))
+        }
+        guard got == 30, header[0] == 0x50, header[1] == 0x4B, header[2] == 3, header[3] == 4 else {
+            throw unreadable(path, "no local header for '\(entry.name)' at \(entry.headerOffset)")
+        }
+        let nameLength = UInt64(header[26]) | UInt64(header[27]) << 8
+        let extraLength = UInt64(header[28]) | UInt64(header[29]) << 8
+        var offset = entry.headerOffset + 30 + nameLength + extraLength
+        var left = entry.compressedSize
+        var crc: UInt32 = 0
+        var produced: UInt64 = 0
+        func emit(_ bytes: UnsafeRawBufferPointer) throws {
+            crc = CRC32.update(crc, bytes)
+            produced += UInt64(bytes.count)
+            try body(bytes)
+        }
+        let inflater: Inflater?
+        switch entry.method {
+        case ZipFormat.stored: inflater = nil
+        case ZipFormat.deflated: inflater = try Inflater()
+        default:
+            throw unreadable(
+                path, "'\(entry.name)' uses compression method \(entry.method), not stored (0) or deflate (8)")
+        }
+        var ended = false
+        while left > 0 {
+            let count = SystemCall.readFully(
+                descriptor, into: buffer.bytes.baseAddress!, count: Int(min(UInt64(buffer.bytes.count), left)),
+                at: Int64(offset))
+            guard count > 0 else { throw unreadable(path, "'\(entry.name)' ends before its data") }
+            let piece = UnsafeRawBufferPointer(rebasing: buffer.bytes[..<count])
+            if let inflater {
+                guard !ended else { throw unreadable(path, "'\(entry.name)': data after its deflate stream") }
+                ended = try inflater.inflate(piece, emit)
+            } else {
+                try emit(piece)
+            }
+            offset += UInt64(count)
+            left -= UInt64(count)
+        }
+        if let inflater, !ended, entry.compressedSize == 0 {
+            ended = try inflater.inflate(UnsafeRawBufferPointer(start: nil, count: 0), emit)
+        }
+        guard inflater == nil || ended, crc == entry.crc, produced == entry.size else {
+            throw ODRPackError.unusableInput("'\(entry.name)' in '\(path)' is damaged (CRC or size mismatch)")
+        }
+    }
+
+    private static func unreadable(_ path: String, _ why: String) -> ODRPackError {
+        .unusableInput("'\(path)' is not a readable IPA (\(why)): pass the app's .ipa or its .app folder")
+    }
+
+    private static func link(_ path: String, target: String) throws {
+        try fileOperation { try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target) }
+    }
+
+    private static func setPermissions(_ path: String, _ permissions: FileMode) throws {
+        try fileOperation {
+            try FileManager.default.setAttributes([.posixPermissions: Int(permissions)], ofItemAtPath: path)
+        }
+    }
+
+    private static func fileOperation<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as ODRPackError {
+            throw error
+        } catch {
+            throw ODRPackError.fileOperation(error.localizedDescription)
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import ODRPackFormats
+import ODRPackPlatform
+
+/// Zips a folder into an IPA (docs/store.md#ipa) with the project's zip writer: entries sorted by path, each folder
+/// before what it holds, every entry at one time, local headers with CRC-32 and sizes (no data descriptors), zip64
+/// only where a number needs it. Files are deflated unless that saves nothing; modes are kept (an executable stays
+/// executable) and symbolic links are stored as links (their target as data, the link mode). The same folder gives
+/// the same bytes (folders are 0755, as the process's umask would otherwise show through).
+enum IPAArchiver {
+    /// Files up to this size are read and deflated in memory; larger ones are deflated twice, once only to measure.
+    static let inMemoryLimit = 1 << 20
+    static let level = 6
+
+    /// Writes the zip of everything under `root` to the new file `path`; returns its size.
+    static func archive(_ root: String, to path: String, entryTime: Int64) throws -> Int64 {
+        let entries = try FolderWalk.entries(under: root, slashedFolders: true)
+        let descriptor = try SystemCall.createFile(path)
+        defer { SystemCall.closeFile(descriptor) }
+        let writer = try AssetPackZipWriter(descriptor: descriptor, path: path, entryTime: entryTime, level: level)
+        let measure = try Deflater(level: level)
+        let buffer = ReadBuffer(size: inMemoryLimit)
+        for entry in entries {
+            let source = root + "/" + entry.path
+            let permissions = UInt32(entry.status.permissions) & 0o777
+            switch entry.status.kind {
+            case .directory:
+                // Folders are 0755 whatever the umask or the copy's owner bits: the same app gives the same bytes.
+                try writer.add(entry.path + "/", .folder, mode: 0o040755)
+            case .symbolicLink:
+                let target = try FileManager.default.destinationOfSymbolicLink(atPath: source)
+                let bytes = Array(target.utf8)
+                try bytes.withUnsafeBytes { raw in
+                    try writer.add(
+                        entry.path, .archived(raw, deflated: false), size: Int64(raw.count),
+                        crc: CRC32.update(0, raw), mode: 0o120000 | permissions)
+                }
+            case .regular:
+                try addFile(
+                    source, as: entry.path, size: entry.status.stamp.size, mode: 0o100000 | permissions,
+                    writer: writer, measure: measure, buffer: buffer)
+            case .other:
+                throw ODRPackError.unusableInput(
+                    "'\(source)' is neither a file, a folder nor a symbolic link: an IPA holds only those")
+            }
+        }
+        let (size, _) = try writer.finish()
+        return size
+    }
+
+    /// One file, deflated when that makes it smaller, else stored.
+    private static func addFile(
+        _ source: String, as name: String, size: Int64, mode: UInt32, writer: AssetPackZipWriter, measure: Deflater,
+        buffer: ReadBuffer
+    ) throws {
+        if size <= Int64(inMemoryLimit) {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(Int(size))
+            try stream(source, size: size, buffer: buffer) { bytes.append(contentsOf: $0) }
+            var deflated: [UInt8] = []
+            let crc = try bytes.withUnsafeBytes { raw -> UInt32 in
+                try measure.compress(raw, finish: true) { deflated.append(contentsOf: $0) }
+                return CRC32.update(0, raw)
+            }
+            let useDeflated = deflated.count < bytes.count
+            try (useDeflated ? deflated : bytes).withUnsafeBytes { raw in
+                try writer.add(name, .archived(raw, deflated: useDeflated), size: size, crc: crc, mode: mode)
+            }
+            return
+        }
+        // Large: a first pass gives the CRC-32 and the deflated size, the second writes the chosen form.
+        var crc: UInt32 = 0
+        var deflatedSize: Int64 = 0
+        try stream(source, size: size, buffer: buffer) { piece in
+            crc = CRC32.update(crc, piece)
+            try measure.compress(piece, finish: false) { deflatedSize += Int64($0.count) }
+        }
+        try measure.compress(UnsafeRawBufferPointer(start: nil, count: 0), finish: true) {
+            deflatedSize += Int64($0.count)
+        }
+        try writer.add(name, .streamed(deflate: deflatedSize < size), size: size, crc: crc, mode: mode) { sink in
+            try stream(source, size: size, buffer: buffer, sink)
+        }
+    }
+
+    private static func stream(
+        _ path: String, size: Int64, buffer: ReadBuffer, _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        let input = try SourceFile(path: path, name: path, expected: nil, size: size)
+        defer { input.close() }
+        try input.stream(into: buffer.bytes, body)
+    }
+}

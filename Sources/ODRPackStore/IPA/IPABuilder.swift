@@ -1,0 +1,191 @@
+import Foundation
+import ODRPackBuildFormat
+import ODRPackCore
+import ODRPackPlatform
+import ODRPackThin
+import ODRPackVerify
+
+/// `odrpack ipa APP BUILD_DIR --output FILE.ipa` (docs/store.md#ipa): the App Store package of an On-Demand
+/// Resources app. It verifies the packs, thins a temporary copy of the app exactly as `thin` does (the same code),
+/// runs the sign command on it, and zips `Payload/NAME.app/` with every pack as a folder in
+/// `Payload/OnDemandResources/`, plus whatever else an input IPA held. The inputs never change; FILE is written
+/// beside its final name and renamed into place, so it is whole or absent (an existing one kept on any error).
+package struct IPABuilder {
+    package struct Options: Sendable {
+        package let appPath: String
+        package let buildPath: String
+        package let outputPath: String
+        package var signCommand: String?
+        package var resourcesPath: String?
+        /// Every entry's time, seconds since 1970 (`SOURCE_DATE_EPOCH`, else 2000-01-01).
+        package var entryTime: Int64 = 946_684_800
+
+        package init(appPath: String, buildPath: String, outputPath: String) {
+            self.appPath = appPath
+            self.buildPath = buildPath
+            self.outputPath = outputPath
+        }
+    }
+
+    package struct Result: Sendable {
+        /// The IPA written (nil when an error diagnostic or a pack that does not verify stopped it).
+        package var ipa: String?
+        package var size: Int64 = 0
+        /// The app's folder name (`Game.app`) and its `CFBundleIdentifier`.
+        package var appName = ""
+        package var bundleId: String?
+        package var removedFiles = 0
+        package var removedBytes: Int64 = 0
+        /// Pack file names, as in `Payload/OnDemandResources/`.
+        package var packs: [String] = []
+        package var diagnostics: [Diagnostic] = []
+        /// When the packs do not match their manifest: what verify found (exit 1, no IPA).
+        package var verifyReport: BuildVerifier.Report?
+    }
+
+    package let options: Options
+
+    package init(options: Options) { self.options = options }
+
+    /// - Parameter onWait: called once when a build holds the build folder and this starts waiting for it.
+    /// - Throws: `ODRPackError` when the tool cannot do its job (exit 2; `usage`: 64).
+    package func run(onWait: () -> Void) throws -> Result {
+        let location = try BuildManifest.location(of: options.buildPath)
+        guard SystemCall.status(location.file)?.kind == .regular else {
+            throw ODRPackError.unusableInput(
+                """
+                '\(options.buildPath)' holds no \(BuildManifest.fileName): pass the folder odrpack build wrote (APP \
+                BUILD_DIR, in that order)
+                """
+            )
+        }
+        let (manifest, buildFolder) = try BuildManifest.load(options.buildPath)
+        guard manifest.format == .odr else {
+            throw ODRPackError.usage("Background Assets packs are uploaded on their own: odrpack upload")
+        }
+        let appStatus = try SystemCall.requireStatus(options.appPath, "cannot read the app '\(options.appPath)'")
+        let appIsFolder = appStatus.kind == .directory
+        if appIsFolder { _ = try AppThinner.checkInputs(app: options.appPath, build: options.buildPath) }
+        let output = URL(fileURLWithPath: options.outputPath).standardizedFileURL.path
+        guard SystemCall.status(output, followingLinks: false)?.kind != .directory else {
+            throw ODRPackError.unusableInput(
+                "--output '\(options.outputPath)' is a folder: name the .ipa file to write")
+        }
+        guard SystemCall.status((output as NSString).deletingLastPathComponent)?.kind == .directory else {
+            throw ODRPackError.unusableInput(
+                "the folder of --output '\(options.outputPath)' does not exist: create it first, or name another file")
+        }
+        // FILE and its working copy go beside FILE: never inside an input, which ipa never changes.
+        let outputFolder = try Self.realPath((output as NSString).deletingLastPathComponent)
+        let realOutput = outputFolder + "/" + (output as NSString).lastPathComponent
+        for (input, isFolder) in [(options.appPath, appIsFolder), (buildFolder, true)] {
+            let real = try Self.realPath(input)
+            let clash = isFolder ? RelativePath.absolutePath(outputFolder, isInside: real) : realOutput == real
+            if clash {
+                throw ODRPackError.unusableInput(
+                    """
+                    --output '\(options.outputPath)' is \(isFolder ? "inside" : "the same file as") '\(input)', an \
+                    input, which ipa never changes: write the IPA elsewhere
+                    """
+                )
+            }
+        }
+
+        let lock = try OutputLock.shared(folder: buildFolder, fileName: BuildFolder.lockFileName, onWait: onWait)
+        return try withExtendedLifetime(lock) {
+            // 1. The packs must be what their manifest says.
+            let report = try BuildVerifier().verify(options.buildPath)
+            guard report.ok else {
+                var result = Result()
+                result.verifyReport = report
+                return result
+            }
+            // 2. A working folder beside FILE, removed whatever happens.
+            let work = TemporaryName.path(beside: output) + "-work"
+            try OutputFolder.remove(work)
+            try OutputFolder.makeFolder(work)
+            defer { try? OutputFolder.remove(work) }
+            let root = work + "/root"
+            try OutputFolder.makeFolder(root)
+            let app =
+                appIsFolder
+                ? try AppCopy.copyFolder(URL(fileURLWithPath: options.appPath).standardizedFileURL.path, into: root)
+                : try AppCopy.unpack(options.appPath, into: root)
+            // The manifest as it is under the lock: a build may have replaced it before the lock was taken.
+            let current = try BuildManifest.load(options.buildPath).manifest
+            guard current.format == .odr else {
+                throw ODRPackError.usage("Background Assets packs are uploaded on their own: odrpack upload")
+            }
+            return try package(app: app, root: root, work: work, manifest: current, buildFolder: buildFolder)
+        }
+    }
+
+    /// Thins, signs and zips the copy at `app` (inside `root`).
+    private func package(app: String, root: String, work: String, manifest: BuildManifest, buildFolder: String)
+        throws -> Result
+    {
+        var result = Result()
+        result.appName = (app as NSString).lastPathComponent
+        // 3. Thin the copy as thin does.
+        var thinOptions = AppThinner.Options(appPath: app, buildPath: options.buildPath)
+        thinOptions.resourcesPath = options.resourcesPath
+        let thinned = try AppThinner(options: thinOptions).run()
+        result.bundleId = thinned.bundleId
+        result.removedFiles = thinned.removed.count
+        result.removedBytes = thinned.removedBytes
+        result.diagnostics = thinned.diagnostics
+        if thinned.diagnostics.hasErrors { return result }
+
+        // 4. Sign the thinned app, or say its signature no longer holds.
+        if let command = options.signCommand {
+            try ShellCommand.run(
+                command.replacingOccurrences(of: "{}", with: ShellCommand.quoted(app)), what: "the sign command",
+                on: "'\(result.appName)'")
+        } else if ["_CodeSignature", "Contents/_CodeSignature"].contains(where: {
+            SystemCall.status(app + "/" + $0, followingLinks: false) != nil
+        }) {
+            result.diagnostics.append(
+                .warning(
+                    .appSignatureStale,
+                    """
+                    '\(result.appName)' is signed, and removing the packed files broke its signature: pass \
+                    --sign-command 'codesign --force --sign "$IDENTITY" --entitlements App.entitlements {}' (on a \
+                    Mac), or sign the IPA's app before uploading it
+                    """,
+                    subject: result.appName))
+        }
+
+        // 5. Every pack as a folder beside the app.
+        let packsFolder = root + "/Payload/" + AppleManifests.packsFolder
+        try OutputFolder.remove(packsFolder)
+        try OutputFolder.makeFolder(packsFolder)
+        for pack in manifest.packs.sorted(by: { $0.file.precedesByCodePoint($1.file) }) {
+            let name = (pack.file as NSString).lastPathComponent
+            _ = try PackExtractor.extract(buildFolder + "/" + pack.file, to: packsFolder + "/" + name)
+            result.packs.append(name)
+        }
+
+        // 6. The zip, beside FILE, renamed into place.
+        let output = URL(fileURLWithPath: options.outputPath).standardizedFileURL.path
+        let temporary = TemporaryName.path(beside: output)
+        do {
+            result.size = try IPAArchiver.archive(root, to: temporary, entryTime: options.entryTime)
+            try SystemCall.makeDurable(folder: (output as NSString).deletingLastPathComponent, written: [temporary])
+            if let failure = SystemCall.rename(temporary, to: output) {
+                throw ODRPackError.systemCall("cannot write '\(options.outputPath)'", failure)
+            }
+        } catch {
+            _ = SystemCall.removeFile(temporary)
+            throw error
+        }
+        result.ipa = options.outputPath
+        return result
+    }
+
+    private static func realPath(_ path: String) throws -> String {
+        switch LocalFileSystem().resolvedPath(path) {
+        case .success(let real): return real
+        case .failure(let error): throw ODRPackError.systemCall("cannot resolve '\(path)'", error)
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import ODRPackBuild
+import ODRPackCore
+import ODRPackPlatform
+import ODRPackReport
+import ODRPackStore
+
+struct IPA: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ipa",
+        abstract:
+            """
+            Package an On-Demand Resources app for the App Store: thin a copy of the app, sign it, and zip it with \
+            every pack in Payload/OnDemandResources/.
+            """,
+        discussion: """
+            Examples:
+              odrpack ipa Build/Game.app out --output Game.ipa
+              odrpack ipa Game.ipa out --output Store.ipa --sign-command 'codesign --force --sign "$IDENTITY" {}'
+            """
+    )
+
+    @Argument(help: "The built app: a NAME.app folder or an .ipa.")
+    var app: String
+
+    @Argument(help: "The odrpack build folder (an On-Demand Resources build).")
+    var buildDirectory: String
+
+    @Option(name: [.short, .long], help: "The .ipa file to write.")
+    var output: String
+
+    @Option(help: "A command run once on the thinned app, {} replaced by its quoted path (e.g. codesign).")
+    var signCommand: String?
+
+    @Option(help: "The folder inside the app that the packs' paths are relative to.")
+    var resourcesPath: String?
+
+    @Flag(help: "Print one JSON document on stdout.")
+    var json = false
+
+    @OptionGroup var gitHub: GitHubOptions
+
+    func validate() throws {
+        try gitHub.check(json: json)
+        if output.isEmpty { throw ValidationError("--output is empty: name the .ipa file to write") }
+    }
+
+    func run() throws {
+        let console = Console()
+        var options = IPABuilder.Options(appPath: app, buildPath: buildDirectory, outputPath: output)
+        options.signCommand = signCommand
+        options.resourcesPath = resourcesPath
+        options.entryTime = try BuildOptions.entryTime(environment: ProcessInfo.processInfo.environment)
+        let result = try IPABuilder(options: options).run {
+            try? console.printError("odrpack: a build is using '\(buildDirectory)': waiting for it to finish\n")
+        }
+        if let report = result.verifyReport {
+            if !json { try console.printError(VerifyReport.problems(report)) }
+            try console.printError(
+                "odrpack: error: the packs in '\(buildDirectory)' do not match their manifest: build again; no IPA written\n"
+            )
+            if json { try console.printOut(IPAReport.json(result).serialized()) }
+            throw ExitCode(1)
+        }
+        if json {
+            try console.printOut(IPAReport.json(result).serialized())
+        } else {
+            try console.printDiagnostics(result.diagnostics)
+            if result.diagnostics.hasErrors {
+                try console.printError("odrpack: no IPA written: \(Console.countSummary(result.diagnostics))\n")
+            } else {
+                try console.printOut(IPAReport.summary(result))
+            }
+        }
+        try gitHub.emit(
+            result.diagnostics, summary: "### odrpack ipa \(app)\n\n" + MarkdownReport.problems(result.diagnostics))
+        if result.diagnostics.hasErrors { throw ExitCode(1) }
+    }
+}
