@@ -46,3 +46,24 @@ extension BuildState {
         }
     }
 }
+
+extension BuildState {
+    /// Gives each file record whose digest this build confirmed the metadata this build saw: a record that could not
+    /// vouch when it was loaded (`load`) and whose file was read again with the same content. A build that writes
+    /// nothing keeps the last state's records (`PackBuilder`); without this, such a file would be read again by
+    /// every build after it.
+    mutating func confirm(_ plan: PackPlan, facts: [String: PackArchiveFacts]) {
+        for pack in plan.packs {
+            guard let record = packs[pack.id], let digests = facts[pack.id]?.files,
+                record.files.count == pack.files.count, digests.count == pack.files.count
+            else { continue }
+            for (index, file) in pack.files.enumerated() {
+                let position = record.files[index]
+                guard files.indices.contains(position), files[position].stamp != file.stamp,
+                    files[position].digest == digests[index], files[position].path.hasSameBytes(as: file.path)
+                else { continue }
+                files[position].stamp = file.stamp
+            }
+        }
+    }
+}
