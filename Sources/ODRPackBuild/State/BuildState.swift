@@ -180,13 +180,18 @@ struct BuildState: Sendable, Equatable {
     /// What says a written pack is as the build left it: a zip's metadata, or a digest of the name and metadata
     /// of everything in a pack folder (so a file changed, added or removed inside it is seen). Nil when it is missing.
     static func packStamp(atPath path: String) -> String? {
+        packStampAndTimes(atPath: path)?.stamp
+    }
+
+    /// `packStamp`, with the metadata of the archive or of every entry of the folder it was made from.
+    static func packStampAndTimes(atPath path: String) -> (stamp: String, stamps: [FileStamp])? {
         guard let status = SystemCall.status(path, followingLinks: false) else { return nil }
-        if status.kind == .regular { return "f" + text(status.stamp) }
+        if status.kind == .regular { return ("f" + text(status.stamp), [status.stamp]) }
         guard status.kind == .directory else { return nil }
         guard let entries = try? FolderWalk.entries(under: path) else { return nil }
         var hasher = SHA256Hasher()
         for entry in entries { hasher.update("/\(entry.path)\0\(entry.status.mode)\0\(text(entry.status.stamp))\n") }
-        return "d" + hasher.finalize()
+        return ("d" + hasher.finalize(), [status.stamp] + entries.map(\.status.stamp))
     }
 
     /// A stamp as five numbers.

@@ -30,14 +30,16 @@ struct ReadStart: Sendable, Equatable {
     /// `device`, taken for modification and change times apart, the coarser of the two. A one-second file system's
     /// times are whole seconds (FAT's modification times even ones); a nanosecond one's soon share no divisor but a
     /// few nanoseconds. Few files can only make it coarser than the clock is, which costs a re-read, never a miss.
-    static func tick(of stamps: some Sequence<FileStamp>, device: UInt64) -> Int64 {
-        var modification = largestTick
+    /// - Parameter modification: false looks at change times alone, for files whose modification times were set
+    ///   (a pack folder's files carry the entry time).
+    static func tick(of stamps: some Sequence<FileStamp>, device: UInt64, modification: Bool = true) -> Int64 {
+        var modificationTick = modification ? largestTick : 1
         var change = largestTick
         for stamp in stamps where stamp.device == device {
-            modification = gcd(modification, stamp.modificationNanoseconds)
+            if modification { modificationTick = gcd(modificationTick, stamp.modificationNanoseconds) }
             change = gcd(change, stamp.changeNanoseconds)
         }
-        return max(modification, change)
+        return max(modificationTick, change)
     }
 
     /// gcd(divisor, value mod divisor) with `divisor` positive: a positive divisor of `divisor`.
@@ -62,15 +64,21 @@ struct ReadStart: Sendable, Equatable {
         static func take(outputPath: String) -> Sample {
             let clock = SystemCall.fileClockNanoseconds
             guard SystemCall.isRemoteFileSystem(outputPath) == true else { return Sample(clock: clock, probe: nil) }
-            let path = outputPath + "/" + TemporaryName.beside(".odrpack-clock-probe")
-            guard let descriptor = try? SystemCall.createFile(path) else { return Sample(clock: clock, probe: nil) }
+            return Sample(clock: clock, probe: probe(in: outputPath))
+        }
+
+        /// The time and device of a probe file written in `folder` as the build's own temporary, removed at once:
+        /// the file system's clock, whoever keeps it. Nil when it cannot be written.
+        static func probe(in folder: String) -> (time: Int64, device: UInt64)? {
+            let path = folder + "/" + TemporaryName.beside(".odrpack-clock-probe")
+            guard let descriptor = try? SystemCall.createFile(path) else { return nil }
             let wrote = [UInt8(ascii: "\n")].withUnsafeBytes { SystemCall.writeAll(descriptor, $0) } == 0
             let closed = SystemCall.closeFile(descriptor) == 0
             // The server stamps the file when it gets it: the close sends what was written.
             let status = SystemCall.status(path, followingLinks: false)
             _ = SystemCall.removeFile(path)
-            guard wrote, closed, let stamp = status?.stamp else { return Sample(clock: clock, probe: nil) }
-            return Sample(clock: clock, probe: (stamp.modificationNanoseconds, stamp.device))
+            guard wrote, closed, let stamp = status?.stamp else { return nil }
+            return (stamp.modificationNanoseconds, stamp.device)
         }
 
         /// The moment the build started reading resources-root at `rootPath` (resolved), whose files' stamps the

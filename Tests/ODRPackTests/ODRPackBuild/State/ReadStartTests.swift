@@ -131,15 +131,19 @@ extension BuildCommandTests {
     /// The racily-clean bug on a one-second file system, with the state on another (nanosecond) one as it usually
     /// is: a same-size edit within the second of the build's own reading was never seen again ("0 written", the pack
     /// kept the old bytes forever). The next build reads the file again and packs its new bytes.
+    /// The output is on a nanosecond file system, so that the build's wait for its own packs' tick (below) does not
+    /// carry it into the next second.
     @Test(.enabled(if: OneSecondFileSystem.possible)) func aSameSizeEditWithinTheBuildsSecondIsSeen() throws {
         let disk = try #require(OneSecondFileSystem())
         defer { disk.remove() }
         let project = try TemporaryProject(in: disk.mountPoint)
+        let elsewhere = try TemporaryProject()
+        let out = elsewhere.path("out")
         try project.manifest("version: 1\nbundle-id: com.example.racy\nresources:\n  - {path: R, tags: [a]}\n")
         try project.file("R/other.json", "{}")
-        #expect(try build(project).status == 0)
+        #expect(try build(project, out).status == 0)
         func packedSHA256() throws -> String? {
-            let data = try Data(contentsOf: URL(fileURLWithPath: project.path("out/odrpack-manifest.json")))
+            let data = try Data(contentsOf: URL(fileURLWithPath: out + "/odrpack-manifest.json"))
             let manifest = try JSONSerialization.jsonObject(with: data) as? [String: Any]
             let files = (manifest?["packs"] as? [[String: Any]])?.flatMap { $0["files"] as? [[String: Any]] ?? [] }
             return files?.first { $0["path"] as? String == "R/level.json" }?["sha256"] as? String
@@ -153,7 +157,7 @@ extension BuildCommandTests {
             let new = "{\"level\": \(attempt + 1)}"
             try project.file("R/level.json", old)
             let before = try #require(SystemCall.status(project.path("R/level.json"))).stamp
-            #expect(try build(project).status == 0)
+            #expect(try build(project, out).status == 0)
             #expect(try packedSHA256() == sha256Hex(Data(old.utf8)))
             try project.file("R/level.json", new)
             let after = try #require(SystemCall.status(project.path("R/level.json"))).stamp
@@ -163,12 +167,50 @@ extension BuildCommandTests {
             else { continue }
             reproduced = true
             #expect(before.modificationNanoseconds % 1_000_000_000 == 0)
-            let again = try build(project)
+            let again = try build(project, out)
             #expect(again.status == 0, "\(again.stderr)")
             #expect(try buildInfo(again)["written"]?.count == 1)
             #expect(try packedSHA256() == sha256Hex(Data(new.utf8)))
-            #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
+            #expect(try CommandRunner.run(["verify", out], in: project.root).status == 0)
         }
         #expect(reproduced, "no build finished within the second it started in")
+    }
+
+    /// A pack archive on a one-second file system, changed (same size, same modification time) right after the
+    /// build that wrote it: the build waited for its packs' tick before taking their stamps, so the change shows in
+    /// the change time, and the next build writes the pack again instead of trusting a stamp that still matches.
+    @Test(.enabled(if: OneSecondFileSystem.possible)) func aPackChangedRightAfterItsBuildIsWrittenAgain() throws {
+        let disk = try #require(OneSecondFileSystem())
+        defer { disk.remove() }
+        let project = try TemporaryProject(in: disk.mountPoint)
+        try project.manifest("version: 1\nbundle-id: com.example.racy\nresources:\n  - {path: R, tags: [a]}\n")
+        try project.file("R/level.json", String(repeating: "{\"level\": 1}\n", count: 100))
+        let first = try build(project, "out", ["--compression", "store"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let packs = project.path("out/OnDemandResources")
+        let archive = packs + "/" + (try #require(try FileManager.default.contentsOfDirectory(atPath: packs).first))
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: archive))
+        let at = try #require(bytes.range(of: Data("\"level\": 1".utf8))).upperBound - 1
+        bytes[at] = UInt8(ascii: "2")
+        try TestSystem.keepingTimes(of: archive) { try bytes.write(to: URL(fileURLWithPath: archive)) }
+        #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 1)
+        let again = try build(project, "out", ["--compression", "store"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try buildInfo(again)["written"]?.count == 1)
+        #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
+    }
+
+    /// The wait for the output's clock: none for a time already a tick past, until then for one just ahead, and a
+    /// bounded give-up for one far ahead.
+    @Test func theWaitForThePacksTickIsBounded() throws {
+        let folder = try TemporaryProject()
+        let now = SystemCall.fileClockNanoseconds
+        #expect(ArchiveClock.wait(past: now - 2_000_000_000, tick: 1_000_000_000, in: folder.root.path))
+        #expect(ArchiveClock.wait(past: now, tick: 50_000_000, in: folder.root.path))
+        #expect(SystemCall.fileClockNanoseconds >= now + 50_000_000)
+        let started = Date()
+        #expect(!ArchiveClock.wait(past: now + 60_000_000_000, tick: 1, in: folder.root.path))
+        #expect(Date().timeIntervalSince(started) < 4)
+        #expect(!ArchiveClock.wait(past: .max, tick: 1, in: folder.root.path))
     }
 }
