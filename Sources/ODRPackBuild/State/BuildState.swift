@@ -75,16 +75,15 @@ struct BuildState: Sendable, Equatable {
         return folder + "/" + Data(outputDirectory.utf8).sha256Hex.prefix(32) + ".state"
     }
 
-    /// Why the cache folder holding `statePath` must not be used, or nil when it may (or does not exist yet, and will
-    /// be made for this user alone): a folder another user owns, or that others may write, could hand the build a
+    /// Why the cache folder holding `statePath` must not be used, or nil when it may (or is not a folder: `save`
+    /// says why it cannot be saved there; or does not exist yet, and will be made for this user alone): a folder another user owns, or that others may write, could hand the build a
     /// state that vouches for content the files do not hold (docs/build-output.md#incremental).
     static func untrustedFolder(holding statePath: String) -> String? {
         let folder = (statePath as NSString).deletingLastPathComponent
-        guard let status = SystemCall.status(folder) else { return nil }
+        // Missing or not a folder: saving says why it cannot.
+        guard let status = SystemCall.status(folder), status.kind == .directory else { return nil }
         let reason: String
-        if status.kind != .directory {
-            reason = "is not a folder"
-        } else if status.owner != SystemCall.userID {
+        if status.owner != SystemCall.userID {
             reason = "belongs to user \(status.owner), not to you (user \(SystemCall.userID))"
         } else if status.permissions & 0o022 != 0 {
             reason = "may be written by other users (mode \(String(status.permissions, radix: 8)))"
