@@ -57,6 +57,20 @@ extension BuildState {
         }
     }
 
+    /// Keeps the output files' stamps (the plists, the manifests) only once the output's clock is a tick past their
+    /// change times, as `takeArchiveStamps` does for the packs: one changed later with the same size and times would
+    /// otherwise pass for what the build wrote, and be neither rewritten nor noticed by the fast path. A file that
+    /// changed meanwhile, or whose clock cannot be read, gets a stamp no file has, so the next build writes it again.
+    mutating func settleOutputs(outputPath: String) {
+        let stamps = Array(outputs.values)
+        guard let device = stamps.first?.device, let latest = stamps.lazy.map(\.changeNanoseconds).max() else { return }
+        let tick = ReadStart.tick(of: stamps, device: device, modification: false)
+        let settled = ArchiveClock.wait(past: latest, tick: tick, in: outputPath)
+        for (name, stamp) in outputs where !settled || BuildState.stamp(atPath: outputPath + "/" + name) != stamp {
+            outputs[name] = FileStamp(size: -1, modificationNanoseconds: 0, changeNanoseconds: 0, inode: 0, device: 0)
+        }
+    }
+
     private static func takeArchiveStamp(packsPath: String, fileName: String) throws -> (
         stamp: String, stamps: [FileStamp]
     ) {

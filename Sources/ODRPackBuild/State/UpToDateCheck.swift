@@ -75,6 +75,7 @@ struct UpToDateCheck {
         var state = build.state
         state.replay = nil
         state.confirm(build.plan, facts: build.facts)
+        state.settleOutputs(outputPath: outputPath)
         state.readStart = result.resolution.flatMap { resolution in
             sample.start(
                 rootPath: resolution.rootPath, stamps: build.plan.packs.lazy.flatMap { $0.files.lazy.map(\.stamp) })

@@ -200,6 +200,26 @@ extension BuildCommandTests {
         #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
     }
 
+    /// The same for the build's documents: odrpack-manifest.json, renamed into place after the packs' wait, changed
+    /// right after its build (same size, same modification time) is written again, not taken for what the build
+    /// wrote by the fast path or the commit.
+    @Test(.enabled(if: OneSecondFileSystem.possible)) func aDocumentChangedRightAfterItsBuildIsWrittenAgain() throws {
+        let disk = try #require(OneSecondFileSystem())
+        defer { disk.remove() }
+        let project = try TemporaryProject(in: disk.mountPoint)
+        try project.manifest("version: 1\nbundle-id: com.example.racy\nresources:\n  - {path: R, tags: [a]}\n")
+        try project.file("R/level.json", "{}")
+        #expect(try build(project).status == 0)
+        let manifest = project.path("out/odrpack-manifest.json")
+        let written = try Data(contentsOf: URL(fileURLWithPath: manifest))
+        try TestSystem.keepingTimes(of: manifest) {
+            try Data(repeating: 0x20, count: written.count).write(to: URL(fileURLWithPath: manifest))
+        }
+        #expect(try build(project).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: manifest)) == written)
+        #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
+    }
+
     /// The wait for the output's clock: none for a time already a tick past, until then for one just ahead, and a
     /// bounded give-up for one far ahead.
     @Test func theWaitForThePacksTickIsBounded() throws {
