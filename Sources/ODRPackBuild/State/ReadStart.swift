@@ -85,10 +85,15 @@ struct ReadStart: Sendable, Equatable {
         /// build recorded in `stamps`: the local clock when resources-root is on a local file system, else the probe's
         /// time when the probe was on resources-root's own file system, else none.
         func start(rootPath: String, stamps: some Sequence<FileStamp>) -> ReadStart? {
+            start(rootPath: rootPath, stamps: stamps, remote: SystemCall.isRemoteFileSystem(rootPath))
+        }
+
+        /// - Parameter remote: whether resources-root's file system is a network one (nil: unknown).
+        func start(rootPath: String, stamps: some Sequence<FileStamp>, remote: Bool?) -> ReadStart? {
             guard let root = SystemCall.status(rootPath) else { return nil }
             let device = root.stamp.device
             let time: Int64?
-            switch SystemCall.isRemoteFileSystem(rootPath) {
+            switch remote {
             case false?: time = clock
             case true?: time = probe.flatMap { $0.device == device ? $0.time : nil }
             case nil: time = nil

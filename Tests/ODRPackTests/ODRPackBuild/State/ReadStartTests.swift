@@ -74,6 +74,28 @@ import Testing
         #expect(!start.vouches(for: written))
         #expect(sample.start(rootPath: project.path("missing"), stamps: [written]) == nil)
     }
+
+    /// On a network file system the local clock says nothing: the probe's time counts, and only when the probe was on
+    /// resources-root's own device; without one, or on a file system that cannot be told, nothing vouches.
+    @Test func aNetworkFileSystemTrustsOnlyAProbeOnItsOwnDevice() throws {
+        let project = try TemporaryProject()
+        try project.file("R/a.txt", "a")
+        let device = try #require(SystemCall.status(project.path("R"))).stamp.device
+        let probe = ReadStart.Sample(clock: 5_000, probe: (time: 3_000, device: device))
+        #expect(probe.start(rootPath: project.path("R"), stamps: [], remote: true)?.time == 3_000)
+        #expect(probe.start(rootPath: project.path("R"), stamps: [], remote: false)?.time == 5_000)
+        #expect(probe.start(rootPath: project.path("R"), stamps: [], remote: nil)?.time == nil)
+        let elsewhere = ReadStart.Sample(clock: 5_000, probe: (time: 3_000, device: device &+ 1))
+        #expect(elsewhere.start(rootPath: project.path("R"), stamps: [], remote: true)?.time == nil)
+        let none = ReadStart.Sample(clock: 5_000, probe: nil)
+        let start = try #require(none.start(rootPath: project.path("R"), stamps: [], remote: true))
+        #expect(start.time == nil && start.device == device)
+        #expect(!start.vouches(for: stamp(modified: 0, changed: 0, device: device)))
+        // A probe writes nothing that stays: it is the build's own temporary, removed at once.
+        let probed = try #require(ReadStart.Sample.probe(in: project.root.path))
+        #expect(probed.device == device && probed.time > 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: project.root.path) == ["R"])
+    }
 }
 
 /// A one-second file system (ext4 with 128-byte inodes), loop-mounted: only root can, and only where loop devices
