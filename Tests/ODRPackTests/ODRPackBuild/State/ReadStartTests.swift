@@ -171,7 +171,7 @@ extension BuildCommandTests {
             return files?.first { $0["path"] as? String == "R/level.json" }?["sha256"] as? String
         }
         var reproduced = false
-        for attempt in 0..<8 where !reproduced {
+        for attempt in 0..<12 where !reproduced {
             // Start at the beginning of a second, so the build and the edit after it share that second.
             let now = Date().timeIntervalSince1970
             Thread.sleep(forTimeInterval: now.rounded(.up) - now + 0.01)
