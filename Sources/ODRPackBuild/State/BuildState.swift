@@ -75,9 +75,10 @@ struct BuildState: Sendable, Equatable {
         return folder + "/" + Data(outputDirectory.utf8).sha256Hex.prefix(32) + ".state"
     }
 
-    /// Why the cache folder holding `statePath` must not be used, or nil when it may (or is not a folder: `save`
-    /// says why it cannot be saved there; or does not exist yet, and will be made for this user alone): a folder another user owns, or that others may write, could hand the build a
-    /// state that vouches for content the files do not hold (docs/build-output.md#incremental).
+    /// Why the cache folder holding `statePath` must not be used, or nil when it may: a folder another user owns, or
+    /// that others may write, could hand the build a state that vouches for content the files do not hold
+    /// (docs/build-output.md#incremental). Nil too when it does not exist yet (it will be made for this user alone)
+    /// or is not a folder (`save` says why it cannot save there).
     static func untrustedFolder(holding statePath: String) -> String? {
         let folder = (statePath as NSString).deletingLastPathComponent
         // Missing or not a folder: saving says why it cannot.
@@ -96,6 +97,7 @@ struct BuildState: Sendable, Equatable {
             make it yours and writable only by you (chmod go-w), or set ODRPACK_CACHE_DIR to a folder that is
             """
     }
+
     /// The record of the file at `path`.
     func file(atPath path: String) -> FileRecord? {
         index(ofFileAtPath: path).map { files[$0] }
