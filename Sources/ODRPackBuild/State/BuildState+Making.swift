@@ -57,16 +57,17 @@ extension BuildState {
         }
     }
 
-    /// Keeps the output files' stamps (the plists, the manifests) only once the output's clock is a tick past their
-    /// change times, as `takeArchiveStamps` does for the packs: one changed later with the same size and times would
-    /// otherwise pass for what the build wrote, and be neither rewritten nor noticed by the fast path. A file that
-    /// changed meanwhile, or whose clock cannot be read, gets a stamp no file has, so the next build writes it again.
+    /// Keeps the output files' stamps (the plists, the manifests, a Background Assets site's copies) only once the
+    /// output's clock is a tick past their change times, as `takeArchiveStamps` does for the packs: one changed later
+    /// with the same size and times would otherwise pass for what the build wrote, and be neither rewritten nor
+    /// noticed by the fast path. When the clock cannot be read, every stamp is one no file has, so the next build
+    /// writes those files again.
     mutating func settleOutputs(outputPath: String) {
         let stamps = Array(outputs.values)
         guard let device = stamps.first?.device, let latest = stamps.lazy.map(\.changeNanoseconds).max() else { return }
         let tick = ReadStart.tick(of: stamps, device: device, modification: false)
-        let settled = ArchiveClock.wait(past: latest, tick: tick, in: outputPath)
-        for (name, stamp) in outputs where !settled || BuildState.stamp(atPath: outputPath + "/" + name) != stamp {
+        guard !ArchiveClock.wait(past: latest, tick: tick, in: outputPath) else { return }
+        for name in outputs.keys {
             outputs[name] = FileStamp(size: -1, modificationNanoseconds: 0, changeNanoseconds: 0, inode: 0, device: 0)
         }
     }
