@@ -37,24 +37,26 @@ extension BuildState {
     /// Takes each pack's archive stamp at `packsPath/<its file name>`, once every pack is in place. A stamp vouches
     /// for a pack only if no later write can leave it as it is (docs/build-output.md#incremental): an archive changed
     /// within a tick of the output file system's clock could be written again with the same times (the racily-clean
-    /// case; a second on HFS+, FAT or a network share), so the build waits until that tick has passed and takes the
-    /// stamps again. Change times alone tell: every write sets them, and no one can set them back (a pack folder's
-    /// files carry the entry time as their modification time). A pack that changed meanwhile, or whose file system's clock cannot be read, gets no stamp: the
-    /// next build writes it again rather than trust it.
+    /// case; a second on HFS+, FAT or a network share), so the build waits until that tick has passed: any change
+    /// after that shows in the change time. Change times alone tell: every write sets them, and no one can set them
+    /// back (a pack folder's files carry the entry time as their modification time). When the clock cannot be read,
+    /// the packs get no stamp: the next build writes them again rather than trust them.
     mutating func takeArchiveStamps(packsPath: String) throws {
-        var taken: [String: (stamp: String, stamps: [FileStamp])] = [:]
+        var latest = Int64.min
+        var tick = ReadStart.largestTick
+        var taken: [String: String] = [:]
         for id in packs.keys.sorted() {
-            taken[id] = try Self.takeArchiveStamp(packsPath: packsPath, fileName: packs[id]!.fileName)
+            let fileName = packs[id]!.fileName
+            guard let pack = BuildState.packStampAndTimes(atPath: packsPath + "/" + fileName) else {
+                throw ODRPackError.fileChanged(
+                    "pack '\(fileName)' vanished while the build was finishing: run the build again")
+            }
+            taken[id] = pack.stamp
+            latest = max(latest, pack.latestChange)
+            tick = ReadStart.gcd(tick, pack.tick)
         }
-        let stamps = taken.values.flatMap(\.stamps)
-        let latest = stamps.lazy.map(\.changeNanoseconds).max() ?? .min
-        let device = stamps.first?.device ?? 0
-        let tick = ReadStart.tick(of: stamps, device: device, modification: false)
         let settled = ArchiveClock.wait(past: latest, tick: tick, in: packsPath)
-        for id in packs.keys.sorted() {
-            let again = try Self.takeArchiveStamp(packsPath: packsPath, fileName: packs[id]!.fileName)
-            packs[id]!.archiveStamp = settled && again.stamp == taken[id]!.stamp ? again.stamp : ""
-        }
+        for (id, stamp) in taken { packs[id]!.archiveStamp = settled ? stamp : "" }
     }
 
     /// Keeps the output files' stamps (the plists, the manifests, a Background Assets site's copies) only once the
@@ -70,16 +72,6 @@ extension BuildState {
         for name in outputs.keys {
             outputs[name] = FileStamp(size: -1, modificationNanoseconds: 0, changeNanoseconds: 0, inode: 0, device: 0)
         }
-    }
-
-    private static func takeArchiveStamp(packsPath: String, fileName: String) throws -> (
-        stamp: String, stamps: [FileStamp]
-    ) {
-        guard let taken = BuildState.packStampAndTimes(atPath: packsPath + "/" + fileName) else {
-            throw ODRPackError.fileChanged(
-                "pack '\(fileName)' vanished while the build was finishing: run the build again")
-        }
-        return taken
     }
 }
 

@@ -184,15 +184,25 @@ struct BuildState: Sendable, Equatable {
         packStampAndTimes(atPath: path)?.stamp
     }
 
-    /// `packStamp`, with the metadata of the archive or of every entry of the folder it was made from.
-    static func packStampAndTimes(atPath path: String) -> (stamp: String, stamps: [FileStamp])? {
+    /// `packStamp`, with the latest change time of the archive or of the folder and everything in it, and the tick
+    /// those change times show (`ReadStart.tick`).
+    static func packStampAndTimes(atPath path: String) -> (stamp: String, latestChange: Int64, tick: Int64)? {
         guard let status = SystemCall.status(path, followingLinks: false) else { return nil }
-        if status.kind == .regular { return ("f" + text(status.stamp), [status.stamp]) }
+        let change = status.stamp.changeNanoseconds
+        if status.kind == .regular {
+            return ("f" + text(status.stamp), change, ReadStart.gcd(ReadStart.largestTick, change))
+        }
         guard status.kind == .directory else { return nil }
         guard let entries = try? FolderWalk.entries(under: path) else { return nil }
         var hasher = SHA256Hasher()
-        for entry in entries { hasher.update("/\(entry.path)\0\(entry.status.mode)\0\(text(entry.status.stamp))\n") }
-        return ("d" + hasher.finalize(), [status.stamp] + entries.map(\.status.stamp))
+        var latest = change
+        var tick = ReadStart.gcd(ReadStart.largestTick, change)
+        for entry in entries {
+            hasher.update("/\(entry.path)\0\(entry.status.mode)\0\(text(entry.status.stamp))\n")
+            latest = max(latest, entry.status.stamp.changeNanoseconds)
+            tick = ReadStart.gcd(tick, entry.status.stamp.changeNanoseconds)
+        }
+        return ("d" + hasher.finalize(), latest, tick)
     }
 
     /// A stamp as five numbers.

@@ -43,7 +43,7 @@ struct ReadStart: Sendable, Equatable {
     }
 
     /// gcd(divisor, value mod divisor) with `divisor` positive: a positive divisor of `divisor`.
-    private static func gcd(_ divisor: Int64, _ value: Int64) -> Int64 {
+    static func gcd(_ divisor: Int64, _ value: Int64) -> Int64 {
         var a = divisor
         var b = ((value % divisor) + divisor) % divisor
         while b != 0 { (a, b) = (b, a % b) }
