@@ -11,3 +11,18 @@ int odrpack_start_writeback(int descriptor) {
     return 0;
 #endif
 }
+
+#ifdef __linux__
+#include <sys/vfs.h>
+#endif
+
+long long odrpack_file_system_type(const char *path) {
+#ifdef __linux__
+    struct statfs info;
+    if (statfs(path, &info) != 0) return -1;
+    return (long long)(unsigned long)info.f_type;
+#else
+    (void)path;
+    return -1;
+#endif
+}

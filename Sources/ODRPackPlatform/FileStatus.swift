@@ -24,6 +24,8 @@ package struct FileStatus: Sendable, Equatable {
     package let stamp: FileStamp
     /// The whole `st_mode`: type and permission bits.
     package var mode: FileMode = 0
+    /// The owner's user id: a cache folder another user owns is not trusted (docs/build-output.md#incremental).
+    package var owner: UInt32 = 0
 
     package init(kind: Kind, stamp: FileStamp) {
         self.kind = kind
@@ -33,6 +35,7 @@ package struct FileStatus: Sendable, Equatable {
     init(_ info: stat) {
         self.init(kind: Kind(mode: info.st_mode), stamp: FileStamp(info))
         mode = info.st_mode
+        owner = UInt32(info.st_uid)
     }
 
     /// The permission bits alone (`0o755`).

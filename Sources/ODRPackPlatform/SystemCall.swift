@@ -270,3 +270,54 @@ package enum SystemCall {
         guard fsync(descriptor) == 0 else { throw ODRPackError.system("cannot flush '\(path)' to the disk") }
     }
 }
+
+// MARK: Clocks and file systems (docs/build-output.md#incremental)
+
+extension SystemCall {
+    /// The clock the kernel stamps a local file's times with, in nanoseconds since 1970: Linux takes file times from
+    /// the coarse real-time clock, which may lag the precise one by a few milliseconds, so a time read from the
+    /// precise clock could be later than the stamp of a file written after it.
+    package static var fileClockNanoseconds: Int64 {
+        var now = timespec()
+        #if os(Linux)
+            clock_gettime(CLOCK_REALTIME_COARSE, &now)
+        #else
+            clock_gettime(CLOCK_REALTIME, &now)
+        #endif
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
+
+    /// Whether the file system holding `path` stamps times with another machine's clock (NFS, SMB, FUSE and other
+    /// network or user-space file systems), whose skew from this one's is unknown; nil when it cannot be told.
+    package static func isRemoteFileSystem(_ path: String) -> Bool? {
+        if holdsNul(path) { return nil }
+        #if os(Linux)
+            let type = odrpack_file_system_type(path)
+            guard type >= 0 else { return nil }
+            // NFS, SMB, CIFS, SMB2, FUSE (sshfs, virtiofs, …), 9P, Ceph, AFS, Coda, NCP, GFS2, OCFS2, Lustre, vboxsf.
+            let remote: Set<UInt32> = [
+                0x6969, 0x517B, 0xFF53_4D42, 0xFE53_4D42, 0x6573_5546, 0x0102_1997, 0x00C3_6400, 0x5346_414F,
+                0x7375_7245, 0x564C, 0x0116_1970, 0x7461_636F, 0x0BD0_0BD0, 0x786F_4256,
+            ]
+            return remote.contains(UInt32(truncatingIfNeeded: type))
+        #else
+            var info = statfs()
+            guard Darwin.statfs(path, &info) == 0 else { return nil }
+            return info.f_flags & UInt32(MNT_LOCAL) == 0
+        #endif
+    }
+}
+
+extension SystemCall {
+    /// The current user's home folder as the user database names it (what `~` means without `$HOME`); nil when the
+    /// user has no entry or no absolute home.
+    package static var userHomeFolder: String? {
+        var entry = passwd()
+        var found: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 16_384)
+        guard getpwuid_r(getuid(), &entry, &buffer, buffer.count, &found) == 0, found != nil, let home = entry.pw_dir
+        else { return nil }
+        let path = String(cString: home)
+        return path.hasPrefix("/") && path.count > 1 ? path : nil
+    }
+}

@@ -71,12 +71,16 @@ package enum ImportedManifestWriter {
         out += "resources:\n"
         if result.entries.isEmpty { out += "  []\n" }
         for entry in result.entries {
-            out += "  - path: \(quoted(entry.path))   # \(comment(entry.sources.joined(separator: ", ")))\n"
+            let key =
+                entry.glob.map { "glob: \(quoted(XcodeImporter.escapedGlob(entry.path) + $0))" }
+                ?? "path: \(quoted(entry.path))"
+            out += "  - \(key)   # \(comment(entry.sources.joined(separator: ", ")))\n"
             out += "    tags: \(list(entry.tags))\n"
             if let into = entry.into { out += "    into: \(quoted(into.isEmpty ? "." : into))\n" }
         }
         out += "initial-install: \(list(result.initialInstall))\n"
         out += "prefetch-order: \(list(result.prefetchOrder))\n"
+        if !result.excludes.isEmpty { out += "exclude: \(list(result.excludes))\n" }
         return out
     }
 

@@ -19,6 +19,9 @@ package struct XcodeImporter {
         package struct Entry: Sendable {
             /// Relative to the project folder (it may start with `..`) until `resourcesRoot` is decided.
             package let path: String
+            /// Set for a glob entry: what follows the path (`/**`, every file below it; `/*`, the files directly in
+            /// it); the entry is then `glob:` the path with its glob characters escaped, then this.
+            package var glob: String?
             /// The bundle folder the entry's files go to (docs/manifest.md#destinations): "" the root; nil for asset catalog items.
             package var into: String?
             package var tags: [String]
@@ -35,6 +38,9 @@ package struct XcodeImporter {
         package let resourcesRoot: URL
         /// Paths relative to `resourcesRoot`.
         package let entries: [Entry]
+        /// Globs of files no entry may pack (`exclude`): a synchronized folder's `membershipExceptions` and hidden
+        /// files inside a tagged folder, relative to `resourcesRoot`.
+        package let excludes: [String]
         package let initialInstall: [String]
         package let prefetchOrder: [String]
         package let notes: [String]
@@ -59,26 +65,48 @@ package struct XcodeImporter {
                 """
             )
         }
+        if let cycle = project.groupCycle() {
+            throw ODRPackError.unusableInput(
+                """
+                '\(project.bundlePath.lastPathComponent)' is malformed: group \(cycle) contains itself (the project's \
+                groups form a cycle); fix it in Xcode
+                """
+            )
+        }
         var notes: [String] = []
-        var tagged: [String: (into: String?, tags: Set<String>, sources: [String])] = [:]
+        // By the entry's spelling: its path, then its glob suffix if any.
+        var tagged: [String: (path: String, glob: String?, into: String?, tags: Set<String>, sources: [String])] = [:]
         var order: [String] = []
-        func add(_ path: String, into: String?, _ tags: [String], source: String) {
+        var excludes: [(path: String, glob: String)] = []
+        func add(_ path: String, glob: String? = nil, into: String?, _ tags: [String], source: String) {
             guard !tags.isEmpty else { return }
-            if let existing = tagged[path] {
+            let key = path + (glob ?? "")
+            if let existing = tagged[key] {
                 if existing.into != into {
                     notes.append(
                         """
-                        '\(path)' is copied to two places (\(Self.describe(existing.into)) and \
+                        '\(key)' is copied to two places (\(Self.describe(existing.into)) and \
                         \(Self.describe(into))); the manifest keeps the first
                         """
                     )
                 }
             } else {
-                tagged[path] = (into, [], [])
-                order.append(path)
+                tagged[key] = (path, glob, into, [], [])
+                order.append(key)
             }
-            tagged[path]!.tags.formUnion(tags)
-            if !tagged[path]!.sources.contains(source) { tagged[path]!.sources.append(source) }
+            tagged[key]!.tags.formUnion(tags)
+            if !tagged[key]!.sources.contains(source) { tagged[key]!.sources.append(source) }
+        }
+        // A tagged file that is missing is written all the same (Xcode's build fails on it; plan reports
+        // path-not-found), with one note line each, for classic references and synchronized folders alike.
+        func noteIfMissing(_ relative: String, source: String) {
+            guard SystemCall.status(project.sourceRoot.appendingPathComponent(relative).path) == nil else { return }
+            notes.append(
+                """
+                '\(relative)' is tagged (\(source)) but does not exist: Xcode's build fails on it, and plan reports \
+                path-not-found until it is there
+                """
+            )
         }
         func resolved(_ id: String) throws -> String? {
             switch project.path(of: id) {
@@ -109,6 +137,11 @@ package struct XcodeImporter {
                 let isVariantGroup = object["isa"] as? String == "PBXVariantGroup"
                 for member in isVariantGroup ? project.ids(object, "children") : [reference] {
                     guard let relative = try resolved(member) else { continue }
+                    if !tags.isEmpty, Self.isVersionControl(relative) {
+                        notes.append("'\(relative)' is version-control metadata, which Xcode never copies: left out")
+                        continue
+                    }
+                    if !tags.isEmpty { noteIfMissing(relative, source: "ASSET_TAGS") }
                     let type =
                         project[member]?["lastKnownFileType"] as? String ?? project[member]?["explicitFileType"]
                         as? String
@@ -152,27 +185,45 @@ package struct XcodeImporter {
                 excluded.contains { relative == $0 || relative.hasPrefix($0 + "/") }
             }
             for (key, tags) in keys.sorted(by: { $0.0 < $1.0 }) where !isExcluded(key) {
-                let absolute = project.sourceRoot.appendingPathComponent(XcodeProject.join(folder, key))
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: absolute.path, isDirectory: &isDirectory) else {
+                let relative = XcodeProject.join(folder, key)
+                if Self.isVersionControl(key) {
+                    notes.append("'\(relative)' is version-control metadata, which Xcode never copies: left out")
+                    continue
+                }
+                let absolute = project.sourceRoot.appendingPathComponent(relative)
+                noteIfMissing(relative, source: "assetTagsByRelativePath")
+                if key.split(separator: "/").contains(where: { $0.hasSuffix(".xcassets") }) {
+                    add(relative, into: nil, tags, source: "assetTagsByRelativePath")
+                    continue
+                }
+                guard SystemCall.status(absolute.path)?.kind == .directory else {
+                    add(
+                        relative, into: Self.synchronizedDestination(of: key, explicitFolders: explicitFolders), tags,
+                        source: "assetTagsByRelativePath")
+                    continue
+                }
+                // A tagged folder: entries that name it (or globs under it), so files added later get the tag too.
+                let folderEntries = try Self.folderEntries(
+                    key: key, absolute: absolute.path, explicitFolders: explicitFolders, excluded: isExcluded)
+                if folderEntries.contains(where: { $0.glob == "/*" }) {
                     notes.append(
                         """
-                        '\(XcodeProject.join(folder, key))' is tagged in the synchronized folder '\(folder)' but does \
-                        not exist: skipped
+                        '\(relative)' holds .lproj or explicit folders, which Xcode places apart: its entries name each \
+                        folder in it, so a folder added to it later needs an entry of its own (files added later to \
+                        its folders get the tag)
                         """
                     )
-                    continue
                 }
-                if key.split(separator: "/").contains(where: { $0.hasSuffix(".xcassets") }) {
-                    add(XcodeProject.join(folder, key), into: nil, tags, source: "assetTagsByRelativePath")
-                    continue
-                }
-                let files = isDirectory.boolValue ? try Self.files(under: absolute).map { key + "/" + $0 } : [key]
-                for file in files where !isExcluded(file) {
+                for entry in folderEntries {
                     add(
-                        XcodeProject.join(folder, file),
-                        into: Self.synchronizedDestination(of: file, explicitFolders: explicitFolders),
-                        tags, source: "assetTagsByRelativePath")
+                        XcodeProject.join(folder, entry.path), glob: entry.glob, into: entry.into, tags,
+                        source: "assetTagsByRelativePath")
+                }
+                excludes.append((relative, "/**/.*"))
+                excludes.append((relative, "/**/.*/**"))
+                for path in excluded.sorted() where path.hasPrefix(key + "/") {
+                    let isFolder = SystemCall.status(absolute.path + path.dropFirst(key.count))?.kind == .directory
+                    excludes.append((XcodeProject.join(folder, path), isFolder ? "/**" : ""))
                 }
             }
             catalogs += try findCatalogs(in: project.sourceRoot.appendingPathComponent(folder), relative: folder)
@@ -186,14 +237,14 @@ package struct XcodeImporter {
         }
 
         for (path, into) in untaggedResources {
-            if let entry = tagged[path], entry.into == into {
+            if let entry = tagged[path], entry.glob == nil, entry.into == into {
                 notes.append(
                     """
                     '\(path)' is in the resources phase both tagged and untagged; Xcode copies the untagged one into \
                     the app too, a manifest cannot say that
                     """
                 )
-            } else if let folder = order.first(where: { path.hasPrefix($0 + "/") }) {
+            } else if let folder = order.lazy.map({ tagged[$0]!.path }).first(where: { path.hasPrefix($0 + "/") }) {
                 notes.append(
                     """
                     '\(path)' is also copied untagged to the app's \(Self.describe(into)); the tagged folder \
@@ -241,17 +292,94 @@ package struct XcodeImporter {
         // The deepest folder holding the project folder and every tagged file.
         let root = Self.commonFolder(
             [project.sourceRoot.path]
-                + order.map { project.sourceRoot.appendingPathComponent($0).standardizedFileURL.path })
-        let entries = order.map { path -> Result.Entry in
-            let absolute = project.sourceRoot.appendingPathComponent(path).standardizedFileURL.path
+                + order.map { project.sourceRoot.appendingPathComponent(tagged[$0]!.path).standardizedFileURL.path })
+        func rooted(_ path: String) -> String {
+            XcodeProject.relative(
+                project.sourceRoot.appendingPathComponent(path).standardizedFileURL.path, from: root)
+        }
+        let entries = order.map { key -> Result.Entry in
+            let entry = tagged[key]!
             return Result.Entry(
-                path: XcodeProject.relative(absolute, from: root), into: tagged[path]!.into,
-                tags: tagged[path]!.tags.sorted(), sources: tagged[path]!.sources)
-        }.sorted { $0.path.precedesByCodePoint($1.path) }
+                path: rooted(entry.path), glob: entry.glob, into: entry.into, tags: entry.tags.sorted(),
+                sources: entry.sources)
+        }.sorted {
+            $0.path.hasSameBytes(as: $1.path)
+                ? ($0.glob ?? "").precedesByCodePoint($1.glob ?? "") : $0.path.precedesByCodePoint($1.path)
+        }
         return Result(
             projectName: project.bundlePath.lastPathComponent, target: targetName, configuration: options.configuration,
             bundleID: bundleID, profile: profile, resourcesRoot: URL(fileURLWithPath: root, isDirectory: true),
-            entries: entries, initialInstall: initial, prefetchOrder: prefetch, notes: notes)
+            entries: entries, excludes: excludes.map { Self.escapedGlob(rooted($0.path)) + $0.glob },
+            initialInstall: initial, prefetchOrder: prefetch, notes: notes)
+    }
+
+    /// Version-control metadata: Xcode never copies it, so no entry names it.
+    static let versionControlNames: Set<String> = [".git", ".svn", ".hg", ".bzr", "CVS"]
+
+    static func isVersionControl(_ path: String) -> Bool {
+        path.split(separator: "/").contains { versionControlNames.contains(String($0)) }
+    }
+
+    /// `path` as a glob that matches exactly it: `\` before every `*`, `?`, `[` and `\`.
+    static func escapedGlob(_ path: String) -> String {
+        var out = ""
+        for character in path {
+            if "*?[\\".contains(character) { out.append("\\") }
+            out.append(character)
+        }
+        return out
+    }
+
+    /// The entries that give every file under the synchronized folder's tagged folder `key` Xcode's destination, now
+    /// and later (docs/xcode.md): a folder with no `.lproj` or explicit folder below it is one glob `key/**` at the
+    /// bundle's root (Xcode flattens it); an explicit folder is a `path` entry that keeps its name; a `.lproj` folder's
+    /// own files go to it (`/*`); other folders above those get `/*` for their own files and the same look at each
+    /// folder inside. Only the folders are read today, hidden, version-control and `excluded` ones left out.
+    static func folderEntries(
+        key: String, absolute: String, explicitFolders: [String], excluded: (String) -> Bool = { _ in false }
+    ) throws
+        -> [(path: String, glob: String?, into: String)]
+    {
+        func explicitFolder(of folder: String) -> String? {
+            explicitFolders.first { folder == $0 || folder.hasPrefix($0 + "/") }
+        }
+        func name(_ path: String) -> String { String(path.split(separator: "/").last ?? "") }
+        var children: [String: [String]] = [:]
+        // Folders with a .lproj or explicit folder below them, which one glob cannot place.
+        var split = Set<String>()
+        let folders = try FolderWalk.entries(
+            under: absolute, skipping: { $0.hasPrefix(".") || versionControlNames.contains($0) }
+        ).filter { $0.status.kind == .directory }.map { key + "/" + $0.path }.filter { !excluded($0) }
+        for folder in folders {
+            let parent = String(folder[..<folder.lastIndex(of: "/")!])
+            children[parent, default: []].append(folder)
+            guard folder.hasSuffix(".lproj") || explicitFolders.contains(folder) else { continue }
+            var above = parent
+            while above.count >= key.count, split.insert(above).inserted, let slash = above.lastIndex(of: "/") {
+                above = String(above[..<slash])
+            }
+        }
+        var entries: [(path: String, glob: String?, into: String)] = []
+        var stack = [key]
+        while let folder = stack.popLast() {
+            if let explicit = explicitFolder(of: folder) {
+                // The folder keeps its name under the explicit folder's, as the files inside it do.
+                let between =
+                    folder == explicit ? [] : folder.dropFirst(explicit.count + 1).split(separator: "/").dropLast()
+                let into =
+                    folder == explicit ? "" : ([name(explicit)] + between.map(String.init)).joined(separator: "/")
+                entries.append((folder, nil, into))
+                continue
+            }
+            let isLanguage = name(folder).hasSuffix(".lproj")
+            guard isLanguage || split.contains(folder) else {
+                entries.append((folder, "/**", ""))
+                continue
+            }
+            entries.append((folder, "/*", isLanguage ? name(folder) : ""))
+            stack += (children[folder] ?? []).reversed()
+        }
+        return entries
     }
 
     static func describe(_ into: String?) -> String {
@@ -277,14 +405,6 @@ package struct XcodeImporter {
         }
         if parts.count >= 2, parts[parts.count - 2].hasSuffix(".lproj") { return parts[parts.count - 2] }
         return ""
-    }
-
-    /// Every regular file under a folder, relative to it, sorted; hidden files (`.DS_Store`) are not resources.
-    static func files(under folder: URL) throws -> [String] {
-        try FolderWalk.entries(under: folder.path, skipping: { $0.hasPrefix(".") }).filter {
-            $0.status.kind == .regular
-        }
-        .map(\.path).sorted()
     }
 
     /// The deepest folder that holds every one of these absolute paths (the first is a folder itself).

@@ -87,12 +87,14 @@ package struct XcodeProject {
     }
 
     /// A file or group's path relative to the source root (it may begin with `..`: resources beside the project), or
-    /// why it cannot be placed there. Groups that contain each other are a problem, never endless recursion.
+    /// why it cannot be placed there. Groups that contain each other are a problem, never endless recursion. One walk
+    /// up the groups and one fold of the joined path: time grows with the depth, not with its square (docs/xcode.md).
     func path(of id: String) -> Result<String, PathProblem> {
+        // The parts from the object up, then where the outermost one is relative to.
         var chain: [String] = []
         var current = id
         var visited = Set<String>()
-        while true {
+        walk: while true {
             guard visited.insert(current).inserted else { return .failure(.cycle(id)) }
             guard let object = objects[current] else { return .failure(.missing(current)) }
             let ownPath = object["path"] as? String ?? ""
@@ -102,20 +104,49 @@ package struct XcodeProject {
                 guard let parent = parents[current] else {
                     // The main group: relative to the project folder (PBXProject's projectDirPath).
                     chain.append(rootObject["projectDirPath"] as? String ?? "")
-                    return .success(Self.joined(chain.reversed()))
+                    break walk
                 }
                 current = parent
             case "SOURCE_ROOT":
                 chain.append(ownPath)
-                return .success(Self.joined(chain.reversed()))
+                break walk
             case "<absolute>":
                 chain.append(
                     Self.relative(URL(fileURLWithPath: ownPath).standardizedFileURL.path, from: sourceRoot.path))
-                return .success(Self.joined(chain.reversed()))
+                break walk
             case let tree:
                 return .failure(.unsupportedSourceTree(tree, ownPath))
             }
         }
+        return .success(Self.joined(chain.reversed()))
+    }
+
+    /// A group that contains itself through its `children`, among the groups reachable from the main group, or nil.
+    /// Depth-first without recursion, each object once, so 20,000 nested groups cost no more than 20,000 flat ones.
+    func groupCycle() -> String? {
+        guard let main = rootObject["mainGroup"] as? String else { return nil }
+        enum Mark { case open, done }
+        var marks: [String: Mark] = [main: .open]
+        // Each open group with the position of its next child to visit.
+        var stack: [(id: String, next: Int)] = [(main, 0)]
+        while let top = stack.last {
+            let children = ids(objects[top.id], "children")
+            guard top.next < children.count else {
+                marks[top.id] = .done
+                stack.removeLast()
+                continue
+            }
+            stack[stack.count - 1].next += 1
+            let child = children[top.next]
+            switch marks[child] {
+            case .open?: return child
+            case .done?: continue
+            case nil:
+                marks[child] = .open
+                stack.append((child, 0))
+            }
+        }
+        return nil
     }
 
     enum PathProblem: Error {
@@ -134,8 +165,14 @@ package struct XcodeProject {
         }
     }
 
+    /// The parts joined as `join` joins two, in one pass: from the last absolute part on, folded once.
     static func joined(_ parts: some Sequence<String>) -> String {
-        parts.reduce("") { join($0, $1) }
+        var kept: [String] = []
+        for part in parts {
+            if part.hasPrefix("/") { kept.removeAll() }
+            if !part.isEmpty { kept.append(part) }
+        }
+        return normalized(kept.joined(separator: "/"))
     }
 
     /// `base/path` with `.` and inner `..` folded; `..` that climbs above the source root is kept (`../videos/a.mov`).

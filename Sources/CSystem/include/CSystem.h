@@ -6,4 +6,8 @@
 /// sync_file_range(2) with SYNC_FILE_RANGE_WRITE: starts writing a file's dirty pages without waiting.
 int odrpack_start_writeback(int descriptor);
 
+/// statfs(2)'s f_type (the file system's magic number) of the file system holding `path`; -1 when it cannot be had
+/// or on a system without it. Swift's Glibc module does not show <sys/vfs.h>.
+long long odrpack_file_system_type(const char *path);
+
 #endif

@@ -19,6 +19,13 @@ extension BuildState {
         var writer = Writer()
         writer.out.reserveCapacity(64 + files.count * 160 + packs.count * 400)
         writer.out += Self.magic
+        writer.integer(readStart == nil ? 0 : 1)
+        if let readStart {
+            writer.integer(readStart.time == nil ? 0 : 1)
+            writer.integer(readStart.time ?? 0)
+            writer.integer(Int64(bitPattern: readStart.device))
+            writer.integer(readStart.tick)
+        }
         writer.string(rootPath)
         writer.string(outputFingerprint)
         writer.integer(outputs.count)
@@ -136,6 +143,14 @@ extension BuildState {
             guard bytes.count >= magic.count, bytes.prefix(magic.count).elementsEqual(magic) else { throw Damaged() }
             position = magic.count
             var state = BuildState()
+            if try flag() {
+                let hasTime = try flag()
+                let time = try integer()
+                let device = UInt64(bitPattern: try integer())
+                let tick = try integer()
+                guard tick >= 1, tick <= ReadStart.largestTick else { throw Damaged() }
+                state.readStart = ReadStart(time: hasTime ? time : nil, device: device, tick: tick)
+            }
             state.rootPath = try string()
             state.outputFingerprint = try string()
             for _ in 0..<(try count(limit: bytes.count)) {

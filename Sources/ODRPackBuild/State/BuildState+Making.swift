@@ -34,15 +34,64 @@ extension BuildState {
         return state
     }
 
-    /// Takes each pack's archive stamp at `packsPath/<its file name>`, once every pack is in place.
+    /// Takes each pack's archive stamp at `packsPath/<its file name>`, once every pack is in place. A stamp vouches
+    /// for a pack only if no later write can leave it as it is (docs/build-output.md#incremental): an archive changed
+    /// within a tick of the output file system's clock could be written again with the same times (the racily-clean
+    /// case; a second on HFS+, FAT or a network share), so the build waits until that tick has passed: any change
+    /// after that shows in the change time. Change times alone tell: every write sets them, and no one can set them
+    /// back (a pack folder's files carry the entry time as their modification time). When the clock cannot be read,
+    /// the packs get no stamp: the next build writes them again rather than trust them.
     mutating func takeArchiveStamps(packsPath: String) throws {
+        var latest = Int64.min
+        var tick = ReadStart.largestTick
+        var taken: [String: String] = [:]
         for id in packs.keys.sorted() {
             let fileName = packs[id]!.fileName
-            guard let archiveStamp = BuildState.packStamp(atPath: packsPath + "/" + fileName) else {
+            guard let pack = BuildState.packStampAndTimes(atPath: packsPath + "/" + fileName) else {
                 throw ODRPackError.fileChanged(
                     "pack '\(fileName)' vanished while the build was finishing: run the build again")
             }
-            packs[id]!.archiveStamp = archiveStamp
+            taken[id] = pack.stamp
+            latest = max(latest, pack.latestChange)
+            tick = ReadStart.gcd(tick, pack.tick)
+        }
+        let settled = ArchiveClock.wait(past: latest, tick: tick, in: packsPath)
+        for (id, stamp) in taken { packs[id]!.archiveStamp = settled ? stamp : "" }
+    }
+
+    /// Keeps the output files' stamps (the plists, the manifests, a Background Assets site's copies) only once the
+    /// output's clock is a tick past their change times, as `takeArchiveStamps` does for the packs: one changed later
+    /// with the same size and times would otherwise pass for what the build wrote, and be neither rewritten nor
+    /// noticed by the fast path. When the clock cannot be read, every stamp is one no file has, so the next build
+    /// writes those files again.
+    mutating func settleOutputs(outputPath: String) {
+        let stamps = Array(outputs.values)
+        guard let device = stamps.first?.device, let latest = stamps.lazy.map(\.changeNanoseconds).max() else { return }
+        let tick = ReadStart.tick(of: stamps, device: device, modification: false)
+        guard !ArchiveClock.wait(past: latest, tick: tick, in: outputPath) else { return }
+        for name in outputs.keys {
+            outputs[name] = FileStamp(size: -1, modificationNanoseconds: 0, changeNanoseconds: 0, inode: 0, device: 0)
+        }
+    }
+}
+
+extension BuildState {
+    /// Gives each file record whose digest this build confirmed the metadata this build saw: a record that could not
+    /// vouch when it was loaded (`load`) and whose file was read again with the same content. A build that writes
+    /// nothing keeps the last state's records (`PackBuilder`); without this, such a file would be read again by
+    /// every build after it.
+    mutating func confirm(_ plan: PackPlan, facts: [String: PackArchiveFacts]) {
+        for pack in plan.packs {
+            guard let record = packs[pack.id], let digests = facts[pack.id]?.files,
+                record.files.count == pack.files.count, digests.count == pack.files.count
+            else { continue }
+            for (index, file) in pack.files.enumerated() {
+                let position = record.files[index]
+                guard files.indices.contains(position), files[position].stamp != file.stamp,
+                    files[position].digest == digests[index], files[position].path.hasSameBytes(as: file.path)
+                else { continue }
+                files[position].stamp = file.stamp
+            }
         }
     }
 }

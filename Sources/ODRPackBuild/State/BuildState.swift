@@ -11,7 +11,7 @@ import ODRPackPlatform
 /// whole, so a new version rewrites every pack once (docs/build-output.md).
 struct BuildState: Sendable, Equatable {
     /// The format's name and version, then the tool's: either differing makes the file unreadable to this build.
-    static var magic: [UInt8] { Array("odrpack-state 2 \(ToolVersion.current)\n".utf8) }
+    static var magic: [UInt8] { Array("odrpack-state 3 \(ToolVersion.current)\n".utf8) }
 
     struct FileRecord: Equatable, Sendable {
         var path: String
@@ -52,25 +52,50 @@ struct BuildState: Sendable, Equatable {
     var outputs: [String: FileStamp] = [:]
     /// What the build printed, when the up-to-date fast path may print it again (`UpToDateCheck`).
     var replay: Replay?
-    /// The state file's modification time as the file system's clock gave it, once loaded: what `vouches(for:)`
-    /// compares with. Not part of the file.
-    var savedAt: Int64?
+    /// When the build that recorded the files started reading them, on their file system's clock: what
+    /// `vouches(for:)` compares with. Nil vouches for nothing.
+    var readStart: ReadStart?
 
-    /// The state file for an output folder (an absolute, standardized path).
+    /// The state file for an output folder (an absolute, standardized path), in the cache folder: `$ODRPACK_CACHE_DIR`,
+    /// else `$XDG_CACHE_HOME/odrpack`, else `~/.cache/odrpack` with `~` from `$HOME` or, without it, from the user
+    /// database. Never a folder in /tmp, whose name another user could take first; nil when there is no home at all.
     static func location(
         for outputDirectory: String, environment: [String: String] = ProcessInfo.processInfo.environment
-    ) -> String {
+    ) -> String? {
         let folder: String
         if let explicit = environment["ODRPACK_CACHE_DIR"], !explicit.isEmpty {
             folder = explicit
         } else if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             folder = xdg + "/odrpack"
-        } else if let home = environment["HOME"], !home.isEmpty {
+        } else if let home = environment["HOME"].flatMap({ $0.isEmpty ? nil : $0 }) ?? SystemCall.userHomeFolder {
             folder = home + "/.cache/odrpack"
         } else {
-            folder = NSTemporaryDirectory() + "odrpack-cache-\(SystemCall.userID)"
+            return nil
         }
         return folder + "/" + Data(outputDirectory.utf8).sha256Hex.prefix(32) + ".state"
+    }
+
+    /// Why the cache folder holding `statePath` must not be used, or nil when it may: a folder another user owns, or
+    /// that others may write, could hand the build a state that vouches for content the files do not hold
+    /// (docs/build-output.md#incremental). Nil too when it does not exist yet (it will be made for this user alone)
+    /// or is not a folder (`save` says why it cannot save there).
+    static func untrustedFolder(holding statePath: String) -> String? {
+        let folder = (statePath as NSString).deletingLastPathComponent
+        // Missing or not a folder: saving says why it cannot.
+        guard let status = SystemCall.status(folder), status.kind == .directory else { return nil }
+        let reason: String
+        if status.owner != SystemCall.userID {
+            reason = "belongs to user \(status.owner), not to you (user \(SystemCall.userID))"
+        } else if status.permissions & 0o022 != 0 {
+            reason = "may be written by other users (mode \(String(status.permissions, radix: 8)))"
+        } else {
+            return nil
+        }
+        return
+            """
+            the cache folder '\(folder)' \(reason), so odrpack does not use it and every build reads every file: \
+            make it yours and writable only by you (chmod go-w), or set ODRPACK_CACHE_DIR to a folder that is
+            """
     }
 
     /// The record of the file at `path`.
@@ -92,10 +117,9 @@ struct BuildState: Sendable, Equatable {
     /// Reads the state of an output folder; a missing, damaged or other version's one is simply empty.
     /// - Parameter fileRecords: false leaves out the file records, which only planning and pack reuse need.
     static func load(forOutput outputPath: String, fileRecords: Bool = true) -> BuildState {
-        let path = location(for: outputPath)
-        guard var state = FileManager.default.contents(atPath: path).flatMap({ parse($0, fileRecords: fileRecords) })
+        guard let path = location(for: outputPath), untrustedFolder(holding: path) == nil,
+            var state = FileManager.default.contents(atPath: path).flatMap({ parse($0, fileRecords: fileRecords) })
         else { return BuildState() }
-        state.savedAt = SystemCall.status(path)?.stamp.modificationNanoseconds
         // A racily-clean record matches no file, so every use of the records (reuse, the executable-content check,
         // entry reuse) reads such a file again.
         for index in state.files.indices where !state.vouches(for: state.files[index].stamp) {
@@ -105,22 +129,35 @@ struct BuildState: Sendable, Equatable {
         return state
     }
 
-    /// Whether a file's recorded metadata vouches for its content (docs/build-output.md#atomic): not when the file's time is
-    /// not before the state's own, since then it may have changed again within the same clock tick after the build
-    /// recorded it (git's "racily clean" case; a file system with a coarse clock, HFS+, FAT or a network share,
-    /// makes that tick a second or two). Such a file is read again.
+    /// Whether a file's recorded metadata vouches for its content (docs/build-output.md#incremental): not when the
+    /// file's times are not at least one tick of its file system's clock before the recording build started reading
+    /// (`ReadStart`), since then it may have changed again with the same times after it was read. Such a file is
+    /// read again.
     func vouches(for stamp: FileStamp) -> Bool {
-        guard let savedAt else { return false }
-        return stamp.modificationNanoseconds < savedAt && stamp.changeNanoseconds < savedAt
+        readStart?.vouches(for: stamp) ?? false
     }
 
     /// Saves the state for the next build. It only saves time: a build whose state cannot be written still succeeded.
     /// - Returns: why the state could not be saved (the next build then starts cold), or nil.
     func save(forOutput outputPath: String) -> String? {
-        let path = BuildState.location(for: outputPath)
+        guard let path = BuildState.location(for: outputPath) else {
+            return
+                """
+                there is no cache folder for the build state ($HOME is not set and the user has no home folder), so \
+                every build reads every file: set ODRPACK_CACHE_DIR to a folder only you can write
+                """
+        }
+        if let untrusted = BuildState.untrustedFolder(holding: path) { return untrusted }
         do {
+            let folder = (path as NSString).deletingLastPathComponent
             try FileManager.default.createDirectory(
-                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                atPath: (folder as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            if !SystemCall.exists(folder) {
+                try FileManager.default.createDirectory(
+                    atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            }
+            // Made by another process between the check and here: check again.
+            if let untrusted = BuildState.untrustedFolder(holding: path) { return untrusted }
             try AtomicFile.write(serialized(), to: path, unlinkingFirst: true)
         } catch {
             return
@@ -144,13 +181,28 @@ struct BuildState: Sendable, Equatable {
     /// What says a written pack is as the build left it: a zip's metadata, or a digest of the name and metadata
     /// of everything in a pack folder (so a file changed, added or removed inside it is seen). Nil when it is missing.
     static func packStamp(atPath path: String) -> String? {
+        packStampAndTimes(atPath: path)?.stamp
+    }
+
+    /// `packStamp`, with the latest change time of the archive or of the folder and everything in it, and the tick
+    /// those change times show (`ReadStart.tick`).
+    static func packStampAndTimes(atPath path: String) -> (stamp: String, latestChange: Int64, tick: Int64)? {
         guard let status = SystemCall.status(path, followingLinks: false) else { return nil }
-        if status.kind == .regular { return "f" + text(status.stamp) }
+        let change = status.stamp.changeNanoseconds
+        if status.kind == .regular {
+            return ("f" + text(status.stamp), change, ReadStart.gcd(ReadStart.largestTick, change))
+        }
         guard status.kind == .directory else { return nil }
         guard let entries = try? FolderWalk.entries(under: path) else { return nil }
         var hasher = SHA256Hasher()
-        for entry in entries { hasher.update("/\(entry.path)\0\(entry.status.mode)\0\(text(entry.status.stamp))\n") }
-        return "d" + hasher.finalize()
+        var latest = change
+        var tick = ReadStart.gcd(ReadStart.largestTick, change)
+        for entry in entries {
+            hasher.update("/\(entry.path)\0\(entry.status.mode)\0\(text(entry.status.stamp))\n")
+            latest = max(latest, entry.status.stamp.changeNanoseconds)
+            tick = ReadStart.gcd(tick, entry.status.stamp.changeNanoseconds)
+        }
+        return ("d" + hasher.finalize(), latest, tick)
     }
 
     /// A stamp as five numbers.

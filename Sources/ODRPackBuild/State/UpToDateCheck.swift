@@ -13,6 +13,8 @@ struct UpToDateCheck {
     let outputPath: String
     /// Nil when the manifest cannot be read (the full path reports why).
     let inputs: String?
+    /// The clocks as they were before the build read anything under resources-root: the state's `ReadStart`.
+    let sample: ReadStart.Sample
 
     enum Outcome {
         /// Nothing changed: what the last build printed.
@@ -25,6 +27,7 @@ struct UpToDateCheck {
         self.manifestPath = manifestPath
         self.options = options
         outputPath = options.outputPath
+        sample = ReadStart.Sample.take(outputPath: options.outputPath)
         let absoluteManifest = URL(fileURLWithPath: manifestPath).standardizedFileURL.path
         guard let manifest = FileManager.default.contents(atPath: manifestPath) else {
             inputs = nil
@@ -55,7 +58,7 @@ struct UpToDateCheck {
         else { return .changed(nil) }
         let tree = FileTreeScanner(jobs: options.jobs).scan(realRoot)
         guard tree.fingerprint == replay.treeFingerprint else { return .changed(tree) }
-        // A file whose time is not before the state's may have changed within the tick the build recorded it in.
+        // A file stamped within a tick of the moment the last build started reading may have changed since.
         guard tree.directories.allSatisfy({ $0.entries.allSatisfy { state.vouches(for: $0.stamp) } }) else {
             return .changed(tree)
         }
@@ -71,6 +74,12 @@ struct UpToDateCheck {
     func state(after result: PlanResult, build: BuildResult) -> BuildState {
         var state = build.state
         state.replay = nil
+        state.confirm(build.plan, facts: build.facts)
+        state.settleOutputs(outputPath: outputPath)
+        state.readStart = result.resolution.flatMap { resolution in
+            sample.start(
+                rootPath: resolution.rootPath, stamps: build.plan.packs.lazy.flatMap { $0.files.lazy.map(\.stamp) })
+        }
         guard options.format == .odr, options.layout == .zip, let inputs, let manifest = result.manifest,
             let resolution = result.resolution, let fingerprint = resolution.fingerprint,
             !manifest.entries.contains(where: {

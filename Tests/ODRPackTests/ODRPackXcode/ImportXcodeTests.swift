@@ -69,7 +69,7 @@ import Testing
                   - path: "Extras/credits.json"   # ASSET_TAGS
                     tags: ["credits"]
                     into: "."
-                  - path: "Store/GoldenPaddle/golden.png"   # assetTagsByRelativePath
+                  - glob: "Store/GoldenPaddle/**"   # assetTagsByRelativePath
                     tags: ["golden-paddle"]
                     into: "."
                   - path: "Store/Skins/red.png"   # assetTagsByRelativePath
@@ -77,6 +77,7 @@ import Testing
                     into: "."
                 initial-install: ["level1", "boss fight"]
                 prefetch-order: ["level2", "credits"]
+                exclude: ["Store/GoldenPaddle/**/.*", "Store/GoldenPaddle/**/.*/**"]
 
                 """
         #expect(written == expected)

@@ -67,9 +67,10 @@ import Testing
                 .replacingOccurrences(of: " \(ToolVersion.current)\n", with: " 0.0.1\n").utf8)
         #expect(other != data)
         #expect(BuildState.parse(other) == nil)
-        // Nor one of an earlier state format by the same version (format 1 had no manifest parts).
+        // Nor one of an earlier state format by the same version (format 2 had no read start, format 1 no manifest
+        // parts).
         let earlier = Array(
-            String(decoding: data, as: UTF8.self).replacingOccurrences(of: "odrpack-state 2 ", with: "odrpack-state 1 ")
+            String(decoding: data, as: UTF8.self).replacingOccurrences(of: "odrpack-state 3 ", with: "odrpack-state 2 ")
                 .utf8)
         #expect(earlier != data)
         #expect(BuildState.parse(earlier) == nil)
@@ -107,7 +108,7 @@ import Testing
         let cacheFolder = project.path("cache")
         let environment = ["ODRPACK_CACHE_DIR": cacheFolder]
         #expect(try CommandRunner.run(["build", "-o", "out"], in: project.root, environment: environment).status == 0)
-        let location = BuildState.location(for: project.path("out"), environment: environment)
+        let location = try #require(BuildState.location(for: project.path("out"), environment: environment))
         var cache = try #require(BuildState.parse(try Data(contentsOf: URL(fileURLWithPath: location))))
         let index = try #require(cache.files.firstIndex { $0.path == "R/small.json" })
         let digest = cache.files[index].digest

@@ -14,7 +14,7 @@ extension BuildCommandTests {
                 .path
         ]
         return BuildState.location(
-            for: URL(fileURLWithPath: project.path("out")).standardizedFileURL.path, environment: environment)
+            for: URL(fileURLWithPath: project.path("out")).standardizedFileURL.path, environment: environment)!
     }
 
     /// The state's metadata: unchanged when a build took the fast path (every other build writes it again).
@@ -162,21 +162,25 @@ extension BuildCommandTests {
         #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
     }
 
-    /// A file whose time is not before the state's own may have changed again within the clock tick the build
-    /// recorded it in (git's racily-clean case; HFS+, FAT and network shares tick in seconds): it is read again, and
-    /// the fast path does not vouch for the tree. Here the state is dated back to 1970, so every file is such a file.
+    /// A file whose times are not at least one tick before the moment the last build started reading may have
+    /// changed again with the same times after it was read (git's racily-clean case; HFS+, FAT and network shares
+    /// tick in seconds): it is read again, and the fast path does not vouch for the tree. Here the state says the
+    /// build started reading in 1970, so every file is such a file.
     @Test func racilyCleanFilesAreReadAgain() throws {
         let project = try gameProject()
         #expect(try CommandRunner.run(["build", "-o", "out"], in: project.root).status == 0)
         let trusted = try CommandRunner.run(["build", "-o", "out", "--progress", "never"], in: project.root)
         #expect(trusted.stdout.contains("read 0 B"), "\(trusted.stdout)")
-        try FileManager.default.setAttributes(
-            [.modificationDate: Date(timeIntervalSince1970: 1)], ofItemAtPath: recordPath(project))
+        var state = try #require(BuildState.parse(try Data(contentsOf: URL(fileURLWithPath: recordPath(project)))))
+        let readStart = try #require(state.readStart)
+        #expect(readStart.time != nil)
+        state.readStart?.time = 1_000_000_000
+        try Data(state.serialized()).write(to: URL(fileURLWithPath: recordPath(project)))
         let racy = try CommandRunner.run(["build", "-o", "out", "--progress", "never"], in: project.root)
         #expect(racy.status == 0)
         #expect(racy.stdout.contains("0 written, 4 unchanged"), "\(racy.stdout)")
         #expect(!racy.stdout.contains("read 0 B"), "\(racy.stdout)")
-        // The state that build saved is dated now: its files are trusted again.
+        // The state that build saved says it started reading now: its files are trusted again.
         let again = try CommandRunner.run(["build", "-o", "out", "--progress", "never"], in: project.root)
         #expect(again.stdout.contains("read 0 B"), "\(again.stdout)")
     }
