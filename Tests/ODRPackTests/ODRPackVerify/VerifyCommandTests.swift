@@ -259,6 +259,25 @@ import Testing
             })
     }
 
+    /// Background Assets builds: a version is never null (self-hosted devices compare it), and their figures are
+    /// checked as an ODR build's.
+    @Test func aBackgroundAssetsManifestIsReadAsStrictlyAndItsFiguresChecked() throws {
+        let fixture = try BackgroundAssetsFixture()
+        #expect(try fixture.build().status == 0)
+        #expect(try fixture.run(["verify", "out"]).status == 0)
+        let text = try fixture.text("out/odrpack-manifest.json")
+        let version = try #require(text.range(of: #""version": 0"#))
+        try fixture.project.file(
+            "out/odrpack-manifest.json", text.replacingCharacters(in: version, with: #""version": null"#))
+        let null = try fixture.run(["verify", "out"])
+        #expect(null.status == 2 && null.stderr.contains("a pack's version must be a number"), "\(null.stderr)")
+        let size = try #require(text.range(of: #""initialPrefetchSize": "#))
+        try fixture.project.file(
+            "out/odrpack-manifest.json", text.replacingCharacters(in: size, with: #""initialPrefetchSize": 1"#))
+        let figures = try fixture.run(["verify", "out"])
+        #expect(figures.status == 1 && figures.stderr.contains("[verify-figures-mismatch]"), "\(figures.stderr)")
+    }
+
     // MARK: 4. Files the manifest does not name.
 
     @Test func aForeignFileInThePacksFolderFailsAndATemporaryDoesNot() throws {
