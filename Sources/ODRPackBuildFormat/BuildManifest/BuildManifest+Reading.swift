@@ -49,7 +49,7 @@ extension BuildManifest {
                 "'\(file)' is not valid JSON (truncated or corrupt): rebuild it with odrpack build")
         } catch JSONReader.Failure.shape(let problem) {
             throw ODRPackError.unusableInput(
-                "'\(file)' is not a complete odrpack manifest: \(problem): rebuild it with odrpack build")
+                "'\(file)' is not a complete odrpack build manifest: \(problem): rebuild it with odrpack build")
         } catch let mismatch as SchemaMismatch {
             throw ODRPackError.unusableInput(
                 """
