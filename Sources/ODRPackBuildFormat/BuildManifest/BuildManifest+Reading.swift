@@ -335,8 +335,9 @@ extension BuildManifest.BackgroundAssets {
             events: try required(events, "backgroundAssets.events"),
             appGroup: try required(appGroup, "backgroundAssets.appGroup"),
             urlPrefix: try required(urlPrefix, "backgroundAssets.urlPrefix"),
-            packagerCommand: try required(packager, "backgroundAssets.packager")?.command,
-            packagerVersion: try required(packager, "backgroundAssets.packager")?.version)
+            // The one member that builds of 0.5.0 did not write yet (the packager's release record, which no command
+            // reads back): required, it would make the next build restart every self-hosted version at 0.
+            packagerCommand: (packager ?? nil)?.command, packagerVersion: (packager ?? nil)?.version)
     }
 }
 

@@ -136,6 +136,31 @@ import Testing
         #expect(failure?.contains(problem) == true, "\(failure ?? "read")")
     }
 
+    /// Background Assets manifests of 0.5.0 have no `backgroundAssets.packager` (the packager's release record, which
+    /// no command reads back): they still read, so the next build keeps counting self-hosted versions up. Every other
+    /// member stays required, a pack's version included.
+    @Test func aBackgroundAssetsManifestWithoutThePackagerRecordReads() throws {
+        var manifest = Self.sample(archives: true)
+        manifest.format = .backgroundAssets
+        manifest.backgroundAssets = .init(
+            hosting: .apple, platforms: ["iOS"], events: ["firstInstallation"], appGroup: nil, urlPrefix: nil,
+            packagerCommand: "ba-package", packagerVersion: nil)
+        manifest.packs[0].assetPackId = "a-12345678"
+        manifest.packs[0].downloadPolicy = .essential(events: ["firstInstallation"])
+        manifest.packs[0].version = 3
+        let text = manifest.serialized()
+        #expect(Self.shapeProblem(text) == nil)
+        let packager = try #require(text.range(of: #""packager": \{[^}]*\}"#, options: .regularExpression))
+        let older = text.replacingCharacters(in: packager, with: #""x": null"#)
+        #expect(Self.shapeProblem(older) == nil)
+        #expect(
+            Self.shapeProblem(older.replacingOccurrences(of: #""version": 3"#, with: #""v": 3"#)) == "missing 'version'"
+        )
+        #expect(
+            Self.shapeProblem(older.replacingOccurrences(of: #""appGroup": null"#, with: #""g": null"#))
+                == "missing 'backgroundAssets.appGroup'")
+    }
+
     /// A hand-written manifest that leaves out what a build writes, or carries docs/build-output.md's `"...": 0`
     /// placeholder instead of every limit, is not a build manifest: it once verified with its totals made up.
     @Test func summaryMembersMayNotBeLeftOut() throws {
