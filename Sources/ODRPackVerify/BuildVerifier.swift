@@ -5,74 +5,114 @@ import ODRPackFormats
 import ODRPackPlatform
 
 /// `odrpack verify` (docs/commands.md#verify): re-reads every pack of a build folder and checks it against
-/// odrpack-manifest.json, through the checker of the build's format.
+/// odrpack-manifest.json, through the checker of the build's format, and checks the manifest's own figures. Every
+/// problem is a `verify-…` diagnostic (docs/diagnostics.md).
 package struct BuildVerifier {
     package struct PackReport: Sendable {
         package var id: String
         package let file: String
-        package var problems: [String]
-        package var ok: Bool { problems.isEmpty }
-    }
-
-    /// A problem with a file of the build folder that is not one pack's (Background Assets builds).
-    package struct FileProblem: Sendable {
-        /// Relative to the build folder.
-        package let file: String
-        package let problem: String
+        package var diagnostics: [Diagnostic]
+        package var ok: Bool { !diagnostics.hasErrors }
     }
 
     package struct Report: Sendable {
         package var packs: [PackReport]
-        /// Packs in the packs folder that the manifest does not list.
-        package let extraArchives: [String]
-        package var fileProblems: [FileProblem] = []
-        package var ok: Bool { extraArchives.isEmpty && fileProblems.isEmpty && packs.allSatisfy(\.ok) }
+        /// Names in the packs folder (`OnDemandResources/`, or `.aar`s in `BackgroundAssets/`) that the manifest does
+        /// not name, in code-point order.
+        package var extraArchives: [String] = []
+        /// Problems that are not one pack's: the manifest's figures, the documents, foreign files.
+        package var diagnostics: [Diagnostic] = []
+        /// Every diagnostic: the packs' in pack order, then the others.
+        package var allDiagnostics: [Diagnostic] { packs.flatMap(\.diagnostics) + diagnostics }
+        package var ok: Bool { packs.allSatisfy(\.ok) && !diagnostics.hasErrors }
     }
 
     package init() {}
 
-    /// - Throws: `ODRPackError.unusableInput` when the manifest is missing or corrupt.
-    package func verify(_ path: String) throws -> Report {
-        let (manifest, folder) = try BuildManifest.load(path)
-        switch manifest.format {
-        case .odr: return try OnDemandResourcesVerifier(manifest: manifest, folder: folder).verify()
-        case .backgroundAssets: return try BackgroundAssetsVerifier(manifest: manifest, folder: folder).verify()
+    /// Verifies under a shared lock on the build folder, as `thin` reads it (docs/commands.md#verify): it waits for a
+    /// running build; a folder without a lock file (never a build's while it runs) or a read-only one is read without
+    /// one, and verify never creates a file there.
+    /// - Parameter onWait: called once when a build holds the folder and this starts waiting for it.
+    /// - Throws: `ODRPackError.unusableInput` when the manifest is missing or corrupt, or an interrupted build left
+    ///   the folder (exit 2).
+    package func verify(_ path: String, onWait: () -> Void = {}) throws -> Report {
+        let folder = try BuildManifest.location(of: path).folder
+        let lock: OutputLock?
+        if SystemCall.status(folder + "/" + BuildFolder.lockFileName, followingLinks: false)?.kind == .regular {
+            lock = try OutputLock.shared(folder: folder, fileName: BuildFolder.lockFileName, onWait: onWait)
+        } else {
+            lock = nil
         }
+        return try withExtendedLifetime(lock) {
+            if SystemCall.status(folder + "/" + BuildManifest.previousFileName, followingLinks: false) != nil {
+                throw ODRPackError.unusableInput(
+                    """
+                    '\(folder)' was left by an interrupted build (it holds '\(BuildManifest.previousFileName)'): its packs \
+                    are part old, part new; run the build again
+                    """
+                )
+            }
+            let (manifest, folder) = try BuildManifest.load(path)
+            var report: Report
+            switch manifest.format {
+            case .odr: report = try OnDemandResourcesVerifier(manifest: manifest, folder: folder).verify()
+            case .backgroundAssets: report = try BackgroundAssetsVerifier(manifest: manifest, folder: folder).verify()
+            }
+            report.diagnostics = ManifestFigures.problems(manifest) + report.diagnostics
+            return report
+        }
+    }
+
+    /// An error about a file of the build folder (relative to it): "<file>: <text>", the file as its subject.
+    static func problem(_ code: DiagnosticCode, _ file: String, _ text: String) -> Diagnostic {
+        .error(code, "\(file): \(text)", subject: file)
     }
 
     /// The manifest's own figures for a pack, recomputed from its tags and file list: a hand-edited manifest must
     /// not verify clean even when the archive matches the edited lines.
     package static func recordProblems(_ pack: BuildManifest.Pack, bundleId: String, format: PackFormat = .odr)
-        -> [String]
+        -> [Diagnostic]
     {
-        var problems: [String] = []
+        var problems: [Diagnostic] = []
+        func add(_ text: String) { problems.append(problem(.verifyFiguresMismatch, pack.file, text)) }
         let id = PackIdentity.id(bundleID: bundleId, tags: pack.tags)
-        if pack.id != id { problems.append("the manifest gives the pack id '\(pack.id)'; its tags make '\(id)'") }
+        if pack.id != id { add("the manifest gives the pack id '\(pack.id)'; its tags make '\(id)'") }
         let file =
             format == .backgroundAssets
             ? BackgroundAssetsLayout.archivePath(of: BackgroundAssetsIdentity.assetPackID(tags: pack.tags))
             : AppleManifests.packsFolder + "/" + PackIdentity.fileName(bundleID: bundleId, tags: pack.tags)
-        if pack.file != file { problems.append("the manifest gives the file '\(pack.file)'; its tags make '\(file)'") }
+        if pack.file != file { add("the manifest gives the file '\(pack.file)'; its tags make '\(file)'") }
         let total = pack.files.lazy.map(\.size).saturatingSum
-        if total != pack.size {
-            problems.append("the manifest gives the pack size \(pack.size); its files add up to \(total)")
-        }
+        if total != pack.size { add("the manifest gives the pack size \(pack.size); its files add up to \(total)") }
         let hashes = pack.files.compactMap(\.sha256)
         if let recorded = pack.contentHash, hashes.count == pack.files.count {
             let computed = PackArchiveFacts.contentHash(zip(pack.files, hashes).lazy.map { ($0.path, $0.size, $1) })
             if computed != recorded {
-                problems.append("the manifest's contentHash is not the hash of its files' paths, sizes and sha256s")
+                add("the manifest's contentHash is not the hash of its files' paths, sizes and sha256s")
             }
         }
         return problems
     }
 
-    /// The archives in `folder` (names ending with `suffix`) that the manifest does not list, in code-point order.
-    static func unlistedArchives(in folder: String, endingWith suffix: String, manifest: BuildManifest) throws
+    /// The names in `folder` that the manifest does not name as a pack's file (only those ending with `suffix`, when
+    /// given), in code-point order. A build's own temporaries (`.odrpack-tmp-…`, which the next build clears) are not
+    /// foreign.
+    static func unlistedNames(in folder: String, endingWith suffix: String? = nil, manifest: BuildManifest) throws
         -> [String]
     {
         let listed = Set(manifest.packs.map { PathKey(($0.file as NSString).lastPathComponent) })
-        return try OutputFolder.names(in: folder).filter { $0.hasSuffix(suffix) && !listed.contains(PathKey($0)) }
-            .sorted { $0.precedesByCodePoint($1) }
+        let names: [String]
+        do {
+            names = try OutputFolder.names(in: folder)
+        } catch {
+            // No packs folder at all: every pack is then reported missing.
+            guard SystemCall.status(folder, followingLinks: false) != nil else { return [] }
+            throw error
+        }
+        return names.filter {
+            !listed.contains(PathKey($0)) && !$0.hasPrefix(TemporaryName.marker)
+                && (suffix.map($0.hasSuffix) ?? true)
+        }
+        .sorted { $0.precedesByCodePoint($1) }
     }
 }

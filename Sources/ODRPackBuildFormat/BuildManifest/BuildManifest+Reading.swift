@@ -3,10 +3,12 @@ import ODRPackCore
 import ODRPackFormats
 import ODRPackPlatform
 
-/// Reading odrpack-manifest.json back, strictly where it matters: what diff, verify and thin use (the bundle id,
-/// tag lists, tags and packs) must be there with its type, numbers in range, sizes not negative. The summary members
-/// they do not need (profile, limits, appBundle, totals) may be absent, as in a hand-written manifest: a missing
-/// limit is no limit and missing totals are recomputed from the packs. Unknown members are skipped.
+/// Reading odrpack-manifest.json back, strictly: every member a build writes must be there with its type (docs/commands.md#verify),
+/// hashes and sizes included and never `null` (only the members a build itself writes as `null` may be: a limit the
+/// profile lacks, `appBundle` with `untagged: ignore`, a pack without priority, the Background Assets settings not
+/// given), numbers in range, sizes not negative and adding up inside Int64. A `plan --json` document (no archive facts)
+/// is not a build manifest. Unknown members are skipped. diff, verify and thin read through this one reader, so a
+/// manifest that passes here has every fact they use.
 extension BuildManifest {
     /// Thrown while reading a manifest of another schema version.
     struct SchemaMismatch: Error {
@@ -47,7 +49,7 @@ extension BuildManifest {
                 "'\(file)' is not valid JSON (truncated or corrupt): rebuild it with odrpack build")
         } catch JSONReader.Failure.shape(let problem) {
             throw ODRPackError.unusableInput(
-                "'\(file)' is not a complete odrpack manifest: \(problem): rebuild it with odrpack build")
+                "'\(file)' is not a complete odrpack build manifest: \(problem): rebuild it with odrpack build")
         } catch let mismatch as SchemaMismatch {
             throw ODRPackError.unusableInput(
                 """
@@ -72,9 +74,8 @@ extension BuildManifest {
         var limits: [LimitProfile.Key: Int64?]?
         var initial: [String]?
         var prefetch: [String]?
-        var appBundle: (files: Int64?, size: Int64?)?
-        var totals = PartialTotals()
-        var appBundleNull = false
+        var appBundle: (files: Int64, size: Int64)??
+        var totals: Totals?
         var tags: [Tag]?
         var packs: [Pack]?
         var format = PackFormat.odr
@@ -100,11 +101,14 @@ extension BuildManifest {
                     guard let limit = LimitProfile.Key(rawValue: name) else { return try reader.skip() }
                     values[limit] = reader.isNull() ? .some(nil) : try reader.count("limit '\(name)'")
                 }
+                for key in LimitProfile.Key.allCases where values[key] == nil {
+                    throw JSONReader.Failure.shape("missing 'limits.\(key.rawValue)'")
+                }
                 limits = values
             case "initialInstallTags": initial = try reader.strings("initialInstallTags")
             case "prefetchOrder": prefetch = try reader.strings("prefetchOrder")
             case "appBundle" where reader.isNull():
-                appBundleNull = true
+                appBundle = .some(nil)
             case "appBundle":
                 var files: Int64?
                 var size: Int64?
@@ -115,8 +119,8 @@ extension BuildManifest {
                     default: try reader.skip()
                     }
                 }
-                appBundle = (files, size)
-            case "totals": totals = try PartialTotals(&reader)
+                appBundle = (try required(files, "appBundle.files"), try required(size, "appBundle.size"))
+            case "totals": totals = try Totals(&reader)
             case "tags":
                 var list: [Tag] = []
                 try reader.array("tags") { list.append(try Tag(&$0)) }
@@ -133,13 +137,16 @@ extension BuildManifest {
         schemaVersion = version
         self.format = format
         bundleId = try required(bundle, "bundleId")
-        self.profile = profile ?? ""
-        self.limits = LimitProfile.Key.allCases.map { ($0, limits?[$0] ?? nil) }
+        self.profile = try required(profile, "profile")
+        let limitValues = try required(limits, "limits")
+        self.limits = LimitProfile.Key.allCases.map { ($0, limitValues[$0] ?? nil) }
         initialInstallTags = try required(initial, "initialInstallTags")
         prefetchOrder = try required(prefetch, "prefetchOrder")
-        appBundleFiles = appBundle?.files ?? 0
-        appBundleSize = appBundle?.size ?? 0
-        countsAppBundle = !appBundleNull
+        let counted = try required(appBundle, "appBundle")
+        appBundleFiles = counted?.files ?? 0
+        appBundleSize = counted?.size ?? 0
+        countsAppBundle = counted != nil
+        self.totals = try required(totals, "totals")
         self.tags = try required(tags, "tags")
         self.packs = try required(packs, "packs")
         if format == .backgroundAssets {
@@ -147,10 +154,10 @@ extension BuildManifest {
             for pack in self.packs {
                 _ = try required(pack.assetPackId, "assetPackId")
                 _ = try required(pack.downloadPolicy, "downloadPolicy")
+                _ = try required(pack.version, "version")
             }
         }
         try Self.checkSizesAddUp(self.packs, self.tags)
-        self.totals = totals.completed(from: self.packs)
         for (value, what) in [
             (self.totals.size, "totals.size"), (self.totals.archiveSize ?? 0, "totals.archiveSize"),
             (self.totals.initialInstallSize, "totals.initialInstallSize"),
@@ -191,6 +198,16 @@ private func required<T>(_ value: T?, _ key: String) throws -> T {
     return value
 }
 
+extension JSONReader {
+    /// A lowercase hex SHA-256, as every hash of the manifest is written (never `null`).
+    mutating func sha256(_ what: String) throws -> String {
+        let text = try string(what)
+        guard text.utf8.count == 64, text.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+        else { throw JSONReader.Failure.shape("\(what) '\(text.prefix(80))' is not a lowercase hex SHA-256") }
+        return text
+    }
+}
+
 extension BuildManifest.File {
     init(_ reader: inout JSONReader) throws {
         var path: String?
@@ -202,7 +219,7 @@ extension BuildManifest.File {
             case "path": path = try reader.string("a file's path")
             case "source": source = try reader.string("a file's source")
             case "size": size = try reader.count("a file's size")
-            case "sha256": sha256 = reader.isNull() ? nil : try reader.string("a file's sha256")
+            case "sha256": sha256 = try reader.sha256("a file's sha256")
             default: try reader.skip()
             }
         }
@@ -210,7 +227,8 @@ extension BuildManifest.File {
         guard RelativePath.isPlain(plainPath) else {
             throw JSONReader.Failure.shape("the file path '\(plainPath)' is not a plain relative path")
         }
-        self.init(path: plainPath, source: source, size: try required(size, "size"), sha256: sha256)
+        self.init(
+            path: plainPath, source: source, size: try required(size, "size"), sha256: try required(sha256, "sha256"))
     }
 }
 
@@ -222,7 +240,7 @@ extension BuildManifest.Pack {
         var category: DownloadCategory?
         var size: Int64?
         var files: [BuildManifest.File]?
-        var priority: Double?
+        var priority: Double??
         var archiveSize: Int64?
         var archiveSha256: String?
         var contentHash: String?
@@ -235,14 +253,21 @@ extension BuildManifest.Pack {
             case "file": file = try reader.string("a pack's file")
             case "tags": tags = try reader.strings("a pack's tags")
             case "category": category = try DownloadCategory(&reader, "a pack's category")
-            case "priority": priority = reader.isNull() ? nil : try reader.double("a pack's priority")
+            case "priority" where reader.isNull(): priority = .some(nil)
+            case "priority":
+                let value = try reader.double("a pack's priority")
+                // Xcode's rule gives 0.05 ... 1.0 (docs/manifest.md#categories-and-priority).
+                guard (0...1).contains(value) else {
+                    throw JSONReader.Failure.shape("a pack's priority \(value) is not between 0 and 1")
+                }
+                priority = value
             case "size": size = try reader.count("a pack's size")
-            case "archiveSize": archiveSize = reader.isNull() ? nil : try reader.count("archiveSize")
-            case "archiveSha256": archiveSha256 = reader.isNull() ? nil : try reader.string("archiveSha256")
-            case "contentHash": contentHash = reader.isNull() ? nil : try reader.string("contentHash")
+            case "archiveSize": archiveSize = try reader.count("archiveSize")
+            case "archiveSha256": archiveSha256 = try reader.sha256("archiveSha256")
+            case "contentHash": contentHash = try reader.sha256("contentHash")
             case "assetPackId": assetPackId = try reader.string("assetPackId")
             case "downloadPolicy": downloadPolicy = try DownloadPolicy(&reader)
-            case "version": version = reader.isNull() ? nil : try reader.count("a pack's version")
+            case "version": version = try reader.count("a pack's version")
             case "files":
                 var list: [BuildManifest.File] = []
                 try reader.array("a pack's files") { list.append(try BuildManifest.File(&$0)) }
@@ -256,8 +281,10 @@ extension BuildManifest.Pack {
         }
         self.init(
             id: try required(id, "id"), file: packFile, tags: try required(tags, "tags"),
-            category: try required(category, "category"), priority: priority, size: try required(size, "size"),
-            archiveSize: archiveSize, archiveSha256: archiveSha256, contentHash: contentHash,
+            category: try required(category, "category"), priority: try required(priority, "priority"),
+            size: try required(size, "size"), archiveSize: try required(archiveSize, "archiveSize"),
+            archiveSha256: try required(archiveSha256, "archiveSha256"),
+            contentHash: try required(contentHash, "contentHash"),
             files: try required(files, "files"), assetPackId: assetPackId, downloadPolicy: downloadPolicy,
             version: version)
     }
@@ -268,10 +295,9 @@ extension BuildManifest.BackgroundAssets {
         var hosting: BackgroundAssetsSettings.Hosting?
         var platforms: [String]?
         var events: [String]?
-        var appGroup: String?
-        var urlPrefix: String?
-        var packagerCommand: String?
-        var packagerVersion: String?
+        var appGroup: String??
+        var urlPrefix: String??
+        var packager: (command: String, version: String?)??
         try reader.object("backgroundAssets") { reader, key in
             switch key {
             case "hosting":
@@ -282,26 +308,36 @@ extension BuildManifest.BackgroundAssets {
                 hosting = value
             case "platforms": platforms = try reader.strings("backgroundAssets.platforms")
             case "events": events = try reader.strings("backgroundAssets.events")
-            case "appGroup": appGroup = reader.isNull() ? nil : try reader.string("backgroundAssets.appGroup")
-            case "urlPrefix": urlPrefix = reader.isNull() ? nil : try reader.string("backgroundAssets.urlPrefix")
-            case "packager" where reader.isNull(): break
+            case "appGroup": appGroup = reader.isNull() ? .some(nil) : try reader.string("backgroundAssets.appGroup")
+            case "urlPrefix": urlPrefix = reader.isNull() ? .some(nil) : try reader.string("backgroundAssets.urlPrefix")
+            case "packager" where reader.isNull(): packager = .some(nil)
             case "packager":
+                var command: String?
+                var version: String??
                 try reader.object("backgroundAssets.packager") { reader, key in
                     switch key {
-                    case "command": packagerCommand = try reader.string("backgroundAssets.packager.command")
+                    case "command": command = try reader.string("backgroundAssets.packager.command")
                     case "version":
-                        packagerVersion = reader.isNull() ? nil : try reader.string("backgroundAssets.packager.version")
+                        version = reader.isNull() ? .some(nil) : try reader.string("backgroundAssets.packager.version")
                     default: try reader.skip()
                     }
                 }
+                packager = (
+                    try required(command, "backgroundAssets.packager.command"),
+                    try required(version, "backgroundAssets.packager.version")
+                )
             default: try reader.skip()
             }
         }
         self.init(
             hosting: try required(hosting, "backgroundAssets.hosting"),
             platforms: try required(platforms, "backgroundAssets.platforms"),
-            events: try required(events, "backgroundAssets.events"), appGroup: appGroup, urlPrefix: urlPrefix,
-            packagerCommand: packagerCommand, packagerVersion: packagerVersion)
+            events: try required(events, "backgroundAssets.events"),
+            appGroup: try required(appGroup, "backgroundAssets.appGroup"),
+            urlPrefix: try required(urlPrefix, "backgroundAssets.urlPrefix"),
+            // The one member that builds of 0.5.0 did not write yet (the packager's release record, which no command
+            // reads back): required, it would make the next build restart every self-hosted version at 0.
+            packagerCommand: (packager ?? nil)?.command, packagerVersion: (packager ?? nil)?.version)
     }
 }
 
@@ -355,13 +391,14 @@ extension BuildManifest.Tag {
     }
 }
 
-/// `totals` as read: each member may be missing, and is then recomputed from the packs (docs/manifest.md#sizes).
-private struct PartialTotals {
-    var packs: Int64?, size: Int64?, archiveSize: Int64?, initialInstallSize: Int64?, initialPrefetchSize: Int64?
-
-    init() {}
-
+extension BuildManifest.Totals {
+    /// Every member a build writes; `archiveSize` is what a `plan --json` document lacks.
     init(_ reader: inout JSONReader) throws {
+        var packs: Int64?
+        var size: Int64?
+        var archiveSize: Int64?
+        var initialInstallSize: Int64?
+        var initialPrefetchSize: Int64?
         try reader.object("totals") { reader, key in
             switch key {
             case "packs": packs = try reader.count("totals.packs")
@@ -372,19 +409,15 @@ private struct PartialTotals {
             default: try reader.skip()
             }
         }
-    }
-
-    func completed(from packs: [BuildManifest.Pack]) -> BuildManifest.Totals {
-        let archives = packs.compactMap(\.archiveSize)
-        return BuildManifest.Totals(
-            packs: self.packs ?? Int64(packs.count),
-            size: size ?? packs.lazy.map(\.size).saturatingSum,
-            archiveSize: archiveSize
-                ?? (archives.count == packs.count && !packs.isEmpty ? archives.saturatingSum : nil),
-            initialInstallSize: initialInstallSize
-                ?? packs.lazy.filter { $0.category == .initialInstall }.map(\.size).saturatingSum,
-            initialPrefetchSize: initialPrefetchSize
-                ?? packs.lazy.filter { $0.category != .onDemand }.map(\.size).saturatingSum)
+        guard let archiveSize else {
+            throw JSONReader.Failure.shape(
+                "missing 'totals.archiveSize' (a plan --json document has no archive facts: it is not a build manifest)"
+            )
+        }
+        self.init(
+            packs: try required(packs, "totals.packs"), size: try required(size, "totals.size"),
+            archiveSize: archiveSize, initialInstallSize: try required(initialInstallSize, "totals.initialInstallSize"),
+            initialPrefetchSize: try required(initialPrefetchSize, "totals.initialPrefetchSize"))
     }
 }
 

@@ -5,6 +5,9 @@ import ODRPackCore
 package struct BuildManifest: Sendable, Equatable {
     static let schemaVersion = 1
     package static let fileName = "odrpack-manifest.json"
+    /// Where a build keeps the previous manifest while it replaces packs in place (docs/build-output.md#atomic): while
+    /// this file is in a build folder, the folder is an interrupted build's, which `verify` refuses (exit 2).
+    package static let previousFileName = ".odrpack-tmp-previous-manifest.json"
 
     package struct File: Sendable, Equatable {
         /// The file's destination inside the pack and the app (docs/manifest.md#destinations).
@@ -59,7 +62,7 @@ package struct BuildManifest: Sendable, Equatable {
         package var packs: Int64
         package var size: Int64
         /// Nil in a plan.
-        var archiveSize: Int64?
+        package var archiveSize: Int64?
         package let initialInstallSize: Int64
         package let initialPrefetchSize: Int64
     }

@@ -21,14 +21,33 @@ package enum AppleManifests {
 
     /// Tag → packs, and pack → resource paths.
     package static func onDemandResources(_ plan: PackPlan) -> PropertyListValue {
-        var tags: [String: PropertyListValue] = [:]
-        for tag in plan.tags {
-            tags[tag.name] = .dictionary(["NSAssetPacks": .array(tag.packs.sorted().map(PropertyListValue.string))])
+        onDemandResources(
+            tags: plan.tags.lazy.map { (name: $0.name, packs: $0.packs) },
+            packs: plan.packs.lazy.map { (id: $0.id, paths: $0.files.map(\.path)) })
+    }
+
+    /// The same document from a build manifest: what `verify` compares the written one with.
+    package static func onDemandResources(_ manifest: BuildManifest) -> PropertyListValue {
+        onDemandResources(
+            tags: manifest.tags.lazy.map { (name: $0.name, packs: $0.packs) },
+            packs: manifest.packs.lazy.map { (id: $0.id, paths: $0.files.map(\.path)) })
+    }
+
+    /// The one writer of OnDemandResources.plist, whichever of the two forms its facts come in.
+    static func onDemandResources(
+        tags: some Sequence<(name: String, packs: [String])>, packs: some Sequence<(id: String, paths: [String])>
+    ) -> PropertyListValue {
+        var tagValues: [String: PropertyListValue] = [:]
+        for tag in tags {
+            tagValues[tag.name] = .dictionary([
+                "NSAssetPacks": .array(tag.packs.sorted().map(PropertyListValue.string))
+            ])
         }
-        var packs: [String: PropertyListValue] = [:]
-        for pack in plan.packs { packs[pack.id] = .array(pack.files.map { .string($0.path) }) }
+        var packValues: [String: PropertyListValue] = [:]
+        for pack in packs { packValues[pack.id] = .array(pack.paths.map(PropertyListValue.string)) }
         return .dictionary([
-            "NSBundleResourceRequestTags": .dictionary(tags), "NSBundleResourceRequestAssetPacks": .dictionary(packs),
+            "NSBundleResourceRequestTags": .dictionary(tagValues),
+            "NSBundleResourceRequestAssetPacks": .dictionary(packValues),
         ])
     }
 
@@ -48,13 +67,49 @@ package enum AppleManifests {
         _ plan: PackPlan, facts: [String: PackArchiveFacts], urlPrefix: String?,
         packsURL: String
     ) -> PropertyListValue {
-        let resources = plan.packs.sorted { $0.id < $1.id }.map { pack in
+        assetPackManifest(
+            plan.packs.map { pack in
+                PackFacts(
+                    id: pack.id, fileName: pack.fileName,
+                    uncompressedSize: facts[pack.id]?.uncompressedSize ?? pack.size, priority: pack.priority,
+                    contentHash: facts[pack.id]?.contentHash ?? "")
+            }, urlPrefix: urlPrefix, packsURL: packsURL)
+    }
+
+    /// The same document from a build manifest (`verify`): a pack's uncompressed size is its resources' and its
+    /// Info.plist's bytes, as writing it counted them.
+    package static func assetPackManifest(_ manifest: BuildManifest, urlPrefix: String?, packsURL: String)
+        -> PropertyListValue
+    {
+        assetPackManifest(
+            manifest.packs.map { pack in
+                PackFacts(
+                    id: pack.id, fileName: (pack.file as NSString).lastPathComponent,
+                    uncompressedSize: [
+                        pack.size,
+                        Int64(infoPlist(id: pack.id, tags: pack.tags, priority: pack.priority).binaryData().count),
+                    ].saturatingSum,
+                    priority: pack.priority, contentHash: pack.contentHash ?? "")
+            }, urlPrefix: urlPrefix, packsURL: packsURL)
+    }
+
+    /// What the asset-pack manifest says of one pack.
+    struct PackFacts {
+        let id: String
+        let fileName: String
+        let uncompressedSize: Int64
+        let priority: Double?
+        let contentHash: String
+    }
+
+    /// The one writer of the asset-pack manifest, whichever of the two forms its facts come in.
+    static func assetPackManifest(_ packs: [PackFacts], urlPrefix: String?, packsURL: String) -> PropertyListValue {
+        let resources = packs.sorted { $0.id < $1.id }.map { pack in
             assetPackResource(
                 id: pack.id,
                 url: urlPrefix.map { URLPrefix.join($0, percentEncoded(pack.fileName)) }
                     ?? packsURL + percentEncoded(pack.fileName),
-                uncompressedSize: facts[pack.id]?.uncompressedSize ?? pack.size, priority: pack.priority,
-                contentHash: facts[pack.id]?.contentHash ?? "",
+                uncompressedSize: pack.uncompressedSize, priority: pack.priority, contentHash: pack.contentHash,
                 streamable: urlPrefix == nil ? .boolean : .integer)
         }
         return .dictionary(["resources": .array(resources)])

@@ -1,13 +1,15 @@
 import Foundation
+import ODRPackCore
 import ODRPackFormats
 import ODRPackPlatform
 
-/// What a pack must hold by its manifest entry, checked file by file whatever the layout.
+/// What a pack must hold by its manifest entry, checked file by file whatever the layout. Each problem is a `verify-…`
+/// diagnostic whose subject is the pack's file (docs/diagnostics.md).
 package struct PackContentCheck {
     let pack: BuildManifest.Pack
     /// By path bytes: NFC and NFD spellings of one name are two files (docs/manifest.md#tags).
     var expected: [PathKey: BuildManifest.File]
-    package var problems: [String] = []
+    package var diagnostics: [Diagnostic] = []
     var sawInfo = false
 
     package init(pack: BuildManifest.Pack) {
@@ -15,12 +17,17 @@ package struct PackContentCheck {
         expected = Dictionary(pack.files.map { (PathKey($0.path), $0) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// An error about this pack: "<pack file>: <text>", the pack's file as its subject.
+    package mutating func problem(_ code: DiagnosticCode, _ text: String) {
+        diagnostics.append(.error(code, "\(pack.file): \(text)", subject: pack.file))
+    }
+
     package mutating func compareArchive(size: Int64, sha256: String) {
         if let recorded = pack.archiveSize, recorded != size {
-            problems.append("'\(pack.file)' is \(size) bytes, the manifest says \(recorded)")
+            problem(.verifyArchiveMismatch, "the pack is \(size) bytes, the manifest says \(recorded)")
         }
         if let recorded = pack.archiveSha256, recorded != sha256 {
-            problems.append("'\(pack.file)' has sha256 \(sha256), the manifest says \(recorded)")
+            problem(.verifyArchiveMismatch, "the pack has sha256 \(sha256), the manifest says \(recorded)")
         }
     }
 
@@ -31,7 +38,8 @@ package struct PackContentCheck {
             let wanted = [UInt8](
                 AppleManifests.infoPlist(id: pack.id, tags: pack.tags, priority: pack.priority).binaryData())
             if bytes != wanted {
-                problems.append(
+                problem(
+                    .verifyEntryMismatch,
                     """
                     Info.plist does not hold exactly CFBundleIdentifier '\(pack.id)', the \
                     tags\(pack.priority == nil ? "" : " and the priority")
@@ -40,19 +48,19 @@ package struct PackContentCheck {
             }
         } else if let file = expected.removeValue(forKey: PathKey(name)) {
             if size != file.size {
-                problems.append("'\(name)' is \(size) bytes, the manifest says \(file.size)")
+                problem(.verifyEntryMismatch, "'\(name)' is \(size) bytes, the manifest says \(file.size)")
             } else if let recorded = file.sha256, recorded != sha256 {
-                problems.append("'\(name)' does not match its sha256")
+                problem(.verifyEntryMismatch, "'\(name)' does not match its sha256")
             }
         } else if !name.hasPrefix(PackEntry.signatureFolder) {
-            problems.append("'\(name)' is not in the manifest")
+            problem(.verifyEntryMismatch, "'\(name)' is not in the manifest")
         }
     }
 
     package mutating func finish() {
-        if !sawInfo { problems.append("the pack has no Info.plist") }
+        if !sawInfo { problem(.verifyEntryMismatch, "the pack has no Info.plist") }
         for path in expected.keys.map(\.path).sorted(by: { $0.precedesByCodePoint($1) }) {
-            problems.append("'\(path)' is missing from the pack")
+            problem(.verifyEntryMismatch, "'\(path)' is missing from the pack")
         }
     }
 }

@@ -61,4 +61,19 @@ package enum DiagnosticCode: String, CaseIterable, Sendable {
     case baQuota = "ba-quota"
     /// A resource path that collides with the pack's own `Info.plist`.
     case pathReserved = "path-reserved"
+    /// `verify`: a pack's archive or folder as a whole (missing, unreadable, its size or SHA-256, its zip structure,
+    /// its ZipMetadata) does not match (docs/commands.md#verify).
+    case verifyArchiveMismatch = "verify-archive-mismatch"
+    /// `verify`: one entry of a pack (its bytes, header, flags, mode, order or place) does not match.
+    case verifyEntryMismatch = "verify-entry-mismatch"
+    /// `verify`: a pack the build manifest lists is not in the build folder.
+    case verifyMissingPack = "verify-missing-pack"
+    /// `verify`: a document made from the build manifest (OnDemandResources.plist, the asset-pack manifest, a
+    /// Background Assets document or `site/` file) is missing or differs from what the manifest makes.
+    case verifyDocumentMismatch = "verify-document-mismatch"
+    /// `verify`: the build manifest's own figures (ids, file names, sizes, hashes, totals, tags, categories,
+    /// priorities) are not what its packs make.
+    case verifyFiguresMismatch = "verify-figures-mismatch"
+    /// `verify`: a file or folder in the packs folder (or `site/`) that the build manifest does not name.
+    case verifyForeignFile = "verify-foreign-file"
 }

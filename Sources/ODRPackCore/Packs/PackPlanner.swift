@@ -1,6 +1,6 @@
 /// Groups resolved resources into packs by tag set and computes sizes, categories and priorities.
 /// Pure: the same resolution always gives the same plan.
-struct PackPlanner {
+package struct PackPlanner {
     let manifest: TagManifest
     let limits: LimitProfile
     let format: PackFormat
@@ -32,10 +32,7 @@ struct PackPlanner {
             return Int64.max
         }
         var packs: [AssetPack] = groups.map { tags, files in
-            let category: DownloadCategory =
-                tags.contains(where: initialSet.contains)
-                ? .initialInstall
-                : tags.contains(where: prefetchSet.contains) ? .prefetch : .onDemand
+            let category = Self.category(tags: tags, initialInstall: initialSet, prefetch: prefetchSet)
             return AssetPack(
                 id: PackIdentity.id(bundleID: manifest.bundleID, tags: tags),
                 fileName: PackIdentity.fileName(bundleID: manifest.bundleID, tags: tags),
@@ -60,8 +57,7 @@ struct PackPlanner {
             let members = tagPacks[name]!
             return TagSummary(
                 name: name,
-                category: initialSet.contains(name)
-                    ? .initialInstall : prefetchSet.contains(name) ? .prefetch : .onDemand,
+                category: Self.category(tags: [name], initialInstall: initialSet, prefetch: prefetchSet),
                 size: sum(members.lazy.map { packs[$0].size }, "the packs of tag '\(name)'", subject: name),
                 packs: members.map { packs[$0].id }.sorted())
         }
@@ -85,9 +81,18 @@ struct PackPlanner {
         return plan
     }
 
+    /// A pack's (or, for one tag, a tag's) category: initial-install if any tag is, else prefetch if any is in
+    /// prefetch-order, else on-demand (docs/manifest.md#categories-and-priority). `verify` recomputes with it.
+    package static func category(tags: [String], initialInstall: Set<String>, prefetch: Set<String>)
+        -> DownloadCategory
+    {
+        tags.contains(where: initialInstall.contains)
+            ? .initialInstall : tags.contains(where: prefetch.contains) ? .prefetch : .onDemand
+    }
+
     /// Xcode's rule: initial-install gives 1.0; prefetch index i of n gives 0.5 when n = 1, else
     /// ((n-1-i)/(n-1))*0.9 + 0.05; the highest of a pack's tags wins; no such tag, no priority.
-    static func priority(tags: [String], initialInstall: Set<String>, prefetchOrder: [String]) -> Double? {
+    package static func priority(tags: [String], initialInstall: Set<String>, prefetchOrder: [String]) -> Double? {
         var best: Double?
         let n = prefetchOrder.count
         for tag in tags {

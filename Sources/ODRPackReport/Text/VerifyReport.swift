@@ -1,8 +1,10 @@
 import ODRPackBuildFormat
+import ODRPackCore
 import ODRPackFormats
 import ODRPackVerify
 
-/// What `verify` prints: problems on stderr and a one-line verdict, or one JSON document.
+/// What `verify` prints: its diagnostics on stderr (as every command prints them) and a one-line verdict, or one JSON
+/// document with the diagnostics in its `diagnostics` array.
 package enum VerifyReport {
     package static func json(_ report: BuildVerifier.Report) -> JSONValue {
         .object([
@@ -13,16 +15,12 @@ package enum VerifyReport {
                     report.packs.map { pack in
                         .object([
                             ("id", .string(pack.id)), ("file", .string(pack.file)),
-                            ("status", .string(pack.ok ? "ok" : "mismatch")), ("problems", .strings(pack.problems)),
+                            ("status", .string(pack.ok ? "ok" : "mismatch")),
                         ])
                     })
             ),
             ("extraArchives", .strings(report.extraArchives)),
-            (
-                "problems",
-                .array(
-                    report.fileProblems.map { .object([("file", .string($0.file)), ("problem", .string($0.problem))]) })
-            ),
+            ("diagnostics", DiagnosticsDocument.json(report.allDiagnostics)),
             (
                 "summary",
                 .object([
@@ -33,29 +31,12 @@ package enum VerifyReport {
         ])
     }
 
-    /// Every problem as `file: error: message`, like a compiler.
-    package static func problems(_ report: BuildVerifier.Report) -> String {
-        var text = ""
-        for pack in report.packs where !pack.ok {
-            for problem in pack.problems { text += "\(pack.file): error: \(problem)\n" }
-        }
-        for extra in report.extraArchives {
-            text +=
-                """
-                \(extra.hasSuffix(".aar") ? BackgroundAssetsLayout.folder : AppleManifests.packsFolder)/\(extra): \
-                error: archive is not listed in \(BuildManifest.fileName)\n
-                """
-        }
-        for problem in report.fileProblems { text += "\(problem.file): error: \(problem.problem)\n" }
-        return text
-    }
-
     package static func verdict(_ report: BuildVerifier.Report) -> String {
         let count = report.packs.count
         if report.ok { return "verified \(count) pack\(count == 1 ? "" : "s"): all match \(BuildManifest.fileName)\n" }
         let failed = report.packs.filter { !$0.ok }.count
-        var extra = report.extraArchives.isEmpty ? "" : ", \(report.extraArchives.count) unlisted archive(s)"
-        if !report.fileProblems.isEmpty { extra += ", \(report.fileProblems.count) problem(s) with other files" }
+        let others = report.diagnostics.errorCount
+        let extra = others == 0 ? "" : ", \(others) other problem\(others == 1 ? "" : "s")"
         return "\(failed) of \(count) packs do not match \(BuildManifest.fileName)\(extra)\n"
     }
 }

@@ -19,99 +19,124 @@ struct BackgroundAssetsVerifier {
                 "the build manifest has no backgroundAssets: rebuild it with odrpack build")
         }
         let packs = try parallelMap(manifest.packs) { pack in
-            BuildVerifier.PackReport(id: pack.id, file: pack.file, problems: problems(of: pack, settings: settings))
+            BuildVerifier.PackReport(id: pack.id, file: pack.file, diagnostics: problems(of: pack, settings: settings))
         }
-        var fileProblems: [BuildVerifier.FileProblem] = []
+        var diagnostics: [Diagnostic] = []
         let tagsFile = BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.tagsFile
         if let problem = compare(tagsFile, with: BackgroundAssetsDocuments.assetPackTags(manifest)) {
-            fileProblems.append(.init(file: tagsFile, problem: problem))
+            diagnostics.append(BuildVerifier.problem(.verifyDocumentMismatch, tagsFile, problem))
         }
-        fileProblems += siteProblems(settings)
-        let extra = try BuildVerifier.unlistedArchives(in: packsPath, endingWith: ".aar", manifest: manifest)
-        return BuildVerifier.Report(packs: packs, extraArchives: extra, fileProblems: fileProblems)
+        diagnostics += siteProblems(settings)
+        let extra = try BuildVerifier.unlistedNames(in: packsPath, endingWith: ".aar", manifest: manifest)
+        for name in extra {
+            diagnostics.append(
+                BuildVerifier.problem(
+                    .verifyForeignFile, BackgroundAssetsLayout.folder + "/" + name,
+                    "is an archive \(BuildManifest.fileName) does not list: remove it or build again"))
+        }
+        return BuildVerifier.Report(packs: packs, extraArchives: extra, diagnostics: diagnostics)
     }
 
     /// The pack's record recomputed from its tags and files, its ba-package manifest and its archive.
-    func problems(of pack: BuildManifest.Pack, settings: BuildManifest.BackgroundAssets) -> [String] {
+    func problems(of pack: BuildManifest.Pack, settings: BuildManifest.BackgroundAssets) -> [Diagnostic] {
         var problems = BuildVerifier.recordProblems(pack, bundleId: manifest.bundleId, format: .backgroundAssets)
+        func figure(_ text: String) { problems.append(BuildVerifier.problem(.verifyFiguresMismatch, pack.file, text)) }
         let id = BackgroundAssetsIdentity.assetPackID(tags: pack.tags)
         if pack.assetPackId != id {
-            problems.append("the manifest gives the asset pack id '\(pack.assetPackId ?? "")'; its tags make '\(id)'")
+            figure("the manifest gives the asset pack id '\(pack.assetPackId ?? "")'; its tags make '\(id)'")
         }
         let policy = DownloadPolicy(category: pack.category, events: settings.events)
         if pack.downloadPolicy != policy {
-            problems.append(
+            figure(
                 """
                 the manifest's downloadPolicy is not the one of a \(pack.category.rawValue) pack with events \
                 \(settings.events)
                 """
             )
         }
-        if pack.version == nil { problems.append("the manifest gives the pack no version") }
         let manifestFile =
             BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.manifestName(of: pack.assetPackId ?? id)
         if let problem = compare(
             manifestFile, with: BackgroundAssetsDocuments.packageManifest(pack, platforms: settings.platforms))
         {
-            problems.append(problem)
+            problems.append(BuildVerifier.problem(.verifyDocumentMismatch, manifestFile, problem))
         }
-        problems += archiveProblems(folder + "/" + pack.file, name: pack.file, pack: pack)
+        problems += archiveProblems(folder + "/" + pack.file, name: pack.file, pack: pack, missing: .verifyMissingPack)
         return problems
     }
 
     /// Whether the file at `path` has the archive's recorded size and SHA-256.
-    func archiveProblems(_ path: String, name: String, pack: BuildManifest.Pack) -> [String] {
+    func archiveProblems(_ path: String, name: String, pack: BuildManifest.Pack, missing: DiagnosticCode)
+        -> [Diagnostic]
+    {
         guard case .success(let status) = LocalFileSystem().status(path, followingLinks: false) else {
-            return ["'\(name)' is missing"]
+            return [BuildVerifier.problem(missing, name, "the archive is missing: build again")]
         }
-        guard status.kind == .regular else { return ["'\(name)' is not a regular file"] }
+        guard status.kind == .regular else {
+            return [BuildVerifier.problem(.verifyArchiveMismatch, name, "the archive is not a regular file")]
+        }
         do {
             let (size, sha256) = try SourceFile.sha256(of: path)
-            var problems: [String] = []
+            var problems: [Diagnostic] = []
             if size != pack.archiveSize {
                 problems.append(
-                    "'\(name)' is \(size) bytes, the manifest says \(pack.archiveSize.map(String.init) ?? "nothing")")
+                    BuildVerifier.problem(
+                        .verifyArchiveMismatch, name,
+                        "the archive is \(size) bytes, the manifest says \(pack.archiveSize.map(String.init) ?? "nothing")"
+                    ))
             }
             if sha256 != pack.archiveSha256 {
-                problems.append("'\(name)' has sha256 \(sha256), the manifest says \(pack.archiveSha256 ?? "nothing")")
+                problems.append(
+                    BuildVerifier.problem(
+                        .verifyArchiveMismatch, name,
+                        "the archive has sha256 \(sha256), the manifest says \(pack.archiveSha256 ?? "nothing")"))
             }
             return problems
         } catch {
-            return ["'\(name)' cannot be read: \(error)"]
+            return [BuildVerifier.problem(.verifyArchiveMismatch, name, "the archive cannot be read: \(error)")]
         }
     }
 
     /// A problem when the file (relative to the build folder) does not hold exactly `text`.
     func compare(_ name: String, with text: String) -> String? {
-        guard case .success(let status) = LocalFileSystem().status(folder + "/" + name, followingLinks: false) else {
-            return "'\(name)' is missing"
-        }
-        guard status.kind == .regular, let data = FileManager.default.contents(atPath: folder + "/" + name) else {
-            return "'\(name)' is not a readable file"
-        }
-        return data == Data(text.utf8)
-            ? nil
-            : "'\(name)' differs from what \(BuildManifest.fileName) makes of it (edited, or from another build): build again"
+        DocumentComparison.problem(folder + "/" + name, name: name, expected: Array(text.utf8))
     }
 
     /// `site/` must hold exactly every archive and download-manifest.json for `hosting: self`, and not be there for apple.
-    func siteProblems(_ settings: BuildManifest.BackgroundAssets) -> [BuildVerifier.FileProblem] {
+    func siteProblems(_ settings: BuildManifest.BackgroundAssets) -> [Diagnostic] {
         let site = BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.siteFolder
         let exists = FileManager.default.fileExists(atPath: folder + "/" + site)
         guard settings.hosting == .self else {
             return exists
-                ? [.init(file: site, problem: "the build is for hosting apple, yet it has a site folder: build again")]
+                ? [
+                    BuildVerifier.problem(
+                        .verifyForeignFile, site,
+                        "the build is for hosting apple, yet it has a site folder: build again")
+                ]
                 : []
         }
         guard let urlPrefix = settings.urlPrefix else {
-            return [.init(file: BuildManifest.fileName, problem: "hosting is self but the manifest has no urlPrefix")]
+            return [
+                BuildVerifier.problem(
+                    .verifyFiguresMismatch, BuildManifest.fileName, "hosting is self but the manifest has no urlPrefix")
+            ]
         }
-        guard exists else { return [.init(file: site, problem: "'\(site)' is missing: hosting self needs it")] }
-        var problems: [BuildVerifier.FileProblem] = []
+        guard exists else {
+            return [BuildVerifier.problem(.verifyDocumentMismatch, site, "'\(site)' is missing: hosting self needs it")]
+        }
+        var problems: [Diagnostic] = []
         let downloadManifest = site + "/" + BackgroundAssetsLayout.downloadManifestFile
         // A build with --published leaves out of site/ the packs already live at their address, and lists their live
         // download size: those are the packs whose archive is not in site/ and whose listed size is the live one.
-        let listed = (try? PublishedDownloadManifest.load(folder + "/" + downloadManifest))?.packs ?? [:]
+        // Read only when about the size the build writes (docs/build-output.md#bounded): a huge file is a mismatch.
+        let bound =
+            Int64(
+                BackgroundAssetsDocuments.downloadManifest(manifest, urlPrefix: urlPrefix, live: [:]).utf8.count) * 2
+            + 65536
+        let readable =
+            (SystemCall.status(folder + "/" + downloadManifest, followingLinks: false)?.stamp.size ?? 0) <= bound
+        let listed =
+            readable ? (try? PublishedDownloadManifest.load(folder + "/" + downloadManifest))?.packs ?? [:] : [:]
         var live: [String: Int64] = [:]
         for pack in manifest.packs {
             let id = pack.assetPackId ?? pack.id
@@ -126,28 +151,27 @@ struct BackgroundAssetsVerifier {
             downloadManifest,
             with: BackgroundAssetsDocuments.downloadManifest(manifest, urlPrefix: urlPrefix, live: live))
         {
-            problems.append(.init(file: downloadManifest, problem: problem))
+            problems.append(BuildVerifier.problem(.verifyDocumentMismatch, downloadManifest, problem))
         }
         var expected: Set<String> = [BackgroundAssetsLayout.downloadManifestFile]
         for pack in manifest.packs where live[pack.assetPackId ?? pack.id] == nil {
             let name = BackgroundAssetsLayout.siteName(
                 of: pack.assetPackId ?? pack.id, contentHash: pack.contentHash ?? "")
             expected.insert(name)
-            for problem in archiveProblems(folder + "/" + site + "/" + name, name: site + "/" + name, pack: pack) {
-                problems.append(.init(file: site + "/" + name, problem: problem))
-            }
+            problems += archiveProblems(
+                folder + "/" + site + "/" + name, name: site + "/" + name, pack: pack, missing: .verifyDocumentMismatch)
         }
         let names: [String]
         do {
             names = try OutputFolder.names(in: folder + "/" + site)
         } catch {
-            return problems + [.init(file: site, problem: "cannot be listed: \(error)")]
+            return problems + [BuildVerifier.problem(.verifyDocumentMismatch, site, "cannot be listed: \(error)")]
         }
         for name in names.sorted(by: { $0.precedesByCodePoint($1) }) where !expected.contains(name) {
             problems.append(
-                .init(
-                    file: site + "/" + name,
-                    problem: "is not a pack of \(BuildManifest.fileName): remove it or build again"))
+                BuildVerifier.problem(
+                    .verifyForeignFile, site + "/" + name,
+                    "is not a pack of \(BuildManifest.fileName): remove it or build again"))
         }
         return problems
     }

@@ -5,7 +5,9 @@ import ODRPackFormats
 import ODRPackPlatform
 
 /// `verify` of an On-Demand Resources build (either layout): every pack against its manifest entry and against the
-/// format of docs/build-output.md; each zip must read completely front to back through its local headers alone.
+/// format of docs/build-output.md (each zip must read completely front to back through its local headers alone),
+/// Apple's two plists regenerated from the manifest byte for byte, and nothing in `OnDemandResources/` that the
+/// manifest does not name.
 struct OnDemandResourcesVerifier {
     let manifest: BuildManifest
     let folder: String
@@ -13,22 +15,129 @@ struct OnDemandResourcesVerifier {
     func verify() throws -> BuildVerifier.Report {
         let reports = try parallelMap(manifest.packs) { pack in
             var report = check(pack)
-            report.problems = BuildVerifier.recordProblems(pack, bundleId: manifest.bundleId) + report.problems
+            report.diagnostics = BuildVerifier.recordProblems(pack, bundleId: manifest.bundleId) + report.diagnostics
             return report
         }
-        let extra = try BuildVerifier.unlistedArchives(
-            in: folder + "/" + AppleManifests.packsFolder, endingWith: ".assetpack", manifest: manifest)
-        return BuildVerifier.Report(packs: reports, extraArchives: extra)
+        let extra = try BuildVerifier.unlistedNames(in: folder + "/" + AppleManifests.packsFolder, manifest: manifest)
+        var diagnostics = documentProblems()
+        for name in extra {
+            let path = AppleManifests.packsFolder + "/" + name
+            diagnostics.append(
+                BuildVerifier.problem(
+                    .verifyForeignFile, path,
+                    """
+                    is not a pack of \(BuildManifest.fileName): an upload of \(AppleManifests.packsFolder)/ would carry \
+                    it; move it out of the build folder
+                    """
+                ))
+        }
+        return BuildVerifier.Report(packs: reports, extraArchives: extra, diagnostics: diagnostics)
+    }
+
+    /// OnDemandResources.plist and the asset-pack manifest, regenerated from the build manifest with the functions
+    /// build writes them with, byte for byte.
+    func documentProblems() -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        let plist = AppleManifests.onDemandResourcesFile
+        if let problem = DocumentComparison.problem(
+            folder + "/" + plist, name: plist, expected: AppleManifests.onDemandResources(manifest).binaryData())
+        {
+            problems.append(BuildVerifier.problem(.verifyDocumentMismatch, plist, problem))
+        }
+        let present = [AppleManifests.templateFile, AppleManifests.manifestFile].filter {
+            SystemCall.status(folder + "/" + $0, followingLinks: false) != nil
+        }
+        guard present.count == 1, let name = present.first else {
+            let file = present.isEmpty ? AppleManifests.templateFile : AppleManifests.manifestFile
+            problems.append(
+                BuildVerifier.problem(
+                    .verifyDocumentMismatch, file,
+                    present.isEmpty
+                        ? """
+                        neither '\(AppleManifests.templateFile)' nor '\(AppleManifests.manifestFile)' (--url-prefix) \
+                        is there: build again
+                        """
+                        : """
+                        both '\(AppleManifests.templateFile)' and '\(AppleManifests.manifestFile)' are there; a build \
+                        writes one: build again
+                        """
+                ))
+            return problems
+        }
+        if let problem = assetPackManifestProblem(name) {
+            problems.append(BuildVerifier.problem(.verifyDocumentMismatch, name, problem))
+        }
+        return problems
+    }
+
+    /// The asset-pack manifest's URLs hold what the build was told (`--url-prefix`) or where it wrote (the template's
+    /// absolute path, docs/build-output.md): that part is read from the file, checked to have its form (any absolute
+    /// path ending in `/OnDemandResources/`, so a copied or moved build folder verifies; an http(s) prefix), and the
+    /// whole document is regenerated with it.
+    func assetPackManifestProblem(_ name: String) -> String? {
+        let isTemplate = name == AppleManifests.templateFile
+        let path = folder + "/" + name
+        let differs =
+            "'\(name)' differs from what \(BuildManifest.fileName) makes of it (edited, or from another build): build again"
+        var base = isTemplate ? Self.templateHost + "/" + AppleManifests.packsFolder + "/" : "https://"
+        if let first = manifest.packs.min(by: { $0.id < $1.id }) {
+            // Room for a URL of any length the file may hold, yet bounded: the regenerated document with an empty base,
+            // and PATH_MAX bytes percent-encoded (x3) per pack.
+            let bound =
+                Int64(
+                    AppleManifests.assetPackManifest(manifest, urlPrefix: isTemplate ? nil : "", packsURL: "")
+                        .binaryData().count) + Int64(manifest.packs.count) * 3 * 4096 + 4096
+            guard let data = DocumentComparison.contents(path, limit: bound) else {
+                return SystemCall.status(path, followingLinks: false)?.kind == .regular
+                    ? differs : "'\(name)' is not a regular file"
+            }
+            guard let url = Self.url(of: first.id, in: data) else { return differs }
+            let encoded = AppleManifests.percentEncoded((first.file as NSString).lastPathComponent)
+            guard url.hasSuffix(encoded) else { return differs }
+            base = String(url.dropLast(encoded.count))
+            if isTemplate {
+                guard base.hasPrefix(Self.templateHost + "/"), base.hasSuffix("/" + AppleManifests.packsFolder + "/")
+                else {
+                    return """
+                        '\(name)' gives pack '\(first.id)' the URL '\(url)', not \(Self.templateHost) followed by an \
+                        absolute path ending in /\(AppleManifests.packsFolder)/ and the pack's file name: build again
+                        """
+                }
+            } else {
+                guard base.hasPrefix("https://") || base.hasPrefix("http://") else {
+                    return "'\(name)' gives pack '\(first.id)' the URL '\(url)', not an http(s) URL: build again"
+                }
+            }
+        }
+        let expected = AppleManifests.assetPackManifest(
+            manifest, urlPrefix: isTemplate ? nil : base, packsURL: base
+        ).binaryData()
+        return DocumentComparison.problem(path, name: name, expected: expected)
+    }
+
+    /// What precedes the percent-encoded absolute path in the template's URLs.
+    static let templateHost = "http://127.0.0.1"
+
+    /// The `URL` the asset-pack manifest gives the pack `id`, if it is a plist with that shape.
+    static func url(of id: String, in data: Data) -> String? {
+        guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+            let resources = plist["resources"] as? [Any]
+        else { return nil }
+        for case let resource as [String: Any] in resources where resource["bundleKey"] as? String == id {
+            return resource["URL"] as? String
+        }
+        return nil
     }
 
     /// The most of one entry verify holds in memory (the ZipMetadata and Info.plist it compares byte for byte).
     static let keptEntryLimit = 1 << 20
 
     func check(_ pack: BuildManifest.Pack) -> BuildVerifier.PackReport {
-        var report = BuildVerifier.PackReport(id: pack.id, file: pack.file, problems: [])
+        var report = BuildVerifier.PackReport(id: pack.id, file: pack.file, diagnostics: [])
         let path = folder + "/" + pack.file
         guard let status = SystemCall.status(path, followingLinks: false) else {
-            report.problems.append("'\(pack.file)' is missing")
+            report.diagnostics.append(
+                BuildVerifier.problem(.verifyMissingPack, pack.file, "the pack is missing: build again"))
             return report
         }
         var check = PackContentCheck(pack: pack)
@@ -38,14 +147,17 @@ struct OnDemandResourcesVerifier {
             case .regular: try checkZip(path, &check)
             case .symbolicLink, .other:
                 // A pipe would block the read for ever; build writes only files and folders.
-                report.problems.append("'\(pack.file)' is neither a file nor a folder (a link, pipe or device)")
+                report.diagnostics.append(
+                    BuildVerifier.problem(
+                        .verifyArchiveMismatch, pack.file,
+                        "the pack is neither a file nor a folder (a link, pipe or device)"))
                 return report
             }
         } catch {
-            check.problems.append("'\(pack.file)' cannot be read: \(error)")
+            check.problem(.verifyArchiveMismatch, "the pack cannot be read: \(error)")
         }
         check.finish()
-        report.problems = check.problems
+        report.diagnostics = check.diagnostics
         return report
     }
 
@@ -64,7 +176,9 @@ struct OnDemandResourcesVerifier {
         while let entry = try reader.nextEntry() {
             let index = locals.count
             locals.append(entry)
-            func problem(_ text: String) { check.problems.append("entry \(index + 1) '\(entry.name)': \(text)") }
+            func problem(_ text: String) {
+                check.problem(.verifyEntryMismatch, "entry \(index + 1) '\(entry.name)': \(text)")
+            }
             if entry.flags & ZipFormat.dataDescriptorFlag != 0 { problem("flag bit 3 (data descriptor) is set") }
             if entry.flags & ZipFormat.utf8Flag == 0 { problem("flag bit 11 (UTF-8 name) is not set") }
             if entry.extraIDs.contains(where: { $0 != ZipFormat.zip64ExtraID }) {
@@ -123,11 +237,12 @@ struct OnDemandResourcesVerifier {
         }
         let central = try reader.centralDirectory()
         if central.count != locals.count {
-            check.problems.append(
+            check.problem(
+                .verifyArchiveMismatch,
                 "the central directory lists \(central.count) entries, the local headers \(locals.count)")
         }
         for (local, listed) in zip(locals, central) {
-            func problem(_ text: String) { check.problems.append("entry '\(local.name)': \(text)") }
+            func problem(_ text: String) { check.problem(.verifyEntryMismatch, "entry '\(local.name)': \(text)") }
             guard listed.name == local.name else {
                 problem("the central directory lists '\(listed.name)' in its place")
                 continue
@@ -151,7 +266,8 @@ struct OnDemandResourcesVerifier {
         let expected = [UInt8](
             ZipMetadata(recordCount: contentCount, totalUncompressedBytes: contentBytes).propertyList.binaryData())
         if locals.count >= 2 && metadata != expected {
-            check.problems.append(
+            check.problem(
+                .verifyArchiveMismatch,
                 """
                 '\(ZipMetadata.fileName)' does not hold Version 2, RecordCount \(contentCount), TotalUncompressedBytes \
                 \(contentBytes) and the standard modes
@@ -171,7 +287,8 @@ struct OnDemandResourcesVerifier {
             let mode = status.permissions
             let wanted: FileMode = entry.isFolder ? 0o755 : 0o644
             if mode != wanted {
-                check.problems.append(
+                check.problem(
+                    .verifyEntryMismatch,
                     "'\(entry.name)' has mode 0\(String(mode, radix: 8)), not 0\(String(wanted, radix: 8))")
             }
             times.insert(status.stamp.modificationNanoseconds)
@@ -179,7 +296,8 @@ struct OnDemandResourcesVerifier {
             var bytes: [UInt8] = []
             let keep = entry.name == PackEntry.infoPlistName && size <= Self.keptEntryLimit
             if entry.name == PackEntry.infoPlistName && !keep {
-                check.problems.append(
+                check.problem(
+                    .verifyEntryMismatch,
                     "'\(entry.name)' is larger than \(Self.keptEntryLimit) bytes, far more than odrpack writes there")
             }
             let (_, sha256) = try SourceFile.sha256(of: source, name: entry.name, size: size, buffer: buffer) {
@@ -189,7 +307,9 @@ struct OnDemandResourcesVerifier {
             lines.update("\(entry.name)\0\(size)\0\(sha256)\n")
             check.file(entry.name, size: size, sha256: sha256, bytes: bytes)
         }
-        if times.count > 1 { check.problems.append("its files and folders do not all have the same modification time") }
+        if times.count > 1 {
+            check.problem(.verifyArchiveMismatch, "its files and folders do not all have the same modification time")
+        }
         check.compareArchive(size: total, sha256: lines.finalize())
     }
 }

@@ -16,11 +16,13 @@ struct Verify: ParsableCommand {
 
     func run() throws {
         let console = Console()
-        let report = try BuildVerifier().verify(directory)
+        let report = try BuildVerifier().verify(directory) {
+            try? console.printError("odrpack: a build is using '\(directory)': waiting for it to finish\n")
+        }
         if json {
             try console.printOut(VerifyReport.json(report).serialized())
         } else {
-            try console.printError(VerifyReport.problems(report))
+            try console.printDiagnostics(report.allDiagnostics)
             try console.printOut(VerifyReport.verdict(report))
         }
         if !report.ok { throw ExitCode(1) }

@@ -35,18 +35,33 @@ import Testing
     }
 
     /// What build writes, verify and diff read back as the same value: one type, both ways.
-    @Test(arguments: [true, false])
-    func readsBackExactlyWhatItWrites(archives: Bool) throws {
-        let written = Self.sample(archives: archives)
+    @Test func readsBackExactlyWhatItWrites() throws {
+        let written = Self.sample(archives: true)
         let text = written.serialized()
         let read = try Data(text.utf8).withUnsafeBytes { try BuildManifest(json: $0.bindMemory(to: UInt8.self)) }
         #expect(read == written)
         #expect(read.serialized() == text)
-        // A plan's document has no archive fields at all (docs/commands.md, plan --json).
-        #expect(
-            text.contains("archiveSize") == archives && text.contains("contentHash") == archives
-                && text.contains("sha256") == archives)
         #expect(text.contains(#""max-initial-install-size": null"#))
+    }
+
+    /// A plan's document has no archive fields at all (docs/commands.md, plan --json): it is not a build manifest, and
+    /// reading it says so (docs/commands.md#verify).
+    @Test func aPlanDocumentIsNotABuildManifest() throws {
+        let text = Self.sample(archives: false).serialized()
+        #expect(!text.contains("archiveSize") && !text.contains("contentHash") && !text.contains("sha256"))
+        #expect(Self.shapeProblem(text)?.contains("missing 'totals.archiveSize' (a plan --json document") == true)
+    }
+
+    /// The shape problem reading `text` fails with; nil when it reads.
+    static func shapeProblem(_ text: String) -> String? {
+        do {
+            _ = try Data(text.utf8).withUnsafeBytes { try BuildManifest(json: $0.bindMemory(to: UInt8.self)) }
+            return nil
+        } catch JSONReader.Failure.shape(let problem) {
+            return problem
+        } catch {
+            return "\(error)"
+        }
     }
 
     /// build writes each pack's part apart (or copies it from the last manifest) and each file list directly: the bytes
@@ -77,7 +92,13 @@ import Testing
         #expect(read.packs == Self.sample(archives: true).packs)
     }
 
-    @Test(arguments: ["bundleId", "initialInstallTags", "prefetchOrder", "tags", "packs"])
+    /// Every member a build writes must be there (docs/commands.md#verify): hashes, sizes and the summary included.
+    @Test(arguments: [
+        "bundleId", "initialInstallTags", "prefetchOrder", "tags", "packs", "profile", "limits", "appBundle", "totals",
+        "archiveSize", "archiveSha256", "contentHash", "sha256", "priority", "initialInstallSize",
+        "initialPrefetchSize",
+        "max-pack-size", "files", "category",
+    ])
     func aMissingMemberIsAShapeFailureNamingIt(member: String) throws {
         let text = Self.sample(archives: true).serialized().replacingOccurrences(
             of: "\"\(member)\":", with: "\"renamed-\(member)\":")
@@ -89,38 +110,77 @@ import Testing
         }
     }
 
-    /// A hand-written manifest may leave out what diff and verify do not need, or carry docs/build-output.md's `"...": 0`
-    /// placeholder limit: missing limits are no limits, missing totals are recomputed from the packs.
-    @Test func summaryMembersMayBeLeftOut() throws {
+    /// `null` is never a hash or a size (docs/commands.md#verify): such a manifest once skipped every content check.
+    @Test(arguments: [
+        (#""sha256": "abab"#, #""sha256": null, "x": "abab"#, "a file's sha256"),
+        (#""archiveSha256": "0000"#, #""archiveSha256": null, "x": "0000"#, "archiveSha256"),
+        (#""contentHash": "ffff"#, #""contentHash": null, "x": "ffff"#, "contentHash"),
+        (
+            #""archiveSize": 123,\n      "archiveSha256""#, #""archiveSize": null,\n      "archiveSha256""#,
+            "archiveSize"
+        ),
+        (#""size": 5,\n      "archiveSize""#, #""size": null,\n      "archiveSize""#, "a pack's size"),
+        (#""sha256": "abab"#, #""sha256": "ABAB"#, "is not a lowercase hex SHA-256"),
+        (#""contentHash": "ffff"#, #""contentHash": "fff"#, "is not a lowercase hex SHA-256"),
+        (#""priority": 0.95"#, #""priority": 1.5, "x": 0.95"#, "priority 1.5 is not between 0 and 1"),
+        (#""priority": 0.95"#, #""priority": -0.5, "x": 0.95"#, "priority -0.5 is not between 0 and 1"),
+        (#""packs": 1,"#, #""packs": -1,"#, "totals.packs must not be negative"),
+        (#""files": 3,"#, #""files": 99999999999999999999,"#, "appBundle.files must be a whole number"),
+    ])
+    func nullsAndNumbersOutOfRangeAreAFailure(original: String, malformed: String, problem: String) throws {
+        let text = Self.sample(archives: true).serialized()
+        let original = original.replacingOccurrences(of: "\\n", with: "\n")
+        let malformed = malformed.replacingOccurrences(of: "\\n", with: "\n")
+        #expect(text.contains(original), "\(original)")
+        let failure = Self.shapeProblem(text.replacingOccurrences(of: original, with: malformed))
+        #expect(failure?.contains(problem) == true, "\(failure ?? "read")")
+    }
+
+    /// Background Assets manifests of 0.5.0 have no `backgroundAssets.packager` (the packager's release record, which
+    /// no command reads back): they still read, so the next build keeps counting self-hosted versions up. Every other
+    /// member stays required, a pack's version included.
+    @Test func aBackgroundAssetsManifestWithoutThePackagerRecordReads() throws {
+        var manifest = Self.sample(archives: true)
+        manifest.format = .backgroundAssets
+        manifest.backgroundAssets = .init(
+            hosting: .apple, platforms: ["iOS"], events: ["firstInstallation"], appGroup: nil, urlPrefix: nil,
+            packagerCommand: "ba-package", packagerVersion: nil)
+        manifest.packs[0].assetPackId = "a-12345678"
+        manifest.packs[0].downloadPolicy = .essential(events: ["firstInstallation"])
+        manifest.packs[0].version = 3
+        let text = manifest.serialized()
+        #expect(Self.shapeProblem(text) == nil)
+        let packager = try #require(text.range(of: #""packager": \{[^}]*\}"#, options: .regularExpression))
+        let older = text.replacingCharacters(in: packager, with: #""x": null"#)
+        #expect(Self.shapeProblem(older) == nil)
+        #expect(
+            Self.shapeProblem(older.replacingOccurrences(of: #""version": 3"#, with: #""v": 3"#)) == "missing 'version'"
+        )
+        #expect(
+            Self.shapeProblem(older.replacingOccurrences(of: #""appGroup": null"#, with: #""g": null"#))
+                == "missing 'backgroundAssets.appGroup'")
+    }
+
+    /// A hand-written manifest that leaves out what a build writes, or carries docs/build-output.md's `"...": 0`
+    /// placeholder instead of every limit, is not a build manifest: it once verified with its totals made up.
+    @Test func summaryMembersMayNotBeLeftOut() throws {
         let pack =
             #"{"id": "p", "file": "OnDemandResources/p.assetpack", "tags": ["a"], "category": "initial-install", "size": 7, "files": []}"#
-        let other =
-            #"{"id": "q", "file": "OnDemandResources/q.assetpack", "tags": ["b"], "category": "on-demand", "size": 5, "files": []}"#
         let text =
             #"{"schemaVersion": 1, "bundleId": "x", "limits": {"max-pack-size": 512000000, "...": 0}, "initialInstallTags": ["a"], "prefetchOrder": [], "totals": {"packs": 2}, "tags": [], "packs": ["#
-            + pack + ", " + other + "]}"
-        let read = try Data(text.utf8).withUnsafeBytes { try BuildManifest(json: $0.bindMemory(to: UInt8.self)) }
-        #expect(
-            read.totals
-                == BuildManifest.Totals(
-                    packs: 2, size: 12, archiveSize: nil, initialInstallSize: 7, initialPrefetchSize: 7))
-        #expect(read.limits.first?.value == 512_000_000 && read.limits.dropFirst().allSatisfy { $0.value == nil })
-        #expect(read.profile == "" && read.appBundleFiles == 0)
+            + pack + "]}"
+        #expect(Self.shapeProblem(text) == "missing 'limits.max-tag-size'")
     }
 
     /// Sizes that each fit in Int64 but add up past it once made diff trap (exit 132): such a manifest is corrupt.
     @Test func sizesThatAddUpPastAnExabyteAreAFailure() throws {
-        let huge =
-            #"{"id": "p", "file": "f", "tags": ["a"], "category": "on-demand", "size": 9223372036854775807, "files": []}"#
-        let text =
-            #"{"schemaVersion": 1, "bundleId": "b", "initialInstallTags": [], "prefetchOrder": [], "tags": [], "packs": ["#
-            + huge + ", " + huge.replacingOccurrences(of: #""p""#, with: #""q""#) + "]}"
-        do {
-            _ = try Data(text.utf8).withUnsafeBytes { try BuildManifest(json: $0.bindMemory(to: UInt8.self)) }
-            Issue.record("read a manifest whose packs add up past Int64")
-        } catch JSONReader.Failure.shape(let problem) {
-            #expect(problem == "its pack sizes add up to more than 1152921504606846976 bytes")
-        }
+        var manifest = Self.sample(archives: true)
+        manifest.packs[0].size = .max
+        var second = manifest.packs[0]
+        second.id = "q"
+        manifest.packs.append(second)
+        #expect(
+            Self.shapeProblem(manifest.serialized()) == "its pack sizes add up to more than 1152921504606846976 bytes")
     }
 
     /// The fuzz target's seeds, as regression tests: read, checked as verify does, diffed into every output.
@@ -160,7 +220,12 @@ import Testing
     /// A complete manifest, which every malformed input below differs from in one value only: what fails is that value,
     /// never a member the input happens to lack.
     static let complete =
-        #"{"schemaVersion": 1, "bundleId": "com.x", "initialInstallTags": [], "prefetchOrder": [], "totals": {"packs": 1, "size": 1}, "tags": [], "packs": [{"id": "p", "file": "f", "tags": ["t"], "category": "on-demand", "size": 1, "files": [{"path": "a", "size": 1}]}], "x": []}"#
+        #"{"schemaVersion": 1, "bundleId": "com.x", "profile": "default", "limits": {"#
+        + LimitProfile.Key.allCases.map { "\"\($0.rawValue)\": null" }.joined(separator: ", ")
+        + #"}, "initialInstallTags": [], "prefetchOrder": [], "appBundle": null, "totals": {"packs": 1, "archiveSize": 1, "initialInstallSize": 0, "initialPrefetchSize": 0, "size": 1}, "tags": [], "packs": [{"id": "p", "file": "f", "tags": ["t"], "category": "on-demand", "size": 1, "priority": null, "archiveSize": 1, "archiveSha256": ""#
+        + String(repeating: "0", count: 64) + #"", "contentHash": ""# + String(repeating: "0", count: 64)
+        + #"", "files": [{"path": "a", "size": 1, "sha256": ""# + String(repeating: "0", count: 64)
+        + #""}]}], "x": []}"#
 
     @Test func theCompleteManifestReads() throws {
         let bytes = Array(Self.complete.utf8)
@@ -176,7 +241,7 @@ import Testing
         (#""size": 1}, "tags""#, #""size": 99999999999999999999999999}, "tags""#),
         (#""size": 1}, "tags""#, #""size": 1e999}, "tags""#),
         (#""size": 1}, "tags""#, #""size": 012}, "tags""#),
-        (#""totals": {"packs": 1, "size": 1}"#, #""totals": truth"#),
+        (#""totals": {"#, #""totals": truth, "t2": {"#),
         (#""bundleId": "com.x""#, "\"bundleId\": \"tab\u{9}here\""),
         (#""bundleId": "com.x""#, #""bundleId": "\x41""#),
         (#""category": "on-demand", "size": 1"#, #""category": "on-demand", "size": -1"#),

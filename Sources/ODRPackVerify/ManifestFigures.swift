@@ -1,0 +1,107 @@
+import ODRPackBuildFormat
+import ODRPackCore
+import ODRPackPlatform
+
+/// The build manifest's own figures against its packs (docs/commands.md#verify): `totals`, each tag's `size`, `packs`
+/// and `category`, `initialInstallTags`, `prefetchOrder`, each pack's `category` and `priority`, recomputed with
+/// the rules planning uses (`PackPlanner`, docs/manifest.md#sizes and #categories-and-priority), and the order the
+/// build writes lists in. These are what `diff` reports and `thin` installs: an edited figure must not verify clean.
+enum ManifestFigures {
+    static func problems(_ manifest: BuildManifest) -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        func add(_ text: String) {
+            problems.append(BuildVerifier.problem(.verifyFiguresMismatch, BuildManifest.fileName, text))
+        }
+        let initial = Set(manifest.initialInstallTags)
+        let prefetch = Set(manifest.prefetchOrder)
+
+        // The packs: sorted by id, each with its tags sorted and its category and priority from them.
+        for (previous, pack) in zip(manifest.packs, manifest.packs.dropFirst()) where !(previous.id < pack.id) {
+            add("the packs are not sorted by id, each once: '\(pack.id)' comes after '\(previous.id)'")
+        }
+        var categories: [DownloadCategory] = []
+        for pack in manifest.packs {
+            if pack.tags.isEmpty || zip(pack.tags, pack.tags.dropFirst()).contains(where: { !($0 < $1) }) {
+                add("pack '\(pack.id)' has tags \(pack.tags), not a sorted list of distinct tags")
+            }
+            if let path = zip(pack.files, pack.files.dropFirst()).first(where: { !$0.path.precedesByCodePoint($1.path) }
+            )?.1.path {
+                add("the files of pack '\(pack.id)' are not sorted by path, each once: '\(path)' is out of place")
+            }
+            let category = PackPlanner.category(tags: pack.tags, initialInstall: initial, prefetch: prefetch)
+            categories.append(category)
+            if pack.category != category {
+                add(
+                    "pack '\(pack.id)' has category \(pack.category.rawValue); its tags make it \(category.rawValue)")
+            }
+            let priority = PackPlanner.priority(
+                tags: pack.tags, initialInstall: initial, prefetchOrder: manifest.prefetchOrder)
+            if pack.priority != priority {
+                add(
+                    """
+                    pack '\(pack.id)' has priority \(pack.priority.map { "\($0)" } ?? "null"); its tags make it \
+                    \(priority.map { "\($0)" } ?? "null")
+                    """
+                )
+            }
+        }
+
+        // The tags: exactly those of the packs, sorted by name, each with its packs, size and category.
+        var tagPacks: [String: [Int]] = [:]
+        for (index, pack) in manifest.packs.enumerated() {
+            for tag in Set(pack.tags) { tagPacks[tag, default: []].append(index) }
+        }
+        for (previous, tag) in zip(manifest.tags, manifest.tags.dropFirst()) where !(previous.name < tag.name) {
+            add("the tags are not sorted by name, each once: '\(tag.name)' comes after '\(previous.name)'")
+        }
+        var listed = Set<String>()
+        for tag in manifest.tags {
+            listed.insert(tag.name)
+            guard let members = tagPacks[tag.name] else {
+                add("tag '\(tag.name)' is listed, but no pack has it")
+                continue
+            }
+            let ids = members.map { manifest.packs[$0].id }.sorted()
+            if tag.packs != ids { add("tag '\(tag.name)' lists the packs \(tag.packs); the packs with it are \(ids)") }
+            let size = members.lazy.map { manifest.packs[$0].size }.saturatingSum
+            if tag.size != size { add("tag '\(tag.name)' has size \(tag.size); its packs add up to \(size)") }
+            let category = PackPlanner.category(tags: [tag.name], initialInstall: initial, prefetch: prefetch)
+            if tag.category != category {
+                add("tag '\(tag.name)' has category \(tag.category.rawValue); it is \(category.rawValue)")
+            }
+        }
+        for name in tagPacks.keys.sorted() where !listed.contains(name) {
+            add("tag '\(name)' of pack '\(manifest.packs[tagPacks[name]![0]].id)' is not in the list of tags")
+        }
+
+        // initialInstallTags and prefetchOrder: tags of the packs, each once (planning drops repeats; a tag no
+        // resource carries is an error there, so a build never lists one).
+        for (list, key) in [
+            (manifest.initialInstallTags, "initialInstallTags"), (manifest.prefetchOrder, "prefetchOrder"),
+        ] {
+            var seen = Set<String>()
+            for tag in list {
+                if !seen.insert(tag).inserted { add("\(key) lists '\(tag)' twice") }
+                if tagPacks[tag] == nil { add("\(key) lists '\(tag)', which no pack has") }
+            }
+        }
+
+        // The totals, from the packs and the categories their tags give them.
+        let totals = manifest.totals
+        func total(_ name: String, _ recorded: Int64?, _ computed: Int64) {
+            if recorded != computed {
+                add("totals.\(name) is \(recorded.map(String.init) ?? "null"); the packs make \(computed)")
+            }
+        }
+        total("packs", totals.packs, Int64(manifest.packs.count))
+        total("size", totals.size, manifest.packs.lazy.map(\.size).saturatingSum)
+        total("archiveSize", totals.archiveSize, manifest.packs.lazy.map { $0.archiveSize ?? 0 }.saturatingSum)
+        total(
+            "initialInstallSize", totals.initialInstallSize,
+            zip(manifest.packs, categories).lazy.filter { $0.1 == .initialInstall }.map(\.0.size).saturatingSum)
+        total(
+            "initialPrefetchSize", totals.initialPrefetchSize,
+            zip(manifest.packs, categories).lazy.filter { $0.1 != .onDemand }.map(\.0.size).saturatingSum)
+        return problems
+    }
+}
