@@ -1,6 +1,7 @@
 import ODRPackCore
 import ODRPackFormats
 import ODRPackReport
+import ODRPackVerify
 
 /// What `ipa` prints (docs/store.md#ipa).
 package enum IPAReport {
@@ -17,7 +18,8 @@ package enum IPAReport {
                 ])
             ),
             ("packs", .strings(result.packs)),
-            ("diagnostics", DiagnosticsDocument.json(result.diagnostics)),
+            // Packs that do not match their manifest: verify's diagnostics say where.
+            ("diagnostics", DiagnosticsDocument.json((result.verifyReport?.allDiagnostics ?? []) + result.diagnostics)),
         ])
     }
 

@@ -56,7 +56,7 @@ struct IPA: ParsableCommand {
             try? console.printError("odrpack: a build is using '\(buildDirectory)': waiting for it to finish\n")
         }
         if let report = result.verifyReport {
-            if !json { try console.printError(VerifyReport.problems(report)) }
+            if !json { try console.printDiagnostics(report.allDiagnostics) }
             try console.printError(
                 "odrpack: error: the packs in '\(buildDirectory)' do not match their manifest: build again; no IPA written\n"
             )
