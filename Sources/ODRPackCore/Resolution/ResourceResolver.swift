@@ -15,6 +15,8 @@ struct ResourceResolver {
     let fileSystem: any ResourceFileSystem
     /// A file name that marks a folder as output, never resources (a build folder under resources-root holds one).
     let outputMarker: String?
+    /// Whether the resolution lists the untagged files (`Resolution.untaggedFiles`).
+    var listsUntagged = false
 
     init(
         manifest: TagManifest, tree: FileTree? = nil, fileSystem: any ResourceFileSystem = LocalFileSystem(),
@@ -31,6 +33,7 @@ struct ResourceResolver {
     func resolve() -> Resolution {
         var walk = Walk(
             manifest: manifest, fileSystem: fileSystem, outputMarker: outputMarker, alreadyChecked: alreadyChecked)
+        if listsUntagged { walk.untaggedFiles = [] }
         walk.run(tree: tree)
         return walk.finish()
     }
@@ -44,6 +47,7 @@ private struct Walk {
     var resources: [ResolvedResource] = []
     var appBundleFiles = 0
     var appBundleSize: Int64 = 0
+    var untaggedFiles: [String]?
 
     /// Path entries by normalized path.
     var pathEntries: [PathKey: [Int]] = [:]
@@ -345,6 +349,7 @@ private struct Walk {
             if !ignoresUntagged {
                 appBundleFiles += 1
                 appBundleSize = [appBundleSize, size].saturatingSum
+                untaggedFiles?.append(relative)
             }
             return
         }
@@ -509,6 +514,7 @@ private struct Walk {
             rootPath: rootPath, resources: resources, appBundleFiles: appBundleFiles,
             appBundleSize: appBundleSize, diagnostics: diagnostics, fingerprint: fingerprint)
         resolution.countsAppBundle = !ignoresUntagged
+        resolution.untaggedFiles = untaggedFiles
         return resolution
     }
 

@@ -8,17 +8,21 @@ struct Verify: ParsableCommand {
         commandName: "verify",
         abstract: "Re-read every archive of a build folder and check it against odrpack-manifest.json.")
 
-    @Argument(help: "The build folder (or its odrpack-manifest.json).")
+    @Argument(help: "The build folder (or its odrpack-manifest.json).", completion: .file())
     var directory: String
 
     @Flag(help: "Print one JSON document on stdout.")
     var json = false
 
+    @OptionGroup var output: OutputOptions
+
+    @OptionGroup var progress: ProgressOptions
+
     func run() throws {
-        let console = Console()
+        let console = output.console
         let report = try BuildVerifier().verify(directory)
         if json {
-            try console.printOut(VerifyReport.json(report).serialized())
+            try console.printJSON(VerifyReport.json(report))
         } else {
             try console.printError(VerifyReport.problems(report))
             try console.printOut(VerifyReport.verdict(report))
