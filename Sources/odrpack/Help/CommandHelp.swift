@@ -76,7 +76,8 @@ enum CommandHelp {
             Example(
                 what: "Signing the app and its packs",
                 command:
-                    "odrpack ipa MyGame.app build/odr -o MyGame.ipa --sign-command 'codesign -f -s \"$IDENTITY\" {}'"),
+                    "odrpack ipa MyGame.app build/odr --output MyGame.ipa --sign-command 'codesign -f -s \"$IDENTITY\" {}'"
+            ),
         ],
         "upload": [
             Example(what: "What would be uploaded", command: "odrpack upload build/ba --since v1/build --dry-run"),
