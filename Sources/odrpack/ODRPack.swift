@@ -1,42 +1,87 @@
 import ArgumentParser
 import Foundation
 import ODRPackCore
+import ODRPackFormats
 import ODRPackPlatform
+import ODRPackReport
 
 @main
 struct ODRPack: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "odrpack",
-        abstract: "Package an app's resources into On-Demand Resources asset packs.",
+        abstract: "Package an app's resources into On-Demand Resources or Background Assets asset packs.",
+        discussion: """
+            One tag manifest (odrpack.yml) says which files carry which tags; odrpack plans the packs, checks them \
+            against the store's limits, and writes them in either format: On-Demand Resources asset packs (iOS and \
+            tvOS, the default) or Background Assets packs (--format background-assets, Apple's successor), \
+            deterministically, on Linux or macOS. No manifest yet? `odrpack init` writes one. Exit status: 0 done, \
+            1 a rule broken, 2 the tool could not do its job, 64 a bad command line, 130 interrupted. See odrpack(1).
+            """,
         version: ToolVersion.current,
         subcommands: [
-            Plan.self, Validate.self, Build.self, Verify.self, Diff.self, Thin.self, Report.self, ImportXcode.self,
-            IPA.self,
+            Init.self, Plan.self, Validate.self, Build.self, Verify.self, Diff.self, Thin.self, Report.self,
+            ImportXcode.self, IPA.self,
         ])
 
+    /// The one place where failures become exit codes and `odrpack: error:` lines (docs/commands.md#exit-codes):
+    /// a bad command line is 64 with ArgumentParser's message and usage behind the prefix, the tool's own failures
+    /// are 2; under `--json` both also print the error document on stdout.
     static func main() {
         StandardStream.reportFailedWritesAsErrors()
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let json = arguments.prefix(while: { $0 != "--" }).contains("--json")
         var command: any ParsableCommand
         do {
-            command = try parseAsRoot()
+            command = try parseAsRoot(arguments)
         } catch {
-            exit(withError: error)  // 64 for a bad command line (ArgumentParser's validation exit code)
+            finish(error, arguments: arguments, json: json)
         }
+        Interrupt.install(message: CommandHelp.interrupted(command))
         do {
             try command.run()
-        } catch let code as ExitCode {
-            exit(withError: code)
-        } catch let ODRPackError.usage(message) {
-            try? StandardStream.write("odrpack: error: \(message)\n", to: StandardStream.error)
-            Foundation.exit(64)
         } catch {
-            // `--help` arrives here (ArgumentParser's help command throws from run): ArgumentParser prints it.
-            if !(error is ODRPackError), [ExitCode.success, ExitCode.validationFailure].contains(exitCode(for: error)) {
-                exit(withError: error)
-            }
-            // The one place where the tool's own failures become exit 2 (stdout or stderr unwritable included).
-            try? StandardStream.write("odrpack: error: \(error)\n", to: StandardStream.error)
-            Foundation.exit(2)
+            finish(error, arguments: arguments, json: json)
         }
+    }
+
+    /// Exits for `error`: help and version (exit 0), a thrown exit code, or a failure with its message.
+    static func finish(_ error: any Error, arguments: [String], json: Bool) -> Never {
+        if let code = error as? ExitCode { Foundation.exit(code.rawValue) }
+        if let failure = error as? ODRPackError {
+            if case .usage(let message) = failure { fail(code: "usage", message: message, json: json, status: 64) }
+            fail(code: JSONEnvelope.code(of: failure), message: "\(failure)", json: json, status: 2)
+        }
+        switch exitCode(for: error) {
+        case .success:
+            // --help (the command's screen with its examples), --version, --generate-completion-script.
+            let text = fullMessage(for: error)
+            let names = configuration.subcommands.compactMap { $0.configuration.commandName }
+            let out =
+                text.hasPrefix("OVERVIEW:")
+                ? CommandHelp.helpWithExamples(text, command: CommandHelp.commandName(in: arguments, among: names))
+                : text + "\n"
+            do { try StandardStream.write(out, to: StandardStream.output) } catch { Foundation.exit(2) }
+            Foundation.exit(0)
+        case .validationFailure:
+            var text = fullMessage(for: error)
+            if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
+            fail(code: "usage", message: message(for: error), humanText: text, json: json, status: 64)
+        default:
+            // Not one of the tool's kinds of failure: still exit 2 with a message, never a crash.
+            fail(code: JSONEnvelope.internalCode, message: "\(error)", json: json, status: 2)
+        }
+    }
+
+    /// `odrpack: error: message` on stderr (`humanText` when the message has more lines, such as the usage), the
+    /// error document on stdout under `--json` unless a document is there already, and the exit.
+    static func fail(code: String, message: String, humanText: String? = nil, json: Bool, status: Int32) -> Never {
+        var text = humanText ?? message
+        while text.hasSuffix("\n") { text.removeLast() }
+        try? StandardStream.write("odrpack: error: \(text)\n", to: StandardStream.error)
+        if json && !Console.hasPrintedJSON {
+            try? StandardStream.write(
+                JSONEnvelope.error(code: code, message: message).serialized(), to: StandardStream.output)
+        }
+        Foundation.exit(status)
     }
 }

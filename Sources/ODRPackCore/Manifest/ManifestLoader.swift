@@ -19,7 +19,7 @@ package struct ManifestLoader {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ODRPackError.unusableInput(
-                "no manifest at '\(path)': create an odrpack.yml (see README) or pass its path")
+                "no manifest at '\(path)': run `odrpack init` to write one, or pass the manifest's path")
         }
         if isDirectory.boolValue {
             throw ODRPackError.unusableInput("'\(path)' is a folder, not a manifest: pass the path of its odrpack.yml")
@@ -44,7 +44,7 @@ package struct ManifestLoader {
         do {
             root = try Yams.compose(yaml: text)
         } catch let error as YamlError {
-            parser.yamlError(error)
+            parser.yamlError(error, text: text)
             return (nil, parser.diagnostics)
         } catch {
             parser.error(.manifestSyntax, "the manifest is not valid YAML: \(error)", at: nil)
@@ -90,21 +90,26 @@ private struct Parsing {
             .warning(code, message, at: location ?? SourceLocation(file: file, line: 1, column: 1), subject: subject))
     }
 
-    mutating func yamlError(_ error: YamlError) {
+    /// libyaml's problem at its file:line:column, then the fix when the text there shows a common cause
+    /// (`YAMLSyntaxHint`); a duplicate key at its second occurrence.
+    mutating func yamlError(_ error: YamlError, text: String) {
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
             .composer(let context, let problem, let mark, _):
             let contextText = context.map { " \($0.text)" } ?? ""
+            let hint = YAMLSyntaxHint.fix(text: text, line: mark.line, contextLine: context?.mark.line)
             self.error(
-                .manifestSyntax, "invalid YAML: \(problem)\(contextText)",
+                .manifestSyntax, "invalid YAML: \(problem)\(contextText)\(hint.map { ": \($0)" } ?? "")",
                 at: SourceLocation(file: file, line: mark.line, column: mark.column))
         case .reader(let problem, let offset, _, _):
             self.error(.manifestSyntax, "invalid YAML: \(problem)\(offset.map { " at byte \($0)" } ?? "")", at: nil)
         case .duplicatedKeysInMapping(let duplicates, let context):
+            let second = duplicates.sorted().lazy.compactMap { YAMLSyntaxHint.secondOccurrence(of: $0, in: text) }.first
             self.error(
                 .manifestSyntax,
                 "duplicate key \(duplicates.map { "'\($0)'" }.joined(separator: ", ")) in one mapping: keep one",
-                at: SourceLocation(file: file, line: context.mark.line, column: context.mark.column))
+                at: SourceLocation(
+                    file: file, line: second?.line ?? context.mark.line, column: second?.column ?? context.mark.column))
         default:
             self.error(.manifestSyntax, "invalid YAML: \(error)", at: nil)
         }

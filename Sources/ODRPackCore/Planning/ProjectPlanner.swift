@@ -9,8 +9,10 @@ package struct ProjectPlanner {
     /// - Throws: `ODRPackError.unusableInput` when the manifest cannot be read at all.
     /// - Parameter tree: a scan of resources-root made earlier (`UpToDateCheck`), used if it is of that folder.
     /// - Parameter alreadyChecked: files a previous build checked (see `PreviousBuild.alreadyChecked`).
+    /// - Parameter listUntagged: list the files that stay in the app (`Resolution.untaggedFiles`).
     package func plan(
         manifestPath: String, profile: String? = nil, format: PackFormat = .odr, tree: FileTree? = nil,
+        listUntagged: Bool = false,
         alreadyChecked: @escaping ([ResolvedResource]) -> [Bool] = { $0.map { _ in false } }
     ) throws -> PlanResult {
         let (manifest, manifestDiagnostics) = try ManifestLoader().load(path: manifestPath)
@@ -19,13 +21,13 @@ package struct ProjectPlanner {
         }
         return plan(
             manifest: manifest, profile: profile, format: format, manifestDiagnostics: manifestDiagnostics, tree: tree,
-            alreadyChecked: alreadyChecked)
+            listUntagged: listUntagged, alreadyChecked: alreadyChecked)
     }
 
     package func plan(
         manifest: TagManifest, profile: String? = nil, format: PackFormat = .odr,
         manifestDiagnostics: [Diagnostic] = [],
-        tree: FileTree? = nil,
+        tree: FileTree? = nil, listUntagged: Bool = false,
         alreadyChecked: @escaping ([ResolvedResource]) -> [Bool] = { $0.map { _ in false } }
     ) -> PlanResult {
         guard let limits = manifest.limits(profileName: profile, format: format) else {
@@ -35,10 +37,10 @@ package struct ProjectPlanner {
                 manifest: manifest, resolution: nil, plan: nil, diagnostics: manifestDiagnostics + [diagnostic])
         }
         // A folder holding an odrpack build's lock is a build folder: output, never resources (docs/build-output.md).
-        let resolution = ResourceResolver(
-            manifest: manifest, tree: tree, outputMarker: BuildFolder.lockFileName,
-            alreadyChecked: alreadyChecked
-        ).resolve()
+        var resolver = ResourceResolver(
+            manifest: manifest, tree: tree, outputMarker: BuildFolder.lockFileName, alreadyChecked: alreadyChecked)
+        resolver.listsUntagged = listUntagged
+        let resolution = resolver.resolve()
         let plan = PackPlanner(manifest: manifest, limits: limits, format: format, platformProfile: profile).plan(
             resolution)
         let resolutionDiagnostics = resolution.diagnostics.sorted(by: Self.resolutionOrder)

@@ -10,6 +10,9 @@ package struct Resolution: Sendable {
     package let appBundleSize: Int64
     /// False with `untagged: ignore`: the untagged files were not looked at, so the counts mean nothing.
     package var countsAppBundle = true
+    /// The untagged files (they stay in the app), relative to resources-root in walk order, when they were asked for
+    /// (`plan --list-untagged`); nil otherwise, so a project of a million files holds no list it does not print.
+    package var untaggedFiles: [String]?
     package var diagnostics: [Diagnostic]
     /// The scanned tree's `FileTree.fingerprint`: what the build's up-to-date record compares.
     package var fingerprint: String?

@@ -15,6 +15,8 @@ struct ResourceResolver {
     let fileSystem: any ResourceFileSystem
     /// A file name that marks a folder as output, never resources (a build folder under resources-root holds one).
     let outputMarker: String?
+    /// Whether the resolution lists the untagged files (`Resolution.untaggedFiles`).
+    var listsUntagged = false
 
     init(
         manifest: TagManifest, tree: FileTree? = nil, fileSystem: any ResourceFileSystem = LocalFileSystem(),
@@ -31,6 +33,7 @@ struct ResourceResolver {
     func resolve() -> Resolution {
         var walk = Walk(
             manifest: manifest, fileSystem: fileSystem, outputMarker: outputMarker, alreadyChecked: alreadyChecked)
+        if listsUntagged { walk.untaggedFiles = [] }
         walk.run(tree: tree)
         return walk.finish()
     }
@@ -48,6 +51,7 @@ private struct Walk {
     /// With `into` and `untagged: count`: the files that stay in the app at their paths, which no tagged file's
     /// destination may take (docs/manifest.md#destinations).
     var untaggedPaths = Set<PathKey>()
+    var untaggedFiles: [String]?
 
     /// Path entries by normalized path.
     var pathEntries: [PathKey: [Int]] = [:]
@@ -361,6 +365,7 @@ private struct Walk {
                 let (sum, overflow) = appBundleSize.addingReportingOverflow(size)
                 if overflow { appBundleSizeOverflows = true }
                 appBundleSize = overflow ? Int64.max : sum
+                untaggedFiles?.append(relative)
             }
             return
         }
@@ -526,6 +531,7 @@ private struct Walk {
             appBundleSize: appBundleSize, diagnostics: diagnostics, fingerprint: fingerprint)
         resolution.countsAppBundle = !ignoresUntagged
         resolution.appBundleSizeOverflows = appBundleSizeOverflows
+        resolution.untaggedFiles = untaggedFiles
         return resolution
     }
 

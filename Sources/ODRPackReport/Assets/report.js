@@ -1,12 +1,17 @@
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("data").textContent);
-  var units = ["B", "KB", "MB", "GB", "TB"];
+  // Sizes as the text reports write them (ByteCount.format): "999 B", "1.5 KB", "512 MB", one decimal, ".0" dropped.
+  var units = ["B", "KB", "MB", "GB", "TB", "PB"];
   function fmt(n) {
     if (n === null || n === undefined) return "–";
-    var v = n, i = 0;
-    while (Math.abs(v) >= 1000 && i < units.length - 1) { v /= 1000; i++; }
-    return (i === 0 ? String(v) : v.toFixed(1)) + " " + units[i];
+    var sign = n < 0 ? "-" : "", a = Math.abs(n);
+    if (a < 1000) return sign + String(a) + " B";
+    var v = a / 1000, i = 1;
+    while (v >= 999.95 && i < units.length - 1) { v /= 1000; i++; }
+    var t = v.toFixed(1);
+    if (t.slice(-2) === ".0") t = t.slice(0, -2);
+    return sign + t + " " + units[i];
   }
   function el(tag, attrs) {
     var e = document.createElement(tag);
@@ -149,7 +154,8 @@
     data.limits.forEach(function (row) {
       var shown = function (v) { return row.count ? String(v) : fmt(v); };
       var fraction = row.limit === null ? null : (row.limit > 0 ? row.value / row.limit : (row.value > 0 ? Infinity : 0));
-      var level = fraction === null ? "" : fraction > 1 ? " over" : fraction > 0.8 ? " warn" : "";
+      // The model's level: a limit that only warns (recommended-size) is amber even past 100%, never red.
+      var level = row.level === "over" ? " over" : row.level === "warn" ? " warn" : "";
       var right = row.limit === null ? shown(row.value) + " · no limit in this profile"
         : shown(row.value) + " of " + shown(row.limit) + " (" + (isFinite(fraction) ? (fraction * 100).toFixed(1) : "∞") + "%)";
       var g = el("div", { cls: "gauge" + level, id: "limit-" + row.key },

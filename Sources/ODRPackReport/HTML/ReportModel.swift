@@ -53,6 +53,7 @@ package struct ReportModel: Sendable {
                         .object([
                             ("name", .string(row.name)), ("key", .string(row.key.rawValue)), ("value", .int(row.value)),
                             ("limit", .optional(row.limit)), ("count", .bool(row.isCount)),
+                            ("level", .string(Self.gaugeLevel(row))),
                         ])
                     })
             ),
@@ -102,6 +103,15 @@ package struct ReportModel: Sendable {
     }
 
     /// The `count` largest files, biggest first (then by path): a bounded selection, not a sort of every file.
+    /// A gauge's colour (docs/report.md): `over` (red) only past a limit whose breach is an error; `warn` (amber) from
+    /// 80% of a limit, and past `recommended-size`, whose breach is a warning; `ok` below, or without a limit.
+    static func gaugeLevel(_ row: LimitUsage) -> String {
+        guard let limit = row.limit else { return "ok" }
+        let past = row.value > limit
+        if past { return row.key == .recommendedSize ? "warn" : "over" }
+        return limit > 0 && Double(row.value) > 0.8 * Double(limit) ? "warn" : "ok"
+    }
+
     static func largest(_ plan: PackPlan, count: Int) -> [(path: String, size: Int64, pack: AssetPack)] {
         typealias Candidate = (path: String, size: Int64, pack: AssetPack)
         func before(_ a: Candidate, _ b: Candidate) -> Bool { a.size != b.size ? a.size > b.size : a.path < b.path }

@@ -1,42 +1,134 @@
 import Foundation
 import ODRPackCore
+import ODRPackFormats
 import ODRPackPlatform
 
-/// Terminal output rules: colour and animation only on a TTY, never with NO_COLOR or TERM=dumb.
+/// The conventions every command keeps when it talks (docs/commands.md#conventions), in one place: human output on
+/// stdout, problems and progress on stderr, `odrpack: error:` and `odrpack: warning:` for the tool's own messages,
+/// `--quiet`, the colour decision, the progress style and the `--json` envelope.
 package struct Console: Sendable {
-    var colorOnStderr: Bool
-    package let stderrIsInteractive: Bool
+    /// `--color`: `auto` colours a terminal unless told not to.
+    package enum ColorMode: String, CaseIterable, Sendable { case auto, always, never }
+    /// `--progress`: `auto` draws a bar on a terminal; `always` also prints lines where there is none.
+    package enum ProgressMode: String, CaseIterable, Sendable { case auto, always, never }
 
-    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let interactive = SystemCall.isTerminal(StandardStream.error)
-        let allowed = environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
-        stderrIsInteractive = interactive && allowed
-        colorOnStderr = interactive && allowed
+    /// Only errors and the `--json` document.
+    package let quiet: Bool
+    let colorOnStderr: Bool
+    /// Stderr is a terminal that may be animated (neither NO_COLOR nor TERM=dumb).
+    package let stderrIsInteractive: Bool
+    let stderrIsTerminal: Bool
+
+    package init(
+        quiet: Bool = false, color: ColorMode = .auto,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        stderrIsTerminal: Bool = SystemCall.isTerminal(StandardStream.error)
+    ) {
+        self.quiet = quiet
+        self.stderrIsTerminal = stderrIsTerminal
+        stderrIsInteractive = stderrIsTerminal && Self.animationAllowed(environment)
+        colorOnStderr = Self.usesColor(color, isTerminal: stderrIsTerminal, environment: environment)
     }
 
+    /// `auto`: a terminal, and neither `NO_COLOR` nor `TERM=dumb`; `CLICOLOR_FORCE=1` or `FORCE_COLOR` set to anything
+    /// but `0` make it `always` (GitHub Actions logs are no terminal but show colour).
+    package static func usesColor(_ mode: ColorMode, isTerminal: Bool, environment: [String: String]) -> Bool {
+        switch mode {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            if environment["CLICOLOR_FORCE"] == "1" { return true }
+            if let force = environment["FORCE_COLOR"], force != "0" { return true }
+            return isTerminal && animationAllowed(environment)
+        }
+    }
+
+    static func animationAllowed(_ environment: [String: String]) -> Bool {
+        environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+    }
+
+    /// How long work shows progress: a bar only on a terminal that may be animated, lines where `always` asks for
+    /// them, nothing under `never` (or `--quiet`, unless `always` is asked for explicitly).
+    package func progressStyle(_ mode: ProgressMode) -> ProgressStyle {
+        switch mode {
+        case .never: return .none
+        case .auto: return stderrIsInteractive && !quiet ? .bar : .none
+        case .always: return stderrIsInteractive ? .bar : .lines
+        }
+    }
+
+    // MARK: Output
+
+    /// Human output on stdout; nothing under `--quiet`.
     /// - Throws: `ODRPackError.systemCall` when the write fails (exit 2).
     package func printOut(_ text: String) throws {
+        guard !quiet else { return }
         try StandardStream.write(text, to: StandardStream.output)
     }
 
+    /// Stdout whatever `--quiet` says: GitHub annotations and other output a flag asked for by name.
+    package func printRequested(_ text: String) throws {
+        try StandardStream.write(text, to: StandardStream.output)
+    }
+
+    /// Stderr text that belongs to an error (a count of errors, what was left unchanged): printed under `--quiet` too.
     package func printError(_ text: String) throws {
         try StandardStream.write(text, to: StandardStream.error)
     }
 
-    /// One diagnostic a line, compiler style, on stderr.
+    /// Stderr text that informs (waiting for a lock, notes); nothing under `--quiet`.
+    package func printNote(_ text: String) throws {
+        guard !quiet else { return }
+        try StandardStream.write(text, to: StandardStream.error)
+    }
+
+    /// `odrpack: error: message`, the one voice of every failure.
+    package func error(_ message: String) throws {
+        try printError("odrpack: \(paint("error:", Self.red)) \(message)\n")
+    }
+
+    /// `odrpack: warning: message` for a warning that is no diagnostic; nothing under `--quiet`.
+    package func warning(_ message: String) throws {
+        guard !quiet else { return }
+        try printError("odrpack: \(paint("warning:", Self.amber)) \(message)\n")
+    }
+
+    /// One diagnostic a line, compiler style, on stderr; under `--quiet` only the errors.
     package func printDiagnostics(_ diagnostics: [Diagnostic]) throws {
         var text = ""
-        for diagnostic in diagnostics {
+        for diagnostic in diagnostics where !quiet || diagnostic.severity == .error {
             var line = diagnostic.formatted
-            if colorOnStderr {
-                let word = diagnostic.severity.rawValue + ":"
-                let color = diagnostic.severity == .error ? "\u{1B}[1;31m" : "\u{1B}[1;33m"
-                if let range = line.range(of: word) { line.replaceSubrange(range, with: color + word + "\u{1B}[0m") }
+            let word = diagnostic.severity.rawValue + ":"
+            if colorOnStderr, let range = line.range(of: word) {
+                line.replaceSubrange(range, with: paint(word, diagnostic.severity == .error ? Self.red : Self.amber))
             }
             text += line + "\n"
         }
         if !text.isEmpty { try printError(text) }
     }
+
+    static let red = "\u{1B}[1;31m"
+    static let amber = "\u{1B}[1;33m"
+
+    func paint(_ word: String, _ color: String) -> String { colorOnStderr ? color + word + "\u{1B}[0m" : word }
+
+    // MARK: JSON
+
+    /// Prints a `--json` document in the envelope every command's document has (`schemaVersion`, `diagnostics`), even
+    /// under `--quiet`, and remembers that stdout holds it.
+    package func printJSON(_ document: JSONValue) throws {
+        try printJSON(text: JSONEnvelope.wrap(document).serialized())
+    }
+
+    /// A document already serialized (build's, which splices the manifest it wrote): its envelope keys added.
+    package func printJSON(text: String) throws {
+        try StandardStream.write(JSONEnvelope.wrap(serialized: text), to: StandardStream.output)
+        Self.printedJSON.withLock { $0 = true }
+    }
+
+    /// Whether a `--json` document reached stdout: a failure after it prints no second one.
+    package static var hasPrintedJSON: Bool { printedJSON.withLock { $0 } }
+    private static let printedJSON = Locked(false)
 
     /// `2 errors, 1 warning`
     package static func countSummary(_ diagnostics: [Diagnostic]) -> String {

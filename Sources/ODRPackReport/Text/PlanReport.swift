@@ -2,6 +2,7 @@ import Foundation
 import ODRPackBuildFormat
 import ODRPackCore
 import ODRPackFormats
+import ODRPackPlatform
 
 /// The human form of `plan`: what a person needs to decide, in tables.
 package enum PlanReport {
@@ -18,6 +19,11 @@ package enum PlanReport {
             ("diagnostics", DiagnosticsDocument.json(result.diagnostics)),
             ("summary", DiagnosticsDocument.summary(result.diagnostics)),
         ])
+    }
+
+    /// `plan --list-untagged`: the files that stay in the app, in code-point order (none with `untagged: ignore`).
+    package static func untaggedFiles(_ result: PlanResult) -> [String] {
+        (result.resolution?.untaggedFiles ?? []).sorted { $0.precedesByCodePoint($1) }
     }
 
     package static func text(_ plan: PackPlan, manifestPath: String) -> String {

@@ -1,4 +1,4 @@
-/// A plain left/right-aligned text table for terminal reports.
+/// A plain left/right-aligned text table for terminal reports, padded by display width (`DisplayWidth`).
 struct TextTable {
     enum Alignment { case left, right }
 
@@ -14,14 +14,14 @@ struct TextTable {
     mutating func add(_ row: [String]) { rows.append(row) }
 
     func render(indent: String = "  ") -> String {
-        var widths = headers.map(\.count)
+        var widths = headers.map { DisplayWidth.of($0) }
         for row in rows {
-            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], DisplayWidth.of(cell)) }
         }
         func line(_ cells: [String]) -> String {
             var parts: [String] = []
             for (index, cell) in cells.enumerated() {
-                let padding = String(repeating: " ", count: widths[index] - cell.count)
+                let padding = String(repeating: " ", count: max(0, widths[index] - DisplayWidth.of(cell)))
                 parts.append(alignments[index] == .left ? cell + padding : padding + cell)
             }
             var text = indent + parts.joined(separator: "  ")

@@ -3,10 +3,12 @@ import ODRPackCore
 
 /// The options `plan` and `validate` share.
 struct PlanOptions: ParsableArguments {
-    @Argument(help: "The tag manifest.")
+    @Argument(help: "The tag manifest.", completion: .file())
     var manifest = "odrpack.yml"
 
-    @Option(help: "Limit profile: default, ios, ios18, tvos or background-assets (overrides the manifest's).")
+    @Option(
+        help: "Limit profile: default, ios, ios18, tvos or background-assets (overrides the manifest's).",
+        completion: .list(LimitProfile.names))
     var profile: String?
 
     @Option(
@@ -26,14 +28,16 @@ struct PlanOptions: ParsableArguments {
 
     @OptionGroup var gitHub: GitHubOptions
 
+    @OptionGroup var output: OutputOptions
+
     func validate() throws {
         try gitHub.check(json: json)
         do { try LimitProfile.check(commandLineName: profile) } catch { throw ValidationError("\(error)") }
     }
 
     /// Plans the project; a manifest that cannot be read at all throws (exit 2).
-    func planProject() throws -> PlanResult {
-        try ProjectPlanner().plan(manifestPath: manifest, profile: profile, format: format)
+    func planProject(listUntagged: Bool = false) throws -> PlanResult {
+        try ProjectPlanner().plan(manifestPath: manifest, profile: profile, format: format, listUntagged: listUntagged)
     }
 
     func exitCode(for diagnostics: [Diagnostic]) -> ExitCode {

@@ -11,10 +11,10 @@ struct Build: ParsableCommand {
         commandName: "build",
         abstract: "Validate, then write every pack as an archive plus odrpack-manifest.json and Apple's plists.")
 
-    @Argument(help: "The tag manifest.")
+    @Argument(help: "The tag manifest.", completion: .file())
     var manifest = "odrpack.yml"
 
-    @Option(name: .shortAndLong, help: "The folder to write.")
+    @Option(name: .shortAndLong, help: "The folder to write.", completion: .directory)
     var output: String
 
     @Option(
@@ -35,7 +35,8 @@ struct Build: ParsableCommand {
             """
             Background Assets, hosting self: the download-manifest.json that is live on the server, the source of \
             versions and of what site/ must hold.
-            """
+            """,
+        completion: .file(extensions: ["json"])
     )
     var published: String?
 
@@ -66,15 +67,14 @@ struct Build: ParsableCommand {
     @Flag(help: "Fail at once (exit 2) when another build is writing the output folder, instead of waiting.")
     var noWait = false
 
-    @Option(help: "auto (a bar on a terminal), always or never.")
-    var progress: ProgressMode = .auto
+    @OptionGroup var progress: ProgressOptions
 
     @Flag(help: "Print one JSON document on stdout.")
     var json = false
 
     @OptionGroup var gitHub: GitHubOptions
 
-    enum ProgressMode: String, ExpressibleByArgument, CaseIterable { case auto, always, never }
+    @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
         try gitHub.check(json: json)
@@ -119,7 +119,7 @@ struct Build: ParsableCommand {
             throw ODRPackError.usage(
                 "--output is empty (an unset variable?): give the folder to write, e.g. --output build/odr")
         }
-        let console = Console()
+        let console = outputOptions.console
         var options = BuildOptions(outputDirectory: output)
         options.format = format
         options.backgroundAssetsPackager = baPackage
@@ -136,25 +136,21 @@ struct Build: ParsableCommand {
         var pipeline = BuildPipeline(manifestPath: manifest, options: options)
         pipeline.waitForLock = !noWait
         pipeline.json = json
-        switch progress {
-        case .never: pipeline.progress = BuildProgress(style: .none)
-        case .auto: pipeline.progress = BuildProgress(style: console.stderrIsInteractive ? .bar : .none)
-        case .always: pipeline.progress = BuildProgress(style: console.stderrIsInteractive ? .bar : .lines)
-        }
+        pipeline.progress = progress.buildProgress(console)
         let started = Date()
         let outcome = try pipeline.run {
-            try? console.printError(
+            try? console.printNote(
                 "odrpack: another build is using '\(output)': waiting for it to finish (--no-wait fails instead)\n")
         }
         if case .built(_, let build) = outcome, let warning = build.stateWarning {
-            try console.printError("odrpack: warning: \(warning)\n")
+            try console.warning(warning)
         }
         if json {
-            try console.printOut(BuildReport.json(outcome))
+            try console.printJSON(text: BuildReport.json(outcome))
         } else {
             try console.printDiagnostics(outcome.diagnostics)
             if let summary = outcome.summary(seconds: Date().timeIntervalSince(started)) {
-                try console.printOut(BuildReport.text(summary, outputDirectory: output))
+                try console.printOut(BuildReport.text(summary, outputDirectory: output, layout: options.layout))
             } else {
                 try console.printError("odrpack: nothing written: \(Console.countSummary(outcome.diagnostics))\n")
             }

@@ -9,10 +9,10 @@ struct Diff: ParsableCommand {
         commandName: "diff",
         abstract: "Compare two builds: which packs changed, why, and what devices download again.")
 
-    @Argument(help: "The old build folder (or its odrpack-manifest.json).")
+    @Argument(help: "The old build folder (or its odrpack-manifest.json).", completion: .file())
     var old: String
 
-    @Argument(help: "The new build folder (or its odrpack-manifest.json).")
+    @Argument(help: "The new build folder (or its odrpack-manifest.json).", completion: .file())
     var new: String
 
     @Flag(help: "Print one JSON document on stdout.")
@@ -24,10 +24,12 @@ struct Diff: ParsableCommand {
     @Flag(help: "Print the diff as Markdown, for a pull-request comment.")
     var markdown = false
 
-    @Option(help: "Also write the diff as one self-contained HTML page.")
+    @Option(help: "Also write the diff as one self-contained HTML page.", completion: .file(extensions: ["html"]))
     var html: String?
 
     @OptionGroup var gitHub: GitHubOptions
+
+    @OptionGroup var output: OutputOptions
 
     func validate() throws {
         try gitHub.check(json: json)
@@ -37,7 +39,7 @@ struct Diff: ParsableCommand {
     }
 
     func run() throws {
-        let console = Console()
+        let console = output.console
         let both = try BuildManifest.loadAll([old, new])
         let (before, after) = (both[0], both[1])
         try BuildDiff.checkComparable(old: before, new: after)
@@ -46,10 +48,11 @@ struct Diff: ParsableCommand {
             try HTMLFile.write(
                 DiffReportModel(diff: diff, old: before, new: after, oldName: old, newName: new).html, to: html)
         }
-        try console.printOut(
-            json
-                ? DiffReport.json(diff).serialized()
-                : markdown ? MarkdownReport.diff(diff) : DiffReport.text(diff, old: old, new: new))
+        if json {
+            try console.printJSON(DiffReport.json(diff))
+        } else {
+            try console.printOut(markdown ? MarkdownReport.diff(diff) : DiffReport.text(diff, old: old, new: new))
+        }
         try gitHub.emit([], summary: MarkdownReport.diff(diff))
         if exitCode && diff.hasChanges { throw ExitCode(1) }
     }

@@ -13,11 +13,6 @@ struct IPA: ParsableCommand {
             """
             Package an On-Demand Resources app for the App Store: thin a copy of the app, sign it, and zip it with \
             every pack in Payload/OnDemandResources/.
-            """,
-        discussion: """
-            Examples:
-              odrpack ipa Build/Game.app out --output Game.ipa
-              odrpack ipa Game.ipa out --output Store.ipa --sign-command 'codesign --force --sign "$IDENTITY" {}'
             """
     )
 
@@ -41,30 +36,34 @@ struct IPA: ParsableCommand {
 
     @OptionGroup var gitHub: GitHubOptions
 
+    @OptionGroup var outputOptions: OutputOptions
+
+    @OptionGroup var progress: ProgressOptions
+
     func validate() throws {
         try gitHub.check(json: json)
         if output.isEmpty { throw ValidationError("--output is empty: name the .ipa file to write") }
     }
 
     func run() throws {
-        let console = Console()
+        let console = outputOptions.console
         var options = IPABuilder.Options(appPath: app, buildPath: buildDirectory, outputPath: output)
         options.signCommand = signCommand
         options.resourcesPath = resourcesPath
         options.entryTime = try BuildOptions.entryTime(environment: ProcessInfo.processInfo.environment)
         let result = try IPABuilder(options: options).run {
-            try? console.printError("odrpack: a build is using '\(buildDirectory)': waiting for it to finish\n")
+            try? console.printNote("odrpack: a build is using '\(buildDirectory)': waiting for it to finish\n")
         }
         if let report = result.verifyReport {
             if !json { try console.printDiagnostics(report.allDiagnostics) }
             try console.printError(
                 "odrpack: error: the packs in '\(buildDirectory)' do not match their manifest: build again; no IPA written\n"
             )
-            if json { try console.printOut(IPAReport.json(result).serialized()) }
+            if json { try console.printJSON(IPAReport.json(result)) }
             throw ExitCode(1)
         }
         if json {
-            try console.printOut(IPAReport.json(result).serialized())
+            try console.printJSON(IPAReport.json(result))
         } else {
             try console.printDiagnostics(result.diagnostics)
             if result.diagnostics.hasErrors {

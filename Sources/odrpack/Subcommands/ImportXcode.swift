@@ -9,7 +9,7 @@ struct ImportXcode: ParsableCommand {
         commandName: "import-xcode",
         abstract: "Write an odrpack.yml from the On-Demand Resources tags of an Xcode project.")
 
-    @Argument(help: "The .xcodeproj folder, or a folder that holds exactly one.")
+    @Argument(help: "The .xcodeproj folder, or a folder that holds exactly one.", completion: .directory)
     var project: String
 
     @Option(help: "The target (default: the project's one application target).")
@@ -18,7 +18,7 @@ struct ImportXcode: ParsableCommand {
     @Option(help: "The build configuration whose settings are read.")
     var configuration = "Release"
 
-    @Option(name: .shortAndLong, help: "The manifest to write.")
+    @Option(name: .shortAndLong, help: "The manifest to write.", completion: .file(extensions: ["yml", "yaml"]))
     var output = "odrpack.yml"
 
     @Option(
@@ -29,6 +29,8 @@ struct ImportXcode: ParsableCommand {
     @Flag(help: "Overwrite the output file if it exists.")
     var force = false
 
+    @OptionGroup var outputOptions: OutputOptions
+
     func validate() throws {
         for setting in settings where (setting.firstIndex(of: "=") ?? setting.startIndex) == setting.startIndex {
             throw ValidationError("--setting takes NAME=VALUE, not '\(setting)'")
@@ -36,7 +38,7 @@ struct ImportXcode: ParsableCommand {
     }
 
     func run() throws {
-        let console = Console()
+        let console = outputOptions.console
         var options = XcodeImporter.Options()
         options.target = target
         options.configuration = configuration
@@ -52,6 +54,6 @@ struct ImportXcode: ParsableCommand {
             \(result.target) (\(result.configuration))\n
             """
         )
-        for note in result.notes { try console.printError("note: \(note)\n") }
+        for note in result.notes { try console.printNote("note: \(note)\n") }
     }
 }

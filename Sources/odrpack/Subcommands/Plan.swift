@@ -1,4 +1,5 @@
 import ArgumentParser
+import ODRPackFormats
 import ODRPackPlatform
 import ODRPackReport
 
@@ -9,17 +10,34 @@ struct Plan: ParsableCommand {
 
     @OptionGroup var options: PlanOptions
 
+    @Flag(
+        help:
+            "List the files that stay in the app (no entry tags them), one a line relative to resources-root, instead of the tables."
+    )
+    var listUntagged = false
+
     func run() throws {
-        let result = try options.planProject()
-        let console = Console()
+        let result = try options.planProject(listUntagged: listUntagged)
+        let console = options.output.console
+        let untagged = listUntagged ? PlanReport.untaggedFiles(result) : nil
         if options.json {
-            try console.printOut(PlanReport.json(result).serialized())
+            var document = PlanReport.json(result)
+            if let untagged, case .object(var members) = document {
+                members.append(("untaggedFiles", .strings(untagged)))
+                document = .object(members)
+            }
+            try console.printJSON(document)
         } else {
-            if let plan = result.readablePlan {
+            if let untagged {
+                try console.printOut(untagged.map { $0 + "\n" }.joined())
+                if result.resolution?.untaggedFiles == nil, result.readablePlan != nil {
+                    try console.printNote("odrpack: untagged: ignore: files no entry names are not looked at\n")
+                }
+            } else if let plan = result.readablePlan {
                 try console.printOut(PlanReport.text(plan, manifestPath: options.manifest))
             }
             try console.printDiagnostics(result.diagnostics)
-            if !result.diagnostics.isEmpty { try console.printError(Console.countSummary(result.diagnostics) + "\n") }
+            if !result.diagnostics.isEmpty { try console.printNote(Console.countSummary(result.diagnostics) + "\n") }
         }
         try options.gitHub.emit(
             result.diagnostics,

@@ -9,29 +9,32 @@ struct Report: ParsableCommand {
         abstract:
             "Write one self-contained HTML page: a treemap of the packs, gauges for every limit, tables and problems.")
 
-    @Argument(help: "The tag manifest.")
+    @Argument(help: "The tag manifest.", completion: .file())
     var manifest = "odrpack.yml"
 
-    @Option(help: "Limit profile: default, ios, ios18, tvos or background-assets (overrides the manifest's).")
+    @Option(
+        help: "Limit profile: default, ios, ios18, tvos or background-assets (overrides the manifest's).",
+        completion: .list(LimitProfile.names))
     var profile: String?
 
     @Option(help: "odr (the default) or background-assets: which packs and limits the page shows.")
     var format: PackFormat = .odr
 
-    @Option(name: .shortAndLong, help: "The HTML file to write.")
+    @Option(name: .shortAndLong, help: "The HTML file to write.", completion: .file(extensions: ["html"]))
     var output = "odrpack-report.html"
+
+    @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
         do { try LimitProfile.check(commandLineName: profile) } catch { throw ValidationError("\(error)") }
     }
 
     func run() throws {
-        let console = Console()
+        let console = outputOptions.console
         let result = try ProjectPlanner().plan(manifestPath: manifest, profile: profile, format: format)
         try console.printDiagnostics(result.diagnostics)
         guard let plan = result.readablePlan else {
-            try console.printError(
-                "odrpack: no report: the manifest cannot be planned (\(Console.countSummary(result.diagnostics)))\n")
+            try console.error("no report: the manifest cannot be planned (\(Console.countSummary(result.diagnostics)))")
             throw ExitCode(1)
         }
         try HTMLFile.write(

@@ -15,16 +15,16 @@ struct Thin: ParsableCommand {
             """
     )
 
-    @Argument(help: "The built app bundle (MyGame.app).")
+    @Argument(help: "The built app bundle (MyGame.app).", completion: .directory)
     var app: String
 
-    @Argument(help: "The odrpack build folder.")
+    @Argument(help: "The odrpack build folder.", completion: .directory)
     var buildDirectory: String
 
     @Flag(help: "Also embed every pack in APP/OnDemandResources/ as a folder, with relative URLs (Simulator, testing).")
     var embed = false
 
-    @Option(help: "The folder inside the app that the packs' paths are relative to.")
+    @Option(help: "The folder inside the app that the packs' paths are relative to.", completion: .directory)
     var resourcesPath: String?
 
     @Option(
@@ -44,20 +44,24 @@ struct Thin: ParsableCommand {
 
     @OptionGroup var gitHub: GitHubOptions
 
+    @OptionGroup var output: OutputOptions
+
+    @OptionGroup var progress: ProgressOptions
+
     func validate() throws { try gitHub.check(json: json) }
 
     func run() throws {
-        let console = Console()
+        let console = output.console
         var options = AppThinner.Options(appPath: app, buildPath: buildDirectory)
         options.embed = embed
         options.resourcesPath = resourcesPath
         options.appGroup = appGroup
         options.dryRun = dryRun
         let result = try AppThinner(options: options).run {
-            try? console.printError("odrpack: a build is using '\(buildDirectory)': waiting for it to finish\n")
+            try? console.printNote("odrpack: a build is using '\(buildDirectory)': waiting for it to finish\n")
         }
         if json {
-            try console.printOut(ThinReport.json(result).serialized())
+            try console.printJSON(ThinReport.json(result))
         } else {
             try console.printDiagnostics(result.diagnostics)
             if result.diagnostics.hasErrors {

@@ -12,9 +12,9 @@ struct Validate: ParsableCommand {
 
     func run() throws {
         let result = try options.planProject()
-        let console = Console()
+        let console = options.output.console
         if options.json {
-            try console.printOut(PlanReport.validationJSON(result).serialized())
+            try console.printJSON(PlanReport.validationJSON(result))
         } else {
             try console.printDiagnostics(result.diagnostics)
             var line = "\(options.manifest): "

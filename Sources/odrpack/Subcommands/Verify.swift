@@ -8,19 +8,23 @@ struct Verify: ParsableCommand {
         commandName: "verify",
         abstract: "Re-read every archive of a build folder and check it against odrpack-manifest.json.")
 
-    @Argument(help: "The build folder (or its odrpack-manifest.json).")
+    @Argument(help: "The build folder (or its odrpack-manifest.json).", completion: .file())
     var directory: String
 
     @Flag(help: "Print one JSON document on stdout.")
     var json = false
 
+    @OptionGroup var output: OutputOptions
+
+    @OptionGroup var progress: ProgressOptions
+
     func run() throws {
-        let console = Console()
+        let console = output.console
         let report = try BuildVerifier().verify(directory) {
-            try? console.printError("odrpack: a build is using '\(directory)': waiting for it to finish\n")
+            try? console.printNote("odrpack: a build is using '\(directory)': waiting for it to finish\n")
         }
         if json {
-            try console.printOut(VerifyReport.json(report).serialized())
+            try console.printJSON(VerifyReport.json(report))
         } else {
             try console.printDiagnostics(report.allDiagnostics)
             try console.printOut(VerifyReport.verdict(report))
