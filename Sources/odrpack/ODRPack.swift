@@ -11,6 +11,7 @@ struct ODRPack: ParsableCommand {
         version: ToolVersion.current,
         subcommands: [
             Plan.self, Validate.self, Build.self, Verify.self, Diff.self, Thin.self, Report.self, ImportXcode.self,
+            Upload.self,
         ])
 
     static func main() {
