@@ -221,6 +221,8 @@ class Service:
             f.write(json.dumps(entry, sort_keys=True) + "\n")
 
     def fault(self, method, path):
+        """The first fault due for this request; every fault that matches it counts it, due or not."""
+        due = None
         for index, fault in enumerate(self.config.get("faults", [])):
             if fault.get("method", method) != method or not re.search(fault.get("path", ""), path):
                 continue
@@ -228,9 +230,9 @@ class Service:
             seen = self.fault_counts.get(key, 0)
             self.fault_counts[key] = seen + 1
             skip = fault.get("skip", 0)
-            if skip <= seen < skip + fault.get("times", 1):
-                return fault
-        return None
+            if due is None and skip <= seen < skip + fault.get("times", 1):
+                due = fault
+        return due
 
     # JWT (docs: ES256, kid, typ JWT; iss or sub=user; aud appstoreconnect-v1; at most 20 minutes)
     def verify_token(self, header):

@@ -57,7 +57,7 @@ package enum BackgroundAssetsUpload {
             return pack
         }
         var outcome = UploadOutcome(app: app, dryRun: false, packs: packs)
-        for pack in packs where pack.action == .uploaded && options.waitSeconds != nil {
+        for pack in packs where options.waitSeconds != nil {
             if pack.state == "FAILED" {
                 let details = pack.stateErrors.isEmpty ? "" : ": " + pack.stateErrors.joined(separator: "; ")
                 outcome.failures.append(

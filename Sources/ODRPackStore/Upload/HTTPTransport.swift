@@ -22,11 +22,18 @@ final class HTTPTransport: Sendable {
         case dropped(String)
     }
 
-    private let session: URLSession
+    /// Replaced after a time-out or a dropped connection, so that the retry opens a connection of its own instead
+    /// of queueing behind a request the server is still working on.
+    private let session: Locked<URLSession>
     private let timeout: TimeInterval
 
     /// - Parameter timeout: seconds a request may stay without progress before it counts as timed out.
     init(timeout: TimeInterval) {
+        self.timeout = timeout
+        session = Locked(Self.makeSession(timeout: timeout))
+    }
+
+    private static func makeSession(timeout: TimeInterval) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = 7 * 24 * 3600
@@ -35,8 +42,7 @@ final class HTTPTransport: Sendable {
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpMaximumConnectionsPerHost = 16
-        session = URLSession(configuration: configuration)
-        self.timeout = timeout
+        return URLSession(configuration: configuration)
     }
 
     func send(method: String, url: URL, headers: [(name: String, value: String)], body: Data?) -> Result<
@@ -63,6 +69,7 @@ final class HTTPTransport: Sendable {
             outcome.withLock { $0 = result }
             done.signal()
         }
+        let session = self.session.withLock { $0 }
         let task: URLSessionTask
         if let body {
             task = session.uploadTask(with: request, from: body, completionHandler: completion)
@@ -71,6 +78,14 @@ final class HTTPTransport: Sendable {
         }
         task.resume()
         done.wait()
-        return outcome.withLock { $0 } ?? .failure(.dropped("no response"))
+        let result = outcome.withLock { $0 } ?? .failure(.dropped("no response"))
+        if case .failure = result {
+            self.session.withLock { current in
+                guard current === session else { return }
+                current = Self.makeSession(timeout: timeout)
+                session.finishTasksAndInvalidate()
+            }
+        }
+        return result
     }
 }

@@ -27,10 +27,17 @@ struct PackUploader: Sendable {
         let fresh = UploadRecord.Entry(archiveSha256: pack.sha256, archiveSize: pack.size)
         var previous = record.entry(id)
         if let entry = previous, entry.isCommitted(sha256: pack.sha256) {
-            return result(pack, .skipped, entry, note: "already uploaded from this archive")
+            // Sent before; with --wait, its processing is still worth waiting for.
+            var skipped = try waitForProcessing(pack, entry: entry)
+            skipped.action = .skipped
+            skipped.note = "already uploaded from this archive"
+            return skipped
         }
-        if previous?.archiveSha256 != pack.sha256 { previous = nil }
-        try record.update(id, { $0 = fresh }, creating: fresh)
+        if previous?.archiveSha256 != pack.sha256 {
+            // Another archive (or none yet): what the record says of an earlier one does not apply.
+            previous = nil
+            try record.update(id, { $0 = fresh }, creating: fresh)
+        }
 
         // 1. The background asset: found by its id, or created.
         let assetID = try backgroundAsset(id)

@@ -3,7 +3,7 @@ import Foundation
 /// Every wait `upload` makes (docs/store.md#failures): retries back off 1, 2, 4, 8 and 16 seconds (at most 5 retries
 /// of one request), `Retry-After` is obeyed, `--wait` polls every 5 seconds growing to 60. `ODRPACK_ASC_TIME_SCALE`
 /// multiplies all of them, and `--wait`'s limit, for the tests only (the stand-in's tests run them in milliseconds);
-/// `ODRPACK_ASC_TIMEOUT` is the seconds a request may stall before it counts as timed out (default 120).
+/// `ODRPACK_ASC_TIMEOUT` is the whole seconds a request may stall before it counts as timed out (default 120).
 struct UploadTiming: Sendable {
     static let maximumRetries = 5
     var scale: Double = 1
@@ -13,8 +13,9 @@ struct UploadTiming: Sendable {
         if let text = environment["ODRPACK_ASC_TIME_SCALE"], let value = Double(text), value >= 0, value.isFinite {
             scale = value
         }
-        if let text = environment["ODRPACK_ASC_TIMEOUT"], let value = Double(text), value > 0, value.isFinite {
-            requestTimeout = value
+        // Whole seconds: FoundationNetworking's URLSession truncates a request's timeout to them (0.5 would be 0).
+        if let text = environment["ODRPACK_ASC_TIMEOUT"], let value = Double(text), value > 0, value < 1e6 {
+            requestTimeout = max(1, value.rounded(.up))
         }
     }
 
