@@ -55,7 +55,8 @@ report: build
 
 # strace (Linux, from apt when missing) lets the durability tests read the order of a build's flushes and renames;
 # without it (or where ptrace is not allowed) those tests are skipped, not failed. The de_DE.UTF-8 locale (generated
-# from Debian's locales package) lets a determinism test build under a locale that writes decimal commas.
+# from Debian's locales package) lets a determinism test build under a locale that writes decimal commas. Python's
+# cryptography (apt, else pip) lets the App Store Connect stand-in (Tests/AppStoreConnect) verify upload's ES256 tokens.
 test: deps
 ifneq ($(UNAME),Darwin)
 	@if ! command -v strace >/dev/null 2>&1; then \
@@ -72,6 +73,12 @@ ifneq ($(UNAME),Darwin)
 			|| echo "de_DE.UTF-8 could not be generated: the locale determinism test will be skipped"; \
 	fi
 endif
+	@if ! python3 -c 'import cryptography' >/dev/null 2>&1; then \
+		echo "installing python3-cryptography (the App Store Connect stand-in checks upload's tokens with it)"; \
+		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
+		( [ "$(UNAME)" != Darwin ] && $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq python3-cryptography ) \
+			|| python3 -m pip install --quiet cryptography || echo "cryptography could not be installed: the upload tests will be skipped"; \
+	fi
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
 
