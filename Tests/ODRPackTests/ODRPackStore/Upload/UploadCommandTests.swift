@@ -163,15 +163,25 @@ struct UploadCommandTests {
         #expect(!other.calls.contains { !$0.hasPrefix("GET ") })
     }
 
+    @Test func anIndividualKeysTokenHasNoIssuer() throws {
+        let build = try UploadFixture()
+        let standIn = try AppStoreConnectStandIn(individual: true)
+        let run = try build.upload([build.out, "--all", "--dry-run"], standIn, environment: ["ASC_ISSUER_ID": ""])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(standIn.rejected.isEmpty, "\(standIn.rejected)")
+        #expect(standIn.requests.count == 1)
+    }
+
     @Test func anArchivedIDStopsTheRun() throws {
         let build = try UploadFixture()
         let packs = try build.packs()
         let standIn = try AppStoreConnectStandIn(config: [
             "assets": [["assetPackIdentifier": packs[0].id, "archived": true]]
         ])
-        let run = try build.upload([build.out, "--all", "--jobs", "1"], standIn)
+        let run = try build.upload([build.out, "--all", "--jobs", "1", "--github"], standIn)
         #expect(run.status == 2)
         #expect(run.stderr.contains("pack '\(packs[0].id)'") && run.stderr.contains("archived"))
+        #expect(run.stdout.hasPrefix("::error title=odrpack upload::pack '\(packs[0].id)': App Store Connect has"))
         #expect(!standIn.calls.contains("POST /v1/backgroundAssets"))
         #expect(standIn.rejected.isEmpty)
     }
