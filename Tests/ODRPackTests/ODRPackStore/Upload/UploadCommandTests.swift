@@ -91,6 +91,11 @@ struct UploadCommandTests {
         #expect(standIn.requests.count == before, "\(standIn.calls.dropFirst(before))")
         let actions = (try second.json()["packs"] as? [[String: Any]] ?? []).map { $0["action"] as? String }
         #expect(actions == Array(repeating: "skipped", count: 4))
+        // The record is no build output: verify passes with it, and build leaves it as it is.
+        let record = try build.fixture.data("out/odrpack-upload.json")
+        #expect(try build.fixture.run(["verify", "out"]).status == 0)
+        #expect(try build.fixture.build().status == 0)
+        #expect(try build.fixture.data("out/odrpack-upload.json") == record)
     }
 
     @Test func sinceUploadsWhatDiffListsUnderUpload() throws {

@@ -61,6 +61,21 @@ import Testing
         #expect(token.current(replacing: second) == renewed, "another thread's renewal is not renewed again")
     }
 
+    @Test func waitsBackOffFromOneSecondAndPollFromFiveToSixty() {
+        let timing = UploadTiming(environment: [:])
+        #expect((1...5).map { timing.backoff(retry: $0) } == [1, 2, 4, 8, 16])
+        #expect(UploadTiming.maximumRetries == 5)
+        #expect((1...7).map { timing.pollInterval($0) } == [5, 10, 20, 40, 60, 60, 60])
+        #expect(timing.scale == 1 && timing.requestTimeout == 120)
+        let scaled = UploadTiming(environment: ["ODRPACK_ASC_TIME_SCALE": "0.001", "ODRPACK_ASC_TIMEOUT": "0.5"])
+        #expect(scaled.scale == 0.001 && scaled.requestTimeout == 1)
+        #expect(UploadTiming.retryAfter("7") == 7)
+        #expect(UploadTiming.retryAfter("99999") == 3600)
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        #expect(UploadTiming.retryAfter("Fri, 15 Jan 2027 08:00:30 GMT", now: now) == 30)
+        #expect(UploadTiming.retryAfter("soon") == nil && UploadTiming.retryAfter(nil) == nil)
+    }
+
     @Test func theAPIURLIsHTTPSOrLoopback() throws {
         for good in [
             "https://api.appstoreconnect.apple.com", "https://example.com:8443/", "http://127.0.0.1:8080",
