@@ -8,7 +8,8 @@ PREFIX ?= /usr/local
 
 all: build
 
-# Linux: libdeflate, zlib, libarchive (the tests' reader) and pkg-config come from apt when they are missing. macOS: zlib is
+# Linux: libdeflate, zlib, libarchive (the tests' reader), libcurl's development link (FoundationNetworking, which upload
+# uses, links -lcurl in a --static-swift-stdlib release) and pkg-config come from apt when they are missing. macOS: zlib is
 # in the SDK; libarchive and pkg-config come from Homebrew, and libarchive (keg-only) is found through its .pc file.
 UNAME := $(shell uname)
 ifeq ($(UNAME),Darwin)
@@ -20,10 +21,10 @@ ifeq ($(UNAME),Darwin)
 		echo "installing libarchive libdeflate pkg-config"; brew install libarchive libdeflate pkg-config; \
 	fi
 else
-	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libarchive || ! pkg-config --exists libdeflate || [ ! -f /usr/include/zlib.h ]; then \
-		echo "installing libarchive-dev libdeflate-dev zlib1g-dev pkg-config"; \
+	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libarchive || ! pkg-config --exists libdeflate || ! pkg-config --exists libcurl || [ ! -f /usr/include/zlib.h ]; then \
+		echo "installing libarchive-dev libdeflate-dev zlib1g-dev libcurl4-openssl-dev pkg-config"; \
 		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libarchive-dev libdeflate-dev zlib1g-dev pkg-config; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libarchive-dev libdeflate-dev zlib1g-dev libcurl4-openssl-dev pkg-config; \
 	fi
 endif
 
@@ -55,7 +56,8 @@ report: build
 
 # strace (Linux, from apt when missing) lets the durability tests read the order of a build's flushes and renames;
 # without it (or where ptrace is not allowed) those tests are skipped, not failed. The de_DE.UTF-8 locale (generated
-# from Debian's locales package) lets a determinism test build under a locale that writes decimal commas.
+# from Debian's locales package) lets a determinism test build under a locale that writes decimal commas. Python's
+# cryptography (apt, else pip) lets the App Store Connect stand-in (Tests/AppStoreConnect) verify upload's ES256 tokens.
 test: deps
 ifneq ($(UNAME),Darwin)
 	@if ! command -v strace >/dev/null 2>&1; then \
@@ -72,6 +74,12 @@ ifneq ($(UNAME),Darwin)
 			|| echo "de_DE.UTF-8 could not be generated: the locale determinism test will be skipped"; \
 	fi
 endif
+	@if ! python3 -c 'import cryptography' >/dev/null 2>&1; then \
+		echo "installing python3-cryptography (the App Store Connect stand-in checks upload's tokens with it)"; \
+		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
+		( [ "$(UNAME)" != Darwin ] && $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq python3-cryptography ) \
+			|| python3 -m pip install --quiet cryptography || echo "cryptography could not be installed: the upload tests will be skipped"; \
+	fi
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
 

@@ -20,7 +20,7 @@ struct ODRPack: ParsableCommand {
         version: ToolVersion.current,
         subcommands: [
             Init.self, Plan.self, Validate.self, Build.self, Verify.self, Diff.self, Thin.self, Report.self,
-            ImportXcode.self, IPA.self,
+            ImportXcode.self, IPA.self, Upload.self,
         ])
 
     /// The one place where failures become exit codes and `odrpack: error:` lines (docs/commands.md#exit-codes):

@@ -1,0 +1,99 @@
+import Foundation
+import ODRPackBuildFormat
+import ODRPackCore
+import ODRPackPlatform
+
+/// `upload --dry-run` (SPEC 13.2): GET requests only. For each selected pack, what App Store Connect has and what
+/// `upload` would do; then the app's quota (ids of 100, bytes of 200 GB, `ba-quota` past 90%) and the ids App Store
+/// Connect has that this build no longer makes.
+struct DryRun: Sendable {
+    let api: BackgroundAssetsAPI
+    let app: String
+    let record: UploadRecord
+    let jobs: Int
+    let events: UploadEvents
+
+    func run(_ archives: [PackArchive], build: BuildManifest) throws -> UploadOutcome {
+        // One listing answers for every pack's id and the quota.
+        let assets = try api.backgroundAssets(app: app, pack: nil)
+        let byID = Dictionary(
+            assets.map { ($0.assetPackIdentifier, $0) },
+            uniquingKeysWith: { first, second in
+                first.archived ? second : first
+            })
+        let packs = try UploadWorkers.map(archives, jobs: jobs) { archive -> UploadOutcome.Pack in
+            let pack = try look(at: archive, asset: byID[archive.assetPackId])
+            events.finished(pack)
+            return pack
+        }
+        var outcome = UploadOutcome(app: app, dryRun: true, packs: packs)
+        let live = assets.filter { !$0.archived }
+        let built = Set(build.packs.map { $0.assetPackId ?? $0.id })
+        let quota = UploadOutcome.Quota(
+            ids: live.count, usedBytes: live.reduce(Int64(0)) { $0.addingReportingOverflow($1.usedBytes).partialValue },
+            notInBuild: live.map(\.assetPackIdentifier).filter { !built.contains($0) }.sorted {
+                $0.precedesByCodePoint($1)
+            })
+        outcome.quota = quota
+        let newIDs = packs.filter { $0.backgroundAssetId == nil && $0.action == .wouldUpload }.count
+        let idsAfter = quota.ids + newIDs
+        if idsAfter * 10 > UploadOutcome.Quota.idLimit * 9 {
+            outcome.diagnostics.append(
+                .warning(
+                    .baQuota,
+                    """
+                    App Store Connect would hold \(idsAfter) asset pack ids of the app's \(UploadOutcome.Quota.idLimit) \
+                    (past 90%): ids count until archived in App Store Connect, which is permanent; merge tags to make \
+                    fewer packs
+                    """
+                ))
+        }
+        if quota.usedBytes > UploadOutcome.Quota.byteLimit / 10 * 9 {
+            outcome.diagnostics.append(
+                .warning(
+                    .baQuota,
+                    """
+                    App Store Connect holds \(ByteCount.format(quota.usedBytes)) of the app's \
+                    \(ByteCount.format(UploadOutcome.Quota.byteLimit)) for background assets (past 90%)
+                    """
+                ))
+        }
+        return outcome
+    }
+
+    private func look(at archive: PackArchive, asset: BackgroundAssetResource?) throws -> UploadOutcome.Pack {
+        let id = archive.assetPackId
+        var pack = UploadOutcome.Pack(assetPackId: id, action: .wouldUpload, bytes: archive.size)
+        if let entry = record.packs[id], entry.isCommitted(sha256: archive.sha256) {
+            pack.action = .skipped
+            pack.backgroundAssetId = entry.backgroundAssetId
+            pack.versionId = entry.versionId
+            pack.version = entry.version
+            pack.state = entry.state
+            pack.note = "already uploaded from this archive"
+            return pack
+        }
+        guard let asset else {
+            pack.note = "a new asset pack id in App Store Connect"
+            return pack
+        }
+        if asset.archived {
+            throw ODRPackError.unusableInput(
+                """
+                pack '\(id)': App Store Connect has this asset pack id archived, and archiving is permanent: rename one \
+                of the pack's tags to get a new id, then build and upload again
+                """
+            )
+        }
+        pack.backgroundAssetId = asset.id
+        if let latest = try api.latestVersion(of: asset.id, pack: id) {
+            pack.versionId = latest.id
+            pack.version = latest.version
+            pack.state = latest.state
+            pack.note = "App Store Connect has version \(latest.version ?? "?") (\(latest.state ?? "?")): a new version"
+        } else {
+            pack.note = "App Store Connect has the id with no version: its first version"
+        }
+        return pack
+    }
+}

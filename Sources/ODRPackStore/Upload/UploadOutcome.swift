@@ -1,0 +1,55 @@
+import ODRPackCore
+
+/// What `upload` did or, in a dry run, would do (SPEC 13.2): one entry per selected pack, the quota in a dry run,
+/// and what makes the exit 1 (a version App Store Connect failed to process, or `--wait`'s limit reached).
+package struct UploadOutcome: Sendable {
+    package enum Action: String, Sendable {
+        case uploaded, skipped
+        case wouldUpload = "would-upload"
+    }
+
+    package struct Pack: Sendable {
+        package var assetPackId: String
+        package var action: Action
+        package var backgroundAssetId: String?
+        package var versionId: String?
+        package var version: String?
+        package var state: String?
+        package var bytes: Int64
+        /// For the text line: why skipped, or what App Store Connect has now (dry run).
+        package var note: String?
+        /// `stateDetails.errors` of a FAILED version.
+        package var stateErrors: [String] = []
+    }
+
+    /// App Store Connect's limits for Apple-hosted packs: 100 asset pack ids and 200 GB per app.
+    package struct Quota: Sendable {
+        package static let idLimit = 100
+        package static let byteLimit: Int64 = 200_000_000_000
+        /// Ids not archived, which count against the limit.
+        package var ids: Int
+        package var usedBytes: Int64
+        /// Ids App Store Connect has (not archived) that this build does not make.
+        package var notInBuild: [String]
+    }
+
+    package var app: String
+    package var dryRun: Bool
+    package var packs: [Pack] = []
+    package var quota: Quota?
+    package var diagnostics: [Diagnostic] = []
+    /// Exit 1: each a sentence naming the pack.
+    package var failures: [String] = []
+}
+
+/// What `upload` reports while it runs, from its worker threads: the front end prints and draws the progress bar.
+package struct UploadEvents: Sendable {
+    /// The bytes to send in all (once, before the first part).
+    package var started: @Sendable (_ totalBytes: Int64) -> Void = { _ in }
+    /// Bytes of a part App Store Connect accepted.
+    package var sent: @Sendable (_ bytes: Int64) -> Void = { _ in }
+    /// A pack finished (uploaded, skipped, or examined in a dry run).
+    package var finished: @Sendable (_ pack: UploadOutcome.Pack) -> Void = { _ in }
+
+    package init() {}
+}

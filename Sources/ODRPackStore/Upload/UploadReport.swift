@@ -1,0 +1,84 @@
+import ODRPackCore
+import ODRPackFormats
+import ODRPackPlatform
+import ODRPackReport
+
+/// What `upload` prints (SPEC 13.2): a line per pack as it finishes, a summary, or one `--json` document.
+package enum UploadReport {
+    /// `uploaded level-2-1a2b3c4d: version 7, 41.2 MB, PROCESSING`
+    package static func line(_ pack: UploadOutcome.Pack) -> String {
+        let size = ByteCount.format(pack.bytes)
+        switch pack.action {
+        case .uploaded, .skipped:
+            var text = "\(pack.action.rawValue) \(pack.assetPackId): version \(pack.version ?? "?"), \(size), "
+            text += pack.state ?? "?"
+            if let note = pack.note { text += " (\(note))" }
+            for error in pack.stateErrors { text += "\n  \(error)" }
+            return text + "\n"
+        case .wouldUpload:
+            return "would upload \(pack.assetPackId): \(size), \(pack.note ?? "a new version")\n"
+        }
+    }
+
+    /// The closing lines: what was sent (or would be), and in a dry run the quota and the ids the build no longer
+    /// makes.
+    package static func summary(_ outcome: UploadOutcome) -> String {
+        let sent = outcome.packs.filter { $0.action != .skipped }
+        let bytes = ByteCount.format(sent.reduce(Int64(0)) { $0 + $1.bytes })
+        let skipped = outcome.packs.count - sent.count
+        let packs = "\(sent.count) pack\(sent.count == 1 ? "" : "s") (\(bytes))"
+        var text =
+            (outcome.dryRun ? "dry run: would upload \(packs)" : "uploaded \(packs)")
+            + (skipped > 0 ? ", \(skipped) already uploaded" : "") + " to app \(outcome.app)\n"
+        if let quota = outcome.quota {
+            text +=
+                "quota: \(quota.ids) of \(UploadOutcome.Quota.idLimit) asset pack ids, "
+                + "\(ByteCount.format(quota.usedBytes)) of \(ByteCount.format(UploadOutcome.Quota.byteLimit))\n"
+            if !quota.notInBuild.isEmpty {
+                text +=
+                    "App Store Connect has \(quota.notInBuild.count) id\(quota.notInBuild.count == 1 ? "" : "s") this "
+                    + "build does not make: \(quota.notInBuild.joined(separator: ", ")) (they count against the quota "
+                    + "until archived in App Store Connect, which is permanent and reaches every installed app version)\n"
+            }
+        }
+        return text
+    }
+
+    /// `{"schemaVersion": 1, "app", "packs": [...], "quota": {...} (dry run), "diagnostics": [...]}`
+    package static func json(_ outcome: UploadOutcome) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("schemaVersion", .int(1)),
+            ("app", .string(outcome.app)),
+            (
+                "packs",
+                .array(
+                    outcome.packs.map { pack in
+                        .object([
+                            ("assetPackId", .string(pack.assetPackId)),
+                            ("action", .string(pack.action.rawValue)),
+                            ("backgroundAssetId", .optional(pack.backgroundAssetId)),
+                            ("versionId", .optional(pack.versionId)),
+                            ("version", .optional(pack.version)),
+                            ("state", .optional(pack.state)),
+                            ("bytes", .int(pack.bytes)),
+                        ])
+                    })
+            ),
+        ]
+        if let quota = outcome.quota {
+            members.append(
+                (
+                    "quota",
+                    .object([
+                        ("ids", .int(Int64(quota.ids))),
+                        ("idLimit", .int(Int64(UploadOutcome.Quota.idLimit))),
+                        ("usedBytes", .int(quota.usedBytes)),
+                        ("byteLimit", .int(UploadOutcome.Quota.byteLimit)),
+                        ("notInBuild", .strings(quota.notInBuild)),
+                    ])
+                ))
+        }
+        members.append(("diagnostics", DiagnosticsDocument.json(outcome.diagnostics)))
+        return .object(members)
+    }
+}

@@ -1,0 +1,156 @@
+import ArgumentParser
+import Foundation
+import ODRPackCore
+import ODRPackPlatform
+import ODRPackReport
+import ODRPackStore
+
+struct Upload: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "upload",
+        abstract: "Upload a Background Assets build's Apple-hosted packs to App Store Connect.",
+        discussion: """
+            Credentials: --key-id/ASC_KEY_ID, --issuer-id/ASC_ISSUER_ID (none for an individual key), and the key: \
+            --private-key FILE, ASC_PRIVATE_KEY_PATH, ASC_PRIVATE_KEY (its PEM text) or AuthKey_<KEY_ID>.p8 in \
+            ./private_keys, ~/private_keys, ~/.private_keys or ~/.appstoreconnect/private_keys. \
+            The upload record BUILD_DIR/odrpack-upload.json lets a run after a failure continue where it stopped.
+            """)
+
+    @Argument(
+        help: ArgumentHelp("The Background Assets build folder (or its odrpack-manifest.json).", valueName: "build-dir")
+    )
+    var operands: [String] = []
+
+    @Option(
+        help: ArgumentHelp("Upload the packs added or changed since this build (as diff lists them).", valueName: "old")
+    )
+    var since: String?
+
+    @Flag(help: "Upload every pack of the build.")
+    var all = false
+
+    @Option(
+        help: ArgumentHelp(
+            "The app's Apple ID in App Store Connect (default: ASC_APP_ID, else found by bundle id).",
+            valueName: "apple-id"))
+    var app: String?
+
+    @Option(help: ArgumentHelp("The App Store Connect API key id (default: ASC_KEY_ID).", valueName: "id"))
+    var keyID: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The API key's issuer id (default: ASC_ISSUER_ID; none for an individual key).", valueName: "id"))
+    var issuerID: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The API key's .p8 file (default: ASC_PRIVATE_KEY_PATH, ASC_PRIVATE_KEY, altool's folders).",
+            valueName: "file"),
+        completion: .file(extensions: ["p8"]))
+    var privateKey: String?
+
+    @Flag(help: "Send GET requests only: show what App Store Connect has, what would be uploaded, and the quota.")
+    var dryRun = false
+
+    @Flag(
+        name: .customLong("wait"),
+        help: ArgumentHelp("--wait [SECONDS]: wait until App Store Connect has processed each pack (default 1800 s)."))
+    var wait = false
+
+    @Option(help: "Packs, and parts of a pack, sent at once.")
+    var jobs = 4
+
+    @Option(
+        help: ArgumentHelp(
+            "Another API base URL, for tests (default: ODRPACK_ASC_API, else Apple's).", valueName: "url"))
+    var api: String?
+
+    @Flag(help: "Print one JSON document on stdout.")
+    var json = false
+
+    @OptionGroup var gitHub: GitHubOptions
+
+    @OptionGroup var output: OutputOptions
+
+    @OptionGroup var progress: ProgressOptions
+
+    /// BUILD_DIR, and `--wait`'s seconds when a number follows `--wait` on the command line: ArgumentParser has no
+    /// option whose value may be left out, so `--wait` is a flag and its number arrives among the operands.
+    func parsedOperands(arguments: [String] = CommandLine.arguments) throws -> (buildDir: String, waitSeconds: Int?) {
+        var rest = operands
+        var seconds: Int?
+        if wait, let index = arguments.firstIndex(of: "--wait"), index + 1 < arguments.count,
+            let number = Int(arguments[index + 1]), let position = rest.firstIndex(of: arguments[index + 1])
+        {
+            seconds = number
+            rest.remove(at: position)
+        }
+        guard rest.count == 1 else {
+            throw ValidationError(
+                rest.isEmpty
+                    ? "give the build folder: odrpack upload BUILD_DIR (--since OLD | --all)"
+                    : "one build folder only, got \(rest.map { "'\($0)'" }.joined(separator: ", "))")
+        }
+        if let seconds, seconds < 0 { throw ValidationError("--wait SECONDS cannot be negative") }
+        return (rest[0], wait ? (seconds ?? UploadOptions.defaultWaitSeconds) : nil)
+    }
+
+    func validate() throws {
+        try gitHub.check(json: json)
+        _ = try parsedOperands()
+        if since == nil && !all {
+            throw ValidationError("say which packs: --since OLD (those diff lists under upload) or --all")
+        }
+        if since != nil && all { throw ValidationError("--since and --all cannot be used together: choose one") }
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    func run() throws {
+        let console = output.console
+        let (buildDir, waitSeconds) = try parsedOperands()
+        var options = UploadOptions(buildPath: buildDir, selection: since.map { .since($0) } ?? .all)
+        options.appID = app
+        options.keyID = keyID
+        options.issuerID = issuerID
+        options.privateKeyPath = privateKey
+        options.dryRun = dryRun
+        options.waitSeconds = waitSeconds
+        options.jobs = jobs
+        options.apiURL = api
+        let progress = UploadProgress(enabled: !json && console.progressStyle(progress.progress) == .bar)
+        var events = UploadEvents()
+        events.started = { progress.begin(total: $0) }
+        events.sent = { progress.add($0) }
+        if !json { events.finished = { pack in try? progress.print(UploadReport.line(pack)) } }
+        let outcome: UploadOutcome
+        do {
+            outcome = try BackgroundAssetsUpload.run(options, events: events)
+        } catch let error as ODRPackError {
+            progress.end()
+            if gitHub.github {
+                try? console.printOut("::error title=odrpack upload::\(Self.escape(error.description))\n")
+            }
+            throw error
+        }
+        progress.end()
+        if json {
+            try console.printJSON(UploadReport.json(outcome))
+        } else {
+            try console.printDiagnostics(outcome.diagnostics)
+            try console.printOut(UploadReport.summary(outcome))
+        }
+        for failure in outcome.failures {
+            try console.printError("odrpack: error: \(failure)\n")
+            if gitHub.github { try console.printOut("::error title=odrpack upload::\(Self.escape(failure))\n") }
+        }
+        try gitHub.emit(outcome.diagnostics, summary: "### odrpack upload\n\n" + UploadReport.summary(outcome))
+        if !outcome.failures.isEmpty { throw ExitCode(1) }
+    }
+
+    /// A workflow command's message: `%`, CR and LF escaped.
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
+    }
+}

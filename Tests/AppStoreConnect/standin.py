@@ -1,0 +1,664 @@
+#!/usr/bin/env python3
+"""A local stand-in for the App Store Connect API's background-assets part, for odrpack's upload tests only.
+
+It serves 127.0.0.1 on a free port (printed as "port N" on stdout once listening) and:
+- rejects (and logs as rejected) every request Apple's OpenAPI description of API 4.4.1 does not allow: the path and
+  method, every query parameter (declared, enum values, maxima; `cursor`, which App Store Connect's `links.next` carry,
+  is the one addition), the JSON body against the operation's schema (required members, types, enums, and no member the
+  schema does not name), Content-Type on bodies, User-Agent odrpack/<version> on every request;
+- verifies the bearer JWT (ES256 with the test key, header, claims, lifetime at most 20 minutes);
+- splits each upload into operations of `partSize` bytes on a presigned endpoint of its own (no Authorization
+  allowed, the operation's headers required, the exact length), writes what it receives into STATE/received/, numbers
+  versions, and moves states: AWAITING_UPLOAD -> PROCESSING at the commit -> COMPLETE or FAILED after `polls` GETs;
+- injects failures on demand from the config file (re-read when it changes): see `faults` below.
+
+Usage: standin.py --state DIR --public-key PEM --key-id ID (--issuer ID | --individual) [--config FILE]
+
+Config (JSON): {"apps": [{"id", "bundleId"}], "assets": [{"assetPackIdentifier", "archived", "usedBytes",
+"versions": [state, ...]}], "partSize": N, "pageSize": N, "processing": {"result": "COMPLETE"|"FAILED", "polls": N},
+"faults": [{"method", "path" (regex searched in the path), "skip": N, "times": N, "kind": "status"|"drop"|"sleep"|
+"hang"|"expire", "status": N, "retryAfter": "S", "code": "...", "seconds": S}]}.
+Every request is one JSON line in STATE/requests.log: method, path, query, status, rejected (why), fault, token.
+"""
+import argparse
+import base64
+import hashlib
+import hmac
+import json
+import os
+import re
+import socket
+import sys
+import threading
+import time
+import urllib.parse
+import uuid
+from datetime import datetime, timedelta, timezone
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DESCRIPTION = os.environ.get("ASC_OPENAPI") or next(
+    p for p in [os.path.join(HERE, "app-store-connect-api-4.4.1-background-assets.json"),
+                os.path.join(HERE, "../../../shared/asc/app-store-connect-api-4.4.1-background-assets.json"),
+                "/work/shared/asc/app-store-connect-api-4.4.1-background-assets.json"] if os.path.exists(p))
+
+LOCK = threading.RLock()
+SECRET = os.urandom(16)
+
+
+class Rejected(Exception):
+    def __init__(self, status, code, detail):
+        super().__init__(detail)
+        self.status, self.code, self.detail = status, code, detail
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Apple's description
+
+class Description:
+    def __init__(self, path):
+        with open(path) as f:
+            self.doc = json.load(f)
+        self.routes = []
+        for template, item in self.doc["paths"].items():
+            pattern = "^" + re.sub(r"\\\{[^}]+\\\}", "([^/]+)", re.escape(template)) + "$"
+            self.routes.append((re.compile(pattern), template, item))
+
+    def resolve(self, schema):
+        while "$ref" in schema:
+            name = schema["$ref"].split("/")[-1]
+            extra = {k: v for k, v in schema.items() if k != "$ref"}
+            schema = dict(self.doc["components"]["schemas"][name], **extra)
+        return schema
+
+    def operation(self, method, path):
+        for pattern, template, item in self.routes:
+            match = pattern.match(path)
+            if match:
+                op = item.get(method.lower())
+                if op is None:
+                    raise Rejected(405, "METHOD_NOT_ALLOWED", f"{method} is not allowed on {template}")
+                params = list(item.get("parameters", [])) + list(op.get("parameters", []))
+                return template, op, params, match.groups()
+        raise Rejected(404, "NOT_FOUND", f"no path {path} in the description")
+
+    def check_query(self, params, query, collection):
+        declared = {p["name"]: p for p in params if p.get("in") == "query"}
+        for name, values in query.items():
+            if len(values) != 1:
+                raise Rejected(400, "PARAMETER_ERROR.INVALID", f"query parameter {name} given {len(values)} times")
+            value = values[0]
+            if name == "cursor" and collection:
+                continue
+            if name not in declared:
+                raise Rejected(400, "PARAMETER_ERROR.ILLEGAL", f"query parameter {name} is not allowed here")
+            schema = self.resolve(declared[name]["schema"])
+            if schema.get("type") == "array":
+                items = self.resolve(schema["items"])
+                for item in value.split(","):
+                    if "enum" in items and item not in items["enum"]:
+                        raise Rejected(400, "PARAMETER_ERROR.INVALID", f"{name}: '{item}' is not one of its values")
+                    if item == "":
+                        raise Rejected(400, "PARAMETER_ERROR.INVALID", f"{name}: an empty value")
+            elif schema.get("type") == "integer":
+                if not re.fullmatch(r"\d+", value) or ("maximum" in schema and int(value) > schema["maximum"]):
+                    raise Rejected(400, "PARAMETER_ERROR.INVALID", f"{name}: '{value}' is not an allowed integer")
+            elif schema.get("type") == "boolean":
+                if value not in ("true", "false"):
+                    raise Rejected(400, "PARAMETER_ERROR.INVALID", f"{name}: '{value}' is not a boolean")
+
+    def check_value(self, schema, value, where):
+        schema = self.resolve(schema)
+        if value is None:
+            if schema.get("nullable"):
+                return
+            raise Rejected(422, "ENTITY_ERROR.ATTRIBUTE.INVALID", f"{where} is null")
+        if "oneOf" in schema:
+            for option in schema["oneOf"]:
+                try:
+                    self.check_value(option, value, where)
+                    return
+                except Rejected:
+                    pass
+            raise Rejected(422, "ENTITY_ERROR.ATTRIBUTE.INVALID", f"{where} matches none of its shapes")
+        kind = schema.get("type")
+        if kind == "object" or "properties" in schema:
+            if not isinstance(value, dict):
+                raise Rejected(422, "ENTITY_ERROR.ATTRIBUTE.TYPE", f"{where} is not an object")
+            properties = schema.get("properties", {})
+            for name in schema.get("required", []):
+                if name not in value:
+                    raise Rejected(422, "ENTITY_ERROR.ATTRIBUTE.REQUIRED", f"{where}.{name} is missing")
+            for name, item in value.items():
+                if name not in properties:
+                    raise Rejected(422, "ENTITY_ERROR.ATTRIBUTE.UNKNOWN", f"{where}.{name} is not in the schema")
+                self.check_value(properties[name], item, f"{where}.{name}")
+        elif kind == "array":
+            if not isinstance(value, list):
+                raise Rejected(422, "ENTITY_ERROR.ATTRIBUTE.TYPE", f"{where} is not an array")
+            for index, item in enumerate(value):
+                self.check_value(schema.get("items", {}), item, f"{where}[{index}]")
+        elif kind == "string":
+            if not isinstance(value, str):
+                raise Rejected(422, "ENTITY_ERROR.ATTRIBUTE.TYPE", f"{where} is not a string")
+        elif kind == "integer":
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise Rejected(422, "ENTITY_ERROR.ATTRIBUTE.TYPE", f"{where} is not an integer")
+            if "minimum" in schema and value < schema["minimum"] or "maximum" in schema and value > schema["maximum"]:
+                raise Rejected(422, "ENTITY_ERROR.ATTRIBUTE.INVALID", f"{where} is out of range")
+        elif kind == "boolean":
+            if not isinstance(value, bool):
+                raise Rejected(422, "ENTITY_ERROR.ATTRIBUTE.TYPE", f"{where} is not a boolean")
+        if "enum" in schema and value not in schema["enum"]:
+            raise Rejected(422, "ENTITY_ERROR.ATTRIBUTE.INVALID", f"{where} '{value}' is not one of {schema['enum']}")
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# The service
+
+class Service:
+    def __init__(self, args):
+        self.args = args
+        self.description = Description(DESCRIPTION)
+        with open(args.public_key, "rb") as f:
+            self.public_key = serialization.load_pem_public_key(f.read())
+        self.config_path = args.config
+        self.config_stamp = None
+        self.config = {}
+        self.fault_counts = {}
+        self.apps = {}
+        self.assets = {}
+        self.versions = {}
+        self.files = {}
+        self.next_id = 1000
+        os.makedirs(os.path.join(args.state, "received"), exist_ok=True)
+        self.log_path = os.path.join(args.state, "requests.log")
+        self.reload()
+
+    def new_id(self):
+        self.next_id += 1
+        return str(self.next_id)
+
+    def reload(self):
+        if not self.config_path:
+            return
+        try:
+            stamp = os.stat(self.config_path).st_mtime_ns
+        except FileNotFoundError:
+            return
+        if stamp == self.config_stamp:
+            return
+        first = self.config_stamp is None
+        self.config_stamp = stamp
+        with open(self.config_path) as f:
+            self.config = json.load(f)
+        for app in self.config.get("apps", []):
+            self.apps.setdefault(app["id"], app["bundleId"])
+        if first:
+            app = next(iter(self.apps), None)
+            for seed in self.config.get("assets", []):
+                asset = self.new_id()
+                self.assets[asset] = {"app": seed.get("app", app), "identifier": seed["assetPackIdentifier"],
+                                      "archived": seed.get("archived", False), "usedBytes": seed.get("usedBytes", 0),
+                                      "created": now_text()}
+                for state in seed.get("versions", []):
+                    self.new_version(asset, state)
+
+    def new_version(self, asset, state="AWAITING_UPLOAD"):
+        number = 1 + max([int(v["version"]) for v in self.versions.values() if v["asset"] == asset] or [0])
+        version = self.new_id()
+        self.versions[version] = {"asset": asset, "version": str(number), "state": state, "polls": 0, "file": None,
+                                  "sha256": None}
+        return version
+
+    def log(self, entry):
+        with open(self.log_path, "a") as f:
+            f.write(json.dumps(entry, sort_keys=True) + "\n")
+
+    def fault(self, method, path):
+        """The first fault due for this request; every fault that matches it counts it, due or not."""
+        due = None
+        for index, fault in enumerate(self.config.get("faults", [])):
+            if fault.get("method", method) != method or not re.search(fault.get("path", ""), path):
+                continue
+            key = (index, json.dumps(fault, sort_keys=True))
+            seen = self.fault_counts.get(key, 0)
+            self.fault_counts[key] = seen + 1
+            skip = fault.get("skip", 0)
+            if due is None and skip <= seen < skip + fault.get("times", 1):
+                due = fault
+        return due
+
+    # JWT (docs: ES256, kid, typ JWT; iss or sub=user; aud appstoreconnect-v1; at most 20 minutes)
+    def verify_token(self, header):
+        if not header or not header.startswith("Bearer "):
+            raise Rejected(401, "NOT_AUTHORIZED", "no bearer token")
+        token = header[len("Bearer "):]
+        parts = token.split(".")
+        if len(parts) != 3:
+            raise Rejected(401, "NOT_AUTHORIZED", "not a JWT")
+        try:
+            head = json.loads(b64url(parts[0]))
+            claims = json.loads(b64url(parts[1]))
+            signature = b64url(parts[2])
+        except Exception:
+            raise Rejected(401, "NOT_AUTHORIZED", "JWT parts are not base64url JSON")
+        if head != {"alg": "ES256", "kid": self.args.key_id, "typ": "JWT"}:
+            raise Rejected(401, "NOT_AUTHORIZED", f"JWT header {head}")
+        now = int(time.time())
+        expected = {"iat", "exp", "aud"} | ({"sub"} if self.args.individual else {"iss"})
+        if set(claims) != expected:
+            raise Rejected(401, "NOT_AUTHORIZED", f"JWT claims {sorted(claims)}, expected {sorted(expected)}")
+        if claims["aud"] != "appstoreconnect-v1":
+            raise Rejected(401, "NOT_AUTHORIZED", "aud")
+        if self.args.individual and claims["sub"] != "user" or not self.args.individual and claims["iss"] != self.args.issuer:
+            raise Rejected(401, "NOT_AUTHORIZED", "iss/sub")
+        if not isinstance(claims["iat"], int) or not isinstance(claims["exp"], int) or claims["exp"] - claims["iat"] > 1200 \
+                or claims["exp"] <= now or claims["iat"] > now + 60:
+            raise Rejected(401, "NOT_AUTHORIZED", "iat/exp")
+        if len(signature) != 64:
+            raise Rejected(401, "NOT_AUTHORIZED", "the signature is not raw r||s")
+        der = encode_dss_signature(int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big"))
+        try:
+            self.public_key.verify(der, (parts[0] + "." + parts[1]).encode(), ec.ECDSA(hashes.SHA256()))
+        except InvalidSignature:
+            raise Rejected(401, "NOT_AUTHORIZED", "bad signature")
+        return hashlib.sha256(token.encode()).hexdigest()[:12]
+
+
+def b64url(text):
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def now_text(delta=0):
+    return (datetime.now(timezone.utc) + timedelta(seconds=delta)).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def errors(status, code, detail):
+    return {"errors": [{"id": str(uuid.uuid4()), "status": str(status), "code": code, "title": code, "detail": detail}]}
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# HTTP
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "standin"
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self): self.handle_any("GET")
+    def do_POST(self): self.handle_any("POST")
+    def do_PATCH(self): self.handle_any("PATCH")
+    def do_PUT(self): self.handle_any("PUT")
+    def do_DELETE(self): self.handle_any("DELETE")
+
+    def read_body(self, sink=None):
+        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
+            data = bytearray()
+            while True:
+                size = int(self.rfile.readline().split(b";")[0].strip(), 16)
+                if size == 0:
+                    self.rfile.readline()
+                    break
+                data += self.rfile.read(size)
+                self.rfile.readline()
+            if sink:
+                sink(0, bytes(data))
+                return len(data)
+            return bytes(data)
+        length = int(self.headers.get("Content-Length") or 0)
+        if sink is None:
+            return self.rfile.read(length)
+        done = 0
+        while done < length:
+            chunk = self.rfile.read(min(1 << 20, length - done))
+            if not chunk:
+                break
+            sink(done, chunk)
+            done += len(chunk)
+        return done
+
+    def reply(self, status, document=None, headers=None):
+        body = b"" if document is None else json.dumps(document).encode()
+        self.send_response(status)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        if document is not None:
+            self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def handle_any(self, method):
+        service = self.server.service
+        parsed = urllib.parse.urlsplit(self.path)
+        path = parsed.path
+        query = urllib.parse.parse_qs(parsed.query, keep_blank_values=True)
+        entry = {"method": method, "path": path, "query": {k: v[0] for k, v in query.items()}, "time": time.time()}
+        with LOCK:
+            service.reload()
+            fault = service.fault(method, path)
+        if fault:
+            entry["fault"] = fault.get("kind")
+        try:
+            if path.startswith("/upload/"):
+                status = self.handle_part(service, method, path, query, entry, fault)
+            else:
+                status = self.handle_api(service, method, path, query, entry, fault)
+        except Rejected as rejected:
+            entry["rejected"] = rejected.detail
+            status = rejected.status
+            try:
+                self.reply(status, errors(status, rejected.code, rejected.detail))
+            except OSError:
+                pass
+        except (ConnectionError, socket.timeout) as error:
+            entry["dropped"] = str(error)
+            status = 0
+        entry["status"] = status
+        with LOCK:
+            service.log(entry)
+
+    def apply_fault(self, fault, entry):
+        """Before the request is served: a failure instead of its answer, or a delay. True when it answered."""
+        if not fault or fault.get("kind") == "expire":
+            return False
+        kind = fault["kind"]
+        if kind == "status":
+            status = fault.get("status", 503)
+            headers = {"Retry-After": fault["retryAfter"]} if "retryAfter" in fault else {}
+            self.reply(status, errors(status, fault.get("code", "STANDIN_FAULT"), "injected by the stand-in"), headers)
+            entry["status"] = status
+            return True
+        if kind == "drop":
+            self.close_connection = True
+            try:
+                self.connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            return True
+        if kind == "sleep":
+            time.sleep(fault.get("seconds", 2))
+            return False
+        if kind == "hang":
+            with LOCK:
+                self.server.service.log({"event": "hang", "path": entry["path"], "time": time.time()})
+            time.sleep(fault.get("seconds", 30))
+            self.close_connection = True
+            return True
+        return False
+
+    # The API --------------------------------------------------------------------------------------------------------
+
+    def handle_api(self, service, method, path, query, entry, fault):
+        template, op, params, ids = service.description.operation(method, path)
+        agent = self.headers.get("User-Agent", "")
+        if not re.fullmatch(r"odrpack/\d+\.\d+\.\d+\S*", agent):
+            raise Rejected(400, "STANDIN.USER_AGENT", f"User-Agent '{agent}' is not odrpack/<version>")
+        body = self.read_body()
+        entry["token"] = service.verify_token(self.headers.get("Authorization"))
+        collection = op.get("responses", {}).get("200", {}).get("content", {}).get("application/json", {}) \
+            .get("schema", {}).get("$ref", "").endswith("sResponse")
+        service.description.check_query(params, query, collection)
+        document = None
+        if "requestBody" in op:
+            if self.headers.get("Content-Type", "").split(";")[0].strip() != "application/json":
+                raise Rejected(415, "STANDIN.CONTENT_TYPE", "a body without Content-Type: application/json")
+            try:
+                document = json.loads(body)
+            except ValueError:
+                raise Rejected(400, "PARAMETER_ERROR.INVALID", "the body is not JSON")
+            schema = op["requestBody"]["content"]["application/json"]["schema"]
+            service.description.check_value(schema, document, "body")
+            entry["body"] = document
+        elif body:
+            raise Rejected(400, "PARAMETER_ERROR.INVALID", f"{method} {template} takes no body")
+        if self.apply_fault(fault, entry):
+            return entry.get("status", 0)
+        with LOCK:
+            status, answer = self.serve(service, method, template, ids, query, document, fault)
+        self.reply(status, answer)
+        return status
+
+    def page(self, resources, query, limit_default=50):
+        page_size = min(int(query.get("limit", [limit_default])[0]), self.server.service.config.get("pageSize", 200))
+        start = int(query.get("cursor", ["0"])[0])
+        chunk = resources[start:start + page_size]
+        links = {"self": self.base() + self.path}
+        if start + page_size < len(resources):
+            parsed = urllib.parse.urlsplit(self.path)
+            params = [(k, v) for k, v in urllib.parse.parse_qsl(parsed.query) if k != "cursor"]
+            params.append(("cursor", str(start + page_size)))
+            links["next"] = self.base() + parsed.path + "?" + urllib.parse.urlencode(params)
+        return {"data": chunk, "links": links,
+                "meta": {"paging": {"total": len(resources), "limit": page_size}}}
+
+    def base(self):
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def asset_resource(self, asset_id):
+        asset = self.server.service.assets[asset_id]
+        return {"type": "backgroundAssets", "id": asset_id,
+                "attributes": {"archived": asset["archived"], "assetPackIdentifier": asset["identifier"],
+                               "createdDate": asset["created"], "usedBytes": asset["usedBytes"]},
+                "links": {"self": f"{self.base()}/v1/backgroundAssets/{asset_id}"}}
+
+    def version_resource(self, version_id):
+        version = self.server.service.versions[version_id]
+        details = {"errors": [], "warnings": [], "infos": []}
+        if version["state"] == "FAILED":
+            details["errors"] = [{"code": "STANDIN.INVALID_ARCHIVE", "description": "the archive is not an Apple Archive"}]
+        return {"type": "backgroundAssetVersions", "id": version_id,
+                "attributes": {"createdDate": now_text(), "platforms": ["IOS"], "state": version["state"],
+                               "stateDetails": details, "version": version["version"]},
+                "relationships": {"backgroundAsset": {"data": {"type": "backgroundAssets", "id": version["asset"]}}},
+                "links": {"self": f"{self.base()}/v1/backgroundAssetVersions/{version_id}"}}
+
+    def file_resource(self, file_id):
+        upload = self.server.service.files[file_id]
+        operations = [{"method": "PUT", "url": op["url"], "length": op["length"], "offset": op["offset"],
+                       "requestHeaders": [{"name": "Content-Type", "value": "application/octet-stream"}],
+                       "expiration": op["expiration"], "partNumber": op["partNumber"]}
+                      for op in upload["operations"]]
+        return {"type": "backgroundAssetUploadFiles", "id": file_id,
+                "attributes": {"assetDeliveryState": {"errors": [], "warnings": [], "state": upload["state"]},
+                               "assetToken": f"token-{file_id}", "assetType": upload["assetType"],
+                               "fileName": upload["fileName"], "fileSize": upload["fileSize"],
+                               "uploadOperations": operations},
+                "links": {"self": f"{self.base()}/v1/backgroundAssetUploadFiles/{file_id}"}}
+
+    def serve(self, service, method, template, ids, query, body, fault):
+        single = lambda data: {"data": data, "links": {"self": self.base() + self.path}}
+        if (method, template) == ("GET", "/v1/apps"):
+            wanted = query.get("filter[bundleId]", [None])[0]
+            apps = [{"type": "apps", "id": app, "attributes": {"bundleId": bundle}}
+                    for app, bundle in sorted(service.apps.items()) if wanted is None or bundle in wanted.split(",")]
+            return 200, self.page(apps, query)
+        if (method, template) == ("GET", "/v1/apps/{id}/backgroundAssets"):
+            if ids[0] not in service.apps:
+                raise Rejected(404, "NOT_FOUND", f"no app {ids[0]}")
+            wanted = query.get("filter[assetPackIdentifier]", [None])[0]
+            assets = [self.asset_resource(a) for a, asset in service.assets.items()
+                      if asset["app"] == ids[0] and (wanted is None or asset["identifier"] in wanted.split(","))]
+            return 200, self.page(assets, query)
+        if (method, template) == ("POST", "/v1/backgroundAssets"):
+            data = body["data"]
+            app = data["relationships"]["app"]["data"]["id"]
+            identifier = data["attributes"]["assetPackIdentifier"]
+            if app not in service.apps:
+                raise Rejected(404, "NOT_FOUND", f"no app {app}")
+            if not re.fullmatch(r"[A-Za-z0-9-]+", identifier):
+                raise Rejected(409, "-19241 PARAMETER_ERROR", f"asset pack identifier '{identifier}' is not allowed")
+            if any(a["identifier"] == identifier and a["app"] == app for a in service.assets.values()):
+                raise Rejected(409, "ENTITY_ERROR.ATTRIBUTE.INVALID.DUPLICATE", f"'{identifier}' exists")
+            asset = service.new_id()
+            service.assets[asset] = {"app": app, "identifier": identifier, "archived": False, "usedBytes": 0,
+                                     "created": now_text()}
+            return 201, single(self.asset_resource(asset))
+        if (method, template) == ("GET", "/v1/backgroundAssets/{id}/versions"):
+            if ids[0] not in service.assets:
+                raise Rejected(404, "NOT_FOUND", f"no background asset {ids[0]}")
+            versions = [v for v, version in service.versions.items() if version["asset"] == ids[0]]
+            versions.sort(key=lambda v: int(service.versions[v]["version"]),
+                          reverse=query.get("sort", [""])[0] == "-version")
+            return 200, self.page([self.version_resource(v) for v in versions], query)
+        if (method, template) == ("POST", "/v1/backgroundAssetVersions"):
+            asset = body["data"]["relationships"]["backgroundAsset"]["data"]["id"]
+            if asset not in service.assets:
+                raise Rejected(404, "NOT_FOUND", f"no background asset {asset}")
+            if service.assets[asset]["archived"]:
+                raise Rejected(409, "ENTITY_ERROR.STATE", "the background asset is archived")
+            return 201, single(self.version_resource(service.new_version(asset)))
+        if (method, template) == ("GET", "/v1/backgroundAssetVersions/{id}"):
+            version = service.versions.get(ids[0])
+            if version is None:
+                raise Rejected(404, "NOT_FOUND", f"no version {ids[0]}")
+            if version["state"] == "PROCESSING":
+                version["polls"] += 1
+                processing = service.config.get("processing", {})
+                if version["polls"] >= processing.get("polls", 1):
+                    version["state"] = processing.get("result", "COMPLETE")
+            return 200, single(self.version_resource(ids[0]))
+        if (method, template) == ("POST", "/v1/backgroundAssetUploadFiles"):
+            data = body["data"]
+            version_id = data["relationships"]["backgroundAssetVersion"]["data"]["id"]
+            version = service.versions.get(version_id)
+            if version is None:
+                raise Rejected(404, "NOT_FOUND", f"no version {version_id}")
+            if version["state"] != "AWAITING_UPLOAD":
+                raise Rejected(409, "ENTITY_ERROR.STATE", f"version {version_id} is {version['state']}")
+            attributes = data["attributes"]
+            if not attributes["fileName"].endswith(".aar"):
+                raise Rejected(409, "ENTITY_ERROR.ATTRIBUTE.INVALID", "fileName must end in .aar")
+            file_id = service.new_id()
+            size = attributes["fileSize"]
+            part = service.config.get("partSize", 5 * 1024 * 1024)
+            expiration = now_text(-60 if fault and fault.get("kind") == "expire" else 3600)
+            operations = []
+            for number, offset in enumerate(range(0, size, part), start=1):
+                length = min(part, size - offset)
+                signature = hmac.new(SECRET, f"{file_id}/{number}/{expiration}".encode(), "sha256").hexdigest()
+                url = f"{self.base()}/upload/{file_id}/{number}?X-Amz-Expires={urllib.parse.quote(expiration)}&X-Amz-Signature={signature}"
+                operations.append({"url": url, "offset": offset, "length": length, "expiration": expiration,
+                                   "partNumber": number, "received": 0})
+            service.files[file_id] = {"version": version_id, "fileName": attributes["fileName"], "fileSize": size,
+                                      "assetType": attributes["assetType"], "state": "AWAITING_UPLOAD",
+                                      "operations": operations}
+            version["file"] = file_id
+            open(os.path.join(service.args.state, "received", file_id), "wb").close()
+            return 201, single(self.file_resource(file_id))
+        if (method, template) == ("GET", "/v1/backgroundAssetUploadFiles/{id}"):
+            if ids[0] not in service.files:
+                raise Rejected(404, "NOT_FOUND", f"no upload file {ids[0]}")
+            return 200, single(self.file_resource(ids[0]))
+        if (method, template) == ("PATCH", "/v1/backgroundAssetUploadFiles/{id}"):
+            upload = service.files.get(ids[0])
+            if upload is None:
+                raise Rejected(404, "NOT_FOUND", f"no upload file {ids[0]}")
+            data = body["data"]
+            if data["type"] != "backgroundAssetUploadFiles" or data["id"] != ids[0]:
+                raise Rejected(409, "ENTITY_ERROR.INCLUDED.INVALID_ID", "the body's id is not the path's")
+            if data.get("attributes") != {"uploaded": True}:
+                raise Rejected(409, "ENTITY_ERROR.ATTRIBUTE.INVALID", f"attributes {data.get('attributes')}")
+            missing = [op["partNumber"] for op in upload["operations"] if op["received"] < 1]
+            if missing:
+                raise Rejected(409, "ENTITY_ERROR.UPLOAD_INCOMPLETE", f"parts {missing} were never received")
+            version = service.versions[upload["version"]]
+            if version["file"] != ids[0]:
+                raise Rejected(409, "ENTITY_ERROR.STATE", "not the version's latest upload file")
+            if version["state"] != "AWAITING_UPLOAD":
+                raise Rejected(409, "ENTITY_ERROR.STATE", f"the version is {version['state']}")
+            digest = hashlib.sha256()
+            with open(os.path.join(service.args.state, "received", ids[0]), "rb") as f:
+                for chunk in iter(lambda: f.read(1 << 20), b""):
+                    digest.update(chunk)
+            version["sha256"] = digest.hexdigest()
+            version["state"] = "PROCESSING"
+            upload["state"] = "UPLOAD_COMPLETE"
+            service.assets[version["asset"]]["usedBytes"] += upload["fileSize"]
+            service.log({"event": "commit", "asset": service.assets[version["asset"]]["identifier"],
+                         "version": version["version"], "sha256": version["sha256"], "uploadFile": ids[0]})
+            return 200, single(self.file_resource(ids[0]))
+        raise Rejected(403, "STANDIN.FORBIDDEN", f"{method} {template} is allowed by the description but odrpack must never send it")
+
+    # The presigned endpoint -----------------------------------------------------------------------------------------
+
+    def handle_part(self, service, method, path, query, entry, fault):
+        match = re.fullmatch(r"/upload/(\d+)/(\d+)", path)
+        with LOCK:
+            upload = service.files.get(match.group(1)) if match else None
+        if upload is None:
+            self.read_body()
+            raise Rejected(404, "NOT_FOUND", "no such upload")
+        number = int(match.group(2))
+        op = upload["operations"][number - 1]
+        expected = hmac.new(SECRET, f"{match.group(1)}/{number}/{op['expiration']}".encode(), "sha256").hexdigest()
+        if query.get("X-Amz-Signature", [""])[0] != expected:
+            self.read_body()
+            raise Rejected(403, "SignatureDoesNotMatch", "the presigned URL was changed")
+        if "Authorization" in self.headers:
+            self.read_body()
+            raise Rejected(400, "STANDIN.AUTHORIZATION", "a presigned request must carry no Authorization header")
+        if method != "PUT" or self.headers.get("Content-Type") != "application/octet-stream":
+            self.read_body()
+            raise Rejected(400, "STANDIN.HEADERS", f"{method} with Content-Type {self.headers.get('Content-Type')}")
+        if not re.fullmatch(r"odrpack/\d+\.\d+\.\d+\S*", self.headers.get("User-Agent", "")):
+            self.read_body()
+            raise Rejected(400, "STANDIN.USER_AGENT", "User-Agent is not odrpack/<version>")
+        length = int(self.headers.get("Content-Length") or -1)
+        if length != op["length"]:
+            self.read_body()
+            raise Rejected(400, "STANDIN.LENGTH", f"part {number} is {length} bytes, not {op['length']}")
+        if datetime.now(timezone.utc) >= datetime.fromisoformat(op["expiration"].replace("Z", "+00:00")):
+            self.read_body()
+            raise Rejected(403, "AccessDenied", "Request has expired")
+        entry["part"] = number
+        entry["uploadFile"] = match.group(1)
+        if fault and fault.get("kind") in ("status", "hang", "sleep"):
+            self.read_body()
+            if self.apply_fault(fault, entry):
+                return entry.get("status", 0)
+        target = os.path.join(service.args.state, "received", match.group(1))
+        descriptor = os.open(target, os.O_WRONLY)
+        try:
+            written = self.read_body(lambda at, chunk: os.pwrite(descriptor, chunk, op["offset"] + at))
+        finally:
+            os.close(descriptor)
+        if fault and fault.get("kind") == "drop":
+            self.apply_fault(fault, entry)
+            return 0
+        if written != op["length"]:
+            raise ConnectionError("the part ended early")
+        with LOCK:
+            op["received"] += 1
+        entry["bytes"] = written
+        self.reply(200, None, {"ETag": f"\"{number}\""})
+        return 200
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--state", required=True)
+    parser.add_argument("--public-key", required=True)
+    parser.add_argument("--key-id", required=True)
+    parser.add_argument("--issuer")
+    parser.add_argument("--individual", action="store_true")
+    parser.add_argument("--config")
+    args = parser.parse_args()
+    service = Service(args)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    server.service = service
+    print(f"port {server.server_address[1]}", flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
