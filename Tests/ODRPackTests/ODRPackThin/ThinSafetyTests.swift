@@ -79,21 +79,7 @@ import Testing
         let lock = Locked<OutputLock?>(
             try OutputLock(folder: project.path("out"), fileName: BuildFolder.lockFileName, wait: false) {})
         let before = try AppBundleFixture.snapshot(project.path("Game.app"))
-        let process = Process()
-        process.executableURL = CommandRunner.executable
-        process.arguments = arguments
-        process.currentDirectoryURL = project.root
-        process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        let messages = Pipe()
-        process.standardError = messages
-        try process.run()
-        var said = ""
-        while !said.contains("waiting for it to finish"), case let chunk = messages.fileHandleForReading.availableData,
-            !chunk.isEmpty
-        {
-            said += String(decoding: chunk, as: UTF8.self)
-        }
+        let (process, said, _) = try CommandRunner.startWaitingForLock(arguments, in: project.root)
         #expect(said.contains("waiting for it to finish"))
         #expect(try AppBundleFixture.snapshot(project.path("Game.app")) == before)
         #expect(!FileManager.default.fileExists(atPath: project.path("Game.ipa")))

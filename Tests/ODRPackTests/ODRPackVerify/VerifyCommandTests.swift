@@ -336,21 +336,7 @@ import Testing
 
         let lock = Locked<OutputLock?>(
             try OutputLock(folder: project.path("out"), fileName: BuildFolder.lockFileName, wait: false) {})
-        let process = Process()
-        process.executableURL = CommandRunner.executable
-        process.arguments = ["verify", "out"]
-        process.currentDirectoryURL = project.root
-        process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        let messages = Pipe()
-        process.standardError = messages
-        try process.run()
-        var said = ""
-        while !said.contains("waiting for it to finish"), case let chunk = messages.fileHandleForReading.availableData,
-            !chunk.isEmpty
-        {
-            said += String(decoding: chunk, as: UTF8.self)
-        }
+        let (process, said, _) = try CommandRunner.startWaitingForLock(["verify", "out"], in: project.root)
         #expect(said == "odrpack: a build is using 'out': waiting for it to finish\n")
         #expect(process.isRunning)
         lock.withLock { $0 = nil }

@@ -67,3 +67,30 @@ struct CommandRunner {
             stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
     }
 }
+
+extension CommandRunner {
+    /// Starts odrpack with `arguments` while the test holds a build folder's lock, and returns once the command says
+    /// that it waits for it, with what it printed on stderr by then: the caller releases the lock, then waits for the
+    /// process (`stderr` reads the rest of what it says).
+    static func startWaitingForLock(_ arguments: [String], in directory: URL) throws
+        -> (process: Process, said: String, stderr: FileHandle)
+    {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        let messages = Pipe()
+        process.standardError = messages
+        try process.run()
+        var said = ""
+        // availableData returns as soon as anything arrives (read(upToCount:) waits for the whole count).
+        while !said.contains("waiting for it to finish"), case let chunk = messages.fileHandleForReading.availableData,
+            !chunk.isEmpty
+        {
+            said += String(decoding: chunk, as: UTF8.self)
+        }
+        return (process, said, messages.fileHandleForReading)
+    }
+}

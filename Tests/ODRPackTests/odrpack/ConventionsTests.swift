@@ -203,24 +203,11 @@ import Testing
         let project = try project()
         let lock = Locked<OutputLock?>(
             try OutputLock(folder: project.path("out"), fileName: BuildFolder.lockFileName, wait: false) {})
-        let process = Process()
-        process.executableURL = CommandRunner.executable
-        process.arguments = ["build", "-o", "out"]
-        process.currentDirectoryURL = project.root
-        process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        let messages = Pipe()
-        process.standardError = messages
-        try process.run()
-        var said = ""
-        while !said.contains("waiting for it to finish"), case let chunk = messages.fileHandleForReading.availableData,
-            !chunk.isEmpty
-        {
-            said += String(decoding: chunk, as: UTF8.self)
-        }
+        let started = try CommandRunner.startWaitingForLock(["build", "-o", "out"], in: project.root)
+        let process = started.process
         process.interrupt()  // SIGINT
         process.waitUntilExit()
-        said += String(decoding: messages.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let said = started.said + String(decoding: started.stderr.readDataToEndOfFile(), as: UTF8.self)
         lock.withLock { $0 = nil }
         #expect(process.terminationReason == .exit && process.terminationStatus == 130)
         #expect(

@@ -18,22 +18,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: project.path("out/odrpack-manifest.json")))
 
         // The waiting build says so; the lock is released once it has, and the build then runs as usual.
-        let process = Process()
-        process.executableURL = CommandRunner.executable
-        process.arguments = ["build", "-o", "out"]
-        process.currentDirectoryURL = project.root
-        process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        let messages = Pipe()
-        process.standardError = messages
-        try process.run()
-        var said = ""
-        // availableData returns as soon as anything arrives (read(upToCount:) waits for the whole count).
-        while !said.contains("waiting for it to finish"), case let chunk = messages.fileHandleForReading.availableData,
-            !chunk.isEmpty
-        {
-            said += String(decoding: chunk, as: UTF8.self)
-        }
+        let (process, said, _) = try CommandRunner.startWaitingForLock(["build", "-o", "out"], in: project.root)
         #expect(said.contains("waiting for it to finish"))
         #expect(!FileManager.default.fileExists(atPath: project.path("out/odrpack-manifest.json")))
         lock.withLock { $0 = nil }
