@@ -1,30 +1,9 @@
 import Foundation
+import ODRPackCore
 import ODRPackPlatform
 
 /// Writes an imported project as an odrpack.yml that plan, validate and build accept unchanged (docs/xcode.md).
 package enum ImportedManifestWriter {
-    /// A YAML double-quoted scalar: every line break and control character escaped, so no name can end the line.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x85 || scalar.value == 0x2028
-                    || scalar.value == 0x2029
-                {
-                    out += String(format: "\\u%04X", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
-
     /// Text for a comment: every line break (`\n`, `\r`, U+0085, U+2028, U+2029) and control character becomes a
     /// space, so a name pasted from the project never breaks the YAML.
     static func comment(_ text: String) -> String {
@@ -38,7 +17,9 @@ package enum ImportedManifestWriter {
 
     /// - Parameter resourcesRoot: resources-root relative to the manifest's folder.
     package static func yaml(_ result: XcodeImporter.Result, resourcesRoot: String) -> String {
-        func list(_ values: [String]) -> String { "[" + values.map(quoted).joined(separator: ", ") + "]" }
+        func list(_ values: [String]) -> String {
+            "[" + values.map(YAMLScalar.doubleQuoted).joined(separator: ", ") + "]"
+        }
 
         var out =
             """
@@ -64,19 +45,19 @@ package enum ImportedManifestWriter {
             for note in result.notes { out += "#   - \(comment(note))\n" }
         }
         out += "version: 1\n"
-        out += "bundle-id: \(quoted(result.bundleID))\n"
+        out += "bundle-id: \(YAMLScalar.doubleQuoted(result.bundleID))\n"
         if let profile = result.profile { out += "profile: \(profile)\n" }
-        out += "resources-root: \(quoted(resourcesRoot))\n"
+        out += "resources-root: \(YAMLScalar.doubleQuoted(resourcesRoot))\n"
         out += "untagged: ignore\n"
         out += "resources:\n"
         if result.entries.isEmpty { out += "  []\n" }
         for entry in result.entries {
             let key =
-                entry.glob.map { "glob: \(quoted(XcodeImporter.escapedGlob(entry.path) + $0))" }
-                ?? "path: \(quoted(entry.path))"
+                entry.glob.map { "glob: \(YAMLScalar.doubleQuoted(XcodeImporter.escapedGlob(entry.path) + $0))" }
+                ?? "path: \(YAMLScalar.doubleQuoted(entry.path))"
             out += "  - \(key)   # \(comment(entry.sources.joined(separator: ", ")))\n"
             out += "    tags: \(list(entry.tags))\n"
-            if let into = entry.into { out += "    into: \(quoted(into.isEmpty ? "." : into))\n" }
+            if let into = entry.into { out += "    into: \(YAMLScalar.doubleQuoted(into.isEmpty ? "." : into))\n" }
         }
         out += "initial-install: \(list(result.initialInstall))\n"
         out += "prefetch-order: \(list(result.prefetchOrder))\n"

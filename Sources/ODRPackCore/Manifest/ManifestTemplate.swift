@@ -72,7 +72,7 @@ package struct ManifestTemplate: Sendable {
             # name. Edit the tags (a file with several tags goes in a pack of its own), then run `odrpack plan`.
             # Reference: the tag manifest section of odrpack's docs (docs/manifest.md).
             version: 1
-            bundle-id: \(Self.quoted(Self.bundleIDPlaceholder))  # replace with your app's bundle identifier
+            bundle-id: \(YAMLScalar.doubleQuoted(Self.bundleIDPlaceholder))  # replace with your app's bundle identifier
             resources-root: \(Self.scalar(resourcesRoot))
 
             """
@@ -116,27 +116,8 @@ package struct ManifestTemplate: Sendable {
         let special: Set<String> = ["true", "false", "yes", "no", "on", "off", "y", "n", "null", "~"]
         guard plainCharacters, let first, first.properties.isAlphabetic || first == "_" || first == "/" || text == ".",
             !special.contains(text.lowercased())
-        else { return quoted(text) }
+        else { return YAMLScalar.doubleQuoted(text) }
         return text
-    }
-
-    /// A double-quoted YAML scalar: `\` and `"` escaped, control characters and line breaks as escapes.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\u{85}", "\u{2028}", "\u{2029}": out += String(format: "\\u%04X", scalar.value)
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += String(format: "\\x%02X", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 
     /// Writes `yaml` to `path`, whole or not at all.

@@ -1,4 +1,5 @@
 import Foundation
+import ODRPackCore
 import Testing
 
 @testable import ODRPackXcode
@@ -234,7 +235,7 @@ import Testing
         #expect(!text.contains("\u{2028}"))
         #expect(try CommandRunner.run(["plan"], in: project.root).status == 0)
         #expect(ImportedManifestWriter.comment("a\nb\rc\u{85}d\u{2028}e\u{2029}f") == "a b c d e f")
-        #expect(ImportedManifestWriter.quoted("a\u{2028}b\u{85}\n") == "\"a\\u2028b\\u0085\\n\"")
+        #expect(YAMLScalar.doubleQuoted("a\u{2028}b\u{85}\n") == "\"a\\u2028b\\u0085\\n\"")
     }
 
     @Test func anotherTargetHasOtherTagsAndNeedsASetting() throws {

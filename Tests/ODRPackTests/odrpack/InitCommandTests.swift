@@ -75,7 +75,7 @@ import Testing
         #expect(ManifestTemplate.scalar("2024") == "\"2024\"")  // read back as a string, not a number
         #expect(ManifestTemplate.scalar("yes") == "\"yes\"")
         #expect(ManifestTemplate.scalar("level-1") == "level-1")
-        #expect(ManifestTemplate.quoted("a\"b\\c\nd") == "\"a\\\"b\\\\c\\x0Ad\"")
+        #expect(YAMLScalar.doubleQuoted("a\"b\\c\nd\u{1}") == "\"a\\\"b\\\\c\\nd\\u0001\"")
     }
 
     @Test func theCurrentFolderByDefaultAndNeverOverwritingWithoutForce() throws {
