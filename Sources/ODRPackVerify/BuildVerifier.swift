@@ -95,8 +95,9 @@ package struct BuildVerifier {
     }
 
     /// The names in `folder` that the manifest does not name as a pack's file (only those ending with `suffix`, when
-    /// given), in code-point order. A build's own temporaries (`.odrpack-tmp-…`, which the next build clears) are not
-    /// foreign.
+    /// given), in code-point order. A build's temporaries count too: a build writes its packs beside this folder and
+    /// leaves none in it outside a commit (where the journal makes the folder an interrupted build), so one here is
+    /// not from a finished build, and an upload of the folder would carry it.
     static func unlistedNames(in folder: String, endingWith suffix: String? = nil, manifest: BuildManifest) throws
         -> [String]
     {
@@ -110,8 +111,7 @@ package struct BuildVerifier {
             throw error
         }
         return names.filter {
-            !listed.contains(PathKey($0)) && !$0.hasPrefix(TemporaryName.marker)
-                && (suffix.map($0.hasSuffix) ?? true)
+            !listed.contains(PathKey($0)) && (suffix.map($0.hasSuffix) ?? true)
         }
         .sorted { $0.precedesByCodePoint($1) }
     }

@@ -46,7 +46,9 @@ struct OnDemandResourcesOutput: PackOutput {
         for path in [outputPath, packsPath] { try OutputFolder.makeFolder(path) }
     }
 
-    func temporaryPath(forPack index: Int) -> String { packsPath + "/" + TemporaryName.beside(fileNames[index]) }
+    /// Beside the packs folder, not in it: a build killed while writing leaves `OnDemandResources/` exactly as the
+    /// previous build left it (verify reports every name there that the manifest does not name).
+    func temporaryPath(forPack index: Int) -> String { outputPath + "/" + TemporaryName.beside(fileNames[index]) }
 
     /// Zips only: a signer may change what a pack folder holds.
     func reusableEntries(toWrite: [Int], fileDigests: [[FileDigest?]], previous: BuildState) -> EntryReuse {
@@ -174,7 +176,9 @@ struct OnDemandResourcesOutput: PackOutput {
     }
 
     func removeTemporaryFiles() {
-        try? OutputFolder.removeTemporaries(in: packsPath, prefix: TemporaryName.processPrefix)
+        for folder in [outputPath, packsPath] {
+            try? OutputFolder.removeTemporaries(in: folder, prefix: TemporaryName.processPrefix)
+        }
     }
 
     /// A signed pack's `_CodeSignature` folder is the signer's (planning already keeps Info.plist and META-INF free).

@@ -13,7 +13,7 @@ import ODRPackPlatform
 ///    beside its final name;
 /// 3. every other document is written where its bytes changed (the old one set aside);
 /// 4. the manifest is renamed into place, last;
-/// 5. the journal and the record go, then what was set aside.
+/// 5. what was set aside goes, then the journal and the record.
 /// A failure anywhere in 1-5 rolls back: new files out, what was set aside back, the previous manifest restored, so
 /// the folder is exactly as the previous build left it. Only a kill (or a power cut) leaves the journal.
 struct OutputCommit {
@@ -74,9 +74,9 @@ struct OutputCommit {
         let steps = Locked<[Step]>([])
         let staged = Locked<AtomicFile.StagedFile?>(nil)
         func record(_ step: Step) { steps.withLock { $0.append(step) } }
+        var made: Made
         do {
             var documents: Documents
-            var made: Made
             if changes.placements.isEmpty && removals.isEmpty {
                 // Nothing moves: when no document's bytes change either, nothing is written at all.
                 (documents, made) = try make()
@@ -116,19 +116,22 @@ struct OutputCommit {
                 record(.placed(path: manifestPath, aside: nil))
                 try file.moveIntoPlace()
             }
-            try end()
-            for step in steps.withLock({ $0 }) {
-                switch step {
-                case .placed(_, let aside?), .setAside(_, let aside): try? OutputFolder.remove(aside)
-                default: break
-                }
-            }
-            return made
         } catch {
             staged.withLock { $0 }?.discard()
             rollBack(steps.withLock { $0 })
             throw error
         }
+        // The new manifest is in place: nothing rolls back from here. What was set aside goes before the journal, so
+        // a kill in between leaves the journal, which says the folder is unfinished, never a set-aside file beside a
+        // finished build (verify reports every name in the packs folder that the manifest does not name).
+        for step in steps.withLock({ $0 }) {
+            switch step {
+            case .placed(_, let aside?), .setAside(_, let aside): try? OutputFolder.remove(aside)
+            default: break
+            }
+        }
+        try end()
+        return made
     }
 
     /// Step 1: records what the commit creates, then retires the previous manifest to the journal (where an

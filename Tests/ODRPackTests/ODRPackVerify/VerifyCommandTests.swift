@@ -280,22 +280,27 @@ import Testing
 
     // MARK: 4. Files the manifest does not name.
 
-    @Test func aForeignFileInThePacksFolderFailsAndATemporaryDoesNot() throws {
+    @Test func everyNameInThePacksFolderTheManifestDoesNotNameFails() throws {
         let project = try built()
-        try project.file("out/OnDemandResources/.odrpack-tmp-123-abc", "a killed build's")
+        // What a build killed while writing leaves, beside the packs folder: the previous build still verifies.
+        try project.file("out/.odrpack-tmp-123-abc", "a killed build's")
         #expect(try verify(project).status == 0)
         try project.file("out/OnDemandResources/notes.txt", "mine")
         try project.file("out/OnDemandResources/Extra.assetpack/Info.plist", "mine")
+        // A temporary inside the packs folder is no finished build's (an upload of the folder would carry it).
+        try project.file("out/OnDemandResources/.odrpack-tmp-123-abc-signing/x", "a killed build's")
         let output = try verify(project, json: true)
         #expect(output.status == 1)
         let document = try output.json()
         let diagnostics = try #require(document["diagnostics"] as? [[String: Any]])
-        #expect(diagnostics.map { $0["code"] as? String } == ["verify-foreign-file", "verify-foreign-file"])
+        #expect(diagnostics.map { $0["code"] as? String } == Array(repeating: "verify-foreign-file", count: 3))
         #expect(
             diagnostics.map { $0["subject"] as? String } == [
-                "OnDemandResources/Extra.assetpack", "OnDemandResources/notes.txt",
+                "OnDemandResources/.odrpack-tmp-123-abc-signing", "OnDemandResources/Extra.assetpack",
+                "OnDemandResources/notes.txt",
             ])
-        #expect(document["extraArchives"] as? [String] == ["Extra.assetpack", "notes.txt"])
+        #expect(
+            document["extraArchives"] as? [String] == [".odrpack-tmp-123-abc-signing", "Extra.assetpack", "notes.txt"])
         #expect(try String(contentsOfFile: project.path("out/OnDemandResources/notes.txt"), encoding: .utf8) == "mine")
     }
 
