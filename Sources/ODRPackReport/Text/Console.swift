@@ -93,10 +93,11 @@ package struct Console: Sendable {
         try printError("odrpack: \(paint("warning:", Self.amber)) \(message)\n")
     }
 
-    /// One diagnostic a line, compiler style, on stderr; under `--quiet` only the errors.
-    package func printDiagnostics(_ diagnostics: [Diagnostic]) throws {
+    /// One diagnostic a line, compiler style, on stderr; under `--quiet` only the errors, unless the warnings fail the
+    /// run too (`--warnings-as-errors`).
+    package func printDiagnostics(_ diagnostics: [Diagnostic], warningsFail: Bool = false) throws {
         var text = ""
-        for diagnostic in diagnostics where !quiet || diagnostic.severity == .error {
+        for diagnostic in diagnostics where !quiet || warningsFail || diagnostic.severity == .error {
             var line = diagnostic.formatted
             let word = diagnostic.severity.rawValue + ":"
             if colorOnStderr, let range = line.range(of: word) {

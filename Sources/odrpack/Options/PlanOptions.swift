@@ -1,5 +1,6 @@
 import ArgumentParser
 import ODRPackCore
+import ODRPackReport
 
 /// The options `plan` and `validate` share.
 struct PlanOptions: ParsableArguments {
@@ -40,8 +41,15 @@ struct PlanOptions: ParsableArguments {
         try ProjectPlanner().plan(manifestPath: manifest, profile: profile, format: format, listUntagged: listUntagged)
     }
 
-    func exitCode(for diagnostics: [Diagnostic]) -> ExitCode {
-        if diagnostics.hasErrors || (warningsAsErrors && diagnostics.warningCount > 0) { return ExitCode(1) }
-        return .success
+    /// Exit 1 for an error, or for a warning under `--warnings-as-errors`: then the run fails on warnings alone, so it
+    /// says so as an error, and `--quiet` (only errors) still shows the warnings that failed it.
+    func exitCode(for diagnostics: [Diagnostic], console: Console) throws -> ExitCode {
+        if diagnostics.hasErrors { return ExitCode(1) }
+        guard warningsAsErrors, diagnostics.warningCount > 0 else { return .success }
+        let count = diagnostics.warningCount
+        if console.quiet && !json { try console.printDiagnostics(diagnostics, warningsFail: true) }
+        try console.error(
+            "\(count) warning\(count == 1 ? "" : "s") treated as error\(count == 1 ? "" : "s") (--warnings-as-errors)")
+        return ExitCode(1)
     }
 }

@@ -43,7 +43,7 @@ struct Plan: ParsableCommand {
             result.diagnostics,
             summary: MarkdownReport.plan(
                 result.readablePlan, diagnostics: result.diagnostics, title: "plan \(options.manifest)"))
-        let code = options.exitCode(for: result.diagnostics)
+        let code = try options.exitCode(for: result.diagnostics, console: console)
         if code != .success { throw code }
     }
 }

@@ -32,7 +32,7 @@ struct Validate: ParsableCommand {
             result.diagnostics,
             summary: MarkdownReport.plan(
                 result.readablePlan, diagnostics: result.diagnostics, title: "validate \(options.manifest)"))
-        let code = options.exitCode(for: result.diagnostics)
+        let code = try options.exitCode(for: result.diagnostics, console: console)
         if code != .success { throw code }
     }
 }

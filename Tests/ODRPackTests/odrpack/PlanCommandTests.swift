@@ -108,6 +108,21 @@ import Testing
         #expect(strict.status == 1)
         #expect(strict.stderr.contains("odrpack.yml:6:12: warning: glob '**/*.caf' matches no file"))
         #expect(strict.stderr.contains("[entry-matches-nothing]"))
+        #expect(strict.stderr.hasSuffix("odrpack: error: 1 warning treated as error (--warnings-as-errors)\n"))
+        // --quiet prints only errors: under --warnings-as-errors the warnings that fail the run are those.
+        for command in ["validate", "plan"] {
+            let quiet = try CommandRunner.run([command, "--warnings-as-errors", "-q"], in: project.root)
+            #expect(quiet.status == 1)
+            #expect(quiet.stdout.isEmpty)
+            #expect(
+                quiet.stderr
+                    == """
+                    odrpack.yml:6:12: warning: glob '**/*.caf' matches no file: check the pattern (paths are relative \
+                    to resources-root) [entry-matches-nothing]
+                    odrpack: error: 1 warning treated as error (--warnings-as-errors)
+
+                    """)
+        }
     }
 
     @Test func errorsExitOne() throws {
