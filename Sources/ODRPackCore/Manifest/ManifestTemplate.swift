@@ -22,8 +22,8 @@ package struct ManifestTemplate: Sendable {
     package var folders: [Folder]
 
     /// Reads the top-level folders of `root` (`resourcesRoot` as written, resolved against `directory`), in code-point
-    /// order. Names resolution never packs (`.git`, `.svn`, `.hg`, `.bzr`, `CVS`) and odrpack build folders are left
-    /// out; counts leave out `.DS_Store` and what those names hold, as resolution does.
+    /// order. Names resolution never packs (`.git`, `.svn`, `.hg`, `.bzr`, `CVS`), symbolic links and odrpack build
+    /// folders are left out; counts leave out `.DS_Store` and what those names hold, as resolution does.
     /// - Throws: `ODRPackError.unusableInput` when `root` is no folder; `ODRPackError` when it cannot be read.
     package static func scan(resourcesRoot: String, from directory: String) throws -> ManifestTemplate {
         let root = resourcesRoot.hasPrefix("/") ? resourcesRoot : directory + "/" + resourcesRoot
@@ -37,7 +37,9 @@ package struct ManifestTemplate: Sendable {
         }
         var folders: [Folder] = []
         for entry in try FolderWalk.entries(under: root, entering: { _ in false }) {
-            guard !neverPacked.contains(entry.name) else { continue }
+            // A link gets no entry: one that leaves resources-root is an error for an entry that names it (a warning
+            // left untagged), and one inside it reaches a folder that has its own entry.
+            guard !neverPacked.contains(entry.name), entry.status.kind != .symbolicLink else { continue }
             let path = root + "/" + entry.name
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue,

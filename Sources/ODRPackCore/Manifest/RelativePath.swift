@@ -3,8 +3,10 @@ package enum RelativePath {
     /// Why a path or glob would reach outside resources-root, or nil when it stays inside.
     static func outsideRootProblem(_ path: String) -> String? {
         if path.utf8.contains(0) { return "holds a NUL character, which no file name can: remove it" }
-        if path.hasPrefix("/") || path.hasPrefix("~") {
-            return "is absolute: write it relative to resources-root"
+        if path.hasPrefix("/") { return "is absolute: write it relative to resources-root" }
+        // `~` alone or `~/…` reads as the home folder, which nothing expands here; `~backup` is a name like any other.
+        if path == "~" || path.hasPrefix("~/") {
+            return "starts with '~', which is not expanded to a home folder: write it relative to resources-root"
         }
         if normalize(path) == nil {
             return "climbs out of resources-root with '..': write it relative to resources-root"

@@ -66,6 +66,32 @@ import Testing
         #expect(warnings == ["entry-matches-nothing"])  // the empty folder
     }
 
+    /// What init writes plans: a folder named like a home path (`~backup`) is a name like any other, and a link gets
+    /// no entry (one leaving resources-root would be an error for the entry that names it).
+    @Test func whatInitWritesPlansWithOddNamesAndLinks() throws {
+        let project = try TemporaryProject()
+        try project.file("Resources/~backup/old.json", "{}")
+        try project.file("Outside/secret.txt", "x")
+        try FileManager.default.createSymbolicLink(
+            atPath: project.path("Resources/linkout"), withDestinationPath: project.path("Outside"))
+        #expect(try CommandRunner.run(["init", "Resources"], in: project.root).status == 0)
+        let text = try String(contentsOfFile: project.manifestPath, encoding: .utf8)
+        #expect(text.contains("  - path: \"~backup\"  # 1 file, 2 bytes\n    tags: [\"-backup\"]\n"))
+        #expect(!text.contains("linkout"))
+        try project.manifest(
+            text.replacingOccurrences(
+                of: "\"REPLACE-ME: your app's bundle id, e.g. com.example.game\"", with: "com.example.game"))
+        let plan = try CommandRunner.run(["plan"], in: project.root)
+        #expect(plan.status == 0, "\(plan.stderr)")
+        // `~` alone or `~/…` still reads as a home folder, which nothing expands.
+        try project.manifest(
+            "version: 1\nbundle-id: com.example.game\nresources-root: Resources\nresources:\n  - path: ~/x\n    tags: [a]\n"
+        )
+        let home = try CommandRunner.run(["validate"], in: project.root)
+        #expect(home.status == 1)
+        #expect(home.stderr.contains("starts with '~', which is not expanded to a home folder"))
+    }
+
     @Test func tagsAreFolderNamesLowercasedWithOtherCharactersMadeDashes() {
         #expect(ManifestTemplate.tag(forFolderName: "Levels") == "levels")
         #expect(ManifestTemplate.tag(forFolderName: "World 1_HD") == "world-1-hd")
