@@ -32,6 +32,9 @@ struct Diff: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
+        if html?.isEmpty == true {
+            throw ValidationError("--html is empty (an unset variable?): name the HTML file to write")
+        }
         try gitHub.check(json: json)
         if json && markdown {
             throw ValidationError("--json and --markdown cannot be used together: choose one output")

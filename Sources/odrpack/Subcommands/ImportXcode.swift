@@ -32,6 +32,9 @@ struct ImportXcode: ParsableCommand {
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
+        if output.isEmpty {
+            throw ValidationError("--output is empty (an unset variable?): name the manifest to write")
+        }
         for setting in settings where (setting.firstIndex(of: "=") ?? setting.startIndex) == setting.startIndex {
             throw ValidationError("--setting takes NAME=VALUE, not '\(setting)'")
         }

@@ -27,6 +27,9 @@ struct Report: ParsableCommand {
 
     func validate() throws {
         do { try LimitProfile.check(commandLineName: profile) } catch { throw ValidationError("\(error)") }
+        if output.isEmpty {
+            throw ValidationError("--output is empty (an unset variable?): name the HTML file to write")
+        }
     }
 
     func run() throws {

@@ -35,6 +35,16 @@ import Testing
         let profile = try CommandRunner.run(["validate", "--profile", "watchos"], in: project.root)
         #expect(profile.status == 64)
         #expect(profile.stderr.hasPrefix("odrpack: error: unknown profile 'watchos'"))
+        // An empty file name (an unset variable) is a bad command line wherever a command writes one.
+        for arguments in [
+            ["report", "--output", ""], ["diff", "a", "b", "--html", ""],
+            ["import-xcode", "X.xcodeproj", "--output", ""],
+        ] {
+            let empty = try CommandRunner.run(arguments, in: project.root)
+            #expect(empty.status == 64, "\(arguments)")
+            #expect(empty.stderr.hasPrefix("odrpack: error: --"), "\(arguments)")
+            #expect(empty.stderr.contains(" is empty (an unset variable?)"), "\(arguments)")
+        }
     }
 
     @Test func helpAndVersionStillExitZero() throws {
@@ -47,7 +57,10 @@ import Testing
     }
 
     /// Every subcommand's --help ends with two or three examples, `odrpack help X` too.
-    @Test(arguments: ["init", "plan", "validate", "build", "verify", "diff", "thin", "report", "import-xcode"])
+    @Test(
+        arguments: [
+            "init", "plan", "validate", "build", "verify", "diff", "thin", "report", "import-xcode", "ipa", "upload",
+        ])
     func everyHelpEndsWithExamples(command: String) throws {
         for arguments in [[command, "--help"], ["help", command], [command, "-h"]] {
             let help = try CommandRunner.run(arguments)
