@@ -50,6 +50,7 @@ package struct ManifestLoader {
             parser.error(.manifestSyntax, "the manifest is not valid YAML: \(error)", at: nil)
             return (nil, parser.diagnostics)
         }
+        parser.text = text
         let manifest = parser.manifest(from: root, directory: directory)
         // In the order they appear in the file, like a compiler.
         let ordered = parser.diagnostics.enumerated().sorted {
@@ -69,6 +70,8 @@ private struct Parsing {
     var diagnostics: [Diagnostic] = []
     /// The tags of the entry just read, kept when the entry is dropped for an error of its own.
     var droppedTags: [String] = []
+    /// The manifest's text, for the fix of a value YAML read as something else than the text written.
+    var text = ""
 
     init(file: String) { self.file = file }
 
@@ -405,7 +408,9 @@ private struct Parsing {
         for item in stringList(node, key: key, allowNull: true) {
             let tag = item.value
             if tag.isEmpty {
-                error(.tagInvalid, "empty tag in '\(key)': remove it or give it a name", at: item.location)
+                error(
+                    .tagInvalid, "empty tag in '\(key)': remove it or give it a name" + indicatorFix(at: item.location),
+                    at: item.location)
                 continue
             }
             if tag.contains("/") {
@@ -632,10 +637,23 @@ private struct Parsing {
     /// A scalar's text; reports lists, mappings and null as a wrong type.
     mutating func string(_ node: Node, key: String) -> String? {
         guard let scalar = node.scalar, !isNull(scalar) else {
-            error(.manifestSyntax, "'\(key)' must be a string, not \(kind(of: node))", at: location(node))
+            error(
+                .manifestSyntax, "'\(key)' must be a string, not \(kind(of: node))" + indicatorFix(at: location(node)),
+                at: location(node))
             return nil
         }
         return scalar.string
+    }
+
+    /// `: quote it: glob: "!Levels/*"` when the line at `location` holds an unquoted value starting with `!` or `&`,
+    /// which YAML reads as a tag or an anchor (so the value arrives empty) rather than failing to parse.
+    func indicatorFix(at location: SourceLocation?) -> String {
+        guard let number = location?.line, number >= 1 else { return "" }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard number <= lines.count, let fix = YAMLSyntaxHint.quoteIndicatorValue(in: String(lines[number - 1])),
+            fix.contains("\"!") || fix.contains("\"&")
+        else { return "" }
+        return ": " + fix
     }
 
     /// A list of scalars as strings; a single scalar where a list belongs is a wrong type.

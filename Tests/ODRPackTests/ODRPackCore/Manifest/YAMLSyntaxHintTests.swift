@@ -39,6 +39,29 @@ import Testing
                 ": quote it: - \"*.psd\""))
     }
 
+    /// `!` and `&` may parse, as a tag or an anchor, and leave the value empty: the problem found then gets the fix.
+    @Test func aValueReadAsATagOrAnAnchorIsToldToQuoteIt() {
+        func problems(_ text: String) -> [String] {
+            ManifestLoader().parse(
+                data: Data(text.utf8), displayPath: "odrpack.yml", directory: URL(fileURLWithPath: "/")
+            )
+            .diagnostics.map(\.message)
+        }
+        #expect(
+            problems(head + "  - glob: !Levels/**/*.txt\n    tags: [art]\n") == [
+                "'glob' must be a string, not an empty value: quote it: glob: \"!Levels/**/*.txt\""
+            ])
+        #expect(
+            problems(head + "  - path: Levels\n    tags: [&lvl]\n") == [
+                "empty tag in 'tags': remove it or give it a name: quote it: \"&lvl\""
+            ])
+        // Without an indicator on the line, the problem alone.
+        #expect(
+            problems(head + "  - path: Levels\n    tags: [\"\"]\n") == [
+                "empty tag in 'tags': remove it or give it a name"
+            ])
+    }
+
     @Test func aTabInTheIndentationIsNamed() {
         let message = syntaxError(head + "  - path: a\n\ttags: [art]\n")
         #expect(message.hasPrefix("5:"))
