@@ -66,6 +66,20 @@ import Testing
         #expect(quiet.status == 0 && quiet.stderr.isEmpty && quiet.stdout.isEmpty)
     }
 
+    /// A Background Assets build: its `.aar` archives are hashed whole, and counted so.
+    @Test func verifyOfABackgroundAssetsBuildCountsItsArchives() throws {
+        let fixture = try BackgroundAssetsFixture()
+        #expect(try fixture.build().status == 0)
+        let packs = try fixture.json("out/odrpack-manifest.json")["packs"] as? [[String: Any]] ?? []
+        let bytes = packs.reduce(Int64(0)) { $0 + Int64($1["archiveSize"] as? Int ?? 0) }
+        #expect(packs.count > 1 && bytes > 0)
+        let run = try fixture.run(["verify", "out", "--progress", "always"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(
+            Self.progressLines(run.stderr).last?.hasPrefix(Self.whole(packs.count, "packs", bytes: bytes)) == true,
+            "\(run.stderr)")
+    }
+
     @Test func thinEmbedCountsThePacksCopiedIntoTheApp() throws {
         let project = try thinTests.builtGame()
         let (count, _) = try archives(project)
