@@ -29,9 +29,6 @@ package final class ProgressBar: Sendable {
         counts = Locked(Counts(unit: unit))
     }
 
-    /// Whether anything is drawn: work that would only measure for the bar can skip it.
-    package var isShown: Bool { style != .none }
-
     /// Starts a stage of `units` units holding `bytes` bytes: the counts and the clock start again, so one bar serves
     /// work done in stages (`ipa`: the packs verified, then the files zipped), each in its own `unit` when given.
     package func begin(units: Int, bytes: Int64, unit: String? = nil) {
