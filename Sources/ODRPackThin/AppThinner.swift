@@ -45,6 +45,8 @@ package struct AppThinner {
     }
 
     package let options: Options
+    /// `--embed`: counts the packs copied into the app and the bytes of their files.
+    package var progress = ProgressBar(style: .none)
 
     package init(options: Options) { self.options = options }
 

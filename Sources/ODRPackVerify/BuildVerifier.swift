@@ -32,10 +32,14 @@ package struct BuildVerifier {
     /// Verifies under a shared lock on the build folder, as `thin` reads it (docs/commands.md#verify): it waits for a
     /// running build; a folder without a lock file (never a build's while it runs) or a read-only one is read without
     /// one, and verify never creates a file there.
-    /// - Parameter onWait: called once when a build holds the folder and this starts waiting for it.
+    /// - Parameters:
+    ///   - progress: counts the packs read and the bytes of their archives (the manifest's `archiveSize`s).
+    ///   - onWait: called once when a build holds the folder and this starts waiting for it.
     /// - Throws: `ODRPackError.unusableInput` when the manifest is missing or corrupt, or an interrupted build left
     ///   the folder (exit 2).
-    package func verify(_ path: String, onWait: () -> Void = {}) throws -> Report {
+    package func verify(
+        _ path: String, progress: ProgressBar = ProgressBar(style: .none), onWait: () -> Void = {}
+    ) throws -> Report {
         let folder = try BuildManifest.location(of: path).folder
         let lock: OutputLock?
         if SystemCall.status(folder + "/" + BuildFolder.lockFileName, followingLinks: false)?.kind == .regular {
@@ -54,9 +58,14 @@ package struct BuildVerifier {
             }
             let (manifest, folder) = try BuildManifest.load(path)
             var report: Report
+            progress.begin(
+                units: manifest.packs.count, bytes: manifest.packs.lazy.map { $0.archiveSize ?? 0 }.saturatingSum)
+            defer { progress.end() }
             switch manifest.format {
-            case .odr: report = try OnDemandResourcesVerifier(manifest: manifest, folder: folder).verify()
-            case .backgroundAssets: report = try BackgroundAssetsVerifier(manifest: manifest, folder: folder).verify()
+            case .odr:
+                report = try OnDemandResourcesVerifier(manifest: manifest, folder: folder, progress: progress).verify()
+            case .backgroundAssets:
+                report = try BackgroundAssetsVerifier(manifest: manifest, folder: folder, progress: progress).verify()
             }
             report.diagnostics = ManifestFigures.problems(manifest) + report.diagnostics
             return report

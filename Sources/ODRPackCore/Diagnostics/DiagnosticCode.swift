@@ -59,6 +59,8 @@ package enum DiagnosticCode: String, CaseIterable, Sendable {
     case appSignatureStale = "app-signature-stale"
     /// `upload --dry-run`: App Store Connect's pack count or bytes past 90% of its quota.
     case baQuota = "ba-quota"
+    /// `upload --dry-run`: App Store Connect has a pack's asset pack id archived, where a real upload stops (exit 2).
+    case baIDArchived = "ba-id-archived"
     /// A resource path that collides with the pack's own `Info.plist`.
     case pathReserved = "path-reserved"
     /// `verify`: a pack's archive or folder as a whole (missing, unreadable, its size or SHA-256, its zip structure,

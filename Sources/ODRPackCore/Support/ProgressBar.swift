@@ -16,23 +16,30 @@ package final class ProgressBar: Sendable {
         var bytesDone: Int64 = 0
         var lastDraw = Date.distantPast
         var drawn = false
+        /// What one unit is, in the plural (`packs`, `files`).
+        var unit: String
+        var start = Date()
     }
 
     private let style: ProgressStyle
-    /// What one unit is, in the plural (`packs`, `files`).
-    private let unit: String
-    private let start = Date()
-    private let counts = Locked(Counts())
+    private let counts: Locked<Counts>
 
     package init(style: ProgressStyle, unit: String = "packs") {
         self.style = style
-        self.unit = unit
+        counts = Locked(Counts(unit: unit))
     }
 
-    package func begin(units: Int, bytes: Int64) {
+    /// Starts a stage of `units` units holding `bytes` bytes: the counts and the clock start again, so one bar serves
+    /// work done in stages (`ipa`: the packs verified, then the files zipped), each in its own `unit` when given.
+    package func begin(units: Int, bytes: Int64, unit: String? = nil) {
         counts.withLock {
             $0.totalUnits = units
             $0.totalBytes = bytes
+            $0.unitsDone = 0
+            $0.bytesDone = 0
+            $0.lastDraw = .distantPast
+            $0.start = Date()
+            if let unit { $0.unit = unit }
         }
     }
 
@@ -62,6 +69,21 @@ package final class ProgressBar: Sendable {
         }
     }
 
+    /// Runs `body` (which prints a line) with the bar out of its way: cleared before, drawn again after while work is
+    /// left, so lines and the bar never share a line of the terminal.
+    package func printing<T>(_ body: () throws -> T) rethrows -> T {
+        try counts.withLock { counts in
+            if style == .bar && counts.drawn { try? StandardStream.write("\r\u{1B}[K", to: StandardStream.error) }
+            counts.drawn = false
+            defer {
+                if style == .bar && counts.totalBytes > 0 && counts.bytesDone < counts.totalBytes {
+                    draw(&counts, force: true)
+                }
+            }
+            return try body()
+        }
+    }
+
     /// `3/7 packs, 120 MB of 400 MB, 85 MB/s, 3s left`: a pure function of the counts, for the tests.
     package static func status(
         unitsDone: Int, totalUnits: Int, unit: String, bytesDone: Int64, totalBytes: Int64, seconds: Double
@@ -75,13 +97,15 @@ package final class ProgressBar: Sendable {
     }
 
     private func draw(_ counts: inout Counts, force: Bool) {
+        // Before `begin` (or for no work at all) there is nothing to show a share of.
+        guard counts.totalUnits > 0 || counts.totalBytes > 0 else { return }
         let now = Date()
         let interval = style == .bar ? 0.1 : 1.0
         guard force || now.timeIntervalSince(counts.lastDraw) >= interval else { return }
         counts.lastDraw = now
         let status = Self.status(
-            unitsDone: counts.unitsDone, totalUnits: counts.totalUnits, unit: unit, bytesDone: counts.bytesDone,
-            totalBytes: counts.totalBytes, seconds: now.timeIntervalSince(start))
+            unitsDone: counts.unitsDone, totalUnits: counts.totalUnits, unit: counts.unit,
+            bytesDone: counts.bytesDone, totalBytes: counts.totalBytes, seconds: now.timeIntervalSince(counts.start))
         switch style {
         case .bar:
             let width = 24
@@ -97,6 +121,39 @@ package final class ProgressBar: Sendable {
             try? StandardStream.write("odrpack: \(status)\n", to: StandardStream.error)
         case .none:
             break
+        }
+    }
+}
+
+extension ProgressBar {
+    /// One unit's share of the bar, for work that learns how far into the unit it is as it goes (bytes of an archive
+    /// read, of a pack copied): what it reports never passes the share the total counted for it, and `finish` adds the
+    /// rest, so the bar ends exactly at its total even where a damaged file is shorter or longer than recorded.
+    package struct Share {
+        let bar: ProgressBar
+        let bytes: Int64
+        private(set) var done: Int64 = 0
+
+        package init(of bar: ProgressBar, bytes: Int64) {
+            self.bar = bar
+            self.bytes = max(bytes, 0)
+        }
+
+        /// The work is `position` bytes into the unit.
+        package mutating func advance(to position: Int64) {
+            let position = min(position, bytes)
+            guard position > done else { return }
+            bar.add(bytes: position - done)
+            done = position
+        }
+
+        /// `count` more bytes of the unit are done.
+        package mutating func add(_ count: Int64) { advance(to: [done, count].saturatingSum) }
+
+        /// The unit is done: its whole share counts.
+        package mutating func finish() {
+            advance(to: bytes)
+            bar.unitFinished()
         }
     }
 }

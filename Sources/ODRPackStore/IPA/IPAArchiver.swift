@@ -1,4 +1,5 @@
 import Foundation
+import ODRPackCore
 import ODRPackFormats
 import ODRPackPlatform
 
@@ -13,8 +14,14 @@ enum IPAArchiver {
     static let level = 6
 
     /// Writes the zip of everything under `root` to the new file `path`; returns its size.
-    static func archive(_ root: String, to path: String, entryTime: Int64) throws -> Int64 {
+    /// - Parameter progress: counts the files zipped and their bytes.
+    static func archive(
+        _ root: String, to path: String, entryTime: Int64, progress: ProgressBar = ProgressBar(style: .none)
+    ) throws -> Int64 {
         let entries = try FolderWalk.entries(under: root, slashedFolders: true)
+        let files = entries.filter { $0.status.kind == .regular }
+        progress.begin(
+            units: files.count, bytes: files.lazy.map(\.status.stamp.size).saturatingSum, unit: "files")
         let descriptor = try SystemCall.createFile(path)
         defer { SystemCall.closeFile(descriptor) }
         let writer = try AssetPackZipWriter(descriptor: descriptor, path: path, entryTime: entryTime, level: level)
@@ -39,6 +46,8 @@ enum IPAArchiver {
                 try addFile(
                     source, as: entry.path, size: entry.status.stamp.size, mode: 0o100000 | permissions,
                     writer: writer, measure: measure, buffer: buffer)
+                progress.add(bytes: entry.status.stamp.size)
+                progress.unitFinished()
             case .other:
                 throw ODRPackError.unusableInput(
                     "'\(source)' is neither a file, a folder nor a symbolic link: an IPA holds only those")

@@ -44,6 +44,8 @@ package struct IPABuilder {
     }
 
     package let options: Options
+    /// The work in three stages on one bar: the packs verified, the packs copied beside the app, the files zipped.
+    package var progress = ProgressBar(style: .none)
 
     package init(options: Options) { self.options = options }
 
@@ -94,7 +96,7 @@ package struct IPABuilder {
         let lock = try OutputLock.shared(folder: buildFolder, fileName: BuildFolder.lockFileName, onWait: onWait)
         return try withExtendedLifetime(lock) {
             // 1. The packs must be what their manifest says.
-            let report = try BuildVerifier().verify(options.buildPath)
+            let report = try BuildVerifier().verify(options.buildPath, progress: progress)
             guard report.ok else {
                 var result = Result()
                 result.verifyReport = report
@@ -159,17 +161,25 @@ package struct IPABuilder {
         let packsFolder = root + "/Payload/" + AppleManifests.packsFolder
         try OutputFolder.remove(packsFolder)
         try OutputFolder.makeFolder(packsFolder)
-        for pack in manifest.packs.sorted(by: { $0.file.precedesByCodePoint($1.file) }) {
+        let packs = manifest.packs.sorted(by: { $0.file.precedesByCodePoint($1.file) })
+        let shares = packs.map(PackExtractor.writtenBytes(of:))
+        progress.begin(units: packs.count, bytes: shares.saturatingSum, unit: "packs")
+        for (pack, bytes) in zip(packs, shares) {
             let name = (pack.file as NSString).lastPathComponent
-            _ = try PackExtractor.extract(buildFolder + "/" + pack.file, to: packsFolder + "/" + name)
+            var share = ProgressBar.Share(of: progress, bytes: bytes)
+            _ = try PackExtractor.extract(buildFolder + "/" + pack.file, to: packsFolder + "/" + name) { share.add($0) }
+            share.finish()
             result.packs.append(name)
         }
+        progress.end()
 
         // 6. The zip, beside FILE, renamed into place.
         let output = URL(fileURLWithPath: options.outputPath).standardizedFileURL.path
         let temporary = TemporaryName.path(beside: output)
         do {
-            result.size = try IPAArchiver.archive(root, to: temporary, entryTime: options.entryTime)
+            defer { progress.end() }
+            result.size = try IPAArchiver.archive(
+                root, to: temporary, entryTime: options.entryTime, progress: progress)
             try SystemCall.makeDurable(folder: (output as NSString).deletingLastPathComponent, written: [temporary])
             if let failure = SystemCall.rename(temporary, to: output) {
                 throw ODRPackError.systemCall("cannot write '\(options.outputPath)'", failure)

@@ -48,7 +48,7 @@ package enum BackgroundAssetsUpload {
         let shared = SharedUploadRecord(record, folder: folder)
         let total = archives.filter { record.packs[$0.assetPackId]?.isCommitted(sha256: $0.sha256) != true }
             .reduce(Int64(0)) { $0 + $1.size }
-        events.started(total)
+        events.started(archives.count, total)
         let uploader = PackUploader(
             api: api, app: app, record: shared, jobs: options.jobs, waitSeconds: options.waitSeconds, events: events)
         let packs = try UploadWorkers.map(archives, jobs: options.jobs) { archive -> UploadOutcome.Pack in

@@ -4,7 +4,8 @@ import ODRPackCore
 import ODRPackPlatform
 
 /// `upload --dry-run` (SPEC 13.2): GET requests only. For each selected pack, what App Store Connect has and what
-/// `upload` would do; then the app's quota (ids of 100, bytes of 200 GB, `ba-quota` past 90%) and the ids App Store
+/// `upload` would do (an archived id, where a real upload stops with exit 2, is a `ba-id-archived` error and exit 1,
+/// after the rest); then the app's quota (ids of 100, bytes of 200 GB, `ba-quota` past 90%) and the ids App Store
 /// Connect has that this build no longer makes.
 struct DryRun: Sendable {
     let api: BackgroundAssetsAPI
@@ -27,6 +28,17 @@ struct DryRun: Sendable {
             return pack
         }
         var outcome = UploadOutcome(app: app, dryRun: true, packs: packs)
+        for pack in packs where pack.action == .wouldFail {
+            outcome.diagnostics.append(
+                .error(
+                    .baIDArchived,
+                    """
+                    pack '\(pack.assetPackId)': App Store Connect has this asset pack id archived, and archiving is \
+                    permanent: upload would stop here (exit 2); rename one of the pack's tags to get a new id, then \
+                    build and upload again
+                    """,
+                    subject: pack.assetPackId))
+        }
         let live = assets.filter { !$0.archived }
         let built = Set(build.packs.map { $0.assetPackId ?? $0.id })
         let quota = UploadOutcome.Quota(
@@ -77,23 +89,23 @@ struct DryRun: Sendable {
             pack.note = "a new asset pack id in App Store Connect"
             return pack
         }
-        if asset.archived {
-            throw ODRPackError.unusableInput(
-                """
-                pack '\(id)': App Store Connect has this asset pack id archived, and archiving is permanent: rename one \
-                of the pack's tags to get a new id, then build and upload again
-                """
-            )
-        }
         pack.backgroundAssetId = asset.id
-        if let latest = try api.latestVersion(of: asset.id, pack: id) {
-            pack.versionId = latest.id
-            pack.version = latest.version
-            pack.state = latest.state
-            pack.note = "App Store Connect has version \(latest.version ?? "?") (\(latest.state ?? "?")): a new version"
-        } else {
-            pack.note = "App Store Connect has the id with no version: its first version"
+        pack.archived = asset.archived
+        let latest = try api.latestVersion(of: asset.id, pack: id)
+        pack.versionId = latest?.id
+        pack.version = latest?.version
+        pack.state = latest?.state
+        let has = latest.map { "version \($0.version ?? "?") (\($0.state ?? "?"))" } ?? "the id with no version"
+        if asset.archived {
+            // What a real upload stops at (exit 2): a dry run reports it with the rest and ends with exit 1.
+            pack.action = .wouldFail
+            pack.note = "App Store Connect has \(has), archived: upload would stop here"
+            return pack
         }
+        pack.note =
+            latest == nil
+            ? "App Store Connect has the id with no version: its first version"
+            : "App Store Connect has \(has): a new version"
         return pack
     }
 }

@@ -6,6 +6,8 @@ package struct UploadOutcome: Sendable {
     package enum Action: String, Sendable {
         case uploaded, skipped
         case wouldUpload = "would-upload"
+        /// Dry run: App Store Connect has the id archived, where a real upload stops (exit 2).
+        case wouldFail = "would-fail"
     }
 
     package struct Pack: Sendable {
@@ -15,6 +17,8 @@ package struct UploadOutcome: Sendable {
         package var versionId: String?
         package var version: String?
         package var state: String?
+        /// Dry run: whether the background asset App Store Connect has for the id is archived (nil: it has none).
+        package var archived: Bool?
         package var bytes: Int64
         /// For the text line: why skipped, or what App Store Connect has now (dry run).
         package var note: String?
@@ -44,8 +48,8 @@ package struct UploadOutcome: Sendable {
 
 /// What `upload` reports while it runs, from its worker threads: the front end prints and draws the progress bar.
 package struct UploadEvents: Sendable {
-    /// The bytes to send in all (once, before the first part).
-    package var started: @Sendable (_ totalBytes: Int64) -> Void = { _ in }
+    /// The packs of the run and the bytes to send in all (once, before the first part).
+    package var started: @Sendable (_ packs: Int, _ totalBytes: Int64) -> Void = { _, _ in }
     /// Bytes of a part App Store Connect accepted.
     package var sent: @Sendable (_ bytes: Int64) -> Void = { _ in }
     /// A pack finished (uploaded, skipped, or examined in a dry run).

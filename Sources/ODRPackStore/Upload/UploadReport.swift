@@ -17,19 +17,23 @@ package enum UploadReport {
             return text + "\n"
         case .wouldUpload:
             return "would upload \(pack.assetPackId): \(size), \(pack.note ?? "a new version")\n"
+        case .wouldFail:
+            return "would fail \(pack.assetPackId): \(size), \(pack.note ?? "archived")\n"
         }
     }
 
     /// The closing lines: what was sent (or would be), and in a dry run the quota and the ids the build no longer
     /// makes.
     package static func summary(_ outcome: UploadOutcome) -> String {
-        let sent = outcome.packs.filter { $0.action != .skipped }
+        let sent = outcome.packs.filter { $0.action == .uploaded || $0.action == .wouldUpload }
         let bytes = ByteCount.format(sent.reduce(Int64(0)) { $0 + $1.bytes })
-        let skipped = outcome.packs.count - sent.count
+        let skipped = outcome.packs.filter { $0.action == .skipped }.count
+        let failing = outcome.packs.filter { $0.action == .wouldFail }.count
         let packs = "\(sent.count) pack\(sent.count == 1 ? "" : "s") (\(bytes))"
         var text =
             (outcome.dryRun ? "dry run: would upload \(packs)" : "uploaded \(packs)")
-            + (skipped > 0 ? ", \(skipped) already uploaded" : "") + " to app \(outcome.app)\n"
+            + (skipped > 0 ? ", \(skipped) already uploaded" : "")
+            + (failing > 0 ? ", \(failing) would fail (archived id)" : "") + " to app \(outcome.app)\n"
         if let quota = outcome.quota {
             text +=
                 "quota: \(quota.ids) of \(UploadOutcome.Quota.idLimit) asset pack ids, "
@@ -53,15 +57,16 @@ package enum UploadReport {
                 "packs",
                 .array(
                     outcome.packs.map { pack in
-                        .object([
-                            ("assetPackId", .string(pack.assetPackId)),
-                            ("action", .string(pack.action.rawValue)),
-                            ("backgroundAssetId", .optional(pack.backgroundAssetId)),
-                            ("versionId", .optional(pack.versionId)),
-                            ("version", .optional(pack.version)),
-                            ("state", .optional(pack.state)),
-                            ("bytes", .int(pack.bytes)),
-                        ])
+                        .object(
+                            [
+                                ("assetPackId", .string(pack.assetPackId)),
+                                ("action", .string(pack.action.rawValue)),
+                                ("backgroundAssetId", .optional(pack.backgroundAssetId)),
+                                ("versionId", .optional(pack.versionId)),
+                                ("version", .optional(pack.version)),
+                                ("state", .optional(pack.state)),
+                                ("bytes", .int(pack.bytes)),
+                            ] + (outcome.dryRun ? [("archived", pack.archived.map(JSONValue.bool) ?? .null)] : []))
                     })
             ),
         ]

@@ -58,12 +58,20 @@ struct OnDemandResourcesThinner {
                     try OutputFolder.makeFolder(packsFolder)
                     change.createdFolders.append(packsFolder)
                 }
+                let progress = thinner.progress
+                let shares = embedded.map { PackExtractor.writtenBytes(of: $0.pack) }
+                progress.begin(units: embedded.count, bytes: shares.saturatingSum)
+                defer { progress.end() }
                 do {
-                    for item in embedded {
+                    for (item, bytes) in zip(embedded, shares) {
                         let staged = packsFolder + "/" + TemporaryName.beside(item.name)
                         // Listed before it is written: a pack cut off halfway (a full disk) is removed too.
                         change.installs.append((staged, packsFolder + "/" + item.name))
-                        _ = try PackExtractor.extract(buildFolder + "/" + item.pack.file, to: staged)
+                        var share = ProgressBar.Share(of: progress, bytes: bytes)
+                        _ = try PackExtractor.extract(buildFolder + "/" + item.pack.file, to: staged) {
+                            share.add($0)
+                        }
+                        share.finish()
                     }
                 } catch {
                     for (staged, _) in change.installs { try? FileManager.default.removeItem(atPath: staged) }

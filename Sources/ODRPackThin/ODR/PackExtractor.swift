@@ -6,8 +6,19 @@ import ODRPackPlatform
 /// Lays out a built pack (a zip or a folder) as a pack folder: what an app embeds and an IPA holds. Files get
 /// mode 0644, folders 0755, and the times the pack holds, so the copy is as reproducible as the build.
 package enum PackExtractor {
+    /// The bytes `extract` writes for a pack of a build that verifies: its files and its Info.plist (progress totals).
+    package static func writtenBytes(of pack: BuildManifest.Pack) -> Int64 {
+        [
+            pack.size,
+            Int64(AppleManifests.infoPlist(id: pack.id, tags: pack.tags, priority: pack.priority).binaryData().count),
+        ].saturatingSum
+    }
+
     /// Writes the pack at `source` into the new folder `destination`; returns the bytes of its files.
-    package static func extract(_ source: String, to destination: String) throws -> Int64 {
+    /// - Parameter written: shown the byte count of each piece of a file as it is written (progress).
+    package static func extract(
+        _ source: String, to destination: String, written: (Int64) -> Void = { _ in }
+    ) throws -> Int64 {
         let status = try SystemCall.requireStatus(source, followingLinks: false, "cannot read the pack '\(source)'")
         guard status.kind == .directory || status.kind == .regular else {
             throw ODRPackError.unusableInput(
@@ -32,14 +43,17 @@ package enum PackExtractor {
                 defer { input.close() }
                 let output = try OutputFile(path: path)
                 defer { output.close() }
-                try input.stream(into: buffer.bytes) { try output.write($0) }
+                try input.stream(into: buffer.bytes) {
+                    try output.write($0)
+                    written(Int64($0.count))
+                }
                 try output.finish(time: time)
                 total += size
             }
             folders.append((destination, status.stamp.modificationNanoseconds / 1_000_000_000))
         } else {
             do {
-                try extractZip(source, to: destination, folders: &folders, total: &total)
+                try extractZip(source, to: destination, folders: &folders, total: &total, written: written)
             } catch let error as StreamingZipReader.FormatError {
                 throw ODRPackError.unusableInput(
                     "'\(source)' is not a readable pack (\(error.description)): run odrpack verify, then build again")
@@ -50,7 +64,8 @@ package enum PackExtractor {
     }
 
     private static func extractZip(
-        _ source: String, to destination: String, folders: inout [(String, Int64)], total: inout Int64
+        _ source: String, to destination: String, folders: inout [(String, Int64)], total: inout Int64,
+        written: (Int64) -> Void
     ) throws {
         let reader = try StreamingZipReader(path: source)
         var time = Int64(0)
@@ -71,7 +86,10 @@ package enum PackExtractor {
             }
             let output = try OutputFile(path: path)
             defer { output.close() }
-            let (crc, size) = try reader.readData { try output.write($0) }
+            let (crc, size) = try reader.readData {
+                try output.write($0)
+                written(Int64($0.count))
+            }
             guard crc == entry.crc, size == entry.size else {
                 throw ODRPackError.unusableInput(
                     """

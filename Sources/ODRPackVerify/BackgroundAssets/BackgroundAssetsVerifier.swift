@@ -10,6 +10,8 @@ import ODRPackPlatform
 struct BackgroundAssetsVerifier {
     let manifest: BuildManifest
     let folder: String
+    /// Counts each pack's archive bytes as they are hashed.
+    var progress = ProgressBar(style: .none)
 
     var packsPath: String { folder + "/" + BackgroundAssetsLayout.folder }
 
@@ -61,14 +63,20 @@ struct BackgroundAssetsVerifier {
         {
             problems.append(BuildVerifier.problem(.verifyDocumentMismatch, manifestFile, problem))
         }
-        problems += archiveProblems(folder + "/" + pack.file, name: pack.file, pack: pack, missing: .verifyMissingPack)
+        var share = ProgressBar.Share(of: progress, bytes: pack.archiveSize ?? 0)
+        problems += archiveProblems(
+            folder + "/" + pack.file, name: pack.file, pack: pack, missing: .verifyMissingPack
+        ) { share.add(Int64($0.count)) }
+        share.finish()
         return problems
     }
 
     /// Whether the file at `path` has the archive's recorded size and SHA-256.
-    func archiveProblems(_ path: String, name: String, pack: BuildManifest.Pack, missing: DiagnosticCode)
-        -> [Diagnostic]
-    {
+    /// - Parameter read: shown each chunk of the archive as it is hashed (progress).
+    func archiveProblems(
+        _ path: String, name: String, pack: BuildManifest.Pack, missing: DiagnosticCode,
+        read: (UnsafeRawBufferPointer) -> Void = { _ in }
+    ) -> [Diagnostic] {
         guard case .success(let status) = LocalFileSystem().status(path, followingLinks: false) else {
             return [BuildVerifier.problem(missing, name, "the archive is missing: build again")]
         }
@@ -76,7 +84,7 @@ struct BackgroundAssetsVerifier {
             return [BuildVerifier.problem(.verifyArchiveMismatch, name, "the archive is not a regular file")]
         }
         do {
-            let (size, sha256) = try SourceFile.sha256(of: path)
+            let (size, sha256) = try SourceFile.sha256(of: path) { read($0) }
             var problems: [Diagnostic] = []
             if size != pack.archiveSize {
                 problems.append(

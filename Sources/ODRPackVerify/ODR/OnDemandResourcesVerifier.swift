@@ -11,6 +11,8 @@ import ODRPackPlatform
 struct OnDemandResourcesVerifier {
     let manifest: BuildManifest
     let folder: String
+    /// Counts each pack's archive bytes as they are read.
+    var progress = ProgressBar(style: .none)
 
     func verify() throws -> BuildVerifier.Report {
         let reports = try parallelMap(manifest.packs) { pack in
@@ -133,6 +135,8 @@ struct OnDemandResourcesVerifier {
     static let keptEntryLimit = 1 << 20
 
     func check(_ pack: BuildManifest.Pack) -> BuildVerifier.PackReport {
+        var share = ProgressBar.Share(of: progress, bytes: pack.archiveSize ?? 0)
+        defer { share.finish() }
         var report = BuildVerifier.PackReport(id: pack.id, file: pack.file, diagnostics: [])
         let path = folder + "/" + pack.file
         guard let status = SystemCall.status(path, followingLinks: false) else {
@@ -143,8 +147,8 @@ struct OnDemandResourcesVerifier {
         var check = PackContentCheck(pack: pack)
         do {
             switch status.kind {
-            case .directory: try checkFolder(path, &check)
-            case .regular: try checkZip(path, &check)
+            case .directory: try checkFolder(path, &check, &share)
+            case .regular: try checkZip(path, &check, &share)
             case .symbolicLink, .other:
                 // A pipe would block the read for ever; build writes only files and folders.
                 report.diagnostics.append(
@@ -162,7 +166,7 @@ struct OnDemandResourcesVerifier {
     }
 
     /// One read of the archive: the reader checks the local headers front to back and hashes the raw bytes on the way.
-    private func checkZip(_ path: String, _ check: inout PackContentCheck) throws {
+    private func checkZip(_ path: String, _ check: inout PackContentCheck, _ share: inout ProgressBar.Share) throws {
         let reader = try StreamingZipReader(path: path, hashing: true)
         defer {
             if let (size, sha256) = try? reader.digestToEnd() { check.compareArchive(size: size, sha256: sha256) }
@@ -174,6 +178,7 @@ struct OnDemandResourcesVerifier {
         var previous: String?
         var folders = Set<PathKey>()
         while let entry = try reader.nextEntry() {
+            share.advance(to: Int64(clamping: entry.offset))
             let index = locals.count
             locals.append(entry)
             func problem(_ text: String) {
@@ -276,7 +281,9 @@ struct OnDemandResourcesVerifier {
         }
     }
 
-    private func checkFolder(_ path: String, _ check: inout PackContentCheck) throws {
+    private func checkFolder(_ path: String, _ check: inout PackContentCheck, _ share: inout ProgressBar.Share)
+        throws
+    {
         var lines = SHA256Hasher()
         var total: Int64 = 0
         var times = Set<Int64>()
@@ -304,6 +311,7 @@ struct OnDemandResourcesVerifier {
                 if keep && bytes.count + $0.count <= Self.keptEntryLimit { bytes.append(contentsOf: $0) }
             }
             total = [total, size].saturatingSum
+            share.add(size)
             lines.update("\(entry.name)\0\(size)\0\(sha256)\n")
             check.file(entry.name, size: size, sha256: sha256, bytes: bytes)
         }

@@ -15,13 +15,7 @@ struct ProgressOptions: ParsableArguments {
     }
 
     /// Build's own progress, which draws the same bar.
-    func buildProgress(_ console: Console) -> BuildProgress {
-        switch console.progressStyle(progress) {
-        case .bar: return BuildProgress(style: .bar)
-        case .lines: return BuildProgress(style: .lines)
-        case .none: return BuildProgress(style: .none)
-        }
-    }
+    func buildProgress(_ console: Console) -> BuildProgress { BuildProgress(bar: bar(console)) }
 }
 
 extension Console.ProgressMode: ExpressibleByArgument {}

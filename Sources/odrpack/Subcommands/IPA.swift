@@ -51,7 +51,9 @@ struct IPA: ParsableCommand {
         options.signCommand = signCommand
         options.resourcesPath = resourcesPath
         options.entryTime = try BuildOptions.entryTime(environment: ProcessInfo.processInfo.environment)
-        let result = try IPABuilder(options: options).run {
+        var builder = IPABuilder(options: options)
+        builder.progress = progress.bar(console)
+        let result = try builder.run {
             try? console.printNote("odrpack: a build is using '\(buildDirectory)': waiting for it to finish\n")
         }
         if let report = result.verifyReport {

@@ -57,7 +57,9 @@ struct Thin: ParsableCommand {
         options.resourcesPath = resourcesPath
         options.appGroup = appGroup
         options.dryRun = dryRun
-        let result = try AppThinner(options: options).run {
+        var thinner = AppThinner(options: options)
+        thinner.progress = progress.bar(console)
+        let result = try thinner.run {
             try? console.printNote("odrpack: a build is using '\(buildDirectory)': waiting for it to finish\n")
         }
         if json {

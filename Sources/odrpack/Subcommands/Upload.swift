@@ -118,11 +118,13 @@ struct Upload: ParsableCommand {
         options.waitSeconds = waitSeconds
         options.jobs = jobs
         options.apiURL = api
-        let progress = UploadProgress(enabled: !json && console.progressStyle(progress.progress) == .bar)
+        let progress = UploadProgress(bar: progress.bar(console))
         var events = UploadEvents()
-        events.started = { progress.begin(total: $0) }
+        events.started = { progress.begin(packs: $0, bytes: $1) }
         events.sent = { progress.add($0) }
-        if !json { events.finished = { pack in try? progress.print(UploadReport.line(pack)) } }
+        let json = json
+        let quiet = console.quiet
+        events.finished = { pack in try? progress.finished(printing: json || quiet ? nil : UploadReport.line(pack)) }
         let outcome: UploadOutcome
         do {
             outcome = try BackgroundAssetsUpload.run(options, events: events)
@@ -145,7 +147,7 @@ struct Upload: ParsableCommand {
             if gitHub.github { try console.printOut("::error title=odrpack upload::\(Self.escape(failure))\n") }
         }
         try gitHub.emit(outcome.diagnostics, summary: "### odrpack upload\n\n" + UploadReport.summary(outcome))
-        if !outcome.failures.isEmpty { throw ExitCode(1) }
+        if !outcome.failures.isEmpty || outcome.diagnostics.hasErrors { throw ExitCode(1) }
     }
 
     /// A workflow command's message: `%`, CR and LF escaped.

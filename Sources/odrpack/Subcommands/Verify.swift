@@ -20,7 +20,7 @@ struct Verify: ParsableCommand {
 
     func run() throws {
         let console = output.console
-        let report = try BuildVerifier().verify(directory) {
+        let report = try BuildVerifier().verify(directory, progress: progress.bar(console)) {
             try? console.printNote("odrpack: a build is using '\(directory)': waiting for it to finish\n")
         }
         if json {

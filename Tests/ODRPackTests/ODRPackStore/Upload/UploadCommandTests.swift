@@ -1,4 +1,5 @@
 import Foundation
+import ODRPackCore
 import Testing
 
 /// SPEC 13.2 against the App Store Connect stand-in: which packs go up, every request as Apple's description allows
@@ -189,6 +190,69 @@ struct UploadCommandTests {
         #expect(run.stdout.hasPrefix("::error title=odrpack upload::pack '\(packs[0].id)': App Store Connect has"))
         #expect(!standIn.calls.contains("POST /v1/backgroundAssets"))
         #expect(standIn.rejected.isEmpty)
+    }
+
+    /// A real upload stops at an archived id (exit 2); a dry run reports it with what App Store Connect has, goes on
+    /// to the other packs and the quota, and ends with exit 1 (docs/store.md#upload).
+    @Test func aDryRunReportsAnArchivedIDAndExits1() throws {
+        let build = try UploadFixture()
+        let packs = try build.packs()
+        let standIn = try AppStoreConnectStandIn(config: [
+            "assets": [
+                [
+                    "assetPackIdentifier": packs[0].id, "archived": true, "usedBytes": 7,
+                    "versions": ["COMPLETE", "FAILED"],
+                ]
+            ]
+        ])
+        let run = try build.upload([build.out, "--all", "--dry-run", "--json"], standIn)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(standIn.rejected.isEmpty, "\(standIn.rejected)")
+        #expect(Set(standIn.requests.map { $0["method"] as? String ?? "" }) == ["GET"])
+        let document = try run.json()
+        let listed = document["packs"] as? [[String: Any]] ?? []
+        let archived = listed.first { $0["assetPackId"] as? String == packs[0].id }
+        #expect(archived?["action"] as? String == "would-fail" && archived?["archived"] as? Bool == true)
+        #expect(archived?["version"] as? String == "2" && archived?["state"] as? String == "FAILED")
+        #expect(archived?["backgroundAssetId"] is String)
+        let others = listed.filter { $0["assetPackId"] as? String != packs[0].id }
+        #expect(others.count == 3 && others.allSatisfy { $0["action"] as? String == "would-upload" })
+        #expect(others.allSatisfy { $0["archived"] is NSNull })
+        let diagnostics = document["diagnostics"] as? [[String: Any]] ?? []
+        #expect(diagnostics.map { $0["code"] as? String } == ["ba-id-archived"])
+        #expect(diagnostics.first?["severity"] as? String == "error")
+        // The archived id does not count against the quota.
+        let quota = document["quota"] as? [String: Any] ?? [:]
+        #expect(quota["ids"] as? Int == 0 && quota["usedBytes"] as? Int == 0)
+        let text = try build.upload([build.out, "--all", "--dry-run", "--jobs", "1"], standIn)
+        #expect(text.status == 1)
+        #expect(
+            text.stdout.contains(
+                "would fail \(packs[0].id): \(ByteCount.format(Int64(packs[0].bytes.count))), App Store Connect has version 2 (FAILED), archived: "
+                    + "upload would stop here\n"), "\(text.stdout)")
+        #expect(text.stdout.contains(", 1 would fail (archived id) to app \(AppStoreConnectStandIn.appID)\n"))
+        #expect(text.stdout.contains("quota: 0 of 100 asset pack ids"))
+        #expect(text.stderr.contains("error: pack '\(packs[0].id)': App Store Connect has this asset pack id archived"))
+        #expect(text.stderr.contains("[ba-id-archived]"))
+        // A real upload of it is still exit 2.
+        #expect(try build.upload([build.out, "--all", "--jobs", "1"], standIn).status == 2)
+    }
+
+    /// Upload draws the one bar too: `--progress always` off a terminal prints its lines, ending with every pack and
+    /// every byte sent; none by default, none with never.
+    @Test func uploadProgressCountsPacksAndBytesSent() throws {
+        let build = try UploadFixture()
+        let packs = try build.packs()
+        let total = packs.reduce(Int64(0)) { $0 + Int64($1.bytes.count) }
+        let standIn = try AppStoreConnectStandIn()
+        let run = try build.upload([build.out, "--all", "--progress", "always"], standIn)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(
+            ProgressTests.progressLines(run.stderr).last?.hasPrefix(ProgressTests.whole(4, "packs", bytes: total))
+                == true, "\(run.stderr)")
+        #expect(!run.stdout.contains("s left"))
+        let never = try build.upload([build.out, "--all", "--progress", "never"], AppStoreConnectStandIn())
+        #expect(never.status == 0 && ProgressTests.progressLines(never.stderr).isEmpty)
     }
 
     @Test func waitPollsUntilCompleteOrReportsFailure() throws {
