@@ -78,3 +78,6 @@ with open(os.path.join(out, "odrpack.yml"), "w") as handle:
     handle.write("version: 1\nbundle-id: com.example.scale\nresources-root: Resources\nresources:\n")
     handle.writelines(entries)
     handle.write("initial-install: [world00]\nprefetch-order: [world01, world02]\n")
+    # The tree (MEDIA_MB=1024) has 1 GiB packs and 21 GB in all: past the default profile's pack, tag and
+    # total limits, which are not what this tree measures.
+    handle.write("limits:\n  max-pack-size: null\n  max-tag-size: null\n  max-total-size: null\n")
