@@ -321,8 +321,12 @@ struct PlanChecker {
             its file '\(largest.path)' alone is \(Self.over(largest.size, limit)) limit, so no split into more tags \
             can help: make that file smaller or split it into several files
             """
-        let candidates = LimitProfile.names.filter { $0 != LimitProfile.backgroundAssetsName }.compactMap(
-            LimitProfile.named)
+        // A limit the manifest's `limits` sets applies whatever the profile: the fix is there, not in another profile.
+        if LimitProfile.named(plan.profileName).map({ $0[key] != limit }) ?? true {
+            return fix + ", or raise '\(key.rawValue)' in the manifest's limits"
+        }
+        let candidates = LimitProfile.names.filter { $0 != LimitProfile.backgroundAssetsName && $0 != plan.profileName }
+            .compactMap(LimitProfile.named)
         if plan.format == .odr,
             let larger = candidates.filter({
                 ($0[key] ?? Int64.max) >= largest.size && ($0[key] ?? Int64.max) > limit

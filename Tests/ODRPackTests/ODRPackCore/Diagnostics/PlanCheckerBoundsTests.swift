@@ -156,5 +156,14 @@ import Testing
         // Many small files: splitting is the fix.
         let many = check((0..<6).map { resource("f\($0)", 100_000_000, ["many"]) })
         #expect(many.first { $0.code == .packTooLarge }?.message.contains("split its files across more tags") == true)
+
+        // A limit the manifest sets applies under every profile: the fix is the manifest's limits, never a profile
+        // (and never the profile in use).
+        var limited = manifest()
+        limited.limitOverrides = [.maxPackSize: 1000]
+        let overridden = check([resource("big.bin", 2000, ["big"])], manifest: limited)
+        let message = overridden.first { $0.code == .packTooLarge }?.message ?? ""
+        #expect(message.hasSuffix(", or raise 'max-pack-size' in the manifest's limits"), "\(message)")
+        #expect(!message.contains("profile"))
     }
 }
