@@ -142,12 +142,16 @@
   var gauges = document.getElementById("gauges");
   if (isDiff) {
     document.getElementById("gauges-section").querySelector("h2").textContent = "Downloaded again, by category";
-    var catMax = Math.max(1, data.summary.redownloadInitialInstall, data.summary.redownloadPrefetch, data.summary.redownloadOnDemand);
+    // Each bar: the bytes downloaded again out of that category's bytes in the new build.
+    var totals = data.categoryTotals || {};
     [["initial-install", data.summary.redownloadInitialInstall], ["prefetch", data.summary.redownloadPrefetch],
      ["on-demand", data.summary.redownloadOnDemand]].forEach(function (row) {
-      var g = el("div", { cls: "gauge", id: "limit-" + row[0] }, el("div", { cls: "text" }, el("span", { text: row[0] }), el("span", { text: fmt(row[1]) })),
+      var total = totals[row[0]] || 0;
+      var fraction = total > 0 ? Math.min(1, row[1] / total) : 0;
+      var right = fmt(row[1]) + " of " + fmt(total) + (total > 0 ? " (" + (fraction * 100).toFixed(1) + "%)" : "");
+      var g = el("div", { cls: "gauge", id: "limit-" + row[0] }, el("div", { cls: "text" }, el("span", { text: row[0] }), el("span", { text: right })),
                  el("div", { cls: "bar" }, el("div", { cls: "fill" })));
-      g.querySelector(".fill").style.width = (row[1] / catMax * 100) + "%";
+      g.querySelector(".fill").style.width = (fraction * 100) + "%";
       gauges.appendChild(g);
     });
   } else {

@@ -1,4 +1,5 @@
 import ODRPackBuildFormat
+import ODRPackCore
 import ODRPackDiff
 import ODRPackFormats
 
@@ -56,6 +57,15 @@ package struct DiffReportModel: Sendable {
                 ("kind", .string("diff")), ("title", .string("odrpack diff: \(oldName) → \(newName)")),
                 ("bundleId", .string(new.bundleId)), ("old", .string(oldName)), ("new", .string(newName)),
             ], at: 0)
+        // Each category's bar is what devices download again of that category's bytes in the new build, not a share of
+        // the largest figure: 1 KB again of 1 GB is a sliver, whatever the other categories do.
+        let categoryTotals = [DownloadCategory.initialInstall, .prefetch, .onDemand].map { category in
+            (
+                category.rawValue,
+                JSONValue.int(new.packs.lazy.filter { $0.category == category }.map(\.size).saturatingSum)
+            )
+        }
+        fields.append(("categoryTotals", .object(categoryTotals)))
         fields.append(("treemap", treemap.json))
         document = .object(fields)
     }

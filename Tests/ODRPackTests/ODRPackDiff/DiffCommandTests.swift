@@ -252,5 +252,24 @@ import Testing
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(html.contains("\"filesText\": \"1 moved out\""))
         #expect(html.contains("\"sizeChange\": \"-200 B\""))
+        // The page's category bars are each category's bytes downloaded again out of its bytes in the new build.
+        let manifest =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: project.path("v2/odrpack-manifest.json"))))
+            as? [String: Any]
+        var totals: [String: Int] = [:]
+        for pack in manifest?["packs"] as? [[String: Any]] ?? [] {
+            totals[pack["category"] as? String ?? "", default: 0] += pack["size"] as? Int ?? 0
+        }
+        #expect(
+            html.contains(
+                """
+                "categoryTotals": {
+                    "initial-install": \(totals["initial-install"] ?? 0),
+                    "prefetch": \(totals["prefetch"] ?? 0),
+                    "on-demand": \(totals["on-demand"] ?? 0)
+                  }
+                """), "\(totals)")
+        #expect((totals["prefetch"] ?? 0) > 0)
     }
 }
