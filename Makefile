@@ -77,8 +77,9 @@ endif
 	@if ! python3 -c 'import cryptography' >/dev/null 2>&1; then \
 		echo "installing python3-cryptography (the App Store Connect stand-in checks upload's tokens with it)"; \
 		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
-		( [ "$(UNAME)" != Darwin ] && $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq python3-cryptography ) \
-			|| python3 -m pip install --quiet cryptography || echo "cryptography could not be installed: the upload tests will be skipped"; \
+		( [ "$(UNAME)" != Darwin ] && $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq python3-cryptography ); \
+		python3 -c 'import cryptography' >/dev/null 2>&1 || python3 -m pip install --quiet cryptography \
+			|| echo "cryptography could not be installed: the upload tests will be skipped"; \
 	fi
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
