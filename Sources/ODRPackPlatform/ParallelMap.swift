@@ -1,25 +1,27 @@
 import Foundation
 
 /// Maps on `jobs` threads, taking work in input order; results keep the input order. More jobs than cores get
-/// threads of their own (signers and packagers mostly wait, so `--jobs N` means N at once, docs/commands.md).
-/// An error stops the work not yet started; the error of the earliest input is rethrown, so failures are deterministic.
+/// threads of their own (signers and packagers mostly wait, so `--jobs N` means N at once, docs/commands.md), and so
+/// does work that waits on the network whatever the core count (`ownThreads`: `upload`'s packs and parts, which
+/// GCD's pool, sized to the cores, would serialize). An error stops the work not yet started; the error of the
+/// earliest input is rethrown, once every started input has finished, so failures are deterministic.
 package func parallelMap<Input, Output>(
-    _ inputs: [Input], jobs: Int = SystemCall.processorCount,
+    _ inputs: [Input], jobs: Int = SystemCall.processorCount, ownThreads: Bool = false,
     _ transform: (Input) throws -> Output
 ) throws -> [Output] {
-    try parallelMap(inputs, jobs: jobs, perWorker: { () }) { _, input in try transform(input) }
+    try parallelMap(inputs, jobs: jobs, ownThreads: ownThreads, perWorker: { () }) { _, input in try transform(input) }
 }
 
 /// As above, with one `Worker` per thread (buffers, zlib states) that is never shared between threads.
 package func parallelMap<Input, Output, Worker>(
-    _ inputs: [Input], jobs: Int, perWorker makeWorker: () -> Worker,
+    _ inputs: [Input], jobs: Int, ownThreads: Bool = false, perWorker makeWorker: () -> Worker,
     _ transform: (Worker, Input) throws -> Output
 ) throws -> [Output] {
     if inputs.isEmpty { return [] }
     let workers = max(1, min(jobs, inputs.count))
     return try withoutActuallyEscaping(transform) { transform in
         let work = ParallelWork(inputs: inputs, workers: (0..<workers).map { _ in makeWorker() }, transform: transform)
-        if workers <= SystemCall.processorCount {
+        if workers <= SystemCall.processorCount && !ownThreads {
             DispatchQueue.concurrentPerform(iterations: workers) { work.run(worker: $0) }
         } else {
             // concurrentPerform never runs more at once than there are cores.

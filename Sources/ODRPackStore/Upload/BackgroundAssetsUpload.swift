@@ -51,7 +51,7 @@ package enum BackgroundAssetsUpload {
         events.started(archives.count, total)
         let uploader = PackUploader(
             api: api, app: app, record: shared, jobs: options.jobs, waitSeconds: options.waitSeconds, events: events)
-        let packs = try UploadWorkers.map(archives, jobs: options.jobs) { archive -> UploadOutcome.Pack in
+        let packs = try parallelMap(archives, jobs: options.jobs, ownThreads: true) { archive -> UploadOutcome.Pack in
             let pack = try uploader.upload(archive)
             events.finished(pack)
             return pack

@@ -22,7 +22,7 @@ struct DryRun: Sendable {
             uniquingKeysWith: { first, second in
                 first.archived ? second : first
             })
-        let packs = try UploadWorkers.map(archives, jobs: jobs) { archive -> UploadOutcome.Pack in
+        let packs = try parallelMap(archives, jobs: jobs, ownThreads: true) { archive -> UploadOutcome.Pack in
             let pack = try look(at: archive, asset: byID[archive.assetPackId])
             events.finished(pack)
             return pack

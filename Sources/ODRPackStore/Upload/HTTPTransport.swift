@@ -6,7 +6,7 @@ import ODRPackPlatform
 #endif
 
 /// One HTTP exchange at a time per caller, over URLSession (FoundationNetworking, libcurl, on Linux): blocking calls,
-/// since `upload` runs its packs and parts on threads of its own (`UploadWorkers`). No cookies, no cache, no
+/// since `upload` runs its packs and parts on threads of its own (`parallelMap(ownThreads:)`). No cookies, no cache, no
 /// credential store: every header a request carries is the one the caller gives.
 final class HTTPTransport: Sendable {
     struct Response: Sendable {

@@ -149,7 +149,7 @@ struct PackUploader: Sendable {
         defer { SystemCall.closeFile(descriptor) }
         let client = api.client
         let events = self.events
-        let outcomes = try UploadWorkers.map(reservation.operations, jobs: jobs) { operation -> Bool in
+        let outcomes = try parallelMap(reservation.operations, jobs: jobs, ownThreads: true) { operation -> Bool in
             if operation.hasExpired() { return false }
             guard operation.length <= Int64(Int.max) else {
                 throw ODRPackError.unusableInput("pack '\(pack.assetPackId)': an upload part is too large to send")
