@@ -48,10 +48,10 @@ package struct BuildVerifier {
             lock = nil
         }
         return try withExtendedLifetime(lock) {
-            if SystemCall.status(folder + "/" + BuildManifest.previousFileName, followingLinks: false) != nil {
+            if SystemCall.status(folder + "/" + TemporaryName.previousManifest, followingLinks: false) != nil {
                 throw ODRPackError.unusableInput(
                     """
-                    '\(folder)' was left by an interrupted build (it holds '\(BuildManifest.previousFileName)'): its packs \
+                    '\(folder)' was left by an interrupted build (it holds '\(TemporaryName.previousManifest)'): its packs \
                     are part old, part new; run the build again
                     """
                 )

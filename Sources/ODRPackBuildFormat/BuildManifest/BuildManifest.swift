@@ -5,9 +5,6 @@ import ODRPackCore
 package struct BuildManifest: Sendable, Equatable {
     static let schemaVersion = 1
     package static let fileName = "odrpack-manifest.json"
-    /// Where a build keeps the previous manifest while it replaces packs in place (docs/build-output.md#atomic): while
-    /// this file is in a build folder, the folder is an interrupted build's, which `verify` refuses (exit 2).
-    package static let previousFileName = ".odrpack-tmp-previous-manifest.json"
 
     package struct File: Sendable, Equatable {
         /// The file's destination inside the pack and the app (docs/manifest.md#destinations).
