@@ -2,6 +2,7 @@
 and text that does (JSON, plists, shaders)."""
 import os
 import random
+import sys
 
 WORDS = ("panda bamboo crane river stone lantern gate spawn enemy tile height width speed jump climb water "
          "forest temple shadow light color alpha beta gamma vertex fragment texture sample normal").split()
@@ -58,3 +59,12 @@ def write_manifest(out, generator, bundle_id, entries, tail):
         for path, tags in entries:
             handle.write(f"  - path: {path}\n    tags: [{', '.join(tags)}]\n")
         handle.write(tail)
+
+
+def output_folder(doc):
+    """The generator's output folder, its first argument: a missing one, or one that looks like an option (`--help`),
+    prints the generator's usage and exits, so a question never becomes a gigabyte-sized folder named `--help`."""
+    if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
+        print(doc.strip())
+        sys.exit(0 if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help") else 64)
+    return sys.argv[1]

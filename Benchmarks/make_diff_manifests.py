@@ -10,7 +10,9 @@ import os
 import random
 import sys
 
-out = sys.argv[1]
+from corpus_kit import output_folder
+
+out = output_folder(__doc__)
 os.makedirs(out, exist_ok=True)
 rng = random.Random(8)
 

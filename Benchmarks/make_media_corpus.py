@@ -8,9 +8,9 @@ Usage: make_media_corpus.py OUTPUT_DIR [SCALE]   (SCALE 1.0 is about 450 MB)
 import os
 import sys
 
-from corpus_kit import Corpus, write_manifest
+from corpus_kit import Corpus, output_folder, write_manifest
 
-out = sys.argv[1]
+out = output_folder(__doc__)
 scale = float(sys.argv[2]) if len(sys.argv) > 2 else 1.0
 corpus = Corpus(os.path.join(out, "Resources"), 67)
 

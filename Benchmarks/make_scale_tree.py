@@ -14,7 +14,9 @@ import os
 import random
 import sys
 
-out = sys.argv[1]
+from corpus_kit import output_folder
+
+out = output_folder(__doc__)
 files = int(sys.argv[2])
 media_mb = float(sys.argv[3]) if len(sys.argv) > 3 else 4.0
 packs = int(sys.argv[4]) if len(sys.argv) > 4 else 20

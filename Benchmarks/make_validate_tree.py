@@ -7,7 +7,9 @@ import os
 import random
 import sys
 
-out = sys.argv[1]
+from corpus_kit import output_folder
+
+out = output_folder(__doc__)
 files = int(sys.argv[2]) if len(sys.argv) > 2 else 200_000
 folders = 2_000
 rng = random.Random(20261121)
