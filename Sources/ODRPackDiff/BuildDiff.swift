@@ -98,25 +98,9 @@ package struct BuildDiff: Sendable {
     package init(old: BuildManifest, new: BuildManifest) {
         let oldPacks = Dictionary(old.packs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let newPacks = Dictionary(new.packs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-
-        // Where every file lives on each side: a file has one tag set, so one pack.
-        // Paths by their bytes: NFC and NFD spellings of one name are two files (docs/manifest.md#tags).
-        var oldHome: [PathKey: (pack: String, file: BuildManifest.File)] = [:]
-        for pack in old.packs { for file in pack.files { oldHome[PathKey(file.path)] = (pack.id, file) } }
-        var newHome: [PathKey: (pack: String, file: BuildManifest.File)] = [:]
-        for pack in new.packs { for file in pack.files { newHome[PathKey(file.path)] = (pack.id, file) } }
-
-        var moves: [Move] = []
-        var moved = Set<PathKey>()
-        for (path, now) in newHome {
-            guard let before = oldHome[path], before.pack != now.pack else { continue }
-            moves.append(
-                Move(
-                    path: path.path, fromPack: before.pack, toPack: now.pack,
-                    modified: !Self.sameContent(before.file, now.file)))
-            moved.insert(path)
-        }
-        moves.sort { $0.path.precedesByCodePoint($1.path) }
+        let ids = Set(oldPacks.keys).union(newPacks.keys).sorted()
+        let files = Self.compareFiles(old: old, new: new, ids: ids)
+        let moves = files.moves
         var movedIn: [String: [String]] = [:]
         var movedOut: [String: [String]] = [:]
         for move in moves {
@@ -125,7 +109,7 @@ package struct BuildDiff: Sendable {
         }
 
         var changes: [PackChange] = []
-        for id in Set(oldPacks.keys).union(newPacks.keys).sorted() {
+        for (rank, id) in ids.enumerated() {
             let before = oldPacks[id]
             let after = newPacks[id]
             let reference = (after ?? before)!
@@ -138,19 +122,10 @@ package struct BuildDiff: Sendable {
             change.newPriority = after?.priority
             change.movedIn = movedIn[id] ?? []
             change.movedOut = movedOut[id] ?? []
-            let oldFiles = Dictionary(
-                (before?.files ?? []).map { (PathKey($0.path), $0) }, uniquingKeysWith: { first, _ in first })
-            let newFiles = Dictionary(
-                (after?.files ?? []).map { (PathKey($0.path), $0) }, uniquingKeysWith: { first, _ in first })
-            change.added = newFiles.keys.filter { oldFiles[$0] == nil && !moved.contains($0) }.map(\.path).sorted {
-                $0.precedesByCodePoint($1)
-            }
-            change.removed = oldFiles.keys.filter { newFiles[$0] == nil && !moved.contains($0) }.map(\.path).sorted {
-                $0.precedesByCodePoint($1)
-            }
-            change.modified = newFiles.keys.filter { path in
-                oldFiles[path].map { !Self.sameContent($0, newFiles[path]!) } ?? false
-            }.map(\.path).sorted { $0.precedesByCodePoint($1) }
+            let tally = files.packs[rank]
+            change.added = tally.added
+            change.removed = tally.removed
+            change.modified = tally.modified
             switch (before, after) {
             case (nil, _?): change.status = .added
             case (_?, nil): change.status = .removed
@@ -158,10 +133,7 @@ package struct BuildDiff: Sendable {
                 let sameContent =
                     before.contentHash != nil && after.contentHash != nil
                     ? before.contentHash == after.contentHash
-                    : oldFiles.count == newFiles.count
-                        && newFiles.allSatisfy { path, file in
-                            oldFiles[path].map { Self.sameContent($0, file) } ?? false
-                        }
+                    : tally.oldPaths == tally.newPaths && tally.samePaths == tally.newPaths
                 // Anything a device receives: the files, the archive's bytes (Info.plist holds the priority), and
                 // the category, which decides when it downloads (docs/commands.md#diff).
                 change.archiveChanged =
@@ -216,8 +188,10 @@ package struct BuildDiff: Sendable {
         }
     }
 
-    static func sameContent(_ a: BuildManifest.File, _ b: BuildManifest.File) -> Bool {
-        if let first = a.sha256, let second = b.sha256 { return first == second && a.size == b.size }
-        return a.size == b.size
+    /// Whether file `a` of `old` and `b` of `new` hold the same bytes: same hash and size, or the same size where
+    /// either has no hash.
+    static func sameContent(_ old: BuildManifest.Files, _ a: Int, _ new: BuildManifest.Files, _ b: Int) -> Bool {
+        guard old.size(at: a) == new.size(at: b) else { return false }
+        return old.sameSHA256(a, as: b, of: new) ?? true
     }
 }

@@ -178,18 +178,22 @@ package struct AppThinner {
     static let convertedExtensions: Set<String> = ["strings", "stringsdict", "plist", "png"]
 
     func packedFiles(of manifest: BuildManifest, in location: Location) throws -> PackedFiles {
-        let candidates = manifest.packs.flatMap { pack in pack.files.map { (pack: pack, file: $0) } }
+        // Every file as (pack index, file index): 16 bytes a file, where copies of the packs and files took hundreds.
+        let packs = manifest.packs
+        let candidates = packs.indices.flatMap { pack in packs[pack].files.indices.map { (pack: pack, file: $0) } }
         let findings = try parallelMap(
             candidates, jobs: SystemCall.processorCount, perWorker: { ReadBuffer(size: 1 << 20) }
-        ) { buffer, item in
-            try Self.compare(
-                location.base + "/" + item.file.path, with: item.file, pack: item.pack.tags.joined(separator: "+"),
+        ) { buffer, index in
+            let file = packs[index.pack].files[index.file]
+            return try Self.compare(
+                location.base + "/" + file.path, with: file, pack: packs[index.pack].tags.joined(separator: "+"),
                 insideOf: location.realApp, buffer: buffer)
         }
         var found = PackedFiles()
         var converted: [String] = []
         var matched = Set<String>()
-        for (item, finding) in zip(candidates, findings) {
+        for (index, finding) in zip(candidates, findings) {
+            let item = (pack: packs[index.pack], file: packs[index.pack].files[index.file])
             let path = location.relativeBase + item.file.path
             switch finding {
             case .absent: continue

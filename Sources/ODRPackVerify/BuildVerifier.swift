@@ -91,11 +91,12 @@ package struct BuildVerifier {
             ? BackgroundAssetsLayout.archivePath(of: BackgroundAssetsIdentity.assetPackID(tags: pack.tags))
             : AppleManifests.packsFolder + "/" + PackIdentity.fileName(bundleID: bundleId, tags: pack.tags)
         if pack.file != file { add("the manifest gives the file '\(pack.file)'; its tags make '\(file)'") }
-        let total = pack.files.lazy.map(\.size).saturatingSum
+        let files = pack.files
+        let total = files.indices.lazy.map(files.size(at:)).saturatingSum
         if total != pack.size { add("the manifest gives the pack size \(pack.size); its files add up to \(total)") }
-        let hashes = pack.files.compactMap(\.sha256)
-        if let recorded = pack.contentHash, hashes.count == pack.files.count {
-            let computed = PackArchiveFacts.contentHash(zip(pack.files, hashes).lazy.map { ($0.path, $0.size, $1) })
+        if let recorded = pack.contentHash, files.indices.allSatisfy(files.hasSHA256(at:)) {
+            let computed = PackArchiveFacts.contentHash(
+                files.indices.lazy.map { (files.path(at: $0), files.size(at: $0), files.sha256(at: $0)!) })
             if computed != recorded {
                 add("the manifest's contentHash is not the hash of its files' paths, sizes and sha256s")
             }

@@ -24,8 +24,11 @@ enum ManifestFigures {
             if pack.tags.isEmpty || zip(pack.tags, pack.tags.dropFirst()).contains(where: { !($0 < $1) }) {
                 add("pack '\(pack.id)' has tags \(pack.tags), not a sorted list of distinct tags")
             }
-            if let path = zip(pack.files, pack.files.dropFirst()).first(where: { !$0.path.precedesByCodePoint($1.path) }
-            )?.1.path {
+            let files = pack.files
+            if let index = files.indices.dropFirst().first(where: {
+                files.comparePath($0 - 1, with: $0, of: files) >= 0
+            }) {
+                let path = files.path(at: index)
                 add("the files of pack '\(pack.id)' are not sorted by path, each once: '\(path)' is out of place")
             }
             let category = PackPlanner.category(tags: pack.tags, initialInstall: initial, prefetch: prefetch)

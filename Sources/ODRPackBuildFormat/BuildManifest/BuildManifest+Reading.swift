@@ -28,35 +28,58 @@ extension BuildManifest {
         return (path, folder.isEmpty ? "." : folder, false)
     }
 
-    /// Reads a build folder's manifest, or the manifest file itself.
+    /// Reads a build folder's manifest, or the manifest file itself, as a stream: the document is never held whole
+    /// (docs/build-output.md#bounded).
+    /// - Parameter chunkSize: the bytes read at a time (tests read a few at a time, so every token crosses a chunk).
     /// - Throws: `ODRPackError.unusableInput` when it is missing, unreadable or corrupt (exit 2).
-    package static func load(_ path: String) throws -> (manifest: BuildManifest, folder: String) {
+    package static func load(_ path: String, chunkSize: Int = 1 << 20) throws -> (
+        manifest: BuildManifest, folder: String
+    ) {
         let (file, folder, isFolder) = try location(of: path)
-        let data: [UInt8]
-        switch LocalFileSystem().contents(of: file) {
-        case .success(let bytes):
-            data = bytes
-        case .failure(let error):
-            throw ODRPackError.unusableInput(
+        func unreadable(_ error: SystemError) -> ODRPackError {
+            ODRPackError.unusableInput(
                 isFolder && error.code == ENOENT
                     ? "'\(path)' has no \(fileName): is it a finished odrpack build folder?"
                     : "cannot read '\(file)': \(error.reason)")
         }
+        let descriptor: Int32
+        switch SystemCall.openForReading(file) {
+        case .success(let opened): descriptor = opened
+        case .failure(let error): throw unreadable(error)
+        }
+        defer { SystemCall.closeFile(descriptor) }
+        var offset: Int64 = 0
+        var reader = JSONReader(chunkSize: chunkSize) { buffer in
+            let count = SystemCall.readFully(descriptor, into: buffer.baseAddress!, count: buffer.count, at: offset)
+            guard count >= 0 else { throw SystemError.last }
+            offset += Int64(count)
+            return count
+        }
         do {
-            return (try data.withUnsafeBytes { try BuildManifest(json: $0.bindMemory(to: UInt8.self)) }, folder)
-        } catch JSONReader.Failure.syntax {
-            throw ODRPackError.unusableInput(
+            return (try BuildManifest(reading: &reader), folder)
+        } catch {
+            if let failure = reader.readFailure as? SystemError { throw unreadable(failure) }
+            throw Self.loadFailure(error, file: file)
+        }
+    }
+
+    /// The exit-2 error for what reading the manifest at `file` threw.
+    static func loadFailure(_ error: any Error, file: String) -> any Error {
+        switch error {
+        case JSONReader.Failure.syntax:
+            return ODRPackError.unusableInput(
                 "'\(file)' is not valid JSON (truncated or corrupt): rebuild it with odrpack build")
-        } catch JSONReader.Failure.shape(let problem) {
-            throw ODRPackError.unusableInput(
+        case JSONReader.Failure.shape(let problem):
+            return ODRPackError.unusableInput(
                 "'\(file)' is not a complete odrpack build manifest: \(problem): rebuild it with odrpack build")
-        } catch let mismatch as SchemaMismatch {
-            throw ODRPackError.unusableInput(
+        case let mismatch as SchemaMismatch:
+            return ODRPackError.unusableInput(
                 """
                 '\(file)' has schemaVersion \(mismatch.version); this odrpack reads \(schemaVersion): rebuild it with \
                 this version
                 """
             )
+        default: return error
         }
     }
 
@@ -65,9 +88,15 @@ extension BuildManifest {
         try parallelMap(paths) { try load($0).manifest }
     }
 
-    /// Reads the manifest with `JSONReader`; the schema version must come before anything it decides.
+    /// Reads the manifest from memory.
     package init(json bytes: UnsafeBufferPointer<UInt8>) throws {
         var reader = JSONReader(bytes)
+        try self.init(reading: &reader)
+    }
+
+    /// Reads the manifest with `JSONReader`, from memory or a stream; the schema version must come before anything it
+    /// decides.
+    package init(reading reader: inout JSONReader) throws {
         var version: Int?
         var bundle: String?
         var profile: String?
@@ -186,7 +215,7 @@ extension BuildManifest {
         for pack in packs {
             try add(pack.size, to: &sizes, "pack sizes")
             try add(pack.archiveSize ?? 0, to: &archives, "archive sizes")
-            for file in pack.files { try add(file.size, to: &files, "file sizes") }
+            for index in pack.files.indices { try add(pack.files.size(at: index), to: &files, "file sizes") }
         }
         for tag in tags { try add(tag.size, to: &tagSizes, "tag sizes") }
     }
@@ -206,29 +235,87 @@ extension JSONReader {
         else { throw JSONReader.Failure.shape("\(what) '\(text.prefix(80))' is not a lowercase hex SHA-256") }
         return text
     }
+
+    /// `sha256(_:)` as its 32 bytes, written into `digest`, without making a `String` of it.
+    mutating func sha256(_ what: String, into digest: UnsafeMutableRawBufferPointer) throws {
+        try stringBytes(what) { text, _ in
+            var valid = text.count == 64
+            if valid {
+                for index in 0..<32 {
+                    guard let high = BuildManifest.Files.nibble(text[index * 2]),
+                        let low = BuildManifest.Files.nibble(text[index * 2 + 1])
+                    else {
+                        valid = false
+                        break
+                    }
+                    digest[index] = high << 4 | low
+                }
+            }
+            guard valid else {
+                let shown = String(decoding: text, as: UTF8.self)
+                throw JSONReader.Failure.shape("\(what) '\(shown.prefix(80))' is not a lowercase hex SHA-256")
+            }
+        }
+    }
 }
 
-extension BuildManifest.File {
-    init(_ reader: inout JSONReader) throws {
-        var path: String?
+extension BuildManifest.Files {
+    /// Reads one file object and appends it, its path and hash straight from the reader's bytes.
+    mutating func append(_ reader: inout JSONReader, scratch: inout [UInt8]) throws {
+        var hasPath = false
         var source: String?
         var size: Int64?
-        var sha256: String?
+        var hasHash = false
+        var digest = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        scratch.removeAll(keepingCapacity: true)
         try reader.object("a file") { reader, key in
             switch key {
-            case "path": path = try reader.string("a file's path")
+            case "path":
+                try reader.stringBytes("a file's path") { bytes, _ in
+                    scratch.removeAll(keepingCapacity: true)
+                    scratch.append(contentsOf: bytes)
+                }
+                hasPath = true
             case "source": source = try reader.string("a file's source")
             case "size": size = try reader.count("a file's size")
-            case "sha256": sha256 = try reader.sha256("a file's sha256")
+            case "sha256":
+                try withUnsafeMutableBytes(of: &digest) { try reader.sha256("a file's sha256", into: $0) }
+                hasHash = true
             default: try reader.skip()
             }
         }
-        let plainPath = try required(path, "path")
-        guard RelativePath.isPlain(plainPath) else {
-            throw JSONReader.Failure.shape("the file path '\(plainPath)' is not a plain relative path")
+        guard hasPath else { throw JSONReader.Failure.shape("missing 'path'") }
+        try scratch.withUnsafeBufferPointer { path in
+            guard RelativePath.isPlain(bytes: path) else {
+                throw JSONReader.Failure.shape(
+                    "the file path '\(String(decoding: path, as: UTF8.self))' is not a plain relative path")
+            }
         }
-        self.init(
-            path: plainPath, source: source, size: try required(size, "size"), sha256: try required(sha256, "sha256"))
+        let bytes = try required(size, "size")
+        guard hasHash else { throw JSONReader.Failure.shape("missing 'sha256'") }
+        scratch.withUnsafeBufferPointer { path in
+            withUnsafeBytes(of: &digest) { append(path: path, source: source, size: bytes, sha256: $0) }
+        }
+    }
+}
+
+extension RelativePath {
+    /// `isPlain` of a path's UTF-8 bytes.
+    static func isPlain(bytes path: UnsafeBufferPointer<UInt8>) -> Bool {
+        var componentLength = 0
+        var dots = 0
+        for byte in path {
+            if byte == 0 { return false }
+            if byte == UInt8(ascii: "/") {
+                if componentLength == 0 || componentLength == dots && dots <= 2 { return false }
+                componentLength = 0
+                dots = 0
+            } else {
+                componentLength += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
+            }
+        }
+        return !(componentLength == 0 || componentLength == dots && dots <= 2)
     }
 }
 
@@ -239,7 +326,7 @@ extension BuildManifest.Pack {
         var tags: [String]?
         var category: DownloadCategory?
         var size: Int64?
-        var files: [BuildManifest.File]?
+        var files: BuildManifest.Files?
         var priority: Double??
         var archiveSize: Int64?
         var archiveSha256: String?
@@ -269,8 +356,9 @@ extension BuildManifest.Pack {
             case "downloadPolicy": downloadPolicy = try DownloadPolicy(&reader)
             case "version": version = try reader.count("a pack's version")
             case "files":
-                var list: [BuildManifest.File] = []
-                try reader.array("a pack's files") { list.append(try BuildManifest.File(&$0)) }
+                var list = BuildManifest.Files()
+                var scratch: [UInt8] = []
+                try reader.array("a pack's files") { try list.append(&$0, scratch: &scratch) }
                 files = list
             default: try reader.skip()
             }

@@ -132,7 +132,7 @@ extension BuildManifest {
     }
 
     /// What `JSONValue` writes for a pack's `files` array at its place in the document (nesting level 3).
-    private func filesJSON(_ files: [File]) -> [UInt8] {
+    private func filesJSON(_ files: Files) -> [UInt8] {
         if files.isEmpty { return Array("[]".utf8) }
         var output: [UInt8] = []
         output.reserveCapacity(files.count * (hasArchives ? 192 : 96))

@@ -27,7 +27,8 @@ package struct BuildManifest: Sendable, Equatable {
         package var archiveSize: Int64?
         package var archiveSha256: String?
         package var contentHash: String?
-        package var files: [File]
+        /// Compact: a million files take their paths' bytes and about 50 bytes each (docs/build-output.md#bounded).
+        package var files: Files
         /// Background Assets builds only (docs/background-assets.md): the asset pack id, its download policy, and its version
         /// (nil in a plan, which knows no previous build).
         package var assetPackId: String?
@@ -138,11 +139,13 @@ extension BuildManifest {
                 tags: pack.tags,
                 category: pack.category, priority: pack.priority, size: pack.size,
                 archiveSize: facts?.archiveSize, archiveSha256: facts?.archiveSha256, contentHash: facts?.contentHash,
-                files: pack.files.enumerated().map { index, file in
-                    File(
-                        path: file.path, source: file.isPlaced ? file.source : nil, size: file.size,
-                        sha256: facts?.files[index].sha256)
-                },
+                files: Files(
+                    pack.files.indices.lazy.map { index in
+                        let file = pack.files[index]
+                        return File(
+                            path: file.path, source: file.isPlaced ? file.source : nil, size: file.size,
+                            sha256: facts?.files[index].sha256)
+                    }),
                 assetPackId: backgroundAssets ? pack.assetPackID : nil,
                 downloadPolicy: backgroundAssets ? plan.downloadPolicy(of: pack) : nil,
                 version: backgroundAssets ? versions?[pack.id] : nil)

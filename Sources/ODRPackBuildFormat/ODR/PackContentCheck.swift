@@ -7,14 +7,14 @@ import ODRPackPlatform
 /// diagnostic whose subject is the pack's file (docs/diagnostics.md).
 package struct PackContentCheck {
     let pack: BuildManifest.Pack
-    /// By path bytes: NFC and NFD spellings of one name are two files (docs/manifest.md#tags).
-    var expected: [PathKey: BuildManifest.File]
+    /// The pack's files by path bytes: NFC and NFD spellings of one name are two files (docs/manifest.md#tags).
+    var expected: PathTable
     package var diagnostics: [Diagnostic] = []
     var sawInfo = false
 
     package init(pack: BuildManifest.Pack) {
         self.pack = pack
-        expected = Dictionary(pack.files.map { (PathKey($0.path), $0) }, uniquingKeysWith: { first, _ in first })
+        expected = PathTable(pack.files)
     }
 
     /// An error about this pack: "<pack file>: <text>", the pack's file as its subject.
@@ -46,7 +46,8 @@ package struct PackContentCheck {
                     """
                 )
             }
-        } else if let file = expected.removeValue(forKey: PathKey(name)) {
+        } else if let index = expected.take(name) {
+            let file = pack.files[index]
             if size != file.size {
                 problem(.verifyEntryMismatch, "'\(name)' is \(size) bytes, the manifest says \(file.size)")
             } else if let recorded = file.sha256, recorded != sha256 {
@@ -59,8 +60,71 @@ package struct PackContentCheck {
 
     package mutating func finish() {
         if !sawInfo { problem(.verifyEntryMismatch, "the pack has no Info.plist") }
-        for path in expected.keys.map(\.path).sorted(by: { $0.precedesByCodePoint($1) }) {
+        for path in expected.untaken.map(pack.files.path(at:)).sorted(by: { $0.precedesByCodePoint($1) }) {
             problem(.verifyEntryMismatch, "'\(path)' is missing from the pack")
         }
+    }
+}
+
+extension PackContentCheck {
+    /// A pack's files found by path bytes: an open-addressing table of file indices over the manifest's compact file
+    /// list, 4 bytes a slot, where a map of paths took a `String` and a `File` a file (docs/build-output.md#bounded).
+    /// A path listed twice is found once, at its first index.
+    struct PathTable {
+        let files: BuildManifest.Files
+        /// File index + 1 in each slot, 0 for an empty one; a power of two at least twice the file count.
+        private var slots: [UInt32]
+        /// Whether each file was taken (or is a repeat of an earlier path, never to be taken).
+        private var taken: [Bool]
+
+        init(_ files: BuildManifest.Files) {
+            self.files = files
+            var capacity = 16
+            while capacity < files.count * 2 { capacity *= 2 }
+            slots = Array(repeating: 0, count: capacity)
+            taken = Array(repeating: false, count: files.count)
+            for index in files.indices {
+                let found = files.withPath(at: index) { find($0) }
+                if case .free(let slot) = found {
+                    slots[slot] = UInt32(index + 1)
+                } else {
+                    taken[index] = true
+                }
+            }
+        }
+
+        private enum Probe {
+            case found(Int)
+            case free(Int)
+        }
+
+        private func find(_ path: UnsafeBufferPointer<UInt8>) -> Probe {
+            var hasher = Hasher()
+            hasher.combine(bytes: UnsafeRawBufferPointer(path))
+            let mask = slots.count - 1
+            var slot = hasher.finalize() & mask
+            while true {
+                let entry = Int(slots[slot])
+                if entry == 0 { return .free(slot) }
+                let same = files.withPath(at: entry - 1) {
+                    $0.count == path.count
+                        && (path.isEmpty || memcmp($0.baseAddress!, path.baseAddress!, path.count) == 0)
+                }
+                if same { return .found(entry - 1) }
+                slot = (slot + 1) & mask
+            }
+        }
+
+        /// The index of the file at `path`, the first time it is asked for; nil when the pack lists no such file or
+        /// it was taken already.
+        mutating func take(_ path: String) -> Int? {
+            var path = path
+            guard case .found(let index) = path.withUTF8({ find($0) }), !taken[index] else { return nil }
+            taken[index] = true
+            return index
+        }
+
+        /// The files never taken, in list order.
+        var untaken: [Int] { taken.indices.filter { !taken[$0] } }
     }
 }

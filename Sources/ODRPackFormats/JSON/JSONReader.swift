@@ -2,6 +2,11 @@ import Foundation
 
 /// A small pull parser over UTF-8 JSON bytes: the caller walks the document it expects and skips the rest.
 /// Much faster than building a generic tree, for the large manifests `diff` and `verify` read.
+///
+/// The bytes come from memory, or from a stream read in chunks (`init(chunkSize:read:)`): a window over the document
+/// that holds the bytes not yet consumed (and the start of a string or number being read), refilled as the reader
+/// advances, so a manifest of a million files is read in a few MiB (docs/build-output.md#bounded). Positions in
+/// failures are offsets in the whole document either way.
 package struct JSONReader {
     package enum Failure: Error {
         /// Not JSON at all (truncated, corrupt), at a byte offset.
@@ -10,19 +15,107 @@ package struct JSONReader {
         case shape(String)
     }
 
-    let bytes: UnsafeBufferPointer<UInt8>
+    /// Where the bytes of a streamed document come from, and the window that holds them.
+    final class Stream {
+        /// Fills the buffer with the next bytes of the document; 0 at its end. A thrown error ends the document
+        /// (the parse then fails) and is kept in `failure` for the caller to report instead.
+        let read: (UnsafeMutableRawBufferPointer) throws -> Int
+        var storage: UnsafeMutableBufferPointer<UInt8>
+        var ended = false
+        var failure: (any Error)?
+
+        init(chunkSize: Int, read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) {
+            self.read = read
+            storage = .allocate(capacity: max(chunkSize, 1))
+        }
+
+        deinit { storage.deallocate() }
+    }
+
+    private let stream: Stream?
+    /// The bytes at offsets `base ..< end` of the document.
+    private var window: UnsafePointer<UInt8>?
+    private var base = 0
+    private var end: Int
     package var position = 0
     /// Objects and arrays open around the current position; bounded so that no input can exhaust the stack.
     private var depth = 0
     static let maximumDepth = 256
 
-    package init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    package init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        stream = nil
+        window = bytes.baseAddress
+        end = bytes.count
+    }
 
-    private var current: UInt8? { position < bytes.count ? bytes[position] : nil }
+    /// A document read through `read` in chunks of `chunkSize` bytes (a string or number longer than that grows the
+    /// window to hold it).
+    package init(chunkSize: Int = 1 << 20, read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) {
+        let stream = Stream(chunkSize: chunkSize, read: read)
+        self.stream = stream
+        window = UnsafePointer(stream.storage.baseAddress)
+        end = 0
+    }
+
+    /// The error `read` threw, when it ended the document early: the cause of any failure that followed.
+    package var readFailure: (any Error)? { stream?.failure }
+
+    /// The byte at `offset` (at or after `position`), reading more of a stream while keeping the bytes from `keep` on;
+    /// nil past the end.
+    @inline(__always)
+    private mutating func byteAt(_ offset: Int, keeping keep: Int) -> UInt8? {
+        if offset < end { return window.unsafelyUnwrapped[offset - base] }
+        return slowByte(at: offset, keeping: keep)
+    }
+
+    private mutating func slowByte(at offset: Int, keeping keep: Int) -> UInt8? {
+        while offset >= end {
+            guard refill(keeping: keep) else { return nil }
+        }
+        return window.unsafelyUnwrapped[offset - base]
+    }
+
+    /// Reads more of the stream into the window, which then starts at `keep`; false at the end of the document.
+    private mutating func refill(keeping keep: Int) -> Bool {
+        guard let stream, !stream.ended else { return false }
+        let kept = end - keep
+        if kept >= stream.storage.count {
+            let larger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: stream.storage.count * 2)
+            larger.baseAddress!.update(from: stream.storage.baseAddress! + (keep - base), count: kept)
+            stream.storage.deallocate()
+            stream.storage = larger
+        } else if kept > 0 {
+            let start = stream.storage.baseAddress!
+            start.update(from: start + (keep - base), count: kept)
+        }
+        base = keep
+        window = UnsafePointer(stream.storage.baseAddress)
+        let room = UnsafeMutableRawBufferPointer(
+            start: stream.storage.baseAddress! + kept, count: stream.storage.count - kept)
+        let count: Int
+        do {
+            count = try stream.read(room)
+        } catch {
+            stream.failure = error
+            stream.ended = true
+            end = base + kept
+            return false
+        }
+        end = base + kept + max(0, min(count, room.count))
+        if count <= 0 { stream.ended = true }
+        return count > 0
+    }
+
+    /// The bytes at `start ..< stop`, which `byte(at:keeping: start)` has brought into the window.
+    private func bytes(_ start: Int, _ stop: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: window.map { $0 + (start - base) }, count: stop - start)
+    }
+
+    private mutating func current() -> UInt8? { byteAt(position, keeping: position) }
 
     mutating func skipSpace() {
-        while position < bytes.count {
-            switch bytes[position] {
+        while let byte = byteAt(position, keeping: position) {
+            switch byte {
             case 0x20, 0x0A, 0x0D, 0x09: position += 1
             default: return
             }
@@ -31,7 +124,7 @@ package struct JSONReader {
 
     package mutating func peek() -> UInt8? {
         skipSpace()
-        return current
+        return current()
     }
 
     mutating func expect(_ byte: UInt8) throws {
@@ -99,45 +192,57 @@ package struct JSONReader {
     }
 
     package mutating func isNull() -> Bool {
-        guard peek() == UInt8(ascii: "n"), position + 4 <= bytes.count, bytes[position + 1] == UInt8(ascii: "u"),
-            bytes[position + 2] == UInt8(ascii: "l"), bytes[position + 3] == UInt8(ascii: "l")
+        guard peek() == UInt8(ascii: "n"), byteAt(position + 1, keeping: position) == UInt8(ascii: "u"),
+            byteAt(position + 2, keeping: position) == UInt8(ascii: "l"),
+            byteAt(position + 3, keeping: position) == UInt8(ascii: "l")
         else { return false }
         position += 4
         return true
     }
 
     package mutating func string(_ what: String) throws -> String {
+        try stringBytes(what) { bytes, _ in String(decoding: bytes, as: UTF8.self) }
+    }
+
+    /// Calls `body` with a string's bytes (escapes resolved, checked to be UTF-8) and its offset, without making a
+    /// `String` of them: the paths and hashes of a million files go straight into compact storage.
+    package mutating func stringBytes<T>(
+        _ what: String, _ body: (UnsafeBufferPointer<UInt8>, Int) throws -> T
+    ) throws -> T {
         guard peek() == UInt8(ascii: "\"") else { throw try shapeOrSyntax("\(what) must be a string") }
         position += 1
         let start = position
-        while position < bytes.count {
-            let byte = bytes[position]
+        while let byte = byteAt(position, keeping: start) {
             if byte == UInt8(ascii: "\"") {
-                let text = try Self.validated(UnsafeBufferPointer(rebasing: bytes[start..<position]), at: start)
+                let text = bytes(start, position)
+                try Self.validate(text, at: start)
                 position += 1
-                return text
+                return try body(text, start)
             }
-            if byte == UInt8(ascii: "\\") { return try escapedString(from: start) }
+            if byte == UInt8(ascii: "\\") {
+                let scalars = try escapedString(from: start)
+                return try scalars.withUnsafeBufferPointer { try body($0, start) }
+            }
             if byte < 0x20 { throw Failure.syntax(position) }
             position += 1
         }
         throw Failure.syntax(position)
     }
 
-    private mutating func escapedString(from start: Int) throws -> String {
-        var scalars: [UInt8] = Array(bytes[start..<position])
-        while position < bytes.count {
-            let byte = bytes[position]
+    private mutating func escapedString(from start: Int) throws -> [UInt8] {
+        var scalars: [UInt8] = Array(bytes(start, position))
+        while let next = current() {
             position += 1
-            if byte == UInt8(ascii: "\"") {
-                return try scalars.withUnsafeBufferPointer { try Self.validated($0, at: start) }
+            if next == UInt8(ascii: "\"") {
+                try scalars.withUnsafeBufferPointer { try Self.validate($0, at: start) }
+                return scalars
             }
-            if byte < 0x20 { throw Failure.syntax(position - 1) }
-            guard byte == UInt8(ascii: "\\") else {
-                scalars.append(byte)
+            if next < 0x20 { throw Failure.syntax(position - 1) }
+            guard next == UInt8(ascii: "\\") else {
+                scalars.append(next)
                 continue
             }
-            guard let escape = current else { break }
+            guard let escape = current() else { break }
             position += 1
             switch escape {
             case UInt8(ascii: "n"): scalars.append(0x0A)
@@ -149,8 +254,7 @@ package struct JSONReader {
                 var value = try hex4()
                 // A surrogate must come as a high one followed by an escaped low one; anything else is not text.
                 if (0xD800..<0xDC00).contains(value) {
-                    guard current == UInt8(ascii: "\\"), position + 1 < bytes.count,
-                        bytes[position + 1] == UInt8(ascii: "u")
+                    guard current() == UInt8(ascii: "\\"), byteAt(position + 1, keeping: position) == UInt8(ascii: "u")
                     else {
                         throw Failure.syntax(position)
                     }
@@ -168,8 +272,10 @@ package struct JSONReader {
         throw Failure.syntax(position)
     }
 
-    /// The bytes as a String, or a syntax failure when they are not UTF-8.
-    private static func validated(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws -> String {
+    /// A syntax failure when the bytes are not UTF-8.
+    private static func validate(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws {
+        // Plain ASCII (nearly every path and hash) is UTF-8 as it is.
+        if !bytes.contains(where: { $0 >= 0x80 }) { return }
         // Decoding replaces what is not UTF-8, so the text has the same bytes exactly when they were valid.
         // (Faster here than the generic String(validating:as:).)
         var text = String(decoding: bytes, as: UTF8.self)
@@ -178,19 +284,18 @@ package struct JSONReader {
                 && (bytes.isEmpty || memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
         }
         guard valid else { throw Failure.syntax(offset) }
-        return text
     }
 
     private mutating func hex4() throws -> UInt32 {
-        guard position + 4 <= bytes.count else { throw Failure.syntax(position) }
+        guard byteAt(position + 3, keeping: position) != nil else { throw Failure.syntax(position) }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            let byte = bytes[position]
+            let next = current()!
             let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            switch next {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = next - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = next - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = next - UInt8(ascii: "A") + 10
             default: throw Failure.syntax(position)
             }
             value = value << 4 | UInt32(digit)
@@ -222,7 +327,7 @@ package struct JSONReader {
     private mutating func numberText(_ what: String) throws -> String {
         skipSpace()
         let start = position
-        while let byte = current,
+        while let byte = byteAt(position, keeping: start),
             byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".")
                 || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
@@ -230,10 +335,9 @@ package struct JSONReader {
             position += 1
         }
         guard position > start else { throw try shapeOrSyntax("\(what) must be a number") }
-        guard Self.isJSONNumber(UnsafeBufferPointer(rebasing: bytes[start..<position])) else {
-            throw Failure.syntax(start)
-        }
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        let text = bytes(start, position)
+        guard Self.isJSONNumber(text) else { throw Failure.syntax(start) }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// JSON's number grammar: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
@@ -266,11 +370,13 @@ package struct JSONReader {
         switch peek() {
         case UInt8(ascii: "{"): try object("value") { reader, _ in try reader.skip() }
         case UInt8(ascii: "["): try array("value") { try $0.skip() }
-        case UInt8(ascii: "\""): _ = try string("value")
+        case UInt8(ascii: "\""): try stringBytes("value") { _, _ in }
         case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
             let start = position
-            while let byte = current, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) { position += 1 }
-            let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+            while let byte = byteAt(position, keeping: start), (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) {
+                position += 1
+            }
+            let word = String(decoding: bytes(start, position), as: UTF8.self)
             guard ["true", "false", "null"].contains(word) else { throw Failure.syntax(start) }
         case nil: throw Failure.syntax(position)
         default:

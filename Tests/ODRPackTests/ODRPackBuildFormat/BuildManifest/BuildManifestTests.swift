@@ -30,7 +30,7 @@ import Testing
                     id: "p", file: "OnDemandResources/p.assetpack", tags: ["a"], category: .initialInstall,
                     priority: 0.9500000000000001, size: 5, archiveSize: archives ? 123 : nil,
                     archiveSha256: archives ? String(repeating: "0", count: 64) : nil,
-                    contentHash: archives ? String(repeating: "f", count: 64) : nil, files: files)
+                    contentHash: archives ? String(repeating: "f", count: 64) : nil, files: .init(files))
             ])
     }
 
@@ -73,7 +73,9 @@ import Testing
         (empty.id, empty.files) = ("q", [])
         var undigested = manifest.packs[0]
         undigested.id = "r"
-        undigested.files[1].sha256 = nil
+        var files = Array(undigested.files)
+        files[1].sha256 = nil
+        undigested.files = .init(files)
         manifest.packs += [empty, undigested]
         let reference = JSONValue.object(manifest.jsonMembers).serialized()
         #expect(manifest.serialized() == reference)
@@ -271,5 +273,98 @@ import Testing
             let output = try CommandRunner.run(command, in: project.root)
             #expect(output.status == 2 && output.stderr.contains("not valid JSON"), "\(command)")
         }
+    }
+
+    /// `load` reads the file as a stream: the same model as a read from memory, in chunks of any size.
+    @Test func aStreamedLoadReadsTheSameModel() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("streamed-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var manifest = Self.sample(archives: true)
+        var mixed = manifest.packs[0]
+        mixed.id = "r"
+        mixed.files = .init(
+            Array(mixed.files) + [
+                BuildManifest.File(path: "z/a", source: "y/a", size: 3, sha256: String(repeating: "9", count: 64))
+            ])
+        manifest.packs.append(mixed)
+        let bytes = Array(manifest.serialized().utf8)
+        let path = folder + "/" + BuildManifest.fileName
+        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        let fromMemory = try bytes.withUnsafeBufferPointer { try BuildManifest(json: $0) }
+        for chunkSize in [1, 2, 7, 64, 1 << 20] {
+            #expect(try BuildManifest.load(folder, chunkSize: chunkSize).manifest == fromMemory)
+        }
+    }
+
+    /// Cut at every byte, the complete manifest fails with the message a read from memory gives, streamed in chunks
+    /// smaller than any token: never a crash, never a different offset or message.
+    @Test func aTruncatedManifestFailsAlikeAtEveryByte() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cut-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/" + BuildManifest.fileName
+        let bytes = Array(Self.complete.utf8)
+        for end in 0..<bytes.count {
+            let cut = Array(bytes[..<end])
+            FileManager.default.createFile(atPath: path, contents: Data(cut))
+            let expected: String
+            do {
+                _ = try cut.withUnsafeBufferPointer { try BuildManifest(json: $0) }
+                expected = "read"
+            } catch {
+                expected = "\(BuildManifest.loadFailure(error, file: path))"
+            }
+            for chunkSize in [1, 3] {
+                var got = "read"
+                do { _ = try BuildManifest.load(path, chunkSize: chunkSize) } catch { got = "\(error)" }
+                #expect(got == expected, "cut at \(end), chunks of \(chunkSize)")
+            }
+        }
+    }
+
+    /// A manifest that cannot be read (here a folder in its place) is an exit-2 error naming the file and the reason.
+    @Test func anUnreadableManifestSaysSo() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("unreadable-\(UUID().uuidString)")
+            .path
+        try FileManager.default.createDirectory(
+            atPath: folder + "/" + BuildManifest.fileName, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect {
+            _ = try BuildManifest.load(folder)
+        } throws: { error in
+            "\(error)".contains("cannot read '\(folder)/\(BuildManifest.fileName)': Is a directory")
+        }
+    }
+
+    /// The compact file list holds what it was given: paths by their bytes (NFC and NFD stay two), sources only where
+    /// given, a hash per file or none, and equality by content.
+    @Test func theCompactFileListHoldsEveryFileAsGiven() {
+        let nfc = "caf\u{E9}.txt"
+        let nfd = "cafe\u{301}.txt"
+        let given = [
+            BuildManifest.File(path: nfd, size: 1, sha256: nil),
+            BuildManifest.File(path: nfc, source: "src/x", size: 2, sha256: String(repeating: "0a", count: 32)),
+            BuildManifest.File(path: "", size: 0, sha256: nil),
+            BuildManifest.File(path: "b", size: Int64.max, sha256: String(repeating: "f", count: 64)),
+        ]
+        let files = BuildManifest.Files(given)
+        #expect(Array(files) == given)
+        #expect(files.map(\.path) == [nfd, nfc, "", "b"])
+        #expect(files.comparePath(0, with: 1, of: files) != 0)
+        #expect(files.comparePath(0, with: 1, of: files) < 0)  // "e" (0x65) before "é" (0xC3)
+        #expect(files.sameSHA256(1, as: 1, of: files) == true && files.sameSHA256(0, as: 1, of: files) == nil)
+        #expect(files == BuildManifest.Files(given) && files != BuildManifest.Files(given.dropLast()))
+        var changed = given
+        changed[3].sha256 = String(repeating: "e", count: 64)
+        #expect(files != BuildManifest.Files(changed))
+        #expect(
+            BuildManifest.Files(
+                given.map {
+                    var file = $0
+                    file.sha256 = nil
+                    return file
+                }
+            ).allSatisfy { $0.sha256 == nil })
     }
 }

@@ -1,0 +1,171 @@
+import Foundation
+import ODRPackPlatform
+
+extension BuildManifest {
+    /// A pack's files, stored compactly: every path's bytes in one arena, sizes in one array, each SHA-256 as 32 raw
+    /// bytes, and the few sources that differ from their path by index. A million files take their paths and about
+    /// 50 bytes each, where an array of `File` values took several hundred (docs/build-output.md#bounded). It reads as
+    /// a random-access collection of `File` values, so code that walks `pack.files` does not see the difference.
+    ///
+    /// Built by appending only, so two lists of the same files have the same storage and `==` compares it directly.
+    package struct Files: RandomAccessCollection, Sendable, Equatable, ExpressibleByArrayLiteral {
+        /// Every path's UTF-8 bytes, one after the other.
+        private var arena: [UInt8] = []
+        /// Where each path ends in `arena` (the next starts there).
+        private var ends: [Int] = []
+        private var sizes: [Int64] = []
+        /// 32 bytes per file once any file has a hash (zeros for one without); empty while none has.
+        private var hashes: [UInt8] = []
+        /// The files without a hash, once `hashes` is in use: none in a build's manifest, every one in a plan's.
+        private var unhashed: Set<Int> = []
+        /// The sources that differ from the path, by file index.
+        private var sources: [Int: String] = [:]
+
+        package init() {}
+
+        package init(_ files: some Sequence<File>) {
+            for file in files { append(file) }
+        }
+
+        package init(arrayLiteral files: File...) { self.init(files) }
+
+        package var startIndex: Int { 0 }
+        package var endIndex: Int { sizes.count }
+
+        package subscript(index: Int) -> File {
+            File(path: path(at: index), source: sources[index], size: sizes[index], sha256: sha256(at: index))
+        }
+
+        /// Room for `count` files whose paths take about `pathBytes` bytes.
+        package mutating func reserveCapacity(_ count: Int, pathBytes: Int = 0) {
+            ends.reserveCapacity(count)
+            sizes.reserveCapacity(count)
+            arena.reserveCapacity(pathBytes)
+        }
+
+        package mutating func append(_ file: File) {
+            var path = file.path
+            path.withUTF8 { arena.append(contentsOf: $0) }
+            var digest: [UInt8]?
+            if let hex = file.sha256 {
+                digest = Self.digest(hex: hex)
+            }
+            appendRecord(source: file.source, size: file.size, sha256: digest)
+        }
+
+        /// Appends a file whose path is `path`'s bytes (UTF-8, checked by the caller) and whose hash is 32 raw bytes.
+        package mutating func append(
+            path: UnsafeBufferPointer<UInt8>, source: String?, size: Int64, sha256: UnsafeRawBufferPointer?
+        ) {
+            arena.append(contentsOf: path)
+            appendRecord(source: source, size: size, sha256: sha256.map { Array($0) })
+        }
+
+        private mutating func appendRecord(source: String?, size: Int64, sha256: [UInt8]?) {
+            let index = sizes.count
+            ends.append(arena.count)
+            sizes.append(size)
+            if let source { sources[index] = source }
+            if let sha256, sha256.count == 32 {
+                if hashes.isEmpty && index > 0 {
+                    hashes = [UInt8](repeating: 0, count: index * 32)
+                    unhashed = Set(0..<index)
+                }
+                hashes.append(contentsOf: sha256)
+            } else if !hashes.isEmpty {
+                hashes.append(contentsOf: repeatElement(0, count: 32))
+                unhashed.insert(index)
+            }
+        }
+
+        /// The path of file `index`.
+        package func path(at index: Int) -> String {
+            withPath(at: index) { String(decoding: $0, as: UTF8.self) }
+        }
+
+        /// Calls `body` with the bytes of file `index`'s path.
+        package func withPath<T>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+            let start = index == 0 ? 0 : ends[index - 1]
+            return try arena.withUnsafeBufferPointer {
+                try body(UnsafeBufferPointer(rebasing: $0[start..<ends[index]]))
+            }
+        }
+
+        /// The path bytes of file `index` of these files against those of file `other` of `files`: <0, 0 or >0 in
+        /// code-point order (the order of UTF-8 bytes), the order every list of the manifest is written in.
+        package func comparePath(_ index: Int, with other: Int, of files: Files) -> Int {
+            withPath(at: index) { left in
+                files.withPath(at: other) { right in
+                    let common = Swift.min(left.count, right.count)
+                    if common > 0 {
+                        let order = memcmp(left.baseAddress!, right.baseAddress!, common)
+                        if order != 0 { return Int(order) }
+                    }
+                    return left.count - right.count
+                }
+            }
+        }
+
+        package func size(at index: Int) -> Int64 { sizes[index] }
+
+        package func source(at index: Int) -> String? { sources[index] }
+
+        /// Whether file `index` has a hash.
+        package func hasSHA256(at index: Int) -> Bool {
+            !hashes.isEmpty && (unhashed.isEmpty || !unhashed.contains(index))
+        }
+
+        /// The lowercase hex SHA-256 of file `index`, nil when it has none (a plan's files).
+        package func sha256(at index: Int) -> String? {
+            guard hasSHA256(at: index) else { return nil }
+            return hashes.withUnsafeBufferPointer { bytes in
+                String(unsafeUninitializedCapacity: 64) { text in
+                    let digits = Array("0123456789abcdef".utf8)
+                    for offset in 0..<32 {
+                        let byte = bytes[index * 32 + offset]
+                        text[offset * 2] = digits[Int(byte >> 4)]
+                        text[offset * 2 + 1] = digits[Int(byte & 0x0F)]
+                    }
+                    return 64
+                }
+            }
+        }
+
+        /// Whether files `index` of these and `other` of `files` both have hashes and they are the same.
+        package func sameSHA256(_ index: Int, as other: Int, of files: Files) -> Bool? {
+            guard hasSHA256(at: index), files.hasSHA256(at: other) else { return nil }
+            return hashes.withUnsafeBufferPointer { left in
+                files.hashes.withUnsafeBufferPointer { right in
+                    memcmp(left.baseAddress! + index * 32, right.baseAddress! + other * 32, 32) == 0
+                }
+            }
+        }
+
+        /// The total of the path bytes: what `reserveCapacity(_:pathBytes:)` takes for a copy.
+        package var pathBytes: Int { arena.count }
+
+        /// The 32 bytes of a 64-digit lowercase hex SHA-256, nil for anything else.
+        static func digest(hex: String) -> [UInt8]? {
+            var hex = hex
+            return hex.withUTF8 { text -> [UInt8]? in
+                guard text.count == 64 else { return nil }
+                var digest = [UInt8](repeating: 0, count: 32)
+                for index in 0..<32 {
+                    guard let high = nibble(text[index * 2]), let low = nibble(text[index * 2 + 1]) else { return nil }
+                    digest[index] = high << 4 | low
+                }
+                return digest
+            }
+        }
+
+        /// A lowercase hex digit's value.
+        @inline(__always)
+        static func nibble(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+            default: return nil
+            }
+        }
+    }
+}
