@@ -26,8 +26,8 @@ extension BuildDiff {
     typealias FileSlot = UInt64
 
     /// Compares the builds' files by a merge of both sides in path order, paths by their bytes (NFC and NFD spellings
-    /// of one name are two files, docs/manifest.md#tags): two arrays of 8 bytes a file besides the manifests, where
-    /// maps of paths took hundreds of bytes a file (docs/build-output.md#bounded).
+    /// of one name are two files, docs/manifest.md#tags): nothing a file besides the manifests (a cursor per pack),
+    /// where maps of paths took hundreds of bytes a file (docs/build-output.md#bounded).
     ///
     /// The rules are those of maps by path: a file's home on each side is the last pack listing it; a file whose home
     /// pack id differs between the sides moved. For each pack id (its first pack on each side), a path on the new side
@@ -43,28 +43,26 @@ extension BuildDiff {
         let newFiles = new.packs.map(\.files)
         let oldRanks = ranks(old.packs)
         let newRanks = ranks(new.packs)
-        let oldOrder = pathOrder(oldFiles)
-        let newOrder = pathOrder(newFiles)
+        var oldCursor = PathCursor(oldFiles)
+        var newCursor = PathCursor(newFiles)
         var result = FileComparison(packs: Array(repeating: PackFiles(), count: ids.count))
 
-        var i = 0
-        var j = 0
-        while i < oldOrder.count || j < newOrder.count {
+        var oldGroup: [FileSlot] = []
+        var newGroup: [FileSlot] = []
+        while true {
             // The next path, and the slots that list it on each side.
             let order: Int
-            if i == oldOrder.count {
-                order = 1
-            } else if j == newOrder.count {
-                order = -1
-            } else {
-                order = compare(oldOrder[i], oldFiles, newOrder[j], newFiles)
+            switch (oldCursor.head, newCursor.head) {
+            case (nil, nil): return result
+            case (_?, nil): order = -1
+            case (nil, _?): order = 1
+            case (let before?, let after?): order = compare(before, oldFiles, after, newFiles)
             }
-            let oldGroup = i..<(order <= 0 ? groupEnd(oldOrder, from: i, oldFiles) : i)
-            let newGroup = j..<(order >= 0 ? groupEnd(newOrder, from: j, newFiles) : j)
-            i = oldGroup.upperBound
-            j = newGroup.upperBound
-            let sample =
-                oldGroup.isEmpty ? (newOrder[newGroup.lowerBound], newFiles) : (oldOrder[oldGroup.lowerBound], oldFiles)
+            oldGroup.removeAll(keepingCapacity: true)
+            newGroup.removeAll(keepingCapacity: true)
+            if order <= 0 { oldCursor.popGroup(into: &oldGroup) }
+            if order >= 0 { newCursor.popGroup(into: &newGroup) }
+            let sample = oldGroup.isEmpty ? (newGroup[0], newFiles) : (oldGroup[0], oldFiles)
             var pathText: String?
             func path() -> String {
                 if let pathText { return pathText }
@@ -74,7 +72,8 @@ extension BuildDiff {
             }
 
             var moved = false
-            if let oldHome = oldGroup.last.map({ oldOrder[$0] }), let newHome = newGroup.last.map({ newOrder[$0] }),
+            // The home is the last listing: the highest pack index, then file index, which is the largest slot.
+            if let oldHome = oldGroup.max(), let newHome = newGroup.max(),
                 oldRanks[pack(oldHome)].rank != newRanks[pack(newHome)].rank
             {
                 moved = true
@@ -85,17 +84,20 @@ extension BuildDiff {
                         modified: !sameContent(
                             oldFiles[pack(oldHome)], file(oldHome), newFiles[pack(newHome)], file(newHome))))
             }
-            // The first slot of each primary pack on a side (slots are in pack order, then file order).
-            func firsts(_ group: Range<Int>, _ order: [FileSlot], _ ranks: [(rank: Int, primary: Bool)]) -> [FileSlot] {
+            // The first slot of each primary pack on a side: its first listing of the path.
+            func firsts(_ group: [FileSlot], _ ranks: [(rank: Int, primary: Bool)]) -> [FileSlot] {
                 var slots: [FileSlot] = []
-                for index in group where ranks[pack(order[index])].primary {
-                    if let last = slots.last, pack(last) == pack(order[index]) { continue }
-                    slots.append(order[index])
+                for slot in group where ranks[pack(slot)].primary {
+                    if let index = slots.firstIndex(where: { pack($0) == pack(slot) }) {
+                        slots[index] = min(slots[index], slot)
+                    } else {
+                        slots.append(slot)
+                    }
                 }
                 return slots
             }
-            let oldFirsts = firsts(oldGroup, oldOrder, oldRanks)
-            let newFirsts = firsts(newGroup, newOrder, newRanks)
+            let oldFirsts = firsts(oldGroup, oldRanks)
+            let newFirsts = firsts(newGroup, newRanks)
             for slot in newFirsts {
                 let id = newRanks[pack(slot)].rank
                 result.packs[id].newPaths += 1
@@ -117,7 +119,6 @@ extension BuildDiff {
                 }
             }
         }
-        return result
     }
 
     @inline(__always) static func pack(_ slot: FileSlot) -> Int { Int(slot >> 32) }
@@ -130,63 +131,86 @@ extension BuildDiff {
         aFiles[pack(a)].comparePath(file(a), with: file(b), of: bFiles[pack(b)])
     }
 
-    /// The end of the run of slots from `start` that share its path.
-    static func groupEnd(_ order: [FileSlot], from start: Int, _ files: [BuildManifest.Files]) -> Int {
-        var end = start + 1
-        while end < order.count && compare(order[start], files, order[end], files) == 0 { end += 1 }
-        return end
-    }
+    /// One build's files in path order (then pack order, then file order), by a merge of its packs' lists that
+    /// holds nothing but a cursor per pack: a build writes each list sorted, and a list that is not gets an order of
+    /// its own (docs/build-output.md#bounded).
+    struct PathCursor {
+        let files: [BuildManifest.Files]
+        /// Per pack, its files' order when its list is not sorted by path.
+        var orders: [[Int]?]
+        /// Per pack, the position of its next file in its order.
+        var positions: [Int]
+        /// The packs with files left, as a min-heap by their next file.
+        var heap: [Int] = []
 
-    /// Every file of the packs, in path order, then pack order, then file order: each pack's list sorted (a build
-    /// writes it sorted, so this is one check), then the packs' runs merged pairwise.
-    static func pathOrder(_ files: [BuildManifest.Files]) -> [FileSlot] {
-        var runs: [[FileSlot]] = files.enumerated().map { packIndex, list in
-            var run = list.indices.map { FileSlot(packIndex) << 32 | FileSlot($0) }
-            let sorted = zip(run, run.dropFirst()).allSatisfy { compare($0, files, $1, files) <= 0 }
-            if !sorted {
-                run.sort { left, right in
-                    let order = compare(left, files, right, files)
-                    return order != 0 ? order < 0 : left < right
-                }
+        init(_ files: [BuildManifest.Files]) {
+            self.files = files
+            orders = files.indices.map { packIndex in
+                let list = files[packIndex]
+                let sorted = list.indices.dropFirst().allSatisfy { list.comparePath($0 - 1, with: $0, of: list) <= 0 }
+                return sorted
+                    ? nil
+                    : list.indices.sorted { left, right in
+                        let order = list.comparePath(left, with: right, of: list)
+                        return order != 0 ? order < 0 : left < right
+                    }
             }
-            return run
+            positions = Array(repeating: 0, count: files.count)
+            for packIndex in files.indices where !files[packIndex].isEmpty { push(packIndex) }
         }
-        while runs.count > 1 {
-            var merged: [[FileSlot]] = []
-            merged.reserveCapacity((runs.count + 1) / 2)
-            var index = 0
-            while index < runs.count {
-                if index + 1 == runs.count {
-                    merged.append(runs[index])
-                } else {
-                    merged.append(merge(runs[index], runs[index + 1], files))
-                }
-                runs[index] = []
-                if index + 1 < runs.count { runs[index + 1] = [] }
-                index += 2
-            }
-            runs = merged
-        }
-        return runs.first ?? []
-    }
 
-    /// Two runs in path order merged; on equal paths the left run's slots (earlier packs) first.
-    static func merge(_ left: [FileSlot], _ right: [FileSlot], _ files: [BuildManifest.Files]) -> [FileSlot] {
-        var result: [FileSlot] = []
-        result.reserveCapacity(left.count + right.count)
-        var i = 0
-        var j = 0
-        while i < left.count && j < right.count {
-            if compare(right[j], files, left[i], files) < 0 {
-                result.append(right[j])
-                j += 1
-            } else {
-                result.append(left[i])
-                i += 1
+        /// Pack `packIndex`'s next file.
+        func slot(of packIndex: Int) -> FileSlot {
+            let position = positions[packIndex]
+            return FileSlot(packIndex) << 32 | FileSlot(orders[packIndex]?[position] ?? position)
+        }
+
+        var head: FileSlot? { heap.first.map(slot(of:)) }
+
+        /// Whether pack `a`'s next file comes before pack `b`'s.
+        func precedes(_ a: Int, _ b: Int) -> Bool {
+            let order = BuildDiff.compare(slot(of: a), files, slot(of: b), files)
+            return order != 0 ? order < 0 : a < b
+        }
+
+        mutating func push(_ packIndex: Int) {
+            heap.append(packIndex)
+            var child = heap.count - 1
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard precedes(heap[child], heap[parent]) else { break }
+                heap.swapAt(child, parent)
+                child = parent
             }
         }
-        result.append(contentsOf: left[i...])
-        result.append(contentsOf: right[j...])
-        return result
+
+        /// Takes the next file, moving its pack on.
+        mutating func pop() -> FileSlot {
+            let packIndex = heap[0]
+            let taken = slot(of: packIndex)
+            positions[packIndex] += 1
+            if positions[packIndex] == files[packIndex].count {
+                heap[0] = heap[heap.count - 1]
+                heap.removeLast()
+            }
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1
+                guard left < heap.count else { break }
+                var least = left
+                if left + 1 < heap.count && precedes(heap[left + 1], heap[left]) { least = left + 1 }
+                guard precedes(heap[least], heap[parent]) else { break }
+                heap.swapAt(least, parent)
+                parent = least
+            }
+            return taken
+        }
+
+        /// Takes every file that shares the next one's path.
+        mutating func popGroup(into group: inout [FileSlot]) {
+            let first = pop()
+            group.append(first)
+            while let next = head, BuildDiff.compare(first, files, next, files) == 0 { group.append(pop()) }
+        }
     }
 }

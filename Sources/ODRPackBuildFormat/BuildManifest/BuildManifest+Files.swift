@@ -24,7 +24,9 @@ extension BuildManifest {
         package init() {}
 
         package init(_ files: some Sequence<File>) {
+            reserveCapacity(files.underestimatedCount)
             for file in files { append(file) }
+            shrinkToFit()
         }
 
         package init(arrayLiteral files: File...) { self.init(files) }
@@ -41,6 +43,22 @@ extension BuildManifest {
             ends.reserveCapacity(count)
             sizes.reserveCapacity(count)
             arena.reserveCapacity(pathBytes)
+        }
+
+        /// Drops the room that growing by appends left (up to half of each array): a reader calls it once a pack's list
+        /// is complete, so the manifest holds its files and not twice their size.
+        package mutating func shrinkToFit() {
+            func exact<T>(_ array: inout [T]) {
+                guard array.capacity > array.count + array.count / 8 + 16 else { return }
+                var copy: [T] = []
+                copy.reserveCapacity(array.count)
+                copy.append(contentsOf: array)
+                array = copy
+            }
+            exact(&arena)
+            exact(&ends)
+            exact(&sizes)
+            exact(&hashes)
         }
 
         package mutating func append(_ file: File) {

@@ -359,6 +359,7 @@ extension BuildManifest.Pack {
                 var list = BuildManifest.Files()
                 var scratch: [UInt8] = []
                 try reader.array("a pack's files") { try list.append(&$0, scratch: &scratch) }
+                list.shrinkToFit()
                 files = list
             default: try reader.skip()
             }
