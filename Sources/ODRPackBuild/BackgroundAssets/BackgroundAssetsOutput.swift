@@ -224,26 +224,30 @@ struct BackgroundAssetsOutput: PackOutput {
             changes,
             make: {
                 // Every pack's <id>.json (rewritten where it was edited), AssetPackTags.json and the download manifest.
-                var documents = OutputCommit.Documents(manifest: manifest.serializedBytes())
+                var documents = OutputCommit.Documents(
+                    manifest: StreamedDocument { sink in try manifest.write(to: &sink) })
                 for (index, pack) in plan.packs.enumerated() {
                     documents.files.append(
                         (
                             packsPath + "/" + BackgroundAssetsLayout.manifestName(of: pack.assetPackID),
-                            Data(manifests[index].utf8)
+                            StreamedDocument(bytes: Array(manifests[index].utf8))
                         ))
                 }
                 documents.files.append(
                     (
                         packsPath + "/" + BackgroundAssetsLayout.tagsFile,
-                        Data(BackgroundAssetsDocuments.assetPackTags(manifest).utf8)
+                        StreamedDocument(bytes: Array(BackgroundAssetsDocuments.assetPackTags(manifest).utf8))
                     ))
                 if hosting == .self, let urlPrefix = options.urlPrefix {
                     documents.files.append(
                         (
                             sitePath + "/" + BackgroundAssetsLayout.downloadManifestFile,
-                            Data(
-                                BackgroundAssetsDocuments.downloadManifest(manifest, urlPrefix: urlPrefix, live: live)
-                                    .utf8)
+                            StreamedDocument(
+                                bytes: Array(
+                                    BackgroundAssetsDocuments.downloadManifest(
+                                        manifest, urlPrefix: urlPrefix, live: live
+                                    )
+                                    .utf8))
                         ))
                 }
                 return (documents, ())
