@@ -236,7 +236,7 @@ struct BackgroundAssetsOutput: PackOutput {
                 documents.files.append(
                     (
                         packsPath + "/" + BackgroundAssetsLayout.tagsFile,
-                        StreamedDocument(bytes: Array(BackgroundAssetsDocuments.assetPackTags(manifest).utf8))
+                        BackgroundAssetsDocuments.assetPackTagsDocument(manifest)
                     ))
                 if hosting == .self, let urlPrefix = options.urlPrefix {
                     documents.files.append(
