@@ -193,7 +193,7 @@ struct BackgroundAssetsOutput: PackOutput {
     }
 
     func commit(facts: [String: PackArchiveFacts], written: [Int], previous: BuildState) throws
-        -> (manifest: BuildManifest, removed: [String], state: BuildState)
+        -> (manifest: @Sendable () -> BuildManifest, removed: [String], state: BuildState)
     {
         let hosting = plan.backgroundAssets.hosting
         let (versions, live) = try versions(facts)
@@ -265,7 +265,7 @@ struct BackgroundAssetsOutput: PackOutput {
         }
         // The packs' temporary folders (their ba-package manifests and staging), now that the archives are in place.
         removeTemporaryFiles()
-        return (manifest, removed.filter { $0.hasSuffix(".aar") }, state)
+        return ({ manifest }, removed.filter { $0.hasSuffix(".aar") }, state)
     }
 
     /// The names of `BackgroundAssets/` this build keeps.

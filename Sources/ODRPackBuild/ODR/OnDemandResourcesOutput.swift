@@ -74,9 +74,9 @@ struct OnDemandResourcesOutput: PackOutput {
     }
 
     func commit(facts: [String: PackArchiveFacts], written: [Int], previous: BuildState) throws
-        -> (manifest: BuildManifest, removed: [String], state: BuildState)
+        -> (manifest: @Sendable () -> BuildManifest, removed: [String], state: BuildState)
     {
-        let manifest = BuildManifest(plan: plan, archives: facts)
+        let manifest = ManifestSource(plan: plan, facts: facts)
         // Opened before anything retires it: unchanged packs' parts are copied from it.
         let previousParts = PreviousManifestParts(path: outputPath + "/" + BuildManifest.fileName, previous: previous)
         let removed = try stalePacks()
@@ -97,17 +97,17 @@ struct OnDemandResourcesOutput: PackOutput {
             })
         state.outputFingerprint = fingerprint(facts)
         for name in outputNames { state.outputs[name] = BuildState.stamp(atPath: outputPath + "/" + name) }
-        return (manifest, removed, state)
+        return ({ [plan] in BuildManifest(plan: plan, archives: facts) }, removed, state)
     }
 
     /// Everything the other output files are made of (the plan and the facts): the state for the next build, and the
     /// documents, each streamed into its file when the commit writes it (docs/build-output.md#bounded). Writing the
     /// manifest records where each keyed part went in `parts`, for the next build.
     private func documents(
-        _ manifest: BuildManifest, facts: [String: PackArchiveFacts], reusing previousParts: PreviousManifestParts?,
+        _ manifest: ManifestSource, facts: [String: PackArchiveFacts], reusing previousParts: PreviousManifestParts?,
         parts: Locked<[String: BuildState.ManifestPart]>
     ) throws -> (OutputCommit.Documents, BuildState) {
-        let keys = manifest.packs.indices.map(manifest.partKey)
+        let keys = plan.packs.indices.map { manifest.pack($0).partKey(0) }
         let apple = AppleManifests.assetPackManifest(
             plan, facts: facts, urlPrefix: options.urlPrefix,
             packsURL: "http://127.0.0.1" + AppleManifests.percentEncoded(packsPath + "/"))
@@ -131,22 +131,49 @@ struct OnDemandResourcesOutput: PackOutput {
     /// Writes the manifest into `sink`, each pack's part copied from the previous build's file when its key (`keys`, by
     /// pack index) is unchanged; returns where each keyed part went, for the next build.
     static func write(
-        _ manifest: BuildManifest, keys: [String?], reusing previousParts: PreviousManifestParts?,
+        _ manifest: ManifestSource, keys: [String?], reusing previousParts: PreviousManifestParts?,
         to sink: inout DocumentSink
     ) throws -> [String: BuildState.ManifestPart] {
-        let placed = try manifest.write(to: &sink) { index, sink in
-            guard let key = keys[index], let bytes = previousParts?.part(id: manifest.packs[index].id, key: key) else {
-                return false
-            }
-            try sink.append(bytes)
-            return true
-        }
+        let placed = try manifest.outline.write(
+            to: &sink,
+            reusing: { index, sink in
+                guard let key = keys[index],
+                    let bytes = previousParts?.part(id: manifest.outline.packs[index].id, key: key)
+                else { return false }
+                try sink.append(bytes)
+                return true
+            }, pack: { manifest.pack($0).packs[0] })
         var recorded: [String: BuildState.ManifestPart] = [:]
-        for (index, pack) in manifest.packs.enumerated() {
+        for (index, pack) in manifest.outline.packs.enumerated() {
             guard let key = keys[index] else { continue }
             recorded[pack.id] = .init(key: key, offset: placed[index].offset, length: placed[index].length)
         }
         return recorded
+    }
+
+    /// odrpack-manifest.json made from the plan and the facts a pack at a time (docs/build-output.md#bounded): its
+    /// outline (every member, every pack without its file list) and each pack's manifest when it is written, so the
+    /// document phase never holds a `BuildManifest.File` for every file.
+    struct ManifestSource: Sendable {
+        let plan: PackPlan
+        let facts: [String: PackArchiveFacts]
+        /// The manifest with every pack's file list empty; its sizes and totals are the plan's, which keeps them apart.
+        let outline: BuildManifest
+
+        init(plan: PackPlan, facts: [String: PackArchiveFacts]) {
+            self.plan = plan
+            self.facts = facts
+            var bare = plan
+            for index in bare.packs.indices { bare.packs[index].files = [] }
+            outline = BuildManifest(plan: bare, archives: facts)
+        }
+
+        /// The manifest of a plan holding only pack `index`: its one pack is the whole manifest's pack `index`.
+        func pack(_ index: Int) -> BuildManifest {
+            var single = plan
+            single.packs = [plan.packs[index]]
+            return BuildManifest(plan: single, archives: facts)
+        }
     }
 
     /// The packs the last build wrote that this one does not make (by name, in code-point order): only what its

@@ -29,12 +29,16 @@ extension BuildManifest {
 
     /// Writes the file into `sink` as it goes (docs/build-output.md#bounded): the members before `packs` whole (they are
     /// small), then each pack's part, its file list a file at a time, so the text is never held whole.
-    /// - Parameter reusing: writes pack `index`'s part itself when it can (copied from the previous build's file) and
-    ///   says whether it did; otherwise the part is written here.
+    /// - Parameters:
+    ///   - reusing: writes pack `index`'s part itself when it can (copied from the previous build's file) and says
+    ///     whether it did; otherwise the part is written here.
+    ///   - pack: pack `index` whole, for a manifest that holds its packs without their file lists (a build made from
+    ///     its plan a pack at a time); by default `packs[index]`.
     /// - Returns: where each pack's part starts in the file and how long it is, in pack order.
     @discardableResult
     package func write(
-        to sink: inout DocumentSink, reusing: ((Int, inout DocumentSink) throws -> Bool)? = nil
+        to sink: inout DocumentSink, reusing: ((Int, inout DocumentSink) throws -> Bool)? = nil,
+        pack: ((Int) -> Pack)? = nil
     ) throws -> [(offset: Int64, length: Int64)] {
         guard !packs.isEmpty else {
             try sink.append(JSONValue.object(members(packs: .array([]))).serializedBytes())
@@ -49,7 +53,7 @@ extension BuildManifest {
         for index in packs.indices {
             if index > 0 { try sink.append(Self.partSeparator) }
             let start = sink.count
-            if try reusing?(index, &sink) != true { try writePack(index, to: &sink) }
+            if try reusing?(index, &sink) != true { try write(pack?(index) ?? packs[index], to: &sink) }
             parts.append((start, sink.count - start))
         }
         try sink.append(tail)
@@ -69,10 +73,12 @@ extension BuildManifest {
 
     /// Pack `index`'s part: its members as `JSONValue` writes them, its file list, most of the file, written directly
     /// rather than through a `JSONValue` per file (the same bytes, a test compares them, at 3x the speed).
-    package func writePack(_ index: Int, to sink: inout DocumentSink) throws {
-        let (head, tail) = Self.split(json(packs[index], files: .written(Self.placeholder)).bytes(indent: 2))
+    package func writePack(_ index: Int, to sink: inout DocumentSink) throws { try write(packs[index], to: &sink) }
+
+    private func write(_ pack: Pack, to sink: inout DocumentSink) throws {
+        let (head, tail) = Self.split(json(pack, files: .written(Self.placeholder)).bytes(indent: 2))
         try sink.append(head)
-        try writeFiles(packs[index].files, to: &sink)
+        try writeFiles(pack.files, to: &sink)
         try sink.append(tail)
     }
 
