@@ -137,11 +137,8 @@ struct OnDemandResourcesOutput: PackOutput {
         let placed = try manifest.outline.write(
             to: &sink,
             reusing: { index, sink in
-                guard let key = keys[index],
-                    let bytes = previousParts?.part(id: manifest.outline.packs[index].id, key: key)
-                else { return false }
-                try sink.append(bytes)
-                return true
+                guard let key = keys[index], let previousParts else { return false }
+                return try previousParts.copyPart(id: manifest.outline.packs[index].id, key: key, into: &sink)
             }, pack: { manifest.pack($0).packs[0] })
         var recorded: [String: BuildState.ManifestPart] = [:]
         for (index, pack) in manifest.outline.packs.enumerated() {

@@ -39,4 +39,24 @@ import Testing
                     withFileAt: project.path("out/OnDemandResources.plist")) == .same)
         }
     }
+
+    /// A rebuild copies an unchanged pack's part from the previous manifest a chunk at a time: exactly the recorded
+    /// bytes; with another key nothing is written and the part is made anew.
+    @Test func aPartIsCopiedFromThePreviousManifestInChunks() throws {
+        let reuse = EntryReuseTests()
+        let project = try reuse.project()
+        let first = try reuse.build(project, after: nil)
+        let path = project.path("out/" + BuildManifest.fileName)
+        let document = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let manifest = try document.withUnsafeBufferPointer { try BuildManifest(json: $0) }
+        let parts = try #require(PreviousManifestParts(path: path, previous: first.state))
+        for (index, pack) in manifest.packs.enumerated() {
+            let key = try #require(manifest.partKey(index))
+            var copied = false
+            let bytes = try DocumentSink.bytes { copied = try parts.copyPart(id: pack.id, key: key, into: &$0) }
+            #expect(copied && bytes == manifest.serializedPack(index))
+            let none = try DocumentSink.bytes { copied = try parts.copyPart(id: pack.id, key: key + "0", into: &$0) }
+            #expect(!copied && none.isEmpty)
+        }
+    }
 }
