@@ -32,25 +32,11 @@ package enum AtomicFile {
         _ data: some ContiguousBytes, for givenPath: String, replacingLinks: Bool = false,
         replacingAnything: Bool = false, durable: Bool = false
     ) throws -> StagedFile {
-        var path = givenPath
-        var info = stat()
-        var exists = !replacingAnything && lstat(givenPath, &info) == 0
-        if exists && (info.st_mode & S_IFMT) == S_IFLNK {
-            // A live link stays a link unless told otherwise: what it leads to is written. A dangling one is replaced.
-            exists = !replacingLinks && stat(givenPath, &info) == 0
-            if exists, case .success(let target) = LocalFileSystem().resolvedPath(givenPath) { path = target }
-        }
-        if exists {
-            switch info.st_mode & S_IFMT {
-            case S_IFREG:
-                break
-            case S_IFDIR:
-                throw ODRPackError.system("cannot write '\(givenPath)'", EISDIR)
-            default:
-                // A device, pipe or terminal (/dev/stdout, a FIFO) is written in place, as a shell's '>' writes it:
-                // renaming over it would replace the device with a file.
-                return StagedFile(path: path, place: .inPlace(data.withUnsafeBytes { Data($0) }), durable: durable)
-            }
+        let path: String
+        switch try destination(givenPath, replacingLinks: replacingLinks, replacingAnything: replacingAnything) {
+        case .inPlace(let device):
+            return StagedFile(path: device, place: .inPlace(data.withUnsafeBytes { Data($0) }), durable: durable)
+        case .file(let file): path = file
         }
         let temporary = temporaryPath(for: path)
         let descriptor = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
@@ -61,6 +47,73 @@ package enum AtomicFile {
             throw ODRPackError.system("cannot write '\(path)'", failure)
         }
         return StagedFile(path: path, place: .temporary(temporary), durable: durable)
+    }
+
+    /// `stage` of a document written as it is made, a chunk at a time (docs/build-output.md#bounded): a document of any
+    /// size costs one chunk of memory. A failure to write (a full disk) or to make the document removes the temporary
+    /// and throws; nothing is ever renamed into place half-written.
+    package static func stage(
+        _ document: StreamedDocument, for givenPath: String, replacingLinks: Bool = false,
+        replacingAnything: Bool = false, durable: Bool = false
+    ) throws -> StagedFile {
+        let path: String
+        switch try destination(givenPath, replacingLinks: replacingLinks, replacingAnything: replacingAnything) {
+        case .inPlace(let device):
+            return StagedFile(path: device, place: .inPlace(Data(try document.bytes())), durable: durable)
+        case .file(let file): path = file
+        }
+        let temporary = temporaryPath(for: path)
+        let descriptor = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw ODRPackError.system("cannot write '\(path)'") }
+        var sink = DocumentSink { chunk in
+            let failure = SystemCall.writeAll(descriptor, chunk)
+            if failure != 0 { throw ODRPackError.system("cannot write '\(path)'", failure) }
+        }
+        do {
+            try document.write(&sink)
+            try sink.flush()
+        } catch {
+            SystemCall.closeFile(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        let failure = writeAll([UInt8](), to: descriptor, sync: durable)
+        guard failure == 0 else {
+            unlink(temporary)
+            throw ODRPackError.system("cannot write '\(path)'", failure)
+        }
+        return StagedFile(path: path, place: .temporary(temporary), durable: durable)
+    }
+
+    /// Where `stage` writes for `givenPath`: the regular file at the end of a live link (unless told otherwise), or a
+    /// device or pipe, written in place.
+    private enum Destination {
+        case file(String)
+        case inPlace(String)
+    }
+
+    private static func destination(_ givenPath: String, replacingLinks: Bool, replacingAnything: Bool) throws
+        -> Destination
+    {
+        var path = givenPath
+        var info = stat()
+        var exists = !replacingAnything && lstat(givenPath, &info) == 0
+        if exists && (info.st_mode & S_IFMT) == S_IFLNK {
+            // A live link stays a link unless told otherwise: what it leads to is written. A dangling one is replaced.
+            exists = !replacingLinks && stat(givenPath, &info) == 0
+            if exists, case .success(let target) = LocalFileSystem().resolvedPath(givenPath) { path = target }
+        }
+        guard exists else { return .file(path) }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            return .file(path)
+        case S_IFDIR:
+            throw ODRPackError.system("cannot write '\(givenPath)'", EISDIR)
+        default:
+            // A device, pipe or terminal (/dev/stdout, a FIFO) is written in place, as a shell's '>' writes it:
+            // renaming over it would replace the device with a file.
+            return .inPlace(path)
+        }
     }
 
     /// A file `AtomicFile.stage` wrote beside its final name, waiting to be renamed into place.

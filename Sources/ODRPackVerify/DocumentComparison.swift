@@ -37,6 +37,22 @@ enum DocumentComparison {
         }
     }
 
+    /// Nil when the file at `path` (shown as `name`) holds exactly what `document` writes, else what is wrong with it:
+    /// the document is streamed against the file a chunk at a time, so neither is ever held whole (a regenerated
+    /// OnDemandResources.plist of a million paths costs a chunk, not its 50 MB).
+    static func problem(_ path: String, name: String, document: StreamedDocument) -> String? {
+        guard let status = SystemCall.status(path, followingLinks: false) else { return "'\(name)' is missing" }
+        guard status.kind == .regular else { return "'\(name)' is not a regular file" }
+        switch document.compare(withFileAt: path) {
+        case .same: return nil
+        case .missing: return "'\(name)' is missing"
+        case .unreadable(let code): return "'\(name)' cannot be read: \(SystemError(code).reason)"
+        case .differs:
+            return
+                "'\(name)' differs from what \(BuildManifest.fileName) makes of it (edited, or from another build): build again"
+        }
+    }
+
     /// The whole file, when it is a regular file of at most `limit` bytes: for the one document verify must parse
     /// (the asset-pack manifest, whose URLs hold the path the build wrote). Nil otherwise.
     static func contents(_ path: String, limit: Int64) -> Data? {

@@ -193,7 +193,7 @@ struct BackgroundAssetsOutput: PackOutput {
     }
 
     func commit(facts: [String: PackArchiveFacts], written: [Int], previous: BuildState) throws
-        -> (manifest: BuildManifest, removed: [String], state: BuildState)
+        -> (manifest: @Sendable () -> BuildManifest, removed: [String], state: BuildState)
     {
         let hosting = plan.backgroundAssets.hosting
         let (versions, live) = try versions(facts)
@@ -224,26 +224,30 @@ struct BackgroundAssetsOutput: PackOutput {
             changes,
             make: {
                 // Every pack's <id>.json (rewritten where it was edited), AssetPackTags.json and the download manifest.
-                var documents = OutputCommit.Documents(manifest: manifest.serializedBytes())
+                var documents = OutputCommit.Documents(
+                    manifest: StreamedDocument { sink in try manifest.write(to: &sink) })
                 for (index, pack) in plan.packs.enumerated() {
                     documents.files.append(
                         (
                             packsPath + "/" + BackgroundAssetsLayout.manifestName(of: pack.assetPackID),
-                            Data(manifests[index].utf8)
+                            StreamedDocument(bytes: Array(manifests[index].utf8))
                         ))
                 }
                 documents.files.append(
                     (
                         packsPath + "/" + BackgroundAssetsLayout.tagsFile,
-                        Data(BackgroundAssetsDocuments.assetPackTags(manifest).utf8)
+                        BackgroundAssetsDocuments.assetPackTagsDocument(manifest)
                     ))
                 if hosting == .self, let urlPrefix = options.urlPrefix {
                     documents.files.append(
                         (
                             sitePath + "/" + BackgroundAssetsLayout.downloadManifestFile,
-                            Data(
-                                BackgroundAssetsDocuments.downloadManifest(manifest, urlPrefix: urlPrefix, live: live)
-                                    .utf8)
+                            StreamedDocument(
+                                bytes: Array(
+                                    BackgroundAssetsDocuments.downloadManifest(
+                                        manifest, urlPrefix: urlPrefix, live: live
+                                    )
+                                    .utf8))
                         ))
                 }
                 return (documents, ())
@@ -261,7 +265,7 @@ struct BackgroundAssetsOutput: PackOutput {
         }
         // The packs' temporary folders (their ba-package manifests and staging), now that the archives are in place.
         removeTemporaryFiles()
-        return (manifest, removed.filter { $0.hasSuffix(".aar") }, state)
+        return ({ manifest }, removed.filter { $0.hasSuffix(".aar") }, state)
     }
 
     /// The names of `BackgroundAssets/` this build keeps.

@@ -74,9 +74,9 @@ struct OnDemandResourcesOutput: PackOutput {
     }
 
     func commit(facts: [String: PackArchiveFacts], written: [Int], previous: BuildState) throws
-        -> (manifest: BuildManifest, removed: [String], state: BuildState)
+        -> (manifest: @Sendable () -> BuildManifest, removed: [String], state: BuildState)
     {
-        let manifest = BuildManifest(plan: plan, archives: facts)
+        let manifest = ManifestSource(plan: plan, facts: facts)
         // Opened before anything retires it: unchanged packs' parts are copied from it.
         let previousParts = PreviousManifestParts(path: outputPath + "/" + BuildManifest.fileName, previous: previous)
         let removed = try stalePacks()
@@ -88,82 +88,89 @@ struct OnDemandResourcesOutput: PackOutput {
         }
         changes.writes = writes
         changes.temporaryFolders = [packsPath]
+        let parts = Locked<[String: BuildState.ManifestPart]>([:])
         var state = try OutputCommit(outputPath: outputPath).run(
-            changes, make: { try documents(manifest, facts: facts, reusing: previousParts) },
-            finish: { try $0.takeArchiveStamps(packsPath: packsPath) })
+            changes, make: { try documents(manifest, facts: facts, reusing: previousParts, parts: parts) },
+            finish: { state in
+                try state.takeArchiveStamps(packsPath: packsPath)
+                for (id, part) in parts.withLock({ $0 }) { state.packs[id]?.manifestPart = part }
+            })
         state.outputFingerprint = fingerprint(facts)
         for name in outputNames { state.outputs[name] = BuildState.stamp(atPath: outputPath + "/" + name) }
-        return (manifest, removed, state)
+        return ({ [plan] in BuildManifest(plan: plan, archives: facts) }, removed, state)
     }
 
-    /// Everything the other output files are made of (the plan and the facts), each part on a core of its own: the
-    /// manifest, Apple's plists and the state for the next build.
+    /// Everything the other output files are made of (the plan and the facts): the state for the next build, and the
+    /// documents, each streamed into its file when the commit writes it (docs/build-output.md#bounded). Writing the
+    /// manifest records where each keyed part went in `parts`, for the next build.
     private func documents(
-        _ manifest: BuildManifest, facts: [String: PackArchiveFacts], reusing previousParts: PreviousManifestParts?
+        _ manifest: ManifestSource, facts: [String: PackArchiveFacts], reusing previousParts: PreviousManifestParts?,
+        parts: Locked<[String: BuildState.ManifestPart]>
     ) throws -> (OutputCommit.Documents, BuildState) {
-        let made = try parallelMap(CommitPart.allCases, jobs: options.jobs) { part -> CommitPart.Made in
-            switch part {
-            case .manifest:
-                let document = Self.document(of: manifest, reusing: previousParts)
-                return .manifest(document.bytes, document.parts)
-            case .plists:
-                let apple = AppleManifests.assetPackManifest(
-                    plan, facts: facts, urlPrefix: options.urlPrefix,
-                    packsURL: "http://127.0.0.1" + AppleManifests.percentEncoded(packsPath + "/"))
-                return .plists(AppleManifests.onDemandResources(plan).binaryData(), apple.binaryData())
-            case .state:
-                return .state(
-                    BuildState.make(
-                        plan, rootPath: rootPath, facts: facts, fileNames: fileNames, archiveKeys: archiveKeys))
-            }
-        }
-        var state = BuildState()
-        var documents = OutputCommit.Documents(manifest: [])
-        let kept = options.applePlists.kept
-        var parts: [String: BuildState.ManifestPart] = [:]
-        for part in made {
-            switch part {
-            case .manifest(let bytes, let recorded): (documents.manifest, parts) = (bytes, recorded)
-            case .plists(let onDemandResources, let apple):
-                documents.files = [
-                    (outputPath + "/" + AppleManifests.onDemandResourcesFile, onDemandResources),
-                    (outputPath + "/" + kept, apple),
-                ]
-            case .state(let made): state = made
-            }
-        }
-        for (id, part) in parts { state.packs[id]?.manifestPart = part }
+        let keys = plan.packs.indices.map { manifest.pack($0).partKey(0) }
+        let apple = AppleManifests.assetPackManifest(
+            plan, facts: facts, urlPrefix: options.urlPrefix,
+            packsURL: "http://127.0.0.1" + AppleManifests.percentEncoded(packsPath + "/"))
+        let documents = OutputCommit.Documents(
+            manifest: StreamedDocument { sink in
+                let recorded = try Self.write(manifest, keys: keys, reusing: previousParts, to: &sink)
+                parts.withLock { $0 = recorded }
+            },
+            files: [
+                (
+                    outputPath + "/" + AppleManifests.onDemandResourcesFile,
+                    AppleManifests.onDemandResourcesDocument(plan)
+                ),
+                (outputPath + "/" + options.applePlists.kept, StreamedDocument(bytes: [UInt8](apple.binaryData()))),
+            ])
+        let state = BuildState.make(
+            plan, rootPath: rootPath, facts: facts, fileNames: fileNames, archiveKeys: archiveKeys)
         return (documents, state)
     }
 
-    /// What `documents` makes at once, and what each part gives.
-    private enum CommitPart: CaseIterable {
-        case manifest, plists, state
-
-        enum Made {
-            case manifest([UInt8], [String: BuildState.ManifestPart]), plists(Data, Data), state(BuildState)
+    /// Writes the manifest into `sink`, each pack's part copied from the previous build's file when its key (`keys`, by
+    /// pack index) is unchanged; returns where each keyed part went, for the next build.
+    static func write(
+        _ manifest: ManifestSource, keys: [String?], reusing previousParts: PreviousManifestParts?,
+        to sink: inout DocumentSink
+    ) throws -> [String: BuildState.ManifestPart] {
+        let placed = try manifest.outline.write(
+            to: &sink,
+            reusing: { index, sink in
+                guard let key = keys[index], let previousParts else { return false }
+                return try previousParts.copyPart(id: manifest.outline.packs[index].id, key: key, into: &sink)
+            }, pack: { manifest.pack($0).packs[0] })
+        var recorded: [String: BuildState.ManifestPart] = [:]
+        for (index, pack) in manifest.outline.packs.enumerated() {
+            guard let key = keys[index] else { continue }
+            recorded[pack.id] = .init(key: key, offset: placed[index].offset, length: placed[index].length)
         }
+        return recorded
     }
 
-    /// The manifest's bytes, each pack's part copied from the previous build's file when its key is unchanged, and
-    /// where each keyed part is in them, for the next build (none when they are not where the layout puts them).
-    static func document(of manifest: BuildManifest, reusing previousParts: PreviousManifestParts?)
-        -> (bytes: [UInt8], parts: [String: BuildState.ManifestPart])
-    {
-        let keys = manifest.packs.indices.map(manifest.partKey)
-        let parts = manifest.packs.indices.map { index in
-            keys[index].flatMap { previousParts?.part(id: manifest.packs[index].id, key: $0) }
-                ?? manifest.serializedPack(index)
+    /// odrpack-manifest.json made from the plan and the facts a pack at a time (docs/build-output.md#bounded): its
+    /// outline (every member, every pack without its file list) and each pack's manifest when it is written, so the
+    /// document phase never holds a `BuildManifest.File` for every file.
+    struct ManifestSource: Sendable {
+        let plan: PackPlan
+        let facts: [String: PackArchiveFacts]
+        /// The manifest with every pack's file list empty; its sizes and totals are the plan's, which keeps them apart.
+        let outline: BuildManifest
+
+        init(plan: PackPlan, facts: [String: PackArchiveFacts]) {
+            self.plan = plan
+            self.facts = facts
+            var bare = plan
+            for index in bare.packs.indices { bare.packs[index].files = [] }
+            outline = BuildManifest(plan: bare, archives: facts)
         }
-        let bytes = manifest.serialized(packs: parts)
-        var recorded: [String: BuildState.ManifestPart] = [:]
-        if let offsets = BuildManifest.partOffsets(parts, in: bytes) {
-            for (index, pack) in manifest.packs.enumerated() {
-                guard let key = keys[index] else { continue }
-                recorded[pack.id] = .init(key: key, offset: Int64(offsets[index]), length: Int64(parts[index].count))
-            }
+
+        /// The manifest of a plan holding only pack `index`: its one pack is the whole manifest's pack `index`.
+        func pack(_ index: Int) -> BuildManifest {
+            var single = plan
+            single.packs = [plan.packs[index]]
+            return BuildManifest(plan: single, archives: facts)
         }
-        return (bytes, recorded)
     }
 
     /// The packs the last build wrote that this one does not make (by name, in code-point order): only what its

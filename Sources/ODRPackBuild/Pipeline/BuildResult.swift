@@ -4,8 +4,10 @@ import ODRPackCore
 /// What a build did.
 package struct BuildResult: Sendable {
     package let plan: PackPlan
-    /// odrpack-manifest.json as the build wrote it.
-    package let manifest: BuildManifest
+    /// odrpack-manifest.json as the build wrote it, made when asked for (docs/build-output.md#bounded): the build itself
+    /// never holds it whole with every file.
+    package var manifest: BuildManifest { makeManifest() }
+    let makeManifest: @Sendable () -> BuildManifest
     var facts: [String: PackArchiveFacts]
     package let options: BuildOptions
     package let written: [String]

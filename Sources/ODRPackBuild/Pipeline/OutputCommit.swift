@@ -32,12 +32,25 @@ struct OutputCommit {
         var temporaryFolders: [String] = []
     }
 
-    /// What a format's commit writes besides its packs.
+    /// What a format's commit writes besides its packs: each document streamed into its file as it is made, never held
+    /// whole (docs/build-output.md#bounded).
     struct Documents {
-        /// odrpack-manifest.json's bytes.
-        var manifest: [UInt8]
+        /// odrpack-manifest.json.
+        var manifest: StreamedDocument
         /// Written after the packs are on stable storage, where their bytes changed (absolute paths).
-        var files: [(path: String, bytes: Data)] = []
+        var files: [(path: String, document: StreamedDocument)] = []
+
+        init(manifest: StreamedDocument, files: [(path: String, document: StreamedDocument)] = []) {
+            self.manifest = manifest
+            self.files = files
+        }
+
+        /// Documents already in memory (small ones, tests).
+        init(manifest: [UInt8], files: [(path: String, bytes: Data)] = []) {
+            self.init(
+                manifest: StreamedDocument(bytes: manifest),
+                files: files.map { ($0.path, StreamedDocument(bytes: [UInt8]($0.bytes))) })
+        }
     }
 
     /// One step done, and how to undo it.
@@ -80,9 +93,9 @@ struct OutputCommit {
             if changes.placements.isEmpty && removals.isEmpty {
                 // Nothing moves: when no document's bytes change either, nothing is written at all.
                 (documents, made) = try make()
-                let changed = documents.files.filter { FileManager.default.contents(atPath: $0.path) != $0.bytes }
-                if changed.isEmpty && FileManager.default.contents(atPath: manifestPath) == Data(documents.manifest)
-                    && SystemCall.status(journalPath, followingLinks: false) == nil
+                let changed = documents.files.filter { $0.document.compare(withFileAt: $0.path) != .same }
+                if changed.isEmpty && SystemCall.status(journalPath, followingLinks: false) == nil
+                    && documents.manifest.compare(withFileAt: manifestPath) == .same
                 {
                     try finish(&made)
                     return made
@@ -98,18 +111,19 @@ struct OutputCommit {
                         try place(changes.placements, removals: removals, record: record)
                         return nil
                     }
-                    let made = try make()
+                    var made = try make()
                     try stage(made.0.manifest, into: staged)
+                    // Which documents change is known before the packs are placed: they are compared meanwhile.
+                    made.0.files = made.0.files.filter { $0.document.compare(withFileAt: $0.path) != .same }
                     return made
                 }
                 guard let result = parts[1] else { preconditionFailure("one part places, the other makes") }
                 (documents, made) = result
-                documents.files = documents.files.filter { FileManager.default.contents(atPath: $0.path) != $0.bytes }
             }
-            for (path, bytes) in documents.files {
+            for (path, document) in documents.files {
                 let aside = try OutputFolder.moveAside(path)
                 record(aside.map { .placed(path: path, aside: $0) } ?? .created(path))
-                try AtomicFile.write(bytes, to: path, durable: true)
+                try AtomicFile.stage(document, for: path, durable: true).moveIntoPlace()
             }
             try finish(&made)
             if let file = staged.withLock({ $0 }) {
@@ -178,7 +192,7 @@ struct OutputCommit {
         for folder in folders.sorted() { try OutputFolder.syncFolder(folder) }
     }
 
-    private func stage(_ manifest: [UInt8], into staged: Locked<AtomicFile.StagedFile?>) throws {
+    private func stage(_ manifest: StreamedDocument, into staged: Locked<AtomicFile.StagedFile?>) throws {
         let file = try AtomicFile.stage(manifest, for: manifestPath, replacingAnything: true, durable: true)
         staged.withLock { $0 = file }
     }

@@ -67,7 +67,8 @@ struct PackBuilder: Sendable {
             fileNames: output.fileNames, packsPath: output.packsPath, jobs: options.jobs)
         if reuse.reused.count == packs.count, output.isUnchanged(facts: reuse.facts, previous: previous) {
             return BuildResult(
-                plan: plan, manifest: BuildManifest(plan: plan, archives: reuse.facts), facts: reuse.facts,
+                plan: plan, makeManifest: { [facts = reuse.facts] in BuildManifest(plan: plan, archives: facts) },
+                facts: reuse.facts,
                 options: options, written: [], reused: packs.map(\.id).sorted(), removed: [],
                 bytesRead: reuse.bytesRead, bytesWritten: 0, state: previous, diagnostics: foreign)
         }
@@ -98,7 +99,7 @@ struct PackBuilder: Sendable {
             [reuse.bytesRead, toWrite.lazy.map { packs[$0].size }.saturatingSum - entries.bytes].saturatingSum
         for (index, result) in zip(toWrite, written) { reuse.facts[packs[index].id] = result }
 
-        let (manifest, removed, next): (BuildManifest, [String], BuildState)
+        let (manifest, removed, next): (@Sendable () -> BuildManifest, [String], BuildState)
         do {
             (manifest, removed, next) = try output.commit(facts: reuse.facts, written: toWrite, previous: previous)
         } catch {
@@ -106,7 +107,7 @@ struct PackBuilder: Sendable {
             throw error
         }
         return BuildResult(
-            plan: plan, manifest: manifest, facts: reuse.facts, options: options,
+            plan: plan, makeManifest: manifest, facts: reuse.facts, options: options,
             written: toWrite.map { packs[$0].id }.sorted(), reused: reuse.reused.map { packs[$0].id }.sorted(),
             removed: removed, bytesRead: reuse.bytesRead,
             bytesWritten: toWrite.lazy.map { reuse.facts[packs[$0].id]?.archiveSize ?? 0 }.saturatingSum, state: next,

@@ -31,9 +31,10 @@ protocol PackOutput {
     /// Moves the written packs (at their temporary paths) into place, removes what the last build wrote and this one
     /// no longer needs, and writes the other files with odrpack-manifest.json last, through `OutputCommit`, the one
     /// order (and rollback) every format commits in.
-    /// Returns the manifest written, the stale packs removed and the state for the next build.
+    /// Returns the manifest written (made when asked for: a build of a million files writes it a pack at a time and
+    /// needs it whole only for `build --json`), the stale packs removed and the state for the next build.
     func commit(facts: [String: PackArchiveFacts], written: [Int], previous: BuildState) throws
-        -> (manifest: BuildManifest, removed: [String], state: BuildState)
+        -> (manifest: @Sendable () -> BuildManifest, removed: [String], state: BuildState)
     /// Removes this build's temporaries after a failure (the commit has rolled back whatever it moved).
     func removeTemporaryFiles()
 }

@@ -24,6 +24,30 @@ final class PreviousManifestParts: @unchecked Sendable {
 
     deinit { file.close() }
 
+    /// Copies pack `id`'s part into `sink` a chunk at a time, when the previous build wrote it with the same key, and
+    /// says whether it did; false (nothing written) otherwise, and the part is written anew. A read that fails part way
+    /// throws: the document is then unfinished, and the commit that writes it rolls back.
+    func copyPart(id: String, key: String, into sink: inout DocumentSink) throws -> Bool {
+        guard let part = parts[id], part.key == key, part.length > 0, part.offset <= file.stamp.size - part.length
+        else { return false }
+        var offset = part.offset
+        let end = part.offset + part.length
+        while offset < end {
+            let count = Int(min(Int64(DocumentSink.chunkSize), end - offset))
+            let start = sink.buffer.count
+            sink.buffer.append(contentsOf: repeatElement(0, count: count))
+            let read = try sink.buffer.withUnsafeMutableBytes {
+                try file.read(at: offset, count: count, into: $0.baseAddress! + start)
+            }
+            guard read == count else {
+                throw ODRPackError.unbuildable("'\(BuildManifest.fileName)' changed while it was read: build again")
+            }
+            offset += Int64(count)
+            try sink.flushIfFull()
+        }
+        return true
+    }
+
     /// Pack `id`'s part, when the previous build wrote it with the same key; nil otherwise (it is written anew).
     func part(id: String, key: String) -> [UInt8]? {
         guard let part = parts[id], part.key == key, part.length > 0, part.offset <= file.stamp.size - part.length

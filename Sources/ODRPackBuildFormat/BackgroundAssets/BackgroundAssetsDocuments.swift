@@ -1,5 +1,6 @@
 import ODRPackCore
 import ODRPackFormats
+import ODRPackPlatform
 
 /// The JSON documents of a Background Assets build (docs/background-assets.md), each a pure function of what odrpack-manifest.json
 /// holds, so that `verify` regenerates them byte for byte. 2-space indented, one item a line, one final newline.
@@ -42,6 +43,57 @@ package enum BackgroundAssetsDocuments {
             ("bundleId", .string(manifest.bundleId)), ("packs", .object(packs)), ("tags", .object(tags)),
         ])
         .serialized(expandingArrays: true)
+    }
+
+    /// `assetPackTags(manifest)` streamed (docs/build-output.md#bounded): the same bytes, each pack's paths sorted and
+    /// written one pack at a time, never the whole text or a `JSONValue` per path.
+    package static func assetPackTagsDocument(_ manifest: BuildManifest) -> StreamedDocument {
+        StreamedDocument { sink in
+            let assetPackIDs = Dictionary(
+                manifest.packs.map { ($0.id, $0.assetPackId ?? $0.id) }, uniquingKeysWith: { first, _ in first })
+            let tags = manifest.tags.sorted { $0.name.precedesByCodePoint($1.name) }.map {
+                tag -> (String, JSONValue) in
+                (tag.name, .strings(tag.packs.map { assetPackIDs[$0] ?? $0 }.sorted { $0.precedesByCodePoint($1) }))
+            }
+            let order = manifest.packs.indices.sorted {
+                (manifest.packs[$0].assetPackId ?? manifest.packs[$0].id).precedesByCodePoint(
+                    manifest.packs[$1].assetPackId ?? manifest.packs[$1].id)
+            }
+            // Each pack's path list stands as a placeholder in the small document around them, then is written in its place.
+            let outline = JSONValue.object([
+                ("bundleId", .string(manifest.bundleId)),
+                (
+                    "packs",
+                    .object(
+                        order.map { (manifest.packs[$0].assetPackId ?? manifest.packs[$0].id, .written(placeholder)) })
+                ),
+                ("tags", .object(tags)),
+            ]).serializedBytes(expandingArrays: true)
+            let pieces = outline.split(separator: placeholder[0], omittingEmptySubsequences: false)
+            for (number, piece) in pieces.enumerated() {
+                try sink.append(Array(piece))
+                guard number < order.count else { continue }
+                let paths = manifest.packs[order[number]].files.map(\.path).sorted { $0.precedesByCodePoint($1) }
+                try writeStrings(paths, indent: 2, to: &sink)
+            }
+        }
+    }
+
+    /// What stands for a list while the text around it is made: no JSON text holds the byte 0xFF (it is UTF-8).
+    private static let placeholder: [UInt8] = [0xFF]
+
+    /// What `JSONValue.strings(strings)` writes at nesting level `indent` with `expandingArrays`, a string at a time.
+    private static func writeStrings(_ strings: [String], indent: Int, to sink: inout DocumentSink) throws {
+        guard !strings.isEmpty else { return try sink.append(Array("[]".utf8)) }
+        let inner = [UInt8](repeating: UInt8(ascii: " "), count: (indent + 1) * 2)
+        sink.buffer.append(contentsOf: Array("[\n".utf8))
+        for (index, string) in strings.enumerated() {
+            sink.buffer.append(contentsOf: inner)
+            JSONValue.writeString(string, to: &sink.buffer)
+            sink.buffer.append(contentsOf: index == strings.count - 1 ? [0x0A] : [0x2C, 0x0A])
+            try sink.flushIfFull()
+        }
+        sink.buffer.append(contentsOf: [UInt8](repeating: UInt8(ascii: " "), count: indent * 2) + [UInt8(ascii: "]")])
     }
 
     /// `site/download-manifest.json` for `hosting: self`: every pack at its immutable address

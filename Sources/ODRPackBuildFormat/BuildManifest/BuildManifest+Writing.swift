@@ -9,7 +9,11 @@ extension BuildManifest {
     /// The file's bytes: pretty-printed, deterministic; `JSONValue.object(jsonMembers).serialized()`, made faster.
     package func serialized() -> String { String(decoding: serializedBytes(), as: UTF8.self) }
 
-    package func serializedBytes() -> [UInt8] { serialized(packs: packs.indices.map(serializedPack)) }
+    /// The file's bytes in memory: for a small document (`plan --json`, tests). A build streams them (`write(to:)`).
+    package func serializedBytes() -> [UInt8] {
+        // A sink in memory never fails.
+        (try? DocumentSink.bytes { _ = try write(to: &$0) }) ?? []
+    }
 
     /// The file's bytes, given every pack's part in pack order as `serializedPack` makes them (or as the previous
     /// build's file holds them: `PreviousManifestParts`).
@@ -18,11 +22,64 @@ extension BuildManifest {
             .serializedBytes(capacity: parts.reduce(1 << 16) { $0 + $1.count + 8 })
     }
 
-    /// Pack `index`'s part as it appears in the file. Its file list, most of the file, is written directly rather
-    /// than through a `JSONValue` per file: the same bytes (a test compares them) at 3x the speed.
+    /// Pack `index`'s part as it appears in the file.
     package func serializedPack(_ index: Int) -> [UInt8] {
-        let files = filesJSON(packs[index].files)
-        return json(packs[index], files: .written(files)).bytes(indent: 2, capacity: files.count + 4096)
+        (try? DocumentSink.bytes { try writePack(index, to: &$0) }) ?? []
+    }
+
+    /// Writes the file into `sink` as it goes (docs/build-output.md#bounded): the members before `packs` whole (they are
+    /// small), then each pack's part, its file list a file at a time, so the text is never held whole.
+    /// - Parameters:
+    ///   - reusing: writes pack `index`'s part itself when it can (copied from the previous build's file) and says
+    ///     whether it did; otherwise the part is written here.
+    ///   - pack: pack `index` whole, for a manifest that holds its packs without their file lists (a build made from
+    ///     its plan a pack at a time); by default `packs[index]`.
+    /// - Returns: where each pack's part starts in the file and how long it is, in pack order.
+    @discardableResult
+    package func write(
+        to sink: inout DocumentSink, reusing: ((Int, inout DocumentSink) throws -> Bool)? = nil,
+        pack: ((Int) -> Pack)? = nil
+    ) throws -> [(offset: Int64, length: Int64)] {
+        guard !packs.isEmpty else {
+            try sink.append(JSONValue.object(members(packs: .array([]))).serializedBytes())
+            return []
+        }
+        // The document with one placeholder part: what goes before the first part, and after the last.
+        let (head, tail) = Self.split(
+            JSONValue.object(members(packs: .array([.written(Self.placeholder)]))).serializedBytes())
+        try sink.append(head)
+        var parts: [(offset: Int64, length: Int64)] = []
+        parts.reserveCapacity(packs.count)
+        for index in packs.indices {
+            if index > 0 { try sink.append(Self.partSeparator) }
+            let start = sink.count
+            if try reusing?(index, &sink) != true { try write(pack?(index) ?? packs[index], to: &sink) }
+            parts.append((start, sink.count - start))
+        }
+        try sink.append(tail)
+        return parts
+    }
+
+    /// What stands for a part while the text around it is made: no JSON text holds the byte 0xFF (it is UTF-8).
+    private static let placeholder: [UInt8] = [0xFF]
+    /// What `JSONValue` writes between two parts of `packs`.
+    private static let partSeparator = Array(",\n    ".utf8)
+
+    /// `bytes` before and after the placeholder.
+    private static func split(_ bytes: [UInt8]) -> (head: [UInt8], tail: [UInt8]) {
+        let index = bytes.firstIndex(of: placeholder[0]) ?? bytes.endIndex
+        return (Array(bytes[..<index]), Array(bytes[min(index + 1, bytes.endIndex)...]))
+    }
+
+    /// Pack `index`'s part: its members as `JSONValue` writes them, its file list, most of the file, written directly
+    /// rather than through a `JSONValue` per file (the same bytes, a test compares them, at 3x the speed).
+    package func writePack(_ index: Int, to sink: inout DocumentSink) throws { try write(packs[index], to: &sink) }
+
+    private func write(_ pack: Pack, to sink: inout DocumentSink) throws {
+        let (head, tail) = Self.split(json(pack, files: .written(Self.placeholder)).bytes(indent: 2))
+        try sink.append(head)
+        try writeFiles(pack.files, to: &sink)
+        try sink.append(tail)
     }
 
     /// What decides pack `index`'s part besides its file list, for which its contentHash stands (the SHA-256 of the
@@ -131,11 +188,9 @@ extension BuildManifest {
                 }))
     }
 
-    /// What `JSONValue` writes for a pack's `files` array at its place in the document (nesting level 3).
-    private func filesJSON(_ files: Files) -> [UInt8] {
-        if files.isEmpty { return Array("[]".utf8) }
-        var output: [UInt8] = []
-        output.reserveCapacity(files.count * (hasArchives ? 192 : 96))
+    /// What `JSONValue` writes for a pack's `files` array at its place in the document (nesting level 3), a file at a time.
+    private func writeFiles(_ files: some Collection<File>, to sink: inout DocumentSink) throws {
+        if files.isEmpty { return try sink.append(Array("[]".utf8)) }
         let open = Array("[\n".utf8)
         let start = Array("        {\n          \"path\": ".utf8)
         let source = Array(",\n          \"source\": ".utf8)
@@ -145,29 +200,32 @@ extension BuildManifest {
         let end = Array("\n        }".utf8)
         let separator = Array(",\n".utf8)
         let close = Array("\n      ]".utf8)
-        output.append(contentsOf: open)
-        for (index, file) in files.enumerated() {
-            if index > 0 { output.append(contentsOf: separator) }
-            output.append(contentsOf: start)
-            JSONValue.writeString(file.path, to: &output)
+        sink.buffer.append(contentsOf: open)
+        var first = true
+        for file in files {
+            if !first { sink.buffer.append(contentsOf: separator) }
+            first = false
+            sink.buffer.append(contentsOf: start)
+            JSONValue.writeString(file.path, to: &sink.buffer)
             if let path = file.source {
-                output.append(contentsOf: source)
-                JSONValue.writeString(path, to: &output)
+                sink.buffer.append(contentsOf: source)
+                JSONValue.writeString(path, to: &sink.buffer)
             }
-            output.append(contentsOf: size)
-            JSONValue.writeInteger(file.size, to: &output)
+            sink.buffer.append(contentsOf: size)
+            JSONValue.writeInteger(file.size, to: &sink.buffer)
             if hasArchives {
-                output.append(contentsOf: sha256)
+                sink.buffer.append(contentsOf: sha256)
                 if let digest = file.sha256 {
-                    JSONValue.writeString(digest, to: &output)
+                    JSONValue.writeString(digest, to: &sink.buffer)
                 } else {
-                    output.append(contentsOf: null)
+                    sink.buffer.append(contentsOf: null)
                 }
             }
-            output.append(contentsOf: end)
+            sink.buffer.append(contentsOf: end)
+            try sink.flushIfFull()
         }
-        output.append(contentsOf: close)
-        return output
+        sink.buffer.append(contentsOf: close)
+        try sink.flushIfFull()
     }
 
     private func json(_ pack: Pack, files: JSONValue) -> JSONValue {

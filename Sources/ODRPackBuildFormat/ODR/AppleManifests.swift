@@ -51,6 +51,81 @@ package enum AppleManifests {
         ])
     }
 
+    /// OnDemandResources.plist streamed from the plan (docs/build-output.md#bounded): the bytes of
+    /// `onDemandResources(plan).binaryData()`, never held whole.
+    package static func onDemandResourcesDocument(_ plan: PackPlan) -> StreamedDocument {
+        StreamedDocument { sink in
+            try writeOnDemandResources(
+                tags: plan.tags.map { (name: $0.name, packs: $0.packs) }, packIDs: plan.packs.map(\.id),
+                paths: { plan.packs[$0].files.lazy.map(\.path) }, to: &sink)
+        }
+    }
+
+    /// The same document from a build manifest, streamed: what `verify` compares the written one with.
+    package static func onDemandResourcesDocument(_ manifest: BuildManifest) -> StreamedDocument {
+        StreamedDocument { sink in
+            try writeOnDemandResources(
+                tags: manifest.tags.map { (name: $0.name, packs: $0.packs) }, packIDs: manifest.packs.map(\.id),
+                paths: { manifest.packs[$0].files.lazy.map(\.path) }, to: &sink)
+        }
+    }
+
+    /// `onDemandResources(tags:packs:)` written object by object: the same objects in the same order (keys in
+    /// code-point order; where a name repeats, the last one's value, as a dictionary keeps it), each pack's paths
+    /// read as they are written.
+    static func writeOnDemandResources<Paths: Sequence<String>>(
+        tags: [(name: String, packs: [String])], packIDs: [String], paths: (Int) -> Paths,
+        to sink: inout DocumentSink
+    ) throws {
+        let tagOrder = keyOrder(tags.map(\.name))
+        let packOrder = keyOrder(packIDs)
+        try BinaryPropertyListStream.write(to: &sink) { plist in
+            let root = plist.reserve()
+            let keys = [
+                try plist.string("NSBundleResourceRequestAssetPacks"), try plist.string("NSBundleResourceRequestTags"),
+            ]
+            let packsObject = plist.reserve()
+            let packKeys = try packOrder.map { try plist.string(packIDs[$0.key]) }
+            var packValues: [Int] = []
+            for index in packOrder.map(\.value) {
+                let array = plist.reserve()
+                var count = 0
+                for path in paths(index) {
+                    try plist.string(path)
+                    count += 1
+                }
+                try plist.array(array, refs: (array + 1)..<(array + 1 + count))
+                packValues.append(array)
+            }
+            try plist.dictionary(packsObject, keys: packKeys, values: packValues)
+            let tagsObject = plist.reserve()
+            let tagKeys = try tagOrder.map { try plist.string(tags[$0.key].name) }
+            var tagValues: [Int] = []
+            for index in tagOrder.map(\.value) {
+                let dictionary = plist.reserve()
+                let key = try plist.string("NSAssetPacks")
+                let array = plist.reserve()
+                let ids = tags[index].packs.sorted()
+                for id in ids { try plist.string(id) }
+                try plist.array(array, refs: (array + 1)..<(array + 1 + ids.count))
+                try plist.dictionary(dictionary, keys: [key], values: [array])
+                tagValues.append(dictionary)
+            }
+            try plist.dictionary(tagsObject, keys: tagKeys, values: tagValues)
+            try plist.dictionary(root, keys: keys, values: [packsObject, tagsObject])
+        }
+    }
+
+    /// What a Swift dictionary keyed by `names` keeps, in code-point order of its keys: for each name (as `String`
+    /// compares them) the first index's name as the key, and the last index's value.
+    private static func keyOrder(_ names: [String]) -> [(key: Int, value: Int)] {
+        var slots: [String: (key: Int, value: Int)] = [:]
+        for (index, name) in names.enumerated() {
+            slots[name] = (slots[name]?.key ?? index, index)
+        }
+        return slots.values.sorted { names[$0.key].precedesByCodePoint(names[$1.key]) }
+    }
+
     /// How a manifest writes `isStreamable`: Xcode's build products hold a plist boolean, its exports the integer
     /// 1 or 0 (docs/build-output.md).
     package enum StreamableForm: Sendable {

@@ -42,7 +42,7 @@ struct OnDemandResourcesVerifier {
         var problems: [Diagnostic] = []
         let plist = AppleManifests.onDemandResourcesFile
         if let problem = DocumentComparison.problem(
-            folder + "/" + plist, name: plist, expected: AppleManifests.onDemandResources(manifest).binaryData())
+            folder + "/" + plist, name: plist, document: AppleManifests.onDemandResourcesDocument(manifest))
         {
             problems.append(BuildVerifier.problem(.verifyDocumentMismatch, plist, problem))
         }

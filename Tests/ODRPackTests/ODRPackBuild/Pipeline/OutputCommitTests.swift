@@ -176,4 +176,67 @@ import Testing
             })
         #expect(owned == ["OnDemandResources/x.assetpack", "OnDemandResources/a.assetpack"])
     }
+
+    /// A document streamed in chunks that fails part way (its maker throws after 3 MiB, or the sink's file fails): the
+    /// manifest or the plist is never renamed into place half-written, and the folder is as it was.
+    @Test(arguments: ["manifest", "plist"])
+    func aDocumentThatFailsMidStreamLeavesTheFolderAsItWas(document: String) throws {
+        let project = try folder()
+        let before = try snapshot(project.path("out"))
+        let failing = StreamedDocument { sink in
+            for _ in 0..<(3 * DocumentSink.chunkSize / 4096) {
+                sink.buffer.append(contentsOf: [UInt8](repeating: 0x61, count: 4096))
+                try sink.flushIfFull()
+            }
+            throw Failure()
+        }
+        var documents = documents(project)
+        if document == "manifest" { documents.manifest = failing } else { documents.files[0].document = failing }
+        let made = documents
+        #expect(throws: Failure.self) {
+            try OutputCommit(outputPath: project.path("out")).run(
+                try changes(project), make: { (made, ()) }, finish: { _ in })
+        }
+        let manifestTemporary = TemporaryName.path(beside: project.path("out/odrpack-manifest.json"))
+        let plistTemporary = TemporaryName.path(beside: project.path("out/OnDemandResources.plist"))
+        #expect(!FileManager.default.fileExists(atPath: manifestTemporary))
+        #expect(!FileManager.default.fileExists(atPath: plistTemporary))
+        try removeOwnTemporaries(project)
+        #expect(try snapshot(project.path("out")) == before)
+    }
+
+    /// A full disk while the streamed manifest is written (a 1 MB tmpfs, as root; the manifest 3 MiB): the commit fails
+    /// with the disk's error through the Platform write helpers, and the folder is as it was.
+    @Test(.enabled(if: getuid() == 0)) func aFullDiskWhileTheManifestStreamsLeavesTheFolderAsItWas() throws {
+        let project = try TemporaryProject()
+        let disk = project.path("Disk")
+        try project.folder("Disk")
+        guard ThinSafetyTests.shell("mount -t tmpfs -o size=1m tmpfs '\(disk)'") else { return }
+        defer { _ = ThinSafetyTests.shell("umount '\(disk)'") }
+        try project.file("Disk/out/odrpack-manifest.json", "old manifest")
+        try project.file("Disk/out/OnDemandResources.plist", "old plist")
+        try project.file("Disk/out/.odrpack.lock", "")
+        let before = try snapshot(disk + "/out")
+        let large = [UInt8](repeating: 0x62, count: 3 * DocumentSink.chunkSize)
+        var changes = OutputCommit.Changes()
+        changes.writes = ["OnDemandResources.plist"]
+        let documents = OutputCommit.Documents(
+            manifest: StreamedDocument { sink in
+                for start in stride(from: 0, to: large.count, by: 65_536) {
+                    sink.buffer.append(contentsOf: large[start..<(start + 65_536)])
+                    try sink.flushIfFull()
+                }
+            },
+            files: [(disk + "/out/OnDemandResources.plist", StreamedDocument(bytes: Array("new plist".utf8)))])
+        do {
+            try OutputCommit(outputPath: disk + "/out").run(changes, make: { (documents, ()) }, finish: { _ in })
+            Issue.record("a 3 MiB manifest fit on a 1 MB disk")
+        } catch {
+            #expect("\(error)".contains("No space left on device"), "\(error)")
+        }
+        for folder in ["Disk/out"] {
+            try OutputFolder.removeTemporaries(in: project.path(folder), prefix: TemporaryName.processPrefix)
+        }
+        #expect(try snapshot(disk + "/out") == before)
+    }
 }
