@@ -29,14 +29,17 @@ struct PackReuse {
             guard sameRoot else { return pack.files.map { _ in nil } }
             if let record = previous.packs[pack.id], record.files.count == pack.files.count,
                 zip(record.files, pack.files).allSatisfy({ known, file in
-                    previous.files[known].stamp == file.stamp && previous.files[known].path.hasSameBytes(as: file.path)
+                    previous.files.stamp(at: Int(known)) == file.stamp
+                        && previous.files.pathHasSameBytes(at: Int(known), as: file.path)
                 })
             {
                 unchangedPacks.insert(index)
-                return record.files.map { previous.files[$0].digest }
+                return record.files.map { previous.files.digest(at: Int($0)) }
             }
             return pack.files.map { file in
-                previous.file(atPath: file.path).flatMap { $0.stamp == file.stamp ? $0.digest : nil }
+                previous.index(ofFileAtPath: file.path).flatMap {
+                    previous.files.stamp(at: $0) == file.stamp ? previous.files.digest(at: $0) : nil
+                }
             }
         }
         let candidates = packs.indices.filter { index in
@@ -65,7 +68,7 @@ struct PackReuse {
             let contentHash =
                 unchangedPacks.contains(index)
                 ? record.contentHash
-                : PackArchiveFacts.contentHash(files: packs[index].files, sha256: digests.map(\.sha256))
+                : PackArchiveFacts.contentHash(files: packs[index].files, digests: digests)
             if contentHash == record.contentHash {
                 facts[packs[index].id] = PackArchiveFacts(
                     archiveSize: record.archiveSize, archiveSha256: record.archiveSha256,
