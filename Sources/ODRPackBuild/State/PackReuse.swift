@@ -7,7 +7,8 @@ import ODRPackPlatform
 /// archive key and file name are as recorded, its archive or folder is exactly as that build left it, and its
 /// content hash is unchanged. Files whose metadata is as recorded are never re-read.
 struct PackReuse {
-    /// Each pack's files' digests where the cache vouches for them (or they were re-hashed), nil elsewhere.
+    /// Each pack to write's files' digests where the cache vouches for them (or they were re-hashed), nil elsewhere;
+    /// empty for a reused pack, whose digests are in its `facts` (one copy of 40 bytes a file, not two).
     var fileDigests: [[FileDigest?]]
     var facts: [String: PackArchiveFacts] = [:]
     /// Indices of the reused packs, and of the packs to write (biggest first).
@@ -77,6 +78,7 @@ struct PackReuse {
                 reused.append(index)
             }
         }
+        for index in reused { fileDigests[index] = [] }
         let reusedSet = Set(reused)
         toWrite = packs.indices.filter { !reusedSet.contains($0) }.sorted { packs[$0].size > packs[$1].size }
     }
