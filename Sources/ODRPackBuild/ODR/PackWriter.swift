@@ -122,7 +122,7 @@ final class PackWriter: PackFormatWriter {
     ) -> PackArchiveFacts {
         PackArchiveFacts(
             archiveSize: archiveSize, archiveSha256: archiveSha256,
-            contentHash: PackArchiveFacts.contentHash(files: pack.files, sha256: files.map(\.sha256)),
+            contentHash: PackArchiveFacts.contentHash(files: pack.files, digests: files),
             files: files, uncompressedSize: uncompressedSize)
     }
 

@@ -1,107 +1,239 @@
 import Foundation
 import ODRPackBuildFormat
 import ODRPackCore
+import ODRPackFormats
 import ODRPackPlatform
 
-/// The state file's bytes: the magic line, then little-endian 64-bit integers and length-prefixed UTF-8 strings,
-/// read back only when whole and of this version.
+/// The state file's bytes, written as a stream and read back only when whole, undamaged and of this version:
+///
+///     magic line                      "odrpack-state 4 <tool version>\n"
+///     head length, head, head CRC     everything but the file records: small, all the fast path reads
+///     file count, path bytes          then that many fixed-size records and the paths' bytes
+///     records                         84 bytes each, in code-point order of their paths: the SHA-256's 32 bytes,
+///                                     size, modification and change times, inode, device, where the path starts
+///                                     in the path bytes (it ends where the next one starts), CRC-32
+///     path bytes                      every path once, in the records' order, with no separator
+///     pack file lists                 each pack's files (in id order) as four-byte positions in the records
+///     files CRC                       CRC-32 of everything from the file count on
+///
+/// Integers are little-endian, 64 bits unless said; strings in the head are length-prefixed UTF-8. A record is
+/// 84 bytes plus its path (docs/build-output.md#incremental): 100 bytes a file less than format 3, which held
+/// each digest as hex and each path with its own length.
 extension BuildState {
     /// The state in `data`, or nil when it is not a whole state of this version.
-    /// - Parameter fileRecords: false reads all but the file records (left empty), which the fast path does not need.
+    /// - Parameter fileRecords: false reads only the head (no file records, no pack file lists), which the fast path
+    ///   needs; `data` may then end after the head.
     static func parse(_ data: some ContiguousBytes, fileRecords: Bool = true) -> BuildState? {
-        data.withUnsafeBytes { raw in
+        parse(bytes: data.withUnsafeBytes { Array($0) }, fileRecords: fileRecords)
+    }
+
+    /// `parse` of bytes this state owns from now on: the file records are read from them where they lie.
+    static func parse(bytes: [UInt8], fileRecords: Bool) -> BuildState? {
+        try? bytes.withUnsafeBytes { raw in
             var reader = Reader(bytes: raw)
-            return try? reader.state(fileRecords: fileRecords)
+            return try reader.state(owner: bytes, fileRecords: fileRecords)
         }
     }
 
+    /// Reads the state file at `path` in one read (only its head without `fileRecords`); nil when it is missing,
+    /// unreadable, damaged or of another version.
+    static func read(_ path: String, fileRecords: Bool) -> BuildState? {
+        guard case .success(let descriptor) = SystemCall.openForReading(path) else { return nil }
+        defer { SystemCall.closeFile(descriptor) }
+        guard let size = SystemCall.status(path)?.stamp.size, size > 0, size <= Int64(Int.max / 2) else { return nil }
+        func bytes(_ count: Int) -> [UInt8]? {
+            var complete = false
+            let read = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                let got = SystemCall.readFully(descriptor, into: buffer.baseAddress!, count: count, at: 0)
+                complete = got == count
+                initialized = complete ? count : 0
+            }
+            return complete ? read : nil
+        }
+        guard fileRecords else {
+            // The magic line and the head's length, then up to the end of the head and its CRC.
+            let lead = Self.magic.count + 8
+            guard size >= Int64(lead), let start = bytes(lead),
+                let headLength = start.withUnsafeBytes({ raw -> Int? in
+                    Int(
+                        exactly: Int64(
+                            littleEndian: raw.loadUnaligned(fromByteOffset: Self.magic.count, as: Int64.self)))
+                }),
+                headLength >= 0, Int64(headLength) <= size - Int64(lead) - 8,
+                let head = bytes(lead + headLength + 8)
+            else { return nil }
+            return parse(bytes: head, fileRecords: false)
+        }
+        guard let whole = bytes(Int(size)) else { return nil }
+        return parse(bytes: whole, fileRecords: true)
+    }
+
+    /// Writes the state to `path` as a stream through a buffer of `StateFileOutput.bufferSize`, beside its final
+    /// name and then renamed into place: a reader sees the old state or the whole new one.
+    func write(to path: String) throws {
+        let temporary = TemporaryName.path(beside: path)
+        let descriptor = try SystemCall.createFile(temporary)
+        var output = StateFileOutput(descriptor: descriptor, path: path)
+        do {
+            try encode(into: &output)
+            try output.flush()
+        } catch {
+            SystemCall.closeFile(descriptor)
+            _ = SystemCall.removeFile(temporary)
+            throw error
+        }
+        if SystemCall.closeFile(descriptor) != 0 {
+            let failure = ODRPackError.system("cannot write '\(path)'")
+            _ = SystemCall.removeFile(temporary)
+            throw failure
+        }
+        // The old state goes first: a large file's replacing rename would make ext4 flush the new one.
+        _ = SystemCall.removeFile(path)
+        if let failure = SystemCall.rename(temporary, to: path) {
+            _ = SystemCall.removeFile(temporary)
+            throw ODRPackError.systemCall("cannot move '\(temporary)' to '\(path)'", failure)
+        }
+    }
+
+    /// The whole state file's bytes, in memory: for tests and small states.
     func serialized() -> [UInt8] {
-        var writer = Writer()
-        writer.out.reserveCapacity(64 + files.count * 160 + packs.count * 400)
-        writer.out += Self.magic
-        writer.integer(readStart == nil ? 0 : 1)
+        var output = StateByteOutput()
+        // Appending to memory cannot fail.
+        try? encode(into: &output)
+        return output.bytes
+    }
+
+    /// Writes the state's bytes to `output` in order, holding none of it but the head.
+    func encode(into output: inout some StateOutput) throws {
+        var head = Writer(output: StateByteOutput())
+        try encodeHead(&head)
+        var writer = Writer(output: output)
+        try writer.raw(Self.magic)
+        try writer.integer(head.output.bytes.count)
+        writer.crc = 0
+        try writer.raw(head.output.bytes)
+        let headCRC = writer.crc
+        try writer.integer(headCRC)
+        writer.crc = 0
+        try writer.integer(files.count)
+        var pathBytes = 0
+        for index in 0..<files.count { pathBytes += files.withPath(at: index) { $0.count } }
+        try writer.integer(pathBytes)
+        var record = [UInt8](repeating: 0, count: FileRecords.recordSize)
+        var pathStart = 0
+        for index in 0..<files.count {
+            let stamp = files.stamp(at: index)
+            let digest = files.digest(at: index)
+            record.withUnsafeMutableBytes { raw in
+                digest.withSHA256Bytes { raw.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: 32) }
+                raw.storeBytes(of: stamp.size.littleEndian, toByteOffset: 32, as: Int64.self)
+                raw.storeBytes(of: stamp.modificationNanoseconds.littleEndian, toByteOffset: 40, as: Int64.self)
+                raw.storeBytes(of: stamp.changeNanoseconds.littleEndian, toByteOffset: 48, as: Int64.self)
+                raw.storeBytes(of: stamp.inode.littleEndian, toByteOffset: 56, as: UInt64.self)
+                raw.storeBytes(of: stamp.device.littleEndian, toByteOffset: 64, as: UInt64.self)
+                raw.storeBytes(of: UInt64(pathStart).littleEndian, toByteOffset: 72, as: UInt64.self)
+                raw.storeBytes(of: digest.crc32.littleEndian, toByteOffset: 80, as: UInt32.self)
+            }
+            try writer.raw(record)
+            pathStart += files.withPath(at: index) { $0.count }
+        }
+        for index in 0..<files.count { try files.withPath(at: index) { try writer.raw($0) } }
+        for id in packs.keys.sorted() {
+            for position in packs[id]!.files {
+                try withUnsafeBytes(of: position.littleEndian) { try writer.raw($0) }
+            }
+        }
+        let filesCRC = writer.crc
+        try writer.integer(filesCRC)
+        output = writer.output
+    }
+
+    /// Everything but the file records.
+    private func encodeHead(_ writer: inout Writer<StateByteOutput>) throws {
+        try writer.integer(readStart == nil ? 0 : 1)
         if let readStart {
-            writer.integer(readStart.time == nil ? 0 : 1)
-            writer.integer(readStart.time ?? 0)
-            writer.integer(Int64(bitPattern: readStart.device))
-            writer.integer(readStart.tick)
+            try writer.integer(readStart.time == nil ? 0 : 1)
+            try writer.integer(readStart.time ?? 0)
+            try writer.integer(Int64(bitPattern: readStart.device))
+            try writer.integer(readStart.tick)
         }
-        writer.string(rootPath)
-        writer.string(outputFingerprint)
-        writer.integer(outputs.count)
+        try writer.string(rootPath)
+        try writer.string(outputFingerprint)
+        try writer.integer(outputs.count)
         for name in outputs.keys.sorted() {
-            writer.string(name)
-            writer.stamp(outputs[name]!)
+            try writer.string(name)
+            try writer.stamp(outputs[name]!)
         }
-        // The file records come last, so the fast path can stop before them (`parse(_:fileRecords:)`).
-        writer.integer(files.count)
-        writer.integer(packs.count)
+        try writer.integer(packs.count)
         for id in packs.keys.sorted() {
             let pack = packs[id]!
             for text in [id, pack.fileName, pack.archiveKey, pack.archiveSha256, pack.contentHash] {
-                writer.string(text)
+                try writer.string(text)
             }
-            writer.integer(pack.archiveSize)
-            writer.integer(pack.uncompressedSize)
-            writer.string(pack.archiveStamp)
-            writer.string(pack.manifestPart?.key ?? "")
-            writer.integer(pack.manifestPart?.offset ?? 0)
-            writer.integer(pack.manifestPart?.length ?? 0)
-            writer.integer(pack.files.count)
-            for position in pack.files { writer.integer(position) }
+            try writer.integer(pack.archiveSize)
+            try writer.integer(pack.uncompressedSize)
+            try writer.string(pack.archiveStamp)
+            try writer.string(pack.manifestPart?.key ?? "")
+            try writer.integer(pack.manifestPart?.offset ?? 0)
+            try writer.integer(pack.manifestPart?.length ?? 0)
+            try writer.integer(pack.files.count)
         }
-        writer.integer(replay == nil ? 0 : 1)
+        try writer.integer(replay == nil ? 0 : 1)
         if let replay {
-            for text in [replay.inputs, replay.rootPath, replay.treeFingerprint] { writer.string(text) }
-            writer.integer(replay.contentBytes)
-            writer.integer(replay.archiveBytes)
-            writer.integer(replay.absent.count)
-            for name in replay.absent { writer.string(name) }
-            writer.integer(replay.diagnostics.count)
+            for text in [replay.inputs, replay.rootPath, replay.treeFingerprint] { try writer.string(text) }
+            try writer.integer(replay.contentBytes)
+            try writer.integer(replay.archiveBytes)
+            try writer.integer(replay.absent.count)
+            for name in replay.absent { try writer.string(name) }
+            try writer.integer(replay.diagnostics.count)
             for diagnostic in replay.diagnostics {
                 for text in [diagnostic.severity.rawValue, diagnostic.code.rawValue, diagnostic.message] {
-                    writer.string(text)
+                    try writer.string(text)
                 }
-                writer.integer(diagnostic.location == nil ? 0 : 1)
+                try writer.integer(diagnostic.location == nil ? 0 : 1)
                 if let location = diagnostic.location {
-                    writer.string(location.file)
-                    writer.integer(location.line)
-                    writer.integer(location.column)
+                    try writer.string(location.file)
+                    try writer.integer(location.line)
+                    try writer.integer(location.column)
                 }
-                writer.integer(diagnostic.subject == nil ? 0 : 1)
-                if let subject = diagnostic.subject { writer.string(subject) }
+                try writer.integer(diagnostic.subject == nil ? 0 : 1)
+                if let subject = diagnostic.subject { try writer.string(subject) }
             }
         }
-        for file in files {
-            writer.string(file.path)
-            writer.stamp(file.stamp)
-            writer.string(file.digest.sha256)
-            writer.integer(file.digest.crc32)
-        }
-        return writer.out
     }
 
-    private struct Writer {
-        var out: [UInt8] = []
+    /// Appends to an output, keeping the CRC-32 of what it appended since `crc` was last set.
+    private struct Writer<Output: StateOutput> {
+        var output: Output
+        var crc: UInt32 = 0
 
-        mutating func integer<T: FixedWidthInteger>(_ value: T) {
-            withUnsafeBytes(of: Int64(value).littleEndian) { out.append(contentsOf: $0) }
+        mutating func raw(_ bytes: UnsafeRawBufferPointer) throws {
+            crc = CRC32.update(crc, bytes)
+            try output.append(bytes)
         }
 
-        mutating func string(_ value: String) {
+        mutating func raw(_ bytes: [UInt8]) throws {
+            try bytes.withUnsafeBytes { try raw($0) }
+        }
+
+        mutating func integer<T: FixedWidthInteger>(_ value: T) throws {
+            try withUnsafeBytes(of: Int64(value).littleEndian) { try raw($0) }
+        }
+
+        mutating func string(_ value: String) throws {
             var value = value
-            value.withUTF8 { utf8 in
-                integer(utf8.count)
-                out.append(contentsOf: utf8)
+            try value.withUTF8 { utf8 in
+                try integer(utf8.count)
+                try raw(UnsafeRawBufferPointer(utf8))
             }
         }
 
-        mutating func stamp(_ value: FileStamp) {
-            integer(value.size)
-            integer(value.modificationNanoseconds)
-            integer(value.changeNanoseconds)
-            integer(Int64(bitPattern: value.inode))
-            integer(Int64(bitPattern: value.device))
+        mutating func stamp(_ value: FileStamp) throws {
+            try integer(value.size)
+            try integer(value.modificationNanoseconds)
+            try integer(value.changeNanoseconds)
+            try integer(Int64(bitPattern: value.inode))
+            try integer(Int64(bitPattern: value.device))
         }
     }
 
@@ -138,10 +270,80 @@ extension BuildState {
                 inode: UInt64(bitPattern: try integer()), device: UInt64(bitPattern: try integer()))
         }
 
-        mutating func state(fileRecords: Bool) throws -> BuildState {
+        func crc(from start: Int) -> UInt32 {
+            CRC32.update(0, UnsafeRawBufferPointer(rebasing: bytes[start..<position]))
+        }
+
+        /// - Parameter owner: the array `bytes` points into, which the file records keep.
+        mutating func state(owner: [UInt8], fileRecords: Bool) throws -> BuildState {
             let magic = BuildState.magic
             guard bytes.count >= magic.count, bytes.prefix(magic.count).elementsEqual(magic) else { throw Damaged() }
             position = magic.count
+            let headLength = try count(limit: bytes.count - position - 8)
+            let headStart = position
+            // The head is read within its own bounds, then its CRC.
+            var head = Reader(bytes: UnsafeRawBufferPointer(rebasing: bytes[..<(headStart + headLength)]))
+            head.position = headStart
+            var (state, fileCounts) = try head.head()
+            guard head.position == headStart + headLength else { throw Damaged() }
+            position = head.position
+            let headCRC = crc(from: headStart)
+            guard try integer() == Int64(headCRC) else { throw Damaged() }
+            guard fileRecords else { return state }
+
+            let filesStart = position
+            let recordSize = FileRecords.recordSize
+            let fileCount = try count(limit: (bytes.count - position) / recordSize)
+            let pathBytes = try count(limit: bytes.count - position)
+            let records = filesStart + 16
+            let paths = records + fileCount * recordSize
+            let lists = paths + pathBytes
+            let listed = fileCounts.reduce(0) { $0 + $1.count }
+            // Every count is bounded by the file's size, so these sums cannot overflow.
+            guard listed <= bytes.count, lists + 4 * listed + 8 == bytes.count else { throw Damaged() }
+            position = lists + 4 * listed
+            guard
+                Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: Int64.self))
+                    == Int64(crc(from: filesStart))
+            else { throw Damaged() }
+            let table = FileRecords.Table(
+                bytes: owner, count: fileCount, records: records, paths: paths, pathBytes: pathBytes)
+            // Paths start in order within the path bytes and are strictly increasing: binary search relies on it.
+            var previousStart = 0
+            for index in 0..<fileCount {
+                let (start, end) = FileRecords.pathRange(table, bytes, index)
+                guard index == 0 ? start == 0 : start >= previousStart, end >= start, end <= pathBytes else {
+                    throw Damaged()
+                }
+                previousStart = start
+            }
+            for index in 1..<max(fileCount, 1) {
+                let (before, start) = FileRecords.pathRange(table, bytes, index - 1)
+                let (_, end) = FileRecords.pathRange(table, bytes, index)
+                guard
+                    FileRecords.compare(
+                        UnsafeRawBufferPointer(rebasing: bytes[(paths + before)..<(paths + start)]),
+                        UnsafeRawBufferPointer(rebasing: bytes[(paths + start)..<(paths + end)])) < 0
+                else { throw Damaged() }
+            }
+            var list = lists
+            for (id, files) in fileCounts {
+                var positions: [UInt32] = []
+                positions.reserveCapacity(files)
+                for _ in 0..<files {
+                    let value = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: list, as: UInt32.self))
+                    guard Int(value) < fileCount else { throw Damaged() }
+                    positions.append(value)
+                    list += 4
+                }
+                state.packs[id]!.files = positions
+            }
+            state.files = FileRecords(storage: .table(table))
+            return state
+        }
+
+        /// The head, and how many files each pack lists (in id order).
+        mutating func head() throws -> (BuildState, [(id: String, count: Int)]) {
             var state = BuildState()
             if try flag() {
                 let hasTime = try flag()
@@ -157,7 +359,7 @@ extension BuildState {
                 let name = try string()
                 state.outputs[name] = try stamp()
             }
-            let fileCount = try count(limit: bytes.count / 64)
+            var fileCounts: [(id: String, count: Int)] = []
             for _ in 0..<(try count(limit: bytes.count)) {
                 let id = try string()
                 let fileName = try string()
@@ -170,28 +372,19 @@ extension BuildState {
                 let partKey = try string()
                 let partOffset = try integer()
                 let partLength = try integer()
-                guard partOffset >= 0, partLength >= 0 else { throw Damaged() }
-                let files = try (0..<(try count(limit: fileCount))).map { _ in try count(limit: fileCount - 1) }
+                guard partOffset >= 0, partLength >= 0, fileCounts.last.map({ $0.id < id }) ?? true else {
+                    throw Damaged()
+                }
+                fileCounts.append((id, try count(limit: Int(UInt32.max))))
                 state.packs[id] = PackRecord(
                     fileName: fileName, archiveKey: archiveKey, archiveSize: archiveSize,
                     archiveSha256: archiveSha256, contentHash: contentHash,
-                    uncompressedSize: uncompressedSize, archiveStamp: archiveStamp, files: files,
+                    uncompressedSize: uncompressedSize, archiveStamp: archiveStamp, files: [],
                     manifestPart: partKey.isEmpty
                         ? nil : ManifestPart(key: partKey, offset: partOffset, length: partLength))
             }
             if try flag() { state.replay = try replay() }
-            guard fileRecords else { return state }
-            state.files.reserveCapacity(fileCount)
-            for _ in 0..<fileCount {
-                let path = try string()
-                let stamp = try stamp()
-                let sha256 = try string()
-                guard let crc32 = UInt32(exactly: try integer()) else { throw Damaged() }
-                state.files.append(
-                    FileRecord(path: path, stamp: stamp, digest: FileDigest(sha256: sha256, crc32: crc32)))
-            }
-            guard position == bytes.count else { throw Damaged() }
-            return state
+            return (state, fileCounts)
         }
 
         mutating func replay() throws -> Replay {
@@ -217,5 +410,54 @@ extension BuildState {
             }
             return replay
         }
+    }
+}
+
+/// Where a state's bytes go as they are encoded.
+protocol StateOutput {
+    mutating func append(_ bytes: UnsafeRawBufferPointer) throws
+}
+
+/// A state's bytes in memory.
+struct StateByteOutput: StateOutput {
+    var bytes: [UInt8] = []
+
+    mutating func append(_ bytes: UnsafeRawBufferPointer) throws { self.bytes.append(contentsOf: bytes) }
+}
+
+/// A state's bytes going to a file through a buffer of `bufferSize`, so the state is never whole in memory;
+/// every write through `SystemCall.writeAll`, which retries short writes and reports ENOSPC as an error.
+struct StateFileOutput: StateOutput {
+    static let bufferSize = 1 << 20
+
+    let descriptor: Int32
+    /// The final path, for messages.
+    let path: String
+    private var buffer: [UInt8] = []
+
+    init(descriptor: Int32, path: String) {
+        self.descriptor = descriptor
+        self.path = path
+        buffer.reserveCapacity(Self.bufferSize)
+    }
+
+    mutating func append(_ bytes: UnsafeRawBufferPointer) throws {
+        if buffer.count + bytes.count > Self.bufferSize { try flush() }
+        if bytes.count >= Self.bufferSize {
+            try write(bytes)
+        } else {
+            buffer.append(contentsOf: bytes)
+        }
+    }
+
+    mutating func flush() throws {
+        try buffer.withUnsafeBytes { try write($0) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private func write(_ bytes: UnsafeRawBufferPointer) throws {
+        guard !bytes.isEmpty else { return }
+        let failure = SystemCall.writeAll(descriptor, bytes)
+        guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
     }
 }

@@ -6,7 +6,8 @@ import ODRPackPlatform
 /// The state a commit leaves for the next build into the same folder.
 extension BuildState {
     /// The state for this build's packs, files sorted by path and packs pointing at them, but without the archive
-    /// stamps (`takeArchiveStamps`), so that it can be made while the packs move into place.
+    /// stamps (`takeArchiveStamps`), so that it can be made while the packs move into place. The file records are a
+    /// view of the plan and the facts (`FileRecords.PlanView`): beyond them, the state holds 12 bytes a file.
     static func make(
         _ plan: PackPlan, rootPath: String, facts: [String: PackArchiveFacts], fileNames: [String],
         archiveKeys: [String]
@@ -14,16 +15,23 @@ extension BuildState {
         let packs = plan.packs
         var state = BuildState()
         state.rootPath = rootPath
-        var order = packs.indices.flatMap { pack in packs[pack].files.indices.map { (pack: pack, file: $0) } }
-        order.sort { packs[$0.pack].files[$0.file].path.precedesByCodePoint(packs[$1.pack].files[$1.file].path) }
-        var positions = packs.map { Array(repeating: 0, count: $0.files.count) }
-        let digests = packs.map { facts[$0.id]!.files }
-        state.files.reserveCapacity(order.count)
-        for (position, item) in order.enumerated() {
-            let file = packs[item.pack].files[item.file]
-            positions[item.pack][item.file] = position
-            state.files.append(.init(path: file.path, stamp: file.stamp, digest: digests[item.pack][item.file]))
+        var order: [UInt64] = []
+        order.reserveCapacity(packs.reduce(0) { $0 + $1.files.count })
+        for (pack, assetPack) in packs.enumerated() {
+            for file in assetPack.files.indices { order.append(UInt64(pack) << 32 | UInt64(file)) }
         }
+        // Each pack's files are in code-point order already (`AssetPack.files`): a stable sort keeps runs cheap.
+        order.sort { first, second in
+            let a = packs[Int(first >> 32)].files[Int(first & 0xFFFF_FFFF)].path
+            let b = packs[Int(second >> 32)].files[Int(second & 0xFFFF_FFFF)].path
+            return a.precedesByCodePoint(b)
+        }
+        var positions = packs.map { [UInt32](repeating: 0, count: $0.files.count) }
+        for (position, item) in order.enumerated() {
+            positions[Int(item >> 32)][Int(item & 0xFFFF_FFFF)] = UInt32(position)
+        }
+        let digests = packs.map { facts[$0.id]!.files }
+        state.files = FileRecords(storage: .plan(.init(packs: packs, digests: digests, order: order)))
         for (index, pack) in packs.enumerated() {
             let fact = facts[pack.id]!
             state.packs[pack.id] = .init(
@@ -79,19 +87,30 @@ extension BuildState {
     /// Gives each file record whose digest this build confirmed the metadata this build saw: a record that could not
     /// vouch when it was loaded (`load`) and whose file was read again with the same content. A build that writes
     /// nothing keeps the last state's records (`PackBuilder`); without this, such a file would be read again by
-    /// every build after it.
+    /// every build after it. Such a build reused every pack of the plan, so its facts hold every file's confirmed
+    /// digest: the records become a view of the plan (as `make` makes them), the packs keeping what the last build
+    /// recorded of their archives. A state made from this plan already holds its stamps.
     mutating func confirm(_ plan: PackPlan, facts: [String: PackArchiveFacts]) {
+        if case .plan = files.storage { return }
+        var records: [String: PackRecord] = [:]
         for pack in plan.packs {
             guard let record = packs[pack.id], let digests = facts[pack.id]?.files,
-                record.files.count == pack.files.count, digests.count == pack.files.count
-            else { continue }
-            for (index, file) in pack.files.enumerated() {
-                let position = record.files[index]
-                guard files.indices.contains(position), files[position].stamp != file.stamp,
-                    files[position].digest == digests[index], files[position].path.hasSameBytes(as: file.path)
-                else { continue }
-                files[position].stamp = file.stamp
-            }
+                record.files.count == pack.files.count, digests.count == pack.files.count,
+                zip(record.files, pack.files).allSatisfy({
+                    files.indices.contains(Int($0)) && files.pathHasSameBytes(at: Int($0), as: $1.path)
+                })
+            else { return }
+            records[pack.id] = record
         }
+        guard records.count == packs.count else { return }
+        var made = BuildState.make(
+            plan, rootPath: rootPath, facts: facts, fileNames: plan.packs.map { records[$0.id]!.fileName },
+            archiveKeys: plan.packs.map { records[$0.id]!.archiveKey })
+        for (id, record) in records {
+            made.packs[id]!.archiveStamp = record.archiveStamp
+            made.packs[id]!.manifestPart = record.manifestPart
+        }
+        files = made.files
+        packs = made.packs
     }
 }

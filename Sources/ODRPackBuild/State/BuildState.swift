@@ -3,15 +3,15 @@ import ODRPackBuildFormat
 import ODRPackCore
 import ODRPackPlatform
 
-/// Everything a build into a folder keeps for the next build into it, in one versioned binary file: each packed
-/// file's digest keyed by its metadata, each pack's archive facts keyed by what decided its bytes, the output files'
+/// Everything a build into a folder keeps for the next build into it, in one versioned binary file
+/// (`BuildState+Encoding`, written as a stream): each packed file's digest keyed by its metadata, each pack's archive facts keyed by what decided its bytes, the output files'
 /// metadata, and (when the fast path may vouch for the build) what it printed. The file lives outside the output
 /// folder, which holds only deterministic output: `$ODRPACK_CACHE_DIR`, else `$XDG_CACHE_HOME/odrpack`, else
 /// `~/.cache/odrpack`, named by the output folder's path. A state written by another version of odrpack is ignored
 /// whole, so a new version rewrites every pack once (docs/build-output.md).
 struct BuildState: Sendable, Equatable {
     /// The format's name and version, then the tool's: either differing makes the file unreadable to this build.
-    static var magic: [UInt8] { Array("odrpack-state 3 \(ToolVersion.current)\n".utf8) }
+    static var magic: [UInt8] { Array("odrpack-state 4 \(ToolVersion.current)\n".utf8) }
 
     struct FileRecord: Equatable, Sendable {
         var path: String
@@ -28,8 +28,8 @@ struct BuildState: Sendable, Equatable {
         var uncompressedSize: Int64
         /// The archive's metadata (or a digest of a pack folder's) right after it was moved into place.
         var archiveStamp: String
-        /// The pack's files in its order, as positions in `files`.
-        var files: [Int]
+        /// The pack's files in its order, as positions in `files` (four bytes each: a state holds one per file).
+        var files: [UInt32]
         /// Where the pack's part of the odrpack-manifest.json this build wrote is, when it could be found.
         var manifestPart: ManifestPart?
     }
@@ -45,7 +45,7 @@ struct BuildState: Sendable, Equatable {
     /// resources-root with every link resolved.
     var rootPath = ""
     /// Every packed file, sorted by path in code-point order.
-    var files: [FileRecord] = []
+    var files: FileRecords = []
     var packs: [String: PackRecord] = [:]
     /// What every output file was made from (`PackOutput`'s fingerprint), and the files' metadata once written.
     var outputFingerprint = ""
@@ -105,27 +105,19 @@ struct BuildState: Sendable, Equatable {
 
     /// The position in `files` of the file at `path`, found by binary search.
     func index(ofFileAtPath path: String) -> Int? {
-        var low = 0
-        var high = files.count
-        while low < high {
-            let middle = (low + high) / 2
-            if files[middle].path.precedesByCodePoint(path) { low = middle + 1 } else { high = middle }
-        }
-        return low < files.count && files[low].path.hasSameBytes(as: path) ? low : nil
+        files.index(ofPath: path)
     }
 
     /// Reads the state of an output folder; a missing, damaged or other version's one is simply empty.
-    /// - Parameter fileRecords: false leaves out the file records, which only planning and pack reuse need.
+    /// - Parameter fileRecords: false leaves out the file records and the packs' lists of them, which only planning
+    ///   and pack reuse need: then only the head of the file is read.
     static func load(forOutput outputPath: String, fileRecords: Bool = true) -> BuildState {
         guard let path = location(for: outputPath), untrustedFolder(holding: path) == nil,
-            var state = FileManager.default.contents(atPath: path).flatMap({ parse($0, fileRecords: fileRecords) })
+            var state = read(path, fileRecords: fileRecords)
         else { return BuildState() }
         // A racily-clean record matches no file, so every use of the records (reuse, the executable-content check,
         // entry reuse) reads such a file again.
-        for index in state.files.indices where !state.vouches(for: state.files[index].stamp) {
-            state.files[index].stamp = FileStamp(
-                size: -1, modificationNanoseconds: 0, changeNanoseconds: 0, inode: 0, device: 0)
-        }
+        state.files.gate(by: state.readStart)
         return state
     }
 
@@ -158,7 +150,7 @@ struct BuildState: Sendable, Equatable {
             }
             // Made by another process between the check and here: check again.
             if let untrusted = BuildState.untrustedFolder(holding: path) { return untrusted }
-            try AtomicFile.write(serialized(), to: path, unlinkingFirst: true)
+            try write(to: path)
         } catch {
             return
                 """

@@ -51,14 +51,14 @@ struct EntryReuse: Sendable {
         }
         var holder = [Int32](repeating: -1, count: previous.files.count)
         for (number, archive) in usable.enumerated() {
-            for file in archive.record.files { holder[file] = Int32(number) }
+            for file in archive.record.files { holder[Int(file)] = Int32(number) }
         }
         // Which recorded file each file to write is, when its content is what was archived.
         var wanted: [(pack: Int, file: Int, record: Int)] = []
         for pack in toWrite {
             for (position, file) in plan.packs[pack].files.enumerated() {
                 guard let digest = fileDigests[pack][position], let record = previous.index(ofFileAtPath: file.path),
-                    holder[record] >= 0, previous.files[record].digest == digest
+                    holder[record] >= 0, previous.files.digest(at: record) == digest
                 else { continue }
                 wanted.append((pack, position, record))
             }
@@ -74,7 +74,7 @@ struct EntryReuse: Sendable {
             }
             let file = plan.packs[pack].files[position]
             guard let entry = directories[number]?[PathKey(file.path)], entry.size == UInt64(file.size),
-                entry.crc == previous.files[record].digest.crc32,
+                entry.crc == previous.files.digest(at: record).crc32,
                 entry.method == ZipFormat.deflated
                     || (entry.method == ZipFormat.stored && entry.compressedSize == entry.size)
             else { continue }

@@ -7,7 +7,8 @@ import ODRPackPlatform
 /// archive key and file name are as recorded, its archive or folder is exactly as that build left it, and its
 /// content hash is unchanged. Files whose metadata is as recorded are never re-read.
 struct PackReuse {
-    /// Each pack's files' digests where the cache vouches for them (or they were re-hashed), nil elsewhere.
+    /// Each pack to write's files' digests where the cache vouches for them (or they were re-hashed), nil elsewhere;
+    /// empty for a reused pack, whose digests are in its `facts` (one copy of 40 bytes a file, not two).
     var fileDigests: [[FileDigest?]]
     var facts: [String: PackArchiveFacts] = [:]
     /// Indices of the reused packs, and of the packs to write (biggest first).
@@ -29,14 +30,17 @@ struct PackReuse {
             guard sameRoot else { return pack.files.map { _ in nil } }
             if let record = previous.packs[pack.id], record.files.count == pack.files.count,
                 zip(record.files, pack.files).allSatisfy({ known, file in
-                    previous.files[known].stamp == file.stamp && previous.files[known].path.hasSameBytes(as: file.path)
+                    previous.files.stamp(at: Int(known)) == file.stamp
+                        && previous.files.pathHasSameBytes(at: Int(known), as: file.path)
                 })
             {
                 unchangedPacks.insert(index)
-                return record.files.map { previous.files[$0].digest }
+                return record.files.map { previous.files.digest(at: Int($0)) }
             }
             return pack.files.map { file in
-                previous.file(atPath: file.path).flatMap { $0.stamp == file.stamp ? $0.digest : nil }
+                previous.index(ofFileAtPath: file.path).flatMap {
+                    previous.files.stamp(at: $0) == file.stamp ? previous.files.digest(at: $0) : nil
+                }
             }
         }
         let candidates = packs.indices.filter { index in
@@ -65,7 +69,7 @@ struct PackReuse {
             let contentHash =
                 unchangedPacks.contains(index)
                 ? record.contentHash
-                : PackArchiveFacts.contentHash(files: packs[index].files, sha256: digests.map(\.sha256))
+                : PackArchiveFacts.contentHash(files: packs[index].files, digests: digests)
             if contentHash == record.contentHash {
                 facts[packs[index].id] = PackArchiveFacts(
                     archiveSize: record.archiveSize, archiveSha256: record.archiveSha256,
@@ -74,6 +78,7 @@ struct PackReuse {
                 reused.append(index)
             }
         }
+        for index in reused { fileDigests[index] = [] }
         let reusedSet = Set(reused)
         toWrite = packs.indices.filter { !reusedSet.contains($0) }.sorted { packs[$0].size > packs[$1].size }
     }

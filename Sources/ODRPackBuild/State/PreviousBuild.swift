@@ -10,9 +10,13 @@ struct PreviousBuild: Sendable {
         let files = state.files
         var position = 0
         return resources.map { resource in
-            while position < files.count && files[position].path.precedesByCodePoint(resource.path) { position += 1 }
-            return position < files.count && files[position].stamp == resource.stamp
-                && files[position].path.hasSameBytes(as: resource.path)
+            var path = resource.path
+            return path.withUTF8 { utf8 in
+                let query = UnsafeRawBufferPointer(utf8)
+                while position < files.count && files.comparePath(at: position, with: query) < 0 { position += 1 }
+                return position < files.count && files.comparePath(at: position, with: query) == 0
+                    && files.stamp(at: position) == resource.stamp
+            }
         }
     }
 }

@@ -29,6 +29,11 @@ package struct PackArchiveFacts: Sendable, Equatable {
         contentHash(zip(files, sha256).lazy.map { ($0.path, $0.size, $1) })
     }
 
+    /// `contentHash(files:sha256:)` from the digests themselves, without a hex string per file held at once.
+    package static func contentHash(files: [ResolvedResource], digests: [FileDigest]) -> String {
+        contentHash(zip(files, digests).lazy.map { ($0.path, $0.size, $1.sha256) })
+    }
+
     package static func contentHash(_ records: some Sequence<(path: String, size: Int64, sha256: String)>) -> String {
         var hasher = SHA256Hasher()
         for record in records { hasher.update("\(record.path)\0\(record.size)\0\(record.sha256)\n") }

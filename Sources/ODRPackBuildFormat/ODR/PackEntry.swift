@@ -2,14 +2,89 @@ import Foundation
 import ODRPackCore
 import ODRPackPlatform
 
-/// A file's SHA-256 and CRC-32: what the build learns by reading it once, and keeps in its cache.
+/// A file's SHA-256 and CRC-32: what the build learns by reading it once, and keeps in its cache. The digest's 32
+/// bytes are held inline (four words in the digest's byte order), not as a 64-character hex string: a build keeps one
+/// for every file of every pack until its manifest is written, and a string would be a heap allocation of 96 bytes
+/// each (docs/performance.md).
 package struct FileDigest: Equatable, Sendable {
-    package var sha256: String
+    /// The SHA-256's bytes 0-7, 8-15, 16-23 and 24-31, each word holding its bytes in memory order.
+    private var words: (UInt64, UInt64, UInt64, UInt64)
     package let crc32: UInt32
 
+    /// - Parameter sha256: 64 lowercase hex digits, as `SHA256Hasher` gives them. Anything else (never made by odrpack)
+    ///   becomes 32 bytes of 0xFF.
     package init(sha256: String, crc32: UInt32) {
-        self.sha256 = sha256
         self.crc32 = crc32
+        words = (0, 0, 0, 0)
+        var parsed = [UInt8](repeating: 0, count: 32)
+        var valid = sha256.utf8.count == 64
+        if valid {
+            for (index, character) in sha256.utf8.enumerated() {
+                guard let nibble = Self.nibble(character) else {
+                    valid = false
+                    break
+                }
+                parsed[index / 2] |= index % 2 == 0 ? nibble << 4 : nibble
+            }
+        }
+        if valid {
+            parsed.withUnsafeBytes { setBytes($0) }
+        } else {
+            words = (.max, .max, .max, .max)
+        }
+    }
+
+    /// The digest from its 32 raw bytes (`bytes.count` must be 32) and CRC-32.
+    package init(sha256Bytes bytes: UnsafeRawBufferPointer, crc32: UInt32) {
+        precondition(bytes.count == 32, "a SHA-256 has 32 bytes")
+        self.crc32 = crc32
+        words = (0, 0, 0, 0)
+        setBytes(bytes)
+    }
+
+    private mutating func setBytes(_ bytes: UnsafeRawBufferPointer) {
+        words = (
+            bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
+            bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+            bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self),
+            bytes.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+        )
+    }
+
+    /// Calls `body` with the digest's 32 bytes.
+    package func withSHA256Bytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try withUnsafeBytes(of: words, body)
+    }
+
+    /// The SHA-256 as 64 lowercase hex digits, as odrpack-manifest.json spells it; setting it parses them.
+    package var sha256: String {
+        get {
+            withSHA256Bytes { bytes in
+                String(unsafeUninitializedCapacity: 64) { out in
+                    for (index, byte) in bytes.enumerated() {
+                        out[2 * index] = Self.digits[Int(byte >> 4)]
+                        out[2 * index + 1] = Self.digits[Int(byte & 0x0F)]
+                    }
+                    return 64
+                }
+            }
+        }
+        set { self = FileDigest(sha256: newValue, crc32: crc32) }
+    }
+
+    package static func == (lhs: FileDigest, rhs: FileDigest) -> Bool {
+        lhs.crc32 == rhs.crc32 && lhs.words.0 == rhs.words.0 && lhs.words.1 == rhs.words.1
+            && lhs.words.2 == rhs.words.2 && lhs.words.3 == rhs.words.3
+    }
+
+    private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    private static func nibble(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return character - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return character - UInt8(ascii: "a") + 10
+        default: return nil
+        }
     }
 }
 
