@@ -26,3 +26,13 @@ long long odrpack_file_system_type(const char *path) {
     return -1;
 #endif
 }
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+void odrpack_release_free_memory(void) {
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+}

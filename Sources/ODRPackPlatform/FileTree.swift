@@ -1,3 +1,4 @@
+import CSystem
 import Foundation
 
 /// The metadata of every entry under a folder, read in one pass (see `FileTreeScanner`): resolution tags
@@ -7,8 +8,8 @@ package struct FileTree: Sendable {
     package struct Directory: Sendable {
         /// The names, each followed by a NUL, back to back in entry order.
         var nameBytes: [UInt8] = []
-        /// Where each entry's name starts in `nameBytes`.
-        var nameStarts: [Int] = []
+        /// Where each entry's name starts in `nameBytes` (32-bit: half the memory, and no folder lists 4 GB of names).
+        var nameStarts: [UInt32] = []
         package var entries: [Entry] = []
         /// errno when the folder could not be read; then it has no entries.
         package var error: Int32 = 0
@@ -28,12 +29,12 @@ package struct FileTree: Sendable {
 
         /// Where the name's bytes and the NUL after them are in `nameBytes`.
         func nameSpan(_ index: Int) -> Range<Int> {
-            nameStarts[index]..<(index + 1 < nameStarts.count ? nameStarts[index + 1] : nameBytes.count)
+            Int(nameStarts[index])..<(index + 1 < nameStarts.count ? Int(nameStarts[index + 1]) : nameBytes.count)
         }
 
         /// Adds a name: its bytes and the NUL after them.
         mutating func appendName(_ bytes: UnsafeBufferPointer<UInt8>) {
-            nameStarts.append(nameBytes.count)
+            nameStarts.append(UInt32(nameBytes.count))
             nameBytes.append(contentsOf: bytes)
         }
 
@@ -41,20 +42,28 @@ package struct FileTree: Sendable {
         mutating func append(contentsOf other: Directory) {
             let offset = nameBytes.count
             nameBytes += other.nameBytes
-            nameStarts += other.nameStarts.lazy.map { $0 + offset }
+            nameStarts += other.nameStarts.lazy.map { $0 + UInt32(offset) }
             entries += other.entries
         }
     }
 
-    /// One entry's `lstat` metadata.
+    /// One entry's `lstat` metadata: 56 bytes, a million of them per million files (the 32-bit fields last, so no
+    /// padding).
     package struct Entry: Sendable {
-        /// `st_mode`; 0 when the entry vanished before it could be read.
-        package let mode: FileMode
         package let stamp: FileStamp
         /// The index of the scanned folder for a subfolder, else -1 (files, links, `.git`).
         package var child: Int
+        /// `st_mode`; 0 when the entry vanished before it could be read.
+        package let mode: FileMode
         /// errno when `lstat` failed (mode is then 0); ENOENT means the entry vanished while it was scanned.
         package var error: Int32 = 0
+
+        package init(mode: FileMode, stamp: FileStamp, child: Int, error: Int32 = 0) {
+            self.stamp = stamp
+            self.child = child
+            self.mode = mode
+            self.error = error
+        }
     }
 
     /// The scanned folder, as given to the scanner.
@@ -70,12 +79,53 @@ package struct FileTree: Sendable {
     /// Every folder's entries in code-point order of their names, a folder's name taken with a `/` after it:
     /// then a depth-first walk lists every path in code-point order. The folders are sorted on `jobs` threads.
     package func sortedByName(jobs: Int = SystemCall.processorCount) -> FileTree {
-        guard !isSortedByName else { return self }
         var sorted = self
-        // Sorting a `Directory` never throws.
-        sorted.directories = try! parallelMap(directories, jobs: jobs) { $0.sortedByName() }
-        sorted.isSortedByName = true
+        sorted.sortByName(jobs: jobs)
         return sorted
+    }
+
+    /// Sorts as `sortedByName` does, in place: each folder's unsorted entries are freed as soon as its sorted ones
+    /// exist, so a tree no one else holds is never held twice (a million entries are some 70 MB).
+    package mutating func sortByName(jobs: Int = SystemCall.processorCount) {
+        guard !isSortedByName else { return }
+        let count = directories.count
+        let next = Locked(0)
+        directories.withUnsafeMutableBufferPointer { buffer in
+            // Each folder is taken by one thread (`next`), which alone reads and writes its slot.
+            nonisolated(unsafe) let buffer = buffer
+            DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, count))) { _ in
+                while true {
+                    let index = next.withLock { next in
+                        defer { next += 1 }
+                        return next
+                    }
+                    guard index < count else { return }
+                    buffer[index] = buffer[index].sortedByName()
+                }
+            }
+        }
+        isSortedByName = true
+    }
+
+    /// A folder's entries, leaving it empty: for a walk that visits each folder once and frees the tree as it goes.
+    package mutating func takeDirectory(_ index: Int) -> Directory {
+        let directory = directories[index]
+        directories[index] = Directory(error: directory.error)
+        return directory
+    }
+
+    /// Gives the pages of freed folders back to the system. The scanning threads allocated the tree, so glibc keeps
+    /// its freed memory in their arenas, where the walk (on another thread) cannot reuse it: without this, a walk that
+    /// frees the tree as it goes (`takeDirectory`) would still hold the whole tree's pages until it ends.
+    package static func releaseFreedMemory() {
+        odrpack_release_free_memory()
+    }
+
+    /// How many entries are regular files (links not followed): what resolution reserves room for.
+    package var regularFileCount: Int {
+        directories.reduce(0) { total, directory in
+            total + directory.entries.lazy.filter { FileStatus.Kind(mode: $0.mode) == .regular }.count
+        }
     }
 
     /// Whether a name is `.git`, whose folder the scan records but never enters.
@@ -98,14 +148,14 @@ extension FileTree.Directory {
                     // The first 16 bytes (a folder's `/` included) as two big-endian integers order most pairs
                     // without a memcmp, which makes sorting a large folder's names several times faster.
                     var prefixes = starts.indices.map { position in
-                        SortPrefix(base.baseAddress! + starts[position], keys[position], position: position)
+                        SortPrefix(base.baseAddress! + Int(starts[position]), keys[position], position: position)
                     }
                     prefixes.sort { a, b in
                         if a.high != b.high { return a.high < b.high }
                         if a.low != b.low { return a.low < b.low }
                         return Self.precedes(
-                            base.baseAddress! + starts[a.position], keys[a.position],
-                            base.baseAddress! + starts[b.position], keys[b.position])
+                            base.baseAddress! + Int(starts[a.position]), keys[a.position],
+                            base.baseAddress! + Int(starts[b.position]), keys[b.position])
                     }
                     return prefixes.map(\.position)
                 }

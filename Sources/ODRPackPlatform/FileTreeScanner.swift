@@ -301,8 +301,13 @@ private final class ListedDirectory: @unchecked Sendable {
             directory.error = readError
             return (directory, [], [], false)
         }
+        // At its final size at once: a folder of 50,000 names grown by doubling would hold up to twice the room.
+        directory.nameBytes.reserveCapacity(chunks.reduce(0) { $0 + $1.names.nameBytes.count })
+        directory.nameStarts.reserveCapacity(chunks.reduce(0) { $0 + $1.names.count })
+        directory.entries.reserveCapacity(chunks.reduce(0) { $0 + $1.names.count })
         for chunk in chunks {
             directory.append(contentsOf: chunk.names)
+            chunk.names = FileTree.Directory()
             hasher.update(data: chunk.digest)
             if !chunk.isClean { isClean = false }
         }

@@ -10,4 +10,7 @@ int odrpack_start_writeback(int descriptor);
 /// or on a system without it. Swift's Glibc module does not show <sys/vfs.h>.
 long long odrpack_file_system_type(const char *path);
 
+/// malloc_trim(0) where glibc has it (<malloc.h>, which Swift's Glibc module does not show); nothing elsewhere.
+void odrpack_release_free_memory(void);
+
 #endif

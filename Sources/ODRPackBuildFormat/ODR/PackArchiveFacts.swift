@@ -25,7 +25,7 @@ package struct PackArchiveFacts: Sendable, Equatable {
     }
 
     /// SHA-256 of the pack's sorted (path, size, sha256) list, one `path NUL size NUL sha256 LF` record each.
-    package static func contentHash(files: [ResolvedResource], sha256: [String]) -> String {
+    package static func contentHash(files: some Sequence<ResolvedResource>, sha256: [String]) -> String {
         contentHash(zip(files, sha256).lazy.map { ($0.path, $0.size, $1) })
     }
 

@@ -393,8 +393,9 @@ struct PlanChecker {
             }
         }
         if let limit = limits[.maxPackCount], plan.packs.count > limit {
-            let multipliers = plan.packs.flatMap(\.files).sorted {
-                $0.tags.count != $1.tags.count ? $0.tags.count > $1.tags.count : $0.path.precedesByCodePoint($1.path)
+            let files: [ResolvedResource] = plan.packs.flatMap { Array($0.files) }
+            let multipliers = files.sorted { (a: ResolvedResource, b: ResolvedResource) in
+                a.tags.count != b.tags.count ? a.tags.count > b.tags.count : a.path.precedesByCodePoint(b.path)
             }.prefix(5).map { "'\($0.path)' (\($0.tags.count) tags)" }
             diagnostics.append(
                 .error(

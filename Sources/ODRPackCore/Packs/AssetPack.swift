@@ -7,8 +7,8 @@ package struct AssetPack: Sendable {
     package let category: DownloadCategory
     package var priority: Double?
     package var size: Int64
-    /// Sorted by path in code-point order.
-    package var files: [ResolvedResource]
+    /// Sorted by path in code-point order; shares the resolution's storage.
+    package var files: PackFiles
     /// The first manifest entry that put a file here, for diagnostics that point at the manifest.
     var firstEntry: Int?
 

@@ -20,10 +20,8 @@ package struct PackPlanner {
         let initialSet = Set(initial)
         let prefetchSet = Set(prefetch)
 
-        var groups: [[String]: [ResolvedResource]] = [:]
-        for resource in resolution.resources where !resource.tags.isEmpty {
-            groups[resource.tags, default: []].append(resource)
-        }
+        let resources = resolution.resources
+        let positions = Self.positionsByTagSet(resources)
         var overflows: [(what: String, subject: String?)] = []
         /// The sum, held at Int64.max when it does not fit, which is noted for `size-overflow`.
         func sum(_ sizes: some Sequence<Int64>, _ what: @autoclosure () -> String, subject: String? = nil) -> Int64 {
@@ -31,7 +29,8 @@ package struct PackPlanner {
             overflows.append((what(), subject))
             return Int64.max
         }
-        var packs: [AssetPack] = groups.map { tags, files in
+        var packs: [AssetPack] = positions.map { tags, positions in
+            let files = PackFiles(resources, positions: positions)
             let category = Self.category(tags: tags, initialInstall: initialSet, prefetch: prefetchSet)
             return AssetPack(
                 id: PackIdentity.id(bundleID: manifest.bundleID, tags: tags),
@@ -40,7 +39,7 @@ package struct PackPlanner {
                 priority: Self.priority(tags: tags, initialInstall: initialSet, prefetchOrder: prefetch),
                 size: files.lazy.map(\.size).saturatingSum,
                 files: files,
-                firstEntry: files.compactMap(\.firstEntry).min())
+                firstEntry: files.lazy.compactMap(\.firstEntry).min())
         }
         packs.sort { $0.id < $1.id }
         for index in packs.indices {
@@ -79,6 +78,38 @@ package struct PackPlanner {
         plan.overflowingSums = overflows
         plan.countsAppBundle = resolution.countsAppBundle
         return plan
+    }
+
+    /// The positions of the tagged resources, grouped by tag set, each group in the resources' order and allocated at
+    /// its exact size: the packs hold these, not copies of the resources.
+    static func positionsByTagSet(_ resources: [ResolvedResource]) -> [(tags: [String], positions: [UInt32])] {
+        var groups: [[String]: Int] = [:]
+        var tagSets: [[String]] = []
+        var counts: [Int] = []
+        // Files of one tag set share its array (and mostly come in runs), so comparing with the last one is cheap.
+        var last: (tags: [String], group: Int)?
+        func group(of tags: [String]) -> Int {
+            if let last, last.tags == tags { return last.group }
+            let group = groups[tags] ?? tagSets.count
+            if group == tagSets.count {
+                groups[tags] = group
+                tagSets.append(tags)
+                counts.append(0)
+            }
+            last = (tags, group)
+            return group
+        }
+        for resource in resources where !resource.tags.isEmpty { counts[group(of: resource.tags)] += 1 }
+        var positions: [[UInt32]] = counts.map { count in
+            var positions: [UInt32] = []
+            positions.reserveCapacity(count)
+            return positions
+        }
+        last = nil
+        for (position, resource) in resources.enumerated() where !resource.tags.isEmpty {
+            positions[group(of: resource.tags)].append(UInt32(position))
+        }
+        return Array(zip(tagSets, positions))
     }
 
     /// A pack's (or, for one tag, a tag's) category: initial-install if any tag is, else prefetch if any is in

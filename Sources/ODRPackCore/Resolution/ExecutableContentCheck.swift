@@ -10,15 +10,14 @@ struct ExecutableContentCheck {
         case unreadable(reason: String)
     }
 
-    func check(_ resources: [ResolvedResource], location: (ResolvedResource) -> SourceLocation?) -> [Diagnostic] {
+    func check(_ resources: PackFiles, location: (ResolvedResource) -> SourceLocation?) -> [Diagnostic] {
         // Chunks of 256 files per task keep the hand-off cost below the cost of the reads. `inspect` never throws.
         let chunks = Array(stride(from: 0, to: resources.count, by: 256))
         let findings = try! parallelMap(chunks) { start in
             inspect(resources[start..<min(resources.count, start + 256)])
         }.joined()
         var diagnostics: [Diagnostic] = []
-        for (position, finding) in findings.enumerated() {
-            guard let finding else { continue }
+        for (position, finding) in findings {
             let resource = resources[position]
             switch finding {
             case .executable(let kind):
@@ -42,9 +41,9 @@ struct ExecutableContentCheck {
 
     /// The findings of consecutive resources, read a folder at a time (resources are sorted, so a folder's files
     /// are neighbours unless an entry's `into` moved some).
-    func inspect(_ resources: ArraySlice<ResolvedResource>) -> [Finding?] {
-        var findings: [Finding?] = []
-        findings.reserveCapacity(resources.count)
+    /// Only the resources with a finding, by position: one entry per file would be 24 bytes each, a million times.
+    func inspect(_ resources: Slice<PackFiles>) -> [(position: Int, finding: Finding)] {
+        var findings: [(position: Int, finding: Finding)] = []
         var start = resources.startIndex
         while start < resources.endIndex {
             let folder = Self.split(resources[start].source).folder
@@ -53,8 +52,10 @@ struct ExecutableContentCheck {
             let names = resources[start..<end].map { String(Self.split($0.source).name) }
             let heads = fileSystem.readHeads(
                 of: names, inFolder: folder.isEmpty ? rootPath : rootPath + "/" + folder, count: 64)
-            for (resource, head) in zip(resources[start..<end], heads) {
-                findings.append(finding(head, path: rootPath + "/" + resource.source))
+            for (position, head) in zip(start..<end, heads) {
+                if let found = finding(head, path: rootPath + "/" + resources[position].source) {
+                    findings.append((position, found))
+                }
             }
             start = end
         }
@@ -68,13 +69,14 @@ struct ExecutableContentCheck {
     }
 
     /// What a file's first bytes (or the error reading them) say; a DOS header leads to one more read at `path`.
-    func finding(_ head: Result<[UInt8], SystemError>, path: String) -> Finding? {
+    /// `path` is made only for a DOS header: building it for every file would cost one allocation each.
+    func finding(_ head: Result<[UInt8], SystemError>, path: @autoclosure () -> String) -> Finding? {
         switch head {
         case .failure(let error):
             return .unreadable(reason: error.reason)
         case .success(let header):
             let kind = Self.executableKind(header) { offset in
-                guard case .success(let signature) = fileSystem.read(path, count: 4, at: Int64(offset)),
+                guard case .success(let signature) = fileSystem.read(path(), count: 4, at: Int64(offset)),
                     signature.count == 4
                 else { return nil }
                 return signature

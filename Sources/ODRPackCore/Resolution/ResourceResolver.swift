@@ -66,6 +66,8 @@ private struct Walk {
     var tagSetCache: [[Int]: [String]] = [:]
     var invalidNames: [(path: String, firstEntry: Int?)] = []
     var fingerprint: String?
+    /// Entries taken from the tree since its freed memory was last given back (`FileTree.releaseFreedMemory`).
+    var entriesTaken = 0
 
     /// Which folders entries reach; its `entryFolders` (those holding a path entry at some depth) are where names
     /// need looking up.
@@ -134,16 +136,18 @@ private struct Walk {
             return
         }
         let reach = self.reach
-        let scanned =
-            (tree.flatMap { $0.path == rootPath ? $0 : nil }
+        var scanned =
+            tree.flatMap { $0.path == rootPath ? $0 : nil }
             ?? (ignoresUntagged
                 ? fileSystem.scan(rootPath, descending: { reach.mayHoldResources(Array($0)) })
-                : fileSystem.scan(rootPath)))
-            .sortedByName()
+                : fileSystem.scan(rootPath))
+        scanned.sortByName()
         fingerprint = scanned.fingerprint
+        // Room for every regular file at once: growing by doubling would hold up to three times the final array.
+        resources.reserveCapacity(scanned.regularFileCount)
         walkedFolders[DirectoryID(root.stamp)] = ""
         walkDirectory(
-            scanned, 0, absolute: rootPath, relative: "", components: [], inherited: pathEntries[PathKey("")] ?? [],
+            &scanned, 0, absolute: rootPath, relative: "", components: [], inherited: pathEntries[PathKey("")] ?? [],
             ancestors: [DirectoryID(root.stamp)])
         if pathEntries[PathKey("")] != nil { visitedEntryPaths.insert(PathKey("")) }
     }
@@ -157,11 +161,19 @@ private struct Walk {
         }
     }
 
+    /// Walks one folder of `tree`, then its subfolders, emptying each folder of `tree` as it takes it: a folder is
+    /// walked once, and the tree's entries are freed while the resources they become are made (at a million files
+    /// the two would otherwise be held together, some 70 MB each).
     mutating func walkDirectory(
-        _ tree: FileTree, _ index: Int, absolute: String, relative: String, components: [String],
+        _ tree: inout FileTree, _ index: Int, absolute: String, relative: String, components: [String],
         inherited: [Int], ancestors: Set<DirectoryID>
     ) {
-        let directory = tree.directories[index]
+        let directory = tree.takeDirectory(index)
+        entriesTaken += directory.count
+        if entriesTaken >= 1 << 16 {
+            FileTree.releaseFreedMemory()
+            entriesTaken = 0
+        }
         guard directory.error == 0 else {
             let reason = SystemError(directory.error).reason
             let shown = relative.isEmpty ? "." : relative
@@ -301,17 +313,27 @@ private struct Walk {
                 walkedFolders[id] = childRelative
                 var childAncestors = ancestors
                 childAncestors.insert(id)
-                let (subtree, childIndex) = linkedTree.map { ($0, 0) } ?? (tree, entry.child)
+                let childIndex = linkedTree == nil ? entry.child : 0
                 guard childIndex >= 0 else { continue }
                 // An odrpack build folder (it holds the build's lock file) is output, never a resource: a build into
                 // a folder under resources-root must not pack its own packs (docs/manifest.md#files-and-links).
-                if let outputMarker, subtree.directories[childIndex].contains(name: outputMarker) {
+                if let outputMarker,
+                    linkedTree?.directories[0].contains(name: outputMarker)
+                        ?? tree.directories[childIndex].contains(name: outputMarker)
+                {
                     skipBuildFolder(childRelative, inherited: childInherited)
                     continue
                 }
-                walkDirectory(
-                    subtree, childIndex, absolute: absolute + "/" + name, relative: childRelative,
-                    components: components + [name], inherited: childInherited, ancestors: childAncestors)
+                if var linked = linkedTree {
+                    linkedTree = nil
+                    walkDirectory(
+                        &linked, 0, absolute: absolute + "/" + name, relative: childRelative,
+                        components: components + [name], inherited: childInherited, ancestors: childAncestors)
+                } else {
+                    walkDirectory(
+                        &tree, childIndex, absolute: absolute + "/" + name, relative: childRelative,
+                        components: components + [name], inherited: childInherited, ancestors: childAncestors)
+                }
             } else if kind == .regular {
                 addFile(
                     name: name, relative: childRelative, stamp: stamp, validName: validName, inherited: inherited,
@@ -519,9 +541,14 @@ private struct Walk {
             }
             let unnamable = Set(invalidNames.map(\.path))
             let checked = alreadyChecked(resources)
-            let unchecked = resources.indices.filter { !checked[$0] && !unnamable.contains(resources[$0].path) }.map {
-                resources[$0]
+            // Positions, not a copy of the resources: a million of them are 72 MB.
+            var positions: [UInt32] = []
+            for position in resources.indices where !checked[position] {
+                if unnamable.isEmpty || !unnamable.contains(resources[position].path) {
+                    positions.append(UInt32(position))
+                }
             }
+            let unchecked = PackFiles(resources, positions: positions)
             diagnostics += ExecutableContentCheck(rootPath: rootPath, fileSystem: fileSystem).check(unchecked) {
                 entryLocation($0.firstEntry)
             }
