@@ -30,7 +30,7 @@ package struct PackArchiveFacts: Sendable, Equatable {
     }
 
     /// `contentHash(files:sha256:)` from the digests themselves, without a hex string per file held at once.
-    package static func contentHash(files: [ResolvedResource], digests: [FileDigest]) -> String {
+    package static func contentHash(files: some Sequence<ResolvedResource>, digests: [FileDigest]) -> String {
         contentHash(zip(files, digests).lazy.map { ($0.path, $0.size, $1.sha256) })
     }
 
