@@ -11,8 +11,10 @@ extension BuildManifest {
     package struct Files: RandomAccessCollection, Sendable, Equatable, ExpressibleByArrayLiteral {
         /// Every path's UTF-8 bytes, one after the other.
         private var arena: [UInt8] = []
-        /// Where each path ends in `arena` (the next starts there).
-        private var ends: [Int] = []
+        /// Where each path ends in `arena` (the next starts there), in 32 bits while the arena fits them.
+        private var ends: [UInt32] = []
+        /// The same in 64 bits, used instead of `ends` once the paths of one pack pass 4 GiB.
+        private var wideEnds: [Int] = []
         private var sizes: [Int64] = []
         /// 32 bytes per file once any file has a hash (zeros for one without); empty while none has.
         private var hashes: [UInt8] = []
@@ -57,6 +59,7 @@ extension BuildManifest {
             }
             exact(&arena)
             exact(&ends)
+            exact(&wideEnds)
             exact(&sizes)
             exact(&hashes)
         }
@@ -81,7 +84,15 @@ extension BuildManifest {
 
         private mutating func appendRecord(source: String?, size: Int64, sha256: [UInt8]?) {
             let index = sizes.count
-            ends.append(arena.count)
+            if wideEnds.isEmpty, let end = UInt32(exactly: arena.count) {
+                ends.append(end)
+            } else {
+                if wideEnds.isEmpty {
+                    wideEnds = ends.map { Int($0) }
+                    ends = []
+                }
+                wideEnds.append(arena.count)
+            }
             sizes.append(size)
             if let source { sources[index] = source }
             if let sha256, sha256.count == 32 {
@@ -96,6 +107,9 @@ extension BuildManifest {
             }
         }
 
+        @inline(__always)
+        private func end(of index: Int) -> Int { wideEnds.isEmpty ? Int(ends[index]) : wideEnds[index] }
+
         /// The path of file `index`.
         package func path(at index: Int) -> String {
             withPath(at: index) { String(decoding: $0, as: UTF8.self) }
@@ -103,9 +117,9 @@ extension BuildManifest {
 
         /// Calls `body` with the bytes of file `index`'s path.
         package func withPath<T>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
-            let start = index == 0 ? 0 : ends[index - 1]
+            let start = index == 0 ? 0 : end(of: index - 1)
             return try arena.withUnsafeBufferPointer {
-                try body(UnsafeBufferPointer(rebasing: $0[start..<ends[index]]))
+                try body(UnsafeBufferPointer(rebasing: $0[start..<end(of: index)]))
             }
         }
 
