@@ -29,8 +29,9 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
         // The manifest records every file's sha256: read what the cache does not vouch for.
         var digests: [FileDigest] = []
         digests.reserveCapacity(pack.files.count)
-        for (file, digest) in zip(pack.files, known) {
-            if let digest {
+        for (index, file) in pack.files.enumerated() {
+            // An empty `known` knows no digest (`PackReuse.fileDigests`).
+            if index < known.count, let digest = known[index] {
                 digests.append(digest)
                 continue
             }

@@ -49,8 +49,11 @@ final class PackWriter: PackFormatWriter {
         if options.layout == .zip && options.signCommand == nil {
             let (size, sha256, digests) = try writeZip(
                 entries, reusing: reusable.entries[index] ?? [], at: temporaryPath)
-            let files = zip(entries, digests).compactMap { entry, digest -> FileDigest? in
-                if case .file = entry.content { return digest } else { return nil }
+            // Kept until the manifest is written: exactly one slot a file, not compactMap's doubling capacity.
+            var files: [FileDigest] = []
+            files.reserveCapacity(pack.files.count)
+            for (entry, digest) in zip(entries, digests) {
+                if case .file = entry.content, let digest { files.append(digest) }
             }
             return facts(
                 pack, files: files, archiveSize: size, archiveSha256: sha256,

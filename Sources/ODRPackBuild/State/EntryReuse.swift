@@ -57,7 +57,8 @@ struct EntryReuse: Sendable {
         var wanted: [(pack: Int, file: Int, record: Int)] = []
         for pack in toWrite {
             for (position, file) in plan.packs[pack].files.enumerated() {
-                guard let digest = fileDigests[pack][position], let record = previous.index(ofFileAtPath: file.path),
+                guard position < fileDigests[pack].count, let digest = fileDigests[pack][position],
+                    let record = previous.index(ofFileAtPath: file.path),
                     holder[record] >= 0, previous.files.digest(at: record) == digest
                 else { continue }
                 wanted.append((pack, position, record))

@@ -7,8 +7,9 @@ import ODRPackPlatform
 /// archive key and file name are as recorded, its archive or folder is exactly as that build left it, and its
 /// content hash is unchanged. Files whose metadata is as recorded are never re-read.
 struct PackReuse {
-    /// Each pack to write's files' digests where the cache vouches for them (or they were re-hashed), nil elsewhere;
-    /// empty for a reused pack, whose digests are in its `facts` (one copy of 40 bytes a file, not two).
+    /// Each pack to write's files' digests where the cache vouches for them (or they were re-hashed), nil elsewhere.
+    /// Empty where none is known (every pack of a clean build: 40 bytes a file that would all be nil) and for a
+    /// reused pack, whose digests are in its `facts` (one copy, not two); readers take a missing one as nil.
     var fileDigests: [[FileDigest?]]
     var facts: [String: PackArchiveFacts] = [:]
     /// Indices of the reused packs, and of the packs to write (biggest first).
@@ -27,7 +28,7 @@ struct PackReuse {
         var unchangedPacks = Set<Int>()
         fileDigests = packs.indices.map { index in
             let pack = packs[index]
-            guard sameRoot else { return pack.files.map { _ in nil } }
+            guard sameRoot, !previous.files.isEmpty else { return [] }
             if let record = previous.packs[pack.id], record.files.count == pack.files.count,
                 zip(record.files, pack.files).allSatisfy({ known, file in
                     previous.files.stamp(at: Int(known)) == file.stamp
@@ -37,11 +38,12 @@ struct PackReuse {
                 unchangedPacks.insert(index)
                 return record.files.map { previous.files.digest(at: Int($0)) }
             }
-            return pack.files.map { file in
+            let known = pack.files.map { file in
                 previous.index(ofFileAtPath: file.path).flatMap {
                     previous.files.stamp(at: $0) == file.stamp ? previous.files.digest(at: $0) : nil
                 }
             }
+            return known.allSatisfy { $0 == nil } ? [] : known
         }
         let candidates = packs.indices.filter { index in
             guard let record = previous.packs[packs[index].id] else { return false }
@@ -49,6 +51,9 @@ struct PackReuse {
                 && BuildState.packStamp(atPath: packsPath + "/" + record.fileName) == record.archiveStamp
         }
         // A touched file of a candidate pack is read to learn whether its bytes changed; it is not rewritten if not.
+        for pack in candidates where fileDigests[pack].isEmpty {
+            fileDigests[pack] = Array(repeating: nil, count: packs[pack].files.count)
+        }
         let unknown = candidates.flatMap { pack in
             fileDigests[pack].indices.filter { fileDigests[pack][$0] == nil }.map { (pack, $0) }
         }

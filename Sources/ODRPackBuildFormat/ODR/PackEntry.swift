@@ -123,6 +123,7 @@ package struct PackEntry {
     package static let signatureFolder = "_CodeSignature/"
 
     /// A pack's content: Info.plist, its resources, and a folder entry for every folder.
+    /// - Parameter known: each file's digest when the cache vouches for it; an empty list knows none.
     package static func entries(of pack: AssetPack, infoPlist: [UInt8], rootPath: String, known: [FileDigest?])
         -> [PackEntry]
     {
@@ -153,7 +154,7 @@ package struct PackEntry {
                     name: file.path,
                     content: .file(
                         path: rootPath + "/" + file.source, size: file.size,
-                        stamp: file.stamp, known: known[index])))
+                        stamp: file.stamp, known: index < known.count ? known[index] : nil)))
         }
         if !infoAdded { entries.append(PackEntry(name: infoPlistName, content: .bytes(infoPlist))) }
         return entries
