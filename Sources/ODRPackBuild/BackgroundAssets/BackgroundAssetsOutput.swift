@@ -15,7 +15,8 @@ struct BackgroundAssetsOutput: PackOutput {
     let outputPath: String
     let packsPath: String
     /// Each pack's ba-package manifest, by pack index.
-    let manifests: [String]
+    /// Each pack's ba-package manifest, written when the pack is (and by the commit), never held as text.
+    let manifests: [StreamedDocument]
     let fileNames: [String]
     let archiveKeys: [String]
     /// Where versions come from: nothing (new folder, `--reset-versions`), the folder's last build, or the live
@@ -49,12 +50,18 @@ struct BackgroundAssetsOutput: PackOutput {
         packsPath = outputPath + "/" + BackgroundAssetsLayout.folder
         let platforms = plan.backgroundAssets.platforms ?? []
         manifests = plan.packs.map { pack in
-            BackgroundAssetsDocuments.packageManifest(
+            BackgroundAssetsDocuments.packageManifestDocument(
                 assetPackID: pack.assetPackID, policy: plan.downloadPolicy(of: pack),
-                paths: pack.files.map(\.path), platforms: platforms)
+                paths: { pack.files.map(\.path) }, platforms: platforms)
         }
         fileNames = plan.packs.map { BackgroundAssetsLayout.archiveName(of: $0.assetPackID) }
-        archiveKeys = manifests.map { options.archiveKey(pack: Data($0.utf8), packager: packager.template) }
+        archiveKeys = try manifests.map { manifest in
+            var hasher = SHA256Hasher()
+            var sink = DocumentSink { hasher.update($0) }
+            try manifest.write(&sink)
+            try sink.flush()
+            return options.archiveSettingsPrefix(packager: packager.template) + hasher.finalize()
+        }
         if let published {
             versionSource = .published(published)
         } else if options.resetVersions {
@@ -230,7 +237,7 @@ struct BackgroundAssetsOutput: PackOutput {
                     documents.files.append(
                         (
                             packsPath + "/" + BackgroundAssetsLayout.manifestName(of: pack.assetPackID),
-                            StreamedDocument(bytes: Array(manifests[index].utf8))
+                            manifests[index]
                         ))
                 }
                 documents.files.append(

@@ -13,12 +13,12 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
 
     private let packager: BackgroundAssetsPackager
     /// Each pack's ba-package manifest, by pack index.
-    private let manifests: [String]
+    private let manifests: [StreamedDocument]
     private let rootPath: String
     private let buffer = ReadBuffer(size: PackWriter.chunkSize)
     var onBytes: (@Sendable (Int64) -> Void)?
 
-    init(packager: BackgroundAssetsPackager, manifests: [String], rootPath: String) {
+    init(packager: BackgroundAssetsPackager, manifests: [StreamedDocument], rootPath: String) {
         self.packager = packager
         self.manifests = manifests
         self.rootPath = rootPath
@@ -42,7 +42,7 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
         try OutputFolder.makeFolder(temporaryPath)
         let manifestPath = temporaryPath + "/" + BackgroundAssetsLayout.manifestName(of: pack.assetPackID)
         let archivePath = temporaryPath + "/" + BackgroundAssetsLayout.archiveName(of: pack.assetPackID)
-        try AtomicFile.write(Data(manifests[index].utf8), to: manifestPath)
+        try AtomicFile.stage(manifests[index], for: manifestPath).moveIntoPlace()
         // ba-package resolves each selector against where it runs: resources-root when every file is at its source
         // path, else a staging folder holding the files at their destinations.
         var directory = rootPath

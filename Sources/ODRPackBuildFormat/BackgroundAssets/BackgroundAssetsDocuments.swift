@@ -22,6 +22,40 @@ package enum BackgroundAssetsDocuments {
         ]).serialized(expandingArrays: true)
     }
 
+    /// `packageManifest(assetPackID:policy:paths:platforms:)` streamed (docs/build-output.md#bounded): the same bytes,
+    /// a selector at a time; `paths` is read when the document is written, sorted then.
+    package static func packageManifestDocument(
+        assetPackID: String, policy: DownloadPolicy, paths: @escaping @Sendable () -> [String], platforms: [String]
+    ) -> StreamedDocument {
+        StreamedDocument { sink in
+            let outline = JSONValue.object([
+                ("assetPackID", .string(assetPackID)),
+                ("downloadPolicy", policy.json),
+                ("fileSelectors", .written(placeholder)),
+                ("platforms", .strings(platforms)),
+            ]).serializedBytes(expandingArrays: true)
+            let pieces = outline.split(separator: placeholder[0], maxSplits: 1, omittingEmptySubsequences: false)
+            try sink.append(Array(pieces[0]))
+            let sorted = paths().sorted { $0.precedesByCodePoint($1) }
+            if sorted.isEmpty {
+                try sink.append(Array("[]".utf8))
+            } else {
+                let start = Array("    {\n      \"file\": ".utf8)
+                let end = Array("\n    }".utf8)
+                sink.buffer.append(contentsOf: Array("[\n".utf8))
+                for (index, path) in sorted.enumerated() {
+                    sink.buffer.append(contentsOf: start)
+                    JSONValue.writeString(path, to: &sink.buffer)
+                    sink.buffer.append(contentsOf: end)
+                    sink.buffer.append(contentsOf: index == sorted.count - 1 ? [0x0A] : [0x2C, 0x0A])
+                    try sink.flushIfFull()
+                }
+                sink.buffer.append(contentsOf: Array("  ]".utf8))
+            }
+            if pieces.count > 1 { try sink.append(Array(pieces[1])) }
+        }
+    }
+
     package static func packageManifest(_ pack: BuildManifest.Pack, platforms: [String]) -> String {
         packageManifest(
             assetPackID: pack.assetPackId ?? "", policy: pack.downloadPolicy ?? .onDemand,

@@ -27,4 +27,23 @@ import Testing
         try sink.flush()
         #expect(collected == expected)
     }
+
+    /// A pack's ba-package manifest streamed is `packageManifest`'s bytes: no files, odd paths, many files, each policy.
+    @Test(arguments: [0, 1, 3, 25_000])
+    func packageManifestStreamedIsTheDocumentsBytes(files: Int) throws {
+        let paths = (0..<files).reversed().map { "Levels/\($0)" + ($0 % 5 == 0 ? " \"é\"\t🎮.json" : ".json") }
+        for (policy, platforms) in [
+            (DownloadPolicy.onDemand, []), (.essential(events: ["firstInstallation"]), ["iOS", "macOS"]),
+            (.prefetch(events: []), ["iOS"]),
+        ] {
+            let expected = Array(
+                BackgroundAssetsDocuments.packageManifest(
+                    assetPackID: "world-ü", policy: policy, paths: paths, platforms: platforms
+                ).utf8)
+            let streamed = try BackgroundAssetsDocuments.packageManifestDocument(
+                assetPackID: "world-ü", policy: policy, paths: { paths }, platforms: platforms
+            ).bytes()
+            #expect(streamed == expected)
+        }
+    }
 }
