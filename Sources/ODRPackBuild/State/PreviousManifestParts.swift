@@ -40,7 +40,8 @@ final class PreviousManifestParts: @unchecked Sendable {
                 try file.read(at: offset, count: count, into: $0.baseAddress! + start)
             }
             guard read == count else {
-                throw ODRPackError.unbuildable("'\(BuildManifest.fileName)' changed while it was read: build again")
+                throw ODRPackError.fileChanged(
+                    "'\(BuildManifest.fileName)' changed while this build copied from it: build again")
             }
             offset += Int64(count)
             try sink.flushIfFull()
