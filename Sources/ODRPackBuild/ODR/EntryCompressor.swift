@@ -58,8 +58,8 @@ final class EntryCompressor: @unchecked Sendable {
             preconditionFailure("folders are written as they come")
         case .bytes(let bytes):
             return try bytes.withUnsafeBytes { try prepare($0, known: nil) }
-        case .file(let path, let size, let stamp, let known):
-            let source = try SourceFile(path: path, name: entry.name, expected: stamp, size: size)
+        case .file(let location, let size, let stamp, let known):
+            let source = try SourceFile(path: location.path, name: entry.name, expected: stamp, size: size)
             defer { source.close() }
             let bytes = try source.readWhole(into: buffer.bytes)
             onBytes?(size)

@@ -76,10 +76,11 @@ final class PackWriter: PackFormatWriter {
         if options.layout == .zip {
             let (size, sha256, digests) = try writeZip(
                 signed.map { entry in
-                    guard case .file(let path, let size, _, _) = entry.content else { return entry }
+                    guard case .file(let location, let size, _, _) = entry.content else { return entry }
                     return PackEntry(
                         name: entry.name,
-                        content: .file(path: path, size: size, stamp: nil, known: written[PathKey(entry.name)]))
+                        content: .file(
+                            location: location, size: size, stamp: nil, known: written[PathKey(entry.name)]))
                 }, at: temporaryPath)
             var archived: [PathKey: FileDigest] = [:]
             for (entry, digest) in zip(signed, digests) { archived[PathKey(entry.name)] = digest }
@@ -181,10 +182,11 @@ final class PackWriter: PackFormatWriter {
             case .folder:
                 try flush()
                 try writer.add(entry.name, .folder)
-            case .file(let path, let size, let stamp, let known)
+            case .file(let location, let size, let stamp, let known)
             where size > Int64(PackWriter.wholeEntryLimit) && reused == nil:
                 try flush()
-                digests[index] = try addFile(entry.name, path: path, size: size, stamp: stamp, known: known, to: writer)
+                digests[index] = try addFile(
+                    entry.name, path: location.path, size: size, stamp: stamp, known: known, to: writer)
             default:
                 batch.append((index, reused))
                 if reused == nil { batchBytes += entry.size }
@@ -328,8 +330,8 @@ final class PackWriter: PackFormatWriter {
                         sha256: SHA256Hasher.hex(raw), crc32: CRC32.update(0, raw))
                 }
                 try output.finish(time: options.entryTime)
-            case .file(let source, let size, let stamp, let known):
-                let input = try SourceFile(path: source, name: entry.name, expected: stamp, size: size)
+            case .file(let location, let size, let stamp, let known):
+                let input = try SourceFile(path: location.path, name: entry.name, expected: stamp, size: size)
                 defer { input.close() }
                 let output = try OutputFile(path: path)
                 defer { output.close() }

@@ -96,7 +96,23 @@ package struct PackEntry {
         case bytes([UInt8])
         /// A file on disk. `stamp` is set for resources, which must not change while they are read;
         /// `known` is its digest when the cache vouches for it.
-        case file(path: String, size: Int64, stamp: FileStamp?, known: FileDigest?)
+        case file(location: Location, size: Int64, stamp: FileStamp?, known: FileDigest?)
+    }
+
+    /// Where a file entry's bytes are: a folder and a path under it, kept apart so that a pack of a million files
+    /// holds one folder string and its resources' own path strings, not a joined path of its own per file
+    /// (docs/build-output.md#bounded).
+    package struct Location: Sendable {
+        package let folder: String
+        package let relative: String
+
+        package init(folder: String, relative: String) {
+            self.folder = folder
+            self.relative = relative
+        }
+
+        /// The file's path, made when it is opened.
+        package var path: String { folder + "/" + relative }
     }
 
     package let name: String
@@ -153,7 +169,7 @@ package struct PackEntry {
                 PackEntry(
                     name: file.path,
                     content: .file(
-                        path: rootPath + "/" + file.source, size: file.size,
+                        location: Location(folder: rootPath, relative: file.source), size: file.size,
                         stamp: file.stamp, known: index < known.count ? known[index] : nil)))
         }
         if !infoAdded { entries.append(PackEntry(name: infoPlistName, content: .bytes(infoPlist))) }
@@ -168,8 +184,9 @@ package struct PackEntry {
             case .regular:
                 return PackEntry(
                     name: entry.path,
-                    content: .file(path: root + "/" + entry.path, size: entry.status.stamp.size, stamp: nil, known: nil)
-                )
+                    content: .file(
+                        location: Location(folder: root, relative: entry.path), size: entry.status.stamp.size,
+                        stamp: nil, known: nil))
             case .symbolicLink, .other:
                 throw ODRPackError.unbuildable(
                     "'\(root)/\(entry.path)' is neither a file nor a folder: a pack holds only those")

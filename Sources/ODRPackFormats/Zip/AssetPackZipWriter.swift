@@ -21,7 +21,7 @@ package final class AssetPackZipWriter {
     /// Bytes of the archive so far, pending ones included.
     private var offset: UInt64 = 0
     private var hasher = SHA256Hasher.paired()
-    private var records: [ZipHeaders.Record] = []
+    private var records = CentralRecords()
 
     /// - Parameters:
     ///   - descriptor: an open, empty file the caller closes; `path` names it in errors.
@@ -59,7 +59,7 @@ package final class AssetPackZipWriter {
         mode: UInt32? = nil, pieces: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void = { _ in }
     ) throws -> String? {
         let recordsBefore = records.count
-        defer { if let mode, records.count > recordsBefore { records[records.count - 1].mode = mode } }
+        defer { if let mode, records.count > recordsBefore { records.setLastMode(mode) } }
         var content: SHA256Hasher? = hashingContent ? SHA256Hasher.paired() : nil
         switch data {
         case .folder:
@@ -200,8 +200,8 @@ package final class AssetPackZipWriter {
     /// Writes the central directory; returns the archive's size and SHA-256.
     package func finish() throws -> (size: Int64, sha256: String) {
         let directoryOffset = offset
-        for record in records {
-            try emitBytes(ZipHeaders.central(record, dosTime: dosTime, dosDate: dosDate))
+        for index in 0..<records.count {
+            try emitBytes(ZipHeaders.central(records.record(at: index), dosTime: dosTime, dosDate: dosDate))
         }
         let directorySize = offset - directoryOffset
         let end = ZipHeaders.end(
@@ -366,5 +366,47 @@ package final class AssetPackZipWriter {
             once it is stable
             """
         )
+    }
+}
+
+/// The central directory's records until `finish`: every name in one byte arena and the rest in a fixed-size record,
+/// so a pack of a million entries holds about 48 bytes an entry besides its name, not an array per name
+/// (docs/build-output.md#bounded).
+private struct CentralRecords {
+    private struct Stored {
+        let nameEnd: Int
+        let compressedSize: UInt64
+        let size: UInt64
+        let offset: UInt64
+        let crc: UInt32
+        /// 0 for the standard mode of its kind (a real mode always has type bits).
+        var mode: UInt32
+        let method: UInt16
+        let isFolder: Bool
+    }
+
+    private var names: [UInt8] = []
+    private var stored: [Stored] = []
+
+    var count: Int { stored.count }
+
+    mutating func append(_ record: ZipHeaders.Record) {
+        names.append(contentsOf: record.name)
+        stored.append(
+            Stored(
+                nameEnd: names.count, compressedSize: record.compressedSize, size: record.size, offset: record.offset,
+                crc: record.crc, mode: record.mode ?? 0, method: record.method, isFolder: record.isFolder))
+    }
+
+    mutating func setLastMode(_ mode: UInt32) { stored[stored.count - 1].mode = mode }
+
+    func record(at index: Int) -> ZipHeaders.Record {
+        let entry = stored[index]
+        let start = index == 0 ? 0 : stored[index - 1].nameEnd
+        var record = ZipHeaders.Record(
+            name: Array(names[start..<entry.nameEnd]), method: entry.method, crc: entry.crc,
+            compressedSize: entry.compressedSize, size: entry.size, offset: entry.offset, isFolder: entry.isFolder)
+        if entry.mode != 0 { record.mode = entry.mode }
+        return record
     }
 }

@@ -34,12 +34,12 @@ package enum PackExtractor {
                     source + "/" + entry.name, followingLinks: false, "cannot stat '\(source)/\(entry.name)'")
                 let time = item.stamp.modificationNanoseconds / 1_000_000_000
                 let path = destination + "/" + entry.name
-                guard case .file(let from, let size, _, _) = entry.content else {
+                guard case .file(let location, let size, _, _) = entry.content else {
                     try OutputFolder.makeFolder(String(path.dropLast()))
                     folders.append((String(path.dropLast()), time))
                     continue
                 }
-                let input = try SourceFile(path: from, name: entry.name, expected: nil, size: size)
+                let input = try SourceFile(path: location.path, name: entry.name, expected: nil, size: size)
                 defer { input.close() }
                 let output = try OutputFile(path: path)
                 defer { output.close() }

@@ -299,7 +299,8 @@ struct OnDemandResourcesVerifier {
                     "'\(entry.name)' has mode 0\(String(mode, radix: 8)), not 0\(String(wanted, radix: 8))")
             }
             times.insert(status.stamp.modificationNanoseconds)
-            guard case .file(let source, let size, _, _) = entry.content else { continue }
+            guard case .file(let location, let size, _, _) = entry.content else { continue }
+            let source = location.path
             var bytes: [UInt8] = []
             let keep = entry.name == PackEntry.infoPlistName && size <= Self.keptEntryLimit
             if entry.name == PackEntry.infoPlistName && !keep {
