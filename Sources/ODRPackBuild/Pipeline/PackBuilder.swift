@@ -87,6 +87,9 @@ struct PackBuilder: Sendable {
                     packs[index], index: index, known: reuse.fileDigests[index],
                     to: output.temporaryPath(forPack: index))
                 progress.packFinished()
+                // The pack's entries were freed on this worker's thread: give its heap's free pages back, or the
+                // next packs and the documents grow the process past what it holds (docs/build-output.md#bounded).
+                FileTree.releaseFreedMemory()
                 return facts
             }
         } catch {

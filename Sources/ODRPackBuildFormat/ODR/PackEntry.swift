@@ -3,19 +3,19 @@ import ODRPackCore
 import ODRPackPlatform
 
 /// A file's SHA-256 and CRC-32: what the build learns by reading it once, and keeps in its cache. The digest's 32
-/// bytes are held inline (four words in the digest's byte order), not as a 64-character hex string: a build keeps one
+/// bytes are held inline (eight 32-bit words in the digest's byte order, so an array of them takes 36 bytes a file), not as a 64-character hex string: a build keeps one
 /// for every file of every pack until its manifest is written, and a string would be a heap allocation of 96 bytes
 /// each (docs/performance.md).
 package struct FileDigest: Equatable, Sendable {
-    /// The SHA-256's bytes 0-7, 8-15, 16-23 and 24-31, each word holding its bytes in memory order.
-    private var words: (UInt64, UInt64, UInt64, UInt64)
+    /// The SHA-256's bytes 0-3, 4-7, …, 28-31, each word holding its bytes in memory order.
+    private var words: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
     package let crc32: UInt32
 
     /// - Parameter sha256: 64 lowercase hex digits, as `SHA256Hasher` gives them. Anything else (never made by odrpack)
     ///   becomes 32 bytes of 0xFF.
     package init(sha256: String, crc32: UInt32) {
         self.crc32 = crc32
-        words = (0, 0, 0, 0)
+        words = (0, 0, 0, 0, 0, 0, 0, 0)
         var parsed = [UInt8](repeating: 0, count: 32)
         var valid = sha256.utf8.count == 64
         if valid {
@@ -30,7 +30,7 @@ package struct FileDigest: Equatable, Sendable {
         if valid {
             parsed.withUnsafeBytes { setBytes($0) }
         } else {
-            words = (.max, .max, .max, .max)
+            words = (.max, .max, .max, .max, .max, .max, .max, .max)
         }
     }
 
@@ -38,16 +38,20 @@ package struct FileDigest: Equatable, Sendable {
     package init(sha256Bytes bytes: UnsafeRawBufferPointer, crc32: UInt32) {
         precondition(bytes.count == 32, "a SHA-256 has 32 bytes")
         self.crc32 = crc32
-        words = (0, 0, 0, 0)
+        words = (0, 0, 0, 0, 0, 0, 0, 0)
         setBytes(bytes)
     }
 
     private mutating func setBytes(_ bytes: UnsafeRawBufferPointer) {
         words = (
-            bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
-            bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
-            bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self),
-            bytes.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+            bytes.loadUnaligned(fromByteOffset: 0, as: UInt32.self),
+            bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self),
+            bytes.loadUnaligned(fromByteOffset: 8, as: UInt32.self),
+            bytes.loadUnaligned(fromByteOffset: 12, as: UInt32.self),
+            bytes.loadUnaligned(fromByteOffset: 16, as: UInt32.self),
+            bytes.loadUnaligned(fromByteOffset: 20, as: UInt32.self),
+            bytes.loadUnaligned(fromByteOffset: 24, as: UInt32.self),
+            bytes.loadUnaligned(fromByteOffset: 28, as: UInt32.self)
         )
     }
 
@@ -74,7 +78,8 @@ package struct FileDigest: Equatable, Sendable {
 
     package static func == (lhs: FileDigest, rhs: FileDigest) -> Bool {
         lhs.crc32 == rhs.crc32 && lhs.words.0 == rhs.words.0 && lhs.words.1 == rhs.words.1
-            && lhs.words.2 == rhs.words.2 && lhs.words.3 == rhs.words.3
+            && lhs.words.2 == rhs.words.2 && lhs.words.3 == rhs.words.3 && lhs.words.4 == rhs.words.4
+            && lhs.words.5 == rhs.words.5 && lhs.words.6 == rhs.words.6 && lhs.words.7 == rhs.words.7
     }
 
     private static let digits: [UInt8] = Array("0123456789abcdef".utf8)

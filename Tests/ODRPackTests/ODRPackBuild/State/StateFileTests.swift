@@ -48,6 +48,8 @@ import Testing
         var digest = FileDigest(sha256: hex, crc32: 7)
         #expect(digest.sha256 == hex && digest.crc32 == 7)
         #expect(MemoryLayout<FileDigest>.size == 36)
+        #expect(
+            MemoryLayout<FileDigest>.stride == 36, "an array of digests, one a file of every pack, holds no padding")
         digest.withSHA256Bytes { bytes in
             #expect(Array(bytes.prefix(4)) == [0x00, 0xFF, 0x10, 0xA5])
             #expect(FileDigest(sha256Bytes: bytes, crc32: 7) == digest)
