@@ -181,23 +181,59 @@ package struct AppThinner {
     static let convertedExtensions: Set<String> = ["strings", "stringsdict", "plist", "png"]
 
     func packedFiles(of manifest: BuildManifest, in location: Location) throws -> PackedFiles {
-        // Every file as (pack index, file index): 8 bytes a file, where copies of the packs and files took hundreds.
+        // The files as (pack index, file index), checked a chunk at a time: only one chunk's findings are held, and
+        // of the converted copies only their count and first path.
         let packs = manifest.packs
-        let candidates = packs.indices.flatMap { pack in
-            packs[pack].files.indices.map { RemovedFiles.Entry(pack: pack, file: $0) }
+        var found = PackedFiles()
+        var converted = (count: 0, first: String?.none)
+        var matched = Set<String>()
+        var chunk: [RemovedFiles.Entry] = []
+        chunk.reserveCapacity(Self.chunkSize)
+        for pack in packs.indices {
+            for file in packs[pack].files.indices {
+                chunk.append(RemovedFiles.Entry(pack: pack, file: file))
+                if chunk.count == Self.chunkSize {
+                    try check(chunk, of: packs, in: location, into: &found, converted: &converted, matched: &matched)
+                    chunk.removeAll(keepingCapacity: true)
+                }
+            }
         }
+        if !chunk.isEmpty {
+            try check(chunk, of: packs, in: location, into: &found, converted: &converted, matched: &matched)
+        }
+        found.unmatchedPacks = manifest.packs.filter { !$0.files.isEmpty && !matched.contains($0.id) }
+        if let first = converted.first {
+            let count = converted.count
+            found.diagnostics.append(
+                .warning(
+                    .appFileConverted,
+                    """
+                    \(count) file\(count == 1 ? "" : "s") at pack destinations differ\(count == 1 ? "s" : "") from the \
+                    pack's bytes as the app's build converts them (e.g. '\(first)': strings and plists compiled, PNGs \
+                    re-compressed): removed like the others, since the pack holds the same resource
+                    """,
+                    subject: first))
+        }
+        return found
+    }
+
+    /// How many files `packedFiles` checks at once.
+    static let chunkSize = 1 << 16
+
+    /// Checks the files of `chunk` in parallel and adds what it found to `found`, `converted` and `matched`.
+    private func check(
+        _ chunk: [RemovedFiles.Entry], of packs: [BuildManifest.Pack], in location: Location,
+        into found: inout PackedFiles, converted: inout (count: Int, first: String?), matched: inout Set<String>
+    ) throws {
         let findings = try parallelMap(
-            candidates, jobs: SystemCall.processorCount, perWorker: { ReadBuffer(size: 1 << 20) }
+            chunk, jobs: SystemCall.processorCount, perWorker: { ReadBuffer(size: 1 << 20) }
         ) { buffer, index in
             let (pack, file) = (packs[Int(index.pack)], packs[Int(index.pack)].files[Int(index.file)])
             return try Self.compare(
                 location.base + "/" + file.path, with: file, pack: pack.tags.joined(separator: "+"),
                 insideOf: location.realApp, buffer: buffer)
         }
-        var found = PackedFiles()
-        var converted: [String] = []
-        var matched = Set<String>()
-        for (index, finding) in zip(candidates, findings) {
+        for (index, finding) in zip(chunk, findings) {
             let item = (pack: packs[Int(index.pack)], file: packs[Int(index.pack)].files[Int(index.file)])
             let path = location.relativeBase + item.file.path
             switch finding {
@@ -212,7 +248,8 @@ package struct AppThinner {
                 if let size, Self.convertedExtensions.contains(fileExtension), !isAppInfo {
                     found.toRemove.append(index)
                     found.removedBytes = [found.removedBytes, size].saturatingSum
-                    converted.append(path)
+                    converted.count += 1
+                    if converted.first.map({ path.precedesByCodePoint($0) }) ?? true { converted.first = path }
                 } else {
                     found.diagnostics.append(
                         .error(
@@ -226,20 +263,6 @@ package struct AppThinner {
             }
             matched.insert(item.pack.id)
         }
-        found.unmatchedPacks = manifest.packs.filter { !$0.files.isEmpty && !matched.contains($0.id) }
-        if let first = converted.min(by: { $0.precedesByCodePoint($1) }) {
-            let count = converted.count
-            found.diagnostics.append(
-                .warning(
-                    .appFileConverted,
-                    """
-                    \(count) file\(count == 1 ? "" : "s") at pack destinations differ\(count == 1 ? "s" : "") from the \
-                    pack's bytes as the app's build converts them (e.g. '\(first)': strings and plists compiled, PNGs \
-                    re-compressed): removed like the others, since the pack holds the same resource
-                    """,
-                    subject: first))
-        }
-        return found
     }
 
     /// `pack-files-not-in-app` (docs/commands.md#thin): when the app holds not one file of any pack at its destination
