@@ -180,7 +180,10 @@ package struct AppThinner {
     /// PNGs re-compressed): a copy with other bytes is the same resource (docs/commands.md#thin).
     static let convertedExtensions: Set<String> = ["strings", "stringsdict", "plist", "png"]
 
-    func packedFiles(of manifest: BuildManifest, in location: Location) throws -> PackedFiles {
+    /// - Parameter chunkSize: how many files are checked at once (a test's small one crosses chunk boundaries).
+    func packedFiles(of manifest: BuildManifest, in location: Location, chunkSize: Int = chunkSize) throws
+        -> PackedFiles
+    {
         // The files as (pack index, file index), checked a chunk at a time: only one chunk's findings are held, and
         // of the converted copies only their count and first path.
         let packs = manifest.packs
@@ -188,11 +191,11 @@ package struct AppThinner {
         var converted = (count: 0, first: String?.none)
         var matched = Set<String>()
         var chunk: [RemovedFiles.Entry] = []
-        chunk.reserveCapacity(Self.chunkSize)
+        chunk.reserveCapacity(chunkSize)
         for pack in packs.indices {
             for file in packs[pack].files.indices {
                 chunk.append(RemovedFiles.Entry(pack: pack, file: file))
-                if chunk.count == Self.chunkSize {
+                if chunk.count == chunkSize {
                     try check(chunk, of: packs, in: location, into: &found, converted: &converted, matched: &matched)
                     chunk.removeAll(keepingCapacity: true)
                 }

@@ -1,8 +1,8 @@
 import Foundation
-import ODRPackThin
 import Testing
 
 @testable import ODRPackBuildFormat
+@testable import ODRPackThin
 
 /// thin's removed files are indices into the build manifest, not paths (SPEC 7, "Bounded": a million removed files
 /// hold no list of a String each): what they are, their order, and that the result reports the same paths.
@@ -47,5 +47,24 @@ import Testing
             #expect(manifest.packs[Int(entry.pack)].files.path(at: Int(entry.file)) == result.removed[index])
         }
         #expect(FileManager.default.fileExists(atPath: project.path("Game.app/Level1/scene.json")))
+    }
+}
+
+/// The app's files are checked a chunk at a time: any chunk size, across its boundaries, finds the same files.
+@Suite struct PackedFilesChunkTests {
+    @Test(arguments: [1, 2, 5, 6, 7, 1 << 16]) func everyChunkSizeFindsTheSameFiles(chunkSize: Int) throws {
+        let project = try ThinCommandTests().builtGame()
+        let thinner = AppThinner(
+            options: AppThinner.Options(appPath: project.path("Game.app"), buildPath: project.path("out")))
+        let (manifest, _) = try BuildManifest.load(project.path("out"))
+        let found = try thinner.packedFiles(of: manifest, in: try thinner.locate(), chunkSize: chunkSize)
+        let paths = found.toRemove.map { manifest.packs[Int($0.pack)].files.path(at: Int($0.file)) }
+        #expect(
+            paths.sorted() == [
+                "Level1/music.caf", "Level1/scene.json", "Level2/Deep/texture.png", "Level2/scene.json",
+                "Shared/paddle.png", "Tutorial/ünïcode name.json",
+            ])
+        #expect(found.removedBytes == manifest.packs.flatMap { pack in pack.files.map(\.size) }.reduce(0, +))
+        #expect(found.diagnostics.isEmpty && found.unmatchedPacks.isEmpty)
     }
 }
