@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import ODRPackBuildFormat
+@testable import ODRPackFormats
+@testable import ODRPackReport
 @testable import ODRPackThin
 
 /// thin's removed files are indices into the build manifest, not paths (SPEC 7, "Bounded": a million removed files
@@ -27,6 +29,18 @@ import Testing
                 })
         #expect(removed.relativePath(at: 0) == "Z.png")
         #expect(RemovedFiles().isEmpty)
+    }
+
+    /// `thin --json`'s "removed", serialized a path at a time, is the bytes of the array of strings it replaces:
+    /// escapes (a quote, a tab, a backslash), non-ASCII, one path, none.
+    @Test func theJSONArrayIsTheStringsArraysBytes() {
+        let packs = [Self.files(["a \"q\"\t.json", "b\\c/é🎮.png", "z"])]
+        for entries in [[], [(0, 2)], [(0, 0), (0, 1), (0, 2)]] {
+            let removed = RemovedFiles(
+                packs: packs, prefix: "Data/", entries: entries.map { RemovedFiles.Entry(pack: $0, file: $1) })
+            let document = JSONValue.object([("removed", ThinReport.removedArray(removed))])
+            #expect(document.serialized() == JSONValue.object([("removed", .strings(Array(removed)))]).serialized())
+        }
     }
 
     /// A dry run of the game's app: the result's removed files are the manifest's own (pack, file) pairs, one for
