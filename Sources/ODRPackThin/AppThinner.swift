@@ -26,8 +26,8 @@ package struct AppThinner {
     }
 
     package struct Result: Sendable {
-        /// Files removed, relative to the app.
-        package var removed: [String] = []
+        /// Files removed, relative to the app, sorted: indices into the manifest's files, each path made when read.
+        package var removed = RemovedFiles()
         package var removedBytes: Int64 = 0
         /// Pack file names embedded under `OnDemandResources/`.
         package var embedded: [String] = []
@@ -168,7 +168,10 @@ package struct AppThinner {
     /// app loses), the packs none of whose files the app holds, and the diagnostics: `app-file-differs` for every file
     /// whose bytes are not the pack's, one `app-file-converted` for those the app's build converts.
     struct PackedFiles {
-        var toRemove: [(path: String, size: Int64)] = []
+        /// The files to remove, as (pack, file) indices into the manifest: 8 bytes a file.
+        var toRemove: [RemovedFiles.Entry] = []
+        /// The bytes the app loses with them (a converted copy counts the app's size).
+        var removedBytes: Int64 = 0
         var unmatchedPacks: [BuildManifest.Pack] = []
         var diagnostics: [Diagnostic] = []
     }
@@ -177,49 +180,32 @@ package struct AppThinner {
     /// PNGs re-compressed): a copy with other bytes is the same resource (docs/commands.md#thin).
     static let convertedExtensions: Set<String> = ["strings", "stringsdict", "plist", "png"]
 
-    func packedFiles(of manifest: BuildManifest, in location: Location) throws -> PackedFiles {
-        // Every file as (pack index, file index): 16 bytes a file, where copies of the packs and files took hundreds.
+    /// - Parameter chunkSize: how many files are checked at once (a test's small one crosses chunk boundaries).
+    func packedFiles(of manifest: BuildManifest, in location: Location, chunkSize: Int = chunkSize) throws
+        -> PackedFiles
+    {
+        // The files as (pack index, file index), checked a chunk at a time: only one chunk's findings are held, and
+        // of the converted copies only their count and first path.
         let packs = manifest.packs
-        let candidates = packs.indices.flatMap { pack in packs[pack].files.indices.map { (pack: pack, file: $0) } }
-        let findings = try parallelMap(
-            candidates, jobs: SystemCall.processorCount, perWorker: { ReadBuffer(size: 1 << 20) }
-        ) { buffer, index in
-            let file = packs[index.pack].files[index.file]
-            return try Self.compare(
-                location.base + "/" + file.path, with: file, pack: packs[index.pack].tags.joined(separator: "+"),
-                insideOf: location.realApp, buffer: buffer)
-        }
         var found = PackedFiles()
-        var converted: [String] = []
+        var converted = (count: 0, first: String?.none)
         var matched = Set<String>()
-        for (index, finding) in zip(candidates, findings) {
-            let item = (pack: packs[index.pack], file: packs[index.pack].files[index.file])
-            let path = location.relativeBase + item.file.path
-            switch finding {
-            case .absent: continue
-            case .same: found.toRemove.append((item.file.path, item.file.size))
-            case .differs(let why, let size):
-                let fileExtension = (item.file.path as NSString).pathExtension.lowercased()
-                // The app's own Info.plist is never taken for a converted copy of a resource.
-                let isAppInfo = ["Info.plist", "Contents/Info.plist"].contains(path)
-                if let size, Self.convertedExtensions.contains(fileExtension), !isAppInfo {
-                    found.toRemove.append((item.file.path, size))
-                    converted.append(path)
-                } else {
-                    found.diagnostics.append(
-                        .error(
-                            .appFileDiffers,
-                            """
-                            '\(path)' in the app \(why): the app and the build come from different sources; rebuild \
-                            one from the other's resources
-                            """,
-                            subject: path))
+        var chunk: [RemovedFiles.Entry] = []
+        chunk.reserveCapacity(chunkSize)
+        for pack in packs.indices {
+            for file in packs[pack].files.indices {
+                chunk.append(RemovedFiles.Entry(pack: pack, file: file))
+                if chunk.count == chunkSize {
+                    try check(chunk, of: packs, in: location, into: &found, converted: &converted, matched: &matched)
+                    chunk.removeAll(keepingCapacity: true)
                 }
             }
-            matched.insert(item.pack.id)
+        }
+        if !chunk.isEmpty {
+            try check(chunk, of: packs, in: location, into: &found, converted: &converted, matched: &matched)
         }
         found.unmatchedPacks = manifest.packs.filter { !$0.files.isEmpty && !matched.contains($0.id) }
-        if let first = converted.min(by: { $0.precedesByCodePoint($1) }) {
+        if let first = converted.first {
             let count = converted.count
             found.diagnostics.append(
                 .warning(
@@ -234,18 +220,65 @@ package struct AppThinner {
         return found
     }
 
+    /// How many files `packedFiles` checks at once.
+    static let chunkSize = 1 << 16
+
+    /// Checks the files of `chunk` in parallel and adds what it found to `found`, `converted` and `matched`.
+    private func check(
+        _ chunk: [RemovedFiles.Entry], of packs: [BuildManifest.Pack], in location: Location,
+        into found: inout PackedFiles, converted: inout (count: Int, first: String?), matched: inout Set<String>
+    ) throws {
+        let findings = try parallelMap(
+            chunk, jobs: SystemCall.processorCount, perWorker: { ReadBuffer(size: 1 << 20) }
+        ) { buffer, index in
+            let (pack, file) = (packs[Int(index.pack)], packs[Int(index.pack)].files[Int(index.file)])
+            return try Self.compare(
+                location.base + "/" + file.path, with: file, pack: pack.tags.joined(separator: "+"),
+                insideOf: location.realApp, buffer: buffer)
+        }
+        for (index, finding) in zip(chunk, findings) {
+            let item = (pack: packs[Int(index.pack)], file: packs[Int(index.pack)].files[Int(index.file)])
+            let path = location.relativeBase + item.file.path
+            switch finding {
+            case .absent: continue
+            case .same:
+                found.toRemove.append(index)
+                found.removedBytes = [found.removedBytes, item.file.size].saturatingSum
+            case .differs(let why, let size):
+                let fileExtension = (item.file.path as NSString).pathExtension.lowercased()
+                // The app's own Info.plist is never taken for a converted copy of a resource.
+                let isAppInfo = ["Info.plist", "Contents/Info.plist"].contains(path)
+                if let size, Self.convertedExtensions.contains(fileExtension), !isAppInfo {
+                    found.toRemove.append(index)
+                    found.removedBytes = [found.removedBytes, size].saturatingSum
+                    converted.count += 1
+                    if converted.first.map({ path.precedesByCodePoint($0) }) ?? true { converted.first = path }
+                } else {
+                    found.diagnostics.append(
+                        .error(
+                            .appFileDiffers,
+                            """
+                            '\(path)' in the app \(why): the app and the build come from different sources; rebuild \
+                            one from the other's resources
+                            """,
+                            subject: path))
+                }
+            }
+            matched.insert(item.pack.id)
+        }
+    }
+
     /// `pack-files-not-in-app` (docs/commands.md#thin): when the app holds not one file of any pack at its destination
     /// and was not thinned with this build before (it does not hold `installed`, the build's own document, byte for
-    /// byte), one warning naming a pack; when other packs matched, one for each pack none of whose files it holds.
+    /// byte: `installed` names it in the app and in the build), one warning naming a pack; when other packs matched, one for each pack none of whose files it holds.
     /// Packs whose files are all asset-catalog items say the app compiled them into its `Assets.car`.
     func notInAppWarnings(
-        _ manifest: BuildManifest, _ found: PackedFiles, in location: Location, installed: (name: String, bytes: Data?)
+        _ manifest: BuildManifest, _ found: PackedFiles, in location: Location,
+        installed: (name: String, source: String)
     ) -> [Diagnostic] {
         guard !found.unmatchedPacks.isEmpty else { return [] }
         let noneMatched = found.toRemove.isEmpty && !found.diagnostics.contains { $0.code == .appFileDiffers }
-        if noneMatched, let bytes = installed.bytes,
-            FileManager.default.contents(atPath: location.app + "/" + installed.name) == bytes
-        {
+        if noneMatched, Self.sameBytes(location.app + "/" + installed.name, installed.source) {
             return []
         }
         func isCatalogItem(_ path: String) -> Bool {
@@ -279,24 +312,18 @@ package struct AppThinner {
         return found.unmatchedPacks.map { warning([$0], all: false) }
     }
 
-    /// Adds the checked files to `change` and records them in `result` (what the app loses).
+    /// Adds the checked files to `change` and records them in `result` (what the app loses): one sorted list of
+    /// indices into the manifest that both share, never a list of paths.
     func remove(
-        _ toRemove: [(path: String, size: Int64)], in location: Location, into result: inout Result,
+        _ found: PackedFiles, of manifest: BuildManifest, in location: Location, into result: inout Result,
         change: inout AppTransaction
     ) {
-        var folders = Set<String>()
-        for (path, size) in toRemove {
-            change.removals.append(location.base + "/" + path)
-            result.removed.append(location.relativeBase + path)
-            result.removedBytes = [result.removedBytes, size].saturatingSum
-            var parts = path.split(separator: "/").dropLast()
-            while !parts.isEmpty {
-                folders.insert(location.base + "/" + parts.joined(separator: "/"))
-                parts = parts.dropLast()
-            }
-        }
-        change.emptiedFolders += folders
-        result.removed.sort { $0.precedesByCodePoint($1) }
+        let files = RemovedFiles(
+            packs: manifest.packs.map(\.files), prefix: location.relativeBase, entries: found.toRemove)
+        result.removed = files
+        result.removedBytes = found.removedBytes
+        change.files = files
+        change.filesBase = location.base
     }
 
     /// The work itself, for a caller that holds the lock: the checks every format shares, then the format's own; the
@@ -408,6 +435,19 @@ package struct AppThinner {
         }
         return sha256 == expected
             ? .same : .differs("has other bytes than in pack '\(pack)'", size: status.stamp.size)
+    }
+
+    /// Whether `path` and `other` (links followed) are files of the same bytes: compared by size, then by SHA-256 a
+    /// buffer at a time, so that a document of tens of MB is never held. False when either cannot be read.
+    static func sameBytes(_ path: String, _ other: String) -> Bool {
+        guard let left = SystemCall.status(path), let right = SystemCall.status(other), left.kind == .regular,
+            right.kind == .regular, left.stamp.size == right.stamp.size
+        else { return false }
+        let buffer = ReadBuffer(size: 1 << 20)
+        guard let first = try? SourceFile.sha256(of: path, size: left.stamp.size, buffer: buffer),
+            let second = try? SourceFile.sha256(of: other, size: right.stamp.size, buffer: buffer)
+        else { return false }
+        return first.sha256 == second.sha256
     }
 
     static func realPath(_ path: String) throws -> String {

@@ -9,13 +9,21 @@ import ODRPackPlatform
 struct AppTransaction {
     /// The app's root: the set-aside folder lives there, on the app's own file system, so every move is a rename.
     let app: String
-    /// Files (or whole folders) to take out of the app, absolute.
+    /// The packed files to take out of the app, first: each at `filesBase + "/" + its path`. Indices, not paths: a
+    /// path is made when its file moves, and the folders they leave are found from them then.
+    var files = RemovedFiles()
+    /// The folder the packs' paths are relative to (the app, or its `--resources-path` folder).
+    var filesBase = ""
+    /// Other files (or whole folders) to take out of the app, absolute, after `files`.
     var removals: [String] = []
     /// New contents for files, absolute paths; each replaces whatever is there (a link too, never its target).
     var writes: [(path: String, data: Data)] = []
+    /// Files copied in from the build folder (`source`), a buffer at a time; each replaces whatever is at `path`.
+    var copies: [(path: String, source: String)] = []
     /// Folders already staged under a temporary name (`from`) to move to `to`, replacing what is there.
     var installs: [(from: String, to: String)] = []
-    /// Folders that may be empty once the removals are done, removed then if so (never the app itself).
+    /// Folders that may be empty once the removals are done, removed then if so (never the app itself), beside those
+    /// holding `files`.
     var emptiedFolders: [String] = []
     /// Folders this change created to stage into (removed again if it fails, or if left empty).
     var createdFolders: [String] = []
@@ -25,36 +33,47 @@ struct AppTransaction {
     func commit() throws {
         var staged: [(temporary: String, final: String)] = []
         let aside = app + "/" + TemporaryName.beside(".odrpack-thin-set-aside")
-        var moved: [(from: String, to: String)] = []
         var madeAside = false
+        // What was moved, as counts: `displaced` 0..<movedAside went to `aside/index`, `staged` 0..<placed were
+        // renamed to their final names (no list of a path per file).
+        var (movedAside, placed) = (0, 0)
+        var replaced: [String] = []
         do {
             for (path, data) in writes {
                 let temporary = TemporaryName.path(beside: path)
                 try AtomicFile.write(data, to: temporary, replacingLinks: true)
                 staged.append((temporary, path))
             }
+            for (path, source) in copies {
+                let temporary = TemporaryName.path(beside: path)
+                // Listed before it is written: a copy cut off halfway (a full disk) is removed too.
+                staged.append((temporary, path))
+                try FileCopy.copy(source, to: temporary)
+            }
             staged += installs.map { ($0.from, $0.to) }
-            let displaced =
-                removals + staged.map(\.final).filter { SystemCall.status($0, followingLinks: false) != nil }
-            if !displaced.isEmpty {
+            replaced = staged.map(\.final).filter { SystemCall.status($0, followingLinks: false) != nil }
+            let count = displacedCount(replaced: replaced)
+            if count > 0 {
                 try OutputFolder.makeFolder(aside)
                 madeAside = true
             }
-            for (index, path) in displaced.enumerated() {
-                let target = aside + "/\(index)"
-                if let failure = SystemCall.rename(path, to: target) {
+            for index in 0..<count {
+                let path = displaced(index, replaced: replaced)
+                if let failure = SystemCall.rename(path, to: aside + "/\(index)") {
                     throw ODRPackError.systemCall("cannot remove '\(path)' from the app", failure)
                 }
-                moved.append((path, target))
+                movedAside += 1
             }
             for (temporary, final) in staged {
                 if let failure = SystemCall.rename(temporary, to: final) {
                     throw ODRPackError.systemCall("cannot write '\(final)'", failure)
                 }
-                moved.append((temporary, final))
+                placed += 1
             }
         } catch {
-            let unrestored = rollBack(moved: moved, staged: staged, aside: madeAside ? aside : nil)
+            let unrestored = rollBack(
+                movedAside: movedAside, replaced: replaced, placed: placed, staged: staged,
+                aside: madeAside ? aside : nil)
             guard unrestored.isEmpty else {
                 throw ODRPackError.fileOperation(
                     """
@@ -65,21 +84,67 @@ struct AppTransaction {
             }
             throw error
         }
-        if madeAside { try? FileManager.default.removeItem(atPath: aside) }
-        for folder in (emptiedFolders + createdFolders).sorted(by: { $0.utf8.count > $1.utf8.count }) {
+        if madeAside {
+            // Entry by entry, by the names it was given: Foundation's removal of the whole folder lists it first (a
+            // record per entry, over 100 MB for a million files).
+            for index in 0..<movedAside { try? OutputFolder.remove(aside + "/\(index)") }
+            SystemCall.removeFolderIfEmpty(aside)
+            if SystemCall.status(aside, followingLinks: false) != nil {
+                try? FileManager.default.removeItem(atPath: aside)
+            }
+        }
+        for folder in (filesFolders() + emptiedFolders + createdFolders).sorted(by: { $0.utf8.count > $1.utf8.count }) {
             SystemCall.removeFolderIfEmpty(folder)
         }
     }
 
-    /// Undoes `moved` in reverse and removes what was staged and created; returns the paths it could not restore.
+    /// How many paths go aside: `files`, `removals`, then the final names of staged files that exist (`replaced`).
+    private func displacedCount(replaced: [String]) -> Int { files.count + removals.count + replaced.count }
+
+    /// The `index`th path that goes aside, in the order `displacedCount` counts them.
+    private func displaced(_ index: Int, replaced: [String]) -> String {
+        if index < files.count { return filesBase + "/" + files.relativePath(at: index) }
+        let other = index - files.count
+        return other < removals.count ? removals[other] : replaced[other - removals.count]
+    }
+
+    /// The folders holding `files` (each ancestor below `filesBase`), absolute, each once: as many as the folders,
+    /// not the files, since the files come sorted by path and a folder's files are next to one another.
+    private func filesFolders() -> [String] {
+        var folders = Set<String>()
+        var previous: Substring?
+        for index in files.indices {
+            let path = files.relativePath(at: index)
+            guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { continue }
+            let parent = path[..<slash]
+            if parent == previous { continue }
+            previous = parent
+            var parts = parent.split(separator: "/")
+            while !parts.isEmpty {
+                guard folders.insert(filesBase + "/" + parts.joined(separator: "/")).inserted else { break }
+                parts = parts.dropLast()
+            }
+        }
+        return Array(folders)
+    }
+
+    /// Undoes what was moved, in reverse (the staged files placed, then the displaced ones), and removes what was
+    /// staged and created; returns the paths it could not restore.
     private func rollBack(
-        moved: [(from: String, to: String)], staged: [(temporary: String, final: String)], aside: String?
+        movedAside: Int, replaced: [String], placed: Int, staged: [(temporary: String, final: String)], aside: String?
     )
         -> [String]
     {
         var unrestored: [String] = []
-        for (from, to) in moved.reversed() where SystemCall.rename(to, to: from) != nil {
-            unrestored.append(from)
+        for (temporary, final) in staged.prefix(placed).reversed() where SystemCall.rename(final, to: temporary) != nil
+        {
+            unrestored.append(temporary)
+        }
+        if let aside {
+            for index in (0..<movedAside).reversed() {
+                let path = displaced(index, replaced: replaced)
+                if SystemCall.rename(aside + "/\(index)", to: path) != nil { unrestored.append(path) }
+            }
         }
         // What was staged, the packs staged before `commit` (installs) included, whether or not the failure came
         // before they joined `staged`.

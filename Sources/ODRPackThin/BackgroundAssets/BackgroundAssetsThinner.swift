@@ -47,7 +47,8 @@ struct BackgroundAssetsThinner {
         result.diagnostics = found.diagnostics
         let tagsName = Self.tagsLocation(app: location.app, infoPath: infoPath)
         if !found.diagnostics.hasErrors {
-            result.diagnostics += thinner.notInAppWarnings(manifest, found, in: location, installed: (tagsName, tags))
+            result.diagnostics += thinner.notInAppWarnings(
+                manifest, found, in: location, installed: (tagsName, tagsPath))
         }
         var appGroup = options.appGroup ?? settings.appGroup
         if appGroup == nil, case .string(let existing)? = plist["BAAppGroupID"] { appGroup = existing }
@@ -72,7 +73,7 @@ struct BackgroundAssetsThinner {
         let newInfo = plist == original ? nil : Self.serialize(plist, format: format)
 
         // The change: the packed files out, the tags document and the Info.plist in.
-        thinner.remove(found.toRemove, in: location, into: &result, change: &change)
+        thinner.remove(found, of: manifest, in: location, into: &result, change: &change)
         let tagsTarget = location.app + "/" + tagsName
         if FileManager.default.contents(atPath: tagsTarget) != tags
             || SystemCall.status(tagsTarget, followingLinks: false)?.kind != .regular

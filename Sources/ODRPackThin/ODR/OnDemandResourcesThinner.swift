@@ -27,14 +27,17 @@ struct OnDemandResourcesThinner {
         let applePlist =
             [AppleManifests.manifestFile, AppleManifests.templateFile]
             .first { FileManager.default.fileExists(atPath: buildFolder + "/" + $0) } ?? AppleManifests.templateFile
-        var plists: [(String, Data)] = []
+        // The build's plists are copied as streams (OnDemandResources.plist lists every file: tens of MB at a million),
+        // never held; the embedded packs' manifest is made here, one record a pack.
+        var copies: [String] = []
         for name in [AppleManifests.onDemandResourcesFile, applePlist] where !(options.embed && name == applePlist) {
-            guard let data = FileManager.default.contents(atPath: buildFolder + "/" + name) else {
+            guard SystemCall.status(buildFolder + "/" + name)?.kind == .regular else {
                 throw ODRPackError.unusableInput(
                     "'\(buildFolder)/\(name)' cannot be read: is '\(options.buildPath)' a finished odrpack build?")
             }
-            plists.append((name, data))
+            copies.append(name)
         }
+        var plists: [(String, Data)] = []
 
         // 1. Check: every app file at a pack's path must hold the pack's bytes.
         var result = AppThinner.Result()
@@ -43,8 +46,9 @@ struct OnDemandResourcesThinner {
         result.diagnostics = found.diagnostics
         if result.diagnostics.hasErrors { return (result, change) }
         result.diagnostics += thinner.notInAppWarnings(
-            manifest, found, in: location, installed: (AppleManifests.onDemandResourcesFile, plists.first?.1))
-        thinner.remove(found.toRemove, in: location, into: &result, change: &change)
+            manifest, found, in: location,
+            installed: (AppleManifests.onDemandResourcesFile, buildFolder + "/" + AppleManifests.onDemandResourcesFile))
+        thinner.remove(found, of: manifest, in: location, into: &result, change: &change)
 
         // 2. The embedded packs, staged beside their final names (a dry run only names them).
         let packsFolderExists = SystemCall.status(packsFolder, followingLinks: false)?.kind == .directory
@@ -106,6 +110,15 @@ struct OnDemandResourcesThinner {
             }
             if !options.embed { change.emptiedFolders.append(packsFolder) }
         }
+        for name in copies {
+            let source = buildFolder + "/" + name
+            if !AppThinner.sameBytes(app + "/" + name, source)
+                || SystemCall.status(app + "/" + name, followingLinks: false)?.kind != .regular
+            {
+                change.copies.append((app + "/" + name, source))
+            }
+            result.installed.append(name)
+        }
         for (name, data) in plists {
             if FileManager.default.contents(atPath: app + "/" + name) != data
                 || SystemCall.status(app + "/" + name, followingLinks: false)?.kind != .regular
@@ -116,7 +129,7 @@ struct OnDemandResourcesThinner {
         }
         // One asset-pack manifest: the one this run installed.
         for name in [AppleManifests.manifestFile, AppleManifests.templateFile]
-        where !plists.contains(where: { $0.0 == name })
+        where !plists.contains(where: { $0.0 == name }) && !copies.contains(name)
             && SystemCall.status(app + "/" + name, followingLinks: false) != nil
         {
             change.removals.append(app + "/" + name)

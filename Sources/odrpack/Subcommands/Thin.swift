@@ -69,7 +69,7 @@ struct Thin: ParsableCommand {
             if result.diagnostics.hasErrors {
                 try console.printError("odrpack: the app is unchanged: \(Console.countSummary(result.diagnostics))\n")
             } else if dryRun {
-                try console.printOut(Self.dryRunText(result, app: app))
+                try Self.dryRunText(result, app: app) { try console.printOut($0) }
             } else {
                 var text =
                     "Thinned \(app): removed \(result.removed.count) file\(result.removed.count == 1 ? "" : "s") "
@@ -93,15 +93,24 @@ struct Thin: ParsableCommand {
         if result.diagnostics.hasErrors { throw ExitCode(1) }
     }
 
-    /// `--dry-run`: each file thin would remove, then what it would install and embed.
-    static func dryRunText(_ result: AppThinner.Result, app: String) -> String {
+    /// `--dry-run`: each file thin would remove, then what it would install and embed, handed to `emit` 64 KB at a
+    /// time (a million removed files make tens of MB of text, never held whole).
+    static func dryRunText(_ result: AppThinner.Result, app: String, emit: (String) throws -> Void) rethrows {
         var text = ""
-        for path in result.removed { text += "remove  \(path)\n" }
+        for path in result.removed {
+            text += "remove  \(path)\n"
+            if text.utf8.count >= 1 << 16 {
+                try emit(text)
+                text = ""
+            }
+        }
         for name in result.installed { text += "install \(name)\n" }
         for name in result.embedded { text += "embed   OnDemandResources/\(name)\n" }
         for key in result.infoPlistKeys { text += "set     \(key) in Info.plist\n" }
         let files = "\(result.removed.count) file\(result.removed.count == 1 ? "" : "s")"
-        return text
-            + "Dry run: thin would remove \(files) (\(ByteCount.format(result.removedBytes))) from \(app); nothing changed\n"
+        try emit(
+            text
+                + "Dry run: thin would remove \(files) (\(ByteCount.format(result.removedBytes))) from \(app); nothing changed\n"
+        )
     }
 }

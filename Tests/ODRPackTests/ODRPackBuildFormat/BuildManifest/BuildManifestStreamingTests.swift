@@ -16,13 +16,14 @@ import Testing
         manifest.packs = (0..<packs).map { index in
             var pack = template
             pack.id = "p\(index)-ü"
-            pack.files = BuildManifest.Files((0..<files).map { number in
-                let mixed = (number + seed + index) % 7
-                return BuildManifest.File(
-                    path: "Levels/\(index)/\(number)" + (mixed == 0 ? " \"é\"\t🎮.json" : ".json"),
-                    source: mixed == 3 ? "Other/\(number).json" : nil, size: Int64(number * 37 + seed),
-                    sha256: archives && mixed != 5 ? String(repeating: "0123456789abcdef", count: 4) : nil)
-            })
+            pack.files = BuildManifest.Files(
+                (0..<files).lazy.map { number in
+                    let mixed = (number + seed + index) % 7
+                    return BuildManifest.File(
+                        path: "Levels/\(index)/\(number)" + (mixed == 0 ? " \"é\"\t🎮.json" : ".json"),
+                        source: mixed == 3 ? "Other/\(number).json" : nil, size: Int64(number * 37 + seed),
+                        sha256: archives && mixed != 5 ? String(repeating: "0123456789abcdef", count: 4) : nil)
+                })
             return pack
         }
         return manifest
