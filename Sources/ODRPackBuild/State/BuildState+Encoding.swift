@@ -69,7 +69,8 @@ extension BuildState {
     }
 
     /// Writes the state to `path` as a stream through a buffer of `StateFileOutput.bufferSize`, beside its final
-    /// name and then renamed into place: a reader sees the old state or the whole new one.
+    /// name and then renamed into place: a reader sees the old state, none (between the removal and the rename below:
+    /// the next build then reads every file), or the whole new one; never a part.
     func write(to path: String) throws {
         let temporary = TemporaryName.path(beside: path)
         let descriptor = try SystemCall.createFile(temporary)
@@ -298,9 +299,13 @@ extension BuildState {
             let records = filesStart + 16
             let paths = records + fileCount * recordSize
             let lists = paths + pathBytes
-            let listed = fileCounts.reduce(0) { $0 + $1.count }
-            // Every count is bounded by the file's size, so these sums cannot overflow.
-            guard listed <= bytes.count, lists + 4 * listed + 8 == bytes.count else { throw Damaged() }
+            // Each sum stays within the file's size, so none can overflow.
+            var listed = 0
+            for list in fileCounts {
+                guard list.count <= bytes.count - listed else { throw Damaged() }
+                listed += list.count
+            }
+            guard lists + 4 * listed + 8 == bytes.count else { throw Damaged() }
             position = lists + 4 * listed
             guard
                 Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: Int64.self))

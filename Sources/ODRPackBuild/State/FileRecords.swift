@@ -147,9 +147,10 @@ struct FileRecords: RandomAccessCollection, ExpressibleByArrayLiteral, Equatable
 
     /// Where a table record's path is in the path bytes.
     static func pathRange(_ table: Table, _ raw: UnsafeRawBufferPointer, _ position: Int) -> (Int, Int) {
+        // Truncating: a forged start of 2^63 or more reads as negative, which the parser's order check rejects.
         func start(_ index: Int) -> Int {
             Int(
-                UInt64(
+                truncatingIfNeeded: UInt64(
                     littleEndian: raw.loadUnaligned(
                         fromByteOffset: table.records + index * recordSize + 72, as: UInt64.self)))
         }

@@ -4,6 +4,7 @@ import Testing
 @testable import ODRPackBuild
 @testable import ODRPackBuildFormat
 @testable import ODRPackCore
+@testable import ODRPackFormats
 @testable import ODRPackPlatform
 
 /// The state file's format 4 (`BuildState+Encoding`): fixed-size records and each path once, written as a stream, and
@@ -166,6 +167,24 @@ import Testing
         // Built again on what it read, nothing is read or written.
         let again = try reuse.build(project, after: read)
         #expect(again.written.isEmpty && again.bytesRead == 0)
+    }
+
+    /// A state whose CRCs are right but one record's path start is out of range (a forged or foreign file) is
+    /// damage, not a trap: 2^40 and 2^63 (which no Int holds), in the first and a later record.
+    @Test(arguments: [(UInt64(1) << 40, 1), (UInt64(1) << 63, 1), (UInt64.max, 2), (UInt64(1) << 63, 0)])
+    func aPathStartOutOfRangeIsDamage(pathStart: UInt64, record: Int) {
+        var data = Self.state(files: 3).serialized()
+        let headLength = data.withUnsafeBytes {
+            Int($0.loadUnaligned(fromByteOffset: BuildState.magic.count, as: Int64.self).littleEndian)
+        }
+        let filesStart = BuildState.magic.count + 8 + headLength + 8
+        let offset = filesStart + 16 + record * FileRecords.recordSize + 72
+        data.withUnsafeMutableBytes { raw in
+            raw.storeBytes(of: pathStart.littleEndian, toByteOffset: offset, as: UInt64.self)
+            let crc = CRC32.update(0, UnsafeRawBufferPointer(rebasing: raw[filesStart..<(raw.count - 8)]))
+            raw.storeBytes(of: Int64(crc).littleEndian, toByteOffset: raw.count - 8, as: Int64.self)
+        }
+        #expect(BuildState.parse(data) == nil)
     }
 }
 
