@@ -68,16 +68,20 @@ extension BuildState {
         return parse(bytes: whole, fileRecords: true)
     }
 
-    /// Writes the state to `path` as a stream through a buffer of `StateFileOutput.bufferSize`, beside its final
+    /// Writes the state to `path` as a stream through a `DocumentSink` (a chunk at a time), beside its final
     /// name and then renamed into place: a reader sees the old state, none (between the removal and the rename below:
     /// the next build then reads every file), or the whole new one; never a part.
     func write(to path: String) throws {
         let temporary = TemporaryName.path(beside: path)
         let descriptor = try SystemCall.createFile(temporary)
-        var output = StateFileOutput(descriptor: descriptor, path: path)
+        // Every chunk through `SystemCall.writeAll`, which retries short writes and reports ENOSPC as an error.
+        var sink = DocumentSink { chunk in
+            let failure = SystemCall.writeAll(descriptor, chunk)
+            guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
+        }
         do {
-            try encode(into: &output)
-            try output.flush()
+            try encode(into: &sink)
+            try sink.flush()
         } catch {
             SystemCall.closeFile(descriptor)
             _ = SystemCall.removeFile(temporary)
@@ -98,21 +102,22 @@ extension BuildState {
 
     /// The whole state file's bytes, in memory: for tests and small states.
     func serialized() -> [UInt8] {
-        var output = StateByteOutput()
         // Appending to memory cannot fail.
-        try? encode(into: &output)
-        return output.bytes
+        (try? DocumentSink.bytes { try encode(into: &$0) }) ?? []
     }
 
     /// Writes the state's bytes to `output` in order, holding none of it but the head.
-    func encode(into output: inout some StateOutput) throws {
-        var head = Writer(output: StateByteOutput())
-        try encodeHead(&head)
-        var writer = Writer(output: output)
+    func encode(into sink: inout DocumentSink) throws {
+        let head = try DocumentSink.bytes { sink in
+            var writer = Writer(output: sink)
+            try encodeHead(&writer)
+            sink = writer.output
+        }
+        var writer = Writer(output: sink)
         try writer.raw(Self.magic)
-        try writer.integer(head.output.bytes.count)
+        try writer.integer(head.count)
         writer.crc = 0
-        try writer.raw(head.output.bytes)
+        try writer.raw(head)
         let headCRC = writer.crc
         try writer.integer(headCRC)
         writer.crc = 0
@@ -146,11 +151,11 @@ extension BuildState {
         }
         let filesCRC = writer.crc
         try writer.integer(filesCRC)
-        output = writer.output
+        sink = writer.output
     }
 
     /// Everything but the file records.
-    private func encodeHead(_ writer: inout Writer<StateByteOutput>) throws {
+    private func encodeHead(_ writer: inout Writer) throws {
         try writer.integer(readStart == nil ? 0 : 1)
         if let readStart {
             try writer.integer(readStart.time == nil ? 0 : 1)
@@ -203,14 +208,15 @@ extension BuildState {
         }
     }
 
-    /// Appends to an output, keeping the CRC-32 of what it appended since `crc` was last set.
-    private struct Writer<Output: StateOutput> {
-        var output: Output
+    /// Appends to a sink, keeping the CRC-32 of what it appended since `crc` was last set.
+    private struct Writer {
+        var output: DocumentSink
         var crc: UInt32 = 0
 
         mutating func raw(_ bytes: UnsafeRawBufferPointer) throws {
             crc = CRC32.update(crc, bytes)
-            try output.append(bytes)
+            output.buffer.append(contentsOf: bytes)
+            try output.flushIfFull()
         }
 
         mutating func raw(_ bytes: [UInt8]) throws {
@@ -415,54 +421,5 @@ extension BuildState {
             }
             return replay
         }
-    }
-}
-
-/// Where a state's bytes go as they are encoded.
-protocol StateOutput {
-    mutating func append(_ bytes: UnsafeRawBufferPointer) throws
-}
-
-/// A state's bytes in memory.
-struct StateByteOutput: StateOutput {
-    var bytes: [UInt8] = []
-
-    mutating func append(_ bytes: UnsafeRawBufferPointer) throws { self.bytes.append(contentsOf: bytes) }
-}
-
-/// A state's bytes going to a file through a buffer of `bufferSize`, so the state is never whole in memory;
-/// every write through `SystemCall.writeAll`, which retries short writes and reports ENOSPC as an error.
-struct StateFileOutput: StateOutput {
-    static let bufferSize = 1 << 20
-
-    let descriptor: Int32
-    /// The final path, for messages.
-    let path: String
-    private var buffer: [UInt8] = []
-
-    init(descriptor: Int32, path: String) {
-        self.descriptor = descriptor
-        self.path = path
-        buffer.reserveCapacity(Self.bufferSize)
-    }
-
-    mutating func append(_ bytes: UnsafeRawBufferPointer) throws {
-        if buffer.count + bytes.count > Self.bufferSize { try flush() }
-        if bytes.count >= Self.bufferSize {
-            try write(bytes)
-        } else {
-            buffer.append(contentsOf: bytes)
-        }
-    }
-
-    mutating func flush() throws {
-        try buffer.withUnsafeBytes { try write($0) }
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    private func write(_ bytes: UnsafeRawBufferPointer) throws {
-        guard !bytes.isEmpty else { return }
-        let failure = SystemCall.writeAll(descriptor, bytes)
-        guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
     }
 }
