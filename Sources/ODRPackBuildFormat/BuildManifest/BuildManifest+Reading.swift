@@ -299,26 +299,6 @@ extension BuildManifest.Files {
     }
 }
 
-extension RelativePath {
-    /// `isPlain` of a path's UTF-8 bytes.
-    static func isPlain(bytes path: UnsafeBufferPointer<UInt8>) -> Bool {
-        var componentLength = 0
-        var dots = 0
-        for byte in path {
-            if byte == 0 { return false }
-            if byte == UInt8(ascii: "/") {
-                if componentLength == 0 || componentLength == dots && dots <= 2 { return false }
-                componentLength = 0
-                dots = 0
-            } else {
-                componentLength += 1
-                if byte == UInt8(ascii: ".") { dots += 1 }
-            }
-        }
-        return !(componentLength == 0 || componentLength == dots && dots <= 2)
-    }
-}
-
 extension BuildManifest.Pack {
     init(_ reader: inout JSONReader) throws {
         var id: String?

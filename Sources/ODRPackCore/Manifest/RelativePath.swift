@@ -17,10 +17,16 @@ package enum RelativePath {
     /// Whether a path read from a build manifest names something inside its folder as build writes it: relative,
     /// no empty, `.` or `..` components. `thin` removes app files by these paths; a crafted one must not reach out.
     package static func isPlain(_ path: String) -> Bool {
+        var path = path
+        return path.withUTF8 { isPlain(bytes: $0) }
+    }
+
+    /// `isPlain` of a path's UTF-8 bytes, as the streaming manifest reader holds them.
+    package static func isPlain(bytes path: UnsafeBufferPointer<UInt8>) -> Bool {
         // One pass over the bytes (diff reads 400,000 paths): a component ends at each "/" and at the end.
         var componentLength = 0
         var dots = 0
-        for byte in path.utf8 {
+        for byte in path {
             if byte == 0 { return false }
             if byte == UInt8(ascii: "/") {
                 if componentLength == 0 || componentLength == dots && dots <= 2 { return false }
