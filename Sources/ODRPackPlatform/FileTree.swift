@@ -114,13 +114,6 @@ package struct FileTree: Sendable {
         return directory
     }
 
-    /// Gives the pages of freed folders back to the system. The scanning threads allocated the tree, so glibc keeps
-    /// its freed memory in their arenas, where the walk (on another thread) cannot reuse it: without this, a walk that
-    /// frees the tree as it goes (`takeDirectory`) would still hold the whole tree's pages until it ends.
-    package static func releaseFreedMemory() {
-        odrpack_release_free_memory()
-    }
-
     /// How many entries are regular files (links not followed): what resolution reserves room for.
     package var regularFileCount: Int {
         directories.reduce(0) { total, directory in

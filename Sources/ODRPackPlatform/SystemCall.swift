@@ -17,6 +17,14 @@ import Foundation
 /// The few C calls that differ between Linux (Glibc) and macOS (Darwin), or that a type's own `write`/`close`
 /// methods would shadow: every platform branch of the package is here.
 package enum SystemCall {
+    /// Gives the heap's freed pages back to the system (glibc's `malloc_trim`; nothing elsewhere). Memory a worker
+    /// thread allocated and another freed stays in that thread's arena, where no other thread reuses it: the
+    /// resolution calls this while it frees the scanned tree, a build after each pack it wrote
+    /// (docs/build-output.md#bounded).
+    package static func releaseFreedMemory() {
+        odrpack_release_free_memory()
+    }
+
     static func writeBytes(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
             Glibc.write(descriptor, bytes, count)

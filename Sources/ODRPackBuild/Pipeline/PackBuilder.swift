@@ -89,7 +89,7 @@ struct PackBuilder: Sendable {
                 progress.packFinished()
                 // The pack's entries were freed on this worker's thread: give its heap's free pages back, or the
                 // next packs and the documents grow the process past what it holds (docs/build-output.md#bounded).
-                FileTree.releaseFreedMemory()
+                SystemCall.releaseFreedMemory()
                 return facts
             }
         } catch {

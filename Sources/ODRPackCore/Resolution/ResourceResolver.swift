@@ -66,7 +66,7 @@ private struct Walk {
     var tagSetCache: [[Int]: [String]] = [:]
     var invalidNames: [(path: String, firstEntry: Int?)] = []
     var fingerprint: String?
-    /// Entries taken from the tree since its freed memory was last given back (`FileTree.releaseFreedMemory`).
+    /// Entries taken from the tree since its freed memory was last given back (`SystemCall.releaseFreedMemory`).
     var entriesTaken = 0
 
     /// Which folders entries reach; its `entryFolders` (those holding a path entry at some depth) are where names
@@ -171,7 +171,7 @@ private struct Walk {
         let directory = tree.takeDirectory(index)
         entriesTaken += directory.count
         if entriesTaken >= 1 << 16 {
-            FileTree.releaseFreedMemory()
+            SystemCall.releaseFreedMemory()
             entriesTaken = 0
         }
         guard directory.error == 0 else {
