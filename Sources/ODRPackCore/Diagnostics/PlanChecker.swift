@@ -75,7 +75,7 @@ struct PlanChecker {
         for pack in plan.packs {
             diagnostics += collisions(in: pack)
             diagnostics += uncompiled(in: pack)
-            if let reserved = pack.files.first(where: { $0.path == "Info.plist" }) {
+            if let reserved = pack.files.first(where: { $0.pathIs("Info.plist") }) {
                 diagnostics.append(
                     .error(
                         .pathReserved,
@@ -85,7 +85,7 @@ struct PlanChecker {
                         """,
                         at: entryLocation(reserved.firstEntry), subject: reserved.path))
             }
-            if let reserved = pack.files.first(where: { $0.path.hasPrefix("META-INF/") }) {
+            if let reserved = pack.files.first(where: { $0.pathIs("META-INF/", prefix: true) }) {
                 diagnostics.append(
                     .error(
                         .pathReserved,
@@ -105,12 +105,13 @@ struct PlanChecker {
         // A cheap case- and normalization-insensitive hash finds candidates; only they are folded and compared.
         var seen = Set<UInt64>()
         var candidates = Set<UInt64>()
-        for file in pack.files where !seen.insert(Self.caseInsensitiveHash(file.path)).inserted {
-            candidates.insert(Self.caseInsensitiveHash(file.path))
+        for file in pack.files {
+            let hash = file.withPath { Self.caseInsensitiveHash($0) }
+            if !seen.insert(hash).inserted { candidates.insert(hash) }
         }
         guard !candidates.isEmpty else { return [] }
         var groups: [[UInt8]: [String]] = [:]
-        for file in pack.files where candidates.contains(Self.caseInsensitiveHash(file.path)) {
+        for file in pack.files where candidates.contains(file.withPath { Self.caseInsensitiveHash($0) }) {
             groups[Array(Self.caseFolded(Self.normalized(file.path)).utf8), default: []].append(file.path)
         }
         var diagnostics: [Diagnostic] = []
@@ -158,33 +159,34 @@ struct PlanChecker {
     /// with the path up to and including that component. One pass over the bytes: plan runs it for every file.
     static func compiledComponent(of path: String) -> (isCatalog: Bool, prefix: String)? {
         var path = path
-        return path.withUTF8 { bytes -> (Bool, String)? in
-            var start = 0
-            while start < bytes.count {
-                var end = start
-                var dot = -1
-                while end < bytes.count && bytes[end] != UInt8(ascii: "/") {
-                    if bytes[end] == UInt8(ascii: ".") { dot = end }
-                    end += 1
-                }
-                if dot >= 0 {
-                    let length = end - dot - 1
-                    func matches(_ ext: [UInt8]) -> Bool {
-                        guard ext.count == length else { return false }
-                        for index in 0..<length where bytes[dot + 1 + index] | 0x20 != ext[index] { return false }
-                        return true
-                    }
-                    let isCatalog = matches(catalogExtension)
-                    if isCatalog || compiledExtensions.contains(where: matches) {
-                        return (
-                            isCatalog, String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
-                        )
-                    }
-                }
-                start = end + 1
+        return path.withUTF8 { compiledComponent(of: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `compiledComponent(of:)` of a path's UTF-8 bytes (a resource's, in its arena).
+    static func compiledComponent(of bytes: UnsafeRawBufferPointer) -> (isCatalog: Bool, prefix: String)? {
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            var dot = -1
+            while end < bytes.count && bytes[end] != UInt8(ascii: "/") {
+                if bytes[end] == UInt8(ascii: ".") { dot = end }
+                end += 1
             }
-            return nil
+            if dot >= 0 {
+                let length = end - dot - 1
+                func matches(_ ext: [UInt8]) -> Bool {
+                    guard ext.count == length else { return false }
+                    for index in 0..<length where bytes[dot + 1 + index] | 0x20 != ext[index] { return false }
+                    return true
+                }
+                let isCatalog = matches(catalogExtension)
+                if isCatalog || compiledExtensions.contains(where: matches) {
+                    return (isCatalog, String(decoding: bytes[0..<end], as: UTF8.self))
+                }
+            }
+            start = end + 1
         }
+        return nil
     }
 
     /// `asset-catalog-uncompiled` and `resource-uncompiled`: one warning each per pack, naming what it holds.
@@ -194,7 +196,7 @@ struct PlanChecker {
         var catalogSet = Set<PathKey>()
         var compiledSet = Set<PathKey>()
         for file in pack.files {
-            guard let (isCatalog, prefix) = Self.compiledComponent(of: file.source) else { continue }
+            guard let (isCatalog, prefix) = file.withSource({ Self.compiledComponent(of: $0) }) else { continue }
             if isCatalog {
                 if catalogSet.insert(PathKey(prefix)).inserted { catalogs.append(prefix) }
             } else if compiledSet.insert(PathKey(prefix)).inserted {
@@ -248,9 +250,19 @@ struct PlanChecker {
             return hash
         }
         var path = path
-        if let hash = path.withUTF8({ $0.contains(where: { $0 >= 0x80 }) ? nil : fnv($0) }) { return hash }
-        var folded = normalized(path).lowercased()
-        return folded.withUTF8(fnv)
+        return path.withUTF8 { caseInsensitiveHash(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `caseInsensitiveHash(_:)` of a path's UTF-8 bytes: a string is made only for a path that is not ASCII.
+    static func caseInsensitiveHash(_ path: UnsafeRawBufferPointer) -> UInt64 {
+        func fnv(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes { hash = (hash ^ UInt64(byte &- 0x41 < 26 ? byte | 0x20 : byte)) &* 0x100_0000_01b3 }
+            return hash
+        }
+        if !path.contains(where: { $0 >= 0x80 }) { return fnv(path) }
+        var folded = normalized(String(decoding: path, as: UTF8.self)).lowercased()
+        return folded.withUTF8 { fnv(UnsafeRawBufferPointer($0)) }
     }
 
     /// Lower case for comparing paths; ASCII paths take a fast path.
@@ -344,7 +356,7 @@ struct PlanChecker {
         let recommended = limits[.recommendedSize]
         var largestFile: [String: ResolvedResource] = [:]
         for pack in plan.packs {
-            largestFile[pack.id] = pack.files.max { ($0.size, $1.path) < ($1.size, $0.path) }
+            largestFile[pack.id] = pack.files.max { $0.size != $1.size ? $0.size < $1.size : $1.pathPrecedes($0) }
         }
         for pack in plan.packs {
             let location = entryLocation(pack.firstEntry)
@@ -395,7 +407,7 @@ struct PlanChecker {
         if let limit = limits[.maxPackCount], plan.packs.count > limit {
             let files: [ResolvedResource] = plan.packs.flatMap { Array($0.files) }
             let multipliers = files.sorted { (a: ResolvedResource, b: ResolvedResource) in
-                a.tags.count != b.tags.count ? a.tags.count > b.tags.count : a.path.precedesByCodePoint(b.path)
+                a.tags.count != b.tags.count ? a.tags.count > b.tags.count : a.pathPrecedes(b)
             }.prefix(5).map { "'\($0.path)' (\($0.tags.count) tags)" }
             diagnostics.append(
                 .error(

@@ -46,10 +46,18 @@ struct ExecutableContentCheck {
         var findings: [(position: Int, finding: Finding)] = []
         var start = resources.startIndex
         while start < resources.endIndex {
-            let folder = Self.split(resources[start].source).folder
+            // Compared as the arena's bytes: no string per file but its name (short names need no allocation).
             var end = start + 1
-            while end < resources.endIndex, Self.split(resources[end].source).folder == folder { end += 1 }
-            let names = resources[start..<end].map { String(Self.split($0.source).name) }
+            let folder = resources[start].withSource { first in
+                let folder = Self.split(first).folder
+                while end < resources.endIndex,
+                    resources[end].withSource({ Self.split($0).folder.hasSameBytes(as: folder) })
+                { end += 1 }
+                return String(decoding: folder, as: UTF8.self)
+            }
+            let names = resources[start..<end].map {
+                $0.withSource { String(decoding: Self.split($0).name, as: UTF8.self) }
+            }
             let heads = fileSystem.readHeads(
                 of: names, inFolder: folder.isEmpty ? rootPath : rootPath + "/" + folder, count: 64)
             for (position, head) in zip(start..<end, heads) {
@@ -62,10 +70,15 @@ struct ExecutableContentCheck {
         return findings
     }
 
-    /// A resource's folder relative to the root ("" at the root) and its name in that folder.
-    static func split(_ path: String) -> (folder: Substring, name: Substring) {
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return ("", path[...]) }
-        return (path[..<slash], path[path.index(after: slash)...])
+    /// A resource's folder relative to the root (empty at the root) and its name in that folder, as bytes.
+    static func split(_ path: UnsafeRawBufferPointer) -> (folder: UnsafeRawBufferPointer, name: UnsafeRawBufferPointer)
+    {
+        guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else {
+            return (UnsafeRawBufferPointer(rebasing: path[0..<0]), path)
+        }
+        return (
+            UnsafeRawBufferPointer(rebasing: path[..<slash]), UnsafeRawBufferPointer(rebasing: path[(slash + 1)...])
+        )
     }
 
     /// What a file's first bytes (or the error reading them) say; a DOS header leads to one more read at `path`.

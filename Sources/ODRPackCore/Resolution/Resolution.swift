@@ -18,6 +18,8 @@ package struct Resolution: Sendable {
     package var fingerprint: String?
     /// The untagged files' sizes add up past Int64.max (`appBundleSize` is held there): a `size-overflow`.
     package var appBundleSizeOverflows = false
+    /// The bytes the resources' `PathArena` allocated for their paths (docs/performance.md#scale), for tests of memory.
+    package var pathBytes = 0
 
     init(
         rootPath: String, resources: [ResolvedResource], appBundleFiles: Int, appBundleSize: Int64,

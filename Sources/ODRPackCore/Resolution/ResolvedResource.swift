@@ -4,43 +4,92 @@ import ODRPackPlatform
 
 /// One regular file under resources-root with the tags the manifest gives it.
 ///
-/// A project holds one of these per file, a million at the store's limit, so it is kept to 72 bytes besides its path
-/// (docs/build-output.md, Bounded): the source is stored only when an entry's `into` moved the file, the size is the
-/// stamp's, the tags are one array shared by every file of the tag set, and entry numbers are 32-bit.
+/// A project holds one of these per file, a million at the store's limit, so it is kept to 72 bytes, and its path's
+/// bytes to the resolution's `PathArena` (docs/build-output.md, Bounded; docs/performance.md#scale): the source is
+/// stored only when an entry's `into` moved the file, the size is the stamp's, the tags are one array shared by every
+/// file of the tag set, and entry numbers are 32-bit. `path` and `source` make a `String` when asked; loops over
+/// every resource compare and test the bytes instead (`withPath`, `pathPrecedes`).
 package struct ResolvedResource: Sendable {
-    /// The destination, or, for a file an entry's `into` moved, the destination, a NUL and the source (a path
-    /// holds no NUL).
-    private var paths: String
+    /// Holds the bytes of `slot`: the destination, or, for a file an entry's `into` moved, the destination, a NUL and
+    /// the source (a path holds no NUL).
+    private let arena: PathArena
+    private let slot: PathArena.Slot
     package let stamp: FileStamp
     /// Sorted tags; empty for a file that stays in the app bundle. Files with the same tag set share one storage.
     package var tags: [String]
     /// `firstEntry`, or -1 for none.
     private var firstEntryNumber: Int32
-    /// Bit 31: `paths` holds a source of its own; the other bits: `placedBy` + 1, 0 for none.
+    /// Bit 31: the slot holds a source of its own; the other bits: `placedBy` + 1, 0 for none.
     private var placement: UInt32 = 0
 
-    package init(path: String, source: String? = nil, size: Int64, stamp: FileStamp, tags: [String], firstEntry: Int?) {
-        self.paths = path
+    /// A resource whose path is stored in `arena` (the resolution's, while it is being made).
+    init(
+        path: String, source: String?, in arena: PathArena, size: Int64, stamp: FileStamp, tags: [String],
+        firstEntry: Int?
+    ) {
+        self.arena = arena
+        if let source, !source.hasSameBytes(as: path) {
+            slot = arena.append(path, source)
+            placement = Self.ownSource
+        } else {
+            slot = arena.append(path)
+        }
         var stamp = stamp
         stamp.size = size
         self.stamp = stamp
         self.tags = tags
         self.firstEntryNumber = Self.number(firstEntry)
-        if let source, !source.hasSameBytes(as: path) { setPath(path, source: source) }
+    }
+
+    /// A resource with an arena of its own (tests, and resources made one at a time).
+    package init(path: String, source: String? = nil, size: Int64, stamp: FileStamp, tags: [String], firstEntry: Int?) {
+        self.init(
+            path: path, source: source, in: PathArena(), size: size, stamp: stamp, tags: tags, firstEntry: firstEntry)
     }
 
     /// The file's destination: its path inside the pack and the app bundle, `/`-separated (docs/manifest.md#destinations). Every document
     /// names the file by it.
-    package var path: String {
-        get { isPlaced ? String(decoding: paths.utf8.prefix { $0 != 0 }, as: UTF8.self) : paths }
-        set { setPath(newValue, source: source) }
-    }
+    package var path: String { withPath { String(decoding: $0, as: UTF8.self) } }
 
     /// Where the file is: its path relative to resources-root, which is what is read. Equal to `path` unless an
     /// entry's `into` placed the file elsewhere.
-    package var source: String {
-        guard isPlaced, let nul = paths.utf8.firstIndex(of: 0) else { return paths }
-        return String(decoding: paths.utf8[paths.utf8.index(after: nul)...], as: UTF8.self)
+    package var source: String { withSource { String(decoding: $0, as: UTF8.self) } }
+
+    /// Calls `body` with the destination's UTF-8 bytes, without making a string.
+    package func withPath<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try withExtendedLifetime(arena) {
+            let bytes = arena.bytes(slot)
+            guard isPlaced, let nul = bytes.firstIndex(of: 0) else { return try body(bytes) }
+            return try body(UnsafeRawBufferPointer(rebasing: bytes[..<nul]))
+        }
+    }
+
+    /// Calls `body` with the source's UTF-8 bytes, without making a string.
+    package func withSource<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try withExtendedLifetime(arena) {
+            let bytes = arena.bytes(slot)
+            guard isPlaced, let nul = bytes.firstIndex(of: 0) else { return try body(bytes) }
+            return try body(UnsafeRawBufferPointer(rebasing: bytes[(nul + 1)...]))
+        }
+    }
+
+    /// Whether this destination comes before `other`'s in code-point (byte) order.
+    package func pathPrecedes(_ other: ResolvedResource) -> Bool {
+        withPath { mine in other.withPath { mine.precedesByCodePoint($0) } }
+    }
+
+    /// Whether both destinations are the same bytes (NFC and NFD spellings of one name are not).
+    package func hasSamePath(as other: ResolvedResource) -> Bool {
+        withPath { mine in other.withPath { mine.hasSameBytes(as: $0) } }
+    }
+
+    /// Whether the destination is exactly `bytes` (`prefix`: starts with them).
+    package func pathIs(_ bytes: StaticString, prefix: Bool = false) -> Bool {
+        withPath { path in
+            let wanted = UnsafeRawBufferPointer(start: bytes.utf8Start, count: bytes.utf8CodeUnitCount)
+            guard prefix ? path.count >= wanted.count : path.count == wanted.count else { return false }
+            return UnsafeRawBufferPointer(rebasing: path[..<wanted.count]).hasSameBytes(as: wanted)
+        }
     }
 
     package var size: Int64 { stamp.size }
@@ -61,16 +110,6 @@ package struct ResolvedResource: Sendable {
     }
 
     private static let ownSource: UInt32 = 1 << 31
-
-    private mutating func setPath(_ path: String, source: String) {
-        if source.hasSameBytes(as: path) {
-            paths = path
-            placement &= ~Self.ownSource
-        } else {
-            paths = path + "\0" + source
-            placement |= Self.ownSource
-        }
-    }
 
     /// An entry's index as stored, -1 for none; a manifest holds far fewer than 2^30 entries.
     private static func number(_ entry: Int?) -> Int32 { entry.map { Int32(clamping: min($0, 1 << 30)) } ?? -1 }

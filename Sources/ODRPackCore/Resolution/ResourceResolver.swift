@@ -45,6 +45,8 @@ private struct Walk {
     var diagnostics: [Diagnostic] = []
     var rootPath = ""
     var resources: [ResolvedResource] = []
+    /// The bytes of every resource's path (and source, when `into` moved it), appended as the walk finds them.
+    let arena = PathArena()
     var appBundleFiles = 0
     var appBundleSize: Int64 = 0
     var appBundleSizeOverflows = false
@@ -400,17 +402,20 @@ private struct Walk {
         }
         for entry in contributing { matchCounts[entry] += 1 }
         if !validName { invalidNames.append((relative, contributing.first)) }
+        let placed = hasInto ? destination(of: relative, name: name, contributing: contributing) : nil
         var resource = ResolvedResource(
-            path: relative, size: size, stamp: stamp, tags: tags, firstEntry: contributing.first)
-        if hasInto { place(&resource, name: name, contributing: contributing) }
+            path: placed?.destination ?? relative, source: placed == nil ? nil : relative, in: arena, size: size,
+            stamp: stamp, tags: tags, firstEntry: contributing.first)
+        if let placed { resource.placedBy = placed.entry }
         resources.append(resource)
     }
 
     /// Gives a file the destination its entries' `into` say (docs/manifest.md#destinations): a named file at `D/<name>`, a file in a
     /// named folder at `D/<folder name>/<path below it>`, a glob's file at `D/<name>`. Two different ones are a
-    /// `destination-conflict`; the first entry's is kept.
-    mutating func place(_ resource: inout ResolvedResource, name: String, contributing: [Int]) {
-        let relative = resource.source
+    /// `destination-conflict`; the first entry's is kept. Nil when no entry places the file.
+    mutating func destination(of relative: String, name: String, contributing: [Int]) -> (
+        entry: Int, destination: String
+    )? {
         var chosen: (entry: Int, destination: String)?
         for index in contributing {
             let entry = manifest.entries[index]
@@ -445,10 +450,7 @@ private struct Walk {
                 chosen = (index, placed)
             }
         }
-        if let chosen {
-            resource.path = chosen.destination
-            resource.placedBy = chosen.entry
-        }
+        return chosen
     }
 
     static func join(_ folder: String, _ rest: String) -> String {
@@ -525,8 +527,8 @@ private struct Walk {
 
     mutating func finish() -> Resolution {
         // The scan orders folders so that the walk lists paths sorted; only links to folders can break that.
-        if !zip(resources, resources.dropFirst()).allSatisfy({ $0.path.precedesByCodePoint($1.path) }) {
-            let order = resources.indices.sorted { resources[$0].path.precedesByCodePoint(resources[$1].path) }
+        if !zip(resources, resources.dropFirst()).allSatisfy({ $0.pathPrecedes($1) }) {
+            let order = resources.indices.sorted { resources[$0].pathPrecedes(resources[$1]) }
             resources = order.map { resources[$0] }
         }
         if hasInto { checkDestinations() }
@@ -559,14 +561,15 @@ private struct Walk {
         resolution.countsAppBundle = !ignoresUntagged
         resolution.appBundleSizeOverflows = appBundleSizeOverflows
         resolution.untaggedFiles = untaggedFiles
+        resolution.pathBytes = arena.allocatedBytes
         return resolution
     }
 
     /// Two files with one destination are a `destination-conflict` naming both entries (docs/manifest.md#destinations); resources end up
     /// sorted by destination.
     mutating func checkDestinations() {
-        resources.sort { $0.path.precedesByCodePoint($1.path) }
-        for (first, second) in zip(resources, resources.dropFirst()) where first.path.hasSameBytes(as: second.path) {
+        resources.sort { $0.pathPrecedes($1) }
+        for (first, second) in zip(resources, resources.dropFirst()) where first.hasSamePath(as: second) {
             let firstEntry = first.placedBy ?? first.firstEntry
             let secondEntry = second.placedBy ?? second.firstEntry
             diagnostics.append(

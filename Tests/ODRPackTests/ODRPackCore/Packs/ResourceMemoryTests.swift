@@ -5,10 +5,12 @@ import Testing
 @testable import ODRPackPlatform
 
 /// What planning holds per file (docs/build-output.md, Bounded: at most ~100 bytes a file beyond its path): one
-/// 72-byte record per resource, held once by the resolution and shared by the packs, with one tag array per tag set.
+/// 72-byte record per resource, held once by the resolution and shared by the packs, with one tag array per tag set,
+/// and the path's own bytes in the resolution's `PathArena` (not a 96-byte string each).
 @Suite struct ResourceMemoryTests {
-    @Test func aResolvedResourceIsSeventyTwoBytesBesidesItsPath() {
-        // String (16), FileStamp (40), the shared tags (8), two 32-bit entry numbers.
+    @Test func aResolvedResourceIsSeventyTwoBytesBesidesItsPathBytes() {
+        // The arena (8) and the path's slot in it (8), FileStamp (40), the shared tags (8), two 32-bit entry numbers.
+        #expect(MemoryLayout<PathArena.Slot>.stride == 8)
         #expect(MemoryLayout<FileStamp>.stride == 40)
         #expect(MemoryLayout<ResolvedResource>.stride == 72)
         // The packs hold 4 bytes a file, not a copy of the record.
@@ -17,16 +19,16 @@ import Testing
 
     @Test func aPlacedResourceKeepsItsSourceEntryNumbersAndSize() {
         let stamp = FileStamp(size: 9, modificationNanoseconds: 1, changeNanoseconds: 2, inode: 3, device: 4)
-        var resource = ResolvedResource(path: "a/b.json", size: 7, stamp: stamp, tags: ["t"], firstEntry: nil)
+        let resource = ResolvedResource(path: "a/b.json", size: 7, stamp: stamp, tags: ["t"], firstEntry: nil)
         #expect(resource.size == 7 && resource.stamp.size == 7 && resource.stamp.inode == 3)
         #expect(!resource.isPlaced && resource.source == "a/b.json" && resource.firstEntry == nil)
-        resource.path = "Into/b.json"
-        resource.placedBy = 3
-        #expect(resource.isPlaced && resource.path == "Into/b.json" && resource.source == "a/b.json")
-        #expect(resource.placedBy == 3 && resource.firstEntry == nil)
-        resource.firstEntry = 0
-        resource.path = "a/b.json"
-        #expect(!resource.isPlaced && resource.path == "a/b.json" && resource.placedBy == 3 && resource.firstEntry == 0)
+        var placed = ResolvedResource(
+            path: "Into/b.json", source: "a/b.json", size: 7, stamp: stamp, tags: ["t"], firstEntry: nil)
+        placed.placedBy = 3
+        #expect(placed.isPlaced && placed.path == "Into/b.json" && placed.source == "a/b.json")
+        #expect(placed.placedBy == 3 && placed.firstEntry == nil)
+        placed.firstEntry = 0
+        #expect(placed.isPlaced && placed.placedBy == 3 && placed.firstEntry == 0)
         let given = ResolvedResource(
             path: "x/\u{E9}.png", source: "y/e\u{301}.png", size: 1, stamp: stamp, tags: [], firstEntry: 2)
         // Canonically equal, different bytes: a source of its own, and no entry placed it.
@@ -63,6 +65,12 @@ import Testing
         }
         let result = try project.plan()
         let resources = try #require(result.resolution?.resources)
+        // The paths' bytes ("A/x0.json" to "B/x9999.json", 237,780 of them) in chunks that double up to 1 MiB: the
+        // bytes and at most the last chunk's spare room, not a string of its own each.
+        let pathBytes = resources.map { $0.path.utf8.count }.reduce(0, +)
+        #expect(pathBytes == 2 * (10 * 9 + 90 * 10 + 900 * 11 + 9_000 * 12))
+        #expect(result.resolution?.pathBytes ?? 0 >= pathBytes)
+        #expect(result.resolution?.pathBytes ?? .max <= 2 * pathBytes + 256)
         let plan = try #require(result.plan)
         #expect(resources.count == 20_000)
         // Reserved at the scan's count of regular files: no spare half from growing by doubling.
