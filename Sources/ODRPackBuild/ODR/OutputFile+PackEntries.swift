@@ -4,7 +4,9 @@ import ODRPackPlatform
 extension OutputFile {
     /// Gives the folders of `entries` under `root`, and `root` itself, mode 0755 and `time`: deepest first, since
     /// writing inside a folder changes its time.
-    static func setFolderAttributes(of entries: [PackEntry], under root: String, time: Int64) throws {
+    static func setFolderAttributes(
+        of entries: some BidirectionalCollection<PackEntry>, under root: String, time: Int64
+    ) throws {
         for entry in entries.reversed() where entry.isFolder {
             try setFolderAttributes(root + "/" + String(entry.name.dropLast()), time: time)
         }

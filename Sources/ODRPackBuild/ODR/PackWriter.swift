@@ -52,12 +52,12 @@ final class PackWriter: PackFormatWriter {
             // Kept until the manifest is written: exactly one slot a file, not compactMap's doubling capacity.
             var files: [FileDigest] = []
             files.reserveCapacity(pack.files.count)
-            for (entry, digest) in zip(entries, digests) {
-                if case .file = entry.content, let digest { files.append(digest) }
+            for (position, digest) in digests.enumerated() where entries.isFile(at: position) {
+                if let digest { files.append(digest) }
             }
             return facts(
                 pack, files: files, archiveSize: size, archiveSha256: sha256,
-                uncompressedSize: entries.lazy.map(\.size).saturatingSum)
+                uncompressedSize: entries.sizes.saturatingSum)
         }
         // A zip is signed on a folder of its own, named exactly like the pack (inside a temporary folder) so that a
         // signer sees the .assetpack bundle it will be.
@@ -66,7 +66,7 @@ final class PackWriter: PackFormatWriter {
         if options.layout == .zip { try OutputFolder.makeFolder(signingFolder) }
         defer { if options.layout == .zip { try? FileManager.default.removeItem(atPath: signingFolder) } }
         var written = try writeFolder(entries, at: folder)
-        var signed = entries
+        var signed = Array(entries)
         if let command = options.signCommand {
             try SignCommand(command).run(on: folder)
             let unsigned = written
@@ -86,7 +86,7 @@ final class PackWriter: PackFormatWriter {
             for (entry, digest) in zip(signed, digests) { archived[PathKey(entry.name)] = digest }
             return facts(
                 pack, files: try resourceDigests(pack, archived), archiveSize: size, archiveSha256: sha256,
-                uncompressedSize: entries.lazy.map(\.size).saturatingSum)
+                uncompressedSize: entries.sizes.saturatingSum)
         }
         var lines = SHA256Hasher()
         var total: Int64 = 0
@@ -102,7 +102,7 @@ final class PackWriter: PackFormatWriter {
         }
         return facts(
             pack, files: try resourceDigests(pack, present), archiveSize: total, archiveSha256: lines.finalize(),
-            uncompressedSize: entries.lazy.map(\.size).saturatingSum)
+            uncompressedSize: entries.sizes.saturatingSum)
     }
 
     /// The resources' digests from what the pack holds after signing: a signer may add files, never remove them.
@@ -132,11 +132,18 @@ final class PackWriter: PackFormatWriter {
 
     // MARK: Zip
 
+    /// The ZipMetadata of a pack's entries; of `PackEntries` without making each entry.
+    private func metadata<Entries: RandomAccessCollection<PackEntry>>(_ entries: Entries) throws -> ZipMetadata
+    where Entries.Index == Int {
+        if let entries = entries as? PackEntries { return try ZipMetadata(count: entries.count, sizes: entries.sizes) }
+        return try ZipMetadata(count: entries.count, sizes: entries.lazy.map(\.size))
+    }
+
     /// Writes META-INF and `entries` as a zip; returns its size, SHA-256 and each file entry's digest.
     /// - Parameter reusing: by position among the file entries, where the last build's archives hold one unchanged.
-    private func writeZip(_ entries: [PackEntry], reusing: [EntryReuse.Entry?] = [], at path: String) throws -> (
-        Int64, String, [FileDigest?]
-    ) {
+    private func writeZip<Entries: RandomAccessCollection<PackEntry>>(
+        _ entries: Entries, reusing: [EntryReuse.Entry?] = [], at path: String
+    ) throws -> (Int64, String, [FileDigest?]) where Entries.Index == Int {
         // Read and write: a large deflated entry is read back to hash it once its header is patched.
         let descriptor = try SystemCall.createFile(path)
         defer { SystemCall.closeFile(descriptor) }
@@ -145,34 +152,34 @@ final class PackWriter: PackFormatWriter {
             level: options.compression == .store ? nil : options.level)
         try writer.add(ZipMetadata.folderName, .folder)
         _ = try addBytes(
-            Array(try ZipMetadata(entries: entries).propertyList.binaryData()), named: ZipMetadata.fileName,
+            Array(try metadata(entries).propertyList.binaryData()), named: ZipMetadata.fileName,
             to: writer)
         var digests: [FileDigest?] = Array(repeating: nil, count: entries.count)
         var archives = PreviousArchives(reuse: reusable)
         defer { archives.close() }
-        // Small entries wait in a batch, prepared together then written in order; reused ones wait there too.
-        var batch: [(index: Int, reused: EntryReuse.Entry?)] = []
+        // Small entries wait in a batch, prepared together then written in order; reused ones wait there too. An
+        // entry is made once, here (`PackEntries` makes its name when it is read).
+        var batch: [(index: Int, entry: PackEntry, reused: EntryReuse.Entry?)] = []
         var batchBytes: Int64 = 0
         func flush() throws {
             guard !batch.isEmpty else { return }
-            var prepared = try prepare(batch.filter { $0.reused == nil }.map { entries[$0.index] }).makeIterator()
-            for (index, reused) in batch {
-                if let reused, case .file(_, let size, _, let known?) = entries[index].content {
-                    try copy(
-                        entries[index].name, size: size, digest: known, from: reused, archives: &archives, to: writer)
+            var prepared = try prepare(batch.filter { $0.reused == nil }.map(\.entry)).makeIterator()
+            for (index, entry, reused) in batch {
+                if let reused, case .file(_, let size, _, let known?) = entry.content {
+                    try copy(entry.name, size: size, digest: known, from: reused, archives: &archives, to: writer)
                     digests[index] = known
                     continue
                 }
-                guard let entry = prepared.next() else {
+                guard let prepared = prepared.next() else {
                     preconditionFailure("one prepared entry per entry to prepare")
                 }
-                digests[index] = try add(entry, named: entries[index].name, to: writer)
+                digests[index] = try add(prepared, named: entry.name, to: writer)
             }
             batch.removeAll(keepingCapacity: true)
             batchBytes = 0
         }
         var filePosition = 0
-        for (index, entry) in entries.enumerated() {
+        for (index, entry) in zip(entries.indices, entries) {
             var reused: EntryReuse.Entry?
             if case .file(_, _, _, let known) = entry.content {
                 if known != nil && filePosition < reusing.count { reused = reusing[filePosition] }
@@ -188,7 +195,7 @@ final class PackWriter: PackFormatWriter {
                 digests[index] = try addFile(
                     entry.name, path: location.path, size: size, stamp: stamp, known: known, to: writer)
             default:
-                batch.append((index, reused))
+                batch.append((index, entry, reused))
                 if reused == nil { batchBytes += entry.size }
                 if batch.count == Self.batchEntries || batchBytes >= Self.batchBytes { try flush() }
             }
@@ -312,7 +319,9 @@ final class PackWriter: PackFormatWriter {
     // MARK: Folder
 
     /// Writes `entries` under `root` with modes 0644/0755 and every time set to the entry time; returns each file's digest.
-    private func writeFolder(_ entries: [PackEntry], at root: String) throws -> [PathKey: FileDigest] {
+    private func writeFolder(_ entries: some BidirectionalCollection<PackEntry>, at root: String) throws -> [PathKey:
+        FileDigest]
+    {
         try? FileManager.default.removeItem(atPath: root)
         try OutputFolder.makeFolder(root)
         var digests: [PathKey: FileDigest] = [:]

@@ -104,9 +104,8 @@ package struct PackEntry {
         case file(location: Location, size: Int64, stamp: FileStamp?, known: FileDigest?)
     }
 
-    /// Where a file entry's bytes are: a folder and a path under it, kept apart so that a pack of a million files
-    /// holds one folder string and its resources' own path strings, not a joined path of its own per file
-    /// (docs/build-output.md#bounded).
+    /// Where a file entry's bytes are: a folder and a path under it, kept apart so that an entry makes no joined path
+    /// until its file is opened (docs/build-output.md#bounded).
     package struct Location: Sendable {
         package let folder: String
         package let relative: String
@@ -143,42 +142,12 @@ package struct PackEntry {
     /// Files a signer adds to a pack: in the archive but not in the manifest's list of resources.
     package static let signatureFolder = "_CodeSignature/"
 
-    /// A pack's content: Info.plist, its resources, and a folder entry for every folder.
+    /// A pack's content: Info.plist, its resources, and a folder entry for every folder (`PackEntries`).
     /// - Parameter known: each file's digest when the cache vouches for it; an empty list knows none.
     package static func entries(of pack: AssetPack, infoPlist: [UInt8], rootPath: String, known: [FileDigest?])
-        -> [PackEntry]
+        -> PackEntries
     {
-        var entries: [PackEntry] = []
-        entries.reserveCapacity(pack.files.count * 2 + 1)
-        var infoAdded = false
-        var openFolders: [Substring] = []
-        func append(_ entry: PackEntry) {
-            if !infoAdded && infoPlistName.precedesByCodePoint(entry.name) {
-                entries.append(PackEntry(name: infoPlistName, content: .bytes(infoPlist)))
-                infoAdded = true
-            }
-            entries.append(entry)
-        }
-        for (index, file) in pack.files.enumerated() {
-            let parts = file.path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
-            var common = 0
-            while common < min(parts.count, openFolders.count)
-                && parts[parts.startIndex + common] == openFolders[common]
-            { common += 1 }
-            openFolders.removeSubrange(common...)
-            for depth in common..<parts.count {
-                openFolders.append(parts[parts.startIndex + depth])
-                append(PackEntry(name: openFolders.joined(separator: "/") + "/", content: .folder))
-            }
-            append(
-                PackEntry(
-                    name: file.path,
-                    content: .file(
-                        location: Location(folder: rootPath, relative: file.source), size: file.size,
-                        stamp: file.stamp, known: index < known.count ? known[index] : nil)))
-        }
-        if !infoAdded { entries.append(PackEntry(name: infoPlistName, content: .bytes(infoPlist))) }
-        return entries
+        PackEntries(of: pack, infoPlist: infoPlist, rootPath: rootPath, known: known)
     }
 
     /// Everything in a folder (a signed pack), in archive order. Only folders and regular files may be there.

@@ -23,11 +23,16 @@ package struct ZipMetadata: Equatable {
     /// - Throws: `ODRPackError.unusableInput` when their sizes add up past Int64.max (`plan` reports that as
     ///   `size-overflow` before a build starts; this keeps any other caller from trapping).
     package init(entries: [PackEntry]) throws {
-        guard let total = entries.lazy.map(\.size).checkedSum else {
+        try self.init(count: entries.count, sizes: entries.lazy.map(\.size))
+    }
+
+    /// The counts for `count` content entries of these uncompressed sizes (`PackEntries.sizes`).
+    package init(count: Int, sizes: some Sequence<Int64>) throws {
+        guard let total = sizes.checkedSum else {
             throw ODRPackError.unusableInput(
                 "the files of a pack add up to more than \(Int64.max) bytes [size-overflow]: check for sparse files")
         }
-        self.init(recordCount: Int64(entries.count), totalUncompressedBytes: total)
+        self.init(recordCount: Int64(count), totalUncompressedBytes: total)
     }
 
     package var propertyList: PropertyListValue {
