@@ -383,7 +383,9 @@ struct PlanChecker {
         for tag in plan.tags {
             let location = tagLocation(tag.name)
             if let limit = limits[.maxTagSize], tag.size > limit {
-                let largest = tag.packs.compactMap { largestFile[$0] }.max { ($0.size, $1.path) < ($1.size, $0.path) }
+                let largest = tag.packs.compactMap { largestFile[$0] }.max {
+                    $0.size != $1.size ? $0.size < $1.size : $1.pathPrecedes($0)
+                }
                 let fix = sizeFix(largest: largest, limit: limit, key: .maxTagSize, split: "split it into smaller tags")
                 diagnostics.append(
                     .error(

@@ -137,6 +137,20 @@ import Testing
         #expect(tagWarnings.first?.location?.line == 40_003)
     }
 
+    /// Of the largest files, the first in code-point (byte) order is named: the decomposed `e\u{301}x.mov` (0x65)
+    /// before the composed `\u{E9}.mov` (0xC3), which Swift's canonical `<` would put first.
+    @Test func theLargestFileOfATieIsTheFirstByBytes() {
+        let composed = "\u{E9}.mov"
+        let decomposed = "e\u{301}x.mov"
+        let big = check([resource(composed, 600_000_000, ["intro"]), resource(decomposed, 600_000_000, ["intro"])])
+        func names(_ path: String, _ code: DiagnosticCode) -> Bool {
+            let message = big.first { $0.code == code }?.message ?? ""
+            return Data(message.utf8).range(of: Data("its file '\(path)' alone is".utf8)) != nil
+        }
+        #expect(names(decomposed, .packTooLarge) && !names(composed, .packTooLarge))
+        #expect(names(decomposed, .tagTooLarge) && !names(composed, .tagTooLarge))
+    }
+
     /// One file over the pack limit: no split into tags can help, and ios18 takes 8 GB packs.
     @Test func aPackOverTheLimitBecauseOfOneFileSaysSo() {
         let big = check([resource("Movies/intro.mov", 600_000_000, ["intro"]), resource("x.txt", 10, ["intro"])])
