@@ -10,7 +10,8 @@ import Foundation
 /// life, and each resource holds its arena.
 package final class PathArena: @unchecked Sendable {
     /// Where a path's bytes are: the chunk (24 bits), the offset in it (20 bits) and the length (20 bits), in one
-    /// word. A path of `Slot.ownChunk` bytes or more has a chunk of its own, whose size is its length.
+    /// word. A path of `Slot.ownChunk` bytes or more has a chunk of its own, whose size is its length. 2^24 chunks
+    /// are out of reach: all but the first dozen hold 1 MiB or more, 16 TB in all.
     package struct Slot: Sendable {
         fileprivate let bits: UInt64
         fileprivate init(chunk: Int, offset: Int, length: Int) {
