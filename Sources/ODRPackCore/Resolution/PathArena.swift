@@ -40,6 +40,48 @@ package final class PathArena: @unchecked Sendable {
 
     deinit { for chunk in chunks { chunk.deallocate() } }
 
+    /// Each folder's path, stored once: a file in a folder stores the folder's number and its own name
+    /// (`append(name:folder:)`), 20 bytes instead of 41 for the scale tree's paths.
+    private var folders: [Slot] = []
+
+    /// Stores a folder's path (not empty, no trailing slash); returns its number.
+    func addFolder(_ path: String) -> UInt32 {
+        folders.append(append(path))
+        return UInt32(truncatingIfNeeded: folders.count - 1)
+    }
+
+    /// Stores a file's name after its folder's number (4 bytes): `path(folder:name:)` gives its path back.
+    func append(name: String, folder: UInt32) -> Slot {
+        withUnsafeBytes(of: folder.littleEndian) { number in
+            var name = name
+            return name.withUTF8 { name in
+                append(number.assumingMemoryBound(to: UInt8.self), name, separated: false)
+            }
+        }
+    }
+
+    /// Calls `body` with `folder/name` for the bytes of a slot made by `append(name:folder:)`, joined in a
+    /// temporary buffer (on the stack for any usual path).
+    func withFolderPath<Result>(_ stored: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> Result)
+        rethrows -> Result
+    {
+        let folder = bytes(folders[Int(UInt32(littleEndian: stored.loadUnaligned(as: UInt32.self)))])
+        let name = UnsafeRawBufferPointer(rebasing: stored[4...])
+        return try withUnsafeTemporaryAllocation(byteCount: folder.count + 1 + name.count, alignment: 1) { joined in
+            joined.baseAddress!.copyMemory(from: folder.baseAddress!, byteCount: folder.count)
+            joined[folder.count] = UInt8(ascii: "/")
+            if name.count > 0 {
+                (joined.baseAddress! + folder.count + 1).copyMemory(from: name.baseAddress!, byteCount: name.count)
+            }
+            return try body(UnsafeRawBufferPointer(joined))
+        }
+    }
+
+    /// Whether two slots made by `append(name:folder:)` name the same folder; then their names decide their order.
+    static func sameFolder(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> Bool {
+        first.loadUnaligned(as: UInt32.self) == second.loadUnaligned(as: UInt32.self)
+    }
+
     /// The bytes the arena holds for paths (what it allocated, spare room included).
     package var allocatedBytes: Int { chunks.reduce(0) { $0 + $1.count } }
 
@@ -48,13 +90,17 @@ package final class PathArena: @unchecked Sendable {
         var first = first
         var second = second
         return first.withUTF8 { head in
-            guard second != nil else { return append(head, nil) }
-            return second!.withUTF8 { tail in append(head, tail) }
+            guard second != nil else { return append(head, nil, separated: true) }
+            return second!.withUTF8 { tail in append(head, tail, separated: true) }
         }
     }
 
-    private func append(_ head: UnsafeBufferPointer<UInt8>, _ tail: UnsafeBufferPointer<UInt8>?) -> Slot {
-        let length = head.count + (tail.map { $0.count + 1 } ?? 0)
+    /// Stores `head`, then (with `separated`, a NUL and) `tail`.
+    private func append(_ head: UnsafeBufferPointer<UInt8>, _ tail: UnsafeBufferPointer<UInt8>?, separated: Bool)
+        -> Slot
+    {
+        let gap = separated ? 1 : 0
+        let length = head.count + (tail.map { $0.count + gap } ?? 0)
         let target: UnsafeMutableRawBufferPointer
         let slot: Slot
         if length >= Slot.ownChunk {
@@ -72,9 +118,9 @@ package final class PathArena: @unchecked Sendable {
         }
         if let base = head.baseAddress { target.baseAddress!.copyMemory(from: base, byteCount: head.count) }
         if let tail {
-            target[head.count] = 0
+            if separated { target[head.count] = 0 }
             if let base = tail.baseAddress {
-                (target.baseAddress! + head.count + 1).copyMemory(from: base, byteCount: tail.count)
+                (target.baseAddress! + head.count + gap).copyMemory(from: base, byteCount: tail.count)
             }
         }
         return slot

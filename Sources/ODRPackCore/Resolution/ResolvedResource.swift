@@ -10,8 +10,9 @@ import ODRPackPlatform
 /// file of the tag set, and entry numbers are 32-bit. `path` and `source` make a `String` when asked; loops over
 /// every resource compare and test the bytes instead (`withPath`, `pathPrecedes`).
 package struct ResolvedResource: Sendable {
-    /// Holds the bytes of `slot`: the destination, or, for a file an entry's `into` moved, the destination, a NUL and
-    /// the source (a path holds no NUL).
+    /// Holds the bytes of `slot`: the destination; for a file an entry's `into` moved, the destination, a NUL and
+    /// the source (a path holds no NUL); for a file of the resolution in a folder, the folder's number and the name
+    /// (`PathArena.append(name:folder:)`).
     private let arena: PathArena
     private let slot: PathArena.Slot
     package let stamp: FileStamp
@@ -19,7 +20,8 @@ package struct ResolvedResource: Sendable {
     package var tags: [String]
     /// `firstEntry`, or -1 for none.
     private var firstEntryNumber: Int32
-    /// Bit 31: the slot holds a source of its own; the other bits: `placedBy` + 1, 0 for none.
+    /// Bit 31: the slot holds a source of its own; bit 30: the slot holds a folder's number and a name; the other
+    /// bits: `placedBy` + 1, 0 for none.
     private var placement: UInt32 = 0
 
     /// A resource whose path is stored in `arena` (the resolution's, while it is being made).
@@ -34,6 +36,21 @@ package struct ResolvedResource: Sendable {
         } else {
             slot = arena.append(path)
         }
+        var stamp = stamp
+        stamp.size = size
+        self.stamp = stamp
+        self.tags = tags
+        self.firstEntryNumber = Self.number(firstEntry)
+    }
+
+    /// A resource at `folder/name` whose folder is stored once in `arena` (`PathArena.addFolder`).
+    init(
+        name: String, folder: UInt32, in arena: PathArena, size: Int64, stamp: FileStamp, tags: [String],
+        firstEntry: Int?
+    ) {
+        self.arena = arena
+        slot = arena.append(name: name, folder: folder)
+        placement = Self.inFolder
         var stamp = stamp
         stamp.size = size
         self.stamp = stamp
@@ -59,6 +76,7 @@ package struct ResolvedResource: Sendable {
     package func withPath<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try withExtendedLifetime(arena) {
             let bytes = arena.bytes(slot)
+            if placement & Self.inFolder != 0 { return try arena.withFolderPath(bytes, body) }
             guard isPlaced, let nul = bytes.firstIndex(of: 0) else { return try body(bytes) }
             return try body(UnsafeRawBufferPointer(rebasing: bytes[..<nul]))
         }
@@ -68,6 +86,7 @@ package struct ResolvedResource: Sendable {
     package func withSource<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try withExtendedLifetime(arena) {
             let bytes = arena.bytes(slot)
+            if placement & Self.inFolder != 0 { return try arena.withFolderPath(bytes, body) }
             guard isPlaced, let nul = bytes.firstIndex(of: 0) else { return try body(bytes) }
             return try body(UnsafeRawBufferPointer(rebasing: bytes[(nul + 1)...]))
         }
@@ -75,7 +94,16 @@ package struct ResolvedResource: Sendable {
 
     /// Whether this destination comes before `other`'s in code-point (byte) order.
     package func pathPrecedes(_ other: ResolvedResource) -> Bool {
-        withPath { mine in other.withPath { mine.precedesByCodePoint($0) } }
+        // Two files of one folder (of one arena): their names decide, with nothing joined.
+        if placement & other.placement & Self.inFolder != 0 && arena === other.arena {
+            let mine = arena.bytes(slot)
+            let theirs = arena.bytes(other.slot)
+            if PathArena.sameFolder(mine, theirs) {
+                return UnsafeRawBufferPointer(rebasing: mine[4...])
+                    .precedesByCodePoint(UnsafeRawBufferPointer(rebasing: theirs[4...]))
+            }
+        }
+        return withPath { mine in other.withPath { mine.precedesByCodePoint($0) } }
     }
 
     /// Whether both destinations are the same bytes (NFC and NFD spellings of one name are not).
@@ -103,13 +131,17 @@ package struct ResolvedResource: Sendable {
         set { firstEntryNumber = Self.number(newValue) }
     }
 
-    /// The entry whose `into` gave the file its destination, for `destination-conflict`.
+    /// The entry whose `into` gave the file its destination, for `destination-conflict` (at most 2^29).
     var placedBy: Int? {
-        get { placement & ~Self.ownSource == 0 ? nil : Int(placement & ~Self.ownSource) - 1 }
-        set { placement = placement & Self.ownSource | UInt32(Self.number(newValue) + 1) }
+        get { placement & Self.entryBits == 0 ? nil : Int(placement & Self.entryBits) - 1 }
+        set {
+            placement = placement & ~Self.entryBits | UInt32(Self.number(newValue.map { min($0, 1 << 29) }) + 1)
+        }
     }
 
     private static let ownSource: UInt32 = 1 << 31
+    private static let inFolder: UInt32 = 1 << 30
+    private static let entryBits: UInt32 = inFolder - 1
 
     /// An entry's index as stored, -1 for none; a manifest holds far fewer than 2^30 entries.
     private static func number(_ entry: Int?) -> Int32 { entry.map { Int32(clamping: min($0, 1 << 30)) } ?? -1 }

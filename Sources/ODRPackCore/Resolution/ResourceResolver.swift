@@ -47,6 +47,8 @@ private struct Walk {
     var resources: [ResolvedResource] = []
     /// The bytes of every resource's path (and source, when `into` moved it), appended as the walk finds them.
     let arena = PathArena()
+    /// The folder whose files are being added, and its number in `arena`.
+    var currentFolder: (path: String, number: UInt32)?
     var appBundleFiles = 0
     var appBundleSize: Int64 = 0
     var appBundleSizeOverflows = false
@@ -338,7 +340,8 @@ private struct Walk {
                 }
             } else if kind == .regular {
                 addFile(
-                    name: name, relative: childRelative, stamp: stamp, validName: validName, inherited: inherited,
+                    name: name, relative: childRelative, folder: relative, stamp: stamp, validName: validName,
+                    inherited: inherited,
                     inheritedTags: inheritedTags, mayBeEntry: mayHoldEntries, candidateGlobs: candidateGlobs,
                     candidateExcludes: candidateExcludes)
             }
@@ -362,7 +365,7 @@ private struct Walk {
     }
 
     mutating func addFile(
-        name: String, relative: String, stamp: FileStamp, validName: Bool, inherited: [Int],
+        name: String, relative: String, folder: String, stamp: FileStamp, validName: Bool, inherited: [Int],
         inheritedTags: [String], mayBeEntry: Bool, candidateGlobs: [Int], candidateExcludes: [GlobPattern]
     ) {
         let own = mayBeEntry ? pathEntries[PathKey(relative)] : nil
@@ -403,11 +406,27 @@ private struct Walk {
         for entry in contributing { matchCounts[entry] += 1 }
         if !validName { invalidNames.append((relative, contributing.first)) }
         let placed = hasInto ? destination(of: relative, name: name, contributing: contributing) : nil
-        var resource = ResolvedResource(
-            path: placed?.destination ?? relative, source: placed == nil ? nil : relative, in: arena, size: size,
-            stamp: stamp, tags: tags, firstEntry: contributing.first)
+        var resource: ResolvedResource
+        // A folder and its slash longer than its 4-byte number are stored once for all their files.
+        if placed == nil && folder.utf8.count >= 4 {
+            resource = ResolvedResource(
+                name: name, folder: folderNumber(folder), in: arena, size: size, stamp: stamp, tags: tags,
+                firstEntry: contributing.first)
+        } else {
+            resource = ResolvedResource(
+                path: placed?.destination ?? relative, source: placed == nil ? nil : relative, in: arena, size: size,
+                stamp: stamp, tags: tags, firstEntry: contributing.first)
+        }
         if let placed { resource.placedBy = placed.entry }
         resources.append(resource)
+    }
+
+    /// The number in `arena` of a folder (relative to resources-root), stored when its first file is.
+    mutating func folderNumber(_ folder: String) -> UInt32 {
+        if let currentFolder, currentFolder.path.hasSameBytes(as: folder) { return currentFolder.number }
+        let number = arena.addFolder(folder)
+        currentFolder = (folder, number)
+        return number
     }
 
     /// Gives a file the destination its entries' `into` say (docs/manifest.md#destinations): a named file at `D/<name>`, a file in a

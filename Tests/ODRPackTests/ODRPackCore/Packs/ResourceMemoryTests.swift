@@ -65,8 +65,9 @@ import Testing
         }
         let result = try project.plan()
         let resources = try #require(result.resolution?.resources)
-        // The paths' bytes ("A/x0.json" to "B/x9999.json", 237,780 of them) in chunks that double up to 1 MiB: the
-        // bytes and at most the last chunk's spare room, not a string of its own each.
+        // The paths' bytes ("A/x0.json" to "B/x9999.json", 237,780 of them; folders this short are not worth a
+        // 4-byte folder number) in chunks that double up to 1 MiB: the bytes and at most the last chunk's spare room,
+        // not a string of its own each.
         let pathBytes = resources.map { $0.path.utf8.count }.reduce(0, +)
         #expect(pathBytes == 2 * (10 * 9 + 90 * 10 + 900 * 11 + 9_000 * 12))
         #expect(result.resolution?.pathBytes ?? 0 >= pathBytes)

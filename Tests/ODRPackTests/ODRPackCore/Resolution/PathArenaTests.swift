@@ -63,6 +63,33 @@ import Testing
         #expect(!same.isPlaced && same.source == "x/a.png")
     }
 
+    /// A file of a folder stored once: its path joined again, compared by its name within the folder and by the
+    /// whole path across folders and against paths stored whole.
+    @Test func filesOfAFolderStoredOnceKeepTheirPathsAndOrder() {
+        let arena = PathArena()
+        let levels = arena.addFolder("World01/Levels")
+        let other = arena.addFolder("World01/Levels2")
+        func filed(_ name: String, _ folder: UInt32) -> ResolvedResource {
+            ResolvedResource(name: name, folder: folder, in: arena, size: 3, stamp: Self.stamp, tags: [], firstEntry: 1)
+        }
+        let composed = filed("\u{E9}.json", levels)
+        let decomposed = filed("e\u{301}.json", levels)
+        let later = filed("a.json", other)
+        let whole = resource("World01/Levels/f.json", in: arena)
+        #expect(composed.path.utf8.elementsEqual("World01/Levels/\u{E9}.json".utf8))
+        #expect(composed.source.utf8.elementsEqual(composed.path.utf8) && !composed.isPlaced)
+        #expect(decomposed.pathPrecedes(composed) && !composed.pathPrecedes(decomposed))
+        #expect(!composed.hasSamePath(as: decomposed))
+        // "World01/Levels/" ('/' 0x2F) before "World01/Levels2" ('2' 0x32), whatever the names.
+        #expect(composed.pathPrecedes(later) && !later.pathPrecedes(composed))
+        #expect(whole.pathPrecedes(composed) && decomposed.pathPrecedes(whole) && !whole.pathPrecedes(decomposed))
+        #expect(whole.hasSamePath(as: resource("World01/Levels/f.json", in: PathArena())))
+        #expect(filed("f.json", levels).hasSamePath(as: whole) && composed.size == 3 && composed.firstEntry == 1)
+        var placed = filed("g.json", levels)
+        placed.placedBy = 1 << 40
+        #expect(placed.placedBy == 1 << 29 && placed.path == "World01/Levels/g.json")
+    }
+
     @Test func aPathLongerThanAChunkHasAChunkOfItsOwn() {
         let arena = PathArena()
         let long = String(repeating: "a/", count: PathArena.chunkLimit / 2 + 3)
@@ -94,26 +121,30 @@ import Testing
             bundle-id: com.example.arena
             resources-root: R
             resources:
-              - {path: A, tags: [a]}
-              - {path: B, tags: [b], into: A}
+              - {path: Levels, tags: [a]}
+              - {path: Bonus, tags: [b], into: Levels}
             """)
-        try project.folder("R/A")
-        try project.folder("R/B")
-        for name in ["x/\u{E9}.json", "x/e\u{301}.json", "z.json", "\u{FF}.json"] {
-            try project.folder("R/A/" + (name.hasPrefix("x/") ? "x" : ""))
-            #expect(TestSystem.createFile(rawPath: Array(project.path("R/A/" + name).utf8)))
+        try project.folder("R/Levels/Sub")
+        try project.folder("R/Bonus")
+        // Files before and after a subfolder, which the walk takes between them: the folder is stored twice.
+        for name in ["A.json", "Sub/\u{E9}.json", "Sub/e\u{301}.json", "z.json", "\u{FF}.json"] {
+            #expect(TestSystem.createFile(rawPath: Array(project.path("R/Levels/" + name).utf8)))
         }
-        #expect(TestSystem.createFile(rawPath: Array(project.path("R/B/m.json").utf8)))
+        #expect(TestSystem.createFile(rawPath: Array(project.path("R/Bonus/m.json").utf8)))
         let result = try project.plan()
         let resources = try #require(result.resolution?.resources)
         let paths = resources.map { Array($0.path.utf8) }
         #expect(
             paths
                 == [
-                    "A/B/m.json", "A/x/e\u{301}.json", "A/x/\u{E9}.json", "A/z.json", "A/\u{FF}.json",
+                    "Levels/A.json", "Levels/Bonus/m.json", "Levels/Sub/e\u{301}.json", "Levels/Sub/\u{E9}.json",
+                    "Levels/z.json", "Levels/\u{FF}.json",
                 ].map { Array($0.utf8) })
+        #expect(
+            resources.map { Array($0.source.utf8) }
+                == paths.enumerated().map { $0 == 1 ? Array("Bonus/m.json".utf8) : $1 })
         let placed = try #require(resources.first { $0.isPlaced })
-        #expect(placed.source == "B/m.json" && placed.path == "A/B/m.json" && placed.placedBy == 1)
+        #expect(placed.source == "Bonus/m.json" && placed.path == "Levels/Bonus/m.json" && placed.placedBy == 1)
         #expect(resources.filter(\.isPlaced).count == 1)
         // No normalization collision is a destination conflict: the bytes differ.
         #expect(result.diagnostics.filter { $0.code == .destinationConflict }.isEmpty)
