@@ -14,7 +14,7 @@ struct BoundedMemoryTests {
     /// Bytes of peak memory each command may add per file (paths here are ~45 bytes), for the debug binary `make test`
     /// runs: it measured 324 (build), 313 (verify), 221 (diff), 189 (validate) and 86 (no-op build) B a file, the
     /// release binary less (docs/performance.md#scale: 1M files in about 305 MB for a clean build); with the paths in
-    /// the resolution's arena, a clean build 221 to 252 B (1M files in 227 MB). 0.6.0's debug binary took 1,327,
+    /// the resolution's arena, a clean build 221 to 252 B (1M files in 201 MB). 0.6.0's debug binary took 1,327,
     /// 562, 947, 483 and 149: a second copy of every resource or a document held whole fails.
     static let bytesPerFile = [
         "build": 300, "verify": 400, "diff": 300, "validate": 260, "build (no change)": 120,
