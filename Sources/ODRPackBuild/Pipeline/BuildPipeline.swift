@@ -103,9 +103,9 @@ package struct BuildPipeline {
             // Background Assets builds always plan: their commit compares what it writes (see `BackgroundAssetsOutput`).
             switch options.format == .odr ? check.run() : .changed(nil) {
             case .upToDate(let replay):
-                if !json { return .upToDate(replay, manifestText: nil) }
+                if !json { return .upToDate(replay, manifest: nil) }
                 // Unreadable as written: rebuild instead of replaying.
-                if let text = replay.manifestText() { return .upToDate(replay, manifestText: text) }
+                if let document = replay.manifestDocument() { return .upToDate(replay, manifest: document) }
             case .changed(let tree):
                 scanned = tree
             }

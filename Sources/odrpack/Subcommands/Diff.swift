@@ -52,7 +52,7 @@ struct Diff: ParsableCommand {
                 DiffReportModel(diff: diff, old: before, new: after, oldName: old, newName: new).html, to: html)
         }
         if json {
-            try console.printJSON(DiffReport.json(diff))
+            try console.printJSON { try DiffReport.writeJSON(diff, to: &$0) }
         } else {
             try console.printOut(markdown ? MarkdownReport.diff(diff) : DiffReport.text(diff, old: old, new: new))
         }

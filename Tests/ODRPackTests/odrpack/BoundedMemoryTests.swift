@@ -17,6 +17,9 @@ struct BoundedMemoryTests {
     /// binary took 1,327, 562, 947, 483 and 149: a second copy of every resource or a document held whole fails.
     static let bytesPerFile = [
         "build": 400, "verify": 400, "diff": 300, "validate": 260, "build (no change)": 120,
+        // The streamed --json documents, measured 272, 437, 69 and 149 B a file (debug); the whole documents took
+        // several times that (release at 100k files: 730, 1,220, 1,380 and 285).
+        "plan --json": 330, "build --json": 520, "build --json (no change)": 100, "thin --dry-run --json": 180,
     ]
     static let smallCount = 4_000
     static let largeCount = 44_000
@@ -80,7 +83,33 @@ private struct ScaleTree {
         peaks["validate"] = try Self.peak(["validate", manifest], cache: cache)
         peaks["verify"] = try Self.peak(["verify", out], cache: cache)
         peaks["diff"] = try Self.peak(["diff", out, out], cache: cache)
+        // The documents that list every file, streamed (none is held whole, nor a JSON value a file).
+        peaks["plan --json"] = try Self.peak(["plan", manifest, "--json"], cache: cache)
+        peaks["build --json (no change)"] = try Self.peak(
+            ["build", manifest, "-o", out, "--progress", "never", "--json"], cache: cache)
+        let second = project.appendingPathComponent("out2").path
+        peaks["build --json"] = try Self.peak(
+            ["build", manifest, "-o", second, "--progress", "never", "--json"], cache: cache)
+        let app = project.appendingPathComponent("Game.app").path
+        try Self.linkCopy(project.appendingPathComponent("Resources").path, to: app)
+        try Data(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>CFBundleIdentifier</key><string>com.example.bounded</string></dict></plist>
+            """.utf8
+        ).write(to: URL(fileURLWithPath: app + "/Info.plist"))
+        peaks["thin --dry-run --json"] = try Self.peak(["thin", app, out, "--dry-run", "--json"], cache: cache)
         return peaks
+    }
+
+    /// A copy of a folder whose files are hard links (`cp -al`): an app that holds every resource, for thin.
+    static func linkCopy(_ source: String, to destination: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/cp")
+        process.arguments = ["-al", source, destination]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "cp -al \(source) \(destination)")
     }
 
     /// Runs odrpack and returns its peak resident memory in bytes, requiring exit 0. Through python3's fork and
