@@ -97,32 +97,46 @@ package enum DiffReport {
                     try writeArray(Array(diff.packs.indices), to: &sink) { index, sink in
                         let pack = diff.packs[index]
                         guard case .object(var fields) = items[index] else { return }
-                        // The file lists stand as marks no JSON text holds (0xFD to 0xFF are never in UTF-8).
-                        fields[fields.count - 1].1 = .object([
-                            ("added", .written([0xFF])), ("removed", .written([0xFE])), ("modified", .written([0xFD])),
-                        ])
-                        let lists: [UInt8: DiffPaths] = [0xFF: pack.added, 0xFE: pack.removed, 0xFD: pack.modified]
-                        var start = 0
+                        // The file lists stand as a mark no JSON text holds (0xFF is never in UTF-8).
+                        fields[fields.count - 1].1 = .written([0xFF])
                         let bytes = JSONValue.object(fields).bytes(indent: 2)
-                        for (offset, byte) in bytes.enumerated() where byte >= 0xFD {
-                            sink.buffer.append(contentsOf: bytes[start..<offset])
-                            try writeStrings(lists[byte]!, to: &sink)
-                            start = offset + 1
-                        }
-                        sink.buffer.append(contentsOf: bytes[start...])
+                        let mark = bytes.firstIndex(of: 0xFF)!
+                        sink.buffer.append(contentsOf: bytes[..<mark])
+                        try writeFileLists(of: pack, indent: 3, to: &sink)
+                        sink.buffer.append(contentsOf: bytes[(mark + 1)...])
                     }
                 }
             case "moves":
-                try stream.member(key) { sink in
-                    try writeArray(diff.moves, to: &sink) { move, sink in
-                        sink.buffer.append(contentsOf: moveJSON(move).bytes(indent: 2, capacity: 0))
-                    }
-                }
+                try stream.member(key) { try writeMoves(diff.moves, to: &$0) }
             default:
                 try stream.member(key, value)
             }
         }
         try stream.member("diagnostics", .array([]))
+    }
+
+    /// A pack's `files` object (`added`, `removed`, `modified`) as `JSONValue` writes it at nesting level `indent`, a
+    /// path at a time.
+    static func writeFileLists(of pack: BuildDiff.PackChange, indent: Int, to sink: inout DocumentSink) throws {
+        // The lists stand as marks no JSON text holds (0xFD to 0xFF are never in UTF-8).
+        let lists: [UInt8: DiffPaths] = [0xFF: pack.added, 0xFE: pack.removed, 0xFD: pack.modified]
+        let bytes = JSONValue.object([
+            ("added", .written([0xFF])), ("removed", .written([0xFE])), ("modified", .written([0xFD])),
+        ]).bytes(indent: indent)
+        var start = 0
+        for (offset, byte) in bytes.enumerated() where byte >= 0xFD {
+            sink.buffer.append(contentsOf: bytes[start..<offset])
+            try writeStrings(lists[byte]!, to: &sink)
+            start = offset + 1
+        }
+        sink.buffer.append(contentsOf: bytes[start...])
+    }
+
+    /// The `moves` array at nesting level 1, a move at a time.
+    static func writeMoves(_ moves: [BuildDiff.Move], to sink: inout DocumentSink) throws {
+        try writeArray(moves, to: &sink) { move, sink in
+            sink.buffer.append(contentsOf: moveJSON(move).bytes(indent: 2, capacity: 0))
+        }
     }
 
     /// An array of objects at nesting level 1, as `JSONValue` writes it, an element at a time.

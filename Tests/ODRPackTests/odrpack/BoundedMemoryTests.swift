@@ -20,6 +20,9 @@ struct BoundedMemoryTests {
         // The streamed --json documents, measured 266-272, 426-437, 69-92 and 146-149 B a file (debug); the whole documents took
         // several times that (release at 100k files: 730, 1,220, 1,380 and 285).
         "plan --json": 330, "build --json": 520, "build --json (no change)": 120, "thin --dry-run --json": 180,
+        // A diff of every file (moved by `into`, so the new manifest holds a source a file too): 325, 344 and 433 B a
+        // file (debug); a String a listed path and the documents whole took 570, 730 and 970 (release, 100k files).
+        "diff (every file)": 390, "diff --json (every file)": 410, "diff --html (every file)": 520,
     ]
     static let smallCount = 4_000
     static let largeCount = 44_000
@@ -104,6 +107,17 @@ private struct ScaleTree {
             """.utf8
         ).write(to: URL(fileURLWithPath: app + "/Info.plist"))
         peaks["thin --dry-run --json"] = try Self.peak(["thin", app, out, "--dry-run", "--json"], cache: cache)
+        // Every file moved to another folder (`into`): a diff whose packs list every file as removed and added.
+        let movedManifest = project.appendingPathComponent("moved.yml").path
+        var moved = "version: 1\nbundle-id: com.example.bounded\nresources-root: Resources\nresources:\n"
+        for world in 0..<8 { moved += "  - path: World\(world)\n    tags: [world\(world)]\n    into: M/w\(world)\n" }
+        try moved.write(toFile: movedManifest, atomically: false, encoding: .utf8)
+        let third = project.appendingPathComponent("out3").path
+        _ = try Self.peak(["build", movedManifest, "-o", third, "--progress", "never"], cache: cache)
+        peaks["diff (every file)"] = try Self.peak(["diff", out, third], cache: cache)
+        peaks["diff --json (every file)"] = try Self.peak(["diff", out, third, "--json"], cache: cache)
+        let page = project.appendingPathComponent("diff.html").path
+        peaks["diff --html (every file)"] = try Self.peak(["diff", out, third, "--html", page], cache: cache)
         return peaks
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ODRPackBuildFormat
 @testable import ODRPackCore
 @testable import ODRPackDiff
 @testable import ODRPackFormats
@@ -155,5 +156,43 @@ extension JSONObjectStreamTests {
             #expect(streamed == whole, "round \(round)")
             if streamed != whole { return }
         }
+    }
+}
+
+extension JSONObjectStreamTests {
+    static func manifest(_ packs: [(id: String, paths: [String])]) -> BuildManifest {
+        BuildManifest(
+            schemaVersion: 1, bundleId: "com.x", profile: "default", limits: [], initialInstallTags: [],
+            prefetchOrder: [], appBundleFiles: 0, appBundleSize: 0,
+            totals: .init(packs: 0, size: 0, archiveSize: 0, initialInstallSize: 0, initialPrefetchSize: 0), tags: [],
+            packs: packs.map { pack in
+                BuildManifest.Pack(
+                    id: pack.id, file: "OnDemandResources/\(pack.id).assetpack", tags: [pack.id], category: .onDemand,
+                    priority: nil, size: 1, archiveSize: 1, archiveSha256: nil, contentHash: nil,
+                    files: .init(pack.paths.map { BuildManifest.File(path: $0, size: 1, sha256: nil) }))
+            })
+    }
+
+    /// `diff --html` written as it is made is `html`'s page: random builds, and names that hold `</script>` and
+    /// `<!--<script>` (escaped as `\u003c` in a chunk of the data as in the whole of it), added, removed and moved.
+    @Test func diffPageIsTheWholePagesBytes() throws {
+        var pairs: [(BuildManifest, BuildManifest)] = [
+            (
+                Self.manifest([("p1", ["a", "</script>x", Self.strange]), ("p2", ["<!--<script>"])]),
+                Self.manifest([("p1", ["a", "b<"]), ("p2", [Self.strange]), ("p3", ["</script>x"])])
+            )
+        ]
+        var random = BuildDiffTests.Generator(state: 7)
+        for _ in 0..<200 { pairs.append((BuildDiffTests.build(&random), BuildDiffTests.build(&random))) }
+        for (round, (old, new)) in pairs.enumerated() {
+            let diff = BuildDiff(old: old, new: new)
+            let whole = DiffReportModel(diff: diff, old: old, new: new, oldName: "v1<", newName: "v2").html
+            let streamed = try DiffReportModel(
+                diff: diff, old: old, new: new, oldName: "v1<", newName: "v2", fileLists: false
+            ).htmlDocument.bytes()
+            #expect(streamed == Array(whole.utf8), "round \(round)")
+            if streamed != Array(whole.utf8) { return }
+        }
+        #expect(pairs.count == 201)
     }
 }
