@@ -4,10 +4,14 @@ extension UpToDateReplay {
     /// odrpack-manifest.json as the last build wrote it, for the `build --json` document that starts with its members,
     /// opened while the build holds its lock and read a chunk at a time when printed (SPEC 7, Bounded: the file is
     /// 194 MB at a million files); nil when it cannot be read as written (then the build plans instead of replaying).
-    func manifestDocument() -> StreamedDocument? {
-        guard let file = OpenedManifest(manifestPath) else { return nil }
-        return StreamedDocument { sink in try file.write(to: &sink) }
-    }
+    func manifestDocument() -> StreamedDocument? { openedDocument(manifestPath) }
+}
+
+/// The object document at `path` (odrpack-manifest.json), opened now and read a chunk at a time when written; nil when
+/// it cannot be opened or does not read as an object document.
+func openedDocument(_ path: String) -> StreamedDocument? {
+    guard let file = OpenedManifest(path) else { return nil }
+    return StreamedDocument { sink in try file.write(to: &sink) }
 }
 
 /// A document file held open (and closed with its last user): what it holds is what was there when it was opened, even

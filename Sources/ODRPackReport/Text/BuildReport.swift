@@ -63,8 +63,12 @@ package enum BuildReport {
             try stream.member("schemaVersion", .int(JSONEnvelope.schemaVersion))
             try stream.member("diagnostics", DiagnosticsDocument.json(result.diagnostics))
         case .built(let result, let build):
-            let manifest = build.manifest
-            try stream.members { _ = try manifest.write(to: &$0) }
+            if let written = build.writtenManifest {
+                try stream.members(of: written.write)
+            } else {
+                let manifest = build.manifest
+                try stream.members { _ = try manifest.write(to: &$0) }
+            }
             try stream.member("diagnostics", DiagnosticsDocument.json(result.diagnostics))
             try stream.member("build", done(written: build.written, reused: build.reused, removed: build.removed))
         }
