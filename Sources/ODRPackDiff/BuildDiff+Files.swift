@@ -7,9 +7,10 @@ extension BuildDiff {
     /// What the file lists say of one pack id: its files added, removed and modified (each sorted by code point), and
     /// the counts that decide whether a pack without content hashes holds the same files.
     struct PackFiles {
-        var added: [String] = []
-        var removed: [String] = []
-        var modified: [String] = []
+        /// Slots into the new side's files (added, modified) and the old side's (removed).
+        var added: [FileSlot] = []
+        var removed: [FileSlot] = []
+        var modified: [FileSlot] = []
         /// Distinct paths on each side, and the new side's that the old side holds with the same content.
         var oldPaths = 0
         var newPaths = 0
@@ -20,6 +21,9 @@ extension BuildDiff {
     struct FileComparison {
         var moves: [Move] = []
         var packs: [PackFiles]
+        /// Each side's file lists, by pack index, which the slots of `packs` point into.
+        var oldFiles: [BuildManifest.Files]
+        var newFiles: [BuildManifest.Files]
     }
 
     /// One file of a build: its pack's index (high 32 bits) and its index in the pack.
@@ -45,7 +49,8 @@ extension BuildDiff {
         let newRanks = ranks(new.packs)
         var oldCursor = PathCursor(oldFiles)
         var newCursor = PathCursor(newFiles)
-        var result = FileComparison(packs: Array(repeating: PackFiles(), count: ids.count))
+        var result = FileComparison(
+            packs: Array(repeating: PackFiles(), count: ids.count), oldFiles: oldFiles, newFiles: newFiles)
 
         var oldGroup: [FileSlot] = []
         var newGroup: [FileSlot] = []
@@ -105,17 +110,17 @@ extension BuildDiff {
                     if sameContent(oldFiles[pack(before)], file(before), newFiles[pack(slot)], file(slot)) {
                         result.packs[id].samePaths += 1
                     } else {
-                        result.packs[id].modified.append(path())
+                        result.packs[id].modified.append(slot)
                     }
                 } else if !moved {
-                    result.packs[id].added.append(path())
+                    result.packs[id].added.append(slot)
                 }
             }
             for slot in oldFirsts {
                 let id = oldRanks[pack(slot)].rank
                 result.packs[id].oldPaths += 1
                 if !moved && !newFirsts.contains(where: { newRanks[pack($0)].rank == id }) {
-                    result.packs[id].removed.append(path())
+                    result.packs[id].removed.append(slot)
                 }
             }
         }

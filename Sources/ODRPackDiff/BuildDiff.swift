@@ -18,9 +18,9 @@ package struct BuildDiff: Sendable {
         package let category: DownloadCategory
         package var oldSize: Int64?
         package var newSize: Int64?
-        package var added: [String] = []
-        package var removed: [String] = []
-        package var modified: [String] = []
+        package var added = DiffPaths()
+        package var removed = DiffPaths()
+        package var modified = DiffPaths()
         /// Files that came from another pack (their tags changed), and files that went to another.
         package var movedIn: [String] = []
         package var movedOut: [String] = []
@@ -58,7 +58,7 @@ package struct BuildDiff: Sendable {
     }
 
     package var packs: [PackChange]
-    package let moves: [Move]
+    package private(set) var moves: [Move]
     package var tags: [TagChange]
     package let redownloadInitialInstall: Int64
     package let redownloadPrefetch: Int64
@@ -70,6 +70,19 @@ package struct BuildDiff: Sendable {
     package var retired: [String]?
     /// NEW's hosting, for what retiring means there (docs/background-assets.md); nil for ODR builds.
     package var hosting: BackgroundAssetsSettings.Hosting?
+
+    /// The diff without its packs' file lists and its moves, whose every other figure is the same: what a document
+    /// that writes those a path at a time is made around.
+    package var withoutFileLists: BuildDiff {
+        var copy = self
+        for index in copy.packs.indices {
+            copy.packs[index].added = DiffPaths()
+            copy.packs[index].removed = DiffPaths()
+            copy.packs[index].modified = DiffPaths()
+        }
+        copy.moves = []
+        return copy
+    }
 
     package var packsChanged: Int { packs.filter { $0.status != .unchanged }.count }
     package var hasChanges: Bool { packsChanged > 0 || !moves.isEmpty || tags.contains { $0.status != .unchanged } }
@@ -123,9 +136,9 @@ package struct BuildDiff: Sendable {
             change.movedIn = movedIn[id] ?? []
             change.movedOut = movedOut[id] ?? []
             let tally = files.packs[rank]
-            change.added = tally.added
-            change.removed = tally.removed
-            change.modified = tally.modified
+            change.added = DiffPaths(files: files.newFiles, slots: tally.added)
+            change.removed = DiffPaths(files: files.oldFiles, slots: tally.removed)
+            change.modified = DiffPaths(files: files.newFiles, slots: tally.modified)
             switch (before, after) {
             case (nil, _?): change.status = .added
             case (_?, nil): change.status = .removed

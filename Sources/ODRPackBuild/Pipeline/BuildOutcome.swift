@@ -1,10 +1,11 @@
 import ODRPackCore
+import ODRPackPlatform
 
 /// What `BuildPipeline.run` did.
 package enum BuildOutcome {
     /// Nothing changed since the last build: its diagnostics and figures, and when the pipeline was asked for the
-    /// `--json` document, the text of the odrpack-manifest.json it starts with.
-    case upToDate(UpToDateReplay, manifestText: String?)
+    /// `--json` document, the odrpack-manifest.json it starts with (opened, read as it is printed).
+    case upToDate(UpToDateReplay, manifest: StreamedDocument?)
     /// The project breaks a rule (exit 1): nothing was written.
     case notBuilt(PlanResult)
     case built(PlanResult, BuildResult)

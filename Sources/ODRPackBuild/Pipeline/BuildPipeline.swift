@@ -103,9 +103,9 @@ package struct BuildPipeline {
             // Background Assets builds always plan: their commit compares what it writes (see `BackgroundAssetsOutput`).
             switch options.format == .odr ? check.run() : .changed(nil) {
             case .upToDate(let replay):
-                if !json { return .upToDate(replay, manifestText: nil) }
+                if !json { return .upToDate(replay, manifest: nil) }
                 // Unreadable as written: rebuild instead of replaying.
-                if let text = replay.manifestText() { return .upToDate(replay, manifestText: text) }
+                if let document = replay.manifestDocument() { return .upToDate(replay, manifest: document) }
             case .changed(let tree):
                 scanned = tree
             }
@@ -128,6 +128,8 @@ package struct BuildPipeline {
             )
             result.diagnostics += build.diagnostics
             build.stateWarning = check.state(after: result, build: build).save(forOutput: options.outputPath)
+            // The manifest as written, opened under the lock, for the --json document (never made again whole).
+            if json { build.writtenManifest = openedDocument(options.outputPath + "/" + BuildManifest.fileName) }
             return .built(result, build)
         }
         if case .notBuilt = outcome {} else { finished = true }

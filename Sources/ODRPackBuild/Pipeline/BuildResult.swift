@@ -1,5 +1,6 @@
 import ODRPackBuildFormat
 import ODRPackCore
+import ODRPackPlatform
 
 /// What a build did.
 package struct BuildResult: Sendable {
@@ -8,6 +9,9 @@ package struct BuildResult: Sendable {
     /// never holds it whole with every file.
     package var manifest: BuildManifest { makeManifest() }
     let makeManifest: @Sendable () -> BuildManifest
+    /// odrpack-manifest.json as written, opened while the build held its lock, when the pipeline was asked for the
+    /// `--json` document: printed a chunk at a time (SPEC 7, Bounded), where `manifest` holds every file.
+    package var writtenManifest: StreamedDocument?
     var facts: [String: PackArchiveFacts]
     package let options: BuildOptions
     package let written: [String]

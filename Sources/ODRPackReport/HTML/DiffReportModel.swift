@@ -2,12 +2,22 @@ import ODRPackBuildFormat
 import ODRPackCore
 import ODRPackDiff
 import ODRPackFormats
+import ODRPackPlatform
 
 /// What the HTML page of a diff is built from: packs coloured by status, re-download bytes per tag and category.
 package struct DiffReportModel: Sendable {
     package let document: JSONValue
+    /// The diff whose file lists and moves `document` holds as marks, for the page written as it is made; nil when
+    /// `document` holds them.
+    private let lists: BuildDiff?
 
-    package init(diff: BuildDiff, old: BuildManifest, new: BuildManifest, oldName: String, newName: String) {
+    /// - Parameter fileLists: false leaves the packs' file lists and the moves out of `document` (a mark stands for
+    ///   each), for `htmlDocument`, which writes them a path at a time (SPEC 7, Bounded).
+    package init(
+        diff: BuildDiff, old: BuildManifest, new: BuildManifest, oldName: String, newName: String,
+        fileLists: Bool = true
+    ) {
+        lists = fileLists ? nil : diff
         let files = Dictionary(
             (new.packs + old.packs).map { ($0.id, $0.files) }, uniquingKeysWith: { first, _ in first })
         let packs = diff.packs.sorted {
@@ -22,7 +32,7 @@ package struct DiffReportModel: Sendable {
                     files: (files[pack.id] ?? []).map { ($0.path, $0.size) },
                     keep: ReportModel.tilesPerFolder(files: files.values.reduce(0) { $0 + $1.count }))
             })
-        let diffDocument = DiffReport.json(diff)
+        let diffDocument = DiffReport.json(fileLists ? diff : diff.withoutFileLists)
         guard case .object(var fields) = diffDocument else {
             document = diffDocument
             return
@@ -33,6 +43,9 @@ package struct DiffReportModel: Sendable {
             fields[index].1 = .array(
                 zip(items, diff.packs).map { item, pack in
                     guard case .object(var members) = item else { return item }
+                    if !fileLists, let files = members.firstIndex(where: { $0.0 == "files" }) {
+                        members[files].1 = .written([Self.filesMark])
+                    }
                     members += [
                         ("categoryText", .string(DiffReport.category(pack))),
                         (
@@ -65,9 +78,46 @@ package struct DiffReportModel: Sendable {
                 JSONValue.int(new.packs.lazy.filter { $0.category == category }.map(\.size).saturatingSum)
             )
         }
+        if !fileLists, let moves = fields.firstIndex(where: { $0.0 == "moves" }) {
+            fields[moves].1 = .written([Self.movesMark])
+        }
         fields.append(("categoryTotals", .object(categoryTotals)))
         fields.append(("treemap", treemap.json))
         document = .object(fields)
+    }
+
+    /// What stands for a pack's file lists and for the moves in `document` (never in UTF-8 JSON text).
+    private static let filesMark: UInt8 = 0xFF
+    private static let movesMark: UInt8 = 0xFE
+
+    /// `html`'s bytes written as they are made, each pack's file lists and the moves a path at a time: for a model
+    /// made with `fileLists: false` (with them, the page is `html`'s).
+    package var htmlDocument: StreamedDocument {
+        guard let diff = lists else {
+            let page = html
+            return StreamedDocument { sink in try sink.append(Array(page.utf8)) }
+        }
+        var title = "odrpack diff"
+        if case .object(let fields) = document, case .string(let text)? = fields.first(where: { $0.0 == "title" })?.1 {
+            title = text
+        }
+        let bytes = document.serializedBytes()
+        return ReportPage.document(title: title) { sink in
+            var start = 0
+            var pack = 0
+            for (offset, byte) in bytes.enumerated() where byte == Self.filesMark || byte == Self.movesMark {
+                sink.buffer.append(contentsOf: bytes[start..<offset])
+                if byte == Self.movesMark {
+                    try DiffReport.writeMoves(diff.moves, to: &sink)
+                } else {
+                    try DiffReport.writeFileLists(of: diff.packs[pack], indent: 3, to: &sink)
+                    pack += 1
+                }
+                try sink.flushIfFull()
+                start = offset + 1
+            }
+            sink.buffer.append(contentsOf: bytes[start...])
+        }
     }
 
     package var html: String {

@@ -1,12 +1,53 @@
 import ODRPackCore
 import ODRPackFormats
+import ODRPackPlatform
 
 /// The one self-contained HTML page of `report` and `diff --html` (docs/commands.md#report-and-ci): inline styles and script
 /// (`Assets/report.css` and `Assets/report.js`, embedded at build time), the data as JSON in the page, nothing fetched.
 enum ReportPage {
     static func html(title: String, data: JSONValue) -> String {
-        let json = scriptSafe(data.serialized())
-        return """
+        let (head, tail) = parts(title: title)
+        return head + scriptSafe(data.serialized()) + tail
+    }
+
+    /// `html(title:data:)` written as it is made (SPEC 7, Bounded): the page around the data, and the data's JSON
+    /// as `write` writes it (`serialized()`'s bytes), made script-safe a chunk at a time.
+    static func document(title: String, data write: @escaping @Sendable (inout DocumentSink) throws -> Void)
+        -> StreamedDocument
+    {
+        let (head, tail) = parts(title: title)
+        return StreamedDocument { sink in
+            try sink.append(Array(head.utf8))
+            try sink.flush()
+            let page = SinkBox(sink)
+            let escaped = Array("\\u003c".utf8)
+            var data = DocumentSink { chunk in
+                for byte in chunk {
+                    if byte == UInt8(ascii: "<") {
+                        page.sink.buffer.append(contentsOf: escaped)
+                    } else {
+                        page.sink.buffer.append(byte)
+                    }
+                }
+                try page.sink.flushIfFull()
+            }
+            try write(&data)
+            try data.flush()
+            sink = page.sink
+            try sink.append(Array(tail.utf8))
+        }
+    }
+
+    /// The page's sink while the data's chunks are escaped into it.
+    private final class SinkBox {
+        var sink: DocumentSink
+        init(_ sink: DocumentSink) { self.sink = sink }
+    }
+
+    /// The page before the data's JSON, and after it.
+    private static func parts(title: String) -> (head: String, tail: String) {
+        let json = "\u{0}"
+        let page = """
             <!doctype html>
             <html lang="en">
             <head>
@@ -39,6 +80,9 @@ enum ReportPage {
             </html>
 
             """
+        // The data comes after the title (which a name could fill with NULs) and nothing after it holds one.
+        let mark = page.lastIndex(of: "\u{0}")!
+        return (String(page[..<mark]), String(page[page.index(after: mark)...]))
     }
 
     /// Every "<" of the JSON becomes "\u003c" (the same JSON string: "<" appears only inside strings), so no name

@@ -30,11 +30,12 @@ package enum BuildReport {
             guard let manifest else {
                 return JSONValue.object([("diagnostics", DiagnosticsDocument.json(replay.diagnostics))]).serialized()
             }
+            let text = String(decoding: (try? manifest.bytes()) ?? [], as: UTF8.self)
             let extra = JSONValue.object([
                 ("diagnostics", DiagnosticsDocument.json(replay.diagnostics)),
                 ("build", done(written: [], reused: replay.reused, removed: [])),
             ]).serialized()
-            return String(manifest.dropLast(3)) + ",\n" + String(extra.dropFirst(2))
+            return String(text.dropLast(3)) + ",\n" + String(extra.dropFirst(2))
         case .notBuilt(let result):
             return JSONValue.object([("diagnostics", DiagnosticsDocument.json(result.diagnostics))]).serialized()
         case .built(let result, let build):
@@ -42,6 +43,34 @@ package enum BuildReport {
             members.append(("diagnostics", DiagnosticsDocument.json(result.diagnostics)))
             members.append(("build", done(written: build.written, reused: build.reused, removed: build.removed)))
             return JSONValue.object(members).serialized()
+        }
+    }
+
+    /// The `build --json` document written as it is made (SPEC 7, Bounded): `json(_:)`'s bytes, the manifest's members
+    /// streamed from its writer (a build) or from the file the last build wrote (nothing changed), never held whole.
+    package static func writeJSON(_ outcome: BuildOutcome, to stream: inout JSONObjectStream) throws {
+        switch outcome {
+        case .upToDate(let replay, let manifest):
+            guard let manifest else {
+                try stream.member("schemaVersion", .int(JSONEnvelope.schemaVersion))
+                try stream.member("diagnostics", DiagnosticsDocument.json(replay.diagnostics))
+                return
+            }
+            try stream.members(of: manifest.write)
+            try stream.member("diagnostics", DiagnosticsDocument.json(replay.diagnostics))
+            try stream.member("build", done(written: [], reused: replay.reused, removed: []))
+        case .notBuilt(let result):
+            try stream.member("schemaVersion", .int(JSONEnvelope.schemaVersion))
+            try stream.member("diagnostics", DiagnosticsDocument.json(result.diagnostics))
+        case .built(let result, let build):
+            if let written = build.writtenManifest {
+                try stream.members(of: written.write)
+            } else {
+                let manifest = build.manifest
+                try stream.members { _ = try manifest.write(to: &$0) }
+            }
+            try stream.member("diagnostics", DiagnosticsDocument.json(result.diagnostics))
+            try stream.member("build", done(written: build.written, reused: build.reused, removed: build.removed))
         }
     }
 

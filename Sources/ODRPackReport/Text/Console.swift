@@ -127,6 +127,19 @@ package struct Console: Sendable {
         Self.printedJSON.withLock { $0 = true }
     }
 
+    /// A document written by `write` member by member and printed a chunk at a time as it is made (SPEC 7, Bounded):
+    /// for the documents that list every file (`plan`, `build`, `thin`, `diff`), which would otherwise be held whole.
+    /// `write` writes `schemaVersion` first and `diagnostics`, as `JSONEnvelope.wrap` would add them.
+    package func printJSON(streaming write: (inout JSONObjectStream) throws -> Void) throws {
+        var stream = JSONObjectStream { chunk in
+            Self.printedJSON.withLock { $0 = true }
+            let failure = SystemCall.writeAll(StandardStream.output, chunk)
+            guard failure == 0 else { throw ODRPackError.system("cannot write to standard output", failure) }
+        }
+        try write(&stream)
+        try stream.finish()
+    }
+
     /// Whether a `--json` document reached stdout: a failure after it prints no second one.
     package static var hasPrintedJSON: Bool { printedJSON.withLock { $0 } }
     private static let printedJSON = Locked(false)

@@ -1,6 +1,7 @@
 import ODRPackCore
 import ODRPackDiff
 import ODRPackFormats
+import ODRPackPlatform
 
 /// The human and JSON forms of `diff`: costly changes first, short when little changed.
 package enum DiffReport {
@@ -51,8 +52,9 @@ package enum DiffReport {
                             (
                                 "files",
                                 .object([
-                                    ("added", .strings(pack.added)), ("removed", .strings(pack.removed)),
-                                    ("modified", .strings(pack.modified)),
+                                    ("added", .strings(Array(pack.added))),
+                                    ("removed", .strings(Array(pack.removed))),
+                                    ("modified", .strings(Array(pack.modified))),
                                 ])
                             ),
                         ]
@@ -62,13 +64,7 @@ package enum DiffReport {
             (
                 "moves",
                 .array(
-                    diff.moves.map { move in
-                        .object([
-                            ("path", .string(move.path)), ("fromPack", .string(move.fromPack)),
-                            ("toPack", .string(move.toPack)),
-                            ("modified", .bool(move.modified)),
-                        ])
-                    })
+                    diff.moves.map(moveJSON))
             ),
             (
                 "tags",
@@ -85,6 +81,95 @@ package enum DiffReport {
         if let upload = diff.upload { members.append(("upload", .strings(upload))) }
         if let retired = diff.retired { members.append(("retired", .strings(retired))) }
         return .object(members)
+    }
+
+    /// The `diff --json` document written as it is made (SPEC 7, Bounded): `json(_:)`'s bytes in its envelope, each
+    /// pack's file lists and the moves written a path at a time, so a diff of a million changed files makes no
+    /// `JSONValue` (nor String) a file, nor the document's text.
+    package static func writeJSON(_ diff: BuildDiff, to stream: inout JSONObjectStream) throws {
+        guard case .object(let members) = json(diff.withoutFileLists) else { return }
+        try stream.member("schemaVersion", .int(JSONEnvelope.schemaVersion))
+        for (key, value) in members {
+            switch key {
+            case "packs":
+                try stream.member(key) { sink in
+                    guard case .array(let items) = value, items.count == diff.packs.count else { return }
+                    try writeArray(Array(diff.packs.indices), to: &sink) { index, sink in
+                        let pack = diff.packs[index]
+                        guard case .object(var fields) = items[index] else { return }
+                        // The file lists stand as a mark no JSON text holds (0xFF is never in UTF-8).
+                        fields[fields.count - 1].1 = .written([0xFF])
+                        let bytes = JSONValue.object(fields).bytes(indent: 2)
+                        let mark = bytes.firstIndex(of: 0xFF)!
+                        sink.buffer.append(contentsOf: bytes[..<mark])
+                        try writeFileLists(of: pack, indent: 3, to: &sink)
+                        sink.buffer.append(contentsOf: bytes[(mark + 1)...])
+                    }
+                }
+            case "moves":
+                try stream.member(key) { try writeMoves(diff.moves, to: &$0) }
+            default:
+                try stream.member(key, value)
+            }
+        }
+        try stream.member("diagnostics", .array([]))
+    }
+
+    /// A pack's `files` object (`added`, `removed`, `modified`) as `JSONValue` writes it at nesting level `indent`, a
+    /// path at a time.
+    static func writeFileLists(of pack: BuildDiff.PackChange, indent: Int, to sink: inout DocumentSink) throws {
+        // The lists stand as marks no JSON text holds (0xFD to 0xFF are never in UTF-8).
+        let lists: [UInt8: DiffPaths] = [0xFF: pack.added, 0xFE: pack.removed, 0xFD: pack.modified]
+        let bytes = JSONValue.object([
+            ("added", .written([0xFF])), ("removed", .written([0xFE])), ("modified", .written([0xFD])),
+        ]).bytes(indent: indent)
+        var start = 0
+        for (offset, byte) in bytes.enumerated() where byte >= 0xFD {
+            sink.buffer.append(contentsOf: bytes[start..<offset])
+            try writeStrings(lists[byte]!, to: &sink)
+            start = offset + 1
+        }
+        sink.buffer.append(contentsOf: bytes[start...])
+    }
+
+    /// The `moves` array at nesting level 1, a move at a time.
+    static func writeMoves(_ moves: [BuildDiff.Move], to sink: inout DocumentSink) throws {
+        try writeArray(moves, to: &sink) { move, sink in
+            sink.buffer.append(contentsOf: moveJSON(move).bytes(indent: 2, capacity: 0))
+        }
+    }
+
+    /// An array of objects at nesting level 1, as `JSONValue` writes it, an element at a time.
+    private static func writeArray<Element>(
+        _ elements: [Element], to sink: inout DocumentSink, _ write: (Element, inout DocumentSink) throws -> Void
+    ) throws {
+        guard !elements.isEmpty else { return sink.buffer.append(contentsOf: Array("[]".utf8)) }
+        sink.buffer.append(contentsOf: Array("[\n".utf8))
+        for (index, element) in elements.enumerated() {
+            sink.buffer.append(contentsOf: Array("    ".utf8))
+            try write(element, &sink)
+            sink.buffer.append(contentsOf: Array((index == elements.count - 1 ? "\n" : ",\n").utf8))
+            try sink.flushIfFull()
+        }
+        sink.buffer.append(contentsOf: Array("  ]".utf8))
+    }
+
+    /// `JSONValue.strings(paths)`'s one line, a path at a time.
+    private static func writeStrings(_ paths: DiffPaths, to sink: inout DocumentSink) throws {
+        sink.buffer.append(UInt8(ascii: "["))
+        for (index, path) in paths.enumerated() {
+            if index > 0 { sink.buffer.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: " ")]) }
+            JSONValue.writeString(path, to: &sink.buffer)
+            try sink.flushIfFull()
+        }
+        sink.buffer.append(UInt8(ascii: "]"))
+    }
+
+    private static func moveJSON(_ move: BuildDiff.Move) -> JSONValue {
+        .object([
+            ("path", .string(move.path)), ("fromPack", .string(move.fromPack)), ("toPack", .string(move.toPack)),
+            ("modified", .bool(move.modified)),
+        ])
     }
 
     /// What retiring a pack means for the hosting (docs/background-assets.md).
@@ -196,13 +281,17 @@ package enum DiffReport {
         for pack in packs {
             out +=
                 "  \(pack.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(pack.shortName) (\(sizes(pack)), \(category(pack))\(priority(pack)))\n"
-            for (label, files) in [
-                ("modified", pack.modified), ("added", pack.added), ("removed", pack.removed),
-                ("moved in", pack.movedIn), ("moved out", pack.movedOut),
+            // The first paths of each list and its length: a list of a million paths is not copied to be shown.
+            for (label, first, count) in [
+                ("modified", Array(pack.modified.prefix(fileLimit)), pack.modified.count),
+                ("added", Array(pack.added.prefix(fileLimit)), pack.added.count),
+                ("removed", Array(pack.removed.prefix(fileLimit)), pack.removed.count),
+                ("moved in", Array(pack.movedIn.prefix(fileLimit)), pack.movedIn.count),
+                ("moved out", Array(pack.movedOut.prefix(fileLimit)), pack.movedOut.count),
             ]
-            where !files.isEmpty {
-                let shown = files.prefix(fileLimit).joined(separator: ", ")
-                let more = files.count > fileLimit ? " and \(files.count - fileLimit) more" : ""
+            where count > 0 {
+                let shown = first.joined(separator: ", ")
+                let more = count > fileLimit ? " and \(count - fileLimit) more" : ""
                 out += "             \(label): \(shown)\(more)\n"
             }
         }

@@ -13,6 +13,34 @@ package enum PlanReport {
         return .object(document)
     }
 
+    /// `plan --json` written as it is made (SPEC 7, Bounded): `json(_:)`'s bytes (with `untaggedFiles` last when
+    /// given), the manifest's members a pack at a time, so no file of the plan has a second copy or a `JSONValue`.
+    package static func writeJSON(
+        _ result: PlanResult, untaggedFiles: [String]? = nil, to stream: inout JSONObjectStream
+    ) throws {
+        guard let plan = result.readablePlan else {
+            try stream.member("schemaVersion", .int(JSONEnvelope.schemaVersion))
+            try stream.member("diagnostics", DiagnosticsDocument.json(result.diagnostics))
+            if let untaggedFiles { try stream.member("untaggedFiles", strings: untaggedFiles) }
+            return
+        }
+        // Every pack without its files; each pack's manifest made when its part is written.
+        var bare = plan
+        for index in bare.packs.indices { bare.packs[index].files = [] }
+        let outline = BuildManifest(plan: bare)
+        try stream.members { sink in
+            try outline.write(
+                to: &sink,
+                pack: { index in
+                    var single = plan
+                    single.packs = [plan.packs[index]]
+                    return BuildManifest(plan: single).packs[0]
+                })
+        }
+        try stream.member("diagnostics", DiagnosticsDocument.json(result.diagnostics))
+        if let untaggedFiles { try stream.member("untaggedFiles", strings: untaggedFiles) }
+    }
+
     /// `validate --json`: the diagnostics and their counts.
     package static func validationJSON(_ result: PlanResult) -> JSONValue {
         .object([

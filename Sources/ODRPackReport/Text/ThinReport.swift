@@ -14,6 +14,19 @@ package enum ThinReport {
         ])
     }
 
+    /// The `thin --json` document written as it is made (SPEC 7, Bounded): `json(_:)`'s bytes, the removed paths read
+    /// from the manifest and written a path at a time, so neither they nor the document's text are ever held whole.
+    package static func writeJSON(_ result: AppThinner.Result, to stream: inout JSONObjectStream) throws {
+        try stream.member("schemaVersion", .int(JSONEnvelope.schemaVersion))
+        try stream.member("removed", strings: result.removed)
+        try stream.member("removedBytes", .int(result.removedBytes))
+        try stream.member("embedded", .strings(result.embedded))
+        try stream.member("installed", .strings(result.installed))
+        try stream.member("infoPlistKeys", .strings(result.infoPlistKeys))
+        try stream.member("dryRun", .bool(result.dryRun))
+        try stream.member("diagnostics", DiagnosticsDocument.json(result.diagnostics))
+    }
+
     /// The removed paths as the one-line JSON array `.strings` writes, serialized a path at a time as each is read
     /// from the manifest: a million removed files make no JSON value (and String) each.
     static func removedArray(_ removed: RemovedFiles) -> JSONValue {

@@ -25,7 +25,7 @@ struct BackgroundAssetsVerifier {
         }
         var diagnostics: [Diagnostic] = []
         let tagsFile = BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.tagsFile
-        if let problem = compare(tagsFile, with: BackgroundAssetsDocuments.assetPackTags(manifest)) {
+        if let problem = compare(tagsFile, with: BackgroundAssetsDocuments.assetPackTagsDocument(manifest)) {
             diagnostics.append(BuildVerifier.problem(.verifyDocumentMismatch, tagsFile, problem))
         }
         diagnostics += siteProblems(settings)
@@ -58,9 +58,11 @@ struct BackgroundAssetsVerifier {
         }
         let manifestFile =
             BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.manifestName(of: pack.assetPackId ?? id)
-        if let problem = compare(
-            manifestFile, with: BackgroundAssetsDocuments.packageManifest(pack, platforms: settings.platforms))
-        {
+        let files = pack.files
+        let document = BackgroundAssetsDocuments.packageManifestDocument(
+            assetPackID: pack.assetPackId ?? "", policy: pack.downloadPolicy ?? .onDemand,
+            paths: { files.map(\.path) }, platforms: settings.platforms)
+        if let problem = compare(manifestFile, with: document) {
             problems.append(BuildVerifier.problem(.verifyDocumentMismatch, manifestFile, problem))
         }
         var share = ProgressBar.Share(of: progress, bytes: pack.archiveSize ?? 0)
@@ -103,6 +105,12 @@ struct BackgroundAssetsVerifier {
         } catch {
             return [BuildVerifier.problem(.verifyArchiveMismatch, name, "the archive cannot be read: \(error)")]
         }
+    }
+
+    /// A problem when the file (relative to the build folder) does not hold exactly what `document` writes: streamed
+    /// against it a chunk at a time (SPEC 7, Bounded: AssetPackTags.json lists every path, 50 MB at a million files).
+    func compare(_ name: String, with document: StreamedDocument) -> String? {
+        DocumentComparison.problem(folder + "/" + name, name: name, document: document)
     }
 
     /// A problem when the file (relative to the build folder) does not hold exactly `text`.

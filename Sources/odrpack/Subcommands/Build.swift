@@ -146,7 +146,7 @@ struct Build: ParsableCommand {
             try console.warning(warning)
         }
         if json {
-            try console.printJSON(text: BuildReport.json(outcome))
+            try console.printJSON { try BuildReport.writeJSON(outcome, to: &$0) }
         } else {
             try console.printDiagnostics(outcome.diagnostics)
             if let summary = outcome.summary(seconds: Date().timeIntervalSince(started)) {

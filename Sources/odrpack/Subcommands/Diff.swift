@@ -48,11 +48,12 @@ struct Diff: ParsableCommand {
         try BuildDiff.checkComparable(old: before, new: after)
         let diff = BuildDiff(old: before, new: after)
         if let html {
-            try HTMLFile.write(
-                DiffReportModel(diff: diff, old: before, new: after, oldName: old, newName: new).html, to: html)
+            let page = DiffReportModel(
+                diff: diff, old: before, new: after, oldName: old, newName: new, fileLists: false)
+            try HTMLFile.write(page.htmlDocument, to: html)
         }
         if json {
-            try console.printJSON(DiffReport.json(diff))
+            try console.printJSON { try DiffReport.writeJSON(diff, to: &$0) }
         } else {
             try console.printOut(markdown ? MarkdownReport.diff(diff) : DiffReport.text(diff, old: old, new: new))
         }

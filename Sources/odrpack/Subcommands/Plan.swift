@@ -21,12 +21,7 @@ struct Plan: ParsableCommand {
         let console = options.output.console
         let untagged = listUntagged ? PlanReport.untaggedFiles(result) : nil
         if options.json {
-            var document = PlanReport.json(result)
-            if let untagged, case .object(var members) = document {
-                members.append(("untaggedFiles", .strings(untagged)))
-                document = .object(members)
-            }
-            try console.printJSON(document)
+            try console.printJSON { try PlanReport.writeJSON(result, untaggedFiles: untagged, to: &$0) }
         } else {
             if let untagged {
                 try console.printOut(untagged.map { $0 + "\n" }.joined())

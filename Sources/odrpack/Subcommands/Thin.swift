@@ -63,7 +63,7 @@ struct Thin: ParsableCommand {
             try? console.printNote("odrpack: a build is using '\(buildDirectory)': waiting for it to finish\n")
         }
         if json {
-            try console.printJSON(ThinReport.json(result))
+            try console.printJSON { try ThinReport.writeJSON(result, to: &$0) }
         } else {
             try console.printDiagnostics(result.diagnostics)
             if result.diagnostics.hasErrors {

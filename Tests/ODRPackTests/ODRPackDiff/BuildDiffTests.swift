@@ -58,7 +58,8 @@ import Testing
     static func describe(_ diff: BuildDiff) -> String {
         var text = "moves: \(diff.moves.map { ($0.path, $0.fromPack, $0.toPack, $0.modified) })\n"
         for pack in diff.packs {
-            text += "\(pack.id): +\(pack.added) -\(pack.removed) ~\(pack.modified) same: \(pack.status == .unchanged)\n"
+            text +=
+                "\(pack.id): +\(Array(pack.added)) -\(Array(pack.removed)) ~\(Array(pack.modified)) same: \(pack.status == .unchanged)\n"
         }
         return text
     }

@@ -18,6 +18,12 @@ struct BoundedMemoryTests {
     /// 562, 947, 483 and 149: a second copy of every resource or a document held whole fails.
     static let bytesPerFile = [
         "build": 300, "verify": 400, "diff": 300, "validate": 260, "build (no change)": 120,
+        // The streamed --json documents, measured 266-272, 426-437, 69-92 and 146-149 B a file (debug); the whole documents took
+        // several times that (release at 100k files: 730, 1,220, 1,380 and 285).
+        "plan --json": 330, "build --json": 520, "build --json (no change)": 120, "thin --dry-run --json": 180,
+        // A diff of every file (moved by `into`, so the new manifest holds a source a file too): 325, 344 and 433 B a
+        // file (debug); a String a listed path and the documents whole took 570, 730 and 970 (release, 100k files).
+        "diff (every file)": 390, "diff --json (every file)": 410, "diff --html (every file)": 520,
     ]
     static let smallCount = 4_000
     static let largeCount = 44_000
@@ -37,6 +43,11 @@ struct BoundedMemoryTests {
             )
         }
     }
+}
+
+/// The peak measurement, for the other bounded-memory suites.
+enum ScaleTreePeak {
+    static func peak(_ arguments: [String], cache: String) throws -> Int { try ScaleTree.peak(arguments, cache: cache) }
 }
 
 /// A project of `files` small level files in 8 tags, built once, with a copy of its manifest before one file changed.
@@ -81,7 +92,44 @@ private struct ScaleTree {
         peaks["validate"] = try Self.peak(["validate", manifest], cache: cache)
         peaks["verify"] = try Self.peak(["verify", out], cache: cache)
         peaks["diff"] = try Self.peak(["diff", out, out], cache: cache)
+        // The documents that list every file, streamed (none is held whole, nor a JSON value a file).
+        peaks["plan --json"] = try Self.peak(["plan", manifest, "--json"], cache: cache)
+        peaks["build --json (no change)"] = try Self.peak(
+            ["build", manifest, "-o", out, "--progress", "never", "--json"], cache: cache)
+        let second = project.appendingPathComponent("out2").path
+        peaks["build --json"] = try Self.peak(
+            ["build", manifest, "-o", second, "--progress", "never", "--json"], cache: cache)
+        let app = project.appendingPathComponent("Game.app").path
+        try Self.linkCopy(project.appendingPathComponent("Resources").path, to: app)
+        try Data(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>CFBundleIdentifier</key><string>com.example.bounded</string></dict></plist>
+            """.utf8
+        ).write(to: URL(fileURLWithPath: app + "/Info.plist"))
+        peaks["thin --dry-run --json"] = try Self.peak(["thin", app, out, "--dry-run", "--json"], cache: cache)
+        // Every file moved to another folder (`into`): a diff whose packs list every file as removed and added.
+        let movedManifest = project.appendingPathComponent("moved.yml").path
+        var moved = "version: 1\nbundle-id: com.example.bounded\nresources-root: Resources\nresources:\n"
+        for world in 0..<8 { moved += "  - path: World\(world)\n    tags: [world\(world)]\n    into: M/w\(world)\n" }
+        try moved.write(toFile: movedManifest, atomically: false, encoding: .utf8)
+        let third = project.appendingPathComponent("out3").path
+        _ = try Self.peak(["build", movedManifest, "-o", third, "--progress", "never"], cache: cache)
+        peaks["diff (every file)"] = try Self.peak(["diff", out, third], cache: cache)
+        peaks["diff --json (every file)"] = try Self.peak(["diff", out, third, "--json"], cache: cache)
+        let page = project.appendingPathComponent("diff.html").path
+        peaks["diff --html (every file)"] = try Self.peak(["diff", out, third, "--html", page], cache: cache)
         return peaks
+    }
+
+    /// A copy of a folder whose files are hard links (`cp -al`): an app that holds every resource, for thin.
+    static func linkCopy(_ source: String, to destination: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/cp")
+        process.arguments = ["-al", source, destination]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "cp -al \(source) \(destination)")
     }
 
     /// Runs odrpack and returns its peak resident memory in bytes, requiring exit 0. Through python3's fork and
