@@ -83,7 +83,7 @@ extension BuildState {
         var crc = countBytes.withUnsafeBytes { CRC32.update(0, $0) }
         var perPack = [Int](repeating: 0, count: fileCounts.count)
         var previous: [UInt8] = []
-        let reader = StateRecordReader(records, windowSize: 1 << 20)
+        let reader = StateRecordReader(records)
         while reader.next() {
             crc = CRC32.update(crc, reader.bytes)
             let pack = reader.pack

@@ -24,7 +24,7 @@ final class StateRecordReader {
     /// How many records `next` has returned.
     private(set) var read = 0
 
-    init(_ records: StoredRecords, windowSize: Int = 1 << 18) {
+    init(_ records: StoredRecords, windowSize: Int = 1 << 17) {
         self.records = records
         capacity = max(windowSize, Self.fixedSize)
         buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
