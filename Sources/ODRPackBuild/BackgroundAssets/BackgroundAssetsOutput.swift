@@ -139,7 +139,7 @@ struct BackgroundAssetsOutput: PackOutput {
     func temporaryPath(forPack index: Int) -> String { outputPath + "/" + TemporaryName.beside(fileNames[index]) }
 
     /// Apple's packager writes the archives: nothing of an old one is copied.
-    func reusableEntries(toWrite: [Int], fileDigests: [[FileDigest?]], previous: BuildState) -> EntryReuse {
+    func reusableEntries(toWrite: [Int], known: KnownDigests, previous: BuildState) -> EntryReuse {
         EntryReuse()
     }
 

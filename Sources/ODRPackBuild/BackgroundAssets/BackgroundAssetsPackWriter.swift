@@ -30,7 +30,7 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
         var digests: [FileDigest] = []
         digests.reserveCapacity(pack.files.count)
         for (index, file) in pack.files.enumerated() {
-            // An empty `known` knows no digest (`PackReuse.fileDigests`).
+            // An empty `known` knows no digest (`KnownDigests.forWriter`).
             if index < known.count, let digest = known[index] {
                 digests.append(digest)
                 continue

@@ -51,10 +51,10 @@ struct OnDemandResourcesOutput: PackOutput {
     func temporaryPath(forPack index: Int) -> String { outputPath + "/" + TemporaryName.beside(fileNames[index]) }
 
     /// Zips only: a signer may change what a pack folder holds.
-    func reusableEntries(toWrite: [Int], fileDigests: [[FileDigest?]], previous: BuildState) -> EntryReuse {
+    func reusableEntries(toWrite: [Int], known: KnownDigests, previous: BuildState) -> EntryReuse {
         guard options.layout == .zip, options.signCommand == nil else { return EntryReuse() }
         return EntryReuse(
-            plan: plan, toWrite: toWrite, fileDigests: fileDigests, previous: previous,
+            plan: plan, toWrite: toWrite, known: known, previous: previous,
             settings: options.archiveSettingsPrefix(), packsPath: packsPath)
     }
 

@@ -76,7 +76,7 @@ struct PackBuilder: Sendable {
         let toWrite = reuse.toWrite
         progress.begin(packs: toWrite.count, bytes: toWrite.lazy.map { packs[$0].size }.saturatingSum)
         let written: [PackArchiveFacts]
-        let entries = output.reusableEntries(toWrite: toWrite, fileDigests: reuse.fileDigests, previous: previous)
+        let entries = output.reusableEntries(toWrite: toWrite, known: reuse.known, previous: previous)
         do {
             let spares = CompressorPool(options: options, capacity: options.jobs - 1)
             written = try parallelMap(
@@ -84,7 +84,7 @@ struct PackBuilder: Sendable {
             ) { writer, index in
                 writer.onBytes = { [progress] in progress.add(bytes: $0) }
                 let facts = try writer.write(
-                    packs[index], index: index, known: reuse.fileDigests[index],
+                    packs[index], index: index, known: reuse.known.forWriter(pack: index),
                     to: output.temporaryPath(forPack: index))
                 progress.packFinished()
                 // The pack's entries were freed on this worker's thread: give its heap's free pages back, or the

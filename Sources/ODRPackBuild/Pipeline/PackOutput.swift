@@ -23,7 +23,7 @@ protocol PackOutput {
     func temporaryPath(forPack index: Int) -> String
     /// Which files of the packs to write can be copied from the last build's archives (none where another tool
     /// writes the packs, or signing may change them).
-    func reusableEntries(toWrite: [Int], fileDigests: [[FileDigest?]], previous: BuildState) -> EntryReuse
+    func reusableEntries(toWrite: [Int], known: KnownDigests, previous: BuildState) -> EntryReuse
     /// A writer for one worker thread.
     func makeWriter(spares: CompressorPool, entries: EntryReuse) -> any PackFormatWriter
     /// Whether every file of the output is already what this build would write, when every pack is reused.

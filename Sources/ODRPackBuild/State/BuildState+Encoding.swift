@@ -4,68 +4,100 @@ import ODRPackCore
 import ODRPackFormats
 import ODRPackPlatform
 
-/// The state file's bytes, written as a stream and read back only when whole, undamaged and of this version:
+/// The state file's bytes, written as a stream and used only when whole, undamaged and of this version:
 ///
-///     magic line                      "odrpack-state 4 <tool version>\n"
+///     magic line                      "odrpack-state 5 <tool version>\n"
 ///     head length, head, head CRC     everything but the file records: small, all the fast path reads
-///     file count, path bytes          then that many fixed-size records and the paths' bytes
-///     records                         84 bytes each, in code-point order of their paths: the SHA-256's 32 bytes,
-///                                     size, modification and change times, inode, device, where the path starts
-///                                     in the path bytes (it ends where the next one starts), CRC-32
-///     path bytes                      every path once, in the records' order, with no separator
-///     pack file lists                 each pack's files (in id order) as four-byte positions in the records
+///     file count                      then that many records, in code-point order of their paths:
+///     records                         the path's length (4 bytes), the path, the SHA-256's 32 bytes, size,
+///                                     modification and change times, inode, device, the CRC-32 (4 bytes) and the
+///                                     record's pack as its position among the head's packs (4 bytes)
 ///     files CRC                       CRC-32 of everything from the file count on
 ///
 /// Integers are little-endian, 64 bits unless said; strings in the head are length-prefixed UTF-8. A record is
-/// 84 bytes plus its path (docs/build-output.md#incremental): 100 bytes a file less than format 3, which held
-/// each digest as hex and each path with its own length.
+/// 84 bytes plus its path (docs/build-output.md#incremental). Each record names its pack, so a build merging the
+/// records with its own files learns in the same pass which archive holds each one: format 4 kept the paths apart
+/// and a list of positions per pack, which a reader had to hold whole.
 extension BuildState {
     /// The state in `data`, or nil when it is not a whole state of this version.
-    /// - Parameter fileRecords: false reads only the head (no file records, no pack file lists), which the fast path
-    ///   needs; `data` may then end after the head.
+    /// - Parameter fileRecords: false reads only the head (no file records), which the fast path needs; `data` may
+    ///   then end after the head.
     static func parse(_ data: some ContiguousBytes, fileRecords: Bool = true) -> BuildState? {
-        parse(bytes: data.withUnsafeBytes { Array($0) }, fileRecords: fileRecords)
+        let bytes = data.withUnsafeBytes { Array($0) }
+        return read(.bytes(bytes), size: Int64(bytes.count), fileRecords: fileRecords)
     }
 
-    /// `parse` of bytes this state owns from now on: the file records are read from them where they lie.
-    static func parse(bytes: [UInt8], fileRecords: Bool) -> BuildState? {
-        try? bytes.withUnsafeBytes { raw in
-            var reader = Reader(bytes: raw)
-            return try reader.state(owner: bytes, fileRecords: fileRecords)
-        }
-    }
-
-    /// Reads the state file at `path` in one read (only its head without `fileRecords`); nil when it is missing,
-    /// unreadable, damaged or of another version.
+    /// Reads the state file at `path` (only its head without `fileRecords`); nil when it is missing, unreadable,
+    /// damaged or of another version. The file records are read once, a window at a time, to check them whole (their
+    /// order and CRC) before any is used, and stay on disk behind the open descriptor: a build reads them again as it
+    /// merges them with its own files (`StoredRecords`). The state is only ever replaced by a rename, so the bytes
+    /// read later are the ones checked.
     static func read(_ path: String, fileRecords: Bool) -> BuildState? {
         guard case .success(let descriptor) = SystemCall.openForReading(path) else { return nil }
-        defer { SystemCall.closeFile(descriptor) }
-        guard let size = SystemCall.status(path)?.stamp.size, size > 0, size <= Int64(Int.max / 2) else { return nil }
-        func bytes(_ count: Int) -> [UInt8]? {
+        // Closed when the read is done, or when the state's records are no longer used.
+        let file = StoredRecords.OpenFile(descriptor)
+        guard let size = SystemCall.status(path)?.stamp.size, size > 0 else { return nil }
+        return read(.descriptor(file), size: size, fileRecords: fileRecords)
+    }
+
+    /// The state in `source`, `size` bytes long.
+    private static func read(_ source: StoredRecords.Source, size: Int64, fileRecords: Bool) -> BuildState? {
+        let whole = StoredRecords(source: source, start: 0, end: size, count: 0)
+        func bytes(_ count: Int, at offset: Int64) -> [UInt8]? {
+            guard count >= 0, Int64(count) <= size - offset else { return nil }
             var complete = false
             let read = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-                let got = SystemCall.readFully(descriptor, into: buffer.baseAddress!, count: count, at: 0)
-                complete = got == count
+                complete = count == 0 || whole.read(into: buffer.baseAddress!, count: count, at: offset) == count
                 initialized = complete ? count : 0
             }
             return complete ? read : nil
         }
-        guard fileRecords else {
-            // The magic line and the head's length, then up to the end of the head and its CRC.
-            let lead = Self.magic.count + 8
-            guard size >= Int64(lead), let start = bytes(lead),
-                let headLength = start.withUnsafeBytes({ raw -> Int? in
-                    Int(
-                        exactly: Int64(
-                            littleEndian: raw.loadUnaligned(fromByteOffset: Self.magic.count, as: Int64.self)))
-                }),
-                headLength >= 0, Int64(headLength) <= size - Int64(lead) - 8,
-                let head = bytes(lead + headLength + 8)
+        // The magic line and the head's length, then up to the end of the head and its CRC.
+        let lead = Self.magic.count + 8
+        guard let start = bytes(lead, at: 0),
+            let headLength = start.withUnsafeBytes({ raw -> Int? in
+                Int(exactly: Int64(littleEndian: raw.loadUnaligned(fromByteOffset: Self.magic.count, as: Int64.self)))
+            }),
+            headLength >= 0, Int64(headLength) <= size - Int64(lead) - 8,
+            let head = bytes(lead + headLength + 8, at: 0),
+            let parsed = try? head.withUnsafeBytes({ raw in
+                var reader = Reader(bytes: raw)
+                return try reader.checkedHead()
+            })
+        else { return nil }
+        var state = parsed.0
+        let fileCounts = parsed.1
+        guard fileRecords else { return state }
+
+        // The file count, the records, the files CRC.
+        let filesStart = Int64(head.count)
+        guard size - 8 >= filesStart + 8, let countBytes = bytes(8, at: filesStart),
+            let trailer = bytes(8, at: size - 8)
+        else { return nil }
+        let count = countBytes.withUnsafeBytes { Int64(littleEndian: $0.loadUnaligned(as: Int64.self)) }
+        let expectedCRC = trailer.withUnsafeBytes { Int64(littleEndian: $0.loadUnaligned(as: Int64.self)) }
+        guard count >= 0, count <= (size - filesStart) / Int64(StateRecordReader.fixedSize) else { return nil }
+        let records = StoredRecords(source: source, start: filesStart + 8, end: size - 8, count: Int(count))
+        // Read once, before any record is used: every record whole, the paths strictly in code-point order (every
+        // merge relies on it), each pack's count as the head says, the CRC.
+        var crc = countBytes.withUnsafeBytes { CRC32.update(0, $0) }
+        var perPack = [Int](repeating: 0, count: fileCounts.count)
+        var previous: [UInt8] = []
+        let reader = StateRecordReader(records)
+        while reader.next() {
+            crc = CRC32.update(crc, reader.bytes)
+            let pack = reader.pack
+            guard pack < perPack.count,
+                reader.read == 1 || previous.withUnsafeBytes({ FileRecords.compare($0, reader.path) }) < 0
             else { return nil }
-            return parse(bytes: head, fileRecords: false)
+            perPack[pack] += 1
+            previous.removeAll(keepingCapacity: true)
+            previous.append(contentsOf: reader.path)
         }
-        guard let whole = bytes(Int(size)) else { return nil }
-        return parse(bytes: whole, fileRecords: true)
+        guard reader.atEnd, reader.read == Int(count), perPack == fileCounts.map(\.count), Int64(crc) == expectedCRC
+        else { return nil }
+        state.files = FileRecords(storage: .stored(records))
+        return state
     }
 
     /// Writes the state to `path` as a stream through a `DocumentSink` (a chunk at a time), beside its final
@@ -122,32 +154,27 @@ extension BuildState {
         try writer.integer(headCRC)
         writer.crc = 0
         try writer.integer(files.count)
-        var pathBytes = 0
-        for index in 0..<files.count { pathBytes += files.withPath(at: index) { $0.count } }
-        try writer.integer(pathBytes)
-        var record = [UInt8](repeating: 0, count: FileRecords.recordSize)
-        var pathStart = 0
-        for index in 0..<files.count {
-            let stamp = files.stamp(at: index)
-            let digest = files.digest(at: index)
-            record.withUnsafeMutableBytes { raw in
+        var fixed = [UInt8](repeating: 0, count: StateRecordReader.fixedSize - 4)
+        let cursor = files.cursor()
+        while cursor.next() {
+            let stamp = cursor.stamp
+            let digest = cursor.digest
+            let pack = UInt32(truncatingIfNeeded: cursor.pack)
+            try cursor.withPath { path in
+                try withUnsafeBytes(of: UInt32(truncatingIfNeeded: path.count).littleEndian) { try writer.raw($0) }
+                try writer.raw(path)
+            }
+            fixed.withUnsafeMutableBytes { raw in
                 digest.withSHA256Bytes { raw.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: 32) }
                 raw.storeBytes(of: stamp.size.littleEndian, toByteOffset: 32, as: Int64.self)
                 raw.storeBytes(of: stamp.modificationNanoseconds.littleEndian, toByteOffset: 40, as: Int64.self)
                 raw.storeBytes(of: stamp.changeNanoseconds.littleEndian, toByteOffset: 48, as: Int64.self)
                 raw.storeBytes(of: stamp.inode.littleEndian, toByteOffset: 56, as: UInt64.self)
                 raw.storeBytes(of: stamp.device.littleEndian, toByteOffset: 64, as: UInt64.self)
-                raw.storeBytes(of: UInt64(pathStart).littleEndian, toByteOffset: 72, as: UInt64.self)
-                raw.storeBytes(of: digest.crc32.littleEndian, toByteOffset: 80, as: UInt32.self)
+                raw.storeBytes(of: digest.crc32.littleEndian, toByteOffset: 72, as: UInt32.self)
+                raw.storeBytes(of: pack.littleEndian, toByteOffset: 76, as: UInt32.self)
             }
-            try writer.raw(record)
-            pathStart += files.withPath(at: index) { $0.count }
-        }
-        for index in 0..<files.count { try files.withPath(at: index) { try writer.raw($0) } }
-        for id in packs.keys.sorted() {
-            for position in packs[id]!.files {
-                try withUnsafeBytes(of: position.littleEndian) { try writer.raw($0) }
-            }
+            try writer.raw(fixed)
         }
         let filesCRC = writer.crc
         try writer.integer(filesCRC)
@@ -182,7 +209,7 @@ extension BuildState {
             try writer.string(pack.manifestPart?.key ?? "")
             try writer.integer(pack.manifestPart?.offset ?? 0)
             try writer.integer(pack.manifestPart?.length ?? 0)
-            try writer.integer(pack.files.count)
+            try writer.integer(pack.fileCount)
         }
         try writer.integer(replay == nil ? 0 : 1)
         if let replay {
@@ -281,8 +308,9 @@ extension BuildState {
             CRC32.update(0, UnsafeRawBufferPointer(rebasing: bytes[start..<position]))
         }
 
-        /// - Parameter owner: the array `bytes` points into, which the file records keep.
-        mutating func state(owner: [UInt8], fileRecords: Bool) throws -> BuildState {
+        /// The magic line, the head and its CRC, which must be all of `bytes`; the head, and how many files each pack
+        /// holds (in id order).
+        mutating func checkedHead() throws -> (BuildState, [(id: String, count: Int)]) {
             let magic = BuildState.magic
             guard bytes.count >= magic.count, bytes.prefix(magic.count).elementsEqual(magic) else { throw Damaged() }
             position = magic.count
@@ -291,66 +319,12 @@ extension BuildState {
             // The head is read within its own bounds, then its CRC.
             var head = Reader(bytes: UnsafeRawBufferPointer(rebasing: bytes[..<(headStart + headLength)]))
             head.position = headStart
-            var (state, fileCounts) = try head.head()
+            let (state, fileCounts) = try head.head()
             guard head.position == headStart + headLength else { throw Damaged() }
             position = head.position
             let headCRC = crc(from: headStart)
-            guard try integer() == Int64(headCRC) else { throw Damaged() }
-            guard fileRecords else { return state }
-
-            let filesStart = position
-            let recordSize = FileRecords.recordSize
-            let fileCount = try count(limit: (bytes.count - position) / recordSize)
-            let pathBytes = try count(limit: bytes.count - position)
-            let records = filesStart + 16
-            let paths = records + fileCount * recordSize
-            let lists = paths + pathBytes
-            // Each sum stays within the file's size, so none can overflow.
-            var listed = 0
-            for list in fileCounts {
-                guard list.count <= bytes.count - listed else { throw Damaged() }
-                listed += list.count
-            }
-            guard lists + 4 * listed + 8 == bytes.count else { throw Damaged() }
-            position = lists + 4 * listed
-            guard
-                Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: Int64.self))
-                    == Int64(crc(from: filesStart))
-            else { throw Damaged() }
-            let table = FileRecords.Table(
-                bytes: owner, count: fileCount, records: records, paths: paths, pathBytes: pathBytes)
-            // Paths start in order within the path bytes and are strictly increasing: binary search relies on it.
-            var previousStart = 0
-            for index in 0..<fileCount {
-                let (start, end) = FileRecords.pathRange(table, bytes, index)
-                guard index == 0 ? start == 0 : start >= previousStart, end >= start, end <= pathBytes else {
-                    throw Damaged()
-                }
-                previousStart = start
-            }
-            for index in 1..<max(fileCount, 1) {
-                let (before, start) = FileRecords.pathRange(table, bytes, index - 1)
-                let (_, end) = FileRecords.pathRange(table, bytes, index)
-                guard
-                    FileRecords.compare(
-                        UnsafeRawBufferPointer(rebasing: bytes[(paths + before)..<(paths + start)]),
-                        UnsafeRawBufferPointer(rebasing: bytes[(paths + start)..<(paths + end)])) < 0
-                else { throw Damaged() }
-            }
-            var list = lists
-            for (id, files) in fileCounts {
-                var positions: [UInt32] = []
-                positions.reserveCapacity(files)
-                for _ in 0..<files {
-                    let value = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: list, as: UInt32.self))
-                    guard Int(value) < fileCount else { throw Damaged() }
-                    positions.append(value)
-                    list += 4
-                }
-                state.packs[id]!.files = positions
-            }
-            state.files = FileRecords(storage: .table(table))
-            return state
+            guard try integer() == Int64(headCRC), position == bytes.count else { throw Damaged() }
+            return (state, fileCounts)
         }
 
         /// The head, and how many files each pack lists (in id order).
@@ -390,7 +364,7 @@ extension BuildState {
                 state.packs[id] = PackRecord(
                     fileName: fileName, archiveKey: archiveKey, archiveSize: archiveSize,
                     archiveSha256: archiveSha256, contentHash: contentHash,
-                    uncompressedSize: uncompressedSize, archiveStamp: archiveStamp, files: [],
+                    uncompressedSize: uncompressedSize, archiveStamp: archiveStamp, fileCount: fileCounts.last!.count,
                     manifestPart: partKey.isEmpty
                         ? nil : ManifestPart(key: partKey, offset: partOffset, length: partLength))
             }

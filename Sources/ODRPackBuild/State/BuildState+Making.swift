@@ -7,7 +7,7 @@ import ODRPackPlatform
 extension BuildState {
     /// The state for this build's packs, files sorted by path and packs pointing at them, but without the archive
     /// stamps (`takeArchiveStamps`), so that it can be made while the packs move into place. The file records are a
-    /// view of the plan and the facts (`FileRecords.PlanView`): beyond them, the state holds 12 bytes a file.
+    /// view of the plan and the facts (`FileRecords.PlanView`): beyond them, the state holds 8 bytes a file.
     static func make(
         _ plan: PackPlan, rootPath: String, facts: [String: PackArchiveFacts], fileNames: [String],
         archiveKeys: [String]
@@ -26,18 +26,20 @@ extension BuildState {
             let b = packs[Int(second >> 32)].files[Int(second & 0xFFFF_FFFF)].path
             return a.precedesByCodePoint(b)
         }
-        var positions = packs.map { [UInt32](repeating: 0, count: $0.files.count) }
-        for (position, item) in order.enumerated() {
-            positions[Int(item >> 32)][Int(item & 0xFFFF_FFFF)] = UInt32(position)
-        }
         let digests = packs.map { facts[$0.id]!.files }
-        state.files = FileRecords(storage: .plan(.init(packs: packs, digests: digests, order: order)))
+        // Each record names its pack by its position among the packs in id order, as the head lists them.
+        var numbers = [Int](repeating: 0, count: packs.count)
+        for (number, index) in packs.indices.sorted(by: { packs[$0].id < packs[$1].id }).enumerated() {
+            numbers[index] = number
+        }
+        state.files = FileRecords(
+            storage: .plan(.init(packs: packs, digests: digests, order: order, numbers: numbers)))
         for (index, pack) in packs.enumerated() {
             let fact = facts[pack.id]!
             state.packs[pack.id] = .init(
                 fileName: fileNames[index], archiveKey: archiveKeys[index], archiveSize: fact.archiveSize,
                 archiveSha256: fact.archiveSha256, contentHash: fact.contentHash,
-                uncompressedSize: fact.uncompressedSize, archiveStamp: "", files: positions[index])
+                uncompressedSize: fact.uncompressedSize, archiveStamp: "", fileCount: pack.files.count)
         }
         return state
     }
@@ -89,16 +91,15 @@ extension BuildState {
     /// nothing keeps the last state's records (`PackBuilder`); without this, such a file would be read again by
     /// every build after it. Such a build reused every pack of the plan, so its facts hold every file's confirmed
     /// digest: the records become a view of the plan (as `make` makes them), the packs keeping what the last build
-    /// recorded of their archives. A state made from this plan already holds its stamps.
+    /// recorded of their archives. A state made from this plan already holds its stamps. Each pack was reused, so its
+    /// content hash, which covers its files' paths, is the recorded one: the records hold the same files.
     mutating func confirm(_ plan: PackPlan, facts: [String: PackArchiveFacts]) {
         if case .plan = files.storage { return }
         var records: [String: PackRecord] = [:]
         for pack in plan.packs {
             guard let record = packs[pack.id], let digests = facts[pack.id]?.files,
-                record.files.count == pack.files.count, digests.count == pack.files.count,
-                zip(record.files, pack.files).allSatisfy({
-                    files.indices.contains(Int($0)) && files.pathHasSameBytes(at: Int($0), as: $1.path)
-                })
+                record.fileCount == pack.files.count, digests.count == pack.files.count,
+                record.contentHash == facts[pack.id]?.contentHash
             else { return }
             records[pack.id] = record
         }

@@ -11,12 +11,14 @@ import ODRPackPlatform
 /// whole, so a new version rewrites every pack once (docs/build-output.md).
 struct BuildState: Sendable, Equatable {
     /// The format's name and version, then the tool's: either differing makes the file unreadable to this build.
-    static var magic: [UInt8] { Array("odrpack-state 4 \(ToolVersion.current)\n".utf8) }
+    static var magic: [UInt8] { Array("odrpack-state 5 \(ToolVersion.current)\n".utf8) }
 
     struct FileRecord: Equatable, Sendable {
         var path: String
         var stamp: FileStamp
         var digest: FileDigest
+        /// Its pack's position among the state's packs in id order.
+        var pack: Int
     }
 
     struct PackRecord: Equatable, Sendable {
@@ -28,8 +30,8 @@ struct BuildState: Sendable, Equatable {
         var uncompressedSize: Int64
         /// The archive's metadata (or a digest of a pack folder's) right after it was moved into place.
         var archiveStamp: String
-        /// The pack's files in its order, as positions in `files` (four bytes each: a state holds one per file).
-        var files: [UInt32]
+        /// How many files the pack holds: the records whose `pack` is this pack's position.
+        var fileCount: Int
         /// Where the pack's part of the odrpack-manifest.json this build wrote is, when it could be found.
         var manifestPart: ManifestPart?
     }
@@ -98,19 +100,24 @@ struct BuildState: Sendable, Equatable {
             """
     }
 
-    /// The record of the file at `path`.
+    /// The record of the file at `path`, read through the records from the first (for tests and small states: a
+    /// build merges the records with its own sorted files instead).
     func file(atPath path: String) -> FileRecord? {
-        index(ofFileAtPath: path).map { files[$0] }
-    }
-
-    /// The position in `files` of the file at `path`, found by binary search.
-    func index(ofFileAtPath path: String) -> Int? {
-        files.index(ofPath: path)
+        var path = path
+        return path.withUTF8 { utf8 in
+            let cursor = files.cursor()
+            while cursor.next() {
+                let order = cursor.comparePath(with: UnsafeRawBufferPointer(utf8))
+                if order == 0 { return cursor.record }
+                if order > 0 { return nil }
+            }
+            return nil
+        }
     }
 
     /// Reads the state of an output folder; a missing, damaged or other version's one is simply empty.
-    /// - Parameter fileRecords: false leaves out the file records and the packs' lists of them, which only planning
-    ///   and pack reuse need: then only the head of the file is read.
+    /// - Parameter fileRecords: false leaves out the file records, which only planning and pack reuse need: then only
+    ///   the head of the file is read. With them, every record is read once to check it, and kept on disk.
     static func load(forOutput outputPath: String, fileRecords: Bool = true) -> BuildState {
         guard let path = location(for: outputPath), untrustedFolder(holding: path) == nil,
             var state = read(path, fileRecords: fileRecords)

@@ -33,56 +33,50 @@ struct EntryReuse: Sendable {
     init() {}
 
     /// - Parameters:
-    ///   - fileDigests: each pack's files' digests where the cache vouches for them (`PackReuse`).
+    ///   - known: what is known of each pack's files, and which recorded archive holds each one (`PackReuse`).
     ///   - settings: the archive-key prefix of the pack settings (`BuildOptions.archiveSettingsPrefix`).
     init(
-        plan: PackPlan, toWrite: [Int], fileDigests: [[FileDigest?]], previous: BuildState, settings: String,
+        plan: PackPlan, toWrite: [Int], known: KnownDigests, previous: BuildState, settings: String,
         packsPath: String
     ) {
         guard !toWrite.isEmpty, !previous.files.isEmpty else { return }
-        // The pack each recorded file was archived in, among the archives that may be copied from.
-        var usable: [(record: BuildState.PackRecord, path: String)] = []
-        for (_, record) in previous.packs.sorted(by: { $0.key < $1.key }) {
+        // The archives that may be copied from, by their pack's position among the recorded packs.
+        var usable: [Int: (record: BuildState.PackRecord, path: String)] = [:]
+        for (number, id) in previous.packs.keys.sorted().enumerated() {
+            let record = previous.packs[id]!
             let path = packsPath + "/" + record.fileName
             guard record.archiveKey.hasPrefix(settings), record.archiveStamp.hasPrefix("f"),
                 BuildState.packStamp(atPath: path) == record.archiveStamp
             else { continue }
-            usable.append((record, path))
+            usable[number] = (record, path)
         }
-        var holder = [Int32](repeating: -1, count: previous.files.count)
-        for (number, archive) in usable.enumerated() {
-            for file in archive.record.files { holder[Int(file)] = Int32(number) }
-        }
-        // Which recorded file each file to write is, when its content is what was archived.
-        var wanted: [(pack: Int, file: Int, record: Int)] = []
+        // Each file to write whose content is what a usable archive holds.
+        var wanted: [(pack: Int, file: Int, holder: Int)] = []
         for pack in toWrite {
-            for (position, file) in plan.packs[pack].files.enumerated() {
-                guard position < fileDigests[pack].count, let digest = fileDigests[pack][position],
-                    let record = previous.index(ofFileAtPath: file.path),
-                    holder[record] >= 0, previous.files.digest(at: record) == digest
-                else { continue }
-                wanted.append((pack, position, record))
+            for position in plan.packs[pack].files.indices {
+                guard let holder = known.holder(pack: pack, index: position), usable[holder] != nil else { continue }
+                wanted.append((pack, position, holder))
             }
         }
         guard !wanted.isEmpty else { return }
         // Each archive's directory, read only when one of its entries is wanted.
         var directories: [Int: [PathKey: ZipCentralDirectory.Entry]] = [:]
         var archiveNumbers: [Int: Int] = [:]
-        for (pack, position, record) in wanted {
-            let number = Int(holder[record])
+        for (pack, position, number) in wanted {
+            guard let holder = usable[number] else { continue }
             if directories[number] == nil {
-                directories[number] = Self.directory(atPath: usable[number].path) ?? [:]
+                directories[number] = Self.directory(atPath: holder.path) ?? [:]
             }
             let file = plan.packs[pack].files[position]
             guard let entry = directories[number]?[PathKey(file.path)], entry.size == UInt64(file.size),
-                entry.crc == previous.files.digest(at: record).crc32,
+                let digest = known.digest(pack: pack, index: position), entry.crc == digest.crc32,
                 entry.method == ZipFormat.deflated
                     || (entry.method == ZipFormat.stored && entry.compressedSize == entry.size)
             else { continue }
             let archive = archiveNumbers[number] ?? archives.count
             if archive == archives.count {
                 archiveNumbers[number] = archive
-                archives.append(Archive(path: usable[number].path, stamp: usable[number].record.archiveStamp))
+                archives.append(Archive(path: holder.path, stamp: holder.record.archiveStamp))
             }
             bytes += file.size
             entries[pack, default: Array(repeating: nil, count: plan.packs[pack].files.count)][position] =

@@ -3,38 +3,27 @@ import ODRPackBuildFormat
 import ODRPackCore
 import ODRPackPlatform
 
-/// A state's file records, sorted by path in code-point order, without a heap object per file: a build keeps one for
-/// each of up to a million files (docs/performance.md). Three forms hold the same records:
-/// - `table`: the state file's own bytes (`BuildState+Encoding`), one allocation for all records, read by offset;
+/// A state's file records, sorted by path in code-point order, never held as a heap object per file: a build keeps
+/// one for each of up to a million files (docs/performance.md). They are read in order, a record at a time, through a
+/// `Cursor`, and merged with the build's own sorted files. Three forms hold the same records:
+/// - `stored`: a state file's records where they lie (`StoredRecords`), read through a small window;
 /// - `plan`: a view of the build's plan and its packs' digests, made at the commit (`BuildState.make`) and written as
 ///   a stream, never copied;
-/// - `array`: plain values, for small states made by hand (tests) and for a record changed by assignment.
-struct FileRecords: RandomAccessCollection, ExpressibleByArrayLiteral, Equatable, Sendable {
-    /// The record layout of `table`: digest, stamp, path start, CRC-32 (`BuildState+Encoding`).
-    static let recordSize = 84
-
+/// - `array`: plain values, for small states made by hand (tests).
+struct FileRecords: Sequence, ExpressibleByArrayLiteral, Equatable, Sendable {
     enum Storage: Sendable {
         case array([BuildState.FileRecord])
-        case table(Table)
+        case stored(StoredRecords)
         case plan(PlanView)
     }
 
-    /// The file section of a state file: `count` records of `recordSize` bytes from `records`, then the paths'
-    /// bytes from `paths` (a record's path ends where the next one's starts).
-    struct Table: Sendable {
-        let bytes: [UInt8]
-        let count: Int
-        let records: Int
-        let paths: Int
-        let pathBytes: Int
-    }
-
     /// The files of a plan's packs in code-point order of their paths: `order` holds each file's pack (high 32 bits)
-    /// and its index in the pack's files.
+    /// and its index in the pack's files; `numbers` each pack's position among the packs in id order.
     struct PlanView: Sendable {
         let packs: [AssetPack]
         let digests: [[FileDigest]]
         let order: [UInt64]
+        let numbers: [Int]
     }
 
     private(set) var storage: Storage
@@ -51,132 +40,110 @@ struct FileRecords: RandomAccessCollection, ExpressibleByArrayLiteral, Equatable
 
     init(_ records: [BuildState.FileRecord]) { storage = .array(records) }
 
-    var startIndex: Int { 0 }
-
-    var endIndex: Int {
+    var count: Int {
         switch storage {
         case .array(let records): return records.count
-        case .table(let table): return table.count
+        case .stored(let stored): return stored.count
         case .plan(let view): return view.order.count
         }
     }
 
+    var isEmpty: Bool { count == 0 }
+
+    var underestimatedCount: Int { count }
+
     /// Gives records whose stamps `start` does not vouch for the unknown stamp (`BuildState.vouches(for:)`).
     mutating func gate(by start: ReadStart?) {
-        if case .array(var records) = storage {
-            for index in records.indices where !(start?.vouches(for: records[index].stamp) ?? false) {
-                records[index].stamp = Self.unknownStamp
-            }
-            storage = .array(records)
-            return
-        }
         gate = (start, true)
     }
 
-    subscript(position: Int) -> BuildState.FileRecord {
-        get {
-            if case .array(let records) = storage { return records[position] }
-            return BuildState.FileRecord(
-                path: path(at: position), stamp: stamp(at: position), digest: digest(at: position))
-        }
-        set {
-            var records = Array(self)
-            records[position] = newValue
-            storage = .array(records)
-            gate = (nil, false)
-        }
-    }
-
-    func stamp(at position: Int) -> FileStamp {
-        let stamp: FileStamp
-        switch storage {
-        case .array(let records): return records[position].stamp
-        case .table(let table):
-            stamp = table.bytes.withUnsafeBytes { raw in
-                let base = table.records + position * Self.recordSize
-                return FileStamp(
-                    size: Int64(littleEndian: raw.loadUnaligned(fromByteOffset: base + 32, as: Int64.self)),
-                    modificationNanoseconds: Int64(
-                        littleEndian: raw.loadUnaligned(fromByteOffset: base + 40, as: Int64.self)),
-                    changeNanoseconds: Int64(
-                        littleEndian: raw.loadUnaligned(fromByteOffset: base + 48, as: Int64.self)),
-                    inode: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: base + 56, as: UInt64.self)),
-                    device: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: base + 64, as: UInt64.self)))
-            }
-        case .plan(let view):
-            let item = view.order[position]
-            stamp = view.packs[Int(item >> 32)].files[Int(item & 0xFFFF_FFFF)].stamp
-        }
+    /// `stamp` as the gate lets it through.
+    func gated(_ stamp: FileStamp) -> FileStamp {
         guard gate.on else { return stamp }
         return gate.start?.vouches(for: stamp) == true ? stamp : Self.unknownStamp
     }
 
-    func digest(at position: Int) -> FileDigest {
-        switch storage {
-        case .array(let records): return records[position].digest
-        case .table(let table):
-            return table.bytes.withUnsafeBytes { raw in
-                let base = table.records + position * Self.recordSize
-                return FileDigest(
-                    sha256Bytes: UnsafeRawBufferPointer(rebasing: raw[base..<(base + 32)]),
-                    crc32: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: base + 80, as: UInt32.self)))
+    /// Reads the records in order, one at a time.
+    func cursor() -> Cursor { Cursor(self) }
+
+    /// Reads the records in order: each one's path (valid until `next`), stamp (through the gate), digest and pack.
+    final class Cursor {
+        private let records: FileRecords
+        private let reader: StateRecordReader?
+        private var position = -1
+        private var pathBytes: [UInt8] = []
+
+        init(_ records: FileRecords) {
+            self.records = records
+            if case .stored(let stored) = records.storage { reader = StateRecordReader(stored) } else { reader = nil }
+        }
+
+        /// Moves to the next record; false after the last (or at bytes that are not a record).
+        func next() -> Bool {
+            if let reader { return reader.next() }
+            position += 1
+            guard position < records.count else { return false }
+            pathBytes.removeAll(keepingCapacity: true)
+            switch records.storage {
+            case .array(let array): pathBytes.append(contentsOf: array[position].path.utf8)
+            case .plan(let view): pathBytes.append(contentsOf: view.file(at: position).path.utf8)
+            case .stored: break
             }
-        case .plan(let view):
-            let item = view.order[position]
-            return view.digests[Int(item >> 32)][Int(item & 0xFFFF_FFFF)]
+            return true
         }
-    }
 
-    /// Calls `body` with the UTF-8 bytes of the record's path.
-    func withPath<Result>(at position: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        switch storage {
-        case .array(let records):
-            var path = records[position].path
-            return try path.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
-        case .table(let table):
-            return try table.bytes.withUnsafeBytes { raw in
-                let (start, end) = Self.pathRange(table, raw, position)
-                return try body(UnsafeRawBufferPointer(rebasing: raw[(table.paths + start)..<(table.paths + end)]))
+        func withPath<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+            if let reader { return try body(reader.path) }
+            return try pathBytes.withUnsafeBytes(body)
+        }
+
+        /// The record's path compared with `other` by bytes: negative, zero or positive.
+        func comparePath(with other: UnsafeRawBufferPointer) -> Int {
+            withPath { FileRecords.compare($0, other) }
+        }
+
+        var stamp: FileStamp {
+            let stamp: FileStamp
+            switch records.storage {
+            case .array(let array): stamp = array[position].stamp
+            case .plan(let view): stamp = view.file(at: position).stamp
+            case .stored: stamp = reader!.stamp
             }
-        case .plan(let view):
-            let item = view.order[position]
-            var path = view.packs[Int(item >> 32)].files[Int(item & 0xFFFF_FFFF)].path
-            return try path.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+            return records.gated(stamp)
+        }
+
+        var digest: FileDigest {
+            switch records.storage {
+            case .array(let array): return array[position].digest
+            case .plan(let view):
+                let item = view.order[position]
+                return view.digests[Int(item >> 32)][Int(item & 0xFFFF_FFFF)]
+            case .stored: return reader!.digest
+            }
+        }
+
+        /// The position of the record's pack among the state's packs in id order.
+        var pack: Int {
+            switch records.storage {
+            case .array(let array): return array[position].pack
+            case .plan(let view): return view.numbers[Int(view.order[position] >> 32)]
+            case .stored: return reader!.pack
+            }
+        }
+
+        var record: BuildState.FileRecord {
+            BuildState.FileRecord(
+                path: withPath { String(decoding: $0, as: UTF8.self) }, stamp: stamp, digest: digest, pack: pack)
         }
     }
 
-    /// Where a table record's path is in the path bytes.
-    static func pathRange(_ table: Table, _ raw: UnsafeRawBufferPointer, _ position: Int) -> (Int, Int) {
-        // Truncating: a forged start of 2^63 or more reads as negative, which the parser's order check rejects.
-        func start(_ index: Int) -> Int {
-            Int(
-                truncatingIfNeeded: UInt64(
-                    littleEndian: raw.loadUnaligned(
-                        fromByteOffset: table.records + index * recordSize + 72, as: UInt64.self)))
-        }
-        return (start(position), position + 1 < table.count ? start(position + 1) : table.pathBytes)
+    struct Iterator: IteratorProtocol {
+        let cursor: Cursor
+
+        mutating func next() -> BuildState.FileRecord? { cursor.next() ? cursor.record : nil }
     }
 
-    func path(at position: Int) -> String {
-        withPath(at: position) { String(decoding: $0, as: UTF8.self) }
-    }
-
-    /// The record's path compared with `other` by bytes (code-point order): negative, zero or positive.
-    func comparePath(at position: Int, with other: UnsafeRawBufferPointer) -> Int {
-        withPath(at: position) { Self.compare($0, other) }
-    }
-
-    /// Whether the record's path has the bytes of `path`.
-    func pathHasSameBytes(at position: Int, as path: String) -> Bool {
-        var path = path
-        return path.withUTF8 { comparePath(at: position, with: UnsafeRawBufferPointer($0)) == 0 }
-    }
-
-    /// Whether the record's path precedes `path` in code-point order.
-    func pathPrecedes(at position: Int, _ path: String) -> Bool {
-        var path = path
-        return path.withUTF8 { comparePath(at: position, with: UnsafeRawBufferPointer($0)) < 0 }
-    }
+    func makeIterator() -> Iterator { Iterator(cursor: cursor()) }
 
     /// Byte order of two strings' UTF-8: memcmp over the common part, then the shorter first.
     static func compare(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Int {
@@ -188,28 +155,21 @@ struct FileRecords: RandomAccessCollection, ExpressibleByArrayLiteral, Equatable
         return left.count - right.count
     }
 
-    /// The position of the record of `path`, found by binary search.
-    func index(ofPath path: String) -> Int? {
-        var path = path
-        return path.withUTF8 { utf8 in
-            let query = UnsafeRawBufferPointer(utf8)
-            var low = 0
-            var high = count
-            while low < high {
-                let middle = (low + high) / 2
-                if comparePath(at: middle, with: query) < 0 { low = middle + 1 } else { high = middle }
-            }
-            return low < count && comparePath(at: low, with: query) == 0 ? low : nil
-        }
-    }
-
     static func == (lhs: FileRecords, rhs: FileRecords) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        for index in 0..<lhs.count {
-            guard lhs.stamp(at: index) == rhs.stamp(at: index), lhs.digest(at: index) == rhs.digest(at: index),
-                lhs.withPath(at: index, { left in rhs.withPath(at: index) { compare(left, $0) == 0 } })
-            else { return false }
+        let left = lhs.cursor()
+        let right = rhs.cursor()
+        while left.next() {
+            guard right.next(), left.record == right.record else { return false }
         }
-        return true
+        return !right.next()
+    }
+}
+
+extension FileRecords.PlanView {
+    /// The file at a position of `order`.
+    func file(at position: Int) -> ResolvedResource {
+        let item = order[position]
+        return packs[Int(item >> 32)].files[Int(item & 0xFFFF_FFFF)]
     }
 }

@@ -5,12 +5,11 @@ import ODRPackPlatform
 
 /// Which packs the last build into the folder already wrote (docs/build-output.md#incremental): a pack is reused when its
 /// archive key and file name are as recorded, its archive or folder is exactly as that build left it, and its
-/// content hash is unchanged. Files whose metadata is as recorded are never re-read.
+/// content hash is unchanged. Files whose metadata is as recorded are never re-read. What the state knows of the
+/// files is learned in one merge of its records (read a window at a time) with the plan's files, both in path order.
 struct PackReuse {
-    /// Each pack to write's files' digests where the cache vouches for them (or they were re-hashed), nil elsewhere.
-    /// Empty where none is known (every pack of a clean build: 40 bytes a file that would all be nil) and for a
-    /// reused pack, whose digests are in its `facts` (one copy, not two); readers take a missing one as nil.
-    var fileDigests: [[FileDigest?]]
+    /// What is known of each pack's files; a reused pack's digests are in its `facts` instead (one copy, not two).
+    var known: KnownDigests
     var facts: [String: PackArchiveFacts] = [:]
     /// Indices of the reused packs, and of the packs to write (biggest first).
     var reused: [Int] = []
@@ -24,38 +23,46 @@ struct PackReuse {
         jobs: Int
     ) throws {
         let packs = plan.packs
-        let sameRoot = previous.rootPath == rootPath
-        var unchangedPacks = Set<Int>()
-        fileDigests = packs.indices.map { index in
-            let pack = packs[index]
-            guard sameRoot, !previous.files.isEmpty else { return [] }
-            if let record = previous.packs[pack.id], record.files.count == pack.files.count,
-                zip(record.files, pack.files).allSatisfy({ known, file in
-                    previous.files.stamp(at: Int(known)) == file.stamp
-                        && previous.files.pathHasSameBytes(at: Int(known), as: file.path)
-                })
-            {
-                unchangedPacks.insert(index)
-                return record.files.map { previous.files.digest(at: Int($0)) }
-            }
-            let known = pack.files.map { file in
-                previous.index(ofFileAtPath: file.path).flatMap {
-                    previous.files.stamp(at: $0) == file.stamp ? previous.files.digest(at: $0) : nil
-                }
-            }
-            return known.allSatisfy { $0 == nil } ? [] : known
-        }
+        known = KnownDigests(packs: packs.count)
         let candidates = packs.indices.filter { index in
             guard let record = previous.packs[packs[index].id] else { return false }
             return record.fileName == fileNames[index] && record.archiveKey == archiveKeys[index]
                 && BuildState.packStamp(atPath: packsPath + "/" + record.fileName) == record.archiveStamp
         }
-        // A touched file of a candidate pack is read to learn whether its bytes changed; it is not rewritten if not.
-        for pack in candidates where fileDigests[pack].isEmpty {
-            fileDigests[pack] = Array(repeating: nil, count: packs[pack].files.count)
+        var isCandidate = [Bool](repeating: false, count: packs.count)
+        for index in candidates { isCandidate[index] = true }
+        // Each pack's files whose record is as recorded, in the record of the same pack.
+        var asRecorded = [Int](repeating: 0, count: packs.count)
+        if previous.rootPath == rootPath, !previous.files.isEmpty {
+            let numbers = Dictionary(uniqueKeysWithValues: previous.packs.keys.sorted().enumerated().map { ($1, $0) })
+            let recordedNumbers = packs.map { numbers[$0.id] ?? -1 }
+            let cursor = previous.files.cursor()
+            var more = cursor.next()
+            var order = PlanFileOrder(packs)
+            while more, let (pack, index, file, path) = order.pop() {
+                var path = path
+                let found = path.withUTF8 { utf8 -> Bool in
+                    let query = UnsafeRawBufferPointer(utf8)
+                    while more {
+                        let order = cursor.comparePath(with: query)
+                        if order >= 0 { return order == 0 }
+                        more = cursor.next()
+                    }
+                    return false
+                }
+                guard found else { continue }
+                let vouched = cursor.stamp == file.stamp
+                // A file of a pack that will be written anyway is not read again here: only what the state vouches for.
+                guard vouched || isCandidate[pack] else { continue }
+                known.record(
+                    pack: pack, index: index, files: packs[pack].files.count, digest: cursor.digest,
+                    holder: cursor.pack, vouched: vouched)
+                if vouched && cursor.pack == recordedNumbers[pack] { asRecorded[pack] += 1 }
+            }
         }
+        // A touched file of a candidate pack is read to learn whether its bytes changed; it is not rewritten if not.
         let unknown = candidates.flatMap { pack in
-            fileDigests[pack].indices.filter { fileDigests[pack][$0] == nil }.map { (pack, $0) }
+            known.unknown(pack: pack, files: packs[pack].files.count).map { (pack, $0) }
         }
         if !unknown.isEmpty {
             let digests = try parallelMap(unknown, jobs: jobs, perWorker: { ReadBuffer(size: PackWriter.chunkSize) }) {
@@ -63,27 +70,28 @@ struct PackReuse {
                 let file = packs[pair.0].files[pair.1]
                 return try Self.digest(of: rootPath + "/" + file.source, file: file, buffer: buffer)
             }
-            for (pair, digest) in zip(unknown, digests) { fileDigests[pair.0][pair.1] = digest }
+            for (pair, digest) in zip(unknown, digests) {
+                known.learned(pack: pair.0, index: pair.1, files: packs[pair.0].files.count, digest: digest)
+            }
             bytesRead = [bytesRead, unknown.lazy.map { packs[$0.0].files[$0.1].size }.saturatingSum].saturatingSum
         }
         for index in candidates {
-            let digests = fileDigests[index].compactMap { $0 }
-            guard digests.count == packs[index].files.count, let record = previous.packs[packs[index].id] else {
-                continue
-            }
+            let count = packs[index].files.count
+            guard let record = previous.packs[packs[index].id], let digests = known.all(pack: index, files: count)
+            else { continue }
+            // Every file as the pack's record holds it: its content hash is the recorded one.
             let contentHash =
-                unchangedPacks.contains(index)
+                asRecorded[index] == count && record.fileCount == count
                 ? record.contentHash
                 : PackArchiveFacts.contentHash(files: packs[index].files, digests: digests)
             if contentHash == record.contentHash {
                 facts[packs[index].id] = PackArchiveFacts(
                     archiveSize: record.archiveSize, archiveSha256: record.archiveSha256,
-                    contentHash: contentHash, files: digests,
+                    contentHash: contentHash, files: known.take(pack: index),
                     uncompressedSize: record.uncompressedSize)
                 reused.append(index)
             }
         }
-        for index in reused { fileDigests[index] = [] }
         let reusedSet = Set(reused)
         toWrite = packs.indices.filter { !reusedSet.contains($0) }.sorted { packs[$0].size > packs[$1].size }
     }

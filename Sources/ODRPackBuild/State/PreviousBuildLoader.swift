@@ -7,10 +7,15 @@ final class PreviousBuildLoader: Sendable {
     private let loaded = Locked<PreviousBuild?>(nil)
     private let group = DispatchGroup()
 
-    init(_ builder: PackBuilder) {
+    convenience init(_ builder: PackBuilder) {
+        self.init { builder.loadState() }
+    }
+
+    /// - Parameter load: what to load (`RecordedChecks` looks for the state in the cache folder).
+    init(_ load: @escaping @Sendable () -> PreviousBuild) {
         group.enter()
         DispatchQueue.global().async { [loaded, group] in
-            let state = builder.loadState()
+            let state = load()
             loaded.withLock { $0 = state }
             group.leave()
         }

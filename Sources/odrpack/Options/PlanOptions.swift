@@ -37,8 +37,14 @@ struct PlanOptions: ParsableArguments {
     }
 
     /// Plans the project; a manifest that cannot be read at all throws (exit 2).
-    func planProject(listUntagged: Bool = false) throws -> PlanResult {
-        try ProjectPlanner().plan(manifestPath: manifest, profile: profile, format: format, listUntagged: listUntagged)
+    /// - Parameter alreadyChecked: files whose executable-content check a build already made (`RecordedChecks`).
+    func planProject(
+        listUntagged: Bool = false,
+        alreadyChecked: @escaping ([ResolvedResource]) -> [Bool] = { $0.map { _ in false } }
+    ) throws -> PlanResult {
+        try ProjectPlanner().plan(
+            manifestPath: manifest, profile: profile, format: format, listUntagged: listUntagged,
+            alreadyChecked: alreadyChecked)
     }
 
     /// Exit 1 for an error, or for a warning under `--warnings-as-errors`: then the run fails on warnings alone, so it

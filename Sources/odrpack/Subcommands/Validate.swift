@@ -1,4 +1,5 @@
 import ArgumentParser
+import ODRPackBuild
 import ODRPackCore
 import ODRPackPlatform
 import ODRPackReport
@@ -11,7 +12,9 @@ struct Validate: ParsableCommand {
     @OptionGroup var options: PlanOptions
 
     func run() throws {
-        let result = try options.planProject()
+        // What the newest build of this project packed needs no second read (docs/build-output.md#incremental).
+        let result = try options.planProject(
+            alreadyChecked: RecordedChecks.alreadyChecked(manifestPath: options.manifest))
         let console = options.output.console
         if options.json {
             try console.printJSON(PlanReport.validationJSON(result))

@@ -24,6 +24,8 @@ struct BoundedMemoryTests {
         // A diff of every file (moved by `into`, so the new manifest holds a source a file too): 325, 344 and 433 B a
         // file (debug); a String a listed path and the documents whole took 570, 730 and 970 (release, 100k files).
         "diff (every file)": 390, "diff --json (every file)": 410, "diff --html (every file)": 520,
+        // Measured 352 B a file; 528 while the build held the previous state whole beside the resolution.
+        "build (one edit)": 420,
     ]
     static let smallCount = 4_000
     static let largeCount = 44_000
@@ -119,6 +121,13 @@ private struct ScaleTree {
         peaks["diff --json (every file)"] = try Self.peak(["diff", out, third, "--json"], cache: cache)
         let page = project.appendingPathComponent("diff.html").path
         peaks["diff --html (every file)"] = try Self.peak(["diff", out, third, "--html", page], cache: cache)
+        // One level file one byte longer: the build merges the state with the plan instead of holding it.
+        let edited = project.appendingPathComponent("Resources/World0/Levels/Chunk0000/level000000.json")
+        let handle = try FileHandle(forWritingTo: edited)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(" ".utf8))
+        try handle.close()
+        peaks["build (one edit)"] = try Self.peak(["build", manifest, "-o", out, "--progress", "never"], cache: cache)
         return peaks
     }
 

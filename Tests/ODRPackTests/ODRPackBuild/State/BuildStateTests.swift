@@ -19,20 +19,21 @@ import Testing
         state.outputs = ["odrpack-manifest.json": stamp, "OnDemandResources.plist": stamp]
         state.files = [
             .init(
-                path: "A/b.png", stamp: stamp, digest: FileDigest(sha256: String(repeating: "0", count: 64), crc32: 0)),
+                path: "A/b.png", stamp: stamp, digest: FileDigest(sha256: String(repeating: "0", count: 64), crc32: 0),
+                pack: 0),
             .init(
                 path: "a/é\n.json", stamp: stamp,
-                digest: FileDigest(sha256: String(repeating: "f", count: 64), crc32: .max)),
+                digest: FileDigest(sha256: String(repeating: "f", count: 64), crc32: .max), pack: 0),
         ]
         state.packs = [
             "com.example.asset-pack-1": .init(
                 fileName: "x.assetpack", archiveKey: "v1;auto;6", archiveSize: 99,
                 archiveSha256: "aa", contentHash: "bb", uncompressedSize: 1 << 40,
-                archiveStamp: "d" + String(repeating: "9", count: 64), files: [1, 0],
+                archiveStamp: "d" + String(repeating: "9", count: 64), fileCount: 2,
                 manifestPart: .init(key: "k", offset: 1 << 33, length: 3)),
             "com.example.asset-pack-2": .init(
                 fileName: "y.assetpack", archiveKey: "", archiveSize: 0, archiveSha256: "",
-                contentHash: "", uncompressedSize: 0, archiveStamp: "", files: []),
+                contentHash: "", uncompressedSize: 0, archiveStamp: "", fileCount: 0),
         ]
         let data = state.serialized()
         #expect(BuildState.parse(data) == state)
@@ -43,17 +44,25 @@ import Testing
             state.file(atPath: "A/b.png") != nil && state.file(atPath: "A/b.pn") == nil
                 && state.file(atPath: "z") == nil)
 
-        // The fast path reads everything but the file records and the packs' lists of them.
+        // The fast path reads everything but the file records.
         var head = state
         head.files = []
-        for id in head.packs.keys { head.packs[id]!.files = [] }
         #expect(BuildState.parse(data, fileRecords: false) == head)
 
         for cut in [0, 5, data.count / 2, data.count - 1] { #expect(BuildState.parse(data.prefix(cut)) == nil) }
         #expect(BuildState.parse(data + Data([0])) == nil)
-        var wrongIndex = state
-        wrongIndex.packs["com.example.asset-pack-1"]!.files = [2]
-        #expect(BuildState.parse(wrongIndex.serialized()) == nil)
+        // A pack holding other files than its count says, or a record naming no pack, is damage.
+        var wrongCount = state
+        wrongCount.packs["com.example.asset-pack-1"]!.fileCount = 1
+        #expect(BuildState.parse(wrongCount.serialized()) == nil)
+        var noPack = state
+        noPack.files = FileRecords(
+            Array(state.files).map { record in
+                var record = record
+                record.pack = 2
+                return record
+            })
+        #expect(BuildState.parse(noPack.serialized()) == nil)
         #expect(BuildState.parse(Data("odrpack-cache 3\nR\t/x\n".utf8)) == nil)
     }
 
@@ -68,10 +77,11 @@ import Testing
                 .replacingOccurrences(of: " \(ToolVersion.current)\n", with: " 0.0.1\n").utf8)
         #expect(other != data)
         #expect(BuildState.parse(other) == nil)
-        // Nor one of an earlier state format by the same version (format 3 held hex digests and a length per path,
-        // format 2 had no read start, format 1 no manifest parts).
+        // Nor one of an earlier state format by the same version (format 4 kept the paths apart and a list of
+        // positions per pack, format 3 held hex digests and a length per path, format 2 had no read start, format 1
+        // no manifest parts).
         let earlier = Array(
-            String(decoding: data, as: UTF8.self).replacingOccurrences(of: "odrpack-state 4 ", with: "odrpack-state 3 ")
+            String(decoding: data, as: UTF8.self).replacingOccurrences(of: "odrpack-state 5 ", with: "odrpack-state 4 ")
                 .utf8)
         #expect(earlier != data)
         #expect(BuildState.parse(earlier) == nil)
@@ -111,9 +121,11 @@ import Testing
         #expect(try CommandRunner.run(["build", "-o", "out"], in: project.root, environment: environment).status == 0)
         let location = try #require(BuildState.location(for: project.path("out"), environment: environment))
         var cache = try #require(BuildState.parse(try Data(contentsOf: URL(fileURLWithPath: location))))
-        let index = try #require(cache.files.firstIndex { $0.path == "R/small.json" })
-        let digest = cache.files[index].digest
-        cache.files[index].digest = FileDigest(sha256: digest.sha256, crc32: digest.crc32 ^ 0xFFFF)
+        var records = Array(cache.files)
+        let index = try #require(records.firstIndex { $0.path == "R/small.json" })
+        let digest = records[index].digest
+        records[index].digest = FileDigest(sha256: digest.sha256, crc32: digest.crc32 ^ 0xFFFF)
+        cache.files = FileRecords(records)
         try Data(cache.serialized()).write(to: URL(fileURLWithPath: location))
         // Another level rewrites the pack with what the cache knows of its files.
         let rebuilt = try CommandRunner.run(

@@ -7,8 +7,8 @@ import Testing
 @testable import ODRPackFormats
 @testable import ODRPackPlatform
 
-/// The state file's format 4 (`BuildState+Encoding`): fixed-size records and each path once, written as a stream, and
-/// never trusted unless whole and undamaged.
+/// The state file's format 5 (`BuildState+Encoding`): a record per file with its path and pack, written as a stream,
+/// read back a window at a time, and never trusted unless whole and undamaged.
 @Suite struct StateFileTests {
     static let stamp = FileStamp(
         size: 12, modificationNanoseconds: 1_700_000_000_123_456_789, changeNanoseconds: 1_700_000_000_000_000_001,
@@ -26,15 +26,15 @@ import Testing
                 sha[31] = 0xA5
                 return .init(
                     path: path, stamp: stamp,
-                    digest: sha.withUnsafeBytes { FileDigest(sha256Bytes: $0, crc32: UInt32(index)) })
+                    digest: sha.withUnsafeBytes { FileDigest(sha256Bytes: $0, crc32: UInt32(index)) }, pack: index % 2)
             })
         state.packs = [
             "com.example.a": .init(
                 fileName: "a.assetpack", archiveKey: "k", archiveSize: 1, archiveSha256: "s", contentHash: "c",
-                uncompressedSize: 2, archiveStamp: "f1", files: (0..<UInt32(count)).filter { $0 % 2 == 0 }),
+                uncompressedSize: 2, archiveStamp: "f1", fileCount: (count + 1) / 2),
             "com.example.b": .init(
                 fileName: "b.assetpack", archiveKey: "k", archiveSize: 1, archiveSha256: "s", contentHash: "c",
-                uncompressedSize: 2, archiveStamp: "f2", files: (0..<UInt32(count)).filter { $0 % 2 == 1 }),
+                uncompressedSize: 2, archiveStamp: "f2", fileCount: count / 2),
         ]
         var replay = BuildState.Replay()
         replay.inputs = "i"
@@ -63,16 +63,16 @@ import Testing
         #expect(FileDigest(sha256: "xyz", crc32: 7).sha256 == String(repeating: "f", count: 64))
     }
 
-    /// A file costs exactly its 84-byte record, its path's bytes and its 4-byte place in its pack's list.
-    @Test func aStateHoldsEachFileInEightyEightBytesAndItsPath() {
+    /// A file costs exactly its 84-byte record and its path's bytes.
+    @Test func aStateHoldsEachFileInEightyFourBytesAndItsPath() {
         let empty = Self.state(files: 0).serialized()
         for count in [1, 2, 1000] {
             let state = Self.state(files: count)
             let pathBytes = state.files.reduce(0) { $0 + $1.path.utf8.count }
-            #expect(state.serialized().count == empty.count + count * 88 + pathBytes)
+            #expect(state.serialized().count == empty.count + count * 84 + pathBytes)
         }
-        // 1000 files named like these (13,890 bytes of paths): format 3 took 149,890 bytes.
-        #expect(Self.state(files: 1000).serialized().count - empty.count == 101_890)
+        // 1000 files named like these (13,890 bytes of paths): format 4 took 101,890 bytes, format 3 149,890.
+        #expect(Self.state(files: 1000).serialized().count - empty.count == 97_890)
     }
 
     @Test func aStateReadsBackExactlyFromItsOwnBytes() throws {
@@ -80,14 +80,13 @@ import Testing
         let data = state.serialized()
         let read = try #require(BuildState.parse(data))
         #expect(read == state)
-        guard case .table = read.files.storage else {
+        guard case .stored = read.files.storage else {
             Issue.record("the records are read where they lie")
             return
         }
+        let records = Array(state.files)
         for index in [0, 17, 299] {
-            let record = state.files[index]
-            #expect(read.file(atPath: record.path) == record)
-            #expect(read.index(ofFileAtPath: record.path) == index)
+            #expect(read.file(atPath: records[index].path) == records[index])
         }
         #expect(read.file(atPath: "R/file1.jso") == nil && read.file(atPath: "R/file99.json!") == nil)
         #expect(read.file(atPath: "") == nil && read.file(atPath: "\u{10FFFF}") == nil)
@@ -97,10 +96,12 @@ import Testing
         let project = try TemporaryProject()
         try state.write(to: project.path("x.state"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: project.path("x.state"))) == Data(data))
-        #expect(BuildState.read(project.path("x.state"), fileRecords: true) == state)
+        let fromFile = try #require(BuildState.read(project.path("x.state"), fileRecords: true))
+        #expect(fromFile == state)
+        // Read from the file, a window at a time, the records are the same again (the descriptor stays open).
+        #expect(Array(fromFile.files) == records && fromFile.serialized() == data)
         var head = state
         head.files = []
-        for id in head.packs.keys { head.packs[id]!.files = [] }
         #expect(BuildState.read(project.path("x.state"), fileRecords: false) == head)
     }
 
@@ -169,22 +170,88 @@ import Testing
         #expect(again.written.isEmpty && again.bytesRead == 0)
     }
 
-    /// A state whose CRCs are right but one record's path start is out of range (a forged or foreign file) is
-    /// damage, not a trap: 2^40 and 2^63 (which no Int holds), in the first and a later record.
-    @Test(arguments: [(UInt64(1) << 40, 1), (UInt64(1) << 63, 1), (UInt64.max, 2), (UInt64(1) << 63, 0)])
-    func aPathStartOutOfRangeIsDamage(pathStart: UInt64, record: Int) {
+    /// A state whose CRCs are right but one record's path length reaches past the records (a forged or foreign file)
+    /// is damage, not a trap or a huge allocation: 2^31 and 2^32 - 1, in the first and a later record, and one byte
+    /// too many in the last.
+    @Test(arguments: [(UInt32(1) << 31, 0), (UInt32.max, 1), (UInt32.max, 2), (UInt32(13), 2)])
+    func aPathLengthOutOfRangeIsDamage(length: UInt32, record: Int) {
         var data = Self.state(files: 3).serialized()
         let headLength = data.withUnsafeBytes {
             Int($0.loadUnaligned(fromByteOffset: BuildState.magic.count, as: Int64.self).littleEndian)
         }
         let filesStart = BuildState.magic.count + 8 + headLength + 8
-        let offset = filesStart + 16 + record * FileRecords.recordSize + 72
+        // R/file0.json, R/file1.json, R/file2.json: 12 bytes each.
+        let offset = filesStart + 8 + record * (StateRecordReader.fixedSize + 12)
         data.withUnsafeMutableBytes { raw in
-            raw.storeBytes(of: pathStart.littleEndian, toByteOffset: offset, as: UInt64.self)
+            #expect(raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self) == UInt32(12).littleEndian)
+            raw.storeBytes(of: length.littleEndian, toByteOffset: offset, as: UInt32.self)
             let crc = CRC32.update(0, UnsafeRawBufferPointer(rebasing: raw[filesStart..<(raw.count - 8)]))
             raw.storeBytes(of: Int64(crc).littleEndian, toByteOffset: raw.count - 8, as: Int64.self)
         }
         #expect(BuildState.parse(data) == nil)
+    }
+
+    /// The reader gives every record whatever its window: smaller than a record (the window moves for each one) or
+    /// than a path (it grows for that one), from a file or from memory.
+    @Test(arguments: [1, 100, 97, 1 << 18])
+    func theReaderReadsEveryRecordThroughAnyWindow(window: Int) throws {
+        var state = Self.state(files: 40)
+        var records = Array(state.files)
+        records[7].path = "R/file14" + String(repeating: "x", count: 700)
+        records.sort { $0.path.precedesByCodePoint($1.path) }
+        state.files = FileRecords(records)
+        let data = state.serialized()
+        let project = try TemporaryProject()
+        try state.write(to: project.path("x.state"))
+        for read in [BuildState.parse(data), BuildState.read(project.path("x.state"), fileRecords: true)] {
+            guard case .stored(let stored) = try #require(read).files.storage else {
+                Issue.record("the records are read where they lie")
+                return
+            }
+            let reader = StateRecordReader(stored, windowSize: window)
+            var got: [BuildState.FileRecord] = []
+            while reader.next() {
+                got.append(
+                    .init(
+                        path: String(decoding: reader.path, as: UTF8.self), stamp: reader.stamp, digest: reader.digest,
+                        pack: reader.pack))
+            }
+            #expect(reader.atEnd && !reader.damaged && got == records)
+        }
+    }
+
+    /// A build's state, read back from its file, gives the next build exactly the digests it recorded for the files
+    /// whose stamps are as recorded, and reads nothing; a file whose stamp changed is read again, and only that one.
+    @Test func aStateWhoseStampsMatchGivesBackTheSameDigests() throws {
+        let reuse = EntryReuseTests()
+        let project = try reuse.project()
+        let built = try reuse.build(project, after: nil)
+        try built.state.write(to: project.path("x.state"))
+        var read = try #require(BuildState.read(project.path("x.state"), fileRecords: true))
+        read.files.gate(by: ReadStart(time: .max, device: built.plan.packs[0].files[0].stamp.device, tick: 1))
+        let options = reuse.options(project, "out")
+        let output = OnDemandResourcesOutput(
+            plan: built.plan, options: options, rootPath: built.state.rootPath,
+            ownership: OutputOwnership.load(outputPath: options.outputPath, state: read, needsManifest: false))
+        let again = try PackReuse(
+            plan: built.plan, previous: read, rootPath: built.state.rootPath, archiveKeys: output.archiveKeys,
+            fileNames: output.fileNames, packsPath: output.packsPath, jobs: 2)
+        #expect(again.bytesRead == 0 && again.toWrite.isEmpty && again.reused.count == built.plan.packs.count)
+        for pack in built.plan.packs { #expect(again.facts[pack.id] == built.facts[pack.id], "\(pack.id)") }
+
+        // One record's stamp no longer vouches: that file alone is read again, to the same digest.
+        var records = Array(read.files)
+        let touched = try #require(records.firstIndex { $0.path == "Level/Text/part3.json" })
+        records[touched].stamp = FileRecords.unknownStamp
+        read.files = FileRecords(records)
+        let touchedAgain = try PackReuse(
+            plan: built.plan, previous: read, rootPath: built.state.rootPath, archiveKeys: output.archiveKeys,
+            fileNames: output.fileNames, packsPath: output.packsPath, jobs: 2)
+        let size = try #require(built.plan.packs.lazy.flatMap { $0.files }.first { $0.path == records[touched].path })
+            .size
+        #expect(touchedAgain.bytesRead == size && size > 0)
+        #expect(touchedAgain.reused.count == built.plan.packs.count)
+        for pack in built.plan.packs { #expect(touchedAgain.facts[pack.id] == built.facts[pack.id], "\(pack.id)") }
     }
 }
 
@@ -210,7 +277,7 @@ extension BuildCommandTests {
                     return data
                 }
             ),
-            ("format 3", { Data("odrpack-state 3".utf8) + $0.dropFirst("odrpack-state 4".utf8.count) }),
+            ("format 4", { Data("odrpack-state 4".utf8) + $0.dropFirst("odrpack-state 5".utf8.count) }),
             ("foreign", { _ in Data("{\"not\": \"a state\"}\n".utf8) }),
             ("empty", { _ in Data() }),
         ]
