@@ -111,14 +111,11 @@ package struct BuildPipeline {
             }
             let builder = PackBuilder(options: options, progress: progress)
             let loader = PreviousBuildLoader(builder)
-            // Sorted while only this build holds it, in place: sorted by resolution, which does not hold it alone (the
-            // planner's arguments keep it), every folder's entries would be copied, the whole tree twice at once.
-            scanned?.sortByName()
+            // Handed over: held here too, the check's scan would outlive planning (77 bytes a file), and resolution's
+            // sort and walk would copy its folders instead of freeing them.
             var result = try ProjectPlanner().plan(
-                manifestPath: manifestPath, format: options.format, tree: scanned,
+                manifestPath: manifestPath, format: options.format, tree: FileTreeHandOff(scanned.take()),
                 alreadyChecked: { loader.previous.alreadyChecked($0) })
-            // The check's scan is resolution's alone from here: held here, it would outlive planning (77 bytes a file).
-            scanned = nil
             guard let plan = result.plan, let resolution = result.resolution, !result.diagnostics.hasErrors else {
                 return .notBuilt(result)
             }

@@ -7,11 +7,12 @@ package struct ProjectPlanner {
 
     /// - Parameter profile: a profile name from the command line, overriding the manifest's.
     /// - Throws: `ODRPackError.unusableInput` when the manifest cannot be read at all.
-    /// - Parameter tree: a scan of resources-root made earlier (`UpToDateCheck`), used if it is of that folder.
+    /// - Parameter tree: a scan of resources-root made earlier (`UpToDateCheck`), used if it is of that folder; handed
+    ///   over, so that resolution frees it as it walks.
     /// - Parameter alreadyChecked: files a previous build checked (see `PreviousBuild.alreadyChecked`).
     /// - Parameter listUntagged: list the files that stay in the app (`Resolution.untaggedFiles`).
     package func plan(
-        manifestPath: String, profile: String? = nil, format: PackFormat = .odr, tree: FileTree? = nil,
+        manifestPath: String, profile: String? = nil, format: PackFormat = .odr, tree: FileTreeHandOff? = nil,
         listUntagged: Bool = false,
         alreadyChecked: @escaping ([ResolvedResource]) -> [Bool] = { $0.map { _ in false } }
     ) throws -> PlanResult {
@@ -27,7 +28,7 @@ package struct ProjectPlanner {
     package func plan(
         manifest: TagManifest, profile: String? = nil, format: PackFormat = .odr,
         manifestDiagnostics: [Diagnostic] = [],
-        tree: FileTree? = nil, listUntagged: Bool = false,
+        tree: FileTreeHandOff? = nil, listUntagged: Bool = false,
         alreadyChecked: @escaping ([ResolvedResource]) -> [Bool] = { $0.map { _ in false } }
     ) -> PlanResult {
         guard let limits = manifest.limits(profileName: profile, format: format) else {

@@ -10,8 +10,9 @@ struct ResourceResolver {
     /// Which of the tagged files (sorted by path) a previous build already checked with the same metadata:
     /// their first bytes are not read again. Asked only after the walk, so the previous build's cache can load meanwhile.
     let alreadyChecked: ([ResolvedResource]) -> [Bool]
-    /// A scan made earlier (by the build's up-to-date check); used when it is of resources-root.
-    let tree: FileTree?
+    /// A scan made earlier (by the build's up-to-date check); used when it is of resources-root, and taken from the
+    /// hand-off so that the walk alone holds it and frees each folder as it goes.
+    let tree: FileTreeHandOff?
     let fileSystem: any ResourceFileSystem
     /// A file name that marks a folder as output, never resources (a build folder under resources-root holds one).
     let outputMarker: String?
@@ -19,7 +20,7 @@ struct ResourceResolver {
     var listsUntagged = false
 
     init(
-        manifest: TagManifest, tree: FileTree? = nil, fileSystem: any ResourceFileSystem = LocalFileSystem(),
+        manifest: TagManifest, tree: FileTreeHandOff? = nil, fileSystem: any ResourceFileSystem = LocalFileSystem(),
         outputMarker: String? = nil,
         alreadyChecked: @escaping ([ResolvedResource]) -> [Bool] = { $0.map { _ in false } }
     ) {
@@ -34,7 +35,7 @@ struct ResourceResolver {
         var walk = Walk(
             manifest: manifest, fileSystem: fileSystem, outputMarker: outputMarker, alreadyChecked: alreadyChecked)
         if listsUntagged { walk.untaggedFiles = [] }
-        walk.run(tree: tree)
+        walk.run(tree: tree?.take())
         return walk.finish()
     }
 }
@@ -116,7 +117,7 @@ private struct Walk {
         return manifest.entries[index].selectorLocation
     }
 
-    mutating func run(tree: FileTree?) {
+    mutating func run(tree: consuming FileTree?) {
         let rootURL = manifest.resourcesRootURL
         let rootLocation = manifest.resourcesRoot.location ?? manifest.keyLocations["resources-root"]
         guard case .success(let real) = fileSystem.resolvedPath(rootURL.path) else {
@@ -140,11 +141,16 @@ private struct Walk {
             return
         }
         let reach = self.reach
-        var scanned =
-            tree.flatMap { $0.path == rootPath ? $0 : nil }
-            ?? (ignoresUntagged
+        // Taken out of the parameter, so that `scanned` alone holds the tree and each folder taken frees its entries.
+        var scanned: FileTree
+        if let given = tree.take(), given.path == rootPath {
+            scanned = given
+        } else {
+            scanned =
+                ignoresUntagged
                 ? fileSystem.scan(rootPath, descending: { reach.mayHoldResources(Array($0)) })
-                : fileSystem.scan(rootPath))
+                : fileSystem.scan(rootPath)
+        }
         scanned.sortByName()
         fingerprint = scanned.fingerprint
         // Room for every regular file at once: growing by doubling would hold up to three times the final array.
