@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <errno.h>
 #include <unistd.h>
 #include "CSystem.h"
 
@@ -34,5 +35,15 @@ long long odrpack_file_system_type(const char *path) {
 void odrpack_release_free_memory(void) {
 #ifdef __GLIBC__
     malloc_trim(0);
+#endif
+}
+
+int odrpack_open_unlinked(const char *folder) {
+#if defined(__linux__) && defined(O_TMPFILE)
+    return open(folder, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+#else
+    (void)folder;
+    errno = EOPNOTSUPP;
+    return -1;
 #endif
 }

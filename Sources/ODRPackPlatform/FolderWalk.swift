@@ -11,7 +11,7 @@ package enum FolderWalk {
         package let status: FileStatus
     }
 
-    /// Every entry under `root`.
+    /// Every entry under `root`, in the order `walk` visits them.
     /// - Parameters:
     ///   - slashedFolders: order a folder's name as if it ended with "/" (a zip's entry order, docs/build-output.md).
     ///   - skipping: names to leave out, with all they hold.
@@ -22,6 +22,20 @@ package enum FolderWalk {
         entering: (Entry) -> Bool = { _ in true }
     ) throws -> [Entry] {
         var entries: [Entry] = []
+        try walk(under: root, slashedFolders: slashedFolders, skipping: skipping, entering: entering) {
+            entries.append($0)
+        }
+        return entries
+    }
+
+    /// Visits every entry under `root` as it goes, depth first: a folder, then what it holds, siblings sorted by name
+    /// (with `slashedFolders`, the order of the entries' paths by their bytes, folders as "name/"). Only the folders on
+    /// the way down are held, each with its sorted children, never the whole tree: an IPA of a million files zips as
+    /// it walks. The parameters and errors are those of `entries`; an error `visit` throws ends the walk.
+    package static func walk(
+        under root: String, slashedFolders: Bool = false, skipping: (String) -> Bool = { _ in false },
+        entering: (Entry) -> Bool = { _ in true }, _ visit: (Entry) throws -> Void
+    ) throws {
         func walk(_ relative: String) throws {
             let folder = relative.isEmpty ? root : root + "/" + relative
             let names: [String]
@@ -39,11 +53,10 @@ package enum FolderWalk {
                 children.append((key, Entry(path: path, name: name, status: status)))
             }
             for child in children.sorted(by: { $0.key.precedesByCodePoint($1.key) }) {
-                entries.append(child.entry)
+                try visit(child.entry)
                 if child.entry.status.kind == .directory && entering(child.entry) { try walk(child.entry.path) }
             }
         }
         try walk("")
-        return entries
     }
 }

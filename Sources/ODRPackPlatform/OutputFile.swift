@@ -23,8 +23,9 @@ package struct OutputFile {
         guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
     }
 
-    package func finish(time: Int64) throws {
-        SystemCall.startWriteback(descriptor)
+    /// Sets the mode and the time; with `startingWriteback`, starts writing the file's pages to the disk.
+    package func finish(time: Int64, startingWriteback: Bool = true) throws {
+        if startingWriteback { SystemCall.startWriteback(descriptor) }
         guard fchmod(descriptor, 0o644) == 0 else { throw ODRPackError.system("cannot set the mode of '\(path)'") }
         let times = Self.times(time)
         guard futimens(descriptor, times) == 0 else { throw ODRPackError.system("cannot set the time of '\(path)'") }

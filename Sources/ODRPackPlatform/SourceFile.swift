@@ -33,7 +33,8 @@ package struct SourceFile {
             throw ODRPackError.fileChanged(
                 "'\(name)' changed after it was planned: run the build again once it is stable")
         }
-        SystemCall.adviseSequentialRead(descriptor)
+        // Read-ahead advice matters past the kernel's own window (128 KiB); for a smaller file it is a call for nothing.
+        if size > 128 << 10 { SystemCall.adviseSequentialRead(descriptor) }
     }
 
     package func close() { SystemCall.closeFile(descriptor) }

@@ -228,13 +228,21 @@ package struct AppThinner {
         _ chunk: [RemovedFiles.Entry], of packs: [BuildManifest.Pack], in location: Location,
         into found: inout PackedFiles, converted: inout (count: Int, first: String?), matched: inout Set<String>
     ) throws {
+        // Each folder's real path once, not a realpath (a readlink for every part of the path) per file.
+        var realFolders: [PathKey: String] = [:]
+        for index in chunk {
+            let folder = Self.folder(of: location.base + "/" + packs[Int(index.pack)].files[Int(index.file)].path)
+            if realFolders[PathKey(folder)] == nil { realFolders[PathKey(folder)] = (try? Self.realPath(folder)) ?? "" }
+        }
         let findings = try parallelMap(
             chunk, jobs: SystemCall.processorCount, perWorker: { ReadBuffer(size: 1 << 20) }
         ) { buffer, index in
             let (pack, file) = (packs[Int(index.pack)], packs[Int(index.pack)].files[Int(index.file)])
+            let path = location.base + "/" + file.path
             return try Self.compare(
-                location.base + "/" + file.path, with: file, pack: pack.tags.joined(separator: "+"),
-                insideOf: location.realApp, buffer: buffer)
+                path, with: file, pack: pack.tags.joined(separator: "+"), insideOf: location.realApp,
+                realFolder: realFolders[PathKey(Self.folder(of: path))].flatMap { $0.isEmpty ? nil : $0 },
+                buffer: buffer)
         }
         for (index, finding) in zip(chunk, findings) {
             let item = (pack: packs[Int(index.pack)], file: packs[Int(index.pack)].files[Int(index.file)])
@@ -406,9 +414,11 @@ package struct AppThinner {
 
     /// Whether the app's file at `path` is missing, holds the pack's bytes, or differs (the reason completes
     /// "'path' in the app ...").
+    /// - Parameter realFolder: the real path of `path`'s folder, when known: a regular file is no link, so its real
+    ///   path is that and its name.
     static func compare(
         _ path: String, with file: BuildManifest.File, pack: String, insideOf realApp: String,
-        buffer: ReadBuffer
+        realFolder: String? = nil, buffer: ReadBuffer
     ) throws -> Finding {
         let status: FileStatus
         switch LocalFileSystem().status(path, followingLinks: false) {
@@ -420,7 +430,8 @@ package struct AppThinner {
         guard status.kind == .regular else {
             return .differs("is not a regular file, unlike its copy in pack '\(pack)'", size: nil)
         }
-        guard RelativePath.absolutePath(try realPath(path), isInside: realApp) else {
+        let real = try realFolder.map { $0 + "/" + Self.name(of: path) } ?? realPath(path)
+        guard RelativePath.absolutePath(real, isInside: realApp) else {
             return .differs(
                 "is reached through a symbolic link that leaves the app, so thin will not remove it", size: nil)
         }
@@ -448,6 +459,18 @@ package struct AppThinner {
             let second = try? SourceFile.sha256(of: other, size: right.stamp.size, buffer: buffer)
         else { return false }
         return first.sha256 == second.sha256
+    }
+
+    /// Everything before the last "/" byte (a name may start with a combining mark, which a Character "/" would miss).
+    private static func folder(of path: String) -> String {
+        path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(decoding: path.utf8[..<$0], as: UTF8.self) } ?? "."
+    }
+
+    /// Everything after the last "/" byte.
+    private static func name(of path: String) -> String {
+        path.utf8.lastIndex(of: UInt8(ascii: "/")).map {
+            String(decoding: path.utf8[path.utf8.index(after: $0)...], as: UTF8.self)
+        } ?? path
     }
 
     static func realPath(_ path: String) throws -> String {

@@ -1,7 +1,7 @@
 #ifndef ODRPACK_CSYSTEM_H
 #define ODRPACK_CSYSTEM_H
 
-/// A Linux call that Swift's Glibc module does not show (it needs _GNU_SOURCE). Only `SystemCall` uses it.
+/// Linux calls that Swift's Glibc module does not show (they need _GNU_SOURCE). Only Platform uses them.
 
 /// sync_file_range(2) with SYNC_FILE_RANGE_WRITE: starts writing a file's dirty pages without waiting.
 int odrpack_start_writeback(int descriptor);
@@ -12,5 +12,9 @@ long long odrpack_file_system_type(const char *path);
 
 /// malloc_trim(0) where glibc has it (<malloc.h>, which Swift's Glibc module does not show); nothing elsewhere.
 void odrpack_release_free_memory(void);
+
+/// open(2) of a new file in `folder` with O_TMPFILE (no name; gone with its last descriptor), for reading and writing;
+/// -1 with errno set where the system or the file system has no O_TMPFILE.
+int odrpack_open_unlinked(const char *folder);
 
 #endif

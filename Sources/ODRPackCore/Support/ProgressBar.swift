@@ -24,6 +24,9 @@ package final class ProgressBar: Sendable {
     private let style: ProgressStyle
     private let counts: Locked<Counts>
 
+    /// Whether anything is drawn: totals that cost a pass of their own are worth finding only then.
+    package var isShown: Bool { style != .none }
+
     package init(style: ProgressStyle, unit: String = "packs") {
         self.style = style
         counts = Locked(Counts(unit: unit))

@@ -22,14 +22,29 @@ package final class AssetPackZipWriter {
     private var offset: UInt64 = 0
     private var hasher = SHA256Hasher.paired()
     private var records = CentralRecords()
+    /// The central directory's records held in memory at most (names and fixed records, about 2 MiB): past it they
+    /// go to `spill` as their final bytes, so an archive of a million entries holds what one of thousands does.
+    static let centralMemoryLimit = 2 << 20
+    private let centralMemoryLimit: Int
+    private let makeSpill: () throws -> SpillFile
+    /// The central directory's first `spilledCount` headers, made at first need; `finish` copies them back.
+    private var spill: SpillFile?
+    private var spilledCount = 0
 
     /// - Parameters:
     ///   - descriptor: an open, empty file the caller closes; `path` names it in errors.
     ///   - entryTime: every entry's modification time, seconds since 1970 (UTC).
     ///   - level: zlib level for deflated entries; nil when no entry is deflated.
-    package init(descriptor: Int32, path: String, entryTime: Int64, level: Int?) throws {
+    ///   - centralMemoryLimit: the bytes of central records held before they spill (a test's small one).
+    ///   - makeSpill: makes the file the records spill to (a test's full one); by default unnamed, beside `path`.
+    package init(
+        descriptor: Int32, path: String, entryTime: Int64, level: Int?,
+        centralMemoryLimit: Int = AssetPackZipWriter.centralMemoryLimit, makeSpill: (() throws -> SpillFile)? = nil
+    ) throws {
         self.descriptor = descriptor
         self.path = path
+        self.centralMemoryLimit = centralMemoryLimit
+        self.makeSpill = makeSpill ?? { try SpillFile(beside: path) }
         (dosTime, dosDate) = ZipFormat.dosDateTime(entryTime)
         deflater = try level.map { try Deflater(level: $0) }
         pending.reserveCapacity(pendingCapacity)
@@ -58,6 +73,8 @@ package final class AssetPackZipWriter {
         _ name: String, _ data: EntryData, size: Int64 = 0, crc: UInt32 = 0, hashingContent: Bool = false,
         mode: UInt32? = nil, pieces: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void = { _ in }
     ) throws -> String? {
+        // Here, where every record so far is final (its mode set): what spills is the directory's last word on them.
+        if records.memory >= centralMemoryLimit { try spillRecords() }
         let recordsBefore = records.count
         defer { if let mode, records.count > recordsBefore { records.setLastMode(mode) } }
         var content: SHA256Hasher? = hashingContent ? SHA256Hasher.paired() : nil
@@ -197,18 +214,49 @@ package final class AssetPackZipWriter {
         offset = to + count
     }
 
-    /// Writes the central directory; returns the archive's size and SHA-256.
+    /// Writes the central directory (the spilled headers, then those in memory); returns the archive's size and
+    /// SHA-256.
     package func finish() throws -> (size: Int64, sha256: String) {
         let directoryOffset = offset
+        if let spill {
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.spillChunk, alignment: 16)
+            defer { buffer.deallocate() }
+            var unhashed: SHA256Hasher?
+            try spill.read(through: buffer) { try emit($0, alsoHashingInto: &unhashed) }
+        }
         for index in 0..<records.count {
             try emitBytes(ZipHeaders.central(records.record(at: index), dosTime: dosTime, dosDate: dosDate))
         }
         let directorySize = offset - directoryOffset
         let end = ZipHeaders.end(
-            entryCount: UInt64(records.count), directoryOffset: directoryOffset, directorySize: directorySize)
+            entryCount: UInt64(spilledCount + records.count), directoryOffset: directoryOffset,
+            directorySize: directorySize)
         try emitBytes(end)
         try flush()
         return (Int64(offset), hasher.finalize())
+    }
+
+    /// The bytes the spill is written and read back in.
+    private static let spillChunk = 1 << 20
+
+    /// Appends the central headers of the records in memory to the spill file (made now if need be) and forgets them.
+    /// - Throws: `ODRPackError.systemCall` ("cannot write '<path>'") when the spill cannot be made or written (a full
+    ///   disk): the archive is then unfinished, and its caller removes it as after any other write error.
+    private func spillRecords() throws {
+        let spill = try self.spill ?? makeSpill()
+        self.spill = spill
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Self.spillChunk + Int(UInt16.max) + 256)
+        for index in 0..<records.count {
+            bytes += ZipHeaders.central(records.record(at: index), dosTime: dosTime, dosDate: dosDate)
+            if bytes.count >= Self.spillChunk {
+                try bytes.withUnsafeBytes { try spill.append($0) }
+                bytes.removeAll(keepingCapacity: true)
+            }
+        }
+        try bytes.withUnsafeBytes { try spill.append($0) }
+        spilledCount += records.count
+        records.removeAll()
     }
 
     // MARK: Headers
@@ -369,8 +417,8 @@ package final class AssetPackZipWriter {
     }
 }
 
-/// The central directory's records until `finish`: every name in one byte arena and the rest in a fixed-size record,
-/// so a pack of a million entries holds about 48 bytes an entry besides its name, not an array per name
+/// The central directory's records until they spill or `finish` writes them: every name in one byte arena and the
+/// rest in a fixed-size record, about 48 bytes an entry besides its name, not an array per name
 /// (docs/build-output.md#bounded).
 private struct CentralRecords {
     private struct Stored {
@@ -389,6 +437,15 @@ private struct CentralRecords {
     private var stored: [Stored] = []
 
     var count: Int { stored.count }
+
+    /// The bytes the records take (without the arrays' spare capacity, at most as much again).
+    var memory: Int { names.count + stored.count * MemoryLayout<Stored>.stride }
+
+    /// Forgets every record, keeping the arrays' capacity for the next ones.
+    mutating func removeAll() {
+        names.removeAll(keepingCapacity: true)
+        stored.removeAll(keepingCapacity: true)
+    }
 
     mutating func append(_ record: ZipHeaders.Record) {
         names.append(contentsOf: record.name)

@@ -19,7 +19,8 @@ enum AppCopy {
     static func copyTree(_ source: String, to destination: String) throws {
         try OutputFolder.makeFolder(destination)
         var folders: [(String, FileMode)] = []
-        for entry in try FolderWalk.entries(under: source) {
+        let buffer = ReadBuffer(size: 1 << 20)
+        try FolderWalk.walk(under: source) { entry in
             let from = source + "/" + entry.path
             let to = destination + "/" + entry.path
             switch entry.status.kind {
@@ -30,8 +31,8 @@ enum AppCopy {
                 try link(
                     to, target: try fileOperation { try FileManager.default.destinationOfSymbolicLink(atPath: from) })
             case .regular:
-                try FileCopy.copy(from, to: to)
-                try setPermissions(to, entry.status.permissions)
+                try FileCopy.copy(
+                    from, to: to, size: entry.status.stamp.size, permissions: entry.status.permissions, buffer: buffer)
             case .other:
                 throw ODRPackError.unusableInput(
                     "'\(from)' is neither a file, a folder nor a symbolic link: an app bundle holds only those")

@@ -18,16 +18,24 @@ enum IPAArchiver {
     static func archive(
         _ root: String, to path: String, entryTime: Int64, progress: ProgressBar = ProgressBar(style: .none)
     ) throws -> Int64 {
-        let entries = try FolderWalk.entries(under: root, slashedFolders: true)
-        let files = entries.filter { $0.status.kind == .regular }
-        progress.begin(
-            units: files.count, bytes: files.lazy.map(\.status.stamp.size).saturatingSum, unit: "files")
+        if progress.isShown {
+            // The bar's totals, from a walk that keeps only counts.
+            var (files, bytes) = (0, Int64(0))
+            try FolderWalk.walk(under: root, slashedFolders: true) { entry in
+                guard entry.status.kind == .regular else { return }
+                files += 1
+                bytes = [bytes, entry.status.stamp.size].saturatingSum
+            }
+            progress.begin(units: files, bytes: bytes, unit: "files")
+        }
         let descriptor = try SystemCall.createFile(path)
         defer { SystemCall.closeFile(descriptor) }
         let writer = try AssetPackZipWriter(descriptor: descriptor, path: path, entryTime: entryTime, level: level)
         let measure = try Deflater(level: level)
         let buffer = ReadBuffer(size: inMemoryLimit)
-        for entry in entries {
+        // Zipped as walked: the walk's order is the zip's (paths by their bytes, folders as "name/"), and only the
+        // folders on the way down are held, never the whole tree (docs/store.md#ipa).
+        try FolderWalk.walk(under: root, slashedFolders: true) { entry in
             let source = root + "/" + entry.path
             let permissions = UInt32(entry.status.permissions) & 0o777
             switch entry.status.kind {

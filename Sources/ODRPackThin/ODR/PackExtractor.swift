@@ -14,6 +14,10 @@ package enum PackExtractor {
         ].saturatingSum
     }
 
+    /// Files from this size on start their write-back when written; for a smaller one the call costs more than it saves
+    /// (thousands of levels of a few KB: the kernel writes them back in batches anyway).
+    static let writebackSize: Int64 = 1 << 20
+
     /// Writes the pack at `source` into the new folder `destination`; returns the bytes of its files.
     /// - Parameter written: shown the byte count of each piece of a file as it is written (progress).
     package static func extract(
@@ -47,7 +51,7 @@ package enum PackExtractor {
                     try output.write($0)
                     written(Int64($0.count))
                 }
-                try output.finish(time: time)
+                try output.finish(time: time, startingWriteback: size >= writebackSize)
                 total += size
             }
             folders.append((destination, status.stamp.modificationNanoseconds / 1_000_000_000))
@@ -98,7 +102,7 @@ package enum PackExtractor {
                     """
                 )
             }
-            try output.finish(time: time)
+            try output.finish(time: time, startingWriteback: Int64(size) >= writebackSize)
             total += Int64(size)
         }
         folders.append((destination, time))

@@ -41,4 +41,48 @@ import Testing
         let project = try TemporaryProject()
         #expect(throws: ODRPackError.self) { try FolderWalk.entries(under: project.path("missing")) }
     }
+
+    /// The walk that visits as it goes (what an IPA zips from) gives a zip's order: every path's bytes in order, a
+    /// folder as "name/", so no sort of the whole list is needed. Names that trip naive orders: "a-b", "a.b" and "a0"
+    /// around the folder "a" ("-" and "." sort before "/", "0" after it), a folder and a file that share a prefix,
+    /// non-ASCII names (bytes, not Swift's canonical order), and the composed and decomposed "é" as two names.
+    @Test func walkVisitsInTheByteOrderOfSlashedPaths() throws {
+        let project = try TemporaryProject()
+        let composed = "\u{E9}"
+        let decomposed = "e\u{301}"
+        for path in [
+            "a/x", "a/b/c", "a-b", "a.b", "a0", "a/a-", "a/a/z", "ab/y", "Z", "~", "\u{FF21}", "\u{1F600}/f",
+            composed + "/f", decomposed + "/g", "f" + composed, "f" + decomposed, "e/f", "e0", "e-",
+        ] {
+            try project.file(path)
+        }
+        try FileManager.default.createSymbolicLink(atPath: project.path("a/l"), withDestinationPath: "x")
+        let root = project.path("")
+        var visited: [FolderWalk.Entry] = []
+        try FolderWalk.walk(under: root, slashedFolders: true) { visited.append($0) }
+        // The paths' bytes, folders with a final "/", sorted by their bytes: the order a zip lists them in.
+        let expected = try FileManager.default.subpathsOfDirectory(atPath: root).map { path -> [UInt8] in
+            let isFolder = SystemCall.status(root + "/" + path, followingLinks: false)?.kind == .directory
+            return Array(path.utf8) + (isFolder ? [UInt8(ascii: "/")] : [])
+        }.sorted { $0.lexicographicallyPrecedes($1) }
+        let walked = visited.map { Array($0.path.utf8) + ($0.status.kind == .directory ? [UInt8(ascii: "/")] : []) }
+        #expect(walked == expected)
+        #expect(walked.count == 28)
+        #expect(walked.contains(Array(composed.utf8) + [0x2F]) && walked.contains(Array(decomposed.utf8) + [0x2F]))
+        // The whole list is the walk's order.
+        let listed = try FolderWalk.entries(under: root, slashedFolders: true)
+        #expect(listed.map { Array($0.path.utf8) } == visited.map { Array($0.path.utf8) })
+    }
+
+    @Test func anErrorFromTheVisitEndsTheWalk() throws {
+        let project = try project()
+        var visited: [String] = []
+        #expect(throws: ODRPackError.usage("stop")) {
+            try FolderWalk.walk(under: project.path("")) { entry in
+                visited.append(entry.path)
+                if entry.path == "a" { throw ODRPackError.usage("stop") }
+            }
+        }
+        #expect(visited == [".hidden", ".hidden/y", "a"])
+    }
 }

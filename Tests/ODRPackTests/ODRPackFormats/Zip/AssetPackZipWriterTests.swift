@@ -66,4 +66,87 @@ import Testing
         let texts = payloads.indices.map { Data(String(repeating: "text \($0) ", count: 50).utf8) }
         #expect(entryDigests == zip(payloads, texts).flatMap { [sha256Hex(Data($0)), sha256Hex($1)] })
     }
+
+    /// Writes entries of every kind the project writes (folders, files with and without a mode, stored, deflated in
+    /// memory and streamed, names of 1 to 300 bytes) with the central records spilling past `limit` bytes, and returns
+    /// the writer's size and SHA-256 and the file's bytes.
+    func writeMany(
+        _ count: Int, limit: Int = AssetPackZipWriter.centralMemoryLimit, in project: TemporaryProject, name: String
+    ) throws -> (Int64, String, Data) {
+        let path = project.path(name)
+        let descriptor = try SystemCall.createFile(path)
+        defer { SystemCall.closeFile(descriptor) }
+        let writer = try AssetPackZipWriter(
+            descriptor: descriptor, path: path, entryTime: 946_684_800, level: 4, centralMemoryLimit: limit)
+        for index in 0..<count {
+            let folder = "Payload/App.app/W\(index / 100)/" + String(repeating: "n", count: index % 300) + "/"
+            if index % 100 == 0 { try writer.add(folder, .folder, mode: index % 200 == 0 ? 0o040755 : nil) }
+            let bytes = Array("entry \(index) ".utf8) + randomBytes(index % 50, seed: UInt64(index) + 1)
+            try bytes.withUnsafeBytes { raw in
+                let crc = CRC32.update(0, raw)
+                let name = folder + "f\(index)"
+                switch index % 3 {
+                case 0:
+                    try writer.add(name, .archived(raw, deflated: false), size: Int64(raw.count), crc: crc)
+                case 1:
+                    try writer.add(
+                        name, .streamed(deflate: true), size: Int64(raw.count), crc: crc, mode: 0o100755
+                    ) { try $0(raw) }
+                default:
+                    try writer.add(
+                        name, .streamed(deflate: false), size: Int64(raw.count), crc: crc, mode: 0o120777
+                    ) { try $0(raw) }
+                }
+            }
+        }
+        let (size, sha256) = try writer.finish()
+        return (size, sha256, try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// The central directory spilled to a file past the writer's memory limit gives the archive it gives in memory,
+    /// byte for byte (with the archive's SHA-256 and size): a limit of one record spills before every entry, 10,000
+    /// bytes every ~60 entries, and 70,000 entries need the zip64 end records (entry count over 65,535).
+    @Test(arguments: [(3_000, 1), (3_000, 10_000), (70_000, 1 << 20)])
+    func spilledCentralDirectoryIsTheSameArchive(count: Int, limit: Int) throws {
+        let project = try TemporaryProject()
+        let inMemory = try writeMany(count, limit: Int.max, in: project, name: "memory.zip")
+        let spilled = try writeMany(count, limit: limit, in: project, name: "spilled.zip")
+        #expect(spilled.2 == inMemory.2)
+        #expect(spilled.0 == inMemory.0 && spilled.0 == Int64(inMemory.2.count))
+        #expect(spilled.1 == inMemory.1 && spilled.1 == sha256Hex(inMemory.2))
+        // Read back by an independent reader, every entry is there.
+        let reading = try SystemCall.openForReading(project.path("spilled.zip")).get()
+        defer { SystemCall.closeFile(reading) }
+        let directory = try ZipCentralDirectory(descriptor: reading, fileSize: UInt64(spilled.0))
+        #expect(directory.entries.count == count + (count + 99) / 100)
+        // The spill leaves no file beside the archive.
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: project.path("")).sorted() == [
+                "memory.zip", "spilled.zip",
+            ])
+    }
+
+    /// A spill that cannot be written (a full disk) or made fails the entry with the writer's own error, naming the
+    /// archive and the reason: the caller then removes the unfinished archive as after any write error.
+    @Test(.enabled(if: FileManager.default.isWritableFile(atPath: "/dev/full")))
+    func spillOnAFullDiskFailsWithTheWritersError() throws {
+        let project = try TemporaryProject()
+        let path = project.path("full.zip")
+        let descriptor = try SystemCall.createFile(path)
+        defer { SystemCall.closeFile(descriptor) }
+        let writer = try AssetPackZipWriter(
+            descriptor: descriptor, path: path, entryTime: 946_684_800, level: nil, centralMemoryLimit: 1
+        ) { SpillFile(descriptor: open("/dev/full", O_RDWR | O_CLOEXEC), path: path) }
+        try writer.add("a/", .folder)
+        #expect(throws: ODRPackError.systemCall("cannot write '\(path)'", SystemError(ENOSPC))) {
+            try writer.add("a/b/", .folder)
+        }
+        let refusing = try AssetPackZipWriter(
+            descriptor: descriptor, path: path, entryTime: 946_684_800, level: nil, centralMemoryLimit: 1
+        ) { throw ODRPackError.system("cannot write '\(path)'", EACCES) }
+        try refusing.add("a/", .folder)
+        #expect(throws: ODRPackError.systemCall("cannot write '\(path)'", SystemError(EACCES))) {
+            try refusing.add("a/b/", .folder)
+        }
+    }
 }
