@@ -20,8 +20,12 @@ extension BuildManifest {
         private var hashes: [UInt8] = []
         /// The files without a hash, once `hashes` is in use: none in a build's manifest, every one in a plan's.
         private var unhashed: Set<Int> = []
-        /// The sources that differ from the path, by file index.
-        private var sources: [Int: String] = [:]
+        /// The files whose source differs from their path, by increasing index, and those sources' bytes (where each
+        /// ends in `sourceBytes`): a build that moved every file with `into` holds a source a file, so not a
+        /// dictionary entry and a String each (about 150 bytes), but the bytes and 16 more.
+        private var sourced: [Int] = []
+        private var sourceEnds: [Int] = []
+        private var sourceBytes: [UInt8] = []
 
         package init() {}
 
@@ -37,7 +41,7 @@ extension BuildManifest {
         package var endIndex: Int { sizes.count }
 
         package subscript(index: Int) -> File {
-            File(path: path(at: index), source: sources[index], size: sizes[index], sha256: sha256(at: index))
+            File(path: path(at: index), source: source(at: index), size: sizes[index], sha256: sha256(at: index))
         }
 
         /// Room for `count` files whose paths take about `pathBytes` bytes.
@@ -62,6 +66,9 @@ extension BuildManifest {
             exact(&wideEnds)
             exact(&sizes)
             exact(&hashes)
+            exact(&sourced)
+            exact(&sourceEnds)
+            exact(&sourceBytes)
         }
 
         package mutating func append(_ file: File) {
@@ -94,7 +101,11 @@ extension BuildManifest {
                 wideEnds.append(arena.count)
             }
             sizes.append(size)
-            if let source { sources[index] = source }
+            if var source {
+                sourced.append(index)
+                source.withUTF8 { sourceBytes.append(contentsOf: $0) }
+                sourceEnds.append(sourceBytes.count)
+            }
             if let sha256, sha256.count == 32 {
                 if hashes.isEmpty && index > 0 {
                     hashes = [UInt8](repeating: 0, count: index * 32)
@@ -140,7 +151,19 @@ extension BuildManifest {
 
         package func size(at index: Int) -> Int64 { sizes[index] }
 
-        package func source(at index: Int) -> String? { sources[index] }
+        /// The source of file `index` where it differs from its path, found by binary search.
+        package func source(at index: Int) -> String? {
+            guard !sourced.isEmpty else { return nil }
+            var low = 0
+            var high = sourced.count
+            while low < high {
+                let middle = (low + high) / 2
+                if sourced[middle] < index { low = middle + 1 } else { high = middle }
+            }
+            guard low < sourced.count, sourced[low] == index else { return nil }
+            let start = low == 0 ? 0 : sourceEnds[low - 1]
+            return String(decoding: sourceBytes[start..<sourceEnds[low]], as: UTF8.self)
+        }
 
         /// Whether file `index` has a hash.
         package func hasSHA256(at index: Int) -> Bool {

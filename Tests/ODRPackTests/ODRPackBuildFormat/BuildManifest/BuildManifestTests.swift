@@ -367,4 +367,25 @@ import Testing
                 }
             ).allSatisfy { $0.sha256 == nil })
     }
+
+    /// Sources are kept by file index in one byte list: every file that has one gets exactly its own back (the first,
+    /// the last, neighbours, a source that is only NFD-different from its path), and the files between have none.
+    @Test func everySourceIsFoundByItsFileIndex() {
+        var given: [BuildManifest.File] = []
+        for index in 0..<1000 {
+            let source: String? = index % 3 == 0 || index == 999 ? "s\u{301}/\(index)" : nil
+            given.append(BuildManifest.File(path: "p/\(index)", source: source, size: Int64(index), sha256: nil))
+        }
+        let files = BuildManifest.Files(given)
+        #expect(Array(files) == given)
+        for index in [0, 1, 2, 3, 997, 998, 999] {
+            let found: [UInt8]? = files.source(at: index).map { Array($0.utf8) }
+            let wanted: [UInt8]? = given[index].source.map { Array($0.utf8) }
+            #expect(found == wanted)
+        }
+        var moved = given
+        moved[500].source = "elsewhere"
+        #expect(files != BuildManifest.Files(moved))
+        #expect(BuildManifest.Files([BuildManifest.File(path: "a", size: 1, sha256: nil)]).source(at: 0) == nil)
+    }
 }
