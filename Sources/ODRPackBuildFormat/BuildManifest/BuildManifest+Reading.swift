@@ -31,8 +31,10 @@ extension BuildManifest {
     /// Reads a build folder's manifest, or the manifest file itself, as a stream: the document is never held whole
     /// (docs/build-output.md#bounded).
     /// - Parameter chunkSize: the bytes read at a time (tests read a few at a time, so every token crosses a chunk).
+    /// - Parameter keepingSources: false leaves out the files' sources, for a reader that never asks for them (`diff`):
+    ///   a build that moved every file with `into` has one a file.
     /// - Throws: `ODRPackError.unusableInput` when it is missing, unreadable or corrupt (exit 2).
-    package static func load(_ path: String, chunkSize: Int = 1 << 20) throws -> (
+    package static func load(_ path: String, chunkSize: Int = 1 << 20, keepingSources: Bool = true) throws -> (
         manifest: BuildManifest, folder: String
     ) {
         let (file, folder, isFolder) = try location(of: path)
@@ -56,7 +58,7 @@ extension BuildManifest {
             return count
         }
         do {
-            return (try BuildManifest(reading: &reader), folder)
+            return (try BuildManifest(reading: &reader, keepingSources: keepingSources), folder)
         } catch {
             if let failure = reader.readFailure as? SystemError { throw unreadable(failure) }
             throw Self.loadFailure(error, file: file)
@@ -84,8 +86,8 @@ extension BuildManifest {
     }
 
     /// Loads several manifests at once, one per core.
-    package static func loadAll(_ paths: [String]) throws -> [BuildManifest] {
-        try parallelMap(paths) { try load($0).manifest }
+    package static func loadAll(_ paths: [String], keepingSources: Bool = true) throws -> [BuildManifest] {
+        try parallelMap(paths) { try load($0, keepingSources: keepingSources).manifest }
     }
 
     /// Reads the manifest from memory.
@@ -96,7 +98,7 @@ extension BuildManifest {
 
     /// Reads the manifest with `JSONReader`, from memory or a stream; the schema version must come before anything it
     /// decides.
-    package init(reading reader: inout JSONReader) throws {
+    package init(reading reader: inout JSONReader, keepingSources: Bool = true) throws {
         var version: Int?
         var bundle: String?
         var profile: String?
@@ -156,7 +158,7 @@ extension BuildManifest {
                 tags = list
             case "packs":
                 var list: [Pack] = []
-                try reader.array("packs") { list.append(try Pack(&$0)) }
+                try reader.array("packs") { list.append(try Pack(&$0, keepingSources: keepingSources)) }
                 packs = list
             default: try reader.skip()
             }
@@ -261,7 +263,7 @@ extension JSONReader {
 
 extension BuildManifest.Files {
     /// Reads one file object and appends it, its path and hash straight from the reader's bytes.
-    mutating func append(_ reader: inout JSONReader, scratch: inout [UInt8]) throws {
+    mutating func append(_ reader: inout JSONReader, scratch: inout [UInt8], keepingSource: Bool) throws {
         var hasPath = false
         var source: String?
         var size: Int64?
@@ -276,7 +278,9 @@ extension BuildManifest.Files {
                     scratch.append(contentsOf: bytes)
                 }
                 hasPath = true
-            case "source": source = try reader.string("a file's source")
+            case "source":
+                let read = try reader.string("a file's source")
+                if keepingSource { source = read }
             case "size": size = try reader.count("a file's size")
             case "sha256":
                 try withUnsafeMutableBytes(of: &digest) { try reader.sha256("a file's sha256", into: $0) }
@@ -300,7 +304,7 @@ extension BuildManifest.Files {
 }
 
 extension BuildManifest.Pack {
-    init(_ reader: inout JSONReader) throws {
+    init(_ reader: inout JSONReader, keepingSources: Bool = true) throws {
         var id: String?
         var file: String?
         var tags: [String]?
@@ -338,7 +342,9 @@ extension BuildManifest.Pack {
             case "files":
                 var list = BuildManifest.Files()
                 var scratch: [UInt8] = []
-                try reader.array("a pack's files") { try list.append(&$0, scratch: &scratch) }
+                try reader.array("a pack's files") {
+                    try list.append(&$0, scratch: &scratch, keepingSource: keepingSources)
+                }
                 list.shrinkToFit()
                 files = list
             default: try reader.skip()

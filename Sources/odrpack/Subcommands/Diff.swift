@@ -43,7 +43,8 @@ struct Diff: ParsableCommand {
 
     func run() throws {
         let console = output.console
-        let both = try BuildManifest.loadAll([old, new])
+        // Sources are not compared (a file is its destination and content): not held.
+        let both = try BuildManifest.loadAll([old, new], keepingSources: false)
         let (before, after) = (both[0], both[1])
         try BuildDiff.checkComparable(old: before, new: after)
         let diff = BuildDiff(old: before, new: after)
