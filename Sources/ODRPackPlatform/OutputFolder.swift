@@ -11,9 +11,9 @@ package enum OutputFolder {
     package static func makeFolder(_ path: String) throws {
         if mkdir(path, 0o755) == 0 { return }
         var code = errno
-        if code == ENOENT, let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+        if code == ENOENT, let parent = path.splitAtLastSlash()?.folder, !parent.isEmpty {
             // A missing parent: made first, then this folder (the one path of every folder odrpack makes).
-            try makeFolder(String(path[..<slash]))
+            try makeFolder(String(parent))
             if mkdir(path, 0o755) == 0 { return }
             code = errno
         }

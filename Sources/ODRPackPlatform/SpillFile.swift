@@ -20,8 +20,7 @@ package final class SpillFile {
     /// A new empty file in the folder of `path` (on the output's file system, which has the room the output needs).
     /// - Throws: `ODRPackError.systemCall` ("cannot write '<path>'") when none can be made.
     package convenience init(beside path: String) throws {
-        let slash = path.lastIndex(of: "/")
-        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let folder = path.splitAtLastSlash().map { $0.folder.isEmpty ? "/" : String($0.folder) } ?? "."
         if SystemCall.holdsNul(path) { throw ODRPackError.systemCall("cannot write '\(path)'", SystemError(EINVAL)) }
         var descriptor = odrpack_open_unlinked(folder)
         if descriptor < 0 {

@@ -24,7 +24,7 @@ package enum TemporaryName {
 
     /// The temporary path beside `path`, in the same folder.
     package static func path(beside path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return beside(path) }
-        return String(path[...slash]) + beside(String(path[path.index(after: slash)...]))
+        guard let parts = path.splitAtLastSlash() else { return beside(path) }
+        return String(parts.folder) + "/" + beside(String(parts.name))
     }
 }

@@ -128,7 +128,7 @@ package struct AppThinner {
         }
         var base = app
         if let subfolder = options.resourcesPath {
-            let parts = subfolder.split(separator: "/")
+            let parts = subfolder.slashSeparated()
             guard !subfolder.hasPrefix("/"), !parts.isEmpty, !parts.contains(".."), !parts.contains(".") else {
                 throw ODRPackError.unusableInput(
                     "--resources-path '\(subfolder)' must be a relative path inside the app, without '.' or '..'")
@@ -160,7 +160,7 @@ package struct AppThinner {
                 """
             )
         }
-        let relativeBase = options.resourcesPath.map { $0.split(separator: "/").joined(separator: "/") + "/" } ?? ""
+        let relativeBase = options.resourcesPath.map { $0.slashSeparated().joined(separator: "/") + "/" } ?? ""
         return Location(app: app, base: base, realApp: realApp, relativeBase: relativeBase)
     }
 
@@ -290,7 +290,7 @@ package struct AppThinner {
             return []
         }
         func isCatalogItem(_ path: String) -> Bool {
-            path.split(separator: "/").dropLast().contains { $0.lowercased().hasSuffix(".xcassets") }
+            path.slashSeparated().dropLast().contains { $0.lowercased().hasSuffix(".xcassets") }
         }
         func warning(_ packs: [BuildManifest.Pack], all: Bool) -> Diagnostic {
             let pack = packs[0]

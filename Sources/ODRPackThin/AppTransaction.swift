@@ -119,7 +119,7 @@ struct AppTransaction {
             let parent = path[..<slash]
             if parent == previous { continue }
             previous = parent
-            var parts = parent.split(separator: "/")
+            var parts = parent.slashSeparated()
             while !parts.isEmpty {
                 guard folders.insert(filesBase + "/" + parts.joined(separator: "/")).inserted else { break }
                 parts = parts.dropLast()

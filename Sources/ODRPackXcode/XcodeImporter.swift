@@ -192,7 +192,7 @@ package struct XcodeImporter {
                 }
                 let absolute = project.sourceRoot.appendingPathComponent(relative)
                 noteIfMissing(relative, source: "assetTagsByRelativePath")
-                if key.split(separator: "/").contains(where: { $0.hasSuffix(".xcassets") }) {
+                if key.slashSeparated().contains(where: { $0.hasSuffix(".xcassets") }) {
                     add(relative, into: nil, tags, source: "assetTagsByRelativePath")
                     continue
                 }
@@ -317,7 +317,7 @@ package struct XcodeImporter {
     static let versionControlNames: Set<String> = [".git", ".svn", ".hg", ".bzr", "CVS"]
 
     static func isVersionControl(_ path: String) -> Bool {
-        path.split(separator: "/").contains { versionControlNames.contains(String($0)) }
+        path.slashSeparated().contains { versionControlNames.contains(String($0)) }
     }
 
     /// `path` as a glob that matches exactly it: `\` before every `*`, `?`, `[` and `\`.
@@ -343,7 +343,7 @@ package struct XcodeImporter {
         func explicitFolder(of folder: String) -> String? {
             explicitFolders.first { folder == $0 || folder.hasPrefix($0 + "/") }
         }
-        func name(_ path: String) -> String { String(path.split(separator: "/").last ?? "") }
+        func name(_ path: String) -> String { String(path.slashSeparated().last ?? "") }
         var children: [String: [String]] = [:]
         // Folders with a .lproj or explicit folder below them, which one glob cannot place.
         var split = Set<String>()
@@ -351,12 +351,12 @@ package struct XcodeImporter {
             under: absolute, skipping: { $0.hasPrefix(".") || versionControlNames.contains($0) }
         ).filter { $0.status.kind == .directory }.map { key + "/" + $0.path }.filter { !excluded($0) }
         for folder in folders {
-            let parent = String(folder[..<folder.lastIndex(of: "/")!])
+            let parent = String(folder.splitAtLastSlash()!.folder)
             children[parent, default: []].append(folder)
             guard folder.hasSuffix(".lproj") || explicitFolders.contains(folder) else { continue }
             var above = parent
-            while above.count >= key.count, split.insert(above).inserted, let slash = above.lastIndex(of: "/") {
-                above = String(above[..<slash])
+            while above.count >= key.count, split.insert(above).inserted, let parts = above.splitAtLastSlash() {
+                above = String(parts.folder)
             }
         }
         var entries: [(path: String, glob: String?, into: String)] = []
@@ -365,7 +365,7 @@ package struct XcodeImporter {
             if let explicit = explicitFolder(of: folder) {
                 // The folder keeps its name under the explicit folder's, as the files inside it do.
                 let between =
-                    folder == explicit ? [] : folder.dropFirst(explicit.count + 1).split(separator: "/").dropLast()
+                    folder == explicit ? [] : folder.dropFirst(explicit.count + 1).slashSeparated().dropLast()
                 let into =
                     folder == explicit ? "" : ([name(explicit)] + between.map(String.init)).joined(separator: "/")
                 entries.append((folder, nil, into))
@@ -389,7 +389,7 @@ package struct XcodeImporter {
 
     /// A variant group's file goes to its `<language>.lproj`: the folder it is in, else its name (`en`) + `.lproj`.
     static func languageFolder(of path: String, name: String?) -> String {
-        let parts = path.split(separator: "/")
+        let parts = path.slashSeparated()
         if parts.count >= 2, parts[parts.count - 2].hasSuffix(".lproj") { return String(parts[parts.count - 2]) }
         return (name.flatMap { $0.isEmpty || $0.contains("/") ? nil : $0 } ?? "Base") + ".lproj"
     }
@@ -397,10 +397,10 @@ package struct XcodeImporter {
     /// Where a file of a synchronized folder goes, from its path in that folder: into an explicit folder it is in
     /// (keeping that folder's name and what is below it), into its `.lproj` folder, else the bundle's root.
     static func synchronizedDestination(of file: String, explicitFolders: [String]) -> String {
-        let parts = file.split(separator: "/").map(String.init)
+        let parts = file.slashSeparated().map(String.init)
         if let folder = explicitFolders.first(where: { file.hasPrefix($0 + "/") }) {
-            let name = String(folder.split(separator: "/").last ?? "")
-            let below = file.dropFirst(folder.count + 1).split(separator: "/").dropLast()
+            let name = String(folder.slashSeparated().last ?? "")
+            let below = file.dropFirst(folder.count + 1).slashSeparated().dropLast()
             return ([name] + below.map(String.init)).joined(separator: "/")
         }
         if parts.count >= 2, parts[parts.count - 2].hasSuffix(".lproj") { return parts[parts.count - 2] }
@@ -409,9 +409,9 @@ package struct XcodeImporter {
 
     /// The deepest folder that holds every one of these absolute paths (the first is a folder itself).
     static func commonFolder(_ paths: [String]) -> String {
-        var common = paths[0].split(separator: "/").map(String.init)
+        var common = paths[0].slashSeparated().map(String.init)
         for path in paths.dropFirst() {
-            let parts = path.split(separator: "/").map(String.init)
+            let parts = path.slashSeparated().map(String.init)
             var length = 0
             while length < min(common.count, parts.count) && common[length] == parts[length] { length += 1 }
             // A file's own name is never its folder.

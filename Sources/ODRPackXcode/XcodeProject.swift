@@ -184,7 +184,7 @@ package struct XcodeProject {
     static func normalized(_ path: String) -> String {
         var parts: [Substring] = []
         let absolute = path.hasPrefix("/")
-        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+        for part in path.slashSeparated(omittingEmptySubsequences: true) {
             switch part {
             case ".": continue
             case "..":
@@ -197,8 +197,8 @@ package struct XcodeProject {
 
     /// An absolute path relative to an absolute folder, with `..` where it lies outside.
     static func relative(_ path: String, from folder: String) -> String {
-        let a = folder.split(separator: "/")
-        let b = path.split(separator: "/")
+        let a = folder.slashSeparated()
+        let b = path.slashSeparated()
         var common = 0
         while common < min(a.count, b.count) && a[common] == b[common] { common += 1 }
         return (Array(repeating: "..", count: a.count - common) + b[common...].map(String.init)).joined(separator: "/")

@@ -33,7 +33,7 @@ struct PackReuse {
         for index in candidates { isCandidate[index] = true }
         // Each pack's files whose record is as recorded, in the record of the same pack.
         var asRecorded = [Int](repeating: 0, count: packs.count)
-        if previous.rootPath == rootPath, !previous.files.isEmpty {
+        if previous.rootPath.hasSameBytes(as: rootPath), !previous.files.isEmpty {
             let numbers = Dictionary(uniqueKeysWithValues: previous.packs.keys.sorted().enumerated().map { ($1, $0) })
             let recordedNumbers = packs.map { numbers[$0.id] ?? -1 }
             let cursor = previous.files.cursor()

@@ -35,11 +35,12 @@ package enum RecordedChecks {
             let path = folder + "/" + name
             guard let status = SystemCall.status(path, followingLinks: false), status.kind == .regular,
                 newest.map({ status.stamp.modificationNanoseconds > $0.time }) ?? true,
-                BuildState.read(path, fileRecords: false)?.rootPath == rootPath
+                BuildState.read(path, fileRecords: false)?.rootPath.hasSameBytes(as: rootPath) == true
             else { continue }
             newest = (path, status.stamp.modificationNanoseconds)
         }
-        guard let newest, var state = BuildState.read(newest.path, fileRecords: true), state.rootPath == rootPath
+        guard let newest, var state = BuildState.read(newest.path, fileRecords: true),
+            state.rootPath.hasSameBytes(as: rootPath)
         else { return nil }
         state.files.gate(by: state.readStart)
         return state

@@ -83,7 +83,7 @@ struct UpToDateCheck {
         guard options.format == .odr, options.layout == .zip, let inputs, let manifest = result.manifest,
             let resolution = result.resolution, let fingerprint = resolution.fingerprint,
             !manifest.entries.contains(where: {
-                if case .path(let path) = $0.selector { return path.split(separator: "/").contains(".git") }
+                if case .path(let path) = $0.selector { return path.slashSeparated().contains(".git") }
                 return false
             })
         else { return state }

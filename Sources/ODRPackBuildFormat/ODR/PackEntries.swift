@@ -62,7 +62,7 @@ package struct PackEntries: RandomAccessCollection {
                 // Files of one folder come together: only a change of folder compares its components.
                 if (slash != nil) != openIsFolder || !openBytes.withUnsafeBytes({ $0.hasSameBytes(as: folder) }) {
                     let name = String(decoding: folder, as: UTF8.self)
-                    let parts = slash == nil ? [] : name.split(separator: "/", omittingEmptySubsequences: false)
+                    let parts = slash == nil ? [] : name.slashSeparated(omittingEmptySubsequences: false)
                     var common = 0
                     while common < Swift.min(parts.count, openFolders.count)
                         && parts[common].utf8.elementsEqual(openFolders[common].utf8)

@@ -375,7 +375,7 @@ private struct Parsing {
                     """,
                     at: location(intoNode), subject: value)
                 intoValid = false
-            } else if value.split(separator: "/").contains("..") {
+            } else if value.slashSeparated().contains("..") {
                 error(
                     .manifestInvalidValue,
                     """

@@ -1,3 +1,5 @@
+import ODRPackPlatform
+
 /// Lexical handling of the manifest's relative paths.
 package enum RelativePath {
     /// Why a path or glob would reach outside resources-root, or nil when it stays inside.
@@ -42,13 +44,14 @@ package enum RelativePath {
 
     /// Whether the absolute, resolved `path` is `folder` or lies inside it (a link's target, an app's file).
     package static func absolutePath(_ path: String, isInside folder: String) -> Bool {
-        path == folder || path.hasPrefix(folder == "/" ? "/" : folder + "/")
+        // By bytes: Swift's == and hasPrefix take an NFD spelling for the NFC one, another folder on disk.
+        path.utf8.elementsEqual(folder.utf8) || path.utf8.starts(with: (folder == "/" ? "/" : folder + "/").utf8)
     }
 
     /// `./a//b/../c/` → `a/c`; the root itself is ""; nil when `..` leaves the root.
     static func normalize(_ path: String) -> String? {
         var parts: [Substring] = []
-        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+        for part in path.slashSeparated(omittingEmptySubsequences: true) {
             switch part {
             case ".": continue
             case "..":

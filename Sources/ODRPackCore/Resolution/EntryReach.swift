@@ -19,8 +19,8 @@ struct EntryReach: Sendable {
             case .path(let path):
                 paths.insert(PathKey(path))
                 var folder = Substring(path)
-                while let slash = folder.lastIndex(of: "/") {
-                    folder = folder[..<slash]
+                while let parts = folder.splitAtLastSlash() {
+                    folder = parts.folder
                     folders.insert(PathKey(String(folder)))
                 }
                 if !path.isEmpty { folders.insert(PathKey("")) }
@@ -39,7 +39,7 @@ struct EntryReach: Sendable {
         {
             return true
         }
-        let components = relative.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let components = relative.slashSeparated(omittingEmptySubsequences: false).map(String.init)
         // Inside a named folder: one of its ancestors is a path entry.
         var ancestor = ""
         for component in components.dropLast() {

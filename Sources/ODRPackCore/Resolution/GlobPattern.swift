@@ -1,4 +1,5 @@
 import ODRPackFormats
+import ODRPackPlatform
 
 /// A compiled glob over `/`-separated relative paths: `*` and `?` stay inside one path component,
 /// `[..]` is a character class (`!` or `^` negates), and a `**` component matches any number of components.
@@ -27,7 +28,7 @@ package struct GlobPattern: Sendable {
         guard Self.syntaxProblem(text) == nil else { return nil }
         self.text = text
         var segments: [Segment] = []
-        for part in text.split(separator: "/", omittingEmptySubsequences: true) where part != "." {
+        for part in text.slashSeparated(omittingEmptySubsequences: true) where part != "." {
             if part == "**" {
                 if segments.last != .anyDepth { segments.append(.anyDepth) }
                 continue

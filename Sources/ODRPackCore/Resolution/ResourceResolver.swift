@@ -143,7 +143,7 @@ private struct Walk {
         let reach = self.reach
         // Taken out of the parameter, so that `scanned` alone holds the tree and each folder taken frees its entries.
         var scanned: FileTree
-        if let given = tree.take(), given.path == rootPath {
+        if let given = tree.take(), given.path.hasSameBytes(as: rootPath) {
             scanned = given
         } else {
             scanned =
@@ -454,7 +454,7 @@ private struct Walk {
                 let below =
                     path.isEmpty
                     ? relative : String(decoding: relative.utf8.dropFirst(path.utf8.count + 1), as: UTF8.self)
-                let folderName = path.isEmpty ? "" : String(path.split(separator: "/").last!)
+                let folderName = path.isEmpty ? "" : String(path.slashSeparated().last!)
                 placed = Self.join(Self.join(into, folderName), below)
             case .glob:
                 placed = Self.join(into, name)
@@ -628,7 +628,7 @@ private struct Walk {
     func spellingOnDisk(_ path: String) -> String? {
         var folder = rootPath
         var spelled: [String] = []
-        for component in path.split(separator: "/").map(String.init) {
+        for component in path.slashSeparated().map(String.init) {
             guard let names = fileSystem.names(in: folder) else { return nil }
             let onDisk =
                 names.first { $0.hasSameBytes(as: component) }
@@ -647,7 +647,7 @@ private struct Walk {
         var folder = rootPath
         var spelled: [String] = []
         var caseOnly = true
-        for component in path.split(separator: "/").map(String.init) {
+        for component in path.slashSeparated().map(String.init) {
             guard let names = fileSystem.names(in: folder)?.sorted(by: { $0.precedesByCodePoint($1) }) else {
                 return nil
             }

@@ -1,4 +1,5 @@
 import ODRPackFormats
+import ODRPackPlatform
 
 /// One tile of the report's treemap: a pack, a folder, a file, or a group of small files.
 package struct TreemapNode: Equatable, Sendable {
@@ -41,7 +42,7 @@ package struct TreemapNode: Equatable, Sendable {
             if !folderPath.utf8.elementsEqual(currentPath.utf8) {
                 current = root
                 if slash != nil {
-                    for part in folderPath.split(separator: "/", omittingEmptySubsequences: false) {
+                    for part in folderPath.slashSeparated(omittingEmptySubsequences: false) {
                         let key = String(part)
                         if let next = current.folders[key] {
                             current = next

@@ -122,7 +122,7 @@ enum AppCopy {
     /// The entry's name without a final "/", refused when it could leave the folder it is unpacked into.
     private static func checkedName(_ entryName: String, in path: String) throws -> String {
         let name = entryName.hasSuffix("/") ? String(entryName.dropLast()) : entryName
-        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        let parts = name.slashSeparated(omittingEmptySubsequences: false)
         guard !name.isEmpty, !name.hasPrefix("/"), !name.utf8.contains(0),
             !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." })
         else {

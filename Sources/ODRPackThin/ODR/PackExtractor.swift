@@ -76,7 +76,7 @@ package enum PackExtractor {
         while let entry = try reader.nextEntry() {
             time = ZipFormat.seconds(dosTime: entry.dosTime, dosDate: entry.dosDate)
             if entry.name.hasPrefix(ZipMetadata.folderName) { continue }
-            guard !entry.name.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }),
+            guard !entry.name.slashSeparated().contains(where: { $0 == ".." || $0 == "." }),
                 !entry.name.hasPrefix("/")
             else {
                 throw ODRPackError.unusableInput(

@@ -227,8 +227,8 @@ struct OnDemandResourcesVerifier {
                 }
                 previous = entry.name
                 let trimmed = entry.name.hasSuffix("/") ? String(entry.name.dropLast()) : entry.name
-                if let slash = trimmed.lastIndex(of: "/"), !folders.contains(PathKey(String(trimmed[...slash]))) {
-                    problem("comes without an entry for its folder '\(trimmed[...slash])' before it")
+                if let parts = trimmed.splitAtLastSlash(), !folders.contains(PathKey(String(parts.folder) + "/")) {
+                    problem("comes without an entry for its folder '\(parts.folder)/' before it")
                 }
                 contentCount += 1
                 if entry.name.hasSuffix("/") {

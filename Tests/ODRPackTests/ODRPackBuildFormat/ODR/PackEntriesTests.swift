@@ -72,4 +72,14 @@ import Testing
         let empty = PackEntries(of: pack([]), infoPlist: [9], rootPath: "/r", known: [])
         #expect(empty.map(\.name) == ["Info.plist"] && Array(empty.sizes) == [1])
     }
+
+    /// A folder whose name starts with a combining mark (U+0301 after the slash) still has the folders above it: split
+    /// by Characters, "/" and the mark were one, and `p/x/` was left out (and `--layout folder` could not make it).
+    @Test func aFolderStartingWithACombiningMarkKeepsItsParents() {
+        let entries = PackEntries(
+            of: pack([("p/x/\u{301}y/z.txt", nil, 1)]), infoPlist: [1], rootPath: "/root", known: [])
+        #expect(
+            entries.map { Array($0.name.utf8) }
+                == ["Info.plist", "p/", "p/x/", "p/x/\u{301}y/", "p/x/\u{301}y/z.txt"].map { Array($0.utf8) })
+    }
 }

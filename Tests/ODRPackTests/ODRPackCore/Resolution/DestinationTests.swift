@@ -139,6 +139,19 @@ import Testing
         #expect(counted.plan?.appBundleFiles == 4)
     }
 
+    /// `untagged: ignore` walks only into folders an entry can reach, judged by the folders' "/" bytes: a folder
+    /// whose name starts with a combining mark is inside `p` (split by Characters it was not, and its file was lost).
+    @Test func untaggedIgnoreReachesAFolderStartingWithACombiningMark() throws {
+        let project = try project("  - {path: p, tags: [t]}\n", extra: "untagged: ignore\n")
+        try project.file("R/p/\u{301}w/v.txt")
+        try project.file("R/p/x/z.txt")
+        let result = try project.plan()
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        #expect(
+            result.resolution?.resources.map { Array($0.path.utf8) }
+                == ["p/x/z.txt", "p/\u{301}w/v.txt"].map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) })
+    }
+
     /// A folder no entry can reach is never listed: an unreadable one says nothing with `untagged: ignore`.
     @Test(.enabled(if: getuid() != 0)) func untaggedIgnoreNeverListsUnreachedFolders() throws {
         let project = try project("  - {path: Game, tags: [g]}\n", extra: "untagged: ignore\n")
