@@ -105,6 +105,13 @@ package enum SystemCall {
         }
     }
 
+    /// The metadata of an open file (fstat): of the file read, whatever its name now names; nil when it cannot be had.
+    package static func stamp(ofOpen descriptor: Int32) -> FileStamp? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        return FileStamp(info)
+    }
+
     /// Whether `path` leads to something (a link, to what it points at).
     package static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 

@@ -36,7 +36,8 @@ extension BuildState {
         guard case .success(let descriptor) = SystemCall.openForReading(path) else { return nil }
         // Closed when the read is done, or when the state's records are no longer used.
         let file = StoredRecords.OpenFile(descriptor)
-        guard let size = SystemCall.status(path)?.stamp.size, size > 0 else { return nil }
+        // The open file's size (fstat): a rename in between must not pair another file's size with this one.
+        guard let size = file.openedStamp?.size, size > 0 else { return nil }
         return read(.descriptor(file), size: size, fileRecords: fileRecords)
     }
 

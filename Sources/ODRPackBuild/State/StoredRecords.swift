@@ -15,8 +15,21 @@ final class StoredRecords: Sendable {
     /// A descriptor open for reading, closed with the last reference to it.
     final class OpenFile: Sendable {
         let descriptor: Int32
+        /// The file's metadata when it was opened, before its records were checked.
+        let openedStamp: FileStamp?
 
-        init(_ descriptor: Int32) { self.descriptor = descriptor }
+        init(_ descriptor: Int32) {
+            self.descriptor = descriptor
+            openedStamp = SystemCall.stamp(ofOpen: descriptor)
+        }
+
+        /// Whether the file is still as it was when its records were checked: odrpack replaces a state only by a
+        /// rename, but another program (a sync tool, `cp` over it) could write it in place, and records read after
+        /// such a write were never checked. A changed file gives no records (the build reads every file again).
+        var isUnchanged: Bool {
+            guard let openedStamp else { return false }
+            return SystemCall.stamp(ofOpen: descriptor) == openedStamp
+        }
 
         deinit { SystemCall.closeFile(descriptor) }
     }
@@ -35,11 +48,13 @@ final class StoredRecords: Sendable {
     }
 
     /// Reads up to `count` bytes at `offset` into `destination`; returns how many it read (fewer only at the end, or
-    /// on an error).
+    /// on an error). Nothing when the file changed since it was opened (`OpenFile.isUnchanged`, asked after the read,
+    /// so the bytes given are the ones checked): the reader takes that as damage and ends its merge there.
     func read(into destination: UnsafeMutableRawPointer, count: Int, at offset: Int64) -> Int {
         switch source {
         case .descriptor(let file):
-            return max(0, SystemCall.readFully(file.descriptor, into: destination, count: count, at: offset))
+            let got = max(0, SystemCall.readFully(file.descriptor, into: destination, count: count, at: offset))
+            return file.isUnchanged ? got : 0
         case .bytes(let bytes):
             guard offset >= 0, offset < Int64(bytes.count) else { return 0 }
             let available = min(count, bytes.count - Int(offset))

@@ -220,6 +220,29 @@ import Testing
         }
     }
 
+    /// Records are checked when the state is read and read again later: a state written over in place meanwhile (by a
+    /// sync tool, not odrpack, which only renames) gives no record read after the change, never an unchecked one.
+    @Test func aStateChangedInPlaceAfterItWasCheckedGivesNoRecords() throws {
+        let state = Self.state(files: 40)
+        let project = try TemporaryProject()
+        let path = project.path("x.state")
+        try state.write(to: path)
+        guard case .stored(let stored) = try #require(BuildState.read(path, fileRecords: true)).files.storage else {
+            Issue.record("the records are read where they lie")
+            return
+        }
+        let untouched = StateRecordReader(stored)
+        #expect(untouched.next())
+        // The same size, one record's digest byte changed, written through another descriptor (in place).
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes[bytes.count - 100] ^= 0xFF
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.write(contentsOf: Data(bytes))
+        try handle.close()
+        let reader = StateRecordReader(stored)
+        #expect(!reader.next() && reader.damaged)
+    }
+
     /// A build's state, read back from its file, gives the next build exactly the digests it recorded for the files
     /// whose stamps are as recorded, and reads nothing; a file whose stamp changed is read again, and only that one.
     @Test func aStateWhoseStampsMatchGivesBackTheSameDigests() throws {
