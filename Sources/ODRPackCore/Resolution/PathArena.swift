@@ -108,7 +108,8 @@ package final class PathArena: @unchecked Sendable {
             chunks.append(target)
             slot = Slot(chunk: chunks.count - 1, offset: 0, length: length)
         } else {
-            if current < 0 || chunks[current].count - used < length {
+            // A full chunk takes nothing more, not even an empty path: its offset would not fit the slot's 20 bits.
+            if current < 0 || chunks[current].count - used < max(length, 1) {
                 let last = current < 0 ? 0 : chunks[current].count
                 newChunk(max(length, min(Self.chunkLimit, max(256, 2 * last))))
             }
