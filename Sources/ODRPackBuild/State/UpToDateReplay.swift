@@ -1,4 +1,3 @@
-import Foundation
 import ODRPackCore
 
 /// What an up-to-date build prints: the last build's diagnostics and a summary with nothing written.
@@ -14,14 +13,6 @@ package struct UpToDateReplay {
         BuildSummary(
             packs: packIDs.count, written: 0, reused: packIDs.count, removed: 0, bytesRead: 0,
             bytesWritten: 0, contentBytes: replay.contentBytes, archiveBytes: replay.archiveBytes, seconds: seconds)
-    }
-
-    /// odrpack-manifest.json as the last build wrote it, for the `build --json` document that starts with its members;
-    /// nil when it cannot be read as written (then the build plans instead of replaying).
-    func manifestText() -> String? {
-        guard let data = FileManager.default.contents(atPath: manifestPath) else { return nil }
-        let manifest = String(decoding: data, as: UTF8.self)
-        return manifest.hasPrefix("{\n") && manifest.hasSuffix("\n}\n") ? manifest : nil
     }
 
     /// The packs it reports as reused: all of them.
