@@ -145,8 +145,8 @@ extension BuildDiff {
         var orders: [[Int]?]
         /// Per pack, the position of its next file in its order.
         var positions: [Int]
-        /// The packs with files left, as a min-heap by their next file.
-        var heap: [Int] = []
+        /// The packs with files left, by their next file (a tie goes to the pack listed first).
+        var heap: MergeHeap<FileSlot>
 
         init(_ files: [BuildManifest.Files]) {
             self.files = files
@@ -161,7 +161,13 @@ extension BuildDiff {
                     }
             }
             positions = Array(repeating: 0, count: files.count)
-            for packIndex in files.indices where !files[packIndex].isEmpty { push(packIndex) }
+            heap = MergeHeap { a, b in
+                let order = BuildDiff.compare(a, files, b, files)
+                return order != 0 ? order < 0 : a >> 32 < b >> 32
+            }
+            for packIndex in files.indices where !files[packIndex].isEmpty {
+                heap.push(packIndex, key: slot(of: packIndex))
+            }
         }
 
         /// Pack `packIndex`'s next file.
@@ -170,43 +176,16 @@ extension BuildDiff {
             return FileSlot(packIndex) << 32 | FileSlot(orders[packIndex]?[position] ?? position)
         }
 
-        var head: FileSlot? { heap.first.map(slot(of:)) }
-
-        /// Whether pack `a`'s next file comes before pack `b`'s.
-        func precedes(_ a: Int, _ b: Int) -> Bool {
-            let order = BuildDiff.compare(slot(of: a), files, slot(of: b), files)
-            return order != 0 ? order < 0 : a < b
-        }
-
-        mutating func push(_ packIndex: Int) {
-            heap.append(packIndex)
-            var child = heap.count - 1
-            while child > 0 {
-                let parent = (child - 1) / 2
-                guard precedes(heap[child], heap[parent]) else { break }
-                heap.swapAt(child, parent)
-                child = parent
-            }
-        }
+        var head: FileSlot? { heap.first?.key }
 
         /// Takes the next file, moving its pack on.
         mutating func pop() -> FileSlot {
-            let packIndex = heap[0]
-            let taken = slot(of: packIndex)
+            let (packIndex, taken) = heap.first!
             positions[packIndex] += 1
             if positions[packIndex] == files[packIndex].count {
-                heap[0] = heap[heap.count - 1]
-                heap.removeLast()
-            }
-            var parent = 0
-            while true {
-                let left = 2 * parent + 1
-                guard left < heap.count else { break }
-                var least = left
-                if left + 1 < heap.count && precedes(heap[left + 1], heap[left]) { least = left + 1 }
-                guard precedes(heap[least], heap[parent]) else { break }
-                heap.swapAt(least, parent)
-                parent = least
+                heap.removeFirst()
+            } else {
+                heap.replaceFirstKey(slot(of: packIndex))
             }
             return taken
         }

@@ -47,13 +47,9 @@ struct BoundedMemoryTests {
     }
 }
 
-/// The peak measurement, for the other bounded-memory suites.
-enum ScaleTreePeak {
-    static func peak(_ arguments: [String], cache: String) throws -> Int { try ScaleTree.peak(arguments, cache: cache) }
-}
-
-/// A project of `files` small level files in 8 tags, built once, with a copy of its manifest before one file changed.
-private struct ScaleTree {
+/// A project of `files` small level files in 8 tags, built once, with a copy of its manifest before one file changed;
+/// the other bounded-memory suites make theirs with it too.
+struct ScaleTree {
     let project: URL
     let files: Int
 
