@@ -75,16 +75,7 @@ import Testing
         }.joined(separator: "\n")
     }
 
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias Generator = SplitMix64
 
     static func build(_ random: inout Generator) -> BuildManifest {
         let paths = ["a", "b", "c/d", "caf\u{E9}", "cafe\u{301}", "z", "\u{1F3AE}"]

@@ -7,17 +7,7 @@ import Testing
 /// its own folder, either layout), with the user's files placed around and inside the build folders, never change a
 /// byte of the user's; and a build that fails, before or inside its commit, leaves its folder byte for byte as it was.
 @Suite struct OwnershipPropertyTests {
-    /// SplitMix64: the same seed, the same sequence, so a failure can be replayed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias Generator = SplitMix64
 
     /// Where a user may leave a file: beside, around and inside both build folders, with the names builds write.
     static let userPaths = [

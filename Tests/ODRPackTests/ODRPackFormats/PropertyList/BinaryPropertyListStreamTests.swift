@@ -8,17 +8,7 @@ import Testing
 /// docs/build-output.md#bounded: the plists are written as streams, and are the same bytes as the in-memory writer
 /// made (`ReferenceBinaryPropertyList`, the writer before streaming), whatever the tree.
 @Suite struct BinaryPropertyListStreamTests {
-    /// A small deterministic generator (SplitMix64), so a failure repeats.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias Generator = SplitMix64
 
     static let pieces = ["", "a", "Levels/level 1.json", "ünï", "🎮", "\u{0}", "é", "e\u{301}", "x\"y\\z", "long-"]
 
