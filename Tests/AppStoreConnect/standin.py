@@ -42,10 +42,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DESCRIPTION = os.environ.get("ASC_OPENAPI") or next(
-    p for p in [os.path.join(HERE, "app-store-connect-api-4.4.1-background-assets.json"),
-                os.path.join(HERE, "../../../shared/asc/app-store-connect-api-4.4.1-background-assets.json"),
-                "/work/shared/asc/app-store-connect-api-4.4.1-background-assets.json"] if os.path.exists(p))
+# Apple's description, from this repository only (api/README.md says where it comes from).
+DESCRIPTION = os.path.join(HERE, "api", "app-store-connect-api-4.4.1-background-assets.json")
 
 LOCK = threading.RLock()
 SECRET = os.urandom(16)

@@ -56,11 +56,11 @@ extension BuildCommandTests {
     /// Without HOME the state goes to the user's home folder from the user database, never to a name in /tmp that
     /// another user could make first.
     @Test func withoutHomeTheStateIsNotInTheTemporaryFolder() throws {
-        let location = try #require(BuildState.location(for: "/work/out", environment: [:]))
+        let location = try #require(BuildState.location(for: "/projects/game/out", environment: [:]))
         let home = try #require(SystemCall.userHomeFolder)
         #expect(location.hasPrefix(home + "/.cache/odrpack/"))
         #expect(!location.hasPrefix(NSTemporaryDirectory()) && !location.hasPrefix("/tmp/"))
         #expect(
-            BuildState.location(for: "/work/out", environment: ["HOME": "/h"])?.hasPrefix("/h/.cache/odrpack/") == true)
+            BuildState.location(for: "/projects/game/out", environment: ["HOME": "/h"])?.hasPrefix("/h/.cache/odrpack/") == true)
     }
 }

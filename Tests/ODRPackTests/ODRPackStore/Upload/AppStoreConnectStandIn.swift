@@ -10,8 +10,12 @@ final class AppStoreConnectStandIn {
     static let issuerID = "69a6de70-0000-47e3-e053-5b8c7c11a4d1"
     static let appID = "1234567890"
 
-    /// python3 with `cryptography` (make test installs it when missing).
+    /// python3 with `cryptography` (make test installs it when missing), and Apple's API description beside the
+    /// stand-in (Tests/AppStoreConnect/api: in the repository, so a clone anywhere has it).
     static let available: Bool = {
+        let description = TestPaths.testsFolder.appendingPathComponent(
+            "AppStoreConnect/api/app-store-connect-api-4.4.1-background-assets.json")
+        guard FileManager.default.fileExists(atPath: description.path) else { return false }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", "import cryptography"]
