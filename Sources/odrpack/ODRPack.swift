@@ -17,7 +17,7 @@ struct ODRPack: ParsableCommand {
             deterministically, on Linux or macOS. No manifest yet? `odrpack init` writes one. Exit status: 0 done, \
             1 a rule broken, 2 the tool could not do its job, 64 a bad command line, 130 interrupted. See odrpack(1).
             """,
-        version: ToolVersion.current,
+        version: "odrpack \(ToolVersion.current)",
         subcommands: [
             Init.self, Plan.self, Validate.self, Build.self, Verify.self, Diff.self, Thin.self, Report.self,
             ImportXcode.self, IPA.self, Upload.self,

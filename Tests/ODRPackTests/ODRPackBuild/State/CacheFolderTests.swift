@@ -61,6 +61,7 @@ extension BuildCommandTests {
         #expect(location.hasPrefix(home + "/.cache/odrpack/"))
         #expect(!location.hasPrefix(NSTemporaryDirectory()) && !location.hasPrefix("/tmp/"))
         #expect(
-            BuildState.location(for: "/projects/game/out", environment: ["HOME": "/h"])?.hasPrefix("/h/.cache/odrpack/") == true)
+            BuildState.location(for: "/projects/game/out", environment: ["HOME": "/h"])?.hasPrefix("/h/.cache/odrpack/")
+                == true)
     }
 }

@@ -5,7 +5,10 @@ import Testing
 /// SPEC 13.2 against the App Store Connect stand-in: which packs go up, every request as Apple's description allows
 /// it (the stand-in rejects anything else, and every test checks that it rejected nothing), the bytes it received
 /// compared with each archive, the upload record, and the dry run.
-@Suite(.enabled(if: AppStoreConnectStandIn.available, "python3 with cryptography (make test installs it) and Tests/AppStoreConnect/api"))
+@Suite(
+    .enabled(
+        if: AppStoreConnectStandIn.available,
+        "python3 with cryptography (make test installs it) and Tests/AppStoreConnect/api"))
 struct UploadCommandTests {
     /// Per commit event of the stand-in: asset pack id -> SHA-256 of the bytes it assembled.
     func committed(_ standIn: AppStoreConnectStandIn) -> [String: [String]] {
