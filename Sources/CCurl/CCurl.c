@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "CCurl.h"
 
@@ -33,6 +34,9 @@ enum {
     CURLOPT_CONNECTTIMEOUT = OPT_LONG + 78,
     CURLOPT_HEADERFUNCTION = OPT_FUNCTION + 79,
     CURLOPT_HTTPGET = OPT_LONG + 80,
+    CURLOPT_NOPROGRESS = OPT_LONG + 43,
+    CURLOPT_XFERINFODATA = OPT_OBJECT + 57,
+    CURLOPT_XFERINFOFUNCTION = OPT_FUNCTION + 219,
     CURLOPT_NOSIGNAL = OPT_LONG + 99,
     CURLOPT_INFILESIZE_LARGE = OPT_OFF_T + 115,
     CURLOPT_PROTOCOLS = OPT_LONG + 181,
@@ -136,12 +140,21 @@ typedef size_t (*transfer_function)(char *, size_t, size_t, void *);
 static odrpack_curl_code set_function(odrpack_curl_handle *handle, int option, transfer_function value) {
     return curl.easy_setopt(handle, option, value);
 }
+typedef int (*progress_function)(void *, odrpack_curl_off_t, odrpack_curl_off_t, odrpack_curl_off_t,
+                                 odrpack_curl_off_t);
+static odrpack_curl_code set_progress(odrpack_curl_handle *handle, int option, progress_function value) {
+    return curl.easy_setopt(handle, option, value);
+}
 static odrpack_curl_code set_offset(odrpack_curl_handle *handle, int option, odrpack_curl_off_t value) {
     return curl.easy_setopt(handle, option, value);
 }
 
 struct exchange {
     const odrpack_curl_request *request;
+    // The stall clock: when a byte last moved either way, and the counts then.
+    double moved_at;
+    odrpack_curl_off_t received, sent_so_far;
+    int stalled;
     long long sent;
     int read_failed;
     int too_large;
@@ -166,6 +179,34 @@ static int append(char **buffer, size_t *length, size_t *capacity, const char *b
     memcpy(*buffer + *length, bytes, count);
     *length += count;
     return 1;
+}
+
+static double seconds_now(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+// libcurl's LOW_SPEED check averages over several seconds, so a small part followed by a silent server would pass
+// for a long time: this stops a transfer once no byte has moved either way for `stall_timeout` seconds (libcurl calls
+// it at least once a second).
+static int watch_progress(void *context, odrpack_curl_off_t download_total, odrpack_curl_off_t downloaded,
+                          odrpack_curl_off_t upload_total, odrpack_curl_off_t uploaded) {
+    (void)download_total;
+    (void)upload_total;
+    struct exchange *exchange = context;
+    double now = seconds_now();
+    if (downloaded != exchange->received || uploaded != exchange->sent_so_far) {
+        exchange->received = downloaded;
+        exchange->sent_so_far = uploaded;
+        exchange->moved_at = now;
+        return 0;
+    }
+    if (now - exchange->moved_at >= (double)exchange->request->stall_timeout) {
+        exchange->stalled = 1;
+        return 1;
+    }
+    return 0;
 }
 
 static size_t read_body(char *buffer, size_t size, size_t count, void *context) {
@@ -229,7 +270,7 @@ void odrpack_curl_perform(const odrpack_curl_request *request, odrpack_curl_resp
         snprintf(response->reason, sizeof response->reason, "curl_easy_init failed");
         return;
     }
-    struct exchange exchange = {.request = request};
+    struct exchange exchange = {.request = request, .moved_at = seconds_now()};
     struct curl_slist *headers = NULL;
     int failed = 0;
     for (int index = 0; index < request->header_count && !failed; index++) {
@@ -257,6 +298,9 @@ void odrpack_curl_perform(const odrpack_curl_request *request, odrpack_curl_resp
         code |= set_function(handle, CURLOPT_WRITEFUNCTION, write_body);
         code |= set_pointer(handle, CURLOPT_WRITEDATA, &exchange);
         code |= set_function(handle, CURLOPT_HEADERFUNCTION, write_header);
+        code |= set_long(handle, CURLOPT_NOPROGRESS, 0);
+        code |= set_progress(handle, CURLOPT_XFERINFOFUNCTION, watch_progress);
+        code |= set_pointer(handle, CURLOPT_XFERINFODATA, &exchange);
         code |= set_pointer(handle, CURLOPT_HEADERDATA, &exchange);
         if (has_body) {
             code |= set_long(handle, CURLOPT_UPLOAD, 1);
@@ -288,7 +332,7 @@ void odrpack_curl_perform(const odrpack_curl_request *request, odrpack_curl_resp
             response->outcome = ODRPACK_CURL_READ_FAILED;
             snprintf(response->reason, sizeof response->reason, "the archive could not be read at byte %lld",
                      request->body_offset + exchange.sent);
-        } else if (result == CURLE_OPERATION_TIMEDOUT) {
+        } else if (result == CURLE_OPERATION_TIMEDOUT || exchange.stalled) {
             response->outcome = ODRPACK_CURL_TIMED_OUT;
         } else if (result != CURLE_OK) {
             response->outcome = ODRPACK_CURL_DROPPED;

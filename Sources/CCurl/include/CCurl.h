@@ -27,7 +27,7 @@ typedef struct {
     int body_descriptor;
     long long body_offset;
     long long body_length;
-    /// Seconds to connect; seconds a transfer may move less than 1 byte a second before it is timed out.
+    /// Seconds to connect; seconds a transfer may go without a byte moving either way before it is timed out.
     long connect_timeout;
     long stall_timeout;
     /// A response body longer than this aborts the transfer (outcome ODRPACK_CURL_TOO_LARGE).

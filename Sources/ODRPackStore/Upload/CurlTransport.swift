@@ -5,7 +5,7 @@ import Foundation
 /// once with nothing shared. Redirects are not followed (a 3xx is the answer; the client decides what it means),
 /// libcurl retries nothing, HTTPS is verified as libcurl does by default, and only http and https are spoken.
 struct CurlTransport: HTTPTransport {
-    /// Seconds to connect, and seconds a transfer may move less than a byte a second before it counts as timed out
+    /// Seconds to connect, and seconds a transfer may go without a byte moving before it counts as timed out
     /// (`ODRPACK_ASC_TIMEOUT`, UploadTiming).
     let timeout: Int
 
