@@ -4,7 +4,10 @@ import Testing
 /// SPEC 13.2's failures against the stand-in, each injected on demand: what is retried (and how often), what gets a
 /// new token or a new reservation, and what stops the run with exit 2 naming the pack, the request and App Store
 /// Connect's error.
-@Suite(.enabled(if: AppStoreConnectStandIn.available, "python3 with cryptography (make test installs it) and Tests/AppStoreConnect/api"))
+@Suite(
+    .enabled(
+        if: AppStoreConnectStandIn.available,
+        "python3 with cryptography (make test installs it) and Tests/AppStoreConnect/api"))
 struct UploadFailureTests {
     @Test func transientFailuresAreRetriedAndAFailedPartIsSentAgainAlone() throws {
         let build = try UploadFixture()
