@@ -45,7 +45,7 @@ let layers: [(name: String, imports: [Target.Dependency])] = [
         "ODRPackStore",
         [
             "ODRPackPlatform", "ODRPackFormats", "ODRPackCore", "ODRPackBuildFormat", "ODRPackVerify", "ODRPackThin",
-            "ODRPackDiff", "ODRPackReport", crypto,
+            "ODRPackDiff", "ODRPackReport", "CCurl", crypto,
         ]
     ),
 ]
@@ -84,6 +84,9 @@ let package = Package(
         .target(name: "CSystem"),
         // SHA-256 of two messages at once with the x86 SHA extensions (SHA256Hasher.paired): an archive and its entry.
         .target(name: "CSHA256"),
+        // libcurl for `upload`, opened with dlopen when upload runs (docs/store.md#libcurl): never linked, so every other
+        // command starts on a system without it, and no curl headers are needed to build.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // Text that ships inside the binary (the report page's CSS and JavaScript), kept in files of its own kind and
         // turned into Swift at build time: SwiftPM resources would need a bundle beside every installed binary.
         .plugin(name: "EmbedTextPlugin", capability: .buildTool(), path: "Sources/EmbedTextPlugin"),

@@ -4,6 +4,7 @@ import ODRPackCore
 import ODRPackFormats
 import ODRPackPlatform
 import ODRPackReport
+import ODRPackStore
 
 @main
 struct ODRPack: ParsableCommand {
@@ -30,6 +31,12 @@ struct ODRPack: ParsableCommand {
         StandardStream.reportFailedWritesAsErrors()
         let arguments = Array(CommandLine.arguments.dropFirst())
         let json = arguments.prefix(while: { $0 != "--" }).contains("--json")
+        // The API key's PEM text given where a path is expected (`upload --private-key "$PEM"`) starts with five dashes,
+        // which the parser would refuse as an invalid option, quoting all of it: refused here, quoting none
+        // (docs/store.md#credentials).
+        if arguments.contains(where: APIKey.isKeyText) {
+            fail(code: "usage", message: APIKey.keyTextAsPath, json: json, status: 64)
+        }
         var command: any ParsableCommand
         do {
             command = try parseAsRoot(arguments)

@@ -17,8 +17,15 @@ Usage: standin.py --state DIR --public-key PEM --key-id ID (--issuer ID | --indi
 Config (JSON): {"apps": [{"id", "bundleId"}], "assets": [{"assetPackIdentifier", "archived", "usedBytes",
 "versions": [state, ...]}], "partSize": N, "pageSize": N, "processing": {"result": "COMPLETE"|"FAILED", "polls": N},
 "faults": [{"method", "path" (regex searched in the path), "skip": N, "times": N, "kind": "status"|"drop"|"sleep"|
-"hang"|"expire", "status": N, "retryAfter": "S", "code": "...", "seconds": S}]}.
+"hang"|"expire"|"redirect"|"huge", "status": N, "retryAfter": "S", "code": "...", "seconds": S, "bytes": N}]}.
+- "redirect" answers `status` (301, 302, 303, 307, 308) with a Location on the trap: a second server on another port of
+  127.0.0.1 that answers 200 to anything and logs what reached it ({"trap": true, "method", "path", "authorization":
+  whether an Authorization header came, "bytes": the body's length}); a client that follows shows up there.
+- "huge" answers 200 with a JSON body of `bytes` (default 20 MiB) streamed 1 MiB at a time, as a server that never
+  ends would; a client that stops reading is logged with "aborted".
+- "sleep" on a part waits `seconds` before reading its body (a slow part); "drop" reads it and closes the connection.
 Every request is one JSON line in STATE/requests.log: method, path, query, status, rejected (why), fault, token.
+Only 127.0.0.1 is served, and every loop is bounded.
 """
 import argparse
 import base64
@@ -385,6 +392,34 @@ class Handler(BaseHTTPRequestHandler):
         if kind == "sleep":
             time.sleep(fault.get("seconds", 2))
             return False
+        if kind == "redirect":
+            status = fault.get("status", 307)
+            location = f"http://127.0.0.1:{self.server.service.trap_port}{self.path}"
+            self.reply(status, None, {"Location": location})
+            entry["status"] = status
+            entry["location"] = location
+            return True
+        if kind == "huge":
+            total = min(int(fault.get("bytes", 20 << 20)), 4 << 30)
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(total))
+            self.end_headers()
+            chunk = b" " * (1 << 20)
+            sent = 0
+            try:
+                for _ in range(total // len(chunk) + 1):
+                    if sent >= total:
+                        break
+                    piece = chunk[:min(len(chunk), total - sent)]
+                    self.wfile.write(piece)
+                    sent += len(piece)
+            except (BrokenPipeError, ConnectionResetError):
+                entry["aborted"] = True
+            entry["status"] = 200
+            entry["sentBytes"] = sent
+            self.close_connection = True
+            return True
         if kind == "hang":
             with LOCK:
                 self.server.service.log({"event": "hang", "path": entry["path"], "time": time.time()})
@@ -619,7 +654,9 @@ class Handler(BaseHTTPRequestHandler):
             raise Rejected(403, "AccessDenied", "Request has expired")
         entry["part"] = number
         entry["uploadFile"] = match.group(1)
-        if fault and fault.get("kind") in ("status", "hang", "sleep"):
+        if fault and fault.get("kind") == "sleep":
+            self.apply_fault(fault, entry)
+        elif fault and fault.get("kind") in ("status", "hang", "redirect", "huge"):
             self.read_body()
             if self.apply_fault(fault, entry):
                 return entry.get("status", 0)
@@ -641,6 +678,41 @@ class Handler(BaseHTTPRequestHandler):
         return 200
 
 
+class TrapHandler(BaseHTTPRequestHandler):
+    """Another origin (127.0.0.1, another port): where a redirect points. It answers 200 to anything, so that a client
+    that follows a redirect would count a part as sent, and logs whether the API key's token came with the request."""
+    protocol_version = "HTTP/1.1"
+    server_version = "standin-trap"
+
+    def log_message(self, *args):
+        pass
+
+    def handle_any(self, method):
+        length = int(self.headers.get("Content-Length") or 0)
+        received = 0
+        while received < length:
+            chunk = self.rfile.read(min(1 << 20, length - received))
+            if not chunk:
+                break
+            received += len(chunk)
+        entry = {"trap": True, "method": method, "path": urllib.parse.urlsplit(self.path).path,
+                 "authorization": "Authorization" in self.headers, "bytes": received, "time": time.time()}
+        with LOCK:
+            self.server.service.log(entry)
+        body = json.dumps({"data": []}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self): self.handle_any("GET")
+    def do_POST(self): self.handle_any("POST")
+    def do_PATCH(self): self.handle_any("PATCH")
+    def do_PUT(self): self.handle_any("PUT")
+    def do_DELETE(self): self.handle_any("DELETE")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--state", required=True)
@@ -651,6 +723,11 @@ def main():
     parser.add_argument("--config")
     args = parser.parse_args()
     service = Service(args)
+    trap = ThreadingHTTPServer(("127.0.0.1", 0), TrapHandler)
+    trap.daemon_threads = True
+    trap.service = service
+    service.trap_port = trap.server_address[1]
+    threading.Thread(target=trap.serve_forever, daemon=True).start()
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     server.service = service

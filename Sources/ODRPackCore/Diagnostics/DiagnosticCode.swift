@@ -66,6 +66,9 @@ package enum DiagnosticCode: String, CaseIterable, Sendable {
     /// `verify`: a pack's archive or folder as a whole (missing, unreadable, its size or SHA-256, its zip structure,
     /// its ZipMetadata) does not match (docs/commands.md#verify).
     case verifyArchiveMismatch = "verify-archive-mismatch"
+    /// `verify`: a Background Assets pack's archive does not begin with an Apple Archive signature, so it was not made
+    /// by Apple's ba-package and App Store Connect would fail it (docs/store.md#trust-boundaries).
+    case verifyBAArchiveFormat = "verify-ba-archive-format"
     /// `verify`: one entry of a pack (its bytes, header, flags, mode, order or place) does not match.
     case verifyEntryMismatch = "verify-entry-mismatch"
     /// `verify`: a pack the build manifest lists is not in the build folder.

@@ -25,6 +25,9 @@ package struct APIBaseURL: Sendable, Equatable {
                 "--api '\(given)' is not a base URL: give scheme and host only, e.g. https://api.appstoreconnect.apple.com"
             )
         }
+        if let port = components.port, !(1...65535).contains(port) {
+            throw ODRPackError.usage("--api '\(given)' has port \(port), outside 1-65535: give the server's port")
+        }
         switch scheme {
         case "https":
             break
@@ -43,7 +46,8 @@ package struct APIBaseURL: Sendable, Equatable {
         self.scheme = scheme
         self.host = host.lowercased()
         self.port = components.port
-        text = trimmed
+        // Scheme and host compare without regard to case (RFC 3986); the rest is empty.
+        text = trimmed.lowercased()
     }
 
     /// 127.0.0.0/8 in dotted form, `::1` (URLComponents gives IPv6 hosts without brackets, or with them on some
@@ -61,7 +65,13 @@ package struct APIBaseURL: Sendable, Equatable {
     /// Whether `url` (a `links.next` the API returned) points at this API, so the token goes nowhere else.
     func owns(_ url: URL) -> Bool {
         guard let other = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return false }
-        return other.scheme?.lowercased() == scheme && other.host?.lowercased() == host && other.port == port
+        return other.scheme?.lowercased() == scheme && other.host?.lowercased() == host
+            && Self.effectivePort(other.port, scheme: scheme) == Self.effectivePort(port, scheme: scheme)
+    }
+
+    /// The port a URL without one uses: `https://h` and `https://h:443` are one origin.
+    private static func effectivePort(_ port: Int?, scheme: String) -> Int {
+        port ?? (scheme == "https" ? 443 : 80)
     }
 }
 

@@ -21,12 +21,31 @@ package struct APIKey: Sendable {
         return folders
     }
 
+    /// What a PEM given where a path is expected gets: never any of the text itself.
+    package static let keyTextAsPath = "the key's text was given where a file is expected: pass it in ASC_PRIVATE_KEY"
+
+    /// Whether `text` holds a PEM key (its `-----BEGIN` line, or the `PRIVATE KEY-----` that ends it).
+    package static func isKeyText(_ text: String) -> Bool {
+        text.contains("-----BEGIN") || text.contains("PRIVATE KEY-----")
+    }
+
+    /// `--private-key` or `ASC_PRIVATE_KEY_PATH` holding the key's PEM text (a common CI mistake) is exit 64 before
+    /// anything could quote it (docs/store.md#credentials).
+    package static func checkPathsAreNotKeyText(_ options: UploadOptions) throws {
+        for path in [options.privateKeyPath, options.environment["ASC_PRIVATE_KEY_PATH"]] {
+            if let path, isKeyText(path) {
+                throw ODRPackError.usage(keyTextAsPath)
+            }
+        }
+    }
+
     /// The key from `--key-id`/`ASC_KEY_ID`, `--issuer-id`/`ASC_ISSUER_ID`, and `--private-key`,
     /// `ASC_PRIVATE_KEY_PATH`, `ASC_PRIVATE_KEY` (the PEM text) or altool's folders, in that order.
     /// - Throws: `ODRPackError.usage` (exit 64) naming what is missing or unusable, never its contents.
     package static func resolve(
         _ options: UploadOptions, currentFolder: String = FileManager.default.currentDirectoryPath
     ) throws -> APIKey {
+        try checkPathsAreNotKeyText(options)
         let environment = options.environment
         guard let keyID = options.nonEmpty(options.keyID) ?? options.nonEmpty(environment["ASC_KEY_ID"]) else {
             throw ODRPackError.usage(

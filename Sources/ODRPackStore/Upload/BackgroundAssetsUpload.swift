@@ -7,23 +7,43 @@ import ODRPackPlatform
 /// `odrpack upload` (SPEC 13.2, docs/store.md#upload): a Background Assets build's Apple-hosted packs sent to App Store
 /// Connect, or with `dryRun` only looked up there.
 package enum BackgroundAssetsUpload {
-    /// Checks everything that needs no request (the API URL, the build, the selection, the ids, the archives, the
-    /// key), then finds the app and uploads (or looks up) each selected pack, `options.jobs` at a time.
+    /// Checks everything that needs no request (the API URL, the build, the selection, the key, libcurl, the
+    /// archives), then finds the app and uploads (or looks up) each selected pack, `options.jobs` at a time, all under
+    /// a shared lock on the build folder (a build waits; docs/store.md#trust-boundaries).
     /// - Throws: `ODRPackError.usage` (exit 64) or another `ODRPackError` (exit 2); exit 1 is `failures`.
     package static func run(_ options: UploadOptions, events: UploadEvents = UploadEvents()) throws -> UploadOutcome {
+        try APIKey.checkPathsAreNotKeyText(options)
         let base = try APIBaseURL(
             options.nonEmpty(options.apiURL) ?? options.nonEmpty(options.environment["ODRPACK_ASC_API"])
                 ?? APIBaseURL.apple)
         guard options.jobs >= 1 else { throw ODRPackError.usage("--jobs must be at least 1") }
         if let wait = options.waitSeconds, wait < 0 { throw ODRPackError.usage("--wait SECONDS cannot be negative") }
+        let lock = try OutputLock.shared(
+            folder: try BuildManifest.location(of: options.buildPath).folder, fileName: BuildFolder.lockFileName,
+            onWait: events.waiting)
+        return try withExtendedLifetime(lock) {
+            try run(options, base: base, events: events)
+        }
+    }
+
+    private static func run(_ options: UploadOptions, base: APIBaseURL, events: UploadEvents) throws -> UploadOutcome {
         let (manifest, folder) = try BuildManifest.load(options.buildPath)
         try checkUploadable(manifest)
         let selected = try selection(options.selection, build: manifest)
-        let archives = try selected.map { try archive($0, folder: folder) }
         let key = try APIKey.resolve(options)
         let timing = UploadTiming(environment: options.environment)
+        let transport: any HTTPTransport
+        if let given = options.transport {
+            transport = given
+        } else {
+            // Only now, with every usage error said: the first thing that needs the network (docs/store.md#libcurl).
+            try CurlLibrary.load(environment: options.environment)
+            transport = CurlTransport(timeout: Int(timing.requestTimeout))
+        }
+        let archives = try selected.map { try archive($0, folder: folder) }
         let client = AppStoreConnectClient(
-            base: base, token: APIToken(key: key), timing: timing, jobs: options.jobs, readOnly: options.dryRun)
+            base: base, token: APIToken(key: key), timing: timing, jobs: options.jobs, readOnly: options.dryRun,
+            transport: transport, verbose: options.verbose)
         let api = BackgroundAssetsAPI(client: client)
         let app: String
         if let given = options.resolvedAppID {
@@ -117,16 +137,21 @@ package enum BackgroundAssetsUpload {
             )
         }
         let path = folder + "/" + pack.file
-        let (size, sha256) = try SourceFile.sha256(of: path, name: pack.file)
-        if let expected = pack.archiveSha256, expected != sha256 || pack.archiveSize.map({ $0 != size }) == true {
+        let file = try OpenArchive(path: path)
+        if let expected = pack.archiveSha256,
+            expected != file.sha256 || pack.archiveSize.map({ $0 != file.size }) == true
+        {
             throw ODRPackError.unusableInput(
                 "'\(path)' is not the archive the build wrote (its size or SHA-256 differs): run odrpack verify, and build again"
             )
         }
-        guard size > 0 else {
+        guard file.size > 0 else {
             throw ODRPackError.unusableInput(
                 "'\(path)' is empty: App Store Connect takes no empty archive; build again")
         }
-        return PackArchive(assetPackId: id, path: path, size: size, sha256: sha256)
+        guard AppleArchiveSignature.matches(file.prefix) else {
+            throw ODRPackError.unusableInput("pack '\(id)': '\(path)' is \(AppleArchiveSignature.problem)")
+        }
+        return PackArchive(assetPackId: id, path: path, size: file.size, sha256: file.sha256, file: file)
     }
 }

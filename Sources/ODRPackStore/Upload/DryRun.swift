@@ -22,7 +22,9 @@ struct DryRun: Sendable {
             uniquingKeysWith: { first, second in
                 first.archived ? second : first
             })
-        let packs = try parallelMap(archives, jobs: jobs, ownThreads: true) { archive -> UploadOutcome.Pack in
+        // In asset pack id order, whatever order the manifest lists them in (docs/store.md#upload).
+        let ordered = archives.sorted { $0.assetPackId.precedesByCodePoint($1.assetPackId) }
+        let packs = try parallelMap(ordered, jobs: jobs, ownThreads: true) { archive -> UploadOutcome.Pack in
             let pack = try look(at: archive, asset: byID[archive.assetPackId])
             events.finished(pack)
             return pack
@@ -41,14 +43,14 @@ struct DryRun: Sendable {
         }
         let live = assets.filter { !$0.archived }
         let built = Set(build.packs.map { $0.assetPackId ?? $0.id })
+        let newIDs = packs.filter { $0.backgroundAssetId == nil && $0.action == .wouldUpload }.count
         let quota = UploadOutcome.Quota(
-            ids: live.count, usedBytes: live.reduce(Int64(0)) { $0.addingReportingOverflow($1.usedBytes).partialValue },
+            ids: live.count, idsAfterUpload: live.count + newIDs, usedBytes: Self.saturatingSum(live.map(\.usedBytes)),
             notInBuild: live.map(\.assetPackIdentifier).filter { !built.contains($0) }.sorted {
                 $0.precedesByCodePoint($1)
             })
         outcome.quota = quota
-        let newIDs = packs.filter { $0.backgroundAssetId == nil && $0.action == .wouldUpload }.count
-        let idsAfter = quota.ids + newIDs
+        let idsAfter = quota.idsAfterUpload
         if idsAfter * 10 > UploadOutcome.Quota.idLimit * 9 {
             outcome.diagnostics.append(
                 .warning(
@@ -73,10 +75,21 @@ struct DryRun: Sendable {
         return outcome
     }
 
+    /// The sum of App Store Connect's `usedBytes`, each taken as at least 0, stopping at `Int64.max` instead of
+    /// wrapping to a negative total that would hide `ba-quota`.
+    static func saturatingSum(_ values: [Int64]) -> Int64 {
+        values.reduce(Int64(0)) { total, value in
+            let (sum, overflow) = total.addingReportingOverflow(max(0, value))
+            return overflow ? Int64.max : sum
+        }
+    }
+
     private func look(at archive: PackArchive, asset: BackgroundAssetResource?) throws -> UploadOutcome.Pack {
         let id = archive.assetPackId
         var pack = UploadOutcome.Pack(assetPackId: id, action: .wouldUpload, bytes: archive.size)
         if let entry = record.packs[id], entry.isCommitted(sha256: archive.sha256) {
+            // What App Store Connect says of the id, as for any pack it has (docs/store.md#upload: `archived`).
+            pack.archived = asset?.archived
             pack.action = .skipped
             pack.backgroundAssetId = entry.backgroundAssetId
             pack.versionId = entry.versionId

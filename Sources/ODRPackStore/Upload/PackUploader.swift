@@ -8,6 +8,8 @@ struct PackArchive: Sendable {
     var path: String
     var size: Int64
     var sha256: String
+    /// The open file `sha256` was hashed from, which every part is read from.
+    var file: OpenArchive
 }
 
 /// Steps 1 to 6 of SPEC 13.2 for one pack, each step's result written to the upload record before the next starts.
@@ -141,28 +143,11 @@ struct PackUploader: Sendable {
 
     /// Step 4: every operation's bytes, `jobs` at a time; false when a URL expired before all were sent.
     private func sendParts(of pack: PackArchive, _ reservation: UploadFileResource) throws -> Bool {
-        let descriptor: Int32
-        switch SystemCall.openForReading(pack.path) {
-        case .success(let opened): descriptor = opened
-        case .failure(let error): throw ODRPackError.systemCall("cannot read '\(pack.path)'", error)
-        }
-        defer { SystemCall.closeFile(descriptor) }
         let client = api.client
         let events = self.events
         let outcomes = try parallelMap(reservation.operations, jobs: jobs, ownThreads: true) { operation -> Bool in
             if operation.hasExpired() { return false }
-            guard operation.length <= Int64(Int.max) else {
-                throw ODRPackError.unusableInput("pack '\(pack.assetPackId)': an upload part is too large to send")
-            }
-            var body = Data(count: Int(operation.length))
-            let read = body.withUnsafeMutableBytes { buffer in
-                SystemCall.readFully(
-                    descriptor, into: buffer.baseAddress!, count: Int(operation.length), at: operation.offset)
-            }
-            guard read == Int(operation.length) else {
-                throw ODRPackError.systemCall("cannot read '\(pack.path)'", .last)
-            }
-            switch try client.sendPart(operation, body: body, pack: pack.assetPackId) {
+            switch try client.sendPart(operation, descriptor: pack.file.descriptor, pack: pack.assetPackId) {
             case .sent:
                 events.sent(operation.length)
                 return true
@@ -187,7 +172,7 @@ struct PackUploader: Sendable {
             if elapsed >= limit && polls > 0 { break }
             polls += 1
             let pause = min(timing.pollInterval(polls) * timing.scale, max(0, limit - elapsed))
-            if pause > 0 { Thread.sleep(forTimeInterval: pause) }
+            if pause > 0 { timing.sleeper(pause) }
             let version = try api.version(versionID, pack: pack.assetPackId)
             seen = version
             if let state = version.state {

@@ -20,6 +20,10 @@ package struct UploadOptions: Sendable {
     package var waitSeconds: Int?
     package var jobs = 4
     package var apiURL: String?
+    /// `--verbose`: given each request as sent and answered (docs/store.md#output).
+    package var verbose: (@Sendable (String) -> Void)?
+    /// The tests' in-process transport instead of libcurl; nil in the product.
+    var transport: (any HTTPTransport)?
     /// The process environment (`ASC_*`, `ODRPACK_ASC_API`, `HOME`), passed in so tests and the front end agree.
     package var environment: [String: String]
 

@@ -32,6 +32,9 @@ package struct UploadOutcome: Sendable {
         package static let byteLimit: Int64 = 200_000_000_000
         /// Ids not archived, which count against the limit.
         package var ids: Int
+        /// `ids` and the new ids this run would add: what the quota line says (docs/store.md#upload).
+        package var idsAfterUpload: Int
+        /// `usedBytes` of every id not archived, summed saturating: never wrapped by a server's figures.
         package var usedBytes: Int64
         /// Ids App Store Connect has (not archived) that this build does not make.
         package var notInBuild: [String]
@@ -54,6 +57,8 @@ package struct UploadEvents: Sendable {
     package var sent: @Sendable (_ bytes: Int64) -> Void = { _ in }
     /// A pack finished (uploaded, skipped, or examined in a dry run).
     package var finished: @Sendable (_ pack: UploadOutcome.Pack) -> Void = { _ in }
+    /// A build holds the build folder: upload waits for it (once, before anything else).
+    package var waiting: @Sendable () -> Void = {}
 
     package init() {}
 }

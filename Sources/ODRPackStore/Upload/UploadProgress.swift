@@ -21,5 +21,11 @@ package struct UploadProgress: Sendable {
         try bar.printing { try StandardStream.write(line, to: StandardStream.output) }
     }
 
+    /// A `--verbose` line on stderr, with the bar out of its way; a line that cannot be written is dropped (the run
+    /// goes on: the request log is a help, not the result).
+    package func note(_ line: String) {
+        try? bar.printing { try StandardStream.write(line + "\n", to: StandardStream.error) }
+    }
+
     package func end() { bar.end() }
 }

@@ -36,7 +36,8 @@ package enum UploadReport {
             + (failing > 0 ? ", \(failing) would fail (archived id)" : "") + " to app \(outcome.app)\n"
         if let quota = outcome.quota {
             text +=
-                "quota: \(quota.ids) of \(UploadOutcome.Quota.idLimit) asset pack ids, "
+                "quota: \(quota.idsAfterUpload) of \(UploadOutcome.Quota.idLimit) asset pack ids after this upload "
+                + "(\(quota.ids) now), "
                 + "\(ByteCount.format(quota.usedBytes)) of \(ByteCount.format(UploadOutcome.Quota.byteLimit))\n"
             if !quota.notInBuild.isEmpty {
                 text +=
@@ -76,6 +77,7 @@ package enum UploadReport {
                     "quota",
                     .object([
                         ("ids", .int(Int64(quota.ids))),
+                        ("idsAfterUpload", .int(Int64(quota.idsAfterUpload))),
                         ("idLimit", .int(Int64(UploadOutcome.Quota.idLimit))),
                         ("usedBytes", .int(quota.usedBytes)),
                         ("byteLimit", .int(UploadOutcome.Quota.byteLimit)),

@@ -8,12 +8,14 @@ struct UploadTiming: Sendable {
     static let maximumRetries = 5
     var scale: Double = 1
     var requestTimeout: TimeInterval = 120
+    /// How a wait is waited: the thread sleeps; the tests of the client's rules record the seconds instead.
+    var sleeper: @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }
 
     init(environment: [String: String]) {
         if let text = environment["ODRPACK_ASC_TIME_SCALE"], let value = Double(text), value >= 0, value.isFinite {
             scale = value
         }
-        // Whole seconds: FoundationNetworking's URLSession truncates a request's timeout to them (0.5 would be 0).
+        // Whole seconds: libcurl's connect and stall timeouts take them.
         if let text = environment["ODRPACK_ASC_TIMEOUT"], let value = Double(text), value > 0, value < 1e6 {
             requestTimeout = max(1, value.rounded(.up))
         }
@@ -27,7 +29,7 @@ struct UploadTiming: Sendable {
 
     func sleep(_ seconds: Double) {
         let scaled = seconds * scale
-        if scaled > 0 { Thread.sleep(forTimeInterval: scaled) }
+        if scaled > 0 { sleeper(scaled) }
     }
 
     /// `Retry-After` in seconds (the HTTP-date form too), capped at an hour.

@@ -73,7 +73,7 @@ struct BackgroundAssetsVerifier {
         return problems
     }
 
-    /// Whether the file at `path` has the archive's recorded size and SHA-256.
+    /// Whether the file at `path` has the archive's recorded size and SHA-256, and begins as an Apple Archive.
     /// - Parameter read: shown each chunk of the archive as it is hashed (progress).
     func archiveProblems(
         _ path: String, name: String, pack: BuildManifest.Pack, missing: DiagnosticCode,
@@ -86,8 +86,17 @@ struct BackgroundAssetsVerifier {
             return [BuildVerifier.problem(.verifyArchiveMismatch, name, "the archive is not a regular file")]
         }
         do {
-            let (size, sha256) = try SourceFile.sha256(of: path) { read($0) }
+            var head: [UInt8] = []
+            let (size, sha256) = try SourceFile.sha256(of: path) { chunk in
+                if head.count < AppleArchiveSignature.length {
+                    head += chunk.prefix(AppleArchiveSignature.length - head.count)
+                }
+                read(chunk)
+            }
             var problems: [Diagnostic] = []
+            if !AppleArchiveSignature.matches(head) {
+                problems.append(BuildVerifier.problem(.verifyBAArchiveFormat, name, AppleArchiveSignature.problem))
+            }
             if size != pack.archiveSize {
                 problems.append(
                     BuildVerifier.problem(

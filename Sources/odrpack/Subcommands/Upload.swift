@@ -69,6 +69,12 @@ struct Upload: ParsableCommand {
     @Flag(help: "Print one JSON document on stdout.")
     var json = false
 
+    @Flag(
+        help:
+            "Print each request on stderr as it is sent and answered: method, path, status, time, App Store Connect's errors."
+    )
+    var verbose = false
+
     @OptionGroup var gitHub: GitHubOptions
 
     @OptionGroup var output: OutputOptions
@@ -119,7 +125,11 @@ struct Upload: ParsableCommand {
         options.jobs = jobs
         options.apiURL = api
         let progress = UploadProgress(bar: progress.bar(console))
+        if verbose { options.verbose = { progress.note($0) } }
         var events = UploadEvents()
+        events.waiting = {
+            try? console.printNote("odrpack: a build is using '\(buildDir)': waiting for it to finish\n")
+        }
         events.started = { progress.begin(packs: $0, bytes: $1) }
         events.sent = { progress.add($0) }
         let json = json

@@ -30,7 +30,9 @@ struct BoundedMemoryBackgroundAssetsTests {
         let project = try ScaleTree(files: files).project
         defer { try? FileManager.default.removeItem(at: project) }
         let packager = project.appendingPathComponent("packager").path
-        try "#!/bin/sh\ncat \"$1\" > \"$3\"\n".write(toFile: packager, atomically: false, encoding: .utf8)
+        // The Apple Archive signature first: verify requires it (verify-ba-archive-format).
+        try "#!/bin/sh\n{ printf AA01; cat \"$1\"; } > \"$3\"\n".write(
+            toFile: packager, atomically: false, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: packager)
         let cache = project.appendingPathComponent("cache").path
         let out = project.appendingPathComponent("out").path

@@ -104,7 +104,10 @@ final class AppStoreConnectStandIn {
         }
     }
 
-    var requests: [[String: Any]] { log.filter { $0["method"] != nil } }
+    var requests: [[String: Any]] { log.filter { $0["method"] != nil && $0["trap"] == nil } }
+    /// What reached the trap, the other origin every injected redirect points at (`method`, `path`, `authorization`,
+    /// `bytes`): a client that follows a redirect shows up here.
+    var trapped: [[String: Any]] { log.filter { $0["trap"] as? Bool == true } }
     var commits: [[String: Any]] { log.filter { $0["event"] as? String == "commit" } }
     var rejected: [String] { requests.compactMap { $0["rejected"] as? String } }
 

@@ -153,7 +153,7 @@ struct UploadCommandTests {
         let text = try build.upload([build.out, "--all", "--dry-run"], standIn)
         #expect(text.stdout.contains("would upload \(packs[0].id): "))
         #expect(text.stdout.contains("App Store Connect has version 3 (COMPLETE)"))
-        #expect(text.stdout.contains("quota: 90 of 100 asset pack ids, 1.9 KB of 200 GB"))
+        #expect(text.stdout.contains("quota: 93 of 100 asset pack ids after this upload (90 now), 1.9 KB of 200 GB"))
         #expect(text.stderr.contains("[ba-quota]"))
     }
 
@@ -234,7 +234,7 @@ struct UploadCommandTests {
                 "would fail \(packs[0].id): \(ByteCount.format(Int64(packs[0].bytes.count))), App Store Connect has version 2 (FAILED), archived: "
                     + "upload would stop here\n"), "\(text.stdout)")
         #expect(text.stdout.contains(", 1 would fail (archived id) to app \(AppStoreConnectStandIn.appID)\n"))
-        #expect(text.stdout.contains("quota: 0 of 100 asset pack ids"))
+        #expect(text.stdout.contains("quota: 3 of 100 asset pack ids after this upload (0 now), "))
         #expect(text.stderr.contains("error: pack '\(packs[0].id)': App Store Connect has this asset pack id archived"))
         #expect(text.stderr.contains("[ba-id-archived]"))
         // A real upload of it is still exit 2.
