@@ -229,6 +229,19 @@ class Suite:
         check(result.path_additions == [] and result.outputs["path"] == "", "a path was set", result)
         check(len(self.server.requests) == 2, f"requests: {self.server.requests}", result)
 
+    def test_a_partial_install_is_not_reused(self):
+        # What an install killed half-way could leave: its staging folder, and a folder at the final name without
+        # the binary (not one the action makes: it renames a whole folder there). Neither is taken for an install.
+        tool_cache = os.path.join(self.temp, "toolcache-partial")
+        folder = self.cache_folder(tool_cache)
+        os.makedirs(os.path.join(folder, "share"))
+        os.makedirs(os.path.join(os.path.dirname(folder), f".{self.runner_arch.lower()}.partial.abc123", "bin"))
+        self.server.requests.clear()
+        result = self.run({}, tool_cache=tool_cache)
+        check(result.success and len(self.server.requests) == 2, "a partial install was reused", result)
+        printed = subprocess.run([result.outputs["path"], "--version"], capture_output=True, text=True)
+        check(printed.stdout == f"odrpack {self.version}\n", f"--version printed {printed.stdout!r}", result)
+
     def test_missing_release_fails(self):
         tool_cache = os.path.join(self.temp, "toolcache-missing")
         result = self.run({"version": "0.0.1"}, tool_cache=tool_cache)
