@@ -95,6 +95,7 @@ class Result:
         self.step_outputs = {}
         self.path_additions = []
         self.logs = []  # (step id, exit status, stdout, stderr)
+        self.summary = ""  # what the steps appended to GITHUB_STEP_SUMMARY
 
     @property
     def text(self):
@@ -174,6 +175,8 @@ def run_action(action_file, inputs, github, runner, workspace, base_env, action_
             result.success = False
             result.failed_step = step_id
             break
+    with open(summary) as file:
+        result.summary = file.read()
     for name, spec in (action.get("outputs") or {}).items():
         result.outputs[name] = evaluate(spec.get("value", ""), contexts, declared)
     return result

@@ -283,6 +283,13 @@ class Suite:
         result = self.run({"args": "validate odrpack.yml", "working-directory": "over-limit", "fail-on-error": "maybe"})
         check(not result.success and "fail-on-error is true or false" in result.text, "fail-on-error: maybe", result)
 
+    def test_github_annotations_and_step_summary(self):
+        result = self.run({"args": "validate odrpack.yml --github", "working-directory": "over-limit",
+                           "fail-on-error": "false"})
+        check(result.success and result.outputs["exit-code"] == "1", "validate --github", result)
+        check("::error file=odrpack.yml,line=" in result.text, "no ::error annotation in the log", result)
+        check("pack-too-large" in result.summary, f"GITHUB_STEP_SUMMARY holds {result.summary!r}", result)
+
     def test_json_output(self):
         result = self.run({"args": "plan --json", "working-directory": "sample"})
         check(result.success and result.outputs["exit-code"] == "0", "plan --json failed", result)
