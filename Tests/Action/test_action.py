@@ -11,6 +11,8 @@ curl through CURL_CA_BUNDLE, shows where the token is sent. Each case prints `ok
 them; the exit status is 1 when one failed.
 """
 import functools
+import gzip
+import hashlib
 import http.server
 import json
 import os
@@ -20,6 +22,7 @@ import shutil
 import ssl
 import subprocess
 import sys
+import tarfile
 import tempfile
 import threading
 import traceback
@@ -241,6 +244,45 @@ class Suite:
         check(result.success and len(self.server.requests) == 2, "a partial install was reused", result)
         printed = subprocess.run([result.outputs["path"], "--version"], capture_output=True, text=True)
         check(printed.stdout == f"odrpack {self.version}\n", f"--version printed {printed.stdout!r}", result)
+
+    def test_macos_runner_without_sha256sum(self):
+        # A macOS runner as the action sees one: the universal archive (here the same binary, repacked under that
+        # name), the cache folder named for RUNNER_ARCH (arm64), and shasum where sha256sum is missing.
+        if self.target == "universal-apple-darwin":
+            print("     (skipped: this machine is a Mac)")
+            return
+        universal = f"odrpack-{self.version}-universal-apple-darwin"
+        release = os.path.join(self.served, "macos", f"v{self.version}")
+        os.makedirs(release)
+        buffer = tempfile.TemporaryFile()
+        with tarfile.open(os.path.join(self.served, f"v{self.version}", self.archive)) as source, \
+                gzip.GzipFile(fileobj=buffer, mode="wb", compresslevel=1, mtime=0) as compressed, \
+                tarfile.open(fileobj=compressed, mode="w") as target:
+            for member in source.getmembers():
+                member.name = universal + member.name[member.name.index("/"):] if "/" in member.name else universal
+                target.addfile(member, source.extractfile(member) if member.isfile() else None)
+        buffer.seek(0)
+        data = buffer.read()
+        with open(os.path.join(release, universal + ".tar.gz"), "wb") as file:
+            file.write(data)
+        with open(os.path.join(release, universal + ".tar.gz.sha256"), "w") as file:
+            file.write(f"{hashlib.sha256(data).hexdigest()}  {universal}.tar.gz\n")
+        tools = os.path.join(self.temp, "tools-without-sha256sum")
+        os.makedirs(tools)
+        for folder in ("/usr/local/bin", "/usr/bin", "/bin"):
+            for name in os.listdir(folder) if os.path.isdir(folder) else []:
+                if name != "sha256sum" and not os.path.exists(os.path.join(tools, name)):
+                    os.symlink(os.path.join(folder, name), os.path.join(tools, name))
+        tool_cache = os.path.join(self.temp, "toolcache-macos")
+        saved_path, saved_arch = self.base_env["PATH"], self.runner_arch
+        self.base_env["PATH"], self.runner_arch = tools, "ARM64"
+        try:
+            result = self.run({"download-url": self.server.url + "/macos"}, tool_cache=tool_cache, runner_os="macOS")
+        finally:
+            self.base_env["PATH"], self.runner_arch = saved_path, saved_arch
+        binary = os.path.join(tool_cache, "odrpack", self.version, "arm64", "bin", "odrpack")
+        check(result.success and result.outputs["path"] == binary, "the universal archive for macOS ARM64", result)
+        check(f"sha256 {hashlib.sha256(data).hexdigest()}" in result.text, "the checksum was not checked", result)
 
     def test_missing_release_fails(self):
         tool_cache = os.path.join(self.temp, "toolcache-missing")
