@@ -106,6 +106,27 @@ lint:
 	@unformatted=$$(printf '%s\n' $(SWIFT_FILES) | xargs -P 4 -I{} sh -c '$(SWIFT) format "{}" | cmp -s - "{}" || echo "{}"'); \
 	if [ -n "$$unformatted" ]; then echo "not formatted as swift format writes them (run make format):"; echo "$$unformatted"; exit 1; fi; \
 	echo "lint: every Swift file is formatted"
+	@if ! command -v shellcheck >/dev/null 2>&1; then \
+		echo "installing shellcheck"; \
+		if [ "$(UNAME)" = Darwin ]; then brew install shellcheck; else \
+			SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
+			$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq shellcheck; \
+		fi; \
+	fi
+	@for module in yaml:pyyaml check_jsonschema:check-jsonschema; do \
+		if ! python3 -c "import $${module%%:*}" >/dev/null 2>&1; then \
+			echo "installing $${module#*:}"; \
+			python3 -m pip install --quiet "$${module#*:}" 2>/dev/null \
+				|| python3 -m pip install --quiet --user --break-system-packages "$${module#*:}" || exit 1; \
+		fi; \
+	done
+	python3 Tests/Action/lint_actions.py
+
+# The GitHub Action (action.yml) run as the runner runs it, against `make dist`'s archives served on 127.0.0.1:
+# install, a second install from the tool cache, a tampered archive, a failing validate, the json output
+# (Tests/Action/test_action.py; `python3 Tests/Action/test_action.py DIR` runs it on another folder of archives).
+test-action: dist
+	python3 Tests/Action/test_action.py dist
 
 # Opens the report and diff pages in headless Chromium (installed from apt when missing).
 test-browser: build
