@@ -27,7 +27,8 @@ if [ "$phase" = without-curl ]; then
         | grep -vE '^(linux-vdso\.so\.1|linux-gate\.so\.1|/lib.*/ld-linux.*\.so\.[0-9]+|lib(c|m|stdc\+\+|gcc_s|pthread|dl|rt)\.so\.[0-9.]+)$' || true)
     [ -z "$unexpected" ] || fail "the binary needs more than the C library: $unexpected"
 
-    version=$(run odrpack --version)
+    echo "  \$ odrpack --version"
+    version=$(odrpack --version)
     echo "    $version"
     case "$version" in "odrpack "[0-9]*) ;; *) fail "--version printed '$version'" ;; esac
 
@@ -67,7 +68,7 @@ if [ "$phase" = without-curl ]; then
         | grep -q odrpack || fail "the bash completion registers nothing for odrpack"
     head -n 1 "/root/$name/share/zsh/site-functions/_odrpack" | grep -q '^#compdef odrpack' \
         || fail "the zsh completion does not start with #compdef odrpack"
-    grep -q 'complete -c odrpack' "/root/$name/share/fish/vendor_completions.d/odrpack.fish" \
+    grep -qE "^complete -c '?odrpack'? " "/root/$name/share/fish/vendor_completions.d/odrpack.fish" \
         || fail "the fish completion completes nothing for odrpack"
 
     echo "  \$ odrpack upload /root/ba --all --dry-run   (no libcurl here)"
