@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # `make bench`: generates the corpora once (cached under .build/bench), then times odrpack against
-# bsdtar with hyperfine and writes .build/bench/results.json. Takes about five minutes on 2 cores.
+# bsdtar with hyperfine and writes .build/bench/results.json. Takes about five minutes on 2 cores. ODRPACK=PATH times
+# another binary (a release archive's: docs/install.md#speed) instead of `make release`'s, and BENCH=DIR writes there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BENCH=.build/bench
-ODRPACK=$PWD/.build/release/odrpack
+BENCH=${BENCH:-.build/bench}
+ODRPACK=${ODRPACK:-}
 need=()
 command -v hyperfine >/dev/null || need+=(hyperfine)
 command -v bsdtar >/dev/null || need+=(libarchive-tools)
@@ -13,7 +14,10 @@ if [ ${#need[@]} -gt 0 ]; then
     SUDO=$([ "$(id -u)" -eq 0 ] || echo sudo)
     $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}"
 fi
-make --no-print-directory release >/dev/null
+if [ -z "$ODRPACK" ]; then
+    make --no-print-directory release >/dev/null
+    ODRPACK=$PWD/.build/release/odrpack
+fi
 mkdir -p "$BENCH"
 stamp=$(cat Benchmarks/corpus_kit.py Benchmarks/make_corpus.py Benchmarks/make_media_corpus.py Benchmarks/make_validate_tree.py \
     Benchmarks/make_diff_manifests.py | sha256sum | cut -c1-16)
