@@ -251,6 +251,15 @@ else
     failure "(c) //overlimit:overlimit_packs built"
 fi
 
+status=0
+bz build "${bazel_flags[@]}" //overlimit:outside_packs >"$log" 2>&1 || status=$?
+if [ "$status" -ne 0 ] && grep -q "lies outside the manifest's package" "$log"; then
+    pass "(c) a src outside the manifest's package fails at analysis, naming it"
+else
+    cat "$log"
+    failure "(c) //overlimit:outside_packs did not fail at analysis"
+fi
+
 # The archive form, when dist/ has an archive for this machine.
 if [ -n "$archive" ]; then
     unpacked=$scratch/dist

@@ -26,7 +26,7 @@ mode=$1
 odrpack=$(absolute "$2")
 shift 2
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/odrpack-bazel.XXXXXX")
+work=$(absolute "$(mktemp -d "${TMPDIR:-/tmp}/odrpack-bazel.XXXXXX")")
 # Only folders are made writable before the removal: a staged file may be a hard link of a source file or of a Bazel
 # output, whose mode must not change.
 cleanup() {
@@ -99,10 +99,12 @@ case "$mode" in
         profile=$5
         shift 5
         stage_list "$work/in" "$inputs"
+        # From the staging folder, so that diagnostics name the manifest by its path in the package.
+        cd "$work/in"
         if [ -n "$profile" ]; then
-            "$odrpack" validate "$work/in/$manifest" --format "$format" --profile "$profile" --quiet
+            "$odrpack" validate "$manifest" --format "$format" --profile "$profile" --quiet
         fi
-        run "$odrpack" build "$work/in/$manifest" --no-cache --progress never --output "$work/out" "$@"
+        run "$odrpack" build "$manifest" --no-cache --progress never --output "$work/out" "$@"
         # The build folder without its lock file, times and modes kept (a folder pack's are part of the pack).
         rm -f "$work/out/.odrpack.lock"
         mkdir -p "$out"
@@ -113,8 +115,9 @@ case "$mode" in
         inputs=$(absolute "$2")
         shift 2
         stage_list "$work/in" "$inputs"
+        cd "$work/in"
         status=0
-        "$odrpack" validate "$work/in/$manifest" "$@" || status=$?
+        "$odrpack" validate "$manifest" "$@" || status=$?
         exit "$status"
         ;;
     ipa)
