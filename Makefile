@@ -3,7 +3,7 @@ SWIFT ?= swift
 BUILD_FLAGS ?=
 ODRPACK = .build/debug/odrpack
 
-.PHONY: all deps build release sample report test test-browser lint format fuzz bench bench-scale install uninstall clean
+.PHONY: all deps build release dist dist-check sample report test test-browser lint format fuzz bench bench-scale stats test-clone install uninstall clean
 PREFIX ?= /usr/local
 
 all: build
@@ -40,6 +40,19 @@ STATIC_STDLIB = --static-swift-stdlib
 endif
 release: deps
 	$(SWIFT) build -c release --product odrpack $(STATIC_STDLIB) $(BUILD_FLAGS)
+
+# Release archives (docs/install.md): dist/odrpack-<version>-<target>.tar.gz and its .sha256 for this machine, the
+# binary self-contained (Linux: the Swift runtime, Foundation, libdeflate and zlib linked in; libcurl loaded by upload
+# alone). dist-check runs the archive on a minimal Debian 12 root (Linux, as root; debootstrap makes the root once,
+# kept under .build/dist-check): every command on a copy of the sample, then upload without and with libcurl.
+dist: deps
+	@command -v python3 >/dev/null 2>&1 || { echo "make dist needs python3 (it writes the archive)"; exit 1; }
+	bash Packaging/dist.sh
+dist-check: dist
+	@python3 -c 'import cryptography' >/dev/null 2>&1 || { \
+		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq python3-cryptography; }
+	bash Packaging/dist-check.sh
 
 sample: build
 	$(ODRPACK) plan SampleProject/odrpack.yml
@@ -137,6 +150,16 @@ test-bazel: deps
 bench: deps
 	bash Benchmarks/run.sh
 
+# Issue 48: the upload suites from a fresh clone in /tmp, in a private mount namespace where the folders beside this
+# checkout are hidden (Linux, root): the tests need nothing outside the repository. Not part of `make test`.
+test-clone: deps
+	bash Tests/Isolation/upload-from-clone.sh
+
+# The house-plan figures of docs/architecture.md#figures (functions of 60+ lines, path joins, NSString path calls,
+# string inside-checks, files that branch on the pack format, SPEC citations), recomputed from Sources/.
+stats:
+	@python3 Benchmarks/code_stats.py
+
 # Issue 38's scale: time and peak memory of build, no-op, validate, verify and diff at 100k, 300k and 1M files (a large
 # random media file and thousands of small level files per pack); writes .build/bench-scale/results.json. Not part of
 # `make test`. SCALE_SIZES, SCALE_MEDIA_MB, SCALE_PACKS and SCALE_RUNS choose the trees (Benchmarks/scale.sh).
@@ -161,4 +184,4 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/share/man/man1/odrpack.1
 
 clean:
-	rm -rf .build SampleProject/build
+	rm -rf .build dist SampleProject/build

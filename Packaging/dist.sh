@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# make dist: the release archive for this machine, dist/odrpack-<version>-<target>.tar.gz and its .sha256
+# (docs/install.md#release-archives). Linux: the Swift runtime, Foundation with its ICU data, libdeflate and zlib are
+# linked in, so the binary needs nothing but the C library (libcurl is loaded by `upload` alone, when it runs). macOS:
+# one universal binary (arm64 and x86_64); the Swift runtime is part of the OS.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SWIFT=${SWIFT:-swift}
+
+target=$(sh Packaging/target.sh)
+
+if [ "$(uname -s)" = Darwin ]; then
+    $SWIFT build -c release --product odrpack --arch arm64 --arch x86_64
+    binary=$($SWIFT build -c release --product odrpack --arch arm64 --arch x86_64 --show-bin-path)/odrpack
+else
+    # The linker takes the first libdeflate/libz it finds along -L, and prefers a shared library only within one
+    # folder: a folder holding just the static archives, searched first, links them in.
+    static=.build/dist-static-libs
+    mkdir -p "$static"
+    for library in libdeflate libz; do
+        archive=$(for folder in $(${CC:-cc} -print-search-dirs | sed -n 's/^libraries: =//p' | tr : ' '); do
+            [ -f "$folder/$library.a" ] && echo "$folder/$library.a" && break; done || true)
+        [ -n "$archive" ] || { echo "dist: $library.a not found (make deps installs libdeflate-dev and zlib1g-dev)" >&2; exit 1; }
+        ln -sf "$(realpath "$archive")" "$static/$library.a"
+    done
+    $SWIFT build -c release --product odrpack --static-swift-stdlib -Xlinker -L"$PWD/$static" \
+        --scratch-path .build/dist
+    binary=.build/dist/release/odrpack
+fi
+
+version=$("$binary" --version | awk 'NR == 1 { print $2 }')
+case "$version" in
+    [0-9]*.[0-9]*.[0-9]*) ;;
+    *) echo "dist: '$binary --version' gave no version" >&2; exit 1 ;;
+esac
+name=odrpack-$version-$target
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+root=$stage/$name
+install -d "$root/bin" "$root/share/man/man1" "$root/share/bash-completion/completions" \
+    "$root/share/zsh/site-functions" "$root/share/fish/vendor_completions.d"
+install -m 0755 "$binary" "$root/bin/odrpack"
+strip_tool=$(command -v strip || true)
+[ -z "$strip_tool" ] || [ "$(uname -s)" = Darwin ] || "$strip_tool" "$root/bin/odrpack"
+"$root/bin/odrpack" --generate-completion-script bash > "$root/share/bash-completion/completions/odrpack"
+"$root/bin/odrpack" --generate-completion-script zsh > "$root/share/zsh/site-functions/_odrpack"
+"$root/bin/odrpack" --generate-completion-script fish > "$root/share/fish/vendor_completions.d/odrpack.fish"
+install -m 0644 docs/odrpack.1 "$root/share/man/man1/odrpack.1"
+install -m 0644 README.md CHANGELOG.md LICENSE "$root/"
+
+# Times from SOURCE_DATE_EPOCH, else the commit's time (reproducible builds' convention).
+epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 0)}
+mkdir -p dist
+python3 Packaging/dist_archive.py "$root" "dist/$name.tar.gz" "$epoch"
+echo "Wrote dist/$name.tar.gz ($(wc -c < "dist/$name.tar.gz") bytes) and dist/$name.tar.gz.sha256"
