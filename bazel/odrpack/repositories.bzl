@@ -109,7 +109,8 @@ def _odrpack_archive_impl(repository_ctx):
     binary = "archive/%s/bin/odrpack" % folder
     if not repository_ctx.path(binary).exists:
         fail("odrpack_archive: %s has no %s/bin/odrpack" % (urls[0], folder))
-    repository_ctx.file("WORKSPACE", "workspace(name = \"%s\")\n" % repository_ctx.name)
+    # A marker only: under bzlmod the repository's name is a canonical one (with ~ or +), not a workspace() name.
+    repository_ctx.file("WORKSPACE", "# Made by rules_odrpack's odrpack_archive.\n")
     repository_ctx.file("BUILD.bazel", _BUILD_TEMPLATE.format(
         archive = urls[0],
         binary = binary,
