@@ -157,6 +157,16 @@ fuzz: deps
 		if [ $$status -ne 0 ]; then tail -40 .build-fuzz/$$target.log; exit 1; fi; \
 	done
 
+# rules_odrpack (bazel/, docs/bazel.md) with Debian's bazel-bootstrap (Bazel 4.2.3, installed from apt when bazel is
+# missing), with no download: Tests/Bazel/run.sh. Not part of `make test`.
+test-bazel: deps
+	@if ! command -v bazel >/dev/null 2>&1; then \
+		echo "installing bazel-bootstrap"; \
+		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq bazel-bootstrap; \
+	fi
+	bash Tests/Bazel/run.sh
+
 # Times odrpack against sequential bsdtar on a generated ~1 GB game; writes .build/bench/results.json.
 bench: deps
 	bash Benchmarks/run.sh

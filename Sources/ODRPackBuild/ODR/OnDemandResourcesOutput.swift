@@ -110,7 +110,8 @@ struct OnDemandResourcesOutput: PackOutput {
         let keys = plan.packs.indices.map { manifest.pack($0).partKey(0) }
         let apple = AppleManifests.assetPackManifest(
             plan, facts: facts, urlPrefix: options.urlPrefix,
-            packsURL: "http://127.0.0.1" + AppleManifests.percentEncoded(packsPath + "/"))
+            packsURL: "http://127.0.0.1"
+                + AppleManifests.percentEncoded(options.templatePacksFolder(packsPath: packsPath)))
         let documents = OutputCommit.Documents(
             manifest: StreamedDocument { sink in
                 let recorded = try Self.write(manifest, keys: keys, reusing: previousParts, to: &sink)

@@ -19,6 +19,9 @@ package struct BuildOptions: Sendable {
     package var level: Int = BuildOptions.defaultLevel
     package var jobs: Int = BuildOptions.defaultJobs
     package var urlPrefix: String?
+    /// `--template-path ABSOLUTE_PATH`: AssetPackManifestTemplate.plist's URLs name the packs as if the build folder
+    /// were this path, not the folder written, so the build's bytes do not depend on where it ran (Bazel).
+    package var templatePath: String?
     package var useCache = true
     /// Every entry's modification time, seconds since 1970.
     package var entryTime: Int64 = BuildOptions.defaultEntryTime
@@ -56,6 +59,19 @@ package struct BuildOptions: Sendable {
     /// The output folder as an absolute, standardized path: what the cache and the up-to-date record are keyed by.
     var outputPath: String { URL(fileURLWithPath: outputDirectory).standardizedFileURL.path }
 
+    /// The folder the template's URLs name the packs in, ending in `/`: `OnDemandResources/` of `--template-path`
+    /// when given, else the packs folder written.
+    func templatePacksFolder(packsPath: String) -> String {
+        guard let templatePath else { return packsPath + "/" }
+        return (templatePath.hasSuffix("/") ? templatePath : templatePath + "/") + AppleManifests.packsFolder + "/"
+    }
+
+    /// Why a `--template-path` value cannot be used, if it cannot: it must be an absolute path.
+    package static func templatePathProblem(_ path: String) -> String? {
+        guard !path.hasPrefix("/") else { return nil }
+        return "--template-path must be an absolute path (the build folder the template's URLs name), not '\(path)'"
+    }
+
     /// The Apple plist a build writes and the one it removes: AssetPackManifest.plist only with a URL prefix.
     var applePlists: (kept: String, removed: String) {
         urlPrefix == nil
@@ -86,6 +102,7 @@ package struct BuildOptions: Sendable {
             OutputSetting(name: "entry-time", value: "\(entryTime)", changesPacks: true),
             OutputSetting(name: "ba-package", value: packager ?? "", changesPacks: true),
             OutputSetting(name: "url-prefix", value: urlPrefix ?? "", changesPacks: false),
+            OutputSetting(name: "template-path", value: templatePath ?? "", changesPacks: false),
         ]
     }
 

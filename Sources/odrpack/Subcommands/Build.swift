@@ -61,6 +61,16 @@ struct Build: ParsableCommand {
     @Option(help: "Where the packs will be hosted: writes AssetPackManifest.plist with URLs under it.")
     var urlPrefix: String?
 
+    @Option(
+        help: ArgumentHelp(
+            """
+            Write AssetPackManifestTemplate.plist's URLs as if the build folder were this absolute path, not the \
+            folder written (a build whose bytes do not depend on where it runs, e.g. in Bazel).
+            """,
+            valueName: "absolute-path"),
+        completion: .directory)
+    var templatePath: String?
+
     @Flag(help: "Rebuild every pack, ignoring what the last build into this folder learned.")
     var noCache = false
 
@@ -79,6 +89,19 @@ struct Build: ParsableCommand {
     func validate() throws {
         try gitHub.check(json: json)
         if let urlPrefix, let problem = URLPrefix.problem(urlPrefix) { throw ValidationError(problem) }
+        if let templatePath {
+            if let problem = BuildOptions.templatePathProblem(templatePath) { throw ValidationError(problem) }
+            if urlPrefix != nil {
+                throw ValidationError(
+                    "--template-path does not apply with --url-prefix: AssetPackManifest.plist's URLs are under the prefix"
+                )
+            }
+            if format == .backgroundAssets {
+                throw ValidationError(
+                    "--template-path does not apply to --format background-assets: it writes no AssetPackManifestTemplate.plist"
+                )
+            }
+        }
         if let level, !(0...9).contains(level) { throw ValidationError("--level must be 0 to 9, not \(level)") }
         if let jobs, !(1...BuildOptions.maximumJobs).contains(jobs) {
             throw ValidationError("--jobs must be 1 to \(BuildOptions.maximumJobs), not \(jobs)")
@@ -131,6 +154,7 @@ struct Build: ParsableCommand {
         options.level = level ?? BuildOptions.defaultLevel
         options.jobs = jobs ?? BuildOptions.defaultJobs
         options.urlPrefix = urlPrefix
+        options.templatePath = templatePath
         options.useCache = !noCache
         options.entryTime = try BuildOptions.entryTime(environment: ProcessInfo.processInfo.environment)
         var pipeline = BuildPipeline(manifestPath: manifest, options: options)

@@ -290,6 +290,61 @@ import Testing
         #expect(templateKinds["resources"]!.items.allSatisfy { $0["isStreamable"] == .bool(true) })
     }
 
+    /// `--template-path`: the template's URLs name the packs under that folder, not the one written, so builds into two
+    /// folders write the same bytes (Bazel's odrpack_packs); a changed path rewrites the template; misuse is exit 64.
+    @Test func templatePathNamesTheGivenFolder() throws {
+        let project = try gameProject()
+        func urls(_ folder: String) throws -> [String] {
+            let template = try PropertyListSerialization.propertyList(
+                from: Data(
+                    contentsOf: project.root.appendingPathComponent(folder + "/AssetPackManifestTemplate.plist")),
+                format: nil)
+            return ((template as? [String: Any])?["resources"] as? [[String: Any]] ?? []).map { $0["URL"] as! String }
+        }
+        func fileNames(_ folder: String) throws -> [String] {
+            let document = try JSONSerialization.jsonObject(
+                with: Data(contentsOf: project.root.appendingPathComponent(folder + "/odrpack-manifest.json")))
+            let packs = ((document as! [String: Any])["packs"] as! [[String: Any]])
+                .sorted { ($0["id"] as! String) < ($1["id"] as! String) }
+            return packs.map { ($0["file"] as! String).replacingOccurrences(of: "OnDemandResources/", with: "") }
+        }
+        #expect(try build(project, "a", ["--template-path", "/odrpack/my packs"]).status == 0)
+        let names = try fileNames("a")
+        #expect(names.count == 4)
+        #expect(
+            try urls("a")
+                == names.map {
+                    "http://127.0.0.1/odrpack/my%20packs/OnDemandResources/"
+                        + $0.replacingOccurrences(of: "ü", with: "%C3%BC").replacingOccurrences(of: "ï", with: "%C3%AF")
+                })
+        #expect(try CommandRunner.run(["verify", "a"], in: project.root).status == 0)
+        // Another folder, the same path: the same bytes (the lock file aside, which is empty).
+        #expect(try build(project, "b", ["--template-path", "/odrpack/my packs/"]).status == 0)
+        #expect(
+            try contents(project.root.appendingPathComponent("a")) == contents(project.root.appendingPathComponent("b"))
+        )
+        // A changed path is a changed build option: the next build into the folder rewrites the template, and so does
+        // leaving the option out (the folder written).
+        #expect(try build(project, "a", ["--template-path", "/elsewhere"]).status == 0)
+        #expect(try urls("a").allSatisfy { $0.hasPrefix("http://127.0.0.1/elsewhere/OnDemandResources/") })
+        #expect(try build(project, "a").status == 0)
+        #expect(
+            try urls("a").allSatisfy {
+                $0.hasPrefix("http://127.0.0.1" + AppleManifests.percentEncoded(project.path("a/OnDemandResources/")))
+            })
+        // Relative, empty, or beside --url-prefix or --format background-assets: a bad command line.
+        for extra in [
+            ["--template-path", "odrpack/x"], ["--template-path", ""],
+            ["--template-path", "/odrpack/x", "--url-prefix", "https://cdn.example.com/odr/"],
+            ["--template-path", "/odrpack/x", "--format", "background-assets"],
+        ] {
+            let output = try build(project, "x", extra)
+            #expect(output.status == 64, "\(extra)")
+            #expect(output.stderr.contains("--template-path"), "\(extra): \(output.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: project.path("x")))
+    }
+
     @Test func sameInputGivesTheSameBytes() throws {
         let project = try gameProject()
         #expect(try build(project, "a", ["--url-prefix", "https://x/", "--jobs", "1"]).status == 0)
