@@ -3,7 +3,7 @@ SWIFT ?= swift
 BUILD_FLAGS ?=
 ODRPACK = .build/debug/odrpack
 
-.PHONY: all deps build release dist dist-check sample report test test-browser lint format fuzz bench bench-scale stats test-clone test-action install uninstall clean
+.PHONY: all deps build release dist dist-check sample report test test-browser lint format fuzz bench bench-scale stats test-clone test-action test-bazel install uninstall clean
 PREFIX ?= /usr/local
 
 all: build
