@@ -3,8 +3,8 @@ import ODRPackCore
 import ODRPackFormats
 import ODRPackPlatform
 
-/// The App Store Connect API as `upload` speaks it (SPEC 13.2): JSON:API requests with the bearer token, and the
-/// presigned part uploads without it, each retried as docs/store.md#failures says. Every failure it gives up on is
+/// The App Store Connect API as `upload` speaks it (docs/store.md#upload): JSON:API requests with the bearer token,
+/// and the presigned part uploads without it, each retried as docs/store.md#failures says. Every failure it gives up on is
 /// exit 2 naming the pack, the method and the path (never a presigned URL's query) and App Store Connect's
 /// `errors[].code` and `detail`.
 final class AppStoreConnectClient: Sendable {
