@@ -3,8 +3,8 @@ import ODRPackCore
 import ODRPackFormats
 import ODRPackPlatform
 
-/// The App Store Connect API as `upload` speaks it (SPEC 13.2): JSON:API requests with the bearer token, and the
-/// presigned part uploads without it, each retried as docs/store.md#failures says. Every failure it gives up on is
+/// The App Store Connect API as `upload` speaks it (docs/store.md#upload): JSON:API requests with the bearer token,
+/// and the presigned part uploads without it, each retried as docs/store.md#failures says. Every failure it gives up on is
 /// exit 2 naming the pack, the method and the path (never a presigned URL's query) and App Store Connect's
 /// `errors[].code` and `detail`.
 final class AppStoreConnectClient: Sendable {
@@ -151,6 +151,18 @@ final class AppStoreConnectClient: Sendable {
                 "pack '\(pack)': App Store Connect gave an upload URL that is not https: refusing to send the archive")
         }
         let what = Self.describe(pack: pack, method: operation.method, url: url)
+        // A line break or NUL in a header would let the server's answer write more headers (or cut one short).
+        guard
+            !operation.headers.contains(where: { header in
+                (header.name + header.value).unicodeScalars.contains {
+                    $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F
+                }
+            })
+        else {
+            throw ODRPackError.unusableInput(
+                "pack '\(pack)': App Store Connect gave an upload header holding a control character: refusing to send it"
+            )
+        }
         var headers = operation.headers.filter { $0.name.lowercased() != "authorization" }
         if !headers.contains(where: { $0.name.lowercased() == "user-agent" }) {
             headers.append(("User-Agent", userAgent))

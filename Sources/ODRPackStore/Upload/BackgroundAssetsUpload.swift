@@ -4,7 +4,7 @@ import ODRPackCore
 import ODRPackDiff
 import ODRPackPlatform
 
-/// `odrpack upload` (SPEC 13.2, docs/store.md#upload): a Background Assets build's Apple-hosted packs sent to App Store
+/// `odrpack upload` (docs/store.md#upload): a Background Assets build's Apple-hosted packs sent to App Store
 /// Connect, or with `dryRun` only looked up there.
 package enum BackgroundAssetsUpload {
     /// Checks everything that needs no request (the API URL, the build, the selection, the key, libcurl, the

@@ -3,8 +3,8 @@ import ODRPackBuildFormat
 import ODRPackCore
 import ODRPackPlatform
 
-/// `upload --dry-run` (SPEC 13.2): GET requests only. For each selected pack, what App Store Connect has and what
-/// `upload` would do (an archived id, where a real upload stops with exit 2, is a `ba-id-archived` error and exit 1,
+/// `upload --dry-run` (docs/store.md#upload): GET requests only. For each selected pack, what App Store Connect has
+/// and what `upload` would do (an archived id, where a real upload stops with exit 2, is a `ba-id-archived` error and exit 1,
 /// after the rest); then the app's quota (ids of 100, bytes of 200 GB, `ba-quota` past 90%) and the ids App Store
 /// Connect has that this build no longer makes.
 struct DryRun: Sendable {

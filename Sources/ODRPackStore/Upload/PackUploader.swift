@@ -12,7 +12,8 @@ struct PackArchive: Sendable {
     var file: OpenArchive
 }
 
-/// Steps 1 to 6 of SPEC 13.2 for one pack, each step's result written to the upload record before the next starts.
+/// Steps 1 to 6 of docs/store.md#upload ("Per pack") for one pack, each step's result written to the upload record
+/// before the next starts.
 struct PackUploader: Sendable {
     let api: BackgroundAssetsAPI
     let app: String

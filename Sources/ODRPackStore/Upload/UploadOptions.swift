@@ -1,6 +1,6 @@
 import Foundation
 
-/// What `odrpack upload` was asked to do (SPEC 13.2, docs/store.md#upload), as the front end parsed it; flags and
+/// What `odrpack upload` was asked to do (docs/store.md#upload), as the front end parsed it; flags and
 /// environment are merged here, not there, so the rules have one home.
 package struct UploadOptions: Sendable {
     /// Which packs go up: the ones `diff OLD BUILD_DIR` lists under `upload`, or every pack.

@@ -1,7 +1,7 @@
 import ODRPackCore
 
-/// What `upload` did or, in a dry run, would do (SPEC 13.2): one entry per selected pack, the quota in a dry run,
-/// and what makes the exit 1 (a version App Store Connect failed to process, or `--wait`'s limit reached).
+/// What `upload` did or, in a dry run, would do (docs/store.md#upload): one entry per selected pack, the quota in a
+/// dry run, and what makes the exit 1 (a version App Store Connect failed to process, or `--wait`'s limit reached).
 package struct UploadOutcome: Sendable {
     package enum Action: String, Sendable {
         case uploaded, skipped

@@ -3,7 +3,7 @@ import ODRPackFormats
 import ODRPackPlatform
 import ODRPackReport
 
-/// What `upload` prints (SPEC 13.2): a line per pack as it finishes, a summary, or one `--json` document.
+/// What `upload` prints (docs/store.md#upload): a line per pack as it finishes, a summary, or one `--json` document.
 package enum UploadReport {
     /// `uploaded level-2-1a2b3c4d: version 7, 41.2 MB, PROCESSING`
     package static func line(_ pack: UploadOutcome.Pack) -> String {

@@ -259,6 +259,22 @@ import Testing
                 Self.operation(url: "http://127.0.0.1:9/part/1"), descriptor: 3, pack: "p") == .sent)
     }
 
+    @Test func anUploadHeaderWithALineBreakIsNotSent() throws {
+        for value in ["a\r\nX-Injected: 1", "a\nb", "a\u{0}b"] {
+            var operation = Self.operation()
+            operation.headers.append(("X-Amz-Meta", value))
+            let transport = ScriptedTransport([Self.answer(200)])
+            let message = Self.message {
+                _ = try Self.client(transport, waits: Waits()).sendPart(operation, descriptor: 3, pack: "p")
+            }
+            #expect(
+                message
+                    == "exit 2: pack 'p': App Store Connect gave an upload header holding a control character: refusing to send it"
+            )
+            #expect(transport.requests.isEmpty)
+        }
+    }
+
     @Test func anAnswerOver16MiBOrAMissingLibcurlIsExit2WithoutRetry() throws {
         let large = ScriptedTransport([.failure(.tooLarge)])
         let waits = Waits()

@@ -2,8 +2,8 @@ import Foundation
 import ODRPackCore
 import Testing
 
-/// SPEC 13.2 against the App Store Connect stand-in: which packs go up, every request as Apple's description allows
-/// it (the stand-in rejects anything else, and every test checks that it rejected nothing), the bytes it received
+/// docs/store.md#upload against the App Store Connect stand-in: which packs go up, every request as Apple's
+/// description allows it (the stand-in rejects anything else, and every test checks that it rejected nothing), the bytes it received
 /// compared with each archive, the upload record, and the dry run.
 @Suite(
     .enabled(

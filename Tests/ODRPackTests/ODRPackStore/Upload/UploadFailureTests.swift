@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// SPEC 13.2's failures against the stand-in, each injected on demand: what is retried (and how often), what gets a
-/// new token or a new reservation, and what stops the run with exit 2 naming the pack, the request and App Store
+/// docs/store.md#upload's failures against the stand-in, each injected on demand: what is retried (and how often),
+/// what gets a new token or a new reservation, and what stops the run with exit 2 naming the pack, the request and App Store
 /// Connect's error.
 @Suite(
     .enabled(
