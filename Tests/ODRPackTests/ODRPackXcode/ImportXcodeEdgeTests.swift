@@ -33,7 +33,8 @@ extension ImportXcodeTests {
                 "../../secretdir" = (secret, ); "/etc" = (abs, ); "Levels/../../other" = (up, ); Levels = (levels, );
                 """,
             exceptions: "\"../x.png\", \"/tmp/y\", ")
-        let output = try CommandRunner.run(["import-xcode", "App.xcodeproj"], in: project.root.appendingPathComponent("Project"))
+        let output = try CommandRunner.run(
+            ["import-xcode", "App.xcodeproj"], in: project.root.appendingPathComponent("Project"))
         #expect(output.status == 0, "\(output.stderr)")
         let warnings = output.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: ") }
         #expect(
