@@ -386,11 +386,13 @@ package struct AppThinner {
     }
 
     /// Removes what a thin killed before its end (its process gone) staged in the app and never placed: new plists
-    /// beside their final names in the app's root, and packs staged in `OnDemandResources/`. Copies of the build's
-    /// files only; the folder of app files a killed commit had moved aside is never removed here (`locate` refuses it).
+    /// beside their final names in the app's root (files), and packs staged in `OnDemandResources/`. Copies of the
+    /// build's files only; a folder in the app's root, such as the folder of app files a killed commit had moved
+    /// aside, is never removed here (`locate` refuses it).
     func removeAbandonedStaging(app: String) throws {
         let setAside = TemporaryName.digest(of: AppTransaction.setAsideName)
-        for name in try TemporaryName.abandoned(in: app, matching: { $0 != setAside }) {
+        for name in try TemporaryName.abandoned(in: app, matching: { $0 != setAside })
+        where SystemCall.status(app + "/" + name, followingLinks: false)?.kind == .regular {
             try OutputFolder.remove(app + "/" + name)
         }
         let packs = app + "/" + AppleManifests.packsFolder
