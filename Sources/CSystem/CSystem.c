@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <errno.h>
+#include <signal.h>
 #include <unistd.h>
 #include "CSystem.h"
 
@@ -47,3 +48,19 @@ int odrpack_open_unlinked(const char *folder) {
     return -1;
 #endif
 }
+
+static volatile sig_atomic_t interrupt_holds = 0;
+static volatile sig_atomic_t interrupt_pending = 0;
+
+int odrpack_interrupt_hold(int delta) {
+    interrupt_holds += delta;
+    return interrupt_holds;
+}
+
+int odrpack_interrupt_mark_pending(void) {
+    int was = interrupt_pending;
+    interrupt_pending = 1;
+    return was;
+}
+
+int odrpack_interrupt_pending(void) { return interrupt_pending; }

@@ -1,3 +1,5 @@
+import CSystem
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -38,11 +40,38 @@ package enum Interrupt {
         pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
     }
 
-    /// The signal handler: the prepared message, then exit 130 (128 + SIGINT, as shells report it).
+    /// The signal handler: the prepared message, then exit 130 (128 + SIGINT, as shells report it). Inside `holding`
+    /// the first Ctrl-C is only marked, and acted on when the held section ends; a second one exits at once (what it
+    /// leaves, the next run clears: docs/commands.md#exit-codes).
     private static let handle: @convention(c) (Int32) -> Void = { _ in
+        if odrpack_interrupt_hold(0) > 0, odrpack_interrupt_mark_pending() == 0 { return }
+        exitInterrupted()
+    }
+
+    private static func exitInterrupted() -> Never {
         if let message = Interrupt.message, let base = message.baseAddress {
             _ = SystemCall.writeAll(StandardStream.error, UnsafeRawBufferPointer(start: base, count: message.count))
         }
         _exit(130)
+    }
+
+    /// Thrown by `checkpoint` inside `holding` once Ctrl-C was pressed: it unwinds the work, running its clean-up
+    /// (`defer`, `catch`), up to `holding`, which then exits 130.
+    package struct Interrupted: Error {}
+
+    /// Runs `body` with Ctrl-C held, for work that must not stop halfway or that must clean up what it wrote (a
+    /// commit's renames, a work folder): a Ctrl-C during it is marked, `checkpoint` throws `Interrupted`, and when
+    /// `body` has ended (returned or thrown, its clean-up done) the interrupt takes effect: the message, exit 130.
+    package static func holding<T>(_ body: () throws -> T) rethrows -> T {
+        _ = odrpack_interrupt_hold(1)
+        defer {
+            if odrpack_interrupt_hold(-1) == 0, odrpack_interrupt_pending() != 0 { exitInterrupted() }
+        }
+        return try body()
+    }
+
+    /// Where held work may stop: throws `Interrupted` once Ctrl-C was pressed, else nothing.
+    package static func checkpoint() throws {
+        if odrpack_interrupt_pending() != 0 { throw Interrupted() }
     }
 }

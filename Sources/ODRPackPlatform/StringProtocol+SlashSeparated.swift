@@ -9,6 +9,19 @@ extension StringProtocol where UTF8View.SubSequence == Substring.UTF8View {
     }
 }
 
+extension StringProtocol {
+    /// Whether this path lies inside `folder` (or, with `orIsIt`, is `folder`), compared by bytes: String's `hasPrefix`
+    /// and `==` compare Characters, so `folder + "/"` is no prefix of a path whose next name starts with a combining
+    /// mark, and an NFD spelling equals the NFC one, another folder on Linux. The one test of "is this inside that
+    /// folder" for paths of one spelling (both absolute, or both relative to one folder).
+    package func isPath(inside folder: some StringProtocol, orIsIt: Bool = false) -> Bool {
+        if folder.utf8.elementsEqual("/".utf8) { return utf8.first == UInt8(ascii: "/") && (orIsIt || utf8.count > 1) }
+        guard utf8.count > folder.utf8.count else { return orIsIt && utf8.elementsEqual(folder.utf8) }
+        return utf8.starts(with: folder.utf8)
+            && utf8[utf8.index(utf8.startIndex, offsetBy: folder.utf8.count)] == UInt8(ascii: "/")
+    }
+}
+
 extension StringProtocol where UTF8View.SubSequence == Substring.UTF8View {
     /// What comes before and after the last "/" byte, nil without one: found by bytes for the reason
     /// `slashSeparated` gives (`lastIndex(of: "/")` looks for a Character, and misses a "/" before a combining mark).

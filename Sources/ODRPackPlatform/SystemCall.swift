@@ -148,6 +148,12 @@ package enum SystemCall {
         ftruncate(descriptor, off_t(size)) == 0 && lseek(descriptor, off_t(size), SEEK_SET) >= 0 ? nil : .last
     }
 
+    /// Sets the permission bits of `path` (links followed); nil when done, else why not.
+    package static func setPermissions(_ path: String, _ permissions: FileMode) -> SystemError? {
+        if holdsNul(path) { return SystemError(EINVAL) }
+        return chmod(path, mode_t(permissions)) == 0 ? nil : .last
+    }
+
     /// Renames `from` to `to`; nil when done, else why not.
     package static func rename(_ from: String, to: String) -> SystemError? {
         if holdsNul(from) || holdsNul(to) { return SystemError(EINVAL) }
@@ -232,10 +238,10 @@ package enum SystemCall {
             }
         }
         // Every folder between a written path and `folder`: each holds an entry that may be new.
-        var parents: Set<String> = []
+        var parents: Set<PathKey> = []
         for path in written {
             var parent = (path as NSString).deletingLastPathComponent
-            while parent.hasPrefix(folder + "/") && parents.insert(parent).inserted {
+            while parent.isPath(inside: folder) && parents.insert(PathKey(parent)).inserted {
                 parent = (parent as NSString).deletingLastPathComponent
             }
         }
@@ -249,7 +255,9 @@ package enum SystemCall {
             }
         #endif
         _ = try parallelMap(files, jobs: min(16, max(1, files.count))) { try flush($0, full: false) }
-        for path in (folders + parents).sorted(by: { $0.count > $1.count }) + [folder] { try flushFolder(path) }
+        for path in (folders + parents.map(\.path)).sorted(by: { $0.count > $1.count }) + [folder] {
+            try flushFolder(path)
+        }
         #if canImport(Darwin)
             try flush(folder, full: true)
         #endif

@@ -22,6 +22,25 @@ package enum TemporaryName {
         return processPrefix + String(hasher.finalize().prefix(20))
     }
 
+    /// The names in `folder` that a process now gone left under this scheme and that `matches` accepts given what
+    /// follows `<pid>-` (the digest and any suffix): a killed command's temporaries, which the next one writing there
+    /// removes (docs/store.md#ipa). A live process's, and this process's, are never named.
+    package static func abandoned(in folder: String, matching matches: (Substring) -> Bool) throws -> [String] {
+        try OutputFolder.names(in: folder).filter { name in
+            guard name.hasPrefix(marker) else { return false }
+            let rest = name.dropFirst(marker.count)
+            guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0, pid != getpid(),
+                matches(rest[rest.index(after: dash)...])
+            else { return false }
+            return kill(pid, 0) != 0 && errno == ESRCH
+        }.sorted()
+    }
+
+    /// What follows `<pid>-` in `beside(finalName)`: the digest of the final name.
+    package static func digest(of finalName: String) -> String {
+        String(beside(finalName).dropFirst(processPrefix.count))
+    }
+
     /// The temporary path beside `path`, in the same folder.
     package static func path(beside path: String) -> String {
         guard let parts = path.splitAtLastSlash() else { return beside(path) }

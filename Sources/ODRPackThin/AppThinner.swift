@@ -117,7 +117,9 @@ package struct AppThinner {
                 "'\(options.appPath)' is not a folder: pass the built app bundle (MyGame.app)")
         }
         // A thin killed before its end leaves the files it moved aside in one temporary folder of the app: they are
-        // the app's, so no later thin proceeds (or ships them) until a person has put them back.
+        // the app's, so no later thin proceeds (or ships them) until a person has put them back. What it had only
+        // staged is removed first (not by a dry run, which changes nothing).
+        if !options.dryRun { try removeAbandonedStaging(app: app) }
         if let left = try OutputFolder.names(in: app).sorted().first(where: { $0.hasPrefix(TemporaryName.marker) }) {
             throw ODRPackError.unusableInput(
                 """
@@ -360,24 +362,48 @@ package struct AppThinner {
             ]
             return result
         }
-        var (result, change): (Result, AppTransaction)
-        switch manifest.format {
-        case .odr:
-            (result, change) = try OnDemandResourcesThinner(thinner: self, manifest: manifest, buildFolder: buildFolder)
-                .plan(location)
-        case .backgroundAssets:
-            (result, change) = try BackgroundAssetsThinner(thinner: self, manifest: manifest, buildFolder: buildFolder)
-                .plan(location, info: infoPath)
+        // Ctrl-C is held from the first file staged in the app to the last rename (docs/commands.md#thin): it stops
+        // the staging of embedded packs (what was staged is removed) or waits for the commit, so the app is either
+        // as it was or thinned, and never ships a staged `OnDemandResources/.odrpack-tmp-*`; then exit 130.
+        return try Interrupt.holding {
+            var (result, change): (Result, AppTransaction)
+            switch manifest.format {
+            case .odr:
+                (result, change) = try OnDemandResourcesThinner(
+                    thinner: self, manifest: manifest, buildFolder: buildFolder
+                ).plan(location)
+            case .backgroundAssets:
+                (result, change) = try BackgroundAssetsThinner(
+                    thinner: self, manifest: manifest, buildFolder: buildFolder
+                ).plan(location, info: infoPath)
+            }
+            result.bundleId = bundleId
+            result.dryRun = options.dryRun
+            if result.diagnostics.hasErrors || options.dryRun { return result }
+            try change.commit()
+            return result
         }
-        result.bundleId = bundleId
-        result.dryRun = options.dryRun
-        if result.diagnostics.hasErrors || options.dryRun { return result }
-        try change.commit()
-        return result
+    }
+
+    /// Removes what a thin killed before its end (its process gone) staged in the app and never placed: new plists
+    /// beside their final names in the app's root (files), and packs staged in `OnDemandResources/`. Copies of the
+    /// build's files only; a folder in the app's root, such as the folder of app files a killed commit had moved
+    /// aside, is never removed here (`locate` refuses it).
+    func removeAbandonedStaging(app: String) throws {
+        let setAside = TemporaryName.digest(of: AppTransaction.setAsideName)
+        for name in try TemporaryName.abandoned(in: app, matching: { $0 != setAside })
+        where SystemCall.status(app + "/" + name, followingLinks: false)?.kind == .regular {
+            try OutputFolder.remove(app + "/" + name)
+        }
+        let packs = app + "/" + AppleManifests.packsFolder
+        guard SystemCall.status(packs, followingLinks: false)?.kind == .directory else { return }
+        for name in try TemporaryName.abandoned(in: packs, matching: { _ in true }) {
+            try OutputFolder.remove(packs + "/" + name)
+        }
     }
 
     /// `APP/Info.plist` (iOS, tvOS, visionOS), else `APP/Contents/Info.plist` (macOS).
-    static func infoPlistPath(of app: String) throws -> String {
+    package static func infoPlistPath(of app: String) throws -> String {
         for path in [app + "/Info.plist", app + "/Contents/Info.plist"]
         where FileManager.default.fileExists(atPath: path) {
             return path
@@ -385,7 +411,7 @@ package struct AppThinner {
         throw ODRPackError.unusableInput("'\(app)' has no Info.plist: pass a built app bundle (MyGame.app)")
     }
 
-    static func readPlist(_ path: String) throws -> (
+    package static func readPlist(_ path: String) throws -> (
         [String: PropertyListValue], PropertyListSerialization.PropertyListFormat
     ) {
         guard let data = FileManager.default.contents(atPath: path) else {

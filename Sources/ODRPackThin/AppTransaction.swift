@@ -28,27 +28,33 @@ struct AppTransaction {
     /// Folders this change created to stage into (removed again if it fails, or if left empty).
     var createdFolders: [String] = []
 
+    /// The final name whose temporary is the set-aside folder (`TemporaryName.beside`).
+    static let setAsideName = ".odrpack-thin-set-aside"
+
     /// Makes the changes, or none of them.
     /// - Throws: `ODRPackError` after the app was put back as it was.
     func commit() throws {
         var staged: [(temporary: String, final: String)] = []
-        let aside = app + "/" + TemporaryName.beside(".odrpack-thin-set-aside")
+        let aside = app + "/" + TemporaryName.beside(Self.setAsideName)
         var madeAside = false
         // What was moved, as counts: `displaced` 0..<movedAside went to `aside/index`, `staged` 0..<placed were
         // renamed to their final names (no list of a path per file).
         var (movedAside, placed) = (0, 0)
         var replaced: [String] = []
         do {
+            // The files thin writes into the app are 0644 whatever the umask: the same inputs give the same app, and
+            // the same IPA (docs/store.md#ipa).
             for (path, data) in writes {
                 let temporary = TemporaryName.path(beside: path)
                 try AtomicFile.write(data, to: temporary, replacingLinks: true)
                 staged.append((temporary, path))
+                try Self.setReadable(temporary)
             }
             for (path, source) in copies {
                 let temporary = TemporaryName.path(beside: path)
                 // Listed before it is written: a copy cut off halfway (a full disk) is removed too.
                 staged.append((temporary, path))
-                try FileCopy.copy(source, to: temporary)
+                try FileCopy.copy(source, to: temporary, permissions: 0o644)
             }
             staged += installs.map { ($0.from, $0.to) }
             replaced = staged.map(\.final).filter { SystemCall.status($0, followingLinks: false) != nil }
@@ -155,6 +161,13 @@ struct AppTransaction {
         if let aside, unrestored.isEmpty { SystemCall.removeFolderIfEmpty(aside) }
         for folder in createdFolders.reversed() { SystemCall.removeFolderIfEmpty(folder) }
         return unrestored
+    }
+
+    /// Mode 0644: a file thin wrote is the app's like any other, readable by all.
+    private static func setReadable(_ path: String) throws {
+        if let failure = SystemCall.setPermissions(path, 0o644) {
+            throw ODRPackError.systemCall("cannot set the mode of '\(path)'", failure)
+        }
     }
 
     private static func describe(_ error: any Error) -> String {

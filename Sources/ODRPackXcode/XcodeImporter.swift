@@ -1,4 +1,5 @@
 import Foundation
+import ODRPackCore
 import ODRPackPlatform
 
 /// Reads the On-Demand Resources tags an Xcode project already has and turns them into a tag manifest that makes
@@ -44,6 +45,8 @@ package struct XcodeImporter {
         package let initialInstall: [String]
         package let prefetchOrder: [String]
         package let notes: [String]
+        /// Warnings about the project (`import-path-outside`), printed as every command prints its diagnostics.
+        package let diagnostics: [Diagnostic]
     }
 
     package let options: Options
@@ -163,7 +166,9 @@ package struct XcodeImporter {
         }
 
         // The target's synchronized folders (Xcode 16): files go to the bundle's root, those in a .lproj folder to it,
-        // those in an explicit folder keep that folder's name; a key that names a folder tags every file in it.
+        // those in an explicit folder keep that folder's name; a key that names a folder tags every file in it. A key
+        // that reaches outside its folder is dropped (`import-path-outside`), so it never widens resources-root.
+        var outside: [(kind: String, key: String, folder: String)] = []
         for groupID in project.ids(target, "fileSystemSynchronizedGroups") {
             guard let folder = try resolved(groupID) else { continue }
             let group = project[groupID]
@@ -175,14 +180,22 @@ package struct XcodeImporter {
                 && (exception["target"] as? String).map({ $0 == targetID }) ?? true
             {
                 for path in exception["membershipExceptions"] as? [String] ?? [] {
-                    excluded.insert(XcodeProject.normalized(path))
+                    if Self.reachesOutside(path) {
+                        outside.append(("membershipExceptions", path, folder))
+                    } else {
+                        excluded.insert(XcodeProject.normalized(path))
+                    }
                 }
                 for (relative, tags) in exception["assetTagsByRelativePath"] as? [String: [String]] ?? [:] {
-                    keys.append((XcodeProject.normalized(relative), tags))
+                    if Self.reachesOutside(relative) {
+                        outside.append(("assetTagsByRelativePath", relative, folder))
+                    } else {
+                        keys.append((XcodeProject.normalized(relative), tags))
+                    }
                 }
             }
             func isExcluded(_ relative: String) -> Bool {
-                excluded.contains { relative == $0 || relative.hasPrefix($0 + "/") }
+                excluded.contains { relative.isPath(inside: $0, orIsIt: true) }
             }
             for (key, tags) in keys.sorted(by: { $0.0 < $1.0 }) where !isExcluded(key) {
                 let relative = XcodeProject.join(folder, key)
@@ -221,7 +234,7 @@ package struct XcodeImporter {
                 }
                 excludes.append((relative, "/**/.*"))
                 excludes.append((relative, "/**/.*/**"))
-                for path in excluded.sorted() where path.hasPrefix(key + "/") {
+                for path in excluded.sorted() where path.isPath(inside: key) {
                     let isFolder = SystemCall.status(absolute.path + path.dropFirst(key.count))?.kind == .directory
                     excludes.append((XcodeProject.join(folder, path), isFolder ? "/**" : ""))
                 }
@@ -244,7 +257,7 @@ package struct XcodeImporter {
                     the app too, a manifest cannot say that
                     """
                 )
-            } else if let folder = order.lazy.map({ tagged[$0]!.path }).first(where: { path.hasPrefix($0 + "/") }) {
+            } else if let folder = order.lazy.map({ tagged[$0]!.path }).first(where: { path.isPath(inside: $0) }) {
                 notes.append(
                     """
                     '\(path)' is also copied untagged to the app's \(Self.describe(into)); the tagged folder \
@@ -306,11 +319,31 @@ package struct XcodeImporter {
             $0.path.hasSameBytes(as: $1.path)
                 ? ($0.glob ?? "").precedesByCodePoint($1.glob ?? "") : $0.path.precedesByCodePoint($1.path)
         }
+        let diagnostics = outside.sorted {
+            $0.kind == $1.kind
+                ? ($0.folder.hasSameBytes(as: $1.folder)
+                    ? $0.key.precedesByCodePoint($1.key) : $0.folder.precedesByCodePoint($1.folder))
+                : $0.kind < $1.kind
+        }.map { kind, key, folder in
+            Diagnostic.warning(
+                .importPathOutside,
+                """
+                \(kind) key '\(key)' of synchronized folder '\(folder)' reaches outside it, where Xcode never applies \
+                it: dropped; name a path inside '\(folder)'
+                """,
+                subject: key)
+        }
         return Result(
             projectName: project.bundlePath.lastPathComponent, target: targetName, configuration: options.configuration,
             bundleID: bundleID, profile: profile, resourcesRoot: URL(fileURLWithPath: root, isDirectory: true),
             entries: entries, excludes: excludes.map { Self.escapedGlob(rooted($0.path)) + $0.glob },
-            initialInstall: initial, prefetchOrder: prefetch, notes: notes)
+            initialInstall: initial, prefetchOrder: prefetch, notes: notes, diagnostics: diagnostics)
+    }
+
+    /// A synchronized folder's key with a `..` component or an absolute path: Xcode applies such a key to nothing,
+    /// since it names no path inside the folder (docs/xcode.md), so it must not widen resources-root either.
+    static func reachesOutside(_ key: String) -> Bool {
+        key.hasPrefix("/") || key.slashSeparated().contains { $0 == ".." }
     }
 
     /// Version-control metadata: Xcode never copies it, so no entry names it.
@@ -341,7 +374,7 @@ package struct XcodeImporter {
         -> [(path: String, glob: String?, into: String)]
     {
         func explicitFolder(of folder: String) -> String? {
-            explicitFolders.first { folder == $0 || folder.hasPrefix($0 + "/") }
+            explicitFolders.first { folder.isPath(inside: $0, orIsIt: true) }
         }
         func name(_ path: String) -> String { String(path.slashSeparated().last ?? "") }
         var children: [String: [String]] = [:]
@@ -398,7 +431,7 @@ package struct XcodeImporter {
     /// (keeping that folder's name and what is below it), into its `.lproj` folder, else the bundle's root.
     static func synchronizedDestination(of file: String, explicitFolders: [String]) -> String {
         let parts = file.slashSeparated().map(String.init)
-        if let folder = explicitFolders.first(where: { file.hasPrefix($0 + "/") }) {
+        if let folder = explicitFolders.first(where: { file.isPath(inside: $0) }) {
             let name = String(folder.slashSeparated().last ?? "")
             let below = file.dropFirst(folder.count + 1).slashSeparated().dropLast()
             return ([name] + below.map(String.init)).joined(separator: "/")

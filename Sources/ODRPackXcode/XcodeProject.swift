@@ -124,26 +124,38 @@ package struct XcodeProject {
     /// A group that contains itself through its `children`, among the groups reachable from the main group, or nil.
     /// Depth-first without recursion, each object once, so 20,000 nested groups cost no more than 20,000 flat ones.
     func groupCycle() -> String? {
+        var converted = 0
+        return groupCycle(converted: &converted)
+    }
+
+    /// `groupCycle()`, adding to `converted` the children it reads from the project's objects: each group's list is
+    /// converted once, when the group is entered, so one group with 100,000 children costs 100,000, not its square
+    /// (docs/xcode.md: time grows as n log n in the project's objects).
+    func groupCycle(converted: inout Int) -> String? {
         guard let main = rootObject["mainGroup"] as? String else { return nil }
         enum Mark { case open, done }
         var marks: [String: Mark] = [main: .open]
-        // Each open group with the position of its next child to visit.
-        var stack: [(id: String, next: Int)] = [(main, 0)]
+        func children(of id: String) -> [String] {
+            let list = ids(objects[id], "children")
+            converted += list.count
+            return list
+        }
+        // Each open group with its children and the position of the next one to visit.
+        var stack: [(id: String, children: [String], next: Int)] = [(main, children(of: main), 0)]
         while let top = stack.last {
-            let children = ids(objects[top.id], "children")
-            guard top.next < children.count else {
+            guard top.next < top.children.count else {
                 marks[top.id] = .done
                 stack.removeLast()
                 continue
             }
             stack[stack.count - 1].next += 1
-            let child = children[top.next]
+            let child = top.children[top.next]
             switch marks[child] {
             case .open?: return child
             case .done?: continue
             case nil:
                 marks[child] = .open
-                stack.append((child, 0))
+                stack.append((child, children(of: child), 0))
             }
         }
         return nil

@@ -43,7 +43,7 @@ struct ODRPack: ParsableCommand {
         } catch {
             finish(error, arguments: arguments, json: json)
         }
-        Interrupt.install(message: CommandHelp.interrupted(command))
+        Interrupt.install(message: TerminalText.escaped(CommandHelp.interrupted(command), keepingLineBreaks: true))
         do {
             try command.run()
         } catch {
@@ -55,8 +55,13 @@ struct ODRPack: ParsableCommand {
     static func finish(_ error: any Error, arguments: [String], json: Bool) -> Never {
         if let code = error as? ExitCode { Foundation.exit(code.rawValue) }
         if let failure = error as? ODRPackError {
-            if case .usage(let message) = failure { fail(code: "usage", message: message, json: json, status: 64) }
-            fail(code: JSONEnvelope.code(of: failure), message: "\(failure)", json: json, status: 2)
+            // One line, whatever the names in it hold; a failed command's own output keeps its lines.
+            var oneLine = true
+            if case .commandFailed = failure { oneLine = false }
+            if case .usage(let message) = failure {
+                fail(code: "usage", message: message, json: json, status: 64, oneLine: true)
+            }
+            fail(code: JSONEnvelope.code(of: failure), message: "\(failure)", json: json, status: 2, oneLine: oneLine)
         }
         switch exitCode(for: error) {
         case .success:
@@ -81,10 +86,14 @@ struct ODRPack: ParsableCommand {
 
     /// `odrpack: error: message` on stderr (`humanText` when the message has more lines, such as the usage), the
     /// error document on stdout under `--json` unless a document is there already, and the exit.
-    static func fail(code: String, message: String, humanText: String? = nil, json: Bool, status: Int32) -> Never {
+    /// - Parameter oneLine: the message is one line: a line break in a name it holds is shown escaped too.
+    static func fail(
+        code: String, message: String, humanText: String? = nil, json: Bool, status: Int32, oneLine: Bool = false
+    ) -> Never {
         var text = humanText ?? message
         while text.hasSuffix("\n") { text.removeLast() }
-        try? StandardStream.write("odrpack: error: \(text)\n", to: StandardStream.error)
+        try? StandardStream.write(
+            "odrpack: error: \(TerminalText.escaped(text, keepingLineBreaks: !oneLine))\n", to: StandardStream.error)
         if json && !Console.hasPrintedJSON {
             try? StandardStream.write(
                 JSONEnvelope.error(code: code, message: message).serialized(), to: StandardStream.output)

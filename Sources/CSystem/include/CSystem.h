@@ -17,4 +17,14 @@ void odrpack_release_free_memory(void);
 /// -1 with errno set where the system or the file system has no O_TMPFILE.
 int odrpack_open_unlinked(const char *folder);
 
+/// Ctrl-C held (Interrupt.holding): the depth of held sections, changed by `delta`; returns the new depth. The
+/// counters are `volatile sig_atomic_t`, what a signal handler may read and write.
+int odrpack_interrupt_hold(int delta);
+
+/// Marks a Ctrl-C that arrived while held (from the signal handler); returns whether one was marked already.
+int odrpack_interrupt_mark_pending(void);
+
+/// Whether a Ctrl-C arrived while held and has not been acted on.
+int odrpack_interrupt_pending(void);
+
 #endif

@@ -267,7 +267,7 @@ struct BackgroundAssetsOutput: PackOutput {
                 }
             })
         // A site/ folder emptied of what odrpack wrote there goes too (never one holding the user's files).
-        if hosting != .self && changes.removals.contains(where: { $0.hasPrefix(sitePath + "/") }) {
+        if hosting != .self && changes.removals.contains(where: { $0.isPath(inside: sitePath) }) {
             SystemCall.removeFolderIfEmpty(sitePath)
         }
         // The packs' temporary folders (their ba-package manifests and staging), now that the archives are in place.

@@ -84,11 +84,12 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
 
     /// Every file of the pack at its destination under `folder`: a hard link where the file system allows, else a copy.
     private func stage(_ pack: AssetPack, in folder: String) throws {
-        var made = Set<String>()
+        // By bytes: `café` in NFC and in NFD are two folders on Linux, one String to Swift's `==`.
+        var made = Set<PathKey>()
         for file in pack.files {
             let destination = folder + "/" + file.path
             let parent = (destination as NSString).deletingLastPathComponent
-            if made.insert(parent).inserted { try OutputFolder.makeFolder(parent) }
+            if made.insert(PathKey(parent)).inserted { try OutputFolder.makeFolder(parent) }
             let source = rootPath + "/" + file.source
             if (try? FileManager.default.linkItem(atPath: source, toPath: destination)) == nil {
                 try FileCopy.copy(source, to: destination)

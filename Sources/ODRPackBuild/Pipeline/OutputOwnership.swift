@@ -159,7 +159,7 @@ struct OutputOwnership: Sendable {
         } else {
             output = outputPath
         }
-        if rootPath == output {
+        if rootPath.hasSameBytes(as: output) {
             throw ODRPackError.unbuildable(
                 """
                 the output folder '\(outputDirectory)' is resources-root: its packs would become resources; write the \
@@ -189,8 +189,7 @@ struct OutputOwnership: Sendable {
                 )
             }
         }
-        if let packs = folders.first, rootPath == output + "/" + packs || rootPath.hasPrefix(output + "/" + packs + "/")
-        {
+        if let packs = folders.first, RelativePath.absolutePath(rootPath, isInside: output + "/" + packs) {
             throw ODRPackError.unbuildable(
                 """
                 resources-root '\(rootPath)' is '\(shown(packs))' or inside it, the folder the build writes its packs \

@@ -81,4 +81,7 @@ package enum DiagnosticCode: String, CaseIterable, Sendable {
     case verifyFiguresMismatch = "verify-figures-mismatch"
     /// `verify`: a file or folder in the packs folder (or `site/`) that the build manifest does not name.
     case verifyForeignFile = "verify-foreign-file"
+    /// `import-xcode`: a synchronized folder's `assetTagsByRelativePath` or `membershipExceptions` key that reaches
+    /// outside the folder (`..`, an absolute path), dropped (docs/xcode.md).
+    case importPathOutside = "import-path-outside"
 }

@@ -45,7 +45,7 @@ package enum RelativePath {
     /// Whether the absolute, resolved `path` is `folder` or lies inside it (a link's target, an app's file).
     package static func absolutePath(_ path: String, isInside folder: String) -> Bool {
         // By bytes: Swift's == and hasPrefix take an NFD spelling for the NFC one, another folder on disk.
-        path.utf8.elementsEqual(folder.utf8) || path.utf8.starts(with: (folder == "/" ? "/" : folder + "/").utf8)
+        path.isPath(inside: folder, orIsIt: true)
     }
 
     /// `./a//b/../c/` → `a/c`; the root itself is ""; nil when `..` leaves the root.

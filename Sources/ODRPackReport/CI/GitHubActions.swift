@@ -22,10 +22,12 @@ package enum GitHubActions {
         diagnostics.map { command($0) + "\n" }.joined()
     }
 
-    /// The message: `%`, CR and LF escaped.
+    /// The message: `%`, CR and LF escaped as GitHub requires, then every other control character as on a terminal
+    /// (`\x1b`): the log shows a workflow command's text raw.
     static func escapeData(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
+        TerminalText.escaped(
+            text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+                .replacingOccurrences(of: "\n", with: "%0A"))
     }
 
     /// A property value: as a message, and `:` and `,` too.

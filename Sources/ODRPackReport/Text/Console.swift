@@ -58,40 +58,48 @@ package struct Console: Sendable {
     }
 
     // MARK: Output
+    //
+    // Every text goes out through `TerminalText.escaped` (its own line breaks kept): a control character in a name
+    // is shown, never obeyed by the terminal; the colours Console adds itself are painted after.
 
     /// Human output on stdout; nothing under `--quiet`.
     /// - Throws: `ODRPackError.systemCall` when the write fails (exit 2).
     package func printOut(_ text: String) throws {
         guard !quiet else { return }
-        try StandardStream.write(text, to: StandardStream.output)
+        try StandardStream.write(Self.shown(text), to: StandardStream.output)
     }
 
     /// Stdout whatever `--quiet` says: GitHub annotations and other output a flag asked for by name.
     package func printRequested(_ text: String) throws {
-        try StandardStream.write(text, to: StandardStream.output)
+        try StandardStream.write(Self.shown(text), to: StandardStream.output)
     }
 
     /// Stderr text that belongs to an error (a count of errors, what was left unchanged): printed under `--quiet` too.
     package func printError(_ text: String) throws {
-        try StandardStream.write(text, to: StandardStream.error)
+        try StandardStream.write(Self.shown(text), to: StandardStream.error)
     }
 
     /// Stderr text that informs (waiting for a lock, notes); nothing under `--quiet`.
     package func printNote(_ text: String) throws {
         guard !quiet else { return }
-        try StandardStream.write(text, to: StandardStream.error)
+        try StandardStream.write(Self.shown(text), to: StandardStream.error)
     }
 
     /// `odrpack: error: message`, the one voice of every failure.
     package func error(_ message: String) throws {
-        try printError("odrpack: \(paint("error:", Self.red)) \(message)\n")
+        try StandardStream.write(
+            "odrpack: \(paint("error:", Self.red)) \(Self.shown(message))\n", to: StandardStream.error)
     }
 
     /// `odrpack: warning: message` for a warning that is no diagnostic; nothing under `--quiet`.
     package func warning(_ message: String) throws {
         guard !quiet else { return }
-        try printError("odrpack: \(paint("warning:", Self.amber)) \(message)\n")
+        try StandardStream.write(
+            "odrpack: \(paint("warning:", Self.amber)) \(Self.shown(message))\n", to: StandardStream.error)
     }
+
+    /// Text as it reaches a terminal: control characters escaped, line breaks kept.
+    static func shown(_ text: String) -> String { TerminalText.escaped(text, keepingLineBreaks: true) }
 
     /// One diagnostic a line, compiler style, on stderr; under `--quiet` only the errors, unless the warnings fail the
     /// run too (`--warnings-as-errors`).
@@ -105,7 +113,8 @@ package struct Console: Sendable {
             }
             text += line + "\n"
         }
-        if !text.isEmpty { try printError(text) }
+        // `formatted` escaped each line already, and the colour is Console's own.
+        if !text.isEmpty { try StandardStream.write(text, to: StandardStream.error) }
     }
 
     static let red = "\u{1B}[1;31m"

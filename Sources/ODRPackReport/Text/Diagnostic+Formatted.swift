@@ -1,12 +1,13 @@
 import ODRPackCore
 
 extension Diagnostic {
-    /// The compiler-like form editors and CI annotate: `file:line:column: error: message [code]`.
+    /// The compiler-like form editors and CI annotate: `file:line:column: error: message [code]`, one line whatever
+    /// the names in it hold (their control characters and line breaks escaped).
     var formatted: String {
         var prefix = ""
         if let location {
-            prefix = "\(location.file):\(location.line):\(location.column): "
+            prefix = "\(TerminalText.escaped(location.file)):\(location.line):\(location.column): "
         }
-        return "\(prefix)\(severity.rawValue): \(message) [\(code.rawValue)]"
+        return "\(prefix)\(severity.rawValue): \(TerminalText.escaped(message)) [\(code.rawValue)]"
     }
 }

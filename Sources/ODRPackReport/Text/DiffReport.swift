@@ -280,7 +280,7 @@ package enum DiffReport {
         out += "\nPacks\n"
         for pack in packs {
             out +=
-                "  \(pack.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(pack.shortName) (\(sizes(pack)), \(category(pack))\(priority(pack)))\n"
+                "  \(pack.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(TerminalText.escaped(pack.shortName)) (\(sizes(pack)), \(category(pack))\(priority(pack)))\n"
             // The first paths of each list and its length: a list of a million paths is not copied to be shown.
             for (label, first, count) in [
                 ("modified", Array(pack.modified.prefix(fileLimit)), pack.modified.count),
@@ -290,7 +290,7 @@ package enum DiffReport {
                 ("moved out", Array(pack.movedOut.prefix(fileLimit)), pack.movedOut.count),
             ]
             where count > 0 {
-                let shown = first.joined(separator: ", ")
+                let shown = first.map { TerminalText.escaped($0) }.joined(separator: ", ")
                 let more = count > fileLimit ? " and \(count - fileLimit) more" : ""
                 out += "             \(label): \(shown)\(more)\n"
             }
@@ -300,7 +300,7 @@ package enum DiffReport {
             out += "\nMoved between packs (tags changed)\n"
             for move in diff.moves.prefix(50) {
                 out +=
-                    "  \(move.path): \(names[move.fromPack] ?? move.fromPack) → \(names[move.toPack] ?? move.toPack)\(move.modified ? " (content changed too)" : "")\n"
+                    "  \(TerminalText.escaped(move.path)): \(TerminalText.escaped(names[move.fromPack] ?? move.fromPack)) → \(TerminalText.escaped(names[move.toPack] ?? move.toPack))\(move.modified ? " (content changed too)" : "")\n"
             }
             if diff.moves.count > 50 { out += "  ... and \(diff.moves.count - 50) more (see --json)\n" }
         }

@@ -11,7 +11,8 @@ struct TextTable {
         alignments = columns.map(\.1)
     }
 
-    mutating func add(_ row: [String]) { rows.append(row) }
+    /// Each cell one line on the terminal: its control characters and line breaks escaped (before the widths).
+    mutating func add(_ row: [String]) { rows.append(row.map { TerminalText.escaped($0) }) }
 
     func render(indent: String = "  ") -> String {
         var widths = headers.map { DisplayWidth.of($0) }

@@ -21,6 +21,7 @@ enum AppCopy {
         var folders: [(String, FileMode)] = []
         let buffer = ReadBuffer(size: 1 << 20)
         try FolderWalk.walk(under: source) { entry in
+            try Interrupt.checkpoint()
             let from = source + "/" + entry.path
             let to = destination + "/" + entry.path
             switch entry.status.kind {
@@ -79,9 +80,10 @@ enum AppCopy {
         let directory = try ZipCentralDirectory(descriptor: descriptor, fileSize: UInt64(size))
         let buffer = ReadBuffer(size: 1 << 20)
         var seen = Set<PathKey>()
-        var links: [(String, FileMode)] = []
+        var links: [(path: String, target: [UInt8])] = []
         var folders: [(String, FileMode)] = []
         for entry in directory.entries {
+            try Interrupt.checkpoint()
             let name = try checkedName(entry.name, in: path)
             guard seen.insert(PathKey(name)).inserted else {
                 throw ODRPackError.unusableInput("'\(path)' holds '\(name)' twice: rebuild the IPA")
@@ -97,22 +99,29 @@ enum AppCopy {
             guard SystemCall.status(target, followingLinks: false) == nil else {
                 throw ODRPackError.unusableInput("'\(path)' holds '\(name)' inside a file it holds: rebuild the IPA")
             }
+            if unixMode & 0o170000 == 0o120000 {
+                // A link's data is its target: a path, never more than `linkTargetLimit` bytes, held as it is read.
+                guard entry.size <= UInt64(linkTargetLimit) else {
+                    throw ODRPackError.unusableInput(
+                        """
+                        '\(path)' holds the symbolic link '\(name)' whose target is \(entry.size) bytes, over the \
+                        \(linkTargetLimit) a path may have: it is no IPA to trust; rebuild it
+                        """
+                    )
+                }
+                var bytes: [UInt8] = []
+                try readData(of: entry, from: descriptor, path: path, buffer: buffer) { bytes.append(contentsOf: $0) }
+                links.append((target, bytes))
+                continue
+            }
             let output = try OutputFile(path: target)
             defer { output.close() }
             try readData(of: entry, from: descriptor, path: path, buffer: buffer) { try output.write($0) }
-            if unixMode & 0o170000 == 0o120000 {
-                links.append((target, 0))
-            } else {
-                try setPermissions(target, unixMode == 0 ? 0o644 : FileMode(unixMode & 0o777))
-            }
+            try setPermissions(target, unixMode == 0 ? 0o644 : FileMode(unixMode & 0o777))
         }
-        // A link's data is its target; made once every file is out, so that nothing is written through one.
-        for (target, _) in links {
-            guard let data = FileManager.default.contents(atPath: target) else {
-                throw ODRPackError.fileOperation("cannot read back '\(target)'")
-            }
-            try fileOperation { try FileManager.default.removeItem(atPath: target) }
-            try link(target, target: String(decoding: data, as: UTF8.self))
+        // Links are made once every file is out, so that nothing is written through one.
+        for (target, bytes) in links {
+            try link(target, target: String(decoding: bytes, as: UTF8.self))
         }
         for (folder, permissions) in folders.sorted(by: { $0.0.utf8.count > $1.0.utf8.count }) {
             try setPermissions(folder, permissions)
@@ -153,6 +162,9 @@ enum AppCopy {
         func emit(_ bytes: UnsafeRawBufferPointer) throws {
             crc = CRC32.update(crc, bytes)
             produced += UInt64(bytes.count)
+            // Stopped as soon as the entry holds more than it declares: a small IPA cannot make ipa write or hold
+            // more than the IPA says it holds (docs/store.md#ipa).
+            guard produced <= entry.size else { throw sizeMismatch(entry, path, produced: nil) }
             try body(bytes)
         }
         let inflater: Inflater?
@@ -182,9 +194,25 @@ enum AppCopy {
         if let inflater, !ended, entry.compressedSize == 0 {
             ended = try inflater.inflate(UnsafeRawBufferPointer(start: nil, count: 0), emit)
         }
+        if inflater == nil || ended, produced != entry.size { throw sizeMismatch(entry, path, produced: produced) }
         guard inflater == nil || ended, crc == entry.crc, produced == entry.size else {
             throw ODRPackError.unusableInput("'\(entry.name)' in '\(path)' is damaged (CRC or size mismatch)")
         }
+    }
+
+    /// The longest symbolic link target an input IPA may hold: PATH_MAX.
+    static let linkTargetLimit = 4096
+
+    /// An entry whose data is not the size its header declares (`produced`: what it held, nil when more).
+    private static func sizeMismatch(_ entry: ZipCentralDirectory.Entry, _ path: String, produced: UInt64?)
+        -> ODRPackError
+    {
+        .unusableInput(
+            """
+            '\(entry.name)' in '\(path)' declares \(entry.size) bytes but holds \(produced.map { "\($0)" } ?? "more"): \
+            it is no IPA to trust; rebuild it
+            """
+        )
     }
 
     private static func unreadable(_ path: String, _ why: String) -> ODRPackError {

@@ -7,7 +7,8 @@ import ODRPackPlatform
 /// before what it holds, every entry at one time, local headers with CRC-32 and sizes (no data descriptors), zip64
 /// only where a number needs it. Files are deflated unless that saves nothing; modes are kept (an executable stays
 /// executable) and symbolic links are stored as links (their target as data, the link mode). The same folder gives
-/// the same bytes (folders are 0755, as the process's umask would otherwise show through).
+/// the same bytes (folders are 0755, as the process's umask would otherwise show through). Ctrl-C stops it between
+/// entries (`Interrupt.checkpoint`), so that `ipa` removes what it wrote before it exits.
 enum IPAArchiver {
     /// Files up to this size are read and deflated in memory; larger ones are deflated twice, once only to measure.
     static let inMemoryLimit = 1 << 20
@@ -36,6 +37,7 @@ enum IPAArchiver {
         // Zipped as walked: the walk's order is the zip's (paths by their bytes, folders as "name/"), and only the
         // folders on the way down are held, never the whole tree (docs/store.md#ipa).
         try FolderWalk.walk(under: root, slashedFolders: true) { entry in
+            try Interrupt.checkpoint()
             let source = root + "/" + entry.path
             let permissions = UInt32(entry.status.permissions) & 0o777
             switch entry.status.kind {

@@ -1,6 +1,7 @@
 import Foundation
 import ODRPackBuildFormat
 import ODRPackCore
+import ODRPackFormats
 import ODRPackPlatform
 import ODRPackThin
 import ODRPackVerify
@@ -102,23 +103,76 @@ package struct IPABuilder {
                 result.verifyReport = report
                 return result
             }
-            // 2. A working folder beside FILE, removed whatever happens.
-            let work = TemporaryName.path(beside: output) + "-work"
-            try OutputFolder.remove(work)
-            try OutputFolder.makeFolder(work)
-            defer { try? OutputFolder.remove(work) }
-            let root = work + "/root"
-            try OutputFolder.makeFolder(root)
-            let app =
-                appIsFolder
-                ? try AppCopy.copyFolder(URL(fileURLWithPath: options.appPath).standardizedFileURL.path, into: root)
-                : try AppCopy.unpack(options.appPath, into: root)
-            // The manifest as it is under the lock: a build may have replaced it before the lock was taken.
-            let current = try BuildManifest.load(options.buildPath).manifest
-            guard current.format == .odr else {
-                throw ODRPackError.usage("Background Assets packs are uploaded on their own: odrpack upload")
+            // 2. A working folder beside FILE, removed whatever happens, Ctrl-C included (held until it is gone);
+            // what a killed ipa left there goes first.
+            try Self.removeAbandoned(beside: output)
+            return try Interrupt.holding {
+                let work = TemporaryName.path(beside: output) + Self.workSuffix
+                try OutputFolder.remove(work)
+                try OutputFolder.makeFolder(work)
+                defer { try? OutputFolder.remove(work) }
+                let root = work + "/root"
+                try OutputFolder.makeFolder(root)
+                let app =
+                    appIsFolder
+                    ? try AppCopy.copyFolder(URL(fileURLWithPath: options.appPath).standardizedFileURL.path, into: root)
+                    : try AppCopy.unpack(options.appPath, into: root)
+                // The manifest as it is under the lock: a build may have replaced it before the lock was taken.
+                let current = try BuildManifest.load(options.buildPath).manifest
+                guard current.format == .odr else {
+                    throw ODRPackError.usage("Background Assets packs are uploaded on their own: odrpack upload")
+                }
+                return try package(app: app, root: root, work: work, manifest: current, buildFolder: buildFolder)
             }
-            return try package(app: app, root: root, work: work, manifest: current, buildFolder: buildFolder)
+        }
+    }
+
+    /// What the work folder's name adds to `TemporaryName.path(beside: FILE)`.
+    static let workSuffix = "-work"
+
+    /// Removes the work folders (any FILE's) and this FILE's unfinished zip that an `ipa` killed before its end left
+    /// beside FILE, once their process is gone (docs/store.md#ipa): nothing else there is touched.
+    static func removeAbandoned(beside output: String) throws {
+        guard let parts = output.splitAtLastSlash() else { return }
+        let folder = String(parts.folder)
+        let digest = TemporaryName.digest(of: String(parts.name))
+        let abandoned = try TemporaryName.abandoned(in: folder) { rest in
+            rest == digest
+                || (rest.hasSuffix(workSuffix) && rest.utf8.count == digest.utf8.count + workSuffix.utf8.count)
+        }
+        for name in abandoned { try OutputFolder.remove(folder + "/" + name) }
+    }
+
+    /// What the sign command must leave (docs/store.md#ipa): the app, its Info.plist, the executable that names (when
+    /// it named one before), and none of the files thinning took out.
+    private func checkSigned(app: String, executable: String?, removed: RemovedFiles, name: String) throws {
+        func fail(_ what: String) -> ODRPackError {
+            .unusableInput(
+                """
+                the sign command \(what) in '\(name)': it must only sign the app; no IPA written (fix the command \
+                given to --sign-command)
+                """
+            )
+        }
+        guard SystemCall.status(app, followingLinks: false)?.kind == .directory else {
+            throw fail("removed the app itself")
+        }
+        let infoPath = ["/Info.plist", "/Contents/Info.plist"].map { app + $0 }.first {
+            SystemCall.status($0)?.kind == .regular
+        }
+        guard let infoPath else { throw fail("removed Info.plist") }
+        if executable != nil {
+            let info = try? AppThinner.readPlist(infoPath).0
+            guard case .string(let named)? = info?["CFBundleExecutable"], !named.isEmpty else {
+                throw fail("removed CFBundleExecutable from Info.plist")
+            }
+            let place = infoPath.hasSuffix("/Contents/Info.plist") ? "/Contents/MacOS/" : "/"
+            guard SystemCall.status(app + place + named)?.kind == .regular else {
+                throw fail("removed the executable '\(String(place.dropFirst()) + named)'")
+            }
+        }
+        for index in removed.indices where SystemCall.status(app + "/" + removed[index], followingLinks: false) != nil {
+            throw fail("put back '\(removed[index])', which ships in its pack")
         }
     }
 
@@ -140,9 +194,12 @@ package struct IPABuilder {
 
         // 4. Sign the thinned app, or say its signature no longer holds.
         if let command = options.signCommand {
+            let executable = try? Self.executableName(app)
             try ShellCommand.run(
                 command.replacingOccurrences(of: "{}", with: ShellCommand.quoted(app)), what: "the sign command",
                 on: "'\(result.appName)'")
+            try Interrupt.checkpoint()
+            try checkSigned(app: app, executable: executable, removed: thinned.removed, name: result.appName)
         } else if ["_CodeSignature", "Contents/_CodeSignature"].contains(where: {
             SystemCall.status(app + "/" + $0, followingLinks: false) != nil
         }) {
@@ -165,6 +222,7 @@ package struct IPABuilder {
         let shares = packs.map(PackExtractor.writtenBytes(of:))
         progress.begin(units: packs.count, bytes: shares.saturatingSum, unit: "packs")
         for (pack, bytes) in zip(packs, shares) {
+            try Interrupt.checkpoint()
             let name = (pack.file as NSString).lastPathComponent
             var share = ProgressBar.Share(of: progress, bytes: bytes)
             _ = try PackExtractor.extract(buildFolder + "/" + pack.file, to: packsFolder + "/" + name) { share.add($0) }
@@ -190,6 +248,16 @@ package struct IPABuilder {
         }
         result.ipa = options.outputPath
         return result
+    }
+
+    /// The app's `CFBundleExecutable`, nil when its Info.plist names none.
+    static func executableName(_ app: String) throws -> String? {
+        guard
+            case .string(let name)? = try AppThinner.readPlist(try AppThinner.infoPlistPath(of: app)).0[
+                "CFBundleExecutable"],
+            !name.isEmpty
+        else { return nil }
+        return name
     }
 
     private static func realPath(_ path: String) throws -> String {

@@ -68,6 +68,7 @@ struct OnDemandResourcesThinner {
                 defer { progress.end() }
                 do {
                     for (item, bytes) in zip(embedded, shares) {
+                        try Interrupt.checkpoint()
                         let staged = packsFolder + "/" + TemporaryName.beside(item.name)
                         // Listed before it is written: a pack cut off halfway (a full disk) is removed too.
                         change.installs.append((staged, packsFolder + "/" + item.name))

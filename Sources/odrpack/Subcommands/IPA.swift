@@ -16,13 +16,13 @@ struct IPA: ParsableCommand {
             """
     )
 
-    @Argument(help: "The built app: a NAME.app folder or an .ipa.")
+    @Argument(help: "The built app: a NAME.app folder or an .ipa.", completion: .file())
     var app: String
 
-    @Argument(help: "The odrpack build folder (an On-Demand Resources build).")
+    @Argument(help: "The odrpack build folder (an On-Demand Resources build).", completion: .directory)
     var buildDirectory: String
 
-    @Option(name: [.short, .long], help: "The .ipa file to write.")
+    @Option(name: [.short, .long], help: "The .ipa file to write.", completion: .file(extensions: ["ipa"]))
     var output: String
 
     @Option(help: "A command run once on the thinned app, {} replaced by its quoted path (e.g. codesign).")

@@ -50,6 +50,7 @@ struct ImportXcode: ParsableCommand {
             options.settings[String(setting[..<equals])] = String(setting[setting.index(after: equals)...])
         }
         let result = try XcodeImporter(options: options).importProject(at: try XcodeProject.locate(project))
+        try console.printDiagnostics(result.diagnostics)
         try ImportedManifestWriter.write(result, to: output, force: force)
         try console.printOut(
             """

@@ -24,7 +24,7 @@ struct Plan: ParsableCommand {
             try console.printJSON { try PlanReport.writeJSON(result, untaggedFiles: untagged, to: &$0) }
         } else {
             if let untagged {
-                try console.printOut(untagged.map { $0 + "\n" }.joined())
+                try console.printOut(untagged.map { TerminalText.escaped($0) + "\n" }.joined())
                 if result.resolution?.untaggedFiles == nil, result.readablePlan != nil {
                     try console.printNote("odrpack: untagged: ignore: files no entry names are not looked at\n")
                 }

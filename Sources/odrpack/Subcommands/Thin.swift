@@ -98,7 +98,7 @@ struct Thin: ParsableCommand {
     static func dryRunText(_ result: AppThinner.Result, app: String, emit: (String) throws -> Void) rethrows {
         var text = ""
         for path in result.removed {
-            text += "remove  \(path)\n"
+            text += "remove  \(TerminalText.escaped(path))\n"
             if text.utf8.count >= 1 << 16 {
                 try emit(text)
                 text = ""

@@ -17,13 +17,15 @@ struct Upload: ParsableCommand {
             """)
 
     @Argument(
-        help: ArgumentHelp("The Background Assets build folder (or its odrpack-manifest.json).", valueName: "build-dir")
-    )
+        help: ArgumentHelp(
+            "The Background Assets build folder (or its odrpack-manifest.json).", valueName: "build-dir"),
+        completion: .directory)
     var operands: [String] = []
 
     @Option(
-        help: ArgumentHelp("Upload the packs added or changed since this build (as diff lists them).", valueName: "old")
-    )
+        help: ArgumentHelp(
+            "Upload the packs added or changed since this build (as diff lists them).", valueName: "old"),
+        completion: .directory)
     var since: String?
 
     @Flag(help: "Upload every pack of the build.")

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// What an app bundle needs for `thin` and `ipa` to take it (docs/commands.md#thin): an Info.plist whose
 /// CFBundleIdentifier is the build's bundle id.
@@ -27,13 +28,12 @@ enum AppBundleFixture {
         return entries
     }
 
-    /// Runs `body` with `path` immutable (`chattr +i`, which stops root too); false when the file system or the
-    /// user cannot (the test then skips that part).
-    static func withImmutable(_ path: String, _ body: () throws -> Void) rethrows -> Bool {
-        guard chattr("+i", path) else { return false }
+    /// Runs `body` with `path` immutable (`chattr +i`, which stops root too). Tests that call it are enabled by
+    /// `SystemAbilities.canMakeImmutable`, so a refusal here is a failure, not a pass.
+    static func withImmutable(_ path: String, _ body: () throws -> Void) throws {
+        try #require(chattr("+i", path), "chattr +i '\(path)' was refused")
         defer { _ = chattr("-i", path) }
         try body()
-        return true
     }
 
     private static func chattr(_ flag: String, _ path: String) -> Bool {

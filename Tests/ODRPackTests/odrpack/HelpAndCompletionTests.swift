@@ -45,6 +45,14 @@ import Testing
         #expect(
             try complete(["odrpack", "build", "-o", ""], in: project.root, script: script) == ["Game.app", "build"])
         #expect(try complete(["odrpack", "init", ""], in: project.root, script: script) == ["Game.app", "build"])
+        // ipa and upload complete paths too: the app (a folder or an .ipa), build folders, the IPA to write.
+        #expect(try complete(["odrpack", "ipa", ""], in: project.root, script: script) == entries)
+        #expect(
+            try complete(["odrpack", "ipa", "Game.app", ""], in: project.root, script: script) == ["Game.app", "build"])
+        #expect(try complete(["odrpack", "ipa", "-o", "G"], in: project.root, script: script) == ["Game.app"])
+        #expect(try complete(["odrpack", "upload", ""], in: project.root, script: script) == ["Game.app", "build"])
+        #expect(
+            try complete(["odrpack", "upload", "--since", "b"], in: project.root, script: script) == ["build"])
 
         let values: [([String], [String])] = [
             (["plan", "--profile"], ["background-assets", "default", "ios", "ios18", "tvos"]),

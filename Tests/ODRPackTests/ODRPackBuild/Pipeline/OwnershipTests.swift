@@ -166,6 +166,31 @@ import Testing
         #expect(try Self.snapshot(project.root.path) == before)
     }
 
+    /// A resources-root inside the packs folder whose first name there starts with a combining mark: "/" and U+0301
+    /// are one Character, so `hasPrefix(packs + "/")` missed it and the build went on to write over the resources.
+    /// Compared by bytes, it is refused before anything is written.
+    @Test func resourcesRootInsideThePacksFolderIsFoundByBytes() throws {
+        let project = try TemporaryProject()
+        try project.manifest(
+            """
+            version: 1
+            bundle-id: com.example.own
+            resources-root: "OnDemandResources/\\u0301res"
+            resources:
+              - {path: A, tags: [a]}
+
+            """)
+        try project.file("OnDemandResources/\u{301}res/A/one.json", "{}")
+        let before = try Self.snapshot(project.root.path)
+        let output = try CommandRunner.run(["build", "-o", "."], in: project.root)
+        #expect(output.status == 2)
+        #expect(
+            output.stderr.hasSuffix(
+                "is './OnDemandResources' or inside it, the folder the build writes its packs in: the build would replace your resources; write the build to another folder\n"
+            ), "\(output.stderr)")
+        #expect(try Self.snapshot(project.root.path) == before)
+    }
+
     /// One folder holds one format: a build of the other one is refused, both ways, and the folder stays as it was.
     @Test func aFolderHoldingTheOtherFormatIsRefused() throws {
         let fixture = try BackgroundAssetsFixture()
@@ -206,7 +231,7 @@ import Testing
     /// A failure inside the commit (a pack or a document that cannot be replaced: an immutable file, which root cannot
     /// rename either) rolls back: DIR is byte for byte as the previous build left it, and verify passes.
     @Test(
-        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr")),
+        .enabled(if: SystemAbilities.canMakeImmutable, "needs root and chattr"),
         arguments: ["pack", "plist", "manifest"])
     func aFailureInTheCommitLeavesThePreviousBuild(blocked: String) throws {
         let project = try project()
@@ -217,7 +242,7 @@ import Testing
                 ? "out/OnDemandResources/" + names[1]
                 : blocked == "plist" ? "out/OnDemandResources.plist" : "out/odrpack-manifest.json")
         let chattr = URL(fileURLWithPath: "/usr/bin/chattr")
-        guard try CommandRunner.run(["+i", path], executable: chattr).status == 0 else { return }
+        try #require(try CommandRunner.run(["+i", path], executable: chattr).status == 0, "chattr +i was refused")
         defer { _ = try? CommandRunner.run(["-i", path], executable: chattr) }
         let before = try Self.snapshot(project.path("out"))
         // Pack a changes (placed first), b changes too, and a new tag changes the plist.
