@@ -78,4 +78,10 @@ package enum DiagnosticCode: String, CaseIterable, Sendable {
     case verifyFiguresMismatch = "verify-figures-mismatch"
     /// `verify`: a file or folder in the packs folder (or `site/`) that the build manifest does not name.
     case verifyForeignFile = "verify-foreign-file"
+    /// A tag only one entry gives that looks like a misspelling of another entry's tag (docs/diagnostics.md).
+    case tagSimilar = "tag-similar"
+    /// The manifest declares `tags:` and an entry uses a tag not in it.
+    case tagUndeclared = "tag-undeclared"
+    /// A tag declared in `tags:` that no entry uses.
+    case tagUnused = "tag-unused"
 }
