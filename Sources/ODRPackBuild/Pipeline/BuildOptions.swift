@@ -20,6 +20,8 @@ package struct BuildOptions: Sendable {
     package var jobs: Int = BuildOptions.defaultJobs
     package var urlPrefix: String?
     package var useCache = true
+    /// `--warnings-as-errors`: a warning stops the build before it writes, as an error does.
+    package var warningsAsErrors = false
     /// Every entry's modification time, seconds since 1970.
     package var entryTime: Int64 = BuildOptions.defaultEntryTime
 

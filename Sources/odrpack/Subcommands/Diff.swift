@@ -24,8 +24,12 @@ struct Diff: ParsableCommand {
     @Flag(help: "Print the diff as Markdown, for a pull-request comment.")
     var markdown = false
 
-    @Option(help: "Also write the diff as one self-contained HTML page.", completion: .file(extensions: ["html"]))
+    @Option(
+        help: "Write the diff as one self-contained HTML page (- for standard output) instead of the text.",
+        completion: .file(extensions: ["html"]))
     var html: String?
+
+    @OptionGroup var gate: WarningsGate
 
     @OptionGroup var gitHub: GitHubOptions
 
@@ -36,6 +40,11 @@ struct Diff: ParsableCommand {
             throw ValidationError("--html is empty (an unset variable?): name the HTML file to write")
         }
         try gitHub.check(json: json)
+        if html == "-" && (json || markdown) {
+            throw ValidationError(
+                "--html - and --\(json ? "json" : "markdown") both print on standard output: name an HTML file instead of -"
+            )
+        }
         if json && markdown {
             throw ValidationError("--json and --markdown cannot be used together: choose one output")
         }
@@ -49,14 +58,21 @@ struct Diff: ParsableCommand {
         try BuildDiff.checkComparable(old: before, new: after)
         let diff = BuildDiff(old: before, new: after)
         if let html {
+            let target = try OutputTarget(html)
             let page = DiffReportModel(
                 diff: diff, old: before, new: after, oldName: old, newName: new, fileLists: false)
-            try HTMLFile.write(page.htmlDocument, to: html)
+            try HTMLFile.write(page.htmlDocument, to: target)
+            // The page is what was asked for: one line says where it went, instead of the text report.
+            if !json && !markdown {
+                try console.printWrote("Wrote \(html)\n", toStandardOutput: target.isStandardOutput)
+            }
         }
         if json {
             try console.printJSON { try DiffReport.writeJSON(diff, to: &$0) }
-        } else {
-            try console.printOut(markdown ? MarkdownReport.diff(diff) : DiffReport.text(diff, old: old, new: new))
+        } else if markdown {
+            try console.printOut(MarkdownReport.diff(diff))
+        } else if html == nil {
+            try console.printOut(DiffReport.text(diff, old: old, new: new))
         }
         try gitHub.emit([], summary: MarkdownReport.diff(diff))
         if exitCode && diff.hasChanges { throw ExitCode(1) }
