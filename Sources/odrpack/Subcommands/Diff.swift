@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ODRPackBuildFormat
 import ODRPackDiff
 import ODRPackPlatform
@@ -50,13 +51,25 @@ struct Diff: ParsableCommand {
         }
     }
 
+    /// Whether NEW's packs are archives (what crosses the network) rather than pack folders (`--layout folder`), which
+    /// the build manifest does not record: its first pack's file on disk says. A manifest given without its folder
+    /// (or a pack missing) counts as archives, as the manifest's figures then are all there is.
+    static func holdsArchives(_ path: String, manifest: BuildManifest) -> Bool {
+        guard let pack = manifest.packs.first else { return true }
+        let folder =
+            SystemCall.status(path, followingLinks: true)?.kind == .directory
+            ? path : (path as NSString).deletingLastPathComponent
+        return SystemCall.status((folder.isEmpty ? "." : folder) + "/" + pack.file, followingLinks: true)?.kind
+            != .directory
+    }
+
     func run() throws {
         let console = output.console
         // Sources are not compared (a file is its destination and content): not held.
         let both = try BuildManifest.loadAll([old, new], keepingSources: false)
         let (before, after) = (both[0], both[1])
         try BuildDiff.checkComparable(old: before, new: after)
-        let diff = BuildDiff(old: before, new: after)
+        let diff = BuildDiff(old: before, new: after, newHasArchives: Self.holdsArchives(new, manifest: after))
         if let html {
             let target = try OutputTarget(html)
             let page = DiffReportModel(
