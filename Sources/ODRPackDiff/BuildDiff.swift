@@ -38,6 +38,13 @@ package struct BuildDiff: Sendable {
         package var archiveChanged = false
         /// What a device downloads again for this pack: its new size when added or changed.
         package var redownloadSize: Int64 { status == .added || status == .changed ? newSize ?? 0 : 0 }
+        /// The new archive's size, what crosses the network (nil without archives: a folder-layout build).
+        package var newArchiveSize: Int64?
+        /// The bytes a device fetches again for this pack: its new archive when added or changed, else nothing; the
+        /// resource bytes where the build holds no archive (docs/commands.md#diff).
+        package var redownloadDownloadSize: Int64 {
+            status == .added || status == .changed ? newArchiveSize ?? newSize ?? 0 : 0
+        }
         package var shortName: String { tags.joined(separator: "+") }
     }
 
@@ -55,6 +62,8 @@ package struct BuildDiff: Sendable {
         package let status: Status
         package let category: DownloadCategory
         package let redownloadSize: Int64
+        /// The archive bytes a device fetches again for the tag (`redownloadDownloadSize` of its packs).
+        package var redownloadDownloadSize: Int64 = 0
     }
 
     package var packs: [PackChange]
@@ -63,6 +72,13 @@ package struct BuildDiff: Sendable {
     package let redownloadInitialInstall: Int64
     package let redownloadPrefetch: Int64
     package let redownloadOnDemand: Int64
+    /// The same per category in archive bytes, what devices fetch (equal to the resource bytes without archives).
+    package let redownloadDownloadInitialInstall: Int64
+    package let redownloadDownloadPrefetch: Int64
+    package let redownloadDownloadOnDemand: Int64
+    /// NEW's packs are archives (zip layout, Background Assets): false for a folder-layout build, whose download
+    /// figures are its resource bytes.
+    package let downloadsArchives: Bool
     /// Background Assets builds: the asset pack ids of the packs added or changed, whose new version must be
     /// uploaded (sorted); nil for ODR builds.
     package var upload: [String]?
@@ -108,7 +124,9 @@ package struct BuildDiff: Sendable {
         }
     }
 
-    package init(old: BuildManifest, new: BuildManifest) {
+    /// - Parameter newHasArchives: NEW's packs are archives, whose `archiveSize` is what a device downloads; false for
+    ///   a folder-layout build (its packs' folders are not what crosses the network).
+    package init(old: BuildManifest, new: BuildManifest, newHasArchives: Bool = true) {
         let oldPacks = Dictionary(old.packs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let newPacks = Dictionary(new.packs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let ids = Set(oldPacks.keys).union(newPacks.keys).sorted()
@@ -129,6 +147,7 @@ package struct BuildDiff: Sendable {
             var change = PackChange(
                 id: id, tags: reference.tags, status: .unchanged, category: reference.category,
                 oldSize: before?.size, newSize: after?.size)
+            change.newArchiveSize = newHasArchives ? after?.archiveSize : nil
             change.oldCategory = before?.category
             change.newCategory = after?.category
             change.oldPriority = before?.priority
@@ -170,6 +189,7 @@ package struct BuildDiff: Sendable {
                 return TagChange(name: name, status: .removed, category: oldTags[name]!.category, redownloadSize: 0)
             }
             let redownload = after.packs.lazy.map { byID[$0]?.redownloadSize ?? 0 }.saturatingSum
+            let download = after.packs.lazy.map { byID[$0]?.redownloadDownloadSize ?? 0 }.saturatingSum
             let status: Status
             if oldTags[name] == nil {
                 status = .added
@@ -180,7 +200,9 @@ package struct BuildDiff: Sendable {
             } else {
                 status = .unchanged
             }
-            return TagChange(name: name, status: status, category: after.category, redownloadSize: redownload)
+            var change = TagChange(name: name, status: status, category: after.category, redownloadSize: redownload)
+            change.redownloadDownloadSize = download
+            return change
         }
         func redownload(_ category: DownloadCategory) -> Int64 {
             changes.lazy.filter { $0.category == category }.map(\.redownloadSize).saturatingSum
@@ -188,6 +210,13 @@ package struct BuildDiff: Sendable {
         redownloadInitialInstall = redownload(.initialInstall)
         redownloadPrefetch = redownload(.prefetch)
         redownloadOnDemand = redownload(.onDemand)
+        func download(_ category: DownloadCategory) -> Int64 {
+            changes.lazy.filter { $0.category == category }.map(\.redownloadDownloadSize).saturatingSum
+        }
+        redownloadDownloadInitialInstall = download(.initialInstall)
+        redownloadDownloadPrefetch = download(.prefetch)
+        redownloadDownloadOnDemand = download(.onDemand)
+        downloadsArchives = newHasArchives && new.packs.allSatisfy { $0.archiveSize != nil }
         if new.format == .backgroundAssets {
             let assetPackIDs = Dictionary(
                 new.packs.map { ($0.id, $0.assetPackId ?? $0.id) }, uniquingKeysWith: { first, _ in first })

@@ -18,6 +18,8 @@ package struct AppThinner {
         package var appGroup: String?
         /// Work out and report what would change, and change nothing.
         package var dryRun = false
+        /// `--warnings-as-errors`: a warning leaves the app unchanged, as an error does.
+        package var warningsAsErrors = false
 
         package init(appPath: String, buildPath: String) {
             self.appPath = appPath
@@ -379,7 +381,9 @@ package struct AppThinner {
             }
             result.bundleId = bundleId
             result.dryRun = options.dryRun
-            if result.diagnostics.hasErrors || options.dryRun { return result }
+            if result.diagnostics.stopsWriting(warningsAsErrors: options.warningsAsErrors) || options.dryRun {
+                return result
+            }
             try change.commit()
             return result
         }

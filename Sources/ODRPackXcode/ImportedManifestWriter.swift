@@ -65,16 +65,24 @@ package enum ImportedManifestWriter {
         return out
     }
 
-    /// Writes the manifest beside its final name and renames it into place: never a half-written file.
-    /// - Throws: exit 2 when the file exists and `force` is false.
-    package static func write(_ result: XcodeImporter.Result, to path: String, force: Bool) throws {
-        let outputURL = URL(fileURLWithPath: path).standardizedFileURL
-        if !force, case .success = LocalFileSystem().status(outputURL.path, followingLinks: false) {
-            throw ODRPackError.unusableInput("'\(path)' exists: pass --force to overwrite it, or --output another file")
+    /// Writes the manifest where `target` says (docs/commands.md#scripts): a regular file beside its final name and
+    /// renamed into place (never a half-written file), standard output or a pipe in place. resources-root is relative
+    /// to the manifest's folder, or to the current folder for output that is no file of its own (`-`, `/dev/stdout`):
+    /// that is where the reader of the stream stands.
+    /// - Throws: exit 2 when a regular file exists and `force` is false (a stream never needs `--force`).
+    package static func write(_ result: XcodeImporter.Result, to target: OutputTarget, force: Bool) throws {
+        let base: String
+        if let path = target.filePath {
+            let outputURL = URL(fileURLWithPath: path).standardizedFileURL
+            if !force, case .success = LocalFileSystem().status(outputURL.path, followingLinks: false) {
+                throw ODRPackError.unusableInput(
+                    "'\(path)' exists: pass --force to overwrite it, or --output another file")
+            }
+            base = outputURL.deletingLastPathComponent().path
+        } else {
+            base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
         }
-        let root = XcodeProject.relative(
-            result.resourcesRoot.standardizedFileURL.path, from: outputURL.deletingLastPathComponent().path)
-        let text = yaml(result, resourcesRoot: root.isEmpty ? "." : root)
-        try AtomicFile.write(Data(text.utf8), to: outputURL.path)
+        let root = XcodeProject.relative(result.resourcesRoot.standardizedFileURL.path, from: base)
+        try target.write(yaml(result, resourcesRoot: root.isEmpty ? "." : root))
     }
 }

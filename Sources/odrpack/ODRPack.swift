@@ -18,6 +18,8 @@ struct ODRPack: ParsableCommand {
             deterministically, on Linux or macOS. No manifest yet? `odrpack init` writes one. Exit status: 0 done, \
             1 a rule broken, 2 the tool could not do its job, 64 a bad command line, 130 interrupted. See odrpack(1).
             """,
+        // `odrpack 0.6.0`, as cargo and git print theirs; the commit of a checkout with changes after the release
+        // would need build-time information the package does not gather (docs/commands.md#scripts).
         version: "odrpack \(ToolVersion.current)",
         subcommands: [
             Init.self, Plan.self, Validate.self, Build.self, Verify.self, Diff.self, Thin.self, Report.self,
@@ -29,13 +31,18 @@ struct ODRPack: ParsableCommand {
     /// are 2; under `--json` both also print the error document on stdout.
     static func main() {
         StandardStream.reportFailedWritesAsErrors()
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        let arguments = Array(UsageMessage.arguments.dropFirst())
         let json = arguments.prefix(while: { $0 != "--" }).contains("--json")
         // The API key's PEM text given where a path is expected (`upload --private-key "$PEM"`) starts with five dashes,
         // which the parser would refuse as an invalid option, quoting all of it: refused here, quoting none
         // (docs/store.md#credentials).
         if arguments.contains(where: APIKey.isKeyText) {
             fail(code: "usage", message: APIKey.keyTextAsPath, json: json, status: 64)
+        }
+        if let message = UsageMessage.unknownCommand(
+            arguments, names: UsageMessage.commandNames(configuration.subcommands))
+        {
+            fail(code: "usage", message: message, json: json, status: 64)
         }
         var command: any ParsableCommand
         do {
@@ -75,13 +82,34 @@ struct ODRPack: ParsableCommand {
             do { try StandardStream.write(out, to: StandardStream.output) } catch { Foundation.exit(2) }
             Foundation.exit(0)
         case .validationFailure:
-            var text = fullMessage(for: error)
-            if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
-            fail(code: "usage", message: message(for: error), humanText: text, json: json, status: 64)
+            let (message, text) = usageMessage(for: error, arguments: arguments)
+            fail(code: "usage", message: message, humanText: text, json: json, status: 64)
         default:
             // Not one of the tool's kinds of failure: still exit 2 with a message, never a crash.
             fail(code: JSONEnvelope.internalCode, message: "\(error)", json: json, status: 2)
         }
+    }
+
+    /// A bad command line in odrpack's voice (`UsageMessage`): the message, and the text with the usage after it. An
+    /// unknown option is named first, even when ArgumentParser complained of a missing one (`build --outptu x`).
+    static func usageMessage(for error: any Error, arguments: [String]) -> (message: String, text: String) {
+        let names = UsageMessage.commandNames(configuration.subcommands)
+        let name = CommandHelp.commandName(in: arguments, among: names)
+        let command = name == "odrpack" ? "odrpack" : "odrpack \(name)"
+        let subcommand = configuration.subcommands.first { $0.configuration.commandName == name }
+        let known = UsageMessage.longOptions(inHelp: subcommand.map { helpMessage(for: $0) } ?? helpMessage())
+        let full = fullMessage(for: error)
+        var lines = full.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let message: String
+        if let unknown = UsageMessage.unknownOption(arguments, known: known) {
+            message = UsageMessage.unknownOptionMessage(unknown, known: known, command: command)
+        } else {
+            var first = Self.message(for: error)
+            if first.hasPrefix("Error: ") { first.removeFirst("Error: ".count) }
+            message = UsageMessage.rewriteSentence(first, command: command)
+        }
+        if !lines.isEmpty { lines[0] = message }
+        return (message, lines.joined(separator: "\n"))
     }
 
     /// `odrpack: error: message` on stderr (`humanText` when the message has more lines, such as the usage), the

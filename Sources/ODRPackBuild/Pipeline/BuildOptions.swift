@@ -23,6 +23,8 @@ package struct BuildOptions: Sendable {
     /// were this path, not the folder written, so the build's bytes do not depend on where it ran (Bazel).
     package var templatePath: String?
     package var useCache = true
+    /// `--warnings-as-errors`: a warning stops the build before it writes, as an error does.
+    package var warningsAsErrors = false
     /// Every entry's modification time, seconds since 1970.
     package var entryTime: Int64 = BuildOptions.defaultEntryTime
 

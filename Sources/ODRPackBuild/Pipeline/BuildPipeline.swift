@@ -116,7 +116,9 @@ package struct BuildPipeline {
             var result = try ProjectPlanner().plan(
                 manifestPath: manifestPath, format: options.format, tree: FileTreeHandOff(scanned.take()),
                 alreadyChecked: { loader.previous.alreadyChecked($0) })
-            guard let plan = result.plan, let resolution = result.resolution, !result.diagnostics.hasErrors else {
+            guard let plan = result.plan, let resolution = result.resolution,
+                !result.diagnostics.stopsWriting(warningsAsErrors: options.warningsAsErrors)
+            else {
                 return .notBuilt(result)
             }
             var published: PublishedDownloadManifest?
@@ -124,6 +126,9 @@ package struct BuildPipeline {
                 let checked = try Self.checkBackgroundAssets(plan, options: options)
                 result.diagnostics += checked.diagnostics
                 published = checked.published
+                if result.diagnostics.stopsWriting(warningsAsErrors: options.warningsAsErrors) {
+                    return .notBuilt(result)
+                }
             }
             var build = try builder.build(
                 plan, rootPath: resolution.rootPath, previous: loader.previous, packager: packager, published: published

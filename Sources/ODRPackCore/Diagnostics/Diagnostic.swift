@@ -42,4 +42,9 @@ extension Array where Element == Diagnostic {
     package var errorCount: Int { lazy.filter { $0.severity == .error }.count }
     package var warningCount: Int { lazy.filter { $0.severity == .warning }.count }
     package var hasErrors: Bool { contains { $0.severity == .error } }
+    /// Whether a command that writes must write nothing: an error, or under `--warnings-as-errors` any warning
+    /// (docs/commands.md#scripts: one gate for every command).
+    package func stopsWriting(warningsAsErrors: Bool) -> Bool {
+        hasErrors || (warningsAsErrors && contains { $0.severity == .warning })
+    }
 }

@@ -84,4 +84,10 @@ package enum DiagnosticCode: String, CaseIterable, Sendable {
     /// `import-xcode`: a synchronized folder's `assetTagsByRelativePath` or `membershipExceptions` key that reaches
     /// outside the folder (`..`, an absolute path), dropped (docs/xcode.md).
     case importPathOutside = "import-path-outside"
+    /// A tag only one entry gives that looks like a misspelling of another entry's tag (docs/diagnostics.md).
+    case tagSimilar = "tag-similar"
+    /// The manifest declares `tags:` and an entry uses a tag not in it.
+    case tagUndeclared = "tag-undeclared"
+    /// A tag declared in `tags:` that no entry uses.
+    case tagUnused = "tag-unused"
 }

@@ -28,6 +28,7 @@ struct PlanChecker {
     func check() -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         diagnostics += unknownTags()
+        diagnostics += TagSpellingCheck(manifest: manifest).check()
         diagnostics += packContents()
         diagnostics += overflows()
         diagnostics += sizes()

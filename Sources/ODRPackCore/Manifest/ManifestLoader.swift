@@ -6,7 +6,7 @@ import Yams
 package struct ManifestLoader {
     static let topLevelKeys = [
         "version", "bundle-id", "resources-root", "profile", "resources",
-        "initial-install", "prefetch-order", "exclude", "untagged", "limits", "background-assets",
+        "initial-install", "prefetch-order", "exclude", "untagged", "limits", "background-assets", "tags",
     ]
     static let entryKeys = ["path", "glob", "tags", "into"]
 
@@ -132,6 +132,20 @@ private struct Parsing {
                 at: location(root))
             return nil
         }
+        // A build manifest given where a tag manifest is expected (`odrpack report build/odrpack-manifest.json`): one
+        // error saying what it is, not one per key it has.
+        let keys = Set(mapping.compactMap { $0.key.scalar?.string })
+        if keys.contains("bundleId") && keys.contains("packs") && !keys.contains("version") {
+            error(
+                .manifestSyntax,
+                """
+                '\(file)' is a build manifest (the odrpack-manifest.json that build writes), not a tag manifest: pass \
+                the odrpack.yml it was built from (diff, verify, thin, ipa and upload are the commands that take a \
+                build folder)
+                """,
+                at: nil)
+            return nil
+        }
         let pairs = keyedPairs(mapping, known: ManifestLoader.topLevelKeys, context: "the manifest")
         var keyLocations: [String: SourceLocation] = [:]
         for (key, pair) in pairs { keyLocations[key] = location(pair.key) }
@@ -228,6 +242,7 @@ private struct Parsing {
 
         manifest.initialInstall = tagList(pairs["initial-install"]?.value, key: "initial-install")
         manifest.prefetchOrder = tagList(pairs["prefetch-order"]?.value, key: "prefetch-order")
+        if let node = pairs["tags"]?.value { manifest.declaredTags = tagList(node, key: "tags") }
         checkTagLists(initial: manifest.initialInstall, prefetch: manifest.prefetchOrder)
 
         if let node = pairs["exclude"]?.value {

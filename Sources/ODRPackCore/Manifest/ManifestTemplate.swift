@@ -10,7 +10,15 @@ package struct ManifestTemplate: Sendable {
         package var name: String
         package var files: Int
         package var bytes: Int64
-        package var tag: String { ManifestTemplate.tag(forFolderName: name) }
+        /// The folder's tag: `tag(forFolderName:)`, made unique among the folders by `assignTags`.
+        package var tag: String
+
+        package init(name: String, files: Int, bytes: Int64, tag: String? = nil) {
+            self.name = name
+            self.files = files
+            self.bytes = bytes
+            self.tag = tag ?? ManifestTemplate.tag(forFolderName: name)
+        }
     }
 
     package static let fileName = "odrpack.yml"
@@ -20,6 +28,11 @@ package struct ManifestTemplate: Sendable {
     /// `resources-root` as the manifest says it (relative to the manifest's folder, or absolute).
     package var resourcesRoot: String
     package var folders: [Folder]
+    /// Names under resources-root that are not valid UTF-8, relative to it, their other bytes escaped (`caf\xe9`): a
+    /// manifest cannot name them, so they are listed as skipped instead of failing the scan.
+    package var skipped: [String] = []
+    /// The limit profile the manifest names (`--profile`, default `ios`).
+    package var profile = "ios"
 
     /// Reads the top-level folders of `root` (`resourcesRoot` as written, resolved against `directory`), in code-point
     /// order. Names resolution never packs (`.git`, `.svn`, `.hg`, `.bzr`, `CVS`), symbolic links and odrpack build
@@ -36,35 +49,79 @@ package struct ManifestTemplate: Sendable {
                 "'\(resourcesRoot)' is a file: pass the folder that holds the resources (default: this folder)")
         }
         var folders: [Folder] = []
-        for entry in try FolderWalk.entries(under: root, entering: { _ in false }) {
+        var skipped: [String] = []
+        let names = try FolderNames.list(root).sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+        for entry in names {
+            guard let name = entry.text else {
+                skipped.append(entry.escaped)
+                continue
+            }
             // A link gets no entry: one that leaves resources-root is an error for an entry that names it (a warning
             // left untagged), and one inside it reaches a folder that has its own entry.
-            guard !neverPacked.contains(entry.name), entry.status.kind != .symbolicLink else { continue }
-            let path = root + "/" + entry.name
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue,
-                !FileManager.default.fileExists(atPath: path + "/" + BuildFolder.lockFileName)
+            let path = root + "/" + name
+            guard !neverPacked.contains(name), SystemCall.status(path, followingLinks: false)?.kind == .directory,
+                SystemCall.status(path + "/" + BuildFolder.lockFileName, followingLinks: false) == nil
             else { continue }
-            var folder = Folder(name: entry.name, files: 0, bytes: 0)
-            let inside = try FolderWalk.entries(under: path, skipping: { neverPacked.contains($0) })
-            for file in inside where file.status.kind == .regular && file.name != ".DS_Store" {
-                folder.files += 1
-                folder.bytes = folder.bytes.addingReportingOverflow(file.status.stamp.size).partialValue
-            }
+            var folder = Folder(name: name, files: 0, bytes: 0)
+            try count(path, relative: name, into: &folder, skipped: &skipped)
             folders.append(folder)
         }
-        return ManifestTemplate(resourcesRoot: resourcesRoot, folders: folders)
+        var template = ManifestTemplate(resourcesRoot: resourcesRoot, folders: folders)
+        template.skipped = skipped
+        template.assignTags()
+        return template
+    }
+
+    /// Counts the regular files under `path` (links not followed; `.DS_Store` and what `neverPacked` names left out, as
+    /// resolution does); a name that is not UTF-8 is added to `skipped`, relative to resources-root, and not entered.
+    private static func count(_ path: String, relative: String, into folder: inout Folder, skipped: inout [String])
+        throws
+    {
+        let names = try FolderNames.list(path).sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+        for entry in names {
+            guard let name = entry.text else {
+                skipped.append(relative + "/" + entry.escaped)
+                continue
+            }
+            guard !neverPacked.contains(name), let status = SystemCall.status(path + "/" + name, followingLinks: false)
+            else { continue }
+            switch status.kind {
+            case .regular where name != ".DS_Store":
+                folder.files += 1
+                folder.bytes = folder.bytes.addingReportingOverflow(status.stamp.size).partialValue
+            case .directory:
+                try count(path + "/" + name, relative: relative + "/" + name, into: &folder, skipped: &skipped)
+            default: break
+            }
+        }
     }
 
     /// Names resolution always leaves out, with everything they hold (docs/manifest.md).
     static let neverPacked: Set<String> = [".git", ".svn", ".hg", ".bzr", "CVS"]
 
-    /// A folder's tag: its name lowercased, every character outside `a-z`, `0-9` and `-` made `-`.
+    /// A folder's tag: its name lowercased, every letter kept (`Musique Thème` is `musique-thème`), every character
+    /// that is not a letter, a digit or `-` made `-` (docs/commands.md#init).
     package static func tag(forFolderName name: String) -> String {
         String(
             name.lowercased().map { character in
-                character.isASCII && (character.isLetter || character.isNumber || character == "-") ? character : "-"
+                character.isLetter || character.isNumber || character == "-" ? character : "-"
             })
+    }
+
+    /// Gives each folder its tag; a tag another folder took already (`Levels/` and `levels/` on a case-sensitive disk)
+    /// gets `-2`, `-3`…, so two folders never merge into one pack by accident.
+    mutating func assignTags() {
+        var taken = Set<String>()
+        for index in folders.indices {
+            let base = Self.tag(forFolderName: folders[index].name)
+            var tag = base
+            var number = 2
+            while !taken.insert(tag).inserted {
+                tag = "\(base)-\(number)"
+                number += 1
+            }
+            folders[index].tag = tag
+        }
     }
 
     /// The manifest text.
@@ -75,6 +132,7 @@ package struct ManifestTemplate: Sendable {
             # Reference: the tag manifest section of odrpack's docs (docs/manifest.md).
             version: 1
             bundle-id: \(YAMLScalar.doubleQuoted(Self.bundleIDPlaceholder))  # replace with your app's bundle identifier
+            profile: \(Self.scalar(profile))  # the store limits checked: \(LimitProfile.names.joined(separator: ", "))
             resources-root: \(Self.scalar(resourcesRoot))
 
             """
@@ -83,11 +141,18 @@ package struct ManifestTemplate: Sendable {
         } else {
             out += "resources:\n"
             for folder in folders {
-                out += "  - path: \(Self.scalar(folder.name))  # \(Self.describe(folder))\n"
+                // `~` alone reads as a home folder, which a path may not name: `./~` is the folder itself.
+                let path = folder.name == "~" ? "./~" : folder.name
+                out += "  - path: \(Self.scalar(path))  # \(Self.describe(folder))\n"
                 out += "    tags: [\(Self.scalar(folder.tag))]\n"
             }
         }
         out += "initial-install: []  # tags downloaded with the app\n"
+        if !skipped.isEmpty {
+            out +=
+                "# Skipped: names that are not valid UTF-8, which a manifest cannot name (rename them to tag them):\n"
+            for name in skipped { out += "#   \(name)\n" }
+        }
         return out
     }
 

@@ -64,6 +64,9 @@ package struct TagManifest: Sendable {
     var keyLocations: [String: SourceLocation]
     /// The `background-assets` section (docs/background-assets.md); its defaults when the manifest has none.
     package var backgroundAssets = BackgroundAssetsSettings()
+    /// The optional top-level `tags:` list, every tag the project uses (as Xcode's `KnownAssetTags`); nil when the
+    /// manifest has none (docs/manifest.md#declared-tags).
+    package var declaredTags: [Located<String>]?
 
     init(
         displayPath: String, directory: URL, bundleID: String,

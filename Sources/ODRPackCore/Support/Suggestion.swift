@@ -1,7 +1,7 @@
 /// Did-you-mean suggestions for misspelt keys and names.
-enum Suggestion {
+package enum Suggestion {
     /// The candidate closest to `word` by edit distance, if it is close enough to be a likely typo.
-    static func closest(to word: String, in candidates: [String]) -> String? {
+    package static func closest(to word: String, in candidates: [String]) -> String? {
         let lowered = word.lowercased()
         let scored = candidates.map { ($0, editDistance(lowered, $0.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
@@ -9,7 +9,7 @@ enum Suggestion {
         return best.1 <= allowed ? best.0 : nil
     }
 
-    static func editDistance(_ a: String, _ b: String) -> Int {
+    package static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
         if a.isEmpty { return b.count }

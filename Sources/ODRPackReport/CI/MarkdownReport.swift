@@ -64,10 +64,30 @@ package enum MarkdownReport {
         var out = "### odrpack diff\n\n"
         out += "**\(diff.packsChanged) of \(diff.packs.count) pack\(diff.packs.count == 1 ? "" : "s") changed.** "
         out += "Devices that hold the old version download again:\n\n"
-        out += "| Category | Re-download |\n|---|---:|\n"
-        out += "| initial-install | \(ByteCount.format(diff.redownloadInitialInstall)) |\n"
-        out += "| prefetch | \(ByteCount.format(diff.redownloadPrefetch)) |\n"
-        out += "| on-demand | \(ByteCount.format(diff.redownloadOnDemand)) |\n\n"
+        out += "| Category | Download | Installed |\n|---|---:|---:|\n"
+        for (name, download, installed) in [
+            ("initial-install", diff.redownloadDownloadInitialInstall, diff.redownloadInitialInstall),
+            ("prefetch", diff.redownloadDownloadPrefetch, diff.redownloadPrefetch),
+            ("on-demand", diff.redownloadDownloadOnDemand, diff.redownloadOnDemand),
+        ] {
+            out += "| \(name) | \(ByteCount.format(download)) | \(ByteCount.format(installed)) |\n"
+        }
+        out += "\n"
+        if !diff.downloadsArchives {
+            out += "Folder layout: no archives, so the download figures are the resource bytes.\n\n"
+        }
+        let tags = DiffReport.changedTags(diff)
+        if !tags.isEmpty {
+            out += "| Tag | Status | Category | Download | Installed |\n|---|---|---|---:|---:|\n"
+            for tag in tags {
+                out +=
+                    """
+                    | \(escape(tag.name)) | \(tag.status.rawValue) | \(tag.category.rawValue) | \
+                    \(ByteCount.format(tag.redownloadDownloadSize)) | \(ByteCount.format(tag.redownloadSize)) |\n
+                    """
+            }
+            out += "\n"
+        }
         if let upload = diff.upload {
             out +=
                 upload.isEmpty

@@ -50,8 +50,12 @@ package struct ReportModel: Sendable {
                 "limits",
                 .array(
                     LimitUsage.rows(plan).map { row in
-                        .object([
-                            ("name", .string(row.name)), ("key", .string(row.key.rawValue)), ("value", .int(row.value)),
+                        // The gauge shows its name: a note of why it has no warning in the problems list goes there,
+                        // and every other page stays byte for byte what it was.
+                        let name =
+                            Self.gaugeNote(row, diagnostics: diagnostics).map { "\(row.name) (\($0))" } ?? row.name
+                        return .object([
+                            ("name", .string(name)), ("key", .string(row.key.rawValue)), ("value", .int(row.value)),
                             ("limit", .optional(row.limit)), ("count", .bool(row.isCount)),
                             ("level", .string(Self.gaugeLevel(row))),
                         ])
@@ -110,6 +114,24 @@ package struct ReportModel: Sendable {
         let past = row.value > limit
         if past { return row.key == .recommendedSize ? "warn" : "over" }
         return limit > 0 && Double(row.value) > 0.8 * Double(limit) ? "warn" : "ok"
+    }
+
+    /// Why an amber recommended-size gauge has no warning of its own in the problems list: a pack or tag over the hard
+    /// limit is reported as the error (`pack-too-large`, `tag-too-large`) instead of `over-recommended-size`, so the
+    /// gauge says where to look. Nil for every other gauge.
+    static func gaugeNote(_ row: LimitUsage, diagnostics: [Diagnostic]) -> String? {
+        guard row.key == .recommendedSize, gaugeLevel(row) == "warn", let limit = row.limit, row.value > limit,
+            !diagnostics.contains(where: { $0.code == .overRecommendedSize })
+        else { return nil }
+        let errors = [DiagnosticCode.packTooLarge, .tagTooLarge].filter { code in
+            diagnostics.contains { $0.code == code }
+        }
+        guard !errors.isEmpty else { return nil }
+        return """
+            past the recommended size: no over-recommended-size warning is listed because the largest \
+            \(errors == [.tagTooLarge] ? "tag" : "pack") is over the hard limit, reported as \
+            \(errors.map(\.rawValue).joined(separator: " and "))
+            """
     }
 
     static func largest(_ plan: PackPlan, count: Int) -> [(path: String, size: Int64, pack: AssetPack)] {

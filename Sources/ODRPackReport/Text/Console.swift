@@ -69,6 +69,12 @@ package struct Console: Sendable {
         try StandardStream.write(Self.shown(text), to: StandardStream.output)
     }
 
+    /// A `Wrote FILE` line: on stdout, or on stderr when the document it announces went to stdout, so a script that
+    /// reads the document reads nothing else (docs/commands.md#scripts). Nothing under `--quiet`.
+    package func printWrote(_ text: String, toStandardOutput documentOnStandardOutput: Bool) throws {
+        try documentOnStandardOutput ? printNote(text) : printOut(text)
+    }
+
     /// Stdout whatever `--quiet` says: GitHub annotations and other output a flag asked for by name.
     package func printRequested(_ text: String) throws {
         try StandardStream.write(Self.shown(text), to: StandardStream.output)
@@ -142,8 +148,7 @@ package struct Console: Sendable {
     package func printJSON(streaming write: (inout JSONObjectStream) throws -> Void) throws {
         var stream = JSONObjectStream { chunk in
             Self.printedJSON.withLock { $0 = true }
-            let failure = SystemCall.writeAll(StandardStream.output, chunk)
-            guard failure == 0 else { throw ODRPackError.system("cannot write to standard output", failure) }
+            try StandardStream.write(bytes: chunk, to: StandardStream.output)
         }
         try write(&stream)
         try stream.finish()

@@ -11,6 +11,9 @@ package enum DiffReport {
             ("redownloadInitialInstall", .int(diff.redownloadInitialInstall)),
             ("redownloadPrefetch", .int(diff.redownloadPrefetch)),
             ("redownloadOnDemand", .int(diff.redownloadOnDemand)),
+            ("redownloadDownloadInitialInstall", .int(diff.redownloadDownloadInitialInstall)),
+            ("redownloadDownloadPrefetch", .int(diff.redownloadDownloadPrefetch)),
+            ("redownloadDownloadOnDemand", .int(diff.redownloadDownloadOnDemand)),
         ]
         if let upload = diff.upload { summary.append(("upload", .strings(upload))) }
         if let retired = diff.retired { summary.append(("retired", .strings(retired))) }
@@ -73,6 +76,7 @@ package enum DiffReport {
                         .object([
                             ("name", .string(tag.name)), ("status", .string(tag.status.rawValue)),
                             ("category", .string(tag.category.rawValue)), ("redownloadSize", .int(tag.redownloadSize)),
+                            ("redownloadDownloadSize", .int(tag.redownloadDownloadSize)),
                         ])
                     })
             ),
@@ -236,18 +240,36 @@ package enum DiffReport {
         return text.isEmpty ? "-" : text
     }
 
+    /// `initial-install 1.2 MB (1.5 MB installed), prefetch …, on-demand …`: what crosses the network first, then what
+    /// it unpacks to, per category.
+    package static func downloadFigures(_ diff: BuildDiff) -> String {
+        [
+            ("initial-install", diff.redownloadDownloadInitialInstall, diff.redownloadInitialInstall),
+            ("prefetch", diff.redownloadDownloadPrefetch, diff.redownloadPrefetch),
+            ("on-demand", diff.redownloadDownloadOnDemand, diff.redownloadOnDemand),
+        ].map { "\($0.0) \(ByteCount.format($0.1)) (\(ByteCount.format($0.2)) installed)" }.joined(separator: ", ")
+    }
+
+    /// The tags that changed, the most bytes downloaded again first: the table the text and the Markdown lead with.
+    package static func changedTags(_ diff: BuildDiff) -> [BuildDiff.TagChange] {
+        diff.tags.filter { $0.status != .unchanged }
+            .sorted {
+                ($0.redownloadDownloadSize, $0.redownloadSize, $1.name) > (
+                    $1.redownloadDownloadSize, $1.redownloadSize, $0.name
+                )
+            }
+    }
+
     /// At most this many file names per pack in the human report.
     static let fileLimit = 8
 
     package static func text(_ diff: BuildDiff, old: String, new: String) -> String {
         var out = "odrpack diff: \(old) → \(new)\n"
         out += "\(diff.packsChanged) of \(diff.packs.count) pack\(diff.packs.count == 1 ? "" : "s") changed; "
-        out += "devices download again: initial-install \(ByteCount.format(diff.redownloadInitialInstall)), "
-        out +=
-            """
-            prefetch \(ByteCount.format(diff.redownloadPrefetch)), on-demand \
-            \(ByteCount.format(diff.redownloadOnDemand))\n
-            """
+        out += "devices download again: \(downloadFigures(diff))\n"
+        if !diff.downloadsArchives {
+            out += "Folder layout: no archives, so the download figures are the resource bytes\n"
+        }
         if let upload = diff.upload {
             out +=
                 upload.isEmpty
@@ -264,13 +286,17 @@ package enum DiffReport {
         }
         guard diff.hasChanges else { return out + "No pack, tag or file changed.\n" }
 
-        let tags = diff.tags.filter { $0.status != .unchanged }
-            .sorted { ($0.redownloadSize, $1.name) > ($1.redownloadSize, $0.name) }
+        let tags = changedTags(diff)
         if !tags.isEmpty {
             out += "\nTags, by bytes downloaded again\n"
-            var table = TextTable([("TAG", .left), ("STATUS", .left), ("CATEGORY", .left), ("RE-DOWNLOAD", .right)])
+            var table = TextTable([
+                ("TAG", .left), ("STATUS", .left), ("CATEGORY", .left), ("DOWNLOAD", .right), ("INSTALLED", .right),
+            ])
             for tag in tags {
-                table.add([tag.name, tag.status.rawValue, tag.category.rawValue, ByteCount.format(tag.redownloadSize)])
+                table.add([
+                    tag.name, tag.status.rawValue, tag.category.rawValue, ByteCount.format(tag.redownloadDownloadSize),
+                    ByteCount.format(tag.redownloadSize),
+                ])
             }
             out += table.render()
         }

@@ -20,6 +20,8 @@ package struct IPABuilder {
         package var resourcesPath: String?
         /// Every entry's time, seconds since 1970 (`SOURCE_DATE_EPOCH`, else 2000-01-01).
         package var entryTime: Int64 = 946_684_800
+        /// `--warnings-as-errors`: a warning stops before the IPA is written, as an error does.
+        package var warningsAsErrors = false
 
         package init(appPath: String, buildPath: String, outputPath: String) {
             self.appPath = appPath
@@ -190,7 +192,7 @@ package struct IPABuilder {
         result.removedFiles = thinned.removed.count
         result.removedBytes = thinned.removedBytes
         result.diagnostics = thinned.diagnostics
-        if thinned.diagnostics.hasErrors { return result }
+        if thinned.diagnostics.stopsWriting(warningsAsErrors: options.warningsAsErrors) { return result }
 
         // 4. Sign the thinned app, or say its signature no longer holds.
         if let command = options.signCommand {
@@ -207,12 +209,14 @@ package struct IPABuilder {
                 .warning(
                     .appSignatureStale,
                     """
-                    '\(result.appName)' is signed, and removing the packed files broke its signature: pass \
+                    '\(result.appName)' is signed, and \(thinned.removed.count == 0 ? "installing the On-Demand Resources plists" : "removing the packed files") broke its signature: pass \
                     --sign-command 'codesign --force --sign "$IDENTITY" --entitlements App.entitlements {}' (on a \
                     Mac), or sign the IPA's app before uploading it
                     """,
                     subject: result.appName))
         }
+
+        if result.diagnostics.stopsWriting(warningsAsErrors: options.warningsAsErrors) { return result }
 
         // 5. Every pack as a folder beside the app.
         let packsFolder = root + "/Payload/" + AppleManifests.packsFolder

@@ -4,8 +4,10 @@ import ODRPackReport
 
 /// The options `plan` and `validate` share.
 struct PlanOptions: ParsableArguments {
-    @Argument(help: "The tag manifest.", completion: .file())
-    var manifest = "odrpack.yml"
+    @Argument(
+        help: "The tag manifest (default: odrpack.yml here or in a parent folder, up to the repository's root).",
+        completion: .file())
+    var manifest: String?
 
     @Option(
         help: "Limit profile: default, ios, ios18, tvos or background-assets (overrides the manifest's).",
@@ -24,8 +26,7 @@ struct PlanOptions: ParsableArguments {
     @Flag(help: "Print one JSON document on stdout.")
     var json = false
 
-    @Flag(help: "Exit 1 when there are warnings.")
-    var warningsAsErrors = false
+    @OptionGroup var gate: WarningsGate
 
     @OptionGroup var gitHub: GitHubOptions
 
@@ -36,26 +37,22 @@ struct PlanOptions: ParsableArguments {
         do { try LimitProfile.check(commandLineName: profile) } catch { throw ValidationError("\(error)") }
     }
 
+    /// MANIFEST, or the manifest found from the current folder up (docs/commands.md#scripts).
+    func manifestPath() throws -> String { try ManifestLocator().manifestPath(given: manifest) }
+
     /// Plans the project; a manifest that cannot be read at all throws (exit 2).
     /// - Parameter alreadyChecked: files whose executable-content check a build already made (`RecordedChecks`).
     func planProject(
-        listUntagged: Bool = false,
+        manifestPath: String, listUntagged: Bool = false,
         alreadyChecked: @escaping ([ResolvedResource]) -> [Bool] = { $0.map { _ in false } }
     ) throws -> PlanResult {
         try ProjectPlanner().plan(
-            manifestPath: manifest, profile: profile, format: format, listUntagged: listUntagged,
+            manifestPath: manifestPath, profile: profile, format: format, listUntagged: listUntagged,
             alreadyChecked: alreadyChecked)
     }
 
-    /// Exit 1 for an error, or for a warning under `--warnings-as-errors`: then the run fails on warnings alone, so it
-    /// says so as an error, and `--quiet` (only errors) still shows the warnings that failed it.
+    /// Exit 1 for an error, or for a warning under `--warnings-as-errors`.
     func exitCode(for diagnostics: [Diagnostic], console: Console) throws -> ExitCode {
-        if diagnostics.hasErrors { return ExitCode(1) }
-        guard warningsAsErrors, diagnostics.warningCount > 0 else { return .success }
-        let count = diagnostics.warningCount
-        if console.quiet && !json { try console.printDiagnostics(diagnostics, warningsFail: true) }
-        try console.error(
-            "\(count) warning\(count == 1 ? "" : "s") treated as error\(count == 1 ? "" : "s") (--warnings-as-errors)")
-        return ExitCode(1)
+        try gate.exitCode(for: diagnostics, console: console, json: json)
     }
 }

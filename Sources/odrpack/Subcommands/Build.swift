@@ -11,8 +11,10 @@ struct Build: ParsableCommand {
         commandName: "build",
         abstract: "Validate, then write every pack as an archive plus odrpack-manifest.json and Apple's plists.")
 
-    @Argument(help: "The tag manifest.", completion: .file())
-    var manifest = "odrpack.yml"
+    @Argument(
+        help: "The tag manifest (default: odrpack.yml here or in a parent folder, up to the repository's root).",
+        completion: .file())
+    var manifest: String?
 
     @Option(name: .shortAndLong, help: "The folder to write.", completion: .directory)
     var output: String
@@ -81,6 +83,8 @@ struct Build: ParsableCommand {
 
     @Flag(help: "Print one JSON document on stdout.")
     var json = false
+
+    @OptionGroup var gate: WarningsGate
 
     @OptionGroup var gitHub: GitHubOptions
 
@@ -156,7 +160,9 @@ struct Build: ParsableCommand {
         options.urlPrefix = urlPrefix
         options.templatePath = templatePath
         options.useCache = !noCache
+        options.warningsAsErrors = gate.isOn
         options.entryTime = try BuildOptions.entryTime(environment: ProcessInfo.processInfo.environment)
+        let manifest = try ManifestLocator().manifestPath(given: manifest)
         var pipeline = BuildPipeline(manifestPath: manifest, options: options)
         pipeline.waitForLock = !noWait
         pipeline.json = json
@@ -180,7 +186,8 @@ struct Build: ParsableCommand {
             }
             try gitHub.emit(outcome.diagnostics, summary: MarkdownReport.build(outcome, manifestPath: manifest))
         }
-        if outcome.diagnostics.hasErrors { throw ExitCode(1) }
+        let code = try gate.exitCode(for: outcome.diagnostics, console: console, json: json)
+        if code != .success { throw code }
     }
 }
 

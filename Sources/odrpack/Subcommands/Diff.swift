@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ODRPackBuildFormat
 import ODRPackDiff
 import ODRPackPlatform
@@ -24,8 +25,12 @@ struct Diff: ParsableCommand {
     @Flag(help: "Print the diff as Markdown, for a pull-request comment.")
     var markdown = false
 
-    @Option(help: "Also write the diff as one self-contained HTML page.", completion: .file(extensions: ["html"]))
+    @Option(
+        help: "Write the diff as one self-contained HTML page (- for standard output) instead of the text.",
+        completion: .file(extensions: ["html"]))
     var html: String?
+
+    @OptionGroup var gate: WarningsGate
 
     @OptionGroup var gitHub: GitHubOptions
 
@@ -36,9 +41,26 @@ struct Diff: ParsableCommand {
             throw ValidationError("--html is empty (an unset variable?): name the HTML file to write")
         }
         try gitHub.check(json: json)
+        if html == "-" && (json || markdown) {
+            throw ValidationError(
+                "--html - and --\(json ? "json" : "markdown") both print on standard output: name an HTML file instead of -"
+            )
+        }
         if json && markdown {
             throw ValidationError("--json and --markdown cannot be used together: choose one output")
         }
+    }
+
+    /// Whether NEW's packs are archives (what crosses the network) rather than pack folders (`--layout folder`), which
+    /// the build manifest does not record: its first pack's file on disk says. A manifest given without its folder
+    /// (or a pack missing) counts as archives, as the manifest's figures then are all there is.
+    static func holdsArchives(_ path: String, manifest: BuildManifest) -> Bool {
+        guard let pack = manifest.packs.first else { return true }
+        let folder =
+            SystemCall.status(path, followingLinks: true)?.kind == .directory
+            ? path : (path as NSString).deletingLastPathComponent
+        return SystemCall.status((folder.isEmpty ? "." : folder) + "/" + pack.file, followingLinks: true)?.kind
+            != .directory
     }
 
     func run() throws {
@@ -47,16 +69,23 @@ struct Diff: ParsableCommand {
         let both = try BuildManifest.loadAll([old, new], keepingSources: false)
         let (before, after) = (both[0], both[1])
         try BuildDiff.checkComparable(old: before, new: after)
-        let diff = BuildDiff(old: before, new: after)
+        let diff = BuildDiff(old: before, new: after, newHasArchives: Self.holdsArchives(new, manifest: after))
         if let html {
+            let target = try OutputTarget(html)
             let page = DiffReportModel(
                 diff: diff, old: before, new: after, oldName: old, newName: new, fileLists: false)
-            try HTMLFile.write(page.htmlDocument, to: html)
+            try HTMLFile.write(page.htmlDocument, to: target)
+            // The page is what was asked for: one line says where it went, instead of the text report.
+            if !json && !markdown {
+                try console.printWrote("Wrote \(html)\n", toStandardOutput: target.isStandardOutput)
+            }
         }
         if json {
             try console.printJSON { try DiffReport.writeJSON(diff, to: &$0) }
-        } else {
-            try console.printOut(markdown ? MarkdownReport.diff(diff) : DiffReport.text(diff, old: old, new: new))
+        } else if markdown {
+            try console.printOut(MarkdownReport.diff(diff))
+        } else if html == nil {
+            try console.printOut(DiffReport.text(diff, old: old, new: new))
         }
         try gitHub.emit([], summary: MarkdownReport.diff(diff))
         if exitCode && diff.hasChanges { throw ExitCode(1) }

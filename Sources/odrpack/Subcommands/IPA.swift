@@ -34,6 +34,8 @@ struct IPA: ParsableCommand {
     @Flag(help: "Print one JSON document on stdout.")
     var json = false
 
+    @OptionGroup var gate: WarningsGate
+
     @OptionGroup var gitHub: GitHubOptions
 
     @OptionGroup var outputOptions: OutputOptions
@@ -50,6 +52,7 @@ struct IPA: ParsableCommand {
         var options = IPABuilder.Options(appPath: app, buildPath: buildDirectory, outputPath: output)
         options.signCommand = signCommand
         options.resourcesPath = resourcesPath
+        options.warningsAsErrors = gate.isOn
         options.entryTime = try BuildOptions.entryTime(environment: ProcessInfo.processInfo.environment)
         var builder = IPABuilder(options: options)
         builder.progress = progress.bar(console)
@@ -68,7 +71,7 @@ struct IPA: ParsableCommand {
             try console.printJSON(IPAReport.json(result))
         } else {
             try console.printDiagnostics(result.diagnostics)
-            if result.diagnostics.hasErrors {
+            if result.diagnostics.stopsWriting(warningsAsErrors: gate.isOn) {
                 try console.printError("odrpack: no IPA written: \(Console.countSummary(result.diagnostics))\n")
             } else {
                 try console.printOut(IPAReport.summary(result))
@@ -76,6 +79,7 @@ struct IPA: ParsableCommand {
         }
         try gitHub.emit(
             result.diagnostics, summary: "### odrpack ipa \(app)\n\n" + MarkdownReport.problems(result.diagnostics))
-        if result.diagnostics.hasErrors { throw ExitCode(1) }
+        let code = try gate.exitCode(for: result.diagnostics, console: console, json: json)
+        if code != .success { throw code }
     }
 }

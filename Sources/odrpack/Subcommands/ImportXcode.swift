@@ -18,7 +18,9 @@ struct ImportXcode: ParsableCommand {
     @Option(help: "The build configuration whose settings are read.")
     var configuration = "Release"
 
-    @Option(name: .shortAndLong, help: "The manifest to write.", completion: .file(extensions: ["yml", "yaml"]))
+    @Option(
+        name: .shortAndLong, help: "The manifest to write (- for standard output).",
+        completion: .file(extensions: ["yml", "yaml"]))
     var output = "odrpack.yml"
 
     @Option(
@@ -26,8 +28,10 @@ struct ImportXcode: ParsableCommand {
         help: "NAME=VALUE: a build setting for the import, over the project's own value (repeatable).")
     var settings: [String] = []
 
-    @Flag(help: "Overwrite the output file if it exists.")
+    @Flag(help: "Overwrite the output file if it exists (a pipe or - never needs it).")
     var force = false
+
+    @OptionGroup var gate: WarningsGate
 
     @OptionGroup var outputOptions: OutputOptions
 
@@ -51,12 +55,26 @@ struct ImportXcode: ParsableCommand {
         }
         let result = try XcodeImporter(options: options).importProject(at: try XcodeProject.locate(project))
         try console.printDiagnostics(result.diagnostics)
-        try ImportedManifestWriter.write(result, to: output, force: force)
-        try console.printOut(
+        // The import's notes and warnings (what it left out or changed): under the gate they fail the run and nothing
+        // is written, as for every command that writes.
+        let warnings = result.notes.count + result.diagnostics.filter { $0.severity == .warning }.count
+        if gate.isOn && warnings > 0 {
+            for note in result.notes { try console.printError("note: \(note)\n") }
+            try console.error(
+                """
+                \(warnings) warning\(warnings == 1 ? "" : "s") treated as error\(warnings == 1 ? "" : "s") \
+                (--warnings-as-errors): '\(output)' not written
+                """)
+            throw ExitCode(1)
+        }
+        let target = try OutputTarget(output)
+        try ImportedManifestWriter.write(result, to: target, force: force)
+        try console.printWrote(
             """
             Wrote \(output): \(result.entries.count) tagged path\(result.entries.count == 1 ? "" : "s") from target \
             \(result.target) (\(result.configuration))\n
-            """
+            """,
+            toStandardOutput: target.isStandardOutput
         )
         for note in result.notes { try console.printNote("note: \(note)\n") }
     }

@@ -15,15 +15,25 @@ struct Init: ParsableCommand {
     @Flag(help: "Overwrite an existing odrpack.yml.")
     var force = false
 
+    @Option(
+        help: "The limit profile the manifest names: default, ios (the default), ios18, tvos or background-assets.",
+        completion: .list(LimitProfile.names))
+    var profile = "ios"
+
     @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        do { try LimitProfile.check(commandLineName: profile) } catch { throw ValidationError("\(error)") }
+    }
 
     func run() throws {
         let console = output.console
         var root = folder
         while root.count > 1 && root.hasSuffix("/") { root.removeLast() }
         if root.isEmpty { throw ODRPackError.usage("the resources folder is empty: pass a folder, or nothing for '.'") }
-        let template = try ManifestTemplate.scan(
+        var template = try ManifestTemplate.scan(
             resourcesRoot: root, from: FileManager.default.currentDirectoryPath)
+        template.profile = profile
         try template.write(to: ManifestTemplate.fileName, force: force)
         let files = template.folders.map(\.files).reduce(0, +)
         let bytes = template.folders.map(\.bytes).saturatingSum
@@ -32,8 +42,14 @@ struct Init: ParsableCommand {
             """
             Wrote \(ManifestTemplate.fileName): \(count) tagged folder\(count == 1 ? "" : "s") of '\(root)' \
             (\(files) file\(files == 1 ? "" : "s"), \(ByteCount.format(bytes))).
-            Next: set bundle-id to your app's bundle identifier, then run `odrpack plan`.\n
+            Next: set bundle-id to your app's bundle identifier, move the tags the first launch needs to \
+            initial-install, then run `odrpack plan`.\n
             """
         )
+        for name in template.skipped {
+            try console.warning(
+                "skipped '\(root)/\(name)': its name is not valid UTF-8, which a manifest cannot name; rename it to tag it"
+            )
+        }
     }
 }

@@ -17,7 +17,8 @@ struct Plan: ParsableCommand {
     var listUntagged = false
 
     func run() throws {
-        let result = try options.planProject(listUntagged: listUntagged)
+        let manifest = try options.manifestPath()
+        let result = try options.planProject(manifestPath: manifest, listUntagged: listUntagged)
         let console = options.output.console
         let untagged = listUntagged ? PlanReport.untaggedFiles(result) : nil
         if options.json {
@@ -29,7 +30,7 @@ struct Plan: ParsableCommand {
                     try console.printNote("odrpack: untagged: ignore: files no entry names are not looked at\n")
                 }
             } else if let plan = result.readablePlan {
-                try console.printOut(PlanReport.text(plan, manifestPath: options.manifest))
+                try console.printOut(PlanReport.text(plan, manifestPath: manifest))
             }
             try console.printDiagnostics(result.diagnostics)
             if !result.diagnostics.isEmpty { try console.printNote(Console.countSummary(result.diagnostics) + "\n") }
@@ -37,7 +38,7 @@ struct Plan: ParsableCommand {
         try options.gitHub.emit(
             result.diagnostics,
             summary: MarkdownReport.plan(
-                result.readablePlan, diagnostics: result.diagnostics, title: "plan \(options.manifest)"))
+                result.readablePlan, diagnostics: result.diagnostics, title: "plan \(manifest)"))
         let code = try options.exitCode(for: result.diagnostics, console: console)
         if code != .success { throw code }
     }

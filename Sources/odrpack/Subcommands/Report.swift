@@ -9,8 +9,10 @@ struct Report: ParsableCommand {
         abstract:
             "Write one self-contained HTML page: a treemap of the packs, gauges for every limit, tables and problems.")
 
-    @Argument(help: "The tag manifest.", completion: .file())
-    var manifest = "odrpack.yml"
+    @Argument(
+        help: "The tag manifest (default: odrpack.yml here or in a parent folder, up to the repository's root).",
+        completion: .file())
+    var manifest: String?
 
     @Option(
         help: "Limit profile: default, ios, ios18, tvos or background-assets (overrides the manifest's).",
@@ -20,7 +22,9 @@ struct Report: ParsableCommand {
     @Option(help: "odr (the default) or background-assets: which packs and limits the page shows.")
     var format: PackFormat = .odr
 
-    @Option(name: .shortAndLong, help: "The HTML file to write.", completion: .file(extensions: ["html"]))
+    @Option(
+        name: .shortAndLong, help: "The HTML file to write (- for standard output).",
+        completion: .file(extensions: ["html"]))
     var output = "odrpack-report.html"
 
     @OptionGroup var outputOptions: OutputOptions
@@ -34,19 +38,22 @@ struct Report: ParsableCommand {
 
     func run() throws {
         let console = outputOptions.console
+        let manifest = try ManifestLocator().manifestPath(given: manifest)
         let result = try ProjectPlanner().plan(manifestPath: manifest, profile: profile, format: format)
         try console.printDiagnostics(result.diagnostics)
         guard let plan = result.readablePlan else {
             try console.error("no report: the manifest cannot be planned (\(Console.countSummary(result.diagnostics)))")
             throw ExitCode(1)
         }
+        let target = try OutputTarget(output)
         try HTMLFile.write(
-            ReportModel(plan: plan, diagnostics: result.diagnostics, manifestPath: manifest).html, to: output)
-        try console.printOut(
+            ReportModel(plan: plan, diagnostics: result.diagnostics, manifestPath: manifest).html, to: target)
+        try console.printWrote(
             """
             Wrote \(output): \(plan.packs.count) packs, \(plan.resourceFiles) files, \
             \(Console.countSummary(result.diagnostics))\n
-            """
+            """,
+            toStandardOutput: target.isStandardOutput
         )
         if result.diagnostics.hasErrors { throw ExitCode(1) }
     }

@@ -42,6 +42,8 @@ struct Thin: ParsableCommand {
     @Flag(help: "Print one JSON document on stdout.")
     var json = false
 
+    @OptionGroup var gate: WarningsGate
+
     @OptionGroup var gitHub: GitHubOptions
 
     @OptionGroup var output: OutputOptions
@@ -57,6 +59,7 @@ struct Thin: ParsableCommand {
         options.resourcesPath = resourcesPath
         options.appGroup = appGroup
         options.dryRun = dryRun
+        options.warningsAsErrors = gate.isOn
         var thinner = AppThinner(options: options)
         thinner.progress = progress.bar(console)
         let result = try thinner.run {
@@ -66,7 +69,7 @@ struct Thin: ParsableCommand {
             try console.printJSON { try ThinReport.writeJSON(result, to: &$0) }
         } else {
             try console.printDiagnostics(result.diagnostics)
-            if result.diagnostics.hasErrors {
+            if result.diagnostics.stopsWriting(warningsAsErrors: gate.isOn) {
                 try console.printError("odrpack: the app is unchanged: \(Console.countSummary(result.diagnostics))\n")
             } else if dryRun {
                 try Self.dryRunText(result, app: app) { try console.printOut($0) }
@@ -90,7 +93,8 @@ struct Thin: ParsableCommand {
         }
         try gitHub.emit(
             result.diagnostics, summary: "### odrpack thin \(app)\n\n" + MarkdownReport.problems(result.diagnostics))
-        if result.diagnostics.hasErrors { throw ExitCode(1) }
+        let code = try gate.exitCode(for: result.diagnostics, console: console, json: json)
+        if code != .success { throw code }
     }
 
     /// `--dry-run`: each file thin would remove, then what it would install and embed, handed to `emit` 64 KB at a

@@ -77,6 +77,8 @@ struct Upload: ParsableCommand {
     )
     var verbose = false
 
+    @OptionGroup var gate: WarningsGate
+
     @OptionGroup var gitHub: GitHubOptions
 
     @OptionGroup var output: OutputOptions
@@ -85,7 +87,7 @@ struct Upload: ParsableCommand {
 
     /// BUILD_DIR, and `--wait`'s seconds when a number follows `--wait` on the command line: ArgumentParser has no
     /// option whose value may be left out, so `--wait` is a flag and its number arrives among the operands.
-    func parsedOperands(arguments: [String] = CommandLine.arguments) throws -> (buildDir: String, waitSeconds: Int?) {
+    func parsedOperands(arguments: [String] = UsageMessage.arguments) throws -> (buildDir: String, waitSeconds: Int?) {
         var rest = operands
         var seconds: Int?
         if wait, let index = arguments.firstIndex(of: "--wait"), index + 1 < arguments.count,
@@ -160,6 +162,7 @@ struct Upload: ParsableCommand {
         }
         try gitHub.emit(outcome.diagnostics, summary: "### odrpack upload\n\n" + UploadReport.summary(outcome))
         if !outcome.failures.isEmpty || outcome.diagnostics.hasErrors { throw ExitCode(1) }
+        if try gate.failsOnWarnings(outcome.diagnostics, console: console, json: json) { throw ExitCode(1) }
     }
 
     /// A workflow command's message: `%`, CR and LF escaped.

@@ -13,14 +13,15 @@ struct Validate: ParsableCommand {
 
     func run() throws {
         // What the newest build of this project packed needs no second read (docs/build-output.md#incremental).
+        let manifest = try options.manifestPath()
         let result = try options.planProject(
-            alreadyChecked: RecordedChecks.alreadyChecked(manifestPath: options.manifest))
+            manifestPath: manifest, alreadyChecked: RecordedChecks.alreadyChecked(manifestPath: manifest))
         let console = options.output.console
         if options.json {
             try console.printJSON(PlanReport.validationJSON(result))
         } else {
             try console.printDiagnostics(result.diagnostics)
-            var line = "\(options.manifest): "
+            var line = "\(manifest): "
             if let plan = result.readablePlan {
                 line +=
                     """
@@ -34,7 +35,7 @@ struct Validate: ParsableCommand {
         try options.gitHub.emit(
             result.diagnostics,
             summary: MarkdownReport.plan(
-                result.readablePlan, diagnostics: result.diagnostics, title: "validate \(options.manifest)"))
+                result.readablePlan, diagnostics: result.diagnostics, title: "validate \(manifest)"))
         let code = try options.exitCode(for: result.diagnostics, console: console)
         if code != .success { throw code }
     }

@@ -14,6 +14,8 @@ struct Verify: ParsableCommand {
     @Flag(help: "Print one JSON document on stdout.")
     var json = false
 
+    @OptionGroup var gate: WarningsGate
+
     @OptionGroup var output: OutputOptions
 
     @OptionGroup var progress: ProgressOptions
@@ -30,5 +32,6 @@ struct Verify: ParsableCommand {
             try console.printOut(VerifyReport.verdict(report))
         }
         if !report.ok { throw ExitCode(1) }
+        if try gate.failsOnWarnings(report.allDiagnostics, console: console, json: json) { throw ExitCode(1) }
     }
 }

@@ -66,10 +66,14 @@ import Testing
         #expect(tag(document, "level2")?["status"] as? String == "changed")
         #expect(tag(document, "level1")?["redownloadSize"] as? Int == 0)
         #expect(tag(document, "level1")?["status"] as? String == "unchanged")
+        // The download figures are the new archive's bytes (DiffDownloadTests checks them against the manifest).
+        let download = try #require(summary(document)["redownloadDownloadPrefetch"])
+        #expect(download > 310)  // a 310-byte file in a zip with its Info.plist
         #expect(
             summary(document) == [
                 "packsChanged": 1, "packsTotal": 4, "redownloadInitialInstall": 0,
-                "redownloadPrefetch": 310, "redownloadOnDemand": 0,
+                "redownloadPrefetch": 310, "redownloadOnDemand": 0, "redownloadDownloadInitialInstall": 0,
+                "redownloadDownloadPrefetch": download, "redownloadDownloadOnDemand": 0,
             ])
         let human = try CommandRunner.run(["diff", "v1", "v2"], in: project.root)
         #expect(human.status == 0)

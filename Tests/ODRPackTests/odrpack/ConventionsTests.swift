@@ -22,7 +22,9 @@ import Testing
         let project = try project()
         let unknown = try CommandRunner.run(["validate", "--no-such-flag"], in: project.root)
         #expect(unknown.status == 64)
-        #expect(unknown.stderr.hasPrefix("odrpack: error: Unknown option '--no-such-flag'\n"))
+        #expect(
+            unknown.stderr.hasPrefix(
+                "odrpack: error: unknown option '--no-such-flag': see `odrpack validate --help` for the options\n"))
         #expect(unknown.stderr.contains("Usage: odrpack validate"))
         #expect(!unknown.stderr.contains("Error:"))
         #expect(unknown.stdout.isEmpty)
@@ -78,7 +80,8 @@ import Testing
         let empty = try TemporaryProject()
         let output = try CommandRunner.run(["validate"], in: empty.root)
         #expect(output.status == 2)
-        #expect(output.stderr.hasPrefix("odrpack: error: no manifest at 'odrpack.yml': "))
+        // No MANIFEST: odrpack.yml is looked for up to the file system's root (docs/commands.md#scripts).
+        #expect(output.stderr.hasPrefix("odrpack: error: no odrpack.yml in '\(empty.root.path)', "))
         #expect(output.stderr.contains("odrpack init"))  // what an installed binary has, not a README it does not
     }
 
@@ -179,14 +182,18 @@ import Testing
         #expect(document["schemaVersion"] as? Int == 1)
         let error = try #require(document["error"] as? [String: String])
         #expect(error["code"] == "unusable-input")
-        #expect(error["message"]?.hasPrefix("no manifest at 'odrpack.yml'") == true)
+        #expect(error["message"]?.hasPrefix("no odrpack.yml in '\(empty.root.path)'") == true)
         #expect((document["diagnostics"] as? [Any])?.isEmpty == true)
-        #expect(missing.stderr.hasPrefix("odrpack: error: no manifest"))
+        #expect(missing.stderr.hasPrefix("odrpack: error: no odrpack.yml in "))
 
         let usage = try CommandRunner.run(["validate", "--json", "--no-such-flag"], in: empty.root)
         #expect(usage.status == 64)
         let usageError = try #require(try usage.json()["error"] as? [String: String])
-        #expect(usageError == ["code": "usage", "message": "Unknown option '--no-such-flag'"])
+        #expect(
+            usageError == [
+                "code": "usage",
+                "message": "unknown option '--no-such-flag': see `odrpack validate --help` for the options",
+            ])
 
         let verify = try CommandRunner.run(["verify", "nowhere", "--json"], in: empty.root)
         #expect(verify.status == 2)

@@ -24,7 +24,7 @@ import Testing
         #expect(output.status == 0, "\(output.stderr)")
         #expect(
             output.stdout
-                == "Wrote odrpack.yml: 4 tagged folders of 'Resources' (4 files, 2.5 KB).\nNext: set bundle-id to your app's bundle identifier, then run `odrpack plan`.\n"
+                == "Wrote odrpack.yml: 4 tagged folders of 'Resources' (4 files, 2.5 KB).\nNext: set bundle-id to your app's bundle identifier, move the tags the first launch needs to initial-install, then run `odrpack plan`.\n"
         )
         let text = try String(contentsOfFile: project.manifestPath, encoding: .utf8)
         #expect(
@@ -34,6 +34,7 @@ import Testing
                 # Reference: the tag manifest section of odrpack's docs (docs/manifest.md).
                 version: 1
                 bundle-id: "REPLACE-ME: your app's bundle id, e.g. com.example.game"  # replace with your app's bundle identifier
+                profile: ios  # the store limits checked: default, ios, ios18, tvos, background-assets
                 resources-root: Resources
                 resources:
                   - path: Empty  # 0 files, 0 bytes
@@ -43,7 +44,7 @@ import Testing
                   - path: "Music Tracks"  # 1 file, 2,500 bytes (2.5 KB)
                     tags: [music-tracks]
                   - path: "Über_Art (HD)"  # 1 file, 3 bytes
-                    tags: ["-ber-art--hd-"]
+                    tags: ["über-art--hd-"]
                 initial-install: []  # tags downloaded with the app
 
                 """)
@@ -59,7 +60,7 @@ import Testing
         let document = try plan.json()
         #expect(
             (document["tags"] as? [[String: Any]])?.map { $0["name"] as? String } == [
-                "-ber-art--hd-", "levels", "music-tracks",
+                "levels", "music-tracks", "über-art--hd-",
             ])  // the empty folder's tag is on no file
         #expect((document["appBundle"] as? [String: Any])?["files"] as? Int == 1)  // icon.png stays in the app
         let warnings = (document["diagnostics"] as? [[String: Any]])?.map { $0["code"] as? String }
@@ -96,7 +97,7 @@ import Testing
         #expect(ManifestTemplate.tag(forFolderName: "Levels") == "levels")
         #expect(ManifestTemplate.tag(forFolderName: "World 1_HD") == "world-1-hd")
         #expect(ManifestTemplate.tag(forFolderName: "a-b.c") == "a-b-c")
-        #expect(ManifestTemplate.tag(forFolderName: "音楽") == "--")
+        #expect(ManifestTemplate.tag(forFolderName: "音楽") == "音楽")  // every letter kept (docs/commands.md#init)
         #expect(ManifestTemplate.tag(forFolderName: "2024") == "2024")
         #expect(ManifestTemplate.scalar("2024") == "\"2024\"")  // read back as a string, not a number
         #expect(ManifestTemplate.scalar("yes") == "\"yes\"")
@@ -122,6 +123,69 @@ import Testing
         let missing = try CommandRunner.run(["init", "Nowhere"], in: project.root)
         #expect(missing.status == 2)
         #expect(missing.stderr.hasPrefix("odrpack: error: no folder 'Nowhere'"))
+    }
+
+    /// docs/commands.md#init (SPEC 6.2, "init writes what works"): every letter kept, case twins two tags, values
+    /// YAML would misread quoted, and what init writes plans once the bundle id is set.
+    @Test func initWritesWhatWorks() throws {
+        let project = try TemporaryProject()
+        for folder in ["Musique Thème", "Levels", "levels", "~", "yes", "1.0", "*stars"] {
+            try project.file("R/\(folder)/a.json", "{}")
+        }
+        let output = try CommandRunner.run(["init", "R", "--profile", "tvos"], in: project.root)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderr.isEmpty)
+        let text = try String(contentsOfFile: project.manifestPath, encoding: .utf8)
+        #expect(
+            text.contains("profile: tvos  # the store limits checked: default, ios, ios18, tvos, background-assets\n"))
+        for entry in [
+            "  - path: \"*stars\"  # 1 file, 2 bytes\n    tags: [\"-stars\"]\n",
+            "  - path: \"1.0\"  # 1 file, 2 bytes\n    tags: [\"1-0\"]\n",
+            "  - path: Levels  # 1 file, 2 bytes\n    tags: [levels]\n",
+            "  - path: \"Musique Thème\"  # 1 file, 2 bytes\n    tags: [\"musique-thème\"]\n",
+            "  - path: levels  # 1 file, 2 bytes\n    tags: [levels-2]\n",
+            "  - path: \"yes\"  # 1 file, 2 bytes\n    tags: [\"yes\"]\n",
+            "  - path: \"./~\"  # 1 file, 2 bytes\n    tags: [\"-\"]\n",
+        ] {
+            #expect(text.contains(entry), "\(entry)")
+        }
+        try project.manifest(
+            text.replacingOccurrences(
+                of: "\"REPLACE-ME: your app's bundle id, e.g. com.example.game\"", with: "com.example.game"))
+        let plan = try CommandRunner.run(["plan", "--json"], in: project.root)
+        #expect(plan.status == 0, "\(plan.stdout)")
+        let document = try plan.json()
+        #expect(document["profile"] as? String == "tvos")
+        #expect((document["diagnostics"] as? [Any])?.isEmpty == true, "\(document["diagnostics"] ?? "")")
+        #expect((document["packs"] as? [Any])?.count == 7)
+        let unknown = try CommandRunner.run(["init", "R", "--profile", "watchos", "--force"], in: project.root)
+        #expect(unknown.status == 64)
+    }
+
+    /// A name that is not UTF-8 is listed as skipped, one warning with its bytes escaped, instead of failing.
+    @Test func aNonUTF8NameIsSkipped() throws {
+        let project = try TemporaryProject()
+        try project.file("R/Art/a.png", "png")
+        var bytes = Array(project.path("R/Art").utf8) + Array("/caf".utf8) + [0xE9, 0]
+        let descriptor = bytes.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                open($0, O_CREAT | O_WRONLY, 0o644)
+            }
+        }
+        #expect(descriptor >= 0)
+        close(descriptor)
+        let output = try CommandRunner.run(["init", "R"], in: project.root)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(
+            output.stderr
+                == "odrpack: warning: skipped 'R/Art/caf\\xe9': its name is not valid UTF-8, which a manifest cannot name; rename it to tag it\n"
+        )
+        let text = try String(contentsOfFile: project.manifestPath, encoding: .utf8)
+        #expect(text.contains("  - path: Art  # 1 file, 3 bytes\n"))
+        #expect(
+            text.hasSuffix(
+                "# Skipped: names that are not valid UTF-8, which a manifest cannot name (rename them to tag them):\n#   Art/caf\\xe9\n"
+            ))
     }
 
     @Test func listUntaggedListsTheFilesThatStayInTheApp() throws {

@@ -58,9 +58,13 @@ import Testing
         let output = try CommandRunner.run(["diff", "old", "new", "--markdown"], in: project.root)
         #expect(output.status == 0)
         #expect(output.stdout.contains("**1 of 4 packs changed.**"))
-        #expect(output.stdout.contains("| prefetch | 23.6 KB |"))
+        #expect(output.stdout.contains(" | 23.6 KB |\n| on-demand | 0 B | 0 B |\n"))
+        // The tag table the text leads with: download bytes, then installed bytes.
+        let tagRow = output.stdout.split(separator: "\n").first { $0.hasPrefix("| level2 |") }.map(String.init)
+        #expect(tagRow?.hasPrefix("| level2 | changed | prefetch | ") == true, "\(tagRow ?? "")")
+        #expect(tagRow?.hasSuffix(" | 23.6 KB |") == true, "\(tagRow ?? "")")
         // Sizes with their difference, files counted by kind (docs/commands.md#diff).
-        let row = output.stdout.split(separator: "\n").first { $0.hasPrefix("| level2 |") }.map(String.init)
+        let row = output.stdout.split(separator: "\n").last { $0.hasPrefix("| level2 |") }.map(String.init)
         #expect(row?.hasPrefix("| level2 | changed | prefetch | 23.6 KB | 23.6 KB | +") == true, "\(row ?? "")")
         #expect(row?.hasSuffix(" B | 23.6 KB | ~1 |") == true, "\(row ?? "")")
         #expect(try CommandRunner.run(["diff", "old", "new", "--markdown", "--json"], in: project.root).status == 64)

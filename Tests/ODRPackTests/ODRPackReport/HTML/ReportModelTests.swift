@@ -36,6 +36,45 @@ import Testing
         #expect(chain.children.first?.children.map(\.name) == ["y.bin", "x.bin"])
     }
 
+    /// A pack over the hard limit gets pack-too-large, not over-recommended-size: the amber recommended-size gauge says
+    /// why the problems list has no warning for it (issue 45); without that error the gauge keeps its plain name.
+    @Test func theAmberGaugeSaysWhyItsWarningIsNotListed() throws {
+        func gaugeName(packSize: Int) throws -> (name: String, codes: [String]) {
+            let project = try TemporaryProject()
+            try project.manifest(
+                """
+                version: 1
+                bundle-id: com.example.report
+                resources-root: R
+                resources:
+                  - {path: A, tags: [alpha]}
+                limits: {max-pack-size: 100B, recommended-size: 50B, max-tag-size: 100B}
+                """)
+            try project.file("R/A/a.json", String(repeating: "a", count: packSize))
+            let result = try ProjectPlanner().plan(manifestPath: project.manifestPath)
+            let model = ReportModel(plan: try #require(result.plan), diagnostics: result.diagnostics, manifestPath: "x")
+            guard case .object(let fields) = model.document,
+                case .array(let limits)? = fields.first(where: { $0.0 == "limits" })?.1
+            else { return ("", []) }
+            for case .object(let row) in limits
+            where row.contains(where: { $0.0 == "key" && $0.1 == .string("recommended-size") }) {
+                if case .string(let name)? = row.first(where: { $0.0 == "name" })?.1 { return (name, result.codes) }
+            }
+            return ("", result.codes)
+        }
+        let over = try gaugeName(packSize: 120)
+        #expect(over.codes == ["pack-too-large", "tag-too-large"])
+        #expect(
+            over.name
+                == """
+                largest pack or tag (recommended) (past the recommended size: no over-recommended-size warning is \
+                listed because the largest pack is over the hard limit, reported as pack-too-large and tag-too-large)
+                """)
+        let warned = try gaugeName(packSize: 70)
+        #expect(warned.codes == ["over-recommended-size", "over-recommended-size"])
+        #expect(warned.name == "largest pack or tag (recommended)")
+    }
+
     @Test func theModelNamesEveryPackTagLimitAndProblem() throws {
         let project = try TemporaryProject()
         try project.manifest(

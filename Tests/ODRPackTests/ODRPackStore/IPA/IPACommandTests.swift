@@ -50,6 +50,27 @@ import Testing
         try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources")).sorted()
     }
 
+    /// app-signature-stale names what broke the signature: removing the packed files, or, when the app held none of
+    /// them, installing the On-Demand Resources plists (issue 45).
+    @Test func aStaleSignatureSaysWhatBrokeIt() throws {
+        let project = try signedGame()
+        for path in [
+            "Level1/scene.json", "Level1/music.caf", "Level2/scene.json", "Level2/Deep/texture.png",
+            "Shared/paddle.png", "Tutorial/ünïcode name.json",
+        ] {
+            try FileManager.default.removeItem(atPath: project.path("Game.app/" + path))
+        }
+        let output = try ipa(project, ["Game.app", "out", "--output", "Game.ipa", "--json"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let diagnostics = try #require(try output.json()["diagnostics"] as? [[String: Any]])
+        let stale = try #require(diagnostics.first { $0["code"] as? String == "app-signature-stale" })
+        let message = try #require(stale["message"] as? String)
+        #expect(
+            message.hasPrefix(
+                "'Game.app' is signed, and installing the On-Demand Resources plists broke its signature: "))
+        #expect(!message.contains("removing"))
+    }
+
     @Test func layoutLinksModesAndTheSameBytesTwice() throws {
         let project = try signedGame()
         let app = try AppBundleFixture.snapshot(project.path("Game.app"))

@@ -1,0 +1,107 @@
+/// Tag mistakes that cost a pack (docs/diagnostics.md#tag-similar): a misspelt tag silently makes a pack of its own.
+/// With a `tags:` list the manifest says which tags exist, and a tag outside it is an error (`tag-undeclared`), a
+/// declared tag nothing uses a warning (`tag-unused`); without one, a tag only one entry gives that is a near twin of
+/// another entry's tag is the warning `tag-similar`. Pure, on the manifest alone.
+struct TagSpellingCheck {
+    let manifest: TagManifest
+
+    func check() -> [Diagnostic] {
+        if let declared = manifest.declaredTags { return undeclared(declared) + unused(declared) }
+        return similar()
+    }
+
+    /// Every use of a tag the `tags:` list does not hold, once per place, with the closest declared tag.
+    func undeclared(_ declared: [TagManifest.Located<String>]) -> [Diagnostic] {
+        let names = declared.map(\.value)
+        let known = Set(names)
+        var diagnostics: [Diagnostic] = []
+        for entry in manifest.entries {
+            for tag in entry.tags where !known.contains(tag.value) {
+                let hint = Suggestion.closest(to: tag.value, in: names).map { "did you mean '\($0)'? " } ?? ""
+                diagnostics.append(
+                    .error(
+                        .tagUndeclared,
+                        """
+                        tag '\(tag.value)' is not in the manifest's 'tags' list: \(hint)fix the tag, or add it to \
+                        'tags'
+                        """,
+                        at: tag.location, subject: tag.value))
+            }
+        }
+        return diagnostics
+    }
+
+    /// Every declared tag no entry gives (initial-install and prefetch-order only name tags, they give none).
+    func unused(_ declared: [TagManifest.Located<String>]) -> [Diagnostic] {
+        let given = Set(manifest.entries.flatMap { $0.tags.map(\.value) }).union(manifest.unresolvedEntryTags)
+        var reported = Set<String>()
+        return declared.filter { !given.contains($0.value) && reported.insert($0.value).inserted }.map {
+            .warning(
+                .tagUnused,
+                "tag '\($0.value)' is declared in 'tags' but no entry gives it: tag some files with it, or remove it",
+                at: $0.location, subject: $0.value)
+        }
+    }
+
+    /// A tag given by exactly one entry and named neither by initial-install nor by prefetch-order, whose name is a
+    /// near twin of a tag another entry gives: one or two edits, none of them on a digit (`world1` and `world2` are
+    /// two levels, not a typo), or letter case only. When both tags are given by one entry each, only the later one
+    /// is reported: the two would otherwise each call the other a misspelling.
+    func similar() -> [Diagnostic] {
+        var entriesGiving: [String: Set<Int>] = [:]
+        var firstUse: [String: (entry: Int, location: SourceLocation?)] = [:]
+        for (index, entry) in manifest.entries.enumerated() {
+            for tag in entry.tags {
+                entriesGiving[tag.value, default: []].insert(index)
+                if firstUse[tag.value] == nil { firstUse[tag.value] = (index, tag.location) }
+            }
+        }
+        let named = Set((manifest.initialInstall + manifest.prefetchOrder).map(\.value))
+        let tags = entriesGiving.keys.sorted()
+        var diagnostics: [Diagnostic] = []
+        for tag in tags where entriesGiving[tag]?.count == 1 && !named.contains(tag) {
+            let entry = entriesGiving[tag]!.first!
+            let twins = tags.filter { other in
+                guard other != tag, let givers = entriesGiving[other], givers.contains(where: { $0 != entry }),
+                    Self.areTwins(tag, other)
+                else { return false }
+                // Both given once and named by no list: the earlier one stands, the later is reported.
+                let otherIsLone = givers.count == 1 && !named.contains(other)
+                return !otherIsLone || firstUse[other]!.entry < entry
+            }
+            guard let twin = twins.min(by: { Suggestion.editDistance(tag, $0) < Suggestion.editDistance(tag, $1) })
+            else { continue }
+            diagnostics.append(
+                .warning(
+                    .tagSimilar,
+                    "'\(tag)' is given only here: did you mean '\(twin)'? a misspelt tag makes its own pack",
+                    at: firstUse[tag]?.location, subject: tag))
+        }
+        return diagnostics.sorted {
+            ($0.location?.line ?? 0, $0.location?.column ?? 0) < ($1.location?.line ?? 0, $1.location?.column ?? 0)
+        }
+    }
+
+    /// Letter case only, or one or two edits that leave every digit where it was (the digits, in order, are equal),
+    /// with at least three characters of the shorter tag per edit: `a` and `b`, or `ui` and `fx`, are two names, not
+    /// a typo.
+    static func areTwins(_ a: String, _ b: String) -> Bool {
+        if a.lowercased() == b.lowercased() { return true }
+        guard a.filter(\.isNumber) == b.filter(\.isNumber) else { return false }
+        // Insertions, deletions and substitutions of letters only: with equal digit sequences, an alignment that keeps
+        // the digits exists within the distance whenever the non-digit runs between them are that close.
+        guard abs(a.count - b.count) <= 2 else { return false }
+        let distance = Suggestion.editDistance(a, b)
+        return distance >= 1 && distance <= 2 && distance * 3 <= min(a.count, b.count)
+            && Self.runsDistance(a, b) == distance
+    }
+
+    /// The edit distance summed over the runs between digits: equal to the whole distance only when no optimal edit
+    /// moves across a digit.
+    private static func runsDistance(_ a: String, _ b: String) -> Int {
+        let aRuns = a.split(omittingEmptySubsequences: false, whereSeparator: \.isNumber)
+        let bRuns = b.split(omittingEmptySubsequences: false, whereSeparator: \.isNumber)
+        guard aRuns.count == bRuns.count else { return Int.max }
+        return zip(aRuns, bRuns).map { Suggestion.editDistance(String($0), String($1)) }.reduce(0, +)
+    }
+}

@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A folder's names as the file system holds them, bytes and all: a name that is not valid UTF-8 has no `String` that
+/// opens it again (Foundation's listing repairs it into another name, whose `stat` then fails with a false "No such
+/// file or directory"), so a caller that must go on past such a name gets it as bytes, to report and skip.
+package enum FolderNames {
+    package struct Name: Sendable {
+        /// The name, or nil when its bytes are not valid UTF-8.
+        package let text: String?
+        package let bytes: [UInt8]
+
+        /// The name for a message or a comment: valid UTF-8 as is, every other byte, and every control character (C0,
+        /// DEL, C1), as `\xNN`, so a name can neither break a line nor drive a terminal.
+        package var escaped: String {
+            var out = ""
+            var index = 0
+            while index < bytes.count {
+                // The longest valid UTF-8 sequence at this byte, else the byte escaped.
+                var decoded: String?
+                var length = 1
+                for candidate in stride(from: min(4, bytes.count - index), through: 1, by: -1) {
+                    if let text = String(validating: bytes[index..<index + candidate], as: UTF8.self) {
+                        decoded = text
+                        length = candidate
+                        break
+                    }
+                }
+                if let decoded {
+                    for scalar in decoded.unicodeScalars {
+                        if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                            out += "\\x" + String(scalar.value, radix: 16).leftPadded(to: 2)
+                        } else {
+                            out.unicodeScalars.append(scalar)
+                        }
+                    }
+                } else {
+                    out += "\\x" + String(bytes[index], radix: 16, uppercase: false).leftPadded(to: 2)
+                }
+                index += length
+            }
+            return out
+        }
+    }
+
+    /// The names in `folder` (not `.` and `..`), in the order the file system gives them.
+    /// - Throws: `ODRPackError` when the folder cannot be opened or read to its end.
+    package static func list(_ folder: String) throws -> [Name] {
+        guard let handle = opendir(folder) else { throw ODRPackError.system("cannot list '\(folder)'") }
+        defer { closedir(handle) }
+        var names: [Name] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(handle) else {
+                if errno != 0 { throw ODRPackError.system("cannot list '\(folder)'") }
+                break
+            }
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw -> [UInt8] in
+                let all = raw.bindMemory(to: UInt8.self)
+                return Array(all.prefix(while: { $0 != 0 }))
+            }
+            if bytes == [UInt8(ascii: ".")] || bytes == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
+            names.append(Name(text: String(validating: bytes, as: UTF8.self), bytes: bytes))
+        }
+        return names
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where a command's output FILE goes (`report --output`, `diff --html`, `import-xcode --output`): the one place that
+/// decides how such a file is opened (docs/commands.md#scripts).
+///
+/// - `-` is standard output.
+/// - `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` and `/proc/self/fd/N` are the descriptor the shell opened: written
+///   through it, so `report --output /dev/stdout >> ci.log` appends to `ci.log`. Opening the link again would start a
+///   new offset at 0, and renaming over what it leads to would replace `ci.log`, losing its earlier lines.
+/// - Any other file that is not a regular one (a FIFO, a terminal, `/dev/null`) is opened and written in place.
+/// - A regular file (or a link to one, or nothing yet) is written beside its name and renamed into place, so a reader
+///   sees the old file or the whole new one; a missing parent folder is made first, as `build` makes its DIR's.
+package struct OutputTarget: Sendable {
+    package enum Kind: Sendable, Equatable {
+        /// An open descriptor: 1 for `-` and `/dev/stdout`.
+        case descriptor(Int32)
+        /// A device, pipe or terminal at this path.
+        case inPlace(String)
+        /// A regular file, written beside and renamed.
+        case file(String)
+    }
+
+    /// The path as the command line gave it, for messages.
+    package let name: String
+    package let kind: Kind
+
+    /// - Throws: a folder given as the file, or a descriptor link whose descriptor is not open (exit 2).
+    package init(_ path: String) throws {
+        name = path
+        if path == "-" {
+            kind = .descriptor(StandardStream.output)
+            return
+        }
+        if let descriptor = Self.descriptorNamed(path) {
+            guard fcntl(descriptor, F_GETFD) != -1 else {
+                throw ODRPackError.systemCall(
+                    "cannot write '\(path)': descriptor \(descriptor) is not open (redirect it in the shell, or name a file)",
+                    SystemError(EBADF))
+            }
+            kind = .descriptor(descriptor)
+            return
+        }
+        switch SystemCall.status(path, followingLinks: true)?.kind {
+        case nil, .regular?: kind = .file(path)
+        case .directory?:
+            throw ODRPackError.systemCall("cannot write '\(path)': it is a folder: name a file", SystemError(EISDIR))
+        case .symbolicLink?, .other?: kind = .inPlace(path)
+        }
+    }
+
+    /// The descriptor a path names: `/dev/stdout` (1), `/dev/stderr` (2), `/dev/stdin` (0), `/dev/fd/N`,
+    /// `/proc/self/fd/N`; nil for any other path. Repeated and trailing slashes do not hide one.
+    static func descriptorNamed(_ path: String) -> Int32? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        guard path.hasPrefix("/") else { return nil }
+        switch parts.count {
+        case 2 where parts[0] == "dev":
+            switch parts[1] {
+            case "stdin": return 0
+            case "stdout": return 1
+            case "stderr": return 2
+            default: return nil
+            }
+        case 3 where parts[0] == "dev" && parts[1] == "fd":
+            return Int32(parts[2]).flatMap { $0 >= 0 ? $0 : nil }
+        case 4 where parts[0] == "proc" && parts[1] == "self" && parts[2] == "fd":
+            return Int32(parts[3]).flatMap { $0 >= 0 ? $0 : nil }
+        default: return nil
+        }
+    }
+
+    /// The document goes to standard output: a `Wrote FILE` line then goes to stderr, so as not to mix into it.
+    package var isStandardOutput: Bool { kind == .descriptor(StandardStream.output) }
+
+    /// Not a regular file: written in place, never needs `--force`, and a relative path written into it is relative
+    /// to the current folder (where the shell that opened it runs), not to the folder of `/dev/stdout`.
+    package var isInPlace: Bool {
+        if case .file = kind { return false }
+        return true
+    }
+
+    /// The regular file's path, when the target is one.
+    package var filePath: String? {
+        if case .file(let path) = kind { return path }
+        return nil
+    }
+
+    package func write(_ text: String) throws {
+        try write(StreamedDocument(bytes: Array(text.utf8)))
+    }
+
+    /// Writes the document a chunk at a time (docs/build-output.md#bounded).
+    package func write(_ document: StreamedDocument) throws {
+        switch kind {
+        case .descriptor(let descriptor):
+            var sink = DocumentSink { chunk in try Self.write(chunk, to: descriptor, name: name) }
+            try document.write(&sink)
+            try sink.flush()
+        case .inPlace(let path):
+            let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw ODRPackError.system("cannot write '\(path)'") }
+            defer { SystemCall.closeFile(descriptor) }
+            var sink = DocumentSink { chunk in try Self.write(chunk, to: descriptor, name: path) }
+            try document.write(&sink)
+            try sink.flush()
+        case .file(let path):
+            if let folder = path.splitAtLastSlash()?.folder, !folder.isEmpty,
+                SystemCall.status(String(folder), followingLinks: true) == nil
+            {
+                try OutputFolder.makeFolder(String(folder))
+            }
+            try AtomicFile.stage(document, for: path).moveIntoPlace()
+        }
+    }
+
+    /// Stdout goes through `StandardStream` (a closed pipe is no failure there); any other descriptor fails with its name.
+    private static func write(_ chunk: UnsafeRawBufferPointer, to descriptor: Int32, name: String) throws {
+        if descriptor == StandardStream.output || descriptor == StandardStream.error {
+            try StandardStream.write(bytes: chunk, to: descriptor)
+            return
+        }
+        let failure = SystemCall.writeAll(descriptor, chunk)
+        guard failure == 0 else { throw ODRPackError.system("cannot write '\(name)'", failure) }
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import ODRPackCore
+import ODRPackReport
+
+/// `--warnings-as-errors` (or `ODRPACK_WARNINGS_AS_ERRORS=1`), the one gate every command that reports diagnostics
+/// takes (docs/commands.md#scripts): any warning is then an error, exit 1, and a command that writes writes nothing,
+/// exactly as for an error. One option group, so every command reads the flag and the variable the same way.
+struct WarningsGate: ParsableArguments {
+    @Flag(help: "Treat every warning as an error: exit 1, and write nothing (also ODRPACK_WARNINGS_AS_ERRORS=1).")
+    var warningsAsErrors = false
+
+    static let environmentVariable = "ODRPACK_WARNINGS_AS_ERRORS"
+
+    /// The flag, or the variable set to `1`.
+    var isOn: Bool {
+        warningsAsErrors || ProcessInfo.processInfo.environment[Self.environmentVariable] == "1"
+    }
+
+    /// Whether the warnings alone fail the run: then it says so as an error, and `--quiet` (only errors) still shows
+    /// the warnings that failed it.
+    func failsOnWarnings(_ diagnostics: [Diagnostic], console: Console, json: Bool) throws -> Bool {
+        guard isOn, !diagnostics.hasErrors, diagnostics.warningCount > 0 else { return false }
+        let count = diagnostics.warningCount
+        if console.quiet && !json { try console.printDiagnostics(diagnostics, warningsFail: true) }
+        try console.error(
+            "\(count) warning\(count == 1 ? "" : "s") treated as error\(count == 1 ? "" : "s") (--warnings-as-errors)")
+        return true
+    }
+
+    /// Exit 1 for an error, or for a warning under the gate.
+    func exitCode(for diagnostics: [Diagnostic], console: Console, json: Bool) throws -> ExitCode {
+        if diagnostics.hasErrors { return ExitCode(1) }
+        return try failsOnWarnings(diagnostics, console: console, json: json) ? ExitCode(1) : .success
+    }
+}
