@@ -103,6 +103,8 @@ struct ODRPack: ParsableCommand {
         let message: String
         if let unknown = UsageMessage.unknownOption(arguments, known: known) {
             message = UsageMessage.unknownOptionMessage(unknown, known: known, command: command)
+            // The parser's help line was about the option it complained of, not the unknown one.
+            lines.removeAll { $0.hasPrefix("Help: ") || $0.hasPrefix("Help:  ") }
         } else {
             var first = Self.message(for: error)
             if first.hasPrefix("Error: ") { first.removeFirst("Error: ".count) }

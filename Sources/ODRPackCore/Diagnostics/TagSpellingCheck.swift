@@ -84,13 +84,15 @@ struct TagSpellingCheck {
 
     /// Letter case only, or one or two edits that leave every digit where it was (the digits, in order, are equal),
     /// with at least three characters of the shorter tag per edit: `a` and `b`, or `ui` and `fx`, are two names, not
-    /// a typo.
+    /// a typo; and two letters added (or dropped) are a word of its own (`composed`, `decomposed`), where a misspelling
+    /// swaps, replaces or drops one.
     static func areTwins(_ a: String, _ b: String) -> Bool {
         if a.lowercased() == b.lowercased() { return true }
         guard a.filter(\.isNumber) == b.filter(\.isNumber) else { return false }
         // Insertions, deletions and substitutions of letters only: with equal digit sequences, an alignment that keeps
         // the digits exists within the distance whenever the non-digit runs between them are that close.
         guard abs(a.count - b.count) <= 2 else { return false }
+        if abs(a.count - b.count) == 2 { return false }
         let distance = Suggestion.editDistance(a, b)
         return distance >= 1 && distance <= 2 && distance * 3 <= min(a.count, b.count)
             && Self.runsDistance(a, b) == distance

@@ -36,6 +36,8 @@ import Testing
         let output = try run(["build", "--outptu", "x"])
         #expect(output.status == 64)
         #expect(output.stderr.hasPrefix("odrpack: error: unknown option '--outptu': did you mean '--output'?\n"))
+        #expect(!output.stderr.contains("Help:"))
+        #expect(output.stderr.contains("Usage: odrpack build"))
         let alone = try run(["plan", "--jsno"])
         #expect(alone.stderr.hasPrefix("odrpack: error: unknown option '--jsno': did you mean '--json'?\n"))
     }

@@ -62,6 +62,9 @@ import Testing
             "  - {path: World1, tags: [ui]}\n  - {path: World2, tags: [fx]}\n  - {path: World3, tags: [a]}\n  - {path: Boss, tags: [b]}\n"
         )
         #expect(short.diagnostics(.tagSimilar).isEmpty)
+        // Two letters more are another word (the Unicode tests' composed and decomposed).
+        let prefixed = try plan("  - {path: World1, tags: [composed]}\n  - {path: World2, tags: [decomposed]}\n")
+        #expect(prefixed.diagnostics(.tagSimilar).isEmpty)
         // Three edits apart: another word.
         let far = try plan("  - {path: World1, tags: [music]}\n  - {path: World2, tags: [maps]}\n")
         #expect(far.diagnostics(.tagSimilar).isEmpty)
