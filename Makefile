@@ -8,9 +8,9 @@ PREFIX ?= /usr/local
 
 all: build
 
-# Linux: libdeflate, zlib, libarchive (the tests' reader), libcurl's development link (FoundationNetworking, which upload
-# uses, links -lcurl in a --static-swift-stdlib release) and pkg-config come from apt when they are missing. macOS: zlib is
-# in the SDK; libarchive and pkg-config come from Homebrew, and libarchive (keg-only) is found through its .pc file.
+# Linux: libdeflate, zlib, libarchive (the tests' reader), libcurl (loaded by upload when it runs, never linked: the upload
+# tests need it) and pkg-config come from apt when they are missing. macOS: zlib and libcurl are in the SDK and the
+# OS; libarchive and pkg-config come from Homebrew, and libarchive (keg-only) is found through its .pc file.
 UNAME := $(shell uname)
 ifeq ($(UNAME),Darwin)
 export PKG_CONFIG_PATH := $(shell brew --prefix libarchive 2>/dev/null)/lib/pkgconfig:$(PKG_CONFIG_PATH)
@@ -21,10 +21,10 @@ ifeq ($(UNAME),Darwin)
 		echo "installing libarchive libdeflate pkg-config"; brew install libarchive libdeflate pkg-config; \
 	fi
 else
-	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libarchive || ! pkg-config --exists libdeflate || ! pkg-config --exists libcurl || [ ! -f /usr/include/zlib.h ]; then \
-		echo "installing libarchive-dev libdeflate-dev zlib1g-dev libcurl4-openssl-dev pkg-config"; \
+	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libarchive || ! pkg-config --exists libdeflate || ! { /sbin/ldconfig -p 2>/dev/null | grep -q 'libcurl\.so\.4 '; } || [ ! -f /usr/include/zlib.h ]; then \
+		echo "installing libarchive-dev libdeflate-dev zlib1g-dev libcurl4 pkg-config"; \
 		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libarchive-dev libdeflate-dev zlib1g-dev libcurl4-openssl-dev pkg-config; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libarchive-dev libdeflate-dev zlib1g-dev libcurl4 pkg-config; \
 	fi
 endif
 
