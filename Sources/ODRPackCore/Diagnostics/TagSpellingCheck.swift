@@ -58,10 +58,11 @@ struct TagSpellingCheck {
         }
         let named = Set((manifest.initialInstall + manifest.prefetchOrder).map(\.value))
         let tags = entriesGiving.keys.sorted()
+        let index = TwinIndex(tags)
         var diagnostics: [Diagnostic] = []
         for tag in tags where entriesGiving[tag]?.count == 1 && !named.contains(tag) {
             let entry = entriesGiving[tag]!.first!
-            let twins = tags.filter { other in
+            let twins = index.candidates(for: tag).filter { other in
                 guard other != tag, let givers = entriesGiving[other], givers.contains(where: { $0 != entry }),
                     Self.areTwins(tag, other)
                 else { return false }
@@ -105,5 +106,57 @@ struct TagSpellingCheck {
         let bRuns = b.split(omittingEmptySubsequences: false, whereSeparator: \.isNumber)
         guard aRuns.count == bRuns.count else { return Int.max }
         return zip(aRuns, bRuns).map { Suggestion.editDistance(String($0), String($1)) }.reduce(0, +)
+    }
+
+    /// The tags that can be twins of a tag, found without comparing every pair (docs/diagnostics.md#tag-similar: the
+    /// check stays n log n in the tags). Case twins share their lowercased form. A twin by one or two edits has the
+    /// same digits and a length at most one apart, and of three disjoint regions of its name (the first, middle and
+    /// last third) at least one survives the two edits: the first third and the last third unmoved, the middle shifted
+    /// by at most two. So each tag is filed under its own regions, and looked up by the regions another tag would
+    /// have at each length one apart. Candidates come back sorted; `areTwins` still decides.
+    struct TwinIndex {
+        private var byLowercase: [String: [Int]] = [:]
+        private var byRegion: [String: [Int]] = [:]
+        private let tags: [String]
+
+        init(_ tags: [String]) {
+            self.tags = tags
+            for (number, tag) in tags.enumerated() {
+                byLowercase[tag.lowercased(), default: []].append(number)
+                let characters = Array(tag)
+                let third = characters.count / 3
+                guard third > 0 else { continue }
+                let digits = String(tag.filter(\.isNumber))
+                for (kind, start) in [("p", 0), ("m", third), ("s", characters.count - third)] {
+                    let key = Self.key(digits, characters.count, kind, characters[start..<(start + third)])
+                    byRegion[key, default: []].append(number)
+                }
+            }
+        }
+
+        private static func key(_ digits: String, _ length: Int, _ kind: String, _ region: ArraySlice<Character>)
+            -> String
+        {
+            "\(digits)\u{0}\(length)\u{0}\(kind)\u{0}" + String(region)
+        }
+
+        func candidates(for tag: String) -> [String] {
+            var found = Set(byLowercase[tag.lowercased()] ?? [])
+            let characters = Array(tag)
+            let digits = String(tag.filter(\.isNumber))
+            for length in (characters.count - 1)...(characters.count + 1) {
+                let third = length / 3
+                guard third > 0, third <= characters.count else { continue }
+                var keys = [
+                    Self.key(digits, length, "p", characters[0..<third]),
+                    Self.key(digits, length, "s", characters[(characters.count - third)...]),
+                ]
+                for shift in -2...2 where third + shift >= 0 && 2 * third + shift <= characters.count {
+                    keys.append(Self.key(digits, length, "m", characters[(third + shift)..<(2 * third + shift)]))
+                }
+                for key in keys { found.formUnion(byRegion[key] ?? []) }
+            }
+            return found.sorted().map { tags[$0] }
+        }
     }
 }

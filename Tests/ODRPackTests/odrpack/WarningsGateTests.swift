@@ -105,7 +105,7 @@ import Testing
             #expect(output.stderr.hasPrefix("note: 'Bamboo/Levels/Level2/scene.json' is also copied untagged"))
             #expect(
                 output.stderr.hasSuffix(
-                    "odrpack: error: 2 notes treated as errors (--warnings-as-errors): 'odrpack.yml' not written\n"))
+                    "odrpack: error: 2 warnings treated as errors (--warnings-as-errors): 'odrpack.yml' not written\n"))
             #expect(!FileManager.default.fileExists(atPath: project.path("odrpack.yml")))
         }
         #expect(try CommandRunner.run(arguments, in: project.root).status == 0)
