@@ -43,7 +43,8 @@ if [ "$phase" = without-curl ]; then
     run odrpack validate odrpack.yml
     run odrpack build odrpack.yml --output /root/out1 --progress never
     run odrpack verify /root/out1
-    echo "one more line" >> Resources/Levels/Level2/$(ls Resources/Levels/Level2 | head -n 1)
+    edited=$(find Resources/Levels/Level2 -type f | sort | head -n 1)
+    echo "one more line" >> "$edited"
     run odrpack build odrpack.yml --output /root/out2 --progress never
     run odrpack verify /root/out2
     run odrpack diff /root/out1 /root/out2 > /root/diff.txt

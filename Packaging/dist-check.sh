@@ -7,7 +7,6 @@
 # listens on 127.0.0.1 outside the chroot. Linux, as root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-repo=$PWD
 [ "$(uname -s)" = Linux ] || { echo "dist-check: runs on Linux (the macOS archive is checked by the release workflow)" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || { echo "dist-check: needs root (debootstrap and chroot)" >&2; exit 1; }
 target=$(sh Packaging/target.sh)
