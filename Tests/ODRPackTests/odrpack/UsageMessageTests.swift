@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import ODRPackCore
+
 /// docs/commands.md#scripts (SPEC 6.2, "Command-line mistakes answered with the fix, in odrpack's voice"): every
 /// message of the argument parser as `odrpack: error: <lowercase>…: <fix>`, exit 64.
 @Suite struct UsageMessageTests {
@@ -88,6 +90,6 @@ import Testing
     @Test func versionNamesTheTool() throws {
         let output = try run(["--version"])
         #expect(output.status == 0)
-        #expect(output.stdout == "odrpack 0.6.0\n")
+        #expect(output.stdout == "odrpack \(ToolVersion.current)\n")
     }
 }
