@@ -51,5 +51,7 @@ install -m 0644 README.md CHANGELOG.md LICENSE "$root/"
 # Times from SOURCE_DATE_EPOCH, else the commit's time (reproducible builds' convention).
 epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 0)}
 mkdir -p dist
+# dist/ holds this build's archive for the target: an older version's would be picked up beside it.
+rm -f dist/odrpack-*-"$target".tar.gz dist/odrpack-*-"$target".tar.gz.sha256
 python3 Packaging/dist_archive.py "$root" "dist/$name.tar.gz" "$epoch"
 echo "Wrote dist/$name.tar.gz ($(wc -c < "dist/$name.tar.gz") bytes) and dist/$name.tar.gz.sha256"
