@@ -25,10 +25,10 @@ struct DryRun: Sendable {
         // In asset pack id order, whatever order the manifest lists them in (docs/store.md#upload).
         let ordered = archives.sorted { $0.assetPackId.precedesByCodePoint($1.assetPackId) }
         let packs = try parallelMap(ordered, jobs: jobs, ownThreads: true) { archive -> UploadOutcome.Pack in
-            let pack = try look(at: archive, asset: byID[archive.assetPackId])
-            events.finished(pack)
-            return pack
+            try look(at: archive, asset: byID[archive.assetPackId])
         }
+        // Printed once every look is back, so the lines too come in asset pack id order.
+        for pack in packs { events.finished(pack) }
         var outcome = UploadOutcome(app: app, dryRun: true, packs: packs)
         for pack in packs where pack.action == .wouldFail {
             outcome.diagnostics.append(
