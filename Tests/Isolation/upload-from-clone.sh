@@ -20,7 +20,7 @@ done
 unshare --mount --propagation private bash -euo pipefail -c '
     work=$1; shift
     for folder in "$@"; do mount -t tmpfs -o size=1m,mode=0755 odrpack-hidden "$folder"; done
-    for folder in "$@"; do [ -z "$(ls -A "$folder")" ] || { echo "test-clone: $folder is not hidden" >&2; exit 1; }; done
+    for folder in "$@"; do [ -z "$(ls -A "$folder" 2>/dev/null)" ] || { echo "test-clone: $folder is not hidden" >&2; exit 1; }; done
     echo "test-clone: hidden: ${*:-nothing}"
     cd "$work/odrpack"
     swift build --build-tests 2>&1 | tail -n 1
