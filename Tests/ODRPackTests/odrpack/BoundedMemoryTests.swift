@@ -137,34 +137,10 @@ struct ScaleTree {
         try #require(process.terminationStatus == 0, "cp -al \(source) \(destination)")
     }
 
-    /// Runs odrpack and returns its peak resident memory in bytes, requiring exit 0. Through python3's fork and
-    /// wait4: a child spawned straight from this test process (vfork) starts its peak at the test process's own, which
-    /// runs every other test beside this one; a child forked from a small python3 starts at python3's.
+    /// Runs odrpack and returns its peak resident memory in bytes (PeakMemory), requiring exit 0.
     static func peak(_ arguments: [String], cache: String) throws -> Int {
-        let script = """
-            import os, sys
-            pid = os.fork()
-            if pid == 0:
-                null = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(null, 1)
-                os.dup2(null, 2)
-                os.execv(sys.argv[1], sys.argv[1:])
-            _, status, usage = os.wait4(pid, 0)
-            print(os.waitstatus_to_exitcode(status), usage.ru_maxrss)
-            """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, CommandRunner.executable.path] + arguments
-        process.environment = ["ODRPACK_CACHE_DIR": cache, "NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let fields = said.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
-        try #require(fields.count == 2, "python3 said '\(said)'")
-        try #require(fields[0] == 0, "odrpack \(arguments.joined(separator: " ")) exited with \(fields[0])")
-        return fields[1] * 1024
+        let result = try PeakMemory.run(arguments, environment: ["ODRPACK_CACHE_DIR": cache])
+        try #require(result.status == 0, "odrpack \(arguments.joined(separator: " ")) exited with \(result.status)")
+        return result.bytes
     }
 }

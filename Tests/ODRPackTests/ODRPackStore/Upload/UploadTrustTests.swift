@@ -168,34 +168,10 @@ struct UploadTrustTests {
             "peak \(archivePeaks[0] >> 20) MiB at an 8 MiB archive, \(archivePeaks[1] >> 20) MiB at 64 MiB")
     }
 
-    /// odrpack's exit status and peak resident memory (bytes), forked from a small python3 as BoundedMemoryTests
-    /// does, so that the peak is odrpack's own.
+    /// odrpack's exit status and peak resident memory (bytes), measured by PeakMemory, as BoundedMemoryTests does.
     static func peak(_ arguments: [String], in folder: URL, _ environment: [String: String]) throws -> (Int, Int) {
-        let script = """
-            import os, sys
-            pid = os.fork()
-            if pid == 0:
-                null = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(null, 1)
-                os.dup2(null, 2)
-                os.execv(sys.argv[1], sys.argv[1:])
-            _, status, usage = os.wait4(pid, 0)
-            print(os.waitstatus_to_exitcode(status), usage.ru_maxrss)
-            """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, CommandRunner.executable.path] + arguments
-        process.currentDirectoryURL = folder
-        process.environment = environment.merging(["NO_COLOR": "1", "PATH": "/usr/bin:/bin"]) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let fields = said.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
-        try #require(fields.count == 2, "python3 said '\(said)'")
-        return (fields[0], fields[1] * 1024)
+        let result = try PeakMemory.run(arguments, in: folder, environment: environment)
+        return (result.status, result.bytes)
     }
 
     @Test func theKeysTextGivenAsAPathIsExit64AndInNoOutput() throws {
