@@ -13,7 +13,8 @@ let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto"
 /// and this list is the data flow (README: "How the code is laid out").
 let layers: [(name: String, imports: [Target.Dependency])] = [
     // The only code that imports Glibc/Darwin: errors, files, scanning, locks, processes, terminal, hashing.
-    ("ODRPackPlatform", ["CSystem", "CSHA256", crypto]),
+    // FilePath (swift-system) is the one path type (docs/architecture.md#paths); Platform re-exports it.
+    ("ODRPackPlatform", ["CPlatform", "CSHA256", crypto, .product(name: "SystemPackage", package: "swift-system")]),
     // Bytes with no knowledge of packs: zip, deflate, CRC-32, binary plists, JSON.
     ("ODRPackFormats", ["ODRPackPlatform", "CZlib", "CLibdeflate"]),
     // The pure rules: manifest -> resolved resources -> packs -> diagnostics, and the planner that runs them.
@@ -61,6 +62,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // zlib: the product's deflate and CRC-32 (on macOS it comes with the SDK).
@@ -81,7 +83,7 @@ let package = Package(
             providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
         ),
         // syncfs and sync_file_range, which Swift's Glibc module does not show.
-        .target(name: "CSystem"),
+        .target(name: "CPlatform"),
         // SHA-256 of two messages at once with the x86 SHA extensions (SHA256Hasher.paired): an archive and its entry.
         .target(name: "CSHA256"),
         // libcurl for `upload`, opened with dlopen when upload runs (docs/store.md#libcurl): never linked, so every other

@@ -1,4 +1,4 @@
-import CSystem
+import CPlatform
 import Foundation
 
 /// The metadata of every entry under a folder, read in one pass (see `FileTreeScanner`): resolution tags

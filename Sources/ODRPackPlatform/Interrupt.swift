@@ -1,4 +1,4 @@
-import CSystem
+import CPlatform
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,4 @@
-import CSystem
+import CPlatform
 import Foundation
 
 #if canImport(Glibc)

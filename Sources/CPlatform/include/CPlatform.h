@@ -1,5 +1,5 @@
-#ifndef ODRPACK_CSYSTEM_H
-#define ODRPACK_CSYSTEM_H
+#ifndef ODRPACK_CPLATFORM_H
+#define ODRPACK_CPLATFORM_H
 
 /// Linux calls that Swift's Glibc module does not show (they need _GNU_SOURCE). Only Platform uses them.
 

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <unistd.h>
-#include "CSystem.h"
+#include "CPlatform.h"
 
 int odrpack_start_writeback(int descriptor) {
 #ifdef __linux__
