@@ -12,17 +12,24 @@ import subprocess
 import sys
 
 bench, sizes = sys.argv[1], [int(n) for n in sys.argv[2:]]
-COMMANDS = [("build-clean", "build, clean"), ("build-noop", "build, nothing changed"),
+COMMANDS = [("build-clean", "build, clean"), ("copy", "cp -r + sync of the tree"),
+            ("reference-build-clean", "reference: build, clean"), ("build-noop", "build, nothing changed"),
             ("validate", "validate, warm cache"), ("verify", "verify"),
-            ("build-edit-one", "build, one file edited"), ("diff", "diff, before/after the edit")]
+            ("reference-verify", "reference: verify"), ("build-edit-one", "build, one file edited"),
+            ("diff", "diff, before/after the edit")]
 TARGET_FILES = 1_000_000
 MEMORY_GOAL = 300e6  # bytes; issue 38: at most 300 MB peak at 1M files, every command
 TIME_GOALS = {"build-noop": 2.0, "validate": 3.0}  # seconds at 1M files
 
 
 def runs(folder, name):
-    rows = [line.split() for line in open(os.path.join(folder, name + ".txt")) if line.strip()]
-    return [float(row[0]) for row in rows], [int(row[2]) for row in rows]
+    """Each run's (wall seconds, user seconds, system seconds, peak KB), from scale.sh's
+    "SECONDS s KB KB USER u SYSTEM s" lines; None when the command was not run (no reference)."""
+    path = os.path.join(folder, name + ".txt")
+    if not os.path.exists(path):
+        return None
+    rows = [line.split() for line in open(path) if line.strip()]
+    return [(float(row[0]), float(row[4]), float(row[6]), int(row[2])) for row in rows]
 
 
 def git_commit():
@@ -40,21 +47,46 @@ for files in sizes:
              "manifestBytes": int(sizes_txt["manifest_bytes"]), "plistBytes": int(sizes_txt["plist_bytes"]),
              "stateBytes": int(sizes_txt["state_bytes"]), "archiveBytes": int(sizes_txt["archive_bytes"]),
              "commands": {}}
+    entry["reference"] = sizes_txt.get("reference", "none")
     for name, _ in COMMANDS:
-        seconds, kb = runs(folder, name)
-        entry["commands"][name] = {"seconds": statistics.median(seconds), "runs": seconds, "peakKB": max(kb),
-                                   "peakBytesPerFile": round(max(kb) * 1024 / files)}
+        measured = runs(folder, name)
+        if measured is None:
+            continue
+        seconds = [run[0] for run in measured]
+        middle = sorted(measured)[len(measured) // 2]
+        entry["commands"][name] = {"seconds": statistics.median(seconds), "runs": seconds, "userSeconds": middle[1],
+                                   "systemSeconds": middle[2], "peakKB": max(run[3] for run in measured),
+                                   "peakBytesPerFile": round(max(run[3] for run in measured) * 1024 / files)}
+    commands = entry["commands"]
+    # Issue 46: the clean build at the disk's speed, as a ratio to `cp -r` + `sync` of the same tree (at most 1), and
+    # to the reference release's clean build; verify at most half a clean build.
+    if "copy" in commands:
+        entry["cleanBuildToCopy"] = round(commands["build-clean"]["seconds"] / commands["copy"]["seconds"], 2)
+    if "reference-build-clean" in commands:
+        entry["cleanBuildToReference"] = round(
+            commands["build-clean"]["seconds"] / commands["reference-build-clean"]["seconds"], 2)
+    entry["verifyToCleanBuild"] = round(commands["verify"]["seconds"] / commands["build-clean"]["seconds"], 2)
     results.append(entry)
     json.dump(entry, open(os.path.join(bench, f"results-{files}.json"), "w"), indent=2)
 
 print()
-print("| files | command | time (median) | peak memory | peak / files |")
-print("|---|---|---|---|---|")
+print("| files | command | time (median) | user | system | peak memory | peak / files |")
+print("|---|---|---|---|---|---|---|")
 for entry in results:
     for name, label in COMMANDS:
-        c = entry["commands"][name]
-        print(f"| {entry['files']:,} | `{label}` | {c['seconds']:.2f} s | {c['peakKB'] * 1024 / 1e6:.0f} MB "
-              f"| {c['peakBytesPerFile']:,} B |")
+        c = entry["commands"].get(name)
+        if c is None:
+            continue
+        if name.startswith("reference"):
+            label = label.replace("reference", entry["reference"])
+        print(f"| {entry['files']:,} | `{label}` | {c['seconds']:.2f} s | {c['userSeconds']:.1f} s "
+              f"| {c['systemSeconds']:.1f} s | {c['peakKB'] * 1024 / 1e6:.0f} MB | {c['peakBytesPerFile']:,} B |")
+print()
+print("| files | clean build / (cp -r + sync), at most 1 | clean build / reference's | verify / clean build, at most 0.5 |")
+print("|---|---|---|---|")
+for entry in results:
+    print(f"| {entry['files']:,} | {entry.get('cleanBuildToCopy', '-')} | {entry.get('cleanBuildToReference', '-')} "
+          f"| {entry['verifyToCleanBuild']} |")
 print()
 print("| files | odrpack-manifest.json | OnDemandResources.plist | state | archives |")
 print("|---|---|---|---|---|")
@@ -76,6 +108,9 @@ if results and results[-1]["files"] < TARGET_FILES:
     print("| command | bytes per further file | memory at 1M | goal | time at 1M | goal |")
     print("|---|---|---|---|---|---|")
     for name, label in COMMANDS:
+        if name not in last["commands"] or name not in first["commands"] or name in ("copy",) \
+                or name.startswith("reference"):
+            continue
         lc = last["commands"][name]
         if len(results) > 1:
             fc = first["commands"][name]
