@@ -17,7 +17,8 @@ package enum AtomicFile {
     /// - Parameter durable: the bytes reach stable storage before the rename, and the rename before the return
     ///   (fsync of the file, then of its folder): for a build's manifests, which must never name what a power cut lost.
     package static func write(
-        _ data: some ContiguousBytes, to givenPath: FilePath, unlinkingFirst: Bool = false, replacingLinks: Bool = false,
+        _ data: some ContiguousBytes, to givenPath: FilePath, unlinkingFirst: Bool = false,
+        replacingLinks: Bool = false,
         durable: Bool = false
     ) throws {
         try stage(data, for: givenPath, replacingLinks: replacingLinks, durable: durable).moveIntoPlace(

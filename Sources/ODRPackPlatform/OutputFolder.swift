@@ -90,7 +90,8 @@ extension OutputFolder {
         do {
             return try FileManager.default.contentsOfDirectory(atPath: folder.string)
         } catch {
-            if case .failure(let error) = LocalFileSystem().status(folder, followingLinks: false), error.code == ENOENT {
+            if case .failure(let error) = LocalFileSystem().status(folder, followingLinks: false), error.code == ENOENT
+            {
                 return []
             }
             throw ODRPackError.fileOperation("cannot list '\(folder.text)': \(error.localizedDescription)")

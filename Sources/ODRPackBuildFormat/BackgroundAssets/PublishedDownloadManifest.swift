@@ -29,7 +29,8 @@ package struct PublishedDownloadManifest: Sendable, Equatable {
             return try bytes.withUnsafeBytes { try parse($0.bindMemory(to: UInt8.self)) }
         } catch JSONReader.Failure.syntax {
             throw ODRPackError.unusableInput(
-                "'\(path.text)' is not valid JSON: pass the download-manifest.json that is live on the server (--published)")
+                "'\(path.text)' is not valid JSON: pass the download-manifest.json that is live on the server (--published)"
+            )
         } catch JSONReader.Failure.shape(let problem) {
             throw ODRPackError.unusableInput(
                 """

@@ -31,7 +31,9 @@ import Testing
     @Test func aFolderIsAFailureNotReplaced() throws {
         let project = try TemporaryProject()
         try project.folder("out.html")
-        #expect(throws: ODRPackError.self) { try AtomicFile.write(Data("x".utf8), to: FilePath(project.path("out.html"))) }
+        #expect(throws: ODRPackError.self) {
+            try AtomicFile.write(Data("x".utf8), to: FilePath(project.path("out.html")))
+        }
         var isFolder: ObjCBool = false
         #expect(
             FileManager.default.fileExists(atPath: project.path("out.html"), isDirectory: &isFolder)

@@ -89,13 +89,15 @@ import Testing
         #expect(temporary.removingLastComponent() == "/o")
         #expect(temporary.name == TemporaryName.beside("\u{301}x"))
         #expect(TemporaryName.path(beside: FilePath("x")) == FilePath(TemporaryName.beside("x")))
-        #expect(TemporaryName.path(beside: FilePath("/o/x"), suffix: "-replaced").name
-            == TemporaryName.beside("x") + "-replaced")
+        #expect(
+            TemporaryName.path(beside: FilePath("/o/x"), suffix: "-replaced").name
+                == TemporaryName.beside("x") + "-replaced")
     }
 
     @Test func slashJoinedTextHasOneSlash() {
         #expect("Levels".slashJoined("one.json") == "Levels/one.json")
         #expect("a".slashJoined("\u{301}b").utf8.elementsEqual("a/\u{301}b".utf8))
-        #expect("https://cdn.example.com/packs".slashJoined(Substring("x.aar")) == "https://cdn.example.com/packs/x.aar")
+        #expect(
+            "https://cdn.example.com/packs".slashJoined(Substring("x.aar")) == "https://cdn.example.com/packs/x.aar")
     }
 }

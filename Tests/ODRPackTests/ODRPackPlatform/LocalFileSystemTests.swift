@@ -26,6 +26,8 @@ import Testing
         try project.file("empty", "")
         #expect(try LocalFileSystem().contents(of: FilePath(project.path("empty"))).get() == [])
         #expect(throws: SystemError(EISDIR)) { try LocalFileSystem().contents(of: FilePath(project.root.path)).get() }
-        #expect(throws: SystemError(ENOENT)) { try LocalFileSystem().contents(of: FilePath(project.path("missing"))).get() }
+        #expect(throws: SystemError(ENOENT)) {
+            try LocalFileSystem().contents(of: FilePath(project.path("missing"))).get()
+        }
     }
 }

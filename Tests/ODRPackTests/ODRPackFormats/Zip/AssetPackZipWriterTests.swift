@@ -19,7 +19,8 @@ import Testing
         let path = project.path(name)
         let descriptor = try SystemCall.createFile(FilePath(path))
         defer { SystemCall.closeFile(descriptor) }
-        let writer = try AssetPackZipWriter(descriptor: descriptor, path: FilePath(path), entryTime: 946_684_800, level: 4)
+        let writer = try AssetPackZipWriter(
+            descriptor: descriptor, path: FilePath(path), entryTime: 946_684_800, level: 4)
         var digests: [String] = []
         for (index, bytes) in payloads.enumerated() {
             try bytes.withUnsafeBytes { raw in

@@ -44,7 +44,8 @@ import Testing
             ("d.txt", text, true), ("e.bin", noise(65), false), ("f.bin", [], false),
         ]
         let descriptor = try SystemCall.createFile(FilePath(path))
-        let writer = try AssetPackZipWriter(descriptor: descriptor, path: FilePath(path), entryTime: 946_684_800, level: 6)
+        let writer = try AssetPackZipWriter(
+            descriptor: descriptor, path: FilePath(path), entryTime: 946_684_800, level: 6)
         for (name, bytes, deflate) in contents {
             try bytes.withUnsafeBytes { raw in
                 try writer.add(name, .streamed(deflate: deflate), size: Int64(raw.count), crc: CRC32.update(0, raw)) {

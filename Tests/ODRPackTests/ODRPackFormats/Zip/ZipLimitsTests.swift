@@ -11,7 +11,8 @@ import Testing
         let path = project.path("small.zip")
         let descriptor = try SystemCall.createFile(FilePath(path))
         defer { SystemCall.closeFile(descriptor) }
-        let writer = try AssetPackZipWriter(descriptor: descriptor, path: FilePath(path), entryTime: 946_684_800, level: nil)
+        let writer = try AssetPackZipWriter(
+            descriptor: descriptor, path: FilePath(path), entryTime: 946_684_800, level: nil)
         for name in names {
             if name.hasSuffix("/") {
                 try writer.add(name, .folder)
