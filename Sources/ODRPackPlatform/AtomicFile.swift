@@ -8,7 +8,7 @@ import Foundation
 
 /// Writes a file beside its final name and renames it into place: a reader sees the old file or the whole new one.
 package enum AtomicFile {
-    static func temporaryPath(for path: String) -> String { TemporaryName.path(beside: path) }
+    static func temporaryPath(for path: FilePath) -> FilePath { TemporaryName.path(beside: path) }
 
     /// - Parameter unlinkingFirst: remove the old file just before the rename, which is then not atomic but spares
     ///   a large file ext4's flush on replacing rename. The temporary never outlives a failure. A device or pipe at `path`
@@ -17,7 +17,8 @@ package enum AtomicFile {
     /// - Parameter durable: the bytes reach stable storage before the rename, and the rename before the return
     ///   (fsync of the file, then of its folder): for a build's manifests, which must never name what a power cut lost.
     package static func write(
-        _ data: some ContiguousBytes, to givenPath: String, unlinkingFirst: Bool = false, replacingLinks: Bool = false,
+        _ data: some ContiguousBytes, to givenPath: FilePath, unlinkingFirst: Bool = false,
+        replacingLinks: Bool = false,
         durable: Bool = false
     ) throws {
         try stage(data, for: givenPath, replacingLinks: replacingLinks, durable: durable).moveIntoPlace(
@@ -29,22 +30,21 @@ package enum AtomicFile {
     /// - Parameter replacingAnything: whatever is at `path` (a link, a device too) is replaced, as if it had been
     ///   removed first: for a build's manifest, which the build removes meanwhile, so the outcome cannot depend on when.
     package static func stage(
-        _ data: some ContiguousBytes, for givenPath: String, replacingLinks: Bool = false,
+        _ data: some ContiguousBytes, for givenPath: FilePath, replacingLinks: Bool = false,
         replacingAnything: Bool = false, durable: Bool = false
     ) throws -> StagedFile {
-        let path: String
+        let path: FilePath
         switch try destination(givenPath, replacingLinks: replacingLinks, replacingAnything: replacingAnything) {
         case .inPlace(let device):
             return StagedFile(path: device, place: .inPlace(data.withUnsafeBytes { Data($0) }), durable: durable)
         case .file(let file): path = file
         }
         let temporary = temporaryPath(for: path)
-        let descriptor = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw ODRPackError.system("cannot write '\(path)'") }
+        let descriptor = try createTemporary(temporary, for: path)
         let failure = writeAll(data, to: descriptor, sync: durable)
         guard failure == 0 else {
-            unlink(temporary)
-            throw ODRPackError.system("cannot write '\(path)'", failure)
+            _ = SystemCall.removeFile(temporary)
+            throw ODRPackError.system("cannot write '\(path.text)'", failure)
         }
         return StagedFile(path: path, place: .temporary(temporary), durable: durable)
     }
@@ -53,63 +53,69 @@ package enum AtomicFile {
     /// size costs one chunk of memory. A failure to write (a full disk) or to make the document removes the temporary
     /// and throws; nothing is ever renamed into place half-written.
     package static func stage(
-        _ document: StreamedDocument, for givenPath: String, replacingLinks: Bool = false,
+        _ document: StreamedDocument, for givenPath: FilePath, replacingLinks: Bool = false,
         replacingAnything: Bool = false, durable: Bool = false
     ) throws -> StagedFile {
-        let path: String
+        let path: FilePath
         switch try destination(givenPath, replacingLinks: replacingLinks, replacingAnything: replacingAnything) {
         case .inPlace(let device):
             return StagedFile(path: device, place: .inPlace(Data(try document.bytes())), durable: durable)
         case .file(let file): path = file
         }
         let temporary = temporaryPath(for: path)
-        let descriptor = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw ODRPackError.system("cannot write '\(path)'") }
+        let descriptor = try createTemporary(temporary, for: path)
         var sink = DocumentSink { chunk in
             let failure = SystemCall.writeAll(descriptor, chunk)
-            if failure != 0 { throw ODRPackError.system("cannot write '\(path)'", failure) }
+            if failure != 0 { throw ODRPackError.system("cannot write '\(path.text)'", failure) }
         }
         do {
             try document.write(&sink)
             try sink.flush()
         } catch {
             SystemCall.closeFile(descriptor)
-            unlink(temporary)
+            _ = SystemCall.removeFile(temporary)
             throw error
         }
         let failure = writeAll([UInt8](), to: descriptor, sync: durable)
         guard failure == 0 else {
-            unlink(temporary)
-            throw ODRPackError.system("cannot write '\(path)'", failure)
+            _ = SystemCall.removeFile(temporary)
+            throw ODRPackError.system("cannot write '\(path.text)'", failure)
         }
         return StagedFile(path: path, place: .temporary(temporary), durable: durable)
+    }
+
+    /// Creates the temporary `stage` writes (0644 before the umask); the error names the final `path`.
+    private static func createTemporary(_ temporary: FilePath, for path: FilePath) throws -> Int32 {
+        let descriptor = temporary.withPlatformString { open($0, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644) }
+        guard descriptor >= 0 else { throw ODRPackError.system("cannot write '\(path.text)'") }
+        return descriptor
     }
 
     /// Where `stage` writes for `givenPath`: the regular file at the end of a live link (unless told otherwise), or a
     /// device or pipe, written in place.
     private enum Destination {
-        case file(String)
-        case inPlace(String)
+        case file(FilePath)
+        case inPlace(FilePath)
     }
 
-    private static func destination(_ givenPath: String, replacingLinks: Bool, replacingAnything: Bool) throws
+    private static func destination(_ givenPath: FilePath, replacingLinks: Bool, replacingAnything: Bool) throws
         -> Destination
     {
         var path = givenPath
-        var info = stat()
-        var exists = !replacingAnything && lstat(givenPath, &info) == 0
-        if exists && (info.st_mode & S_IFMT) == S_IFLNK {
+        let fileSystem = LocalFileSystem()
+        var status = replacingAnything ? nil : try? fileSystem.status(givenPath, followingLinks: false).get()
+        if status?.kind == .symbolicLink {
             // A live link stays a link unless told otherwise: what it leads to is written. A dangling one is replaced.
-            exists = !replacingLinks && stat(givenPath, &info) == 0
-            if exists, case .success(let target) = LocalFileSystem().resolvedPath(givenPath) { path = target }
+            status = replacingLinks ? nil : try? fileSystem.status(givenPath, followingLinks: true).get()
+            if status != nil, case .success(let target) = fileSystem.resolved(givenPath) { path = target }
         }
-        guard exists else { return .file(path) }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG:
+        guard let status else { return .file(path) }
+        switch status.kind {
+        case .regular:
             return .file(path)
-        case S_IFDIR:
-            throw ODRPackError.system("cannot write '\(givenPath)'", EISDIR)
-        default:
+        case .directory:
+            throw ODRPackError.system("cannot write '\(givenPath.text)'", EISDIR)
+        case .symbolicLink, .other:
             // A device, pipe or terminal (/dev/stdout, a FIFO) is written in place, as a shell's '>' writes it:
             // renaming over it would replace the device with a file.
             return .inPlace(path)
@@ -119,13 +125,13 @@ package enum AtomicFile {
     /// A file `AtomicFile.stage` wrote beside its final name, waiting to be renamed into place.
     package struct StagedFile: Sendable {
         enum Place: Sendable {
-            case temporary(String)
+            case temporary(FilePath)
             /// A device or pipe, written when the file would be moved into place.
             case inPlace(Data)
         }
 
         /// The final path, links resolved.
-        let path: String
+        let path: FilePath
         let place: Place
         let durable: Bool
 
@@ -136,30 +142,26 @@ package enum AtomicFile {
             case .inPlace(let data):
                 try writeInPlace(data, to: path)
             case .temporary(let temporary):
-                if unlinkingFirst { unlink(path) }
-                guard rename(temporary, path) == 0 else {
-                    let code = errno
-                    unlink(temporary)
-                    throw ODRPackError.system("cannot move '\(temporary)' to '\(path)'", code)
+                if unlinkingFirst { _ = SystemCall.removeFile(path) }
+                if let error = SystemCall.rename(temporary, to: path) {
+                    _ = SystemCall.removeFile(temporary)
+                    throw ODRPackError.systemCall("cannot move '\(temporary.text)' to '\(path.text)'", error)
                 }
-                if durable && syncingFolder {
-                    let folder = (path as NSString).deletingLastPathComponent
-                    try SystemCall.syncFolder(folder.isEmpty ? "." : folder)
-                }
+                if durable && syncingFolder { try SystemCall.syncFolder(path.parent) }
             }
         }
 
         /// Removes the temporary, for a build that fails before it moves the file into place.
         package func discard() {
-            if case .temporary(let temporary) = place { unlink(temporary) }
+            if case .temporary(let temporary) = place { _ = SystemCall.removeFile(temporary) }
         }
     }
 
-    private static func writeInPlace(_ data: some ContiguousBytes, to path: String) throws {
-        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw ODRPackError.system("cannot write '\(path)'") }
+    private static func writeInPlace(_ data: some ContiguousBytes, to path: FilePath) throws {
+        let descriptor = path.withPlatformString { open($0, O_WRONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw ODRPackError.system("cannot write '\(path.text)'") }
         let failure = writeAll(data, to: descriptor)
-        guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
+        guard failure == 0 else { throw ODRPackError.system("cannot write '\(path.text)'", failure) }
     }
 
     /// Writes all of `data` (then fsyncs it when `sync`) and closes the descriptor; the errno of the first failure, or 0.

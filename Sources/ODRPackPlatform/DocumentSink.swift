@@ -88,7 +88,7 @@ package struct StreamedDocument: Sendable {
 
     /// The document against the file at `path` (a link followed, as reading the file would), a chunk at a time: neither
     /// is ever held whole, and comparing stops at the first chunk that differs.
-    package func compare(withFileAt path: String) -> Comparison {
+    package func compare(withFileAt path: FilePath) -> Comparison {
         guard let status = SystemCall.status(path, followingLinks: true) else { return .missing }
         guard status.kind == .regular else { return .differs }
         let descriptor: Int32

@@ -12,13 +12,13 @@ package enum FileCopy {
     ///     before the umask.
     ///   - buffer: the buffer to copy through, when the caller copies many files; else one of 1 MiB is made.
     package static func copy(
-        _ source: String, to destination: String, size: Int64? = nil, permissions: FileMode? = nil,
+        _ source: FilePath, to destination: FilePath, size: Int64? = nil, permissions: FileMode? = nil,
         buffer: ReadBuffer? = nil
     ) throws {
         guard let size = size ?? SystemCall.status(source)?.stamp.size else {
-            throw ODRPackError.system("cannot stat '\(source)'")
+            throw ODRPackError.system("cannot stat '\(source.text)'")
         }
-        let input = try SourceFile(path: source, name: source, expected: nil, size: size)
+        let input = try SourceFile(path: source, name: source.text, expected: nil, size: size)
         defer { input.close() }
         let output = try OutputFile(path: destination)
         defer { output.close() }
@@ -26,7 +26,7 @@ package enum FileCopy {
         // The buffer's memory lives as long as the object: kept until the copy is done.
         try withExtendedLifetime(buffer) { try input.stream(into: buffer.bytes) { try output.write($0) } }
         if let permissions, fchmod(output.descriptor, mode_t(permissions)) != 0 {
-            throw ODRPackError.system("cannot set the mode of '\(destination)'")
+            throw ODRPackError.system("cannot set the mode of '\(destination.text)'")
         }
     }
 }

@@ -1,16 +1,58 @@
 // The one path type (docs/architecture.md#paths): swift-system's `FilePath`, whose equality and hash are on raw bytes
 // (an NFC and an NFD spelling of one name are two paths, as they are two files on Linux). Joining, relative paths,
-// inside-checks and comparisons live here, so no caller joins with `+ "/" +`, asks NSString, or checks a string prefix.
+// inside-checks and comparisons live here, so no caller glues a slash between texts, asks NSString, or checks a string
+// prefix.
+import Foundation
 @_exported import SystemPackage
 
 extension FilePath {
+    /// The path of `text`, or nil when `text` holds a NUL. `FilePath(text)` stops at the first NUL, as a C call would,
+    /// so "a\0b" and "a" would reach one file (docs/manifest.md#rules); text from outside (a manifest, an argument) comes
+    /// in through here. Like `FilePath(text)`, repeated and trailing slashes are dropped ("a//b/" is "a/b").
+    package init?(checking text: String) {
+        guard !text.utf8.contains(0) else { return nil }
+        self.init(text)
+    }
+
+    /// The path of these bytes exactly, whatever they hold (a name that is not UTF-8 stays itself); nil when they hold
+    /// a NUL, for the reason `init?(checking:)` gives.
+    package init?(bytes: some Collection<UInt8>) {
+        guard !bytes.contains(0) else { return nil }
+        var terminated = bytes.map { CChar(bitPattern: $0) }
+        terminated.append(0)
+        self = terminated.withUnsafeBufferPointer { FilePath(platformString: $0.baseAddress!) }
+    }
+
+    /// The path's bytes as the file system gets them, without the closing NUL.
+    package var bytes: [UInt8] {
+        withPlatformString { Array(UnsafeRawBufferPointer(start: $0, count: length)) }
+    }
+
+    /// The path as a file URL for Foundation's calls (`FileManager`, `Process`), handed over as the file system's
+    /// bytes. Darwin's Foundation keeps them; corelibs Foundation (Linux) holds a URL as text and repairs bytes that
+    /// are not UTF-8, so a call that must reach such a name goes through the C calls instead.
+    package var fileURL: URL {
+        withPlatformString { URL(fileURLWithFileSystemRepresentation: $0, isDirectory: false, relativeTo: nil) }
+    }
+
     /// The path as text for messages and documents. Bytes that are not UTF-8 are repaired (U+FFFD); never use this to
     /// reach the file again: pass the `FilePath` itself.
     package var text: String { string }
 
     /// `self` joined with a path relative to it, written with `/` ("Levels/one.json"). An empty `relative` is `self`.
+    /// `relative` must hold no NUL (see `init?(checking:)`): text from outside is checked where it comes in.
     package func joined(_ relative: String) -> FilePath {
         relative.isEmpty ? self : appending(relative)
+    }
+
+    /// `self` joined with one name given as the file system's bytes (a folder's listing): a name that is not UTF-8
+    /// reaches the file again, where its repaired text would name another file. Nil when `name` is not one name (empty,
+    /// ".", "..", or holding a "/" or a NUL).
+    package func joined(name: some Collection<UInt8>) -> FilePath? {
+        guard !name.contains(UInt8(ascii: "/")), let path = FilePath(bytes: name), let component = path.lastComponent,
+            component.kind == .regular
+        else { return nil }
+        return appending(component)
     }
 
     /// Whether `self` is `folder` or lies below it, compared component by component on bytes: "/a/bc" is not inside
@@ -20,6 +62,7 @@ extension FilePath {
     }
 
     /// `self` relative to `base` ("Levels/one.json"), or nil when `self` is not inside `base`. `base` itself is "".
+    /// The result is text (a manifest-relative path): bytes that are not UTF-8 are repaired, as `text` does.
     package func relative(to base: FilePath) -> String? {
         var rest = lexicallyNormalized()
         guard rest.removePrefix(base.lexicallyNormalized()) else { return nil }
@@ -31,4 +74,28 @@ extension FilePath {
 
     /// The last component as text ("one.json"), or "" for "/" and the empty path.
     package var name: String { lastComponent?.string ?? "" }
+
+    /// The folder that holds `self`: "/a" for "/a/b", "/" for "/a" and "/", and "." for a single relative name ("b"),
+    /// where `removingLastComponent()` gives the empty path, which no C call opens.
+    package var parent: FilePath {
+        let folder = removingLastComponent()
+        return folder.isEmpty ? "." : folder
+    }
+
+    /// `self` without the extension of its last name ("Levels/one" for "Levels/one.json"); `self` when that name has
+    /// none. A leading dot starts no extension (".hidden" stays), as for NSString's `deletingPathExtension`.
+    package var deletingExtension: FilePath {
+        var path = self
+        path.extension = nil
+        return path
+    }
+}
+
+extension FilePath.Component {
+    /// The name's bytes as the file system holds them ("caf\xE9" stays 4 bytes where its `string` repairs it).
+    package var bytes: [UInt8] {
+        withPlatformString { pointer in
+            Array(UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)))
+        }
+    }
 }

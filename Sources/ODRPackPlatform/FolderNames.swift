@@ -13,6 +13,12 @@ package enum FolderNames {
         package let text: String?
         package let bytes: [UInt8]
 
+        /// The entry's path in `folder`, from the name's bytes: it reaches the entry even when the name is not UTF-8.
+        package func path(in folder: FilePath) -> FilePath {
+            // A listed name is one name: never empty, ".", "..", nor holding "/" or NUL (which `list` never gives).
+            folder.joined(name: bytes)!
+        }
+
         /// The name for a message or a comment: valid UTF-8 as is, every other byte, and every control character (C0,
         /// DEL, C1), as `\xNN`, so a name can neither break a line nor drive a terminal.
         package var escaped: String {
@@ -48,14 +54,16 @@ package enum FolderNames {
 
     /// The names in `folder` (not `.` and `..`), in the order the file system gives them.
     /// - Throws: `ODRPackError` when the folder cannot be opened or read to its end.
-    package static func list(_ folder: String) throws -> [Name] {
-        guard let handle = opendir(folder) else { throw ODRPackError.system("cannot list '\(folder)'") }
+    package static func list(_ folder: FilePath) throws -> [Name] {
+        guard let handle = folder.withPlatformString({ opendir($0) }) else {
+            throw ODRPackError.system("cannot list '\(folder.text)'")
+        }
         defer { closedir(handle) }
         var names: [Name] = []
         while true {
             errno = 0
             guard let entry = readdir(handle) else {
-                if errno != 0 { throw ODRPackError.system("cannot list '\(folder)'") }
+                if errno != 0 { throw ODRPackError.system("cannot list '\(folder.text)'") }
                 break
             }
             let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw -> [UInt8] in

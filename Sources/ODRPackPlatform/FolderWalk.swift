@@ -18,7 +18,7 @@ package enum FolderWalk {
     ///   - entering: whether to walk into a folder that is reported.
     /// - Throws: `ODRPackError` when a folder cannot be listed or an entry cannot be `lstat`ed.
     package static func entries(
-        under root: String, slashedFolders: Bool = false, skipping: (String) -> Bool = { _ in false },
+        under root: FilePath, slashedFolders: Bool = false, skipping: (String) -> Bool = { _ in false },
         entering: (Entry) -> Bool = { _ in true }
     ) throws -> [Entry] {
         var entries: [Entry] = []
@@ -33,22 +33,23 @@ package enum FolderWalk {
     /// the way down are held, each with its sorted children, never the whole tree: an IPA of a million files zips as
     /// it walks. The parameters and errors are those of `entries`; an error `visit` throws ends the walk.
     package static func walk(
-        under root: String, slashedFolders: Bool = false, skipping: (String) -> Bool = { _ in false },
+        under root: FilePath, slashedFolders: Bool = false, skipping: (String) -> Bool = { _ in false },
         entering: (Entry) -> Bool = { _ in true }, _ visit: (Entry) throws -> Void
     ) throws {
+        // Per entry: one path for its `lstat`, as the text join was; its relative path stays text (an entry name).
         func walk(_ relative: String) throws {
-            let folder = relative.isEmpty ? root : root + "/" + relative
+            let folder = root.joined(relative)
             let names: [String]
             do {
-                names = try FileManager.default.contentsOfDirectory(atPath: folder)
+                names = try FileManager.default.contentsOfDirectory(atPath: folder.string)
             } catch {
-                throw ODRPackError.fileOperation("cannot list '\(folder)': \(error.localizedDescription)")
+                throw ODRPackError.fileOperation("cannot list '\(folder.text)': \(error.localizedDescription)")
             }
             var children: [(key: String, entry: Entry)] = []
             for name in names where !skipping(name) {
+                let path = relative.isEmpty ? name : relative.slashJoined(name)
                 let status = try SystemCall.requireStatus(
-                    folder + "/" + name, followingLinks: false, "cannot stat '\(folder)/\(name)'")
-                let path = relative.isEmpty ? name : relative + "/" + name
+                    folder.joined(name), followingLinks: false, "cannot stat '\(folder.text)/\(name)'")
                 let key = slashedFolders && status.kind == .directory ? name + "/" : name
                 children.append((key, Entry(path: path, name: name, status: status)))
             }

@@ -12,17 +12,32 @@ package struct LocalFileSystem: ResourceFileSystem {
 
     package init(jobs: Int = SystemCall.processorCount) { self.jobs = jobs }
 
-    package func resolvedPath(_ path: String) -> Result<String, SystemError> {
-        guard let real = realpath(path, nil) else { return .failure(.last) }
+    /// The path with every symbolic link resolved, byte for byte (`realpath`).
+    package func resolved(_ path: FilePath) -> Result<FilePath, SystemError> {
+        guard let real = path.withPlatformString({ realpath($0, nil) }) else { return .failure(.last) }
         defer { free(real) }
-        return .success(String(cString: real))
+        return .success(FilePath(platformString: real))
+    }
+
+    /// Metadata of what `path` leads to (links followed), or of the entry itself.
+    package func status(_ path: FilePath, followingLinks: Bool) -> Result<FileStatus, SystemError> {
+        var info = stat()
+        let result = path.withPlatformString { followingLinks ? stat($0, &info) : lstat($0, &info) }
+        guard result == 0 else { return .failure(.last) }
+        return .success(FileStatus(info))
+    }
+
+    // `ResourceFileSystem`'s text paths (a resolution's paths are manifest text): each checked for a NUL, then the
+    // `FilePath` form.
+
+    package func resolvedPath(_ path: String) -> Result<String, SystemError> {
+        guard let checked = FilePath(checking: path) else { return .failure(SystemError(EINVAL)) }
+        return resolved(checked).map(\.text)
     }
 
     package func status(_ path: String, followingLinks: Bool) -> Result<FileStatus, SystemError> {
-        if SystemCall.holdsNul(path) { return .failure(SystemError(EINVAL)) }
-        var info = stat()
-        guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0 else { return .failure(.last) }
-        return .success(FileStatus(info))
+        guard let checked = FilePath(checking: path) else { return .failure(SystemError(EINVAL)) }
+        return status(checked, followingLinks: followingLinks)
     }
 
     package func scan(_ path: String) -> FileTree {
@@ -34,8 +49,8 @@ package struct LocalFileSystem: ResourceFileSystem {
     }
 
     /// A whole file read to its end, which may be a pipe (`odrpack diff <(git show ...) new`): its size is only a hint.
-    package func contents(of path: String) -> Result<[UInt8], SystemError> {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    package func contents(of path: FilePath) -> Result<[UInt8], SystemError> {
+        let descriptor = path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { return .failure(.last) }
         defer { SystemCall.closeFile(descriptor) }
         var info = stat()
@@ -66,7 +81,7 @@ package struct LocalFileSystem: ResourceFileSystem {
     package func readHeads(of names: [String], inFolder folder: String, count: Int) -> [Result<[UInt8], SystemError>] {
         let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         // Each file's own error (a missing folder, a permission) comes from opening it by its whole path.
-        guard folderDescriptor >= 0 else { return names.map { read(folder + "/" + $0, count: count, at: 0) } }
+        guard folderDescriptor >= 0 else { return names.map { read(folder.slashJoined($0), count: count, at: 0) } }
         defer { SystemCall.closeFile(folderDescriptor) }
         return names.map { Self.read(openat(folderDescriptor, $0, O_RDONLY | O_CLOEXEC), count: count, at: 0) }
     }

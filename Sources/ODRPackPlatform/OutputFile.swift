@@ -7,11 +7,11 @@
 /// A file of a pack folder being written: mode 0644 whatever the umask, and the entry time once finished.
 package struct OutputFile {
     let descriptor: Int32
-    let path: String
+    let path: FilePath
 
-    package init(path: String) throws {
-        descriptor = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw ODRPackError.system("cannot create '\(path)'") }
+    package init(path: FilePath) throws {
+        descriptor = path.withPlatformString { open($0, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644) }
+        guard descriptor >= 0 else { throw ODRPackError.system("cannot create '\(path.text)'") }
         self.path = path
     }
 
@@ -20,31 +20,38 @@ package struct OutputFile {
     /// Writes all of `bytes`.
     package func write(_ bytes: UnsafeRawBufferPointer) throws {
         let failure = SystemCall.writeAll(descriptor, bytes)
-        guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
+        guard failure == 0 else { throw ODRPackError.system("cannot write '\(path.text)'", failure) }
     }
 
     /// Sets the mode and the time; with `startingWriteback`, starts writing the file's pages to the disk.
     package func finish(time: Int64, startingWriteback: Bool = true) throws {
         if startingWriteback { SystemCall.startWriteback(descriptor) }
-        guard fchmod(descriptor, 0o644) == 0 else { throw ODRPackError.system("cannot set the mode of '\(path)'") }
+        guard fchmod(descriptor, 0o644) == 0 else {
+            throw ODRPackError.system("cannot set the mode of '\(path.text)'")
+        }
         let times = Self.times(time)
-        guard futimens(descriptor, times) == 0 else { throw ODRPackError.system("cannot set the time of '\(path)'") }
+        guard futimens(descriptor, times) == 0 else {
+            throw ODRPackError.system("cannot set the time of '\(path.text)'")
+        }
     }
 
-    /// Creates a folder (0755 before the umask); one that exists already is fine.
-    package static func setFileAttributes(_ path: String, time: Int64) throws {
+    /// Sets a finished file's mode (0644) and time, by its path.
+    package static func setFileAttributes(_ path: FilePath, time: Int64) throws {
         try setAttributes(path, mode: 0o644, time: time)
     }
 
-    package static func setFolderAttributes(_ path: String, time: Int64) throws {
+    /// Sets a finished folder's mode (0755) and time, by its path.
+    package static func setFolderAttributes(_ path: FilePath, time: Int64) throws {
         try setAttributes(path, mode: 0o755, time: time)
     }
 
-    private static func setAttributes(_ path: String, mode: mode_t, time: Int64) throws {
-        guard chmod(path, mode) == 0 else { throw ODRPackError.system("cannot set the mode of '\(path)'") }
+    private static func setAttributes(_ path: FilePath, mode: mode_t, time: Int64) throws {
+        guard path.withPlatformString({ chmod($0, mode) }) == 0 else {
+            throw ODRPackError.system("cannot set the mode of '\(path.text)'")
+        }
         let times = Self.times(time)
-        guard utimensat(AT_FDCWD, path, times, AT_SYMLINK_NOFOLLOW) == 0 else {
-            throw ODRPackError.system("cannot set the time of '\(path)'")
+        guard path.withPlatformString({ utimensat(AT_FDCWD, $0, times, AT_SYMLINK_NOFOLLOW) }) == 0 else {
+            throw ODRPackError.system("cannot set the time of '\(path.text)'")
         }
     }
 

@@ -8,58 +8,62 @@ import Foundation
 
 /// The file operations every format's commit makes in the build folder.
 package enum OutputFolder {
-    package static func makeFolder(_ path: String) throws {
-        if mkdir(path, 0o755) == 0 { return }
+    /// Creates a folder (0755 before the umask) and any missing parents; one that exists already is fine.
+    package static func makeFolder(_ path: FilePath) throws {
+        if path.withPlatformString({ mkdir($0, 0o755) }) == 0 { return }
         var code = errno
-        if code == ENOENT, let parent = path.splitAtLastSlash()?.folder, !parent.isEmpty {
+        let parent = path.removingLastComponent()
+        if code == ENOENT, !parent.isEmpty, parent != path {
             // A missing parent: made first, then this folder (the one path of every folder odrpack makes).
-            try makeFolder(String(parent))
-            if mkdir(path, 0o755) == 0 { return }
+            try makeFolder(parent)
+            if path.withPlatformString({ mkdir($0, 0o755) }) == 0 { return }
             code = errno
         }
-        var info = stat()
-        if code == EEXIST, stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return }
-        throw ODRPackError.systemCall("cannot create folder '\(path)'", SystemError(code == EEXIST ? ENOTDIR : code))
+        if code == EEXIST, SystemCall.status(path)?.kind == .directory { return }
+        throw ODRPackError.systemCall(
+            "cannot create folder '\(path.text)'", SystemError(code == EEXIST ? ENOTDIR : code))
     }
 
     /// Makes a folder's entries (a rename, a removal) durable; skipped where the file system cannot flush a folder.
-    package static func syncFolder(_ path: String) throws {
+    package static func syncFolder(_ path: FilePath) throws {
         try SystemCall.syncFolder(path)
     }
 
     /// Moves a written pack into place. What was there is removed first: a folder cannot be renamed over a full one,
     /// and renaming over a file makes ext4 flush the new one on the spot (auto_da_alloc), tens of milliseconds for
     /// a large archive. Packs move while no manifest vouches for the folder, so their brief absence is safe.
-    package static func moveIntoPlace(_ from: String, to: String) throws {
+    package static func moveIntoPlace(_ from: FilePath, to: FilePath) throws {
         try remove(to)
-        guard rename(from, to) == 0 else { throw ODRPackError.system("cannot move '\(from)' to '\(to)'") }
+        if let error = SystemCall.rename(from, to: to) {
+            throw ODRPackError.systemCall("cannot move '\(from.text)' to '\(to.text)'", error)
+        }
     }
 
     /// Renames what is at `path` to a temporary name beside it and returns that name (nil when nothing is there), so
     /// that a new file can take its place at once and the old one be removed later, when nothing waits on it: freeing
     /// a large archive's blocks takes milliseconds. A build killed before the removal leaves a temporary, which the
     /// next build removes.
-    package static func moveAside(_ path: String) throws -> String? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
-        let aside = TemporaryName.path(beside: path) + "-replaced"
+    package static func moveAside(_ path: FilePath) throws -> FilePath? {
+        guard SystemCall.status(path, followingLinks: false) != nil else { return nil }
+        let aside = TemporaryName.path(beside: path, suffix: "-replaced")
         try remove(aside)
-        guard rename(path, aside) == 0 else { throw ODRPackError.system("cannot move '\(path)' to '\(aside)'") }
+        if let error = SystemCall.rename(path, to: aside) {
+            throw ODRPackError.systemCall("cannot move '\(path.text)' to '\(aside.text)'", error)
+        }
         return aside
     }
 
     /// Removes a file or a whole folder; a missing one is fine.
-    package static func remove(_ path: String) throws {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
+    package static func remove(_ path: FilePath) throws {
+        guard let status = SystemCall.status(path, followingLinks: false) else { return }
+        if status.kind == .directory {
             do {
-                try FileManager.default.removeItem(atPath: path)
+                try FileManager.default.removeItem(at: path.fileURL)
             } catch {
-                throw ODRPackError.fileOperation("cannot remove '\(path)': \(error.localizedDescription)")
+                throw ODRPackError.fileOperation("cannot remove '\(path.text)': \(error.localizedDescription)")
             }
-        } else if unlink(path) != 0 && errno != ENOENT {
-            throw ODRPackError.system("cannot remove '\(path)'")
+        } else if let error = SystemCall.removeFile(path), error.code != ENOENT {
+            throw ODRPackError.systemCall("cannot remove '\(path.text)'", error)
         }
     }
 
@@ -68,13 +72,13 @@ package enum OutputFolder {
     /// manifest of an interrupted commit (`TemporaryName.previousManifest`), which the next build reads and removes
     /// itself (docs/build-output.md#atomic).
     package static func removeTemporaries(
-        in folder: String, prefix: String = TemporaryName.marker, except kept: [String] = []
+        in folder: FilePath, prefix: String = TemporaryName.marker, except kept: [String] = []
     ) throws {
         for name in try names(in: folder)
         where name.hasPrefix(prefix) && name != TemporaryName.previousManifest
             && !kept.contains(where: { name.hasPrefix($0) })
         {
-            try remove(folder + "/" + name)
+            try remove(folder.joined(name))
         }
     }
 }
@@ -82,13 +86,15 @@ package enum OutputFolder {
 extension OutputFolder {
     /// The names in a folder; none when it does not exist. Any other failure to list it is an error: a stale pack
     /// that cannot be seen cannot be removed.
-    package static func names(in folder: String) throws -> [String] {
+    package static func names(in folder: FilePath) throws -> [String] {
         do {
-            return try FileManager.default.contentsOfDirectory(atPath: folder)
+            return try FileManager.default.contentsOfDirectory(atPath: folder.string)
         } catch {
-            var info = stat()
-            if lstat(folder, &info) != 0 && errno == ENOENT { return [] }
-            throw ODRPackError.fileOperation("cannot list '\(folder)': \(error.localizedDescription)")
+            if case .failure(let error) = LocalFileSystem().status(folder, followingLinks: false), error.code == ENOENT
+            {
+                return []
+            }
+            throw ODRPackError.fileOperation("cannot list '\(folder.text)': \(error.localizedDescription)")
         }
     }
 }

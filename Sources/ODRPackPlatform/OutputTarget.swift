@@ -21,15 +21,16 @@ package struct OutputTarget: Sendable {
         /// An open descriptor: 1 for `-` and `/dev/stdout`.
         case descriptor(Int32)
         /// A device, pipe or terminal at this path.
-        case inPlace(String)
+        case inPlace(FilePath)
         /// A regular file, written beside and renamed.
-        case file(String)
+        case file(FilePath)
     }
 
     /// The path as the command line gave it, for messages.
     package let name: String
     package let kind: Kind
 
+    /// The command line's text is where the path comes in (docs/architecture.md#paths): checked for a NUL here.
     /// - Throws: a folder given as the file, or a descriptor link whose descriptor is not open (exit 2).
     package init(_ path: String) throws {
         name = path
@@ -46,11 +47,14 @@ package struct OutputTarget: Sendable {
             kind = .descriptor(descriptor)
             return
         }
-        switch SystemCall.status(path, followingLinks: true)?.kind {
-        case nil, .regular?: kind = .file(path)
+        guard let file = FilePath(checking: path) else {
+            throw ODRPackError.systemCall("cannot write '\(path)'", SystemError(EINVAL))
+        }
+        switch SystemCall.status(file, followingLinks: true)?.kind {
+        case nil, .regular?: kind = .file(file)
         case .directory?:
             throw ODRPackError.systemCall("cannot write '\(path)': it is a folder: name a file", SystemError(EISDIR))
-        case .symbolicLink?, .other?: kind = .inPlace(path)
+        case .symbolicLink?, .other?: kind = .inPlace(file)
         }
     }
 
@@ -86,7 +90,7 @@ package struct OutputTarget: Sendable {
     }
 
     /// The regular file's path, when the target is one.
-    package var filePath: String? {
+    package var file: FilePath? {
         if case .file(let path) = kind { return path }
         return nil
     }
@@ -103,17 +107,16 @@ package struct OutputTarget: Sendable {
             try document.write(&sink)
             try sink.flush()
         case .inPlace(let path):
-            let descriptor = open(path, O_WRONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw ODRPackError.system("cannot write '\(path)'") }
+            let descriptor = path.withPlatformString { open($0, O_WRONLY | O_CLOEXEC) }
+            guard descriptor >= 0 else { throw ODRPackError.system("cannot write '\(path.text)'") }
             defer { SystemCall.closeFile(descriptor) }
-            var sink = DocumentSink { chunk in try Self.write(chunk, to: descriptor, name: path) }
+            var sink = DocumentSink { chunk in try Self.write(chunk, to: descriptor, name: path.text) }
             try document.write(&sink)
             try sink.flush()
         case .file(let path):
-            if let folder = path.splitAtLastSlash()?.folder, !folder.isEmpty,
-                SystemCall.status(String(folder), followingLinks: true) == nil
-            {
-                try OutputFolder.makeFolder(String(folder))
+            let folder = path.removingLastComponent()
+            if !folder.isEmpty, SystemCall.status(folder, followingLinks: true) == nil {
+                try OutputFolder.makeFolder(folder)
             }
             try AtomicFile.stage(document, for: path).moveIntoPlace()
         }

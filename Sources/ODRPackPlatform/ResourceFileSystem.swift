@@ -2,6 +2,8 @@ import Foundation
 
 /// What resolving a manifest needs to know of the disk. Resolution is a pure function of the manifest and this
 /// view (plus the scan it hands out), so tests can inject a file system that fails where a real one rarely does.
+/// Its paths are text, as the manifest and the scan give them (docs/architecture.md#paths): a resolution asks about
+/// a million of them, and a `FilePath` would cost each an allocation.
 package protocol ResourceFileSystem: Sendable {
     /// The path with every symbolic link resolved.
     func resolvedPath(_ path: String) -> Result<String, SystemError>
@@ -25,6 +27,6 @@ extension ResourceFileSystem {
     package func scan(_ path: String, descending: @escaping @Sendable ([UInt8]) -> Bool) -> FileTree { scan(path) }
 
     package func readHeads(of names: [String], inFolder folder: String, count: Int) -> [Result<[UInt8], SystemError>] {
-        names.map { read(folder + "/" + $0, count: count, at: 0) }
+        names.map { read(folder.slashJoined($0), count: count, at: 0) }
     }
 }

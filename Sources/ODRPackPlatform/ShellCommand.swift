@@ -30,11 +30,11 @@ package enum ShellCommand {
 
     /// - Parameter what: names the command in errors ("the sign command").
     /// - Throws: `ODRPackError.commandFailed` when it cannot start, exits non-zero or is killed.
-    package static func run(_ command: String, in directory: String? = nil, what: String, on subject: String) throws {
+    package static func run(_ command: String, in directory: FilePath? = nil, what: String, on subject: String) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory, isDirectory: true) }
+        if let directory { process.currentDirectoryURL = directory.fileURL }
         process.standardOutput = FileHandle.standardError
         process.standardInput = FileHandle.nullDevice
         do {

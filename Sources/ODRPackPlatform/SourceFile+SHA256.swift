@@ -4,12 +4,12 @@ extension SourceFile {
     /// `expected` (a resource, as planning saw it) the file must also still be that after the read. Without `buffer`,
     /// it reads through a 1 MiB one of its own.
     package static func sha256(
-        of path: String, name: String? = nil, expected: FileStamp? = nil, size: Int64? = nil,
+        of path: FilePath, name: String? = nil, expected: FileStamp? = nil, size: Int64? = nil,
         buffer: ReadBuffer? = nil, _ body: (UnsafeRawBufferPointer) throws -> Void = { _ in }
     ) throws -> (size: Int64, sha256: String) {
         let buffer = buffer ?? ReadBuffer(size: 1 << 20)
-        let size = try size ?? SystemCall.requireStatus(path, "cannot stat '\(path)'").stamp.size
-        let file = try SourceFile(path: path, name: name ?? path, expected: expected, size: size)
+        let size = try size ?? SystemCall.requireStatus(path, "cannot stat '\(path.text)'").stamp.size
+        let file = try SourceFile(path: path, name: name ?? path.text, expected: expected, size: size)
         defer { file.close() }
         var hasher = SHA256Hasher()
         try withExtendedLifetime(buffer) {

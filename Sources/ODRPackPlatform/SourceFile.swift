@@ -14,8 +14,8 @@ package struct SourceFile {
     private let before: FileStamp
 
     /// - Parameter expected: the metadata planning saw, for a resource; nil for a file the build made itself.
-    package init(path: String, name: String, expected: FileStamp?, size: Int64) throws {
-        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    package init(path: FilePath, name: String, expected: FileStamp?, size: Int64) throws {
+        descriptor = path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { throw ODRPackError.system("cannot open '\(name)'") }
         self.name = name
         self.size = size

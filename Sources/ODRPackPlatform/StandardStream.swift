@@ -30,9 +30,9 @@ package enum StandardStream {
 
     /// Appends `text` to the file at `path`, creating it (0644) if needed, as a shell's `>>` does.
     /// - Parameter name: what the file is, for the error (`GITHUB_STEP_SUMMARY`).
-    package static func append(_ text: String, toFileAt path: String, name: String) throws {
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw ODRPackError.system("cannot open \(name) '\(path)'") }
+    package static func append(_ text: String, toFileAt path: FilePath, name: String) throws {
+        let descriptor = path.withPlatformString { open($0, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644) }
+        guard descriptor >= 0 else { throw ODRPackError.system("cannot open \(name) '\(path.text)'") }
         defer { SystemCall.closeFile(descriptor) }
         try write(text, to: descriptor)
     }

@@ -1,3 +1,7 @@
+// "/"-separated text that is no file-system path (docs/architecture.md#paths): an entry name in a zip or a pack
+// folder, a manifest-relative resource path, a URL's path. Such text is split, joined and compared here, by bytes; a path
+// on disk is a `FilePath` (FilePath+ODRPack.swift).
+
 extension StringProtocol where UTF8View.SubSequence == Substring.UTF8View {
     /// The parts of a path between its "/" bytes. `split(separator: "/")` splits on Characters, and a "/" followed by a
     /// combining mark (U+0301 after the slash of `a/\u{301}b`) is one Character with it: such a path would not be split
@@ -30,5 +34,17 @@ extension StringProtocol where UTF8View.SubSequence == Substring.UTF8View {
         for index in utf8.indices where utf8[index] == UInt8(ascii: "/") { found = index }
         guard let slash = found else { return nil }
         return (Substring(utf8[..<slash]), Substring(utf8[utf8.index(after: slash)...]))
+    }
+}
+
+extension String {
+    /// `self` and `next` joined with one "/": an entry name ("Levels" and "one.json" give "Levels/one.json"), a URL
+    /// below its prefix. The one join of "/"-separated text, so that no hand-glued slash reads like a path join.
+    package func slashJoined(_ next: some StringProtocol) -> String {
+        var joined = self
+        joined.reserveCapacity(utf8.count + 1 + next.utf8.count)
+        joined += "/"
+        joined += next
+        return joined
     }
 }

@@ -91,12 +91,12 @@ package enum SystemCall {
     package static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
     /// An entry's kind, metadata and mode; nil when it cannot be had (see `LocalFileSystem.status` for why).
-    package static func status(_ path: String, followingLinks: Bool = true) -> FileStatus? {
+    package static func status(_ path: FilePath, followingLinks: Bool = true) -> FileStatus? {
         try? LocalFileSystem().status(path, followingLinks: followingLinks).get()
     }
 
     /// An entry's status, or `ODRPackError.systemCall` saying `what` failed and why.
-    package static func requireStatus(_ path: String, followingLinks: Bool = true, _ what: @autoclosure () -> String)
+    package static func requireStatus(_ path: FilePath, followingLinks: Bool = true, _ what: @autoclosure () -> String)
         throws -> FileStatus
     {
         switch LocalFileSystem().status(path, followingLinks: followingLinks) {
@@ -113,10 +113,10 @@ package enum SystemCall {
     }
 
     /// Whether `path` leads to something (a link, to what it points at).
-    package static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    package static func exists(_ path: FilePath) -> Bool { path.withPlatformString { access($0, F_OK) } == 0 }
 
     /// Removes a folder if it is empty; what is not empty (or not there) stays as it is.
-    package static func removeFolderIfEmpty(_ path: String) { _ = rmdir(path) }
+    package static func removeFolderIfEmpty(_ path: FilePath) { _ = path.withPlatformString { rmdir($0) } }
 
     package static var userID: UInt32 { UInt32(getuid()) }
     package static var processID: Int32 { getpid() }
@@ -124,22 +124,20 @@ package enum SystemCall {
     /// `activeProcessorCount`, and a build asks often.
     package static let processorCount = ProcessInfo.processInfo.activeProcessorCount
 
-    /// Whether a path holds a NUL, which the C call would silently take for its end: two different names would reach
-    /// one file (docs/manifest.md). Every call that names a file checks it, and fails with EINVAL instead.
+    /// Whether text holds a NUL, which a C call would silently take for its end: two different names would reach one
+    /// file (docs/manifest.md#rules). `FilePath(checking:)` refuses such text; this is for the calls that still take text.
     static func holdsNul(_ path: String) -> Bool { path.utf8.contains(0) }
 
     /// Creates (or empties) a file for reading and writing, mode 0644.
-    package static func createFile(_ path: String) throws -> Int32 {
-        if holdsNul(path) { throw ODRPackError.systemCall("cannot create '\(path)'", SystemError(EINVAL)) }
-        let descriptor = open(path, O_CREAT | O_TRUNC | O_RDWR | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw ODRPackError.system("cannot create '\(path)'") }
+    package static func createFile(_ path: FilePath) throws -> Int32 {
+        let descriptor = path.withPlatformString { open($0, O_CREAT | O_TRUNC | O_RDWR | O_CLOEXEC, 0o644) }
+        guard descriptor >= 0 else { throw ODRPackError.system("cannot create '\(path.text)'") }
         return descriptor
     }
 
     /// Opens a file to read; nil with the reason when it cannot be.
-    package static func openForReading(_ path: String) -> Result<Int32, SystemError> {
-        if holdsNul(path) { return .failure(SystemError(EINVAL)) }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    package static func openForReading(_ path: FilePath) -> Result<Int32, SystemError> {
+        let descriptor = path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) }
         return descriptor >= 0 ? .success(descriptor) : .failure(.last)
     }
 
@@ -149,25 +147,27 @@ package enum SystemCall {
     }
 
     /// Sets the permission bits of `path` (links followed); nil when done, else why not.
-    package static func setPermissions(_ path: String, _ permissions: FileMode) -> SystemError? {
-        if holdsNul(path) { return SystemError(EINVAL) }
-        return chmod(path, mode_t(permissions)) == 0 ? nil : .last
+    package static func setPermissions(_ path: FilePath, _ permissions: FileMode) -> SystemError? {
+        path.withPlatformString { chmod($0, mode_t(permissions)) } == 0 ? nil : .last
     }
 
     /// Renames `from` to `to`; nil when done, else why not.
-    package static func rename(_ from: String, to: String) -> SystemError? {
-        if holdsNul(from) || holdsNul(to) { return SystemError(EINVAL) }
-        #if canImport(Glibc)
-            return Glibc.rename(from, to) == 0 ? nil : .last
-        #else
-            return Darwin.rename(from, to) == 0 ? nil : .last
-        #endif
+    package static func rename(_ from: FilePath, to: FilePath) -> SystemError? {
+        let result = from.withPlatformString { from in
+            to.withPlatformString { to in
+                #if canImport(Glibc)
+                    Glibc.rename(from, to)
+                #else
+                    Darwin.rename(from, to)
+                #endif
+            }
+        }
+        return result == 0 ? nil : .last
     }
 
     /// Removes a file (not a folder); nil when done, else why not.
-    package static func removeFile(_ path: String) -> SystemError? {
-        if holdsNul(path) { return SystemError(EINVAL) }
-        return unlink(path) == 0 ? nil : SystemError.last
+    package static func removeFile(_ path: FilePath) -> SystemError? {
+        path.withPlatformString { unlink($0) } == 0 ? nil : SystemError.last
     }
 
     /// Tells the kernel a file is read once front to back, so it reads ahead and does not keep the pages.
@@ -180,11 +180,11 @@ package enum SystemCall {
     }
 
     /// A path whose `stat` is the running executable's: a rebuilt odrpack invalidates the up-to-date record.
-    package static var executablePath: String {
+    package static var executable: FilePath {
         #if os(Linux)
             "/proc/self/exe"
         #else
-            Bundle.main.executablePath ?? CommandLine.arguments[0]
+            FilePath(Bundle.main.executablePath ?? CommandLine.arguments[0])
         #endif
     }
 
@@ -220,17 +220,17 @@ package enum SystemCall {
     /// Only these: never `sync` or `syncfs`, which would also wait for what other programs wrote. Every file's
     /// write-back starts at once (Linux), then the files are flushed on several threads, whose fsyncs the file system
     /// joins into few journal commits; folders last. Darwin ends with F_FULLFSYNC, which empties the drive's cache.
-    package static func makeDurable(folder: String, written: [String]) throws {
-        var files: [String] = []
-        var folders: [String] = []
+    package static func makeDurable(folder: FilePath, written: [FilePath]) throws {
+        var files: [FilePath] = []
+        var folders: [FilePath] = []
         for path in written {
             if status(path, followingLinks: false)?.kind == .directory {
                 folders.append(path)
                 for entry in try FolderWalk.entries(under: path) {
                     if entry.status.kind == .directory {
-                        folders.append(path + "/" + entry.path)
+                        folders.append(path.joined(entry.path))
                     } else {
-                        files.append(path + "/" + entry.path)
+                        files.append(path.joined(entry.path))
                     }
                 }
             } else {
@@ -238,24 +238,23 @@ package enum SystemCall {
             }
         }
         // Every folder between a written path and `folder`: each holds an entry that may be new.
-        var parents: Set<PathKey> = []
+        var parents: Set<FilePath> = []
         for path in written {
-            var parent = (path as NSString).deletingLastPathComponent
-            while parent.isPath(inside: folder) && parents.insert(PathKey(parent)).inserted {
-                parent = (parent as NSString).deletingLastPathComponent
+            var parent = path.removingLastComponent()
+            while parent != folder && parent.isInside(folder) && parents.insert(parent).inserted {
+                parent = parent.removingLastComponent()
             }
         }
         #if os(Linux)
             for path in files {
-                let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-                if descriptor >= 0 {
+                if case .success(let descriptor) = openForReading(path) {
                     startWriteback(descriptor)
                     closeFile(descriptor)
                 }
             }
         #endif
         _ = try parallelMap(files, jobs: min(16, max(1, files.count))) { try flush($0, full: false) }
-        for path in (folders + parents.map(\.path)).sorted(by: { $0.count > $1.count }) + [folder] {
+        for path in (folders + parents).sorted(by: { $0.length > $1.length }) + [folder] {
             try flushFolder(path)
         }
         #if canImport(Darwin)
@@ -265,11 +264,11 @@ package enum SystemCall {
 
     /// Makes a folder's entries (a rename, a removal) durable: fsync of the folder itself, skipped where the file
     /// system cannot flush a folder (exFAT, SMB, NFS, FUSE answer EINVAL, ENOTSUP or ENOTTY): docs/build-output.md.
-    static func syncFolder(_ folder: String) throws {
+    static func syncFolder(_ folder: FilePath) throws {
         try flushFolder(folder)
     }
 
-    private static func flushFolder(_ path: String) throws {
+    private static func flushFolder(_ path: FilePath) throws {
         do {
             try flush(path, full: false)
         } catch let ODRPackError.systemCall(_, error) where [EINVAL, ENOTSUP, ENOTTY, EOPNOTSUPP].contains(error.code) {
@@ -278,19 +277,20 @@ package enum SystemCall {
     }
 
     /// fsync of a file or folder; `full` asks Darwin's drive to empty its cache too (F_FULLFSYNC).
-    private static func flush(_ path: String, full: Bool) throws {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw ODRPackError.system("cannot open '\(path)'") }
+    private static func flush(_ path: FilePath, full: Bool) throws {
+        guard case .success(let descriptor) = openForReading(path) else {
+            throw ODRPackError.system("cannot open '\(path.text)'")
+        }
         defer { closeFile(descriptor) }
         #if canImport(Darwin)
             if full {
                 guard fcntl(descriptor, F_FULLFSYNC) != -1 else {
-                    throw ODRPackError.system("cannot flush '\(path)' to the disk")
+                    throw ODRPackError.system("cannot flush '\(path.text)' to the disk")
                 }
                 return
             }
         #endif
-        guard fsync(descriptor) == 0 else { throw ODRPackError.system("cannot flush '\(path)' to the disk") }
+        guard fsync(descriptor) == 0 else { throw ODRPackError.system("cannot flush '\(path.text)' to the disk") }
     }
 }
 
@@ -312,10 +312,9 @@ extension SystemCall {
 
     /// Whether the file system holding `path` stamps times with another machine's clock (NFS, SMB, FUSE and other
     /// network or user-space file systems), whose skew from this one's is unknown; nil when it cannot be told.
-    package static func isRemoteFileSystem(_ path: String) -> Bool? {
-        if holdsNul(path) { return nil }
+    package static func isRemoteFileSystem(_ path: FilePath) -> Bool? {
         #if os(Linux)
-            let type = odrpack_file_system_type(path)
+            let type = path.withPlatformString { odrpack_file_system_type($0) }
             guard type >= 0 else { return nil }
             // NFS, SMB, CIFS, SMB2, FUSE (sshfs, virtiofs, …), 9P, Ceph, AFS, Coda, NCP, GFS2, OCFS2, Lustre, vboxsf.
             let remote: Set<UInt32> = [
@@ -325,7 +324,7 @@ extension SystemCall {
             return remote.contains(UInt32(truncatingIfNeeded: type))
         #else
             var info = statfs()
-            guard Darwin.statfs(path, &info) == 0 else { return nil }
+            guard path.withPlatformString({ Darwin.statfs($0, &info) }) == 0 else { return nil }
             return info.f_flags & UInt32(MNT_LOCAL) == 0
         #endif
     }
@@ -334,13 +333,13 @@ extension SystemCall {
 extension SystemCall {
     /// The current user's home folder as the user database names it (what `~` means without `$HOME`); nil when the
     /// user has no entry or no absolute home.
-    package static var userHomeFolder: String? {
+    package static var userHome: FilePath? {
         var entry = passwd()
         var found: UnsafeMutablePointer<passwd>?
         var buffer = [CChar](repeating: 0, count: 16_384)
         guard getpwuid_r(getuid(), &entry, &buffer, buffer.count, &found) == 0, found != nil, let home = entry.pw_dir
         else { return nil }
-        let path = String(cString: home)
-        return path.hasPrefix("/") && path.count > 1 ? path : nil
+        let path = FilePath(platformString: home)
+        return path.isAbsolute && !path.components.isEmpty ? path : nil
     }
 }

@@ -22,10 +22,18 @@ package enum TemporaryName {
         return processPrefix + String(hasher.finalize().prefix(20))
     }
 
+    /// `beside` of a final name given as the file system's bytes: the digest of those bytes, so a name that is not
+    /// UTF-8 gets its own temporary, not the one of its repaired text.
+    static func beside(bytes finalName: [UInt8]) -> String {
+        var hasher = SHA256Hasher()
+        finalName.withUnsafeBytes { hasher.update($0) }
+        return processPrefix + String(hasher.finalize().prefix(20))
+    }
+
     /// The names in `folder` that a process now gone left under this scheme and that `matches` accepts given what
     /// follows `<pid>-` (the digest and any suffix): a killed command's temporaries, which the next one writing there
     /// removes (docs/store.md#ipa). A live process's, and this process's, are never named.
-    package static func abandoned(in folder: String, matching matches: (Substring) -> Bool) throws -> [String] {
+    package static func abandoned(in folder: FilePath, matching matches: (Substring) -> Bool) throws -> [String] {
         try OutputFolder.names(in: folder).filter { name in
             guard name.hasPrefix(marker) else { return false }
             let rest = name.dropFirst(marker.count)
@@ -41,9 +49,10 @@ package enum TemporaryName {
         String(beside(finalName).dropFirst(processPrefix.count))
     }
 
-    /// The temporary path beside `path`, in the same folder.
-    package static func path(beside path: String) -> String {
-        guard let parts = path.splitAtLastSlash() else { return beside(path) }
-        return String(parts.folder) + "/" + beside(String(parts.name))
+    /// The temporary path beside `path`, in the same folder: for "out/App.ipa", "out/.odrpack-tmp-<pid>-<digest>",
+    /// then `suffix` ("-replaced"), which says what the temporary is for.
+    package static func path(beside path: FilePath, suffix: String = "") -> FilePath {
+        let name = path.lastComponent?.bytes ?? []
+        return path.removingLastComponent().appending(FilePath.Component(beside(bytes: name) + suffix)!)
     }
 }

@@ -160,7 +160,7 @@ package enum BackgroundAssetsDocuments {
     package static func packURL(_ urlPrefix: String, _ id: String) -> String {
         var base = Substring(urlPrefix)
         while base.hasSuffix("/") { base = base.dropLast() }
-        return base + "/" + id
+        return String(base).slashJoined(id)
     }
 
     /// Where the app finds the self-hosted manifest: its `BAManifestURL`.

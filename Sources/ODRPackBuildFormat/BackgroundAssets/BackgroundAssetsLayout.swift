@@ -1,3 +1,5 @@
+import ODRPackPlatform
+
 /// The names a Background Assets build writes under its output folder (docs/background-assets.md).
 package enum BackgroundAssetsLayout {
     package static let folder = "BackgroundAssets"
@@ -7,7 +9,9 @@ package enum BackgroundAssetsLayout {
     package static let downloadManifestFile = "download-manifest.json"
 
     /// `BackgroundAssets/<id>.aar`, relative to the build folder.
-    package static func archivePath(of assetPackID: String) -> String { folder + "/" + archiveName(of: assetPackID) }
+    package static func archivePath(of assetPackID: String) -> String {
+        folder.slashJoined(archiveName(of: assetPackID))
+    }
     package static func archiveName(of assetPackID: String) -> String { assetPackID + ".aar" }
     package static func manifestName(of assetPackID: String) -> String { assetPackID + ".json" }
     /// `<id>-<first 16 hex digits of the contentHash>`: a self-hosted pack's immutable name in `site/` and its URL.

@@ -17,22 +17,24 @@ package struct PublishedDownloadManifest: Sendable, Equatable {
     init(packs: [String: Pack]) { self.packs = packs }
 
     /// - Throws: `ODRPackError.unusableInput` (exit 2) when the file cannot be read or is not a download manifest.
-    package static func load(_ path: String) throws -> PublishedDownloadManifest {
+    package static func load(_ path: FilePath) throws -> PublishedDownloadManifest {
         let bytes: [UInt8]
         switch LocalFileSystem().contents(of: path) {
         case .success(let data): bytes = data
         case .failure(let error):
-            throw ODRPackError.unusableInput("cannot read the published download manifest '\(path)': \(error.reason)")
+            throw ODRPackError.unusableInput(
+                "cannot read the published download manifest '\(path.text)': \(error.reason)")
         }
         do {
             return try bytes.withUnsafeBytes { try parse($0.bindMemory(to: UInt8.self)) }
         } catch JSONReader.Failure.syntax {
             throw ODRPackError.unusableInput(
-                "'\(path)' is not valid JSON: pass the download-manifest.json that is live on the server (--published)")
+                "'\(path.text)' is not valid JSON: pass the download-manifest.json that is live on the server (--published)"
+            )
         } catch JSONReader.Failure.shape(let problem) {
             throw ODRPackError.unusableInput(
                 """
-                '\(path)' is not a Background Assets download manifest: \(problem); pass the download-manifest.json \
+                '\(path.text)' is not a Background Assets download manifest: \(problem); pass the download-manifest.json \
                 that is live on the server
                 """
             )

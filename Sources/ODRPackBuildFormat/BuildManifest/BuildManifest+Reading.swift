@@ -18,14 +18,12 @@ extension BuildManifest {
     /// Where the manifest of `path` (a build folder, or its manifest file) is, and the build folder its paths are
     /// relative to ("." for a bare `odrpack-manifest.json`).
     /// - Throws: `ODRPackError.unusableInput` when `path` does not exist (exit 2).
-    package static func location(of path: String) throws -> (file: String, folder: String, isFolder: Bool) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ODRPackError.unusableInput("'\(path)' does not exist: pass a build folder or its \(fileName)")
+    package static func location(of path: FilePath) throws -> (file: FilePath, folder: FilePath, isFolder: Bool) {
+        guard let status = SystemCall.status(path) else {
+            throw ODRPackError.unusableInput("'\(path.text)' does not exist: pass a build folder or its \(fileName)")
         }
-        if isDirectory.boolValue { return (path + "/" + fileName, path, true) }
-        let folder = (path as NSString).deletingLastPathComponent
-        return (path, folder.isEmpty ? "." : folder, false)
+        if status.kind == .directory { return (path.joined(fileName), path, true) }
+        return (path, path.parent, false)
     }
 
     /// Reads a build folder's manifest, or the manifest file itself, as a stream: the document is never held whole
@@ -34,15 +32,15 @@ extension BuildManifest {
     /// - Parameter keepingSources: false leaves out the files' sources, for a reader that never asks for them (`diff`):
     ///   a build that moved every file with `into` has one a file.
     /// - Throws: `ODRPackError.unusableInput` when it is missing, unreadable or corrupt (exit 2).
-    package static func load(_ path: String, chunkSize: Int = 1 << 20, keepingSources: Bool = true) throws -> (
-        manifest: BuildManifest, folder: String
+    package static func load(_ path: FilePath, chunkSize: Int = 1 << 20, keepingSources: Bool = true) throws -> (
+        manifest: BuildManifest, folder: FilePath
     ) {
         let (file, folder, isFolder) = try location(of: path)
         func unreadable(_ error: SystemError) -> ODRPackError {
             ODRPackError.unusableInput(
                 isFolder && error.code == ENOENT
-                    ? "'\(path)' has no \(fileName): is it a finished odrpack build folder?"
-                    : "cannot read '\(file)': \(error.reason)")
+                    ? "'\(path.text)' has no \(fileName): is it a finished odrpack build folder?"
+                    : "cannot read '\(file.text)': \(error.reason)")
         }
         let descriptor: Int32
         switch SystemCall.openForReading(file) {
@@ -61,11 +59,11 @@ extension BuildManifest {
             return (try BuildManifest(reading: &reader, keepingSources: keepingSources), folder)
         } catch {
             if let failure = reader.readFailure as? SystemError { throw unreadable(failure) }
-            throw Self.loadFailure(error, file: file)
+            throw Self.loadFailure(error, file: file.text)
         }
     }
 
-    /// The exit-2 error for what reading the manifest at `file` threw.
+    /// The exit-2 error for what reading the manifest at `file` (its path as text, for the message) threw.
     static func loadFailure(_ error: any Error, file: String) -> any Error {
         switch error {
         case JSONReader.Failure.syntax:
@@ -86,7 +84,7 @@ extension BuildManifest {
     }
 
     /// Loads several manifests at once, one per core.
-    package static func loadAll(_ paths: [String], keepingSources: Bool = true) throws -> [BuildManifest] {
+    package static func loadAll(_ paths: [FilePath], keepingSources: Bool = true) throws -> [BuildManifest] {
         try parallelMap(paths) { try load($0, keepingSources: keepingSources).manifest }
     }
 
@@ -99,6 +97,40 @@ extension BuildManifest {
     /// Reads the manifest with `JSONReader`, from memory or a stream; the schema version must come before anything it
     /// decides.
     package init(reading reader: inout JSONReader, keepingSources: Bool = true) throws {
+        let members = try Members(reading: &reader, keepingSources: keepingSources)
+        guard reader.peek() == nil else { throw JSONReader.Failure.syntax(reader.position) }
+        guard let version = members.version else { throw JSONReader.Failure.shape("it has no schemaVersion") }
+        schemaVersion = version
+        format = members.format
+        bundleId = try required(members.bundle, "bundleId")
+        profile = try required(members.profile, "profile")
+        let limitValues = try required(members.limits, "limits")
+        limits = LimitProfile.Key.allCases.map { ($0, limitValues[$0] ?? nil) }
+        initialInstallTags = try required(members.initial, "initialInstallTags")
+        prefetchOrder = try required(members.prefetch, "prefetchOrder")
+        let counted = try required(members.appBundle, "appBundle")
+        appBundleFiles = counted?.files ?? 0
+        appBundleSize = counted?.size ?? 0
+        countsAppBundle = counted != nil
+        totals = try required(members.totals, "totals")
+        tags = try required(members.tags, "tags")
+        packs = try required(members.packs, "packs")
+        if format == .backgroundAssets {
+            backgroundAssets = try required(members.backgroundAssets, "backgroundAssets")
+            for pack in packs {
+                _ = try required(pack.assetPackId, "assetPackId")
+                _ = try required(pack.downloadPolicy, "downloadPolicy")
+                _ = try required(pack.version, "version")
+            }
+        }
+        try Self.checkSizesAddUp(packs, tags)
+        try checkTotalsInRange()
+    }
+
+    /// The manifest's top-level members as read, each nil until seen. Reading them and requiring them are two steps:
+    /// the document may hold its members in any order, and a missing one is reported after all were read, in the
+    /// order `init(reading:)` requires them.
+    private struct Members {
         var version: Int?
         var bundle: String?
         var profile: String?
@@ -111,11 +143,21 @@ extension BuildManifest {
         var packs: [Pack]?
         var format = PackFormat.odr
         var backgroundAssets: BackgroundAssets?
-        try reader.object("the manifest") { reader, key in
+
+        init(reading reader: inout JSONReader, keepingSources: Bool) throws {
+            try reader.object("the manifest") { reader, key in
+                try read(key, from: &reader, keepingSources: keepingSources)
+            }
+        }
+
+        /// One member's value; a member this reader does not know is skipped.
+        private mutating func read(_ key: String, from reader: inout JSONReader, keepingSources: Bool) throws {
             switch key {
             case "schemaVersion":
                 let number = try reader.integer("schemaVersion")
-                guard number == Int64(Self.schemaVersion) else { throw SchemaMismatch(version: Int(clamping: number)) }
+                guard number == Int64(BuildManifest.schemaVersion) else {
+                    throw SchemaMismatch(version: Int(clamping: number))
+                }
                 version = Int(number)
             case "format":
                 let text = try reader.string("format")
@@ -126,31 +168,11 @@ extension BuildManifest {
             case "backgroundAssets": backgroundAssets = try BackgroundAssets(&reader)
             case "bundleId": bundle = try reader.string("bundleId")
             case "profile": profile = try reader.string("profile")
-            case "limits":
-                var values: [LimitProfile.Key: Int64?] = [:]
-                try reader.object("limits") { reader, name in
-                    guard let limit = LimitProfile.Key(rawValue: name) else { return try reader.skip() }
-                    values[limit] = reader.isNull() ? .some(nil) : try reader.count("limit '\(name)'")
-                }
-                for key in LimitProfile.Key.allCases where values[key] == nil {
-                    throw JSONReader.Failure.shape("missing 'limits.\(key.rawValue)'")
-                }
-                limits = values
+            case "limits": limits = try Self.limits(&reader)
             case "initialInstallTags": initial = try reader.strings("initialInstallTags")
             case "prefetchOrder": prefetch = try reader.strings("prefetchOrder")
-            case "appBundle" where reader.isNull():
-                appBundle = .some(nil)
-            case "appBundle":
-                var files: Int64?
-                var size: Int64?
-                try reader.object("appBundle") { reader, name in
-                    switch name {
-                    case "files": files = try reader.count("appBundle.files")
-                    case "size": size = try reader.count("appBundle.size")
-                    default: try reader.skip()
-                    }
-                }
-                appBundle = (try required(files, "appBundle.files"), try required(size, "appBundle.size"))
+            case "appBundle" where reader.isNull(): appBundle = .some(nil)
+            case "appBundle": appBundle = try Self.appBundle(&reader)
             case "totals": totals = try Totals(&reader)
             case "tags":
                 var list: [Tag] = []
@@ -163,36 +185,41 @@ extension BuildManifest {
             default: try reader.skip()
             }
         }
-        guard reader.peek() == nil else { throw JSONReader.Failure.syntax(reader.position) }
-        guard let version else { throw JSONReader.Failure.shape("it has no schemaVersion") }
-        schemaVersion = version
-        self.format = format
-        bundleId = try required(bundle, "bundleId")
-        self.profile = try required(profile, "profile")
-        let limitValues = try required(limits, "limits")
-        self.limits = LimitProfile.Key.allCases.map { ($0, limitValues[$0] ?? nil) }
-        initialInstallTags = try required(initial, "initialInstallTags")
-        prefetchOrder = try required(prefetch, "prefetchOrder")
-        let counted = try required(appBundle, "appBundle")
-        appBundleFiles = counted?.files ?? 0
-        appBundleSize = counted?.size ?? 0
-        countsAppBundle = counted != nil
-        self.totals = try required(totals, "totals")
-        self.tags = try required(tags, "tags")
-        self.packs = try required(packs, "packs")
-        if format == .backgroundAssets {
-            self.backgroundAssets = try required(backgroundAssets, "backgroundAssets")
-            for pack in self.packs {
-                _ = try required(pack.assetPackId, "assetPackId")
-                _ = try required(pack.downloadPolicy, "downloadPolicy")
-                _ = try required(pack.version, "version")
+
+        /// `limits`: every limit a profile has, each a count or `null` (the profile lacks it); unknown ones skipped.
+        private static func limits(_ reader: inout JSONReader) throws -> [LimitProfile.Key: Int64?] {
+            var values: [LimitProfile.Key: Int64?] = [:]
+            try reader.object("limits") { reader, name in
+                guard let limit = LimitProfile.Key(rawValue: name) else { return try reader.skip() }
+                values[limit] = reader.isNull() ? .some(nil) : try reader.count("limit '\(name)'")
             }
+            for key in LimitProfile.Key.allCases where values[key] == nil {
+                throw JSONReader.Failure.shape("missing 'limits.\(key.rawValue)'")
+            }
+            return values
         }
-        try Self.checkSizesAddUp(self.packs, self.tags)
+
+        /// `appBundle` when it is not `null`: its file count and size, both required.
+        private static func appBundle(_ reader: inout JSONReader) throws -> (files: Int64, size: Int64) {
+            var files: Int64?
+            var size: Int64?
+            try reader.object("appBundle") { reader, name in
+                switch name {
+                case "files": files = try reader.count("appBundle.files")
+                case "size": size = try reader.count("appBundle.size")
+                default: try reader.skip()
+                }
+            }
+            return (try required(files, "appBundle.files"), try required(size, "appBundle.size"))
+        }
+    }
+
+    /// The totals and the app bundle's size stay below `maximumTotal`, as `checkSizesAddUp` keeps the sums.
+    private func checkTotalsInRange() throws {
         for (value, what) in [
-            (self.totals.size, "totals.size"), (self.totals.archiveSize ?? 0, "totals.archiveSize"),
-            (self.totals.initialInstallSize, "totals.initialInstallSize"),
-            (self.totals.initialPrefetchSize, "totals.initialPrefetchSize"), (appBundleSize, "appBundle.size"),
+            (totals.size, "totals.size"), (totals.archiveSize ?? 0, "totals.archiveSize"),
+            (totals.initialInstallSize, "totals.initialInstallSize"),
+            (totals.initialPrefetchSize, "totals.initialPrefetchSize"), (appBundleSize, "appBundle.size"),
         ]
         where value > Self.maximumTotal {
             throw JSONReader.Failure.shape("\(what) is more than \(Self.maximumTotal) bytes")

@@ -135,7 +135,7 @@ extension BuildManifest {
                 id: pack.id,
                 file: backgroundAssets
                     ? BackgroundAssetsLayout.archivePath(of: pack.assetPackID)
-                    : AppleManifests.packsFolder + "/" + pack.fileName,
+                    : AppleManifests.packsFolder.slashJoined(pack.fileName),
                 tags: pack.tags,
                 category: pack.category, priority: pack.priority, size: pack.size,
                 archiveSize: facts?.archiveSize, archiveSha256: facts?.archiveSha256, contentHash: facts?.contentHash,

@@ -159,7 +159,7 @@ package enum AppleManifests {
         assetPackManifest(
             manifest.packs.map { pack in
                 PackFacts(
-                    id: pack.id, fileName: (pack.file as NSString).lastPathComponent,
+                    id: pack.id, fileName: pack.file.splitAtLastSlash().map { String($0.name) } ?? pack.file,
                     uncompressedSize: [
                         pack.size,
                         Int64(infoPlist(id: pack.id, tags: pack.tags, priority: pack.priority).binaryData().count),

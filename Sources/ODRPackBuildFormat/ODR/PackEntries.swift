@@ -27,65 +27,90 @@ package struct PackEntries: RandomAccessCollection {
         self.known = known
         self.rootPath = rootPath
         self.infoPlist = infoPlist
-        var order: [UInt32] = []
-        var folders: [String] = []
-        var openFolders: [Substring] = []
-        /// The bytes before the last file's last slash, and whether it had one: the folder open now.
-        var openBytes: [UInt8] = []
-        var openIsFolder = false
-        var infoAdded = false
-        let info = Array(PackEntry.infoPlistName.utf8)
-        func append(_ value: UInt32, name: UnsafeRawBufferPointer) {
-            if !infoAdded && info.withUnsafeBytes({ $0.precedesByCodePoint(name) }) {
-                order.append(Self.infoMark)
-                infoAdded = true
+        var ordering = Ordering(capacity: files.count + Self.folderCount(of: files) + 1)
+        for (index, file) in files.enumerated() {
+            file.withPath { path in
+                ordering.enterFolder(of: path)
+                ordering.append(UInt32(index), name: path)
             }
-            order.append(value)
         }
-        // One pass for the count: the entries are allocated once at their size.
-        var folderCount = 0
+        (order, folders) = ordering.finish()
+    }
+
+    /// How many folder entries the files make at most (each change of folder counts its depth): a first pass, so that
+    /// the entries are allocated once at their size.
+    private static func folderCount(of files: PackFiles) -> Int {
+        var count = 0
         var last: [UInt8] = []
         for file in files {
             file.withPath { path in
                 let folder = UnsafeRawBufferPointer(rebasing: path[..<(path.lastIndex(of: UInt8(ascii: "/")) ?? 0)])
                 if !last.withUnsafeBytes({ $0.hasSameBytes(as: folder) }) {
-                    folderCount += folder.reduce(into: 1) { if $1 == UInt8(ascii: "/") { $0 += 1 } }
+                    count += folder.reduce(into: 1) { if $1 == UInt8(ascii: "/") { $0 += 1 } }
                     last = Array(folder)
                 }
             }
         }
-        order.reserveCapacity(files.count + folderCount + 1)
-        for (index, file) in files.enumerated() {
-            file.withPath { path in
-                let slash = path.lastIndex(of: UInt8(ascii: "/"))
-                let folder = UnsafeRawBufferPointer(rebasing: path[..<(slash ?? 0)])
-                // Files of one folder come together: only a change of folder compares its components.
-                if (slash != nil) != openIsFolder || !openBytes.withUnsafeBytes({ $0.hasSameBytes(as: folder) }) {
-                    let name = String(decoding: folder, as: UTF8.self)
-                    let parts = slash == nil ? [] : name.slashSeparated(omittingEmptySubsequences: false)
-                    var common = 0
-                    while common < Swift.min(parts.count, openFolders.count)
-                        && parts[common].utf8.elementsEqual(openFolders[common].utf8)
-                    { common += 1 }
-                    openFolders.removeSubrange(common...)
-                    for depth in common..<parts.count {
-                        openFolders.append(parts[depth])
-                        let folderName = openFolders.joined(separator: "/") + "/"
-                        var bytes = folderName
-                        bytes.withUTF8 {
-                            append(Self.folderMark | UInt32(folders.count), name: UnsafeRawBufferPointer($0))
-                        }
-                        folders.append(folderName)
-                    }
-                    openBytes = Array(folder)
-                    openIsFolder = slash != nil
-                }
-                append(UInt32(index), name: path)
+        return count
+    }
+
+    /// The entry order as the files come in path order: each file's folder entries (those not open yet) before it,
+    /// and Info.plist where its name falls. Kept apart from `init` because it carries the walk's state: the folders
+    /// open now, as names and as the bytes of the last file's folder.
+    private struct Ordering {
+        private(set) var order: [UInt32] = []
+        private(set) var folders: [String] = []
+        private var openFolders: [Substring] = []
+        /// The bytes before the last file's last slash, and whether it had one: the folder open now.
+        private var openBytes: [UInt8] = []
+        private var openIsFolder = false
+        private var infoAdded = false
+        private let info = Array(PackEntry.infoPlistName.utf8)
+
+        init(capacity: Int) { order.reserveCapacity(capacity) }
+
+        /// Appends an entry named `name`, after Info.plist when that name comes first.
+        mutating func append(_ value: UInt32, name: UnsafeRawBufferPointer) {
+            if !infoAdded && info.withUnsafeBytes({ $0.precedesByCodePoint(name) }) {
+                order.append(PackEntries.infoMark)
+                infoAdded = true
             }
+            order.append(value)
         }
-        if !infoAdded { order.append(Self.infoMark) }
-        self.order = order
-        self.folders = folders
+
+        /// Opens the folders of the file at `path` that are not open yet, each an entry ("a/", "a/b/").
+        mutating func enterFolder(of path: UnsafeRawBufferPointer) {
+            let slash = path.lastIndex(of: UInt8(ascii: "/"))
+            let folder = UnsafeRawBufferPointer(rebasing: path[..<(slash ?? 0)])
+            // Files of one folder come together: only a change of folder compares its components.
+            guard (slash != nil) != openIsFolder || !openBytes.withUnsafeBytes({ $0.hasSameBytes(as: folder) }) else {
+                return
+            }
+            let name = String(decoding: folder, as: UTF8.self)
+            let parts = slash == nil ? [] : name.slashSeparated(omittingEmptySubsequences: false)
+            var common = 0
+            while common < Swift.min(parts.count, openFolders.count)
+                && parts[common].utf8.elementsEqual(openFolders[common].utf8)
+            { common += 1 }
+            openFolders.removeSubrange(common...)
+            for depth in common..<parts.count {
+                openFolders.append(parts[depth])
+                let folderName = openFolders.joined(separator: "/") + "/"
+                var bytes = folderName
+                bytes.withUTF8 {
+                    append(PackEntries.folderMark | UInt32(folders.count), name: UnsafeRawBufferPointer($0))
+                }
+                folders.append(folderName)
+            }
+            openBytes = Array(folder)
+            openIsFolder = slash != nil
+        }
+
+        /// The order, with Info.plist last when no name came after it, and the folder entries' names.
+        mutating func finish() -> (order: [UInt32], folders: [String]) {
+            if !infoAdded { order.append(PackEntries.infoMark) }
+            return (order, folders)
+        }
     }
 
     package var startIndex: Int { 0 }

@@ -115,8 +115,12 @@ package struct PackEntry {
             self.relative = relative
         }
 
-        /// The file's path, made when it is opened.
-        package var path: String { folder + "/" + relative }
+        /// The file's path as text, made when it is opened: one join per file of a pack, where a `FilePath` made from
+        /// the two would cost a second allocation (docs/architecture.md#paths).
+        package var path: String { folder.slashJoined(relative) }
+
+        /// The file's path for the calls that open it.
+        package var file: FilePath { FilePath(path) }
     }
 
     package let name: String
@@ -151,7 +155,7 @@ package struct PackEntry {
     }
 
     /// Everything in a folder (a signed pack), in archive order. Only folders and regular files may be there.
-    package static func entries(ofFolder root: String) throws -> [PackEntry] {
+    package static func entries(ofFolder root: FilePath) throws -> [PackEntry] {
         try FolderWalk.entries(under: root, slashedFolders: true).map { entry in
             switch entry.status.kind {
             case .directory: return PackEntry(name: entry.path + "/", content: .folder)
@@ -159,11 +163,11 @@ package struct PackEntry {
                 return PackEntry(
                     name: entry.path,
                     content: .file(
-                        location: Location(folder: root, relative: entry.path), size: entry.status.stamp.size,
+                        location: Location(folder: root.string, relative: entry.path), size: entry.status.stamp.size,
                         stamp: nil, known: nil))
             case .symbolicLink, .other:
                 throw ODRPackError.unbuildable(
-                    "'\(root)/\(entry.path)' is neither a file nor a folder: a pack holds only those")
+                    "'\(root.joined(entry.path).text)' is neither a file nor a folder: a pack holds only those")
             }
         }
     }

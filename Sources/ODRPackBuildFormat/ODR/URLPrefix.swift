@@ -1,4 +1,5 @@
 import Foundation
+import ODRPackPlatform
 
 /// `--url-prefix`: where the packs will be served from (docs/build-output.md; docs/background-assets.md for
 /// self-hosted Background Assets). Pure, so both formats and every front end check it the same way.
@@ -68,6 +69,6 @@ package enum URLPrefix {
 
     /// The URL of a pack file: the prefix, one "/" unless it ends with one, then the percent-encoded name.
     package static func join(_ prefix: String, _ encodedName: String) -> String {
-        prefix.hasSuffix("/") ? prefix + encodedName : prefix + "/" + encodedName
+        prefix.hasSuffix("/") ? prefix + encodedName : prefix.slashJoined(encodedName)
     }
 }

@@ -10,7 +10,7 @@ package final class AssetPackZipWriter {
     static let inMemoryDeflateLimit = 1 << 20
 
     private let descriptor: Int32
-    private let path: String
+    private let path: FilePath
     private let dosTime: UInt16
     private let dosDate: UInt16
     private let deflater: Deflater?
@@ -38,13 +38,14 @@ package final class AssetPackZipWriter {
     ///   - centralMemoryLimit: the bytes of central records held before they spill (a test's small one).
     ///   - makeSpill: makes the file the records spill to (a test's full one); by default unnamed, beside `path`.
     package init(
-        descriptor: Int32, path: String, entryTime: Int64, level: Int?,
+        descriptor: Int32, path: FilePath, entryTime: Int64, level: Int?,
         centralMemoryLimit: Int = AssetPackZipWriter.centralMemoryLimit, makeSpill: (() throws -> SpillFile)? = nil
     ) throws {
         self.descriptor = descriptor
         self.path = path
         self.centralMemoryLimit = centralMemoryLimit
-        self.makeSpill = makeSpill ?? { try SpillFile(beside: path) }
+        // SpillFile takes text for now (it is the performance work's to move): the archive's path is UTF-8 there.
+        self.makeSpill = makeSpill ?? { try SpillFile(beside: path.string) }
         (dosTime, dosDate) = ZipFormat.dosDateTime(entryTime)
         deflater = try level.map { try Deflater(level: $0) }
         pending.reserveCapacity(pendingCapacity)
@@ -139,15 +140,41 @@ package final class AssetPackZipWriter {
         }
         try Self.checkName(name)
         // The compressed size is known only at the end: write a header to reserve its place, stream the data,
-        // write the header again with the size, then hash the region in order. The reserved header has the zip64
-        // field when zlib's bound on the compressed size could need it; when the real sizes do not, the data moves
-        // back over the field (only for compressible entries within ~0.02% below 4 GiB).
+        // write the header again with the size, then hash the region in order.
         try flush()
         let headerOffset = offset
+        let (compressedSize, reserved) = try writeDeflated(
+            name, size: size, crc: crc, deflater: deflater, alsoHashingInto: &content, body)
+        if compressedSize >= UInt64(size) {
+            // Deflating did not make it smaller: the entry is stored instead (docs/build-output.md), its bytes streamed
+            // again from `body` over what was written. Nothing of the entry is hashed yet.
+            if let failure = SystemCall.truncate(descriptor, to: Int64(headerOffset)) {
+                throw ODRPackError.systemCall("cannot write '\(path.text)'", failure)
+            }
+            offset = headerOffset
+            if content != nil { content = SHA256Hasher.paired() }
+            return try addArchived(
+                name, size: size, crc: crc, deflated: false, compressedSize: size, alsoHashingInto: &content, body)
+        }
+        try patchHeader(
+            name, size: size, crc: crc, compressedSize: compressedSize, at: headerOffset, reservedCount: reserved)
+        records.append(
+            ZipHeaders.Record(
+                name: Array(name.utf8), method: ZipFormat.deflated, crc: crc, compressedSize: compressedSize,
+                size: UInt64(size), offset: headerOffset, isFolder: false))
+        try hashRegion(from: headerOffset, to: offset)
+    }
+
+    /// Writes a placeholder local header (compressed size 0) and the entry's bytes from `body` deflated after it, none
+    /// of it hashed; returns the compressed size and the placeholder's length. The placeholder has the zip64 field when
+    /// zlib's bound on the compressed size could need it, so the data never has to move forward.
+    private func writeDeflated(
+        _ name: String, size: Int64, crc: UInt32, deflater: Deflater, alsoHashingInto content: inout SHA256Hasher?,
+        _ body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws -> (compressedSize: UInt64, reservedCount: UInt64) {
         let reserved = ZipFormat.needsZip64(size: UInt64(size), compressedSize: UInt64(compressBound(uLong(size))))
-        var header = localHeader(
+        let header = localHeader(
             name, method: ZipFormat.deflated, crc: crc, size: UInt64(size), compressedSize: 0, zip64: reserved)
-        let reservedCount = UInt64(header.count)
         try header.withUnsafeBytes { try writeAll($0, hashing: false) }
         var compressedSize: UInt64 = 0
         var read: Int64 = 0
@@ -164,33 +191,29 @@ package final class AssetPackZipWriter {
             try writeAll(out, hashing: false)
         }
         guard read == size else { throw sizeMismatch(name, expected: size, got: read) }
-        if compressedSize >= UInt64(size) {
-            // Deflating did not make it smaller: the entry is stored instead (docs/build-output.md), its bytes streamed
-            // again from `body` over what was written. Nothing of the entry is hashed yet.
-            if let failure = SystemCall.truncate(descriptor, to: Int64(headerOffset)) {
-                throw ODRPackError.systemCall("cannot write '\(path)'", failure)
-            }
-            offset = headerOffset
-            if content != nil { content = SHA256Hasher.paired() }
-            return try addArchived(
-                name, size: size, crc: crc, deflated: false, compressedSize: size, alsoHashingInto: &content, body)
-        }
+        return (compressedSize, UInt64(header.count))
+    }
+
+    /// Writes the real local header over the placeholder `writeDeflated` left at `headerOffset`. When the real sizes
+    /// need no zip64 field but the placeholder has one, the data moves back over it first (only for compressible
+    /// entries within ~0.02% below 4 GiB).
+    private func patchHeader(
+        _ name: String, size: Int64, crc: UInt32, compressedSize: UInt64, at headerOffset: UInt64,
+        reservedCount: UInt64
+    ) throws {
         let zip64 = ZipFormat.needsZip64(size: UInt64(size), compressedSize: compressedSize)
-        header = localHeader(
+        let header = localHeader(
             name, method: ZipFormat.deflated, crc: crc, size: UInt64(size), compressedSize: compressedSize, zip64: zip64
         )
-        if zip64 != reserved {
-            guard reserved else { throw ODRPackError.libraryFailed("'\(name)' deflated to more than zlib's bound") }
+        if UInt64(header.count) != reservedCount {
+            guard UInt64(header.count) < reservedCount else {
+                throw ODRPackError.libraryFailed("'\(name)' deflated to more than zlib's bound")
+            }
             try moveBack(
                 from: headerOffset + reservedCount, to: headerOffset + UInt64(header.count), count: compressedSize)
         }
         let failure = header.withUnsafeBytes { SystemCall.writeAll(descriptor, $0, at: Int64(headerOffset)) }
-        guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
-        records.append(
-            ZipHeaders.Record(
-                name: Array(name.utf8), method: ZipFormat.deflated, crc: crc, compressedSize: compressedSize,
-                size: UInt64(size), offset: headerOffset, isFolder: false))
-        try hashRegion(from: headerOffset, to: offset)
+        guard failure == 0 else { throw ODRPackError.system("cannot write '\(path.text)'", failure) }
     }
 
     /// Moves the last `count` bytes of the file from `from` back to `to` (an earlier offset), then ends the file there.
@@ -205,11 +228,11 @@ package final class AssetPackZipWriter {
             guard piece > 0 else { throw readBackFailure(piece) }
             let failure = SystemCall.writeAll(
                 descriptor, UnsafeRawBufferPointer(rebasing: buffer[..<piece]), at: Int64(to + done))
-            guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
+            guard failure == 0 else { throw ODRPackError.system("cannot write '\(path.text)'", failure) }
             done += UInt64(piece)
         }
         if let failure = SystemCall.truncate(descriptor, to: Int64(to + count)) {
-            throw ODRPackError.systemCall("cannot write '\(path)'", failure)
+            throw ODRPackError.systemCall("cannot write '\(path.text)'", failure)
         }
         offset = to + count
     }
@@ -363,7 +386,7 @@ package final class AssetPackZipWriter {
             failure = SystemCall.writeAll(descriptor, bytes)
             if hashing { Self.hash(bytes, into: &hasher, and: &content) }
         }
-        guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
+        guard failure == 0 else { throw ODRPackError.system("cannot write '\(path.text)'", failure) }
         offset += UInt64(bytes.count)
         // Linux starts writing dirty pages only at 10% of memory; asking every 16 MB keeps the disk busy while the CPU
         // works, so the build's final wait for stable storage (docs/build-output.md, Durable) is short.
@@ -403,8 +426,8 @@ package final class AssetPackZipWriter {
     /// A read of what this writer wrote that came back short (0: someone truncated the file) or failed (-1).
     private func readBackFailure(_ result: Int) -> ODRPackError {
         result == 0
-            ? .fileChanged("'\(path)' became shorter while it was being written: run the build again")
-            : .system("cannot read back '\(path)'")
+            ? .fileChanged("'\(path.text)' became shorter while it was being written: run the build again")
+            : .system("cannot read back '\(path.text)'")
     }
 
     private func sizeMismatch(_ name: String, expected: Int64, got: Int64) -> ODRPackError {

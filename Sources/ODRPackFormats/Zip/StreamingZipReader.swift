@@ -40,7 +40,6 @@ package final class StreamingZipReader {
     }
 
     private let descriptor: Int32
-    private let path: String
     private let buffer: UnsafeMutableRawBufferPointer
     private var bufferStart = 0
     private var bufferEnd = 0
@@ -58,12 +57,11 @@ package final class StreamingZipReader {
     private var wholeInflater: WholeInflater?
 
     /// - Parameter hashing: also hash the file's raw bytes on the way, so `digestToEnd` needs no second read.
-    package init(path: String, hashing: Bool = false) throws {
+    package init(path: FilePath, hashing: Bool = false) throws {
         switch SystemCall.openForReading(path) {
         case .success(let opened): descriptor = opened
         case .failure(let error): throw FormatError(description: "cannot open: \(error.reason)")
         }
-        self.path = path
         buffer = .allocate(byteCount: 1 << 20, alignment: 16)
         if hashing { hasher = SHA256Hasher.paired() }
     }
@@ -225,53 +223,68 @@ package final class StreamingZipReader {
         while try current != nil || peekSignature() == ZipFormat.localHeaderSignature { _ = try nextEntry() }
         let start = position
         var entries: [CentralEntry] = []
-        while try peekSignature() == ZipFormat.centralHeaderSignature {
-            let header = try take(ZipFormat.centralHeaderSize)
-            let nameLength = Int(header.little(28, as: UInt16.self))
-            let extraLength = Int(header.little(30, as: UInt16.self))
-            let commentLength = Int(header.little(32, as: UInt16.self))
-            let name = String(decoding: try take(nameLength), as: UTF8.self)
-            let extra = try take(extraLength)
-            _ = try take(commentLength)
-            var entry = CentralEntry(
-                name: name, versionMadeBy: header.little(4), flags: header.little(8), method: header.little(10),
-                crc: header.little(16), compressedSize: UInt64(header.little(20, as: UInt32.self)),
-                size: UInt64(header.little(24, as: UInt32.self)), externalAttributes: header.little(38),
-                offset: UInt64(header.little(42, as: UInt32.self)), extraIDs: [])
-            try extra.withUnsafeBytes { extra in
-                try ZipFormat.forEachExtraField(extra) { id, field in
-                    entry.extraIDs.append(id)
-                    guard id == ZipFormat.zip64ExtraID else { return }
-                    try ZipFormat.resolveCentralZip64(
-                        field, name: name, size: &entry.size, compressedSize: &entry.compressedSize,
-                        offset: &entry.offset)
-                }
-            }
-            entries.append(entry)
-        }
+        while try peekSignature() == ZipFormat.centralHeaderSignature { entries.append(try centralEntry()) }
         let directorySize = position - start
-        var recordedOffset: UInt64?
-        if try peekSignature() == ZipFormat.zip64EndSignature {
-            let record = try take(56)
-            recordedOffset = record.little(48)
-            let onDisk: UInt64 = record.little(24)
-            let total: UInt64 = record.little(32)
-            let recordedSize: UInt64 = record.little(40)
-            guard onDisk == UInt64(entries.count), total == UInt64(entries.count), recordedSize == UInt64(directorySize)
-            else {
-                throw FormatError(
-                    description:
-                        """
-                        the zip64 end record says \(total) entries (\(onDisk) on this disk) in \(recordedSize) bytes; \
-                        the central directory has \(entries.count) in \(directorySize)
-                        """
-                )
+        let recordedOffset = try zip64EndRecord(entries: entries.count, directorySize: directorySize)
+        try endRecord(entries: entries.count, start: start, directorySize: directorySize, zip64Offset: recordedOffset)
+        return entries
+    }
+
+    /// One central header at the reading position, its zip64 field applied: the directory's loop body, apart so
+    /// that the records after the loop read as the checks they are.
+    private func centralEntry() throws -> CentralEntry {
+        let header = try take(ZipFormat.centralHeaderSize)
+        let nameLength = Int(header.little(28, as: UInt16.self))
+        let extraLength = Int(header.little(30, as: UInt16.self))
+        let commentLength = Int(header.little(32, as: UInt16.self))
+        let name = String(decoding: try take(nameLength), as: UTF8.self)
+        let extra = try take(extraLength)
+        _ = try take(commentLength)
+        var entry = CentralEntry(
+            name: name, versionMadeBy: header.little(4), flags: header.little(8), method: header.little(10),
+            crc: header.little(16), compressedSize: UInt64(header.little(20, as: UInt32.self)),
+            size: UInt64(header.little(24, as: UInt32.self)), externalAttributes: header.little(38),
+            offset: UInt64(header.little(42, as: UInt32.self)), extraIDs: [])
+        try extra.withUnsafeBytes { extra in
+            try ZipFormat.forEachExtraField(extra) { id, field in
+                entry.extraIDs.append(id)
+                guard id == ZipFormat.zip64ExtraID else { return }
+                try ZipFormat.resolveCentralZip64(
+                    field, name: name, size: &entry.size, compressedSize: &entry.compressedSize,
+                    offset: &entry.offset)
             }
-            guard try peekSignature() == ZipFormat.zip64LocatorSignature else {
-                throw FormatError(description: "the zip64 end record has no locator")
-            }
-            _ = try take(20)
         }
+        return entry
+    }
+
+    /// The zip64 end record and its locator, when the directory is followed by one: checks that it counts `entries`
+    /// in `directorySize` bytes, and returns the directory offset it records (nil without one), which then overrides
+    /// the 32-bit one of the end record.
+    private func zip64EndRecord(entries: Int, directorySize: UInt64) throws -> UInt64? {
+        guard try peekSignature() == ZipFormat.zip64EndSignature else { return nil }
+        let record = try take(56)
+        let onDisk: UInt64 = record.little(24)
+        let total: UInt64 = record.little(32)
+        let recordedSize: UInt64 = record.little(40)
+        guard onDisk == UInt64(entries), total == UInt64(entries), recordedSize == UInt64(directorySize) else {
+            throw FormatError(
+                description:
+                    """
+                    the zip64 end record says \(total) entries (\(onDisk) on this disk) in \(recordedSize) bytes; \
+                    the central directory has \(entries) in \(directorySize)
+                    """
+            )
+        }
+        guard try peekSignature() == ZipFormat.zip64LocatorSignature else {
+            throw FormatError(description: "the zip64 end record has no locator")
+        }
+        _ = try take(20)
+        return record.little(48)
+    }
+
+    /// The end-of-central-directory record: it must follow the directory and point at it (`start`), with its
+    /// `entries` and size (each capped at what its 16 or 32 bits hold).
+    private func endRecord(entries: Int, start: UInt64, directorySize: UInt64, zip64Offset: UInt64?) throws {
         guard try peekSignature() == ZipFormat.endOfCentralDirectorySignature else {
             throw FormatError(
                 description: "no end-of-central-directory record after the central directory (offset \(position))")
@@ -279,19 +292,18 @@ package final class StreamingZipReader {
         let end = try take(22)
         let count = UInt64(end.little(10, as: UInt16.self))
         let size = UInt64(end.little(12, as: UInt32.self))
-        let offset = recordedOffset ?? UInt64(end.little(16, as: UInt32.self))
-        guard count == UInt64(min(entries.count, 0xFFFF)), offset == start,
+        let offset = zip64Offset ?? UInt64(end.little(16, as: UInt32.self))
+        guard count == UInt64(min(entries, 0xFFFF)), offset == start,
             size == min(directorySize, UInt64(ZipFormat.overflow32)) || size == UInt64(ZipFormat.overflow32)
         else {
             throw FormatError(
                 description:
                     """
                     the end record says \(count) entries at offset \(offset); the central directory has \
-                    \(entries.count) at \(start)
+                    \(entries) at \(start)
                     """
             )
         }
-        return entries
     }
 
     // MARK: Bytes

@@ -12,7 +12,7 @@ import Testing
         let reader = TestSystem.openFIFOForReading(fifo)
         #expect(reader >= 0)
         defer { SystemCall.closeFile(reader) }
-        try AtomicFile.write(Data("through the pipe".utf8), to: fifo)
+        try AtomicFile.write(Data("through the pipe".utf8), to: FilePath(fifo))
         #expect(String(decoding: TestSystem.readAvailable(reader, count: 64), as: UTF8.self) == "through the pipe")
         #expect(TestSystem.isFIFO(fifo))
     }
@@ -21,7 +21,7 @@ import Testing
         let project = try TemporaryProject()
         try project.file("real/report.html", "old")
         try project.symlink("link.html", to: "real/report.html")
-        try AtomicFile.write(Data("new".utf8), to: project.path("link.html"))
+        try AtomicFile.write(Data("new".utf8), to: FilePath(project.path("link.html")))
         #expect(try String(contentsOfFile: project.path("real/report.html"), encoding: .utf8) == "new")
         #expect(
             try FileManager.default.destinationOfSymbolicLink(atPath: project.path("link.html")) == "real/report.html")
@@ -31,7 +31,9 @@ import Testing
     @Test func aFolderIsAFailureNotReplaced() throws {
         let project = try TemporaryProject()
         try project.folder("out.html")
-        #expect(throws: ODRPackError.self) { try AtomicFile.write(Data("x".utf8), to: project.path("out.html")) }
+        #expect(throws: ODRPackError.self) {
+            try AtomicFile.write(Data("x".utf8), to: FilePath(project.path("out.html")))
+        }
         var isFolder: ObjCBool = false
         #expect(
             FileManager.default.fileExists(atPath: project.path("out.html"), isDirectory: &isFolder)

@@ -18,7 +18,7 @@ import Testing
 
     @Test func foldersComeFirstThenSiblingsInCodePointOrder() throws {
         let project = try project()
-        let walked = try FolderWalk.entries(under: project.path(""))
+        let walked = try FolderWalk.entries(under: FilePath(project.path("")))
         #expect(walked.map(\.path) == [".hidden", ".hidden/y", "a", "a/x", "a-", "a.txt", "l"])
         #expect(walked.first { $0.path == "l" }?.status.kind == .symbolicLink)
     }
@@ -26,20 +26,20 @@ import Testing
     /// "-" (2D) and "." (2E) come before "/" (2F): in a zip's order the folder "a" follows "a-" and "a.txt".
     @Test func slashedFoldersFollowTheirNamesPrefixedSiblings() throws {
         let project = try project()
-        let walked = try FolderWalk.entries(under: project.path(""), slashedFolders: true)
+        let walked = try FolderWalk.entries(under: FilePath(project.path("")), slashedFolders: true)
         #expect(walked.map(\.path) == [".hidden", ".hidden/y", "a-", "a.txt", "a", "a/x", "l"])
     }
 
     @Test func skippedNamesAndUnenteredFoldersLeaveOutWhatTheyHold() throws {
         let project = try project()
         let walked = try FolderWalk.entries(
-            under: project.path(""), skipping: { $0.hasPrefix(".") }, entering: { $0.name != "a" })
+            under: FilePath(project.path("")), skipping: { $0.hasPrefix(".") }, entering: { $0.name != "a" })
         #expect(walked.map(\.path) == ["a", "a-", "a.txt", "l"])
     }
 
     @Test func aFolderThatCannotBeListedIsAnError() throws {
         let project = try TemporaryProject()
-        #expect(throws: ODRPackError.self) { try FolderWalk.entries(under: project.path("missing")) }
+        #expect(throws: ODRPackError.self) { try FolderWalk.entries(under: FilePath(project.path("missing"))) }
     }
 
     /// The walk that visits as it goes (what an IPA zips from) gives a zip's order: every path's bytes in order, a
@@ -59,10 +59,10 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: project.path("a/l"), withDestinationPath: "x")
         let root = project.path("")
         var visited: [FolderWalk.Entry] = []
-        try FolderWalk.walk(under: root, slashedFolders: true) { visited.append($0) }
+        try FolderWalk.walk(under: FilePath(root), slashedFolders: true) { visited.append($0) }
         // The paths' bytes, folders with a final "/", sorted by their bytes: the order a zip lists them in.
         let expected = try FileManager.default.subpathsOfDirectory(atPath: root).map { path -> [UInt8] in
-            let isFolder = SystemCall.status(root + "/" + path, followingLinks: false)?.kind == .directory
+            let isFolder = SystemCall.status(FilePath(root).joined(path), followingLinks: false)?.kind == .directory
             return Array(path.utf8) + (isFolder ? [UInt8(ascii: "/")] : [])
         }.sorted { $0.lexicographicallyPrecedes($1) }
         let walked = visited.map { Array($0.path.utf8) + ($0.status.kind == .directory ? [UInt8(ascii: "/")] : []) }
@@ -70,7 +70,7 @@ import Testing
         #expect(walked.count == 28)
         #expect(walked.contains(Array(composed.utf8) + [0x2F]) && walked.contains(Array(decomposed.utf8) + [0x2F]))
         // The whole list is the walk's order.
-        let listed = try FolderWalk.entries(under: root, slashedFolders: true)
+        let listed = try FolderWalk.entries(under: FilePath(root), slashedFolders: true)
         #expect(listed.map { Array($0.path.utf8) } == visited.map { Array($0.path.utf8) })
     }
 
@@ -78,7 +78,7 @@ import Testing
         let project = try project()
         var visited: [String] = []
         #expect(throws: ODRPackError.usage("stop")) {
-            try FolderWalk.walk(under: project.path("")) { entry in
+            try FolderWalk.walk(under: FilePath(project.path(""))) { entry in
                 visited.append(entry.path)
                 if entry.path == "a" { throw ODRPackError.usage("stop") }
             }

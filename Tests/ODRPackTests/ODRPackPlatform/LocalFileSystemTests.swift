@@ -12,7 +12,7 @@ import Testing
         let text = String(repeating: "0123456789abcdef", count: 20_000)
         let writer = Thread { TestSystem.send(text, throughFIFO: fifo) }
         writer.start()
-        guard case .success(let bytes) = LocalFileSystem().contents(of: fifo) else {
+        guard case .success(let bytes) = LocalFileSystem().contents(of: FilePath(fifo)) else {
             Issue.record("the pipe could not be read")
             return
         }
@@ -22,10 +22,12 @@ import Testing
     @Test func contentsOfAFileAndOfAFolder() throws {
         let project = try TemporaryProject()
         try project.file("a.json", "{}")
-        #expect(try LocalFileSystem().contents(of: project.path("a.json")).get() == Array("{}".utf8))
+        #expect(try LocalFileSystem().contents(of: FilePath(project.path("a.json"))).get() == Array("{}".utf8))
         try project.file("empty", "")
-        #expect(try LocalFileSystem().contents(of: project.path("empty")).get() == [])
-        #expect(throws: SystemError(EISDIR)) { try LocalFileSystem().contents(of: project.root.path).get() }
-        #expect(throws: SystemError(ENOENT)) { try LocalFileSystem().contents(of: project.path("missing")).get() }
+        #expect(try LocalFileSystem().contents(of: FilePath(project.path("empty"))).get() == [])
+        #expect(throws: SystemError(EISDIR)) { try LocalFileSystem().contents(of: FilePath(project.root.path)).get() }
+        #expect(throws: SystemError(ENOENT)) {
+            try LocalFileSystem().contents(of: FilePath(project.path("missing"))).get()
+        }
     }
 }

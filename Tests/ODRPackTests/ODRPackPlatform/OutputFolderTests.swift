@@ -14,13 +14,13 @@ import Testing
         ] {
             try project.file("out/" + name, name)
         }
-        try OutputFolder.removeTemporaries(in: project.path("out"), except: [TemporaryName.processPrefix])
+        try OutputFolder.removeTemporaries(in: FilePath(project.path("out")), except: [TemporaryName.processPrefix])
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: project.path("out")).sorted()
                 == [
                     TemporaryName.previousManifest, TemporaryName.processPrefix + "mine", "user.json",
                 ].sorted())
-        try OutputFolder.removeTemporaries(in: project.path("out"))
+        try OutputFolder.removeTemporaries(in: FilePath(project.path("out")))
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: project.path("out")).sorted()
                 == [

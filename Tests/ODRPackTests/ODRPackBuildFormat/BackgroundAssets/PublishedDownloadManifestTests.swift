@@ -3,6 +3,7 @@ import Testing
 
 @testable import ODRPackBuildFormat
 @testable import ODRPackFormats
+@testable import ODRPackPlatform
 
 /// `--published FILE` (docs/background-assets.md): every entry has id, url, version and downloadSize, else the file is
 /// refused (exit 2) rather than read as a download size of 0.
@@ -36,7 +37,7 @@ import Testing
         let project = try TemporaryProject()
         try project.file("live.json", #"{"assetPacks": [{"id": "a-1", "url": "https://x/a", "version": 3}]}"#)
         #expect {
-            try PublishedDownloadManifest.load(project.path("live.json"))
+            try PublishedDownloadManifest.load(FilePath(project.path("live.json")))
         } throws: { error in
             "\(error)".contains("downloadSize")
         }

@@ -5,6 +5,7 @@ import Testing
 @testable import ODRPackCore
 @testable import ODRPackFormats
 @testable import ODRPackFuzzing
+@testable import ODRPackPlatform
 
 /// odrpack-manifest.json: what build writes, diff, verify and thin read back exactly, and nothing malformed passes.
 @Suite struct BuildManifestTests {
@@ -293,7 +294,7 @@ import Testing
         FileManager.default.createFile(atPath: path, contents: Data(bytes))
         let fromMemory = try bytes.withUnsafeBufferPointer { try BuildManifest(json: $0) }
         for chunkSize in [1, 2, 7, 64, 1 << 20] {
-            #expect(try BuildManifest.load(folder, chunkSize: chunkSize).manifest == fromMemory)
+            #expect(try BuildManifest.load(FilePath(folder), chunkSize: chunkSize).manifest == fromMemory)
         }
     }
 
@@ -317,10 +318,27 @@ import Testing
             }
             for chunkSize in [1, 3] {
                 var got = "read"
-                do { _ = try BuildManifest.load(path, chunkSize: chunkSize) } catch { got = "\(error)" }
+                do { _ = try BuildManifest.load(FilePath(path), chunkSize: chunkSize) } catch { got = "\(error)" }
                 #expect(got == expected, "cut at \(end), chunks of \(chunkSize)")
             }
         }
+    }
+
+    /// A build folder's manifest is in it; a manifest file's paths are relative to the folder that holds it.
+    @Test func theManifestIsFoundByFolderOrByFile() throws {
+        let project = try TemporaryProject()
+        try project.file("out/" + BuildManifest.fileName, "{}")
+        let folder = FilePath(project.path("out"))
+        let byFolder = try BuildManifest.location(of: folder)
+        #expect(byFolder.file == folder.joined(BuildManifest.fileName))
+        #expect(byFolder.folder == folder && byFolder.isFolder)
+        let byFile = try BuildManifest.location(of: folder.joined(BuildManifest.fileName))
+        #expect(byFile.file == folder.joined(BuildManifest.fileName))
+        #expect(byFile.folder == folder && !byFile.isFolder)
+        #expect(
+            throws: ODRPackError.unusableInput(
+                "'\(project.path("out/x"))' does not exist: pass a build folder or its \(BuildManifest.fileName)")
+        ) { try BuildManifest.location(of: folder.joined("x")) }
     }
 
     /// A manifest that cannot be read (here a folder in its place) is an exit-2 error naming the file and the reason.
@@ -331,7 +349,7 @@ import Testing
             atPath: folder + "/" + BuildManifest.fileName, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect {
-            _ = try BuildManifest.load(folder)
+            _ = try BuildManifest.load(FilePath(folder))
         } throws: { error in
             "\(error)".contains("cannot read '\(folder)/\(BuildManifest.fileName)': Is a directory")
         }

@@ -115,16 +115,16 @@ import Testing
         let bytes = try document.bytes()
         #expect(bytes.count > 2 * DocumentSink.chunkSize)
         let path = project.path("OnDemandResources.plist")
-        #expect(document.compare(withFileAt: path) == .missing)
+        #expect(document.compare(withFileAt: FilePath(path)) == .missing)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        #expect(document.compare(withFileAt: path) == .same)
+        #expect(document.compare(withFileAt: FilePath(path)) == .same)
         try Data(bytes + [0]).write(to: URL(fileURLWithPath: path))
-        #expect(document.compare(withFileAt: path) == .differs)
+        #expect(document.compare(withFileAt: FilePath(path)) == .differs)
         try Data(bytes.dropLast()).write(to: URL(fileURLWithPath: path))
-        #expect(document.compare(withFileAt: path) == .differs)
+        #expect(document.compare(withFileAt: FilePath(path)) == .differs)
         var changed = bytes
         changed[DocumentSink.chunkSize + 5] ^= 1
         try Data(changed).write(to: URL(fileURLWithPath: path))
-        #expect(document.compare(withFileAt: path) == .differs)
+        #expect(document.compare(withFileAt: FilePath(path)) == .differs)
     }
 }

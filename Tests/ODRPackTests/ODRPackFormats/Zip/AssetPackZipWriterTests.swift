@@ -17,9 +17,10 @@ import Testing
         String, [String], Data
     ) {
         let path = project.path(name)
-        let descriptor = try SystemCall.createFile(path)
+        let descriptor = try SystemCall.createFile(FilePath(path))
         defer { SystemCall.closeFile(descriptor) }
-        let writer = try AssetPackZipWriter(descriptor: descriptor, path: path, entryTime: 946_684_800, level: 4)
+        let writer = try AssetPackZipWriter(
+            descriptor: descriptor, path: FilePath(path), entryTime: 946_684_800, level: 4)
         var digests: [String] = []
         for (index, bytes) in payloads.enumerated() {
             try bytes.withUnsafeBytes { raw in
@@ -74,10 +75,10 @@ import Testing
         _ count: Int, limit: Int = AssetPackZipWriter.centralMemoryLimit, in project: TemporaryProject, name: String
     ) throws -> (Int64, String, Data) {
         let path = project.path(name)
-        let descriptor = try SystemCall.createFile(path)
+        let descriptor = try SystemCall.createFile(FilePath(path))
         defer { SystemCall.closeFile(descriptor) }
         let writer = try AssetPackZipWriter(
-            descriptor: descriptor, path: path, entryTime: 946_684_800, level: 4, centralMemoryLimit: limit)
+            descriptor: descriptor, path: FilePath(path), entryTime: 946_684_800, level: 4, centralMemoryLimit: limit)
         for index in 0..<count {
             let folder = "Payload/App.app/W\(index / 100)/" + String(repeating: "n", count: index % 300) + "/"
             if index % 100 == 0 { try writer.add(folder, .folder, mode: index % 200 == 0 ? 0o040755 : nil) }
@@ -115,7 +116,7 @@ import Testing
         #expect(spilled.0 == inMemory.0 && spilled.0 == Int64(inMemory.2.count))
         #expect(spilled.1 == inMemory.1 && spilled.1 == sha256Hex(inMemory.2))
         // Read back by an independent reader, every entry is there.
-        let reading = try SystemCall.openForReading(project.path("spilled.zip")).get()
+        let reading = try SystemCall.openForReading(FilePath(project.path("spilled.zip"))).get()
         defer { SystemCall.closeFile(reading) }
         let directory = try ZipCentralDirectory(descriptor: reading, fileSize: UInt64(spilled.0))
         #expect(directory.entries.count == count + (count + 99) / 100)
@@ -132,17 +133,17 @@ import Testing
     func spillOnAFullDiskFailsWithTheWritersError() throws {
         let project = try TemporaryProject()
         let path = project.path("full.zip")
-        let descriptor = try SystemCall.createFile(path)
+        let descriptor = try SystemCall.createFile(FilePath(path))
         defer { SystemCall.closeFile(descriptor) }
         let writer = try AssetPackZipWriter(
-            descriptor: descriptor, path: path, entryTime: 946_684_800, level: nil, centralMemoryLimit: 1
+            descriptor: descriptor, path: FilePath(path), entryTime: 946_684_800, level: nil, centralMemoryLimit: 1
         ) { SpillFile(descriptor: open("/dev/full", O_RDWR | O_CLOEXEC), path: path) }
         try writer.add("a/", .folder)
         #expect(throws: ODRPackError.systemCall("cannot write '\(path)'", SystemError(ENOSPC))) {
             try writer.add("a/b/", .folder)
         }
         let refusing = try AssetPackZipWriter(
-            descriptor: descriptor, path: path, entryTime: 946_684_800, level: nil, centralMemoryLimit: 1
+            descriptor: descriptor, path: FilePath(path), entryTime: 946_684_800, level: nil, centralMemoryLimit: 1
         ) { throw ODRPackError.system("cannot write '\(path)'", EACCES) }
         try refusing.add("a/", .folder)
         #expect(throws: ODRPackError.systemCall("cannot write '\(path)'", SystemError(EACCES))) {

@@ -14,7 +14,7 @@ import Testing
         let bytes = try Data(ZipLimitsTests().smallArchive(in: project, names: ["a/", "a/b.txt", "c.txt"]))
         let path = project.path("small.zip")
         // Read to the end of the central directory.
-        let whole = try StreamingZipReader(path: path, hashing: true)
+        let whole = try StreamingZipReader(path: FilePath(path), hashing: true)
         while try whole.nextEntry() != nil { _ = try whole.readData { _ in } }
         #expect(try whole.centralDirectory().count == 3)
         let (size, digest) = try whole.digestToEnd()
@@ -24,7 +24,7 @@ import Testing
         broken[bytes.count / 2] ^= 0xFF
         broken.append(contentsOf: Array(repeating: 7, count: 3_000_000))
         try broken.write(to: URL(fileURLWithPath: path))
-        let partial = try StreamingZipReader(path: path, hashing: true)
+        let partial = try StreamingZipReader(path: FilePath(path), hashing: true)
         _ = try? partial.nextEntry()
         let (brokenSize, brokenDigest) = try partial.digestToEnd()
         #expect(brokenSize == Int64(broken.count) && brokenDigest == sha256(broken))
@@ -43,8 +43,9 @@ import Testing
             ("c.bin", noise(1_500_003), false),
             ("d.txt", text, true), ("e.bin", noise(65), false), ("f.bin", [], false),
         ]
-        let descriptor = try SystemCall.createFile(path)
-        let writer = try AssetPackZipWriter(descriptor: descriptor, path: path, entryTime: 946_684_800, level: 6)
+        let descriptor = try SystemCall.createFile(FilePath(path))
+        let writer = try AssetPackZipWriter(
+            descriptor: descriptor, path: FilePath(path), entryTime: 946_684_800, level: 6)
         for (name, bytes, deflate) in contents {
             try bytes.withUnsafeBytes { raw in
                 try writer.add(name, .streamed(deflate: deflate), size: Int64(raw.count), crc: CRC32.update(0, raw)) {
@@ -56,7 +57,7 @@ import Testing
         SystemCall.closeFile(descriptor)
         let archive = try Data(contentsOf: URL(fileURLWithPath: path))
 
-        let reader = try StreamingZipReader(path: path, hashing: true)
+        let reader = try StreamingZipReader(path: FilePath(path), hashing: true)
         for (name, bytes, _) in contents {
             #expect(try reader.nextEntry()?.name == name)
             var hasher = SHA256Hasher()
@@ -69,7 +70,7 @@ import Testing
 
         // The consumer throws in the middle of the large stored entry: the archive's digest is still the file's.
         struct Stop: Error {}
-        let stopped = try StreamingZipReader(path: path, hashing: true)
+        let stopped = try StreamingZipReader(path: FilePath(path), hashing: true)
         _ = try stopped.nextEntry()
         _ = try stopped.readData { _ in }
         _ = try stopped.nextEntry()

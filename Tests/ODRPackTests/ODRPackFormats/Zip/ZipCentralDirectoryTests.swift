@@ -8,12 +8,12 @@ import Testing
 /// archive exactly, and refuse an end it does not expect rather than guess.
 @Suite struct ZipCentralDirectoryTests {
     func read(_ path: String) throws -> ZipCentralDirectory {
-        guard case .success(let descriptor) = SystemCall.openForReading(path) else {
+        guard case .success(let descriptor) = SystemCall.openForReading(FilePath(path)) else {
             throw ODRPackError.fileOperation("cannot open \(path)")
         }
         defer { _ = SystemCall.closeFile(descriptor) }
         return try ZipCentralDirectory(
-            descriptor: descriptor, fileSize: UInt64(try #require(SystemCall.status(path)).stamp.size))
+            descriptor: descriptor, fileSize: UInt64(try #require(SystemCall.status(FilePath(path))).stamp.size))
     }
 
     func entries(_ directory: ZipDirectory) -> [ZipCentralDirectory.Entry] {

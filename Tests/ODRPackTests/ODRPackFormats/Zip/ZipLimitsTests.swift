@@ -9,9 +9,10 @@ import Testing
     /// A small archive written by odrpack's writer: the bytes, and where its central directory starts and ends.
     func smallArchive(in project: TemporaryProject, names: [String] = ["a/", "a/b.txt"]) throws -> [UInt8] {
         let path = project.path("small.zip")
-        let descriptor = try SystemCall.createFile(path)
+        let descriptor = try SystemCall.createFile(FilePath(path))
         defer { SystemCall.closeFile(descriptor) }
-        let writer = try AssetPackZipWriter(descriptor: descriptor, path: path, entryTime: 946_684_800, level: nil)
+        let writer = try AssetPackZipWriter(
+            descriptor: descriptor, path: FilePath(path), entryTime: 946_684_800, level: nil)
         for name in names {
             if name.hasSuffix("/") {
                 try writer.add(name, .folder)
@@ -56,7 +57,7 @@ import Testing
         func reads(_ bytes: [UInt8]) throws -> Bool {
             let path = project.path("edited.zip")
             try Data(bytes).write(to: URL(fileURLWithPath: path))
-            let reader = try StreamingZipReader(path: path)
+            let reader = try StreamingZipReader(path: FilePath(path))
             do { return try reader.centralDirectory().count == 2 } catch { return false }
         }
         #expect(try reads(plain))

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+@testable import ODRPackPlatform
+
+/// The house vocabulary of `FilePath` (docs/architecture.md#paths): paths are bytes, compared by component.
+@Suite struct FilePathTests {
+    @Test func anNFCAndAnNFDNameAreTwoPaths() {
+        let composed = FilePath("/w/App\u{E9}.app")
+        let decomposed = FilePath("/w/Appe\u{301}.app")
+        #expect("/w/App\u{E9}.app" == "/w/Appe\u{301}.app")  // why bytes: Swift calls the texts equal
+        #expect(composed != decomposed)
+        #expect(Set([composed, decomposed]).count == 2)
+        #expect(composed.joined("sub/y.txt").isInside(composed))
+        #expect(!decomposed.joined("sub/y.txt").isInside(composed))
+        #expect(composed.key != decomposed.key)
+    }
+
+    @Test func insideIsByComponentNotByPrefix() {
+        #expect(!FilePath("/a/bc").isInside("/a/b"))
+        #expect(FilePath("/a/b/c").isInside("/a/b"))
+        #expect(FilePath("/a/b").isInside("/a/b"))
+        #expect(FilePath("/x").isInside("/"))
+        #expect(!FilePath("/a/b/../c").isInside("/a/b"))
+        #expect(FilePath("/a/b/c").relative(to: "/a/b") == "c")
+        #expect(FilePath("/a/b").relative(to: "/a/b") == "")
+        #expect(FilePath("/a/bc").relative(to: "/a/b") == nil)
+        #expect(FilePath("Levels/one.json").relative(to: "Levels") == "one.json")
+    }
+
+    @Test func joiningKeepsTheBytesAndSlashesOnce() {
+        #expect(FilePath("/out").joined("Levels/one.json") == FilePath("/out/Levels/one.json"))
+        #expect(FilePath("/out").joined("Levels/one.json").string == "/out/Levels/one.json")
+        #expect(FilePath("/out").joined("") == FilePath("/out"))
+        #expect(FilePath("out/").joined("a").string == "out/a")
+        #expect(FilePath("/o").joined("\u{301}x").bytes == Array("/o/\u{301}x".utf8))
+    }
+
+    @Test func nonUTF8BytesSurviveJoining() throws {
+        let latin1: [UInt8] = [0x63, 0x61, 0x66, 0xE9]  // "café" in Latin-1: no UTF-8
+        let path = try #require(FilePath("/tmp/x").joined(name: latin1))
+        #expect(path.bytes == Array("/tmp/x/".utf8) + latin1)
+        #expect(path.text == "/tmp/x/caf\u{FFFD}")  // the text is repaired, the path is not
+        #expect(FilePath(path.text) != path)
+        #expect(FilePath(bytes: latin1)?.bytes == latin1)
+        #expect(path.joined("deeper").bytes == Array("/tmp/x/".utf8) + latin1 + Array("/deeper".utf8))
+        #expect(path.parent == "/tmp/x")
+    }
+
+    @Test func oneNameIsOneName() {
+        #expect(FilePath("/f").joined(name: Array("a/b".utf8)) == nil)
+        #expect(FilePath("/f").joined(name: Array("..".utf8)) == nil)
+        #expect(FilePath("/f").joined(name: Array(".".utf8)) == nil)
+        #expect(FilePath("/f").joined(name: [UInt8]()) == nil)
+        #expect(FilePath("/f").joined(name: [0x61, 0, 0x62]) == nil)
+        #expect(FilePath("/f").joined(name: Array("a".utf8)) == "/f/a")
+    }
+
+    @Test func aNulIsRefusedNotCut() {
+        #expect(FilePath(checking: "a\0b") == nil)
+        #expect(FilePath(bytes: [0x61, 0, 0x62]) == nil)
+        #expect(FilePath(checking: "a/b") == FilePath("a/b"))
+        #expect(FilePath("a\0b") == FilePath("a"))  // what unchecked text would do: another file
+    }
+
+    @Test func parentNameAndExtension() {
+        #expect(FilePath("/a/b").parent == "/a")
+        #expect(FilePath("/a").parent == "/")
+        #expect(FilePath("/").parent == "/")
+        #expect(FilePath("b").parent == ".")
+        #expect(FilePath("Levels/one.json").name == "one.json")
+        #expect(FilePath("/").name == "")
+        #expect(FilePath("Levels/one.json").deletingExtension == "Levels/one")
+        #expect(FilePath("a.tar.gz").deletingExtension == "a.tar")
+        #expect(FilePath(".hidden").deletingExtension == ".hidden")
+        #expect(FilePath("noext").deletingExtension == "noext")
+    }
+
+    @Test func theFileURLKeepsTheSpelling() throws {
+        let path = FilePath("/tmp/Appe\u{301} x.app")
+        let bytes = path.fileURL.withUnsafeFileSystemRepresentation { pointer in
+            pointer.map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) }
+        }
+        #expect(bytes == Array("/tmp/Appe\u{301} x.app".utf8))  // NFD stays NFD, the space is no %20
+    }
+
+    @Test func aTemporaryLivesBesideItsFile() {
+        let temporary = TemporaryName.path(beside: FilePath("/o/\u{301}x"))
+        #expect(temporary.removingLastComponent() == "/o")
+        #expect(temporary.name == TemporaryName.beside("\u{301}x"))
+        #expect(TemporaryName.path(beside: FilePath("x")) == FilePath(TemporaryName.beside("x")))
+        #expect(
+            TemporaryName.path(beside: FilePath("/o/x"), suffix: "-replaced").name
+                == TemporaryName.beside("x") + "-replaced")
+    }
+
+    @Test func slashJoinedTextHasOneSlash() {
+        #expect("Levels".slashJoined("one.json") == "Levels/one.json")
+        #expect("a".slashJoined("\u{301}b").utf8.elementsEqual("a/\u{301}b".utf8))
+        #expect(
+            "https://cdn.example.com/packs".slashJoined(Substring("x.aar")) == "https://cdn.example.com/packs/x.aar")
+    }
+}
