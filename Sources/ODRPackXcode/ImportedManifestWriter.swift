@@ -73,16 +73,16 @@ package enum ImportedManifestWriter {
     package static func write(_ result: XcodeImporter.Result, to target: OutputTarget, force: Bool) throws {
         let base: String
         if let path = target.filePath {
-            let outputURL = URL(fileURLWithPath: path).standardizedFileURL
-            if !force, case .success = LocalFileSystem().status(outputURL.path, followingLinks: false) {
+            let output = XcodeProject.absolutePath(path)
+            if !force, case .success = LocalFileSystem().status(output.string, followingLinks: false) {
                 throw ODRPackError.unusableInput(
                     "'\(path)' exists: pass --force to overwrite it, or --output another file")
             }
-            base = outputURL.deletingLastPathComponent().path
+            base = output.removingLastComponent().string
         } else {
-            base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
+            base = XcodeProject.absolutePath(FileManager.default.currentDirectoryPath).string
         }
-        let root = XcodeProject.relative(result.resourcesRoot.standardizedFileURL.path, from: base)
+        let root = XcodeProject.relative(XcodeProject.normalized(result.resourcesRoot.string), from: base)
         try target.write(yaml(result, resourcesRoot: root.isEmpty ? "." : root))
     }
 }

@@ -36,7 +36,7 @@ package struct XcodeImporter {
         /// `ios` or `tvos` from SDKROOT; nil when the project does not say.
         package var profile: String?
         /// The deepest folder holding the project folder and every tagged file (absolute).
-        package let resourcesRoot: URL
+        package let resourcesRoot: FilePath
         /// Paths relative to `resourcesRoot`.
         package let entries: [Entry]
         /// Globs of files no entry may pack (`exclude`): a synchronized folder's `membershipExceptions` and hidden
@@ -53,12 +53,50 @@ package struct XcodeImporter {
 
     package init(options: Options) { self.options = options }
 
+    /// Imports the target's tags: the project is checked, then its three places for tags are read in order
+    /// (`TargetTags`), then the entries are placed under resources-root. Every note is kept in the order found.
     package func importProject(at path: String) throws -> Result {
         let project = try XcodeProject(path: path)
         let (targetID, target) = try chooseTarget(project)
         let targetName = target["name"] as? String ?? targetID
         let settings = try buildSettings(project, target: target, targetName: targetName)
         let profile = try Self.profile(settings, targetName: targetName)
+        try checkImportable(project, settings: settings, targetName: targetName)
+        var found = TargetTags(project: project)
+        try found.readResourcesPhase(of: target)
+        try found.readSynchronizedFolders(of: target, targetID: targetID)
+        try found.readCatalogItems()
+        found.noteUntaggedCopies()
+        let initial = Self.tagList(settings["ON_DEMAND_RESOURCES_INITIAL_INSTALL_TAGS"])
+        let prefetch = Self.tagList(settings["ON_DEMAND_RESOURCES_PREFETCH_ORDER"])
+        found.noteTagLists(initial: initial, prefetch: prefetch)
+        if profile == nil {
+            found.notes.append(
+                """
+                the target's SDKROOT names neither iphoneos nor appletvos: no profile is set; add 'profile: ios' or \
+                'profile: tvos'
+                """
+            )
+        }
+        guard let bundleID = settings["PRODUCT_BUNDLE_IDENTIFIER"], !bundleID.isEmpty else {
+            throw ODRPackError.unusableInput(
+                """
+                target '\(targetName)' has no PRODUCT_BUNDLE_IDENTIFIER in configuration '\(options.configuration)': \
+                set it in Xcode or pass --setting PRODUCT_BUNDLE_IDENTIFIER=com.example.app
+                """
+            )
+        }
+        let placed = Self.placed(found)
+        return Result(
+            projectName: project.bundlePath.name, target: targetName, configuration: options.configuration,
+            bundleID: bundleID, profile: profile, resourcesRoot: FilePath(placed.root),
+            entries: placed.entries, excludes: placed.excludes, initialInstall: initial, prefetchOrder: prefetch,
+            notes: found.notes, diagnostics: Self.outsideDiagnostics(found.outside))
+    }
+
+    /// A target Xcode makes no asset packs for (ENABLE_ON_DEMAND_RESOURCES = NO), or a project whose groups contain
+    /// each other, is refused before anything is read.
+    func checkImportable(_ project: XcodeProject, settings: [String: String], targetName: String) throws {
         if let enabled = settings["ENABLE_ON_DEMAND_RESOURCES"], ["NO", "FALSE", "0"].contains(enabled.uppercased()) {
             throw ODRPackError.unusableInput(
                 """
@@ -71,255 +109,38 @@ package struct XcodeImporter {
         if let cycle = project.groupCycle() {
             throw ODRPackError.unusableInput(
                 """
-                '\(project.bundlePath.lastPathComponent)' is malformed: group \(cycle) contains itself (the project's \
+                '\(project.bundlePath.name)' is malformed: group \(cycle) contains itself (the project's \
                 groups form a cycle); fix it in Xcode
                 """
             )
         }
-        var notes: [String] = []
-        // By the entry's spelling: its path, then its glob suffix if any.
-        var tagged: [String: (path: String, glob: String?, into: String?, tags: Set<String>, sources: [String])] = [:]
-        var order: [String] = []
-        var excludes: [(path: String, glob: String)] = []
-        func add(_ path: String, glob: String? = nil, into: String?, _ tags: [String], source: String) {
-            guard !tags.isEmpty else { return }
-            let key = path + (glob ?? "")
-            if let existing = tagged[key] {
-                if existing.into != into {
-                    notes.append(
-                        """
-                        '\(key)' is copied to two places (\(Self.describe(existing.into)) and \
-                        \(Self.describe(into))); the manifest keeps the first
-                        """
-                    )
-                }
-            } else {
-                tagged[key] = (path, glob, into, [], [])
-                order.append(key)
-            }
-            tagged[key]!.tags.formUnion(tags)
-            if !tagged[key]!.sources.contains(source) { tagged[key]!.sources.append(source) }
-        }
-        // A tagged file that is missing is written all the same (Xcode's build fails on it; plan reports
-        // path-not-found), with one note line each, for classic references and synchronized folders alike.
-        func noteIfMissing(_ relative: String, source: String) {
-            guard SystemCall.status(project.sourceRoot.appendingPathComponent(relative).path) == nil else { return }
-            notes.append(
-                """
-                '\(relative)' is tagged (\(source)) but does not exist: Xcode's build fails on it, and plan reports \
-                path-not-found until it is there
-                """
-            )
-        }
-        func resolved(_ id: String) throws -> String? {
-            switch project.path(of: id) {
-            case .success(let relative): return relative
-            case .failure(let problem):
-                if case .cycle = problem {
-                    throw ODRPackError.unusableInput(
-                        """
-                        '\(project.bundlePath.lastPathComponent)' is malformed: \(problem.description); fix it in \
-                        Xcode
-                        """
-                    )
-                }
-                notes.append("skipped a resource: \(problem.description)")
-                return nil
-            }
-        }
+    }
 
-        // ASSET_TAGS on the build files of the resources phase: a file or folder reference goes to the bundle's root
-        // (a folder keeps its name), a variant group's file to its <language>.lproj folder.
-        var untaggedResources: [(path: String, into: String)] = []
-        var catalogs: [String] = []
-        for phase in project.ids(target, "buildPhases").compactMap({ project[$0] })
-        where phase["isa"] as? String == "PBXResourcesBuildPhase" {
-            for buildFile in project.ids(phase, "files").compactMap({ project[$0] }) {
-                guard let reference = buildFile["fileRef"] as? String, let object = project[reference] else { continue }
-                let tags = ((buildFile["settings"] as? [String: Any])?["ASSET_TAGS"] as? [String]) ?? []
-                let isVariantGroup = object["isa"] as? String == "PBXVariantGroup"
-                for member in isVariantGroup ? project.ids(object, "children") : [reference] {
-                    guard let relative = try resolved(member) else { continue }
-                    if !tags.isEmpty, Self.isVersionControl(relative) {
-                        notes.append("'\(relative)' is version-control metadata, which Xcode never copies: left out")
-                        continue
-                    }
-                    if !tags.isEmpty { noteIfMissing(relative, source: "ASSET_TAGS") }
-                    let type =
-                        project[member]?["lastKnownFileType"] as? String ?? project[member]?["explicitFileType"]
-                        as? String
-                    if type == "folder.assetcatalog" || relative.hasSuffix(".xcassets") {
-                        catalogs.append(relative)
-                        add(relative, into: nil, tags, source: "ASSET_TAGS")
-                        continue
-                    }
-                    let into =
-                        isVariantGroup
-                        ? Self.languageFolder(of: relative, name: project[member]?["name"] as? String) : ""
-                    if tags.isEmpty {
-                        untaggedResources.append((relative, into))
-                    } else {
-                        add(relative, into: into, tags, source: "ASSET_TAGS")
-                    }
-                }
-            }
-        }
-
-        // The target's synchronized folders (Xcode 16): files go to the bundle's root, those in a .lproj folder to it,
-        // those in an explicit folder keep that folder's name; a key that names a folder tags every file in it. A key
-        // that reaches outside its folder is dropped (`import-path-outside`), so it never widens resources-root.
-        var outside: [(kind: String, key: String, folder: String)] = []
-        for groupID in project.ids(target, "fileSystemSynchronizedGroups") {
-            guard let folder = try resolved(groupID) else { continue }
-            let group = project[groupID]
-            let explicitFolders = (group?["explicitFolders"] as? [String] ?? []).map { XcodeProject.normalized($0) }
-            var excluded = Set<String>()
-            var keys: [(String, [String])] = []
-            for exception in project.ids(group, "exceptions").compactMap({ project[$0] })
-            where exception["isa"] as? String == "PBXFileSystemSynchronizedBuildFileExceptionSet"
-                && (exception["target"] as? String).map({ $0 == targetID }) ?? true
-            {
-                for path in exception["membershipExceptions"] as? [String] ?? [] {
-                    if Self.reachesOutside(path) {
-                        outside.append(("membershipExceptions", path, folder))
-                    } else {
-                        excluded.insert(XcodeProject.normalized(path))
-                    }
-                }
-                for (relative, tags) in exception["assetTagsByRelativePath"] as? [String: [String]] ?? [:] {
-                    if Self.reachesOutside(relative) {
-                        outside.append(("assetTagsByRelativePath", relative, folder))
-                    } else {
-                        keys.append((XcodeProject.normalized(relative), tags))
-                    }
-                }
-            }
-            func isExcluded(_ relative: String) -> Bool {
-                excluded.contains { relative.isPath(inside: $0, orIsIt: true) }
-            }
-            for (key, tags) in keys.sorted(by: { $0.0 < $1.0 }) where !isExcluded(key) {
-                let relative = XcodeProject.join(folder, key)
-                if Self.isVersionControl(key) {
-                    notes.append("'\(relative)' is version-control metadata, which Xcode never copies: left out")
-                    continue
-                }
-                let absolute = project.sourceRoot.appendingPathComponent(relative)
-                noteIfMissing(relative, source: "assetTagsByRelativePath")
-                if key.slashSeparated().contains(where: { $0.hasSuffix(".xcassets") }) {
-                    add(relative, into: nil, tags, source: "assetTagsByRelativePath")
-                    continue
-                }
-                guard SystemCall.status(absolute.path)?.kind == .directory else {
-                    add(
-                        relative, into: Self.synchronizedDestination(of: key, explicitFolders: explicitFolders), tags,
-                        source: "assetTagsByRelativePath")
-                    continue
-                }
-                // A tagged folder: entries that name it (or globs under it), so files added later get the tag too.
-                let folderEntries = try Self.folderEntries(
-                    key: key, absolute: absolute.path, explicitFolders: explicitFolders, excluded: isExcluded)
-                if folderEntries.contains(where: { $0.glob == "/*" }) {
-                    notes.append(
-                        """
-                        '\(relative)' holds .lproj or explicit folders, which Xcode places apart: its entries name each \
-                        folder in it, so a folder added to it later needs an entry of its own (files added later to \
-                        its folders get the tag)
-                        """
-                    )
-                }
-                for entry in folderEntries {
-                    add(
-                        XcodeProject.join(folder, entry.path), glob: entry.glob, into: entry.into, tags,
-                        source: "assetTagsByRelativePath")
-                }
-                excludes.append((relative, "/**/.*"))
-                excludes.append((relative, "/**/.*/**"))
-                for path in excluded.sorted() where path.isPath(inside: key) {
-                    let isFolder = SystemCall.status(absolute.path + path.dropFirst(key.count))?.kind == .directory
-                    excludes.append((XcodeProject.join(folder, path), isFolder ? "/**" : ""))
-                }
-            }
-            catalogs += try findCatalogs(in: project.sourceRoot.appendingPathComponent(folder), relative: folder)
-        }
-
-        // Asset catalog items tagged in their Contents.json: folders, at their raw paths (actool compiles them).
-        for catalog in Set(catalogs).sorted() {
-            for (item, tags) in try catalogTags(project.sourceRoot.appendingPathComponent(catalog), relative: catalog) {
-                add(item, into: nil, tags, source: "Contents.json")
-            }
-        }
-
-        for (path, into) in untaggedResources {
-            if let entry = tagged[path], entry.glob == nil, entry.into == into {
-                notes.append(
-                    """
-                    '\(path)' is in the resources phase both tagged and untagged; Xcode copies the untagged one into \
-                    the app too, a manifest cannot say that
-                    """
-                )
-            } else if let folder = order.lazy.map({ tagged[$0]!.path }).first(where: { path.isPath(inside: $0) }) {
-                notes.append(
-                    """
-                    '\(path)' is also copied untagged to the app's \(Self.describe(into)); the tagged folder \
-                    '\(folder)' puts it in its pack too
-                    """
-                )
-            }
-        }
-
-        let initial = Self.tagList(settings["ON_DEMAND_RESOURCES_INITIAL_INSTALL_TAGS"])
-        let prefetch = Self.tagList(settings["ON_DEMAND_RESOURCES_PREFETCH_ORDER"])
-        for (list, key) in [
-            (initial, "ON_DEMAND_RESOURCES_INITIAL_INSTALL_TAGS"), (prefetch, "ON_DEMAND_RESOURCES_PREFETCH_ORDER"),
-        ] {
-            for tag in list where tag.contains(where: \.isWhitespace) {
-                notes.append("\(key) quotes the tag '\(tag)', which contains a space; in the manifest it is one tag")
-            }
-        }
-        let used = Set(tagged.values.flatMap(\.tags))
-        for tag in Set(initial + prefetch).subtracting(used).sorted() {
-            notes.append(
-                """
-                tag '\(tag)' is in the build settings but no imported resource carries it: plan will report \
-                tag-unknown
-                """
-            )
-        }
-        if profile == nil {
-            notes.append(
-                """
-                the target's SDKROOT names neither iphoneos nor appletvos: no profile is set; add 'profile: ios' or \
-                'profile: tvos'
-                """
-            )
-        }
-
-        guard let bundleID = settings["PRODUCT_BUNDLE_IDENTIFIER"], !bundleID.isEmpty else {
-            throw ODRPackError.unusableInput(
-                """
-                target '\(targetName)' has no PRODUCT_BUNDLE_IDENTIFIER in configuration '\(options.configuration)': \
-                set it in Xcode or pass --setting PRODUCT_BUNDLE_IDENTIFIER=com.example.app
-                """
-            )
-        }
-        // The deepest folder holding the project folder and every tagged file.
-        let root = Self.commonFolder(
-            [project.sourceRoot.path]
-                + order.map { project.sourceRoot.appendingPathComponent(tagged[$0]!.path).standardizedFileURL.path })
+    /// resources-root (the deepest folder holding the project folder and every tagged file), and the entries and
+    /// excludes relative to it, the entries sorted by path, then glob, by code point.
+    static func placed(_ found: TargetTags) -> (root: String, entries: [Result.Entry], excludes: [String]) {
+        let project = found.project
+        let gathered = found.entries
+        let root = commonFolder(
+            [project.sourceRoot.string]
+                + gathered.map { XcodeProject.normalized(project.onDisk($0.path)) })
         func rooted(_ path: String) -> String {
-            XcodeProject.relative(
-                project.sourceRoot.appendingPathComponent(path).standardizedFileURL.path, from: root)
+            XcodeProject.relative(XcodeProject.normalized(project.onDisk(path)), from: root)
         }
-        let entries = order.map { key -> Result.Entry in
-            let entry = tagged[key]!
-            return Result.Entry(
+        let entries = gathered.map { entry in
+            Result.Entry(
                 path: rooted(entry.path), glob: entry.glob, into: entry.into, tags: entry.tags.sorted(),
                 sources: entry.sources)
         }.sorted {
             $0.path.hasSameBytes(as: $1.path)
                 ? ($0.glob ?? "").precedesByCodePoint($1.glob ?? "") : $0.path.precedesByCodePoint($1.path)
         }
-        let diagnostics = outside.sorted {
+        return (root, entries, found.excludes.map { escapedGlob(rooted($0.path)) + $0.glob })
+    }
+
+    /// `import-path-outside` for each dropped key, by kind, then folder and key by code point.
+    static func outsideDiagnostics(_ outside: [(kind: String, key: String, folder: String)]) -> [Diagnostic] {
+        outside.sorted {
             $0.kind == $1.kind
                 ? ($0.folder.hasSameBytes(as: $1.folder)
                     ? $0.key.precedesByCodePoint($1.key) : $0.folder.precedesByCodePoint($1.folder))
@@ -333,11 +154,6 @@ package struct XcodeImporter {
                 """,
                 subject: key)
         }
-        return Result(
-            projectName: project.bundlePath.lastPathComponent, target: targetName, configuration: options.configuration,
-            bundleID: bundleID, profile: profile, resourcesRoot: URL(fileURLWithPath: root, isDirectory: true),
-            entries: entries, excludes: excludes.map { Self.escapedGlob(rooted($0.path)) + $0.glob },
-            initialInstall: initial, prefetchOrder: prefetch, notes: notes, diagnostics: diagnostics)
     }
 
     /// A synchronized folder's key with a `..` component or an absolute path: Xcode applies such a key to nothing,
@@ -369,7 +185,7 @@ package struct XcodeImporter {
     /// own files go to it (`/*`); other folders above those get `/*` for their own files and the same look at each
     /// folder inside. Only the folders are read today, hidden, version-control and `excluded` ones left out.
     static func folderEntries(
-        key: String, absolute: String, explicitFolders: [String], excluded: (String) -> Bool = { _ in false }
+        key: String, absolute: FilePath, explicitFolders: [String], excluded: (String) -> Bool = { _ in false }
     ) throws
         -> [(path: String, glob: String?, into: String)]
     {
@@ -381,7 +197,7 @@ package struct XcodeImporter {
         // Folders with a .lproj or explicit folder below them, which one glob cannot place.
         var split = Set<String>()
         let folders = try FolderWalk.entries(
-            under: absolute, skipping: { $0.hasPrefix(".") || versionControlNames.contains($0) }
+            under: absolute.string, skipping: { $0.hasPrefix(".") || versionControlNames.contains($0) }
         ).filter { $0.status.kind == .directory }.map { key + "/" + $0.path }.filter { !excluded($0) }
         for folder in folders {
             let parent = String(folder.splitAtLastSlash()!.folder)
@@ -557,8 +373,8 @@ package struct XcodeImporter {
         }
         var raw: [String: String] = [
             "TARGET_NAME": targetName, "PRODUCT_NAME": targetName,
-            "PROJECT_NAME": project.bundlePath.deletingPathExtension().lastPathComponent,
-            "CONFIGURATION": options.configuration, "SRCROOT": project.sourceRoot.path,
+            "PROJECT_NAME": project.bundlePath.stem ?? "",
+            "CONFIGURATION": options.configuration, "SRCROOT": project.sourceRoot.string,
         ]
         func layer(_ values: [(String, String)]) {
             for (key, value) in values {
@@ -571,7 +387,7 @@ package struct XcodeImporter {
                 case .success(let path) = project.path(of: reference)
             {
                 var seen = Set<String>()
-                layer(Self.xcconfig(project.sourceRoot.appendingPathComponent(path), seen: &seen))
+                layer(Self.xcconfig(project.sourceRoot.joined(path), seen: &seen))
             }
             layer(
                 (owner?["buildSettings"] as? [String: Any] ?? [:]).sorted { $0.key < $1.key }.compactMap { key, value in
@@ -598,9 +414,9 @@ package struct XcodeImporter {
 
     /// The unconditional `NAME = VALUE` lines of an xcconfig file and of what it `#include`s, in order. Conditional
     /// settings (`NAME[sdk=...]`) are left out: they depend on the build.
-    static func xcconfig(_ url: URL, seen: inout Set<String>) -> [(String, String)] {
-        guard seen.insert(url.standardizedFileURL.path).inserted, seen.count < 64,
-            let text = try? String(contentsOf: url, encoding: .utf8)
+    static func xcconfig(_ file: FilePath, seen: inout Set<String>) -> [(String, String)] {
+        guard seen.insert(XcodeProject.normalized(file.string)).inserted, seen.count < 64,
+            let text = try? String(contentsOf: URL(fileURLWithPath: file.string), encoding: .utf8)
         else { return [] }
         var values: [(String, String)] = []
         for rawLine in text.split(whereSeparator: \.isNewline) {
@@ -610,8 +426,7 @@ package struct XcodeImporter {
             if line.hasPrefix("#include") {
                 let quoted = line.split(separator: "\"")
                 if quoted.count >= 2 {
-                    values += xcconfig(
-                        url.deletingLastPathComponent().appendingPathComponent(String(quoted[1])), seen: &seen)
+                    values += xcconfig(file.removingLastComponent().joined(String(quoted[1])), seen: &seen)
                 }
                 continue
             }
@@ -695,26 +510,26 @@ package struct XcodeImporter {
 
     // MARK: Asset catalogs
 
-    func findCatalogs(in folder: URL, relative: String) throws -> [String] {
-        guard FileManager.default.fileExists(atPath: folder.path) else { return [] }
+    static func findCatalogs(in folder: FilePath, relative: String) throws -> [String] {
+        guard FileManager.default.fileExists(atPath: folder.string) else { return [] }
         let isCatalog = { (entry: FolderWalk.Entry) in entry.name.hasSuffix(".xcassets") }
-        return try FolderWalk.entries(under: folder.path, entering: { !isCatalog($0) }).filter(isCatalog).map {
+        return try FolderWalk.entries(under: folder.string, entering: { !isCatalog($0) }).filter(isCatalog).map {
             XcodeProject.join(relative, $0.path)
         }
     }
 
     /// Every item folder of a catalog whose Contents.json names on-demand resource tags.
-    func catalogTags(_ catalog: URL, relative: String) throws -> [(String, [String])] {
-        guard FileManager.default.fileExists(atPath: catalog.path) else { return [] }
+    static func catalogTags(_ catalog: FilePath, relative: String) throws -> [(String, [String])] {
+        guard FileManager.default.fileExists(atPath: catalog.string) else { return [] }
         var found: [(String, [String])] = []
-        for entry in try FolderWalk.entries(under: catalog.path) where entry.name == "Contents.json" {
+        for entry in try FolderWalk.entries(under: catalog.string) where entry.name == "Contents.json" {
             // The catalog's own Contents.json describes the catalog, not an item.
             guard entry.path != entry.name else { continue }
-            let url = catalog.appendingPathComponent(entry.path)
-            let data = FileManager.default.contents(atPath: url.path) ?? Data()
+            let file = catalog.joined(entry.path)
+            let data = FileManager.default.contents(atPath: file.string) ?? Data()
             let json: Any
             do { json = try JSONSerialization.jsonObject(with: data) } catch {
-                throw ODRPackError.unusableInput("'\(url.path)' is not valid JSON: fix or remove it in Xcode")
+                throw ODRPackError.unusableInput("'\(file.text)' is not valid JSON: fix or remove it in Xcode")
             }
             let object = json as? [String: Any] ?? [:]
             var tags: [String] = []

@@ -7,8 +7,9 @@ package struct XcodeProject {
     package typealias Object = [String: Any]
 
     /// The folder that holds the .xcodeproj: Xcode's SOURCE_ROOT.
-    let sourceRoot: URL
-    let bundlePath: URL
+    let sourceRoot: FilePath
+    /// The .xcodeproj folder, absolute.
+    let bundlePath: FilePath
     let objects: [String: Object]
     let rootObject: Object
     /// Each group member's group, to resolve `<group>` paths.
@@ -17,10 +18,11 @@ package struct XcodeProject {
     /// `path` itself when it is a `.xcodeproj`, else the one `.xcodeproj` in the folder `path` names.
     /// - Throws: `ODRPackError.usage` (exit 64) for a folder with none or several, naming them.
     package static func locate(_ path: String) throws -> String {
-        let url = URL(fileURLWithPath: path).standardizedFileURL
-        if url.pathExtension == "xcodeproj" { return path }
+        let folder = absolutePath(path)
+        if folder.extension == "xcodeproj" { return path }
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: folder.string, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
             throw ODRPackError.usage(
                 """
                 '\(path)' is neither an .xcodeproj nor a folder: pass the project (MyGame.xcodeproj) or the folder \
@@ -28,7 +30,7 @@ package struct XcodeProject {
                 """
             )
         }
-        let projects = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [])
+        let projects = ((try? FileManager.default.contentsOfDirectory(atPath: folder.string)) ?? [])
             .filter { $0.hasSuffix(".xcodeproj") }.sorted()
         guard projects.count == 1 else {
             throw ODRPackError.usage(
@@ -37,37 +39,52 @@ package struct XcodeProject {
                     : "'\(path)' holds \(projects.count) projects (\(projects.joined(separator: ", "))): pass the one to import"
             )
         }
-        return url.appendingPathComponent(projects[0]).path
+        return folder.joined(projects[0]).string
+    }
+
+    /// A path relative to the source root (it may start with `..`) on disk, not folded; "" is the source root.
+    /// Joined as text: a file's path can be 20,000 groups deep, and a debug build of `FilePath` checks its whole
+    /// storage after each byte it appends, which makes one such join take minutes.
+    func onDisk(_ relative: String) -> String {
+        relative.isEmpty ? sourceRoot.string : sourceRoot.string + "/" + relative
+    }
+
+    /// `path` as an absolute path, `.` and `..` folded without reading the disk (as `URL(fileURLWithPath:)` then
+    /// `standardizedFileURL` make it): a relative path is relative to the current folder. Folded by `normalized`,
+    /// which is linear in the depth: a project's paths can be 20,000 groups deep, and `FilePath`'s own
+    /// `lexicallyNormalized` checks its components again after each change in a debug build.
+    static func absolutePath(_ path: String) -> FilePath {
+        FilePath(normalized(FilePath(FileManager.default.currentDirectoryPath).pushing(FilePath(path)).string))
     }
 
     package init(path: String) throws {
-        let url = URL(fileURLWithPath: path).standardizedFileURL
+        let bundle = Self.absolutePath(path)
         var isDirectory: ObjCBool = false
-        guard url.pathExtension == "xcodeproj",
-            FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
+        guard bundle.extension == "xcodeproj",
+            FileManager.default.fileExists(atPath: bundle.string, isDirectory: &isDirectory),
             isDirectory.boolValue
         else {
             throw ODRPackError.unusableInput("'\(path)' is not an Xcode project: pass the path of a .xcodeproj folder")
         }
-        let pbxproj = url.appendingPathComponent("project.pbxproj")
-        guard let data = FileManager.default.contents(atPath: pbxproj.path) else {
+        let pbxproj = bundle.joined("project.pbxproj")
+        guard let data = FileManager.default.contents(atPath: pbxproj.string) else {
             throw ODRPackError.unusableInput("'\(path)' has no readable project.pbxproj")
         }
         let plist: Any
         do {
             plist = try PropertyListSerialization.propertyList(from: data, format: nil)
         } catch {
-            throw ODRPackError.unusableInput("'\(pbxproj.path)' is not a valid project file (corrupt or truncated)")
+            throw ODRPackError.unusableInput("'\(pbxproj.text)' is not a valid project file (corrupt or truncated)")
         }
         guard let top = plist as? [String: Any], let objects = top["objects"] as? [String: Object],
             let rootID = top["rootObject"] as? String, let root = objects[rootID],
             root["isa"] as? String == "PBXProject"
         else {
             throw ODRPackError.unusableInput(
-                "'\(pbxproj.path)' is not an Xcode project file: it has no PBXProject root object")
+                "'\(pbxproj.text)' is not an Xcode project file: it has no PBXProject root object")
         }
-        bundlePath = url
-        sourceRoot = url.deletingLastPathComponent()
+        bundlePath = bundle
+        sourceRoot = bundle.removingLastComponent()
         self.objects = objects
         rootObject = root
         var parents: [String: String] = [:]
@@ -112,7 +129,7 @@ package struct XcodeProject {
                 break walk
             case "<absolute>":
                 chain.append(
-                    Self.relative(URL(fileURLWithPath: ownPath).standardizedFileURL.path, from: sourceRoot.path))
+                    Self.relative(Self.absolutePath(ownPath).string, from: sourceRoot.string))
                 break walk
             case let tree:
                 return .failure(.unsupportedSourceTree(tree, ownPath))
@@ -190,7 +207,7 @@ package struct XcodeProject {
     /// `base/path` with `.` and inner `..` folded; `..` that climbs above the source root is kept (`../videos/a.mov`).
     static func join(_ base: String, _ path: String) -> String {
         if path.hasPrefix("/") { return normalized(path) }
-        return normalized(base.isEmpty ? path : path.isEmpty ? base : base + "/" + path)
+        return normalized(RelativePath.joined(base, path))
     }
 
     static func normalized(_ path: String) -> String {

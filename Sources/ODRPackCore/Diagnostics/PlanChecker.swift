@@ -352,13 +352,26 @@ struct PlanChecker {
         return fix
     }
 
+    /// The size limits (docs/manifest.md#limits), in this order: each pack, each tag, the pack count, then the
+    /// initial-install, initial-install-and-prefetch and total sizes.
     func sizes() -> [Diagnostic] {
-        var diagnostics: [Diagnostic] = []
-        let recommended = limits[.recommendedSize]
+        let largestFile = largestFiles()
+        return packSizes(largestFile: largestFile) + tagSizes(largestFile: largestFile) + packCount() + totalSizes()
+    }
+
+    /// Each pack's largest file (the first by path among equals): when it alone is over a limit, the fix says so.
+    func largestFiles() -> [String: ResolvedResource] {
         var largestFile: [String: ResolvedResource] = [:]
         for pack in plan.packs {
             largestFile[pack.id] = pack.files.max { $0.size != $1.size ? $0.size < $1.size : $1.pathPrecedes($0) }
         }
+        return largestFile
+    }
+
+    /// `pack-too-large` over the profile's pack limit, else `over-recommended-size`, at the pack's first entry.
+    func packSizes(largestFile: [String: ResolvedResource]) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        let recommended = limits[.recommendedSize]
         for pack in plan.packs {
             let location = entryLocation(pack.firstEntry)
             if let limit = limits[.maxPackSize], pack.size > limit {
@@ -381,6 +394,13 @@ struct PlanChecker {
                         at: location, subject: pack.id))
             }
         }
+        return diagnostics
+    }
+
+    /// `tag-too-large` over the profile's tag limit, else `over-recommended-size`, where the tag is first given.
+    func tagSizes(largestFile: [String: ResolvedResource]) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        let recommended = limits[.recommendedSize]
         for tag in plan.tags {
             let location = tagLocation(tag.name)
             if let limit = limits[.maxTagSize], tag.size > limit {
@@ -407,6 +427,12 @@ struct PlanChecker {
                         at: location, subject: tag.name))
             }
         }
+        return diagnostics
+    }
+
+    /// `too-many-packs`, naming the five resources with the most tags: each distinct tag set is a pack.
+    func packCount() -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
         if let limit = limits[.maxPackCount], plan.packs.count > limit {
             let files: [ResolvedResource] = plan.packs.flatMap { Array($0.files) }
             let multipliers = files.sorted { (a: ResolvedResource, b: ResolvedResource) in
@@ -421,6 +447,12 @@ struct PlanChecker {
                     """,
                     at: manifest.keyLocations["resources"]))
         }
+        return diagnostics
+    }
+
+    /// The sums over several packs: initial-install, initial-install with prefetch, and all packs together.
+    func totalSizes() -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
         if let limit = limits[.maxInitialInstallSize], plan.initialInstallSize > limit {
             diagnostics.append(
                 .error(

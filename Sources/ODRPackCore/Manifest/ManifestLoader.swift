@@ -15,7 +15,6 @@ package struct ManifestLoader {
     /// Loads the manifest at `path`; returns nil with diagnostics when it cannot be used.
     /// - Throws: `ODRPackError.unusableInput` when the file cannot be read at all (exit 2).
     package func load(path: String) throws -> (manifest: TagManifest?, diagnostics: [Diagnostic]) {
-        let url = URL(fileURLWithPath: path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ODRPackError.unusableInput(
@@ -25,14 +24,24 @@ package struct ManifestLoader {
             throw ODRPackError.unusableInput("'\(path)' is a folder, not a manifest: pass the path of its odrpack.yml")
         }
         let data: Data
-        do { data = try Data(contentsOf: url) } catch {
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw ODRPackError.unusableInput("cannot read manifest '\(path)': \(error.localizedDescription)")
         }
-        return parse(data: data, displayPath: path, directory: url.deletingLastPathComponent().standardizedFileURL)
+        // The manifest's folder, absolute: relative to the current folder, `.` and `..` folded.
+        let directory = FilePath(FileManager.default.currentDirectoryPath).pushing(FilePath(path))
+            .removingLastComponent().lexicallyNormalized()
+        return parse(data: data, displayPath: path, directory: directory)
+    }
+
+    /// `parse` with the manifest's folder as a URL (the fuzz entry point's call).
+    package func parse(data: Data, displayPath: String, directory: URL) -> (
+        manifest: TagManifest?, diagnostics: [Diagnostic]
+    ) {
+        parse(data: data, displayPath: displayPath, directory: FilePath(directory.path))
     }
 
     /// Parses manifest text; pure, so tests can feed it strings.
-    package func parse(data: Data, displayPath: String, directory: URL) -> (
+    package func parse(data: Data, displayPath: String, directory: FilePath) -> (
         manifest: TagManifest?, diagnostics: [Diagnostic]
     ) {
         var parser = Parsing(file: displayPath)
@@ -120,7 +129,38 @@ private struct Parsing {
 
     // MARK: Top level
 
-    mutating func manifest(from root: Node?, directory: URL) -> TagManifest? {
+    /// The manifest, key by key in a fixed order: every problem is reported (`parse` then sorts them by location, so
+    /// this order only settles ties); nil when the document is no tag manifest or an error leaves it unusable.
+    mutating func manifest(from root: Node?, directory: FilePath) -> TagManifest? {
+        guard case (let root, let mapping)? = topLevelMapping(root) else { return nil }
+        let pairs = keyedPairs(mapping, known: ManifestLoader.topLevelKeys, context: "the manifest")
+        var manifest = TagManifest(displayPath: file, directory: directory, bundleID: "")
+        checkVersion(pairs["version"]?.value, root: root)
+        if let bundleID = bundleID(pairs["bundle-id"]?.value, root: root) { manifest.bundleID = bundleID }
+        if let node = pairs["resources-root"]?.value, let value = resourcesRoot(node) {
+            manifest.resourcesRoot = .init(value, at: location(node))
+        }
+        if let node = pairs["profile"]?.value, let value = profile(node) {
+            manifest.profile = .init(value, at: location(node))
+        }
+        var usable = true
+        if let node = pairs["resources"]?.value { usable = readEntries(node, into: &manifest) }
+        manifest.initialInstall = tagList(pairs["initial-install"]?.value, key: "initial-install")
+        manifest.prefetchOrder = tagList(pairs["prefetch-order"]?.value, key: "prefetch-order")
+        if let node = pairs["tags"]?.value { manifest.declaredTags = tagList(node, key: "tags") }
+        checkTagLists(initial: manifest.initialInstall, prefetch: manifest.prefetchOrder)
+        if let node = pairs["exclude"]?.value { manifest.exclude += excludePatterns(node) }
+        if let node = pairs["untagged"]?.value, let policy = untaggedPolicy(node) { manifest.untagged = policy }
+        if let node = pairs["limits"]?.value { manifest.limitOverrides = limits(node) }
+        if let node = pairs["background-assets"]?.value { manifest.backgroundAssets = backgroundAssets(node) }
+        manifest.keyLocations = pairs.mapValues { location($0.key) }.compactMapValues { $0 }
+        return usable ? manifest : nil
+    }
+
+    /// The document's top-level mapping, or nil with one error: an empty document, something else than a mapping, or
+    /// a build manifest given where a tag manifest is expected (`odrpack report build/odrpack-manifest.json`), which
+    /// gets one error saying what it is, not one per key it has.
+    mutating func topLevelMapping(_ root: Node?) -> (Node, Node.Mapping)? {
         guard let root, !(root.scalar.map(isNull) ?? false) else {
             error(.manifestMissingKey, "the manifest is empty: it needs at least 'version: 1' and 'bundle-id'", at: nil)
             return nil
@@ -132,8 +172,6 @@ private struct Parsing {
                 at: location(root))
             return nil
         }
-        // A build manifest given where a tag manifest is expected (`odrpack report build/odrpack-manifest.json`): one
-        // error saying what it is, not one per key it has.
         let keys = Set(mapping.compactMap { $0.key.scalar?.string })
         if keys.contains("bundleId") && keys.contains("packs") && !keys.contains("version") {
             error(
@@ -146,159 +184,152 @@ private struct Parsing {
                 at: nil)
             return nil
         }
-        let pairs = keyedPairs(mapping, known: ManifestLoader.topLevelKeys, context: "the manifest")
-        var keyLocations: [String: SourceLocation] = [:]
-        for (key, pair) in pairs { keyLocations[key] = location(pair.key) }
+        return (root, mapping)
+    }
 
-        var manifest = TagManifest(displayPath: file, directory: directory, bundleID: "")
-        var usable = true
-
-        if let version = pairs["version"]?.value {
-            if let scalar = version.scalar, version.tag.rawValue == Tag.Name.int.rawValue,
-                let number = Int(scalar.string)
-            {
-                if number != 1 {
-                    error(
-                        .manifestInvalidValue, "unsupported manifest version \(number): this odrpack reads version 1",
-                        at: location(version))
-                }
-            } else {
-                error(
-                    .manifestSyntax, "'version' must be the integer 1, not \(kind(of: version))", at: location(version))
-            }
-        } else {
+    /// `version` must be there and be the integer 1 (missing, it is reported at the top-level mapping).
+    mutating func checkVersion(_ version: Node?, root: Node) {
+        guard let version else {
             error(.manifestMissingKey, "missing key 'version': add 'version: 1'", at: location(root))
+            return
         }
+        guard let scalar = version.scalar, version.tag.rawValue == Tag.Name.int.rawValue,
+            let number = Int(scalar.string)
+        else {
+            error(.manifestSyntax, "'version' must be the integer 1, not \(kind(of: version))", at: location(version))
+            return
+        }
+        if number != 1 {
+            error(
+                .manifestInvalidValue, "unsupported manifest version \(number): this odrpack reads version 1",
+                at: location(version))
+        }
+    }
 
-        if let bundleNode = pairs["bundle-id"]?.value {
-            if let bundleID = string(bundleNode, key: "bundle-id") {
-                if BundleIdentifier.isValid(bundleID) {
-                    manifest.bundleID = bundleID
-                } else {
-                    error(
-                        .manifestInvalidValue,
-                        """
-                        bundle id '\(bundleID)' is not a reverse-DNS identifier: use letters, digits, '-' and '.', \
-                        like com.example.game
-                        """,
-                        at: location(bundleNode), subject: bundleID)
-                }
-            }
-        } else {
+    /// `bundle-id`, when it is there and a reverse-DNS identifier (missing, it is reported at the top-level mapping).
+    mutating func bundleID(_ node: Node?, root: Node) -> String? {
+        guard let node else {
             error(
                 .manifestMissingKey,
                 "missing key 'bundle-id': add your app's bundle identifier, e.g. 'bundle-id: com.example.game'",
                 at: location(root))
+            return nil
         }
-
-        if let node = pairs["resources-root"]?.value {
-            if let value = string(node, key: "resources-root") {
-                if value.isEmpty {
-                    error(
-                        .manifestInvalidValue,
-                        "'resources-root' is empty: name a folder, or '.' for the manifest's folder", at: location(node)
-                    )
-                } else if value.utf8.contains(0) {
-                    error(
-                        .manifestInvalidValue,
-                        "'resources-root' holds a NUL character, which no folder name can: remove it",
-                        at: location(node))
-                } else {
-                    manifest.resourcesRoot = .init(value, at: location(node))
-                }
-            }
+        guard let bundleID = string(node, key: "bundle-id") else { return nil }
+        guard BundleIdentifier.isValid(bundleID) else {
+            error(
+                .manifestInvalidValue,
+                """
+                bundle id '\(bundleID)' is not a reverse-DNS identifier: use letters, digits, '-' and '.', \
+                like com.example.game
+                """,
+                at: location(node), subject: bundleID)
+            return nil
         }
+        return bundleID
+    }
 
-        if let node = pairs["profile"]?.value, let value = string(node, key: "profile") {
-            if LimitProfile.named(value) == nil {
-                let hint =
-                    Suggestion.closest(to: value, in: LimitProfile.names).map { " (did you mean '\($0)'?)" } ?? ""
-                error(
-                    .manifestInvalidValue,
-                    "unknown profile '\(value)'\(hint): use one of \(LimitProfile.names.joined(separator: ", "))",
-                    at: location(node))
+    /// `resources-root` as written, unless it is empty or holds a NUL (no folder has such a name).
+    mutating func resourcesRoot(_ node: Node) -> String? {
+        guard let value = string(node, key: "resources-root") else { return nil }
+        if value.isEmpty {
+            error(
+                .manifestInvalidValue,
+                "'resources-root' is empty: name a folder, or '.' for the manifest's folder", at: location(node))
+            return nil
+        }
+        if value.utf8.contains(0) {
+            error(
+                .manifestInvalidValue,
+                "'resources-root' holds a NUL character, which no folder name can: remove it",
+                at: location(node))
+            return nil
+        }
+        return value
+    }
+
+    /// `profile`, when it names a known limit profile; else an error with the closest name.
+    mutating func profile(_ node: Node) -> String? {
+        guard let value = string(node, key: "profile") else { return nil }
+        guard LimitProfile.named(value) != nil else {
+            let hint = Suggestion.closest(to: value, in: LimitProfile.names).map { " (did you mean '\($0)'?)" } ?? ""
+            error(
+                .manifestInvalidValue,
+                "unknown profile '\(value)'\(hint): use one of \(LimitProfile.names.joined(separator: ", "))",
+                at: location(node))
+            return nil
+        }
+        return value
+    }
+
+    /// The `resources` list's entries, into `manifest`; a dropped entry's tags are kept as unresolved, so that lists
+    /// naming them do not also report them unknown. False when `resources` is no list (the manifest is unusable).
+    mutating func readEntries(_ node: Node, into manifest: inout TagManifest) -> Bool {
+        guard let sequence = node.sequence else {
+            if isNullNode(node) { return true }
+            error(
+                .manifestSyntax,
+                "'resources' must be a list of entries (- path: ... tags: [...]), not \(kind(of: node))",
+                at: location(node))
+            return false
+        }
+        for item in sequence {
+            if let entry = entry(from: item) {
+                manifest.entries.append(entry)
             } else {
-                manifest.profile = .init(value, at: location(node))
+                manifest.unresolvedEntryTags.formUnion(droppedTags)
             }
         }
+        return true
+    }
 
-        if let node = pairs["resources"]?.value {
-            if let sequence = node.sequence {
-                for item in sequence {
-                    if let entry = entry(from: item) {
-                        manifest.entries.append(entry)
-                    } else {
-                        manifest.unresolvedEntryTags.formUnion(droppedTags)
-                    }
-                }
-            } else if !isNullNode(node) {
-                error(
-                    .manifestSyntax,
-                    "'resources' must be a list of entries (- path: ... tags: [...]), not \(kind(of: node))",
-                    at: location(node))
-                usable = false
-            }
-        }
-
-        manifest.initialInstall = tagList(pairs["initial-install"]?.value, key: "initial-install")
-        manifest.prefetchOrder = tagList(pairs["prefetch-order"]?.value, key: "prefetch-order")
-        if let node = pairs["tags"]?.value { manifest.declaredTags = tagList(node, key: "tags") }
-        checkTagLists(initial: manifest.initialInstall, prefetch: manifest.prefetchOrder)
-
-        if let node = pairs["exclude"]?.value {
-            for item in stringList(node, key: "exclude") {
-                if item.value.isEmpty {
-                    error(
-                        .manifestInvalidValue, "an empty 'exclude' pattern matches nothing: remove it",
-                        at: item.location)
-                } else if item.value.utf8.contains(0) {
-                    error(
-                        .manifestInvalidValue,
-                        """
-                        exclude pattern '\(item.value.debugDescription.dropFirst().dropLast())' holds a NUL character: \
-                        remove it
-                        """,
-                        at: item.location)
-                } else if let problem = RelativePath.outsideRootProblem(item.value) {
-                    error(
-                        .pathOutsideRoot, "exclude pattern '\(item.value)' \(problem)", at: item.location,
-                        subject: item.value)
-                } else {
-                    manifest.exclude.append(item)
-                }
-            }
-        }
-
-        if let node = pairs["untagged"]?.value, let value = string(node, key: "untagged") {
-            if let policy = TagManifest.UntaggedPolicy(rawValue: value) {
-                manifest.untagged = policy
-            } else {
-                let hint =
-                    Suggestion.closest(to: value, in: ["count", "ignore"]).map { " (did you mean '\($0)'?)" } ?? ""
+    /// The usable `exclude` patterns: an empty one, one with a NUL, or one that reaches outside resources-root is an
+    /// error and left out.
+    mutating func excludePatterns(_ node: Node) -> [TagManifest.Located<String>] {
+        var patterns: [TagManifest.Located<String>] = []
+        for item in stringList(node, key: "exclude") {
+            if item.value.isEmpty {
+                error(.manifestInvalidValue, "an empty 'exclude' pattern matches nothing: remove it", at: item.location)
+            } else if item.value.utf8.contains(0) {
                 error(
                     .manifestInvalidValue,
                     """
-                    'untagged' is '\(value)'\(hint): use 'count' (untagged files stay in the app and are counted) or \
-                    'ignore' (only tagged files matter)
+                    exclude pattern '\(item.value.debugDescription.dropFirst().dropLast())' holds a NUL character: \
+                    remove it
                     """,
-                    at: location(node), subject: value)
+                    at: item.location)
+            } else if let problem = RelativePath.outsideRootProblem(item.value) {
+                error(
+                    .pathOutsideRoot, "exclude pattern '\(item.value)' \(problem)", at: item.location,
+                    subject: item.value)
+            } else {
+                patterns.append(item)
             }
         }
+        return patterns
+    }
 
-        if let node = pairs["limits"]?.value {
-            manifest.limitOverrides = limits(node)
+    /// `untagged`: `count` or `ignore`; anything else is an error with the closest of the two.
+    mutating func untaggedPolicy(_ node: Node) -> TagManifest.UntaggedPolicy? {
+        guard let value = string(node, key: "untagged") else { return nil }
+        guard let policy = TagManifest.UntaggedPolicy(rawValue: value) else {
+            let hint = Suggestion.closest(to: value, in: ["count", "ignore"]).map { " (did you mean '\($0)'?)" } ?? ""
+            error(
+                .manifestInvalidValue,
+                """
+                'untagged' is '\(value)'\(hint): use 'count' (untagged files stay in the app and are counted) or \
+                'ignore' (only tagged files matter)
+                """,
+                at: location(node), subject: value)
+            return nil
         }
-
-        if let node = pairs["background-assets"]?.value {
-            manifest.backgroundAssets = backgroundAssets(node)
-        }
-
-        manifest.keyLocations = keyLocations
-        return usable ? manifest : nil
+        return policy
     }
 
     // MARK: Entries
 
+    /// One `resources` entry: its selector, its tags and its `into`, each checked on its own so that one entry
+    /// reports all its problems; nil when any of them is unusable (`droppedTags` then holds its tags).
     mutating func entry(from node: Node) -> TagManifest.Entry? {
         guard let mapping = node.mapping else {
             error(
@@ -308,111 +339,129 @@ private struct Parsing {
             return nil
         }
         let pairs = keyedPairs(mapping, known: ManifestLoader.entryKeys, context: "a resources entry")
-        let pathNode = pairs["path"]?.value
-        let globNode = pairs["glob"]?.value
-        var selector: TagManifest.Selector?
-        var selectorLocation: SourceLocation?
-        switch (pathNode, globNode) {
+        let (selector, selectorLocation) = selector(path: pairs["path"]?.value, glob: pairs["glob"]?.value, of: node)
+        let tags = entryTags(pairs["tags"]?.value, of: node)
+        var into: (folder: String?, usable: Bool) = (nil, true)
+        if let node = pairs["into"]?.value { into = destinationFolder(node) }
+        droppedTags = tags.map(\.value)
+        guard let selector, !tags.isEmpty, into.usable else { return nil }
+        return TagManifest.Entry(selector: selector, selectorLocation: selectorLocation, tags: tags, into: into.folder)
+    }
+
+    /// The entry's `path` or `glob` (exactly one of them), and where it is written, which diagnostics about the
+    /// entry's files point at. The selector is nil when it is missing, doubled or unusable.
+    mutating func selector(path: Node?, glob: Node?, of node: Node) -> (TagManifest.Selector?, SourceLocation?) {
+        switch (path, glob) {
         case (nil, nil):
             error(.manifestMissingKey, "entry has neither 'path' nor 'glob': add one of them", at: location(node))
-        case (let path?, let glob?):
+            return (nil, nil)
+        case (_?, let glob?):
             error(
                 .manifestInvalidValue, "entry has both 'path' and 'glob': an entry takes exactly one, split it in two",
                 at: location(glob))
-            _ = path
+            return (nil, nil)
         case (let path?, nil):
-            selectorLocation = location(path)
-            if let value = string(path, key: "path") {
-                if value.isEmpty {
-                    error(
-                        .manifestInvalidValue,
-                        "'path' is empty: name a file or folder under resources-root ('.' for all of it)",
-                        at: selectorLocation)
-                } else if value.utf8.contains(0) {
-                    error(
-                        .manifestInvalidValue,
-                        """
-                        path '\(value.debugDescription.dropFirst().dropLast())' holds a NUL character, which no file \
-                        name can: remove it
-                        """,
-                        at: selectorLocation)
-                } else if let problem = RelativePath.outsideRootProblem(value) {
-                    error(.pathOutsideRoot, "path '\(value)' \(problem)", at: selectorLocation, subject: value)
-                } else {
-                    selector = .path(RelativePath.normalize(value) ?? value)
-                }
-            }
+            return (pathSelector(path), location(path))
         case (nil, let glob?):
-            selectorLocation = location(glob)
-            if let value = string(glob, key: "glob") {
-                if value.isEmpty {
-                    error(
-                        .manifestInvalidValue, "'glob' is empty: write a pattern such as 'Audio/**/*.caf'",
-                        at: selectorLocation)
-                } else if value.utf8.contains(0) {
-                    error(
-                        .manifestInvalidValue,
-                        """
-                        glob '\(value.debugDescription.dropFirst().dropLast())' holds a NUL character, which no file \
-                        name can: remove it
-                        """,
-                        at: selectorLocation)
-                } else if let problem = RelativePath.outsideRootProblem(value) {
-                    error(.pathOutsideRoot, "glob '\(value)' \(problem)", at: selectorLocation, subject: value)
-                } else if let problem = GlobPattern.syntaxProblem(value) {
-                    error(
-                        .manifestInvalidValue, "glob '\(value)' is malformed: \(problem)", at: selectorLocation,
-                        subject: value)
-                } else {
-                    selector = .glob(value)
-                }
-            }
+            return (globSelector(glob), location(glob))
         }
-        var tags: [TagManifest.Located<String>] = []
-        if let tagsNode = pairs["tags"]?.value {
-            tags = tagList(tagsNode, key: "tags")
-            // An empty list; a list whose every tag was invalid has its own errors already.
-            if tags.isEmpty && tagsNode.sequence?.isEmpty == true {
-                error(.manifestInvalidValue, "'tags' is empty: give the entry at least one tag", at: location(tagsNode))
-            }
+    }
+
+    /// A `path` selector, normalized: not empty, no NUL, inside resources-root.
+    mutating func pathSelector(_ node: Node) -> TagManifest.Selector? {
+        guard let value = string(node, key: "path") else { return nil }
+        let at = location(node)
+        if value.isEmpty {
+            error(
+                .manifestInvalidValue,
+                "'path' is empty: name a file or folder under resources-root ('.' for all of it)",
+                at: at)
+        } else if value.utf8.contains(0) {
+            error(
+                .manifestInvalidValue,
+                """
+                path '\(value.debugDescription.dropFirst().dropLast())' holds a NUL character, which no file \
+                name can: remove it
+                """,
+                at: at)
+        } else if let problem = RelativePath.outsideRootProblem(value) {
+            error(.pathOutsideRoot, "path '\(value)' \(problem)", at: at, subject: value)
         } else {
-            error(.manifestMissingKey, "entry has no 'tags': add e.g. 'tags: [level1]'", at: location(node))
+            return .path(RelativePath.normalize(value) ?? value)
         }
-        var into: String?
-        var intoValid = true
-        if let intoNode = pairs["into"]?.value, let value = string(intoNode, key: "into") {
-            if value.hasPrefix("/") || value.hasPrefix("~") {
-                error(
-                    .manifestInvalidValue,
-                    """
-                    'into' is '\(value)', an absolute path: name a folder inside the app bundle, relative to its root \
-                    ('.' for the root itself)
-                    """,
-                    at: location(intoNode), subject: value)
-                intoValid = false
-            } else if value.slashSeparated().contains("..") {
-                error(
-                    .manifestInvalidValue,
-                    """
-                    'into' is '\(value)', which holds '..': name a folder inside the app bundle without '..' ('.' for \
-                    the root)
-                    """,
-                    at: location(intoNode), subject: value)
-                intoValid = false
-            } else if value.utf8.contains(0) {
-                error(
-                    .manifestInvalidValue, "'into' holds a NUL character: name a folder inside the app bundle",
-                    at: location(intoNode))
-                intoValid = false
-            } else {
-                into = RelativePath.normalize(value) ?? ""
-            }
-        } else if pairs["into"] != nil {
-            intoValid = false
+        return nil
+    }
+
+    /// A `glob` selector as written: not empty, no NUL, inside resources-root, well formed.
+    mutating func globSelector(_ node: Node) -> TagManifest.Selector? {
+        guard let value = string(node, key: "glob") else { return nil }
+        let at = location(node)
+        if value.isEmpty {
+            error(.manifestInvalidValue, "'glob' is empty: write a pattern such as 'Audio/**/*.caf'", at: at)
+        } else if value.utf8.contains(0) {
+            error(
+                .manifestInvalidValue,
+                """
+                glob '\(value.debugDescription.dropFirst().dropLast())' holds a NUL character, which no file \
+                name can: remove it
+                """,
+                at: at)
+        } else if let problem = RelativePath.outsideRootProblem(value) {
+            error(.pathOutsideRoot, "glob '\(value)' \(problem)", at: at, subject: value)
+        } else if let problem = GlobPattern.syntaxProblem(value) {
+            error(.manifestInvalidValue, "glob '\(value)' is malformed: \(problem)", at: at, subject: value)
+        } else {
+            return .glob(value)
         }
-        droppedTags = tags.map(\.value)
-        guard let selector, !tags.isEmpty, intoValid else { return nil }
-        return TagManifest.Entry(selector: selector, selectorLocation: selectorLocation, tags: tags, into: into)
+        return nil
+    }
+
+    /// The entry's valid tags; a missing or empty `tags` is an error (a list whose every tag was invalid has its own
+    /// errors already).
+    mutating func entryTags(_ node: Node?, of entry: Node) -> [TagManifest.Located<String>] {
+        guard let node else {
+            error(.manifestMissingKey, "entry has no 'tags': add e.g. 'tags: [level1]'", at: location(entry))
+            return []
+        }
+        let tags = tagList(node, key: "tags")
+        if tags.isEmpty && node.sequence?.isEmpty == true {
+            error(.manifestInvalidValue, "'tags' is empty: give the entry at least one tag", at: location(node))
+        }
+        return tags
+    }
+
+    /// The entry's `into`, normalized ("" is the bundle's root); not usable (the entry is dropped) when it is
+    /// absolute, climbs with `..`, holds a NUL or is no string.
+    mutating func destinationFolder(_ node: Node) -> (folder: String?, usable: Bool) {
+        let unusable: (folder: String?, usable: Bool) = (nil, false)
+        guard let value = string(node, key: "into") else { return unusable }
+        if value.hasPrefix("/") || value.hasPrefix("~") {
+            error(
+                .manifestInvalidValue,
+                """
+                'into' is '\(value)', an absolute path: name a folder inside the app bundle, relative to its root \
+                ('.' for the root itself)
+                """,
+                at: location(node), subject: value)
+            return unusable
+        }
+        if value.slashSeparated().contains("..") {
+            error(
+                .manifestInvalidValue,
+                """
+                'into' is '\(value)', which holds '..': name a folder inside the app bundle without '..' ('.' for \
+                the root)
+                """,
+                at: location(node), subject: value)
+            return unusable
+        }
+        if value.utf8.contains(0) {
+            error(
+                .manifestInvalidValue, "'into' holds a NUL character: name a folder inside the app bundle",
+                at: location(node))
+            return unusable
+        }
+        return (RelativePath.normalize(value) ?? "", true)
     }
 
     // MARK: Tags

@@ -13,7 +13,9 @@ package struct ManifestLocator {
     let start: String
 
     package init(currentFolder: String = FileManager.default.currentDirectoryPath) {
-        start = URL(fileURLWithPath: currentFolder).standardizedFileURL.path
+        // Absolute (a relative folder is relative to the current one), `.` and `..` folded.
+        start = FilePath(FileManager.default.currentDirectoryPath).pushing(FilePath(currentFolder))
+            .lexicallyNormalized().string
     }
 
     /// The manifest to read: `given` as is, else the one found.
@@ -29,11 +31,11 @@ package struct ManifestLocator {
         var levels = 0
         while true {
             searched.append(folder)
-            let candidate = (folder == "/" ? "" : folder) + "/" + Self.fileName
+            let candidate = FilePath(folder).joined(Self.fileName).string
             if SystemCall.status(candidate, followingLinks: true)?.kind == .regular {
                 return levels == 0 ? Self.fileName : String(repeating: "../", count: levels) + Self.fileName
             }
-            let boundary = SystemCall.status((folder == "/" ? "" : folder) + "/.git", followingLinks: false) != nil
+            let boundary = SystemCall.status(FilePath(folder).joined(".git").string, followingLinks: false) != nil
             if boundary || folder == "/" { break }
             folder = Self.parent(of: folder)
             levels += 1
@@ -63,7 +65,7 @@ package struct ManifestLocator {
         var current = folder
         while current != "/" {
             current = Self.parent(of: current)
-            let candidate = (current == "/" ? "" : current) + "/" + Self.fileName
+            let candidate = FilePath(current).joined(Self.fileName).string
             if SystemCall.status(candidate, followingLinks: true)?.kind == .regular { return candidate }
         }
         return nil
@@ -72,13 +74,14 @@ package struct ManifestLocator {
     /// A folder holding `odrpack.yaml` (or a folder named `odrpack.yml`): a manifest is there under another form, so
     /// `init` would only add a second one.
     private static func holdsManifestOfOtherName(_ folder: String) -> Bool {
-        let base = folder == "/" ? "" : folder
-        return SystemCall.status(base + "/odrpack.yaml", followingLinks: true) != nil
-            || SystemCall.status(base + "/" + fileName, followingLinks: true) != nil
+        let base = FilePath(folder)
+        return SystemCall.status(base.joined("odrpack.yaml").string, followingLinks: true) != nil
+            || SystemCall.status(base.joined(fileName).string, followingLinks: true) != nil
     }
 
+    /// The folder that holds `folder` (absolute); "/" for "/".
     private static func parent(of folder: String) -> String {
-        guard let split = folder.splitAtLastSlash() else { return "/" }
-        return split.folder.isEmpty ? "/" : String(split.folder)
+        let parent = FilePath(folder).removingLastComponent()
+        return parent.isEmpty ? "/" : parent.string
     }
 }

@@ -39,9 +39,10 @@ package struct ManifestTemplate: Sendable {
     /// folders are left out; counts leave out `.DS_Store` and what those names hold, as resolution does.
     /// - Throws: `ODRPackError.unusableInput` when `root` is no folder; `ODRPackError` when it cannot be read.
     package static func scan(resourcesRoot: String, from directory: String) throws -> ManifestTemplate {
-        let root = resourcesRoot.hasPrefix("/") ? resourcesRoot : directory + "/" + resourcesRoot
+        // An absolute resources-root replaces the folder.
+        let root = FilePath(directory).pushing(FilePath(resourcesRoot))
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
+        guard FileManager.default.fileExists(atPath: root.string, isDirectory: &isDirectory) else {
             throw ODRPackError.unusableInput("no folder '\(resourcesRoot)': pass the folder that holds the resources")
         }
         guard isDirectory.boolValue else {
@@ -50,7 +51,7 @@ package struct ManifestTemplate: Sendable {
         }
         var folders: [Folder] = []
         var skipped: [String] = []
-        let names = try FolderNames.list(root).sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+        let names = try FolderNames.list(root.string).sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
         for entry in names {
             guard let name = entry.text else {
                 skipped.append(entry.escaped)
@@ -58,9 +59,10 @@ package struct ManifestTemplate: Sendable {
             }
             // A link gets no entry: one that leaves resources-root is an error for an entry that names it (a warning
             // left untagged), and one inside it reaches a folder that has its own entry.
-            let path = root + "/" + name
-            guard !neverPacked.contains(name), SystemCall.status(path, followingLinks: false)?.kind == .directory,
-                SystemCall.status(path + "/" + BuildFolder.lockFileName, followingLinks: false) == nil
+            let path = root.joined(name)
+            guard !neverPacked.contains(name),
+                SystemCall.status(path.string, followingLinks: false)?.kind == .directory,
+                SystemCall.status(path.joined(BuildFolder.lockFileName).string, followingLinks: false) == nil
             else { continue }
             var folder = Folder(name: name, files: 0, bytes: 0)
             try count(path, relative: name, into: &folder, skipped: &skipped)
@@ -74,23 +76,24 @@ package struct ManifestTemplate: Sendable {
 
     /// Counts the regular files under `path` (links not followed; `.DS_Store` and what `neverPacked` names left out, as
     /// resolution does); a name that is not UTF-8 is added to `skipped`, relative to resources-root, and not entered.
-    private static func count(_ path: String, relative: String, into folder: inout Folder, skipped: inout [String])
+    private static func count(_ path: FilePath, relative: String, into folder: inout Folder, skipped: inout [String])
         throws
     {
-        let names = try FolderNames.list(path).sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+        let names = try FolderNames.list(path.string).sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
         for entry in names {
             guard let name = entry.text else {
-                skipped.append(relative + "/" + entry.escaped)
+                skipped.append(RelativePath.joined(relative, entry.escaped))
                 continue
             }
-            guard !neverPacked.contains(name), let status = SystemCall.status(path + "/" + name, followingLinks: false)
+            let child = path.joined(name)
+            guard !neverPacked.contains(name), let status = SystemCall.status(child.string, followingLinks: false)
             else { continue }
             switch status.kind {
             case .regular where name != ".DS_Store":
                 folder.files += 1
                 folder.bytes = folder.bytes.addingReportingOverflow(status.stamp.size).partialValue
             case .directory:
-                try count(path + "/" + name, relative: relative + "/" + name, into: &folder, skipped: &skipped)
+                try count(child, relative: RelativePath.joined(relative, name), into: &folder, skipped: &skipped)
             default: break
             }
         }

@@ -48,6 +48,13 @@ package enum RelativePath {
         path.isPath(inside: folder, orIsIt: true)
     }
 
+    /// A manifest-relative path below a folder of the same kind (resources-root's "" is the root itself): the one
+    /// place such paths are joined. They stay text, compared by bytes (a million of them are held at once); paths on
+    /// disk are `FilePath` (docs/architecture.md#paths).
+    package static func joined(_ folder: String, _ rest: String) -> String {
+        folder.isEmpty ? rest : rest.isEmpty ? folder : folder + "/" + rest
+    }
+
     /// `./a//b/../c/` → `a/c`; the root itself is ""; nil when `..` leaves the root.
     static func normalize(_ path: String) -> String? {
         var parts: [Substring] = []

@@ -1,4 +1,5 @@
 import Foundation
+import ODRPackPlatform
 
 /// The tag manifest (docs/manifest.md) as loaded: every value remembers where it was written.
 package struct TagManifest: Sendable {
@@ -46,7 +47,7 @@ package struct TagManifest: Sendable {
     /// The manifest's path as the user named it, used in diagnostics.
     package let displayPath: String
     /// The folder holding the manifest: relative paths in it start there.
-    package let directory: URL
+    package let directory: FilePath
     package var bundleID: String
     package var resourcesRoot: Located<String>
     package var profile: Located<String>
@@ -69,7 +70,7 @@ package struct TagManifest: Sendable {
     package var declaredTags: [Located<String>]?
 
     init(
-        displayPath: String, directory: URL, bundleID: String,
+        displayPath: String, directory: FilePath, bundleID: String,
         resourcesRoot: Located<String> = .init(".", at: nil), profile: Located<String> = .init("default", at: nil),
         entries: [Entry] = [], initialInstall: [Located<String>] = [], prefetchOrder: [Located<String>] = [],
         exclude: [Located<String>] = [], limitOverrides: [LimitProfile.Key: Int64?] = [:],
@@ -88,12 +89,14 @@ package struct TagManifest: Sendable {
         self.keyLocations = keyLocations
     }
 
-    /// The folder that holds the resources, as an absolute URL.
-    package var resourcesRootURL: URL {
-        let root = resourcesRoot.value
-        if root.hasPrefix("/") { return URL(fileURLWithPath: root, isDirectory: true).standardizedFileURL }
-        return directory.appendingPathComponent(root, isDirectory: true).standardizedFileURL
+    /// The folder that holds the resources, absolute, `.` and `..` folded: `resources-root` as written, relative to
+    /// the manifest's folder unless it is absolute.
+    package var resourcesRootPath: FilePath {
+        directory.pushing(FilePath(resourcesRoot.value)).lexicallyNormalized()
     }
+
+    /// `resourcesRootPath` as a URL, for the callers in other modules that still read `.path` of it.
+    package var resourcesRootURL: URL { URL(fileURLWithPath: resourcesRootPath.string, isDirectory: true) }
 
     /// The profile's limits with the manifest's overrides applied. Without a profile named on the command line, an ODR
     /// plan checks the manifest's profile and a Background Assets plan the `background-assets` profile (docs/background-assets.md).

@@ -14,22 +14,56 @@ package struct PackPlanner {
         self.platformProfile = platformProfile ?? manifest.profile.value
     }
 
+    /// The plan in three steps: the packs (one per distinct tag set), the tags that sum them, then the totals the
+    /// limits are checked against. Every sum that does not fit in Int64 is noted, in this order, for `size-overflow`.
     func plan(_ resolution: Resolution) -> PackPlan {
         let initial = Self.uniqued(manifest.initialInstall.map(\.value))
         let prefetch = Self.uniqued(manifest.prefetchOrder.map(\.value))
-        let initialSet = Set(initial)
-        let prefetchSet = Set(prefetch)
+        var sums = CheckedSums()
+        let packs = self.packs(resolution.resources, initial: initial, prefetch: prefetch, sums: &sums)
+        let tags = Self.tagSummaries(packs, initial: Set(initial), prefetch: Set(prefetch), sums: &sums)
+        var backgroundAssets = manifest.backgroundAssets
+        backgroundAssets.platforms = backgroundAssets.platforms(profile: platformProfile)
+        let totalSize = sums(packs.lazy.map(\.size), "all packs together")
+        let initialInstallSize = sums(
+            packs.lazy.filter { $0.category == .initialInstall }.map(\.size), "the initial-install packs")
+        let initialPrefetchSize = sums(
+            packs.lazy.filter { $0.category != .onDemand }.map(\.size), "the initial-install and prefetch packs")
+        if resolution.appBundleSizeOverflows { sums.overflows.append(("the files that stay in the app", nil)) }
+        var plan = PackPlan(
+            bundleID: manifest.bundleID, profileName: limits.name, limits: limits,
+            initialInstallTags: initial, prefetchOrder: prefetch,
+            appBundleFiles: resolution.appBundleFiles, appBundleSize: resolution.appBundleSize,
+            packs: packs, tags: tags,
+            totalSize: totalSize, initialInstallSize: initialInstallSize, initialPrefetchSize: initialPrefetchSize,
+            format: format, backgroundAssets: backgroundAssets)
+        plan.overflowingSums = sums.overflows
+        plan.countsAppBundle = resolution.countsAppBundle
+        return plan
+    }
 
-        let resources = resolution.resources
-        let positions = Self.positionsByTagSet(resources)
+    /// Sums held at Int64.max when they do not fit, each such sum noted (what it adds up, and the pack or tag it
+    /// belongs to) in the order the sums were taken: the plan's `overflowingSums`, reported as `size-overflow`.
+    struct CheckedSums {
         var overflows: [(what: String, subject: String?)] = []
-        /// The sum, held at Int64.max when it does not fit, which is noted for `size-overflow`.
-        func sum(_ sizes: some Sequence<Int64>, _ what: @autoclosure () -> String, subject: String? = nil) -> Int64 {
+
+        mutating func callAsFunction(
+            _ sizes: some Sequence<Int64>, _ what: @autoclosure () -> String, subject: String? = nil
+        ) -> Int64 {
             if let total = sizes.checkedSum { return total }
             overflows.append((what(), subject))
             return Int64.max
         }
-        var packs: [AssetPack] = positions.map { tags, positions in
+    }
+
+    /// One pack per distinct tag set of the resources, sorted by id; each holds the positions of its files (not
+    /// copies) and their checked sum.
+    func packs(_ resources: [ResolvedResource], initial: [String], prefetch: [String], sums: inout CheckedSums)
+        -> [AssetPack]
+    {
+        let initialSet = Set(initial)
+        let prefetchSet = Set(prefetch)
+        var packs: [AssetPack] = Self.positionsByTagSet(resources).map { tags, positions in
             let files = PackFiles(resources, positions: positions)
             let category = Self.category(tags: tags, initialInstall: initialSet, prefetch: prefetchSet)
             return AssetPack(
@@ -43,41 +77,29 @@ package struct PackPlanner {
         }
         packs.sort { $0.id < $1.id }
         for index in packs.indices {
-            packs[index].size = sum(
+            packs[index].size = sums(
                 packs[index].files.lazy.map(\.size), "the files of pack '\(packs[index].shortName)'",
                 subject: packs[index].id)
         }
+        return packs
+    }
 
+    /// Each tag, sorted by name, with the (sorted) ids of the packs that carry it and their checked sum.
+    static func tagSummaries(
+        _ packs: [AssetPack], initial: Set<String>, prefetch: Set<String>, sums: inout CheckedSums
+    ) -> [TagSummary] {
         var tagPacks: [String: [Int]] = [:]
         for (index, pack) in packs.enumerated() {
             for tag in pack.tags { tagPacks[tag, default: []].append(index) }
         }
-        let tags = tagPacks.keys.sorted().map { name -> TagSummary in
+        return tagPacks.keys.sorted().map { name -> TagSummary in
             let members = tagPacks[name]!
             return TagSummary(
                 name: name,
-                category: Self.category(tags: [name], initialInstall: initialSet, prefetch: prefetchSet),
-                size: sum(members.lazy.map { packs[$0].size }, "the packs of tag '\(name)'", subject: name),
+                category: category(tags: [name], initialInstall: initial, prefetch: prefetch),
+                size: sums(members.lazy.map { packs[$0].size }, "the packs of tag '\(name)'", subject: name),
                 packs: members.map { packs[$0].id }.sorted())
         }
-        var backgroundAssets = manifest.backgroundAssets
-        backgroundAssets.platforms = backgroundAssets.platforms(profile: platformProfile)
-        let totalSize = sum(packs.lazy.map(\.size), "all packs together")
-        let initialInstallSize = sum(
-            packs.lazy.filter { $0.category == .initialInstall }.map(\.size), "the initial-install packs")
-        let initialPrefetchSize = sum(
-            packs.lazy.filter { $0.category != .onDemand }.map(\.size), "the initial-install and prefetch packs")
-        if resolution.appBundleSizeOverflows { overflows.append(("the files that stay in the app", nil)) }
-        var plan = PackPlan(
-            bundleID: manifest.bundleID, profileName: limits.name, limits: limits,
-            initialInstallTags: initial, prefetchOrder: prefetch,
-            appBundleFiles: resolution.appBundleFiles, appBundleSize: resolution.appBundleSize,
-            packs: packs, tags: tags,
-            totalSize: totalSize, initialInstallSize: initialInstallSize, initialPrefetchSize: initialPrefetchSize,
-            format: format, backgroundAssets: backgroundAssets)
-        plan.overflowingSums = overflows
-        plan.countsAppBundle = resolution.countsAppBundle
-        return plan
     }
 
     /// The positions of the tagged resources, grouped by tag set, each group in the resources' order and allocated at

@@ -43,7 +43,7 @@ struct EntryReach: Sendable {
         // Inside a named folder: one of its ancestors is a path entry.
         var ancestor = ""
         for component in components.dropLast() {
-            ancestor = ancestor.isEmpty ? component : ancestor + "/" + component
+            ancestor = RelativePath.joined(ancestor, component)
             if paths.contains(PathKey(ancestor)) { return true }
         }
         return globs.contains { $0.couldMatch(filesBelow: components) }

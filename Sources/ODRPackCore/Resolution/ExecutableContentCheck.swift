@@ -2,7 +2,8 @@ import ODRPackPlatform
 
 /// Finds tagged files that are executable code (ODR forbids it) by their first bytes, on every core.
 struct ExecutableContentCheck {
-    let rootPath: String
+    /// resources-root, links resolved.
+    let root: FilePath
     let fileSystem: any ResourceFileSystem
 
     enum Finding {
@@ -59,9 +60,10 @@ struct ExecutableContentCheck {
                 $0.withSource { String(decoding: Self.split($0).name, as: UTF8.self) }
             }
             let heads = fileSystem.readHeads(
-                of: names, inFolder: folder.isEmpty ? rootPath : rootPath + "/" + folder, count: 64)
+                of: names, inFolder: root.joined(folder).string, count: 64)
             for (position, head) in zip(start..<end, heads) {
-                if let found = finding(head, path: rootPath + "/" + resources[position].source) {
+                // The path is made only for a DOS header (`finding` takes it lazily): not one per file.
+                if let found = finding(head, path: root.joined(resources[position].source).string) {
                     findings.append((position, found))
                 }
             }

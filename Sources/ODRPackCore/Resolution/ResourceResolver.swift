@@ -44,7 +44,9 @@ private struct Walk {
     let manifest: TagManifest
     let fileSystem: any ResourceFileSystem
     var diagnostics: [Diagnostic] = []
+    /// resources-root with its links resolved, as the file system gave it ("" until found), and as a path.
     var rootPath = ""
+    var root = FilePath()
     var resources: [ResolvedResource] = []
     /// The bytes of every resource's path (and source, when `into` moved it), appended as the walk finds them.
     let arena = PathArena()
@@ -118,21 +120,23 @@ private struct Walk {
     }
 
     mutating func run(tree: consuming FileTree?) {
-        let rootURL = manifest.resourcesRootURL
+        let rootFolder = manifest.resourcesRootPath
         let rootLocation = manifest.resourcesRoot.location ?? manifest.keyLocations["resources-root"]
-        guard case .success(let real) = fileSystem.resolvedPath(rootURL.path) else {
+        guard case .success(let real) = fileSystem.resolvedPath(rootFolder.string) else {
             diagnostics.append(
                 .error(
                     .pathNotFound,
                     """
-                    resources-root '\(manifest.resourcesRoot.value)' does not exist (looked for \(rootURL.path)): \
+                    resources-root '\(manifest.resourcesRoot.value)' does not exist (looked for \(rootFolder.text)): \
                     create it or fix 'resources-root'
                     """,
                     at: rootLocation, subject: manifest.resourcesRoot.value))
             return
         }
         rootPath = real
-        guard case .success(let root) = fileSystem.status(rootPath, followingLinks: true), root.kind == .directory
+        root = FilePath(real)
+        guard case .success(let rootStatus) = fileSystem.status(rootPath, followingLinks: true),
+            rootStatus.kind == .directory
         else {
             diagnostics.append(
                 .error(
@@ -155,10 +159,10 @@ private struct Walk {
         fingerprint = scanned.fingerprint
         // Room for every regular file at once: growing by doubling would hold up to three times the final array.
         resources.reserveCapacity(scanned.regularFileCount)
-        walkedFolders[DirectoryID(root.stamp)] = ""
+        walkedFolders[DirectoryID(rootStatus.stamp)] = ""
         walkDirectory(
-            &scanned, 0, absolute: rootPath, relative: "", components: [], inherited: pathEntries[PathKey("")] ?? [],
-            ancestors: [DirectoryID(root.stamp)])
+            &scanned, 0, absolute: root, relative: "", components: [], inherited: pathEntries[PathKey("")] ?? [],
+            ancestors: [DirectoryID(rootStatus.stamp)])
         if pathEntries[PathKey("")] != nil { visitedEntryPaths.insert(PathKey("")) }
     }
 
@@ -171,187 +175,254 @@ private struct Walk {
         }
     }
 
+    /// What the files and subfolders of one folder share, worked out once per folder (never per file): where the
+    /// folder is, which entries tag all of it, and which globs and excludes could match anything in it.
+    struct FolderScope {
+        /// On disk, for the few calls that need the folder itself (following a link in it).
+        let absolute: FilePath
+        /// Relative to resources-root ("" at the root), as entries name it.
+        let relative: String
+        /// `relative` with a trailing "/" ("" at the root): a child's relative path is this and its name.
+        let prefix: String
+        let components: [String]
+        /// The path entries that name this folder or one above it, sorted.
+        let inherited: [Int]
+        /// The tags every file here gets when no entry or glob of its own adds more.
+        let inheritedTags: [String]
+        let candidateGlobs: [Int]
+        let candidateExcludes: [GlobPattern]
+        /// Whether a path entry may name something in this folder (only then are names looked up).
+        let mayHoldEntries: Bool
+        /// The real folders from resources-root down to this one: a link back to one of them is a loop.
+        let ancestors: Set<DirectoryID>
+    }
+
+    /// One listed entry of a folder as the walk sees it: a link is replaced by what it leads to, and a link to a
+    /// folder the walk enters carries its own scan of that folder.
+    struct Found {
+        var kind: FileStatus.Kind
+        var stamp: FileStamp
+        var linkedTree: FileTree?
+    }
+
     /// Walks one folder of `tree`, then its subfolders, emptying each folder of `tree` as it takes it: a folder is
     /// walked once, and the tree's entries are freed while the resources they become are made (at a million files
     /// the two would otherwise be held together, some 70 MB each).
     mutating func walkDirectory(
-        _ tree: inout FileTree, _ index: Int, absolute: String, relative: String, components: [String],
+        _ tree: inout FileTree, _ index: Int, absolute: FilePath, relative: String, components: [String],
         inherited: [Int], ancestors: Set<DirectoryID>
     ) {
-        let directory = tree.takeDirectory(index)
-        entriesTaken += directory.count
-        if entriesTaken >= 1 << 16 {
-            SystemCall.releaseFreedMemory()
-            entriesTaken = 0
-        }
+        let directory = takeDirectory(&tree, index)
         guard directory.error == 0 else {
-            let reason = SystemError(directory.error).reason
-            let shown = relative.isEmpty ? "." : relative
-            // A folder no entry reaches cannot change a pack (docs/manifest.md#untagged-files): a warning; ignored with `untagged: ignore`.
-            if !inherited.isEmpty || relative.isEmpty || reach.mayHoldResources(relative) {
-                diagnostics.append(.error(.fileUnreadable, "cannot read folder '\(shown)': \(reason)", subject: shown))
-            } else if !ignoresUntagged {
-                diagnostics.append(
-                    .warning(
-                        .fileUnreadable,
-                        """
-                        cannot read folder '\(shown)': \(reason); no entry tags anything in it, so it stays out of \
-                        every pack
-                        """,
-                        subject: shown))
-            }
+            reportUnreadableFolder(relative, error: directory.error, inherited: inherited)
             return
         }
-        let candidateGlobs = globEntries.indices.filter { globEntries[$0].pattern.couldMatch(filesIn: components) }
-        let candidateExcludes = excludes.filter { $0.couldMatch(filesIn: components) }
-        let mayHoldEntries = reach.entryFolders.contains(PathKey(relative))
-        let prefix = relative.isEmpty ? "" : relative + "/"
-        // The tags every file here gets when no entry or glob of its own adds more.
-        let inheritedTags = inherited.isEmpty ? [] : tagSet(inherited)
-
+        let scope = folderScope(
+            absolute: absolute, relative: relative, components: components, inherited: inherited, ancestors: ancestors)
         for position in 0..<directory.count {
             let entry = directory.entries[position]
             guard entry.mode != 0 else {
                 // Vanished since the folder was listed: no longer a file of the project. Anything else is a problem.
-                if entry.error != ENOENT {
-                    let name = String(decoding: directory.name(position), as: UTF8.self)
-                    report(
-                        .fileUnreadable,
-                        """
-                        cannot read '\(prefix + name)': \(SystemError(entry.error).reason): fix its permissions or \
-                        exclude it
-                        """,
-                        path: prefix + name, inherited: inherited,
-                        globs: candidateGlobs)
-                }
+                if entry.error != ENOENT { reportUnlisted(directory.name(position), error: entry.error, in: scope) }
                 continue
             }
             let bytes = directory.name(position)
             var name = String(decoding: bytes, as: UTF8.self)
             // Decoding repairs invalid UTF-8, which changes the bytes.
             let validName = name.withUTF8 { decoded in bytes.withUnsafeBufferPointer { decoded.elementsEqual($0) } }
-            let childRelative = prefix + name
-            var kind = FileStatus.Kind(mode: entry.mode)
-            var stamp = entry.stamp
-            var linkedTree: FileTree?
-            if kind == .symbolicLink {
-                let childAbsolute = absolute + "/" + name
-                let targetPath: String
-                switch fileSystem.resolvedPath(childAbsolute) {
-                case .success(let path):
-                    targetPath = path
-                case .failure(let error):
-                    report(
-                        .fileUnreadable,
-                        error.isLoop
-                            ? "symbolic link '\(childRelative)' is a loop: remove it or exclude it"
-                            : "symbolic link '\(childRelative)' is broken (its target does not exist): remove it or fix its target",
-                        path: childRelative, inherited: inherited,
-                        globs: candidateGlobs)
-                    continue
-                }
-                guard RelativePath.absolutePath(targetPath, isInside: rootPath) else {
-                    if !isExcluded(name: name, path: childRelative, candidates: candidateExcludes) {
-                        report(
-                            .pathOutsideRoot,
-                            """
-                            symbolic link '\(childRelative)' points outside resources-root (to \(targetPath)): copy \
-                            the file in or remove the link
-                            """,
-                            path: childRelative, inherited: inherited,
-                            globs: candidateGlobs)
-                    }
-                    continue
-                }
-                let target: FileStatus
-                switch fileSystem.status(childAbsolute, followingLinks: true) {
-                case .success(let status):
-                    target = status
-                case .failure(let error):
-                    report(
-                        .fileUnreadable, "cannot read '\(childRelative)' through its link: \(error.reason)",
-                        path: childRelative, inherited: inherited,
-                        globs: candidateGlobs)
-                    continue
-                }
-                kind = target.kind
-                stamp = target.stamp
-                if kind == .directory && !Self.isVersionControl(name) && !ancestors.contains(DirectoryID(stamp))
-                    && walkedFolders[DirectoryID(stamp)] == nil
-                    && (!ignoresUntagged || !inherited.isEmpty || reach.mayHoldResources(childRelative))
-                {
-                    linkedTree = fileSystem.scan(childAbsolute).sortedByName()
-                }
+            let childRelative = scope.prefix + name
+            var found = Found(kind: FileStatus.Kind(mode: entry.mode), stamp: entry.stamp)
+            if found.kind == .symbolicLink {
+                guard let followed = followLink(name: name, relative: childRelative, in: scope) else { continue }
+                found = followed
             }
-            if kind == .directory {
-                if Self.isVersionControl(name) { continue }
-                let id = DirectoryID(stamp)
-                if ancestors.contains(id) {
-                    report(
-                        .fileUnreadable,
-                        """
-                        symbolic link '\(childRelative)' leads back to a folder that contains it (a loop): remove it \
-                        or exclude it
-                        """,
-                        path: childRelative, inherited: inherited,
-                        globs: candidateGlobs)
-                    continue
-                }
-                var childInherited = inherited
-                if mayHoldEntries, let own = pathEntries[PathKey(childRelative)] {
-                    childInherited = Array(Set(childInherited + own)).sorted()
-                    visitedEntryPaths.insert(PathKey(childRelative))
-                }
-                if ignoresUntagged && childInherited.isEmpty && !reach.mayHoldResources(childRelative) {
-                    continue
-                }
-                if let first = walkedFolders[id] {
-                    // Each real folder once (docs/manifest.md#files-and-links): the walk goes in code-point order, so the first path is the least.
-                    if !isExcluded(name: name, path: childRelative, candidates: candidateExcludes) {
-                        diagnostics.append(
-                            .warning(
-                                .symlinkDuplicate,
-                                """
-                                '\(childRelative)' reaches the folder already reached as '\(first)' (through a \
-                                symbolic link): its files are resources once, at '\(first)'; remove the link or \
-                                exclude one of the paths
-                                """,
-                                at: entryLocation(childInherited.first), subject: childRelative))
-                    }
-                    continue
-                }
-                walkedFolders[id] = childRelative
-                var childAncestors = ancestors
-                childAncestors.insert(id)
-                let childIndex = linkedTree == nil ? entry.child : 0
-                guard childIndex >= 0 else { continue }
-                // An odrpack build folder (it holds the build's lock file) is output, never a resource: a build into
-                // a folder under resources-root must not pack its own packs (docs/manifest.md#files-and-links).
-                if let outputMarker,
-                    linkedTree?.directories[0].contains(name: outputMarker)
-                        ?? tree.directories[childIndex].contains(name: outputMarker)
-                {
-                    skipBuildFolder(childRelative, inherited: childInherited)
-                    continue
-                }
-                if var linked = linkedTree {
-                    linkedTree = nil
-                    walkDirectory(
-                        &linked, 0, absolute: absolute + "/" + name, relative: childRelative,
-                        components: components + [name], inherited: childInherited, ancestors: childAncestors)
-                } else {
-                    walkDirectory(
-                        &tree, childIndex, absolute: absolute + "/" + name, relative: childRelative,
-                        components: components + [name], inherited: childInherited, ancestors: childAncestors)
-                }
-            } else if kind == .regular {
+            if found.kind == .directory {
+                enterFolder(
+                    &tree, child: entry.child, name: name, relative: childRelative, found: &found, in: scope)
+            } else if found.kind == .regular {
                 addFile(
-                    name: name, relative: childRelative, folder: relative, stamp: stamp, validName: validName,
+                    name: name, relative: childRelative, folder: relative, stamp: found.stamp, validName: validName,
                     inherited: inherited,
-                    inheritedTags: inheritedTags, mayBeEntry: mayHoldEntries, candidateGlobs: candidateGlobs,
-                    candidateExcludes: candidateExcludes)
+                    inheritedTags: scope.inheritedTags, mayBeEntry: scope.mayHoldEntries,
+                    candidateGlobs: scope.candidateGlobs, candidateExcludes: scope.candidateExcludes)
             }
         }
+    }
+
+    /// Takes one folder out of `tree`, giving the freed memory back every 65,536 entries.
+    mutating func takeDirectory(_ tree: inout FileTree, _ index: Int) -> FileTree.Directory {
+        let directory = tree.takeDirectory(index)
+        entriesTaken += directory.count
+        if entriesTaken >= 1 << 16 {
+            SystemCall.releaseFreedMemory()
+            entriesTaken = 0
+        }
+        return directory
+    }
+
+    /// A folder that cannot be listed: an error when an entry reaches it; else, since it cannot change a pack
+    /// (docs/manifest.md#untagged-files), a warning, and nothing with `untagged: ignore`.
+    mutating func reportUnreadableFolder(_ relative: String, error: Int32, inherited: [Int]) {
+        let reason = SystemError(error).reason
+        let shown = relative.isEmpty ? "." : relative
+        if !inherited.isEmpty || relative.isEmpty || reach.mayHoldResources(relative) {
+            diagnostics.append(.error(.fileUnreadable, "cannot read folder '\(shown)': \(reason)", subject: shown))
+        } else if !ignoresUntagged {
+            diagnostics.append(
+                .warning(
+                    .fileUnreadable,
+                    """
+                    cannot read folder '\(shown)': \(reason); no entry tags anything in it, so it stays out of \
+                    every pack
+                    """,
+                    subject: shown))
+        }
+    }
+
+    /// The scope of a folder about to be walked: the globs and excludes that could match in it are chosen here, so
+    /// that each file is tried against those alone.
+    mutating func folderScope(
+        absolute: FilePath, relative: String, components: [String], inherited: [Int], ancestors: Set<DirectoryID>
+    ) -> FolderScope {
+        FolderScope(
+            absolute: absolute, relative: relative, prefix: relative.isEmpty ? "" : relative + "/",
+            components: components, inherited: inherited, inheritedTags: inherited.isEmpty ? [] : tagSet(inherited),
+            candidateGlobs: globEntries.indices.filter { globEntries[$0].pattern.couldMatch(filesIn: components) },
+            candidateExcludes: excludes.filter { $0.couldMatch(filesIn: components) },
+            mayHoldEntries: reach.entryFolders.contains(PathKey(relative)), ancestors: ancestors)
+    }
+
+    /// An entry the scan listed but could not read (`lstat` failed for another reason than its vanishing).
+    mutating func reportUnlisted(_ bytes: ArraySlice<UInt8>, error: Int32, in scope: FolderScope) {
+        let path = scope.prefix + String(decoding: bytes, as: UTF8.self)
+        report(
+            .fileUnreadable,
+            "cannot read '\(path)': \(SystemError(error).reason): fix its permissions or exclude it",
+            path: path, inherited: scope.inherited, globs: scope.candidateGlobs)
+    }
+
+    /// What a symbolic link leads to (docs/manifest.md#files-and-links), or nil, with the problem reported, for a
+    /// broken link, a loop, a target outside resources-root or one that cannot be read. A link to a folder that the
+    /// walk will enter (not version control, not an ancestor, not walked yet, reached by an entry or counted) comes
+    /// with a scan of that folder.
+    mutating func followLink(name: String, relative: String, in scope: FolderScope) -> Found? {
+        let link = scope.absolute.joined(name).string
+        let targetPath: String
+        switch fileSystem.resolvedPath(link) {
+        case .success(let path):
+            targetPath = path
+        case .failure(let error):
+            report(
+                .fileUnreadable,
+                error.isLoop
+                    ? "symbolic link '\(relative)' is a loop: remove it or exclude it"
+                    : "symbolic link '\(relative)' is broken (its target does not exist): remove it or fix its target",
+                path: relative, inherited: scope.inherited, globs: scope.candidateGlobs)
+            return nil
+        }
+        guard FilePath(targetPath).isInside(root) else {
+            if !isExcluded(name: name, path: relative, candidates: scope.candidateExcludes) {
+                report(
+                    .pathOutsideRoot,
+                    """
+                    symbolic link '\(relative)' points outside resources-root (to \(targetPath)): copy \
+                    the file in or remove the link
+                    """,
+                    path: relative, inherited: scope.inherited, globs: scope.candidateGlobs)
+            }
+            return nil
+        }
+        let target: FileStatus
+        switch fileSystem.status(link, followingLinks: true) {
+        case .success(let status):
+            target = status
+        case .failure(let error):
+            report(
+                .fileUnreadable, "cannot read '\(relative)' through its link: \(error.reason)",
+                path: relative, inherited: scope.inherited, globs: scope.candidateGlobs)
+            return nil
+        }
+        var found = Found(kind: target.kind, stamp: target.stamp)
+        let id = DirectoryID(target.stamp)
+        if found.kind == .directory && !Self.isVersionControl(name) && !scope.ancestors.contains(id)
+            && walkedFolders[id] == nil
+            && (!ignoresUntagged || !scope.inherited.isEmpty || reach.mayHoldResources(relative))
+        {
+            found.linkedTree = fileSystem.scan(link).sortedByName()
+        }
+        return found
+    }
+
+    /// A subfolder (listed, or reached through a link): walked unless it is version control, a loop back to a folder
+    /// above it, a folder no entry reaches under `untagged: ignore`, a real folder already walked under another path
+    /// (`symlink-duplicate`), or an odrpack build folder.
+    mutating func enterFolder(
+        _ tree: inout FileTree, child: Int, name: String, relative: String, found: inout Found, in scope: FolderScope
+    ) {
+        if Self.isVersionControl(name) { return }
+        let id = DirectoryID(found.stamp)
+        if scope.ancestors.contains(id) {
+            report(
+                .fileUnreadable,
+                """
+                symbolic link '\(relative)' leads back to a folder that contains it (a loop): remove it \
+                or exclude it
+                """,
+                path: relative, inherited: scope.inherited, globs: scope.candidateGlobs)
+            return
+        }
+        var childInherited = scope.inherited
+        if scope.mayHoldEntries, let own = pathEntries[PathKey(relative)] {
+            childInherited = Array(Set(childInherited + own)).sorted()
+            visitedEntryPaths.insert(PathKey(relative))
+        }
+        if ignoresUntagged && childInherited.isEmpty && !reach.mayHoldResources(relative) { return }
+        if let first = walkedFolders[id] {
+            reportDuplicateFolder(name: name, relative: relative, first: first, inherited: childInherited, in: scope)
+            return
+        }
+        walkedFolders[id] = relative
+        var childAncestors = scope.ancestors
+        childAncestors.insert(id)
+        let childIndex = found.linkedTree == nil ? child : 0
+        guard childIndex >= 0 else { return }
+        // An odrpack build folder (it holds the build's lock file) is output, never a resource: a build into
+        // a folder under resources-root must not pack its own packs (docs/manifest.md#files-and-links).
+        if let outputMarker,
+            found.linkedTree?.directories[0].contains(name: outputMarker)
+                ?? tree.directories[childIndex].contains(name: outputMarker)
+        {
+            skipBuildFolder(relative, inherited: childInherited)
+            return
+        }
+        let absolute = scope.absolute.joined(name)
+        if var linked = found.linkedTree {
+            found.linkedTree = nil
+            walkDirectory(
+                &linked, 0, absolute: absolute, relative: relative, components: scope.components + [name],
+                inherited: childInherited, ancestors: childAncestors)
+        } else {
+            walkDirectory(
+                &tree, childIndex, absolute: absolute, relative: relative, components: scope.components + [name],
+                inherited: childInherited, ancestors: childAncestors)
+        }
+    }
+
+    /// A real folder reached a second time (through a symbolic link): its files are resources once, at the first
+    /// path (docs/manifest.md#files-and-links); the walk goes in code-point order, so the first path is the least.
+    mutating func reportDuplicateFolder(
+        name: String, relative: String, first: String, inherited: [Int], in scope: FolderScope
+    ) {
+        guard !isExcluded(name: name, path: relative, candidates: scope.candidateExcludes) else { return }
+        diagnostics.append(
+            .warning(
+                .symlinkDuplicate,
+                """
+                '\(relative)' reaches the folder already reached as '\(first)' (through a \
+                symbolic link): its files are resources once, at '\(first)'; remove the link or \
+                exclude one of the paths
+                """,
+                at: entryLocation(inherited.first), subject: relative))
     }
 
     /// What Xcode's resource copy drops, at any depth (docs/manifest.md): version-control folders and files (a
@@ -478,9 +549,7 @@ private struct Walk {
         return chosen
     }
 
-    static func join(_ folder: String, _ rest: String) -> String {
-        folder.isEmpty ? rest : rest.isEmpty ? folder : folder + "/" + rest
-    }
+    static func join(_ folder: String, _ rest: String) -> String { RelativePath.joined(folder, rest) }
 
     /// An entry as `file:line:column`, for messages that name two entries.
     func describe(_ entry: Int?) -> String {
@@ -513,7 +582,7 @@ private struct Walk {
     mutating func skipBuildFolder(_ relative: String, inherited: [Int]) {
         let naming = manifest.entries.indices.filter { index in
             guard case .path(let path) = manifest.entries[index].selector else { return false }
-            return path.hasSameBytes(as: relative) || path.utf8.starts(with: (relative + "/").utf8)
+            return path.isPath(inside: relative, orIsIt: true)
         }
         for index in naming {
             settledEntries.insert(index)
@@ -576,7 +645,7 @@ private struct Walk {
                 }
             }
             let unchecked = PackFiles(resources, positions: positions)
-            diagnostics += ExecutableContentCheck(rootPath: rootPath, fileSystem: fileSystem).check(unchecked) {
+            diagnostics += ExecutableContentCheck(root: root, fileSystem: fileSystem).check(unchecked) {
                 entryLocation($0.firstEntry)
             }
         }
@@ -626,16 +695,16 @@ private struct Walk {
     /// How a path that the file system finds is spelled on disk, component by component (nil when a folder cannot
     /// be listed): on a case-insensitive volume `hero.png` finds `Hero.png` (docs/manifest.md#tags).
     func spellingOnDisk(_ path: String) -> String? {
-        var folder = rootPath
+        var folder = root
         var spelled: [String] = []
         for component in path.slashSeparated().map(String.init) {
-            guard let names = fileSystem.names(in: folder) else { return nil }
+            guard let names = fileSystem.names(in: folder.string) else { return nil }
             let onDisk =
                 names.first { $0.hasSameBytes(as: component) }
                 ?? names.first { $0.lowercased() == component.lowercased() }
                 ?? component
             spelled.append(onDisk)
-            folder += "/" + onDisk
+            folder = folder.joined(onDisk)
         }
         return spelled.joined(separator: "/")
     }
@@ -644,11 +713,11 @@ private struct Walk {
     /// differs only in letter case, else the closest name in that folder (the did-you-mean of manifest keys). Lists
     /// only the folders on the path, never walks a tree; nil when a component has no likely match.
     func closestExisting(_ path: String) -> (path: String, caseOnly: Bool)? {
-        var folder = rootPath
+        var folder = root
         var spelled: [String] = []
         var caseOnly = true
         for component in path.slashSeparated().map(String.init) {
-            guard let names = fileSystem.names(in: folder)?.sorted(by: { $0.precedesByCodePoint($1) }) else {
+            guard let names = fileSystem.names(in: folder.string)?.sorted(by: { $0.precedesByCodePoint($1) }) else {
                 return nil
             }
             let lowered = component.lowercased()
@@ -662,54 +731,21 @@ private struct Walk {
             } else {
                 return nil
             }
-            folder += "/" + spelled[spelled.count - 1]
+            folder = folder.joined(spelled[spelled.count - 1])
         }
         let result = spelled.joined(separator: "/")
         return result.hasSameBytes(as: path) ? nil : (result, caseOnly)
     }
 
+    /// `path-not-found` and `entry-matches-nothing` for the entries no earlier error settled: a path entry the walk
+    /// never reached, a folder entry that tagged no file, a glob that matched none.
     mutating func checkEntries() {
         for (index, entry) in manifest.entries.enumerated() where !settledEntries.contains(index) {
             let location = entry.selectorLocation
             switch entry.selector {
             case .path(let path):
                 if !visitedEntryPaths.contains(PathKey(path)) {
-                    let absolute = path.isEmpty ? rootPath : rootPath + "/" + path
-                    guard case .success(let status) = fileSystem.status(absolute, followingLinks: false) else {
-                        var fix = "fix the path or remove the entry"
-                        if case (let spelled, let caseOnly)? = closestExisting(path) {
-                            fix =
-                                caseOnly
-                                ? """
-                                did you mean '\(spelled)'? letter case differs, and Linux file systems are \
-                                case-sensitive: write the name as it is on disk
-                                """
-                                : "did you mean '\(spelled)'? fix the path or remove the entry"
-                        }
-                        diagnostics.append(
-                            .error(
-                                .pathNotFound, "path '\(path)' does not exist under resources-root: \(fix)",
-                                at: location, subject: path))
-                        continue
-                    }
-                    if let spelled = spellingOnDisk(path), !spelled.hasSameBytes(as: path) {
-                        // A file system that ignores case (or normalization) finds the name; entries compare bytes.
-                        diagnostics.append(
-                            .error(
-                                .pathNotFound,
-                                """
-                                path '\(path)' does not exist under resources-root as written: the name on disk is \
-                                '\(spelled)' (this file system ignores letter case, entries do not): write it as on \
-                                disk
-                                """,
-                                at: location, subject: path))
-                    } else if status.kind != .symbolicLink {
-                        diagnostics.append(
-                            .warning(
-                                .entryMatchesNothing,
-                                "path '\(path)' names no packable file (it is excluded or not a regular file)",
-                                at: location, subject: path))
-                    }
+                    checkUnvisitedPath(path, at: location)
                 } else if matchCounts[index] == 0 {
                     diagnostics.append(
                         .warning(
@@ -726,6 +762,46 @@ private struct Walk {
                             at: location, subject: glob))
                 }
             }
+        }
+    }
+
+    /// A path entry the walk never reached: missing (with the name it most likely meant), found only because this
+    /// file system ignores letter case, or there but nothing packable (excluded, or not a regular file).
+    mutating func checkUnvisitedPath(_ path: String, at location: SourceLocation?) {
+        guard case .success(let status) = fileSystem.status(root.joined(path).string, followingLinks: false) else {
+            var fix = "fix the path or remove the entry"
+            if case (let spelled, let caseOnly)? = closestExisting(path) {
+                fix =
+                    caseOnly
+                    ? """
+                    did you mean '\(spelled)'? letter case differs, and Linux file systems are \
+                    case-sensitive: write the name as it is on disk
+                    """
+                    : "did you mean '\(spelled)'? fix the path or remove the entry"
+            }
+            diagnostics.append(
+                .error(
+                    .pathNotFound, "path '\(path)' does not exist under resources-root: \(fix)",
+                    at: location, subject: path))
+            return
+        }
+        if let spelled = spellingOnDisk(path), !spelled.hasSameBytes(as: path) {
+            // A file system that ignores case (or normalization) finds the name; entries compare bytes.
+            diagnostics.append(
+                .error(
+                    .pathNotFound,
+                    """
+                    path '\(path)' does not exist under resources-root as written: the name on disk is \
+                    '\(spelled)' (this file system ignores letter case, entries do not): write it as on \
+                    disk
+                    """,
+                    at: location, subject: path))
+        } else if status.kind != .symbolicLink {
+            diagnostics.append(
+                .warning(
+                    .entryMatchesNothing,
+                    "path '\(path)' names no packable file (it is excluded or not a regular file)",
+                    at: location, subject: path))
         }
     }
 }

@@ -18,7 +18,7 @@ import Testing
 
     func manifest(entries: [TagManifest.Entry] = [], initial: [String] = []) -> TagManifest {
         TagManifest(
-            displayPath: "odrpack.yml", directory: URL(fileURLWithPath: "/tmp"), bundleID: "com.example.bounds",
+            displayPath: "odrpack.yml", directory: FilePath("/tmp"), bundleID: "com.example.bounds",
             entries: entries, initialInstall: initial.map { .init($0, at: nil) })
     }
 

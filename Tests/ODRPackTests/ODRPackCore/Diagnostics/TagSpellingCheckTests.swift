@@ -3,8 +3,8 @@ import Testing
 
 @testable import ODRPackCore
 
-/// docs/diagnostics.md#tag-similar (SPEC 6.2, "Manifest mistakes that cost a pack"): `tag-similar`, `tags:` with
-/// `tag-undeclared` and `tag-unused`, and a build manifest given as a tag manifest.
+/// docs/manifest.md#declared-tags: `tag-similar`, `tags:` with `tag-undeclared` and `tag-unused`, and a build
+/// manifest given as a tag manifest.
 @Suite struct TagSpellingCheckTests {
     func plan(_ resources: String, extra: String = "") throws -> PlanResult {
         let project = try TemporaryProject()

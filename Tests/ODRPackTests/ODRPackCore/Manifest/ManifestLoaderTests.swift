@@ -1,4 +1,5 @@
 import Foundation
+import ODRPackPlatform
 import Testing
 
 @testable import ODRPackCore
@@ -7,7 +8,7 @@ import Testing
     func load(_ text: String) -> (TagManifest?, [Diagnostic]) {
         let result = ManifestLoader().parse(
             data: Data(text.utf8), displayPath: "odrpack.yml",
-            directory: URL(fileURLWithPath: "/tmp"))
+            directory: FilePath("/tmp"))
         return (result.manifest, result.diagnostics)
     }
 

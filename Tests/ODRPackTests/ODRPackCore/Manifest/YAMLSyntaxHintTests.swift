@@ -1,14 +1,15 @@
 import Foundation
+import ODRPackPlatform
 import Testing
 
 @testable import ODRPackCore
 
-/// docs/manifest.md#syntax-errors (SPEC 6.1, "Mistakes answered with the fix"): a YAML syntax error keeps libyaml's
-/// problem and its file:line:column, and adds the fix for the common causes.
+/// docs/manifest.md#syntax-errors: a YAML syntax error keeps libyaml's problem and its file:line:column, and adds
+/// the fix for the common causes.
 @Suite struct YAMLSyntaxHintTests {
     func syntaxError(_ text: String) -> String {
         let diagnostics = ManifestLoader().parse(
-            data: Data(text.utf8), displayPath: "odrpack.yml", directory: URL(fileURLWithPath: "/tmp")
+            data: Data(text.utf8), displayPath: "odrpack.yml", directory: FilePath("/tmp")
         ).diagnostics
         guard diagnostics.count == 1, let only = diagnostics.first, only.code == .manifestSyntax,
             let location = only.location
@@ -43,7 +44,7 @@ import Testing
     @Test func aValueReadAsATagOrAnAnchorIsToldToQuoteIt() {
         func problems(_ text: String) -> [String] {
             ManifestLoader().parse(
-                data: Data(text.utf8), displayPath: "odrpack.yml", directory: URL(fileURLWithPath: "/")
+                data: Data(text.utf8), displayPath: "odrpack.yml", directory: FilePath("/")
             )
             .diagnostics.map(\.message)
         }
