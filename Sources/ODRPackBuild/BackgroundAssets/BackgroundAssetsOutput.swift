@@ -88,7 +88,8 @@ struct BackgroundAssetsOutput: PackOutput {
                 """
             )
         }
-        guard let manifest = ownership.manifest, manifest.format == .backgroundAssets else { return [:] }
+        // A manifest of the other format has no versions (and `OutputOwnership.check` refuses its folder).
+        guard let manifest = ownership.manifest, manifest.format.kind.hasAssetPackIDs else { return [:] }
         var versions: [String: (version: Int64, contentHash: String)] = [:]
         for pack in manifest.packs {
             if let version = pack.version, let contentHash = pack.contentHash {
@@ -116,6 +117,9 @@ struct BackgroundAssetsOutput: PackOutput {
         }
         return writes
     }
+
+    /// None: `verify` reports the names in `BackgroundAssets/` that the manifest does not name.
+    func foreignFiles() -> [Diagnostic] { [] }
 
     func prepare() throws {
         var seen: [String: AssetPack] = [:]
@@ -229,36 +233,7 @@ struct BackgroundAssetsOutput: PackOutput {
         changes.temporaryFolders = [packsPath, sitePath]
         try OutputCommit(outputPath: outputPath).run(
             changes,
-            make: {
-                // Every pack's <id>.json (rewritten where it was edited), AssetPackTags.json and the download manifest.
-                var documents = OutputCommit.Documents(
-                    manifest: StreamedDocument { sink in try manifest.write(to: &sink) })
-                for (index, pack) in plan.packs.enumerated() {
-                    documents.files.append(
-                        (
-                            packsPath + "/" + BackgroundAssetsLayout.manifestName(of: pack.assetPackID),
-                            manifests[index]
-                        ))
-                }
-                documents.files.append(
-                    (
-                        packsPath + "/" + BackgroundAssetsLayout.tagsFile,
-                        BackgroundAssetsDocuments.assetPackTagsDocument(manifest)
-                    ))
-                if hosting == .self, let urlPrefix = options.urlPrefix {
-                    documents.files.append(
-                        (
-                            sitePath + "/" + BackgroundAssetsLayout.downloadManifestFile,
-                            StreamedDocument(
-                                bytes: Array(
-                                    BackgroundAssetsDocuments.downloadManifest(
-                                        manifest, urlPrefix: urlPrefix, live: live
-                                    )
-                                    .utf8))
-                        ))
-                }
-                return (documents, ())
-            },
+            make: { (documents(manifest, live: live), ()) },
             finish: { _ in
                 try state.takeArchiveStamps(packsPath: packsPath)
                 for name in siteNames {
@@ -273,6 +248,31 @@ struct BackgroundAssetsOutput: PackOutput {
         // The packs' temporary folders (their ba-package manifests and staging), now that the archives are in place.
         removeTemporaryFiles()
         return ({ manifest }, removed.filter { $0.hasSuffix(".aar") }, state)
+    }
+
+    /// What the commit writes besides the packs: every pack's <id>.json (rewritten where it was edited),
+    /// AssetPackTags.json, for `hosting: self` the download manifest, and odrpack-manifest.json.
+    private func documents(_ manifest: BuildManifest, live: [String: Int64]) -> OutputCommit.Documents {
+        var documents = OutputCommit.Documents(manifest: StreamedDocument { sink in try manifest.write(to: &sink) })
+        for (index, pack) in plan.packs.enumerated() {
+            documents.files.append(
+                (packsPath + "/" + BackgroundAssetsLayout.manifestName(of: pack.assetPackID), manifests[index]))
+        }
+        documents.files.append(
+            (
+                packsPath + "/" + BackgroundAssetsLayout.tagsFile,
+                BackgroundAssetsDocuments.assetPackTagsDocument(manifest)
+            ))
+        if plan.backgroundAssets.hosting == .self, let urlPrefix = options.urlPrefix {
+            let downloadManifest = BackgroundAssetsDocuments.downloadManifest(
+                manifest, urlPrefix: urlPrefix, live: live)
+            documents.files.append(
+                (
+                    sitePath + "/" + BackgroundAssetsLayout.downloadManifestFile,
+                    StreamedDocument(bytes: Array(downloadManifest.utf8))
+                ))
+        }
+        return documents
     }
 
     /// The names of `BackgroundAssets/` this build keeps.

@@ -41,6 +41,11 @@ struct OnDemandResourcesOutput: PackOutput {
         fileNames.map { AppleManifests.packsFolder + "/" + $0 } + outputNames
     }
 
+    func foreignFiles() -> [Diagnostic] {
+        ownership.foreignFiles(
+            outputPath: outputPath, outputDirectory: options.outputDirectory, packsFolder: AppleManifests.packsFolder)
+    }
+
     func prepare() throws {
         try Self.checkReservedPaths(plan, signed: options.signCommand != nil)
         for path in [outputPath, packsPath] { try OutputFolder.makeFolder(path) }
