@@ -20,7 +20,7 @@ package final class BuildFolderSession {
     package var folder: FilePath { FilePath(path) }
     package let access: Access
     /// Nil for a reader of a folder without a lock file or with one it cannot open: no build ran or runs there.
-    private let lock: OutputLock?
+    fileprivate let lock: OutputLock?
 
     private init(path: String, access: Access, lock: OutputLock?) {
         self.path = path
@@ -47,17 +47,34 @@ package final class BuildFolderSession {
         return BuildFolderSession(path: folder, access: .reading, lock: lock)
     }
 
+    /// A build folder open for writing, the exclusive lock held: only `open(forWriting:)` makes one, so what takes
+    /// one (a build's commit) cannot run on a folder whose lock it does not hold.
+    package struct Writer {
+        package let session: BuildFolderSession
+        /// The build folder, as the build was given it.
+        package var path: String { session.path }
+
+        fileprivate init(_ session: BuildFolderSession) { self.session = session }
+
+        /// For a build that ends without committing: a folder the session created goes again, and a folder that holds
+        /// no build (no odrpack-manifest.json, no journal) keeps no lock file, which would mark a user's folder as a
+        /// build folder (resolution skips those).
+        package func abandon() {
+            session.lock?.removeIfNotABuildFolder(markers: [BuildManifest.fileName, TemporaryName.previousManifest])
+        }
+    }
+
     /// Opens `folder` for a build, under the exclusive lock, creating the folder when it is missing.
     /// - Parameters:
     ///   - shownAs: the folder as the user wrote it, for the message when another holder has it.
     ///   - wait: wait for another holder (calling `onWait` first); false refuses at once.
     /// - Throws: `ODRPackError.folderLocked` (exit 2) without `wait` when another build or thin holds the folder.
     package static func open(forWriting folder: String, shownAs: String, wait: Bool, onWait: () -> Void = {}) throws
-        -> BuildFolderSession
+        -> Writer
     {
         do {
             let lock = try OutputLock(folder: folder, fileName: BuildFolder.lockFileName, wait: wait, onWait: onWait)
-            return BuildFolderSession(path: folder, access: .writing, lock: lock)
+            return Writer(BuildFolderSession(path: folder, access: .writing, lock: lock))
         } catch ODRPackError.folderLocked {
             throw ODRPackError.folderLocked(
                 """
@@ -88,12 +105,5 @@ package final class BuildFolderSession {
             new; run the build again
             """
         )
-    }
-
-    /// For a writer that ends without committing a build: a folder the session created goes again, and a folder that
-    /// holds no build (no odrpack-manifest.json, no journal) keeps no lock file, which would mark a user's folder as a
-    /// build folder (resolution skips those).
-    package func abandon() {
-        lock?.removeIfNotABuildFolder(markers: [BuildManifest.fileName, TemporaryName.previousManifest])
     }
 }

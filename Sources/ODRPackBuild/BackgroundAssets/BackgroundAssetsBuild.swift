@@ -15,12 +15,12 @@ struct BackgroundAssetsBuild: FormatBuild {
         return checked.diagnostics
     }
 
-    func output(plan: PackPlan, options: BuildOptions, rootPath: String, ownership: OutputOwnership) throws
+    func output(plan: PackPlan, options: BuildOptions, rootPath: String, transaction: BuildFolderTransaction) throws
         -> any PackOutput
     {
         try BackgroundAssetsOutput(
             plan: plan, options: options, packager: packager, published: published, rootPath: rootPath,
-            ownership: ownership)
+            transaction: transaction)
     }
 
     /// The options a Background Assets build's hosting needs (docs/background-assets.md), the live download manifest

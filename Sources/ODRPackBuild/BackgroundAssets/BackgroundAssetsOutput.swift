@@ -22,8 +22,9 @@ struct BackgroundAssetsOutput: PackOutput {
     /// Where versions come from: nothing (new folder, `--reset-versions`), the folder's last build, or the live
     /// download manifest (`--published`).
     let versionSource: VersionSource
-    /// What in the output folder the last build wrote: all the commit may replace or remove.
-    let ownership: OutputOwnership
+    /// The folder open for writing and what in it the last build wrote: all the commit may replace or remove.
+    let transaction: BuildFolderTransaction
+    var ownership: OutputOwnership { transaction.ownership }
     var sitePath: String { packsPath + "/" + BackgroundAssetsLayout.siteFolder }
 
     enum VersionSource {
@@ -34,14 +35,14 @@ struct BackgroundAssetsOutput: PackOutput {
     }
 
     /// - Parameter published: the live download manifest (`--published`), the source of versions when given.
-    /// - Parameter ownership: the folder's previous build (its manifest, or an interrupted commit's journal), the
-    ///   source of versions otherwise.
+    /// - Parameter transaction: the folder open for writing, with its previous build (its manifest, or an interrupted
+    ///   commit's journal), the source of versions otherwise.
     /// - Throws: exit 2 when the folder's previous manifest exists but cannot be read (without `--reset-versions`).
     init(
         plan: PackPlan, options: BuildOptions, packager: BackgroundAssetsPackager,
-        published: PublishedDownloadManifest?, rootPath: String, ownership: OutputOwnership
+        published: PublishedDownloadManifest?, rootPath: String, transaction: BuildFolderTransaction
     ) throws {
-        self.ownership = ownership
+        self.transaction = transaction
         self.plan = plan
         self.options = options
         self.packager = packager
@@ -67,7 +68,7 @@ struct BackgroundAssetsOutput: PackOutput {
         } else if options.resetVersions {
             versionSource = .none
         } else {
-            versionSource = .previousBuild(try Self.versions(of: ownership, folder: options.outputPath))
+            versionSource = .previousBuild(try Self.versions(of: transaction.ownership, folder: options.outputPath))
         }
     }
 
@@ -231,7 +232,7 @@ struct BackgroundAssetsOutput: PackOutput {
         let site = BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.siteFolder + "/"
         changes.writes = writes + siteNames.map { site + $0 }
         changes.temporaryFolders = [packsPath, sitePath]
-        try OutputCommit(outputPath: outputPath).run(
+        try transaction.commit(
             changes,
             make: { (documents(manifest, live: live), ()) },
             finish: { _ in

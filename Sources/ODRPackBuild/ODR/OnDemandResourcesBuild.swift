@@ -4,9 +4,9 @@ import ODRPackCore
 struct OnDemandResourcesBuild: FormatBuild {
     mutating func check(_ plan: PackPlan, options: BuildOptions) throws -> [Diagnostic] { [] }
 
-    func output(plan: PackPlan, options: BuildOptions, rootPath: String, ownership: OutputOwnership) throws
+    func output(plan: PackPlan, options: BuildOptions, rootPath: String, transaction: BuildFolderTransaction) throws
         -> any PackOutput
     {
-        OnDemandResourcesOutput(plan: plan, options: options, rootPath: rootPath, ownership: ownership)
+        OnDemandResourcesOutput(plan: plan, options: options, rootPath: rootPath, transaction: transaction)
     }
 }

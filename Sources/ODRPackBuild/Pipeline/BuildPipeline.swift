@@ -27,12 +27,12 @@ package struct BuildPipeline {
         // anything, the lock file included.
         let building = options.format.building
         var format = try building.prepare(options)
-        let session = try BuildFolderSession.open(
+        let folder = try BuildFolderSession.open(
             forWriting: options.outputPath, shownAs: options.outputDirectory, wait: waitForLock, onWait: onWait)
         // One exit for every way a build ends before its commit.
         var finished = false
-        defer { if !finished { session.abandon() } }
-        let outcome = try withExtendedLifetime(session) { () throws -> BuildOutcome in
+        defer { if !finished { folder.abandon() } }
+        let outcome = try withExtendedLifetime(folder) { () throws -> BuildOutcome in
             let check = UpToDateCheck(manifestPath: manifestPath, options: options)
             var scanned: FileTree?
             // Background Assets builds always plan: their commit compares what it writes (see `BackgroundAssetsOutput`).
@@ -59,7 +59,7 @@ package struct BuildPipeline {
             result.diagnostics += try format.check(plan, options: options)
             if result.diagnostics.stopsWriting(warningsAsErrors: options.warningsAsErrors) { return .notBuilt(result) }
             var build = try builder.build(
-                plan, rootPath: resolution.rootPath, previous: loader.previous, format: format)
+                plan, rootPath: resolution.rootPath, previous: loader.previous, format: format, folder: folder)
             result.diagnostics += build.diagnostics
             build.stateWarning = check.state(after: result, build: build).save(forOutput: options.outputPath)
             // The manifest as written, opened under the lock, for the --json document (never made again whole).

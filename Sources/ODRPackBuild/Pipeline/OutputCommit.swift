@@ -17,7 +17,9 @@ import ODRPackPlatform
 /// A failure anywhere in 1-5 rolls back: new files out, what was set aside back, the previous manifest restored, so
 /// the folder is exactly as the previous build left it. Only a kill (or a power cut) leaves the journal.
 struct OutputCommit {
-    let outputPath: String
+    /// The folder, open for writing: a commit runs only under the build's exclusive lock.
+    let folder: BuildFolderSession.Writer
+    var outputPath: String { folder.path }
 
     /// What a format's commit moves and removes besides its documents.
     struct Changes {

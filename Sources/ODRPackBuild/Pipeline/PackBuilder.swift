@@ -34,19 +34,23 @@ struct PackBuilder: Sendable {
             } else {
                 try plan.format.building.prepare(options)
             }
-        return try build(plan, rootPath: rootPath, previous: previousBuild, format: format)
+        let folder = try BuildFolderSession.open(
+            forWriting: options.outputPath, shownAs: options.outputDirectory, wait: true)
+        return try build(plan, rootPath: rootPath, previous: previousBuild, format: format, folder: folder)
     }
 
-    /// Writes `plan`'s packs through the output `format` makes, reusing what the last build (`previous`, else the
-    /// state loaded here) wrote.
-    func build(_ plan: PackPlan, rootPath: String, previous previousBuild: PreviousBuild?, format: any FormatBuild)
-        throws -> BuildResult
-    {
+    /// Writes `plan`'s packs into `folder` through the output `format` makes, reusing what the last build
+    /// (`previous`, else the state loaded here) wrote.
+    func build(
+        _ plan: PackPlan, rootPath: String, previous previousBuild: PreviousBuild?, format: any FormatBuild,
+        folder: BuildFolderSession.Writer
+    ) throws -> BuildResult {
         let previous = (previousBuild ?? loadState()).state
         // What the folder's last build wrote, and so all this one may replace or remove (docs/build-output.md#ownership).
-        let ownership = OutputOwnership.load(
-            outputPath: options.outputPath, state: previous, needsManifest: plan.format.building.ownershipReadsManifest)
-        let output = try format.output(plan: plan, options: options, rootPath: rootPath, ownership: ownership)
+        let transaction = BuildFolderTransaction(
+            folder: folder, state: previous, needsManifest: plan.format.building.ownershipReadsManifest)
+        let ownership = transaction.ownership
+        let output = try format.output(plan: plan, options: options, rootPath: rootPath, transaction: transaction)
         try ownership.check(
             outputPath: options.outputPath, outputDirectory: options.outputDirectory, format: plan.format,
             rootPath: rootPath, folders: output.folders, writes: output.writes)

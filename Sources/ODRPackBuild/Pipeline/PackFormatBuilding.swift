@@ -32,8 +32,8 @@ protocol FormatBuild {
     /// The format's own checks of a valid plan against the options, and what they learn for the output.
     /// - Throws: `ODRPackError.usage` (exit 64) for options that do not fit the plan; exit 2 for an unreadable file.
     mutating func check(_ plan: PackPlan, options: BuildOptions) throws -> [Diagnostic]
-    /// The output of `plan` into the folder `ownership` describes.
-    func output(plan: PackPlan, options: BuildOptions, rootPath: String, ownership: OutputOwnership) throws
+    /// The output of `plan`, written through `transaction`.
+    func output(plan: PackPlan, options: BuildOptions, rootPath: String, transaction: BuildFolderTransaction) throws
         -> any PackOutput
 }
 

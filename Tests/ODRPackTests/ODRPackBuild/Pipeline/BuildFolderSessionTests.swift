@@ -21,25 +21,28 @@ import Testing
 
     @Test func readersShareTheLockAndAWriterCannotTakeIt() throws {
         let project = try builtFolder()
-        let reader = try BuildFolderSession.open(forReading: project.path("out"))
-        let second = try BuildFolderSession.open(forReading: project.path("out/odrpack-manifest.json"))
-        #expect(reader.access == .reading && reader.isLocked)
-        #expect(second.isLocked)
-        #expect(second.path == project.path("out"))
-        #expect(
-            throws: ODRPackError.folderLocked(
-                "another odrpack build or thin is using 'out': wait for it to finish, or run without --no-wait to wait")
-        ) {
-            _ = try BuildFolderSession.open(forWriting: project.path("out"), shownAs: "out", wait: false)
+        do {
+            let reader = try BuildFolderSession.open(forReading: project.path("out"))
+            let second = try BuildFolderSession.open(forReading: project.path("out/odrpack-manifest.json"))
+            #expect(reader.access == .reading && reader.isLocked)
+            #expect(second.isLocked)
+            #expect(second.path == project.path("out"))
+            #expect(
+                throws: ODRPackError.folderLocked(
+                    "another odrpack build or thin is using 'out': wait for it to finish, or run without --no-wait to wait"
+                )
+            ) {
+                _ = try BuildFolderSession.open(forWriting: project.path("out"), shownAs: "out", wait: false)
+            }
         }
-        withExtendedLifetime((reader, second)) {}
+        // The readers are gone: a writer takes the folder at once.
         let writer = try BuildFolderSession.open(forWriting: project.path("out"), shownAs: "out", wait: false)
-        #expect(writer.access == .writing && writer.isLocked)
+        #expect(writer.session.access == .writing && writer.session.isLocked)
     }
 
     @Test func verifyWaitsForTheWriterAndReadsOnceItIsGone() throws {
         let project = try builtFolder()
-        let writer = Locked<BuildFolderSession?>(
+        let writer = Locked<BuildFolderSession.Writer?>(
             try BuildFolderSession.open(forWriting: project.path("out"), shownAs: "out", wait: false))
         let waiting = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
