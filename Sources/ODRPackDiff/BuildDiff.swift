@@ -117,8 +117,8 @@ package struct BuildDiff: Sendable {
         guard old.format == new.format else {
             throw ODRPackError.unusableInput(
                 """
-                one build is \(old.format == .odr ? "ODR" : "Background Assets") and the other \
-                \(new.format == .odr ? "ODR" : "Background Assets"): compare two builds of the same --format
+                one build is \(old.format.kind.shortName) and the other \(new.format.kind.shortName): compare two \
+                builds of the same --format
                 """
             )
         }
@@ -131,10 +131,46 @@ package struct BuildDiff: Sendable {
         let newPacks = Dictionary(new.packs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let ids = Set(oldPacks.keys).union(newPacks.keys).sorted()
         let files = Self.compareFiles(old: old, new: new, ids: ids)
-        let moves = files.moves
+        let changes = Self.packChanges(
+            old: oldPacks, new: newPacks, ids: ids, files: files, newHasArchives: newHasArchives)
+        packs = changes
+        moves = files.moves
+        tags = Self.tagChanges(old: old, new: new, packs: changes)
+        func redownload(_ category: DownloadCategory) -> Int64 {
+            changes.lazy.filter { $0.category == category }.map(\.redownloadSize).saturatingSum
+        }
+        redownloadInitialInstall = redownload(.initialInstall)
+        redownloadPrefetch = redownload(.prefetch)
+        redownloadOnDemand = redownload(.onDemand)
+        func download(_ category: DownloadCategory) -> Int64 {
+            changes.lazy.filter { $0.category == category }.map(\.redownloadDownloadSize).saturatingSum
+        }
+        redownloadDownloadInitialInstall = download(.initialInstall)
+        redownloadDownloadPrefetch = download(.prefetch)
+        redownloadDownloadOnDemand = download(.onDemand)
+        downloadsArchives = newHasArchives && new.packs.allSatisfy { $0.archiveSize != nil }
+        if new.format.kind.hasAssetPackIDs {
+            let assetPackIDs = Dictionary(
+                new.packs.map { ($0.id, $0.assetPackId ?? $0.id) }, uniquingKeysWith: { first, _ in first })
+            upload = changes.filter { $0.status == .added || $0.status == .changed }.compactMap { assetPackIDs[$0.id] }
+                .sorted { $0.precedesByCodePoint($1) }
+            let newIDs = Set(new.packs.map { $0.assetPackId ?? $0.id })
+            retired = Set(old.packs.map { $0.assetPackId ?? $0.id }).subtracting(newIDs).sorted {
+                $0.precedesByCodePoint($1)
+            }
+            hosting = new.backgroundAssets?.hosting
+        }
+    }
+
+    /// Each pack id's change, in `ids` order: its sizes, category, priority, moves and files, and whether a device
+    /// receives anything new.
+    private static func packChanges(
+        old oldPacks: [String: BuildManifest.Pack], new newPacks: [String: BuildManifest.Pack], ids: [String],
+        files: FileComparison, newHasArchives: Bool
+    ) -> [PackChange] {
         var movedIn: [String: [String]] = [:]
         var movedOut: [String: [String]] = [:]
-        for move in moves {
+        for move in files.moves {
             movedIn[move.toPack, default: []].append(move.path)
             movedOut[move.fromPack, default: []].append(move.path)
         }
@@ -178,13 +214,15 @@ package struct BuildDiff: Sendable {
             }
             changes.append(change)
         }
-        packs = changes
-        self.moves = moves
+        return changes
+    }
 
-        let byID = Dictionary(changes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    /// Each tag's change, sorted by name: added, removed, or changed when a pack it holds changed or it holds others.
+    private static func tagChanges(old: BuildManifest, new: BuildManifest, packs: [PackChange]) -> [TagChange] {
+        let byID = Dictionary(packs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let oldTags = Dictionary(old.tags.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let newTags = Dictionary(new.tags.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        tags = Set(oldTags.keys).union(newTags.keys).sorted().map { name in
+        return Set(oldTags.keys).union(newTags.keys).sorted().map { name in
             guard let after = newTags[name] else {
                 return TagChange(name: name, status: .removed, category: oldTags[name]!.category, redownloadSize: 0)
             }
@@ -203,30 +241,6 @@ package struct BuildDiff: Sendable {
             var change = TagChange(name: name, status: status, category: after.category, redownloadSize: redownload)
             change.redownloadDownloadSize = download
             return change
-        }
-        func redownload(_ category: DownloadCategory) -> Int64 {
-            changes.lazy.filter { $0.category == category }.map(\.redownloadSize).saturatingSum
-        }
-        redownloadInitialInstall = redownload(.initialInstall)
-        redownloadPrefetch = redownload(.prefetch)
-        redownloadOnDemand = redownload(.onDemand)
-        func download(_ category: DownloadCategory) -> Int64 {
-            changes.lazy.filter { $0.category == category }.map(\.redownloadDownloadSize).saturatingSum
-        }
-        redownloadDownloadInitialInstall = download(.initialInstall)
-        redownloadDownloadPrefetch = download(.prefetch)
-        redownloadDownloadOnDemand = download(.onDemand)
-        downloadsArchives = newHasArchives && new.packs.allSatisfy { $0.archiveSize != nil }
-        if new.format == .backgroundAssets {
-            let assetPackIDs = Dictionary(
-                new.packs.map { ($0.id, $0.assetPackId ?? $0.id) }, uniquingKeysWith: { first, _ in first })
-            upload = changes.filter { $0.status == .added || $0.status == .changed }.compactMap { assetPackIDs[$0.id] }
-                .sorted { $0.precedesByCodePoint($1) }
-            let newIDs = Set(new.packs.map { $0.assetPackId ?? $0.id })
-            retired = Set(old.packs.map { $0.assetPackId ?? $0.id }).subtracting(newIDs).sorted {
-                $0.precedesByCodePoint($1)
-            }
-            hosting = new.backgroundAssets?.hosting
         }
     }
 

@@ -2,8 +2,8 @@ import ODRPackBuildFormat
 
 /// A pack's added, removed or modified files: slots into one side's manifest (its packs' file lists, shared with the
 /// manifest, not copied), 8 bytes a file, read as their paths in the order they were found (code-point order). A diff
-/// where every one of a million files changed holds no String for each (SPEC 7, Bounded: a list of a String a path
-/// took about 110 bytes each, 2 million of them at a million files).
+/// where every one of a million files changed holds no String for each (docs/build-output.md#bounded: a list of a
+/// String a path took about 110 bytes each, 2 million of them at a million files).
 package struct DiffPaths: RandomAccessCollection, Sendable {
     /// The file lists of the side the paths are read from, by pack index.
     private let files: [BuildManifest.Files]

@@ -57,9 +57,8 @@ package struct AppThinner {
     /// - Parameter onWait: called once when a build holds the folder and this starts waiting for it.
     /// - Throws: `ODRPackError` when the tool cannot do its job (exit 2).
     package func run(onWait: () -> Void) throws -> Result {
-        let buildFolder = try Self.checkInputs(app: options.appPath, build: options.buildPath)
-        let lock = try OutputLock.shared(folder: buildFolder, fileName: BuildFolder.lockFileName, onWait: onWait)
-        return try withExtendedLifetime(lock) { try run() }
+        _ = try Self.checkInputs(app: options.appPath, build: options.buildPath)
+        return try BuildFolderSession.reading(options.buildPath, onWait: onWait) { _ in try run() }
     }
 
     /// What `thin` refuses before it reads anything (docs/commands.md#thin, exit 2): a build folder without
@@ -368,17 +367,8 @@ package struct AppThinner {
         // the staging of embedded packs (what was staged is removed) or waits for the commit, so the app is either
         // as it was or thinned, and never ships a staged `OnDemandResources/.odrpack-tmp-*`; then exit 130.
         return try Interrupt.holding {
-            var (result, change): (Result, AppTransaction)
-            switch manifest.format {
-            case .odr:
-                (result, change) = try OnDemandResourcesThinner(
-                    thinner: self, manifest: manifest, buildFolder: buildFolder
-                ).plan(location)
-            case .backgroundAssets:
-                (result, change) = try BackgroundAssetsThinner(
-                    thinner: self, manifest: manifest, buildFolder: buildFolder
-                ).plan(location, info: infoPath)
-            }
+            var (result, change) = try manifest.format.thinning.plan(
+                self, manifest: manifest, buildFolder: buildFolder, location: location, infoPath: infoPath)
             result.bundleId = bundleId
             result.dryRun = options.dryRun
             if result.diagnostics.stopsWriting(warningsAsErrors: options.warningsAsErrors) || options.dryRun {

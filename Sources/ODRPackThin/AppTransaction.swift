@@ -42,20 +42,7 @@ struct AppTransaction {
         var (movedAside, placed) = (0, 0)
         var replaced: [String] = []
         do {
-            // The files thin writes into the app are 0644 whatever the umask: the same inputs give the same app, and
-            // the same IPA (docs/store.md#ipa).
-            for (path, data) in writes {
-                let temporary = TemporaryName.path(beside: path)
-                try AtomicFile.write(data, to: temporary, replacingLinks: true)
-                staged.append((temporary, path))
-                try Self.setReadable(temporary)
-            }
-            for (path, source) in copies {
-                let temporary = TemporaryName.path(beside: path)
-                // Listed before it is written: a copy cut off halfway (a full disk) is removed too.
-                staged.append((temporary, path))
-                try FileCopy.copy(source, to: temporary, permissions: 0o644)
-            }
+            try stageFiles(into: &staged)
             staged += installs.map { ($0.from, $0.to) }
             replaced = staged.map(\.final).filter { SystemCall.status($0, followingLinks: false) != nil }
             let count = displacedCount(replaced: replaced)
@@ -90,17 +77,36 @@ struct AppTransaction {
             }
             throw error
         }
-        if madeAside {
-            // Entry by entry, by the names it was given: Foundation's removal of the whole folder lists it first (a
-            // record per entry, over 100 MB for a million files).
-            for index in 0..<movedAside { try? OutputFolder.remove(aside + "/\(index)") }
-            SystemCall.removeFolderIfEmpty(aside)
-            if SystemCall.status(aside, followingLinks: false) != nil {
-                try? FileManager.default.removeItem(atPath: aside)
-            }
-        }
+        if madeAside { Self.remove(aside: aside, count: movedAside) }
         for folder in (filesFolders() + emptiedFolders + createdFolders).sorted(by: { $0.utf8.count > $1.utf8.count }) {
             SystemCall.removeFolderIfEmpty(folder)
+        }
+    }
+
+    /// Writes and copies the new files beside their final names, each listed in `staged` before it is written (a copy
+    /// cut off halfway, by a full disk, is removed too). The files thin writes into the app are 0644 whatever the
+    /// umask: the same inputs give the same app, and the same IPA (docs/store.md#ipa).
+    private func stageFiles(into staged: inout [(temporary: String, final: String)]) throws {
+        for (path, data) in writes {
+            let temporary = TemporaryName.path(beside: path)
+            try AtomicFile.write(data, to: temporary, replacingLinks: true)
+            staged.append((temporary, path))
+            try Self.setReadable(temporary)
+        }
+        for (path, source) in copies {
+            let temporary = TemporaryName.path(beside: path)
+            staged.append((temporary, path))
+            try FileCopy.copy(source, to: temporary, permissions: 0o644)
+        }
+    }
+
+    /// Removes the set-aside folder once the change is made: entry by entry, by the names it was given (Foundation's
+    /// removal of the whole folder lists it first: a record per entry, over 100 MB for a million files).
+    private static func remove(aside: String, count: Int) {
+        for index in 0..<count { try? OutputFolder.remove(aside + "/\(index)") }
+        SystemCall.removeFolderIfEmpty(aside)
+        if SystemCall.status(aside, followingLinks: false) != nil {
+            try? FileManager.default.removeItem(atPath: aside)
         }
     }
 

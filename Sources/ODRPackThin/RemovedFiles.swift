@@ -2,7 +2,8 @@ import ODRPackBuildFormat
 
 /// The app files `thin` removes, as (pack, file) indices into the build manifest's compact file lists, sorted by path
 /// (code-point order, the order thin reports them in): 8 bytes a file, where a list of paths took a String each, so
-/// thinning a million files holds no copy of their paths (SPEC 7, "Bounded"). Each path is made when it is read.
+/// thinning a million files holds no copy of their paths (docs/build-output.md#bounded). Each path is made when it is
+/// read.
 package struct RemovedFiles: RandomAccessCollection, Sendable {
     /// A removed file: its pack's index in the manifest and its index in that pack's files.
     package struct Entry: Sendable, Equatable {

@@ -40,33 +40,13 @@ package struct BuildVerifier {
     package func verify(
         _ path: String, progress: ProgressBar = ProgressBar(style: .none), onWait: () -> Void = {}
     ) throws -> Report {
-        let folder = try BuildManifest.location(of: path).folder
-        let lock: OutputLock?
-        if SystemCall.status(folder + "/" + BuildFolder.lockFileName, followingLinks: false)?.kind == .regular {
-            lock = try OutputLock.shared(folder: folder, fileName: BuildFolder.lockFileName, onWait: onWait)
-        } else {
-            lock = nil
-        }
-        return try withExtendedLifetime(lock) {
-            if SystemCall.status(folder + "/" + TemporaryName.previousManifest, followingLinks: false) != nil {
-                throw ODRPackError.unusableInput(
-                    """
-                    '\(folder)' was left by an interrupted build (it holds '\(TemporaryName.previousManifest)'): its packs \
-                    are part old, part new; run the build again
-                    """
-                )
-            }
+        try BuildFolderSession.reading(path, onWait: onWait) { session in
+            try session.refuseInterrupted()
             let (manifest, folder) = try BuildManifest.load(path)
-            var report: Report
             progress.begin(
                 units: manifest.packs.count, bytes: manifest.packs.lazy.map { $0.archiveSize ?? 0 }.saturatingSum)
             defer { progress.end() }
-            switch manifest.format {
-            case .odr:
-                report = try OnDemandResourcesVerifier(manifest: manifest, folder: folder, progress: progress).verify()
-            case .backgroundAssets:
-                report = try BackgroundAssetsVerifier(manifest: manifest, folder: folder, progress: progress).verify()
-            }
+            var report = try manifest.format.verifying.verify(manifest, folder: folder, progress: progress)
             report.diagnostics = ManifestFigures.problems(manifest) + report.diagnostics
             return report
         }
@@ -86,10 +66,7 @@ package struct BuildVerifier {
         func add(_ text: String) { problems.append(problem(.verifyFiguresMismatch, pack.file, text)) }
         let id = PackIdentity.id(bundleID: bundleId, tags: pack.tags)
         if pack.id != id { add("the manifest gives the pack id '\(pack.id)'; its tags make '\(id)'") }
-        let file =
-            format == .backgroundAssets
-            ? BackgroundAssetsLayout.archivePath(of: BackgroundAssetsIdentity.assetPackID(tags: pack.tags))
-            : AppleManifests.packsFolder + "/" + PackIdentity.fileName(bundleID: bundleId, tags: pack.tags)
+        let file = format.kind.packFile(bundleID: bundleId, tags: pack.tags)
         if pack.file != file { add("the manifest gives the file '\(pack.file)'; its tags make '\(file)'") }
         let files = pack.files
         let total = files.indices.lazy.map(files.size(at:)).saturatingSum

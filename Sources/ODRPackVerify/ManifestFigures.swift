@@ -8,14 +8,23 @@ import ODRPackPlatform
 /// build writes lists in. These are what `diff` reports and `thin` installs: an edited figure must not verify clean.
 enum ManifestFigures {
     static func problems(_ manifest: BuildManifest) -> [Diagnostic] {
-        var problems: [Diagnostic] = []
-        func add(_ text: String) {
-            problems.append(BuildVerifier.problem(.verifyFiguresMismatch, BuildManifest.fileName, text))
-        }
         let initial = Set(manifest.initialInstallTags)
         let prefetch = Set(manifest.prefetchOrder)
+        let (packTexts, categories) = packProblems(manifest, initial: initial, prefetch: prefetch)
+        let tagPacks = packsByTag(manifest)
+        let texts =
+            packTexts + tagProblems(manifest, tagPacks: tagPacks, initial: initial, prefetch: prefetch)
+            + listProblems(manifest, tagPacks: tagPacks) + totalProblems(manifest, categories: categories)
+        return texts.map { BuildVerifier.problem(.verifyFiguresMismatch, BuildManifest.fileName, $0) }
+    }
 
-        // The packs: sorted by id, each with its tags sorted and its category and priority from them.
+    /// The packs: sorted by id, each with its tags sorted and its category and priority from them. Also returns
+    /// each pack's category as its tags make it.
+    private static func packProblems(_ manifest: BuildManifest, initial: Set<String>, prefetch: Set<String>)
+        -> (problems: [String], categories: [DownloadCategory])
+    {
+        var problems: [String] = []
+        func add(_ text: String) { problems.append(text) }
         for (previous, pack) in zip(manifest.packs, manifest.packs.dropFirst()) where !(previous.id < pack.id) {
             add("the packs are not sorted by id, each once: '\(pack.id)' comes after '\(previous.id)'")
         }
@@ -48,12 +57,24 @@ enum ManifestFigures {
                 )
             }
         }
+        return (problems, categories)
+    }
 
-        // The tags: exactly those of the packs, sorted by name, each with its packs, size and category.
+    /// The indices of the packs with each tag.
+    private static func packsByTag(_ manifest: BuildManifest) -> [String: [Int]] {
         var tagPacks: [String: [Int]] = [:]
         for (index, pack) in manifest.packs.enumerated() {
             for tag in Set(pack.tags) { tagPacks[tag, default: []].append(index) }
         }
+        return tagPacks
+    }
+
+    /// The tags: exactly those of the packs, sorted by name, each with its packs, size and category.
+    private static func tagProblems(
+        _ manifest: BuildManifest, tagPacks: [String: [Int]], initial: Set<String>, prefetch: Set<String>
+    ) -> [String] {
+        var problems: [String] = []
+        func add(_ text: String) { problems.append(text) }
         for (previous, tag) in zip(manifest.tags, manifest.tags.dropFirst()) where !(previous.name < tag.name) {
             add("the tags are not sorted by name, each once: '\(tag.name)' comes after '\(previous.name)'")
         }
@@ -76,24 +97,32 @@ enum ManifestFigures {
         for name in tagPacks.keys.sorted() where !listed.contains(name) {
             add("tag '\(name)' of pack '\(manifest.packs[tagPacks[name]![0]].id)' is not in the list of tags")
         }
+        return problems
+    }
 
-        // initialInstallTags and prefetchOrder: tags of the packs, each once (planning drops repeats; a tag no
-        // resource carries is an error there, so a build never lists one).
+    /// initialInstallTags and prefetchOrder: tags of the packs, each once (planning drops repeats; a tag no
+    /// resource carries is an error there, so a build never lists one).
+    private static func listProblems(_ manifest: BuildManifest, tagPacks: [String: [Int]]) -> [String] {
+        var problems: [String] = []
         for (list, key) in [
             (manifest.initialInstallTags, "initialInstallTags"), (manifest.prefetchOrder, "prefetchOrder"),
         ] {
             var seen = Set<String>()
             for tag in list {
-                if !seen.insert(tag).inserted { add("\(key) lists '\(tag)' twice") }
-                if tagPacks[tag] == nil { add("\(key) lists '\(tag)', which no pack has") }
+                if !seen.insert(tag).inserted { problems.append("\(key) lists '\(tag)' twice") }
+                if tagPacks[tag] == nil { problems.append("\(key) lists '\(tag)', which no pack has") }
             }
         }
+        return problems
+    }
 
-        // The totals, from the packs and the categories their tags give them.
+    /// The totals, from the packs and the categories their tags give them.
+    private static func totalProblems(_ manifest: BuildManifest, categories: [DownloadCategory]) -> [String] {
+        var problems: [String] = []
         let totals = manifest.totals
         func total(_ name: String, _ recorded: Int64?, _ computed: Int64) {
             if recorded != computed {
-                add("totals.\(name) is \(recorded.map(String.init) ?? "null"); the packs make \(computed)")
+                problems.append("totals.\(name) is \(recorded.map(String.init) ?? "null"); the packs make \(computed)")
             }
         }
         total("packs", totals.packs, Int64(manifest.packs.count))

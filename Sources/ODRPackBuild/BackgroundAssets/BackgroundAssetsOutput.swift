@@ -22,8 +22,9 @@ struct BackgroundAssetsOutput: PackOutput {
     /// Where versions come from: nothing (new folder, `--reset-versions`), the folder's last build, or the live
     /// download manifest (`--published`).
     let versionSource: VersionSource
-    /// What in the output folder the last build wrote: all the commit may replace or remove.
-    let ownership: OutputOwnership
+    /// The folder open for writing and what in it the last build wrote: all the commit may replace or remove.
+    let transaction: BuildFolderTransaction
+    var ownership: OutputOwnership { transaction.ownership }
     var sitePath: String { packsPath + "/" + BackgroundAssetsLayout.siteFolder }
 
     enum VersionSource {
@@ -34,14 +35,14 @@ struct BackgroundAssetsOutput: PackOutput {
     }
 
     /// - Parameter published: the live download manifest (`--published`), the source of versions when given.
-    /// - Parameter ownership: the folder's previous build (its manifest, or an interrupted commit's journal), the
-    ///   source of versions otherwise.
+    /// - Parameter transaction: the folder open for writing, with its previous build (its manifest, or an interrupted
+    ///   commit's journal), the source of versions otherwise.
     /// - Throws: exit 2 when the folder's previous manifest exists but cannot be read (without `--reset-versions`).
     init(
         plan: PackPlan, options: BuildOptions, packager: BackgroundAssetsPackager,
-        published: PublishedDownloadManifest?, rootPath: String, ownership: OutputOwnership
+        published: PublishedDownloadManifest?, rootPath: String, transaction: BuildFolderTransaction
     ) throws {
-        self.ownership = ownership
+        self.transaction = transaction
         self.plan = plan
         self.options = options
         self.packager = packager
@@ -67,7 +68,7 @@ struct BackgroundAssetsOutput: PackOutput {
         } else if options.resetVersions {
             versionSource = .none
         } else {
-            versionSource = .previousBuild(try Self.versions(of: ownership, folder: options.outputPath))
+            versionSource = .previousBuild(try Self.versions(of: transaction.ownership, folder: options.outputPath))
         }
     }
 
@@ -88,7 +89,8 @@ struct BackgroundAssetsOutput: PackOutput {
                 """
             )
         }
-        guard let manifest = ownership.manifest, manifest.format == .backgroundAssets else { return [:] }
+        // A manifest of the other format has no versions (and `OutputOwnership.check` refuses its folder).
+        guard let manifest = ownership.manifest, manifest.format.kind.hasAssetPackIDs else { return [:] }
         var versions: [String: (version: Int64, contentHash: String)] = [:]
         for pack in manifest.packs {
             if let version = pack.version, let contentHash = pack.contentHash {
@@ -116,6 +118,9 @@ struct BackgroundAssetsOutput: PackOutput {
         }
         return writes
     }
+
+    /// None: `verify` reports the names in `BackgroundAssets/` that the manifest does not name.
+    func foreignFiles() -> [Diagnostic] { [] }
 
     func prepare() throws {
         var seen: [String: AssetPack] = [:]
@@ -227,38 +232,9 @@ struct BackgroundAssetsOutput: PackOutput {
         let site = BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.siteFolder + "/"
         changes.writes = writes + siteNames.map { site + $0 }
         changes.temporaryFolders = [packsPath, sitePath]
-        try OutputCommit(outputPath: outputPath).run(
+        try transaction.commit(
             changes,
-            make: {
-                // Every pack's <id>.json (rewritten where it was edited), AssetPackTags.json and the download manifest.
-                var documents = OutputCommit.Documents(
-                    manifest: StreamedDocument { sink in try manifest.write(to: &sink) })
-                for (index, pack) in plan.packs.enumerated() {
-                    documents.files.append(
-                        (
-                            packsPath + "/" + BackgroundAssetsLayout.manifestName(of: pack.assetPackID),
-                            manifests[index]
-                        ))
-                }
-                documents.files.append(
-                    (
-                        packsPath + "/" + BackgroundAssetsLayout.tagsFile,
-                        BackgroundAssetsDocuments.assetPackTagsDocument(manifest)
-                    ))
-                if hosting == .self, let urlPrefix = options.urlPrefix {
-                    documents.files.append(
-                        (
-                            sitePath + "/" + BackgroundAssetsLayout.downloadManifestFile,
-                            StreamedDocument(
-                                bytes: Array(
-                                    BackgroundAssetsDocuments.downloadManifest(
-                                        manifest, urlPrefix: urlPrefix, live: live
-                                    )
-                                    .utf8))
-                        ))
-                }
-                return (documents, ())
-            },
+            make: { (documents(manifest, live: live), ()) },
             finish: { _ in
                 try state.takeArchiveStamps(packsPath: packsPath)
                 for name in siteNames {
@@ -273,6 +249,31 @@ struct BackgroundAssetsOutput: PackOutput {
         // The packs' temporary folders (their ba-package manifests and staging), now that the archives are in place.
         removeTemporaryFiles()
         return ({ manifest }, removed.filter { $0.hasSuffix(".aar") }, state)
+    }
+
+    /// What the commit writes besides the packs: every pack's <id>.json (rewritten where it was edited),
+    /// AssetPackTags.json, for `hosting: self` the download manifest, and odrpack-manifest.json.
+    private func documents(_ manifest: BuildManifest, live: [String: Int64]) -> OutputCommit.Documents {
+        var documents = OutputCommit.Documents(manifest: StreamedDocument { sink in try manifest.write(to: &sink) })
+        for (index, pack) in plan.packs.enumerated() {
+            documents.files.append(
+                (packsPath + "/" + BackgroundAssetsLayout.manifestName(of: pack.assetPackID), manifests[index]))
+        }
+        documents.files.append(
+            (
+                packsPath + "/" + BackgroundAssetsLayout.tagsFile,
+                BackgroundAssetsDocuments.assetPackTagsDocument(manifest)
+            ))
+        if plan.backgroundAssets.hosting == .self, let urlPrefix = options.urlPrefix {
+            let downloadManifest = BackgroundAssetsDocuments.downloadManifest(
+                manifest, urlPrefix: urlPrefix, live: live)
+            documents.files.append(
+                (
+                    sitePath + "/" + BackgroundAssetsLayout.downloadManifestFile,
+                    StreamedDocument(bytes: Array(downloadManifest.utf8))
+                ))
+        }
+        return documents
     }
 
     /// The names of `BackgroundAssets/` this build keeps.

@@ -16,14 +16,15 @@ struct OnDemandResourcesOutput: PackOutput {
     let infoPlists: [[UInt8]]
     let fileNames: [String]
     let archiveKeys: [String]
-    /// What in the output folder the last build wrote: all the commit may replace or remove.
-    let ownership: OutputOwnership
+    /// The folder open for writing and what in it the last build wrote: all the commit may replace or remove.
+    let transaction: BuildFolderTransaction
+    var ownership: OutputOwnership { transaction.ownership }
 
-    init(plan: PackPlan, options: BuildOptions, rootPath: String, ownership: OutputOwnership) {
+    init(plan: PackPlan, options: BuildOptions, rootPath: String, transaction: BuildFolderTransaction) {
         self.plan = plan
         self.options = options
         self.rootPath = rootPath
-        self.ownership = ownership
+        self.transaction = transaction
         outputPath = options.outputPath
         packsPath = outputPath + "/" + AppleManifests.packsFolder
         infoPlists = plan.packs.map { [UInt8](AppleManifests.infoPlist(for: $0).binaryData()) }
@@ -39,6 +40,11 @@ struct OnDemandResourcesOutput: PackOutput {
 
     var writes: [String] {
         fileNames.map { AppleManifests.packsFolder + "/" + $0 } + outputNames
+    }
+
+    func foreignFiles() -> [Diagnostic] {
+        ownership.foreignFiles(
+            outputPath: outputPath, outputDirectory: options.outputDirectory, packsFolder: AppleManifests.packsFolder)
     }
 
     func prepare() throws {
@@ -89,7 +95,7 @@ struct OnDemandResourcesOutput: PackOutput {
         changes.writes = writes
         changes.temporaryFolders = [packsPath]
         let parts = Locked<[String: BuildState.ManifestPart]>([:])
-        var state = try OutputCommit(outputPath: outputPath).run(
+        var state = try transaction.commit(
             changes, make: { try documents(manifest, facts: facts, reusing: previousParts, parts: parts) },
             finish: { state in
                 try state.takeArchiveStamps(packsPath: packsPath)

@@ -20,88 +20,23 @@ package struct BuildPipeline {
         self.options = options
     }
 
-    /// The options a Background Assets build's hosting needs (docs/background-assets.md), the live download manifest
-    /// (`--published`, read once here), and `ba-pack-dropped` for every pack it lists that this build does not make.
-    /// - Throws: `ODRPackError.usage` (exit 64) for options that do not fit the hosting; exit 2 for an unreadable file.
-    static func checkBackgroundAssets(_ plan: PackPlan, options: BuildOptions) throws
-        -> (diagnostics: [Diagnostic], published: PublishedDownloadManifest?)
-    {
-        guard plan.backgroundAssets.hosting == .self else {
-            if options.urlPrefix != nil {
-                throw ODRPackError.usage(
-                    """
-                    --url-prefix does not apply to a Background Assets build with hosting apple: App Store Connect \
-                    hosts the packs; leave it out, or set 'hosting: self' in the manifest's background-assets section
-                    """
-                )
-            }
-            if options.publishedPath != nil {
-                throw ODRPackError.usage(
-                    """
-                    --published applies to self-hosted Background Assets builds only (hosting: self): App Store \
-                    Connect numbers Apple-hosted versions itself
-                    """
-                )
-            }
-            return ([], nil)
-        }
-        guard let prefix = options.urlPrefix else {
-            throw ODRPackError.usage(
-                """
-                the manifest's background-assets hosting is self, so the build needs --url-prefix https://host/path: \
-                where site/ will be served from (the app's BAManifestURL is URL/download-manifest.json)
-                """
-            )
-        }
-        if let problem = URLPrefix.problem(prefix, requireHTTPS: true) { throw ODRPackError.usage(problem) }
-        guard let publishedPath = options.publishedPath else { return ([], nil) }
-        let published = try PublishedDownloadManifest.load(publishedPath)
-        let built = Set(plan.packs.map(\.assetPackID))
-        let dropped = published.packs.keys.filter { !built.contains($0) }.sorted().map { id -> Diagnostic in
-            .warning(
-                .baPackDropped,
-                """
-                the live download manifest '\(publishedPath)' lists asset pack '\(id)', which this build no longer \
-                makes: devices delete packs the manifest stops listing, also for app versions already installed; keep \
-                its tags if apps still use it
-                """,
-                subject: id)
-        }
-        return (dropped, published)
-    }
-
     /// - Parameter onWait: called once when another build holds the folder and this one starts waiting.
     /// - Throws: `ODRPackError` when the tool cannot do its job (exit 2).
     package func run(onWait: () -> Void) throws -> BuildOutcome {
-        // A Background Assets build without a packager fails before it writes anything, the lock file included.
-        let packager =
-            options.format == .backgroundAssets
-            ? try BackgroundAssetsPackager.resolve(command: options.backgroundAssetsPackager) : nil
-        let lock: OutputLock
-        do {
-            lock = try OutputLock(
-                folder: options.outputPath, fileName: BuildFolder.lockFileName, wait: waitForLock, onWait: onWait)
-        } catch ODRPackError.folderLocked {
-            throw ODRPackError.folderLocked(
-                """
-                another odrpack build or thin is using '\(options.outputDirectory)': wait for it to finish, or run \
-                without --no-wait to wait
-                """
-            )
-        }
-        // One exit for every way a build ends before its commit: a folder this build made, or one that holds no
-        // build, keeps no lock file (it would mark a user's folder as a build folder, which resolution skips).
+        // A build whose format cannot run (a Background Assets build without a packager) fails before it writes
+        // anything, the lock file included.
+        let building = options.format.building
+        var format = try building.prepare(options)
+        let folder = try BuildFolderSession.open(
+            forWriting: options.outputPath, shownAs: options.outputDirectory, wait: waitForLock, onWait: onWait)
+        // One exit for every way a build ends before its commit.
         var finished = false
-        defer {
-            if !finished {
-                lock.removeIfNotABuildFolder(markers: [BuildManifest.fileName, OutputOwnership.journalName])
-            }
-        }
-        let outcome = try withExtendedLifetime(lock) { () throws -> BuildOutcome in
+        defer { if !finished { folder.abandon() } }
+        let outcome = try withExtendedLifetime(folder) { () throws -> BuildOutcome in
             let check = UpToDateCheck(manifestPath: manifestPath, options: options)
             var scanned: FileTree?
             // Background Assets builds always plan: their commit compares what it writes (see `BackgroundAssetsOutput`).
-            switch options.format == .odr ? check.run() : .changed(nil) {
+            switch building.checksUpToDate ? check.run() : .changed(nil) {
             case .upToDate(let replay):
                 if !json { return .upToDate(replay, manifest: nil) }
                 // Unreadable as written: rebuild instead of replaying.
@@ -121,18 +56,10 @@ package struct BuildPipeline {
             else {
                 return .notBuilt(result)
             }
-            var published: PublishedDownloadManifest?
-            if plan.format == .backgroundAssets {
-                let checked = try Self.checkBackgroundAssets(plan, options: options)
-                result.diagnostics += checked.diagnostics
-                published = checked.published
-                if result.diagnostics.stopsWriting(warningsAsErrors: options.warningsAsErrors) {
-                    return .notBuilt(result)
-                }
-            }
+            result.diagnostics += try format.check(plan, options: options)
+            if result.diagnostics.stopsWriting(warningsAsErrors: options.warningsAsErrors) { return .notBuilt(result) }
             var build = try builder.build(
-                plan, rootPath: resolution.rootPath, previous: loader.previous, packager: packager, published: published
-            )
+                plan, rootPath: resolution.rootPath, previous: loader.previous, format: format, folder: folder)
             result.diagnostics += build.diagnostics
             build.stateWarning = check.state(after: result, build: build).save(forOutput: options.outputPath)
             // The manifest as written, opened under the lock, for the --json document (never made again whole).

@@ -10,7 +10,7 @@ package struct BuildResult: Sendable {
     package var manifest: BuildManifest { makeManifest() }
     let makeManifest: @Sendable () -> BuildManifest
     /// odrpack-manifest.json as written, opened while the build held its lock, when the pipeline was asked for the
-    /// `--json` document: printed a chunk at a time (SPEC 7, Bounded), where `manifest` holds every file.
+    /// `--json` document: printed a chunk at a time (docs/build-output.md#bounded), where `manifest` holds every file.
     package var writtenManifest: StreamedDocument?
     var facts: [String: PackArchiveFacts]
     package let options: BuildOptions

@@ -17,7 +17,9 @@ import ODRPackPlatform
 /// A failure anywhere in 1-5 rolls back: new files out, what was set aside back, the previous manifest restored, so
 /// the folder is exactly as the previous build left it. Only a kill (or a power cut) leaves the journal.
 struct OutputCommit {
-    let outputPath: String
+    /// The folder, open for writing: a commit runs only under the build's exclusive lock.
+    let folder: BuildFolderSession.Writer
+    var outputPath: String { folder.path }
 
     /// What a format's commit moves and removes besides its documents.
     struct Changes {
@@ -105,26 +107,10 @@ struct OutputCommit {
                 try stage(documents.manifest, into: staged)
             } else {
                 try begin(changes.writes, record: record)
-                // Placing is mostly waiting for the disk: the documents are made and the manifest flushed meanwhile.
-                let parts = try parallelMap([true, false], jobs: 2) { placing -> (Documents, Made)? in
-                    if placing {
-                        try place(changes.placements, removals: removals, record: record)
-                        return nil
-                    }
-                    var made = try make()
-                    try stage(made.0.manifest, into: staged)
-                    // Which documents change is known before the packs are placed: they are compared meanwhile.
-                    made.0.files = made.0.files.filter { $0.document.compare(withFileAt: $0.path) != .same }
-                    return made
-                }
-                guard let result = parts[1] else { preconditionFailure("one part places, the other makes") }
-                (documents, made) = result
+                (documents, made) = try placeWhileMaking(
+                    changes.placements, removals: removals, make: make, staged: staged, record: record)
             }
-            for (path, document) in documents.files {
-                let aside = try OutputFolder.moveAside(path)
-                record(aside.map { .placed(path: path, aside: $0) } ?? .created(path))
-                try AtomicFile.stage(document, for: path, durable: true).moveIntoPlace()
-            }
+            try write(documents.files, record: record)
             try finish(&made)
             if let file = staged.withLock({ $0 }) {
                 record(.placed(path: manifestPath, aside: nil))
@@ -146,6 +132,27 @@ struct OutputCommit {
         }
         try end()
         return made
+    }
+
+    /// Step 2 when packs move: placing is mostly waiting for the disk, so the documents are made, compared with what
+    /// is there and the manifest flushed meanwhile. Returns the documents that change, and what `make` gave.
+    private func placeWhileMaking<Made>(
+        _ placements: [(from: String, to: String)], removals: [String], make: () throws -> (Documents, Made),
+        staged: Locked<AtomicFile.StagedFile?>, record: (Step) -> Void
+    ) throws -> (Documents, Made) {
+        let parts = try parallelMap([true, false], jobs: 2) { placing -> (Documents, Made)? in
+            if placing {
+                try place(placements, removals: removals, record: record)
+                return nil
+            }
+            var made = try make()
+            try stage(made.0.manifest, into: staged)
+            // Which documents change is known before the packs are placed: they are compared meanwhile.
+            made.0.files = made.0.files.filter { $0.document.compare(withFileAt: $0.path) != .same }
+            return made
+        }
+        guard let result = parts[1] else { preconditionFailure("one part places, the other makes") }
+        return result
     }
 
     /// Step 1: records what the commit creates, then retires the previous manifest to the journal (where an
@@ -190,6 +197,15 @@ struct OutputCommit {
         if !placements.isEmpty { try SystemCall.makeDurable(folder: outputPath, written: placements.map(\.to)) }
         folders.subtract(placements.map { ($0.to as NSString).deletingLastPathComponent })
         for folder in folders.sorted() { try OutputFolder.syncFolder(folder) }
+    }
+
+    /// Step 3: each changed document replaces its file (the old one set aside), durably.
+    private func write(_ files: [(path: String, document: StreamedDocument)], record: (Step) -> Void) throws {
+        for (path, document) in files {
+            let aside = try OutputFolder.moveAside(path)
+            record(aside.map { .placed(path: path, aside: $0) } ?? .created(path))
+            try AtomicFile.stage(document, for: path, durable: true).moveIntoPlace()
+        }
     }
 
     private func stage(_ manifest: StreamedDocument, into staged: Locked<AtomicFile.StagedFile?>) throws {

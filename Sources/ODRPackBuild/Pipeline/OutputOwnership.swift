@@ -28,77 +28,41 @@ struct OutputOwnership: Sendable {
     /// Whether `relative` (a path inside the build folder) is odrpack's.
     func owns(_ relative: String) -> Bool { owned.contains(PathKey(relative)) }
 
-    /// Reads what the folder's previous build owns. An ODR build whose state vouches for the manifest (its metadata is
-    /// exactly what that build recorded) takes the pack names from the state and reads nothing.
+    /// Reads what the folder's previous build owns. A build whose state vouches for the manifest (its metadata is
+    /// exactly what that build recorded, and its format needs nothing else from it) takes the pack names from the
+    /// state and reads nothing.
     /// - Parameter needsManifest: read the manifest even when the state vouches for it (Background Assets versions).
     static func load(outputPath: String, state: BuildState, needsManifest: Bool) -> OutputOwnership {
+        let output = FilePath(outputPath)
         var ownership = OutputOwnership()
-        let manifestPath = outputPath + "/" + BuildManifest.fileName
+        let manifestPath = output.joined(BuildManifest.fileName).string
         // The manifest's name is odrpack's, unless a folder of the user's stands there.
         if SystemCall.status(manifestPath, followingLinks: false)?.kind != .directory {
             ownership.owned.insert(PathKey(BuildManifest.fileName))
         }
-        let journalPath = outputPath + "/" + journalName
+        let journalPath = output.joined(journalName).string
         let manifestStamp = BuildState.stamp(atPath: manifestPath)
-        let source: String?
         if manifestStamp != nil || SystemCall.status(manifestPath, followingLinks: false) != nil {
-            source = manifestPath
-        } else if SystemCall.status(journalPath, followingLinks: false) != nil {
-            source = journalPath
-        } else {
-            source = nil
-        }
-        if !needsManifest, source == manifestPath, let manifestStamp,
-            state.outputs[BuildManifest.fileName] == manifestStamp,
-            !state.packs.isEmpty, state.packs.values.allSatisfy({ $0.fileName.hasSuffix(".assetpack") })
-        {
-            ownership.format = .odr
-            for record in state.packs.values {
-                ownership.owned.insert(PathKey(AppleManifests.packsFolder + "/" + record.fileName))
-            }
-        } else if let source {
-            do {
-                let manifest = try BuildManifest.load(source).manifest
-                ownership.manifest = manifest
-                ownership.format = manifest.format
-                ownership.owned.formUnion(names(of: manifest).map(PathKey.init))
-            } catch {
-                ownership.unreadable = "\(error)"
-            }
-        }
-        if ownership.format == .odr || ownership.format == nil {
-            for name in [
-                AppleManifests.onDemandResourcesFile, AppleManifests.templateFile, AppleManifests.manifestFile,
-            ]
-            where ownership.format == .odr
-                || (state.outputs[name] != nil
-                    && state.outputs[name] == BuildState.stamp(atPath: outputPath + "/" + name))
+            if !needsManifest, let manifestStamp, state.outputs[BuildManifest.fileName] == manifestStamp,
+                let vouched = vouchedFormat(by: state)
             {
-                ownership.owned.insert(PathKey(name))
-            }
-        }
-        if ownership.format == nil {
-            // No manifest to read: what this folder's last build recorded writing, where it is still exactly that
-            // (a Background Assets archive brings its `<id>.json` and the folder's documents with it).
-            let folder = BackgroundAssetsLayout.folder + "/"
-            for record in state.packs.values where !record.archiveStamp.isEmpty {
-                let backgroundAssets = record.fileName.hasSuffix(".aar")
-                let relative = (backgroundAssets ? folder : AppleManifests.packsFolder + "/") + record.fileName
-                guard BuildState.packStamp(atPath: outputPath + "/" + relative) == record.archiveStamp else { continue }
-                ownership.owned.insert(PathKey(relative))
-                if backgroundAssets {
-                    ownership.owned.insert(PathKey(folder + record.fileName.dropLast(4) + ".json"))
-                    ownership.owned.insert(PathKey(folder + BackgroundAssetsLayout.tagsFile))
+                ownership.format = vouched.format
+                for record in state.packs.values {
+                    ownership.owned.insert(FilePath(vouched.packsFolder).joined(record.fileName).key)
                 }
+            } else {
+                ownership.read(manifestPath)
             }
-            let site = BackgroundAssetsLayout.siteFolder + "/"
-            for (key, stamp) in state.outputs
-            where key.hasPrefix(site) && BuildState.stamp(atPath: outputPath + "/" + folder + key) == stamp {
-                ownership.owned.insert(PathKey(folder + key))
-                ownership.owned.insert(PathKey(folder + site + BackgroundAssetsLayout.downloadManifestFile))
-            }
+        } else if SystemCall.status(journalPath, followingLinks: false) != nil {
+            ownership.read(journalPath)
         }
-        if let listed = FileManager.default.contents(atPath: outputPath + "/" + writesName) {
+        // What the state says each format wrote: the held format's, or, with no manifest read, every format's.
+        for kind in PackFormat.allCases.map(\.building) where ownership.format == nil || ownership.format == kind.format
+        {
+            ownership.owned.formUnion(
+                kind.ownedByState(state, outputPath: outputPath, held: ownership.format == kind.format))
+        }
+        if let listed = FileManager.default.contents(atPath: output.joined(writesName).string) {
             for name in listed.split(separator: 0) where !name.isEmpty {
                 ownership.owned.insert(PathKey(String(decoding: name, as: UTF8.self)))
             }
@@ -106,28 +70,29 @@ struct OutputOwnership: Sendable {
         return ownership
     }
 
-    /// Every path relative to the build folder that a build manifest names.
-    static func names(of manifest: BuildManifest) -> [String] {
-        var names = manifest.packs.map(\.file)
-        switch manifest.format {
-        case .odr:
-            names += [AppleManifests.onDemandResourcesFile, AppleManifests.templateFile, AppleManifests.manifestFile]
-        case .backgroundAssets:
-            let folder = BackgroundAssetsLayout.folder
-            names.append(folder + "/" + BackgroundAssetsLayout.tagsFile)
-            let site = folder + "/" + BackgroundAssetsLayout.siteFolder + "/"
-            let selfHosted = manifest.backgroundAssets?.hosting == .self
-            if selfHosted { names.append(site + BackgroundAssetsLayout.downloadManifestFile) }
-            for pack in manifest.packs {
-                guard let id = pack.assetPackId else { continue }
-                names.append(folder + "/" + BackgroundAssetsLayout.manifestName(of: id))
-                if selfHosted {
-                    names.append(site + BackgroundAssetsLayout.siteName(of: id, contentHash: pack.contentHash ?? ""))
-                }
-            }
+    /// The format whose build the state alone vouches for: every pack it records is that format's, and the format
+    /// needs nothing else from the manifest.
+    private static func vouchedFormat(by state: BuildState) -> (any PackFormatBuilding)? {
+        guard !state.packs.isEmpty else { return nil }
+        return PackFormat.allCases.map(\.building).first { kind in
+            !kind.ownershipReadsManifest && state.packs.values.allSatisfy { kind.claims(packFileName: $0.fileName) }
         }
-        return names
     }
+
+    /// Reads the build manifest (or journal) at `path`: its format and every path it names, or why it could not.
+    private mutating func read(_ path: String) {
+        do {
+            let manifest = try BuildManifest.load(path).manifest
+            self.manifest = manifest
+            format = manifest.format
+            owned.formUnion(Self.names(of: manifest).map(PathKey.init))
+        } catch {
+            unreadable = "\(error)"
+        }
+    }
+
+    /// Every path relative to the build folder that a build manifest names.
+    static func names(of manifest: BuildManifest) -> [String] { manifest.format.kind.names(of: manifest) }
 
     /// Refuses, before anything is written, a folder the build cannot write without touching what is not its own:
     /// a linked or misplaced output subfolder, resources-root inside what the build writes, a build of the other
@@ -141,13 +106,11 @@ struct OutputOwnership: Sendable {
         outputPath: String, outputDirectory: String, format: PackFormat, rootPath: String, folders: [String],
         writes: [String]
     ) throws {
-        let shown = { (relative: String) in
-            (outputDirectory.hasSuffix("/") ? outputDirectory : outputDirectory + "/") + relative
-        }
+        let shown = Self.shown(outputDirectory)
         if let held = self.format, held != format {
             throw ODRPackError.unbuildable(
                 """
-                '\(outputDirectory)' holds a\(held == .odr ? "n On-Demand Resources" : " Background Assets") build \
+                '\(outputDirectory)' holds \(held.kind.nameWithArticle) build \
                 (its \(BuildManifest.fileName) says format '\(held.rawValue)'): one folder holds one format, so \
                 Background Assets versions never restart; build into another folder
                 """
@@ -167,28 +130,7 @@ struct OutputOwnership: Sendable {
                 """
             )
         }
-        let linkable = [
-            AppleManifests.packsFolder, BackgroundAssetsLayout.folder,
-            BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.siteFolder,
-        ]
-        for folder in linkable + folders {
-            let path = outputPath + "/" + folder
-            if let status = SystemCall.status(path, followingLinks: false), status.kind != .directory,
-                status.kind == .symbolicLink || folders.contains(folder)
-            {
-                throw ODRPackError.unbuildable(
-                    status.kind == .symbolicLink
-                        ? """
-                        '\(shown(folder))' is a symbolic link: a build writes and removes files only inside its own \
-                        output folder; replace the link with a folder, or build into another folder
-                        """
-                        : """
-                        '\(shown(folder))' is not a folder, and the build must write its packs there: odrpack did not \
-                        write it, so it leaves it alone; move it away, or build into another folder
-                        """
-                )
-            }
-        }
+        try Self.checkFolders(outputPath: outputPath, shown: shown, folders: folders)
         if let packs = folders.first, RelativePath.absolutePath(rootPath, isInside: output + "/" + packs) {
             throw ODRPackError.unbuildable(
                 """
@@ -205,6 +147,34 @@ struct OutputOwnership: Sendable {
                 build manifest in '\(outputDirectory)' does not name it); move it away, or build into another folder
                 """
             )
+        }
+    }
+
+    /// A path relative to the output folder as the user wrote the folder.
+    private static func shown(_ outputDirectory: String) -> (String) -> String {
+        { relative in (outputDirectory.hasSuffix("/") ? outputDirectory : outputDirectory + "/") + relative }
+    }
+
+    /// Refuses a symbolic link where any format's folder goes, and anything but a folder where this build's
+    /// `folders` go: a build writes and removes files only inside its own output folder.
+    private static func checkFolders(outputPath: String, shown: (String) -> String, folders: [String]) throws {
+        let output = FilePath(outputPath)
+        for folder in PackFormat.allKinds.flatMap(\.folders) + folders {
+            if let status = SystemCall.status(output.joined(folder).string, followingLinks: false),
+                status.kind != .directory, status.kind == .symbolicLink || folders.contains(folder)
+            {
+                throw ODRPackError.unbuildable(
+                    status.kind == .symbolicLink
+                        ? """
+                        '\(shown(folder))' is a symbolic link: a build writes and removes files only inside its own \
+                        output folder; replace the link with a folder, or build into another folder
+                        """
+                        : """
+                        '\(shown(folder))' is not a folder, and the build must write its packs there: odrpack did not \
+                        write it, so it leaves it alone; move it away, or build into another folder
+                        """
+                )
+            }
         }
     }
 

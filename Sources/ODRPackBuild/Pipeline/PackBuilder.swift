@@ -22,57 +22,60 @@ struct PackBuilder: Sendable {
         PreviousBuild(state: options.useCache ? BuildState.load(forOutput: options.outputPath) : BuildState())
     }
 
-    /// The output of the plan's format: ODR packs, or Background Assets packs made by `packager`, numbered from
-    /// `published` when the build was given the live download manifest.
-    func output(
-        for plan: PackPlan, rootPath: String, packager: BackgroundAssetsPackager?,
-        published: PublishedDownloadManifest?,
-        ownership: OutputOwnership
-    ) throws -> any PackOutput {
-        switch plan.format {
-        case .odr:
-            return OnDemandResourcesOutput(plan: plan, options: options, rootPath: rootPath, ownership: ownership)
-        case .backgroundAssets:
-            guard let packager else {
-                throw ODRPackError.commandFailed("a Background Assets build needs a packager (--ba-package)")
-            }
-            return try BackgroundAssetsOutput(
-                plan: plan, options: options, packager: packager, published: published, rootPath: rootPath,
-                ownership: ownership)
-        }
-    }
-
+    /// Builds `plan` with the format's build made here: for callers that hold no `FormatBuild` (the tests), with
+    /// the Background Assets packager and live download manifest given rather than resolved from the options.
     func build(
         _ plan: PackPlan, rootPath: String, previous previousBuild: PreviousBuild? = nil,
         packager: BackgroundAssetsPackager? = nil, published: PublishedDownloadManifest? = nil
     ) throws -> BuildResult {
+        let format: any FormatBuild =
+            if let packager {
+                BackgroundAssetsBuild(packager: packager, published: published)
+            } else {
+                try plan.format.building.prepare(options)
+            }
+        let folder = try BuildFolderSession.open(
+            forWriting: options.outputPath, shownAs: options.outputDirectory, wait: true)
+        return try build(plan, rootPath: rootPath, previous: previousBuild, format: format, folder: folder)
+    }
+
+    /// Writes `plan`'s packs into `folder` through the output `format` makes, reusing what the last build
+    /// (`previous`, else the state loaded here) wrote.
+    func build(
+        _ plan: PackPlan, rootPath: String, previous previousBuild: PreviousBuild?, format: any FormatBuild,
+        folder: BuildFolderSession.Writer
+    ) throws -> BuildResult {
         let previous = (previousBuild ?? loadState()).state
         // What the folder's last build wrote, and so all this one may replace or remove (docs/build-output.md#ownership).
-        let ownership = OutputOwnership.load(
-            outputPath: options.outputPath, state: previous, needsManifest: plan.format == .backgroundAssets)
-        let output = try output(
-            for: plan, rootPath: rootPath, packager: packager, published: published, ownership: ownership)
+        let transaction = BuildFolderTransaction(
+            folder: folder, state: previous, needsManifest: plan.format.building.ownershipReadsManifest)
+        let ownership = transaction.ownership
+        let output = try format.output(plan: plan, options: options, rootPath: rootPath, transaction: transaction)
         try ownership.check(
             outputPath: options.outputPath, outputDirectory: options.outputDirectory, format: plan.format,
             rootPath: rootPath, folders: output.folders, writes: output.writes)
-        let foreign =
-            plan.format == .odr
-            ? ownership.foreignFiles(
-                outputPath: options.outputPath, outputDirectory: options.outputDirectory,
-                packsFolder: AppleManifests.packsFolder) : []
+        // Before anything moves: what odrpack did not write is what stands there now.
+        let foreign = output.foreignFiles()
         try output.prepare()
-        let packs = plan.packs
-        var reuse = try PackReuse(
+        let reuse = try PackReuse(
             plan: plan, previous: previous, rootPath: rootPath, archiveKeys: output.archiveKeys,
             fileNames: output.fileNames, packsPath: output.packsPath, jobs: options.jobs)
-        if reuse.reused.count == packs.count, output.isUnchanged(facts: reuse.facts, previous: previous) {
+        if reuse.reused.count == plan.packs.count, output.isUnchanged(facts: reuse.facts, previous: previous) {
             return BuildResult(
                 plan: plan, makeManifest: { [facts = reuse.facts] in BuildManifest(plan: plan, archives: facts) },
                 facts: reuse.facts,
-                options: options, written: [], reused: packs.map(\.id).sorted(), removed: [],
+                options: options, written: [], reused: plan.packs.map(\.id).sorted(), removed: [],
                 bytesRead: reuse.bytesRead, bytesWritten: 0, state: previous, diagnostics: foreign)
         }
+        return try write(plan, output: output, reuse: reuse, previous: previous, foreign: foreign)
+    }
 
+    /// Writes the packs reuse could not keep, on every core, then commits the output.
+    private func write(
+        _ plan: PackPlan, output: any PackOutput, reuse: PackReuse, previous: BuildState, foreign: [Diagnostic]
+    ) throws -> BuildResult {
+        var reuse = reuse
+        let packs = plan.packs
         let toWrite = reuse.toWrite
         progress.begin(packs: toWrite.count, bytes: toWrite.lazy.map { packs[$0].size }.saturatingSum)
         let written: [PackArchiveFacts]

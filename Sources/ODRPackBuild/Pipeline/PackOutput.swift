@@ -1,4 +1,5 @@
 import ODRPackBuildFormat
+import ODRPackCore
 
 /// What differs between the formats a build writes (docs/build-output.md and docs/background-assets.md): where the packs go and under which names, what
 /// besides content decides their bytes, which writer writes them, and how the build folder is committed. Reuse,
@@ -18,6 +19,9 @@ protocol PackOutput {
     /// build did not write, the build refuses to start (docs/build-output.md#ownership).
     var writes: [String] { get }
 
+    /// `output-foreign-file` for what stands in the packs folder that odrpack did not write, asked before anything
+    /// is written: an upload of that folder would carry them.
+    func foreignFiles() -> [Diagnostic]
     /// Creates the folders and refuses what cannot be written, before any pack is.
     func prepare() throws
     func temporaryPath(forPack index: Int) -> String

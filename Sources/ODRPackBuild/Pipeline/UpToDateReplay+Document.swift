@@ -2,8 +2,9 @@ import ODRPackPlatform
 
 extension UpToDateReplay {
     /// odrpack-manifest.json as the last build wrote it, for the `build --json` document that starts with its members,
-    /// opened while the build holds its lock and read a chunk at a time when printed (SPEC 7, Bounded: the file is
-    /// 194 MB at a million files); nil when it cannot be read as written (then the build plans instead of replaying).
+    /// opened while the build holds its lock and read a chunk at a time when printed (docs/build-output.md#bounded:
+    /// the file is 194 MB at a million files); nil when it cannot be read as written (then the build plans instead of
+    /// replaying).
     func manifestDocument() -> StreamedDocument? { openedDocument(manifestPath) }
 }
 

@@ -80,7 +80,7 @@ struct UpToDateCheck {
             sample.start(
                 rootPath: resolution.rootPath, stamps: build.plan.packs.lazy.flatMap { $0.files.lazy.map(\.stamp) })
         }
-        guard options.format == .odr, options.layout == .zip, let inputs, let manifest = result.manifest,
+        guard options.format.building.recordsReplay(options), let inputs, let manifest = result.manifest,
             let resolution = result.resolution, let fingerprint = resolution.fingerprint,
             !manifest.entries.contains(where: {
                 if case .path(let path) = $0.selector { return path.slashSeparated().contains(".git") }

@@ -50,7 +50,32 @@ struct BackgroundAssetsThinner {
             result.diagnostics += thinner.notInAppWarnings(
                 manifest, found, in: location, installed: (tagsName, tagsPath))
         }
-        var appGroup = options.appGroup ?? settings.appGroup
+        let appGroup = appGroup(settings: settings, info: plist, into: &result)
+        if let problem = Self.downloaderExtensionProblem(location.app) { result.diagnostics.append(problem) }
+        if result.diagnostics.hasErrors { return (result, change) }
+
+        let keys = try infoPlistValues(settings: settings, appGroup: appGroup!)
+        for (key, value) in keys { plist[key] = value }
+        if settings.hosting == .apple { for key in Self.selfHostingKeys { plist.removeValue(forKey: key) } }
+        // Written only when a value changed, so a second run leaves the file's bytes as they are.
+        let newInfo = plist == original ? nil : Self.serialize(plist, format: format)
+
+        // The change: the packed files out, the tags document and the Info.plist in.
+        thinner.remove(found, of: manifest, in: location, into: &result, change: &change)
+        try install(tags, at: location.app + "/" + tagsName, change: &change)
+        result.installed = [tagsName]
+        if let newInfo { change.writes.append((infoPath, newInfo)) }
+        result.infoPlistKeys = keys.map(\.0).sorted()
+        return (result, change)
+    }
+
+    /// The App Group id for `BAAppGroupID`: `--app-group`, else the manifest's `app-group`, else the one the app's
+    /// Info.plist already has; without one, `ba-app-group-missing` in `result`.
+    private func appGroup(
+        settings: BuildManifest.BackgroundAssets, info plist: [String: PropertyListValue],
+        into result: inout AppThinner.Result
+    ) -> String? {
+        var appGroup = thinner.options.appGroup ?? settings.appGroup
         if appGroup == nil, case .string(let existing)? = plist["BAAppGroupID"] { appGroup = existing }
         if appGroup == nil {
             result.diagnostics.append(
@@ -63,32 +88,22 @@ struct BackgroundAssetsThinner {
                     """,
                     subject: "BAAppGroupID"))
         }
-        if let problem = Self.downloaderExtensionProblem(location.app) { result.diagnostics.append(problem) }
-        if result.diagnostics.hasErrors { return (result, change) }
+        return appGroup
+    }
 
-        let keys = try infoPlistValues(settings: settings, appGroup: appGroup!)
-        for (key, value) in keys { plist[key] = value }
-        if settings.hosting == .apple { for key in Self.selfHostingKeys { plist.removeValue(forKey: key) } }
-        // Written only when a value changed, so a second run leaves the file's bytes as they are.
-        let newInfo = plist == original ? nil : Self.serialize(plist, format: format)
-
-        // The change: the packed files out, the tags document and the Info.plist in.
-        thinner.remove(found, of: manifest, in: location, into: &result, change: &change)
-        let tagsTarget = location.app + "/" + tagsName
-        if FileManager.default.contents(atPath: tagsTarget) != tags
-            || SystemCall.status(tagsTarget, followingLinks: false)?.kind != .regular
-        {
-            let folder = (tagsTarget as NSString).deletingLastPathComponent
-            if !options.dryRun, SystemCall.status(folder, followingLinks: false) == nil {
-                try OutputFolder.makeFolder(folder)
-                change.createdFolders.append(folder)
-            }
-            change.writes.append((tagsTarget, tags))
+    /// Writes the tags document at `target` where the app's differs, making its folder (not in a dry run) when
+    /// missing.
+    private func install(_ tags: Data, at target: String, change: inout AppTransaction) throws {
+        guard
+            FileManager.default.contents(atPath: target) != tags
+                || SystemCall.status(target, followingLinks: false)?.kind != .regular
+        else { return }
+        let folder = FilePath(target).removingLastComponent().string
+        if !thinner.options.dryRun, SystemCall.status(folder, followingLinks: false) == nil {
+            try OutputFolder.makeFolder(folder)
+            change.createdFolders.append(folder)
         }
-        result.installed = [tagsName]
-        if let newInfo { change.writes.append((infoPath, newInfo)) }
-        result.infoPlistKeys = keys.map(\.0).sorted()
-        return (result, change)
+        change.writes.append((target, tags))
     }
 
     /// Where `AssetPackTags.json` goes: the app's root, or for a macOS app (`Contents/Info.plist`) its

@@ -24,20 +24,7 @@ struct OnDemandResourcesThinner {
         if options.embed {
             try Self.checkPacksFolderName(in: app)
         }
-        let applePlist =
-            [AppleManifests.manifestFile, AppleManifests.templateFile]
-            .first { FileManager.default.fileExists(atPath: buildFolder + "/" + $0) } ?? AppleManifests.templateFile
-        // The build's plists are copied as streams (OnDemandResources.plist lists every file: tens of MB at a million),
-        // never held; the embedded packs' manifest is made here, one record a pack.
-        var copies: [String] = []
-        for name in [AppleManifests.onDemandResourcesFile, applePlist] where !(options.embed && name == applePlist) {
-            guard SystemCall.status(buildFolder + "/" + name)?.kind == .regular else {
-                throw ODRPackError.unusableInput(
-                    "'\(buildFolder)/\(name)' cannot be read: is '\(options.buildPath)' a finished odrpack build?")
-            }
-            copies.append(name)
-        }
-        var plists: [(String, Data)] = []
+        let copies = try plistCopies()
 
         // 1. Check: every app file at a pack's path must hold the pack's bytes.
         var result = AppThinner.Result()
@@ -53,53 +40,16 @@ struct OnDemandResourcesThinner {
         // 2. The embedded packs, staged beside their final names (a dry run only names them).
         let packsFolderExists = SystemCall.status(packsFolder, followingLinks: false)?.kind == .directory
         var embedded: [(name: String, pack: BuildManifest.Pack)] = []
+        var plists: [(String, Data)] = []
         if options.embed {
             embedded = manifest.packs.sorted(by: { $0.id < $1.id }).map {
                 (($0.file as NSString).lastPathComponent, $0)
             }
             if !options.dryRun {
-                if !packsFolderExists {
-                    try OutputFolder.makeFolder(packsFolder)
-                    change.createdFolders.append(packsFolder)
-                }
-                let progress = thinner.progress
-                let shares = embedded.map { PackExtractor.writtenBytes(of: $0.pack) }
-                progress.begin(units: embedded.count, bytes: shares.saturatingSum)
-                defer { progress.end() }
-                do {
-                    for (item, bytes) in zip(embedded, shares) {
-                        try Interrupt.checkpoint()
-                        let staged = packsFolder + "/" + TemporaryName.beside(item.name)
-                        // Listed before it is written: a pack cut off halfway (a full disk) is removed too.
-                        change.installs.append((staged, packsFolder + "/" + item.name))
-                        var share = ProgressBar.Share(of: progress, bytes: bytes)
-                        _ = try PackExtractor.extract(buildFolder + "/" + item.pack.file, to: staged) {
-                            share.add($0)
-                        }
-                        share.finish()
-                    }
-                } catch {
-                    for (staged, _) in change.installs { try? FileManager.default.removeItem(atPath: staged) }
-                    for folder in change.createdFolders { SystemCall.removeFolderIfEmpty(folder) }
-                    throw error
-                }
+                try stage(embedded, in: packsFolder, exists: packsFolderExists, change: &change)
             }
             result.embedded = embedded.map(\.name)
-            let resources = embedded.map { item in
-                AppleManifests.assetPackResource(
-                    id: item.pack.id, url: AppleManifests.packsFolder + "/" + AppleManifests.percentEncoded(item.name),
-                    uncompressedSize: item.pack.size
-                        + Int64(
-                            AppleManifests.infoPlist(
-                                id: item.pack.id, tags: item.pack.tags, priority: item.pack.priority
-                            ).binaryData().count),
-                    priority: item.pack.priority, contentHash: item.pack.contentHash ?? "", streamable: .boolean)
-            }
-            plists.append(
-                (
-                    AppleManifests.manifestFile,
-                    PropertyListValue.dictionary(["resources": .array(resources)]).binaryData()
-                ))
+            plists.append((AppleManifests.manifestFile, Self.embeddedManifest(embedded)))
         }
 
         // 3. Packs embedded by an earlier run that this build no longer has (or every one, without --embed).
@@ -111,6 +61,85 @@ struct OnDemandResourcesThinner {
             }
             if !options.embed { change.emptiedFolders.append(packsFolder) }
         }
+        install(copies: copies, plists: plists, in: app, into: &result, change: &change)
+        return (result, change)
+    }
+
+    /// The build's plists thin copies into the app: OnDemandResources.plist, and the asset-pack manifest the build
+    /// wrote unless `--embed` makes its own.
+    /// - Throws: `ODRPackError.unusableInput` (exit 2) when one is not a readable file of the build folder.
+    private func plistCopies() throws -> [String] {
+        let options = thinner.options
+        let applePlist =
+            [AppleManifests.manifestFile, AppleManifests.templateFile]
+            .first { FileManager.default.fileExists(atPath: buildFolder + "/" + $0) } ?? AppleManifests.templateFile
+        // The build's plists are copied as streams (OnDemandResources.plist lists every file: tens of MB at a million),
+        // never held; the embedded packs' manifest is made here, one record a pack.
+        var copies: [String] = []
+        for name in [AppleManifests.onDemandResourcesFile, applePlist] where !(options.embed && name == applePlist) {
+            guard SystemCall.status(buildFolder + "/" + name)?.kind == .regular else {
+                throw ODRPackError.unusableInput(
+                    "'\(buildFolder)/\(name)' cannot be read: is '\(options.buildPath)' a finished odrpack build?")
+            }
+            copies.append(name)
+        }
+        return copies
+    }
+
+    /// Extracts each pack into `packsFolder` beside its final name, listing it in `change` before it is written (a
+    /// pack cut off halfway, by a full disk, is removed too); a failure removes what was staged.
+    private func stage(
+        _ embedded: [(name: String, pack: BuildManifest.Pack)], in packsFolder: String, exists: Bool,
+        change: inout AppTransaction
+    ) throws {
+        if !exists {
+            try OutputFolder.makeFolder(packsFolder)
+            change.createdFolders.append(packsFolder)
+        }
+        let progress = thinner.progress
+        let shares = embedded.map { PackExtractor.writtenBytes(of: $0.pack) }
+        progress.begin(units: embedded.count, bytes: shares.saturatingSum)
+        defer { progress.end() }
+        do {
+            for (item, bytes) in zip(embedded, shares) {
+                try Interrupt.checkpoint()
+                let staged = packsFolder + "/" + TemporaryName.beside(item.name)
+                // Listed before it is written: a pack cut off halfway (a full disk) is removed too.
+                change.installs.append((staged, packsFolder + "/" + item.name))
+                var share = ProgressBar.Share(of: progress, bytes: bytes)
+                _ = try PackExtractor.extract(buildFolder + "/" + item.pack.file, to: staged) {
+                    share.add($0)
+                }
+                share.finish()
+            }
+        } catch {
+            for (staged, _) in change.installs { try? FileManager.default.removeItem(atPath: staged) }
+            for folder in change.createdFolders { SystemCall.removeFolderIfEmpty(folder) }
+            throw error
+        }
+    }
+
+    /// AssetPackManifest.plist for the embedded packs: one resource a pack, at its path in the app.
+    private static func embeddedManifest(_ embedded: [(name: String, pack: BuildManifest.Pack)]) -> Data {
+        let resources = embedded.map { item in
+            AppleManifests.assetPackResource(
+                id: item.pack.id, url: AppleManifests.packsFolder + "/" + AppleManifests.percentEncoded(item.name),
+                uncompressedSize: item.pack.size
+                    + Int64(
+                        AppleManifests.infoPlist(
+                            id: item.pack.id, tags: item.pack.tags, priority: item.pack.priority
+                        ).binaryData().count),
+                priority: item.pack.priority, contentHash: item.pack.contentHash ?? "", streamable: .boolean)
+        }
+        return PropertyListValue.dictionary(["resources": .array(resources)]).binaryData()
+    }
+
+    /// Copies and writes the plists where the app's differ, and removes the asset-pack manifest this run does not
+    /// install: the app keeps one, the one this run installed.
+    private func install(
+        copies: [String], plists: [(String, Data)], in app: String, into result: inout AppThinner.Result,
+        change: inout AppTransaction
+    ) {
         for name in copies {
             let source = buildFolder + "/" + name
             if !AppThinner.sameBytes(app + "/" + name, source)
@@ -128,14 +157,12 @@ struct OnDemandResourcesThinner {
             }
             result.installed.append(name)
         }
-        // One asset-pack manifest: the one this run installed.
         for name in [AppleManifests.manifestFile, AppleManifests.templateFile]
         where !plists.contains(where: { $0.0 == name }) && !copies.contains(name)
             && SystemCall.status(app + "/" + name, followingLinks: false) != nil
         {
             change.removals.append(app + "/" + name)
         }
-        return (result, change)
     }
 
     /// `--embed` needs the name `OnDemandResources` for a folder in the app's root: anything else of that name, in any

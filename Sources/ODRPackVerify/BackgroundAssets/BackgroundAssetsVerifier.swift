@@ -117,7 +117,8 @@ struct BackgroundAssetsVerifier {
     }
 
     /// A problem when the file (relative to the build folder) does not hold exactly what `document` writes: streamed
-    /// against it a chunk at a time (SPEC 7, Bounded: AssetPackTags.json lists every path, 50 MB at a million files).
+    /// against it a chunk at a time (docs/build-output.md#bounded: AssetPackTags.json lists every path, 50 MB at a
+    /// million files).
     func compare(_ name: String, with document: StreamedDocument) -> String? {
         DocumentComparison.problem(folder + "/" + name, name: name, document: document)
     }
@@ -151,27 +152,7 @@ struct BackgroundAssetsVerifier {
         }
         var problems: [Diagnostic] = []
         let downloadManifest = site + "/" + BackgroundAssetsLayout.downloadManifestFile
-        // A build with --published leaves out of site/ the packs already live at their address, and lists their live
-        // download size: those are the packs whose archive is not in site/ and whose listed size is the live one.
-        // Read only when about the size the build writes (docs/build-output.md#bounded): a huge file is a mismatch.
-        let bound =
-            Int64(
-                BackgroundAssetsDocuments.downloadManifest(manifest, urlPrefix: urlPrefix, live: [:]).utf8.count) * 2
-            + 65536
-        let readable =
-            (SystemCall.status(folder + "/" + downloadManifest, followingLinks: false)?.stamp.size ?? 0) <= bound
-        let listed =
-            readable ? (try? PublishedDownloadManifest.load(folder + "/" + downloadManifest))?.packs ?? [:] : [:]
-        var live: [String: Int64] = [:]
-        for pack in manifest.packs {
-            let id = pack.assetPackId ?? pack.id
-            let name = BackgroundAssetsLayout.siteName(of: id, contentHash: pack.contentHash ?? "")
-            if !FileManager.default.fileExists(atPath: folder + "/" + site + "/" + name), let entry = listed[id],
-                entry.url == BackgroundAssetsDocuments.packURL(urlPrefix, name)
-            {
-                live[id] = entry.downloadSize
-            }
-        }
+        let live = livePacks(site: site, urlPrefix: urlPrefix)
         if let problem = compare(
             downloadManifest,
             with: BackgroundAssetsDocuments.downloadManifest(manifest, urlPrefix: urlPrefix, live: live))
@@ -199,5 +180,32 @@ struct BackgroundAssetsVerifier {
                     "is not a pack of \(BuildManifest.fileName): remove it or build again"))
         }
         return problems
+    }
+
+    /// The packs a build with --published left out of site/ because they are already live at their address, with
+    /// their live download size: those whose archive is not in site/ and whose download-manifest.json entry is at
+    /// their address. The manifest is read only when about the size the build writes (docs/build-output.md#bounded):
+    /// a huge file is a mismatch.
+    private func livePacks(site: String, urlPrefix: String) -> [String: Int64] {
+        let downloadManifest = site + "/" + BackgroundAssetsLayout.downloadManifestFile
+        let bound =
+            Int64(
+                BackgroundAssetsDocuments.downloadManifest(manifest, urlPrefix: urlPrefix, live: [:]).utf8.count) * 2
+            + 65536
+        let readable =
+            (SystemCall.status(folder + "/" + downloadManifest, followingLinks: false)?.stamp.size ?? 0) <= bound
+        let listed =
+            readable ? (try? PublishedDownloadManifest.load(folder + "/" + downloadManifest))?.packs ?? [:] : [:]
+        var live: [String: Int64] = [:]
+        for pack in manifest.packs {
+            let id = pack.assetPackId ?? pack.id
+            let name = BackgroundAssetsLayout.siteName(of: id, contentHash: pack.contentHash ?? "")
+            if !FileManager.default.fileExists(atPath: folder + "/" + site + "/" + name), let entry = listed[id],
+                entry.url == BackgroundAssetsDocuments.packURL(urlPrefix, name)
+            {
+                live[id] = entry.downloadSize
+            }
+        }
+        return live
     }
 }

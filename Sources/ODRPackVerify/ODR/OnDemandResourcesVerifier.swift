@@ -184,32 +184,10 @@ struct OnDemandResourcesVerifier {
             func problem(_ text: String) {
                 check.problem(.verifyEntryMismatch, "entry \(index + 1) '\(entry.name)': \(text)")
             }
-            if entry.flags & ZipFormat.dataDescriptorFlag != 0 { problem("flag bit 3 (data descriptor) is set") }
-            if entry.flags & ZipFormat.utf8Flag == 0 { problem("flag bit 11 (UTF-8 name) is not set") }
-            if entry.extraIDs.contains(where: { $0 != ZipFormat.zip64ExtraID }) {
-                problem(
-                    "has extra fields \(entry.extraIDs.map { "0x" + String($0, radix: 16) }) (only zip64 is allowed)")
-            } else if entry.usesZip64 && !ZipFormat.needsZip64(size: entry.size, compressedSize: entry.compressedSize) {
-                problem("has a zip64 field it does not need")
-            }
-            if entry.method == ZipFormat.stored && entry.compressedSize != entry.size {
-                problem("is stored but its sizes differ (\(entry.compressedSize) and \(entry.size))")
-            }
+            for text in Self.headerProblems(entry) { problem(text) }
             var hasher = SHA256Hasher.paired()
-            var bytes: [UInt8] = []
-            var tooLarge = false
             let keep = index == 1 || entry.name == PackEntry.infoPlistName
-            // Every entry streams; only the ZipMetadata and Info.plist are kept, and at most 1 MiB of either (docs/build-output.md
-            // "Bounded"): a larger one is a mismatch, whatever its header claims or its data inflates to.
-            let (crc, size) = try reader.readData(hashingInto: &hasher) { piece in
-                guard keep, !tooLarge else { return }
-                if bytes.count + piece.count > Self.keptEntryLimit {
-                    tooLarge = true
-                    bytes = []
-                } else {
-                    bytes.append(contentsOf: piece)
-                }
-            }
+            let (crc, size, bytes, tooLarge) = try Self.read(reader, hashingInto: &hasher, keeping: keep)
             if tooLarge { problem("is larger than \(Self.keptEntryLimit) bytes, far more than odrpack writes there") }
             if crc != entry.crc { problem("its data has CRC-32 \(crc), its local header says \(entry.crc)") }
             if size != entry.size { problem("its data is \(size) bytes, its local header says \(entry.size)") }
@@ -240,7 +218,65 @@ struct OnDemandResourcesVerifier {
                 }
             }
         }
-        let central = try reader.centralDirectory()
+        Self.checkCentralDirectory(try reader.centralDirectory(), against: locals, &check)
+        if locals.count >= 2, let problem = Self.metadataProblem(metadata, count: contentCount, bytes: contentBytes) {
+            check.problem(.verifyArchiveMismatch, problem)
+        }
+    }
+
+    /// The second entry must be the ZipMetadata of the pack's content entries, byte for byte.
+    private static func metadataProblem(_ metadata: [UInt8], count: Int64, bytes: Int64) -> String? {
+        let expected = [UInt8](ZipMetadata(recordCount: count, totalUncompressedBytes: bytes).propertyList.binaryData())
+        guard metadata != expected else { return nil }
+        return """
+            '\(ZipMetadata.fileName)' does not hold Version 2, RecordCount \(count), TotalUncompressedBytes \(bytes) \
+            and the standard modes
+            """
+    }
+
+    /// What a local header breaks of docs/build-output.md's zip rules, before its data is read.
+    private static func headerProblems(_ entry: StreamingZipReader.LocalEntry) -> [String] {
+        var problems: [String] = []
+        if entry.flags & ZipFormat.dataDescriptorFlag != 0 { problems.append("flag bit 3 (data descriptor) is set") }
+        if entry.flags & ZipFormat.utf8Flag == 0 { problems.append("flag bit 11 (UTF-8 name) is not set") }
+        if entry.extraIDs.contains(where: { $0 != ZipFormat.zip64ExtraID }) {
+            problems.append(
+                "has extra fields \(entry.extraIDs.map { "0x" + String($0, radix: 16) }) (only zip64 is allowed)")
+        } else if entry.usesZip64 && !ZipFormat.needsZip64(size: entry.size, compressedSize: entry.compressedSize) {
+            problems.append("has a zip64 field it does not need")
+        }
+        if entry.method == ZipFormat.stored && entry.compressedSize != entry.size {
+            problems.append("is stored but its sizes differ (\(entry.compressedSize) and \(entry.size))")
+        }
+        return problems
+    }
+
+    /// Streams the current entry's data into `hasher`, keeping its bytes when asked. Every entry streams; only the
+    /// ZipMetadata and Info.plist are kept, and at most 1 MiB of either (docs/build-output.md#bounded): a larger one
+    /// is a mismatch (`tooLarge`, nothing kept), whatever its header claims or its data inflates to.
+    private static func read(_ reader: StreamingZipReader, hashingInto hasher: inout SHA256Hasher, keeping keep: Bool)
+        throws -> (crc: UInt32, size: UInt64, bytes: [UInt8], tooLarge: Bool)
+    {
+        var bytes: [UInt8] = []
+        var tooLarge = false
+        let (crc, size) = try reader.readData(hashingInto: &hasher) { piece in
+            guard keep, !tooLarge else { return }
+            if bytes.count + piece.count > keptEntryLimit {
+                tooLarge = true
+                bytes = []
+            } else {
+                bytes.append(contentsOf: piece)
+            }
+        }
+        return (crc, size, bytes, tooLarge)
+    }
+
+    /// The central directory must list the local headers, in their order, with the same facts, and the modes and
+    /// "version made by" odrpack writes.
+    private static func checkCentralDirectory(
+        _ central: [StreamingZipReader.CentralEntry], against locals: [StreamingZipReader.LocalEntry],
+        _ check: inout PackContentCheck
+    ) {
         if central.count != locals.count {
             check.problem(
                 .verifyArchiveMismatch,
@@ -267,17 +303,6 @@ struct OnDemandResourcesVerifier {
             if listed.extraIDs.contains(where: { $0 != ZipFormat.zip64ExtraID }) {
                 problem("has central extra fields other than zip64")
             }
-        }
-        let expected = [UInt8](
-            ZipMetadata(recordCount: contentCount, totalUncompressedBytes: contentBytes).propertyList.binaryData())
-        if locals.count >= 2 && metadata != expected {
-            check.problem(
-                .verifyArchiveMismatch,
-                """
-                '\(ZipMetadata.fileName)' does not hold Version 2, RecordCount \(contentCount), TotalUncompressedBytes \
-                \(contentBytes) and the standard modes
-                """
-            )
         }
     }
 

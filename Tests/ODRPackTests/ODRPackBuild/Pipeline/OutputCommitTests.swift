@@ -23,6 +23,11 @@ import Testing
         return project
     }
 
+    /// The folder open for writing, as a build holds it while it commits.
+    static func writer(_ path: String) throws -> BuildFolderSession.Writer {
+        try BuildFolderSession.open(forWriting: path, shownAs: path, wait: false)
+    }
+
     /// Every file and folder under `path` with its bytes (folders as nil).
     func snapshot(_ path: String) throws -> [String: Data?] {
         var result: [String: Data?] = [:]
@@ -74,7 +79,7 @@ import Testing
     @Test func aCommitReplacesWhatItOwnsAndLeavesNoJournal() throws {
         let project = try folder()
         let changes = try changes(project)
-        try OutputCommit(outputPath: project.path("out")).run(
+        try OutputCommit(folder: try Self.writer(project.path("out"))).run(
             changes, make: { (documents(project), ()) }, finish: { _ in })
         let after = try snapshot(project.path("out"))
         #expect(
@@ -101,7 +106,7 @@ import Testing
             changes.placements[1].from += "-missing"
         }
         #expect(throws: (any Error).self) {
-            try OutputCommit(outputPath: project.path("out")).run(
+            try OutputCommit(folder: try Self.writer(project.path("out"))).run(
                 changes,
                 make: {
                     if step == "make" { throw Failure() }
@@ -122,12 +127,12 @@ import Testing
             toPath: project.path("out/" + OutputOwnership.journalName))
         let before = try snapshot(project.path("out"))
         #expect(throws: Failure.self) {
-            try OutputCommit(outputPath: project.path("out")).run(
+            try OutputCommit(folder: try Self.writer(project.path("out"))).run(
                 try changes(project), make: { (documents(project), ()) }, finish: { _ in throw Failure() })
         }
         try removeOwnTemporaries(project)
         #expect(try snapshot(project.path("out")) == before)
-        try OutputCommit(outputPath: project.path("out")).run(
+        try OutputCommit(folder: try Self.writer(project.path("out"))).run(
             try changes(project), make: { (documents(project), ()) }, finish: { _ in })
         #expect(!FileManager.default.fileExists(atPath: project.path("out/" + OutputOwnership.journalName)))
         #expect(!FileManager.default.fileExists(atPath: project.path("out/" + OutputOwnership.writesName)))
@@ -141,7 +146,7 @@ import Testing
         let project = try folder()
         var recorded: [String] = []
         var journaled = false
-        try OutputCommit(outputPath: project.path("out")).run(
+        try OutputCommit(folder: try Self.writer(project.path("out"))).run(
             try changes(project),
             make: {
                 (documents(project), ())
@@ -167,7 +172,7 @@ import Testing
         try Data("OnDemandResources/x.assetpack\0".utf8).write(
             to: project.root.appendingPathComponent("out/" + OutputOwnership.writesName))
         var owned: [String] = []
-        try OutputCommit(outputPath: project.path("out")).run(
+        try OutputCommit(folder: try Self.writer(project.path("out"))).run(
             try changes(project), make: { (documents(project), ()) },
             finish: { _ in
                 let ownership = OutputOwnership.load(
@@ -194,7 +199,7 @@ import Testing
         if document == "manifest" { documents.manifest = failing } else { documents.files[0].document = failing }
         let made = documents
         #expect(throws: Failure.self) {
-            try OutputCommit(outputPath: project.path("out")).run(
+            try OutputCommit(folder: try Self.writer(project.path("out"))).run(
                 try changes(project), make: { (made, ()) }, finish: { _ in })
         }
         let manifestTemporary = TemporaryName.path(beside: project.path("out/odrpack-manifest.json"))
@@ -230,7 +235,8 @@ import Testing
             },
             files: [(disk + "/out/OnDemandResources.plist", StreamedDocument(bytes: Array("new plist".utf8)))])
         do {
-            try OutputCommit(outputPath: disk + "/out").run(changes, make: { (documents, ()) }, finish: { _ in })
+            try OutputCommit(folder: try Self.writer(disk + "/out")).run(
+                changes, make: { (documents, ()) }, finish: { _ in })
             Issue.record("a 3 MiB manifest fit on a 1 MB disk")
         } catch {
             #expect("\(error)".contains("No space left on device"), "\(error)")

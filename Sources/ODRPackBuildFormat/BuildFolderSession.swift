@@ -1,0 +1,109 @@
+import ODRPackCore
+import ODRPackPlatform
+
+/// A build folder opened by a command, holding the lock its access needs for as long as the session lives
+/// (docs/build-output.md, "One build at a time"; docs/commands.md#verify and #thin): `open(forWriting:)` takes the
+/// exclusive lock a build holds, creating the folder and its lock file; `open(forReading:)` takes the shared lock
+/// verify, thin, ipa and upload hold, so readers run together and never during a build. Which lock a command takes
+/// is decided here, once, not by each command.
+package final class BuildFolderSession {
+    /// What the session may do to the folder, which decides its lock.
+    package enum Access: Sendable, Equatable {
+        /// Shared with other readers; waits for a writer.
+        case reading
+        /// Exclusive; waits for (or, without `wait`, refuses) any other holder.
+        case writing
+    }
+
+    /// The build folder, as the command was given it (messages quote it so).
+    package let path: String
+    package var folder: FilePath { FilePath(path) }
+    package let access: Access
+    /// Nil for a reader of a folder without a lock file or with one it cannot open: no build ran or runs there.
+    fileprivate let lock: OutputLock?
+
+    private init(path: String, access: Access, lock: OutputLock?) {
+        self.path = path
+        self.access = access
+        self.lock = lock
+    }
+
+    /// Whether the session holds a lock: always for a writer; for a reader, unless the folder has no lock file (no
+    /// build ever ran there, so none runs now) or cannot be opened (read-only: no writer to wait for).
+    package var isLocked: Bool { lock != nil }
+
+    /// Opens the build folder `path` names (the folder or its odrpack-manifest.json) for reading, under a shared lock.
+    /// A reader never creates a file in the folder, and opens only a lock file that is a regular file (a FIFO there
+    /// would block the open).
+    /// - Parameter onWait: called once when a build holds the folder and this starts waiting for it.
+    package static func open(forReading path: String, onWait: () -> Void = {}) throws -> BuildFolderSession {
+        let folder = try BuildManifest.location(of: path).folder
+        var lock: OutputLock?
+        if SystemCall.status(FilePath(folder).joined(BuildFolder.lockFileName).string, followingLinks: false)?.kind
+            == .regular
+        {
+            lock = try OutputLock.shared(folder: folder, fileName: BuildFolder.lockFileName, onWait: onWait)
+        }
+        return BuildFolderSession(path: folder, access: .reading, lock: lock)
+    }
+
+    /// A build folder open for writing, the exclusive lock held: only `open(forWriting:)` makes one, so what takes
+    /// one (a build's commit) cannot run on a folder whose lock it does not hold.
+    package struct Writer {
+        package let session: BuildFolderSession
+        /// The build folder, as the build was given it.
+        package var path: String { session.path }
+
+        fileprivate init(_ session: BuildFolderSession) { self.session = session }
+
+        /// For a build that ends without committing: a folder the session created goes again, and a folder that holds
+        /// no build (no odrpack-manifest.json, no journal) keeps no lock file, which would mark a user's folder as a
+        /// build folder (resolution skips those).
+        package func abandon() {
+            session.lock?.removeIfNotABuildFolder(markers: [BuildManifest.fileName, TemporaryName.previousManifest])
+        }
+    }
+
+    /// Opens `folder` for a build, under the exclusive lock, creating the folder when it is missing.
+    /// - Parameters:
+    ///   - shownAs: the folder as the user wrote it, for the message when another holder has it.
+    ///   - wait: wait for another holder (calling `onWait` first); false refuses at once.
+    /// - Throws: `ODRPackError.folderLocked` (exit 2) without `wait` when another build or thin holds the folder.
+    package static func open(forWriting folder: String, shownAs: String, wait: Bool, onWait: () -> Void = {}) throws
+        -> Writer
+    {
+        do {
+            let lock = try OutputLock(folder: folder, fileName: BuildFolder.lockFileName, wait: wait, onWait: onWait)
+            return Writer(BuildFolderSession(path: folder, access: .writing, lock: lock))
+        } catch ODRPackError.folderLocked {
+            throw ODRPackError.folderLocked(
+                """
+                another odrpack build or thin is using '\(shownAs)': wait for it to finish, or run without --no-wait \
+                to wait
+                """
+            )
+        }
+    }
+
+    /// Runs `body` with the folder `path` names open for reading, the lock released when it returns or throws.
+    package static func reading<T>(_ path: String, onWait: () -> Void = {}, _ body: (BuildFolderSession) throws -> T)
+        throws -> T
+    {
+        let session = try open(forReading: path, onWait: onWait)
+        return try withExtendedLifetime(session) { try body(session) }
+    }
+
+    /// Refuses a folder an interrupted build left (its journal, the previous manifest, is still there): its packs are
+    /// part old, part new until the next build recovers it.
+    /// - Throws: `ODRPackError.unusableInput` (exit 2).
+    package func refuseInterrupted() throws {
+        let journal = TemporaryName.previousManifest
+        guard SystemCall.status(folder.joined(journal).string, followingLinks: false) != nil else { return }
+        throw ODRPackError.unusableInput(
+            """
+            '\(path)' was left by an interrupted build (it holds '\(journal)'): its packs are part old, part \
+            new; run the build again
+            """
+        )
+    }
+}

@@ -1,0 +1,9 @@
+import ODRPackBuildFormat
+import ODRPackCore
+
+/// An ODR build is verified by `OnDemandResourcesVerifier`, in either layout.
+extension OnDemandResourcesKind: PackFormatVerifying {
+    func verify(_ manifest: BuildManifest, folder: String, progress: ProgressBar) throws -> BuildVerifier.Report {
+        try OnDemandResourcesVerifier(manifest: manifest, folder: folder, progress: progress).verify()
+    }
+}

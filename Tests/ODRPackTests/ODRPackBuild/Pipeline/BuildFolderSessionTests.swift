@@ -1,0 +1,78 @@
+import Dispatch
+import Foundation
+import ODRPackBuildFormat
+import ODRPackCore
+import Testing
+
+@testable import ODRPackPlatform
+@testable import ODRPackVerify
+
+/// docs/build-output.md, "One build at a time": opening a build folder takes the lock its access needs, readers
+/// together, a writer alone.
+@Suite struct BuildFolderSessionTests {
+    let game = BuildCommandTests()
+
+    /// A built folder, with its lock file.
+    func builtFolder() throws -> TemporaryProject {
+        let project = try game.gameProject()
+        #expect(try game.build(project).status == 0)
+        return project
+    }
+
+    @Test func readersShareTheLockAndAWriterCannotTakeIt() throws {
+        let project = try builtFolder()
+        do {
+            let reader = try BuildFolderSession.open(forReading: project.path("out"))
+            let second = try BuildFolderSession.open(forReading: project.path("out/odrpack-manifest.json"))
+            #expect(reader.access == .reading && reader.isLocked)
+            #expect(second.isLocked)
+            #expect(second.path == project.path("out"))
+            #expect(
+                throws: ODRPackError.folderLocked(
+                    "another odrpack build or thin is using 'out': wait for it to finish, or run without --no-wait to wait"
+                )
+            ) {
+                _ = try BuildFolderSession.open(forWriting: project.path("out"), shownAs: "out", wait: false)
+            }
+        }
+        // The readers are gone: a writer takes the folder at once.
+        let writer = try BuildFolderSession.open(forWriting: project.path("out"), shownAs: "out", wait: false)
+        #expect(writer.session.access == .writing && writer.session.isLocked)
+    }
+
+    @Test func verifyWaitsForTheWriterAndReadsOnceItIsGone() throws {
+        let project = try builtFolder()
+        let writer = Locked<BuildFolderSession.Writer?>(
+            try BuildFolderSession.open(forWriting: project.path("out"), shownAs: "out", wait: false))
+        let waiting = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let outcome = Locked<Bool?>(nil)
+        let folder = project.path("out")
+        DispatchQueue.global().async {
+            let report = try? BuildVerifier().verify(folder, onWait: { waiting.signal() })
+            outcome.withLock { $0 = report?.ok }
+            finished.signal()
+        }
+        #expect(waiting.wait(timeout: .now() + 30) == .success, "verify never waited for the writer")
+        #expect(outcome.withLock { $0 } == nil)
+        writer.withLock { $0 = nil }
+        #expect(finished.wait(timeout: .now() + 60) == .success)
+        #expect(outcome.withLock { $0 } == true)
+    }
+
+    @Test func aReaderOfAFolderWithoutALockFileTakesNoneAndMakesNone() throws {
+        let project = try builtFolder()
+        try FileManager.default.removeItem(atPath: project.path("out/" + BuildFolder.lockFileName))
+        let reader = try BuildFolderSession.open(forReading: project.path("out"))
+        #expect(!reader.isLocked)
+        #expect(!FileManager.default.fileExists(atPath: project.path("out/" + BuildFolder.lockFileName)))
+    }
+
+    @Test func aWriterThatCommitsNothingLeavesNoFolderItMade() throws {
+        let project = try TemporaryProject()
+        let writer = try BuildFolderSession.open(forWriting: project.path("new"), shownAs: "new", wait: false)
+        #expect(FileManager.default.fileExists(atPath: project.path("new/" + BuildFolder.lockFileName)))
+        writer.abandon()
+        #expect(!FileManager.default.fileExists(atPath: project.path("new")))
+    }
+}

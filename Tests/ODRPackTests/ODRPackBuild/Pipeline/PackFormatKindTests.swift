@@ -1,0 +1,72 @@
+import ODRPackBuildFormat
+import ODRPackCore
+import Testing
+
+@testable import ODRPackBuild
+@testable import ODRPackThin
+@testable import ODRPackVerify
+
+/// docs/architecture.md#pack-formats: each format is one type that answers what every command asks, and build,
+/// verify and thin each find their side of it through the one map from `PackFormat`.
+@Suite struct PackFormatKindTests {
+    @Test func everyFormatMapsToItsOwnConformance() {
+        #expect(PackFormat.allKinds.map(\.format) == [.odr, .backgroundAssets])
+        #expect(PackFormat.odr.kind is OnDemandResourcesKind)
+        #expect(PackFormat.backgroundAssets.kind is BackgroundAssetsKind)
+    }
+
+    @Test func everyFormatHasItsBuildVerifyAndThinSides() {
+        for format in PackFormat.allCases {
+            #expect(format.kind is any PackFormatBuilding, "\(format)")
+            #expect(format.kind is any PackFormatVerifying, "\(format)")
+            #expect(format.kind is any PackFormatThinning, "\(format)")
+            #expect(format.building.format == format)
+            #expect(format.verifying.format == format)
+            #expect(format.thinning.format == format)
+        }
+    }
+
+    @Test func onDemandResourcesAnswers() {
+        let kind = OnDemandResourcesKind()
+        #expect(kind.name == "On-Demand Resources")
+        #expect(kind.nameWithArticle == "an On-Demand Resources")
+        #expect(kind.shortName == "ODR")
+        #expect(kind.packsFolder == "OnDemandResources")
+        #expect(kind.folders == ["OnDemandResources"])
+        #expect(kind.packsTravelInApp)
+        #expect(!kind.hasAssetPackIDs)
+        #expect(
+            kind.packFile(bundleID: "com.example.game", tags: ["level1"])
+                == "OnDemandResources/" + PackIdentity.fileName(bundleID: "com.example.game", tags: ["level1"]))
+        #expect(
+            OnDemandResourcesKind.documents
+                == ["OnDemandResources.plist", "AssetPackManifestTemplate.plist", "AssetPackManifest.plist"])
+        #expect(kind.checksUpToDate)
+        #expect(!kind.ownershipReadsManifest)
+        #expect(kind.claims(packFileName: "com.example.game.level1-0a1b2c3d.assetpack"))
+        #expect(!kind.claims(packFileName: "level1.aar"))
+        var options = BuildOptions(outputDirectory: "/tmp/unused")
+        #expect(kind.recordsReplay(options))
+        options.layout = .folder
+        #expect(!kind.recordsReplay(options))
+    }
+
+    @Test func backgroundAssetsAnswers() {
+        let kind = BackgroundAssetsKind()
+        #expect(kind.name == "Background Assets")
+        #expect(kind.nameWithArticle == "a Background Assets")
+        #expect(kind.shortName == "Background Assets")
+        #expect(kind.packsFolder == "BackgroundAssets")
+        #expect(kind.folders == ["BackgroundAssets", "BackgroundAssets/site"])
+        #expect(!kind.packsTravelInApp)
+        #expect(kind.hasAssetPackIDs)
+        #expect(
+            kind.packFile(bundleID: "com.example.game", tags: ["level1"])
+                == "BackgroundAssets/" + BackgroundAssetsIdentity.assetPackID(tags: ["level1"]) + ".aar")
+        #expect(!kind.checksUpToDate)
+        #expect(kind.ownershipReadsManifest)
+        #expect(kind.claims(packFileName: "level1.aar"))
+        #expect(!kind.claims(packFileName: "com.example.game.level1-0a1b2c3d.assetpack"))
+        #expect(!kind.recordsReplay(BuildOptions(outputDirectory: "/tmp/unused")))
+    }
+}
