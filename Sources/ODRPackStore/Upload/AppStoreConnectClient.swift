@@ -79,7 +79,8 @@ final class AppStoreConnectClient: Sendable {
         }
         if response.body.isEmpty { return APIDocument() }
         guard let document = try? JSONDecoder().decode(APIDocument<Resource>.self, from: response.body) else {
-            throw ODRPackError.unusableInput("\(what) answered \(response.status) with a body that is not a JSON object")
+            throw ODRPackError.unusableInput(
+                "\(what) answered \(response.status) with a body that is not a JSON object")
         }
         return document
     }

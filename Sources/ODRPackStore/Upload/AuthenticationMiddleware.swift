@@ -8,7 +8,7 @@ struct AuthenticationMiddleware: HTTPMiddleware {
     let base: APIBaseURL
     let token: APIToken
 
-    func intercept(_ request: HTTPRequest, what: String, next: (HTTPRequest) throws -> HTTPResult) throws -> HTTPResult {
+    func intercept(_ request: HTTPRequest, what: String, next: HTTPNext) throws -> HTTPResult {
         guard base.owns(request.url) else {
             throw ODRPackError.unusableInput("\(what) is outside \(base.text): refusing to send the token there")
         }

@@ -25,7 +25,8 @@ struct BackgroundAssetsAPI: Sendable {
         var query = [Self.assetFields, ("limit", "200")]
         if let identifier { query.insert(("filter[assetPackIdentifier]", identifier), at: 0) }
         return try client.collection(
-            "/v1/apps/\(Self.segment(app))/backgroundAssets", query: query, pack: pack, of: BackgroundAssetResource.self)
+            "/v1/apps/\(Self.segment(app))/backgroundAssets", query: query, pack: pack, of: BackgroundAssetResource.self
+        )
     }
 
     /// `POST /v1/backgroundAssets` with the asset pack id and the app.
@@ -66,7 +67,8 @@ struct BackgroundAssetsAPI: Sendable {
             )
         ])
         let document = try client.request(
-            "POST", "/v1/backgroundAssetVersions", body: body, pack: pack, returning: BackgroundAssetVersionResource.self)
+            "POST", "/v1/backgroundAssetVersions", body: body, pack: pack,
+            returning: BackgroundAssetVersionResource.self)
         return try Self.resource(document, what: "version", pack: pack)
     }
 

@@ -7,7 +7,7 @@ struct ConcurrencyLimitMiddleware: HTTPMiddleware {
 
     init(jobs: Int) { slots = DispatchSemaphore(value: max(1, jobs)) }
 
-    func intercept(_ request: HTTPRequest, what: String, next: (HTTPRequest) throws -> HTTPResult) throws -> HTTPResult {
+    func intercept(_ request: HTTPRequest, what: String, next: HTTPNext) throws -> HTTPResult {
         slots.wait()
         defer { slots.signal() }
         return try next(request)

@@ -9,7 +9,7 @@ struct PresignedPartMiddleware: HTTPMiddleware {
     let operation: UploadOperation
     let clock: any UploadClock
 
-    func intercept(_ request: HTTPRequest, what: String, next: (HTTPRequest) throws -> HTTPResult) throws -> HTTPResult {
+    func intercept(_ request: HTTPRequest, what: String, next: HTTPNext) throws -> HTTPResult {
         if operation.hasExpired(now: clock.now) { throw UploadURLExpired() }
         let result = try next(request)
         guard case .success(let response) = result else { return result }

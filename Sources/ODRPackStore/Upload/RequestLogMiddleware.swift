@@ -8,7 +8,7 @@ struct RequestLogMiddleware: HTTPMiddleware {
     let base: APIBaseURL
     let note: @Sendable (String) -> Void
 
-    func intercept(_ request: HTTPRequest, what: String, next: (HTTPRequest) throws -> HTTPResult) throws -> HTTPResult {
+    func intercept(_ request: HTTPRequest, what: String, next: HTTPNext) throws -> HTTPResult {
         let line =
             base.owns(request.url)
             ? "\(request.method) \(request.url.path)"
@@ -20,7 +20,9 @@ struct RequestLogMiddleware: HTTPMiddleware {
         switch result {
         case .success(let response):
             let errors = response.status >= 400 ? APIErrors.messages(in: response.body) : []
-            note("< \(response.status) \(line) (\(time))" + (errors.isEmpty ? "" : ": " + errors.joined(separator: "; ")))
+            note(
+                "< \(response.status) \(line) (\(time))" + (errors.isEmpty ? "" : ": " + errors.joined(separator: "; "))
+            )
         case .failure(let failure):
             note("< \(failure.reason) \(line) (\(time))")
         }

@@ -12,7 +12,7 @@ struct RetryMiddleware: HTTPMiddleware {
 
     let clock: any UploadClock
 
-    func intercept(_ request: HTTPRequest, what: String, next: (HTTPRequest) throws -> HTTPResult) throws -> HTTPResult {
+    func intercept(_ request: HTTPRequest, what: String, next: HTTPNext) throws -> HTTPResult {
         var retries = 0
         while true {
             let result = try next(request)

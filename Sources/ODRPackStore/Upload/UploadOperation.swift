@@ -36,7 +36,8 @@ struct UploadOperation: Decodable, Sendable {
         let container = try decoder.container(keyedBy: Keys.self)
         method = try container.decode(String.self, forKey: .method)
         url = try container.decode(String.self, forKey: .url)
-        guard let offset = LenientNumber.int64(container, .offset), let length = LenientNumber.int64(container, .length),
+        guard let offset = LenientNumber.int64(container, .offset),
+            let length = LenientNumber.int64(container, .length),
             offset >= 0, length >= 1
         else { throw ResourceType.Mismatch() }
         self.offset = offset

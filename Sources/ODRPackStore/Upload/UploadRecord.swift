@@ -84,7 +84,8 @@ package struct UploadRecord: Sendable, Equatable {
     /// Written beside its place, flushed, and renamed over the old record.
     func write(folder: String) throws {
         try AtomicFile.write(
-            json.serializedBytes(expandingArrays: true), to: FilePath(folder).joined(Self.fileName).string, durable: true)
+            json.serializedBytes(expandingArrays: true), to: FilePath(folder).joined(Self.fileName).string,
+            durable: true)
     }
 }
 

@@ -58,7 +58,8 @@ struct Upload: ParsableCommand {
     /// `--wait` alone waits the default; `--wait SECONDS` (the number right after it) that long.
     @Option(
         defaultAsFlag: UploadOptions.defaultWaitSeconds, parsing: .next,
-        help: ArgumentHelp("Wait until App Store Connect has processed each pack, at most this long.", valueName: "seconds"))
+        help: ArgumentHelp(
+            "Wait until App Store Connect has processed each pack, at most this long.", valueName: "seconds"))
     var wait: Int?
 
     @Option(help: "Packs, and parts of a pack, sent at once.")

@@ -174,11 +174,14 @@ import Testing
         // The same origin in another case is the same origin (RFC 3986).
         let same = ScriptedTransport([
             Self.answer(
-                200, body: #"{"data": [{"type": "apps", "id": "1"}], "links": {"next": "HTTP://127.0.0.1:8080/v1/apps?cursor=1"}}"#),
+                200,
+                body:
+                    #"{"data": [{"type": "apps", "id": "1"}], "links": {"next": "HTTP://127.0.0.1:8080/v1/apps?cursor=1"}}"#
+            ),
             Self.answer(200, body: #"{"data": [{"type": "apps", "id": "2"}]}"#),
         ])
         let all = try Self.client(same, clock: FakeUploadClock()).collection(
-                    "/v1/apps", query: [], pack: nil, of: AppResource.self)
+            "/v1/apps", query: [], pack: nil, of: AppResource.self)
         #expect(all.map(\.id) == ["1", "2"])
         #expect(same.requests.allSatisfy { $0.headers.contains { $0.name == "Authorization" } })
     }
@@ -302,7 +305,8 @@ import Testing
             Self.client(
                 ScriptedTransport([
                     Self.answer(429, headers: ["retry-after": "Fri, 15 Jan 2027 08:00:30 GMT"]),
-                    Self.answer(429, headers: ["retry-after": "99999"]), Self.answer(429, headers: ["retry-after": "soon"]),
+                    Self.answer(429, headers: ["retry-after": "99999"]),
+                    Self.answer(429, headers: ["retry-after": "soon"]),
                     Self.answer(429), Self.ok,
                 ]), clock: dated))
         #expect(dated.sleeps == Self.seconds(30, 3600, 4, 8))
@@ -347,7 +351,8 @@ import Testing
                 == Array(repeating: ["Authorization", "User-Agent", "Accept"], count: 2))
         // The middleware itself refuses another origin, whatever made the URL: nothing reaches the next layer.
         let (key, _) = UploadRulesTests.key()
-        let authentication = AuthenticationMiddleware(base: try APIBaseURL("http://127.0.0.1:8080"), token: APIToken(key: key))
+        let authentication = AuthenticationMiddleware(
+            base: try APIBaseURL("http://127.0.0.1:8080"), token: APIToken(key: key))
         let elsewhere = HTTPRequest(method: "GET", url: URL(string: "http://127.0.0.1:8081/v1/apps")!, headers: [])
         var reached = false
         let message = Self.message {
@@ -358,7 +363,8 @@ import Testing
         }
         #expect(
             message
-                == "exit 2: GET http://127.0.0.1:8081/v1/apps is outside http://127.0.0.1:8080: refusing to send the token there")
+                == "exit 2: GET http://127.0.0.1:8081/v1/apps is outside http://127.0.0.1:8080: refusing to send the token there"
+        )
         #expect(!reached)
     }
 
@@ -373,7 +379,8 @@ import Testing
         }
         #expect(sent == 2 && (try? result.get().status) == 201)
         #expect(clock.sleeps == Self.seconds(1))
-        #expect(RetryMiddleware.cause(of: Self.answer(409)) == nil && RetryMiddleware.cause(of: .failure(.tooLarge)) == nil)
+        #expect(
+            RetryMiddleware.cause(of: Self.answer(409)) == nil && RetryMiddleware.cause(of: .failure(.tooLarge)) == nil)
         var attempts = 0
         let message = Self.message {
             _ = try retry.intercept(request, what: "PUT https://bucket.example/p") { _ in

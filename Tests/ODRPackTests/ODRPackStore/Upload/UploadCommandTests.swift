@@ -298,8 +298,10 @@ struct UploadCommandTests {
         let standIn = try AppStoreConnectStandIn(config: ["processing": ["result": "COMPLETE", "polls": 1]])
         let done = try build.upload(["--wait", "0", build.out, "--all", "--json"], standIn)
         #expect(done.status == 0, "\(done.stderr)")
-        #expect((try done.json()["packs"] as? [[String: Any]] ?? []).map { $0["state"] as? String } == Array(
-            repeating: "COMPLETE", count: 4))
+        #expect(
+            (try done.json()["packs"] as? [[String: Any]] ?? []).map { $0["state"] as? String }
+                == Array(
+                    repeating: "COMPLETE", count: 4))
         let still = try AppStoreConnectStandIn(config: ["processing": ["result": "COMPLETE", "polls": 2]])
         let other = try UploadFixture()
         let limit = try other.upload([other.out, "--all", "--wait=0"], still)
@@ -311,7 +313,9 @@ struct UploadCommandTests {
         let negative = try build.upload([build.out, "--all", "--wait=-5"], standIn)
         #expect(negative.status == 64, "\(negative.stderr)")
         let help = try CommandRunner.run(["upload", "--help"])
-        #expect(help.stdout.contains("--wait [<seconds>]") && help.stdout.contains("default as flag: 1800"), "\(help.stdout)")
+        #expect(
+            help.stdout.contains("--wait [<seconds>]") && help.stdout.contains("default as flag: 1800"),
+            "\(help.stdout)")
     }
 
     @Test func aKilledRunResumedSendsNothingTwice() throws {

@@ -64,7 +64,8 @@ import Testing
     @Test func waitsBackOffFromOneSecondAndPollFromFiveToSixty() {
         #expect((1...5).map { RetryMiddleware.backoff(retry: $0) } == [1, 2, 4, 8, 16].map { Duration.seconds($0) })
         #expect(RetryMiddleware.maximumRetries == 5)
-        #expect((1...7).map { UploadTiming.pollInterval($0) } == [5, 10, 20, 40, 60, 60, 60].map { Duration.seconds($0) })
+        #expect(
+            (1...7).map { UploadTiming.pollInterval($0) } == [5, 10, 20, 40, 60, 60, 60].map { Duration.seconds($0) })
         #expect(UploadTiming(environment: [:]).requestTimeout == 120)
         #expect(UploadTiming(environment: ["ODRPACK_ASC_TIMEOUT": "0.5"]).requestTimeout == 1)
         let now = Date(timeIntervalSince1970: 1_800_000_000)
