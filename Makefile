@@ -128,6 +128,19 @@ lint:
 test-action: dist
 	python3 Tests/Action/test_action.py dist
 
+# The App Store Connect stand-in by hand (docs/store.md#the-stand-in): an API key made once in .build/asc-standin,
+# then Tests/AppStoreConnect/standin.py on http://127.0.0.1:$(ASC_STANDIN_PORT) with the sample's app, until Ctrl-C.
+ASC_STANDIN_PORT ?= 8090
+ASC_STANDIN = .build/asc-standin
+.PHONY: asc-standin
+asc-standin:
+	@python3 -c 'import cryptography' 2>/dev/null || { echo "the stand-in needs python3 with cryptography (make test installs it)"; exit 1; }
+	@mkdir -p $(ASC_STANDIN)
+	@[ -f $(ASC_STANDIN)/AuthKey_STANDIN1.p8 ] || python3 -c 'from cryptography.hazmat.primitives.asymmetric import ec; from cryptography.hazmat.primitives import serialization as s; k = ec.generate_private_key(ec.SECP256R1()); open("$(ASC_STANDIN)/AuthKey_STANDIN1.p8", "wb").write(k.private_bytes(s.Encoding.PEM, s.PrivateFormat.PKCS8, s.NoEncryption())); open("$(ASC_STANDIN)/public.pem", "wb").write(k.public_key().public_bytes(s.Encoding.PEM, s.PublicFormat.SubjectPublicKeyInfo))'
+	@echo '{"apps": [{"id": "1234567890", "bundleId": "com.example.bamboo"}]}' > $(ASC_STANDIN)/config.json
+	@echo "upload to it: ASC_KEY_ID=STANDIN1 ASC_ISSUER_ID=69a6de70-0000-47e3-e053-5b8c7c11a4d1 ASC_PRIVATE_KEY_PATH=$(ASC_STANDIN)/AuthKey_STANDIN1.p8 ASC_APP_ID=1234567890 ODRPACK_ASC_API=http://127.0.0.1:$(ASC_STANDIN_PORT) odrpack upload BUILD_DIR --all"
+	python3 Tests/AppStoreConnect/standin.py --state $(ASC_STANDIN)/state --public-key $(ASC_STANDIN)/public.pem --key-id STANDIN1 --issuer 69a6de70-0000-47e3-e053-5b8c7c11a4d1 --config $(ASC_STANDIN)/config.json --port $(ASC_STANDIN_PORT)
+
 # Opens the report and diff pages in headless Chromium (installed from apt when missing).
 test-browser: build
 	@if ! command -v chromium >/dev/null 2>&1; then \

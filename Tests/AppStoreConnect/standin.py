@@ -12,7 +12,8 @@ It serves 127.0.0.1 on a free port (printed as "port N" on stdout once listening
   versions, and moves states: AWAITING_UPLOAD -> PROCESSING at the commit -> COMPLETE or FAILED after `polls` GETs;
 - injects failures on demand from the config file (re-read when it changes): see `faults` below.
 
-Usage: standin.py --state DIR --public-key PEM --key-id ID (--issuer ID | --individual) [--config FILE]
+Usage: standin.py --state DIR --public-key PEM --key-id ID (--issuer ID | --individual) [--config FILE] [--port N]
+(--port 0, the default: a free port; `make asc-standin` starts it by hand, docs/store.md#the-stand-in says how.)
 
 Config (JSON): {"apps": [{"id", "bundleId"}], "assets": [{"assetPackIdentifier", "archived", "usedBytes",
 "versions": [state, ...]}], "partSize": N, "pageSize": N, "processing": {"result": "COMPLETE"|"FAILED", "polls": N},
@@ -721,6 +722,7 @@ def main():
     parser.add_argument("--issuer")
     parser.add_argument("--individual", action="store_true")
     parser.add_argument("--config")
+    parser.add_argument("--port", type=int, default=0)
     args = parser.parse_args()
     service = Service(args)
     trap = ThreadingHTTPServer(("127.0.0.1", 0), TrapHandler)
@@ -728,7 +730,7 @@ def main():
     trap.service = service
     service.trap_port = trap.server_address[1]
     threading.Thread(target=trap.serve_forever, daemon=True).start()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     server.daemon_threads = True
     server.service = service
     print(f"port {server.server_address[1]}", flush=True)

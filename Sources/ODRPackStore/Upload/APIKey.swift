@@ -14,11 +14,13 @@ package struct APIKey: Sendable {
 
     /// The folders Apple's altool searches for `AuthKey_<KEY_ID>.p8`, in its order.
     static func keyFolders(environment: [String: String], currentFolder: String) -> [String] {
-        var folders = [currentFolder + "/private_keys"]
+        var folders = [FilePath(currentFolder).joined("private_keys")]
         if let home = environment["HOME"], !home.isEmpty {
-            folders += ["private_keys", ".private_keys", ".appstoreconnect/private_keys"].map { home + "/" + $0 }
+            folders += ["private_keys", ".private_keys", ".appstoreconnect/private_keys"].map {
+                FilePath(home).joined($0)
+            }
         }
-        return folders
+        return folders.map(\.string)
     }
 
     /// What a PEM given where a path is expected gets: never any of the text itself.
@@ -69,7 +71,8 @@ package struct APIKey: Sendable {
         } else {
             let name = "AuthKey_\(keyID).p8"
             let folders = keyFolders(environment: environment, currentFolder: currentFolder)
-            guard let path = folders.map({ $0 + "/" + name }).first(where: { SystemCall.exists($0) }) else {
+            guard let path = folders.map({ FilePath($0).joined(name).string }).first(where: { SystemCall.exists($0) })
+            else {
                 throw ODRPackError.usage(
                     """
                     no private key for API key \(keyID): pass --private-key FILE, set ASC_PRIVATE_KEY_PATH or \

@@ -4,33 +4,40 @@ import ODRPackFormats
 import ODRPackPlatform
 
 /// The App Store Connect API as `upload` speaks it (docs/store.md#upload): JSON:API requests with the bearer token,
-/// and the presigned part uploads without it, each retried as docs/store.md#failures says. Every failure it gives up on is
-/// exit 2 naming the pack, the method and the path (never a presigned URL's query) and App Store Connect's
-/// `errors[].code` and `detail`.
+/// and the presigned part uploads without it. What happens to each request on its way is a middleware's
+/// (HTTPPipeline): the dry run's GET-only rule, the one retry policy (docs/store.md#failures), the token, `--jobs`'
+/// limit and `--verbose`; the transport only carries bytes. What is left here is making the request and judging the
+/// answer: every failure it gives up on is exit 2 naming the pack, the method and the path (never a presigned URL's
+/// query) and App Store Connect's `errors[].code` and `detail`.
 final class AppStoreConnectClient: Sendable {
     let base: APIBaseURL
-    let timing: UploadTiming
-    private let token: APIToken
+    /// Every wait (retries, `--wait`) and every expiry check reads this clock.
+    let clock: any UploadClock
+    private let api: HTTPPipeline
+    /// The layers a part shares with the API's requests; its own rules (PresignedPartMiddleware) go between.
+    private let retry: RetryMiddleware
+    private let sharedLayers: [any HTTPMiddleware]
     private let transport: any HTTPTransport
-    /// `--jobs`: requests in flight at once, API calls and parts together.
-    private let slots: DispatchSemaphore
-    /// A dry run sends GET requests only; anything else is refused here, before it leaves.
-    private let readOnly: Bool
-    /// `--verbose`: each request as sent and as answered (docs/store.md#output), never a header value.
-    private let verbose: (@Sendable (String) -> Void)?
     let userAgent = "odrpack/\(ToolVersion.current)"
 
+    /// - Parameters:
+    ///   - readOnly: a dry run: GET requests only (ReadOnlyMiddleware).
+    ///   - verbose: `--verbose`'s lines (RequestLogMiddleware).
     init(
-        base: APIBaseURL, token: APIToken, timing: UploadTiming, jobs: Int, readOnly: Bool,
+        base: APIBaseURL, token: APIToken, clock: any UploadClock, jobs: Int, readOnly: Bool,
         transport: any HTTPTransport, verbose: (@Sendable (String) -> Void)? = nil
     ) {
         self.base = base
-        self.token = token
-        self.timing = timing
-        self.readOnly = readOnly
+        self.clock = clock
         self.transport = transport
-        self.verbose = verbose
-        slots = DispatchSemaphore(value: max(1, jobs))
+        retry = RetryMiddleware(clock: clock)
+        var shared: [any HTTPMiddleware] = [ConcurrencyLimitMiddleware(jobs: jobs)]
+        if let verbose { shared.append(RequestLogMiddleware(base: base, note: verbose)) }
+        sharedLayers = shared
+        let guardLayers: [any HTTPMiddleware] = readOnly ? [ReadOnlyMiddleware()] : []
+        api = HTTPPipeline(
+            middlewares: guardLayers + [retry, AuthenticationMiddleware(base: base, token: token)] + shared,
+            transport: transport)
     }
 
     /// What a failed request was, for messages: `pack 'x': POST /v1/backgroundAssetVersions`.
@@ -46,90 +53,74 @@ final class AppStoreConnectClient: Sendable {
     // MARK: API requests
 
     /// An API request: `path` below the base URL (or an absolute `links.next` of this API), `query` percent-encoded
-    /// here, `body` as JSON with `Content-Type: application/json`. Returns the response document.
-    func request(
-        _ method: String, _ path: String, query: [(String, String)] = [], body: JSONValue? = nil, pack: String?
-    ) throws -> [String: Any] {
-        let url: URL
-        if path.hasPrefix("/") {
-            var components = URLComponents(string: base.text + path)
-            if !query.isEmpty {
-                components?.percentEncodedQuery = query.map { Self.encode($0.0) + "=" + Self.encode($0.1) }
-                    .joined(separator: "&")
-            }
-            guard let made = components?.url else {
-                throw ODRPackError.unusableInput("cannot make a URL of '\(base.text)\(path)'")
-            }
-            url = made
-        } else {
+    /// here, `body` as JSON with `Content-Type: application/json`. Returns the response document, its `data` decoded
+    /// as `Resource` (nil for an empty body).
+    func request<Resource: Decodable>(
+        _ method: String, _ path: String, query: [(String, String)] = [], body: JSONValue? = nil, pack: String?,
+        returning: Resource.Type
+    ) throws -> APIDocument<Resource> {
+        let url = try url(path, query: query)
+        let what = Self.describe(pack: pack, method: method, url: url)
+        let bodyData = body.map { Data($0.serializedBytes()) }
+        var headers: [(name: String, value: String)] = [("User-Agent", userAgent), ("Accept", "application/json")]
+        if bodyData != nil { headers.append(("Content-Type", "application/json")) }
+        let request = HTTPRequest(method: method, url: url, headers: headers, body: bodyData.map { .bytes($0) })
+        let response = try Self.answer(api.send(request, what: what), what: what)
+        if (300..<400).contains(response.status) {
+            throw ODRPackError.unusableInput(
+                """
+                \(what) answered \(response.status), a redirect: odrpack follows none, so that the API key's token \
+                goes to \(base.text) only; check --api (or ODRPACK_ASC_API)
+                """
+            )
+        }
+        guard (200..<300).contains(response.status) else {
+            throw ODRPackError.unusableInput(Self.failureMessage(what: what, response: response))
+        }
+        if response.body.isEmpty { return APIDocument() }
+        guard let document = try? JSONDecoder().decode(APIDocument<Resource>.self, from: response.body) else {
+            throw ODRPackError.unusableInput(
+                "\(what) answered \(response.status) with a body that is not a JSON object")
+        }
+        return document
+    }
+
+    /// Every resource of a collection that decodes as `Resource`, following `links.next` (App Store Connect pages
+    /// at most 200 a time; at most 1000 pages).
+    func collection<Resource: Decodable>(
+        _ path: String, query: [(String, String)], pack: String?, of: Resource.Type
+    ) throws -> [Resource] {
+        var resources: [Resource] = []
+        var document = try request("GET", path, query: query, pack: pack, returning: LossyList<Resource>.self)
+        var pages = 1
+        while true {
+            resources += document.data?.elements ?? []
+            guard let next = document.next, !next.isEmpty, pages < 1000 else { return resources }
+            document = try request("GET", next, pack: pack, returning: LossyList<Resource>.self)
+            pages += 1
+        }
+    }
+
+    /// `path` below the base URL with `query`, or an absolute `links.next`, which must be this API's: the token
+    /// goes nowhere else (docs/store.md#trust-boundaries).
+    private func url(_ path: String, query: [(String, String)]) throws -> URL {
+        guard path.hasPrefix("/") else {
             guard let next = URL(string: path), base.owns(next) else {
                 throw ODRPackError.unusableInput(
                     "App Store Connect answered with a next page outside \(base.text): refusing to send the token there"
                 )
             }
-            url = next
+            return next
         }
-        guard !readOnly || method == "GET" else {
-            throw ODRPackError.unusableInput("a dry run sends GET requests only, not \(method) \(url.path)")
+        var components = URLComponents(string: base.text + path)
+        if !query.isEmpty {
+            components?.percentEncodedQuery = query.map { Self.encode($0.0) + "=" + Self.encode($0.1) }
+                .joined(separator: "&")
         }
-        let what = Self.describe(pack: pack, method: method, url: url)
-        // The token goes to the API's own origin only (docs/store.md#trust-boundaries), whatever made this URL.
-        guard base.owns(url) else {
-            throw ODRPackError.unusableInput("\(what) is outside \(base.text): refusing to send the token there")
+        guard let made = components?.url else {
+            throw ODRPackError.unusableInput("cannot make a URL of '\(base.text)\(path)'")
         }
-        let bodyData = body.map { Data($0.serializedBytes()) }
-        var rejectedToken: String?
-        var renewed = false
-        var retries = 0
-        while true {
-            let bearer = token.current(replacing: rejectedToken)
-            var headers: [(name: String, value: String)] = [
-                ("Authorization", "Bearer " + bearer), ("User-Agent", userAgent), ("Accept", "application/json"),
-            ]
-            if bodyData != nil { headers.append(("Content-Type", "application/json")) }
-            let result = send(
-                HTTPRequest(method: method, url: url, headers: headers, body: bodyData.map { .bytes($0) }))
-            switch result {
-            case .success(let response) where (300..<400).contains(response.status):
-                throw ODRPackError.unusableInput(
-                    """
-                    \(what) answered \(response.status), a redirect: odrpack follows none, so that the API key's token \
-                    goes to \(base.text) only; check --api (or ODRPACK_ASC_API)
-                    """
-                )
-            case .success(let response) where (200..<300).contains(response.status):
-                if response.body.isEmpty { return [:] }
-                guard let document = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any] else {
-                    throw ODRPackError.unusableInput(
-                        "\(what) answered \(response.status) with a body that is not a JSON object")
-                }
-                return document
-            case .success(let response) where response.status == 401 && !renewed:
-                renewed = true
-                rejectedToken = bearer
-                continue
-            case .success(let response) where Self.isRetryable(response.status):
-                try retry(&retries, what: what, cause: "\(response.status)", waiting: retryAfter(response))
-            case .success(let response):
-                throw ODRPackError.unusableInput(Self.failureMessage(what: what, response: response))
-            case .failure(let failure):
-                try retry(&retries, what: what, failure: failure)
-            }
-        }
-    }
-
-    /// Every resource of a collection, following `links.next` (App Store Connect pages at most 200 a time).
-    func collection(_ path: String, query: [(String, String)], pack: String?) throws -> [[String: Any]] {
-        var resources: [[String: Any]] = []
-        var document = try request("GET", path, query: query, pack: pack)
-        var pages = 1
-        while true {
-            resources += document["data"] as? [[String: Any]] ?? []
-            guard let next = (document["links"] as? [String: Any])?["next"] as? String, !next.isEmpty, pages < 1000
-            else { return resources }
-            document = try request("GET", next, pack: pack)
-            pages += 1
-        }
+        return made
     }
 
     // MARK: Presigned part uploads
@@ -170,108 +161,48 @@ final class AppStoreConnectClient: Sendable {
         let request = HTTPRequest(
             method: operation.method, url: url, headers: headers,
             body: .file(descriptor: descriptor, offset: operation.offset, length: operation.length))
-        var retries = 0
-        while true {
-            if operation.hasExpired() { return .expired }
-            switch send(request) {
-            case .success(let response) where (300..<400).contains(response.status):
-                try retry(&retries, what: what, cause: "redirected (\(response.status)), not followed", waiting: nil)
-            case .success(let response) where (200..<300).contains(response.status):
-                return .sent
-            case .success(let response) where response.status == 403 && operation.hasExpired(margin: -5):
-                return .expired
-            case .success(let response) where Self.isRetryable(response.status):
-                try retry(&retries, what: what, cause: "\(response.status)", waiting: retryAfter(response))
-            case .success(let response):
-                throw ODRPackError.unusableInput(Self.failureMessage(what: what, response: response))
-            case .failure(let failure):
-                try retry(&retries, what: what, failure: failure)
-            }
+        let part = HTTPPipeline(
+            middlewares: [retry, PresignedPartMiddleware(operation: operation, clock: clock)] + sharedLayers,
+            transport: transport)
+        let response: HTTPResponse
+        do {
+            response = try Self.answer(part.send(request, what: what), what: what)
+        } catch is UploadURLExpired {
+            return .expired
         }
-    }
-
-    // MARK: Retries
-
-    private func send(_ request: HTTPRequest) -> Result<HTTPResponse, HTTPFailure> {
-        slots.wait()
-        defer { slots.signal() }
-        // The API's requests by path, a part by origin and path: never a query (a presigned URL's is a credential).
-        let what =
-            base.owns(request.url)
-            ? "\(request.method) \(request.url.path)"
-            : Self.describe(pack: nil, method: request.method, url: request.url)
-        verbose?("> \(what)")
-        let start = DispatchTime.now().uptimeNanoseconds
-        let result = transport.send(request)
-        if let verbose {
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds &- start) / 1e9
-            let time = String(format: "%.3f s", seconds)
-            switch result {
-            case .success(let response):
-                let errors = response.status >= 400 ? Self.errors(in: response.body) : []
-                verbose(
-                    "< \(response.status) \(what) (\(time))"
-                        + (errors.isEmpty ? "" : ": " + errors.joined(separator: "; ")))
-            case .failure(let failure):
-                verbose("< \(Self.describe(failure)) \(what) (\(time))")
-            }
+        guard (200..<300).contains(response.status) else {
+            throw ODRPackError.unusableInput(Self.failureMessage(what: what, response: response))
         }
-        return result
+        return .sent
     }
 
-    static func isRetryable(_ status: Int) -> Bool { [429, 500, 502, 503, 504].contains(status) }
+    // MARK: Answers
 
-    private func retryAfter(_ response: HTTPResponse) -> Double? {
-        response.status == 429 ? UploadTiming.retryAfter(response.headers["retry-after"]) : nil
-    }
-
-    /// A failure with no response: a time-out or a dropped connection is retried; an answer over the limit, an
-    /// archive that cannot be read, or no libcurl ends the run.
-    private func retry(_ retries: inout Int, what: String, failure: HTTPFailure) throws {
-        switch failure {
-        case .timedOut, .dropped:
-            try retry(&retries, what: what, cause: Self.describe(failure), waiting: nil)
-        case .tooLarge:
+    /// The response, or exit 2 for a failure the retry policy does not retry (or one left after it gave up): an
+    /// answer over the limit, an archive that cannot be read, no libcurl.
+    private static func answer(_ result: HTTPResult, what: String) throws -> HTTPResponse {
+        switch result {
+        case .success(let response):
+            return response
+        case .failure(.tooLarge):
             throw ODRPackError.unusableInput(
                 """
                 \(what) answered with more than \(HTTPResponse.bodyLimit >> 20) MiB, which no App Store Connect answer \
                 holds: the transfer was stopped; check --api (or ODRPACK_ASC_API) and the network between
                 """
             )
-        case .unreadable(let reason):
+        case .failure(.unreadable(let reason)):
             throw ODRPackError.unusableInput("\(what): \(reason): check the build folder, and run upload again")
-        case .unavailable:
+        case .failure(.unavailable):
             throw ODRPackError.unusableInput(CurlLibrary.missingMessage)
-        }
-    }
-
-    /// Waits before the next retry, or gives up after the fifth.
-    private func retry(_ retries: inout Int, what: String, cause: String, waiting: Double?) throws {
-        retries += 1
-        guard retries <= UploadTiming.maximumRetries else {
-            throw ODRPackError.unusableInput(
-                """
-                \(what) failed \(retries) times (last: \(cause)): App Store Connect or the network is not answering; \
-                run upload again later, it continues where this run stopped
-                """
-            )
-        }
-        timing.sleep(waiting ?? timing.backoff(retry: retries))
-    }
-
-    private static func describe(_ failure: HTTPFailure) -> String {
-        switch failure {
-        case .timedOut: return "timed out"
-        case .dropped(let reason): return "connection lost: \(reason)"
-        case .tooLarge: return "an answer over \(HTTPResponse.bodyLimit >> 20) MiB"
-        case .unreadable(let reason): return reason
-        case .unavailable: return CurlLibrary.missingMessage
+        case .failure(let failure):
+            throw ODRPackError.unusableInput("\(what) failed: \(failure.reason)")
         }
     }
 
     /// `<what> answered 409: ENTITY_ERROR.ATTRIBUTE.INVALID: detail` for each of `errors[]`.
     static func failureMessage(what: String, response: HTTPResponse) -> String {
-        let errors = errors(in: response.body)
+        let errors = APIErrors.messages(in: response.body)
         var message = "\(what) answered \(response.status)"
         if !errors.isEmpty { message += ": " + errors.joined(separator: "; ") }
         if response.status == 401 {
@@ -282,20 +213,9 @@ final class AppStoreConnectClient: Sendable {
         return message
     }
 
-    /// App Store Connect's `errors[]` in a response body, each `code: detail`; none when the body is not its JSON.
-    static func errors(in body: Data) -> [String] {
-        let document = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
-        return (document?["errors"] as? [[String: Any]] ?? []).map { error -> String in
-            let code = error["code"] as? String ?? "?"
-            let detail = error["detail"] as? String ?? error["title"] as? String ?? ""
-            return detail.isEmpty ? code : "\(code): \(detail)"
-        }
-    }
-
     /// RFC 3986 unreserved characters and `,` (App Store Connect's list separator) stay; the rest is encoded.
     static func encode(_ text: String) -> String {
-        var allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~,")
-        allowed.remove(charactersIn: "")
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~,")
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 }

@@ -3,7 +3,8 @@ import ODRPackFormats
 import ODRPackPlatform
 
 /// The requests `upload` makes, each as Apple's OpenAPI description of App Store Connect API 4.4.1 states it
-/// (shared/asc/app-store-connect-api-4.4.1-background-assets.json): paths, parameters, bodies and type names.
+/// (Tests/AppStoreConnect/api/app-store-connect-api-4.4.1-background-assets.json): paths, parameters, bodies and type
+/// names; each answer decoded as its resource type (APIDocument).
 struct BackgroundAssetsAPI: Sendable {
     let client: AppStoreConnectClient
 
@@ -14,20 +15,18 @@ struct BackgroundAssetsAPI: Sendable {
     func appID(bundleID: String) throws -> String? {
         let apps = try client.collection(
             "/v1/apps", query: [("filter[bundleId]", bundleID), ("fields[apps]", "bundleId"), ("limit", "200")],
-            pack: nil)
+            pack: nil, of: AppResource.self)
         // The filter matches exactly in App Store Connect; checked here too, so a looser server cannot pick another app.
-        return apps.first { app in
-            (app["attributes"] as? [String: Any])?["bundleId"] as? String == bundleID
-                && app["type"] as? String == "apps"
-        }?["id"] as? String
+        return apps.first { $0.bundleID == bundleID }?.id
     }
 
     /// `GET /v1/apps/{id}/backgroundAssets`, every page; with `identifier`, filtered by `filter[assetPackIdentifier]`.
     func backgroundAssets(app: String, identifier: String? = nil, pack: String?) throws -> [BackgroundAssetResource] {
         var query = [Self.assetFields, ("limit", "200")]
         if let identifier { query.insert(("filter[assetPackIdentifier]", identifier), at: 0) }
-        return try client.collection("/v1/apps/\(Self.segment(app))/backgroundAssets", query: query, pack: pack)
-            .compactMap(BackgroundAssetResource.init)
+        return try client.collection(
+            "/v1/apps/\(Self.segment(app))/backgroundAssets", query: query, pack: pack, of: BackgroundAssetResource.self
+        )
     }
 
     /// `POST /v1/backgroundAssets` with the asset pack id and the app.
@@ -42,16 +41,18 @@ struct BackgroundAssetsAPI: Sendable {
                 ])
             )
         ])
-        let document = try client.request("POST", "/v1/backgroundAssets", body: body, pack: identifier)
-        return try Self.resource(document, BackgroundAssetResource.init, what: "background asset", pack: identifier)
+        let document = try client.request(
+            "POST", "/v1/backgroundAssets", body: body, pack: identifier, returning: BackgroundAssetResource.self)
+        return try Self.resource(document, what: "background asset", pack: identifier)
     }
 
     /// `GET /v1/backgroundAssets/{id}/versions`, the highest version only.
     func latestVersion(of asset: String, pack: String) throws -> BackgroundAssetVersionResource? {
         let document = try client.request(
             "GET", "/v1/backgroundAssets/\(Self.segment(asset))/versions",
-            query: [("sort", "-version"), Self.versionFields, ("limit", "1")], pack: pack)
-        return (document["data"] as? [[String: Any]] ?? []).compactMap(BackgroundAssetVersionResource.init).first
+            query: [("sort", "-version"), Self.versionFields, ("limit", "1")], pack: pack,
+            returning: LossyList<BackgroundAssetVersionResource>.self)
+        return document.data?.elements.first
     }
 
     /// `POST /v1/backgroundAssetVersions` (relationship `backgroundAsset`; no attributes: App Store Connect numbers it).
@@ -65,15 +66,18 @@ struct BackgroundAssetsAPI: Sendable {
                 ])
             )
         ])
-        let document = try client.request("POST", "/v1/backgroundAssetVersions", body: body, pack: pack)
-        return try Self.resource(document, BackgroundAssetVersionResource.init, what: "version", pack: pack)
+        let document = try client.request(
+            "POST", "/v1/backgroundAssetVersions", body: body, pack: pack,
+            returning: BackgroundAssetVersionResource.self)
+        return try Self.resource(document, what: "version", pack: pack)
     }
 
     /// `GET /v1/backgroundAssetVersions/{id}`: its number, state and stateDetails.
     func version(_ id: String, pack: String) throws -> BackgroundAssetVersionResource {
         let document = try client.request(
-            "GET", "/v1/backgroundAssetVersions/\(Self.segment(id))", query: [Self.versionFields], pack: pack)
-        return try Self.resource(document, BackgroundAssetVersionResource.init, what: "version", pack: pack)
+            "GET", "/v1/backgroundAssetVersions/\(Self.segment(id))", query: [Self.versionFields], pack: pack,
+            returning: BackgroundAssetVersionResource.self)
+        return try Self.resource(document, what: "version", pack: pack)
     }
 
     /// `POST /v1/backgroundAssetUploadFiles`: `fileName`, `fileSize`, `assetType` `ASSET`, the version.
@@ -96,16 +100,18 @@ struct BackgroundAssetsAPI: Sendable {
                 ])
             )
         ])
-        let document = try client.request("POST", "/v1/backgroundAssetUploadFiles", body: body, pack: pack)
-        return try Self.resource(document, UploadFileResource.init, what: "upload file", pack: pack)
+        let document = try client.request(
+            "POST", "/v1/backgroundAssetUploadFiles", body: body, pack: pack, returning: UploadFileResource.self)
+        return try Self.resource(document, what: "upload file", pack: pack)
     }
 
     /// `GET /v1/backgroundAssetUploadFiles/{id}`: a reservation made by a run that stopped, with its operations.
     func uploadFile(_ id: String, pack: String) throws -> UploadFileResource {
         let document = try client.request(
             "GET", "/v1/backgroundAssetUploadFiles/\(Self.segment(id))",
-            query: [("fields[backgroundAssetUploadFiles]", "assetDeliveryState,uploadOperations")], pack: pack)
-        return try Self.resource(document, UploadFileResource.init, what: "upload file", pack: pack)
+            query: [("fields[backgroundAssetUploadFiles]", "assetDeliveryState,uploadOperations")], pack: pack,
+            returning: UploadFileResource.self)
+        return try Self.resource(document, what: "upload file", pack: pack)
     }
 
     /// `PATCH /v1/backgroundAssetUploadFiles/{id}` with `uploaded: true` and no checksums (guessed checksum shapes
@@ -120,17 +126,18 @@ struct BackgroundAssetsAPI: Sendable {
                 ])
             )
         ])
-        _ = try client.request("PATCH", "/v1/backgroundAssetUploadFiles/\(Self.segment(id))", body: body, pack: pack)
+        _ = try client.request(
+            "PATCH", "/v1/backgroundAssetUploadFiles/\(Self.segment(id))", body: body, pack: pack,
+            returning: IgnoredResource.self)
     }
 
     private static func link(_ type: String, _ id: String) -> JSONValue {
         .object([("data", .object([("type", .string(type)), ("id", .string(id))]))])
     }
 
-    private static func resource<T>(
-        _ document: [String: Any], _ make: ([String: Any]) -> T?, what: String, pack: String
-    ) throws -> T {
-        guard let data = document["data"] as? [String: Any], let resource = make(data) else {
+    /// The one resource a request answers with, or exit 2 naming what is missing.
+    private static func resource<T>(_ document: APIDocument<T>, what: String, pack: String) throws -> T {
+        guard let resource = document.data else {
             throw ODRPackError.unusableInput(
                 "pack '\(pack)': App Store Connect answered without the \(what) it should return")
         }

@@ -31,68 +31,45 @@ package enum BackgroundAssetsUpload {
         try checkUploadable(manifest)
         let selected = try selection(options.selection, build: manifest)
         let key = try APIKey.resolve(options)
-        let timing = UploadTiming(environment: options.environment)
-        let transport: any HTTPTransport
-        if let given = options.transport {
-            transport = given
-        } else {
-            // Only now, with every usage error said: the first thing that needs the network (docs/store.md#libcurl).
-            try CurlLibrary.load(environment: options.environment)
-            transport = CurlTransport(timeout: Int(timing.requestTimeout))
-        }
-        let archives = try selected.map { try archive($0, folder: folder) }
+        let transport = try makeTransport(options)
+        let archives = try selected.map { try archive($0, folder: FilePath(folder)) }
         let client = AppStoreConnectClient(
-            base: base, token: APIToken(key: key), timing: timing, jobs: options.jobs, readOnly: options.dryRun,
-            transport: transport, verbose: options.verbose)
+            base: base, token: APIToken(key: key), clock: options.clock, jobs: options.jobs,
+            readOnly: options.dryRun, transport: transport, verbose: options.verbose)
         let api = BackgroundAssetsAPI(client: client)
-        let app: String
-        if let given = options.resolvedAppID {
-            app = given
-        } else {
-            guard let found = try api.appID(bundleID: manifest.bundleId) else {
-                throw ODRPackError.unusableInput(
-                    """
-                    App Store Connect has no app with bundle id '\(manifest.bundleId)' that this API key can see: \
-                    pass --app APPLE_ID (the app's Apple ID, App Information in App Store Connect)
-                    """
-                )
-            }
-            app = found
-        }
+        let app = try appID(options, bundleID: manifest.bundleId, api: api)
         var record = try UploadRecord.load(folder: folder)
         if record.app != app { record = UploadRecord(app: app) }
         if options.dryRun {
             return try DryRun(api: api, app: app, record: record, jobs: options.jobs, events: events).run(
                 archives, build: manifest)
         }
-        let shared = SharedUploadRecord(record, folder: folder)
-        let total = archives.filter { record.packs[$0.assetPackId]?.isCommitted(sha256: $0.sha256) != true }
-            .reduce(Int64(0)) { $0 + $1.size }
-        events.started(archives.count, total)
         let uploader = PackUploader(
-            api: api, app: app, record: shared, jobs: options.jobs, waitSeconds: options.waitSeconds, events: events)
-        let packs = try parallelMap(archives, jobs: options.jobs, ownThreads: true) { archive -> UploadOutcome.Pack in
-            let pack = try uploader.upload(archive)
-            events.finished(pack)
-            return pack
+            api: api, app: app, record: SharedUploadRecord(record, folder: folder), jobs: options.jobs,
+            waitSeconds: options.waitSeconds, events: events)
+        return uploader.outcome(of: try uploader.upload(archives, committed: record))
+    }
+
+    /// The tests' transport, else libcurl's, loaded only now, with every usage error said: the first thing that
+    /// needs the network (docs/store.md#libcurl).
+    private static func makeTransport(_ options: UploadOptions) throws -> any HTTPTransport {
+        if let given = options.transport { return given }
+        try CurlLibrary.load(environment: options.environment)
+        return CurlTransport(timeout: Int(UploadTiming(environment: options.environment).requestTimeout))
+    }
+
+    /// `--app`/`ASC_APP_ID`, else the app App Store Connect has with the build's bundle id (exit 2 when none).
+    private static func appID(_ options: UploadOptions, bundleID: String, api: BackgroundAssetsAPI) throws -> String {
+        if let given = options.resolvedAppID { return given }
+        guard let found = try api.appID(bundleID: bundleID) else {
+            throw ODRPackError.unusableInput(
+                """
+                App Store Connect has no app with bundle id '\(bundleID)' that this API key can see: \
+                pass --app APPLE_ID (the app's Apple ID, App Information in App Store Connect)
+                """
+            )
         }
-        var outcome = UploadOutcome(app: app, dryRun: false, packs: packs)
-        for pack in packs where options.waitSeconds != nil {
-            if pack.state == "FAILED" {
-                let details = pack.stateErrors.isEmpty ? "" : ": " + pack.stateErrors.joined(separator: "; ")
-                outcome.failures.append(
-                    "pack '\(pack.assetPackId)': App Store Connect failed to process version \(pack.version ?? "?")\(details)"
-                )
-            } else if pack.state != "COMPLETE" {
-                outcome.failures.append(
-                    """
-                    pack '\(pack.assetPackId)': still \(pack.state ?? "processing") after \(options.waitSeconds!) s: \
-                    App Store Connect goes on processing it; run upload --wait again later to see the result
-                    """
-                )
-            }
-        }
-        return outcome
+        return found
     }
 
     /// Only Apple-hosted Background Assets builds go to App Store Connect.
@@ -122,7 +99,7 @@ package enum BackgroundAssetsUpload {
 
     /// The pack's archive, checked against the build manifest before any request: an id App Store Connect accepts,
     /// and the bytes the build wrote.
-    static func archive(_ pack: BuildManifest.Pack, folder: String) throws -> PackArchive {
+    static func archive(_ pack: BuildManifest.Pack, folder: FilePath) throws -> PackArchive {
         let id = pack.assetPackId ?? pack.id
         guard !id.isEmpty,
             id.unicodeScalars.allSatisfy({
@@ -136,7 +113,7 @@ package enum BackgroundAssetsUpload {
                 """
             )
         }
-        let path = folder + "/" + pack.file
+        let path = folder.joined(pack.file).string
         let file = try OpenArchive(path: path)
         if let expected = pack.archiveSha256,
             expected != file.sha256 || pack.archiveSize.map({ $0 != file.size }) == true

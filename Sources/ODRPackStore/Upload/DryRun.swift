@@ -30,29 +30,48 @@ struct DryRun: Sendable {
         // Printed once every look is back, so the lines too come in asset pack id order.
         for pack in packs { events.finished(pack) }
         var outcome = UploadOutcome(app: app, dryRun: true, packs: packs)
-        for pack in packs where pack.action == .wouldFail {
-            outcome.diagnostics.append(
-                .error(
-                    .baIDArchived,
-                    """
-                    pack '\(pack.assetPackId)': App Store Connect has this asset pack id archived, and archiving is \
-                    permanent: upload would stop here (exit 2); rename one of the pack's tags to get a new id, then \
-                    build and upload again
-                    """,
-                    subject: pack.assetPackId))
+        outcome.diagnostics = Self.archivedIDs(packs)
+        let quota = Self.quota(assets: assets, packs: packs, build: build)
+        outcome.quota = quota
+        outcome.diagnostics += Self.quotaWarnings(quota)
+        return outcome
+    }
+
+    /// A `ba-id-archived` error for each pack App Store Connect has archived: where a real upload stops (exit 2).
+    static func archivedIDs(_ packs: [UploadOutcome.Pack]) -> [Diagnostic] {
+        packs.filter { $0.action == .wouldFail }.map { pack in
+            .error(
+                .baIDArchived,
+                """
+                pack '\(pack.assetPackId)': App Store Connect has this asset pack id archived, and archiving is \
+                permanent: upload would stop here (exit 2); rename one of the pack's tags to get a new id, then \
+                build and upload again
+                """,
+                subject: pack.assetPackId)
         }
+    }
+
+    /// The app's quota as this upload would leave it: ids not archived (and the new ones the packs would add), their
+    /// bytes, and the ids this build no longer makes.
+    static func quota(
+        assets: [BackgroundAssetResource], packs: [UploadOutcome.Pack], build: BuildManifest
+    ) -> UploadOutcome.Quota {
         let live = assets.filter { !$0.archived }
         let built = Set(build.packs.map { $0.assetPackId ?? $0.id })
         let newIDs = packs.filter { $0.backgroundAssetId == nil && $0.action == .wouldUpload }.count
-        let quota = UploadOutcome.Quota(
-            ids: live.count, idsAfterUpload: live.count + newIDs, usedBytes: Self.saturatingSum(live.map(\.usedBytes)),
+        return UploadOutcome.Quota(
+            ids: live.count, idsAfterUpload: live.count + newIDs, usedBytes: saturatingSum(live.map(\.usedBytes)),
             notInBuild: live.map(\.assetPackIdentifier).filter { !built.contains($0) }.sorted {
                 $0.precedesByCodePoint($1)
             })
-        outcome.quota = quota
+    }
+
+    /// `ba-quota` past 90% of the ids or of the bytes.
+    static func quotaWarnings(_ quota: UploadOutcome.Quota) -> [Diagnostic] {
+        var warnings: [Diagnostic] = []
         let idsAfter = quota.idsAfterUpload
         if idsAfter * 10 > UploadOutcome.Quota.idLimit * 9 {
-            outcome.diagnostics.append(
+            warnings.append(
                 .warning(
                     .baQuota,
                     """
@@ -63,7 +82,7 @@ struct DryRun: Sendable {
                 ))
         }
         if quota.usedBytes > UploadOutcome.Quota.byteLimit / 10 * 9 {
-            outcome.diagnostics.append(
+            warnings.append(
                 .warning(
                     .baQuota,
                     """
@@ -72,7 +91,7 @@ struct DryRun: Sendable {
                     """
                 ))
         }
-        return outcome
+        return warnings
     }
 
     /// The sum of App Store Connect's `usedBytes`, each taken as at least 0, stopping at `Int64.max` instead of

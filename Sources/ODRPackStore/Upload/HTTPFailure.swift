@@ -1,5 +1,6 @@
-/// Why `HTTPTransport.send` got no response. `timedOut` and `dropped` are retried like a 503 (docs/store.md#failures);
-/// the rest end the run.
+/// Why a request got no usable response. The transport gives `timedOut`, `dropped`, `tooLarge`, `unreadable` and
+/// `unavailable`; `redirected` is a middleware's (PresignedPartMiddleware: a 3xx answering a part is a failed part).
+/// `timedOut`, `dropped` and `redirected` are retried like a 503 (docs/store.md#failures); the rest end the run.
 enum HTTPFailure: Error, Sendable, Equatable {
     case timedOut
     case dropped(String)
@@ -9,4 +10,18 @@ enum HTTPFailure: Error, Sendable, Equatable {
     case unreadable(String)
     /// libcurl could not be loaded (docs/store.md#libcurl).
     case unavailable(String)
+    /// A part was answered with this redirect status, which odrpack never follows (docs/store.md#trust-boundaries).
+    case redirected(Int)
+
+    /// What went wrong, for `--verbose` and the message after the last retry: `timed out`, `connection lost: …`.
+    var reason: String {
+        switch self {
+        case .timedOut: return "timed out"
+        case .dropped(let reason): return "connection lost: \(reason)"
+        case .tooLarge: return "an answer over \(HTTPResponse.bodyLimit >> 20) MiB"
+        case .unreadable(let reason): return reason
+        case .unavailable: return CurlLibrary.missingMessage
+        case .redirected(let status): return "redirected (\(status)), not followed"
+        }
+    }
 }

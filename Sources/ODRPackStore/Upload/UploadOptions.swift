@@ -24,6 +24,9 @@ package struct UploadOptions: Sendable {
     package var verbose: (@Sendable (String) -> Void)?
     /// The tests' in-process transport instead of libcurl; nil in the product.
     var transport: (any HTTPTransport)?
+    /// What every wait and expiry reads (UploadClock): the system's in the product, one that only moves its time in
+    /// the tests, so back-off, `Retry-After` and `--wait` run in-process without passing.
+    var clock: any UploadClock = SystemUploadClock()
     /// The process environment (`ASC_*`, `ODRPACK_ASC_API`, `HOME`), passed in so tests and the front end agree.
     package var environment: [String: String]
 

@@ -35,7 +35,7 @@ package struct UploadRecord: Sendable, Equatable {
     /// - Throws: `ODRPackError.unusableInput` (exit 2) for a record that is not one: trusting a damaged one could
     ///   send a pack twice or skip one.
     static func load(folder: String) throws -> UploadRecord {
-        let path = folder + "/" + fileName
+        let path = FilePath(folder).joined(fileName).string
         let bytes: [UInt8]
         switch LocalFileSystem().contents(of: path) {
         case .success(let read): bytes = read
@@ -84,7 +84,8 @@ package struct UploadRecord: Sendable, Equatable {
     /// Written beside its place, flushed, and renamed over the old record.
     func write(folder: String) throws {
         try AtomicFile.write(
-            json.serializedBytes(expandingArrays: true), to: folder + "/" + Self.fileName, durable: true)
+            json.serializedBytes(expandingArrays: true), to: FilePath(folder).joined(Self.fileName).string,
+            durable: true)
     }
 }
 

@@ -55,10 +55,12 @@ struct Upload: ParsableCommand {
     @Flag(help: "Send GET requests only: show what App Store Connect has, what would be uploaded, and the quota.")
     var dryRun = false
 
-    @Flag(
-        name: .customLong("wait"),
-        help: ArgumentHelp("--wait [SECONDS]: wait until App Store Connect has processed each pack (default 1800 s)."))
-    var wait = false
+    /// `--wait` alone waits the default; `--wait SECONDS` (the number right after it) that long.
+    @Option(
+        defaultAsFlag: UploadOptions.defaultWaitSeconds, parsing: .next,
+        help: ArgumentHelp(
+            "Wait until App Store Connect has processed each pack, at most this long.", valueName: "seconds"))
+    var wait: Int?
 
     @Option(help: "Packs, and parts of a pack, sent at once.")
     var jobs = 4
@@ -85,30 +87,21 @@ struct Upload: ParsableCommand {
 
     @OptionGroup var progress: ProgressOptions
 
-    /// BUILD_DIR, and `--wait`'s seconds when a number follows `--wait` on the command line: ArgumentParser has no
-    /// option whose value may be left out, so `--wait` is a flag and its number arrives among the operands.
-    func parsedOperands(arguments: [String] = UsageMessage.arguments) throws -> (buildDir: String, waitSeconds: Int?) {
-        var rest = operands
-        var seconds: Int?
-        if wait, let index = arguments.firstIndex(of: "--wait"), index + 1 < arguments.count,
-            let number = Int(arguments[index + 1]), let position = rest.firstIndex(of: arguments[index + 1])
-        {
-            seconds = number
-            rest.remove(at: position)
-        }
-        guard rest.count == 1 else {
+    /// BUILD_DIR: the one operand.
+    func buildDir() throws -> String {
+        guard operands.count == 1 else {
             throw ValidationError(
-                rest.isEmpty
+                operands.isEmpty
                     ? "give the build folder: odrpack upload BUILD_DIR (--since OLD | --all)"
-                    : "one build folder only, got \(rest.map { "'\($0)'" }.joined(separator: ", "))")
+                    : "one build folder only, got \(operands.map { "'\($0)'" }.joined(separator: ", "))")
         }
-        if let seconds, seconds < 0 { throw ValidationError("--wait SECONDS cannot be negative") }
-        return (rest[0], wait ? (seconds ?? UploadOptions.defaultWaitSeconds) : nil)
+        return operands[0]
     }
 
     func validate() throws {
         try gitHub.check(json: json)
-        _ = try parsedOperands()
+        _ = try buildDir()
+        if let wait, wait < 0 { throw ValidationError("--wait SECONDS cannot be negative") }
         if since == nil && !all {
             throw ValidationError("say which packs: --since OLD (those diff lists under upload) or --all")
         }
@@ -118,14 +111,14 @@ struct Upload: ParsableCommand {
 
     func run() throws {
         let console = output.console
-        let (buildDir, waitSeconds) = try parsedOperands()
+        let buildDir = try buildDir()
         var options = UploadOptions(buildPath: buildDir, selection: since.map { .since($0) } ?? .all)
         options.appID = app
         options.keyID = keyID
         options.issuerID = issuerID
         options.privateKeyPath = privateKey
         options.dryRun = dryRun
-        options.waitSeconds = waitSeconds
+        options.waitSeconds = wait
         options.jobs = jobs
         options.apiURL = api
         let progress = UploadProgress(bar: progress.bar(console))

@@ -4,9 +4,9 @@ import Testing
 
 @testable import ODRPackStore
 
-/// The client's rules with a scripted transport, in-process (docs/store.md#failures, #trust-boundaries): retries and
-/// their waits, `Retry-After`, the 401 renewal, redirects, expiry, and where the token goes. The stand-in tests
-/// (UploadFailureTests, UploadTrustTests) run the same rules end to end over libcurl.
+/// The client's rules with a scripted transport and a fake clock, in-process (docs/store.md#failures,
+/// #trust-boundaries): retries and their exact waits, `Retry-After`, the 401 renewal, redirects, expiry, and where the
+/// token goes. The stand-in tests (UploadFailureTests, UploadTrustTests) run the same rules end to end over libcurl.
 @Suite struct AppStoreConnectClientTests {
     /// Answers each request with the next item of its script (the last one again when the script runs out) and
     /// records every request.
@@ -31,32 +31,21 @@ import Testing
         }
     }
 
-    /// The seconds the client waited, in order.
-    final class Waits: @unchecked Sendable {
-        private let lock = NSLock()
-        private var seconds: [Double] = []
-        func add(_ value: Double) {
-            lock.lock()
-            seconds.append(value)
-            lock.unlock()
-        }
-        var all: [Double] {
-            lock.lock()
-            defer { lock.unlock() }
-            return seconds
-        }
-    }
-
-    static func client(_ transport: ScriptedTransport, waits: Waits, readOnly: Bool = false) throws
+    static func client(_ transport: ScriptedTransport, clock: FakeUploadClock, readOnly: Bool = false) throws
         -> AppStoreConnectClient
     {
         let (key, _) = UploadRulesTests.key()
-        var timing = UploadTiming(environment: [:])
-        timing.sleeper = { waits.add($0) }
         return AppStoreConnectClient(
-            base: try APIBaseURL("http://127.0.0.1:8080"), token: APIToken(key: key), timing: timing, jobs: 2,
+            base: try APIBaseURL("http://127.0.0.1:8080"), token: APIToken(key: key), clock: clock, jobs: 2,
             readOnly: readOnly, transport: transport)
     }
+
+    /// `GET /v1/apps`, its answer not read.
+    static func get(_ client: AppStoreConnectClient, pack: String? = nil) throws {
+        _ = try client.request("GET", "/v1/apps", pack: pack, returning: IgnoredResource.self)
+    }
+
+    static func seconds(_ values: Int...) -> [Duration] { values.map { .seconds($0) } }
 
     static func answer(_ status: Int, headers: [String: String] = [:], body: String = "") -> Result<
         HTTPResponse, HTTPFailure
@@ -71,11 +60,9 @@ import Testing
     )
         -> UploadOperation
     {
-        let expiration = ISO8601DateFormatter().string(from: Date().addingTimeInterval(expiresIn))
-        return UploadOperation([
-            "method": "PUT", "url": url, "offset": 0, "length": 4, "expiration": expiration,
-            "requestHeaders": [["name": "Content-Type", "value": "application/octet-stream"]],
-        ])!
+        UploadOperation(
+            method: "PUT", url: url, offset: 0, length: 4, headers: [("Content-Type", "application/octet-stream")],
+            expiration: Date().addingTimeInterval(expiresIn))
     }
 
     static func message(_ body: () throws -> Void) -> String? {
@@ -92,15 +79,15 @@ import Testing
 
     @Test func transientFailuresBackOff1248And16ThenExit2() throws {
         let transport = ScriptedTransport([Self.answer(503)])
-        let waits = Waits()
-        let client = try Self.client(transport, waits: waits)
-        let message = Self.message { _ = try client.request("GET", "/v1/apps", pack: nil) }
+        let clock = FakeUploadClock()
+        let client = try Self.client(transport, clock: clock)
+        let message = Self.message { try Self.get(client) }
         #expect(
             message
                 == "exit 2: GET http://127.0.0.1:8080/v1/apps failed 6 times (last: 503): App Store Connect or the network is not answering; run upload again later, it continues where this run stopped"
         )
         #expect(transport.requests.count == 6)
-        #expect(waits.all == [1, 2, 4, 8, 16])
+        #expect(clock.sleeps == Self.seconds(1, 2, 4, 8, 16))
     }
 
     @Test func everyRetryableFailureIsRetriedOnceEach() throws {
@@ -109,10 +96,10 @@ import Testing
             .failure(.timedOut), .failure(.dropped("reset")),
         ] {
             let transport = ScriptedTransport([failure, Self.ok])
-            let waits = Waits()
-            _ = try Self.client(transport, waits: waits).request("GET", "/v1/apps", pack: nil)
+            let clock = FakeUploadClock()
+            try Self.get(Self.client(transport, clock: clock))
             #expect(transport.requests.count == 2, "\(failure)")
-            #expect(waits.all == [1], "\(failure)")
+            #expect(clock.sleeps == Self.seconds(1), "\(failure)")
         }
     }
 
@@ -120,21 +107,21 @@ import Testing
         let transport = ScriptedTransport([
             Self.answer(429, headers: ["retry-after": "7"]), Self.answer(503, headers: ["retry-after": "9"]), Self.ok,
         ])
-        let waits = Waits()
-        _ = try Self.client(transport, waits: waits).request("GET", "/v1/apps", pack: nil)
-        #expect(waits.all == [7, 2])
+        let clock = FakeUploadClock()
+        try Self.get(Self.client(transport, clock: clock))
+        #expect(clock.sleeps == Self.seconds(7, 2))
     }
 
     @Test func a401IsRetriedOnceWithANewToken() throws {
         let transport = ScriptedTransport([Self.answer(401), Self.ok])
-        let waits = Waits()
-        _ = try Self.client(transport, waits: waits).request("GET", "/v1/apps", pack: nil)
+        let clock = FakeUploadClock()
+        try Self.get(Self.client(transport, clock: clock))
         let tokens = transport.requests.map { $0.headers.first { $0.name == "Authorization" }?.value }
         #expect(tokens.count == 2 && tokens[0] != nil && tokens[1] != nil)
-        #expect(waits.all.isEmpty)
+        #expect(clock.sleeps.isEmpty)
 
         let refused = ScriptedTransport([Self.answer(401)])
-        let message = Self.message { _ = try Self.client(refused, waits: waits).request("GET", "/v1/apps", pack: "p") }
+        let message = Self.message { try Self.get(Self.client(refused, clock: clock), pack: "p") }
         #expect(
             message
                 == "exit 2: pack 'p': GET /v1/apps answered 401 (the API key was refused twice: check --key-id, --issuer-id and the private key)"
@@ -148,18 +135,19 @@ import Testing
                 let transport = ScriptedTransport([
                     Self.answer(status, headers: ["location": "http://127.0.0.1:9/v1/apps"]), Self.ok,
                 ])
-                let waits = Waits()
-                let client = try Self.client(transport, waits: waits)
+                let clock = FakeUploadClock()
+                let client = try Self.client(transport, clock: clock)
                 let message = Self.message {
                     _ = try client.request(
-                        method, "/v1/backgroundAssets", body: method == "GET" ? nil : .object([]), pack: "p")
+                        method, "/v1/backgroundAssets", body: method == "GET" ? nil : .object([]), pack: "p",
+                        returning: IgnoredResource.self)
                 }
                 #expect(
                     message
                         == "exit 2: pack 'p': \(method) /v1/backgroundAssets answered \(status), a redirect: odrpack follows none, so that the API key's token goes to http://127.0.0.1:8080 only; check --api (or ODRPACK_ASC_API)"
                 )
                 #expect(transport.requests.map(\.url.absoluteString) == ["http://127.0.0.1:8080/v1/backgroundAssets"])
-                #expect(waits.all.isEmpty)
+                #expect(clock.sleeps.isEmpty)
             }
         }
     }
@@ -174,7 +162,8 @@ import Testing
                 Self.answer(200, body: #"{"data": [], "links": {"next": "\#(next)"}}"#)
             ])
             let message = Self.message {
-                _ = try Self.client(transport, waits: Waits()).collection("/v1/apps", query: [], pack: nil)
+                _ = try Self.client(transport, clock: FakeUploadClock()).collection(
+                    "/v1/apps", query: [], pack: nil, of: AppResource.self)
             }
             #expect(
                 message
@@ -185,11 +174,15 @@ import Testing
         // The same origin in another case is the same origin (RFC 3986).
         let same = ScriptedTransport([
             Self.answer(
-                200, body: #"{"data": [{"id": "1"}], "links": {"next": "HTTP://127.0.0.1:8080/v1/apps?cursor=1"}}"#),
-            Self.answer(200, body: #"{"data": [{"id": "2"}]}"#),
+                200,
+                body:
+                    #"{"data": [{"type": "apps", "id": "1"}], "links": {"next": "HTTP://127.0.0.1:8080/v1/apps?cursor=1"}}"#
+            ),
+            Self.answer(200, body: #"{"data": [{"type": "apps", "id": "2"}]}"#),
         ])
-        let all = try Self.client(same, waits: Waits()).collection("/v1/apps", query: [], pack: nil)
-        #expect(all.map { $0["id"] as? String } == ["1", "2"])
+        let all = try Self.client(same, clock: FakeUploadClock()).collection(
+            "/v1/apps", query: [], pack: nil, of: AppResource.self)
+        #expect(all.map(\.id) == ["1", "2"])
         #expect(same.requests.allSatisfy { $0.headers.contains { $0.name == "Authorization" } })
     }
 
@@ -198,19 +191,19 @@ import Testing
             let transport = ScriptedTransport([
                 Self.answer(status, headers: ["location": "http://127.0.0.1:9/elsewhere"]), Self.answer(200),
             ])
-            let waits = Waits()
-            let outcome = try Self.client(transport, waits: waits).sendPart(Self.operation(), descriptor: 3, pack: "p")
+            let clock = FakeUploadClock()
+            let outcome = try Self.client(transport, clock: clock).sendPart(Self.operation(), descriptor: 3, pack: "p")
             #expect(outcome == .sent)
             #expect(
                 transport.requests.map(\.url.absoluteString)
                     == Array(
                         repeating: "https://bucket.example/part/1?X-Amz-Signature=secret", count: 2))
             #expect(transport.requests.allSatisfy { !$0.headers.contains { $0.name.lowercased() == "authorization" } })
-            #expect(waits.all == [1])
+            #expect(clock.sleeps == Self.seconds(1))
         }
         let always = ScriptedTransport([Self.answer(307)])
         let message = Self.message {
-            _ = try Self.client(always, waits: Waits()).sendPart(Self.operation(), descriptor: 3, pack: "p")
+            _ = try Self.client(always, clock: FakeUploadClock()).sendPart(Self.operation(), descriptor: 3, pack: "p")
         }
         #expect(
             message
@@ -223,7 +216,7 @@ import Testing
         var operation = Self.operation()
         operation.offset = 100
         operation.length = 50
-        _ = try Self.client(transport, waits: Waits()).sendPart(operation, descriptor: 7, pack: "p")
+        _ = try Self.client(transport, clock: FakeUploadClock()).sendPart(operation, descriptor: 7, pack: "p")
         // One failure, one resend: never three.
         #expect(transport.requests.count == 2)
         for request in transport.requests {
@@ -237,7 +230,7 @@ import Testing
 
     @Test func anExpiredPartURLIsNotSent() throws {
         let transport = ScriptedTransport([Self.answer(200)])
-        let outcome = try Self.client(transport, waits: Waits()).sendPart(
+        let outcome = try Self.client(transport, clock: FakeUploadClock()).sendPart(
             Self.operation(expiresIn: -60), descriptor: 3, pack: "p")
         #expect(outcome == .expired)
         #expect(transport.requests.isEmpty)
@@ -246,7 +239,7 @@ import Testing
     @Test func aPartGoesOnlyToHTTPSOrLoopbackHTTP() throws {
         let transport = ScriptedTransport([Self.answer(200)])
         let message = Self.message {
-            _ = try Self.client(transport, waits: Waits()).sendPart(
+            _ = try Self.client(transport, clock: FakeUploadClock()).sendPart(
                 Self.operation(url: "http://bucket.example/part/1"), descriptor: 3, pack: "p")
         }
         #expect(
@@ -255,7 +248,7 @@ import Testing
         )
         #expect(transport.requests.isEmpty)
         #expect(
-            try Self.client(transport, waits: Waits()).sendPart(
+            try Self.client(transport, clock: FakeUploadClock()).sendPart(
                 Self.operation(url: "http://127.0.0.1:9/part/1"), descriptor: 3, pack: "p") == .sent)
     }
 
@@ -265,7 +258,7 @@ import Testing
             operation.headers.append(("X-Amz-Meta", value))
             let transport = ScriptedTransport([Self.answer(200)])
             let message = Self.message {
-                _ = try Self.client(transport, waits: Waits()).sendPart(operation, descriptor: 3, pack: "p")
+                _ = try Self.client(transport, clock: FakeUploadClock()).sendPart(operation, descriptor: 3, pack: "p")
             }
             #expect(
                 message
@@ -277,27 +270,196 @@ import Testing
 
     @Test func anAnswerOver16MiBOrAMissingLibcurlIsExit2WithoutRetry() throws {
         let large = ScriptedTransport([.failure(.tooLarge)])
-        let waits = Waits()
-        let message = Self.message { _ = try Self.client(large, waits: waits).request("GET", "/v1/apps", pack: nil) }
+        let clock = FakeUploadClock()
+        let message = Self.message { try Self.get(Self.client(large, clock: clock)) }
         #expect(
             message
                 == "exit 2: GET http://127.0.0.1:8080/v1/apps answered with more than 16 MiB, which no App Store Connect answer holds: the transfer was stopped; check --api (or ODRPACK_ASC_API) and the network between"
         )
-        #expect(large.requests.count == 1 && waits.all.isEmpty)
+        #expect(large.requests.count == 1 && clock.sleeps.isEmpty)
         let missing = ScriptedTransport([.failure(.unavailable("gone"))])
         #expect(
-            Self.message { _ = try Self.client(missing, waits: waits).request("GET", "/v1/apps", pack: nil) }
+            Self.message { try Self.get(Self.client(missing, clock: clock)) }
                 == "exit 2: upload needs libcurl: install libcurl4 (Debian, Ubuntu) or curl (Fedora, Alpine)")
     }
 
     @Test func aDryRunSendsNothingButGET() throws {
         let transport = ScriptedTransport([Self.ok])
         let message = Self.message {
-            _ = try Self.client(transport, waits: Waits(), readOnly: true).request(
-                "POST", "/v1/backgroundAssets", body: .object([]), pack: nil)
+            _ = try Self.client(transport, clock: FakeUploadClock(), readOnly: true).request(
+                "POST", "/v1/backgroundAssets", body: .object([]), pack: nil, returning: IgnoredResource.self)
         }
         #expect(message == "exit 2: a dry run sends GET requests only, not POST /v1/backgroundAssets")
         #expect(transport.requests.isEmpty)
+    }
+
+    @Test func a429sRetryAfterIsWaitedExactlyAndCapped() throws {
+        let transport = ScriptedTransport([Self.answer(429, headers: ["retry-after": "7"]), Self.ok])
+        let clock = FakeUploadClock()
+        try Self.get(Self.client(transport, clock: clock))
+        #expect(clock.sleeps == Self.seconds(7))
+        #expect(transport.requests.count == 2)
+        // An HTTP-date is read against the clock; more than an hour is an hour; none (or nonsense) is the back-off.
+        let dated = FakeUploadClock(now: Date(timeIntervalSince1970: 1_800_000_000))
+        try Self.get(
+            Self.client(
+                ScriptedTransport([
+                    Self.answer(429, headers: ["retry-after": "Fri, 15 Jan 2027 08:00:30 GMT"]),
+                    Self.answer(429, headers: ["retry-after": "99999"]),
+                    Self.answer(429, headers: ["retry-after": "soon"]),
+                    Self.answer(429), Self.ok,
+                ]), clock: dated))
+        #expect(dated.sleeps == Self.seconds(30, 3600, 4, 8))
+    }
+
+    @Test func theBackOffCountsEveryRetryOfARequestWhateverItsCause() throws {
+        let transport = ScriptedTransport([
+            Self.answer(503), .failure(.timedOut), Self.answer(429, headers: ["retry-after": "0"]),
+            .failure(.dropped("reset")), Self.answer(504), Self.ok,
+        ])
+        let clock = FakeUploadClock()
+        try Self.get(Self.client(transport, clock: clock))
+        #expect(clock.sleeps == Self.seconds(1, 2, 0, 8, 16))
+        #expect(transport.requests.count == 6)
+        // A second request starts its count afresh.
+        let again = ScriptedTransport([Self.answer(502), Self.ok, Self.answer(502), Self.ok])
+        let fresh = FakeUploadClock()
+        let client = try Self.client(again, clock: fresh)
+        try Self.get(client)
+        try Self.get(client)
+        #expect(fresh.sleeps == Self.seconds(1, 1))
+    }
+
+    @Test func anotherClientErrorIsTheAnswerWithoutRetry() throws {
+        for status in [400, 403, 404, 405, 409, 413, 422] {
+            let transport = ScriptedTransport([
+                Self.answer(status, body: #"{"errors": [{"code": "ENTITY_ERROR", "detail": "no"}]}"#), Self.ok,
+            ])
+            let clock = FakeUploadClock()
+            let message = Self.message { try Self.get(Self.client(transport, clock: clock), pack: "p") }
+            #expect(message?.hasPrefix("exit 2: pack 'p': GET /v1/apps answered \(status): ENTITY_ERROR: no") == true)
+            #expect(transport.requests.count == 1, "\(status)")
+            #expect(clock.sleeps.isEmpty, "\(status)")
+        }
+    }
+
+    @Test func eachAttemptCarriesTheCurrentTokenAndOnlyToTheAPIOrigin() throws {
+        let transport = ScriptedTransport([Self.answer(503), Self.ok])
+        try Self.get(Self.client(transport, clock: FakeUploadClock()))
+        #expect(
+            transport.requests.map { $0.headers.map(\.name) }
+                == Array(repeating: ["Authorization", "User-Agent", "Accept"], count: 2))
+        // The middleware itself refuses another origin, whatever made the URL: nothing reaches the next layer.
+        let (key, _) = UploadRulesTests.key()
+        let authentication = AuthenticationMiddleware(
+            base: try APIBaseURL("http://127.0.0.1:8080"), token: APIToken(key: key))
+        let elsewhere = HTTPRequest(method: "GET", url: URL(string: "http://127.0.0.1:8081/v1/apps")!, headers: [])
+        var reached = false
+        let message = Self.message {
+            _ = try authentication.intercept(elsewhere, what: "GET http://127.0.0.1:8081/v1/apps") { _ in
+                reached = true
+                return Self.ok
+            }
+        }
+        #expect(
+            message
+                == "exit 2: GET http://127.0.0.1:8081/v1/apps is outside http://127.0.0.1:8080: refusing to send the token there"
+        )
+        #expect(!reached)
+    }
+
+    @Test func theRetryPolicyAloneResendsOnceEachFailureAndGivesUpAfterFive() throws {
+        let clock = FakeUploadClock()
+        let retry = RetryMiddleware(clock: clock)
+        var sent = 0
+        let request = HTTPRequest(method: "PUT", url: URL(string: "https://bucket.example/p")!, headers: [])
+        let result = try retry.intercept(request, what: "PUT https://bucket.example/p") { _ in
+            sent += 1
+            return sent == 1 ? .failure(.redirected(307)) : Self.answer(201)
+        }
+        #expect(sent == 2 && (try? result.get().status) == 201)
+        #expect(clock.sleeps == Self.seconds(1))
+        #expect(
+            RetryMiddleware.cause(of: Self.answer(409)) == nil && RetryMiddleware.cause(of: .failure(.tooLarge)) == nil)
+        var attempts = 0
+        let message = Self.message {
+            _ = try retry.intercept(request, what: "PUT https://bucket.example/p") { _ in
+                attempts += 1
+                return .failure(.timedOut)
+            }
+        }
+        #expect(
+            message
+                == "exit 2: PUT https://bucket.example/p failed 6 times (last: timed out): App Store Connect or the network is not answering; run upload again later, it continues where this run stopped"
+        )
+        #expect(attempts == 6)
+        #expect(clock.sleeps == Self.seconds(1, 1, 2, 4, 8, 16))
+    }
+
+    @Test func answersDecodeAsTheirResourceTypes() throws {
+        let page = ScriptedTransport([
+            Self.answer(
+                200,
+                body: #"""
+                    {"data": [
+                      {"type": "backgroundAssets", "id": "10", "attributes": {"assetPackIdentifier": "a", "archived": true, "usedBytes": 9223372036854775807}},
+                      {"type": "backgroundAssetVersions", "id": "11"},
+                      {"type": "backgroundAssets", "id": "12", "attributes": {"assetPackIdentifier": "b", "usedBytes": 1.5}},
+                      {"type": "backgroundAssets"}
+                    ]}
+                    """#)
+        ])
+        let assets = try Self.client(page, clock: FakeUploadClock()).collection(
+            "/v1/apps/1/backgroundAssets", query: [], pack: nil, of: BackgroundAssetResource.self)
+        #expect(assets.map(\.id) == ["10", "12"])
+        #expect(assets.map(\.archived) == [true, false] && assets.map(\.usedBytes) == [Int64.max, 1])
+        let file = ScriptedTransport([
+            Self.answer(
+                201,
+                body: #"""
+                    {"data": {"type": "backgroundAssetUploadFiles", "id": "7", "attributes": {
+                      "assetDeliveryState": {"state": "AWAITING_UPLOAD"},
+                      "uploadOperations": [
+                        {"method": "PUT", "url": "https://b.example/1", "offset": 0, "length": 5,
+                         "expiration": "2027-01-15T08:00:00.000Z", "requestHeaders": [{"name": "Content-Type", "value": "x"}]},
+                        {"method": "PUT", "url": "https://b.example/2", "offset": 5, "length": 0}
+                      ]}}}
+                    """#)
+        ])
+        let document = try Self.client(file, clock: FakeUploadClock()).request(
+            "POST", "/v1/backgroundAssetUploadFiles", body: .object([]), pack: "p", returning: UploadFileResource.self)
+        let reservation = try #require(document.data)
+        #expect(reservation.id == "7" && reservation.deliveryState == "AWAITING_UPLOAD")
+        #expect(reservation.operations.count == 1, "a length of 0 is no operation")
+        #expect(reservation.operations.first?.headers.map(\.name) == ["Content-Type"])
+        #expect(reservation.operations.first?.expiration == Date(timeIntervalSince1970: 1_800_000_000))
+        #expect(reservation.coversExactly(5))
+        let version = ScriptedTransport([
+            Self.answer(
+                200,
+                body: #"""
+                    {"data": {"type": "backgroundAssetVersions", "id": "3", "attributes": {"version": "2", "state": "FAILED",
+                      "stateDetails": {"errors": [{"code": "E1", "description": "bad"}, {"code": "E2"}]}}}}
+                    """#)
+        ])
+        let seen = try #require(
+            try Self.client(version, clock: FakeUploadClock()).request(
+                "GET", "/v1/backgroundAssetVersions/3", pack: "p", returning: BackgroundAssetVersionResource.self
+            ).data)
+        #expect(seen.version == "2" && seen.state == "FAILED" && seen.errors == ["E1: bad", "E2"])
+        // Another resource type where a version is due is no version; a body that is not a JSON object is exit 2.
+        let wrong = ScriptedTransport([Self.answer(200, body: #"{"data": {"type": "apps", "id": "3"}}"#)])
+        #expect(
+            try Self.client(wrong, clock: FakeUploadClock()).request(
+                "GET", "/v1/backgroundAssetVersions/3", pack: "p", returning: BackgroundAssetVersionResource.self
+            ).data == nil)
+        let array = ScriptedTransport([Self.answer(200, body: "[1]")])
+        #expect(
+            Self.message { try Self.get(Self.client(array, clock: FakeUploadClock())) }
+                == "exit 2: GET http://127.0.0.1:8080/v1/apps answered 200 with a body that is not a JSON object")
+        #expect(
+            APIErrors.messages(in: Data(#"{"errors": [{"code": "A", "title": "t"}, {"code": 5, "detail": "d"}]}"#.utf8))
+                == ["A: t", "?: d"])
     }
 
     @Test func responseHeadersAreParsedCaseInsensitively() {

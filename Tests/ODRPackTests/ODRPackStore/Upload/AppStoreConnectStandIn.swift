@@ -84,11 +84,12 @@ final class AppStoreConnectStandIn {
 
     enum StandInError: Error { case didNotStart(String) }
 
-    /// The environment `odrpack upload` runs with: the key, the stand-in's URL, and waits a thousand times shorter.
+    /// The environment `odrpack upload` runs with: the key and the stand-in's URL. Waits are the product's: a run
+    /// that retries with a back-off or polls runs in-process with a FakeUploadClock (`UploadFixture.uploadInProcess`).
     func environment(app: Bool = true) -> [String: String] {
         var environment = [
             "ASC_KEY_ID": Self.keyID, "ASC_ISSUER_ID": Self.issuerID, "ASC_PRIVATE_KEY_PATH": keyPath,
-            "ODRPACK_ASC_API": base, "ODRPACK_ASC_TIME_SCALE": "0.001",
+            "ODRPACK_ASC_API": base,
         ]
         if app { environment["ASC_APP_ID"] = Self.appID }
         return environment

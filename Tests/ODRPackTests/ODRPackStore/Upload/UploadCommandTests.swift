@@ -2,6 +2,8 @@ import Foundation
 import ODRPackCore
 import Testing
 
+@testable import ODRPackStore
+
 /// docs/store.md#upload against the App Store Connect stand-in: which packs go up, every request as Apple's
 /// description allows it (the stand-in rejects anything else, and every test checks that it rejected nothing), the bytes it received
 /// compared with each archive, the upload record, and the dry run.
@@ -258,28 +260,62 @@ struct UploadCommandTests {
         #expect(never.status == 0 && ProgressTests.progressLines(never.stderr).isEmpty)
     }
 
+    /// `--wait`'s polls in-process (their waits on a FakeUploadClock, checked to the second), one pack at a time:
+    /// every 5 s doubling until COMPLETE; FAILED with its stateDetails; the limit reached while PROCESSING.
     @Test func waitPollsUntilCompleteOrReportsFailure() throws {
         let build = try UploadFixture()
         let standIn = try AppStoreConnectStandIn(config: ["processing": ["result": "COMPLETE", "polls": 3]])
-        let done = try build.upload([build.out, "--all", "--wait", "100000", "--json"], standIn)
+        let clock = FakeUploadClock()
+        let done = build.uploadInProcess(standIn, clock: clock, wait: 100_000)
         #expect(done.status == 0, "\(done.stderr)")
-        let states = (try done.json()["packs"] as? [[String: Any]] ?? []).map { $0["state"] as? String }
-        #expect(states == Array(repeating: "COMPLETE", count: 4))
+        #expect(done.outcome?.packs.map(\.state) == Array(repeating: "COMPLETE", count: 4))
         #expect(standIn.calls.filter { $0.hasPrefix("GET /v1/backgroundAssetVersions/") }.count == 12)
+        #expect(clock.sleeps == Array(repeating: [5, 10, 20].map { Duration.seconds($0) }, count: 4).flatMap { $0 })
         #expect(standIn.rejected.isEmpty)
 
         let failing = try UploadFixture()
         let failed = try AppStoreConnectStandIn(config: ["processing": ["result": "FAILED", "polls": 1]])
-        let run = try failing.upload([failing.out, "--all", "--wait"], failed)
+        let run = failing.uploadInProcess(failed, clock: FakeUploadClock(), wait: UploadOptions.defaultWaitSeconds)
         #expect(run.status == 1)
         #expect(run.stdout.contains(", FAILED"))
         #expect(run.stderr.contains("STANDIN.INVALID_ARCHIVE: the archive is not an Apple Archive"))
 
         let slow = try UploadFixture()
         let processing = try AppStoreConnectStandIn(config: ["processing": ["result": "COMPLETE", "polls": 100_000]])
-        let timedOut = try slow.upload([slow.out, "--all", "--wait", "20"], processing)
+        let limited = FakeUploadClock()
+        let timedOut = slow.uploadInProcess(processing, clock: limited, wait: 20)
         #expect(timedOut.status == 1)
         #expect(timedOut.stderr.contains("still PROCESSING after 20 s"))
+        // 5, then 10, then what is left of the 20 s; then the limit.
+        #expect(limited.sleeps == Array(repeating: [5, 10, 5].map { Duration.seconds($0) }, count: 4).flatMap { $0 })
+    }
+
+    /// The binary's `--wait SECONDS` (`@Option(defaultAsFlag:)`): the number right after it is the limit (0: one
+    /// poll, no wait), a build folder after a bare `--wait` is the build folder, and a negative limit is exit 64; the
+    /// help shows the default a bare `--wait` takes.
+    @Test func waitTakesItsSecondsOnTheCommandLine() throws {
+        let build = try UploadFixture()
+        let standIn = try AppStoreConnectStandIn(config: ["processing": ["result": "COMPLETE", "polls": 1]])
+        let done = try build.upload(["--wait", "0", build.out, "--all", "--json"], standIn)
+        #expect(done.status == 0, "\(done.stderr)")
+        #expect(
+            (try done.json()["packs"] as? [[String: Any]] ?? []).map { $0["state"] as? String }
+                == Array(
+                    repeating: "COMPLETE", count: 4))
+        let still = try AppStoreConnectStandIn(config: ["processing": ["result": "COMPLETE", "polls": 2]])
+        let other = try UploadFixture()
+        let limit = try other.upload([other.out, "--all", "--wait=0"], still)
+        #expect(limit.status == 1)
+        #expect(limit.stderr.contains("still PROCESSING after 0 s"), "\(limit.stderr)")
+        // A bare --wait before the build folder leaves it the build folder (here the run stops at --jobs 0).
+        let bare = try build.upload(["--wait", build.out, "--all", "--jobs", "0"], standIn)
+        #expect(bare.status == 64 && bare.stderr.contains("--jobs must be at least 1"), "\(bare.stderr)")
+        let negative = try build.upload([build.out, "--all", "--wait=-5"], standIn)
+        #expect(negative.status == 64, "\(negative.stderr)")
+        let help = try CommandRunner.run(["upload", "--help"])
+        #expect(
+            help.stdout.contains("--wait [<seconds>]") && help.stdout.contains("default as flag: 1800"),
+            "\(help.stdout)")
     }
 
     @Test func aKilledRunResumedSendsNothingTwice() throws {

@@ -3,7 +3,8 @@ import Testing
 
 /// docs/store.md#upload's failures against the stand-in, each injected on demand: what is retried (and how often),
 /// what gets a new token or a new reservation, and what stops the run with exit 2 naming the pack, the request and App Store
-/// Connect's error.
+/// Connect's error. A run that waits between retries runs in-process (`uploadInProcess`: libcurl against the stand-in,
+/// a FakeUploadClock in place of the system's), so its waits take no time and are checked to the second.
 @Suite(
     .enabled(
         if: AppStoreConnectStandIn.available,
@@ -27,9 +28,12 @@ struct UploadFailureTests {
                 ["method": "GET", "path": "/backgroundAssets$", "skip": 2, "kind": "sleep", "seconds": 3],
             ]
         ])
-        let run = try build.upload(
-            [build.out, "--all", "--jobs", "1"], standIn, environment: ["ODRPACK_ASC_TIMEOUT": "1"])
+        let clock = FakeUploadClock()
+        let run = build.uploadInProcess(standIn, clock: clock, environment: ["ODRPACK_ASC_TIMEOUT": "1"])
         #expect(run.status == 0, "\(run.stderr)")
+        // Retry-After 2 on the 429; 1 and 2 s for the part answered 503 twice; 1 s for each other failure: the dropped
+        // part, the 500, 502 and 504, and the time-out. The 401 is sent again at once.
+        #expect(clock.sleeps.sorted() == [1, 1, 1, 1, 1, 1, 2, 2].map { Duration.seconds($0) }, "\(clock.sleeps)")
         #expect(standIn.rejected.filter { !$0.contains("injected") }.isEmpty, "\(standIn.rejected)")
         for pack in packs {
             #expect(
@@ -82,10 +86,12 @@ struct UploadFailureTests {
                 ]
             ]
         ])
-        let run = try build.upload([build.out, "--all", "--jobs", "1"], standIn)
+        let clock = FakeUploadClock()
+        let run = build.uploadInProcess(standIn, clock: clock)
         #expect(run.status == 2)
         #expect(
             standIn.calls.filter { $0 == "POST /v1/backgroundAssetVersions" }.count == 6, "the request and 5 retries")
+        #expect(clock.sleeps == [1, 2, 4, 8, 16].map { Duration.seconds($0) })
         let id = try build.packs()[0].id
         #expect(run.stderr.contains("pack '\(id)': POST /v1/backgroundAssetVersions failed 6 times (last: 503)"))
         // What was done is in the record: the background asset exists, no version yet.

@@ -62,18 +62,18 @@ import Testing
     }
 
     @Test func waitsBackOffFromOneSecondAndPollFromFiveToSixty() {
-        let timing = UploadTiming(environment: [:])
-        #expect((1...5).map { timing.backoff(retry: $0) } == [1, 2, 4, 8, 16])
-        #expect(UploadTiming.maximumRetries == 5)
-        #expect((1...7).map { timing.pollInterval($0) } == [5, 10, 20, 40, 60, 60, 60])
-        #expect(timing.scale == 1 && timing.requestTimeout == 120)
-        let scaled = UploadTiming(environment: ["ODRPACK_ASC_TIME_SCALE": "0.001", "ODRPACK_ASC_TIMEOUT": "0.5"])
-        #expect(scaled.scale == 0.001 && scaled.requestTimeout == 1)
-        #expect(UploadTiming.retryAfter("7") == 7)
-        #expect(UploadTiming.retryAfter("99999") == 3600)
+        #expect((1...5).map { RetryMiddleware.backoff(retry: $0) } == [1, 2, 4, 8, 16].map { Duration.seconds($0) })
+        #expect(RetryMiddleware.maximumRetries == 5)
+        #expect(
+            (1...7).map { UploadTiming.pollInterval($0) } == [5, 10, 20, 40, 60, 60, 60].map { Duration.seconds($0) })
+        #expect(UploadTiming(environment: [:]).requestTimeout == 120)
+        #expect(UploadTiming(environment: ["ODRPACK_ASC_TIMEOUT": "0.5"]).requestTimeout == 1)
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        #expect(UploadTiming.retryAfter("Fri, 15 Jan 2027 08:00:30 GMT", now: now) == 30)
-        #expect(UploadTiming.retryAfter("soon") == nil && UploadTiming.retryAfter(nil) == nil)
+        #expect(RetryMiddleware.retryAfter("7", now: now) == .seconds(7))
+        #expect(RetryMiddleware.retryAfter("99999", now: now) == .seconds(3600))
+        #expect(RetryMiddleware.retryAfter("Fri, 15 Jan 2027 08:00:30 GMT", now: now) == .seconds(30))
+        #expect(RetryMiddleware.retryAfter("Fri, 15 Jan 2027 07:00:00 GMT", now: now) == .zero)
+        #expect(RetryMiddleware.retryAfter("soon", now: now) == nil && RetryMiddleware.retryAfter(nil, now: now) == nil)
     }
 
     @Test func theAPIURLIsHTTPSOrLoopback() throws {

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// docs/store.md#trust-boundaries end to end, over libcurl against the stand-in: redirects never followed with the
-/// token and never counted as a sent part, the key's text in no output, memory that does not grow with what the
+/// docs/store.md#trust-boundaries end to end, over libcurl against the stand-in (a run that waits between retries
+/// in-process, its waits on a FakeUploadClock): redirects never followed with the token and never counted as a sent part, the key's text in no output, memory that does not grow with what the
 /// server sends or with the archive, the Apple Archive signature, libcurl loaded only by upload, and the dry run's
 /// quota, order and `archived`.
 @Suite(
@@ -52,8 +52,10 @@ struct UploadTrustTests {
             let standIn = try AppStoreConnectStandIn(config: [
                 "faults": [["method": "PUT", "path": "^/upload/", "kind": "redirect", "status": status, "times": 1]]
             ])
-            let run = try build.upload([build.out, "--all", "--jobs", "1"], standIn)
+            let clock = FakeUploadClock()
+            let run = build.uploadInProcess(standIn, clock: clock)
             #expect(run.status == 0, "\(status): \(run.stderr)")
+            #expect(clock.sleeps == [.seconds(1)], "\(status)")
             #expect(standIn.trapped.isEmpty, "\(status): \(standIn.trapped)")
             for pack in packs {
                 #expect(
@@ -73,9 +75,11 @@ struct UploadTrustTests {
         let standIn = try AppStoreConnectStandIn(config: [
             "faults": [["method": "PUT", "path": "^/upload/", "kind": "redirect", "status": 307, "times": 1000]]
         ])
-        let run = try build.upload([build.out, "--all", "--jobs", "1"], standIn)
+        let clock = FakeUploadClock()
+        let run = build.uploadInProcess(standIn, clock: clock)
         #expect(run.status == 2)
         #expect(run.stderr.contains("failed 6 times (last: redirected (307), not followed)"), "\(run.stderr)")
+        #expect(clock.sleeps == [1, 2, 4, 8, 16].map { Duration.seconds($0) })
         #expect(!run.stderr.contains("X-Amz"), "a presigned query in \(run.stderr)")
         #expect(standIn.commits.isEmpty)
         #expect(standIn.calls.filter { $0.hasPrefix("PATCH ") }.isEmpty)
@@ -91,9 +95,10 @@ struct UploadTrustTests {
         ] {
             Self.forgetRecord(build)
             let standIn = try AppStoreConnectStandIn(config: ["faults": [fault]])
-            let run = try build.upload(
-                [build.out, "--all", "--jobs", "1"], standIn, environment: ["ODRPACK_ASC_TIMEOUT": "1"])
+            let clock = FakeUploadClock()
+            let run = build.uploadInProcess(standIn, clock: clock, environment: ["ODRPACK_ASC_TIMEOUT": "1"])
             #expect(run.status == 0, "\(fault): \(run.stderr)")
+            #expect(clock.sleeps == [.seconds(1)], "\(fault)")
             #expect(standIn.waitFor { $0["fault"] != nil && $0["status"] != nil })
             let faulted = try #require(standIn.requests.first { $0["fault"] != nil })
             let sends = standIn.requests.filter {
@@ -339,9 +344,10 @@ struct UploadTrustTests {
         let build = try UploadFixture()
         let standIn = try AppStoreConnectStandIn(config: [
             "faults": [
+                // Retry-After 0: the retry waits nothing, as the binary runs with the system's clock.
                 [
-                    "method": "POST", "path": "^/v1/backgroundAssetVersions$", "kind": "status", "status": 503,
-                    "code": "STANDIN_BUSY",
+                    "method": "POST", "path": "^/v1/backgroundAssetVersions$", "kind": "status", "status": 429,
+                    "retryAfter": "0", "code": "STANDIN_BUSY",
                 ]
             ]
         ])
@@ -351,7 +357,7 @@ struct UploadTrustTests {
         #expect(lines.contains("> GET /v1/apps/\(AppStoreConnectStandIn.appID)/backgroundAssets"))
         #expect(
             lines.contains {
-                $0.hasPrefix("< 503 POST /v1/backgroundAssetVersions (")
+                $0.hasPrefix("< 429 POST /v1/backgroundAssetVersions (")
                     && $0.hasSuffix(" s): STANDIN_BUSY: injected by the stand-in")
             }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("< 200 PATCH /v1/backgroundAssetUploadFiles/") })
