@@ -50,7 +50,7 @@ struct ODRPack: ParsableCommand {
         } catch {
             finish(error, arguments: arguments, json: json)
         }
-        Interrupt.install(message: TerminalText.escaped(CommandHelp.interrupted(command), keepingLineBreaks: true))
+        // An `ODRPackCommand`'s `run()` builds its context (and Ctrl-C's message) before its own `run(_:)`.
         do {
             try command.run()
         } catch {
