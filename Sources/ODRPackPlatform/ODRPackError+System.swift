@@ -9,4 +9,10 @@ extension ODRPackError {
     package static func system(_ what: String, _ code: Int32 = errno) -> ODRPackError {
         .systemCall(what, SystemError(code))
     }
+
+    /// A failed system call on `path` with the errno it left (or the one given), its path and errno held apart:
+    /// `system("cannot open", path: "a.png")` prints as `system("cannot open 'a.png'")` does.
+    package static func system(_ operation: String, path: String, _ code: Int32 = errno) -> ODRPackError {
+        .pathCall(operation, path: path, SystemError(code))
+    }
 }

@@ -50,7 +50,7 @@ struct ODRPack: ParsableCommand {
         } catch {
             finish(error, arguments: arguments, json: json)
         }
-        Interrupt.install(message: TerminalText.escaped(CommandHelp.interrupted(command), keepingLineBreaks: true))
+        // An `ODRPackCommand`'s `run()` builds its context (and Ctrl-C's message) before its own `run(_:)`.
         do {
             try command.run()
         } catch {
@@ -68,7 +68,7 @@ struct ODRPack: ParsableCommand {
             if case .usage(let message) = failure {
                 fail(code: "usage", message: message, json: json, status: 64, oneLine: true)
             }
-            fail(code: JSONEnvelope.code(of: failure), message: "\(failure)", json: json, status: 2, oneLine: oneLine)
+            fail(code: failure.jsonCode, message: "\(failure)", json: json, status: 2, oneLine: oneLine)
         }
         switch exitCode(for: error) {
         case .success:

@@ -32,6 +32,9 @@ struct PlanOptions: ParsableArguments {
 
     @OptionGroup var output: OutputOptions
 
+    /// The groups `plan` and `validate` share with every command, for their `CommandContext`.
+    var shared: SharedOptions { SharedOptions(output: output, json: json, gate: gate, gitHub: gitHub) }
+
     func validate() throws {
         try gitHub.check(json: json)
         do { try LimitProfile.check(commandLineName: profile) } catch { throw ValidationError("\(error)") }
@@ -49,10 +52,5 @@ struct PlanOptions: ParsableArguments {
         try ProjectPlanner().plan(
             manifestPath: manifestPath, profile: profile, format: format, listUntagged: listUntagged,
             alreadyChecked: alreadyChecked)
-    }
-
-    /// Exit 1 for an error, or for a warning under `--warnings-as-errors`.
-    func exitCode(for diagnostics: [Diagnostic], console: Console) throws -> ExitCode {
-        try gate.exitCode(for: diagnostics, console: console, json: json)
     }
 }

@@ -6,10 +6,19 @@ import ODRPackCore
 import ODRPackPlatform
 import ODRPackReport
 
-struct Build: ParsableCommand {
+struct Build: ODRPackCommand {
     static let configuration = CommandConfiguration(
         commandName: "build",
         abstract: "Validate, then write every pack as an archive plus odrpack-manifest.json and Apple's plists.")
+
+    static let examples: [CommandHelp.Example] = [
+        .init(what: "Write every pack into build/odr", command: "odrpack build --output build/odr"),
+        .init(
+            what: "Pack folders, signed, for an IPA",
+            command: "odrpack build -o build/odr --layout folder --sign-command 'codesign -s \"$IDENTITY\" {}'"),
+        .init(
+            what: "Background Assets packs", command: "odrpack build --format background-assets -o build/ba"),
+    ]
 
     @Argument(
         help: "The tag manifest (default: odrpack.yml here or in a parent folder, up to the repository's root).",
@@ -90,6 +99,14 @@ struct Build: ParsableCommand {
 
     @OptionGroup var outputOptions: OutputOptions
 
+    var shared: SharedOptions {
+        SharedOptions(output: outputOptions, json: json, gate: gate, gitHub: gitHub, progress: progress)
+    }
+
+    var interruptedOutcome: String {
+        "'\(output)' holds the previous build, or an unfinished one that the next build into it recovers"
+    }
+
     func validate() throws {
         try gitHub.check(json: json)
         if let urlPrefix, let problem = URLPrefix.problem(urlPrefix) { throw ValidationError(problem) }
@@ -140,13 +157,13 @@ struct Build: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run(_ context: CommandContext) throws {
         // An unset variable (`-o "$OUT"`) must never become a build into the current folder.
         guard !output.isEmpty else {
             throw ODRPackError.usage(
                 "--output is empty (an unset variable?): give the folder to write, e.g. --output build/odr")
         }
-        let console = outputOptions.console
+        let console = context.console
         var options = BuildOptions(outputDirectory: output)
         options.format = format
         options.backgroundAssetsPackager = baPackage
@@ -160,13 +177,13 @@ struct Build: ParsableCommand {
         options.urlPrefix = urlPrefix
         options.templatePath = templatePath
         options.useCache = !noCache
-        options.warningsAsErrors = gate.isOn
+        options.warningsAsErrors = context.warningsAsErrors
         options.entryTime = try BuildOptions.entryTime(environment: ProcessInfo.processInfo.environment)
         let manifest = try ManifestLocator().manifestPath(given: manifest)
         var pipeline = BuildPipeline(manifestPath: manifest, options: options)
         pipeline.waitForLock = !noWait
         pipeline.json = json
-        pipeline.progress = progress.buildProgress(console)
+        pipeline.progress = context.buildProgress()
         let started = Date()
         let outcome = try pipeline.run {
             try? console.printNote(
@@ -184,10 +201,10 @@ struct Build: ParsableCommand {
             } else {
                 try console.printError("odrpack: nothing written: \(Console.countSummary(outcome.diagnostics))\n")
             }
-            try gitHub.emit(outcome.diagnostics, summary: MarkdownReport.build(outcome, manifestPath: manifest))
+            try context.emitGitHub(
+                outcome.diagnostics, summary: MarkdownReport.build(outcome, manifestPath: manifest))
         }
-        let code = try gate.exitCode(for: outcome.diagnostics, console: console, json: json)
-        if code != .success { throw code }
+        try context.exitOnFailure(outcome.diagnostics)
     }
 }
 

@@ -5,10 +5,18 @@ import ODRPackDiff
 import ODRPackPlatform
 import ODRPackReport
 
-struct Diff: ParsableCommand {
+struct Diff: ODRPackCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "Compare two builds: which packs changed, why, and what devices download again.")
+
+    static let examples: [CommandHelp.Example] = [
+        .init(what: "What changed between two builds", command: "odrpack diff v1/build v2/build"),
+        .init(
+            what: "A pull-request comment; exit 1 when they differ",
+            command: "odrpack diff v1/build v2/build --markdown --exit-code"),
+        .init(what: "A page to open in a browser", command: "odrpack diff v1/build v2/build --html diff.html"),
+    ]
 
     @Argument(help: "The old build folder (or its odrpack-manifest.json).", completion: .file())
     var old: String
@@ -35,6 +43,13 @@ struct Diff: ParsableCommand {
     @OptionGroup var gitHub: GitHubOptions
 
     @OptionGroup var output: OutputOptions
+
+    var shared: SharedOptions { SharedOptions(output: output, json: json, gate: gate, gitHub: gitHub) }
+
+    var interruptedOutcome: String {
+        guard let html else { return "nothing was changed" }
+        return "'\(html)' is as it was, or written whole"
+    }
 
     func validate() throws {
         if html?.isEmpty == true {
@@ -63,8 +78,8 @@ struct Diff: ParsableCommand {
             != .directory
     }
 
-    func run() throws {
-        let console = output.console
+    func run(_ context: CommandContext) throws {
+        let console = context.console
         // Sources are not compared (a file is its destination and content): not held.
         let both = try BuildManifest.loadAll([old, new], keepingSources: false)
         let (before, after) = (both[0], both[1])
@@ -87,7 +102,7 @@ struct Diff: ParsableCommand {
         } else if html == nil {
             try console.printOut(DiffReport.text(diff, old: old, new: new))
         }
-        try gitHub.emit([], summary: MarkdownReport.diff(diff))
+        try context.emitGitHub([], summary: MarkdownReport.diff(diff))
         if exitCode && diff.hasChanges { throw ExitCode(1) }
     }
 }

@@ -6,7 +6,7 @@ import ODRPackPlatform
 import ODRPackReport
 import ODRPackStore
 
-struct IPA: ParsableCommand {
+struct IPA: ODRPackCommand {
     static let configuration = CommandConfiguration(
         commandName: "ipa",
         abstract:
@@ -15,6 +15,17 @@ struct IPA: ParsableCommand {
             every pack in Payload/OnDemandResources/.
             """
     )
+
+    static let examples: [CommandHelp.Example] = [
+        .init(
+            what: "The App Store package of an app and its packs",
+            command: "odrpack ipa MyGame.app build/odr --output MyGame.ipa"),
+        .init(
+            what: "Signing the app and its packs",
+            command:
+                "odrpack ipa MyGame.app build/odr --output MyGame.ipa --sign-command 'codesign -f -s \"$IDENTITY\" {}'"
+        ),
+    ]
 
     @Argument(help: "The built app: a NAME.app folder or an .ipa.", completion: .file())
     var app: String
@@ -42,23 +53,27 @@ struct IPA: ParsableCommand {
 
     @OptionGroup var progress: ProgressOptions
 
+    var shared: SharedOptions {
+        SharedOptions(output: outputOptions, json: json, gate: gate, gitHub: gitHub, progress: progress)
+    }
+
+    var interruptedOutcome: String { "the .ipa is as it was, or written whole; the app and the build are unchanged" }
+
     func validate() throws {
         try gitHub.check(json: json)
         if output.isEmpty { throw ValidationError("--output is empty: name the .ipa file to write") }
     }
 
-    func run() throws {
-        let console = outputOptions.console
+    func run(_ context: CommandContext) throws {
+        let console = context.console
         var options = IPABuilder.Options(appPath: app, buildPath: buildDirectory, outputPath: output)
         options.signCommand = signCommand
         options.resourcesPath = resourcesPath
-        options.warningsAsErrors = gate.isOn
+        options.warningsAsErrors = context.warningsAsErrors
         options.entryTime = try BuildOptions.entryTime(environment: ProcessInfo.processInfo.environment)
         var builder = IPABuilder(options: options)
-        builder.progress = progress.bar(console)
-        let result = try builder.run {
-            try? console.printNote("odrpack: a build is using '\(buildDirectory)': waiting for it to finish\n")
-        }
+        builder.progress = context.progressBar()
+        let result = try builder.run(onWait: context.waitingNote(for: buildDirectory))
         if let report = result.verifyReport {
             if !json { try console.printDiagnostics(report.allDiagnostics) }
             try console.printError(
@@ -71,15 +86,14 @@ struct IPA: ParsableCommand {
             try console.printJSON(IPAReport.json(result))
         } else {
             try console.printDiagnostics(result.diagnostics)
-            if result.diagnostics.stopsWriting(warningsAsErrors: gate.isOn) {
+            if result.diagnostics.stopsWriting(warningsAsErrors: context.warningsAsErrors) {
                 try console.printError("odrpack: no IPA written: \(Console.countSummary(result.diagnostics))\n")
             } else {
                 try console.printOut(IPAReport.summary(result))
             }
         }
-        try gitHub.emit(
+        try context.emitGitHub(
             result.diagnostics, summary: "### odrpack ipa \(app)\n\n" + MarkdownReport.problems(result.diagnostics))
-        let code = try gate.exitCode(for: result.diagnostics, console: console, json: json)
-        if code != .success { throw code }
+        try context.exitOnFailure(result.diagnostics)
     }
 }

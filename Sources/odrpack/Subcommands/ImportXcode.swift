@@ -4,10 +4,17 @@ import ODRPackPlatform
 import ODRPackReport
 import ODRPackXcode
 
-struct ImportXcode: ParsableCommand {
+struct ImportXcode: ODRPackCommand {
     static let configuration = CommandConfiguration(
         commandName: "import-xcode",
         abstract: "Write an odrpack.yml from the On-Demand Resources tags of an Xcode project.")
+
+    static let examples: [CommandHelp.Example] = [
+        .init(what: "The tags of an Xcode project", command: "odrpack import-xcode MyGame.xcodeproj"),
+        .init(
+            what: "One target and configuration, over an existing file",
+            command: "odrpack import-xcode . --target MyGame --configuration Debug --force"),
+    ]
 
     @Argument(help: "The .xcodeproj folder, or a folder that holds exactly one.", completion: .directory)
     var project: String
@@ -35,6 +42,10 @@ struct ImportXcode: ParsableCommand {
 
     @OptionGroup var outputOptions: OutputOptions
 
+    var shared: SharedOptions { SharedOptions(output: outputOptions, gate: gate) }
+
+    var interruptedOutcome: String { "'\(output)' is as it was, or written whole" }
+
     func validate() throws {
         if output.isEmpty {
             throw ValidationError("--output is empty (an unset variable?): name the manifest to write")
@@ -44,8 +55,8 @@ struct ImportXcode: ParsableCommand {
         }
     }
 
-    func run() throws {
-        let console = outputOptions.console
+    func run(_ context: CommandContext) throws {
+        let console = context.console
         var options = XcodeImporter.Options()
         options.target = target
         options.configuration = configuration
@@ -58,7 +69,7 @@ struct ImportXcode: ParsableCommand {
         // The import's notes and warnings (what it left out or changed): under the gate they fail the run and nothing
         // is written, as for every command that writes.
         let warnings = result.notes.count + result.diagnostics.filter { $0.severity == .warning }.count
-        if gate.isOn && warnings > 0 {
+        if context.warningsAsErrors && warnings > 0 {
             for note in result.notes { try console.printError("note: \(note)\n") }
             try console.error(
                 """

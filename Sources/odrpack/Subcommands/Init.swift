@@ -4,10 +4,16 @@ import ODRPackCore
 import ODRPackPlatform
 import ODRPackReport
 
-struct Init: ParsableCommand {
+struct Init: ODRPackCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
         abstract: "Write a first odrpack.yml in this folder: one tagged entry per top-level folder of the resources.")
+
+    static let examples: [CommandHelp.Example] = [
+        .init(
+            what: "A manifest for the folders of Resources/, in this folder", command: "odrpack init Resources"),
+        .init(what: "Start again over an existing odrpack.yml", command: "odrpack init Resources --force"),
+    ]
 
     @Argument(help: "The folder that holds the resources (default: this folder).", completion: .directory)
     var folder = "."
@@ -22,12 +28,16 @@ struct Init: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    var shared: SharedOptions { SharedOptions(output: output) }
+
+    var interruptedOutcome: String { "'\(ManifestTemplate.fileName)' is as it was, or written whole" }
+
     func validate() throws {
         do { try LimitProfile.check(commandLineName: profile) } catch { throw ValidationError("\(error)") }
     }
 
-    func run() throws {
-        let console = output.console
+    func run(_ context: CommandContext) throws {
+        let console = context.console
         var root = folder
         while root.count > 1 && root.hasSuffix("/") { root.removeLast() }
         if root.isEmpty { throw ODRPackError.usage("the resources folder is empty: pass a folder, or nothing for '.'") }

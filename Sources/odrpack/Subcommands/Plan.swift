@@ -3,10 +3,16 @@ import ODRPackFormats
 import ODRPackPlatform
 import ODRPackReport
 
-struct Plan: ParsableCommand {
+struct Plan: ODRPackCommand {
     static let configuration = CommandConfiguration(
         commandName: "plan",
         abstract: "Show the asset packs, tags and sizes a manifest makes, and every problem.")
+
+    static let examples: [CommandHelp.Example] = [
+        .init(what: "The packs, tags and sizes of ./odrpack.yml", command: "odrpack plan"),
+        .init(what: "Against the iOS 18 limits", command: "odrpack plan Game/odrpack.yml --profile ios18"),
+        .init(what: "The files that stay in the app", command: "odrpack plan --list-untagged"),
+    ]
 
     @OptionGroup var options: PlanOptions
 
@@ -16,12 +22,14 @@ struct Plan: ParsableCommand {
     )
     var listUntagged = false
 
-    func run() throws {
+    var shared: SharedOptions { options.shared }
+
+    func run(_ context: CommandContext) throws {
         let manifest = try options.manifestPath()
         let result = try options.planProject(manifestPath: manifest, listUntagged: listUntagged)
-        let console = options.output.console
+        let console = context.console
         let untagged = listUntagged ? PlanReport.untaggedFiles(result) : nil
-        if options.json {
+        if context.json {
             try console.printJSON { try PlanReport.writeJSON(result, untaggedFiles: untagged, to: &$0) }
         } else {
             if let untagged {
@@ -35,11 +43,10 @@ struct Plan: ParsableCommand {
             try console.printDiagnostics(result.diagnostics)
             if !result.diagnostics.isEmpty { try console.printNote(Console.countSummary(result.diagnostics) + "\n") }
         }
-        try options.gitHub.emit(
+        try context.emitGitHub(
             result.diagnostics,
             summary: MarkdownReport.plan(
                 result.readablePlan, diagnostics: result.diagnostics, title: "plan \(manifest)"))
-        let code = try options.exitCode(for: result.diagnostics, console: console)
-        if code != .success { throw code }
+        try context.exitOnFailure(result.diagnostics)
     }
 }

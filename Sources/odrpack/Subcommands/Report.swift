@@ -3,11 +3,18 @@ import ODRPackCore
 import ODRPackPlatform
 import ODRPackReport
 
-struct Report: ParsableCommand {
+struct Report: ODRPackCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract:
             "Write one self-contained HTML page: a treemap of the packs, gauges for every limit, tables and problems.")
+
+    static let examples: [CommandHelp.Example] = [
+        .init(what: "odrpack-report.html for ./odrpack.yml", command: "odrpack report"),
+        .init(
+            what: "Against the tvOS limits, into build/",
+            command: "odrpack report --profile tvos --output build/report.html"),
+    ]
 
     @Argument(
         help: "The tag manifest (default: odrpack.yml here or in a parent folder, up to the repository's root).",
@@ -29,6 +36,10 @@ struct Report: ParsableCommand {
 
     @OptionGroup var outputOptions: OutputOptions
 
+    var shared: SharedOptions { SharedOptions(output: outputOptions) }
+
+    var interruptedOutcome: String { "'\(output)' is as it was, or written whole" }
+
     func validate() throws {
         do { try LimitProfile.check(commandLineName: profile) } catch { throw ValidationError("\(error)") }
         if output.isEmpty {
@@ -36,8 +47,8 @@ struct Report: ParsableCommand {
         }
     }
 
-    func run() throws {
-        let console = outputOptions.console
+    func run(_ context: CommandContext) throws {
+        let console = context.console
         let manifest = try ManifestLocator().manifestPath(given: manifest)
         let result = try ProjectPlanner().plan(manifestPath: manifest, profile: profile, format: format)
         try console.printDiagnostics(result.diagnostics)

@@ -5,7 +5,7 @@ import ODRPackPlatform
 import ODRPackReport
 import ODRPackThin
 
-struct Thin: ParsableCommand {
+struct Thin: ODRPackCommand {
     static let configuration = CommandConfiguration(
         commandName: "thin",
         abstract:
@@ -14,6 +14,15 @@ struct Thin: ParsableCommand {
             plists.
             """
     )
+
+    static let examples: [CommandHelp.Example] = [
+        .init(what: "Move the packed files out of a built app", command: "odrpack thin MyGame.app build/odr"),
+        .init(
+            what: "Embed the packs too, for the Simulator", command: "odrpack thin MyGame.app build/odr --embed"),
+        .init(
+            what: "An engine that keeps its data in a subfolder",
+            command: "odrpack thin MyGame.app build/odr --resources-path Data/Raw"),
+    ]
 
     @Argument(help: "The built app bundle (MyGame.app).", completion: .directory)
     var app: String
@@ -50,26 +59,32 @@ struct Thin: ParsableCommand {
 
     @OptionGroup var progress: ProgressOptions
 
+    var shared: SharedOptions {
+        SharedOptions(output: output, json: json, gate: gate, gitHub: gitHub, progress: progress)
+    }
+
+    var interruptedOutcome: String {
+        "the build folder is unchanged; run thin again to finish '\(app)' (two runs end as one does)"
+    }
+
     func validate() throws { try gitHub.check(json: json) }
 
-    func run() throws {
-        let console = output.console
+    func run(_ context: CommandContext) throws {
+        let console = context.console
         var options = AppThinner.Options(appPath: app, buildPath: buildDirectory)
         options.embed = embed
         options.resourcesPath = resourcesPath
         options.appGroup = appGroup
         options.dryRun = dryRun
-        options.warningsAsErrors = gate.isOn
+        options.warningsAsErrors = context.warningsAsErrors
         var thinner = AppThinner(options: options)
-        thinner.progress = progress.bar(console)
-        let result = try thinner.run {
-            try? console.printNote("odrpack: a build is using '\(buildDirectory)': waiting for it to finish\n")
-        }
+        thinner.progress = context.progressBar()
+        let result = try thinner.run(onWait: context.waitingNote(for: buildDirectory))
         if json {
             try console.printJSON { try ThinReport.writeJSON(result, to: &$0) }
         } else {
             try console.printDiagnostics(result.diagnostics)
-            if result.diagnostics.stopsWriting(warningsAsErrors: gate.isOn) {
+            if result.diagnostics.stopsWriting(warningsAsErrors: context.warningsAsErrors) {
                 try console.printError("odrpack: the app is unchanged: \(Console.countSummary(result.diagnostics))\n")
             } else if dryRun {
                 try Self.dryRunText(result, app: app) { try console.printOut($0) }
@@ -91,10 +106,9 @@ struct Thin: ParsableCommand {
                 try console.printOut(text + "\n")
             }
         }
-        try gitHub.emit(
+        try context.emitGitHub(
             result.diagnostics, summary: "### odrpack thin \(app)\n\n" + MarkdownReport.problems(result.diagnostics))
-        let code = try gate.exitCode(for: result.diagnostics, console: console, json: json)
-        if code != .success { throw code }
+        try context.exitOnFailure(result.diagnostics)
     }
 
     /// `--dry-run`: each file thin would remove, then what it would install and embed, handed to `emit` 64 KB at a

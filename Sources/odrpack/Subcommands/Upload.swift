@@ -5,7 +5,7 @@ import ODRPackPlatform
 import ODRPackReport
 import ODRPackStore
 
-struct Upload: ParsableCommand {
+struct Upload: ODRPackCommand {
     static let configuration = CommandConfiguration(
         commandName: "upload",
         abstract: "Upload a Background Assets build's Apple-hosted packs to App Store Connect.",
@@ -15,6 +15,12 @@ struct Upload: ParsableCommand {
             ./private_keys, ~/private_keys, ~/.private_keys or ~/.appstoreconnect/private_keys. \
             The upload record BUILD_DIR/odrpack-upload.json lets a run after a failure continue where it stopped.
             """)
+
+    static let examples: [CommandHelp.Example] = [
+        .init(what: "What would be uploaded", command: "odrpack upload build/ba --since v1/build --dry-run"),
+        .init(
+            what: "Upload every pack and wait for processing", command: "odrpack upload build/ba --all --wait"),
+    ]
 
     @Argument(
         help: ArgumentHelp(
@@ -98,6 +104,14 @@ struct Upload: ParsableCommand {
         return operands[0]
     }
 
+    var shared: SharedOptions {
+        SharedOptions(output: output, json: json, gate: gate, gitHub: gitHub, progress: progress)
+    }
+
+    var interruptedOutcome: String {
+        "what reached App Store Connect stays there; run upload again to go on from there"
+    }
+
     func validate() throws {
         try gitHub.check(json: json)
         _ = try buildDir()
@@ -109,8 +123,8 @@ struct Upload: ParsableCommand {
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
 
-    func run() throws {
-        let console = output.console
+    func run(_ context: CommandContext) throws {
+        let console = context.console
         let buildDir = try buildDir()
         var options = UploadOptions(buildPath: buildDir, selection: since.map { .since($0) } ?? .all)
         options.appID = app
@@ -121,12 +135,10 @@ struct Upload: ParsableCommand {
         options.waitSeconds = wait
         options.jobs = jobs
         options.apiURL = api
-        let progress = UploadProgress(bar: progress.bar(console))
+        let progress = UploadProgress(bar: context.progressBar())
         if verbose { options.verbose = { progress.note($0) } }
         var events = UploadEvents()
-        events.waiting = {
-            try? console.printNote("odrpack: a build is using '\(buildDir)': waiting for it to finish\n")
-        }
+        events.waiting = context.waitingNote(for: buildDir)
         events.started = { progress.begin(packs: $0, bytes: $1) }
         events.sent = { progress.add($0) }
         let json = json
@@ -137,7 +149,7 @@ struct Upload: ParsableCommand {
             outcome = try BackgroundAssetsUpload.run(options, events: events)
         } catch let error as ODRPackError {
             progress.end()
-            if gitHub.github {
+            if context.annotatesGitHub {
                 try? console.printOut("::error title=odrpack upload::\(Self.escape(error.description))\n")
             }
             throw error
@@ -151,11 +163,13 @@ struct Upload: ParsableCommand {
         }
         for failure in outcome.failures {
             try console.printError("odrpack: error: \(failure)\n")
-            if gitHub.github { try console.printOut("::error title=odrpack upload::\(Self.escape(failure))\n") }
+            if context.annotatesGitHub {
+                try console.printOut("::error title=odrpack upload::\(Self.escape(failure))\n")
+            }
         }
-        try gitHub.emit(outcome.diagnostics, summary: "### odrpack upload\n\n" + UploadReport.summary(outcome))
+        try context.emitGitHub(outcome.diagnostics, summary: "### odrpack upload\n\n" + UploadReport.summary(outcome))
         if !outcome.failures.isEmpty || outcome.diagnostics.hasErrors { throw ExitCode(1) }
-        if try gate.failsOnWarnings(outcome.diagnostics, console: console, json: json) { throw ExitCode(1) }
+        if try context.warningsFail(outcome.diagnostics) { throw ExitCode(1) }
     }
 
     /// A workflow command's message: `%`, CR and LF escaped.

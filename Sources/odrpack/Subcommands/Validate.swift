@@ -4,20 +4,27 @@ import ODRPackCore
 import ODRPackPlatform
 import ODRPackReport
 
-struct Validate: ParsableCommand {
+struct Validate: ODRPackCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check a manifest and its resources against the store's limits; print only problems.")
 
+    static let examples: [CommandHelp.Example] = [
+        .init(what: "A CI gate that fails on warnings too", command: "odrpack validate --warnings-as-errors"),
+        .init(what: "Annotate a GitHub Actions run", command: "odrpack validate Game/odrpack.yml --github"),
+    ]
+
     @OptionGroup var options: PlanOptions
 
-    func run() throws {
+    var shared: SharedOptions { options.shared }
+
+    func run(_ context: CommandContext) throws {
         // What the newest build of this project packed needs no second read (docs/build-output.md#incremental).
         let manifest = try options.manifestPath()
         let result = try options.planProject(
             manifestPath: manifest, alreadyChecked: RecordedChecks.alreadyChecked(manifestPath: manifest))
-        let console = options.output.console
-        if options.json {
+        let console = context.console
+        if context.json {
             try console.printJSON(PlanReport.validationJSON(result))
         } else {
             try console.printDiagnostics(result.diagnostics)
@@ -32,11 +39,10 @@ struct Validate: ParsableCommand {
             line += Console.countSummary(result.diagnostics)
             try console.printOut(line + "\n")
         }
-        try options.gitHub.emit(
+        try context.emitGitHub(
             result.diagnostics,
             summary: MarkdownReport.plan(
                 result.readablePlan, diagnostics: result.diagnostics, title: "validate \(manifest)"))
-        let code = try options.exitCode(for: result.diagnostics, console: console)
-        if code != .success { throw code }
+        try context.exitOnFailure(result.diagnostics)
     }
 }

@@ -3,10 +3,15 @@ import ODRPackPlatform
 import ODRPackReport
 import ODRPackVerify
 
-struct Verify: ParsableCommand {
+struct Verify: ODRPackCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
         abstract: "Re-read every archive of a build folder and check it against odrpack-manifest.json.")
+
+    static let examples: [CommandHelp.Example] = [
+        .init(what: "Re-read every pack of a build", command: "odrpack verify build/odr"),
+        .init(what: "The verdict as JSON, for a script", command: "odrpack verify build/odr --json"),
+    ]
 
     @Argument(help: "The build folder (or its odrpack-manifest.json).", completion: .file())
     var directory: String
@@ -20,11 +25,12 @@ struct Verify: ParsableCommand {
 
     @OptionGroup var progress: ProgressOptions
 
-    func run() throws {
-        let console = output.console
-        let report = try BuildVerifier().verify(directory, progress: progress.bar(console)) {
-            try? console.printNote("odrpack: a build is using '\(directory)': waiting for it to finish\n")
-        }
+    var shared: SharedOptions { SharedOptions(output: output, json: json, gate: gate, progress: progress) }
+
+    func run(_ context: CommandContext) throws {
+        let console = context.console
+        let report = try BuildVerifier().verify(
+            directory, progress: context.progressBar(), onWait: context.waitingNote(for: directory))
         if json {
             try console.printJSON(VerifyReport.json(report))
         } else {
@@ -32,6 +38,6 @@ struct Verify: ParsableCommand {
             try console.printOut(VerifyReport.verdict(report))
         }
         if !report.ok { throw ExitCode(1) }
-        if try gate.failsOnWarnings(report.allDiagnostics, console: console, json: json) { throw ExitCode(1) }
+        if try context.warningsFail(report.allDiagnostics) { throw ExitCode(1) }
     }
 }

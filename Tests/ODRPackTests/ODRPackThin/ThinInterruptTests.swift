@@ -6,7 +6,7 @@ import Testing
 /// Ctrl-C and kills during `thin` (docs/commands.md#thin): Ctrl-C is held from the first file staged in the app to the
 /// last rename, so the app is either as it was or thinned, never holds `.odrpack-tmp-*`, and "run thin again to
 /// finish" is true; what a killed thin only staged is removed by the next one.
-@Suite struct ThinInterruptTests {
+@Suite(.tags(.slow, .endToEnd)) struct ThinInterruptTests {
     let thinTests = ThinCommandTests()
 
     /// The temporaries anywhere in the app.

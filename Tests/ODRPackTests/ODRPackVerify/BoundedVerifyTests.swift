@@ -5,7 +5,7 @@ import Testing
 /// inflates to 512 MiB from 0.5 MB is a mismatch, not a gigabyte of memory. The hostile archive is made by
 /// Python's zipfile (an independent writer); verify runs under a 400 MB address-space limit, which the whole entry
 /// could never fit in.
-@Suite struct BoundedVerifyTests {
+@Suite(.tags(.memory)) struct BoundedVerifyTests {
     static let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first {
         FileManager.default.isExecutableFile(atPath: $0)
     }

@@ -210,10 +210,6 @@ import Testing
         #expect(
             JSONEnvelope.wrap(serialized: "{\n  \"diagnostics\": []\n}\n")
                 == "{\n  \"schemaVersion\": 1,\n  \"diagnostics\": []\n}\n")
-        #expect(JSONEnvelope.code(of: .usage("x")) == "usage")
-        #expect(JSONEnvelope.code(of: .unusableInput("x")) == "unusable-input")
-        #expect(JSONEnvelope.code(of: .systemCall("x", SystemError(5))) == "io")
-        #expect(JSONEnvelope.code(of: .folderLocked("x")) == "locked")
     }
 
     // MARK: Ctrl-C

@@ -4,7 +4,7 @@ import Testing
 @testable import ODRPackBuildFormat
 
 /// Slow (about a minute): a pack over 4 GiB needs zip64. The file is sparse, so the test writes no input gigabytes.
-@Suite struct LargeFileTests {
+@Suite(.tags(.slow)) struct LargeFileTests {
     @Test func aFileOverFourGiBMakesAValidZip64Pack() throws {
         let project = try TemporaryProject()
         let size: Int64 = (1 << 32) + 1_048_577

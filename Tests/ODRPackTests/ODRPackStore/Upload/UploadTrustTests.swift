@@ -8,7 +8,7 @@ import Testing
 @Suite(
     .enabled(
         if: AppStoreConnectStandIn.available,
-        "python3 with cryptography (make test installs it) and Tests/AppStoreConnect/api"))
+        "python3 with cryptography (make test installs it) and Tests/AppStoreConnect/api"), .tags(.memory))
 struct UploadTrustTests {
     /// The API requests a redirect is injected on, one per method `upload` sends.
     static let apiRequests = [

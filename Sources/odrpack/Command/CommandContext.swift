@@ -1,0 +1,64 @@
+import ArgumentParser
+import ODRPackBuild
+import ODRPackCore
+import ODRPackReport
+
+/// What a command talks through, built once by `ODRPackCommand.run()` from its `SharedOptions`: the console
+/// (`--quiet`, `--color`), whether it prints the `--json` document, the warnings gate's exit, `--github`'s annotations
+/// and summary, and the progress bar. Each of these means the same on every command because only this type does it.
+struct CommandContext {
+    /// How the command prints: stdout, stderr, the `--json` document (`Console.printJSON` wraps the envelope).
+    let console: Console
+    /// `--json`: the document on stdout instead of the text.
+    let json: Bool
+    private let gate: WarningsGate?
+    private let gitHub: GitHubOptions?
+    private let progress: ProgressOptions?
+
+    init(_ options: SharedOptions) {
+        console = options.output.console
+        json = options.json
+        gate = options.gate
+        gitHub = options.gitHub
+        progress = options.progress
+    }
+
+    /// `--warnings-as-errors` or `ODRPACK_WARNINGS_AS_ERRORS=1`, on a command with the gate: the library then writes
+    /// nothing for a warning, as for an error.
+    var warningsAsErrors: Bool { gate?.isOn ?? false }
+
+    /// Whether the warnings alone fail the run under the gate (it then says so as an error).
+    func warningsFail(_ diagnostics: [Diagnostic]) throws -> Bool {
+        try gate?.failsOnWarnings(diagnostics, console: console, json: json) ?? false
+    }
+
+    /// Ends the run with exit 1 for an error, or for a warning under the gate; returns when the run passed.
+    func exitOnFailure(_ diagnostics: [Diagnostic]) throws {
+        let code =
+            try gate?.exitCode(for: diagnostics, console: console, json: json)
+            ?? (diagnostics.hasErrors ? ExitCode(1) : .success)
+        if code != .success { throw code }
+    }
+
+    /// `--github`: whether annotations go to stdout.
+    var annotatesGitHub: Bool { gitHub?.github ?? false }
+
+    /// `--github`: every problem as an annotation on stdout, then the step summary; nothing without the flag.
+    func emitGitHub(_ diagnostics: [Diagnostic], summary: @autoclosure () -> String) throws {
+        try gitHub?.emit(diagnostics, summary: summary())
+    }
+
+    /// The bar of the command's long work, or nothing, as `--progress`, the terminal and `--quiet` decide.
+    func progressBar(unit: String = "packs") -> ProgressBar {
+        progress?.bar(console, unit: unit) ?? ProgressBar(style: .none, unit: unit)
+    }
+
+    /// Build's own progress, which draws the same bar.
+    func buildProgress() -> BuildProgress { BuildProgress(bar: progressBar()) }
+
+    /// The note a command prints when a build holds `folder`'s lock and it waits for it (verify, thin, ipa, upload).
+    func waitingNote(for folder: String) -> @Sendable () -> Void {
+        let console = console
+        return { try? console.printNote("odrpack: a build is using '\(folder)': waiting for it to finish\n") }
+    }
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import ODRPackPlatform
+import ODRPackReport
+
+/// A subcommand of odrpack, as SwiftPM's commands are `SwiftCommand`s: the command declares its options, its help
+/// examples and what Ctrl-C leaves, and writes only `run(_:)`; the default `run()` builds the `CommandContext` (the
+/// console, `--json`, the warnings gate, `--github`, the progress bar) and installs the interrupt message first, so a
+/// new command wires none of that itself and no two commands wire it differently.
+protocol ODRPackCommand: ParsableCommand {
+    /// The examples at the end of the command's `--help`, also the EXAMPLES of odrpack(1) (docs/odrpack.1).
+    static var examples: [CommandHelp.Example] { get }
+
+    /// The command's own option groups that every command shares the meaning of, for its context.
+    var shared: SharedOptions { get }
+
+    /// What Ctrl-C leaves as it was (exit 130), after `odrpack: error: interrupted: `; by default nothing changed.
+    var interruptedOutcome: String { get }
+
+    /// The command's work, talking through `context`.
+    func run(_ context: CommandContext) throws
+}
+
+extension ODRPackCommand {
+    var interruptedOutcome: String { "nothing was changed" }
+
+    /// Ctrl-C's message from here on, then the command with its context.
+    func run() throws {
+        Interrupt.install(message: TerminalText.escaped(CommandHelp.interrupted(self), keepingLineBreaks: true))
+        try run(CommandContext(shared))
+    }
+}

@@ -1,0 +1,64 @@
+import ODRPackReport
+import Testing
+
+@testable import ODRPackPlatform
+
+/// The `--json` error document's `error.code` is a wire contract (docs/commands.md#json): every kind of failure's code
+/// is pinned here by literal, so a renamed case or a changed string fails a test instead of silently changing what
+/// scripts read.
+@Suite struct ErrorCodeTests {
+    /// One error of each kind, with the code scripts read for it. The switch is exhaustive: a kind added later does
+    /// not compile here until its code is pinned.
+    static func pinnedCode(_ error: ODRPackError) -> String {
+        switch error {
+        case .systemCall: return "io"
+        case .pathCall: return "io"
+        case .fileOperation: return "io"
+        case .fileChanged: return "file-changed"
+        case .folderLocked: return "locked"
+        case .commandFailed: return "command-failed"
+        case .libraryFailed: return "library-failed"
+        case .unusableInput: return "unusable-input"
+        case .unbuildable: return "unbuildable"
+        case .usage: return "usage"
+        }
+    }
+
+    static let everyKind: [ODRPackError] = [
+        .systemCall("cannot write 'a.zip'", SystemError(28)), .pathCall("cannot write", path: "a.zip", SystemError(28)),
+        .fileOperation("x"), .fileChanged("x"), .folderLocked("x"), .commandFailed("x"), .libraryFailed("x"),
+        .unusableInput("x"), .unbuildable("x"), .usage("x"),
+    ]
+
+    @Test func everyKindHasItsPinnedCode() {
+        for error in Self.everyKind { #expect(error.jsonCode == Self.pinnedCode(error), "\(error)") }
+    }
+
+    /// The codes docs/commands.md#json lists for ODRPackError (`internal` is for any other error): these eight, no other.
+    @Test func theCodesAreTheDocumentedOnes() {
+        #expect(
+            Set(Self.everyKind.map(\.jsonCode))
+                == [
+                    "io", "file-changed", "locked", "command-failed", "library-failed", "unusable-input", "unbuildable",
+                    "usage",
+                ])
+    }
+
+    /// A path held apart prints as the same path written into the message does, byte for byte, and keeps its errno.
+    @Test func aPathHeldApartPrintsAsBefore() {
+        let apart = ODRPackError.system("cannot open", path: "Levels/a b.png", 2)
+        let written = ODRPackError.system("cannot open 'Levels/a b.png'", 2)
+        #expect(apart.description == written.description)
+        #expect(apart.path == "Levels/a b.png" && written.path == nil)
+        #expect(apart.systemError == SystemError(2) && written.systemError == SystemError(2))
+        #expect(ODRPackError.usage("x").systemError == nil)
+    }
+
+    /// The front end's error document carries the code and the message as the error prints it.
+    @Test func theErrorDocumentCarriesTheCode() {
+        let error = ODRPackError.folderLocked("'out' is locked")
+        #expect(
+            JSONEnvelope.error(code: error.jsonCode, message: error.description).serialized()
+                == JSONEnvelope.error(code: "locked", message: "'out' is locked").serialized())
+    }
+}
