@@ -19,7 +19,8 @@ import Testing
         let file = try SourceFile(path: project.path("level.json"), name: "level.json", expected: nil, size: Int64(size))
         defer { file.close() }
         let buffer = ReadBuffer(size: 1 << 20)
-        #expect(Array(try file.readWhole(into: buffer.bytes)) == bytes)
+        // The buffer object owns the memory: it must outlive the read into its bytes.
+        try withExtendedLifetime(buffer) { #expect(Array(try file.readWhole(into: buffer.bytes)) == bytes) }
         try file.checkUnchanged()
     }
 
@@ -32,7 +33,7 @@ import Testing
         defer { file.close() }
         let buffer = ReadBuffer(size: 4096)
         var chunks: [[UInt8]] = []
-        try file.stream(into: buffer.bytes) { chunks.append(Array($0)) }
+        try withExtendedLifetime(buffer) { try file.stream(into: buffer.bytes) { chunks.append(Array($0)) } }
         #expect(chunks.map(\.count) == [4096, 4096, 1808])
         #expect(Array(chunks.joined()) == bytes)
     }
@@ -44,7 +45,8 @@ import Testing
         let file = try SourceFile(path: project.path("block.bin"), name: "block.bin", expected: nil, size: 4096)
         defer { file.close() }
         var total = 0
-        try file.stream(into: ReadBuffer(size: 4096).bytes) { total += $0.count }
+        let buffer = ReadBuffer(size: 4096)
+        try withExtendedLifetime(buffer) { try file.stream(into: buffer.bytes) { total += $0.count } }
         #expect(total == 4096)
     }
 
@@ -58,7 +60,10 @@ import Testing
         try handle.seekToEnd()
         try handle.write(contentsOf: Data(" ".utf8))
         try handle.close()
-        #expect { _ = try file.readWhole(into: ReadBuffer(size: 1 << 20).bytes) } throws: { isChanged($0) }
+        let buffer = ReadBuffer(size: 1 << 20)
+        withExtendedLifetime(buffer) {
+            #expect { _ = try file.readWhole(into: buffer.bytes) } throws: { isChanged($0) }
+        }
     }
 
     @Test func aFileThatShrankAfterItWasOpenedIsChanged() throws {
@@ -68,7 +73,10 @@ import Testing
         let file = try SourceFile(path: url.path, name: "level.json", expected: nil, size: 12)
         defer { file.close() }
         #expect(truncate(url.path, 5) == 0)
-        #expect { _ = try file.readWhole(into: ReadBuffer(size: 1 << 20).bytes) } throws: { isChanged($0) }
+        let buffer = ReadBuffer(size: 1 << 20)
+        withExtendedLifetime(buffer) {
+            #expect { _ = try file.readWhole(into: buffer.bytes) } throws: { isChanged($0) }
+        }
     }
 
     @Test func aSizeOtherThanPlannedIsChangedAtOpen() throws {
