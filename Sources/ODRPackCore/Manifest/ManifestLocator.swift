@@ -14,7 +14,8 @@ package struct ManifestLocator {
 
     package init(currentFolder: String = FileManager.default.currentDirectoryPath) {
         // Absolute (a relative folder is relative to the current one), `.` and `..` folded.
-        start = FilePath(FileManager.default.currentDirectoryPath).pushing(FilePath(currentFolder))
+        start =
+            FilePath(FileManager.default.currentDirectoryPath).pushing(FilePath(currentFolder))
             .lexicallyNormalized().string
     }
 

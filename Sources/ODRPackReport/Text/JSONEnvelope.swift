@@ -36,19 +36,6 @@ package enum JSONEnvelope {
         ])
     }
 
-    /// The stable `error.code` of each kind of failure (docs/commands.md#json): `usage` is exit 64, the rest exit 2.
-    /// Read from the case's name, so a kind added later has a code (`failed`) before it has its own.
-    package static func code(of error: ODRPackError) -> String {
-        let kind = Mirror(reflecting: error).children.first?.label ?? ""
-        return codes[kind] ?? "failed"
-    }
-
-    static let codes = [
-        "systemCall": "io", "fileOperation": "io", "fileChanged": "file-changed", "folderLocked": "locked",
-        "commandFailed": "command-failed", "libraryFailed": "library-failed", "unusableInput": "unusable-input",
-        "unbuildable": "unbuildable", "usage": "usage",
-    ]
-
     /// The code of a failure that is no `ODRPackError` (an error odrpack did not expect): exit 2.
     package static let internalCode = "internal"
 }

@@ -16,11 +16,13 @@ import Testing
         let project = try TemporaryProject()
         let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
         try Data(bytes).write(to: URL(fileURLWithPath: project.path("level.json")))
-        let file = try SourceFile(path: project.path("level.json"), name: "level.json", expected: nil, size: Int64(size))
+        let file = try SourceFile(
+            path: FilePath(project.path("level.json")), name: "level.json", expected: nil, size: Int64(size))
         defer { file.close() }
         let buffer = ReadBuffer(size: 1 << 20)
-        // The buffer object owns the memory: it must outlive the read into its bytes.
-        try withExtendedLifetime(buffer) { #expect(Array(try file.readWhole(into: buffer.bytes)) == bytes) }
+        // The buffer object owns the memory: it must outlive the reads into its bytes.
+        defer { withExtendedLifetime(buffer) {} }
+        #expect(Array(try file.readWhole(into: buffer.bytes)) == bytes)
         try file.checkUnchanged()
     }
 
@@ -29,11 +31,13 @@ import Testing
         let project = try TemporaryProject()
         let bytes = (0..<10_000).map { UInt8(truncatingIfNeeded: $0) }
         try Data(bytes).write(to: URL(fileURLWithPath: project.path("media.bin")))
-        let file = try SourceFile(path: project.path("media.bin"), name: "media.bin", expected: nil, size: 10_000)
+        let file = try SourceFile(
+            path: FilePath(project.path("media.bin")), name: "media.bin", expected: nil, size: 10_000)
         defer { file.close() }
         let buffer = ReadBuffer(size: 4096)
         var chunks: [[UInt8]] = []
-        try withExtendedLifetime(buffer) { try file.stream(into: buffer.bytes) { chunks.append(Array($0)) } }
+        defer { withExtendedLifetime(buffer) {} }
+        try file.stream(into: buffer.bytes) { chunks.append(Array($0)) }
         #expect(chunks.map(\.count) == [4096, 4096, 1808])
         #expect(Array(chunks.joined()) == bytes)
     }
@@ -42,11 +46,13 @@ import Testing
     @Test func aFileOfExactlyTheBuffersSizeEndsThere() throws {
         let project = try TemporaryProject()
         try Data(repeating: 9, count: 4096).write(to: URL(fileURLWithPath: project.path("block.bin")))
-        let file = try SourceFile(path: project.path("block.bin"), name: "block.bin", expected: nil, size: 4096)
+        let file = try SourceFile(
+            path: FilePath(project.path("block.bin")), name: "block.bin", expected: nil, size: 4096)
         defer { file.close() }
         var total = 0
         let buffer = ReadBuffer(size: 4096)
-        try withExtendedLifetime(buffer) { try file.stream(into: buffer.bytes) { total += $0.count } }
+        defer { withExtendedLifetime(buffer) {} }
+        try file.stream(into: buffer.bytes) { total += $0.count }
         #expect(total == 4096)
     }
 
@@ -54,36 +60,33 @@ import Testing
         let project = try TemporaryProject()
         let url = URL(fileURLWithPath: project.path("level.json"))
         try Data("{\"level\": 1}".utf8).write(to: url)
-        let file = try SourceFile(path: url.path, name: "level.json", expected: nil, size: 12)
+        let file = try SourceFile(path: FilePath(url.path), name: "level.json", expected: nil, size: 12)
         defer { file.close() }
         let handle = try FileHandle(forWritingTo: url)
         try handle.seekToEnd()
         try handle.write(contentsOf: Data(" ".utf8))
         try handle.close()
         let buffer = ReadBuffer(size: 1 << 20)
-        withExtendedLifetime(buffer) {
-            #expect { _ = try file.readWhole(into: buffer.bytes) } throws: { isChanged($0) }
-        }
+        defer { withExtendedLifetime(buffer) {} }
+        #expect { _ = try file.readWhole(into: buffer.bytes) } throws: { isChanged($0) }
     }
 
     @Test func aFileThatShrankAfterItWasOpenedIsChanged() throws {
         let project = try TemporaryProject()
         let url = URL(fileURLWithPath: project.path("level.json"))
         try Data("{\"level\": 1}".utf8).write(to: url)
-        let file = try SourceFile(path: url.path, name: "level.json", expected: nil, size: 12)
+        let file = try SourceFile(path: FilePath(url.path), name: "level.json", expected: nil, size: 12)
         defer { file.close() }
         #expect(truncate(url.path, 5) == 0)
         let buffer = ReadBuffer(size: 1 << 20)
-        withExtendedLifetime(buffer) {
-            #expect { _ = try file.readWhole(into: buffer.bytes) } throws: { isChanged($0) }
-        }
+        defer { withExtendedLifetime(buffer) {} }
+        #expect { _ = try file.readWhole(into: buffer.bytes) } throws: { isChanged($0) }
     }
 
     @Test func aSizeOtherThanPlannedIsChangedAtOpen() throws {
         let project = try TemporaryProject()
         try Data("12345".utf8).write(to: URL(fileURLWithPath: project.path("a.txt")))
-        #expect { _ = try SourceFile(path: project.path("a.txt"), name: "a.txt", expected: nil, size: 4) } throws: {
-            isChanged($0)
-        }
+        let path = FilePath(project.path("a.txt"))
+        #expect { _ = try SourceFile(path: path, name: "a.txt", expected: nil, size: 4) } throws: { isChanged($0) }
     }
 }
