@@ -1,4 +1,5 @@
 // ODRPackStore: the last step to the store (docs/store.md).
 // - IPA/: `odrpack ipa`, an On-Demand Resources app's App Store package, thinned as `thin` thins and zipped with the
-//   packs beside the app (SPEC 13.1).
-// - Upload/: `odrpack upload`, Apple-hosted Background Assets packs sent through the App Store Connect API (SPEC 13.2).
+//   packs beside the app (docs/store.md#ipa).
+// - Upload/: `odrpack upload`, Apple-hosted Background Assets packs sent through the App Store Connect API
+//   (docs/store.md#upload).

@@ -12,7 +12,7 @@ package struct DiffReportModel: Sendable {
     private let lists: BuildDiff?
 
     /// - Parameter fileLists: false leaves the packs' file lists and the moves out of `document` (a mark stands for
-    ///   each), for `htmlDocument`, which writes them a path at a time (SPEC 7, Bounded).
+    ///   each), for `htmlDocument`, which writes them a path at a time (docs/build-output.md#bounded).
     package init(
         diff: BuildDiff, old: BuildManifest, new: BuildManifest, oldName: String, newName: String,
         fileLists: Bool = true

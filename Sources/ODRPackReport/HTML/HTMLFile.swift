@@ -8,7 +8,8 @@ package enum HTMLFile {
         try target.write(html)
     }
 
-    /// A page written as it is made, a chunk at a time (docs/build-output.md#bounded), renamed into place once complete.
+    /// A page written as it is made, a chunk at a time (docs/build-output.md#bounded), renamed into place once
+    /// complete.
     package static func write(_ page: StreamedDocument, to target: OutputTarget) throws {
         try target.write(page)
     }

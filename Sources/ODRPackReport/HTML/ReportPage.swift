@@ -10,8 +10,8 @@ enum ReportPage {
         return head + scriptSafe(data.serialized()) + tail
     }
 
-    /// `html(title:data:)` written as it is made (SPEC 7, Bounded): the page around the data, and the data's JSON
-    /// as `write` writes it (`serialized()`'s bytes), made script-safe a chunk at a time.
+    /// `html(title:data:)` written as it is made (docs/build-output.md#bounded): the page around the data, and the
+    /// data's JSON as `write` writes it (`serialized()`'s bytes), made script-safe a chunk at a time.
     static func document(title: String, data write: @escaping @Sendable (inout DocumentSink) throws -> Void)
         -> StreamedDocument
     {

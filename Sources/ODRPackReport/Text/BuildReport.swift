@@ -46,8 +46,9 @@ package enum BuildReport {
         }
     }
 
-    /// The `build --json` document written as it is made (SPEC 7, Bounded): `json(_:)`'s bytes, the manifest's members
-    /// streamed from its writer (a build) or from the file the last build wrote (nothing changed), never held whole.
+    /// The `build --json` document written as it is made (docs/build-output.md#bounded): `json(_:)`'s bytes, the
+    /// manifest's members streamed from its writer (a build) or from the file the last build wrote (nothing changed),
+    /// never held whole.
     package static func writeJSON(_ outcome: BuildOutcome, to stream: inout JSONObjectStream) throws {
         switch outcome {
         case .upToDate(let replay, let manifest):

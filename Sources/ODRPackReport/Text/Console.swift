@@ -142,9 +142,10 @@ package struct Console: Sendable {
         Self.printedJSON.withLock { $0 = true }
     }
 
-    /// A document written by `write` member by member and printed a chunk at a time as it is made (SPEC 7, Bounded):
-    /// for the documents that list every file (`plan`, `build`, `thin`, `diff`), which would otherwise be held whole.
-    /// `write` writes `schemaVersion` first and `diagnostics`, as `JSONEnvelope.wrap` would add them.
+    /// A document written by `write` member by member and printed a chunk at a time as it is made
+    /// (docs/build-output.md#bounded): for the documents that list every file (`plan`, `build`, `thin`, `diff`), which
+    /// would otherwise be held whole. `write` writes `schemaVersion` first and `diagnostics`, as `JSONEnvelope.wrap`
+    /// would add them.
     package func printJSON(streaming write: (inout JSONObjectStream) throws -> Void) throws {
         var stream = JSONObjectStream { chunk in
             Self.printedJSON.withLock { $0 = true }

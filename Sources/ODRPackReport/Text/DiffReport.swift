@@ -87,9 +87,9 @@ package enum DiffReport {
         return .object(members)
     }
 
-    /// The `diff --json` document written as it is made (SPEC 7, Bounded): `json(_:)`'s bytes in its envelope, each
-    /// pack's file lists and the moves written a path at a time, so a diff of a million changed files makes no
-    /// `JSONValue` (nor String) a file, nor the document's text.
+    /// The `diff --json` document written as it is made (docs/build-output.md#bounded): `json(_:)`'s bytes in its
+    /// envelope, each pack's file lists and the moves written a path at a time, so a diff of a million changed files
+    /// makes no `JSONValue` (nor String) a file, nor the document's text.
     package static func writeJSON(_ diff: BuildDiff, to stream: inout JSONObjectStream) throws {
         guard case .object(let members) = json(diff.withoutFileLists) else { return }
         try stream.member("schemaVersion", .int(JSONEnvelope.schemaVersion))

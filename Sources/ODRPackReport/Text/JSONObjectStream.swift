@@ -2,7 +2,7 @@ import ODRPackCore
 import ODRPackFormats
 import ODRPackPlatform
 
-/// A `--json` document written as it is made, a chunk at a time (SPEC 7, Bounded): the same bytes as
+/// A `--json` document written as it is made, a chunk at a time (docs/build-output.md#bounded): the same bytes as
 /// `JSONValue.object(members).serializedBytes()`, without the document's whole text, or a `JSONValue` for each of a
 /// million files, ever in memory. Members are written in order; a large value is written straight into the sink, or
 /// spliced from another object document (the build manifest's members).

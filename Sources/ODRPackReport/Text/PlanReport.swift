@@ -13,8 +13,9 @@ package enum PlanReport {
         return .object(document)
     }
 
-    /// `plan --json` written as it is made (SPEC 7, Bounded): `json(_:)`'s bytes (with `untaggedFiles` last when
-    /// given), the manifest's members a pack at a time, so no file of the plan has a second copy or a `JSONValue`.
+    /// `plan --json` written as it is made (docs/build-output.md#bounded): `json(_:)`'s bytes (with `untaggedFiles`
+    /// last when given), the manifest's members a pack at a time, so no file of the plan has a second copy or a
+    /// `JSONValue`.
     package static func writeJSON(
         _ result: PlanResult, untaggedFiles: [String]? = nil, to stream: inout JSONObjectStream
     ) throws {

@@ -14,8 +14,9 @@ package enum ThinReport {
         ])
     }
 
-    /// The `thin --json` document written as it is made (SPEC 7, Bounded): `json(_:)`'s bytes, the removed paths read
-    /// from the manifest and written a path at a time, so neither they nor the document's text are ever held whole.
+    /// The `thin --json` document written as it is made (docs/build-output.md#bounded): `json(_:)`'s bytes, the removed
+    /// paths read from the manifest and written a path at a time, so neither they nor the document's text are ever held
+    /// whole.
     package static func writeJSON(_ result: AppThinner.Result, to stream: inout JSONObjectStream) throws {
         try stream.member("schemaVersion", .int(JSONEnvelope.schemaVersion))
         try stream.member("removed", strings: result.removed)
