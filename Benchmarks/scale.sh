@@ -77,6 +77,13 @@ measure() {
 }
 
 
+# warm: every timed clean run starts alike, whatever ran before it: nothing waiting to be written, and the tree read
+# once (into the page cache, as far as memory holds it). The copy is `cp -r` + `sync` of the same resources.
+warm() {
+    sync
+    tar -cf - -C "$TREE" Resources | cat > /dev/null
+}
+
 ran=()
 for files in $SIZES; do
     TREE=$BENCH/tree-$files
@@ -96,23 +103,19 @@ for files in $SIZES; do
     MANIFEST=$TREE/odrpack.yml
     COPY=$BENCH/copy-$files
     REFERENCE_OUT=$BENCH/reference-out-$files
-    # Every timed run starts with the tree in the page cache (read once here) and nothing waiting to be written.
-    tar -cf - -C "$TREE" Resources | cat > /dev/null
     for ((run = 0; run < CLEAN_RUNS; run++)); do
         rm -rf "$OUT" "$ODRPACK_CACHE_DIR" "$COPY" "$REFERENCE_OUT"
-        sync
+        warm
         measure build-clean 1 "$ODRPACK" build "$MANIFEST" -o "$OUT" --progress never
-        sync
-        # The disk's speed for the same files and bytes: the tree's resources copied, then written out.
+        warm
         # shellcheck disable=SC2016 # the inner shell expands $1 and $2
         measure copy 1 bash -c 'cp -r "$1" "$2" && sync' copy "$TREE/Resources" "$COPY"
         rm -rf "$COPY"
-        sync
         if [ "$REFERENCE" != none ]; then
+            warm
             measure reference-build-clean 1 env ODRPACK_CACHE_DIR="$BENCH/reference-cache-$files" \
                 "$REFERENCE" build "$MANIFEST" -o "$REFERENCE_OUT" --progress never
             rm -rf "$BENCH/reference-cache-$files"
-            sync
         fi
     done
     if [ "$REFERENCE" != none ]; then
