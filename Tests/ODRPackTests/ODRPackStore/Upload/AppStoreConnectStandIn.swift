@@ -120,6 +120,19 @@ final class AppStoreConnectStandIn {
         try Data(contentsOf: folder.appendingPathComponent("state/received/" + uploadFile))
     }
 
+    /// Waits until the log stops growing (200 ms without a new line, at most 5 s): the stand-in logs a request once it
+    /// has answered it, so a client that stops at its last answer can be quicker than that answer's line.
+    func settle() {
+        let deadline = Date().addingTimeInterval(5)
+        var count = log.count
+        while Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.2)
+            let now = log.count
+            if now == count { return }
+            count = now
+        }
+    }
+
     /// Waits (at most 30 s) until the log holds a line `matching`.
     func waitFor(_ matching: ([String: Any]) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(30)
@@ -161,6 +174,7 @@ struct UploadFixture {
     {
         var env = standIn?.environment(app: app) ?? [:]
         for (key, value) in environment { env[key] = value }
+        defer { standIn?.settle() }
         return try CommandRunner.run(["upload"] + arguments, in: root, environment: env)
     }
 

@@ -27,6 +27,8 @@ extension UploadFixture {
         options.jobs = jobs
         options.waitSeconds = wait
         options.clock = clock
+        // What the stand-in saw is read after the run: its last lines are written just after its last answers.
+        defer { standIn.settle() }
         do {
             let outcome = try BackgroundAssetsUpload.run(options)
             let stdout = outcome.packs.map(UploadReport.line).joined() + UploadReport.summary(outcome)
