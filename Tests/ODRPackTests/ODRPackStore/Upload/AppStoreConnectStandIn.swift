@@ -105,7 +105,17 @@ final class AppStoreConnectStandIn {
         }
     }
 
-    var requests: [[String: Any]] { log.filter { $0["method"] != nil && $0["trap"] == nil } }
+    /// Requests in the order they arrived. The log is in the order they were answered, and two requests answered on
+    /// two threads can swap there (a redirected part's answer logged after its retry's).
+    var requests: [[String: Any]] {
+        log.enumerated()
+            .filter { $0.element["method"] != nil && $0.element["trap"] == nil }
+            .sorted {
+                let (a, b) = ($0.element["time"] as? Double ?? 0, $1.element["time"] as? Double ?? 0)
+                return a != b ? a < b : $0.offset < $1.offset
+            }
+            .map(\.element)
+    }
     /// What reached the trap, the other origin every injected redirect points at (`method`, `path`, `authorization`,
     /// `bytes`): a client that follows a redirect shows up here.
     var trapped: [[String: Any]] { log.filter { $0["trap"] as? Bool == true } }
