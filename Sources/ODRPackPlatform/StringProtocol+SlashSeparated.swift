@@ -26,13 +26,12 @@ extension StringProtocol {
     }
 }
 
-extension StringProtocol where UTF8View.SubSequence == Substring.UTF8View {
+extension StringProtocol where UTF8View.SubSequence == Substring.UTF8View, UTF8View: BidirectionalCollection {
     /// What comes before and after the last "/" byte, nil without one: found by bytes for the reason
     /// `slashSeparated` gives (`lastIndex(of: "/")` looks for a Character, and misses a "/" before a combining mark).
+    @inlinable
     package func splitAtLastSlash() -> (folder: Substring, name: Substring)? {
-        var found: Index?
-        for index in utf8.indices where utf8[index] == UInt8(ascii: "/") { found = index }
-        guard let slash = found else { return nil }
+        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
         return (Substring(utf8[..<slash]), Substring(utf8[utf8.index(after: slash)...]))
     }
 }

@@ -71,9 +71,7 @@ package struct BuildVerifier {
         let files = pack.files
         let total = files.indices.lazy.map(files.size(at:)).saturatingSum
         if total != pack.size { add("the manifest gives the pack size \(pack.size); its files add up to \(total)") }
-        if let recorded = pack.contentHash, files.indices.allSatisfy(files.hasSHA256(at:)) {
-            let computed = PackArchiveFacts.contentHash(
-                files.indices.lazy.map { (files.path(at: $0), files.size(at: $0), files.sha256(at: $0)!) })
+        if let recorded = pack.contentHash, let computed = files.contentHash() {
             if computed != recorded {
                 add("the manifest's contentHash is not the hash of its files' paths, sizes and sha256s")
             }

@@ -118,6 +118,8 @@ extension BuildManifest {
             }
         }
 
+        private static let hexDigits = Array("0123456789abcdef".utf8)
+
         @inline(__always)
         private func end(of index: Int) -> Int { wideEnds.isEmpty ? Int(ends[index]) : wideEnds[index] }
 
@@ -175,7 +177,7 @@ extension BuildManifest {
             guard hasSHA256(at: index) else { return nil }
             return hashes.withUnsafeBufferPointer { bytes in
                 String(unsafeUninitializedCapacity: 64) { text in
-                    let digits = Array("0123456789abcdef".utf8)
+                    let digits = Self.hexDigits
                     for offset in 0..<32 {
                         let byte = bytes[index * 32 + offset]
                         text[offset * 2] = digits[Int(byte >> 4)]
@@ -184,6 +186,23 @@ extension BuildManifest {
                     return 64
                 }
             }
+        }
+
+        /// The contentHash of these files (`PackArchiveFacts.contentHash`), nil when one has no hash: written from
+        /// the stored bytes, with no String per file.
+        package func contentHash() -> String? {
+            guard !hashes.isEmpty, unhashed.isEmpty else { return isEmpty ? ContentHasher().finalize() : nil }
+            var hasher = ContentHasher()
+            hashes.withUnsafeBufferPointer { digests in
+                for index in indices {
+                    withPath(at: index) { path in
+                        hasher.add(
+                            path: path, size: sizes[index],
+                            digest: UnsafeBufferPointer(rebasing: digests[index * 32..<index * 32 + 32]))
+                    }
+                }
+            }
+            return hasher.finalize()
         }
 
         /// Whether files `index` of these and `other` of `files` both have hashes and they are the same.

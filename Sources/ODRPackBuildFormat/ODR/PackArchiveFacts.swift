@@ -35,8 +35,8 @@ package struct PackArchiveFacts: Sendable, Equatable {
     }
 
     package static func contentHash(_ records: some Sequence<(path: String, size: Int64, sha256: String)>) -> String {
-        var hasher = SHA256Hasher()
-        for record in records { hasher.update("\(record.path)\0\(record.size)\0\(record.sha256)\n") }
+        var hasher = ContentHasher()
+        for record in records { hasher.add(path: record.path, size: record.size, sha256: record.sha256) }
         return hasher.finalize()
     }
 }

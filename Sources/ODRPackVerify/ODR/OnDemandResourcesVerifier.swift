@@ -204,9 +204,8 @@ struct OnDemandResourcesVerifier {
                     problem("is out of order: it comes after '\(previous)'")
                 }
                 previous = entry.name
-                let trimmed = entry.name.hasSuffix("/") ? String(entry.name.dropLast()) : entry.name
-                if let parts = trimmed.splitAtLastSlash(), !folders.contains(PathKey(String(parts.folder) + "/")) {
-                    problem("comes without an entry for its folder '\(parts.folder)/' before it")
+                if let folder = Self.folderEntry(of: entry.name), !folders.contains(PathKey(String(folder))) {
+                    problem("comes without an entry for its folder '\(folder)' before it")
                 }
                 contentCount += 1
                 if entry.name.hasSuffix("/") {
@@ -222,6 +221,16 @@ struct OnDemandResourcesVerifier {
         if locals.count >= 2, let problem = Self.metadataProblem(metadata, count: contentCount, bytes: contentBytes) {
             check.problem(.verifyArchiveMismatch, problem)
         }
+    }
+
+    /// The name of the folder entry that must precede entry `name` ("a/b/" for "a/b/c" and "a/b/c/"), nil at the top:
+    /// found by bytes, from the end.
+    static func folderEntry(of name: String) -> Substring? {
+        let bytes = name.utf8
+        let slash = UInt8(ascii: "/")
+        let end = bytes.last == slash ? bytes.index(before: bytes.endIndex) : bytes.endIndex
+        guard let last = bytes[..<end].lastIndex(of: slash) else { return nil }
+        return Substring(bytes[...last])
     }
 
     /// The second entry must be the ZipMetadata of the pack's content entries, byte for byte.
