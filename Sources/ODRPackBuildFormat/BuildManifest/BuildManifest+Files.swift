@@ -74,11 +74,8 @@ extension BuildManifest {
         package mutating func append(_ file: File) {
             var path = file.path
             path.withUTF8 { arena.append(contentsOf: $0) }
-            var digest: [UInt8]?
-            if let hex = file.sha256 {
-                digest = Self.digest(hex: hex)
-            }
-            appendRecord(source: file.source, size: file.size, sha256: digest)
+            guard let hex = file.sha256 else { return appendRecord(source: file.source, size: file.size, sha256: nil) }
+            Self.withDigest(hex: hex) { appendRecord(source: file.source, size: file.size, sha256: $0) }
         }
 
         /// Appends a file whose path is `path`'s bytes (UTF-8, checked by the caller) and whose hash is 32 raw bytes.
@@ -86,10 +83,10 @@ extension BuildManifest {
             path: UnsafeBufferPointer<UInt8>, source: String?, size: Int64, sha256: UnsafeRawBufferPointer?
         ) {
             arena.append(contentsOf: path)
-            appendRecord(source: source, size: size, sha256: sha256.map { Array($0) })
+            appendRecord(source: source, size: size, sha256: sha256)
         }
 
-        private mutating func appendRecord(source: String?, size: Int64, sha256: [UInt8]?) {
+        private mutating func appendRecord(source: String?, size: Int64, sha256: UnsafeRawBufferPointer?) {
             let index = sizes.count
             if wideEnds.isEmpty, let end = UInt32(exactly: arena.count) {
                 ends.append(end)
@@ -218,18 +215,24 @@ extension BuildManifest {
         /// The total of the path bytes: what `reserveCapacity(_:pathBytes:)` takes for a copy.
         package var pathBytes: Int { arena.count }
 
-        /// The 32 bytes of a 64-digit lowercase hex SHA-256, nil for anything else.
-        static func digest(hex: String) -> [UInt8]? {
-            var hex = hex
-            return hex.withUTF8 { text -> [UInt8]? in
-                guard text.count == 64 else { return nil }
-                var digest = [UInt8](repeating: 0, count: 32)
-                for index in 0..<32 {
-                    guard let high = nibble(text[index * 2]), let low = nibble(text[index * 2 + 1]) else { return nil }
-                    digest[index] = high << 4 | low
+        /// Calls `body` with the 32 bytes of a 64-digit lowercase hex SHA-256 (nil for anything else), parsed into a
+        /// tuple: once per file of a manifest, so no array each.
+        static func withDigest<T>(hex: String, _ body: (UnsafeRawBufferPointer?) -> T) -> T {
+            var text = hex
+            var digest: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+            let valid = text.withUTF8 { text -> Bool in
+                guard text.count == 64 else { return false }
+                return withUnsafeMutableBytes(of: &digest) { bytes in
+                    for index in 0..<32 {
+                        guard let high = nibble(text[index * 2]), let low = nibble(text[index * 2 + 1]) else {
+                            return false
+                        }
+                        bytes[index] = high << 4 | low
+                    }
+                    return true
                 }
-                return digest
             }
+            return valid ? withUnsafeBytes(of: digest) { body($0) } : body(nil)
         }
 
         /// A lowercase hex digit's value.

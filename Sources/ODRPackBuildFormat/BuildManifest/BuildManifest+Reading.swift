@@ -115,7 +115,7 @@ extension BuildManifest {
         totals = try required(members.totals, "totals")
         tags = try required(members.tags, "tags")
         packs = try required(members.packs, "packs")
-        if format == .backgroundAssets {
+        if format.kind.hasAssetPackIDs {
             backgroundAssets = try required(members.backgroundAssets, "backgroundAssets")
             for pack in packs {
                 _ = try required(pack.assetPackId, "assetPackId")

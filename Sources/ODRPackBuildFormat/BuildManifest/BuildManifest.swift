@@ -108,7 +108,8 @@ extension BuildManifest {
     ) {
         schemaVersion = Self.schemaVersion
         format = plan.format
-        if plan.format == .backgroundAssets {
+        // A format whose packs have asset pack ids carries the settings they are published with.
+        if plan.format.kind.hasAssetPackIDs {
             let settings = plan.backgroundAssets
             backgroundAssets = BackgroundAssets(
                 hosting: settings.hosting, platforms: settings.platforms ?? [],
@@ -130,7 +131,7 @@ extension BuildManifest {
         tags = plan.tags.map { Tag(name: $0.name, category: $0.category, size: $0.size, packs: $0.packs) }
         packs = plan.packs.map { pack in
             let facts = archives?[pack.id]
-            let backgroundAssets = plan.format == .backgroundAssets
+            let backgroundAssets = plan.format.kind.hasAssetPackIDs
             return Pack(
                 id: pack.id,
                 file: backgroundAssets
@@ -139,16 +140,30 @@ extension BuildManifest {
                 tags: pack.tags,
                 category: pack.category, priority: pack.priority, size: pack.size,
                 archiveSize: facts?.archiveSize, archiveSha256: facts?.archiveSha256, contentHash: facts?.contentHash,
-                files: Files(
-                    pack.files.indices.lazy.map { index in
-                        let file = pack.files[index]
-                        return File(
-                            path: file.path, source: file.isPlaced ? file.source : nil, size: file.size,
-                            sha256: facts?.files[index].sha256)
-                    }),
+                files: Self.files(of: pack, digests: facts?.files),
                 assetPackId: backgroundAssets ? pack.assetPackID : nil,
                 downloadPolicy: backgroundAssets ? plan.downloadPolicy(of: pack) : nil,
                 version: backgroundAssets ? versions?[pack.id] : nil)
         }
+    }
+
+    /// A pack's files for its manifest entry: each digest goes in as its 32 bytes (a million files, no hex text
+    /// each way).
+    static func files(of pack: AssetPack, digests: [FileDigest]?) -> Files {
+        var files = Files()
+        files.reserveCapacity(pack.files.count)
+        for index in pack.files.indices {
+            let file = pack.files[index]
+            var path = file.path
+            let source = file.isPlaced ? file.source : nil
+            path.withUTF8 { path in
+                guard let digest = digests?[index] else {
+                    return files.append(path: path, source: source, size: file.size, sha256: nil)
+                }
+                digest.withSHA256Bytes { files.append(path: path, source: source, size: file.size, sha256: $0) }
+            }
+        }
+        files.shrinkToFit()
+        return files
     }
 }

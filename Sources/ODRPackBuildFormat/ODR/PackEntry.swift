@@ -15,22 +15,22 @@ package struct FileDigest: Equatable, Sendable {
     ///   becomes 32 bytes of 0xFF.
     package init(sha256: String, crc32: UInt32) {
         self.crc32 = crc32
-        words = (0, 0, 0, 0, 0, 0, 0, 0)
-        var parsed = [UInt8](repeating: 0, count: 32)
-        var valid = sha256.utf8.count == 64
-        if valid {
-            for (index, character) in sha256.utf8.enumerated() {
-                guard let nibble = Self.nibble(character) else {
-                    valid = false
-                    break
+        words = (.max, .max, .max, .max, .max, .max, .max, .max)
+        var text = sha256
+        // Once per file of a build: parsed from the contiguous UTF-8 into a tuple, with no array and no iterator.
+        text.withUTF8 { hex in
+            guard hex.count == 64 else { return }
+            var bytes: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+            let valid = withUnsafeMutableBytes(of: &bytes) { parsed in
+                for index in 0..<32 {
+                    guard let high = Self.nibble(hex[2 * index]), let low = Self.nibble(hex[2 * index + 1]) else {
+                        return false
+                    }
+                    parsed[index] = high << 4 | low
                 }
-                parsed[index / 2] |= index % 2 == 0 ? nibble << 4 : nibble
+                return true
             }
-        }
-        if valid {
-            parsed.withUnsafeBytes { setBytes($0) }
-        } else {
-            words = (.max, .max, .max, .max, .max, .max, .max, .max)
+            if valid { withUnsafeBytes(of: bytes) { setBytes($0) } }
         }
     }
 

@@ -369,49 +369,44 @@ private struct Parsing {
 
     /// A `path` selector, normalized: not empty, no NUL, inside resources-root.
     mutating func pathSelector(_ node: Node) -> TagManifest.Selector? {
-        guard let value = string(node, key: "path") else { return nil }
-        let at = location(node)
-        if value.isEmpty {
-            error(
-                .manifestInvalidValue,
-                "'path' is empty: name a file or folder under resources-root ('.' for all of it)",
-                at: at)
-        } else if value.utf8.contains(0) {
-            error(
-                .manifestInvalidValue,
-                """
-                path '\(value.debugDescription.dropFirst().dropLast())' holds a NUL character, which no file \
-                name can: remove it
-                """,
-                at: at)
-        } else if let problem = RelativePath.outsideRootProblem(value) {
-            error(.pathOutsideRoot, "path '\(value)' \(problem)", at: at, subject: value)
-        } else {
-            return .path(RelativePath.normalize(value) ?? value)
-        }
-        return nil
+        guard
+            let value = selectorText(
+                node, key: "path", emptyHint: "name a file or folder under resources-root ('.' for all of it)")?.value
+        else { return nil }
+        return .path(RelativePath.normalize(value) ?? value)
     }
 
     /// A `glob` selector as written: not empty, no NUL, inside resources-root, well formed.
     mutating func globSelector(_ node: Node) -> TagManifest.Selector? {
-        guard let value = string(node, key: "glob") else { return nil }
+        guard let text = selectorText(node, key: "glob", emptyHint: "write a pattern such as 'Audio/**/*.caf'")
+        else { return nil }
+        let (value, at) = text
+        if let problem = GlobPattern.syntaxProblem(value) {
+            error(.manifestInvalidValue, "glob '\(value)' is malformed: \(problem)", at: at, subject: value)
+            return nil
+        }
+        return .glob(value)
+    }
+
+    /// The text of a `path` or `glob` (`key`), checked alike: not empty (`emptyHint` says what to write instead), no
+    /// NUL, inside resources-root. Nil, its error raised, when it fails one of those.
+    mutating func selectorText(_ node: Node, key: String, emptyHint: String) -> (value: String, at: SourceLocation?)? {
+        guard let value = string(node, key: key) else { return nil }
         let at = location(node)
         if value.isEmpty {
-            error(.manifestInvalidValue, "'glob' is empty: write a pattern such as 'Audio/**/*.caf'", at: at)
+            error(.manifestInvalidValue, "'\(key)' is empty: \(emptyHint)", at: at)
         } else if value.utf8.contains(0) {
             error(
                 .manifestInvalidValue,
                 """
-                glob '\(value.debugDescription.dropFirst().dropLast())' holds a NUL character, which no file \
+                \(key) '\(value.debugDescription.dropFirst().dropLast())' holds a NUL character, which no file \
                 name can: remove it
                 """,
                 at: at)
         } else if let problem = RelativePath.outsideRootProblem(value) {
-            error(.pathOutsideRoot, "glob '\(value)' \(problem)", at: at, subject: value)
-        } else if let problem = GlobPattern.syntaxProblem(value) {
-            error(.manifestInvalidValue, "glob '\(value)' is malformed: \(problem)", at: at, subject: value)
+            error(.pathOutsideRoot, "\(key) '\(value)' \(problem)", at: at, subject: value)
         } else {
-            return .glob(value)
+            return (value, at)
         }
         return nil
     }

@@ -1,3 +1,4 @@
+import ODRPackBuildFormat
 import ODRPackCore
 import ODRPackFormats
 
@@ -70,7 +71,7 @@ package struct ReportModel: Sendable {
                             ("category", .string(pack.category.rawValue)), ("priority", .optional(pack.priority)),
                             ("files", .int(Int64(pack.files.count))), ("size", .int(pack.size)),
                         ]
-                        if plan.format == .backgroundAssets {
+                        if plan.format.kind.hasAssetPackIDs {
                             fields += [
                                 ("assetPackId", .string(pack.assetPackID)),
                                 ("policy", .string(plan.downloadPolicy(of: pack).name)),

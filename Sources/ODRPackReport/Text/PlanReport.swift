@@ -70,7 +70,7 @@ package enum PlanReport {
                 """
         }
 
-        if plan.format == .backgroundAssets {
+        if plan.format.kind.hasAssetPackIDs {
             out += backgroundAssetsPacks(plan)
         } else {
             out += "\nPacks\n"

@@ -194,7 +194,8 @@ import Testing
     }
 
     /// Each level of links to the level below doubled the paths: 34 levels took 27 s and 65,536 copies of one file.
-    @Test func linksThatDoubleThePathsCostTheFoldersOnDisk() throws {
+    /// The time limit is a hang guard (2^30 paths would never finish); the one resource is the measure.
+    @Test(.timeLimit(.minutes(1))) func linksThatDoubleThePathsCostTheFoldersOnDisk() throws {
         let project = try project("  - {path: ., tags: [a]}\n")
         try project.file("R/d0/f.txt")
         for level in 1...30 {
@@ -202,9 +203,7 @@ import Testing
             try project.symlink("R/d\(level)/x", to: "../d\(level - 1)")
             try project.symlink("R/d\(level)/y", to: "../d\(level - 1)")
         }
-        let start = Date()
         let result = try project.plan()
-        #expect(Date().timeIntervalSince(start) < 10)
         #expect(result.resolution?.resources.count == 1)
         #expect(result.diagnostics.allSatisfy { $0.code == .symlinkDuplicate })
     }
