@@ -47,8 +47,8 @@ package enum FuzzEntryPoints {
 
     /// The zip reader of verify and thin: front to back, then the central directory.
     package static func streamingZip(_ bytes: UnsafeRawBufferPointer) {
-        let path = NSTemporaryDirectory() + "odrpack-fuzz-\(SystemCall.processID).zip"
-        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return }
+        let path = FilePath(NSTemporaryDirectory()).joined("odrpack-fuzz-\(SystemCall.processID).zip")
+        guard FileManager.default.createFile(atPath: path.string, contents: Data(bytes)) else { return }
         defer { _ = SystemCall.removeFile(path) }
         guard let reader = try? StreamingZipReader(path: path) else { return }
         while let entry = try? reader.nextEntry() {

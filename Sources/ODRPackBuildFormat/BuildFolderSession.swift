@@ -37,14 +37,12 @@ package final class BuildFolderSession {
     /// would block the open).
     /// - Parameter onWait: called once when a build holds the folder and this starts waiting for it.
     package static func open(forReading path: String, onWait: () -> Void = {}) throws -> BuildFolderSession {
-        let folder = try BuildManifest.location(of: path).folder
+        let folder = try BuildManifest.location(of: FilePath(path)).folder
         var lock: OutputLock?
-        if SystemCall.status(FilePath(folder).joined(BuildFolder.lockFileName).string, followingLinks: false)?.kind
-            == .regular
-        {
+        if SystemCall.status(folder.joined(BuildFolder.lockFileName), followingLinks: false)?.kind == .regular {
             lock = try OutputLock.shared(folder: folder, fileName: BuildFolder.lockFileName, onWait: onWait)
         }
-        return BuildFolderSession(path: folder, access: .reading, lock: lock)
+        return BuildFolderSession(path: folder.string, access: .reading, lock: lock)
     }
 
     /// A build folder open for writing, the exclusive lock held: only `open(forWriting:)` makes one, so what takes
@@ -73,7 +71,8 @@ package final class BuildFolderSession {
         -> Writer
     {
         do {
-            let lock = try OutputLock(folder: folder, fileName: BuildFolder.lockFileName, wait: wait, onWait: onWait)
+            let lock = try OutputLock(
+                folder: FilePath(folder), fileName: BuildFolder.lockFileName, wait: wait, onWait: onWait)
             return Writer(BuildFolderSession(path: folder, access: .writing, lock: lock))
         } catch ODRPackError.folderLocked {
             throw ODRPackError.folderLocked(
@@ -98,7 +97,7 @@ package final class BuildFolderSession {
     /// - Throws: `ODRPackError.unusableInput` (exit 2).
     package func refuseInterrupted() throws {
         let journal = TemporaryName.previousManifest
-        guard SystemCall.status(folder.joined(journal).string, followingLinks: false) != nil else { return }
+        guard SystemCall.status(folder.joined(journal), followingLinks: false) != nil else { return }
         throw ODRPackError.unusableInput(
             """
             '\(path)' was left by an interrupted build (it holds '\(journal)'): its packs are part old, part \

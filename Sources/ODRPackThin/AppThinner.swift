@@ -65,7 +65,7 @@ package struct AppThinner {
     /// `odrpack-manifest.json`, an app that is no app bundle, and an app and a build folder that are one folder or one
     /// inside the other (thinning would remove the packs themselves). Returns the build folder.
     package static func checkInputs(app: String, build: String) throws -> String {
-        let location = try BuildManifest.location(of: build)
+        let location = try BuildManifest.location(of: FilePath(build))
         guard SystemCall.status(location.file)?.kind == .regular else {
             throw ODRPackError.unusableInput(
                 """
@@ -74,23 +74,24 @@ package struct AppThinner {
                 """
             )
         }
-        guard SystemCall.status(app)?.kind == .directory else {
+        guard let appFolder = FilePath(checking: app), SystemCall.status(appFolder)?.kind == .directory else {
             throw ODRPackError.unusableInput(
                 "'\(app)' is not a folder: pass the built app bundle (MyGame.app)")
         }
         let realApp = try realPath(app)
-        let realBuild = try realPath(location.folder)
+        let realBuild = try realPath(location.folder.string)
         if realApp == realBuild || RelativePath.absolutePath(realApp, isInside: realBuild)
             || RelativePath.absolutePath(realBuild, isInside: realApp)
         {
             throw ODRPackError.unusableInput(
                 """
-                '\(app)' and '\(location.folder)' are \(realApp == realBuild ? "one folder" : "one inside the other"): \
-                thin removes the packs' files from the app, so the app and the build folder must be apart
+                '\(app)' and '\(location.folder.text)' are \
+                \(realApp == realBuild ? "one folder" : "one inside the other"): thin removes the packs' files from \
+                the app, so the app and the build folder must be apart
                 """
             )
         }
-        guard [app + "/Info.plist", app + "/Contents/Info.plist"].contains(where: { SystemCall.status($0) != nil })
+        guard ["Info.plist", "Contents/Info.plist"].contains(where: { SystemCall.status(appFolder.joined($0)) != nil })
         else {
             throw ODRPackError.unusableInput(
                 """
@@ -99,7 +100,7 @@ package struct AppThinner {
                 """
             )
         }
-        return location.folder
+        return location.folder.string
     }
 
     /// The app, the folder the packs' paths are relative to in it, and the app's real path: checked to stay inside it.
@@ -121,7 +122,9 @@ package struct AppThinner {
         // the app's, so no later thin proceeds (or ships them) until a person has put them back. What it had only
         // staged is removed first (not by a dry run, which changes nothing).
         if !options.dryRun { try removeAbandonedStaging(app: app) }
-        if let left = try OutputFolder.names(in: app).sorted().first(where: { $0.hasPrefix(TemporaryName.marker) }) {
+        if let left = try OutputFolder.names(in: FilePath(app)).sorted()
+            .first(where: { $0.hasPrefix(TemporaryName.marker) })
+        {
             throw ODRPackError.unusableInput(
                 """
                 '\(options.appPath)/\(left)' was left by an interrupted thin: it holds app files that thin had moved \
@@ -285,11 +288,11 @@ package struct AppThinner {
     /// Packs whose files are all asset-catalog items say the app compiled them into its `Assets.car`.
     func notInAppWarnings(
         _ manifest: BuildManifest, _ found: PackedFiles, in location: Location,
-        installed: (name: String, source: String)
+        installed: (name: String, source: FilePath)
     ) -> [Diagnostic] {
         guard !found.unmatchedPacks.isEmpty else { return [] }
         let noneMatched = found.toRemove.isEmpty && !found.diagnostics.contains { $0.code == .appFileDiffers }
-        if noneMatched, Self.sameBytes(location.app + "/" + installed.name, installed.source) {
+        if noneMatched, Self.sameBytes(FilePath(location.app).joined(installed.name), installed.source) {
             return []
         }
         func isCatalogItem(_ path: String) -> Bool {
@@ -341,7 +344,7 @@ package struct AppThinner {
     /// changes are made at the end, all or nothing, unless there is an error or this is a dry run.
     package func run() throws -> Result {
         let location = try locate()
-        let (manifest, buildFolder) = try BuildManifest.load(options.buildPath)
+        let (manifest, buildFolder) = try BuildManifest.load(FilePath(options.buildPath))
         let infoPath = try Self.infoPlistPath(of: location.app)
         let (info, _) = try Self.readPlist(infoPath)
         var bundleId: String?
@@ -385,14 +388,15 @@ package struct AppThinner {
     /// aside, is never removed here (`locate` refuses it).
     func removeAbandonedStaging(app: String) throws {
         let setAside = TemporaryName.digest(of: AppTransaction.setAsideName)
+        let app = FilePath(app)
         for name in try TemporaryName.abandoned(in: app, matching: { $0 != setAside })
-        where SystemCall.status(app + "/" + name, followingLinks: false)?.kind == .regular {
-            try OutputFolder.remove(app + "/" + name)
+        where SystemCall.status(app.joined(name), followingLinks: false)?.kind == .regular {
+            try OutputFolder.remove(app.joined(name))
         }
-        let packs = app + "/" + AppleManifests.packsFolder
+        let packs = app.joined(AppleManifests.packsFolder)
         guard SystemCall.status(packs, followingLinks: false)?.kind == .directory else { return }
         for name in try TemporaryName.abandoned(in: packs, matching: { _ in true }) {
-            try OutputFolder.remove(packs + "/" + name)
+            try OutputFolder.remove(packs.joined(name))
         }
     }
 
@@ -459,7 +463,7 @@ package struct AppThinner {
             return .differs(
                 "is \(status.stamp.size) bytes, not \(file.size) as in pack '\(pack)'", size: status.stamp.size)
         }
-        let (_, sha256) = try SourceFile.sha256(of: path, size: file.size, buffer: buffer)
+        let (_, sha256) = try SourceFile.sha256(of: FilePath(path), name: path, size: file.size, buffer: buffer)
         guard let expected = file.sha256 else {
             throw ODRPackError.unusableInput(
                 "the build manifest has no sha256 for '\(file.path)': rebuild it with odrpack build")
@@ -470,7 +474,7 @@ package struct AppThinner {
 
     /// Whether `path` and `other` (links followed) are files of the same bytes: compared by size, then by SHA-256 a
     /// buffer at a time, so that a document of tens of MB is never held. False when either cannot be read.
-    static func sameBytes(_ path: String, _ other: String) -> Bool {
+    static func sameBytes(_ path: FilePath, _ other: FilePath) -> Bool {
         guard let left = SystemCall.status(path), let right = SystemCall.status(other), left.kind == .regular,
             right.kind == .regular, left.stamp.size == right.stamp.size
         else { return false }
@@ -501,6 +505,6 @@ package struct AppThinner {
     }
 
     private func isFolder(_ path: String) -> Bool {
-        SystemCall.status(path)?.kind == .directory
+        FilePath(checking: path).flatMap { SystemCall.status($0) }?.kind == .directory
     }
 }

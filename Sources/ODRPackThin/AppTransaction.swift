@@ -8,25 +8,26 @@ import ODRPackPlatform
 /// the set-aside folder removed, with the folders the removals emptied.
 struct AppTransaction {
     /// The app's root: the set-aside folder lives there, on the app's own file system, so every move is a rename.
-    let app: String
-    /// The packed files to take out of the app, first: each at `filesBase + "/" + its path`. Indices, not paths: a
+    let app: FilePath
+    /// The packed files to take out of the app, first: each at `filesBase` joined with its path. Indices, not paths: a
     /// path is made when its file moves, and the folders they leave are found from them then.
     var files = RemovedFiles()
-    /// The folder the packs' paths are relative to (the app, or its `--resources-path` folder).
+    /// The folder the packs' paths are relative to (the app, or its `--resources-path` folder), as text: each file's
+    /// path is joined to it as text and made a `FilePath` only at the call that moves it (docs/architecture.md#paths).
     var filesBase = ""
     /// Other files (or whole folders) to take out of the app, absolute, after `files`.
-    var removals: [String] = []
+    var removals: [FilePath] = []
     /// New contents for files, absolute paths; each replaces whatever is there (a link too, never its target).
-    var writes: [(path: String, data: Data)] = []
+    var writes: [(path: FilePath, data: Data)] = []
     /// Files copied in from the build folder (`source`), a buffer at a time; each replaces whatever is at `path`.
-    var copies: [(path: String, source: String)] = []
+    var copies: [(path: FilePath, source: FilePath)] = []
     /// Folders already staged under a temporary name (`from`) to move to `to`, replacing what is there.
-    var installs: [(from: String, to: String)] = []
+    var installs: [(from: FilePath, to: FilePath)] = []
     /// Folders that may be empty once the removals are done, removed then if so (never the app itself), beside those
     /// holding `files`.
-    var emptiedFolders: [String] = []
+    var emptiedFolders: [FilePath] = []
     /// Folders this change created to stage into (removed again if it fails, or if left empty).
-    var createdFolders: [String] = []
+    var createdFolders: [FilePath] = []
 
     /// The final name whose temporary is the set-aside folder (`TemporaryName.beside`).
     static let setAsideName = ".odrpack-thin-set-aside"
@@ -34,13 +35,13 @@ struct AppTransaction {
     /// Makes the changes, or none of them.
     /// - Throws: `ODRPackError` after the app was put back as it was.
     func commit() throws {
-        var staged: [(temporary: String, final: String)] = []
-        let aside = app + "/" + TemporaryName.beside(Self.setAsideName)
+        var staged: [(temporary: FilePath, final: FilePath)] = []
+        let aside = app.joined(TemporaryName.beside(Self.setAsideName))
         var madeAside = false
         // What was moved, as counts: `displaced` 0..<movedAside went to `aside/index`, `staged` 0..<placed were
         // renamed to their final names (no list of a path per file).
         var (movedAside, placed) = (0, 0)
-        var replaced: [String] = []
+        var replaced: [FilePath] = []
         do {
             try stageFiles(into: &staged)
             staged += installs.map { ($0.from, $0.to) }
@@ -52,14 +53,14 @@ struct AppTransaction {
             }
             for index in 0..<count {
                 let path = displaced(index, replaced: replaced)
-                if let failure = SystemCall.rename(path, to: aside + "/\(index)") {
-                    throw ODRPackError.systemCall("cannot remove '\(path)' from the app", failure)
+                if let failure = SystemCall.rename(path, to: aside.joined("\(index)")) {
+                    throw ODRPackError.systemCall("cannot remove '\(path.text)' from the app", failure)
                 }
                 movedAside += 1
             }
             for (temporary, final) in staged {
                 if let failure = SystemCall.rename(temporary, to: final) {
-                    throw ODRPackError.systemCall("cannot write '\(final)'", failure)
+                    throw ODRPackError.systemCall("cannot write '\(final.text)'", failure)
                 }
                 placed += 1
             }
@@ -70,15 +71,15 @@ struct AppTransaction {
             guard unrestored.isEmpty else {
                 throw ODRPackError.fileOperation(
                     """
-                    \(Self.describe(error)); putting the app back also failed for \(unrestored.joined(separator: ", ")) \
-                    (the removed files are in '\(aside)')
+                    \(Self.describe(error)); putting the app back also failed for \
+                    \(unrestored.map(\.text).joined(separator: ", ")) (the removed files are in '\(aside.text)')
                     """
                 )
             }
             throw error
         }
         if madeAside { Self.remove(aside: aside, count: movedAside) }
-        for folder in (filesFolders() + emptiedFolders + createdFolders).sorted(by: { $0.utf8.count > $1.utf8.count }) {
+        for folder in (filesFolders() + emptiedFolders + createdFolders).sorted(by: { $0.length > $1.length }) {
             SystemCall.removeFolderIfEmpty(folder)
         }
     }
@@ -86,7 +87,7 @@ struct AppTransaction {
     /// Writes and copies the new files beside their final names, each listed in `staged` before it is written (a copy
     /// cut off halfway, by a full disk, is removed too). The files thin writes into the app are 0644 whatever the
     /// umask: the same inputs give the same app, and the same IPA (docs/store.md#ipa).
-    private func stageFiles(into staged: inout [(temporary: String, final: String)]) throws {
+    private func stageFiles(into staged: inout [(temporary: FilePath, final: FilePath)]) throws {
         for (path, data) in writes {
             let temporary = TemporaryName.path(beside: path)
             try AtomicFile.write(data, to: temporary, replacingLinks: true)
@@ -102,27 +103,27 @@ struct AppTransaction {
 
     /// Removes the set-aside folder once the change is made: entry by entry, by the names it was given (Foundation's
     /// removal of the whole folder lists it first: a record per entry, over 100 MB for a million files).
-    private static func remove(aside: String, count: Int) {
-        for index in 0..<count { try? OutputFolder.remove(aside + "/\(index)") }
+    private static func remove(aside: FilePath, count: Int) {
+        for index in 0..<count { try? OutputFolder.remove(aside.joined("\(index)")) }
         SystemCall.removeFolderIfEmpty(aside)
         if SystemCall.status(aside, followingLinks: false) != nil {
-            try? FileManager.default.removeItem(atPath: aside)
+            try? FileManager.default.removeItem(at: aside.fileURL)
         }
     }
 
     /// How many paths go aside: `files`, `removals`, then the final names of staged files that exist (`replaced`).
-    private func displacedCount(replaced: [String]) -> Int { files.count + removals.count + replaced.count }
+    private func displacedCount(replaced: [FilePath]) -> Int { files.count + removals.count + replaced.count }
 
-    /// The `index`th path that goes aside, in the order `displacedCount` counts them.
-    private func displaced(_ index: Int, replaced: [String]) -> String {
-        if index < files.count { return filesBase + "/" + files.relativePath(at: index) }
+    /// The `index`th path that goes aside, in the order `displacedCount` counts them: a file's path is made here, once.
+    private func displaced(_ index: Int, replaced: [FilePath]) -> FilePath {
+        if index < files.count { return FilePath(filesBase.slashJoined(files.relativePath(at: index))) }
         let other = index - files.count
         return other < removals.count ? removals[other] : replaced[other - removals.count]
     }
 
     /// The folders holding `files` (each ancestor below `filesBase`), absolute, each once: as many as the folders,
     /// not the files, since the files come sorted by path and a folder's files are next to one another.
-    private func filesFolders() -> [String] {
+    private func filesFolders() -> [FilePath] {
         var folders = Set<String>()
         var previous: Substring?
         for index in files.indices {
@@ -133,21 +134,22 @@ struct AppTransaction {
             previous = parent
             var parts = parent.slashSeparated()
             while !parts.isEmpty {
-                guard folders.insert(filesBase + "/" + parts.joined(separator: "/")).inserted else { break }
+                guard folders.insert(filesBase.slashJoined(parts.joined(separator: "/"))).inserted else { break }
                 parts = parts.dropLast()
             }
         }
-        return Array(folders)
+        return folders.map { FilePath($0) }
     }
 
     /// Undoes what was moved, in reverse (the staged files placed, then the displaced ones), and removes what was
     /// staged and created; returns the paths it could not restore.
     private func rollBack(
-        movedAside: Int, replaced: [String], placed: Int, staged: [(temporary: String, final: String)], aside: String?
+        movedAside: Int, replaced: [FilePath], placed: Int, staged: [(temporary: FilePath, final: FilePath)],
+        aside: FilePath?
     )
-        -> [String]
+        -> [FilePath]
     {
-        var unrestored: [String] = []
+        var unrestored: [FilePath] = []
         for (temporary, final) in staged.prefix(placed).reversed() where SystemCall.rename(final, to: temporary) != nil
         {
             unrestored.append(temporary)
@@ -155,14 +157,15 @@ struct AppTransaction {
         if let aside {
             for index in (0..<movedAside).reversed() {
                 let path = displaced(index, replaced: replaced)
-                if SystemCall.rename(aside + "/\(index)", to: path) != nil { unrestored.append(path) }
+                if SystemCall.rename(aside.joined("\(index)"), to: path) != nil { unrestored.append(path) }
             }
         }
         // What was staged, the packs staged before `commit` (installs) included, whether or not the failure came
         // before they joined `staged`.
         let temporaries = Set(staged.map(\.temporary) + installs.map(\.from))
-        for temporary in temporaries.sorted() where SystemCall.status(temporary, followingLinks: false) != nil {
-            try? FileManager.default.removeItem(atPath: temporary)
+        for temporary in temporaries.sorted(by: { $0.string < $1.string })
+        where SystemCall.status(temporary, followingLinks: false) != nil {
+            try? FileManager.default.removeItem(at: temporary.fileURL)
         }
         if let aside, unrestored.isEmpty { SystemCall.removeFolderIfEmpty(aside) }
         for folder in createdFolders.reversed() { SystemCall.removeFolderIfEmpty(folder) }
@@ -170,9 +173,9 @@ struct AppTransaction {
     }
 
     /// Mode 0644: a file thin wrote is the app's like any other, readable by all.
-    private static func setReadable(_ path: String) throws {
+    private static func setReadable(_ path: FilePath) throws {
         if let failure = SystemCall.setPermissions(path, 0o644) {
-            throw ODRPackError.systemCall("cannot set the mode of '\(path)'", failure)
+            throw ODRPackError.systemCall("cannot set the mode of '\(path.text)'", failure)
         }
     }
 

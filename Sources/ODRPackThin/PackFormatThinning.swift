@@ -1,5 +1,6 @@
 import ODRPackBuildFormat
 import ODRPackCore
+import ODRPackPlatform
 
 /// What `thin` asks a pack format (docs/architecture.md#pack-formats): how a build of it wires the app, worked out
 /// in full before the one transaction that changes the app. `OnDemandResourcesKind` and `BackgroundAssetsKind`
@@ -9,7 +10,7 @@ protocol PackFormatThinning: PackFormatKind {
     /// What thinning the app at `location` (its Info.plist at `infoPath`) with the build in `buildFolder` finds, and
     /// the change that makes it.
     func plan(
-        _ thinner: AppThinner, manifest: BuildManifest, buildFolder: String, location: AppThinner.Location,
+        _ thinner: AppThinner, manifest: BuildManifest, buildFolder: FilePath, location: AppThinner.Location,
         infoPath: String
     ) throws -> (AppThinner.Result, AppTransaction)
 }

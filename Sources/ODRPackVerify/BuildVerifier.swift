@@ -42,7 +42,7 @@ package struct BuildVerifier {
     ) throws -> Report {
         try BuildFolderSession.reading(path, onWait: onWait) { session in
             try session.refuseInterrupted()
-            let (manifest, folder) = try BuildManifest.load(path)
+            let (manifest, folder) = try BuildManifest.load(FilePath(path))
             progress.begin(
                 units: manifest.packs.count, bytes: manifest.packs.lazy.map { $0.archiveSize ?? 0 }.saturatingSum)
             defer { progress.end() }
@@ -83,7 +83,7 @@ package struct BuildVerifier {
     /// given), in code-point order. A build's temporaries count too: a build writes its packs beside this folder and
     /// leaves none in it outside a commit (where the journal makes the folder an interrupted build), so one here is
     /// not from a finished build, and an upload of the folder would carry it.
-    static func unlistedNames(in folder: String, endingWith suffix: String? = nil, manifest: BuildManifest) throws
+    static func unlistedNames(in folder: FilePath, endingWith suffix: String? = nil, manifest: BuildManifest) throws
         -> [String]
     {
         let listed = Set(manifest.packs.map { PathKey(($0.file as NSString).lastPathComponent) })

@@ -7,7 +7,7 @@ import ODRPackPlatform
 /// the expected bytes, never read whole: a huge file is a mismatch, not a huge allocation (docs/build-output.md#bounded).
 enum DocumentComparison {
     /// Nil when the file at `path` (shown as `name`) holds exactly `expected`, else what is wrong with it.
-    static func problem(_ path: String, name: String, expected: some ContiguousBytes) -> String? {
+    static func problem(_ path: FilePath, name: String, expected: some ContiguousBytes) -> String? {
         guard let status = SystemCall.status(path, followingLinks: false) else { return "'\(name)' is missing" }
         guard status.kind == .regular else { return "'\(name)' is not a regular file" }
         let differs =
@@ -40,7 +40,7 @@ enum DocumentComparison {
     /// Nil when the file at `path` (shown as `name`) holds exactly what `document` writes, else what is wrong with it:
     /// the document is streamed against the file a chunk at a time, so neither is ever held whole (a regenerated
     /// OnDemandResources.plist of a million paths costs a chunk, not its 50 MB).
-    static func problem(_ path: String, name: String, document: StreamedDocument) -> String? {
+    static func problem(_ path: FilePath, name: String, document: StreamedDocument) -> String? {
         guard let status = SystemCall.status(path, followingLinks: false) else { return "'\(name)' is missing" }
         guard status.kind == .regular else { return "'\(name)' is not a regular file" }
         switch document.compare(withFileAt: path) {
@@ -55,10 +55,10 @@ enum DocumentComparison {
 
     /// The whole file, when it is a regular file of at most `limit` bytes: for the one document verify must parse
     /// (the asset-pack manifest, whose URLs hold the path the build wrote). Nil otherwise.
-    static func contents(_ path: String, limit: Int64) -> Data? {
+    static func contents(_ path: FilePath, limit: Int64) -> Data? {
         guard let status = SystemCall.status(path, followingLinks: false), status.kind == .regular,
-            status.stamp.size <= limit
+            status.stamp.size <= limit, case .success(let bytes) = LocalFileSystem().contents(of: path)
         else { return nil }
-        return FileManager.default.contents(atPath: path)
+        return Data(bytes)
     }
 }

@@ -7,7 +7,7 @@ import ODRPackPlatform
 /// module; the checks every format shares (the journal, the manifest's own figures) stay in `BuildVerifier`.
 protocol PackFormatVerifying: PackFormatKind {
     /// Verifies the build in `folder` that `manifest` describes, counting each pack's bytes on `progress`.
-    func verify(_ manifest: BuildManifest, folder: String, progress: ProgressBar) throws -> BuildVerifier.Report
+    func verify(_ manifest: BuildManifest, folder: FilePath, progress: ProgressBar) throws -> BuildVerifier.Report
 }
 
 extension PackFormat {

@@ -72,7 +72,7 @@ package enum ImportedManifestWriter {
     /// - Throws: exit 2 when a regular file exists and `force` is false (a stream never needs `--force`).
     package static func write(_ result: XcodeImporter.Result, to target: OutputTarget, force: Bool) throws {
         let base: String
-        if let path = target.filePath {
+        if let path = target.file?.string {
             let output = XcodeProject.absolutePath(path)
             if !force, case .success = LocalFileSystem().status(output.string, followingLinks: false) {
                 throw ODRPackError.unusableInput(

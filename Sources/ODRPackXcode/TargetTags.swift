@@ -64,7 +64,7 @@ struct TargetTags {
     /// A tagged file that is missing is written all the same (Xcode's build fails on it; plan reports
     /// path-not-found), with one note line each, for classic references and synchronized folders alike.
     mutating func noteIfMissing(_ relative: String, source: String) {
-        guard SystemCall.status(project.onDisk(relative)) == nil else { return }
+        guard FilePath(checking: project.onDisk(relative)).flatMap({ SystemCall.status($0) }) == nil else { return }
         notes.append(
             """
             '\(relative)' is tagged (\(source)) but does not exist: Xcode's build fails on it, and plan reports \
@@ -204,7 +204,7 @@ struct TargetTags {
             add(relative, into: nil, tags, source: "assetTagsByRelativePath")
             return
         }
-        guard SystemCall.status(absolute.string)?.kind == .directory else {
+        guard SystemCall.status(absolute)?.kind == .directory else {
             add(
                 relative, into: XcodeImporter.synchronizedDestination(of: key, explicitFolders: explicitFolders), tags,
                 source: "assetTagsByRelativePath")
@@ -231,7 +231,7 @@ struct TargetTags {
         excludes.append((relative, "/**/.*/**"))
         for path in excluded.sorted() where path.isPath(inside: key) {
             let below = String(decoding: path.utf8.dropFirst(key.utf8.count + 1), as: UTF8.self)
-            let isFolder = SystemCall.status(absolute.joined(below).string)?.kind == .directory
+            let isFolder = SystemCall.status(absolute.joined(below))?.kind == .directory
             excludes.append((XcodeProject.join(folder, path), isFolder ? "/**" : ""))
         }
     }

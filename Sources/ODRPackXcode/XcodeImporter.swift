@@ -197,7 +197,7 @@ package struct XcodeImporter {
         // Folders with a .lproj or explicit folder below them, which one glob cannot place.
         var split = Set<String>()
         let folders = try FolderWalk.entries(
-            under: absolute.string, skipping: { $0.hasPrefix(".") || versionControlNames.contains($0) }
+            under: absolute, skipping: { $0.hasPrefix(".") || versionControlNames.contains($0) }
         ).filter { $0.status.kind == .directory }.map { key + "/" + $0.path }.filter { !excluded($0) }
         for folder in folders {
             let parent = String(folder.splitAtLastSlash()!.folder)
@@ -513,7 +513,7 @@ package struct XcodeImporter {
     static func findCatalogs(in folder: FilePath, relative: String) throws -> [String] {
         guard FileManager.default.fileExists(atPath: folder.string) else { return [] }
         let isCatalog = { (entry: FolderWalk.Entry) in entry.name.hasSuffix(".xcassets") }
-        return try FolderWalk.entries(under: folder.string, entering: { !isCatalog($0) }).filter(isCatalog).map {
+        return try FolderWalk.entries(under: folder, entering: { !isCatalog($0) }).filter(isCatalog).map {
             XcodeProject.join(relative, $0.path)
         }
     }
@@ -522,7 +522,7 @@ package struct XcodeImporter {
     static func catalogTags(_ catalog: FilePath, relative: String) throws -> [(String, [String])] {
         guard FileManager.default.fileExists(atPath: catalog.string) else { return [] }
         var found: [(String, [String])] = []
-        for entry in try FolderWalk.entries(under: catalog.string) where entry.name == "Contents.json" {
+        for entry in try FolderWalk.entries(under: catalog) where entry.name == "Contents.json" {
             // The catalog's own Contents.json describes the catalog, not an item.
             guard entry.path != entry.name else { continue }
             let file = catalog.joined(entry.path)

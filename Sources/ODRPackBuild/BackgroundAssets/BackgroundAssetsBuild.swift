@@ -58,7 +58,7 @@ struct BackgroundAssetsBuild: FormatBuild {
         }
         if let problem = URLPrefix.problem(prefix, requireHTTPS: true) { throw ODRPackError.usage(problem) }
         guard let publishedPath = options.publishedPath else { return ([], nil) }
-        let published = try PublishedDownloadManifest.load(publishedPath)
+        let published = try PublishedDownloadManifest.load(FilePath(publishedPath))
         let built = Set(plan.packs.map(\.assetPackID))
         let dropped = published.packs.keys.filter { !built.contains($0) }.sorted().map { id -> Diagnostic in
             .warning(

@@ -135,8 +135,8 @@ struct BackgroundAssetsOutput: PackOutput {
                 )
             }
         }
-        for path in [outputPath, packsPath] { try OutputFolder.makeFolder(path) }
-        if plan.backgroundAssets.hosting == .self { try OutputFolder.makeFolder(sitePath) }
+        for path in [outputPath, packsPath] { try OutputFolder.makeFolder(FilePath(path)) }
+        if plan.backgroundAssets.hosting == .self { try OutputFolder.makeFolder(FilePath(sitePath)) }
     }
 
     /// A hidden folder in the build folder, outside `BackgroundAssets/`: nothing a previous manifest names changes
@@ -244,7 +244,7 @@ struct BackgroundAssetsOutput: PackOutput {
             })
         // A site/ folder emptied of what odrpack wrote there goes too (never one holding the user's files).
         if hosting != .self && changes.removals.contains(where: { $0.isPath(inside: sitePath) }) {
-            SystemCall.removeFolderIfEmpty(sitePath)
+            SystemCall.removeFolderIfEmpty(FilePath(sitePath))
         }
         // The packs' temporary folders (their ba-package manifests and staging), now that the archives are in place.
         removeTemporaryFiles()
@@ -300,7 +300,7 @@ struct BackgroundAssetsOutput: PackOutput {
             names.append(name)
             let final = sitePath + "/" + name
             let relative = BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.siteFolder + "/" + name
-            if !ownership.owns(relative) && SystemCall.status(final, followingLinks: false) != nil {
+            if !ownership.owns(relative) && SystemCall.status(FilePath(final), followingLinks: false) != nil {
                 throw ODRPackError.unbuildable(
                     """
                     '\(final)' is in the way: the build must write there, and odrpack did not write it (the build \
@@ -317,9 +317,9 @@ struct BackgroundAssetsOutput: PackOutput {
                 written.contains(index)
                 ? temporaryPath(forPack: index) + "/" + fileNames[index] : packsPath + "/" + fileNames[index]
             let temporary = packsPath + "/" + TemporaryName.beside(BackgroundAssetsLayout.siteFolder + "/" + name)
-            try OutputFolder.remove(temporary)
+            try OutputFolder.remove(FilePath(temporary))
             if (try? FileManager.default.linkItem(atPath: source, toPath: temporary)) == nil {
-                try FileCopy.copy(source, to: temporary)
+                try FileCopy.copy(FilePath(source), to: FilePath(temporary))
             }
             placements.append((temporary, final))
         }
@@ -330,7 +330,7 @@ struct BackgroundAssetsOutput: PackOutput {
     /// a file of the user's stays (docs/build-output.md#ownership).
     private func stale(folder: String, keeping keep: Set<PathKey>, kinds: [String]?) throws -> [String] {
         let relative = String(folder.dropFirst(outputPath.count + 1)) + "/"
-        return try OutputFolder.names(in: folder).sorted(by: { $0.precedesByCodePoint($1) }).filter { name in
+        return try OutputFolder.names(in: FilePath(folder)).sorted(by: { $0.precedesByCodePoint($1) }).filter { name in
             !keep.contains(PathKey(name)) && ownership.owns(relative + name)
                 && (kinds.map { kinds in kinds.contains { name.hasSuffix($0) } } ?? true)
         }
@@ -339,7 +339,7 @@ struct BackgroundAssetsOutput: PackOutput {
     /// Removes this build's temporaries: its pack folders, and the `site/` links not yet moved into place.
     func removeTemporaryFiles() {
         for folder in [outputPath, packsPath] {
-            try? OutputFolder.removeTemporaries(in: folder, prefix: TemporaryName.processPrefix)
+            try? OutputFolder.removeTemporaries(in: FilePath(folder), prefix: TemporaryName.processPrefix)
         }
     }
 }

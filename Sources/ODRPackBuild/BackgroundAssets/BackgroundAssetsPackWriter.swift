@@ -38,11 +38,11 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
             digests.append(try PackReuse.digest(of: rootPath + "/" + file.source, file: file, buffer: buffer))
             onBytes?(file.size)
         }
-        try OutputFolder.remove(temporaryPath)
-        try OutputFolder.makeFolder(temporaryPath)
+        try OutputFolder.remove(FilePath(temporaryPath))
+        try OutputFolder.makeFolder(FilePath(temporaryPath))
         let manifestPath = temporaryPath + "/" + BackgroundAssetsLayout.manifestName(of: pack.assetPackID)
         let archivePath = temporaryPath + "/" + BackgroundAssetsLayout.archiveName(of: pack.assetPackID)
-        try AtomicFile.stage(manifests[index], for: manifestPath).moveIntoPlace()
+        try AtomicFile.stage(manifests[index], for: FilePath(manifestPath)).moveIntoPlace()
         // ba-package resolves each selector against where it runs: resources-root when every file is at its source
         // path, else a staging folder holding the files at their destinations.
         var directory = rootPath
@@ -75,7 +75,7 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
                 """
             )
         }
-        let (size, sha256) = try SourceFile.sha256(of: archivePath)
+        let (size, sha256) = try SourceFile.sha256(of: FilePath(archivePath), name: archivePath)
         return PackArchiveFacts(
             archiveSize: size, archiveSha256: sha256,
             contentHash: PackArchiveFacts.contentHash(files: pack.files, sha256: digests.map(\.sha256)),
@@ -89,10 +89,10 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
         for file in pack.files {
             let destination = folder + "/" + file.path
             let parent = (destination as NSString).deletingLastPathComponent
-            if made.insert(PathKey(parent)).inserted { try OutputFolder.makeFolder(parent) }
+            if made.insert(PathKey(parent)).inserted { try OutputFolder.makeFolder(FilePath(parent)) }
             let source = rootPath + "/" + file.source
             if (try? FileManager.default.linkItem(atPath: source, toPath: destination)) == nil {
-                try FileCopy.copy(source, to: destination)
+                try FileCopy.copy(FilePath(source), to: FilePath(destination))
             }
         }
     }

@@ -65,7 +65,7 @@ package struct BackgroundAssetsPackager: Sendable {
 
     func run(manifest: String, output: String, in directory: String, pack: String) throws {
         try ShellCommand.run(
-            command(manifest: manifest, output: output), in: directory,
+            command(manifest: manifest, output: output), in: FilePath(directory),
             what: "the Background Assets packager", on: "pack '\(pack)'")
     }
 }

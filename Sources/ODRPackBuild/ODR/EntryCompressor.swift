@@ -59,7 +59,7 @@ final class EntryCompressor: @unchecked Sendable {
         case .bytes(let bytes):
             return try bytes.withUnsafeBytes { try prepare($0, known: nil) }
         case .file(let location, let size, let stamp, let known):
-            let source = try SourceFile(path: location.path, name: entry.name, expected: stamp, size: size)
+            let source = try SourceFile(path: location.file, name: entry.name, expected: stamp, size: size)
             defer { source.close() }
             let bytes = try source.readWhole(into: buffer.bytes)
             onBytes?(size)

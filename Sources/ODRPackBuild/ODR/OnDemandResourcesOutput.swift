@@ -49,7 +49,7 @@ struct OnDemandResourcesOutput: PackOutput {
 
     func prepare() throws {
         try Self.checkReservedPaths(plan, signed: options.signCommand != nil)
-        for path in [outputPath, packsPath] { try OutputFolder.makeFolder(path) }
+        for path in [outputPath, packsPath] { try OutputFolder.makeFolder(FilePath(path)) }
     }
 
     /// Beside the packs folder, not in it: a build killed while writing leaves `OnDemandResources/` exactly as the
@@ -75,7 +75,8 @@ struct OnDemandResourcesOutput: PackOutput {
         return !current.isEmpty && current == previous.outputFingerprint
             && outputNames.allSatisfy({ BuildState.stamp(atPath: outputPath + "/" + $0) == previous.outputs[$0] })
             && !(ownership.owns(options.applePlists.removed)
-                && SystemCall.status(outputPath + "/" + options.applePlists.removed, followingLinks: false) != nil)
+                && SystemCall.status(FilePath(outputPath).joined(options.applePlists.removed), followingLinks: false)
+                    != nil)
             && (try? FileManager.default.contentsOfDirectory(atPath: packsPath))?.count == plan.packs.count
     }
 
@@ -184,14 +185,14 @@ struct OnDemandResourcesOutput: PackOutput {
     /// manifest names, so a file of the user's in `OnDemandResources/` stays (docs/build-output.md#ownership).
     private func stalePacks() throws -> [String] {
         let current = Set(fileNames.map(PathKey.init))
-        return try OutputFolder.names(in: packsPath).sorted(by: { $0.precedesByCodePoint($1) }).filter {
+        return try OutputFolder.names(in: FilePath(packsPath)).sorted(by: { $0.precedesByCodePoint($1) }).filter {
             !current.contains(PathKey($0)) && ownership.owns(AppleManifests.packsFolder + "/" + $0)
         }
     }
 
     func removeTemporaryFiles() {
         for folder in [outputPath, packsPath] {
-            try? OutputFolder.removeTemporaries(in: folder, prefix: TemporaryName.processPrefix)
+            try? OutputFolder.removeTemporaries(in: FilePath(folder), prefix: TemporaryName.processPrefix)
         }
     }
 

@@ -63,7 +63,7 @@ final class PackWriter: PackFormatWriter {
         // signer sees the .assetpack bundle it will be.
         let signingFolder = temporaryPath + "-signing"
         let folder = options.layout == .folder ? temporaryPath : signingFolder + "/" + pack.fileName
-        if options.layout == .zip { try OutputFolder.makeFolder(signingFolder) }
+        if options.layout == .zip { try OutputFolder.makeFolder(FilePath(signingFolder)) }
         defer { if options.layout == .zip { try? FileManager.default.removeItem(atPath: signingFolder) } }
         var written = try writeFolder(entries, at: folder)
         var signed = Array(entries)
@@ -145,10 +145,11 @@ final class PackWriter: PackFormatWriter {
         _ entries: Entries, reusing: [EntryReuse.Entry?] = [], at path: String
     ) throws -> (Int64, String, [FileDigest?]) where Entries.Index == Int {
         // Read and write: a large deflated entry is read back to hash it once its header is patched.
-        let descriptor = try SystemCall.createFile(path)
+        let file = FilePath(path)
+        let descriptor = try SystemCall.createFile(file)
         defer { SystemCall.closeFile(descriptor) }
         let writer = try AssetPackZipWriter(
-            descriptor: descriptor, path: path, entryTime: options.entryTime,
+            descriptor: descriptor, path: file, entryTime: options.entryTime,
             level: options.compression == .store ? nil : options.level)
         try writer.add(ZipMetadata.folderName, .folder)
         _ = try addBytes(
@@ -284,7 +285,7 @@ final class PackWriter: PackFormatWriter {
         _ name: String, path: String, size: Int64, stamp: FileStamp?, known: FileDigest?,
         to writer: AssetPackZipWriter
     ) throws -> FileDigest {
-        let source = try SourceFile(path: path, name: name, expected: stamp, size: size)
+        let source = try SourceFile(path: FilePath(path), name: name, expected: stamp, size: size)
         defer { source.close() }
         // The local header needs the CRC before the data: from the cache, or from a first read. The SHA-256 the
         // cache does not know is computed as the file is archived (a stored file's in one pass with the archive's).
@@ -323,15 +324,16 @@ final class PackWriter: PackFormatWriter {
         FileDigest]
     {
         try? FileManager.default.removeItem(atPath: root)
-        try OutputFolder.makeFolder(root)
+        try OutputFolder.makeFolder(FilePath(root))
         var digests: [PathKey: FileDigest] = [:]
         for entry in entries {
-            let path = root + "/" + entry.name
+            // Joined as text, made a `FilePath` once, at the call that makes the entry (docs/architecture.md#paths).
+            let path = root.slashJoined(entry.name)
             switch entry.content {
             case .folder:
-                try OutputFolder.makeFolder(String(path.dropLast()))
+                try OutputFolder.makeFolder(FilePath(String(path.dropLast())))
             case .bytes(let bytes):
-                let output = try OutputFile(path: path)
+                let output = try OutputFile(path: FilePath(path))
                 defer { output.close() }
                 try bytes.withUnsafeBytes { raw in
                     try output.write(raw)
@@ -340,9 +342,9 @@ final class PackWriter: PackFormatWriter {
                 }
                 try output.finish(time: options.entryTime)
             case .file(let location, let size, let stamp, let known):
-                let input = try SourceFile(path: location.path, name: entry.name, expected: stamp, size: size)
+                let input = try SourceFile(path: location.file, name: entry.name, expected: stamp, size: size)
                 defer { input.close() }
-                let output = try OutputFile(path: path)
+                let output = try OutputFile(path: FilePath(path))
                 defer { output.close() }
                 var hasher = SHA256Hasher()
                 var crc: UInt32 = 0
@@ -369,10 +371,11 @@ final class PackWriter: PackFormatWriter {
         [PackEntry], [PathKey: FileDigest]
     ) {
         var digests = written
-        let entries = try PackEntry.entries(ofFolder: root)
+        let entries = try PackEntry.entries(ofFolder: FilePath(root))
         for entry in entries where !entry.isFolder {
-            let path = root + "/" + entry.name
-            let status = try SystemCall.requireStatus(path, "cannot stat '\(path)'")
+            let path = root.slashJoined(entry.name)
+            let file = FilePath(path)
+            let status = try SystemCall.requireStatus(file, "cannot stat '\(path)'")
             let stamp = status.stamp
             if written[PathKey(entry.name)] != nil && stamp.modificationNanoseconds == options.entryTime * 1_000_000_000
                 && status.permissions == 0o644 && stamp.size == entry.size
@@ -381,8 +384,8 @@ final class PackWriter: PackFormatWriter {
             }
             // What the signer wrote keeps its bytes but takes the pack's modes and times, so the tree stays reproducible.
             digests[PathKey(entry.name)] = try SourceFile.digest(
-                of: path, name: entry.name, expected: nil, size: entry.size, buffer: compressor.buffer)
-            try OutputFile.setFileAttributes(path, time: options.entryTime)
+                of: file, name: entry.name, expected: nil, size: entry.size, buffer: compressor.buffer)
+            try OutputFile.setFileAttributes(file, time: options.entryTime)
         }
         try OutputFile.setFolderAttributes(of: entries, under: root, time: options.entryTime)
         return (entries, digests)

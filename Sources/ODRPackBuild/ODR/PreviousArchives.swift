@@ -14,7 +14,7 @@ struct PreviousArchives {
     mutating func open(_ archive: Int) throws -> (descriptor: Int32, path: String) {
         let path = reuse.archives[archive].path
         if let descriptor = descriptors[archive] { return (descriptor, path) }
-        switch SystemCall.openForReading(path) {
+        switch SystemCall.openForReading(FilePath(path)) {
         case .success(let descriptor):
             descriptors[archive] = descriptor
             return (descriptor, path)

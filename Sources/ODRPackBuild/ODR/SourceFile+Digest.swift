@@ -4,7 +4,7 @@ import ODRPackPlatform
 
 extension SourceFile {
     /// A file's SHA-256 and CRC-32 in one read (`sha256(of:)`, which also checks a resource did not change).
-    static func digest(of path: String, name: String, expected: FileStamp?, size: Int64, buffer: ReadBuffer) throws
+    static func digest(of path: FilePath, name: String, expected: FileStamp?, size: Int64, buffer: ReadBuffer) throws
         -> FileDigest
     {
         var crc: UInt32 = 0

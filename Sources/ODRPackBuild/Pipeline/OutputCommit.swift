@@ -19,7 +19,7 @@ import ODRPackPlatform
 struct OutputCommit {
     /// The folder, open for writing: a commit runs only under the build's exclusive lock.
     let folder: BuildFolderSession.Writer
-    var outputPath: String { folder.path }
+    var outputPath: FilePath { folder.session.folder }
 
     /// What a format's commit moves and removes besides its documents.
     struct Changes {
@@ -32,6 +32,12 @@ struct OutputCommit {
         var writes: [String] = []
         /// Folders whose leftovers of interrupted builds (temporaries) are cleared first, besides the output folder.
         var temporaryFolders: [String] = []
+
+        /// The placements, and the removals still there, as the paths the commit's calls take: each made once, here.
+        fileprivate func paths() -> (placements: [(from: FilePath, to: FilePath)], removals: [FilePath]) {
+            let present = removals.map { FilePath($0) }.filter { SystemCall.status($0, followingLinks: false) != nil }
+            return (placements.map { (FilePath($0.from), FilePath($0.to)) }, present)
+        }
     }
 
     /// What a format's commit writes besides its packs: each document streamed into its file as it is made, never held
@@ -58,18 +64,18 @@ struct OutputCommit {
     /// One step done, and how to undo it.
     private enum Step {
         /// Something now at `path`, and where what was there before waits.
-        case placed(path: String, aside: String?)
+        case placed(path: FilePath, aside: FilePath?)
         /// What was at `path` waits at `aside`.
-        case setAside(path: String, aside: String)
+        case setAside(path: FilePath, aside: FilePath)
         /// The previous manifest waits at the journal.
         case journaled
         /// A new file at `path`, where nothing was.
-        case created(String)
+        case created(FilePath)
     }
 
-    private var manifestPath: String { outputPath + "/" + BuildManifest.fileName }
-    private var journalPath: String { outputPath + "/" + OutputOwnership.journalName }
-    private var writesPath: String { outputPath + "/" + OutputOwnership.writesName }
+    private var manifestPath: FilePath { outputPath.joined(BuildManifest.fileName) }
+    private var journalPath: FilePath { outputPath.joined(OutputOwnership.journalName) }
+    private var writesPath: FilePath { outputPath.joined(OutputOwnership.writesName) }
 
     /// - Parameters:
     ///   - make: the documents, and whatever else the format wants from that work.
@@ -81,21 +87,21 @@ struct OutputCommit {
     ) throws -> Made {
         // What interrupted builds left, before this one stages its own there; never the journal or the record of what
         // an interrupted commit created, which this one carries on (`begin`).
-        for folder in [outputPath] + changes.temporaryFolders {
+        for folder in [outputPath] + changes.temporaryFolders.map({ FilePath($0) }) {
             try OutputFolder.removeTemporaries(
                 in: folder, except: [TemporaryName.processPrefix, OutputOwnership.writesName])
         }
-        let removals = changes.removals.filter { SystemCall.status($0, followingLinks: false) != nil }
+        let (placements, removals) = changes.paths()
         let steps = Locked<[Step]>([])
         let staged = Locked<AtomicFile.StagedFile?>(nil)
         func record(_ step: Step) { steps.withLock { $0.append(step) } }
         var made: Made
         do {
             var documents: Documents
-            if changes.placements.isEmpty && removals.isEmpty {
+            if placements.isEmpty && removals.isEmpty {
                 // Nothing moves: when no document's bytes change either, nothing is written at all.
                 (documents, made) = try make()
-                let changed = documents.files.filter { $0.document.compare(withFileAt: $0.path) != .same }
+                let changed = documents.files.filter { $0.document.compare(withFileAt: FilePath($0.path)) != .same }
                 if changed.isEmpty && SystemCall.status(journalPath, followingLinks: false) == nil
                     && documents.manifest.compare(withFileAt: manifestPath) == .same
                 {
@@ -108,7 +114,7 @@ struct OutputCommit {
             } else {
                 try begin(changes.writes, record: record)
                 (documents, made) = try placeWhileMaking(
-                    changes.placements, removals: removals, make: make, staged: staged, record: record)
+                    placements, removals: removals, make: make, staged: staged, record: record)
             }
             try write(documents.files, record: record)
             try finish(&made)
@@ -137,7 +143,7 @@ struct OutputCommit {
     /// Step 2 when packs move: placing is mostly waiting for the disk, so the documents are made, compared with what
     /// is there and the manifest flushed meanwhile. Returns the documents that change, and what `make` gave.
     private func placeWhileMaking<Made>(
-        _ placements: [(from: String, to: String)], removals: [String], make: () throws -> (Documents, Made),
+        _ placements: [(from: FilePath, to: FilePath)], removals: [FilePath], make: () throws -> (Documents, Made),
         staged: Locked<AtomicFile.StagedFile?>, record: (Step) -> Void
     ) throws -> (Documents, Made) {
         let parts = try parallelMap([true, false], jobs: 2) { placing -> (Documents, Made)? in
@@ -148,7 +154,7 @@ struct OutputCommit {
             var made = try make()
             try stage(made.0.manifest, into: staged)
             // Which documents change is known before the packs are placed: they are compared meanwhile.
-            made.0.files = made.0.files.filter { $0.document.compare(withFileAt: $0.path) != .same }
+            made.0.files = made.0.files.filter { $0.document.compare(withFileAt: FilePath($0.path)) != .same }
             return made
         }
         guard let result = parts[1] else { preconditionFailure("one part places, the other makes") }
@@ -160,7 +166,7 @@ struct OutputCommit {
     private func begin(_ writes: [String], record: (Step) -> Void) throws {
         var listed = Set<PathKey>()
         var bytes = Data()
-        let previous = FileManager.default.contents(atPath: writesPath) ?? Data()
+        let previous = FileManager.default.contents(atPath: writesPath.string) ?? Data()
         for name in previous.split(separator: 0).map({ String(decoding: $0, as: UTF8.self) }) + writes
         where !name.isEmpty && listed.insert(PathKey(name)).inserted {
             bytes.append(contentsOf: Array(name.utf8) + [0])
@@ -172,7 +178,7 @@ struct OutputCommit {
         try AtomicFile.stage(bytes, for: writesPath, durable: true).moveIntoPlace(syncingFolder: false)
         if SystemCall.status(manifestPath, followingLinks: false) != nil {
             if let error = SystemCall.rename(manifestPath, to: journalPath) {
-                throw ODRPackError.systemCall("cannot move '\(manifestPath)' to '\(journalPath)'", error)
+                throw ODRPackError.systemCall("cannot move '\(manifestPath.text)' to '\(journalPath.text)'", error)
             }
             record(.journaled)
         }
@@ -181,27 +187,30 @@ struct OutputCommit {
 
     /// Step 2's moves: each written pack replaces what is at its name (set aside), then what no longer belongs is set
     /// aside, and everything moved reaches stable storage before any document names it.
-    private func place(_ placements: [(from: String, to: String)], removals: [String], record: (Step) -> Void) throws {
+    private func place(_ placements: [(from: FilePath, to: FilePath)], removals: [FilePath], record: (Step) -> Void)
+        throws
+    {
         for (from, to) in placements {
             let aside = try OutputFolder.moveAside(to)
             if let aside { record(.setAside(path: to, aside: aside)) }
             if let error = SystemCall.rename(from, to: to) {
-                throw ODRPackError.systemCall("cannot move '\(from)' to '\(to)'", error)
+                throw ODRPackError.systemCall("cannot move '\(from.text)' to '\(to.text)'", error)
             }
             record(.placed(path: to, aside: nil))
         }
         for path in removals {
             if let aside = try OutputFolder.moveAside(path) { record(.setAside(path: path, aside: aside)) }
         }
-        var folders = Set(removals.map { ($0 as NSString).deletingLastPathComponent })
+        var folders = Set(removals.map(\.parent))
         if !placements.isEmpty { try SystemCall.makeDurable(folder: outputPath, written: placements.map(\.to)) }
-        folders.subtract(placements.map { ($0.to as NSString).deletingLastPathComponent })
-        for folder in folders.sorted() { try OutputFolder.syncFolder(folder) }
+        folders.subtract(placements.map(\.to.parent))
+        for folder in folders.sorted(by: { $0.string < $1.string }) { try OutputFolder.syncFolder(folder) }
     }
 
     /// Step 3: each changed document replaces its file (the old one set aside), durably.
     private func write(_ files: [(path: String, document: StreamedDocument)], record: (Step) -> Void) throws {
-        for (path, document) in files {
+        for (text, document) in files {
+            let path = FilePath(text)
             let aside = try OutputFolder.moveAside(path)
             record(aside.map { .placed(path: path, aside: $0) } ?? .created(path))
             try AtomicFile.stage(document, for: path, durable: true).moveIntoPlace()
@@ -217,7 +226,7 @@ struct OutputCommit {
     private func end() throws {
         for path in [writesPath, journalPath] {
             if let error = SystemCall.removeFile(path), error.code != ENOENT {
-                throw ODRPackError.systemCall("cannot remove '\(path)'", error)
+                throw ODRPackError.systemCall("cannot remove '\(path.text)'", error)
             }
         }
         try OutputFolder.syncFolder(outputPath)
@@ -232,16 +241,16 @@ struct OutputCommit {
             case .placed(let path, let aside):
                 try? OutputFolder.remove(path)
                 if let aside { _ = SystemCall.rename(aside, to: path) }
-                folders.insert((path as NSString).deletingLastPathComponent)
+                folders.insert(path.parent)
             case .setAside(let path, let aside):
                 if SystemCall.status(path, followingLinks: false) == nil { _ = SystemCall.rename(aside, to: path) }
-                folders.insert((path as NSString).deletingLastPathComponent)
+                folders.insert(path.parent)
             case .journaled:
                 _ = SystemCall.rename(journalPath, to: manifestPath)
             case .created(let path):
                 try? OutputFolder.remove(path)
             }
         }
-        for folder in folders.sorted() { try? OutputFolder.syncFolder(folder) }
+        for folder in folders.sorted(by: { $0.string < $1.string }) { try? OutputFolder.syncFolder(folder) }
     }
 }

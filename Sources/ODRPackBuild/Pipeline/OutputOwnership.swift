@@ -35,13 +35,13 @@ struct OutputOwnership: Sendable {
     static func load(outputPath: String, state: BuildState, needsManifest: Bool) -> OutputOwnership {
         let output = FilePath(outputPath)
         var ownership = OutputOwnership()
-        let manifestPath = output.joined(BuildManifest.fileName).string
+        let manifestPath = output.joined(BuildManifest.fileName)
         // The manifest's name is odrpack's, unless a folder of the user's stands there.
         if SystemCall.status(manifestPath, followingLinks: false)?.kind != .directory {
             ownership.owned.insert(PathKey(BuildManifest.fileName))
         }
-        let journalPath = output.joined(journalName).string
-        let manifestStamp = BuildState.stamp(atPath: manifestPath)
+        let journalPath = output.joined(journalName)
+        let manifestStamp = BuildState.stamp(atPath: manifestPath.string)
         if manifestStamp != nil || SystemCall.status(manifestPath, followingLinks: false) != nil {
             if !needsManifest, let manifestStamp, state.outputs[BuildManifest.fileName] == manifestStamp,
                 let vouched = vouchedFormat(by: state)
@@ -80,7 +80,7 @@ struct OutputOwnership: Sendable {
     }
 
     /// Reads the build manifest (or journal) at `path`: its format and every path it names, or why it could not.
-    private mutating func read(_ path: String) {
+    private mutating func read(_ path: FilePath) {
         do {
             let manifest = try BuildManifest.load(path).manifest
             self.manifest = manifest
@@ -140,7 +140,9 @@ struct OutputOwnership: Sendable {
             )
         }
         for relative in writes where !owns(relative) {
-            guard SystemCall.status(outputPath + "/" + relative, followingLinks: false) != nil else { continue }
+            guard SystemCall.status(FilePath(outputPath).joined(relative), followingLinks: false) != nil else {
+                continue
+            }
             throw ODRPackError.unbuildable(
                 """
                 '\(shown(relative))' is in the way: the build must write there, and odrpack did not write it (the \
@@ -160,7 +162,7 @@ struct OutputOwnership: Sendable {
     private static func checkFolders(outputPath: String, shown: (String) -> String, folders: [String]) throws {
         let output = FilePath(outputPath)
         for folder in PackFormat.allKinds.flatMap(\.folders) + folders {
-            if let status = SystemCall.status(output.joined(folder).string, followingLinks: false),
+            if let status = SystemCall.status(output.joined(folder), followingLinks: false),
                 status.kind != .directory, status.kind == .symbolicLink || folders.contains(folder)
             {
                 throw ODRPackError.unbuildable(
@@ -181,7 +183,7 @@ struct OutputOwnership: Sendable {
     /// `output-foreign-file` for every file or folder in an ODR build's `OnDemandResources/` that odrpack did not
     /// write: it stays, and an upload of that folder would carry it.
     func foreignFiles(outputPath: String, outputDirectory: String, packsFolder: String) -> [Diagnostic] {
-        let names = (try? OutputFolder.names(in: outputPath + "/" + packsFolder)) ?? []
+        let names = (try? OutputFolder.names(in: FilePath(outputPath).joined(packsFolder))) ?? []
         let shown = (outputDirectory.hasSuffix("/") ? outputDirectory : outputDirectory + "/") + packsFolder + "/"
         return names.sorted(by: { $0.precedesByCodePoint($1) }).filter {
             !$0.hasPrefix(TemporaryName.marker) && !owns(packsFolder + "/" + $0)

@@ -11,7 +11,7 @@ extension UpToDateReplay {
 /// The object document at `path` (odrpack-manifest.json), opened now and read a chunk at a time when written; nil when
 /// it cannot be opened or does not read as an object document.
 func openedDocument(_ path: String) -> StreamedDocument? {
-    guard let file = OpenedManifest(path) else { return nil }
+    guard let file = OpenedManifest(FilePath(path)) else { return nil }
     return StreamedDocument { sink in try file.write(to: &sink) }
 }
 
@@ -22,7 +22,7 @@ private final class OpenedManifest: @unchecked Sendable {
     let size: Int64
 
     /// Nil unless the file opens and reads as an object document: `{\n` first, `\n}\n` last.
-    init?(_ path: String) {
+    init?(_ path: FilePath) {
         guard case .success(let descriptor) = SystemCall.openForReading(path) else { return nil }
         guard let size = Self.objectDocumentSize(descriptor, path) else {
             SystemCall.closeFile(descriptor)
@@ -32,7 +32,7 @@ private final class OpenedManifest: @unchecked Sendable {
         self.size = size
     }
 
-    private static func objectDocumentSize(_ descriptor: Int32, _ path: String) -> Int64? {
+    private static func objectDocumentSize(_ descriptor: Int32, _ path: FilePath) -> Int64? {
         guard let status = SystemCall.status(path), status.kind == .regular, status.stamp.size >= 5 else { return nil }
         let size = status.stamp.size
         var head = [UInt8](repeating: 0, count: 2)

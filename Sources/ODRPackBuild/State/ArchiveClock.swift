@@ -13,7 +13,7 @@ enum ArchiveClock {
     static func wait(past latest: Int64, tick: Int64, in folder: String) -> Bool {
         let (target, overflow) = latest.addingReportingOverflow(tick)
         guard !overflow else { return false }
-        let remote = SystemCall.isRemoteFileSystem(folder) == true
+        let remote = SystemCall.isRemoteFileSystem(FilePath(folder)) == true
         let started = SystemCall.fileClockNanoseconds
         while true {
             let now: Int64

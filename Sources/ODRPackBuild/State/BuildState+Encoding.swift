@@ -33,7 +33,7 @@ extension BuildState {
     /// merges them with its own files (`StoredRecords`). The state is only ever replaced by a rename, so the bytes
     /// read later are the ones checked.
     static func read(_ path: String, fileRecords: Bool) -> BuildState? {
-        guard case .success(let descriptor) = SystemCall.openForReading(path) else { return nil }
+        guard case .success(let descriptor) = SystemCall.openForReading(FilePath(path)) else { return nil }
         // Closed when the read is done, or when the state's records are no longer used.
         let file = StoredRecords.OpenFile(descriptor)
         // The open file's size (fstat): a rename in between must not pair another file's size with this one.
@@ -105,7 +105,8 @@ extension BuildState {
     /// name and then renamed into place: a reader sees the old state, none (between the removal and the rename below:
     /// the next build then reads every file), or the whole new one; never a part.
     func write(to path: String) throws {
-        let temporary = TemporaryName.path(beside: path)
+        let file = FilePath(path)
+        let temporary = TemporaryName.path(beside: file)
         let descriptor = try SystemCall.createFile(temporary)
         // Every chunk through `SystemCall.writeAll`, which retries short writes and reports ENOSPC as an error.
         var sink = DocumentSink { chunk in
@@ -126,10 +127,10 @@ extension BuildState {
             throw failure
         }
         // The old state goes first: a large file's replacing rename would make ext4 flush the new one.
-        _ = SystemCall.removeFile(path)
-        if let failure = SystemCall.rename(temporary, to: path) {
+        _ = SystemCall.removeFile(file)
+        if let failure = SystemCall.rename(temporary, to: file) {
             _ = SystemCall.removeFile(temporary)
-            throw ODRPackError.systemCall("cannot move '\(temporary)' to '\(path)'", failure)
+            throw ODRPackError.systemCall("cannot move '\(temporary.text)' to '\(path)'", failure)
         }
     }
 

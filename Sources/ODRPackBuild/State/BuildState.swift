@@ -69,7 +69,7 @@ struct BuildState: Sendable, Equatable {
             folder = explicit
         } else if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             folder = xdg + "/odrpack"
-        } else if let home = environment["HOME"].flatMap({ $0.isEmpty ? nil : $0 }) ?? SystemCall.userHomeFolder {
+        } else if let home = environment["HOME"].flatMap({ $0.isEmpty ? nil : $0 }) ?? SystemCall.userHome?.string {
             folder = home + "/.cache/odrpack"
         } else {
             return nil
@@ -84,7 +84,7 @@ struct BuildState: Sendable, Equatable {
     static func untrustedFolder(holding statePath: String) -> String? {
         let folder = (statePath as NSString).deletingLastPathComponent
         // Missing or not a folder: saving says why it cannot.
-        guard let status = SystemCall.status(folder), status.kind == .directory else { return nil }
+        guard let status = SystemCall.status(FilePath(folder)), status.kind == .directory else { return nil }
         let reason: String
         if status.owner != SystemCall.userID {
             reason = "belongs to user \(status.owner), not to you (user \(SystemCall.userID))"
@@ -151,7 +151,7 @@ struct BuildState: Sendable, Equatable {
             let folder = (path as NSString).deletingLastPathComponent
             try FileManager.default.createDirectory(
                 atPath: (folder as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            if !SystemCall.exists(folder) {
+            if !SystemCall.exists(FilePath(folder)) {
                 try FileManager.default.createDirectory(
                     atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
             }
@@ -167,14 +167,15 @@ struct BuildState: Sendable, Equatable {
         }
         // What odrpack 0.2 kept instead, in two files.
         for legacy in [".cache", ".up-to-date"] {
-            _ = SystemCall.removeFile(String(path.dropLast(".state".count)) + legacy)
+            _ = SystemCall.removeFile(FilePath(String(path.dropLast(".state".count)) + legacy))
         }
         return nil
     }
 
-    /// The metadata of a file on disk, or nil when it is missing.
+    /// The metadata of a file on disk, or nil when it is missing (or its path, text from a state file or a manifest,
+    /// holds a NUL).
     static func stamp(atPath path: String) -> FileStamp? {
-        SystemCall.status(path)?.stamp
+        FilePath(checking: path).flatMap { SystemCall.status($0) }?.stamp
     }
 
     /// What says a written pack is as the build left it: a zip's metadata, or a digest of the name and metadata
@@ -186,13 +187,15 @@ struct BuildState: Sendable, Equatable {
     /// `packStamp`, with the latest change time of the archive or of the folder and everything in it, and the tick
     /// those change times show (`ReadStart.tick`).
     static func packStampAndTimes(atPath path: String) -> (stamp: String, latestChange: Int64, tick: Int64)? {
-        guard let status = SystemCall.status(path, followingLinks: false) else { return nil }
+        guard let file = FilePath(checking: path), let status = SystemCall.status(file, followingLinks: false) else {
+            return nil
+        }
         let change = status.stamp.changeNanoseconds
         if status.kind == .regular {
             return ("f" + text(status.stamp), change, ReadStart.gcd(ReadStart.largestTick, change))
         }
         guard status.kind == .directory else { return nil }
-        guard let entries = try? FolderWalk.entries(under: path) else { return nil }
+        guard let entries = try? FolderWalk.entries(under: file) else { return nil }
         var hasher = SHA256Hasher()
         var latest = change
         var tick = ReadStart.gcd(ReadStart.largestTick, change)

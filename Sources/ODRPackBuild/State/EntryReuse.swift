@@ -88,9 +88,10 @@ struct EntryReuse: Sendable {
 
     /// An archive's file entries by name; nil when it cannot be read as the zip this project writes.
     private static func directory(atPath path: String) -> [PathKey: ZipCentralDirectory.Entry]? {
-        guard case .success(let descriptor) = SystemCall.openForReading(path) else { return nil }
+        guard let file = FilePath(checking: path), case .success(let descriptor) = SystemCall.openForReading(file)
+        else { return nil }
         defer { _ = SystemCall.closeFile(descriptor) }
-        guard let status = SystemCall.status(path),
+        guard let status = SystemCall.status(file),
             let directory = try? ZipCentralDirectory(descriptor: descriptor, fileSize: UInt64(status.stamp.size))
         else { return nil }
         var byName: [PathKey: ZipCentralDirectory.Entry] = [:]

@@ -100,6 +100,7 @@ struct PackReuse {
     static func digest(of path: String, file: ResolvedResource, buffer: ReadBuffer) throws
         -> FileDigest
     {
-        try SourceFile.digest(of: path, name: file.path, expected: file.stamp, size: file.size, buffer: buffer)
+        try SourceFile.digest(
+            of: FilePath(path), name: file.path, expected: file.stamp, size: file.size, buffer: buffer)
     }
 }

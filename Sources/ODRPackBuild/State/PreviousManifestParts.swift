@@ -12,7 +12,7 @@ final class PreviousManifestParts: @unchecked Sendable {
         let parts = previous.packs.compactMapValues(\.manifestPart)
         guard !parts.isEmpty, let recorded = previous.outputs[BuildManifest.fileName],
             let file = try? SourceFile(
-                path: path, name: BuildManifest.fileName, expected: recorded, size: recorded.size)
+                path: FilePath(path), name: BuildManifest.fileName, expected: recorded, size: recorded.size)
         else { return nil }
         guard file.stamp == recorded else {
             file.close()

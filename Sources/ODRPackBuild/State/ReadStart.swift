@@ -63,14 +63,16 @@ struct ReadStart: Sendable, Equatable {
         /// - Parameter outputPath: the output folder, which exists and which the build holds the lock of.
         static func take(outputPath: String) -> Sample {
             let clock = SystemCall.fileClockNanoseconds
-            guard SystemCall.isRemoteFileSystem(outputPath) == true else { return Sample(clock: clock, probe: nil) }
+            guard SystemCall.isRemoteFileSystem(FilePath(outputPath)) == true else {
+                return Sample(clock: clock, probe: nil)
+            }
             return Sample(clock: clock, probe: probe(in: outputPath))
         }
 
         /// The time and device of a probe file written in `folder` as the build's own temporary, removed at once:
         /// the file system's clock, whoever keeps it. Nil when it cannot be written.
         static func probe(in folder: String) -> (time: Int64, device: UInt64)? {
-            let path = folder + "/" + TemporaryName.beside(".odrpack-clock-probe")
+            let path = FilePath(folder).joined(TemporaryName.beside(".odrpack-clock-probe"))
             guard let descriptor = try? SystemCall.createFile(path) else { return nil }
             let wrote = [UInt8(ascii: "\n")].withUnsafeBytes { SystemCall.writeAll(descriptor, $0) } == 0
             let closed = SystemCall.closeFile(descriptor) == 0
@@ -85,12 +87,14 @@ struct ReadStart: Sendable, Equatable {
         /// build recorded in `stamps`: the local clock when resources-root is on a local file system, else the probe's
         /// time when the probe was on resources-root's own file system, else none.
         func start(rootPath: String, stamps: some Sequence<FileStamp>) -> ReadStart? {
-            start(rootPath: rootPath, stamps: stamps, remote: SystemCall.isRemoteFileSystem(rootPath))
+            start(
+                rootPath: rootPath, stamps: stamps,
+                remote: FilePath(checking: rootPath).flatMap { SystemCall.isRemoteFileSystem($0) })
         }
 
         /// - Parameter remote: whether resources-root's file system is a network one (nil: unknown).
         func start(rootPath: String, stamps: some Sequence<FileStamp>, remote: Bool?) -> ReadStart? {
-            guard let root = SystemCall.status(rootPath) else { return nil }
+            guard let root = FilePath(checking: rootPath).flatMap({ SystemCall.status($0) }) else { return nil }
             let device = root.stamp.device
             let time: Int64?
             switch remote {

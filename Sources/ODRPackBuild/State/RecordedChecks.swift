@@ -33,7 +33,7 @@ package enum RecordedChecks {
         var newest: (path: String, time: Int64)?
         for name in names where name.hasSuffix(".state") {
             let path = folder + "/" + name
-            guard let status = SystemCall.status(path, followingLinks: false), status.kind == .regular,
+            guard let status = SystemCall.status(FilePath(path), followingLinks: false), status.kind == .regular,
                 newest.map({ status.stamp.modificationNanoseconds > $0.time }) ?? true,
                 BuildState.read(path, fileRecords: false)?.rootPath.hasSameBytes(as: rootPath) == true
             else { continue }

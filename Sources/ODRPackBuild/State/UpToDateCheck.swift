@@ -34,7 +34,7 @@ struct UpToDateCheck {
             return
         }
         // The binary's own metadata too: a rebuilt odrpack of the same version may print differently.
-        let toolStamp = SystemCall.status(SystemCall.executablePath).map { BuildState.text($0.stamp) } ?? "-"
+        let toolStamp = SystemCall.status(SystemCall.executable).map { BuildState.text($0.stamp) } ?? "-"
         var hasher = SHA256Hasher()
         hasher.update("\(toolStamp)\0\(options.settingsKey(packsOnly: false))\0\(manifestPath)\0\(absoluteManifest)\0")
         manifest.withUnsafeBytes { hasher.update($0) }
@@ -47,7 +47,7 @@ struct UpToDateCheck {
         guard let replay = state.replay, replay.inputs == inputs,
             case .success(let realRoot) = LocalFileSystem().resolvedPath(replay.rootPath), realRoot == state.rootPath,
             state.outputs.allSatisfy({ BuildState.stamp(atPath: outputPath + "/" + $0.key) == $0.value }),
-            replay.absent.allSatisfy({ !SystemCall.exists(outputPath + "/" + $0) }),
+            replay.absent.allSatisfy({ !SystemCall.exists(FilePath(outputPath).joined($0)) }),
             state.packs.values.allSatisfy({
                 BuildState.packStamp(atPath: outputPath + "/" + AppleManifests.packsFolder + "/" + $0.fileName)
                     == $0.archiveStamp

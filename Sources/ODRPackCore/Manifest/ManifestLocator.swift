@@ -10,13 +10,12 @@ package struct ManifestLocator {
     package static let fileName = "odrpack.yml"
 
     /// The folder the search starts in, absolute.
-    let start: String
+    let start: FilePath
 
     package init(currentFolder: String = FileManager.default.currentDirectoryPath) {
         // Absolute (a relative folder is relative to the current one), `.` and `..` folded.
         start =
-            FilePath(FileManager.default.currentDirectoryPath).pushing(FilePath(currentFolder))
-            .lexicallyNormalized().string
+            FilePath(FileManager.default.currentDirectoryPath).pushing(FilePath(currentFolder)).lexicallyNormalized()
     }
 
     /// The manifest to read: `given` as is, else the one found.
@@ -28,17 +27,17 @@ package struct ManifestLocator {
 
     package func find() throws -> String {
         var folder = start
-        var searched: [String] = []
+        var searched: [FilePath] = []
         var levels = 0
         while true {
             searched.append(folder)
-            let candidate = FilePath(folder).joined(Self.fileName).string
+            let candidate = folder.joined(Self.fileName)
             if SystemCall.status(candidate, followingLinks: true)?.kind == .regular {
                 return levels == 0 ? Self.fileName : String(repeating: "../", count: levels) + Self.fileName
             }
-            let boundary = SystemCall.status(FilePath(folder).joined(".git").string, followingLinks: false) != nil
+            let boundary = SystemCall.status(folder.joined(".git"), followingLinks: false) != nil
             if boundary || folder == "/" { break }
-            folder = Self.parent(of: folder)
+            folder = folder.parent
             levels += 1
         }
         throw ODRPackError.unusableInput(notFoundMessage(searched: searched, stoppedAt: folder))
@@ -46,11 +45,11 @@ package struct ManifestLocator {
 
     /// What was searched, and the fix: `odrpack init` only when no folder on the way up holds a manifest at all, not
     /// even past the repository's root (where it belongs to another project, or the repository is nested).
-    func notFoundMessage(searched: [String], stoppedAt folder: String) -> String {
-        let names = searched.map { "'\($0)'" }.joined(separator: ", ")
+    func notFoundMessage(searched: [FilePath], stoppedAt folder: FilePath) -> String {
+        let names = searched.map { "'\($0.text)'" }.joined(separator: ", ")
         var message = "no \(Self.fileName) in \(names)"
-        if folder != "/" { message += " (the search stops at '\(folder)', which holds .git)" }
-        if let beyond = manifestBeyond(folder) {
+        if folder != "/" { message += " (the search stops at '\(folder.text)', which holds .git)" }
+        if let beyond = manifestBeyond(folder)?.text {
             message +=
                 ": '\(beyond)' lies outside this repository; pass its path as MANIFEST, or run from a folder inside it"
         } else if searched.contains(where: { Self.holdsManifestOfOtherName($0) }) {
@@ -62,11 +61,11 @@ package struct ManifestLocator {
     }
 
     /// The first `odrpack.yml` above the folder that ended the search, if any.
-    private func manifestBeyond(_ folder: String) -> String? {
+    private func manifestBeyond(_ folder: FilePath) -> FilePath? {
         var current = folder
         while current != "/" {
-            current = Self.parent(of: current)
-            let candidate = FilePath(current).joined(Self.fileName).string
+            current = current.parent
+            let candidate = current.joined(Self.fileName)
             if SystemCall.status(candidate, followingLinks: true)?.kind == .regular { return candidate }
         }
         return nil
@@ -74,15 +73,8 @@ package struct ManifestLocator {
 
     /// A folder holding `odrpack.yaml` (or a folder named `odrpack.yml`): a manifest is there under another form, so
     /// `init` would only add a second one.
-    private static func holdsManifestOfOtherName(_ folder: String) -> Bool {
-        let base = FilePath(folder)
-        return SystemCall.status(base.joined("odrpack.yaml").string, followingLinks: true) != nil
-            || SystemCall.status(base.joined(fileName).string, followingLinks: true) != nil
-    }
-
-    /// The folder that holds `folder` (absolute); "/" for "/".
-    private static func parent(of folder: String) -> String {
-        let parent = FilePath(folder).removingLastComponent()
-        return parent.isEmpty ? "/" : parent.string
+    private static func holdsManifestOfOtherName(_ folder: FilePath) -> Bool {
+        SystemCall.status(folder.joined("odrpack.yaml"), followingLinks: true) != nil
+            || SystemCall.status(folder.joined(fileName), followingLinks: true) != nil
     }
 }

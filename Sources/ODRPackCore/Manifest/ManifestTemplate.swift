@@ -51,7 +51,7 @@ package struct ManifestTemplate: Sendable {
         }
         var folders: [Folder] = []
         var skipped: [String] = []
-        let names = try FolderNames.list(root.string).sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+        let names = try FolderNames.list(root).sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
         for entry in names {
             guard let name = entry.text else {
                 skipped.append(entry.escaped)
@@ -61,8 +61,8 @@ package struct ManifestTemplate: Sendable {
             // left untagged), and one inside it reaches a folder that has its own entry.
             let path = root.joined(name)
             guard !neverPacked.contains(name),
-                SystemCall.status(path.string, followingLinks: false)?.kind == .directory,
-                SystemCall.status(path.joined(BuildFolder.lockFileName).string, followingLinks: false) == nil
+                SystemCall.status(path, followingLinks: false)?.kind == .directory,
+                SystemCall.status(path.joined(BuildFolder.lockFileName), followingLinks: false) == nil
             else { continue }
             var folder = Folder(name: name, files: 0, bytes: 0)
             try count(path, relative: name, into: &folder, skipped: &skipped)
@@ -79,14 +79,14 @@ package struct ManifestTemplate: Sendable {
     private static func count(_ path: FilePath, relative: String, into folder: inout Folder, skipped: inout [String])
         throws
     {
-        let names = try FolderNames.list(path.string).sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+        let names = try FolderNames.list(path).sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
         for entry in names {
             guard let name = entry.text else {
                 skipped.append(RelativePath.joined(relative, entry.escaped))
                 continue
             }
             let child = path.joined(name)
-            guard !neverPacked.contains(name), let status = SystemCall.status(child.string, followingLinks: false)
+            guard !neverPacked.contains(name), let status = SystemCall.status(child, followingLinks: false)
             else { continue }
             switch status.kind {
             case .regular where name != ".DS_Store":
@@ -196,6 +196,6 @@ package struct ManifestTemplate: Sendable {
         if !force, case .success = LocalFileSystem().status(path, followingLinks: false) {
             throw ODRPackError.unusableInput("'\(path)' exists: pass --force to overwrite it")
         }
-        try AtomicFile.write(Data(yaml.utf8), to: path)
+        try AtomicFile.write(Data(yaml.utf8), to: FilePath(path))
     }
 }

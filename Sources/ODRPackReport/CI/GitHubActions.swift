@@ -40,6 +40,6 @@ package enum GitHubActions {
         _ markdown: String, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws {
         guard let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
-        try StandardStream.append(markdown, toFileAt: path, name: "GITHUB_STEP_SUMMARY")
+        try StandardStream.append(markdown, toFileAt: FilePath(path), name: "GITHUB_STEP_SUMMARY")
     }
 }

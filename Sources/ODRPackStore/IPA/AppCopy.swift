@@ -10,37 +10,39 @@ enum AppCopy {
     static func copyFolder(_ app: String, into root: String) throws -> String {
         let name = (app as NSString).lastPathComponent
         let copy = root + "/Payload/" + name
-        try OutputFolder.makeFolder(root + "/Payload")
+        try OutputFolder.makeFolder(FilePath(root).joined("Payload"))
         try copyTree(app, to: copy)
         return copy
     }
 
     /// Copies the folder `source` to the new folder `destination`, links as links.
     static func copyTree(_ source: String, to destination: String) throws {
-        try OutputFolder.makeFolder(destination)
+        try OutputFolder.makeFolder(FilePath(destination))
         var folders: [(String, FileMode)] = []
         let buffer = ReadBuffer(size: 1 << 20)
-        try FolderWalk.walk(under: source) { entry in
+        // Each entry's paths are joined as text and made a `FilePath` once, at the call (docs/architecture.md#paths).
+        try FolderWalk.walk(under: FilePath(source)) { entry in
             try Interrupt.checkpoint()
             let from = source + "/" + entry.path
             let to = destination + "/" + entry.path
             switch entry.status.kind {
             case .directory:
-                try OutputFolder.makeFolder(to)
+                try OutputFolder.makeFolder(FilePath(to))
                 folders.append((to, entry.status.permissions))
             case .symbolicLink:
                 try link(
                     to, target: try fileOperation { try FileManager.default.destinationOfSymbolicLink(atPath: from) })
             case .regular:
                 try FileCopy.copy(
-                    from, to: to, size: entry.status.stamp.size, permissions: entry.status.permissions, buffer: buffer)
+                    FilePath(from), to: FilePath(to), size: entry.status.stamp.size,
+                    permissions: entry.status.permissions, buffer: buffer)
             case .other:
                 throw ODRPackError.unusableInput(
                     "'\(from)' is neither a file, a folder nor a symbolic link: an app bundle holds only those")
             }
         }
         // Folders keep their modes, writable by their owner so that thinning can remove files in them.
-        if let status = SystemCall.status(source) { folders.append((destination, status.permissions)) }
+        if let status = SystemCall.status(FilePath(source)) { folders.append((destination, status.permissions)) }
         for (folder, permissions) in folders.reversed() { try setPermissions(folder, permissions | 0o700) }
     }
 
@@ -52,9 +54,9 @@ enum AppCopy {
             throw ODRPackError.unusableInput(
                 "'\(path)' is not a readable IPA (\(error.description)): pass the app's .ipa or its .app folder")
         }
-        let apps = try OutputFolder.names(in: root + "/Payload").filter { $0.hasSuffix(".app") }.sorted()
-        guard apps.count == 1,
-            SystemCall.status(root + "/Payload/" + apps[0], followingLinks: false)?.kind == .directory
+        let payload = FilePath(root).joined("Payload")
+        let apps = try OutputFolder.names(in: payload).filter { $0.hasSuffix(".app") }.sorted()
+        guard apps.count == 1, SystemCall.status(payload.joined(apps[0]), followingLinks: false)?.kind == .directory
         else {
             throw ODRPackError.unusableInput(
                 """
@@ -71,12 +73,13 @@ enum AppCopy {
     /// comes with it. Every entry's CRC-32 and size are checked.
     private static func unpackZip(_ path: String, into root: String) throws {
         let descriptor: Int32
-        switch SystemCall.openForReading(path) {
+        let file = FilePath(path)
+        switch SystemCall.openForReading(file) {
         case .success(let opened): descriptor = opened
         case .failure(let error): throw ODRPackError.systemCall("cannot read '\(path)'", error)
         }
         defer { SystemCall.closeFile(descriptor) }
-        let size = try SystemCall.requireStatus(path, "cannot read '\(path)'").stamp.size
+        let size = try SystemCall.requireStatus(file, "cannot read '\(path)'").stamp.size
         let directory = try ZipCentralDirectory(descriptor: descriptor, fileSize: UInt64(size))
         let buffer = ReadBuffer(size: 1 << 20)
         var seen = Set<PathKey>()
@@ -90,13 +93,13 @@ enum AppCopy {
             }
             let target = root + "/" + name
             let unixMode = entry.versionMadeBy >> 8 == 3 ? entry.mode : 0
-            try OutputFolder.makeFolder((target as NSString).deletingLastPathComponent)
+            try OutputFolder.makeFolder(FilePath((target as NSString).deletingLastPathComponent))
             if entry.name.hasSuffix("/") || unixMode & 0o170000 == 0o040000 {
-                try OutputFolder.makeFolder(target)
+                try OutputFolder.makeFolder(FilePath(target))
                 folders.append((target, unixMode == 0 ? 0o755 : FileMode(unixMode & 0o777) | 0o700))
                 continue
             }
-            guard SystemCall.status(target, followingLinks: false) == nil else {
+            guard SystemCall.status(FilePath(target), followingLinks: false) == nil else {
                 throw ODRPackError.unusableInput("'\(path)' holds '\(name)' inside a file it holds: rebuild the IPA")
             }
             if unixMode & 0o170000 == 0o120000 {
@@ -114,7 +117,7 @@ enum AppCopy {
                 links.append((target, bytes))
                 continue
             }
-            let output = try OutputFile(path: target)
+            let output = try OutputFile(path: FilePath(target))
             defer { output.close() }
             try readData(of: entry, from: descriptor, path: path, buffer: buffer) { try output.write($0) }
             try setPermissions(target, unixMode == 0 ? 0o644 : FileMode(unixMode & 0o777))

@@ -17,12 +17,12 @@ enum IPAArchiver {
     /// Writes the zip of everything under `root` to the new file `path`; returns its size.
     /// - Parameter progress: counts the files zipped and their bytes.
     static func archive(
-        _ root: String, to path: String, entryTime: Int64, progress: ProgressBar = ProgressBar(style: .none)
+        _ root: String, to path: FilePath, entryTime: Int64, progress: ProgressBar = ProgressBar(style: .none)
     ) throws -> Int64 {
         if progress.isShown {
             // The bar's totals, from a walk that keeps only counts.
             var (files, bytes) = (0, Int64(0))
-            try FolderWalk.walk(under: root, slashedFolders: true) { entry in
+            try FolderWalk.walk(under: FilePath(root), slashedFolders: true) { entry in
                 guard entry.status.kind == .regular else { return }
                 files += 1
                 bytes = [bytes, entry.status.stamp.size].saturatingSum
@@ -36,7 +36,7 @@ enum IPAArchiver {
         let buffer = ReadBuffer(size: inMemoryLimit)
         // Zipped as walked: the walk's order is the zip's (paths by their bytes, folders as "name/"), and only the
         // folders on the way down are held, never the whole tree (docs/store.md#ipa).
-        try FolderWalk.walk(under: root, slashedFolders: true) { entry in
+        try FolderWalk.walk(under: FilePath(root), slashedFolders: true) { entry in
             try Interrupt.checkpoint()
             let source = root + "/" + entry.path
             let permissions = UInt32(entry.status.permissions) & 0o777
@@ -105,7 +105,7 @@ enum IPAArchiver {
     private static func stream(
         _ path: String, size: Int64, buffer: ReadBuffer, _ body: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
-        let input = try SourceFile(path: path, name: path, expected: nil, size: size)
+        let input = try SourceFile(path: FilePath(path), name: path, expected: nil, size: size)
         defer { input.close() }
         try input.stream(into: buffer.bytes, body)
     }

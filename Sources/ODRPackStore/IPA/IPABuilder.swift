@@ -55,7 +55,7 @@ package struct IPABuilder {
     /// - Parameter onWait: called once when a build holds the build folder and this starts waiting for it.
     /// - Throws: `ODRPackError` when the tool cannot do its job (exit 2; `usage`: 64).
     package func run(onWait: () -> Void) throws -> Result {
-        let location = try BuildManifest.location(of: options.buildPath)
+        let location = try BuildManifest.location(of: FilePath(options.buildPath))
         guard SystemCall.status(location.file)?.kind == .regular else {
             throw ODRPackError.unusableInput(
                 """
@@ -64,26 +64,27 @@ package struct IPABuilder {
                 """
             )
         }
-        let (manifest, buildFolder) = try BuildManifest.load(options.buildPath)
+        let (manifest, buildFolder) = try BuildManifest.load(FilePath(options.buildPath))
         guard manifest.format == .odr else {
             throw ODRPackError.usage("Background Assets packs are uploaded on their own: odrpack upload")
         }
-        let appStatus = try SystemCall.requireStatus(options.appPath, "cannot read the app '\(options.appPath)'")
+        let appStatus = try SystemCall.requireStatus(
+            FilePath(options.appPath), "cannot read the app '\(options.appPath)'")
         let appIsFolder = appStatus.kind == .directory
         if appIsFolder { _ = try AppThinner.checkInputs(app: options.appPath, build: options.buildPath) }
         let output = URL(fileURLWithPath: options.outputPath).standardizedFileURL.path
-        guard SystemCall.status(output, followingLinks: false)?.kind != .directory else {
+        guard SystemCall.status(FilePath(output), followingLinks: false)?.kind != .directory else {
             throw ODRPackError.unusableInput(
                 "--output '\(options.outputPath)' is a folder: name the .ipa file to write")
         }
-        guard SystemCall.status((output as NSString).deletingLastPathComponent)?.kind == .directory else {
+        guard SystemCall.status(FilePath((output as NSString).deletingLastPathComponent))?.kind == .directory else {
             throw ODRPackError.unusableInput(
                 "the folder of --output '\(options.outputPath)' does not exist: create it first, or name another file")
         }
         // FILE and its working copy go beside FILE: never inside an input, which ipa never changes.
         let outputFolder = try Self.realPath((output as NSString).deletingLastPathComponent)
         let realOutput = outputFolder + "/" + (output as NSString).lastPathComponent
-        for (input, isFolder) in [(options.appPath, appIsFolder), (buildFolder, true)] {
+        for (input, isFolder) in [(options.appPath, appIsFolder), (buildFolder.string, true)] {
             let real = try Self.realPath(input)
             let clash = isFolder ? RelativePath.absolutePath(outputFolder, isInside: real) : realOutput == real
             if clash {
@@ -109,18 +110,18 @@ package struct IPABuilder {
             // what a killed ipa left there goes first.
             try Self.removeAbandoned(beside: output)
             return try Interrupt.holding {
-                let work = TemporaryName.path(beside: output) + Self.workSuffix
+                let work = TemporaryName.path(beside: FilePath(output), suffix: Self.workSuffix)
                 try OutputFolder.remove(work)
                 try OutputFolder.makeFolder(work)
                 defer { try? OutputFolder.remove(work) }
-                let root = work + "/root"
-                try OutputFolder.makeFolder(root)
+                let root = work.joined("root").string
+                try OutputFolder.makeFolder(FilePath(root))
                 let app =
                     appIsFolder
                     ? try AppCopy.copyFolder(URL(fileURLWithPath: options.appPath).standardizedFileURL.path, into: root)
                     : try AppCopy.unpack(options.appPath, into: root)
                 // The manifest as it is under the lock: a build may have replaced it before the lock was taken.
-                let current = try BuildManifest.load(options.buildPath).manifest
+                let current = try BuildManifest.load(FilePath(options.buildPath)).manifest
                 guard current.format == .odr else {
                     throw ODRPackError.usage("Background Assets packs are uploaded on their own: odrpack upload")
                 }
@@ -138,11 +139,11 @@ package struct IPABuilder {
         guard let parts = output.splitAtLastSlash() else { return }
         let folder = String(parts.folder)
         let digest = TemporaryName.digest(of: String(parts.name))
-        let abandoned = try TemporaryName.abandoned(in: folder) { rest in
+        let abandoned = try TemporaryName.abandoned(in: FilePath(folder)) { rest in
             rest == digest
                 || (rest.hasSuffix(workSuffix) && rest.utf8.count == digest.utf8.count + workSuffix.utf8.count)
         }
-        for name in abandoned { try OutputFolder.remove(folder + "/" + name) }
+        for name in abandoned { try OutputFolder.remove(FilePath(folder).joined(name)) }
     }
 
     /// What the sign command must leave (docs/store.md#ipa): the app, its Info.plist, the executable that names (when
@@ -156,11 +157,11 @@ package struct IPABuilder {
                 """
             )
         }
-        guard SystemCall.status(app, followingLinks: false)?.kind == .directory else {
+        guard SystemCall.status(FilePath(app), followingLinks: false)?.kind == .directory else {
             throw fail("removed the app itself")
         }
         let infoPath = ["/Info.plist", "/Contents/Info.plist"].map { app + $0 }.first {
-            SystemCall.status($0)?.kind == .regular
+            SystemCall.status(FilePath($0))?.kind == .regular
         }
         guard let infoPath else { throw fail("removed Info.plist") }
         if executable != nil {
@@ -169,17 +170,19 @@ package struct IPABuilder {
                 throw fail("removed CFBundleExecutable from Info.plist")
             }
             let place = infoPath.hasSuffix("/Contents/Info.plist") ? "/Contents/MacOS/" : "/"
-            guard SystemCall.status(app + place + named)?.kind == .regular else {
+            // The name is the plist's text: one holding a NUL names no file.
+            guard FilePath(checking: app + place + named).flatMap({ SystemCall.status($0) })?.kind == .regular else {
                 throw fail("removed the executable '\(String(place.dropFirst()) + named)'")
             }
         }
-        for index in removed.indices where SystemCall.status(app + "/" + removed[index], followingLinks: false) != nil {
+        for index in removed.indices
+        where SystemCall.status(FilePath(app.slashJoined(removed[index])), followingLinks: false) != nil {
             throw fail("put back '\(removed[index])', which ships in its pack")
         }
     }
 
     /// Thins, signs and zips the copy at `app` (inside `root`).
-    private func package(app: String, root: String, work: String, manifest: BuildManifest, buildFolder: String)
+    private func package(app: String, root: String, work: FilePath, manifest: BuildManifest, buildFolder: FilePath)
         throws -> Result
     {
         var result = Result()
@@ -203,7 +206,7 @@ package struct IPABuilder {
             try Interrupt.checkpoint()
             try checkSigned(app: app, executable: executable, removed: thinned.removed, name: result.appName)
         } else if ["_CodeSignature", "Contents/_CodeSignature"].contains(where: {
-            SystemCall.status(app + "/" + $0, followingLinks: false) != nil
+            SystemCall.status(FilePath(app).joined($0), followingLinks: false) != nil
         }) {
             result.diagnostics.append(
                 .warning(
@@ -219,7 +222,7 @@ package struct IPABuilder {
         if result.diagnostics.stopsWriting(warningsAsErrors: options.warningsAsErrors) { return result }
 
         // 5. Every pack as a folder beside the app.
-        let packsFolder = root + "/Payload/" + AppleManifests.packsFolder
+        let packsFolder = FilePath(root).joined("Payload").joined(AppleManifests.packsFolder)
         try OutputFolder.remove(packsFolder)
         try OutputFolder.makeFolder(packsFolder)
         let packs = manifest.packs.sorted(by: { $0.file.precedesByCodePoint($1.file) })
@@ -229,7 +232,7 @@ package struct IPABuilder {
             try Interrupt.checkpoint()
             let name = (pack.file as NSString).lastPathComponent
             var share = ProgressBar.Share(of: progress, bytes: bytes)
-            _ = try PackExtractor.extract(buildFolder + "/" + pack.file, to: packsFolder + "/" + name) { share.add($0) }
+            _ = try PackExtractor.extract(buildFolder.joined(pack.file), to: packsFolder.joined(name)) { share.add($0) }
             share.finish()
             result.packs.append(name)
         }
@@ -237,13 +240,13 @@ package struct IPABuilder {
 
         // 6. The zip, beside FILE, renamed into place.
         let output = URL(fileURLWithPath: options.outputPath).standardizedFileURL.path
-        let temporary = TemporaryName.path(beside: output)
+        let temporary = TemporaryName.path(beside: FilePath(output))
         do {
             defer { progress.end() }
             result.size = try IPAArchiver.archive(
                 root, to: temporary, entryTime: options.entryTime, progress: progress)
-            try SystemCall.makeDurable(folder: (output as NSString).deletingLastPathComponent, written: [temporary])
-            if let failure = SystemCall.rename(temporary, to: output) {
+            try SystemCall.makeDurable(folder: FilePath(output).parent, written: [temporary])
+            if let failure = SystemCall.rename(temporary, to: FilePath(output)) {
                 throw ODRPackError.systemCall("cannot write '\(options.outputPath)'", failure)
             }
         } catch {

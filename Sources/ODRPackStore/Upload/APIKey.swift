@@ -71,7 +71,7 @@ package struct APIKey: Sendable {
         } else {
             let name = "AuthKey_\(keyID).p8"
             let folders = keyFolders(environment: environment, currentFolder: currentFolder)
-            guard let path = folders.map({ FilePath($0).joined(name).string }).first(where: { SystemCall.exists($0) })
+            guard let path = folders.map({ FilePath($0).joined(name) }).first(where: { SystemCall.exists($0) })?.string
             else {
                 throw ODRPackError.usage(
                     """
@@ -97,7 +97,8 @@ package struct APIKey: Sendable {
     }
 
     private static func readKeyFile(_ path: String) throws -> String {
-        switch LocalFileSystem().contents(of: path) {
+        // The path is text from outside (an argument, the environment): one holding a NUL names no file (EINVAL).
+        switch FilePath(checking: path).map({ LocalFileSystem().contents(of: $0) }) ?? .failure(SystemError(EINVAL)) {
         case .success(let bytes):
             return String(decoding: bytes, as: UTF8.self)
         case .failure(let error):

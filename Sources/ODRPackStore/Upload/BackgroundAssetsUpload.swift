@@ -19,20 +19,20 @@ package enum BackgroundAssetsUpload {
         guard options.jobs >= 1 else { throw ODRPackError.usage("--jobs must be at least 1") }
         if let wait = options.waitSeconds, wait < 0 { throw ODRPackError.usage("--wait SECONDS cannot be negative") }
         let lock = try OutputLock.shared(
-            folder: try BuildManifest.location(of: options.buildPath).folder, fileName: BuildFolder.lockFileName,
-            onWait: events.waiting)
+            folder: try BuildManifest.location(of: FilePath(options.buildPath)).folder,
+            fileName: BuildFolder.lockFileName, onWait: events.waiting)
         return try withExtendedLifetime(lock) {
             try run(options, base: base, events: events)
         }
     }
 
     private static func run(_ options: UploadOptions, base: APIBaseURL, events: UploadEvents) throws -> UploadOutcome {
-        let (manifest, folder) = try BuildManifest.load(options.buildPath)
+        let (manifest, folder) = try BuildManifest.load(FilePath(options.buildPath))
         try checkUploadable(manifest)
         let selected = try selection(options.selection, build: manifest)
         let key = try APIKey.resolve(options)
         let transport = try makeTransport(options)
-        let archives = try selected.map { try archive($0, folder: FilePath(folder)) }
+        let archives = try selected.map { try archive($0, folder: folder) }
         let client = AppStoreConnectClient(
             base: base, token: APIToken(key: key), clock: options.clock, jobs: options.jobs,
             readOnly: options.dryRun, transport: transport, verbose: options.verbose)
@@ -90,7 +90,7 @@ package enum BackgroundAssetsUpload {
         case .all:
             return build.packs
         case .since(let oldPath):
-            let old = try BuildManifest.load(oldPath).manifest
+            let old = try BuildManifest.load(FilePath(oldPath)).manifest
             try BuildDiff.checkComparable(old: old, new: build)
             let upload = Set(BuildDiff(old: old, new: build).upload ?? [])
             return build.packs.filter { upload.contains($0.assetPackId ?? $0.id) }
@@ -113,22 +113,22 @@ package enum BackgroundAssetsUpload {
                 """
             )
         }
-        let path = folder.joined(pack.file).string
+        let path = folder.joined(pack.file)
         let file = try OpenArchive(path: path)
         if let expected = pack.archiveSha256,
             expected != file.sha256 || pack.archiveSize.map({ $0 != file.size }) == true
         {
             throw ODRPackError.unusableInput(
-                "'\(path)' is not the archive the build wrote (its size or SHA-256 differs): run odrpack verify, and build again"
+                "'\(path.text)' is not the archive the build wrote (its size or SHA-256 differs): run odrpack verify, and build again"
             )
         }
         guard file.size > 0 else {
             throw ODRPackError.unusableInput(
-                "'\(path)' is empty: App Store Connect takes no empty archive; build again")
+                "'\(path.text)' is empty: App Store Connect takes no empty archive; build again")
         }
         guard AppleArchiveSignature.matches(file.prefix) else {
-            throw ODRPackError.unusableInput("pack '\(id)': '\(path)' is \(AppleArchiveSignature.problem)")
+            throw ODRPackError.unusableInput("pack '\(id)': '\(path.text)' is \(AppleArchiveSignature.problem)")
         }
-        return PackArchive(assetPackId: id, path: path, size: file.size, sha256: file.sha256, file: file)
+        return PackArchive(assetPackId: id, path: path.text, size: file.size, sha256: file.sha256, file: file)
     }
 }

@@ -13,10 +13,10 @@ final class OpenArchive: Sendable {
 
     /// Opens `path` and hashes it to its end.
     /// - Throws: `ODRPackError` (exit 2) when it cannot be opened or read.
-    init(path: String) throws {
+    init(path: FilePath) throws {
         switch SystemCall.openForReading(path) {
         case .success(let opened): descriptor = opened
-        case .failure(let error): throw ODRPackError.systemCall("cannot read '\(path)'", error)
+        case .failure(let error): throw ODRPackError.systemCall("cannot read '\(path.text)'", error)
         }
         do {
             let buffer = ReadBuffer(size: 1 << 20)
@@ -25,7 +25,7 @@ final class OpenArchive: Sendable {
             var head: [UInt8] = []
             while true {
                 let got = SystemCall.readFully(descriptor, into: buffer.bytes.baseAddress!, count: 1 << 20, at: offset)
-                guard got >= 0 else { throw ODRPackError.systemCall("cannot read '\(path)'", .last) }
+                guard got >= 0 else { throw ODRPackError.systemCall("cannot read '\(path.text)'", .last) }
                 if got == 0 { break }
                 let chunk = UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<got])
                 if head.count < AppleArchiveSignature.length {

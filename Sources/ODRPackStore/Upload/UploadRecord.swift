@@ -34,16 +34,17 @@ package struct UploadRecord: Sendable, Equatable {
     /// Reads the record in `folder`; none is an empty record.
     /// - Throws: `ODRPackError.unusableInput` (exit 2) for a record that is not one: trusting a damaged one could
     ///   send a pack twice or skip one.
-    static func load(folder: String) throws -> UploadRecord {
-        let path = FilePath(folder).joined(fileName).string
+    static func load(folder: FilePath) throws -> UploadRecord {
+        let path = folder.joined(fileName)
         let bytes: [UInt8]
         switch LocalFileSystem().contents(of: path) {
         case .success(let read): bytes = read
         case .failure(let error) where error.code == ENOENT: return UploadRecord(app: nil)
-        case .failure(let error): throw ODRPackError.unusableInput("cannot read '\(path)': \(error.reason)")
+        case .failure(let error): throw ODRPackError.unusableInput("cannot read '\(path.text)': \(error.reason)")
         }
         let damaged = ODRPackError.unusableInput(
-            "'\(path)' is not an odrpack upload record: move it away, and run upload again (it asks App Store Connect)")
+            "'\(path.text)' is not an odrpack upload record: move it away, and run upload again (it asks App Store Connect)"
+        )
         guard let document = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any],
             (document["schemaVersion"] as? NSNumber)?.intValue == schemaVersion,
             let packs = document["packs"] as? [String: Any]
@@ -82,19 +83,18 @@ package struct UploadRecord: Sendable, Equatable {
     }
 
     /// Written beside its place, flushed, and renamed over the old record.
-    func write(folder: String) throws {
+    func write(folder: FilePath) throws {
         try AtomicFile.write(
-            json.serializedBytes(expandingArrays: true), to: FilePath(folder).joined(Self.fileName).string,
-            durable: true)
+            json.serializedBytes(expandingArrays: true), to: folder.joined(Self.fileName), durable: true)
     }
 }
 
 /// The record shared by the packs uploading at once: each change is written before the step after it starts.
 final class SharedUploadRecord: Sendable {
     private let state: Locked<UploadRecord>
-    private let folder: String
+    private let folder: FilePath
 
-    init(_ record: UploadRecord, folder: String) {
+    init(_ record: UploadRecord, folder: FilePath) {
         state = Locked(record)
         self.folder = folder
     }

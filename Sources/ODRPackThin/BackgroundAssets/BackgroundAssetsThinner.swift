@@ -10,7 +10,7 @@ import ODRPackPlatform
 struct BackgroundAssetsThinner {
     let thinner: AppThinner
     let manifest: BuildManifest
-    let buildFolder: String
+    let buildFolder: FilePath
 
     /// The keys a self-hosted build sets, which an Apple-hosted one removes.
     static let selfHostingKeys = [
@@ -33,16 +33,16 @@ struct BackgroundAssetsThinner {
             throw ODRPackError.unusableInput(
                 "'\(options.buildPath)' has no backgroundAssets settings: rebuild it with odrpack build")
         }
-        let tagsPath = buildFolder + "/" + BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.tagsFile
-        guard let tags = FileManager.default.contents(atPath: tagsPath) else {
+        let tagsPath = buildFolder.joined(BackgroundAssetsLayout.folder).joined(BackgroundAssetsLayout.tagsFile)
+        guard let tags = FileManager.default.contents(atPath: tagsPath.string) else {
             throw ODRPackError.unusableInput(
-                "'\(tagsPath)' cannot be read: is '\(options.buildPath)' a finished odrpack build?")
+                "'\(tagsPath.text)' cannot be read: is '\(options.buildPath)' a finished odrpack build?")
         }
         let (original, format) = try AppThinner.readPlist(infoPath)
         var plist = original
 
         var result = AppThinner.Result()
-        var change = AppTransaction(app: location.app)
+        var change = AppTransaction(app: FilePath(location.app))
         let found = try thinner.packedFiles(of: manifest, in: location)
         result.diagnostics = found.diagnostics
         let tagsName = Self.tagsLocation(app: location.app, infoPath: infoPath)
@@ -62,9 +62,9 @@ struct BackgroundAssetsThinner {
 
         // The change: the packed files out, the tags document and the Info.plist in.
         thinner.remove(found, of: manifest, in: location, into: &result, change: &change)
-        try install(tags, at: location.app + "/" + tagsName, change: &change)
+        try install(tags, at: FilePath(location.app).joined(tagsName), change: &change)
         result.installed = [tagsName]
-        if let newInfo { change.writes.append((infoPath, newInfo)) }
+        if let newInfo { change.writes.append((FilePath(infoPath), newInfo)) }
         result.infoPlistKeys = keys.map(\.0).sorted()
         return (result, change)
     }
@@ -93,12 +93,12 @@ struct BackgroundAssetsThinner {
 
     /// Writes the tags document at `target` where the app's differs, making its folder (not in a dry run) when
     /// missing.
-    private func install(_ tags: Data, at target: String, change: inout AppTransaction) throws {
+    private func install(_ tags: Data, at target: FilePath, change: inout AppTransaction) throws {
         guard
-            FileManager.default.contents(atPath: target) != tags
+            FileManager.default.contents(atPath: target.string) != tags
                 || SystemCall.status(target, followingLinks: false)?.kind != .regular
         else { return }
-        let folder = FilePath(target).removingLastComponent().string
+        let folder = target.removingLastComponent()
         if !thinner.options.dryRun, SystemCall.status(folder, followingLinks: false) == nil {
             try OutputFolder.makeFolder(folder)
             change.createdFolders.append(folder)
@@ -139,8 +139,8 @@ struct BackgroundAssetsThinner {
         // address keeps the size of its published bytes), else the archive's.
         let listed =
             (try? PublishedDownloadManifest.load(
-                buildFolder + "/" + BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.siteFolder + "/"
-                    + BackgroundAssetsLayout.downloadManifestFile))?.packs ?? [:]
+                buildFolder.joined(BackgroundAssetsLayout.folder).joined(BackgroundAssetsLayout.siteFolder)
+                    .joined(BackgroundAssetsLayout.downloadManifestFile)))?.packs ?? [:]
         func archives(_ packs: [BuildManifest.Pack]) -> Int64 {
             packs.lazy.map { listed[$0.assetPackId ?? $0.id]?.downloadSize ?? $0.archiveSize ?? 0 }.saturatingSum
         }

@@ -9,18 +9,18 @@ import ODRPackPlatform
 struct OnDemandResourcesThinner {
     let thinner: AppThinner
     let manifest: BuildManifest
-    let buildFolder: String
+    let buildFolder: FilePath
 
     /// What thinning the app means (the checks' findings in the result) and the change that does it, which the caller
     /// commits: nothing is changed here but the embedded packs staged under temporary names.
     func plan(_ location: AppThinner.Location) throws -> (AppThinner.Result, AppTransaction) {
         let options = thinner.options
-        let app = location.app
+        let app = FilePath(location.app)
         if options.appGroup != nil {
             throw ODRPackError.usage(
                 "--app-group applies to Background Assets builds only; '\(options.buildPath)' is an ODR build")
         }
-        let packsFolder = app + "/" + AppleManifests.packsFolder
+        let packsFolder = app.joined(AppleManifests.packsFolder)
         if options.embed {
             try Self.checkPacksFolderName(in: app)
         }
@@ -34,7 +34,7 @@ struct OnDemandResourcesThinner {
         if result.diagnostics.hasErrors { return (result, change) }
         result.diagnostics += thinner.notInAppWarnings(
             manifest, found, in: location,
-            installed: (AppleManifests.onDemandResourcesFile, buildFolder + "/" + AppleManifests.onDemandResourcesFile))
+            installed: (AppleManifests.onDemandResourcesFile, buildFolder.joined(AppleManifests.onDemandResourcesFile)))
         thinner.remove(found, of: manifest, in: location, into: &result, change: &change)
 
         // 2. The embedded packs, staged beside their final names (a dry run only names them).
@@ -57,7 +57,7 @@ struct OnDemandResourcesThinner {
             let embeddedNames = Set(embedded.map { PathKey($0.name) })
             for name in try OutputFolder.names(in: packsFolder)
             where name.hasSuffix(".assetpack") && !embeddedNames.contains(PathKey(name)) {
-                change.removals.append(packsFolder + "/" + name)
+                change.removals.append(packsFolder.joined(name))
             }
             if !options.embed { change.emptiedFolders.append(packsFolder) }
         }
@@ -72,14 +72,14 @@ struct OnDemandResourcesThinner {
         let options = thinner.options
         let applePlist =
             [AppleManifests.manifestFile, AppleManifests.templateFile]
-            .first { FileManager.default.fileExists(atPath: buildFolder + "/" + $0) } ?? AppleManifests.templateFile
+            .first { SystemCall.exists(buildFolder.joined($0)) } ?? AppleManifests.templateFile
         // The build's plists are copied as streams (OnDemandResources.plist lists every file: tens of MB at a million),
         // never held; the embedded packs' manifest is made here, one record a pack.
         var copies: [String] = []
         for name in [AppleManifests.onDemandResourcesFile, applePlist] where !(options.embed && name == applePlist) {
-            guard SystemCall.status(buildFolder + "/" + name)?.kind == .regular else {
+            guard SystemCall.status(buildFolder.joined(name))?.kind == .regular else {
                 throw ODRPackError.unusableInput(
-                    "'\(buildFolder)/\(name)' cannot be read: is '\(options.buildPath)' a finished odrpack build?")
+                    "'\(buildFolder.text)/\(name)' cannot be read: is '\(options.buildPath)' a finished odrpack build?")
             }
             copies.append(name)
         }
@@ -89,7 +89,7 @@ struct OnDemandResourcesThinner {
     /// Extracts each pack into `packsFolder` beside its final name, listing it in `change` before it is written (a
     /// pack cut off halfway, by a full disk, is removed too); a failure removes what was staged.
     private func stage(
-        _ embedded: [(name: String, pack: BuildManifest.Pack)], in packsFolder: String, exists: Bool,
+        _ embedded: [(name: String, pack: BuildManifest.Pack)], in packsFolder: FilePath, exists: Bool,
         change: inout AppTransaction
     ) throws {
         if !exists {
@@ -103,17 +103,17 @@ struct OnDemandResourcesThinner {
         do {
             for (item, bytes) in zip(embedded, shares) {
                 try Interrupt.checkpoint()
-                let staged = packsFolder + "/" + TemporaryName.beside(item.name)
+                let staged = packsFolder.joined(TemporaryName.beside(item.name))
                 // Listed before it is written: a pack cut off halfway (a full disk) is removed too.
-                change.installs.append((staged, packsFolder + "/" + item.name))
+                change.installs.append((staged, packsFolder.joined(item.name)))
                 var share = ProgressBar.Share(of: progress, bytes: bytes)
-                _ = try PackExtractor.extract(buildFolder + "/" + item.pack.file, to: staged) {
+                _ = try PackExtractor.extract(buildFolder.joined(item.pack.file), to: staged) {
                     share.add($0)
                 }
                 share.finish()
             }
         } catch {
-            for (staged, _) in change.installs { try? FileManager.default.removeItem(atPath: staged) }
+            for (staged, _) in change.installs { try? FileManager.default.removeItem(at: staged.fileURL) }
             for folder in change.createdFolders { SystemCall.removeFolderIfEmpty(folder) }
             throw error
         }
@@ -137,47 +137,47 @@ struct OnDemandResourcesThinner {
     /// Copies and writes the plists where the app's differ, and removes the asset-pack manifest this run does not
     /// install: the app keeps one, the one this run installed.
     private func install(
-        copies: [String], plists: [(String, Data)], in app: String, into result: inout AppThinner.Result,
+        copies: [String], plists: [(String, Data)], in app: FilePath, into result: inout AppThinner.Result,
         change: inout AppTransaction
     ) {
         for name in copies {
-            let source = buildFolder + "/" + name
-            if !AppThinner.sameBytes(app + "/" + name, source)
-                || SystemCall.status(app + "/" + name, followingLinks: false)?.kind != .regular
+            let source = buildFolder.joined(name)
+            if !AppThinner.sameBytes(app.joined(name), source)
+                || SystemCall.status(app.joined(name), followingLinks: false)?.kind != .regular
             {
-                change.copies.append((app + "/" + name, source))
+                change.copies.append((app.joined(name), source))
             }
             result.installed.append(name)
         }
         for (name, data) in plists {
-            if FileManager.default.contents(atPath: app + "/" + name) != data
-                || SystemCall.status(app + "/" + name, followingLinks: false)?.kind != .regular
+            if FileManager.default.contents(atPath: app.joined(name).string) != data
+                || SystemCall.status(app.joined(name), followingLinks: false)?.kind != .regular
             {
-                change.writes.append((app + "/" + name, data))
+                change.writes.append((app.joined(name), data))
             }
             result.installed.append(name)
         }
         for name in [AppleManifests.manifestFile, AppleManifests.templateFile]
         where !plists.contains(where: { $0.0 == name }) && !copies.contains(name)
-            && SystemCall.status(app + "/" + name, followingLinks: false) != nil
+            && SystemCall.status(app.joined(name), followingLinks: false) != nil
         {
-            change.removals.append(app + "/" + name)
+            change.removals.append(app.joined(name))
         }
     }
 
     /// `--embed` needs the name `OnDemandResources` for a folder in the app's root: anything else of that name, in any
     /// letter case (an executable named so; case-insensitive file systems make them one), is exit 2.
-    static func checkPacksFolderName(in app: String) throws {
+    static func checkPacksFolderName(in app: FilePath) throws {
         let wanted = AppleManifests.packsFolder
         for name in try OutputFolder.names(in: app) where name.lowercased() == wanted.lowercased() {
-            if name == wanted, SystemCall.status(app + "/" + name, followingLinks: false)?.kind == .directory {
+            if name == wanted, SystemCall.status(app.joined(name), followingLinks: false)?.kind == .directory {
                 continue
             }
             throw ODRPackError.unusableInput(
                 """
-                '\(app)/\(name)' is not the folder of embedded packs (the app's executable or a file of that name): \
-                --embed needs '\(wanted)/' for the packs; thin without --embed and serve the packs, or rename the \
-                app's '\(name)'
+                '\(app.text)/\(name)' is not the folder of embedded packs (the app's executable or a file of that \
+                name): --embed needs '\(wanted)/' for the packs; thin without --embed and serve the packs, or rename \
+                the app's '\(name)'
                 """
             )
         }

@@ -21,31 +21,34 @@ package enum PackExtractor {
     /// Writes the pack at `source` into the new folder `destination`; returns the bytes of its files.
     /// - Parameter written: shown the byte count of each piece of a file as it is written (progress).
     package static func extract(
-        _ source: String, to destination: String, written: (Int64) -> Void = { _ in }
+        _ source: FilePath, to destination: FilePath, written: (Int64) -> Void = { _ in }
     ) throws -> Int64 {
-        let status = try SystemCall.requireStatus(source, followingLinks: false, "cannot read the pack '\(source)'")
+        let pack = source.text  // as messages name it
+        let status = try SystemCall.requireStatus(source, followingLinks: false, "cannot read the pack '\(pack)'")
         guard status.kind == .directory || status.kind == .regular else {
             throw ODRPackError.unusableInput(
-                "the pack '\(source)' is neither a file nor a folder (a link, pipe or device): build again")
+                "the pack '\(pack)' is neither a file nor a folder (a link, pipe or device): build again")
         }
         try OutputFolder.makeFolder(destination)
-        var folders: [(String, Int64)] = []
+        var folders: [(FilePath, Int64)] = []
         var total: Int64 = 0
         let buffer = ReadBuffer(size: 1 << 20)
         if status.kind == .directory {
             for entry in try PackEntry.entries(ofFolder: source) {
                 let item = try SystemCall.requireStatus(
-                    source + "/" + entry.name, followingLinks: false, "cannot stat '\(source)/\(entry.name)'")
+                    source.joined(entry.name), followingLinks: false, "cannot stat '\(pack)/\(entry.name)'")
                 let time = item.stamp.modificationNanoseconds / 1_000_000_000
-                let path = destination + "/" + entry.name
+                // The entry's path is joined as text and made a `FilePath` once, at the call that makes it.
+                let path = destination.string.slashJoined(entry.name)
                 guard case .file(let location, let size, _, _) = entry.content else {
-                    try OutputFolder.makeFolder(String(path.dropLast()))
-                    folders.append((String(path.dropLast()), time))
+                    let folder = FilePath(String(path.dropLast()))
+                    try OutputFolder.makeFolder(folder)
+                    folders.append((folder, time))
                     continue
                 }
-                let input = try SourceFile(path: location.path, name: entry.name, expected: nil, size: size)
+                let input = try SourceFile(path: location.file, name: entry.name, expected: nil, size: size)
                 defer { input.close() }
-                let output = try OutputFile(path: path)
+                let output = try OutputFile(path: FilePath(path))
                 defer { output.close() }
                 try input.stream(into: buffer.bytes) {
                     try output.write($0)
@@ -60,7 +63,7 @@ package enum PackExtractor {
                 try extractZip(source, to: destination, folders: &folders, total: &total, written: written)
             } catch let error as StreamingZipReader.FormatError {
                 throw ODRPackError.unusableInput(
-                    "'\(source)' is not a readable pack (\(error.description)): run odrpack verify, then build again")
+                    "'\(pack)' is not a readable pack (\(error.description)): run odrpack verify, then build again")
             }
         }
         for (folder, time) in folders.reversed() { try OutputFile.setFolderAttributes(folder, time: time) }
@@ -68,10 +71,11 @@ package enum PackExtractor {
     }
 
     private static func extractZip(
-        _ source: String, to destination: String, folders: inout [(String, Int64)], total: inout Int64,
+        _ source: FilePath, to destination: FilePath, folders: inout [(FilePath, Int64)], total: inout Int64,
         written: (Int64) -> Void
     ) throws {
         let reader = try StreamingZipReader(path: source)
+        let pack = source.text  // as messages name it
         var time = Int64(0)
         while let entry = try reader.nextEntry() {
             time = ZipFormat.seconds(dosTime: entry.dosTime, dosDate: entry.dosDate)
@@ -80,15 +84,17 @@ package enum PackExtractor {
                 !entry.name.hasPrefix("/")
             else {
                 throw ODRPackError.unusableInput(
-                    "'\(source)' holds the entry '\(entry.name)', which leaves the pack: rebuild it with odrpack build")
+                    "'\(pack)' holds the entry '\(entry.name)', which leaves the pack: rebuild it with odrpack build")
             }
-            let path = destination + "/" + entry.name
+            // The entry's path is joined as text and made a `FilePath` once, at the call that makes it.
+            let path = destination.string.slashJoined(entry.name)
             if entry.name.hasSuffix("/") {
-                try OutputFolder.makeFolder(String(path.dropLast()))
-                folders.append((String(path.dropLast()), time))
+                let folder = FilePath(String(path.dropLast()))
+                try OutputFolder.makeFolder(folder)
+                folders.append((folder, time))
                 continue
             }
-            let output = try OutputFile(path: path)
+            let output = try OutputFile(path: FilePath(path))
             defer { output.close() }
             let (crc, size) = try reader.readData {
                 try output.write($0)
@@ -97,7 +103,7 @@ package enum PackExtractor {
             guard crc == entry.crc, size == entry.size else {
                 throw ODRPackError.unusableInput(
                     """
-                    '\(entry.name)' in '\(source)' is damaged (CRC or size mismatch): run odrpack verify, then build \
+                    '\(entry.name)' in '\(pack)' is damaged (CRC or size mismatch): run odrpack verify, then build \
                     again
                     """
                 )

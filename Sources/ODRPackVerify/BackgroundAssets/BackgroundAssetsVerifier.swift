@@ -9,11 +9,11 @@ import ODRPackPlatform
 /// `AssetPackTags.json`, and for `hosting: self` the `site/` folder.
 struct BackgroundAssetsVerifier {
     let manifest: BuildManifest
-    let folder: String
+    let folder: FilePath
     /// Counts each pack's archive bytes as they are hashed.
     var progress = ProgressBar(style: .none)
 
-    var packsPath: String { folder + "/" + BackgroundAssetsLayout.folder }
+    var packsPath: FilePath { folder.joined(BackgroundAssetsLayout.folder) }
 
     func verify() throws -> BuildVerifier.Report {
         guard let settings = manifest.backgroundAssets else {
@@ -67,7 +67,7 @@ struct BackgroundAssetsVerifier {
         }
         var share = ProgressBar.Share(of: progress, bytes: pack.archiveSize ?? 0)
         problems += archiveProblems(
-            folder + "/" + pack.file, name: pack.file, pack: pack, missing: .verifyMissingPack
+            folder.joined(pack.file), name: pack.file, pack: pack, missing: .verifyMissingPack
         ) { share.add(Int64($0.count)) }
         share.finish()
         return problems
@@ -76,7 +76,7 @@ struct BackgroundAssetsVerifier {
     /// Whether the file at `path` has the archive's recorded size and SHA-256, and begins as an Apple Archive.
     /// - Parameter read: shown each chunk of the archive as it is hashed (progress).
     func archiveProblems(
-        _ path: String, name: String, pack: BuildManifest.Pack, missing: DiagnosticCode,
+        _ path: FilePath, name: String, pack: BuildManifest.Pack, missing: DiagnosticCode,
         read: (UnsafeRawBufferPointer) -> Void = { _ in }
     ) -> [Diagnostic] {
         guard case .success(let status) = LocalFileSystem().status(path, followingLinks: false) else {
@@ -120,18 +120,18 @@ struct BackgroundAssetsVerifier {
     /// against it a chunk at a time (docs/build-output.md#bounded: AssetPackTags.json lists every path, 50 MB at a
     /// million files).
     func compare(_ name: String, with document: StreamedDocument) -> String? {
-        DocumentComparison.problem(folder + "/" + name, name: name, document: document)
+        DocumentComparison.problem(folder.joined(name), name: name, document: document)
     }
 
     /// A problem when the file (relative to the build folder) does not hold exactly `text`.
     func compare(_ name: String, with text: String) -> String? {
-        DocumentComparison.problem(folder + "/" + name, name: name, expected: Array(text.utf8))
+        DocumentComparison.problem(folder.joined(name), name: name, expected: Array(text.utf8))
     }
 
     /// `site/` must hold exactly every archive and download-manifest.json for `hosting: self`, and not be there for apple.
     func siteProblems(_ settings: BuildManifest.BackgroundAssets) -> [Diagnostic] {
         let site = BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.siteFolder
-        let exists = FileManager.default.fileExists(atPath: folder + "/" + site)
+        let exists = SystemCall.exists(folder.joined(site))
         guard settings.hosting == .self else {
             return exists
                 ? [
@@ -165,11 +165,11 @@ struct BackgroundAssetsVerifier {
                 of: pack.assetPackId ?? pack.id, contentHash: pack.contentHash ?? "")
             expected.insert(name)
             problems += archiveProblems(
-                folder + "/" + site + "/" + name, name: site + "/" + name, pack: pack, missing: .verifyDocumentMismatch)
+                folder.joined(site).joined(name), name: site + "/" + name, pack: pack, missing: .verifyDocumentMismatch)
         }
         let names: [String]
         do {
-            names = try OutputFolder.names(in: folder + "/" + site)
+            names = try OutputFolder.names(in: folder.joined(site))
         } catch {
             return problems + [BuildVerifier.problem(.verifyDocumentMismatch, site, "cannot be listed: \(error)")]
         }
@@ -193,14 +193,14 @@ struct BackgroundAssetsVerifier {
                 BackgroundAssetsDocuments.downloadManifest(manifest, urlPrefix: urlPrefix, live: [:]).utf8.count) * 2
             + 65536
         let readable =
-            (SystemCall.status(folder + "/" + downloadManifest, followingLinks: false)?.stamp.size ?? 0) <= bound
+            (SystemCall.status(folder.joined(downloadManifest), followingLinks: false)?.stamp.size ?? 0) <= bound
         let listed =
-            readable ? (try? PublishedDownloadManifest.load(folder + "/" + downloadManifest))?.packs ?? [:] : [:]
+            readable ? (try? PublishedDownloadManifest.load(folder.joined(downloadManifest)))?.packs ?? [:] : [:]
         var live: [String: Int64] = [:]
         for pack in manifest.packs {
             let id = pack.assetPackId ?? pack.id
             let name = BackgroundAssetsLayout.siteName(of: id, contentHash: pack.contentHash ?? "")
-            if !FileManager.default.fileExists(atPath: folder + "/" + site + "/" + name), let entry = listed[id],
+            if !SystemCall.exists(folder.joined(site).joined(name)), let entry = listed[id],
                 entry.url == BackgroundAssetsDocuments.packURL(urlPrefix, name)
             {
                 live[id] = entry.downloadSize

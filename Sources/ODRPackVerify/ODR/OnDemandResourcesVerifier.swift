@@ -10,7 +10,7 @@ import ODRPackPlatform
 /// manifest does not name.
 struct OnDemandResourcesVerifier {
     let manifest: BuildManifest
-    let folder: String
+    let folder: FilePath
     /// Counts each pack's archive bytes as they are read.
     var progress = ProgressBar(style: .none)
 
@@ -20,7 +20,7 @@ struct OnDemandResourcesVerifier {
             report.diagnostics = BuildVerifier.recordProblems(pack, bundleId: manifest.bundleId) + report.diagnostics
             return report
         }
-        let extra = try BuildVerifier.unlistedNames(in: folder + "/" + AppleManifests.packsFolder, manifest: manifest)
+        let extra = try BuildVerifier.unlistedNames(in: folder.joined(AppleManifests.packsFolder), manifest: manifest)
         var diagnostics = documentProblems()
         for name in extra {
             let path = AppleManifests.packsFolder + "/" + name
@@ -42,12 +42,12 @@ struct OnDemandResourcesVerifier {
         var problems: [Diagnostic] = []
         let plist = AppleManifests.onDemandResourcesFile
         if let problem = DocumentComparison.problem(
-            folder + "/" + plist, name: plist, document: AppleManifests.onDemandResourcesDocument(manifest))
+            folder.joined(plist), name: plist, document: AppleManifests.onDemandResourcesDocument(manifest))
         {
             problems.append(BuildVerifier.problem(.verifyDocumentMismatch, plist, problem))
         }
         let present = [AppleManifests.templateFile, AppleManifests.manifestFile].filter {
-            SystemCall.status(folder + "/" + $0, followingLinks: false) != nil
+            SystemCall.status(folder.joined($0), followingLinks: false) != nil
         }
         guard present.count == 1, let name = present.first else {
             let file = present.isEmpty ? AppleManifests.templateFile : AppleManifests.manifestFile
@@ -78,7 +78,7 @@ struct OnDemandResourcesVerifier {
     /// whole document is regenerated with it.
     func assetPackManifestProblem(_ name: String) -> String? {
         let isTemplate = name == AppleManifests.templateFile
-        let path = folder + "/" + name
+        let path = folder.joined(name)
         let differs =
             "'\(name)' differs from what \(BuildManifest.fileName) makes of it (edited, or from another build): build again"
         var base = isTemplate ? Self.templateHost + "/" + AppleManifests.packsFolder + "/" : "https://"
@@ -138,7 +138,7 @@ struct OnDemandResourcesVerifier {
         var share = ProgressBar.Share(of: progress, bytes: pack.archiveSize ?? 0)
         defer { share.finish() }
         var report = BuildVerifier.PackReport(id: pack.id, file: pack.file, diagnostics: [])
-        let path = folder + "/" + pack.file
+        let path = folder.joined(pack.file)
         guard let status = SystemCall.status(path, followingLinks: false) else {
             report.diagnostics.append(
                 BuildVerifier.problem(.verifyMissingPack, pack.file, "the pack is missing: build again"))
@@ -166,7 +166,7 @@ struct OnDemandResourcesVerifier {
     }
 
     /// One read of the archive: the reader checks the local headers front to back and hashes the raw bytes on the way.
-    private func checkZip(_ path: String, _ check: inout PackContentCheck, _ share: inout ProgressBar.Share) throws {
+    private func checkZip(_ path: FilePath, _ check: inout PackContentCheck, _ share: inout ProgressBar.Share) throws {
         let reader = try StreamingZipReader(path: path, hashing: true)
         defer {
             if let (size, sha256) = try? reader.digestToEnd() { check.compareArchive(size: size, sha256: sha256) }
@@ -315,7 +315,7 @@ struct OnDemandResourcesVerifier {
         }
     }
 
-    private func checkFolder(_ path: String, _ check: inout PackContentCheck, _ share: inout ProgressBar.Share)
+    private func checkFolder(_ path: FilePath, _ check: inout PackContentCheck, _ share: inout ProgressBar.Share)
         throws
     {
         var lines = SHA256Hasher()
@@ -324,7 +324,7 @@ struct OnDemandResourcesVerifier {
         let buffer = ReadBuffer(size: 1 << 20)
         for entry in try PackEntry.entries(ofFolder: path) {
             let status = try SystemCall.requireStatus(
-                path + "/" + entry.name, followingLinks: false, "cannot stat '\(entry.name)'")
+                path.joined(entry.name), followingLinks: false, "cannot stat '\(entry.name)'")
             let mode = status.permissions
             let wanted: FileMode = entry.isFolder ? 0o755 : 0o644
             if mode != wanted {
@@ -334,7 +334,7 @@ struct OnDemandResourcesVerifier {
             }
             times.insert(status.stamp.modificationNanoseconds)
             guard case .file(let location, let size, _, _) = entry.content else { continue }
-            let source = location.path
+            let source = location.file
             var bytes: [UInt8] = []
             let keep = entry.name == PackEntry.infoPlistName && size <= Self.keptEntryLimit
             if entry.name == PackEntry.infoPlistName && !keep {

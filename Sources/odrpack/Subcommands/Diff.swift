@@ -71,17 +71,15 @@ struct Diff: ODRPackCommand {
     /// (or a pack missing) counts as archives, as the manifest's figures then are all there is.
     static func holdsArchives(_ path: String, manifest: BuildManifest) -> Bool {
         guard let pack = manifest.packs.first else { return true }
-        let folder =
-            SystemCall.status(path, followingLinks: true)?.kind == .directory
-            ? path : (path as NSString).deletingLastPathComponent
-        return SystemCall.status((folder.isEmpty ? "." : folder) + "/" + pack.file, followingLinks: true)?.kind
-            != .directory
+        let given = FilePath(path)
+        let folder = SystemCall.status(given, followingLinks: true)?.kind == .directory ? given : given.parent
+        return SystemCall.status(folder.joined(pack.file), followingLinks: true)?.kind != .directory
     }
 
     func run(_ context: CommandContext) throws {
         let console = context.console
         // Sources are not compared (a file is its destination and content): not held.
-        let both = try BuildManifest.loadAll([old, new], keepingSources: false)
+        let both = try BuildManifest.loadAll([FilePath(old), FilePath(new)], keepingSources: false)
         let (before, after) = (both[0], both[1])
         try BuildDiff.checkComparable(old: before, new: after)
         let diff = BuildDiff(old: before, new: after, newHasArchives: Self.holdsArchives(new, manifest: after))

@@ -1,4 +1,5 @@
 import Foundation
+import ODRPackPlatform
 import Testing
 
 @testable import ODRPackBuildFormat
@@ -50,7 +51,7 @@ import Testing
         var options = AppThinner.Options(appPath: project.path("Game.app"), buildPath: project.path("out"))
         options.dryRun = true
         let result = try AppThinner(options: options).run()
-        let (manifest, _) = try BuildManifest.load(project.path("out"))
+        let (manifest, _) = try BuildManifest.load(FilePath(project.path("out")))
         #expect(result.removed.count == 6)
         #expect(
             Array(result.removed) == [
@@ -70,7 +71,7 @@ import Testing
         let project = try ThinCommandTests().builtGame()
         let thinner = AppThinner(
             options: AppThinner.Options(appPath: project.path("Game.app"), buildPath: project.path("out")))
-        let (manifest, _) = try BuildManifest.load(project.path("out"))
+        let (manifest, _) = try BuildManifest.load(FilePath(project.path("out")))
         let found = try thinner.packedFiles(of: manifest, in: try thinner.locate(), chunkSize: chunkSize)
         let paths = found.toRemove.map { manifest.packs[Int($0.pack)].files.path(at: Int($0.file)) }
         #expect(

@@ -77,7 +77,7 @@ import Testing
     func aBuildInProgressIsWaitedFor(arguments: [String]) throws {
         let project = try thinTests.builtGame()
         let lock = Locked<OutputLock?>(
-            try OutputLock(folder: project.path("out"), fileName: BuildFolder.lockFileName, wait: false) {})
+            try OutputLock(folder: FilePath(project.path("out")), fileName: BuildFolder.lockFileName, wait: false) {})
         let before = try AppBundleFixture.snapshot(project.path("Game.app"))
         let (process, said, _) = try CommandRunner.startWaitingForLock(arguments, in: project.root)
         #expect(said.contains("waiting for it to finish"))

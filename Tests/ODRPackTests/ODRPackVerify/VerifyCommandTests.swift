@@ -340,7 +340,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: project.path("out/.odrpack.lock")))
 
         let lock = Locked<OutputLock?>(
-            try OutputLock(folder: project.path("out"), fileName: BuildFolder.lockFileName, wait: false) {})
+            try OutputLock(folder: FilePath(project.path("out")), fileName: BuildFolder.lockFileName, wait: false) {})
         let (process, said, _) = try CommandRunner.startWaitingForLock(["verify", "out"], in: project.root)
         #expect(said == "odrpack: a build is using 'out': waiting for it to finish\n")
         #expect(process.isRunning)

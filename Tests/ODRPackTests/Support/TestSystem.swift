@@ -79,7 +79,7 @@ enum TestSystem {
 
     /// A file of exactly `size` bytes that holds no data: large sizes without writing gigabytes.
     static func makeSparseFile(_ path: String, size: Int64) throws {
-        let descriptor = try SystemCall.createFile(path)
+        let descriptor = try SystemCall.createFile(FilePath(path))
         defer { SystemCall.closeFile(descriptor) }
         if let failure = SystemCall.truncate(descriptor, to: size) { throw failure }
     }

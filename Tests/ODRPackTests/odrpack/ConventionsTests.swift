@@ -218,7 +218,7 @@ import Testing
     @Test func interruptExits130SayingWhatWasLeft() throws {
         let project = try project()
         let lock = Locked<OutputLock?>(
-            try OutputLock(folder: project.path("out"), fileName: BuildFolder.lockFileName, wait: false) {})
+            try OutputLock(folder: FilePath(project.path("out")), fileName: BuildFolder.lockFileName, wait: false) {})
         let started = try CommandRunner.startWaitingForLock(["build", "-o", "out"], in: project.root)
         let process = started.process
         process.interrupt()  // SIGINT

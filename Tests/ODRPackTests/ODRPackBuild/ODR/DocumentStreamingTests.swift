@@ -36,7 +36,7 @@ import Testing
             #expect(plist == AppleManifests.onDemandResources(plan).binaryData())
             #expect(
                 AppleManifests.onDemandResourcesDocument(plan).compare(
-                    withFileAt: project.path("out/OnDemandResources.plist")) == .same)
+                    withFileAt: FilePath(project.path("out/OnDemandResources.plist"))) == .same)
         }
     }
 

@@ -494,7 +494,7 @@ import Testing
         let project = try gameProject()
         #expect(try build(project).status == 0)
         let path = project.path("out/odrpack-manifest.json")
-        let manifest = try BuildManifest.load(path).manifest
+        let manifest = try BuildManifest.load(FilePath(path)).manifest
         let pack = try #require(manifest.packs.first)
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let (old, new): (String, String)

@@ -31,7 +31,7 @@ import Testing
     /// Every file and folder under `path` with its bytes (folders as nil).
     func snapshot(_ path: String) throws -> [String: Data?] {
         var result: [String: Data?] = [:]
-        for entry in try FolderWalk.entries(under: path) {
+        for entry in try FolderWalk.entries(under: FilePath(path)) {
             let full = path + "/" + entry.path
             result[entry.path] =
                 entry.status.kind == .directory ? nil : try Data(contentsOf: URL(fileURLWithPath: full))
@@ -72,7 +72,7 @@ import Testing
     /// Removes this process's temporaries (what `PackOutput.removeTemporaryFiles` does after a failed commit).
     func removeOwnTemporaries(_ project: TemporaryProject) throws {
         for folder in ["out", "out/OnDemandResources"] {
-            try OutputFolder.removeTemporaries(in: project.path(folder), prefix: TemporaryName.processPrefix)
+            try OutputFolder.removeTemporaries(in: FilePath(project.path(folder)), prefix: TemporaryName.processPrefix)
         }
     }
 
@@ -242,7 +242,7 @@ import Testing
             #expect("\(error)".contains("No space left on device"), "\(error)")
         }
         for folder in ["Disk/out"] {
-            try OutputFolder.removeTemporaries(in: project.path(folder), prefix: TemporaryName.processPrefix)
+            try OutputFolder.removeTemporaries(in: FilePath(project.path(folder)), prefix: TemporaryName.processPrefix)
         }
         #expect(try snapshot(disk + "/out") == before)
     }

@@ -11,7 +11,7 @@ import Testing
     @Test func aSecondBuildWaitsOrFailsWithNoWait() throws {
         let project = try game.gameProject()
         let lock = Locked<OutputLock?>(
-            try OutputLock(folder: project.path("out"), fileName: BuildFolder.lockFileName, wait: false) {})
+            try OutputLock(folder: FilePath(project.path("out")), fileName: BuildFolder.lockFileName, wait: false) {})
         let refused = try game.build(project, "out", ["--no-wait"])
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("another odrpack build"))

@@ -33,7 +33,7 @@ import Testing
     /// Every file, folder and link under `path` (links by their target, folders as "/").
     static func snapshot(_ path: String) throws -> [String: Data] {
         var result: [String: Data] = [:]
-        for entry in try FolderWalk.entries(under: path) {
+        for entry in try FolderWalk.entries(under: FilePath(path)) {
             let full = path + "/" + entry.path
             switch entry.status.kind {
             case .directory: result[entry.path] = Data("/".utf8)

@@ -48,7 +48,7 @@ extension BuildCommandTests {
         let environment = ["ODRPACK_CACHE_DIR": cache]
         let first = try CommandRunner.run(["build", "-o", "out"], in: project.root, environment: environment)
         #expect(first.status == 0 && !first.stderr.contains("warning"), "\(first.stderr)")
-        let status = try #require(SystemCall.status(cache))
+        let status = try #require(SystemCall.status(FilePath(cache)))
         #expect(status.permissions == 0o700 && status.owner == getuid())
         #expect(try FileManager.default.contentsOfDirectory(atPath: cache).count == 1)
     }
@@ -57,7 +57,7 @@ extension BuildCommandTests {
     /// another user could make first.
     @Test func withoutHomeTheStateIsNotInTheTemporaryFolder() throws {
         let location = try #require(BuildState.location(for: "/projects/game/out", environment: [:]))
-        let home = try #require(SystemCall.userHomeFolder)
+        let home = try #require(SystemCall.userHome?.string)
         #expect(location.hasPrefix(home + "/.cache/odrpack/"))
         #expect(!location.hasPrefix(NSTemporaryDirectory()) && !location.hasPrefix("/tmp/"))
         #expect(

@@ -78,7 +78,7 @@ import Testing
     }
 
     func size(_ project: TemporaryProject, _ path: String) throws -> Int64 {
-        try #require(SystemCall.status(project.path(path))?.stamp.size)
+        try #require(SystemCall.status(FilePath(project.path(path)))?.stamp.size)
     }
 
     @Test func anEditedFileIsTheOnlyOneRead() throws {

@@ -67,7 +67,7 @@ import Testing
         let sample = ReadStart.Sample.take(outputPath: project.root.path)
         #expect(sample.probe == nil)
         try project.file("R/new.txt", "new")
-        let written = try #require(SystemCall.status(project.path("R/new.txt"))).stamp
+        let written = try #require(SystemCall.status(FilePath(project.path("R/new.txt")))).stamp
         #expect(written.modificationNanoseconds >= sample.clock)
         let start = try #require(sample.start(rootPath: project.path("R"), stamps: [written]))
         #expect(start.time == sample.clock)
@@ -80,7 +80,7 @@ import Testing
     @Test func aNetworkFileSystemTrustsOnlyAProbeOnItsOwnDevice() throws {
         let project = try TemporaryProject()
         try project.file("R/a.txt", "a")
-        let device = try #require(SystemCall.status(project.path("R"))).stamp.device
+        let device = try #require(SystemCall.status(FilePath(project.path("R")))).stamp.device
         let probe = ReadStart.Sample(clock: 5_000, probe: (time: 3_000, device: device))
         #expect(probe.start(rootPath: project.path("R"), stamps: [], remote: true)?.time == 3_000)
         #expect(probe.start(rootPath: project.path("R"), stamps: [], remote: false)?.time == 5_000)
@@ -178,11 +178,11 @@ extension BuildCommandTests {
             let old = "{\"level\": \(attempt)}"
             let new = "{\"level\": \(attempt + 1)}"
             try project.file("R/level.json", old)
-            let before = try #require(SystemCall.status(project.path("R/level.json"))).stamp
+            let before = try #require(SystemCall.status(FilePath(project.path("R/level.json")))).stamp
             #expect(try build(project, out).status == 0)
             #expect(try packedSHA256() == sha256Hex(Data(old.utf8)))
             try project.file("R/level.json", new)
-            let after = try #require(SystemCall.status(project.path("R/level.json"))).stamp
+            let after = try #require(SystemCall.status(FilePath(project.path("R/level.json")))).stamp
             // Too slow for the second: try again.
             guard after.modificationNanoseconds == before.modificationNanoseconds,
                 after.changeNanoseconds == before.changeNanoseconds, after.size == before.size

@@ -99,7 +99,7 @@ import Testing
         let environment = ["ODRPACK_CACHE_DIR": cache]
         let location = try #require(BuildState.location(for: project.path("out"), environment: environment))
         var state = try #require(BuildState.read(location, fileRecords: true))
-        let stamp = try #require(SystemCall.status(project.path("R/Levels/level2.json"))?.stamp)
+        let stamp = try #require(SystemCall.status(FilePath(project.path("R/Levels/level2.json")))?.stamp)
         var records = Array(state.files)
         let index = try #require(records.firstIndex { $0.path == "Levels/level2.json" })
         records[index].stamp = stamp

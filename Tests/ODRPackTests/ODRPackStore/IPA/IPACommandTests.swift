@@ -1,4 +1,5 @@
 import Foundation
+import ODRPackPlatform
 import Testing
 
 @testable import ODRPackFormats
@@ -186,7 +187,7 @@ import Testing
         let largeText = String(repeating: "{\"tile\": 2, \"row\": 7}\n", count: 120_000)
         try project.file("Game.app/Data/large.json", largeText)
         #expect(try ipa(project, ["Game.app", "out", "-o", "Game.ipa"]).status == 0)
-        let reader = try StreamingZipReader(path: project.path("Game.ipa"))
+        let reader = try StreamingZipReader(path: FilePath(project.path("Game.ipa")))
         var methods: [String: UInt16] = [:]
         while let entry = try reader.nextEntry() {
             #expect(entry.flags & ZipFormat.dataDescriptorFlag == 0)
@@ -267,7 +268,7 @@ import Testing
         }
         let descriptor = open(path, O_CREAT | O_TRUNC | O_RDWR, 0o644)
         defer { close(descriptor) }
-        let writer = try AssetPackZipWriter(descriptor: descriptor, path: path, entryTime: 0, level: 6)
+        let writer = try AssetPackZipWriter(descriptor: descriptor, path: FilePath(path), entryTime: 0, level: 6)
         for item in items {
             if item.name.hasSuffix("/") {
                 try writer.add(item.name, .folder, mode: item.mode)
