@@ -31,7 +31,7 @@ struct ODRPack: ParsableCommand {
     /// are 2; under `--json` both also print the error document on stdout.
     static func main() {
         StandardStream.reportFailedWritesAsErrors()
-        let arguments = Array(UsageMessage.arguments.dropFirst())
+        let arguments = Array(CommandLine.arguments.dropFirst())
         let json = arguments.prefix(while: { $0 != "--" }).contains("--json")
         // The API key's PEM text given where a path is expected (`upload --private-key "$PEM"`) starts with five dashes,
         // which the parser would refuse as an invalid option, quoting all of it: refused here, quoting none

@@ -65,7 +65,7 @@ package struct IPABuilder {
             )
         }
         let (manifest, buildFolder) = try BuildManifest.load(FilePath(options.buildPath))
-        guard manifest.format == .odr else {
+        guard manifest.format.kind.packsTravelInApp else {
             throw ODRPackError.usage("Background Assets packs are uploaded on their own: odrpack upload")
         }
         let appStatus = try SystemCall.requireStatus(
@@ -97,8 +97,7 @@ package struct IPABuilder {
             }
         }
 
-        let lock = try OutputLock.shared(folder: buildFolder, fileName: BuildFolder.lockFileName, onWait: onWait)
-        return try withExtendedLifetime(lock) {
+        return try BuildFolderSession.reading(options.buildPath, onWait: onWait) { _ in
             // 1. The packs must be what their manifest says.
             let report = try BuildVerifier().verify(options.buildPath, progress: progress)
             guard report.ok else {
@@ -122,7 +121,7 @@ package struct IPABuilder {
                     : try AppCopy.unpack(options.appPath, into: root)
                 // The manifest as it is under the lock: a build may have replaced it before the lock was taken.
                 let current = try BuildManifest.load(FilePath(options.buildPath)).manifest
-                guard current.format == .odr else {
+                guard current.format.kind.packsTravelInApp else {
                     throw ODRPackError.usage("Background Assets packs are uploaded on their own: odrpack upload")
                 }
                 return try package(app: app, root: root, work: work, manifest: current, buildFolder: buildFolder)

@@ -18,10 +18,7 @@ package enum BackgroundAssetsUpload {
                 ?? APIBaseURL.apple)
         guard options.jobs >= 1 else { throw ODRPackError.usage("--jobs must be at least 1") }
         if let wait = options.waitSeconds, wait < 0 { throw ODRPackError.usage("--wait SECONDS cannot be negative") }
-        let lock = try OutputLock.shared(
-            folder: try BuildManifest.location(of: FilePath(options.buildPath)).folder,
-            fileName: BuildFolder.lockFileName, onWait: events.waiting)
-        return try withExtendedLifetime(lock) {
+        return try BuildFolderSession.reading(options.buildPath, onWait: events.waiting) { _ in
             try run(options, base: base, events: events)
         }
     }
@@ -74,7 +71,7 @@ package enum BackgroundAssetsUpload {
 
     /// Only Apple-hosted Background Assets builds go to App Store Connect.
     static func checkUploadable(_ manifest: BuildManifest) throws {
-        guard manifest.format == .backgroundAssets else {
+        guard !manifest.format.kind.packsTravelInApp else {
             throw ODRPackError.usage(
                 "this is an On-Demand Resources build: On-Demand Resources travel inside the IPA: odrpack ipa")
         }

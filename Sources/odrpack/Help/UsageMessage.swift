@@ -2,14 +2,9 @@ import ArgumentParser
 import ODRPackCore
 
 /// A bad command line in odrpack's voice (docs/commands.md#scripts): ArgumentParser's sentences rewritten as
-/// `odrpack: error: <lowercase what>: <the fix>`, the closest subcommand or option named, and the arguments made
-/// ready for the parser (`upload --wait=60`). Used by `ODRPack.finish`, the one place errors print.
+/// `odrpack: error: <lowercase what>: <the fix>`, the closest subcommand or option named. Used by `ODRPack.finish`,
+/// the one place errors print.
 enum UsageMessage {
-    /// The command line as the parser reads it (`splittingValues`), the program's name first: upload reads `--wait`'s
-    /// number from it, so it must see the split form too.
-    static let arguments =
-        Array(CommandLine.arguments.prefix(1)) + splittingValues(Array(CommandLine.arguments.dropFirst()))
-
     /// The subcommand names and `help`, for the did-you-mean of a misspelt command.
     static func commandNames(_ subcommands: [any ParsableCommand.Type]) -> [String] {
         subcommands.compactMap { $0.configuration.commandName }
@@ -23,22 +18,6 @@ enum UsageMessage {
         let suggestion = Suggestion.closest(to: first, in: names).map { ": did you mean '\($0)'?" }
         return "no such command '\(first)'"
             + (suggestion ?? ": the commands are \(names.joined(separator: ", ")) (see `odrpack --help`)")
-    }
-
-    /// Every `--option=value` the parser cannot take as such: `--wait` is a flag whose number may follow it
-    /// (`upload --wait 60`), so `--wait=60` becomes `--wait 60`.
-    static func splittingValues(_ arguments: [String]) -> [String] {
-        var out: [String] = []
-        var ended = false
-        for argument in arguments {
-            if argument == "--" { ended = true }
-            if !ended, argument.hasPrefix("--wait="), arguments.first == "upload" {
-                out += ["--wait", String(argument.dropFirst("--wait=".count))]
-            } else {
-                out.append(argument)
-            }
-        }
-        return out
     }
 
     /// The long options a command's help lists (`--output`), for the did-you-mean of a misspelt one.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import ODRPackBuild
 import ODRPackCore
 import ODRPackReport
 
@@ -13,9 +12,6 @@ struct ProgressOptions: ParsableArguments {
     func bar(_ console: Console, unit: String = "packs") -> ProgressBar {
         ProgressBar(style: console.progressStyle(progress), unit: unit)
     }
-
-    /// Build's own progress, which draws the same bar.
-    func buildProgress(_ console: Console) -> BuildProgress { BuildProgress(bar: bar(console)) }
 }
 
 extension Console.ProgressMode: ExpressibleByArgument {}
