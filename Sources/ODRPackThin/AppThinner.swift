@@ -237,14 +237,14 @@ package struct AppThinner {
         // Each folder's real path once, not a realpath (a readlink for every part of the path) per file.
         var realFolders: [PathKey: String] = [:]
         for index in chunk {
-            let folder = Self.folder(of: location.base + "/" + packs[Int(index.pack)].files[Int(index.file)].path)
+            let folder = Self.folder(of: location.base.slashJoined(packs[Int(index.pack)].files[Int(index.file)].path))
             if realFolders[PathKey(folder)] == nil { realFolders[PathKey(folder)] = (try? Self.realPath(folder)) ?? "" }
         }
         let findings = try parallelMap(
             chunk, jobs: SystemCall.processorCount, perWorker: { ReadBuffer(size: 1 << 20) }
         ) { buffer, index in
             let (pack, file) = (packs[Int(index.pack)], packs[Int(index.pack)].files[Int(index.file)])
-            let path = location.base + "/" + file.path
+            let path = location.base.slashJoined(file.path)
             return try Self.compare(
                 path, with: file, pack: pack.tags.joined(separator: "+"), insideOf: location.realApp,
                 realFolder: realFolders[PathKey(Self.folder(of: path))].flatMap { $0.isEmpty ? nil : $0 },
@@ -454,7 +454,7 @@ package struct AppThinner {
         guard status.kind == .regular else {
             return .differs("is not a regular file, unlike its copy in pack '\(pack)'", size: nil)
         }
-        let real = try realFolder.map { $0 + "/" + Self.name(of: path) } ?? realPath(path)
+        let real = try realFolder.map { $0.slashJoined(Self.name(of: path)) } ?? realPath(path)
         guard RelativePath.absolutePath(real, isInside: realApp) else {
             return .differs(
                 "is reached through a symbolic link that leaves the app, so thin will not remove it", size: nil)

@@ -35,7 +35,7 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
                 digests.append(digest)
                 continue
             }
-            digests.append(try PackReuse.digest(of: rootPath + "/" + file.source, file: file, buffer: buffer))
+            digests.append(try PackReuse.digest(of: rootPath.slashJoined(file.source), file: file, buffer: buffer))
             onBytes?(file.size)
         }
         try OutputFolder.remove(FilePath(temporaryPath))
@@ -64,7 +64,7 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
         }
         // The packager read the files itself: they must still be what was hashed.
         for file in pack.files {
-            let now = BuildState.stamp(atPath: rootPath + "/" + file.source)
+            let now = BuildState.stamp(atPath: rootPath.slashJoined(file.source))
             guard now?.size != file.size || now?.modificationNanoseconds != file.stamp.modificationNanoseconds else {
                 continue
             }

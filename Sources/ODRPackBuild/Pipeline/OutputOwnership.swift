@@ -186,7 +186,7 @@ struct OutputOwnership: Sendable {
         let names = (try? OutputFolder.names(in: FilePath(outputPath).joined(packsFolder))) ?? []
         let shown = (outputDirectory.hasSuffix("/") ? outputDirectory : outputDirectory + "/") + packsFolder + "/"
         return names.sorted(by: { $0.precedesByCodePoint($1) }).filter {
-            !$0.hasPrefix(TemporaryName.marker) && !owns(packsFolder + "/" + $0)
+            !$0.hasPrefix(TemporaryName.marker) && !owns(packsFolder.slashJoined($0))
         }.map { name in
             .warning(
                 .outputForeignFile,

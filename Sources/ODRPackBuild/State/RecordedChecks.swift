@@ -28,7 +28,7 @@ package enum RecordedChecks {
             let anyState = BuildState.location(for: "/", environment: environment),
             BuildState.untrustedFolder(holding: anyState) == nil
         else { return nil }
-        let folder = (anyState as NSString).deletingLastPathComponent
+        let folder = FilePath(anyState).parent.string
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
         var newest: (path: String, time: Int64)?
         for name in names where name.hasSuffix(".state") {

@@ -23,8 +23,8 @@ enum AppCopy {
         // Each entry's paths are joined as text and made a `FilePath` once, at the call (docs/architecture.md#paths).
         try FolderWalk.walk(under: FilePath(source)) { entry in
             try Interrupt.checkpoint()
-            let from = source + "/" + entry.path
-            let to = destination + "/" + entry.path
+            let from = source.slashJoined(entry.path)
+            let to = destination.slashJoined(entry.path)
             switch entry.status.kind {
             case .directory:
                 try OutputFolder.makeFolder(FilePath(to))
@@ -91,7 +91,7 @@ enum AppCopy {
             guard seen.insert(PathKey(name)).inserted else {
                 throw ODRPackError.unusableInput("'\(path)' holds '\(name)' twice: rebuild the IPA")
             }
-            let target = root + "/" + name
+            let target = root.slashJoined(name)
             let unixMode = entry.versionMadeBy >> 8 == 3 ? entry.mode : 0
             try OutputFolder.makeFolder(FilePath((target as NSString).deletingLastPathComponent))
             if entry.name.hasSuffix("/") || unixMode & 0o170000 == 0o040000 {

@@ -230,7 +230,7 @@ package struct IPABuilder {
         progress.begin(units: packs.count, bytes: shares.saturatingSum, unit: "packs")
         for (pack, bytes) in zip(packs, shares) {
             try Interrupt.checkpoint()
-            let name = (pack.file as NSString).lastPathComponent
+            let name = pack.file.splitAtLastSlash().map { String($0.name) } ?? pack.file
             var share = ProgressBar.Share(of: progress, bytes: bytes)
             _ = try PackExtractor.extract(buildFolder.joined(pack.file), to: packsFolder.joined(name)) { share.add($0) }
             share.finish()

@@ -43,7 +43,7 @@ struct OnDemandResourcesThinner {
         var plists: [(String, Data)] = []
         if options.embed {
             embedded = manifest.packs.sorted(by: { $0.id < $1.id }).map {
-                (($0.file as NSString).lastPathComponent, $0)
+                ($0.file.splitAtLastSlash().map { String($0.name) } ?? $0.file, $0)
             }
             if !options.dryRun {
                 try stage(embedded, in: packsFolder, exists: packsFolderExists, change: &change)
