@@ -139,7 +139,7 @@ package struct AppThinner {
                 throw ODRPackError.unusableInput(
                     "--resources-path '\(subfolder)' must be a relative path inside the app, without '.' or '..'")
             }
-            base = app + "/" + parts.joined(separator: "/")
+            base = app.slashJoined(parts.joined(separator: "/"))
             guard isFolder(base) else {
                 throw ODRPackError.unusableInput(
                     "--resources-path '\(subfolder)' is not a folder in '\(options.appPath)'")

@@ -32,7 +32,7 @@ package enum RecordedChecks {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
         var newest: (path: String, time: Int64)?
         for name in names where name.hasSuffix(".state") {
-            let path = folder + "/" + name
+            let path = folder.slashJoined(name)
             guard let status = SystemCall.status(FilePath(path), followingLinks: false), status.kind == .regular,
                 newest.map({ status.stamp.modificationNanoseconds > $0.time }) ?? true,
                 BuildState.read(path, fileRecords: false)?.rootPath.hasSameBytes(as: rootPath) == true

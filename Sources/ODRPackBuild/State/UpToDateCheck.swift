@@ -49,11 +49,12 @@ struct UpToDateCheck {
             state.outputs.allSatisfy({ BuildState.stamp(atPath: outputPath.slashJoined($0.key)) == $0.value }),
             replay.absent.allSatisfy({ !SystemCall.exists(FilePath(outputPath).joined($0)) }),
             state.packs.values.allSatisfy({
-                BuildState.packStamp(atPath: outputPath + "/" + AppleManifests.packsFolder + "/" + $0.fileName)
+                BuildState.packStamp(
+                    atPath: outputPath.slashJoined(AppleManifests.packsFolder).slashJoined($0.fileName))
                     == $0.archiveStamp
             }),
             let archives = try? FileManager.default.contentsOfDirectory(
-                atPath: outputPath + "/" + AppleManifests.packsFolder),
+                atPath: outputPath.slashJoined(AppleManifests.packsFolder)),
             archives.count == state.packs.count
         else { return .changed(nil) }
         let tree = FileTreeScanner(jobs: options.jobs).scan(realRoot)

@@ -123,7 +123,7 @@ struct OnDemandResourcesThinner {
     private static func embeddedManifest(_ embedded: [(name: String, pack: BuildManifest.Pack)]) -> Data {
         let resources = embedded.map { item in
             AppleManifests.assetPackResource(
-                id: item.pack.id, url: AppleManifests.packsFolder + "/" + AppleManifests.percentEncoded(item.name),
+                id: item.pack.id, url: AppleManifests.packsFolder.slashJoined(AppleManifests.percentEncoded(item.name)),
                 uncompressedSize: item.pack.size
                     + Int64(
                         AppleManifests.infoPlist(
