@@ -148,7 +148,7 @@ package struct AppThinner {
         // thin removes files: nothing it reaches through a symbolic link may lie outside the app.
         let realApp = try Self.realPath(app)
         if case .success(let status) = LocalFileSystem().status(
-            app + "/" + AppleManifests.packsFolder, followingLinks: false),
+            app.slashJoined(AppleManifests.packsFolder), followingLinks: false),
             status.kind == .symbolicLink
         {
             throw ODRPackError.unusableInput(

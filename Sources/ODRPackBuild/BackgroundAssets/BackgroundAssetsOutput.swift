@@ -231,7 +231,7 @@ struct BackgroundAssetsOutput: PackOutput {
         changes.removals += try stale(folder: sitePath, keeping: keptInSite, kinds: nil).map {
             sitePath.slashJoined($0)
         }
-        let site = BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.siteFolder + "/"
+        let site = BackgroundAssetsLayout.folder.slashJoined(BackgroundAssetsLayout.siteFolder) + "/"
         changes.writes = writes + siteNames.map { site + $0 }
         changes.temporaryFolders = [packsPath, sitePath]
         try transaction.commit(

@@ -88,7 +88,7 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
         var made = Set<PathKey>()
         for file in pack.files {
             let destination = folder.slashJoined(file.path)
-            let parent = (destination as NSString).deletingLastPathComponent
+            let parent = destination.splitAtLastSlash().map { String($0.folder) } ?? folder
             if made.insert(PathKey(parent)).inserted { try OutputFolder.makeFolder(FilePath(parent)) }
             let source = rootPath.slashJoined(file.source)
             if (try? FileManager.default.linkItem(atPath: source, toPath: destination)) == nil {

@@ -131,7 +131,7 @@ struct OutputOwnership: Sendable {
             )
         }
         try Self.checkFolders(outputPath: outputPath, shown: shown, folders: folders)
-        if let packs = folders.first, RelativePath.absolutePath(rootPath, isInside: output + "/" + packs) {
+        if let packs = folders.first, RelativePath.absolutePath(rootPath, isInside: output.slashJoined(packs)) {
             throw ODRPackError.unbuildable(
                 """
                 resources-root '\(rootPath)' is '\(shown(packs))' or inside it, the folder the build writes its packs \

@@ -8,7 +8,7 @@ import ODRPackPlatform
 enum AppCopy {
     /// Copies the app folder `app` to `root/Payload/<its name>`; returns the copy's path.
     static func copyFolder(_ app: String, into root: String) throws -> String {
-        let name = (app as NSString).lastPathComponent
+        let name = FilePath(app).name
         let copy = root + "/Payload/" + name
         try OutputFolder.makeFolder(FilePath(root).joined("Payload"))
         try copyTree(app, to: copy)
@@ -93,7 +93,7 @@ enum AppCopy {
             }
             let target = root.slashJoined(name)
             let unixMode = entry.versionMadeBy >> 8 == 3 ? entry.mode : 0
-            try OutputFolder.makeFolder(FilePath((target as NSString).deletingLastPathComponent))
+            try OutputFolder.makeFolder(FilePath(target).parent)
             if entry.name.hasSuffix("/") || unixMode & 0o170000 == 0o040000 {
                 try OutputFolder.makeFolder(FilePath(target))
                 folders.append((target, unixMode == 0 ? 0o755 : FileMode(unixMode & 0o777) | 0o700))

@@ -180,7 +180,7 @@ struct BackgroundAssetsThinner {
         let prefix = macOS ? "Contents/" : ""
         var lookalikes: [String] = []
         func matching(in folder: String) -> String? {
-            let path = app + "/" + prefix + folder
+            let path = app.slashJoined(prefix + folder)
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
             for name in names where name.hasSuffix(".appex") {
                 let appex = path.slashJoined(name)
@@ -227,6 +227,6 @@ struct BackgroundAssetsThinner {
             point is \(downloaderExtensionPoint))\(seen): the app stops when it first uses AssetPackManager; add the \
             downloader extension target to the app
             """,
-            subject: (app as NSString).lastPathComponent)
+            subject: FilePath(app).name)
     }
 }

@@ -81,7 +81,7 @@ struct OnDemandResourcesVerifier {
         let path = folder.joined(name)
         let differs =
             "'\(name)' differs from what \(BuildManifest.fileName) makes of it (edited, or from another build): build again"
-        var base = isTemplate ? Self.templateHost + "/" + AppleManifests.packsFolder + "/" : "https://"
+        var base = isTemplate ? Self.templateHost.slashJoined(AppleManifests.packsFolder) + "/" : "https://"
         if let first = manifest.packs.min(by: { $0.id < $1.id }) {
             // Room for a URL of any length the file may hold, yet bounded: the regenerated document with an empty base,
             // and PATH_MAX bytes percent-encoded (x3) per pack.
