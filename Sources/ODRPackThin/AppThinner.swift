@@ -139,7 +139,7 @@ package struct AppThinner {
                 throw ODRPackError.unusableInput(
                     "--resources-path '\(subfolder)' must be a relative path inside the app, without '.' or '..'")
             }
-            base = app + "/" + parts.joined(separator: "/")
+            base = app.slashJoined(parts.joined(separator: "/"))
             guard isFolder(base) else {
                 throw ODRPackError.unusableInput(
                     "--resources-path '\(subfolder)' is not a folder in '\(options.appPath)'")
@@ -148,7 +148,7 @@ package struct AppThinner {
         // thin removes files: nothing it reaches through a symbolic link may lie outside the app.
         let realApp = try Self.realPath(app)
         if case .success(let status) = LocalFileSystem().status(
-            app + "/" + AppleManifests.packsFolder, followingLinks: false),
+            app.slashJoined(AppleManifests.packsFolder), followingLinks: false),
             status.kind == .symbolicLink
         {
             throw ODRPackError.unusableInput(
@@ -237,14 +237,14 @@ package struct AppThinner {
         // Each folder's real path once, not a realpath (a readlink for every part of the path) per file.
         var realFolders: [PathKey: String] = [:]
         for index in chunk {
-            let folder = Self.folder(of: location.base + "/" + packs[Int(index.pack)].files[Int(index.file)].path)
+            let folder = Self.folder(of: location.base.slashJoined(packs[Int(index.pack)].files[Int(index.file)].path))
             if realFolders[PathKey(folder)] == nil { realFolders[PathKey(folder)] = (try? Self.realPath(folder)) ?? "" }
         }
         let findings = try parallelMap(
             chunk, jobs: SystemCall.processorCount, perWorker: { ReadBuffer(size: 1 << 20) }
         ) { buffer, index in
             let (pack, file) = (packs[Int(index.pack)], packs[Int(index.pack)].files[Int(index.file)])
-            let path = location.base + "/" + file.path
+            let path = location.base.slashJoined(file.path)
             return try Self.compare(
                 path, with: file, pack: pack.tags.joined(separator: "+"), insideOf: location.realApp,
                 realFolder: realFolders[PathKey(Self.folder(of: path))].flatMap { $0.isEmpty ? nil : $0 },
@@ -454,7 +454,7 @@ package struct AppThinner {
         guard status.kind == .regular else {
             return .differs("is not a regular file, unlike its copy in pack '\(pack)'", size: nil)
         }
-        let real = try realFolder.map { $0 + "/" + Self.name(of: path) } ?? realPath(path)
+        let real = try realFolder.map { $0.slashJoined(Self.name(of: path)) } ?? realPath(path)
         guard RelativePath.absolutePath(real, isInside: realApp) else {
             return .differs(
                 "is reached through a symbolic link that leaves the app, so thin will not remove it", size: nil)

@@ -86,7 +86,7 @@ package struct BuildVerifier {
     static func unlistedNames(in folder: FilePath, endingWith suffix: String? = nil, manifest: BuildManifest) throws
         -> [String]
     {
-        let listed = Set(manifest.packs.map { PathKey(($0.file as NSString).lastPathComponent) })
+        let listed = Set(manifest.packs.map { PathKey($0.file.splitAtLastSlash().map { String($0.name) } ?? $0.file) })
         let names: [String]
         do {
             names = try OutputFolder.names(in: folder)

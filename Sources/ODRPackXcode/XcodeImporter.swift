@@ -198,7 +198,7 @@ package struct XcodeImporter {
         var split = Set<String>()
         let folders = try FolderWalk.entries(
             under: absolute, skipping: { $0.hasPrefix(".") || versionControlNames.contains($0) }
-        ).filter { $0.status.kind == .directory }.map { key + "/" + $0.path }.filter { !excluded($0) }
+        ).filter { $0.status.kind == .directory }.map { key.slashJoined($0.path) }.filter { !excluded($0) }
         for folder in folders {
             let parent = String(folder.splitAtLastSlash()!.folder)
             children[parent, default: []].append(folder)

@@ -46,7 +46,7 @@ package struct XcodeProject {
     /// Joined as text: a file's path can be 20,000 groups deep, and a debug build of `FilePath` checks its whole
     /// storage after each byte it appends, which makes one such join take minutes.
     func onDisk(_ relative: String) -> String {
-        relative.isEmpty ? sourceRoot.string : sourceRoot.string + "/" + relative
+        relative.isEmpty ? sourceRoot.string : sourceRoot.string.slashJoined(relative)
     }
 
     /// `path` as an absolute path, `.` and `..` folded without reading the disk (as `URL(fileURLWithPath:)` then

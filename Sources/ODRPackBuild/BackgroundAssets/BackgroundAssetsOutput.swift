@@ -25,7 +25,7 @@ struct BackgroundAssetsOutput: PackOutput {
     /// The folder open for writing and what in it the last build wrote: all the commit may replace or remove.
     let transaction: BuildFolderTransaction
     var ownership: OutputOwnership { transaction.ownership }
-    var sitePath: String { packsPath + "/" + BackgroundAssetsLayout.siteFolder }
+    var sitePath: String { packsPath.slashJoined(BackgroundAssetsLayout.siteFolder) }
 
     enum VersionSource {
         case none
@@ -48,7 +48,7 @@ struct BackgroundAssetsOutput: PackOutput {
         self.packager = packager
         self.rootPath = rootPath
         outputPath = options.outputPath
-        packsPath = outputPath + "/" + BackgroundAssetsLayout.folder
+        packsPath = outputPath.slashJoined(BackgroundAssetsLayout.folder)
         let platforms = plan.backgroundAssets.platforms ?? []
         manifests = plan.packs.map { pack in
             BackgroundAssetsDocuments.packageManifestDocument(
@@ -101,7 +101,7 @@ struct BackgroundAssetsOutput: PackOutput {
     }
 
     var folders: [String] {
-        [BackgroundAssetsLayout.folder, BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.siteFolder]
+        [BackgroundAssetsLayout.folder, BackgroundAssetsLayout.folder.slashJoined(BackgroundAssetsLayout.siteFolder)]
     }
 
     /// Every archive, `<id>.json` and AssetPackTags.json, and for `hosting: self` the download manifest (the `site/`
@@ -141,7 +141,7 @@ struct BackgroundAssetsOutput: PackOutput {
 
     /// A hidden folder in the build folder, outside `BackgroundAssets/`: nothing a previous manifest names changes
     /// before the commit.
-    func temporaryPath(forPack index: Int) -> String { outputPath + "/" + TemporaryName.beside(fileNames[index]) }
+    func temporaryPath(forPack index: Int) -> String { outputPath.slashJoined(TemporaryName.beside(fileNames[index])) }
 
     /// Apple's packager writes the archives: nothing of an old one is copied.
     func reusableEntries(toWrite: [Int], known: KnownDigests, previous: BuildState) -> EntryReuse {
@@ -216,10 +216,10 @@ struct BackgroundAssetsOutput: PackOutput {
             plan, rootPath: rootPath, facts: facts, fileNames: fileNames, archiveKeys: archiveKeys)
         var changes = OutputCommit.Changes()
         changes.placements = written.map {
-            (temporaryPath(forPack: $0) + "/" + fileNames[$0], packsPath + "/" + fileNames[$0])
+            (temporaryPath(forPack: $0).slashJoined(fileNames[$0]), packsPath.slashJoined(fileNames[$0]))
         }
         let removed = try stale(folder: packsPath, keeping: currentNames(), kinds: [".aar", ".json"])
-        changes.removals = removed.map { packsPath + "/" + $0 }
+        changes.removals = removed.map { packsPath.slashJoined($0) }
         var siteNames: [String] = []
         if hosting == .self {
             let site = try linkSite(manifest: manifest, written: Set(written), live: live, previous: previous)
@@ -228,8 +228,10 @@ struct BackgroundAssetsOutput: PackOutput {
         }
         let keptInSite = Set(
             (siteNames + (hosting == .self ? [BackgroundAssetsLayout.downloadManifestFile] : [])).map(PathKey.init))
-        changes.removals += try stale(folder: sitePath, keeping: keptInSite, kinds: nil).map { sitePath + "/" + $0 }
-        let site = BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.siteFolder + "/"
+        changes.removals += try stale(folder: sitePath, keeping: keptInSite, kinds: nil).map {
+            sitePath.slashJoined($0)
+        }
+        let site = BackgroundAssetsLayout.folder.slashJoined(BackgroundAssetsLayout.siteFolder) + "/"
         changes.writes = writes + siteNames.map { site + $0 }
         changes.temporaryFolders = [packsPath, sitePath]
         try transaction.commit(
@@ -238,8 +240,8 @@ struct BackgroundAssetsOutput: PackOutput {
             finish: { _ in
                 try state.takeArchiveStamps(packsPath: packsPath)
                 for name in siteNames {
-                    state.outputs[BackgroundAssetsLayout.siteFolder + "/" + name] = BuildState.stamp(
-                        atPath: sitePath + "/" + name)
+                    state.outputs[BackgroundAssetsLayout.siteFolder.slashJoined(name)] = BuildState.stamp(
+                        atPath: sitePath.slashJoined(name))
                 }
             })
         // A site/ folder emptied of what odrpack wrote there goes too (never one holding the user's files).
@@ -257,11 +259,11 @@ struct BackgroundAssetsOutput: PackOutput {
         var documents = OutputCommit.Documents(manifest: StreamedDocument { sink in try manifest.write(to: &sink) })
         for (index, pack) in plan.packs.enumerated() {
             documents.files.append(
-                (packsPath + "/" + BackgroundAssetsLayout.manifestName(of: pack.assetPackID), manifests[index]))
+                (packsPath.slashJoined(BackgroundAssetsLayout.manifestName(of: pack.assetPackID)), manifests[index]))
         }
         documents.files.append(
             (
-                packsPath + "/" + BackgroundAssetsLayout.tagsFile,
+                packsPath.slashJoined(BackgroundAssetsLayout.tagsFile),
                 BackgroundAssetsDocuments.assetPackTagsDocument(manifest)
             ))
         if plan.backgroundAssets.hosting == .self, let urlPrefix = options.urlPrefix {
@@ -269,7 +271,7 @@ struct BackgroundAssetsOutput: PackOutput {
                 manifest, urlPrefix: urlPrefix, live: live)
             documents.files.append(
                 (
-                    sitePath + "/" + BackgroundAssetsLayout.downloadManifestFile,
+                    sitePath.slashJoined(BackgroundAssetsLayout.downloadManifestFile),
                     StreamedDocument(bytes: Array(downloadManifest.utf8))
                 ))
         }
@@ -298,8 +300,9 @@ struct BackgroundAssetsOutput: PackOutput {
             let name = BackgroundAssetsLayout.siteName(
                 of: pack.assetPackID, contentHash: manifest.packs[index].contentHash ?? "")
             names.append(name)
-            let final = sitePath + "/" + name
-            let relative = BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.siteFolder + "/" + name
+            let final = sitePath.slashJoined(name)
+            let relative = BackgroundAssetsLayout.folder.slashJoined(
+                BackgroundAssetsLayout.siteFolder.slashJoined(name))
             if !ownership.owns(relative) && SystemCall.status(FilePath(final), followingLinks: false) != nil {
                 throw ODRPackError.unbuildable(
                     """
@@ -311,12 +314,13 @@ struct BackgroundAssetsOutput: PackOutput {
             let stamp = BuildState.stamp(atPath: final)
             guard
                 written.contains(index) || stamp == nil
-                    || stamp != previous.outputs[BackgroundAssetsLayout.siteFolder + "/" + name]
+                    || stamp != previous.outputs[BackgroundAssetsLayout.siteFolder.slashJoined(name)]
             else { continue }
             let source =
                 written.contains(index)
-                ? temporaryPath(forPack: index) + "/" + fileNames[index] : packsPath + "/" + fileNames[index]
-            let temporary = packsPath + "/" + TemporaryName.beside(BackgroundAssetsLayout.siteFolder + "/" + name)
+                ? temporaryPath(forPack: index).slashJoined(fileNames[index]) : packsPath.slashJoined(fileNames[index])
+            let temporary = packsPath.slashJoined(
+                TemporaryName.beside(BackgroundAssetsLayout.siteFolder.slashJoined(name)))
             try OutputFolder.remove(FilePath(temporary))
             if (try? FileManager.default.linkItem(atPath: source, toPath: temporary)) == nil {
                 try FileCopy.copy(FilePath(source), to: FilePath(temporary))

@@ -35,19 +35,19 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
                 digests.append(digest)
                 continue
             }
-            digests.append(try PackReuse.digest(of: rootPath + "/" + file.source, file: file, buffer: buffer))
+            digests.append(try PackReuse.digest(of: rootPath.slashJoined(file.source), file: file, buffer: buffer))
             onBytes?(file.size)
         }
         try OutputFolder.remove(FilePath(temporaryPath))
         try OutputFolder.makeFolder(FilePath(temporaryPath))
-        let manifestPath = temporaryPath + "/" + BackgroundAssetsLayout.manifestName(of: pack.assetPackID)
-        let archivePath = temporaryPath + "/" + BackgroundAssetsLayout.archiveName(of: pack.assetPackID)
+        let manifestPath = temporaryPath.slashJoined(BackgroundAssetsLayout.manifestName(of: pack.assetPackID))
+        let archivePath = temporaryPath.slashJoined(BackgroundAssetsLayout.archiveName(of: pack.assetPackID))
         try AtomicFile.stage(manifests[index], for: FilePath(manifestPath)).moveIntoPlace()
         // ba-package resolves each selector against where it runs: resources-root when every file is at its source
         // path, else a staging folder holding the files at their destinations.
         var directory = rootPath
         if pack.files.contains(where: \.isPlaced) {
-            directory = temporaryPath + "/" + Self.stagingFolder
+            directory = temporaryPath.slashJoined(Self.stagingFolder)
             try stage(pack, in: directory)
         }
         try packager.run(manifest: manifestPath, output: archivePath, in: directory, pack: pack.assetPackID)
@@ -64,7 +64,7 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
         }
         // The packager read the files itself: they must still be what was hashed.
         for file in pack.files {
-            let now = BuildState.stamp(atPath: rootPath + "/" + file.source)
+            let now = BuildState.stamp(atPath: rootPath.slashJoined(file.source))
             guard now?.size != file.size || now?.modificationNanoseconds != file.stamp.modificationNanoseconds else {
                 continue
             }
@@ -87,10 +87,10 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
         // By bytes: `café` in NFC and in NFD are two folders on Linux, one String to Swift's `==`.
         var made = Set<PathKey>()
         for file in pack.files {
-            let destination = folder + "/" + file.path
-            let parent = (destination as NSString).deletingLastPathComponent
+            let destination = folder.slashJoined(file.path)
+            let parent = destination.splitAtLastSlash().map { String($0.folder) } ?? folder
             if made.insert(PathKey(parent)).inserted { try OutputFolder.makeFolder(FilePath(parent)) }
-            let source = rootPath + "/" + file.source
+            let source = rootPath.slashJoined(file.source)
             if (try? FileManager.default.linkItem(atPath: source, toPath: destination)) == nil {
                 try FileCopy.copy(FilePath(source), to: FilePath(destination))
             }

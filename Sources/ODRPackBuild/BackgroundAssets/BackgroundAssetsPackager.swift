@@ -28,7 +28,7 @@ package struct BackgroundAssetsPackager: Sendable {
         let folders = (environment["PATH"] ?? "").split(separator: ":", omittingEmptySubsequences: false).map(
             String.init)
         func onPath(_ name: String) -> Bool {
-            folders.contains { FileManager.default.isExecutableFile(atPath: ($0.isEmpty ? "." : $0) + "/" + name) }
+            folders.contains { FileManager.default.isExecutableFile(atPath: ($0.isEmpty ? "." : $0).slashJoined(name)) }
         }
         let howToInstall =
             """

@@ -26,7 +26,7 @@ struct OnDemandResourcesOutput: PackOutput {
         self.rootPath = rootPath
         self.transaction = transaction
         outputPath = options.outputPath
-        packsPath = outputPath + "/" + AppleManifests.packsFolder
+        packsPath = outputPath.slashJoined(AppleManifests.packsFolder)
         infoPlists = plan.packs.map { [UInt8](AppleManifests.infoPlist(for: $0).binaryData()) }
         fileNames = plan.packs.map(\.fileName)
         archiveKeys = infoPlists.map { options.archiveKey(pack: Data($0)) }
@@ -39,7 +39,7 @@ struct OnDemandResourcesOutput: PackOutput {
     var folders: [String] { [AppleManifests.packsFolder] }
 
     var writes: [String] {
-        fileNames.map { AppleManifests.packsFolder + "/" + $0 } + outputNames
+        fileNames.map { AppleManifests.packsFolder.slashJoined($0) } + outputNames
     }
 
     func foreignFiles() -> [Diagnostic] {
@@ -54,7 +54,7 @@ struct OnDemandResourcesOutput: PackOutput {
 
     /// Beside the packs folder, not in it: a build killed while writing leaves `OnDemandResources/` exactly as the
     /// previous build left it (verify reports every name there that the manifest does not name).
-    func temporaryPath(forPack index: Int) -> String { outputPath + "/" + TemporaryName.beside(fileNames[index]) }
+    func temporaryPath(forPack index: Int) -> String { outputPath.slashJoined(TemporaryName.beside(fileNames[index])) }
 
     /// Zips only: a signer may change what a pack folder holds.
     func reusableEntries(toWrite: [Int], known: KnownDigests, previous: BuildState) -> EntryReuse {
@@ -73,7 +73,7 @@ struct OnDemandResourcesOutput: PackOutput {
     func isUnchanged(facts: [String: PackArchiveFacts], previous: BuildState) -> Bool {
         let current = fingerprint(facts)
         return !current.isEmpty && current == previous.outputFingerprint
-            && outputNames.allSatisfy({ BuildState.stamp(atPath: outputPath + "/" + $0) == previous.outputs[$0] })
+            && outputNames.allSatisfy({ BuildState.stamp(atPath: outputPath.slashJoined($0)) == previous.outputs[$0] })
             && !(ownership.owns(options.applePlists.removed)
                 && SystemCall.status(FilePath(outputPath).joined(options.applePlists.removed), followingLinks: false)
                     != nil)
@@ -85,13 +85,14 @@ struct OnDemandResourcesOutput: PackOutput {
     {
         let manifest = ManifestSource(plan: plan, facts: facts)
         // Opened before anything retires it: unchanged packs' parts are copied from it.
-        let previousParts = PreviousManifestParts(path: outputPath + "/" + BuildManifest.fileName, previous: previous)
+        let previousParts = PreviousManifestParts(
+            path: outputPath.slashJoined(BuildManifest.fileName), previous: previous)
         let removed = try stalePacks()
         var changes = OutputCommit.Changes()
-        changes.placements = written.map { (temporaryPath(forPack: $0), packsPath + "/" + fileNames[$0]) }
-        changes.removals = removed.map { packsPath + "/" + $0 }
+        changes.placements = written.map { (temporaryPath(forPack: $0), packsPath.slashJoined(fileNames[$0])) }
+        changes.removals = removed.map { packsPath.slashJoined($0) }
         if ownership.owns(options.applePlists.removed) {
-            changes.removals.append(outputPath + "/" + options.applePlists.removed)
+            changes.removals.append(outputPath.slashJoined(options.applePlists.removed))
         }
         changes.writes = writes
         changes.temporaryFolders = [packsPath]
@@ -103,7 +104,7 @@ struct OnDemandResourcesOutput: PackOutput {
                 for (id, part) in parts.withLock({ $0 }) { state.packs[id]?.manifestPart = part }
             })
         state.outputFingerprint = fingerprint(facts)
-        for name in outputNames { state.outputs[name] = BuildState.stamp(atPath: outputPath + "/" + name) }
+        for name in outputNames { state.outputs[name] = BuildState.stamp(atPath: outputPath.slashJoined(name)) }
         return ({ [plan] in BuildManifest(plan: plan, archives: facts) }, removed, state)
     }
 
@@ -126,10 +127,13 @@ struct OnDemandResourcesOutput: PackOutput {
             },
             files: [
                 (
-                    outputPath + "/" + AppleManifests.onDemandResourcesFile,
+                    outputPath.slashJoined(AppleManifests.onDemandResourcesFile),
                     AppleManifests.onDemandResourcesDocument(plan)
                 ),
-                (outputPath + "/" + options.applePlists.kept, StreamedDocument(bytes: [UInt8](apple.binaryData()))),
+                (
+                    outputPath.slashJoined(options.applePlists.kept),
+                    StreamedDocument(bytes: [UInt8](apple.binaryData()))
+                ),
             ])
         let state = BuildState.make(
             plan, rootPath: rootPath, facts: facts, fileNames: fileNames, archiveKeys: archiveKeys)
@@ -186,7 +190,7 @@ struct OnDemandResourcesOutput: PackOutput {
     private func stalePacks() throws -> [String] {
         let current = Set(fileNames.map(PathKey.init))
         return try OutputFolder.names(in: FilePath(packsPath)).sorted(by: { $0.precedesByCodePoint($1) }).filter {
-            !current.contains(PathKey($0)) && ownership.owns(AppleManifests.packsFolder + "/" + $0)
+            !current.contains(PathKey($0)) && ownership.owns(AppleManifests.packsFolder.slashJoined($0))
         }
     }
 

@@ -62,7 +62,7 @@ final class PackWriter: PackFormatWriter {
         // A zip is signed on a folder of its own, named exactly like the pack (inside a temporary folder) so that a
         // signer sees the .assetpack bundle it will be.
         let signingFolder = temporaryPath + "-signing"
-        let folder = options.layout == .folder ? temporaryPath : signingFolder + "/" + pack.fileName
+        let folder = options.layout == .folder ? temporaryPath : signingFolder.slashJoined(pack.fileName)
         if options.layout == .zip { try OutputFolder.makeFolder(FilePath(signingFolder)) }
         defer { if options.layout == .zip { try? FileManager.default.removeItem(atPath: signingFolder) } }
         var written = try writeFolder(entries, at: folder)

@@ -63,7 +63,7 @@ package struct BuildPipeline {
             result.diagnostics += build.diagnostics
             build.stateWarning = check.state(after: result, build: build).save(forOutput: options.outputPath)
             // The manifest as written, opened under the lock, for the --json document (never made again whole).
-            if json { build.writtenManifest = openedDocument(options.outputPath + "/" + BuildManifest.fileName) }
+            if json { build.writtenManifest = openedDocument(options.outputPath.slashJoined(BuildManifest.fileName)) }
             return .built(result, build)
         }
         if case .notBuilt = outcome {} else { finished = true }

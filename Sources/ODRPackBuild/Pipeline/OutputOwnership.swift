@@ -131,7 +131,7 @@ struct OutputOwnership: Sendable {
             )
         }
         try Self.checkFolders(outputPath: outputPath, shown: shown, folders: folders)
-        if let packs = folders.first, RelativePath.absolutePath(rootPath, isInside: output + "/" + packs) {
+        if let packs = folders.first, RelativePath.absolutePath(rootPath, isInside: output.slashJoined(packs)) {
             throw ODRPackError.unbuildable(
                 """
                 resources-root '\(rootPath)' is '\(shown(packs))' or inside it, the folder the build writes its packs \
@@ -186,7 +186,7 @@ struct OutputOwnership: Sendable {
         let names = (try? OutputFolder.names(in: FilePath(outputPath).joined(packsFolder))) ?? []
         let shown = (outputDirectory.hasSuffix("/") ? outputDirectory : outputDirectory + "/") + packsFolder + "/"
         return names.sorted(by: { $0.precedesByCodePoint($1) }).filter {
-            !$0.hasPrefix(TemporaryName.marker) && !owns(packsFolder + "/" + $0)
+            !$0.hasPrefix(TemporaryName.marker) && !owns(packsFolder.slashJoined($0))
         }.map { name in
             .warning(
                 .outputForeignFile,

@@ -57,7 +57,7 @@ extension BuildState {
         var taken: [String: String] = [:]
         for id in packs.keys.sorted() {
             let fileName = packs[id]!.fileName
-            guard let pack = BuildState.packStampAndTimes(atPath: packsPath + "/" + fileName) else {
+            guard let pack = BuildState.packStampAndTimes(atPath: packsPath.slashJoined(fileName)) else {
                 throw ODRPackError.fileChanged(
                     "pack '\(fileName)' vanished while the build was finishing: run the build again")
             }

@@ -74,7 +74,7 @@ struct BuildState: Sendable, Equatable {
         } else {
             return nil
         }
-        return folder + "/" + Data(outputDirectory.utf8).sha256Hex.prefix(32) + ".state"
+        return folder.slashJoined(Data(outputDirectory.utf8).sha256Hex.prefix(32) + ".state")
     }
 
     /// Why the cache folder holding `statePath` must not be used, or nil when it may: a folder another user owns, or
@@ -82,7 +82,7 @@ struct BuildState: Sendable, Equatable {
     /// (docs/build-output.md#incremental). Nil too when it does not exist yet (it will be made for this user alone)
     /// or is not a folder (`save` says why it cannot save there).
     static func untrustedFolder(holding statePath: String) -> String? {
-        let folder = (statePath as NSString).deletingLastPathComponent
+        let folder = FilePath(statePath).parent.string
         // Missing or not a folder: saving says why it cannot.
         guard let status = SystemCall.status(FilePath(folder)), status.kind == .directory else { return nil }
         let reason: String

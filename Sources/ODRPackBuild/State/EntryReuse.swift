@@ -44,7 +44,7 @@ struct EntryReuse: Sendable {
         var usable: [Int: (record: BuildState.PackRecord, path: String)] = [:]
         for (number, id) in previous.packs.keys.sorted().enumerated() {
             let record = previous.packs[id]!
-            let path = packsPath + "/" + record.fileName
+            let path = packsPath.slashJoined(record.fileName)
             guard record.archiveKey.hasPrefix(settings), record.archiveStamp.hasPrefix("f"),
                 BuildState.packStamp(atPath: path) == record.archiveStamp
             else { continue }

@@ -27,7 +27,7 @@ struct PackReuse {
         let candidates = packs.indices.filter { index in
             guard let record = previous.packs[packs[index].id] else { return false }
             return record.fileName == fileNames[index] && record.archiveKey == archiveKeys[index]
-                && BuildState.packStamp(atPath: packsPath + "/" + record.fileName) == record.archiveStamp
+                && BuildState.packStamp(atPath: packsPath.slashJoined(record.fileName)) == record.archiveStamp
         }
         var isCandidate = [Bool](repeating: false, count: packs.count)
         for index in candidates { isCandidate[index] = true }
@@ -68,7 +68,7 @@ struct PackReuse {
             let digests = try parallelMap(unknown, jobs: jobs, perWorker: { ReadBuffer(size: PackWriter.chunkSize) }) {
                 buffer, pair in
                 let file = packs[pair.0].files[pair.1]
-                return try Self.digest(of: rootPath + "/" + file.source, file: file, buffer: buffer)
+                return try Self.digest(of: rootPath.slashJoined(file.source), file: file, buffer: buffer)
             }
             for (pair, digest) in zip(unknown, digests) {
                 known.learned(pack: pair.0, index: pair.1, files: packs[pair.0].files.count, digest: digest)

@@ -28,11 +28,11 @@ package enum RecordedChecks {
             let anyState = BuildState.location(for: "/", environment: environment),
             BuildState.untrustedFolder(holding: anyState) == nil
         else { return nil }
-        let folder = (anyState as NSString).deletingLastPathComponent
+        let folder = FilePath(anyState).parent.string
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
         var newest: (path: String, time: Int64)?
         for name in names where name.hasSuffix(".state") {
-            let path = folder + "/" + name
+            let path = folder.slashJoined(name)
             guard let status = SystemCall.status(FilePath(path), followingLinks: false), status.kind == .regular,
                 newest.map({ status.stamp.modificationNanoseconds > $0.time }) ?? true,
                 BuildState.read(path, fileRecords: false)?.rootPath.hasSameBytes(as: rootPath) == true

@@ -46,14 +46,15 @@ struct UpToDateCheck {
         let state = BuildState.load(forOutput: outputPath, fileRecords: false)
         guard let replay = state.replay, replay.inputs == inputs,
             case .success(let realRoot) = LocalFileSystem().resolvedPath(replay.rootPath), realRoot == state.rootPath,
-            state.outputs.allSatisfy({ BuildState.stamp(atPath: outputPath + "/" + $0.key) == $0.value }),
+            state.outputs.allSatisfy({ BuildState.stamp(atPath: outputPath.slashJoined($0.key)) == $0.value }),
             replay.absent.allSatisfy({ !SystemCall.exists(FilePath(outputPath).joined($0)) }),
             state.packs.values.allSatisfy({
-                BuildState.packStamp(atPath: outputPath + "/" + AppleManifests.packsFolder + "/" + $0.fileName)
+                BuildState.packStamp(
+                    atPath: outputPath.slashJoined(AppleManifests.packsFolder).slashJoined($0.fileName))
                     == $0.archiveStamp
             }),
             let archives = try? FileManager.default.contentsOfDirectory(
-                atPath: outputPath + "/" + AppleManifests.packsFolder),
+                atPath: outputPath.slashJoined(AppleManifests.packsFolder)),
             archives.count == state.packs.count
         else { return .changed(nil) }
         let tree = FileTreeScanner(jobs: options.jobs).scan(realRoot)
@@ -65,7 +66,7 @@ struct UpToDateCheck {
         return .upToDate(
             UpToDateReplay(
                 replay: replay, packIDs: state.packs.keys.sorted(),
-                manifestPath: outputPath + "/" + BuildManifest.fileName))
+                manifestPath: outputPath.slashJoined(BuildManifest.fileName)))
     }
 
     /// The build's state with what the fast path needs to print it again. Builds the fast path cannot vouch for

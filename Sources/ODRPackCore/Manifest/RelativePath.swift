@@ -52,7 +52,7 @@ package enum RelativePath {
     /// place such paths are joined. They stay text, compared by bytes (a million of them are held at once); paths on
     /// disk are `FilePath` (docs/architecture.md#paths).
     package static func joined(_ folder: String, _ rest: String) -> String {
-        folder.isEmpty ? rest : rest.isEmpty ? folder : folder + "/" + rest
+        folder.isEmpty ? rest : rest.isEmpty ? folder : folder.slashJoined(rest)
     }
 
     /// `./a//b/../c/` → `a/c`; the root itself is ""; nil when `..` leaves the root.

@@ -75,7 +75,7 @@ package struct TreemapNode: Equatable, Sendable {
             // A folder that holds only one folder is shown as one tile, `Levels/Level1`, not as a box in a box.
             if children.count == 1, !children[0].children.isEmpty, folder !== root {
                 return TreemapNode(
-                    name: name + "/" + children[0].name, size: children[0].size, group: group,
+                    name: name.slashJoined(children[0].name), size: children[0].size, group: group,
                     children: children[0].children)
             }
             return TreemapNode(

@@ -8,7 +8,7 @@ import ODRPackPlatform
 enum AppCopy {
     /// Copies the app folder `app` to `root/Payload/<its name>`; returns the copy's path.
     static func copyFolder(_ app: String, into root: String) throws -> String {
-        let name = (app as NSString).lastPathComponent
+        let name = FilePath(app).name
         let copy = root + "/Payload/" + name
         try OutputFolder.makeFolder(FilePath(root).joined("Payload"))
         try copyTree(app, to: copy)
@@ -23,8 +23,8 @@ enum AppCopy {
         // Each entry's paths are joined as text and made a `FilePath` once, at the call (docs/architecture.md#paths).
         try FolderWalk.walk(under: FilePath(source)) { entry in
             try Interrupt.checkpoint()
-            let from = source + "/" + entry.path
-            let to = destination + "/" + entry.path
+            let from = source.slashJoined(entry.path)
+            let to = destination.slashJoined(entry.path)
             switch entry.status.kind {
             case .directory:
                 try OutputFolder.makeFolder(FilePath(to))
@@ -91,9 +91,9 @@ enum AppCopy {
             guard seen.insert(PathKey(name)).inserted else {
                 throw ODRPackError.unusableInput("'\(path)' holds '\(name)' twice: rebuild the IPA")
             }
-            let target = root + "/" + name
+            let target = root.slashJoined(name)
             let unixMode = entry.versionMadeBy >> 8 == 3 ? entry.mode : 0
-            try OutputFolder.makeFolder(FilePath((target as NSString).deletingLastPathComponent))
+            try OutputFolder.makeFolder(FilePath(target).parent)
             if entry.name.hasSuffix("/") || unixMode & 0o170000 == 0o040000 {
                 try OutputFolder.makeFolder(FilePath(target))
                 folders.append((target, unixMode == 0 ? 0o755 : FileMode(unixMode & 0o777) | 0o700))

@@ -38,7 +38,7 @@ enum IPAArchiver {
         // folders on the way down are held, never the whole tree (docs/store.md#ipa).
         try FolderWalk.walk(under: FilePath(root), slashedFolders: true) { entry in
             try Interrupt.checkpoint()
-            let source = root + "/" + entry.path
+            let source = root.slashJoined(entry.path)
             let permissions = UInt32(entry.status.permissions) & 0o777
             switch entry.status.kind {
             case .directory:

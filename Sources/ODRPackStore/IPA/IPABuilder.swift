@@ -77,13 +77,13 @@ package struct IPABuilder {
             throw ODRPackError.unusableInput(
                 "--output '\(options.outputPath)' is a folder: name the .ipa file to write")
         }
-        guard SystemCall.status(FilePath((output as NSString).deletingLastPathComponent))?.kind == .directory else {
+        guard SystemCall.status(FilePath(output).parent)?.kind == .directory else {
             throw ODRPackError.unusableInput(
                 "the folder of --output '\(options.outputPath)' does not exist: create it first, or name another file")
         }
         // FILE and its working copy go beside FILE: never inside an input, which ipa never changes.
-        let outputFolder = try Self.realPath((output as NSString).deletingLastPathComponent)
-        let realOutput = outputFolder + "/" + (output as NSString).lastPathComponent
+        let outputFolder = try Self.realPath(FilePath(output).parent.string)
+        let realOutput = outputFolder.slashJoined(FilePath(output).name)
         for (input, isFolder) in [(options.appPath, appIsFolder), (buildFolder.string, true)] {
             let real = try Self.realPath(input)
             let clash = isFolder ? RelativePath.absolutePath(outputFolder, isInside: real) : realOutput == real
@@ -185,7 +185,7 @@ package struct IPABuilder {
         throws -> Result
     {
         var result = Result()
-        result.appName = (app as NSString).lastPathComponent
+        result.appName = FilePath(app).name
         // 3. Thin the copy as thin does.
         var thinOptions = AppThinner.Options(appPath: app, buildPath: options.buildPath)
         thinOptions.resourcesPath = options.resourcesPath
@@ -229,7 +229,7 @@ package struct IPABuilder {
         progress.begin(units: packs.count, bytes: shares.saturatingSum, unit: "packs")
         for (pack, bytes) in zip(packs, shares) {
             try Interrupt.checkpoint()
-            let name = (pack.file as NSString).lastPathComponent
+            let name = pack.file.splitAtLastSlash().map { String($0.name) } ?? pack.file
             var share = ProgressBar.Share(of: progress, bytes: bytes)
             _ = try PackExtractor.extract(buildFolder.joined(pack.file), to: packsFolder.joined(name)) { share.add($0) }
             share.finish()

@@ -180,10 +180,10 @@ struct BackgroundAssetsThinner {
         let prefix = macOS ? "Contents/" : ""
         var lookalikes: [String] = []
         func matching(in folder: String) -> String? {
-            let path = app + "/" + prefix + folder
+            let path = app.slashJoined(prefix + folder)
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
             for name in names where name.hasSuffix(".appex") {
-                let appex = path + "/" + name
+                let appex = path.slashJoined(name)
                 guard let info = try? AppThinner.infoPlistPath(of: appex),
                     let (plist, _) = try? AppThinner.readPlist(info)
                 else { continue }
@@ -197,11 +197,11 @@ struct BackgroundAssetsThinner {
                         points.append(point)
                     }
                 }
-                if points.contains(downloaderExtensionPoint) { return prefix + folder + "/" + name }
+                if points.contains(downloaderExtensionPoint) { return (prefix + folder).slashJoined(name) }
                 for point in points
                 where point.lowercased().contains("background-asset") || point.lowercased().contains("backgroundasset")
                 {
-                    lookalikes.append("'\(prefix + folder + "/" + name)' (\(point))")
+                    lookalikes.append("'\((prefix + folder).slashJoined(name))' (\(point))")
                 }
             }
             return nil
@@ -227,6 +227,6 @@ struct BackgroundAssetsThinner {
             point is \(downloaderExtensionPoint))\(seen): the app stops when it first uses AssetPackManager; add the \
             downloader extension target to the app
             """,
-            subject: (app as NSString).lastPathComponent)
+            subject: FilePath(app).name)
     }
 }

@@ -43,7 +43,7 @@ struct OnDemandResourcesThinner {
         var plists: [(String, Data)] = []
         if options.embed {
             embedded = manifest.packs.sorted(by: { $0.id < $1.id }).map {
-                (($0.file as NSString).lastPathComponent, $0)
+                ($0.file.splitAtLastSlash().map { String($0.name) } ?? $0.file, $0)
             }
             if !options.dryRun {
                 try stage(embedded, in: packsFolder, exists: packsFolderExists, change: &change)
@@ -123,7 +123,7 @@ struct OnDemandResourcesThinner {
     private static func embeddedManifest(_ embedded: [(name: String, pack: BuildManifest.Pack)]) -> Data {
         let resources = embedded.map { item in
             AppleManifests.assetPackResource(
-                id: item.pack.id, url: AppleManifests.packsFolder + "/" + AppleManifests.percentEncoded(item.name),
+                id: item.pack.id, url: AppleManifests.packsFolder.slashJoined(AppleManifests.percentEncoded(item.name)),
                 uncompressedSize: item.pack.size
                     + Int64(
                         AppleManifests.infoPlist(

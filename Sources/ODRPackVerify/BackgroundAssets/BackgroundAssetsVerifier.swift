@@ -24,7 +24,7 @@ struct BackgroundAssetsVerifier {
             BuildVerifier.PackReport(id: pack.id, file: pack.file, diagnostics: problems(of: pack, settings: settings))
         }
         var diagnostics: [Diagnostic] = []
-        let tagsFile = BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.tagsFile
+        let tagsFile = BackgroundAssetsLayout.folder.slashJoined(BackgroundAssetsLayout.tagsFile)
         if let problem = compare(tagsFile, with: BackgroundAssetsDocuments.assetPackTagsDocument(manifest)) {
             diagnostics.append(BuildVerifier.problem(.verifyDocumentMismatch, tagsFile, problem))
         }
@@ -33,7 +33,7 @@ struct BackgroundAssetsVerifier {
         for name in extra {
             diagnostics.append(
                 BuildVerifier.problem(
-                    .verifyForeignFile, BackgroundAssetsLayout.folder + "/" + name,
+                    .verifyForeignFile, BackgroundAssetsLayout.folder.slashJoined(name),
                     "is an archive \(BuildManifest.fileName) does not list: remove it or build again"))
         }
         return BuildVerifier.Report(packs: packs, extraArchives: extra, diagnostics: diagnostics)
@@ -57,7 +57,7 @@ struct BackgroundAssetsVerifier {
             )
         }
         let manifestFile =
-            BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.manifestName(of: pack.assetPackId ?? id)
+            BackgroundAssetsLayout.folder.slashJoined(BackgroundAssetsLayout.manifestName(of: pack.assetPackId ?? id))
         let files = pack.files
         let document = BackgroundAssetsDocuments.packageManifestDocument(
             assetPackID: pack.assetPackId ?? "", policy: pack.downloadPolicy ?? .onDemand,
@@ -130,7 +130,7 @@ struct BackgroundAssetsVerifier {
 
     /// `site/` must hold exactly every archive and download-manifest.json for `hosting: self`, and not be there for apple.
     func siteProblems(_ settings: BuildManifest.BackgroundAssets) -> [Diagnostic] {
-        let site = BackgroundAssetsLayout.folder + "/" + BackgroundAssetsLayout.siteFolder
+        let site = BackgroundAssetsLayout.folder.slashJoined(BackgroundAssetsLayout.siteFolder)
         let exists = SystemCall.exists(folder.joined(site))
         guard settings.hosting == .self else {
             return exists
@@ -151,7 +151,7 @@ struct BackgroundAssetsVerifier {
             return [BuildVerifier.problem(.verifyDocumentMismatch, site, "'\(site)' is missing: hosting self needs it")]
         }
         var problems: [Diagnostic] = []
-        let downloadManifest = site + "/" + BackgroundAssetsLayout.downloadManifestFile
+        let downloadManifest = site.slashJoined(BackgroundAssetsLayout.downloadManifestFile)
         let live = livePacks(site: site, urlPrefix: urlPrefix)
         if let problem = compare(
             downloadManifest,
@@ -165,7 +165,8 @@ struct BackgroundAssetsVerifier {
                 of: pack.assetPackId ?? pack.id, contentHash: pack.contentHash ?? "")
             expected.insert(name)
             problems += archiveProblems(
-                folder.joined(site).joined(name), name: site + "/" + name, pack: pack, missing: .verifyDocumentMismatch)
+                folder.joined(site).joined(name), name: site.slashJoined(name), pack: pack,
+                missing: .verifyDocumentMismatch)
         }
         let names: [String]
         do {
@@ -176,7 +177,7 @@ struct BackgroundAssetsVerifier {
         for name in names.sorted(by: { $0.precedesByCodePoint($1) }) where !expected.contains(name) {
             problems.append(
                 BuildVerifier.problem(
-                    .verifyForeignFile, site + "/" + name,
+                    .verifyForeignFile, site.slashJoined(name),
                     "is not a pack of \(BuildManifest.fileName): remove it or build again"))
         }
         return problems
@@ -187,7 +188,7 @@ struct BackgroundAssetsVerifier {
     /// their address. The manifest is read only when about the size the build writes (docs/build-output.md#bounded):
     /// a huge file is a mismatch.
     private func livePacks(site: String, urlPrefix: String) -> [String: Int64] {
-        let downloadManifest = site + "/" + BackgroundAssetsLayout.downloadManifestFile
+        let downloadManifest = site.slashJoined(BackgroundAssetsLayout.downloadManifestFile)
         let bound =
             Int64(
                 BackgroundAssetsDocuments.downloadManifest(manifest, urlPrefix: urlPrefix, live: [:]).utf8.count) * 2

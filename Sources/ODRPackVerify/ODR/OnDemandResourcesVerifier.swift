@@ -23,7 +23,7 @@ struct OnDemandResourcesVerifier {
         let extra = try BuildVerifier.unlistedNames(in: folder.joined(AppleManifests.packsFolder), manifest: manifest)
         var diagnostics = documentProblems()
         for name in extra {
-            let path = AppleManifests.packsFolder + "/" + name
+            let path = AppleManifests.packsFolder.slashJoined(name)
             diagnostics.append(
                 BuildVerifier.problem(
                     .verifyForeignFile, path,
@@ -81,7 +81,7 @@ struct OnDemandResourcesVerifier {
         let path = folder.joined(name)
         let differs =
             "'\(name)' differs from what \(BuildManifest.fileName) makes of it (edited, or from another build): build again"
-        var base = isTemplate ? Self.templateHost + "/" + AppleManifests.packsFolder + "/" : "https://"
+        var base = isTemplate ? Self.templateHost.slashJoined(AppleManifests.packsFolder) + "/" : "https://"
         if let first = manifest.packs.min(by: { $0.id < $1.id }) {
             // Room for a URL of any length the file may hold, yet bounded: the regenerated document with an empty base,
             // and PATH_MAX bytes percent-encoded (x3) per pack.
@@ -94,11 +94,12 @@ struct OnDemandResourcesVerifier {
                     ? differs : "'\(name)' is not a regular file"
             }
             guard let url = Self.url(of: first.id, in: data) else { return differs }
-            let encoded = AppleManifests.percentEncoded((first.file as NSString).lastPathComponent)
+            let encoded = AppleManifests.percentEncoded(
+                first.file.splitAtLastSlash().map { String($0.name) } ?? first.file)
             guard url.hasSuffix(encoded) else { return differs }
             base = String(url.dropLast(encoded.count))
             if isTemplate {
-                guard base.hasPrefix(Self.templateHost + "/"), base.hasSuffix("/" + AppleManifests.packsFolder + "/")
+                guard base.isPath(inside: Self.templateHost), base.hasSuffix("/" + AppleManifests.packsFolder + "/")
                 else {
                     return """
                         '\(name)' gives pack '\(first.id)' the URL '\(url)', not \(Self.templateHost) followed by an \
