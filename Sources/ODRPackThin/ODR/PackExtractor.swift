@@ -86,15 +86,22 @@ package enum PackExtractor {
                 throw ODRPackError.unusableInput(
                     "'\(pack)' holds the entry '\(entry.name)', which leaves the pack: rebuild it with odrpack build")
             }
-            // The entry's path is joined as text and made a `FilePath` once, at the call that makes it.
-            let path = destination.string.slashJoined(entry.name)
+            // A NUL ends a path for the file system: "a\0b" would be written as "a".
+            guard !entry.name.utf8.contains(0) else {
+                let shown = entry.name.debugDescription.dropFirst().dropLast()
+                throw ODRPackError.unusableInput(
+                    "'\(pack)' holds the entry '\(shown)', whose name has a NUL byte, which no file name can: rebuild it "
+                        + "with odrpack build")
+            }
+            // Joined to the destination's own bytes (its text would repair a name that is not UTF-8); a folder entry's
+            // trailing "/" is dropped by FilePath.
+            let path = destination.joined(entry.name)
             if entry.name.hasSuffix("/") {
-                let folder = FilePath(String(path.dropLast()))
-                try OutputFolder.makeFolder(folder)
-                folders.append((folder, time))
+                try OutputFolder.makeFolder(path)
+                folders.append((path, time))
                 continue
             }
-            let output = try OutputFile(path: FilePath(path))
+            let output = try OutputFile(path: path)
             defer { output.close() }
             let (crc, size) = try reader.readData {
                 try output.write($0)

@@ -14,19 +14,24 @@ import Testing
         #expect(
             PackArchiveFacts.contentHash(records)
                 == "adb44fe67320e47495d8f7bc5a5883ebbff9115bd42b56c89dd2de540bf81d30")
-        let files = BuildManifest.Files(records.map { BuildManifest.File(path: $0.path, size: $0.size, sha256: $0.sha256) })
+        let files = BuildManifest.Files(
+            records.map { BuildManifest.File(path: $0.path, size: $0.size, sha256: $0.sha256) })
         #expect(files.contentHash() == "adb44fe67320e47495d8f7bc5a5883ebbff9115bd42b56c89dd2de540bf81d30")
     }
 
     /// 5,000 records (about 450 KB) cross the 64 KiB buffer several times, at record boundaries and inside records.
     @Test func manyRecordsCrossTheBufferAlike() {
         let records = (0..<5000).map {
-            (path: "f" + String(repeating: "0", count: 5 - String($0).count) + String($0), size: Int64($0) * 1_000_003,
-             sha256: Self.x)
+            (
+                path: "f" + String(repeating: "0", count: 5 - String($0).count) + String($0),
+                size: Int64($0) * 1_000_003,
+                sha256: Self.x
+            )
         }
         let expected = "9b3d9c7e0e89b868818307a898f4867f4bb9d22616be5732e7300b29cbcf845a"
         #expect(PackArchiveFacts.contentHash(records) == expected)
-        let files = BuildManifest.Files(records.map { BuildManifest.File(path: $0.path, size: $0.size, sha256: $0.sha256) })
+        let files = BuildManifest.Files(
+            records.map { BuildManifest.File(path: $0.path, size: $0.size, sha256: $0.sha256) })
         #expect(files.contentHash() == expected)
     }
 
