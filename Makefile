@@ -3,7 +3,7 @@ SWIFT ?= swift
 BUILD_FLAGS ?=
 ODRPACK = .build/debug/odrpack
 
-.PHONY: all deps build release dist dist-check sample report test test-quick test-browser lint format fuzz bench bench-scale stats test-clone test-action test-bazel install uninstall clean
+.PHONY: all deps build release dist dist-check sample report test test-quick test-browser lint format fuzz bench bench-compare bench-scale stats test-clone test-action test-bazel install uninstall clean
 PREFIX ?= /usr/local
 
 all: build
@@ -191,6 +191,11 @@ test-bazel: deps
 # Times odrpack against sequential bsdtar on a generated ~1 GB game; writes .build/bench/results.json.
 bench: deps
 	bash Benchmarks/run.sh
+
+# make bench's commands with two binaries, run by run alternately so both see the same machine (make bench once first):
+# OLD=PATH NEW=PATH [RUNS=3]. Prints a table of medians (docs/performance.md).
+bench-compare:
+	bash Benchmarks/compare.sh "$(OLD)" "$(NEW)" $(RUNS)
 
 # Issue 48: the upload suites from a fresh clone in /tmp, in a private mount namespace where the folders beside this
 # checkout are hidden (Linux, root): the tests need nothing outside the repository. Not part of `make test`.
