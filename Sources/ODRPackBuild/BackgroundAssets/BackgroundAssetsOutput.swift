@@ -14,8 +14,7 @@ struct BackgroundAssetsOutput: PackOutput {
     let rootPath: String
     let outputPath: String
     let packsPath: String
-    /// Each pack's ba-package manifest, by pack index.
-    /// Each pack's ba-package manifest, written when the pack is (and by the commit), never held as text.
+    /// Each pack's ba-package manifest, by pack index: written when the pack is (and by the commit), never held as text.
     let manifests: [StreamedDocument]
     let fileNames: [String]
     let archiveKeys: [String]

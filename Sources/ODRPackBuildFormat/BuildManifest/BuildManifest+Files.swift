@@ -115,8 +115,6 @@ extension BuildManifest {
             }
         }
 
-        private static let hexDigits = Array("0123456789abcdef".utf8)
-
         @inline(__always)
         private func end(of index: Int) -> Int { wideEnds.isEmpty ? Int(ends[index]) : wideEnds[index] }
 
@@ -174,7 +172,7 @@ extension BuildManifest {
             guard hasSHA256(at: index) else { return nil }
             return hashes.withUnsafeBufferPointer { bytes in
                 String(unsafeUninitializedCapacity: 64) { text in
-                    let digits = Self.hexDigits
+                    let digits = LowercaseHex.digits
                     for offset in 0..<32 {
                         let byte = bytes[index * 32 + offset]
                         text[offset * 2] = digits[Int(byte >> 4)]
@@ -195,7 +193,8 @@ extension BuildManifest {
                     withPath(at: index) { path in
                         hasher.add(
                             path: path, size: sizes[index],
-                            digest: UnsafeBufferPointer(rebasing: digests[index * 32..<index * 32 + 32]))
+                            digest: UnsafeRawBufferPointer(
+                                UnsafeBufferPointer(rebasing: digests[index * 32..<index * 32 + 32])))
                     }
                 }
             }
@@ -220,29 +219,10 @@ extension BuildManifest {
         static func withDigest<T>(hex: String, _ body: (UnsafeRawBufferPointer?) -> T) -> T {
             var text = hex
             var digest: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-            let valid = text.withUTF8 { text -> Bool in
-                guard text.count == 64 else { return false }
-                return withUnsafeMutableBytes(of: &digest) { bytes in
-                    for index in 0..<32 {
-                        guard let high = nibble(text[index * 2]), let low = nibble(text[index * 2 + 1]) else {
-                            return false
-                        }
-                        bytes[index] = high << 4 | low
-                    }
-                    return true
-                }
+            let valid = text.withUTF8 { text in
+                withUnsafeMutableBytes(of: &digest) { LowercaseHex.parse(text, into: $0) }
             }
             return valid ? withUnsafeBytes(of: digest) { body($0) } : body(nil)
-        }
-
-        /// A lowercase hex digit's value.
-        @inline(__always)
-        static func nibble(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-            default: return nil
-            }
         }
     }
 }

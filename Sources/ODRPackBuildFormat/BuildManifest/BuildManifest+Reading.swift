@@ -268,19 +268,7 @@ extension JSONReader {
     /// `sha256(_:)` as its 32 bytes, written into `digest`, without making a `String` of it.
     mutating func sha256(_ what: String, into digest: UnsafeMutableRawBufferPointer) throws {
         try stringBytes(what) { text, _ in
-            var valid = text.count == 64
-            if valid {
-                for index in 0..<32 {
-                    guard let high = BuildManifest.Files.nibble(text[index * 2]),
-                        let low = BuildManifest.Files.nibble(text[index * 2 + 1])
-                    else {
-                        valid = false
-                        break
-                    }
-                    digest[index] = high << 4 | low
-                }
-            }
-            guard valid else {
+            guard LowercaseHex.parse(text, into: UnsafeMutableRawBufferPointer(rebasing: digest[..<32])) else {
                 let shown = String(decoding: text, as: UTF8.self)
                 throw JSONReader.Failure.shape("\(what) '\(shown.prefix(80))' is not a lowercase hex SHA-256")
             }

@@ -1,3 +1,4 @@
+import ODRPackFormats
 import ODRPackPlatform
 
 /// A pack's contentHash, record by record: SHA-256 of one `path NUL size NUL sha256 LF` record per file, in the pack's
@@ -7,7 +8,6 @@ package struct ContentHasher {
     private var hasher = SHA256Hasher()
     private var pending: [UInt8] = []
     private static let flushSize = 1 << 16
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     package init() { pending.reserveCapacity(Self.flushSize + 4096) }
 
@@ -22,13 +22,10 @@ package struct ContentHasher {
     }
 
     /// Adds the record of one file given as its path's UTF-8 bytes and its SHA-256's 32 raw bytes.
-    package mutating func add(path: UnsafeBufferPointer<UInt8>, size: Int64, digest: UnsafeBufferPointer<UInt8>) {
+    package mutating func add(path: UnsafeBufferPointer<UInt8>, size: Int64, digest: UnsafeRawBufferPointer) {
         pending.append(contentsOf: path)
         appendSize(size)
-        for byte in digest {
-            pending.append(Self.hexDigits[Int(byte >> 4)])
-            pending.append(Self.hexDigits[Int(byte & 0x0F)])
-        }
+        LowercaseHex.append(digest, to: &pending)
         pending.append(UInt8(ascii: "\n"))
         flushIfFull()
     }
@@ -39,17 +36,10 @@ package struct ContentHasher {
         return hasher.finalize()
     }
 
-    /// `NUL size NUL`, the size in decimal as `"\(size)"` writes it.
+    /// `NUL size NUL`, the size in decimal as `"\(size)"` (and JSON) writes it.
     private mutating func appendSize(_ size: Int64) {
         pending.append(0)
-        if size < 0 { pending.append(UInt8(ascii: "-")) }
-        let start = pending.count
-        var rest = size.magnitude
-        repeat {
-            pending.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        pending[start...].reverse()
+        JSONValue.writeInteger(size, to: &pending)
         pending.append(0)
     }
 

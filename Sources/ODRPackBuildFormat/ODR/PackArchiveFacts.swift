@@ -29,9 +29,14 @@ package struct PackArchiveFacts: Sendable, Equatable {
         contentHash(zip(files, sha256).lazy.map { ($0.path, $0.size, $1) })
     }
 
-    /// `contentHash(files:sha256:)` from the digests themselves, without a hex string per file held at once.
+    /// `contentHash(files:sha256:)` from the digests' own bytes, without a hex String per file.
     package static func contentHash(files: some Sequence<ResolvedResource>, digests: [FileDigest]) -> String {
-        contentHash(zip(files, digests).lazy.map { ($0.path, $0.size, $1.sha256) })
+        var hasher = ContentHasher()
+        for (file, digest) in zip(files, digests) {
+            var path = file.path
+            path.withUTF8 { path in digest.withSHA256Bytes { hasher.add(path: path, size: file.size, digest: $0) } }
+        }
+        return hasher.finalize()
     }
 
     package static func contentHash(_ records: some Sequence<(path: String, size: Int64, sha256: String)>) -> String {

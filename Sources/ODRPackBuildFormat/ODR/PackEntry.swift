@@ -19,18 +19,10 @@ package struct FileDigest: Equatable, Sendable {
         var text = sha256
         // Once per file of a build: parsed from the contiguous UTF-8 into a tuple, with no array and no iterator.
         text.withUTF8 { hex in
-            guard hex.count == 64 else { return }
             var bytes: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-            let valid = withUnsafeMutableBytes(of: &bytes) { parsed in
-                for index in 0..<32 {
-                    guard let high = Self.nibble(hex[2 * index]), let low = Self.nibble(hex[2 * index + 1]) else {
-                        return false
-                    }
-                    parsed[index] = high << 4 | low
-                }
-                return true
+            if withUnsafeMutableBytes(of: &bytes, { LowercaseHex.parse(hex, into: $0) }) {
+                withUnsafeBytes(of: bytes) { setBytes($0) }
             }
-            if valid { withUnsafeBytes(of: bytes) { setBytes($0) } }
         }
     }
 
@@ -66,8 +58,8 @@ package struct FileDigest: Equatable, Sendable {
             withSHA256Bytes { bytes in
                 String(unsafeUninitializedCapacity: 64) { out in
                     for (index, byte) in bytes.enumerated() {
-                        out[2 * index] = Self.digits[Int(byte >> 4)]
-                        out[2 * index + 1] = Self.digits[Int(byte & 0x0F)]
+                        out[2 * index] = LowercaseHex.digits[Int(byte >> 4)]
+                        out[2 * index + 1] = LowercaseHex.digits[Int(byte & 0x0F)]
                     }
                     return 64
                 }
@@ -80,16 +72,6 @@ package struct FileDigest: Equatable, Sendable {
         lhs.crc32 == rhs.crc32 && lhs.words.0 == rhs.words.0 && lhs.words.1 == rhs.words.1
             && lhs.words.2 == rhs.words.2 && lhs.words.3 == rhs.words.3 && lhs.words.4 == rhs.words.4
             && lhs.words.5 == rhs.words.5 && lhs.words.6 == rhs.words.6 && lhs.words.7 == rhs.words.7
-    }
-
-    private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
-
-    private static func nibble(_ character: UInt8) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return character - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return character - UInt8(ascii: "a") + 10
-        default: return nil
-        }
     }
 }
 
