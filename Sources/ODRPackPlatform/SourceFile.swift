@@ -9,7 +9,7 @@
 package struct SourceFile {
     let descriptor: Int32
     /// The name in errors: the resource's path in its pack.
-    let name: String
+    package let name: String
     let size: Int64
     private let before: FileStamp
 

@@ -7,6 +7,8 @@ import ODRPackPlatform
 extension BackgroundAssetsKind: PackFormatBuilding {
     var checksUpToDate: Bool { false }
     func recordsReplay(_ options: BuildOptions) -> Bool { false }
+    /// Apple's packager reads the files, not odrpack.
+    func writersReadEveryResource(_ options: BuildOptions) -> Bool { false }
     var ownershipReadsManifest: Bool { true }
 
     func claims(packFileName: String) -> Bool { packFileName.hasSuffix(".aar") }

@@ -62,6 +62,7 @@ final class EntryCompressor: @unchecked Sendable {
             let source = try SourceFile(path: location.file, name: entry.name, expected: stamp, size: size)
             defer { source.close() }
             let bytes = try source.readWhole(into: buffer.bytes)
+            if options.checksContentWhileWriting { try source.checkNotExecutable(start: bytes) }
             onBytes?(size)
             let prepared = try prepare(bytes, known: known)
             try source.checkUnchanged()

@@ -10,6 +10,12 @@ extension OnDemandResourcesKind: PackFormatBuilding {
     /// Zips only: a pack folder's own metadata does not change when a file inside it does.
     func recordsReplay(_ options: BuildOptions) -> Bool { options.layout == .zip }
 
+    /// Zips without a signer: `EntryCompressor` and `PackWriter.addFile` read each file from its start. (A folder's
+    /// writer copies files, and a signer's tree is zipped after it ran.)
+    func writersReadEveryResource(_ options: BuildOptions) -> Bool {
+        options.layout == .zip && options.signCommand == nil
+    }
+
     var ownershipReadsManifest: Bool { false }
 
     func claims(packFileName: String) -> Bool { packFileName.hasSuffix(".assetpack") }

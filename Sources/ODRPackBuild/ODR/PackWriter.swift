@@ -287,6 +287,7 @@ final class PackWriter: PackFormatWriter {
     ) throws -> FileDigest {
         let source = try SourceFile(path: FilePath(path), name: name, expected: stamp, size: size)
         defer { source.close() }
+        if options.checksContentWhileWriting { try source.checkNotExecutable() }
         // The local header needs the CRC before the data: from the cache, or from a first read. The SHA-256 the
         // cache does not know is computed as the file is archived (a stored file's in one pass with the archive's).
         let headerCRC = try known?.crc32 ?? source.crc32(buffer: buffer)

@@ -27,6 +27,10 @@ package struct BuildOptions: Sendable {
     package var warningsAsErrors = false
     /// Every entry's modification time, seconds since 1970.
     package var entryTime: Int64 = BuildOptions.defaultEntryTime
+    /// The writers make planning's executable-content check of each resource as they read it, planning having left
+    /// it to them: set by `BuildPipeline` for a clean build whose writers read every resource
+    /// (`PackFormatBuilding.writersReadEveryResource(_:)`).
+    var checksContentWhileWriting = false
 
     /// More threads than this only cost memory (each pack writer holds buffers and zlib states).
     package static let maximumJobs = 256

@@ -44,29 +44,101 @@ package struct BuildPipeline {
             case .changed(let tree):
                 scanned = tree
             }
-            let builder = PackBuilder(options: options, progress: progress)
-            let loader = PreviousBuildLoader(builder)
+            let loader = PreviousBuildLoader(PackBuilder(options: options))
+            // A clean build's writers read every resource from its start: planning leaves the executable-content check
+            // to them, and each file is opened once, not twice (docs/performance.md#the-content-check).
+            let leftToWriters = Locked(false)
+            let writersCanCheck = building.writersReadEveryResource(options)
             // Handed over: held here too, the check's scan would outlive planning (77 bytes a file), and resolution's
             // sort and walk would copy its folders instead of freeing them.
-            var result = try ProjectPlanner().plan(
+            let result = try ProjectPlanner().plan(
                 manifestPath: manifestPath, format: options.format, tree: FileTreeHandOff(scanned.take()),
-                alreadyChecked: { loader.previous.alreadyChecked($0) })
-            guard let plan = result.plan, let resolution = result.resolution,
-                !result.diagnostics.stopsWriting(warningsAsErrors: options.warningsAsErrors)
-            else {
-                return .notBuilt(result)
+                alreadyChecked: { resources in
+                    let previous = loader.previous
+                    guard writersCanCheck, previous.state.files.isEmpty else {
+                        return previous.alreadyChecked(resources)
+                    }
+                    leftToWriters.withLock { $0 = true }
+                    return Array(repeating: true, count: resources.count)
+                })
+            if leftToWriters.withLock({ $0 }) {
+                return try buildCheckingWhileWriting(
+                    result, format: &format, loader: loader, folder: folder, check: check)
             }
-            result.diagnostics += try format.check(plan, options: options)
-            if result.diagnostics.stopsWriting(warningsAsErrors: options.warningsAsErrors) { return .notBuilt(result) }
-            var build = try builder.build(
-                plan, rootPath: resolution.rootPath, previous: loader.previous, format: format, folder: folder)
-            result.diagnostics += build.diagnostics
-            build.stateWarning = check.state(after: result, build: build).save(forOutput: options.outputPath)
-            // The manifest as written, opened under the lock, for the --json document (never made again whole).
-            if json { build.writtenManifest = openedDocument(options.outputPath.slashJoined(BuildManifest.fileName)) }
-            return .built(result, build)
+            return try build(result, format: &format, loader: loader, folder: folder, check: check)
         }
         if case .notBuilt = outcome {} else { finished = true }
         return outcome
+    }
+
+    /// A plan through the format's checks, then its packs, the state and the `--json` document.
+    private func build(
+        _ planned: PlanResult, format: inout any FormatBuild, loader: PreviousBuildLoader,
+        folder: BuildFolderSession.Writer, check: UpToDateCheck, checksContentWhileWriting: Bool = false
+    ) throws -> BuildOutcome {
+        let (result, buildable) = try checked(planned, format: &format)
+        guard buildable, let plan = result.plan, let resolution = result.resolution else { return .notBuilt(result) }
+        var options = options
+        options.checksContentWhileWriting = checksContentWhileWriting
+        var build = try PackBuilder(options: options, progress: progress).build(
+            plan, rootPath: resolution.rootPath, previous: loader.previous, format: format, folder: folder)
+        var built = result
+        built.diagnostics += build.diagnostics
+        build.stateWarning = check.state(after: built, build: build).save(forOutput: options.outputPath)
+        // The manifest as written, opened under the lock, for the --json document (never made again whole).
+        if json { build.writtenManifest = openedDocument(options.outputPath.slashJoined(BuildManifest.fileName)) }
+        return .built(built, build)
+    }
+
+    /// A plan with the format's checks' diagnostics; `buildable` false when the diagnostics stop the build.
+    private func checked(_ planned: PlanResult, format: inout any FormatBuild) throws -> (
+        result: PlanResult, buildable: Bool
+    ) {
+        var result = planned
+        guard let plan = result.plan, result.resolution != nil, !stops(result) else { return (result, false) }
+        result.diagnostics += try format.check(plan, options: options)
+        return (result, !stops(result))
+    }
+
+    private func stops(_ result: PlanResult) -> Bool {
+        result.diagnostics.stopsWriting(warningsAsErrors: options.warningsAsErrors)
+    }
+
+    /// Builds a plan whose executable-content check planning left to the writers. When the build does not finish,
+    /// it plans again with the check, for the outcome planning's check gives: its diagnostics (exit 1, nothing
+    /// written) when the project breaks a rule, else the failure itself.
+    private func buildCheckingWhileWriting(
+        _ planned: PlanResult, format: inout any FormatBuild, loader: PreviousBuildLoader,
+        folder: BuildFolderSession.Writer, check: UpToDateCheck
+    ) throws -> BuildOutcome {
+        let packsFolder = FilePath(options.outputPath).joined(options.format.kind.packsFolder)
+        let hadPacksFolder = SystemCall.status(packsFolder, followingLinks: false) != nil
+        do {
+            let outcome = try build(
+                planned, format: &format, loader: loader, folder: folder, check: check, checksContentWhileWriting: true)
+            if case .built = outcome { return outcome }
+        } catch {
+            // The writers removed their temporary files; the packs folder the attempt made goes too (empty, or kept).
+            if !hadPacksFolder { SystemCall.removeFolderIfEmpty(packsFolder) }
+            var fresh = try options.format.building.prepare(options)
+            let (result, buildable) = try checked(checkedPlan(loader), format: &fresh)
+            if !buildable { return .notBuilt(result) }
+            // The file the writer found to be code is not code now: it changed while the build read it.
+            if let found = error as? ExecutableContentFound {
+                throw ODRPackError.fileChanged(
+                    "'\(found.name)' changed while it was being read: run the build again once it is stable")
+            }
+            throw error
+        }
+        // Stopped before writing by other diagnostics: reported with the check's, as planning reports them.
+        var fresh = try options.format.building.prepare(options)
+        return try build(checkedPlan(loader), format: &fresh, loader: loader, folder: folder, check: check)
+    }
+
+    /// The plan again, with planning's own executable-content check of every file the last build did not check.
+    private func checkedPlan(_ loader: PreviousBuildLoader) throws -> PlanResult {
+        try ProjectPlanner().plan(
+            manifestPath: manifestPath, format: options.format,
+            alreadyChecked: { loader.previous.alreadyChecked($0) })
     }
 }

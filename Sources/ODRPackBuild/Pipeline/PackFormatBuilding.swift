@@ -12,6 +12,9 @@ protocol PackFormatBuilding: PackFormatKind {
     /// Whether a build with `options` records what the fast path needs to replay it: only where nothing but what the
     /// check fingerprints decides the output (not pack folders, whose metadata does not change with a file inside).
     func recordsReplay(_ options: BuildOptions) -> Bool
+    /// Whether a clean build with `options` reads every resource from its start in this module's writers, which can
+    /// then make planning's executable-content check as they read (`BuildOptions.checksContentWhileWriting`).
+    func writersReadEveryResource(_ options: BuildOptions) -> Bool
     /// Whether the folder's ownership reads the previous build manifest even where the state vouches for it
     /// (Background Assets: the packs' versions are only there).
     var ownershipReadsManifest: Bool { get }

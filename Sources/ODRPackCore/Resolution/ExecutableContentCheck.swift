@@ -1,7 +1,11 @@
 import ODRPackPlatform
 
-/// Finds tagged files that are executable code (ODR forbids it) by their first bytes, on every core.
-struct ExecutableContentCheck {
+/// Finds tagged files that are executable code (ODR forbids it) by their first bytes, on every core. A clean build
+/// checks in its writers instead, where it reads every file from its start anyway (`executableKind`).
+package struct ExecutableContentCheck {
+    /// The bytes of a file's start that `executableKind` looks at.
+    package static let headSize = 64
+
     /// resources-root, links resolved.
     let root: FilePath
     let fileSystem: any ResourceFileSystem
@@ -60,7 +64,7 @@ struct ExecutableContentCheck {
                 $0.withSource { String(decoding: Self.split($0).name, as: UTF8.self) }
             }
             let heads = fileSystem.readHeads(
-                of: names, inFolder: root.joined(folder).string, count: 64)
+                of: names, inFolder: root.joined(folder).string, count: Self.headSize)
             for (position, head) in zip(start..<end, heads) {
                 // The path is made only for a DOS header (`finding` takes it lazily): not one per file.
                 if let found = finding(head, path: root.joined(resources[position].source).string) {
@@ -102,7 +106,7 @@ struct ExecutableContentCheck {
 
     /// Names the executable format of a file from its first bytes, or nil for data.
     /// `readAt` reads four bytes at an offset, for the PE signature that the DOS header points to.
-    static func executableKind(_ header: [UInt8], readAt: (Int) -> [UInt8]?) -> String? {
+    package static func executableKind(_ header: [UInt8], readAt: (Int) -> [UInt8]?) -> String? {
         guard header.count >= 4 else { return nil }
         let magic = header.prefix(4)
         switch Array(magic) {
