@@ -51,7 +51,7 @@ package struct BuildPipeline {
             let writersCanCheck = building.writersReadEveryResource(options)
             // Handed over: held here too, the check's scan would outlive planning (77 bytes a file), and resolution's
             // sort and walk would copy its folders instead of freeing them.
-            let result = try ProjectPlanner().plan(
+            let planned = try ProjectPlanner().plan(
                 manifestPath: manifestPath, format: options.format, tree: FileTreeHandOff(scanned.take()),
                 alreadyChecked: { resources in
                     let previous = loader.previous
@@ -62,10 +62,11 @@ package struct BuildPipeline {
                     return Array(repeating: true, count: resources.count)
                 })
             if leftToWriters.withLock({ $0 }) {
+                var handedOver = Optional(consume planned)
                 return try buildCheckingWhileWriting(
-                    result, format: &format, loader: loader, folder: folder, check: check)
+                    &handedOver, format: &format, loader: loader, folder: folder, check: check)
             }
-            return try build(result, format: &format, loader: loader, folder: folder, check: check)
+            return try build(planned, format: &format, loader: loader, folder: folder, check: check)
         }
         if case .notBuilt = outcome {} else { finished = true }
         return outcome
@@ -107,28 +108,38 @@ package struct BuildPipeline {
     /// Builds a plan whose executable-content check planning left to the writers. When the build does not finish,
     /// it plans again with the check, for the outcome planning's check gives: its diagnostics (exit 1, nothing
     /// written) when the project breaks a rule, else the failure itself.
+    /// - Parameter planned: taken (set to nil) as the build starts, so that planning again never holds two plans.
     private func buildCheckingWhileWriting(
-        _ planned: PlanResult, format: inout any FormatBuild, loader: PreviousBuildLoader,
+        _ planned: inout PlanResult?, format: inout any FormatBuild, loader: PreviousBuildLoader,
         folder: BuildFolderSession.Writer, check: UpToDateCheck
     ) throws -> BuildOutcome {
+        guard let plan = planned.take() else { preconditionFailure("a plan to build") }
         let packsFolder = FilePath(options.outputPath).joined(options.format.kind.packsFolder)
         let hadPacksFolder = SystemCall.status(packsFolder, followingLinks: false) != nil
         do {
             let outcome = try build(
-                planned, format: &format, loader: loader, folder: folder, check: check, checksContentWhileWriting: true)
+                consume plan, format: &format, loader: loader, folder: folder, check: check,
+                checksContentWhileWriting: true)
             if case .built = outcome { return outcome }
         } catch {
             // The writers removed their temporary files; the packs folder the attempt made goes too (empty, or kept).
             if !hadPacksFolder { SystemCall.removeFolderIfEmpty(packsFolder) }
-            var fresh = try options.format.building.prepare(options)
-            let (result, buildable) = try checked(checkedPlan(loader), format: &fresh)
-            if !buildable { return .notBuilt(result) }
+            let failure = error
+            let replanned: (result: PlanResult, buildable: Bool)
+            do {
+                var fresh = try options.format.building.prepare(options)
+                replanned = try checked(checkedPlan(loader), format: &fresh)
+            } catch {
+                // Planning cannot run now (the manifest is being saved, say): the build's own failure is the answer.
+                throw failure
+            }
+            if !replanned.buildable { return .notBuilt(replanned.result) }
             // The file the writer found to be code is not code now: it changed while the build read it.
-            if let found = error as? ExecutableContentFound {
+            if let found = failure as? ExecutableContentFound {
                 throw ODRPackError.fileChanged(
                     "'\(found.name)' changed while it was being read: run the build again once it is stable")
             }
-            throw error
+            throw failure
         }
         // Stopped before writing by other diagnostics: reported with the check's, as planning reports them.
         var fresh = try options.format.building.prepare(options)

@@ -95,9 +95,41 @@ import Testing
         #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
     }
 
+    /// Who checks shows in what a failing build did: a clean build's writers ran (their progress lines are on stderr)
+    /// before it failed, while a build with a state stops in planning, before any writer starts.
+    @Test func aCleanBuildLeavesTheCheckToItsWritersABuildWithAStateDoesNot() throws {
+        let project = try TemporaryProject()
+        try project.manifest(
+            """
+            version: 1
+            bundle-id: com.example.who
+            resources-root: R
+            resources:
+              - {path: A, tags: [a]}
+              - {path: B, tags: [b]}
+            """)
+        try project.file("R/A/data.bin", bytes: randomBytes(200_000, seed: 21))
+        try project.file("R/B/tool", bytes: Data([0x7F, 0x45, 0x4C, 0x46, 2]))
+        let arguments = ["build", "-o", "out", "--json", "--progress", "always", "--jobs", "1"]
+        let clean = try CommandRunner.run(arguments, in: project.root)
+        #expect(clean.status == 1)
+        #expect(try diagnostics(clean).map { $0["subject"] } == ["B/tool"])
+        #expect(clean.stderr.contains("odrpack: "))
+        #expect(!FileManager.default.fileExists(atPath: project.path("out")))
+
+        try FileManager.default.removeItem(atPath: project.path("R/B/tool"))
+        try project.file("R/B/text.txt", "words")
+        #expect(try CommandRunner.run(["build", "-o", "out"], in: project.root).status == 0)
+        try project.file("R/B/tool", bytes: Data([0x7F, 0x45, 0x4C, 0x46, 2]))
+        let next = try CommandRunner.run(arguments, in: project.root)
+        #expect(next.status == 1)
+        #expect(try diagnostics(next).map { $0["subject"] } == ["B/tool"])
+        #expect(!next.stderr.contains("odrpack: "))
+    }
+
     /// With the last build's state, planning checks what changed (the writers of a rewritten pack may not read every
     /// file); a clean build of data passes the writers' check, and its packs verify.
-    @Test func buildsWithAndWithoutTheStateCheckTheSame() throws {
+    @Test func aBuildWithAStateChecksInPlanning() throws {
         let project = try project(withCode: false)
         let clean = try CommandRunner.run(["build", "-o", "out", "--json"], in: project.root)
         #expect(clean.status == 0)
