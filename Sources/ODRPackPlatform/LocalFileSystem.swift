@@ -90,17 +90,13 @@ package struct LocalFileSystem: ResourceFileSystem {
     private static func read(_ descriptor: Int32, count: Int, at offset: Int64) -> Result<[UInt8], SystemError> {
         guard descriptor >= 0 else { return .failure(.last) }
         defer { SystemCall.closeFile(descriptor) }
+        guard count > 0 else { return .success([]) }
         var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let read = bytes.withUnsafeMutableBytes {
-                pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done))
-            }
-            if read < 0 && errno == EINTR { continue }
-            if read < 0 { return .failure(.last) }
-            if read == 0 { break }
-            done += read
+        let done = bytes.withUnsafeMutableBytes {
+            SystemCall.readFully(descriptor, into: $0.baseAddress!, count: count, at: offset)
         }
-        return .success(Array(bytes.prefix(done)))
+        if done < 0 { return .failure(.last) }
+        bytes.removeLast(count - done)
+        return .success(bytes)
     }
 }

@@ -1,13 +1,24 @@
 /// Lowercase hexadecimal by bytes, as odrpack writes every SHA-256: the one parser of it and one writer that needs no
 /// String (a million files' digests are read and hashed as text without one each).
 package enum LowercaseHex {
-    package static let digits: [UInt8] = Array("0123456789abcdef".utf8)
+    private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Appends two digits for each of `bytes`.
     package static func append(_ bytes: UnsafeRawBufferPointer, to output: inout [UInt8]) {
         for byte in bytes {
             output.append(digits[Int(byte >> 4)])
             output.append(digits[Int(byte & 0x0F)])
+        }
+    }
+
+    /// Two digits for each of `bytes`, as a String.
+    package static func string(_ bytes: UnsafeRawBufferPointer) -> String {
+        String(unsafeUninitializedCapacity: bytes.count * 2) { text in
+            for (index, byte) in bytes.enumerated() {
+                text[index * 2] = digits[Int(byte >> 4)]
+                text[index * 2 + 1] = digits[Int(byte & 0x0F)]
+            }
+            return bytes.count * 2
         }
     }
 

@@ -152,13 +152,5 @@ struct SHA256Blocks {
 
 extension Sequence where Element == UInt8 {
     /// Lowercase hexadecimal.
-    package var hexString: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var bytes: [UInt8] = []
-        for byte in self {
-            bytes.append(digits[Int(byte >> 4)])
-            bytes.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    package var hexString: String { Array(self).withUnsafeBytes(LowercaseHex.string) }
 }

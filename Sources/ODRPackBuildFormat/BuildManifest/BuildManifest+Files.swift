@@ -170,16 +170,8 @@ extension BuildManifest {
         /// The lowercase hex SHA-256 of file `index`, nil when it has none (a plan's files).
         package func sha256(at index: Int) -> String? {
             guard hasSHA256(at: index) else { return nil }
-            return hashes.withUnsafeBufferPointer { bytes in
-                String(unsafeUninitializedCapacity: 64) { text in
-                    let digits = LowercaseHex.digits
-                    for offset in 0..<32 {
-                        let byte = bytes[index * 32 + offset]
-                        text[offset * 2] = digits[Int(byte >> 4)]
-                        text[offset * 2 + 1] = digits[Int(byte & 0x0F)]
-                    }
-                    return 64
-                }
+            return hashes.withUnsafeBytes {
+                LowercaseHex.string(UnsafeRawBufferPointer(rebasing: $0[index * 32..<index * 32 + 32]))
             }
         }
 

@@ -54,17 +54,7 @@ package struct FileDigest: Equatable, Sendable {
 
     /// The SHA-256 as 64 lowercase hex digits, as odrpack-manifest.json spells it; setting it parses them.
     package var sha256: String {
-        get {
-            withSHA256Bytes { bytes in
-                String(unsafeUninitializedCapacity: 64) { out in
-                    for (index, byte) in bytes.enumerated() {
-                        out[2 * index] = LowercaseHex.digits[Int(byte >> 4)]
-                        out[2 * index + 1] = LowercaseHex.digits[Int(byte & 0x0F)]
-                    }
-                    return 64
-                }
-            }
-        }
+        get { withSHA256Bytes(LowercaseHex.string) }
         set { self = FileDigest(sha256: newValue, crc32: crc32) }
     }
 
