@@ -9,8 +9,8 @@ import Testing
 @Suite struct BuildPipelineContentCheckTests {
     /// Small and large files of data and of code: an ELF and a PE among the small ones, a 64-bit Mach-O over the
     /// whole-entry limit (so `PackWriter.addFile` reads its head), and a Java class file, whose magic a fat Mach-O
-    /// shares, that is not code.
-    func project(withCode: Bool) throws -> TemporaryProject {
+    /// shares, that is not code. `moreEntries` are manifest lines added after the three entries.
+    func project(withCode: Bool, moreEntries: String = "") throws -> TemporaryProject {
         let project = try TemporaryProject()
         try project.manifest(
             """
@@ -21,7 +21,8 @@ import Testing
               - {path: Small, tags: [small]}
               - {path: Large, tags: [large]}
               - {path: Java, tags: [java]}
-            """)
+
+            """ + moreEntries)
         try project.file("R/Small/scene.json", String(repeating: "{\"tile\": 1}\n", count: 300))
         try project.file("R/Large/movie.mov", bytes: randomBytes(5 << 20, seed: 11))
         // Class file 0xCAFEBABE, version 50: not an architecture count, so data.
@@ -29,13 +30,8 @@ import Testing
             "R/Java/Main.class", bytes: Data([0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 50] + [UInt8](repeating: 7, count: 40)))
         guard withCode else { return project }
         try project.file("R/Small/tool", bytes: Data([0x7F, 0x45, 0x4C, 0x46, 2, 1, 1]))
-        // A DOS header whose offset at 60 points to a PE signature at 128.
-        var windows = [UInt8](repeating: 0, count: 200)
-        windows[0] = 0x4D
-        windows[1] = 0x5A
-        windows[60] = 128
-        windows.replaceSubrange(128..<132, with: [0x50, 0x45, 0, 0])
-        try project.file("R/Small/setup.exe", bytes: Data(windows))
+        try project.file(
+            "R/Small/setup.exe", bytes: Data(SourceFileExecutableContentTests.dos(signature: [0x50, 0x45, 0, 0])))
         var macho = [UInt8]([0xCF, 0xFA, 0xED, 0xFE])
         macho += [UInt8](randomBytes((5 << 20) + 3, seed: 12))
         try project.file("R/Large/engine", bytes: Data(macho))
@@ -46,18 +42,6 @@ import Testing
     func diagnostics(_ output: CommandRunner.Output) throws -> [[String: String]] {
         let list = try #require(try output.json()["diagnostics"] as? [[String: Any]])
         return list.map { $0.compactMapValues { "\($0)" } }
-    }
-
-    /// Every file under a folder, by relative path (empty when it does not exist).
-    func contents(_ path: String) throws -> [String: Data] {
-        guard let enumerator = FileManager.default.enumerator(atPath: path) else { return [:] }
-        var result: [String: Data] = [:]
-        for case let name as String in enumerator {
-            var folder: ObjCBool = false
-            FileManager.default.fileExists(atPath: path + "/" + name, isDirectory: &folder)
-            result[name] = folder.boolValue ? Data() : try Data(contentsOf: URL(fileURLWithPath: path + "/" + name))
-        }
-        return result
     }
 
     @Test func aCleanBuildReportsCodeExactlyAsPlanningDoes() throws {
@@ -76,22 +60,22 @@ import Testing
     @Test func aFailedCleanBuildLeavesAFolderItDidNotMakeAsItWas() throws {
         let project = try project(withCode: true)
         try project.file("out/notes.txt", "the user's")
-        let before = try contents(project.path("out"))
+        let before = try OwnershipTests.snapshot(project.path("out"))
         let build = try CommandRunner.run(["build", "-o", "out", "--json"], in: project.root)
         #expect(build.status == 1)
-        #expect(try contents(project.path("out")) == before)
+        #expect(try OwnershipTests.snapshot(project.path("out")) == before)
     }
 
     /// `--no-cache` forgets the last build, so the writers check; the failed build keeps the last good one.
     @Test func aFailedBuildWithoutTheCacheKeepsTheLastGoodOne() throws {
         let project = try project(withCode: false)
         #expect(try CommandRunner.run(["build", "-o", "out"], in: project.root).status == 0)
-        let good = try contents(project.path("out"))
+        let good = try OwnershipTests.snapshot(project.path("out"))
         try project.file("R/Large/engine", bytes: Data([0xFE, 0xED, 0xFA, 0xCF]) + randomBytes(5 << 20, seed: 13))
         let build = try CommandRunner.run(["build", "-o", "out", "--no-cache", "--json"], in: project.root)
         #expect(build.status == 1)
         #expect(try diagnostics(build).map { $0["subject"] } == ["Large/engine"])
-        #expect(try contents(project.path("out")) == good)
+        #expect(try OwnershipTests.snapshot(project.path("out")) == good)
         #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
     }
 
@@ -144,18 +128,7 @@ import Testing
 
     /// Other errors stop the build before it writes; the check's findings are reported with them, in planning's order.
     @Test func codeBesideOtherErrorsIsReportedWithThem() throws {
-        let project = try project(withCode: true)
-        try project.manifest(
-            """
-            version: 1
-            bundle-id: com.example.code
-            resources-root: R
-            resources:
-              - {path: Small, tags: [small]}
-              - {path: Large, tags: [large]}
-              - {path: Java, tags: [java]}
-              - {path: Missing, tags: [gone]}
-            """)
+        let project = try project(withCode: true, moreEntries: "  - {path: Missing, tags: [gone]}\n")
         let expected = try diagnostics(try CommandRunner.run(["validate", "--json"], in: project.root))
         #expect(expected.count == 4)
         let build = try CommandRunner.run(["build", "-o", "out", "--json"], in: project.root)
