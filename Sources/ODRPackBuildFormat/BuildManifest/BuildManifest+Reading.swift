@@ -333,6 +333,8 @@ extension BuildManifest.Pack {
         var assetPackId: String?
         var downloadPolicy: DownloadPolicy?
         var version: Int64?
+        var language: String?
+        var platforms: [String]?
         try reader.object("a pack") { reader, key in
             switch key {
             case "id": id = try reader.string("a pack's id")
@@ -354,6 +356,9 @@ extension BuildManifest.Pack {
             case "assetPackId": assetPackId = try reader.string("assetPackId")
             case "downloadPolicy": downloadPolicy = try DownloadPolicy(&reader)
             case "version": version = try reader.count("a pack's version")
+            case "language" where reader.isNull(): try reader.skip()
+            case "language": language = try reader.string("a pack's language")
+            case "platforms": platforms = try reader.strings("a pack's platforms")
             case "files":
                 var list = BuildManifest.Files()
                 var scratch: [UInt8] = []
@@ -376,7 +381,7 @@ extension BuildManifest.Pack {
             archiveSha256: try required(archiveSha256, "archiveSha256"),
             contentHash: try required(contentHash, "contentHash"),
             files: try required(files, "files"), assetPackId: assetPackId, downloadPolicy: downloadPolicy,
-            version: version)
+            version: version, language: language, platforms: platforms)
     }
 }
 

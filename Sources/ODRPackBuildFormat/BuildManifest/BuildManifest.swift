@@ -34,6 +34,13 @@ package struct BuildManifest: Sendable, Equatable {
         package var assetPackId: String?
         package var downloadPolicy: DownloadPolicy?
         package var version: Int64?
+        /// Background Assets builds only (docs/background-assets.md#languages): the pack's BCP 47 language in canonical
+        /// case, nil when the pack is not localized.
+        package var language: String? = nil
+        /// Background Assets builds only (docs/background-assets.md#platforms): the platforms the pack is for, in the order
+        /// iOS, macOS, tvOS, visionOS (manifest spellings); nil in a manifest written before packs had platforms, where
+        /// every pack is for every platform of `backgroundAssets.platforms`.
+        package var platforms: [String]? = nil
     }
 
     /// What `thin` needs of a Background Assets build, since it reads only the build folder (docs/background-assets.md).

@@ -90,4 +90,20 @@ package enum DiagnosticCode: String, CaseIterable, Sendable {
     case tagUndeclared = "tag-undeclared"
     /// A tag declared in `tags:` that no entry uses.
     case tagUnused = "tag-unused"
+    /// A `language` or `{language}` folder name that is not a BCP 47 tag of language, script and region subtags
+    /// (docs/background-assets.md#languages).
+    case languageInvalid = "language-invalid"
+    /// One file given two languages by two entries (docs/background-assets.md#languages).
+    case languageConflict = "language-conflict"
+    /// An entry's `platforms` is not a non-empty subset of `background-assets.platforms`
+    /// (docs/background-assets.md#platforms).
+    case platformInvalid = "platform-invalid"
+    /// `upload`: over 100 ids or 200 GB after the upload; nothing is sent (docs/store.md#quota).
+    case baQuotaExceeded = "ba-quota-exceeded"
+    /// `upload --wait`, `status`: App Store Connect's `locale` or `platforms` of a version differ from the pack's.
+    case ascPackMismatch = "asc-pack-mismatch"
+    /// `submit`: a pack of the build has no uploaded version in the upload record.
+    case baNotUploaded = "ba-not-uploaded"
+    /// `upload`: the build's archives were made by a `--ba-package` command of unknown version.
+    case baPackagerUnknown = "ba-packager-unknown"
 }
