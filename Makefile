@@ -3,7 +3,7 @@ SWIFT ?= swift
 BUILD_FLAGS ?=
 ODRPACK = .build/debug/odrpack
 
-.PHONY: all deps build release dist dist-check sample report test test-quick test-browser lint format fuzz bench bench-compare bench-scale stats test-clone test-action test-bazel install uninstall clean
+.PHONY: all deps build release dist dist-check sample report test test-all test-quick test-browser lint format fuzz bench bench-compare bench-scale stats test-clone test-action test-bazel install uninstall clean
 PREFIX ?= /usr/local
 
 all: build
@@ -96,6 +96,12 @@ endif
 	fi
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
+
+# make test's behaviours plus the full-size runs (every seed and round of the property and chaos runs, the 4 GiB and
+# 44,000-file trees, the memory gates): the suites' `.fullLevel` trait and TestLevel.rounds read ODRPACK_TEST_ALL
+# (Tests/ODRPackTests/Support/TestLevel.swift). .ci/run runs this.
+test-all:
+	ODRPACK_TEST_ALL=1 $(MAKE) test
 
 # Every suite but those tagged slow (Tests/ODRPackTests/Support/Tag+Suites.swift), for the loop between edits; `make
 # test` runs them all. swift test 6.3 filters by name only (--skip tag:NAME matches no test), so the names of the suites

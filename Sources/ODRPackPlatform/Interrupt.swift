@@ -8,9 +8,11 @@ import CPlatform
 
 /// Ctrl-C (SIGINT) ends odrpack with exit 130 (docs/commands.md#exit-codes), after ending an open progress line and
 /// saying what was left as it was. The handler only calls `write(2)` and `_exit(2)`, both async-signal-safe, on bytes
-/// prepared before the signal can arrive: no Swift runtime, no lock, no allocation inside it. Every command's work is
-/// safe to stop at any instant (a build's commit is atomic and the next build recovers an interrupted one), so exiting
-/// at once is the whole of the clean-up.
+/// prepared before the signal can arrive: no Swift runtime, no lock, no allocation inside it. Outside `holding`, work
+/// is safe to stop at any instant (a build's commit is atomic and the next build recovers an interrupted one), and the
+/// handler exits at once; work that must not stop halfway or must remove what it wrote (thin's commit, ipa's work
+/// folder) runs in `holding`, where the first Ctrl-C is marked and acted on once the work has unwound through its
+/// clean-up (`checkpoint`).
 package enum Interrupt {
     /// The bytes the handler writes, set once by `install` before the handler is: never freed, never changed after.
     nonisolated(unsafe) private static var message: UnsafeMutableRawBufferPointer?

@@ -21,34 +21,9 @@ package enum BuildReport {
         return out
     }
 
-    /// The `build --json` document (docs/commands.md): odrpack-manifest.json's members, the diagnostics and what was
-    /// done; only the diagnostics when nothing was built. An up-to-date build splices its two members into the last
-    /// build's manifest text, which it does not re-encode.
-    package static func json(_ outcome: BuildOutcome) -> String {
-        switch outcome {
-        case .upToDate(let replay, let manifest):
-            guard let manifest else {
-                return JSONValue.object([("diagnostics", DiagnosticsDocument.json(replay.diagnostics))]).serialized()
-            }
-            let text = String(decoding: (try? manifest.bytes()) ?? [], as: UTF8.self)
-            let extra = JSONValue.object([
-                ("diagnostics", DiagnosticsDocument.json(replay.diagnostics)),
-                ("build", done(written: [], reused: replay.reused, removed: [])),
-            ]).serialized()
-            return String(text.dropLast(3)) + ",\n" + String(extra.dropFirst(2))
-        case .notBuilt(let result):
-            return JSONValue.object([("diagnostics", DiagnosticsDocument.json(result.diagnostics))]).serialized()
-        case .built(let result, let build):
-            var members = build.manifest.jsonMembers
-            members.append(("diagnostics", DiagnosticsDocument.json(result.diagnostics)))
-            members.append(("build", done(written: build.written, reused: build.reused, removed: build.removed)))
-            return JSONValue.object(members).serialized()
-        }
-    }
-
-    /// The `build --json` document written as it is made (docs/build-output.md#bounded): `json(_:)`'s bytes, the
+    /// The `build --json` document (docs/commands.md), written as it is made (docs/build-output.md#bounded): the
     /// manifest's members streamed from its writer (a build) or from the file the last build wrote (nothing changed),
-    /// never held whole.
+    /// never held whole; then the diagnostics and what was done; only the diagnostics when nothing was built.
     package static func writeJSON(_ outcome: BuildOutcome, to stream: inout JSONObjectStream) throws {
         switch outcome {
         case .upToDate(let replay, let manifest):

@@ -106,7 +106,7 @@ import Testing
 
     @Test func theMergeFindsWhatMapsOfPathsFound() {
         var random = Generator(state: 38)
-        for round in 0..<3000 {
+        for round in 0..<TestLevel.rounds(300, full: 3000) {
             let old = Self.build(&random)
             let new = Self.build(&random)
             let got = Self.describe(BuildDiff(old: old, new: new))

@@ -38,7 +38,7 @@ import Testing
             ?? UInt64.random(in: 0...UInt64.max)
         print("ctrlCLeavesTheAppWholeAndTheNextThinFinishes: seed \(seed)")
         var generator = SplitMix64(state: seed)
-        for round in 0..<6 {
+        for round in 0..<TestLevel.rounds(2, full: 6) {
             try? FileManager.default.removeItem(atPath: project.path("Game.app"))
             try FileManager.default.copyItem(atPath: project.path("Original.app"), toPath: project.path("Game.app"))
             let process = Process()

@@ -3,7 +3,7 @@ import Testing
 
 /// SPEC 7, Bounded, for a Background Assets build: `verify` compares AssetPackTags.json (every path of every pack) and
 /// each pack's ba-package manifest with the files a chunk at a time, never their whole text or a `JSONValue` a path.
-@Suite(.serialized, .tags(.slow, .memory, .endToEnd))
+@Suite(.fullLevel, .serialized, .tags(.slow, .memory, .endToEnd))
 struct BoundedMemoryBackgroundAssetsTests {
     /// Measured 207 B a file (debug) for `verify`; regenerating the documents whole took 333.
     static let bytesPerFile = ["verify (background-assets)": 250]

@@ -9,7 +9,7 @@ import Testing
 /// within a few hundred bytes. Measured as the growth of each command's peak resident memory between a small and a large
 /// tree of the same shape, divided by the files added: the fixed costs (the binary, the runtime, I/O buffers) cancel
 /// out. `make bench-scale` shows the same curve at 100k, 300k and 1M files with the release binary.
-@Suite(.serialized, .tags(.slow, .memory, .endToEnd))
+@Suite(.fullLevel, .serialized, .tags(.slow, .memory, .endToEnd))
 struct BoundedMemoryTests {
     /// Bytes of peak memory each command may add per file (paths here are ~45 bytes), for the debug binary `make test`
     /// runs: it measured 324 (build), 313 (verify), 221 (diff), 189 (validate) and 86 (no-op build) B a file, the

@@ -64,7 +64,7 @@ import Testing
             ?? UInt64.random(in: 0...UInt64.max)
         print("versionsNeverDecreaseThroughKills: seed \(seed)")
         var generator = SplitMix64(state: seed)
-        for round in 0..<8 {
+        for round in 0..<TestLevel.rounds(3, full: 8) {
             try fixture.project.file("R/Level1/scene.json", "round \(round)")
             try fixture.project.file("R/Level2/Deep/texture.png", "round \(round / 2)")
             let process = Process()

@@ -4,7 +4,8 @@ import Testing
 @testable import ODRPackBuildFormat
 
 /// Slow (about a minute): a pack over 4 GiB needs zip64. The file is sparse, so the test writes no input gigabytes.
-@Suite(.tags(.slow)) struct LargeFileTests {
+/// Full level only: by default ZipHeadersTests proves the zip64 fields and records at small sizes.
+@Suite(.fullLevel, .tags(.slow)) struct LargeFileTests {
     @Test func aFileOverFourGiBMakesAValidZip64Pack() throws {
         let project = try TemporaryProject()
         let size: Int64 = (1 << 32) + 1_048_577

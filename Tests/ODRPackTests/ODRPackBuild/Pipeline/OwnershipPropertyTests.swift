@@ -41,7 +41,7 @@ import Testing
 
     let urlPrefix = ["--url-prefix", "https://cdn.example.com/packs"]
 
-    @Test(arguments: [UInt64(1), 2, 3])
+    @Test(arguments: TestLevel.sample([UInt64(1), 2, 3], small: 1))
     func randomBuildsNeverChangeAUsersByte(seed: UInt64) throws {
         var random = Generator(state: seed)
         let fixture = try BackgroundAssetsFixture()
@@ -59,7 +59,7 @@ import Testing
                     "seed \(seed), \(step): \(path)")
             }
         }
-        for step in 0..<24 {
+        for step in 0..<TestLevel.rounds(12, full: 24) {
             let action = Int.random(in: 0..<7, using: &random)
             let folder = Bool.random(using: &random) ? "odr" : "ba"
             func run(_ extra: [String], environment: [String: String] = [:]) throws -> CommandRunner.Output {
@@ -162,7 +162,8 @@ import Testing
         }
         var failures = 0
         var successes = 0
-        for pages in 0...30 {
+        // Every page count from none to past the build's needs under make test-all; a spread of them by default.
+        for pages in TestLevel.isFull ? Array(0...30) : [0, 1, 2, 4, 8, 16, 30] {
             _ = try CommandRunner.run(["-o", "remount,size=4m", project.path("disk")], executable: mount)
             try? FileManager.default.removeItem(atPath: project.path("disk/out"))
             for name in ["A", "B", "C"] {
@@ -221,7 +222,8 @@ import Testing
         #expect(try build("clean", edit: 1).status == 0)
         #expect(try build("clean", edit: 2).status == 0)
         var kills = 0
-        for step in 1...16 {
+        // Every rename and unlink of the commit under make test-all; the first, middle and last ones by default.
+        for step in TestLevel.isFull ? Array(1...16) : [1, 2, 3, 5, 8, 12, 16] {
             let folder = "killed\(step)"
             #expect(try build(folder, edit: 1).status == 0)
             try fixture.project.file("R/Level1/scene.json", "edit 2")

@@ -44,7 +44,7 @@ import Testing
     /// Random trees, the empty ones included: the streamed bytes are the reference writer's.
     @Test func randomTreesGiveTheReferenceBytes() {
         var random = Generator(state: 38)
-        for round in 0..<300 {
+        for round in 0..<TestLevel.rounds(60, full: 300) {
             let value = Self.tree(&random, depth: round % 5)
             #expect(value.binaryData() == ReferenceBinaryPropertyList.data(value), "round \(round)")
         }

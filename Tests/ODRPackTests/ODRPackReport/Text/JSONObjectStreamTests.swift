@@ -149,7 +149,7 @@ extension JSONObjectStreamTests {
     /// need escapes): each pack's file lists and the moves written a path at a time are the whole document's bytes.
     @Test func diffIsTheWholeDocumentsBytes() throws {
         var random = BuildDiffTests.Generator(state: 38)
-        for round in 0..<500 {
+        for round in 0..<TestLevel.rounds(60, full: 500) {
             let diff = BuildDiff(old: BuildDiffTests.build(&random), new: BuildDiffTests.build(&random))
             let streamed = try JSONObjectStream.bytes { try DiffReport.writeJSON(diff, to: &$0) }
             let whole = JSONEnvelope.wrap(DiffReport.json(diff)).serializedBytes()
@@ -183,7 +183,9 @@ extension JSONObjectStreamTests {
             )
         ]
         var random = BuildDiffTests.Generator(state: 7)
-        for _ in 0..<200 { pairs.append((BuildDiffTests.build(&random), BuildDiffTests.build(&random))) }
+        for _ in 0..<TestLevel.rounds(30, full: 200) {
+            pairs.append((BuildDiffTests.build(&random), BuildDiffTests.build(&random)))
+        }
         for (round, (old, new)) in pairs.enumerated() {
             let diff = BuildDiff(old: old, new: new)
             let whole = DiffReportModel(diff: diff, old: old, new: new, oldName: "v1<", newName: "v2").html
