@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""A local stand-in for the App Store Connect API's background-assets part, for odrpack's upload tests only.
+"""A local stand-in for the App Store Connect API's background-assets and review-submission parts, for odrpack's
+upload, submit and status tests only.
 
 It serves 127.0.0.1 on a free port (printed as "port N" on stdout once listening) and:
 - rejects (and logs as rejected) every request Apple's OpenAPI description of API 4.4.1 does not allow: the path and
@@ -10,6 +11,12 @@ It serves 127.0.0.1 on a free port (printed as "port N" on stdout once listening
 - splits each upload into operations of `partSize` bytes on a presigned endpoint of its own (no Authorization
   allowed, the operation's headers required, the exact length), writes what it receives into STATE/received/, numbers
   versions, and moves states: AWAITING_UPLOAD -> PROCESSING at the commit -> COMPLETE or FAILED after `polls` GETs;
+- derives each committed version's read-only `locale` and `platforms` from the pack manifest inside the archive (the
+  BA packager stand-in writes AA01, a line, then the pack's JSON manifest), and at COMPLETE gives the version its
+  internal beta release (READY_FOR_TESTING) and App Store release (PREPARE_FOR_SUBMISSION), served with `include`;
+- serves review submissions: one READY_FOR_REVIEW submission per app and platform, items of COMPLETE versions for the
+  submission's platform (a version in one unfinished submission at most), `submitted: true` -> WAITING_FOR_REVIEW,
+  then App Review's decision after `review.polls` GETs of the submission;
 - injects failures on demand from the config file (re-read when it changes): see `faults` below.
 
 Usage: standin.py --state DIR --public-key PEM --key-id ID (--issuer ID | --individual) [--config FILE] [--port N]
@@ -18,7 +25,12 @@ Usage: standin.py --state DIR --public-key PEM --key-id ID (--issuer ID | --indi
 Config (JSON): {"apps": [{"id", "bundleId"}], "assets": [{"assetPackIdentifier", "archived", "usedBytes",
 "versions": [state, ...]}], "partSize": N, "pageSize": N, "processing": {"result": "COMPLETE"|"FAILED", "polls": N},
 "faults": [{"method", "path" (regex searched in the path), "skip": N, "times": N, "kind": "status"|"drop"|"sleep"|
-"hang"|"expire"|"redirect"|"huge", "status": N, "retryAfter": "S", "code": "...", "seconds": S, "bytes": N}]}.
+"hang"|"expire"|"redirect"|"huge", "status": N, "retryAfter": "S", "code": "...", "seconds": S, "bytes": N}],
+"review": {"polls": N, "result": "COMPLETE"|"UNRESOLVED_ISSUES"|"CANCELING"|"COMPLETING", "items": "APPROVED"|
+"ACCEPTED"|"REJECTED", "appStore": the App Store release state an approved version reaches},
+"derived": {asset pack id: {"locale", "platforms"}} (what to derive instead of the archive's manifest),
+"reset": TOKEN (a new token forgets every app, asset, version, submission and log line: one stand-in per suite)}.
+Seeded assets may also give "locale" and "platforms" for their versions.
 - "redirect" answers `status` (301, 302, 303, 307, 308) with a Location on the trap: a second server on another port of
   127.0.0.1 that answers 200 to anything and logs what reached it ({"trap": true, "method", "path", "authorization":
   whether an Authorization header came, "bytes": the body's length}); a client that follows shows up there.

@@ -155,6 +155,12 @@ struct PackUploader: Sendable {
                 $0.version = created.version
                 $0.state = "AWAITING_UPLOAD"
                 $0.uploadFileId = nil
+                // What App Store Connect derived of, and App Review did with, an earlier version is not this one's.
+                $0.locale = nil
+                $0.platforms = nil
+                $0.reviewSubmissionId = nil
+                $0.reviewSubmissionItemId = nil
+                $0.reviewSubmissionState = nil
             }, creating: fresh)
         return created.id
     }
