@@ -1,5 +1,6 @@
 import Foundation
 import ODRPackCore
+import ODRPackPlatform
 import Testing
 
 @testable import ODRPackStore
@@ -189,6 +190,16 @@ struct SubmitCommandTests {
         let codes = (try none.json()["diagnostics"] as? [[String: Any]] ?? []).map { $0["code"] as? String }
         #expect(codes == Array(repeating: "ba-not-uploaded", count: 4))
         #expect(standIn.requests.isEmpty)
+        let annotated = try submit(build, standIn, ["--github"])
+        #expect(annotated.status == 2)
+        #expect(
+            annotated.stdout.contains("::error") && annotated.stdout.contains("ba-not-uploaded"), "\(annotated.stdout)")
+        // No key id: exit 64 before anything else, as upload.
+        let keyless = try CommandRunner.run(
+            ["submit", build.out], in: build.root,
+            environment: standIn.environment().merging(["ASC_KEY_ID": ""]) { $1 })
+        #expect(keyless.status == 64 && keyless.stderr.contains("no API key id"), "\(keyless.stderr)")
+        #expect(standIn.requests.isEmpty)
 
         #expect(try build.upload([build.out, "--all"], standIn).status == 0)
         let before = Date().timeIntervalSince1970
@@ -271,6 +282,28 @@ struct SubmitCommandTests {
         let diagnostics = document["diagnostics"] as? [[String: Any]] ?? []
         #expect(diagnostics.map { $0["code"] as? String } == ["asc-pack-mismatch"])
         #expect(diagnostics.first?["subject"] as? String == packs[0].id)
+    }
+
+    /// `submit --wait` in-process: the submission read at once, then after 5 and 10 s (a FakeUploadClock's waits),
+    /// until App Review's decision; `--verbose` shows each request.
+    @Test func submitWaitPollsFromFiveSeconds() throws {
+        let standIn = try fresh(["review": ["polls": 3, "result": "COMPLETE"]])
+        let build = try UploadFixture()
+        #expect(try build.upload([build.out, "--all", "--wait", "0"], standIn).status == 0)
+        var options = StoreOptions(buildPath: build.out, environment: standIn.environment())
+        options.waitSeconds = 100
+        let clock = FakeUploadClock()
+        options.connection.clock = clock
+        let lines = Locked<[String]>([])
+        options.connection.verbose = { line in lines.withLock { $0.append(line) } }
+        let outcome = try ReviewSubmit.run(options)
+        #expect(outcome.failures.isEmpty, "\(outcome.failures)")
+        #expect(clock.sleeps == [5, 10].map { Duration.seconds($0) })
+        #expect(outcome.submissions.map(\.state) == ["COMPLETE"])
+        #expect(outcome.submissions.first?.items.map(\.state) == Array(repeating: "APPROVED", count: 4))
+        let sent = lines.withLock { $0 }
+        #expect(sent.filter { $0.hasPrefix("> GET /v1/reviewSubmissions/") && !$0.hasSuffix("/items") }.count == 3)
+        #expect(sent.contains { $0.hasPrefix("< 201 POST /v1/reviewSubmissions (") }, "\(sent)")
     }
 
     /// `--until`'s polls in-process (their waits on a FakeUploadClock): 5 s growing, up to `--timeout`, then exit 1;
