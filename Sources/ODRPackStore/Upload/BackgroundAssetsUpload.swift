@@ -81,7 +81,7 @@ package enum BackgroundAssetsUpload {
     /// (docs/store.md#upload).
     static func packagerDiagnostics(_ manifest: BuildManifest) -> [Diagnostic] {
         guard manifest.backgroundAssets?.packagerVersion == nil else { return [] }
-        let command = manifest.backgroundAssets?.packagerCommand.map { " ('\($0)')" } ?? ""
+        let command = manifest.backgroundAssets?.packagerCommand.map { " command \($0)" } ?? ""
         return [
             .warning(
                 .baPackagerUnknown,

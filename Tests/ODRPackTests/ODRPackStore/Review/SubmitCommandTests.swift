@@ -260,6 +260,12 @@ struct SubmitCommandTests {
         #expect(
             (try after.json()["packs"] as? [[String: Any]] ?? []).allSatisfy { $0["appStore"] as? String == "REJECTED" }
         )
+        // --until approved stops at once on a rejection (exit 1), long before its time-out.
+        let until = try CommandRunner.run(
+            ["status", other.out, "--until", "approved", "--timeout", "600"], in: other.root,
+            environment: rejected.environment())
+        #expect(until.status == 1)
+        #expect(until.stderr.contains("REJECTED by App Review"), "\(until.stderr)")
     }
 
     /// `status` without a record shows each id's latest version, never current (exit 1); a derived language the pack
