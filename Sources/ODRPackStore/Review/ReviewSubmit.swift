@@ -78,8 +78,16 @@ package enum ReviewSubmit {
             let mine = candidates.filter { !taken.contains($0.id) && $0.platforms.contains(platform) }
             guard !mine.isEmpty else { continue }
             taken.formUnion(mine.map(\.id))
-            outcome.submissions += try submit(
+            for submission in try submit(
                 mine, platform: platform.value, app: app, review: review, session: &session, dryRun: options.dryRun)
+            {
+                // One entry per submission, whichever platform's packs found it.
+                if let id = submission.id, let index = outcome.submissions.firstIndex(where: { $0.id == id }) {
+                    outcome.submissions[index].items += submission.items
+                } else {
+                    outcome.submissions.append(submission)
+                }
+            }
         }
 
         if let waitSeconds = options.waitSeconds, !options.dryRun {
@@ -125,7 +133,11 @@ package enum ReviewSubmit {
         let open = try review.submissions(app: app, platform: platform, states: ["READY_FOR_REVIEW"]).first
         let unfinished = try review.submissions(app: app, platform: platform, states: ReviewAPI.unfinishedStates)
         var states: [String: String] = [:]
-        for submission in unfinished + [open].compactMap({ $0 }) { states[submission.id] = submission.state }
+        var platforms: [String: String] = [:]
+        for submission in unfinished + [open].compactMap({ $0 }) {
+            states[submission.id] = submission.state
+            platforms[submission.id] = submission.platform
+        }
         // What the app's unfinished submissions for the platform hold: version id -> (submission, item).
         var holding: [String: (submission: String, item: ReviewSubmissionItemResource)] = [:]
         for submission in unfinished {
@@ -147,7 +159,12 @@ package enum ReviewSubmit {
                     SubmitOutcome.Item(
                         assetPackId: pack.id, versionId: pack.versionID, version: entry.version, itemId: item,
                         action: .alreadySubmitted), to: submission)
-                if states[submission] == nil { states[submission] = entry.reviewSubmissionState }
+                if states[submission] == nil {
+                    // A submission this platform's lists do not hold (finished, or another platform's): read fresh.
+                    let seen = try review.submission(submission)
+                    states[submission] = seen.state ?? entry.reviewSubmissionState
+                    platforms[submission] = seen.platform
+                }
             } else if let held = holding[pack.versionID] {
                 add(
                     SubmitOutcome.Item(
@@ -204,7 +221,8 @@ package enum ReviewSubmit {
         }
         return order.map { id in
             SubmitOutcome.Submission(
-                id: id, platform: platform, state: id.flatMap { states[$0] }, items: groups[id] ?? [])
+                id: id, platform: id.flatMap { platforms[$0] } ?? platform, state: id.flatMap { states[$0] },
+                items: groups[id] ?? [])
         }
     }
 

@@ -199,6 +199,9 @@ struct SubmitCommandTests {
             ["submit", build.out], in: build.root,
             environment: standIn.environment().merging(["ASC_KEY_ID": ""]) { $1 })
         #expect(keyless.status == 64 && keyless.stderr.contains("no API key id"), "\(keyless.stderr)")
+        let platform = try submit(build, standIn, ["--platform", "visionOS"])
+        #expect(platform.status == 64, "\(platform.stderr)")
+        #expect(platform.stderr.contains("--platform 'visionOS' is not a platform of this build: give one of iOS"))
         #expect(standIn.requests.isEmpty)
 
         #expect(try build.upload([build.out, "--all"], standIn).status == 0)
