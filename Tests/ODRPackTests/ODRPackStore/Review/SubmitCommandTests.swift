@@ -150,6 +150,16 @@ struct SubmitCommandTests {
             $0["reviewSubmissionItemId"] is String
         }
         #expect(recorded.count == 1, "the first item is recorded before the second is sent")
+        // A dry run now: the open iOS submission (the killed run's) with its one item, two more to add; tvOS's new.
+        let dry = try submit(build, standIn, ["--dry-run", "--json"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        let planned = try dry.json()["submissions"] as? [[String: Any]] ?? []
+        #expect(planned.map { $0["platform"] as? String } == ["IOS", "TV_OS"])
+        #expect(planned.first?["id"] is String && planned.first?["state"] as? String == "READY_FOR_REVIEW")
+        #expect(
+            (planned.first?["items"] as? [[String: Any]])?.map { $0["action"] as? String }
+                == ["already-submitted", "would-submit", "would-submit"])
+        #expect(planned.last?["id"] is NSNull)
 
         try standIn.configure([
             "derived": standIn.currentConfig["derived"] ?? [:],
@@ -218,6 +228,11 @@ struct SubmitCommandTests {
     @Test func waitFollowsTheReviewAndStatusSeesTheRelease() throws {
         let standIn = try fresh()
         let (build, packs) = try uploaded(standIn, config: ["review": ["polls": 1, "result": "COMPLETE"]])
+        // Processed: testable in TestFlight (internal beta) before any review.
+        let testable = try CommandRunner.run(
+            ["status", build.out, "--until", "testable"], in: build.root, environment: standIn.environment())
+        #expect(testable.status == 0, "\(testable.stderr)")
+        #expect(testable.stdout.contains("READY_FOR_TESTING  PREPARE_FOR_SUBMISSION"), "\(testable.stdout)")
         let run = try submit(build, standIn, ["--wait", "--json"])
         #expect(run.status == 0, "\(run.stderr)")
         let submissions = try run.json()["submissions"] as? [[String: Any]] ?? []
