@@ -23,7 +23,7 @@ struct ODRPack: ParsableCommand {
         version: "odrpack \(ToolVersion.current)",
         subcommands: [
             Init.self, Plan.self, Validate.self, Build.self, Verify.self, Diff.self, Thin.self, Report.self,
-            ImportXcode.self, IPA.self, Upload.self,
+            ImportXcode.self, IPA.self, Upload.self, Submit.self, Status.self,
         ])
 
     /// The one place where failures become exit codes and `odrpack: error:` lines (docs/commands.md#exit-codes):

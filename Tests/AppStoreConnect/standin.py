@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""A local stand-in for the App Store Connect API's background-assets part, for odrpack's upload tests only.
+"""A local stand-in for the App Store Connect API's background-assets and review-submission parts, for odrpack's
+upload, submit and status tests only.
 
 It serves 127.0.0.1 on a free port (printed as "port N" on stdout once listening) and:
 - rejects (and logs as rejected) every request Apple's OpenAPI description of API 4.4.1 does not allow: the path and
@@ -10,6 +11,12 @@ It serves 127.0.0.1 on a free port (printed as "port N" on stdout once listening
 - splits each upload into operations of `partSize` bytes on a presigned endpoint of its own (no Authorization
   allowed, the operation's headers required, the exact length), writes what it receives into STATE/received/, numbers
   versions, and moves states: AWAITING_UPLOAD -> PROCESSING at the commit -> COMPLETE or FAILED after `polls` GETs;
+- derives each committed version's read-only `locale` and `platforms` from the pack manifest inside the archive (the
+  BA packager stand-in writes AA01, a line, then the pack's JSON manifest), and at COMPLETE gives the version its
+  internal beta release (READY_FOR_TESTING) and App Store release (PREPARE_FOR_SUBMISSION), served with `include`;
+- serves review submissions: one READY_FOR_REVIEW submission per app and platform, items of COMPLETE versions for the
+  submission's platform (a version in one unfinished submission at most), `submitted: true` -> WAITING_FOR_REVIEW,
+  then App Review's decision after `review.polls` GETs of the submission;
 - injects failures on demand from the config file (re-read when it changes): see `faults` below.
 
 Usage: standin.py --state DIR --public-key PEM --key-id ID (--issuer ID | --individual) [--config FILE] [--port N]
@@ -18,7 +25,12 @@ Usage: standin.py --state DIR --public-key PEM --key-id ID (--issuer ID | --indi
 Config (JSON): {"apps": [{"id", "bundleId"}], "assets": [{"assetPackIdentifier", "archived", "usedBytes",
 "versions": [state, ...]}], "partSize": N, "pageSize": N, "processing": {"result": "COMPLETE"|"FAILED", "polls": N},
 "faults": [{"method", "path" (regex searched in the path), "skip": N, "times": N, "kind": "status"|"drop"|"sleep"|
-"hang"|"expire"|"redirect"|"huge", "status": N, "retryAfter": "S", "code": "...", "seconds": S, "bytes": N}]}.
+"hang"|"expire"|"redirect"|"huge", "status": N, "retryAfter": "S", "code": "...", "seconds": S, "bytes": N}],
+"review": {"polls": N, "result": "COMPLETE"|"UNRESOLVED_ISSUES"|"CANCELING"|"COMPLETING", "items": "APPROVED"|
+"ACCEPTED"|"REJECTED", "appStore": the App Store release state an approved version reaches},
+"derived": {asset pack id: {"locale", "platforms"}} (what to derive instead of the archive's manifest),
+"reset": TOKEN (a new token forgets every app, asset, version, submission and log line: one stand-in per suite)}.
+Seeded assets may also give "locale" and "platforms" for their versions.
 - "redirect" answers `status` (301, 302, 303, 307, 308) with a Location on the trap: a second server on another port of
   127.0.0.1 that answers 200 to anything and logs what reached it ({"trap": true, "method", "path", "authorization":
   whether an Authorization header came, "bytes": the body's length}); a client that follows shows up there.
@@ -95,6 +107,9 @@ class Description:
 
     def check_query(self, params, query, collection):
         declared = {p["name"]: p for p in params if p.get("in") == "query"}
+        for name, parameter in declared.items():
+            if parameter.get("required") and name not in query:
+                raise Rejected(400, "PARAMETER_ERROR.REQUIRED", f"query parameter {name} is required")
         for name, values in query.items():
             if len(values) != 1:
                 raise Rejected(400, "PARAMETER_ERROR.INVALID", f"query parameter {name} given {len(values)} times")
@@ -181,6 +196,10 @@ class Service:
         self.assets = {}
         self.versions = {}
         self.files = {}
+        self.releases = {}
+        self.submissions = {}
+        self.items = {}
+        self.reset_token = None
         self.next_id = 1000
         os.makedirs(os.path.join(args.state, "received"), exist_ok=True)
         self.log_path = os.path.join(args.state, "requests.log")
@@ -194,15 +213,25 @@ class Service:
         if not self.config_path:
             return
         try:
-            stamp = os.stat(self.config_path).st_mtime_ns
+            info = os.stat(self.config_path)
         except FileNotFoundError:
             return
+        stamp = (info.st_ino, info.st_mtime_ns, info.st_size)
         if stamp == self.config_stamp:
             return
         first = self.config_stamp is None
         self.config_stamp = stamp
         with open(self.config_path) as f:
             self.config = json.load(f)
+        if not first and self.config.get("reset") != self.reset_token:
+            # A test of a suite that shares this stand-in starts afresh: nothing of the previous one is left.
+            self.apps, self.assets, self.versions, self.files = {}, {}, {}, {}
+            self.releases, self.submissions, self.items, self.fault_counts = {}, {}, {}, {}
+            open(self.log_path, "w").close()
+            for name in os.listdir(os.path.join(self.args.state, "received")):
+                os.remove(os.path.join(self.args.state, "received", name))
+            first = True
+        self.reset_token = self.config.get("reset")
         for app in self.config.get("apps", []):
             self.apps.setdefault(app["id"], app["bundleId"])
         if first:
@@ -213,14 +242,58 @@ class Service:
                                       "archived": seed.get("archived", False), "usedBytes": seed.get("usedBytes", 0),
                                       "created": now_text()}
                 for state in seed.get("versions", []):
-                    self.new_version(asset, state)
+                    version = self.new_version(asset, state)
+                    self.versions[version]["platforms"] = seed.get("platforms", ["IOS"])
+                    self.versions[version]["locale"] = seed.get("locale")
+                    if state == "COMPLETE":
+                        self.complete(version, count_bytes=False)
 
     def new_version(self, asset, state="AWAITING_UPLOAD"):
         number = 1 + max([int(v["version"]) for v in self.versions.values() if v["asset"] == asset] or [0])
         version = self.new_id()
         self.versions[version] = {"asset": asset, "version": str(number), "state": state, "polls": 0, "file": None,
-                                  "sha256": None}
+                                  "sha256": None, "locale": None, "platforms": ["IOS"]}
         return version
+
+    def complete(self, version_id, count_bytes=True):
+        """A version App Store Connect has processed: its releases exist (internal beta READY_FOR_TESTING, made when
+        import validation succeeds; App Store PREPARE_FOR_SUBMISSION), and it counts against the quota."""
+        version = self.versions[version_id]
+        version["state"] = "COMPLETE"
+        internal, store = self.new_id(), self.new_id()
+        self.releases[internal] = {"kind": "backgroundAssetVersionInternalBetaReleases", "version": version_id,
+                                   "state": "READY_FOR_TESTING"}
+        self.releases[store] = {"kind": "backgroundAssetVersionAppStoreReleases", "version": version_id,
+                                "state": "PREPARE_FOR_SUBMISSION"}
+        version["internalBeta"], version["appStore"] = internal, store
+        if count_bytes and version.get("file"):
+            asset = self.assets[version["asset"]]
+            asset["usedBytes"] = max(asset["usedBytes"], self.files[version["file"]]["fileSize"])
+
+    def release_state(self, version_id, state):
+        store = self.versions[version_id].get("appStore")
+        if store:
+            self.releases[store]["state"] = state
+
+    def derive(self, version_id, received):
+        """What App Store Connect reads of the pack manifest inside the archive: `language` as `locale`, `platforms`
+        as its Platform values. The BA packager stand-in writes AA01, a line, then the manifest; config `derived`
+        ({asset pack id: {"locale", "platforms"}}) makes it derive something else."""
+        version = self.versions[version_id]
+        locale, platforms = None, ["IOS"]
+        try:
+            with open(received, "rb") as f:
+                head = f.read(1 << 20).decode("utf-8", "replace")
+            text = head[head.index("\n") + 1:]
+            manifest, _ = json.JSONDecoder().raw_decode(text)
+            locale = manifest.get("language")
+            names = {"ios": "IOS", "macos": "MAC_OS", "tvos": "TV_OS", "visionos": "VISION_OS"}
+            platforms = [names.get(str(p).lower(), str(p)) for p in manifest.get("platforms", ["iOS"])]
+        except (ValueError, AttributeError, OSError):
+            pass
+        override = self.config.get("derived", {}).get(self.assets[version["asset"]]["identifier"], {})
+        version["locale"] = override.get("locale", locale)
+        version["platforms"] = override.get("platforms", platforms)
 
     def log(self, entry):
         with open(self.log_path, "a") as f:
@@ -484,16 +557,178 @@ class Handler(BaseHTTPRequestHandler):
                                "createdDate": asset["created"], "usedBytes": asset["usedBytes"]},
                 "links": {"self": f"{self.base()}/v1/backgroundAssets/{asset_id}"}}
 
-    def version_resource(self, version_id):
+    def version_resource(self, version_id, query=None):
         version = self.server.service.versions[version_id]
         details = {"errors": [], "warnings": [], "infos": []}
         if version["state"] == "FAILED":
             details["errors"] = [{"code": "STANDIN.INVALID_ARCHIVE", "description": "the archive is not an Apple Archive"}]
-        return {"type": "backgroundAssetVersions", "id": version_id,
-                "attributes": {"createdDate": now_text(), "platforms": ["IOS"], "state": version["state"],
-                               "stateDetails": details, "version": version["version"]},
-                "relationships": {"backgroundAsset": {"data": {"type": "backgroundAssets", "id": version["asset"]}}},
+        attributes = {"createdDate": now_text(), "platforms": version["platforms"], "state": version["state"],
+                      "stateDetails": details, "version": version["version"]}
+        if version.get("locale") is not None:
+            attributes["locale"] = version["locale"]
+        relationships = {"backgroundAsset": {"data": {"type": "backgroundAssets", "id": version["asset"]}}}
+        # As App Store Connect: a relationship's data only when the request includes it.
+        include = (query or {}).get("include", [""])[0].split(",")
+        for name, key, kind in (("internalBetaRelease", "internalBeta", "backgroundAssetVersionInternalBetaReleases"),
+                                ("appStoreRelease", "appStore", "backgroundAssetVersionAppStoreReleases")):
+            if name in include:
+                relationships[name] = {"data": {"type": kind, "id": version[key]} if version.get(key) else None}
+        return {"type": "backgroundAssetVersions", "id": version_id, "attributes": attributes,
+                "relationships": relationships,
                 "links": {"self": f"{self.base()}/v1/backgroundAssetVersions/{version_id}"}}
+
+    def release_resource(self, release_id):
+        release = self.server.service.releases[release_id]
+        return {"type": release["kind"], "id": release_id, "attributes": {"state": release["state"]},
+                "links": {"self": f"{self.base()}/v1/{release['kind']}/{release_id}"}}
+
+    def with_included(self, document, version_ids, query):
+        include = query.get("include", [""])[0].split(",")
+        included = []
+        for version_id in version_ids:
+            version = self.server.service.versions[version_id]
+            for name, key in (("internalBetaRelease", "internalBeta"), ("appStoreRelease", "appStore")):
+                if name in include and version.get(key):
+                    included.append(self.release_resource(version[key]))
+        if included:
+            document["included"] = included
+        return document
+
+    def submission_resource(self, submission_id):
+        submission = self.server.service.submissions[submission_id]
+        attributes = {"platform": submission["platform"], "state": submission["state"]}
+        if submission.get("submittedDate"):
+            attributes["submittedDate"] = submission["submittedDate"]
+        return {"type": "reviewSubmissions", "id": submission_id, "attributes": attributes,
+                "relationships": {"app": {"data": {"type": "apps", "id": submission["app"]}}},
+                "links": {"self": f"{self.base()}/v1/reviewSubmissions/{submission_id}"}}
+
+    def item_resource(self, item_id, query=None):
+        item = self.server.service.items[item_id]
+        relationships = {}
+        if "backgroundAssetVersion" in (query or {}).get("include", [""])[0].split(","):
+            relationships["backgroundAssetVersion"] = {"data": {"type": "backgroundAssetVersions",
+                                                                "id": item["version"]}}
+        return {"type": "reviewSubmissionItems", "id": item_id, "attributes": {"state": item["state"]},
+                "relationships": relationships,
+                "links": {"self": f"{self.base()}/v1/reviewSubmissionItems/{item_id}"}}
+
+    def review(self, service, submission_id):
+        """A submitted submission's way through App Review, steered by config `review`: {"polls": N (GETs of it
+        before the decision, default 1), "result": "COMPLETE"|"UNRESOLVED_ISSUES", "items": "APPROVED"|"ACCEPTED"|
+        "REJECTED", "appStore": the App Store release state an approved version reaches (READY_FOR_DISTRIBUTION)};
+        "CANCELING"/"COMPLETING" as result stay so (a submission App Store Connect is still winding up)."""
+        submission = service.submissions[submission_id]
+        if submission["state"] not in ("WAITING_FOR_REVIEW", "IN_REVIEW", "CANCELING", "COMPLETING"):
+            return
+        review = service.config.get("review", {})
+        submission["polls"] += 1
+        if submission["polls"] < review.get("polls", 1):
+            submission["state"] = "IN_REVIEW"
+            return
+        result = review.get("result", "COMPLETE")
+        submission["state"] = result
+        if result in ("CANCELING", "COMPLETING"):
+            return
+        verdict = review.get("items", "APPROVED" if result == "COMPLETE" else "REJECTED")
+        for item_id in submission["items"]:
+            item = service.items[item_id]
+            item["state"] = verdict
+            approved = verdict in ("APPROVED", "ACCEPTED")
+            service.release_state(item["version"],
+                                  review.get("appStore", "READY_FOR_DISTRIBUTION") if approved else "REJECTED")
+
+    def serve_review(self, service, method, template, ids, query, body):
+        single = lambda data: {"data": data, "links": {"self": self.base() + self.path}}
+        if (method, template) in (("GET", "/v1/apps/{id}/reviewSubmissions"), ("GET", "/v1/reviewSubmissions")):
+            app = ids[0] if ids else query["filter[app]"][0]
+            if app not in service.apps:
+                raise Rejected(404, "NOT_FOUND", f"no app {app}")
+            platforms = query.get("filter[platform]", [None])[0]
+            states = query.get("filter[state]", [None])[0]
+            found = [self.submission_resource(i) for i, sub in service.submissions.items()
+                     if sub["app"] == app and (platforms is None or sub["platform"] in platforms.split(","))
+                     and (states is None or sub["state"] in states.split(","))]
+            return 200, self.page(found, query)
+        if (method, template) == ("POST", "/v1/reviewSubmissions"):
+            data = body["data"]
+            app = data["relationships"]["app"]["data"]["id"]
+            platform = (data.get("attributes") or {}).get("platform")
+            if app not in service.apps:
+                raise Rejected(404, "NOT_FOUND", f"no app {app}")
+            if platform is None:
+                raise Rejected(409, "ENTITY_ERROR.ATTRIBUTE.REQUIRED", "a submission needs its platform")
+            if any(sub["app"] == app and sub["platform"] == platform and sub["state"] == "READY_FOR_REVIEW"
+                   for sub in service.submissions.values()):
+                raise Rejected(409, "ENTITY_ERROR.STATE", f"the app has an open {platform} submission: add to it")
+            submission = service.new_id()
+            service.submissions[submission] = {"app": app, "platform": platform, "state": "READY_FOR_REVIEW",
+                                               "items": [], "polls": 0}
+            return 201, single(self.submission_resource(submission))
+        if template == "/v1/reviewSubmissions/{id}":
+            if ids[0] not in service.submissions:
+                raise Rejected(404, "NOT_FOUND", f"no review submission {ids[0]}")
+            submission = service.submissions[ids[0]]
+            if method == "GET":
+                self.review(service, ids[0])
+                return 200, single(self.submission_resource(ids[0]))
+            data = body["data"]
+            if data["type"] != "reviewSubmissions" or data["id"] != ids[0]:
+                raise Rejected(409, "ENTITY_ERROR.INCLUDED.INVALID_ID", "the body's id is not the path's")
+            if data.get("attributes") != {"submitted": True}:
+                raise Rejected(403, "STANDIN.FORBIDDEN", f"odrpack only submits: attributes {data.get('attributes')}")
+            if submission["state"] != "READY_FOR_REVIEW":
+                raise Rejected(409, "ENTITY_ERROR.STATE", f"the submission is {submission['state']}")
+            if not submission["items"]:
+                raise Rejected(409, "ENTITY_ERROR.STATE", "the submission has no items")
+            submission["state"] = "WAITING_FOR_REVIEW"
+            submission["submittedDate"] = now_text()
+            for item_id in submission["items"]:
+                service.release_state(service.items[item_id]["version"], "WAITING_FOR_REVIEW")
+            service.log({"event": "submitted", "submission": ids[0], "time": time.time()})
+            return 200, single(self.submission_resource(ids[0]))
+        if (method, template) == ("GET", "/v1/reviewSubmissions/{id}/items"):
+            if ids[0] not in service.submissions:
+                raise Rejected(404, "NOT_FOUND", f"no review submission {ids[0]}")
+            listed = [self.item_resource(i, query) for i in service.submissions[ids[0]]["items"]]
+            return 200, self.page(listed, query)
+        if (method, template) == ("POST", "/v1/reviewSubmissionItems"):
+            relationships = body["data"].get("relationships", {})
+            if set(relationships) != {"reviewSubmission", "backgroundAssetVersion"}:
+                raise Rejected(409, "ENTITY_ERROR.RELATIONSHIP.INVALID",
+                               f"relationships {sorted(relationships)}: a pack version's item has the submission and "
+                               "backgroundAssetVersion only")
+            submission_id = relationships["reviewSubmission"]["data"]["id"]
+            version_id = relationships["backgroundAssetVersion"]["data"]["id"]
+            submission = service.submissions.get(submission_id)
+            version = service.versions.get(version_id)
+            if submission is None or version is None:
+                raise Rejected(404, "NOT_FOUND", "no such submission or version")
+            if submission["state"] != "READY_FOR_REVIEW":
+                raise Rejected(409, "ENTITY_ERROR.STATE", f"the submission is {submission['state']}")
+            if version["state"] != "COMPLETE":
+                raise Rejected(409, "ENTITY_ERROR.STATE", f"version {version_id} is {version['state']}")
+            if submission["platform"] not in version["platforms"]:
+                raise Rejected(409, "ENTITY_ERROR.RELATIONSHIP.INVALID",
+                               f"version {version_id} is not for {submission['platform']}")
+            for other in service.submissions.values():
+                if other["state"] != "COMPLETE" and any(service.items[i]["version"] == version_id
+                                                        for i in other["items"]):
+                    raise Rejected(409, "ENTITY_ERROR.RELATIONSHIP.INVALID",
+                                   f"version {version_id} is already in a submission")
+            item = service.new_id()
+            service.items[item] = {"submission": submission_id, "version": version_id, "state": "READY_FOR_REVIEW"}
+            submission["items"].append(item)
+            service.release_state(version_id, "READY_FOR_REVIEW")
+            service.log({"event": "item", "item": item, "submission": submission_id, "version": version_id,
+                         "time": time.time()})
+            return 201, single(self.item_resource(item))
+        if method == "GET" and template in ("/v1/backgroundAssetVersionAppStoreReleases/{id}",
+                                            "/v1/backgroundAssetVersionInternalBetaReleases/{id}"):
+            if ids[0] not in service.releases:
+                raise Rejected(404, "NOT_FOUND", f"no release {ids[0]}")
+            return 200, single(self.release_resource(ids[0]))
+        return None
 
     def file_resource(self, file_id):
         upload = self.server.service.files[file_id]
@@ -510,6 +745,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def serve(self, service, method, template, ids, query, body, fault):
         single = lambda data: {"data": data, "links": {"self": self.base() + self.path}}
+        answered = self.serve_review(service, method, template, ids, query, body)
+        if answered is not None:
+            return answered
         if (method, template) == ("GET", "/v1/apps"):
             wanted = query.get("filter[bundleId]", [None])[0]
             apps = [{"type": "apps", "id": app, "attributes": {"bundleId": bundle}}
@@ -542,7 +780,8 @@ class Handler(BaseHTTPRequestHandler):
             versions = [v for v, version in service.versions.items() if version["asset"] == ids[0]]
             versions.sort(key=lambda v: int(service.versions[v]["version"]),
                           reverse=query.get("sort", [""])[0] == "-version")
-            return 200, self.page([self.version_resource(v) for v in versions], query)
+            listed = self.page([self.version_resource(v, query) for v in versions], query)
+            return 200, self.with_included(listed, [v["id"] for v in listed["data"]], query)
         if (method, template) == ("POST", "/v1/backgroundAssetVersions"):
             asset = body["data"]["relationships"]["backgroundAsset"]["data"]["id"]
             if asset not in service.assets:
@@ -558,8 +797,11 @@ class Handler(BaseHTTPRequestHandler):
                 version["polls"] += 1
                 processing = service.config.get("processing", {})
                 if version["polls"] >= processing.get("polls", 1):
-                    version["state"] = processing.get("result", "COMPLETE")
-            return 200, single(self.version_resource(ids[0]))
+                    if processing.get("result", "COMPLETE") == "COMPLETE":
+                        service.complete(ids[0])
+                    else:
+                        version["state"] = processing["result"]
+            return 200, self.with_included(single(self.version_resource(ids[0], query)), [ids[0]], query)
         if (method, template) == ("POST", "/v1/backgroundAssetUploadFiles"):
             data = body["data"]
             version_id = data["relationships"]["backgroundAssetVersion"]["data"]["id"]
@@ -616,7 +858,7 @@ class Handler(BaseHTTPRequestHandler):
             version["sha256"] = digest.hexdigest()
             version["state"] = "PROCESSING"
             upload["state"] = "UPLOAD_COMPLETE"
-            service.assets[version["asset"]]["usedBytes"] += upload["fileSize"]
+            service.derive(upload["version"], os.path.join(service.args.state, "received", ids[0]))
             service.log({"event": "commit", "asset": service.assets[version["asset"]]["identifier"],
                          "version": version["version"], "sha256": version["sha256"], "uploadFile": ids[0]})
             return 200, single(self.file_resource(ids[0]))

@@ -52,8 +52,8 @@ package struct BuildManifest: Sendable, Equatable {
         package var urlPrefix: String?
         /// The packager command template as run, and the first line of its `--version` (nil for `--ba-package`):
         /// the release record of which ba-package made the archives.
-        var packagerCommand: String?
-        var packagerVersion: String?
+        package var packagerCommand: String?
+        package var packagerVersion: String?
     }
 
     package struct Tag: Sendable, Equatable {

@@ -8,17 +8,22 @@ struct APIDocument<Resource: Decodable>: Decodable {
     var data: Resource?
     /// `links.next`: an absolute URL of the next page, nil (or empty) on the last.
     var next: String?
+    /// `included`: the releases a request asked for with `include` (`status`); other types are left out.
+    var included: [ReleaseResource] = []
 
     init(data: Resource? = nil, next: String? = nil) {
         self.data = data
         self.next = next
     }
 
-    private enum Keys: String, CodingKey { case data, links, next }
+    private enum Keys: String, CodingKey { case data, links, next, included }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
         data = try? container.decodeIfPresent(Resource.self, forKey: .data)
+        included =
+            ((try? container.decodeIfPresent(LossyList<ReleaseResource>.self, forKey: .included)) ?? nil)?
+            .elements ?? []
         let links = try? container.nestedContainer(keyedBy: Keys.self, forKey: .links)
         next = (try? links?.decodeIfPresent(String.self, forKey: .next)) ?? nil
     }

@@ -22,6 +22,6 @@ struct BackgroundAssetResource: Decodable, Sendable {
         let attributes = try? container.nestedContainer(keyedBy: Keys.self, forKey: .attributes)
         assetPackIdentifier = (try? attributes?.decodeIfPresent(String.self, forKey: .assetPackIdentifier)) ?? ""
         archived = (try? attributes?.decodeIfPresent(Bool.self, forKey: .archived)) ?? false
-        usedBytes = attributes.flatMap { LenientNumber.int64($0, .usedBytes) } ?? 0
+        usedBytes = attributes.flatMap { LenientNumber.saturatingInt64($0, .usedBytes) } ?? 0
     }
 }

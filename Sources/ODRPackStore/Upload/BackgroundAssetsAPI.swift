@@ -9,7 +9,9 @@ struct BackgroundAssetsAPI: Sendable {
     let client: AppStoreConnectClient
 
     private static let assetFields = ("fields[backgroundAssets]", "archived,assetPackIdentifier,usedBytes")
-    private static let versionFields = ("fields[backgroundAssetVersions]", "state,stateDetails,version")
+    private static let versionFields = (
+        "fields[backgroundAssetVersions]", "locale,platforms,state,stateDetails,version"
+    )
 
     /// `GET /v1/apps` with `filter[bundleId]`: the app record's id, nil when the key sees no such app.
     func appID(bundleID: String) throws -> String? {
@@ -131,12 +133,12 @@ struct BackgroundAssetsAPI: Sendable {
             returning: IgnoredResource.self)
     }
 
-    private static func link(_ type: String, _ id: String) -> JSONValue {
+    static func link(_ type: String, _ id: String) -> JSONValue {
         .object([("data", .object([("type", .string(type)), ("id", .string(id))]))])
     }
 
     /// The one resource a request answers with, or exit 2 naming what is missing.
-    private static func resource<T>(_ document: APIDocument<T>, what: String, pack: String) throws -> T {
+    static func resource<T>(_ document: APIDocument<T>, what: String, pack: String) throws -> T {
         guard let resource = document.data else {
             throw ODRPackError.unusableInput(
                 "pack '\(pack)': App Store Connect answered without the \(what) it should return")

@@ -29,7 +29,12 @@ package enum BackgroundAssetsUpload {
         let selected = try selection(options.selection, build: manifest)
         let key = try APIKey.resolve(options)
         let transport = try makeTransport(options)
-        let archives = try selected.map { try archive($0, folder: folder) }
+        let archives = try selected.map { pack -> PackArchive in
+            var made = try archive(pack, folder: folder)
+            made.language = pack.language
+            made.platforms = StorePlatform.of(pack, in: manifest).map(\.value)
+            return made
+        }
         let client = AppStoreConnectClient(
             base: base, token: APIToken(key: key), clock: options.clock, jobs: options.jobs,
             readOnly: options.dryRun, transport: transport, verbose: options.verbose)
@@ -37,26 +42,67 @@ package enum BackgroundAssetsUpload {
         let app = try appID(options, bundleID: manifest.bundleId, api: api)
         var record = try UploadRecord.load(folder: folder)
         if record.app != app { record = UploadRecord(app: app) }
+        let packager = packagerDiagnostics(manifest)
         if options.dryRun {
-            return try DryRun(api: api, app: app, record: record, jobs: options.jobs, events: events).run(
+            var outcome = try DryRun(api: api, app: app, record: record, jobs: options.jobs, events: events).run(
                 archives, build: manifest)
+            outcome.diagnostics += packager
+            return outcome
+        }
+        // The quota after this upload, before anything is sent (docs/store.md#the-quota).
+        let assets = try api.backgroundAssets(app: app, pack: nil)
+        let live = Set(assets.filter { !$0.archived }.map(\.assetPackIdentifier))
+        let archived = Set(assets.filter(\.archived).map(\.assetPackIdentifier))
+        var sending: [String: Int64] = [:]
+        for archive in archives where record.packs[archive.assetPackId]?.isCommitted(sha256: archive.sha256) != true {
+            // An id App Store Connect has archived stops its pack (exit 2): it adds nothing.
+            if archived.contains(archive.assetPackId) && !live.contains(archive.assetPackId) { continue }
+            sending[archive.assetPackId] = archive.size
+        }
+        let quota = UploadQuota.count(assets: assets, sending: sending, build: manifest)
+        let before = UploadQuota.diagnostics(quota) + packager
+        if quota.isExceeded {
+            var stopped = UploadOutcome(app: app, dryRun: false, packs: [])
+            stopped.quota = quota
+            stopped.diagnostics = before
+            return stopped
         }
         let uploader = PackUploader(
             api: api, app: app, record: SharedUploadRecord(record, folder: folder), jobs: options.jobs,
             waitSeconds: options.waitSeconds, events: events)
-        return uploader.outcome(of: try uploader.upload(archives, committed: record))
+        var outcome = uploader.outcome(of: try uploader.upload(archives, committed: record))
+        outcome.quota = quota
+        outcome.diagnostics = before + outcome.diagnostics
+        return outcome
+    }
+
+    /// `ba-packager-unknown` when the build's packager recorded no version (`--ba-package`): App Store Connect
+    /// validates the archives on import, and only Apple's ba-package is known to make archives it accepts
+    /// (docs/store.md#upload).
+    static func packagerDiagnostics(_ manifest: BuildManifest) -> [Diagnostic] {
+        guard manifest.backgroundAssets?.packagerVersion == nil else { return [] }
+        let command = manifest.backgroundAssets?.packagerCommand.map { " command \($0)" } ?? ""
+        return [
+            .warning(
+                .baPackagerUnknown,
+                """
+                the build's packager\(command) recorded no version: App Store Connect validates the archives on \
+                import, and only Apple's ba-package is known to make archives it accepts; build with ba-package on \
+                PATH (or xcrun ba-package) instead of --ba-package to record which one made them
+                """)
+        ]
     }
 
     /// The tests' transport, else libcurl's, loaded only now, with every usage error said: the first thing that
     /// needs the network (docs/store.md#libcurl).
-    private static func makeTransport(_ options: UploadOptions) throws -> any HTTPTransport {
+    static func makeTransport(_ options: UploadOptions) throws -> any HTTPTransport {
         if let given = options.transport { return given }
         try CurlLibrary.load(environment: options.environment)
         return CurlTransport(timeout: Int(UploadTiming(environment: options.environment).requestTimeout))
     }
 
     /// `--app`/`ASC_APP_ID`, else the app App Store Connect has with the build's bundle id (exit 2 when none).
-    private static func appID(_ options: UploadOptions, bundleID: String, api: BackgroundAssetsAPI) throws -> String {
+    static func appID(_ options: UploadOptions, bundleID: String, api: BackgroundAssetsAPI) throws -> String {
         if let given = options.resolvedAppID { return given }
         guard let found = try api.appID(bundleID: bundleID) else {
             throw ODRPackError.unusableInput(

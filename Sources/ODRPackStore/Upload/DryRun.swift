@@ -5,8 +5,8 @@ import ODRPackPlatform
 
 /// `upload --dry-run` (docs/store.md#upload): GET requests only. For each selected pack, what App Store Connect has
 /// and what `upload` would do (an archived id, where a real upload stops with exit 2, is a `ba-id-archived` error and exit 1,
-/// after the rest); then the app's quota (ids of 100, bytes of 200 GB, `ba-quota` past 90%) and the ids App Store
-/// Connect has that this build no longer makes.
+/// after the rest); then the app's quota after the upload (docs/store.md#the-quota) and the ids App Store Connect has
+/// that this build no longer makes.
 struct DryRun: Sendable {
     let api: BackgroundAssetsAPI
     let app: String
@@ -31,9 +31,11 @@ struct DryRun: Sendable {
         for pack in packs { events.finished(pack) }
         var outcome = UploadOutcome(app: app, dryRun: true, packs: packs)
         outcome.diagnostics = Self.archivedIDs(packs)
-        let quota = Self.quota(assets: assets, packs: packs, build: build)
+        let sending = Dictionary(
+            packs.filter { $0.action == .wouldUpload }.map { ($0.assetPackId, $0.bytes) }, uniquingKeysWith: max)
+        let quota = UploadQuota.count(assets: assets, sending: sending, build: build)
         outcome.quota = quota
-        outcome.diagnostics += Self.quotaWarnings(quota)
+        outcome.diagnostics += UploadQuota.diagnostics(quota)
         return outcome
     }
 
@@ -48,58 +50,6 @@ struct DryRun: Sendable {
                 build and upload again
                 """,
                 subject: pack.assetPackId)
-        }
-    }
-
-    /// The app's quota as this upload would leave it: ids not archived (and the new ones the packs would add), their
-    /// bytes, and the ids this build no longer makes.
-    static func quota(
-        assets: [BackgroundAssetResource], packs: [UploadOutcome.Pack], build: BuildManifest
-    ) -> UploadOutcome.Quota {
-        let live = assets.filter { !$0.archived }
-        let built = Set(build.packs.map { $0.assetPackId ?? $0.id })
-        let newIDs = packs.filter { $0.backgroundAssetId == nil && $0.action == .wouldUpload }.count
-        return UploadOutcome.Quota(
-            ids: live.count, idsAfterUpload: live.count + newIDs, usedBytes: saturatingSum(live.map(\.usedBytes)),
-            notInBuild: live.map(\.assetPackIdentifier).filter { !built.contains($0) }.sorted {
-                $0.precedesByCodePoint($1)
-            })
-    }
-
-    /// `ba-quota` past 90% of the ids or of the bytes.
-    static func quotaWarnings(_ quota: UploadOutcome.Quota) -> [Diagnostic] {
-        var warnings: [Diagnostic] = []
-        let idsAfter = quota.idsAfterUpload
-        if idsAfter * 10 > UploadOutcome.Quota.idLimit * 9 {
-            warnings.append(
-                .warning(
-                    .baQuota,
-                    """
-                    App Store Connect would hold \(idsAfter) asset pack ids of the app's \(UploadOutcome.Quota.idLimit) \
-                    (past 90%): ids count until archived in App Store Connect, which is permanent; merge tags to make \
-                    fewer packs
-                    """
-                ))
-        }
-        if quota.usedBytes > UploadOutcome.Quota.byteLimit / 10 * 9 {
-            warnings.append(
-                .warning(
-                    .baQuota,
-                    """
-                    App Store Connect holds \(ByteCount.format(quota.usedBytes)) of the app's \
-                    \(ByteCount.format(UploadOutcome.Quota.byteLimit)) for background assets (past 90%)
-                    """
-                ))
-        }
-        return warnings
-    }
-
-    /// The sum of App Store Connect's `usedBytes`, each taken as at least 0, stopping at `Int64.max` instead of
-    /// wrapping to a negative total that would hide `ba-quota`.
-    static func saturatingSum(_ values: [Int64]) -> Int64 {
-        values.reduce(Int64(0)) { total, value in
-            let (sum, overflow) = total.addingReportingOverflow(max(0, value))
-            return overflow ? Int64.max : sum
         }
     }
 

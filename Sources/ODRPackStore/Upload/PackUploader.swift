@@ -10,6 +10,10 @@ struct PackArchive: Sendable {
     var sha256: String
     /// The open file `sha256` was hashed from, which every part is read from.
     var file: OpenArchive
+    /// The pack's language (nil: none) and platforms (App Store Connect's values, in order), which `--wait` compares
+    /// with what App Store Connect derived (docs/store.md#upload).
+    var language: String? = nil
+    var platforms: [String] = []
 }
 
 /// Steps 1 to 6 of docs/store.md#upload ("Per pack"), each pack's steps in order and each step's result written to the
@@ -42,6 +46,7 @@ struct PackUploader: Sendable {
     /// the limit, is exit 1 (docs/store.md#upload, step 6).
     func outcome(of packs: [UploadOutcome.Pack]) -> UploadOutcome {
         var outcome = UploadOutcome(app: app, dryRun: false, packs: packs)
+        outcome.diagnostics = packs.flatMap(\.diagnostics)
         guard let waitSeconds else { return outcome }
         for pack in packs {
             if pack.state == "FAILED" {
@@ -150,6 +155,12 @@ struct PackUploader: Sendable {
                 $0.version = created.version
                 $0.state = "AWAITING_UPLOAD"
                 $0.uploadFileId = nil
+                // What App Store Connect derived of, and App Review did with, an earlier version is not this one's.
+                $0.locale = nil
+                $0.platforms = nil
+                $0.reviewSubmissionId = nil
+                $0.reviewSubmissionItemId = nil
+                $0.reviewSubmissionState = nil
             }, creating: fresh)
         return created.id
     }
@@ -272,7 +283,29 @@ struct PackUploader: Sendable {
         }
         var outcome = result(pack, .uploaded, entry)
         outcome.stateErrors = seen?.errors ?? []
+        if entry.state == "COMPLETE" {
+            outcome.diagnostics = try readBack(pack, versionID: versionID, seen: seen, entry: entry)
+        }
         return outcome
+    }
+
+    /// docs/store.md#upload (`--wait`): a `COMPLETE` version's `locale` and `platforms` as App Store Connect derived
+    /// them, read (once more only when this run has not seen the version yet), recorded, and compared with the pack's.
+    private func readBack(
+        _ pack: PackArchive, versionID: String, seen: BackgroundAssetVersionResource?, entry: UploadRecord.Entry
+    ) throws -> [Diagnostic] {
+        let version = try seen ?? api.version(versionID, pack: pack.assetPackId)
+        let derived = version.platforms ?? []
+        try record.update(
+            pack.assetPackId,
+            {
+                $0.locale = version.locale
+                $0.platforms = derived
+            }, creating: entry)
+        let mismatch = PackReadBack.mismatch(
+            pack: pack.assetPackId, language: pack.language, platforms: pack.platforms, locale: version.locale,
+            derived: derived)
+        return mismatch.map { [$0] } ?? []
     }
 
     private func result(

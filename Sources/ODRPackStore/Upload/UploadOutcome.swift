@@ -24,20 +24,29 @@ package struct UploadOutcome: Sendable {
         package var note: String?
         /// `stateDetails.errors` of a FAILED version.
         package var stateErrors: [String] = []
+        /// `--wait`: `asc-pack-mismatch` when App Store Connect derived another `locale` or `platforms`.
+        package var diagnostics: [Diagnostic] = []
     }
 
-    /// App Store Connect's limits for Apple-hosted packs: 100 asset pack ids and 200 GB per app.
-    package struct Quota: Sendable {
+    /// App Store Connect's limits for Apple-hosted packs: 100 asset pack ids and 200 GB per app, counted as
+    /// docs/store.md#the-quota says: ids not archived, each counting its `usedBytes`.
+    package struct Quota: Sendable, Equatable {
         package static let idLimit = 100
         package static let byteLimit: Int64 = 200_000_000_000
-        /// Ids not archived, which count against the limit.
+        /// Ids not archived now, which count against the limit.
         package var ids: Int
-        /// `ids` and the new ids this run would add: what the quota line says (docs/store.md#upload).
-        package var idsAfterUpload: Int
-        /// `usedBytes` of every id not archived, summed saturating: never wrapped by a server's figures.
-        package var usedBytes: Int64
+        /// Their `usedBytes`, summed saturating: never wrapped by a server's figures.
+        package var bytes: Int64
+        /// After this upload: the ids not archived and this upload's ids.
+        package var idsAfter: Int
+        /// After this upload: each untouched id's `usedBytes`, and for each id sent the larger of its `usedBytes` and
+        /// the new archive's size; saturating.
+        package var bytesAfter: Int64
         /// Ids App Store Connect has (not archived) that this build does not make.
         package var notInBuild: [String]
+
+        /// Over 100 ids or 200 GB after the upload: `ba-quota-exceeded`, nothing sent.
+        package var isExceeded: Bool { idsAfter > Self.idLimit || bytesAfter > Self.byteLimit }
     }
 
     package var app: String

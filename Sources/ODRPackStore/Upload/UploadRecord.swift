@@ -18,6 +18,15 @@ package struct UploadRecord: Sendable, Equatable {
         var uploadFileId: String?
         /// The version's last state seen: `AWAITING_UPLOAD` until the commit, then `PROCESSING`, `COMPLETE`, `FAILED`.
         var state: String?
+        /// What App Store Connect derived once the version was `COMPLETE` (docs/store.md#upload): `locale` (nil for
+        /// none) and `platforms`, both written only once read (`platforms` non-nil).
+        var locale: String?
+        var platforms: [String]?
+        /// `submit` (docs/store.md#submit): the review submission and its item holding this version, and the
+        /// submission's last state seen.
+        var reviewSubmissionId: String?
+        var reviewSubmissionItemId: String?
+        var reviewSubmissionState: String?
 
         /// Committed from this archive: App Store Connect has its bytes (processing, or done).
         func isCommitted(sha256: String) -> Bool {
@@ -57,7 +66,11 @@ package struct UploadRecord: Sendable, Equatable {
             record.packs[id] = Entry(
                 archiveSha256: sha, archiveSize: size, backgroundAssetId: fields["backgroundAssetId"] as? String,
                 versionId: fields["versionId"] as? String, version: fields["version"] as? String,
-                uploadFileId: fields["uploadFileId"] as? String, state: fields["state"] as? String)
+                uploadFileId: fields["uploadFileId"] as? String, state: fields["state"] as? String,
+                locale: fields["locale"] as? String, platforms: fields["platforms"] as? [String],
+                reviewSubmissionId: fields["reviewSubmissionId"] as? String,
+                reviewSubmissionItemId: fields["reviewSubmissionItemId"] as? String,
+                reviewSubmissionState: fields["reviewSubmissionState"] as? String)
         }
         return record
     }
@@ -66,18 +79,28 @@ package struct UploadRecord: Sendable, Equatable {
     var json: JSONValue {
         let entries = packs.keys.sorted { $0.precedesByCodePoint($1) }.map { id -> (String, JSONValue) in
             let entry = packs[id]!
-            return (
-                id,
-                .object([
-                    ("archiveSha256", .string(entry.archiveSha256)),
-                    ("archiveSize", .int(entry.archiveSize)),
-                    ("backgroundAssetId", .optional(entry.backgroundAssetId)),
-                    ("state", .optional(entry.state)),
-                    ("uploadFileId", .optional(entry.uploadFileId)),
-                    ("version", .optional(entry.version)),
-                    ("versionId", .optional(entry.versionId)),
-                ])
-            )
+            var members: [(String, JSONValue)] = [
+                ("archiveSha256", .string(entry.archiveSha256)),
+                ("archiveSize", .int(entry.archiveSize)),
+                ("backgroundAssetId", .optional(entry.backgroundAssetId)),
+            ]
+            if let platforms = entry.platforms {
+                members += [("locale", .optional(entry.locale)), ("platforms", .strings(platforms))]
+            }
+            if entry.reviewSubmissionId != nil || entry.reviewSubmissionItemId != nil {
+                members += [
+                    ("reviewSubmissionId", .optional(entry.reviewSubmissionId)),
+                    ("reviewSubmissionItemId", .optional(entry.reviewSubmissionItemId)),
+                    ("reviewSubmissionState", .optional(entry.reviewSubmissionState)),
+                ]
+            }
+            members += [
+                ("state", .optional(entry.state)),
+                ("uploadFileId", .optional(entry.uploadFileId)),
+                ("version", .optional(entry.version)),
+                ("versionId", .optional(entry.versionId)),
+            ]
+            return (id, .object(members))
         }
         return .object([("app", .optional(app)), ("packs", .object(entries)), ("schemaVersion", .int(1))])
     }

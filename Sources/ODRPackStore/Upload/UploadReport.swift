@@ -22,7 +22,7 @@ package enum UploadReport {
         }
     }
 
-    /// The closing lines: what was sent (or would be), and in a dry run the quota and the ids the build no longer
+    /// The closing lines: what was sent (or would be), the quota after this upload, and the ids the build no longer
     /// makes.
     package static func summary(_ outcome: UploadOutcome) -> String {
         let sent = outcome.packs.filter { $0.action == .uploaded || $0.action == .wouldUpload }
@@ -35,10 +35,10 @@ package enum UploadReport {
             + (skipped > 0 ? ", \(skipped) already uploaded" : "")
             + (failing > 0 ? ", \(failing) would fail (archived id)" : "") + " to app \(outcome.app)\n"
         if let quota = outcome.quota {
-            text +=
-                "quota: \(quota.idsAfterUpload) of \(UploadOutcome.Quota.idLimit) asset pack ids after this upload "
-                + "(\(quota.ids) now), "
-                + "\(ByteCount.format(quota.usedBytes)) of \(ByteCount.format(UploadOutcome.Quota.byteLimit))\n"
+            if quota.isExceeded && !outcome.dryRun {
+                text = "nothing uploaded to app \(outcome.app): the quota would be exceeded (ba-quota-exceeded)\n"
+            }
+            text += quotaLine(quota)
             if !quota.notInBuild.isEmpty {
                 text +=
                     "App Store Connect has \(quota.notInBuild.count) id\(quota.notInBuild.count == 1 ? "" : "s") this "
@@ -49,7 +49,14 @@ package enum UploadReport {
         return text
     }
 
-    /// `{"schemaVersion": 1, "app", "packs": [...], "quota": {...} (dry run), "diagnostics": [...]}`
+    /// `quota: 93 of 100 asset pack ids after this upload (90 now), 41.2 GB of 200 GB after (40 GB now)`
+    package static func quotaLine(_ quota: UploadOutcome.Quota) -> String {
+        "quota: \(quota.idsAfter) of \(UploadOutcome.Quota.idLimit) asset pack ids after this upload "
+            + "(\(quota.ids) now), \(ByteCount.format(quota.bytesAfter)) of "
+            + "\(ByteCount.format(UploadOutcome.Quota.byteLimit)) after (\(ByteCount.format(quota.bytes)) now)\n"
+    }
+
+    /// `{"schemaVersion": 1, "app", "packs": [...], "quota": {...}, "diagnostics": [...]}`
     package static func json(_ outcome: UploadOutcome) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("schemaVersion", .int(1)),
@@ -77,11 +84,10 @@ package enum UploadReport {
                     "quota",
                     .object([
                         ("ids", .int(Int64(quota.ids))),
-                        ("idsAfterUpload", .int(Int64(quota.idsAfterUpload))),
-                        ("idLimit", .int(Int64(UploadOutcome.Quota.idLimit))),
-                        ("usedBytes", .int(quota.usedBytes)),
-                        ("byteLimit", .int(UploadOutcome.Quota.byteLimit)),
-                        ("notInBuild", .strings(quota.notInBuild)),
+                        ("idsLimit", .int(Int64(UploadOutcome.Quota.idLimit))),
+                        ("bytes", .int(quota.bytes)),
+                        ("bytesLimit", .int(UploadOutcome.Quota.byteLimit)),
+                        ("after", .object([("ids", .int(Int64(quota.idsAfter))), ("bytes", .int(quota.bytesAfter))])),
                     ])
                 ))
         }

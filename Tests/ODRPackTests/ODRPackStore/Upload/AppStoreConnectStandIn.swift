@@ -31,6 +31,10 @@ final class AppStoreConnectStandIn {
     let privateKey = P256.Signing.PrivateKey()
     private let process: Process
     private let configURL: URL
+    /// The token of the last `reset`, kept by `configure` so that steering does not reset.
+    private var currentReset: String?
+    /// The config in force (as given, without the defaults), so that a test can steer one part and keep the rest.
+    private(set) var currentConfig: [String: Any] = [:]
 
     var keyPath: String { folder.appendingPathComponent("AuthKey_\(Self.keyID).p8").path }
     var base: String { "http://127.0.0.1:\(port)" }
@@ -43,10 +47,7 @@ final class AppStoreConnectStandIn {
         let publicKey = folder.appendingPathComponent("public.pem")
         try Data(privateKey.publicKey.pemRepresentation.utf8).write(to: publicKey)
         configURL = folder.appendingPathComponent("config.json")
-        var full = config
-        if full["apps"] == nil { full["apps"] = [["id": Self.appID, "bundleId": "com.example.bamboo"]] }
-        if full["partSize"] == nil { full["partSize"] = 100 }
-        try JSONSerialization.data(withJSONObject: full).write(to: configURL)
+        try Self.write(config, to: configURL, reset: nil)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments =
@@ -83,6 +84,35 @@ final class AppStoreConnectStandIn {
     }
 
     enum StandInError: Error { case didNotStart(String) }
+
+    /// The config with the tests' defaults (the app, parts of 100 bytes), written whole and renamed into place: the
+    /// stand-in re-reads it when it changes.
+    private static func write(_ config: [String: Any], to url: URL, reset: String?) throws {
+        var full = config
+        if full["apps"] == nil { full["apps"] = [["id": Self.appID, "bundleId": "com.example.bamboo"]] }
+        if full["partSize"] == nil { full["partSize"] = 100 }
+        if let reset { full["reset"] = reset }
+        try JSONSerialization.data(withJSONObject: full).write(to: url, options: .atomic)
+    }
+
+    /// A suite that shares one stand-in starts each test here: every app, asset, version, submission and log line
+    /// of the previous test is gone, and `config` is the one in force.
+    func reset(config: [String: Any] = [:]) throws {
+        let token = UUID().uuidString
+        try Self.write(config, to: configURL, reset: token)
+        // The stand-in forgets at its next request; the log is empty from now, for a test that sends none.
+        try Data().write(to: folder.appendingPathComponent("state/requests.log"))
+        currentReset = token
+        currentConfig = config
+    }
+
+    /// Steers the running stand-in (review outcomes, derived locales, faults) without forgetting what it holds.
+    func configure(_ config: [String: Any]) throws {
+        var full = config
+        if let token = currentReset { full["reset"] = token }
+        try Self.write(full, to: configURL, reset: nil)
+        currentConfig = config
+    }
 
     /// The environment `odrpack upload` runs with: the key and the stand-in's URL. Waits are the product's: a run
     /// that retries with a back-off or polls runs in-process with a FakeUploadClock (`UploadFixture.uploadInProcess`).

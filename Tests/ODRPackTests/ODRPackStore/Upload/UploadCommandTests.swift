@@ -56,14 +56,16 @@ struct UploadCommandTests {
         // Per pack: find, create the asset, the version, the reservation, its parts, the commit; no app lookup with
         // ASC_APP_ID; nothing else (no archive, no delete).
         let api = standIn.calls.filter { !$0.hasPrefix("PUT ") }
-        #expect(api.filter { $0 == "GET /v1/apps/\(AppStoreConnectStandIn.appID)/backgroundAssets" }.count == 4)
+        // One listing for the quota before anything is sent, then one lookup per pack.
+        #expect(api.filter { $0 == "GET /v1/apps/\(AppStoreConnectStandIn.appID)/backgroundAssets" }.count == 5)
+        #expect(api.first == "GET /v1/apps/\(AppStoreConnectStandIn.appID)/backgroundAssets")
         for call in [
             "POST /v1/backgroundAssets", "POST /v1/backgroundAssetVersions", "POST /v1/backgroundAssetUploadFiles",
         ] {
             #expect(api.filter { $0 == call }.count == 4, "\(call)")
         }
         #expect(api.filter { $0.hasPrefix("PATCH /v1/backgroundAssetUploadFiles/") }.count == 4)
-        #expect(api.count == 20)
+        #expect(api.count == 21)
         // The upload record: schemaVersion 1, keys sorted, every pack PROCESSING, no URL and no secret.
         let recordText = try build.fixture.text("out/odrpack-upload.json")
         #expect(recordText.contains("\"schemaVersion\": 1"))
@@ -90,11 +92,14 @@ struct UploadCommandTests {
         #expect(
             lines.filter { $0.hasPrefix("uploaded ") && $0.hasSuffix(", PROCESSING") && $0.contains(": version 1, ") }
                 .count == 4)
-        #expect(lines.last?.hasPrefix("uploaded 4 packs (") == true)
+        #expect(lines.contains { $0.hasPrefix("uploaded 4 packs (") })
+        #expect(lines.last?.hasPrefix("quota: 4 of 100 asset pack ids after this upload (0 now), ") == true)
         let before = standIn.requests.count
         let second = try build.upload([build.out, "--all", "--json"], standIn)
         #expect(second.status == 0, "\(second.stderr)")
-        #expect(standIn.requests.count == before, "\(standIn.calls.dropFirst(before))")
+        // Only the quota's listing: nothing is sent again.
+        #expect(
+            Array(standIn.calls.dropFirst(before)) == ["GET /v1/apps/\(AppStoreConnectStandIn.appID)/backgroundAssets"])
         let actions = (try second.json()["packs"] as? [[String: Any]] ?? []).map { $0["action"] as? String }
         #expect(actions == Array(repeating: "skipped", count: 4))
         // The record is no build output: verify passes with it, and build leaves it as it is.
@@ -145,17 +150,25 @@ struct UploadCommandTests {
         let existing = listed.first { $0["assetPackId"] as? String == packs[0].id }
         #expect(existing?["version"] as? String == "3" && existing?["state"] as? String == "COMPLETE")
         #expect(listed.filter { $0["backgroundAssetId"] is NSNull }.count == 3)
+        // Now: 90 ids, 1890 bytes. After: 93 ids; the id App Store Connect has counts the larger of its 1000 bytes and
+        // the new archive, the three new ids their archives.
         let quota = document["quota"] as? [String: Any] ?? [:]
-        #expect(quota["ids"] as? Int == 90 && quota["idLimit"] as? Int == 100)
-        #expect(quota["usedBytes"] as? Int == 1890 && quota["byteLimit"] as? Int == 200_000_000_000)
-        #expect((quota["notInBuild"] as? [String])?.count == 89)
-        // 90 now, 93 once the three new ids exist: past 90%.
+        #expect(quota["ids"] as? Int == 90 && quota["idsLimit"] as? Int == 100)
+        #expect(quota["bytes"] as? Int == 1890 && quota["bytesLimit"] as? Int == 200_000_000_000)
+        let newBytes = packs.dropFirst().reduce(0) { $0 + $1.bytes.count }
+        let afterBytes = 890 + max(1000, packs[0].bytes.count) + newBytes
+        #expect(quota["after"] as? [String: Int] == ["ids": 93, "bytes": afterBytes])
+        #expect(Set(quota.keys) == ["ids", "idsLimit", "bytes", "bytesLimit", "after"])
+        // 93 of 100 after the upload: past 80%; the fixture's packager is a --ba-package command of no version.
         let codes = (document["diagnostics"] as? [[String: Any]] ?? []).map { $0["code"] as? String }
-        #expect(codes == ["ba-quota"])
+        #expect(codes == ["ba-quota", "ba-packager-unknown"])
         let text = try build.upload([build.out, "--all", "--dry-run"], standIn)
         #expect(text.stdout.contains("would upload \(packs[0].id): "))
         #expect(text.stdout.contains("App Store Connect has version 3 (COMPLETE)"))
-        #expect(text.stdout.contains("quota: 93 of 100 asset pack ids after this upload (90 now), 1.9 KB of 200 GB"))
+        #expect(
+            text.stdout.contains(
+                "quota: 93 of 100 asset pack ids after this upload (90 now), "
+                    + "\(ByteCount.format(Int64(afterBytes))) of 200 GB after (1.9 KB now)"), "\(text.stdout)")
         #expect(text.stderr.contains("[ba-quota]"))
     }
 
@@ -224,11 +237,11 @@ struct UploadCommandTests {
         #expect(others.count == 3 && others.allSatisfy { $0["action"] as? String == "would-upload" })
         #expect(others.allSatisfy { $0["archived"] is NSNull })
         let diagnostics = document["diagnostics"] as? [[String: Any]] ?? []
-        #expect(diagnostics.map { $0["code"] as? String } == ["ba-id-archived"])
+        #expect(diagnostics.map { $0["code"] as? String } == ["ba-id-archived", "ba-packager-unknown"])
         #expect(diagnostics.first?["severity"] as? String == "error")
         // The archived id does not count against the quota.
         let quota = document["quota"] as? [String: Any] ?? [:]
-        #expect(quota["ids"] as? Int == 0 && quota["usedBytes"] as? Int == 0)
+        #expect(quota["ids"] as? Int == 0 && quota["bytes"] as? Int == 0)
         let text = try build.upload([build.out, "--all", "--dry-run", "--jobs", "1"], standIn)
         #expect(text.status == 1)
         #expect(

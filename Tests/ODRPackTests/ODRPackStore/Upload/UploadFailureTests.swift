@@ -53,8 +53,9 @@ struct UploadFailureTests {
             $0["method"] as? String == "GET" && ($0["path"] as? String ?? "").hasSuffix("/backgroundAssets")
         }
         #expect(
-            lookups.count == 6,
-            "four packs, the 401 and the time-out each sent again: \(lookups.map { $0["status"] ?? "" })")
+            lookups.count == 7,
+            "the quota's listing, four packs, the 401 and the time-out each sent again: \(lookups.map { $0["status"] ?? "" })"
+        )
         #expect(lookups.map { $0["status"] as? Int }.filter { $0 == 401 }.count == 1)
         #expect(lookups[0]["status"] as? Int == 401 && lookups[1]["status"] as? Int == 200)
         #expect(lookups[0]["token"] as? String != lookups[1]["token"] as? String)

@@ -12,7 +12,8 @@ import Testing
 struct UploadTrustTests {
     /// The API requests a redirect is injected on, one per method `upload` sends.
     static let apiRequests = [
-        ("GET", "/backgroundAssets$", "GET /v1/apps/\(AppStoreConnectStandIn.appID)/backgroundAssets"),
+        // The quota's listing is the first request (pack-less: named by its whole URL).
+        ("GET", "/backgroundAssets$", "/v1/apps/\(AppStoreConnectStandIn.appID)/backgroundAssets answered"),
         ("POST", "^/v1/backgroundAssetVersions$", "POST /v1/backgroundAssetVersions"),
         ("PATCH", "^/v1/backgroundAssetUploadFiles/", "PATCH /v1/backgroundAssetUploadFiles/"),
     ]
@@ -128,7 +129,7 @@ struct UploadTrustTests {
         #expect(run.status == 2)
         #expect(
             run.stderr.contains(
-                "GET /v1/apps/\(AppStoreConnectStandIn.appID)/backgroundAssets answered with more than 16 MiB, which no App Store Connect answer holds"
+                "/v1/apps/\(AppStoreConnectStandIn.appID)/backgroundAssets answered with more than 16 MiB, which no App Store Connect answer holds"
             ), "\(run.stderr)")
         #expect(standIn.requests.filter { $0["fault"] as? String == "huge" }.count == 1, "not retried")
     }
@@ -309,13 +310,16 @@ struct UploadTrustTests {
             ]
         ])
         let run = try build.upload([build.out, "--all", "--dry-run", "--json"], standIn)
-        #expect(run.status == 0, "\(run.stderr)")
+        // Two ids holding Int64.max each: the sum holds at Int64.max (never wraps), over 200 GB: exit 1.
+        #expect(run.status == 1, "\(run.stderr)")
         let document = try run.json()
         let quota = document["quota"] as? [String: Any] ?? [:]
-        #expect((quota["usedBytes"] as? NSNumber)?.int64Value == Int64.max)
-        #expect(quota["ids"] as? Int == 2 && quota["idsAfterUpload"] as? Int == 2 + ids.count)
+        #expect((quota["bytes"] as? NSNumber)?.int64Value == Int64.max)
+        let after = quota["after"] as? [String: Any] ?? [:]
+        #expect(quota["ids"] as? Int == 2 && after["ids"] as? Int == 2 + ids.count)
+        #expect((after["bytes"] as? NSNumber)?.int64Value == Int64.max)
         let codes = (document["diagnostics"] as? [[String: Any]] ?? []).map { $0["code"] as? String }
-        #expect(codes == ["ba-quota"])
+        #expect(codes == ["ba-quota-exceeded", "ba-packager-unknown"])
         let listed = (document["packs"] as? [[String: Any]] ?? []).compactMap { $0["assetPackId"] as? String }
         #expect(
             listed
