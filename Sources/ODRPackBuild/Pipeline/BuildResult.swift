@@ -23,6 +23,8 @@ package struct BuildResult: Sendable {
     var state: BuildState
     /// What the build found while writing (`output-foreign-file`), for the build's diagnostics.
     var diagnostics: [Diagnostic] = []
+    /// The warnings of `diagnostics`' kind that the manifest allows (docs/manifest.md#allowed-warnings).
+    var allowed: [Diagnostic] = []
     /// Why that state could not be saved, when it could not: the output is complete, the next build starts cold.
     package var stateWarning: String?
 

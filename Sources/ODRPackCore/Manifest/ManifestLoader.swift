@@ -6,9 +6,9 @@ import Yams
 package struct ManifestLoader {
     static let topLevelKeys = [
         "version", "bundle-id", "resources-root", "profile", "resources",
-        "initial-install", "prefetch-order", "exclude", "untagged", "limits", "background-assets", "tags",
+        "initial-install", "prefetch-order", "exclude", "untagged", "limits", "background-assets", "tags", "allow",
     ]
-    static let entryKeys = ["path", "glob", "tags", "into"]
+    static let entryKeys = ["path", "glob", "tags", "into", "allow"]
 
     package init() {}
 
@@ -81,6 +81,8 @@ private struct Parsing {
     var droppedTags: [String] = []
     /// The manifest's text, for the fix of a value YAML read as something else than the text written.
     var text = ""
+    /// The `allow` lists read so far (docs/manifest.md#allowed-warnings).
+    var allow = AllowList()
 
     init(file: String) { self.file = file }
 
@@ -153,6 +155,8 @@ private struct Parsing {
         if let node = pairs["untagged"]?.value, let policy = untaggedPolicy(node) { manifest.untagged = policy }
         if let node = pairs["limits"]?.value { manifest.limitOverrides = limits(node) }
         if let node = pairs["background-assets"]?.value { manifest.backgroundAssets = backgroundAssets(node) }
+        if let node = pairs["allow"]?.value { allow.codes = allowedCodes(node) }
+        manifest.allow = allow
         manifest.keyLocations = pairs.mapValues { location($0.key) }.compactMapValues { $0 }
         return usable ? manifest : nil
     }
@@ -343,6 +347,9 @@ private struct Parsing {
         let tags = entryTags(pairs["tags"]?.value, of: node)
         var into: (folder: String?, usable: Bool) = (nil, true)
         if let node = pairs["into"]?.value { into = destinationFolder(node) }
+        if let list = pairs["allow"]?.value {
+            allow.allow(allowedCodes(list), at: [location(node), selectorLocation] + tags.map(\.location))
+        }
         droppedTags = tags.map(\.value)
         guard let selector, !tags.isEmpty, into.usable else { return nil }
         return TagManifest.Entry(selector: selector, selectorLocation: selectorLocation, tags: tags, into: into.folder)
@@ -525,6 +532,30 @@ private struct Parsing {
                 """,
                 at: tag.location, subject: tag.value)
         }
+    }
+
+    // MARK: Allow
+
+    /// An `allow` list's warning codes (docs/manifest.md#allowed-warnings); an error code or an unknown code is
+    /// `manifest-invalid-value` with the closest warning code, and left out.
+    mutating func allowedCodes(_ node: Node) -> Set<DiagnosticCode> {
+        let names = DiagnosticCode.warningCodes.map(\.rawValue)
+        var codes = Set<DiagnosticCode>()
+        for item in stringList(node, key: "allow") {
+            if let code = DiagnosticCode(rawValue: item.value), DiagnosticCode.warningCodes.contains(code) {
+                codes.insert(code)
+                continue
+            }
+            let isError = DiagnosticCode(rawValue: item.value) != nil
+            let what =
+                isError
+                ? "'\(item.value)' in 'allow' is an error code, and only warnings can be allowed"
+                : "'\(item.value)' in 'allow' is no diagnostic code"
+            let hint = Suggestion.closest(to: item.value, in: names).map { "did you mean '\($0)'? " } ?? ""
+            let fix = isError ? "fix what it reports, and list warning codes only" : "list warning codes only"
+            error(.manifestInvalidValue, "\(what): \(hint)\(fix)", at: item.location, subject: item.value)
+        }
+        return codes
     }
 
     // MARK: Limits

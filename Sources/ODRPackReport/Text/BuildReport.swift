@@ -28,19 +28,27 @@ package enum BuildReport {
         switch outcome {
         case .upToDate(let replay, let manifest):
             guard let manifest else {
-                return JSONValue.object([("diagnostics", DiagnosticsDocument.json(replay.diagnostics))]).serialized()
+                return JSONValue.object([
+                    ("diagnostics", DiagnosticsDocument.json(replay.diagnostics)),
+                    ("allowed", DiagnosticsDocument.json(replay.allowed)),
+                ]).serialized()
             }
             let text = String(decoding: (try? manifest.bytes()) ?? [], as: UTF8.self)
             let extra = JSONValue.object([
                 ("diagnostics", DiagnosticsDocument.json(replay.diagnostics)),
+                ("allowed", DiagnosticsDocument.json(replay.allowed)),
                 ("build", done(written: [], reused: replay.reused, removed: [])),
             ]).serialized()
             return String(text.dropLast(3)) + ",\n" + String(extra.dropFirst(2))
         case .notBuilt(let result):
-            return JSONValue.object([("diagnostics", DiagnosticsDocument.json(result.diagnostics))]).serialized()
+            return JSONValue.object([
+                ("diagnostics", DiagnosticsDocument.json(result.diagnostics)),
+                ("allowed", DiagnosticsDocument.json(result.allowed)),
+            ]).serialized()
         case .built(let result, let build):
             var members = build.manifest.jsonMembers
             members.append(("diagnostics", DiagnosticsDocument.json(result.diagnostics)))
+            members.append(("allowed", DiagnosticsDocument.json(result.allowed)))
             members.append(("build", done(written: build.written, reused: build.reused, removed: build.removed)))
             return JSONValue.object(members).serialized()
         }
@@ -55,14 +63,17 @@ package enum BuildReport {
             guard let manifest else {
                 try stream.member("schemaVersion", .int(JSONEnvelope.schemaVersion))
                 try stream.member("diagnostics", DiagnosticsDocument.json(replay.diagnostics))
+                try stream.member("allowed", DiagnosticsDocument.json(replay.allowed))
                 return
             }
             try stream.members(of: manifest.write)
             try stream.member("diagnostics", DiagnosticsDocument.json(replay.diagnostics))
+            try stream.member("allowed", DiagnosticsDocument.json(replay.allowed))
             try stream.member("build", done(written: [], reused: replay.reused, removed: []))
         case .notBuilt(let result):
             try stream.member("schemaVersion", .int(JSONEnvelope.schemaVersion))
             try stream.member("diagnostics", DiagnosticsDocument.json(result.diagnostics))
+            try stream.member("allowed", DiagnosticsDocument.json(result.allowed))
         case .built(let result, let build):
             if let written = build.writtenManifest {
                 try stream.members(of: written.write)
@@ -71,6 +82,7 @@ package enum BuildReport {
                 try stream.members { _ = try manifest.write(to: &$0) }
             }
             try stream.member("diagnostics", DiagnosticsDocument.json(result.diagnostics))
+            try stream.member("allowed", DiagnosticsDocument.json(result.allowed))
             try stream.member("build", done(written: build.written, reused: build.reused, removed: build.removed))
         }
     }
