@@ -82,8 +82,16 @@ package struct BuildPipeline {
         var options = options
         options.checksContentWhileWriting = checksContentWhileWriting
         let allow = result.manifest?.allow ?? AllowList()
-        var build = try PackBuilder(options: options, progress: progress, allow: allow).build(
-            plan, rootPath: resolution.rootPath, previous: loader.previous, format: format, folder: folder)
+        var build: BuildResult
+        do {
+            build = try PackBuilder(options: options, progress: progress, allow: allow).build(
+                plan, rootPath: resolution.rootPath, previous: loader.previous, format: format, folder: folder)
+        } catch let stop as StoppedByWarnings {
+            var stopped = result
+            stopped.diagnostics += stop.diagnostics
+            stopped.allowed += stop.allowed
+            return .notBuilt(stopped)
+        }
         var built = result
         built.diagnostics += build.diagnostics
         built.allowed += build.allowed

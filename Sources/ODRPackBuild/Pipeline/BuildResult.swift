@@ -39,3 +39,10 @@ package struct BuildResult: Sendable {
             archiveBytes: archiveBytes, seconds: seconds)
     }
 }
+
+/// A warning the build found before writing anything (`output-foreign-file`) under `--warnings-as-errors`: the build
+/// stops there, writing nothing, exactly as for an error (docs/commands.md#scripts).
+struct StoppedByWarnings: Error {
+    let diagnostics: [Diagnostic]
+    let allowed: [Diagnostic]
+}

@@ -57,8 +57,12 @@ struct PackBuilder: Sendable {
         try ownership.check(
             outputPath: options.outputPath, outputDirectory: options.outputDirectory, format: plan.format,
             rootPath: rootPath, folders: output.folders, writes: output.writes)
-        // Before anything moves: what odrpack did not write is what stands there now.
+        // Before anything moves: what odrpack did not write is what stands there now. Under --warnings-as-errors such a
+        // warning stops the build here, before anything is written (docs/commands.md#scripts).
         let (foreign, allowed) = allow.partition(output.foreignFiles())
+        if options.warningsAsErrors, !foreign.isEmpty {
+            throw StoppedByWarnings(diagnostics: foreign, allowed: allowed)
+        }
         try output.prepare()
         let reuse = try PackReuse(
             plan: plan, previous: previous, rootPath: rootPath, archiveKeys: output.archiveKeys,

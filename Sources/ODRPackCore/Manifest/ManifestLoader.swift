@@ -21,6 +21,14 @@ package struct ManifestLoader {
                 "no manifest at '\(path)': run `odrpack init` to write one, or pass the manifest's path")
         }
         if isDirectory.boolValue {
+            // A build folder (it holds odrpack-manifest.json) is what build wrote, not what it reads.
+            if FileManager.default.fileExists(atPath: FilePath(path).joined("odrpack-manifest.json").string) {
+                throw ODRPackError.unusableInput(
+                    """
+                    '\(path)' is an odrpack build folder, not a tag manifest: pass the odrpack.yml it was built from \
+                    (diff, verify, thin, ipa and upload are the commands that take a build folder)
+                    """)
+            }
             throw ODRPackError.unusableInput("'\(path)' is a folder, not a manifest: pass the path of its odrpack.yml")
         }
         let data: Data
@@ -83,6 +91,9 @@ private struct Parsing {
     var text = ""
     /// The `allow` lists read so far (docs/manifest.md#allowed-warnings).
     var allow = AllowList()
+    /// The known keys the last mapping of each context (`keyedPairs`) lacks but has a misspelling of (`tag:` for
+    /// `tags:`): the did-you-mean of the unknown key is their one error, not also a missing key.
+    var misspelt: [String: Set<String>] = [:]
 
     init(file: String) { self.file = file }
 
@@ -177,13 +188,18 @@ private struct Parsing {
             return nil
         }
         let keys = Set(mapping.compactMap { $0.key.scalar?.string })
-        if keys.contains("bundleId") && keys.contains("packs") && !keys.contains("version") {
+        // Two keys only a build manifest has, and none a tag manifest needs: a whole, partial or `--json` one.
+        let buildKeys: Set = ["schemaVersion", "bundleId", "packs", "totals", "appBundle", "initialInstallTags"]
+        if keys.isDisjoint(with: ["version", "bundle-id", "resources"]) && keys.intersection(buildKeys).count >= 2 {
+            let what =
+                keys.contains("diagnostics")
+                ? "an odrpack --json document (what plan, validate or build print)"
+                : "a build manifest (the odrpack-manifest.json that build writes)"
             error(
                 .manifestSyntax,
                 """
-                '\(file)' is a build manifest (the odrpack-manifest.json that build writes), not a tag manifest: pass \
-                the odrpack.yml it was built from (diff, verify, thin, ipa and upload are the commands that take a \
-                build folder)
+                '\(file)' is \(what), not a tag manifest: pass the odrpack.yml it was built from (diff, verify, \
+                thin, ipa and upload are the commands that take a build folder)
                 """,
                 at: nil)
             return nil
@@ -194,7 +210,9 @@ private struct Parsing {
     /// `version` must be there and be the integer 1 (missing, it is reported at the top-level mapping).
     mutating func checkVersion(_ version: Node?, root: Node) {
         guard let version else {
-            error(.manifestMissingKey, "missing key 'version': add 'version: 1'", at: location(root))
+            if misspelt["the manifest"]?.contains("version") != true {
+                error(.manifestMissingKey, "missing key 'version': add 'version: 1'", at: location(root))
+            }
             return
         }
         guard let scalar = version.scalar, version.tag.rawValue == Tag.Name.int.rawValue,
@@ -213,10 +231,12 @@ private struct Parsing {
     /// `bundle-id`, when it is there and a reverse-DNS identifier (missing, it is reported at the top-level mapping).
     mutating func bundleID(_ node: Node?, root: Node) -> String? {
         guard let node else {
-            error(
-                .manifestMissingKey,
-                "missing key 'bundle-id': add your app's bundle identifier, e.g. 'bundle-id: com.example.game'",
-                at: location(root))
+            if misspelt["the manifest"]?.contains("bundle-id") != true {
+                error(
+                    .manifestMissingKey,
+                    "missing key 'bundle-id': add your app's bundle identifier, e.g. 'bundle-id: com.example.game'",
+                    at: location(root))
+            }
             return nil
         }
         guard let bundleID = string(node, key: "bundle-id") else { return nil }
@@ -360,7 +380,9 @@ private struct Parsing {
     mutating func selector(path: Node?, glob: Node?, of node: Node) -> (TagManifest.Selector?, SourceLocation?) {
         switch (path, glob) {
         case (nil, nil):
-            error(.manifestMissingKey, "entry has neither 'path' nor 'glob': add one of them", at: location(node))
+            if misspelt["a resources entry"]?.isDisjoint(with: ["path", "glob"]) ?? true {
+                error(.manifestMissingKey, "entry has neither 'path' nor 'glob': add one of them", at: location(node))
+            }
             return (nil, nil)
         case (_?, let glob?):
             error(
@@ -422,7 +444,9 @@ private struct Parsing {
     /// errors already).
     mutating func entryTags(_ node: Node?, of entry: Node) -> [TagManifest.Located<String>] {
         guard let node else {
-            error(.manifestMissingKey, "entry has no 'tags': add e.g. 'tags: [level1]'", at: location(entry))
+            if misspelt["a resources entry"]?.contains("tags") != true {
+                error(.manifestMissingKey, "entry has no 'tags': add e.g. 'tags: [level1]'", at: location(entry))
+            }
             return []
         }
         let tags = tagList(node, key: "tags")
@@ -705,6 +729,8 @@ private struct Parsing {
         key: Node, value: Node
     )] {
         var result: [String: (key: Node, value: Node)] = [:]
+        let names = Set(mapping.compactMap { $0.key.scalar?.string })
+        misspelt[context] = []
         for (key, value) in mapping {
             guard let name = key.scalar?.string else {
                 error(.manifestSyntax, "keys in \(context) must be plain names", at: location(key))
@@ -713,9 +739,10 @@ private struct Parsing {
             if known.contains(name) {
                 result[name] = (key, value)
             } else {
+                let suggestion = Suggestion.closest(to: name, in: known)
+                if let suggestion, !names.contains(suggestion) { misspelt[context, default: []].insert(suggestion) }
                 let hint =
-                    Suggestion.closest(to: name, in: known).map { "did you mean '\($0)'?" }
-                    ?? "known keys: \(known.joined(separator: ", "))"
+                    suggestion.map { "did you mean '\($0)'?" } ?? "known keys: \(known.joined(separator: ", "))"
                 error(
                     .manifestUnknownKey, "unknown key '\(name)' in \(context): \(hint)", at: location(key),
                     subject: name)

@@ -111,7 +111,7 @@ package struct Console: Sendable {
     /// run too (`--warnings-as-errors`).
     package func printDiagnostics(_ diagnostics: [Diagnostic], warningsFail: Bool = false) throws {
         var text = ""
-        for diagnostic in diagnostics where !quiet || warningsFail || diagnostic.severity == .error {
+        for diagnostic in diagnostics.inPositionOrder where !quiet || warningsFail || diagnostic.severity == .error {
             var line = diagnostic.formatted
             let word = diagnostic.severity.rawValue + ":"
             if colorOnStderr, let range = line.range(of: word) {

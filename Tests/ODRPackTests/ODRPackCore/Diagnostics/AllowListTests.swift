@@ -28,7 +28,7 @@ import Testing
         let result = try plan()
         #expect(result.allowed.isEmpty)
         #expect(
-            Set(result.diagnostics.map(\.message)) == [
+            result.diagnostics.inPositionOrder.map(\.message) == [
                 """
                 pack and tag 'intro' is 70 B, over the 50 B recommended size: smaller packs download sooner; allow it: \
                 allow: [over-recommended-size]
@@ -57,7 +57,7 @@ import Testing
         let result = try plan(first: ", allow: [over-recommended-size]", second: ", allow: [entry-matches-nothing]")
         #expect(result.diagnostics.map(\.location?.line) == [7])
         #expect(result.codes == ["entry-matches-nothing"])
-        #expect(result.allowed.map(\.code) == [.entryMatchesNothing, .overRecommendedSize])
+        #expect(result.allowed.inPositionOrder.map(\.code) == [.overRecommendedSize, .entryMatchesNothing])
         // An entry's allow does not reach another entry's code.
         let other = try plan(first: ", allow: [entry-matches-nothing]")
         #expect(other.allowed.isEmpty)

@@ -4,7 +4,7 @@ import Testing
 @testable import ODRPackCore
 
 /// docs/manifest.md's rules that keep a manifest's mistakes to one message each: tags in several languages are no
-/// misspelling.
+/// misspelling, a misspelt key is one error, and a name typed in another Unicode normalization says so.
 @Suite struct ManifestRulesTests {
     /// `P-L1` and `P-L2` are one tag per language (BCP 47: language, optional script, optional region), never
     /// `tag-similar`; a misspelt prefix or one language in two spellings still is.
@@ -22,5 +22,46 @@ import Testing
             #expect(!TagSpellingCheck.areLanguageVariants(a, b), "\(a) \(b)")
             #expect(TagSpellingCheck.areTwins(a, b), "\(a) \(b)")
         }
+    }
+
+    /// A key with a did-you-mean is one error: `tag:` is not also a missing `tags`, `versoin:` a missing `version`.
+    @Test func aMisspeltKeyIsOneError() {
+        let (manifest, diagnostics) = ManifestLoader().parse(
+            data: Data(
+                """
+                versoin: 1
+                bundle-di: com.example.x
+                resources:
+                  - {path: A, tag: [a]}
+                  - {pth: B, tags: [b]}
+                  - {path: C}
+                """.utf8),
+            displayPath: "odrpack.yml", directory: "/tmp")
+        #expect(manifest == nil)
+        #expect(
+            diagnostics.map { "\($0.location?.line ?? 0):\($0.code.rawValue)" } == [
+                "1:manifest-unknown-key", "2:manifest-unknown-key", "4:manifest-unknown-key",
+                "5:manifest-unknown-key", "6:manifest-missing-key",
+            ])
+        #expect(diagnostics[2].message == "unknown key 'tag' in a resources entry: did you mean 'tags'?")
+    }
+
+    /// NFC typed, NFD on disk: not "letter case differs", but the normalization, both spellings escaped.
+    @Test func aNameInAnotherNormalizationSaysSo() throws {
+        let project = try TemporaryProject()
+        try project.file("R/De\u{301}sert/a.json", "{}")
+        let manifest = try project.manifest(
+            "version: 1\nbundle-id: com.example.nfc\nresources-root: R\nresources:\n  - {path: \"D\u{E9}sert\", tags: [a]}\n"
+        )
+        let result = try ProjectPlanner().plan(manifestPath: manifest)
+        #expect(result.codes == ["path-not-found"])
+        let message = try #require(result.diagnostics.first?.message)
+        #expect(
+            message.hasSuffix(
+                """
+                : did you mean 'De\\u0301sert' (written 'D\\u00e9sert')? the name differs in Unicode normalization (NFD \
+                on disk, NFC in the manifest), and entries name the bytes on disk: write the name as it is on disk
+                """), "\(message)")
+        #expect(!message.contains("letter case"))
     }
 }
