@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// docs/manifest.md#allowed-warnings and docs/commands.md#scripts, through the command line: allowed warnings counted
-/// apart on plan, validate and build; diagnostics in position order; the gate stopping build before its commit; a
-/// build manifest given to plan or validate.
+/// apart on plan, validate and build; diagnostics in position order; the gate stopping build before its commit and
+/// upload before it sends; a build manifest given to plan or validate.
 @Suite struct ManifestRulesCommandTests {
     /// One pack, and a glob that matches nothing, allowed by the manifest.
     func allowing() throws -> TemporaryProject {
@@ -93,6 +93,20 @@ import Testing
         #expect(allowed.status == 0, "\(allowed.stderr)")
         #expect(!allowed.stderr.contains("output-foreign-file"))
         #expect(try OwnershipTests.snapshot(project.path("out")) != before)
+    }
+
+    /// upload's warnings (`ba-quota`, past 90% of the ids) come before anything is sent: under the gate, exit 1 with
+    /// nothing sent but lookups and no upload record.
+    @Test func theGateStopsUploadWithNothingSent() throws {
+        let build = try UploadFixture()
+        let assets = (0..<90).map { ["assetPackIdentifier": "old-\($0)", "usedBytes": 10] as [String: Any] }
+        let standIn = try AppStoreConnectStandIn(config: ["assets": assets])
+        let run = try build.upload([build.out, "--all", "--dry-run", "--warnings-as-errors"], standIn)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("[ba-quota]"))
+        #expect(run.stderr.hasSuffix("odrpack: error: 1 warning treated as error (--warnings-as-errors)\n"))
+        #expect(Set(standIn.requests.map { $0["method"] as? String ?? "" }) == ["GET"])
+        #expect(build.record == nil)
     }
 
     /// A build manifest or build folder given to plan or validate: one error saying what it is and what to pass.
