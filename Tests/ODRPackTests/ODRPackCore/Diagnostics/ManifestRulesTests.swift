@@ -24,6 +24,38 @@ import Testing
         }
     }
 
+    /// A pack that is its one tag's only pack is the tag's bytes: one size diagnostic, the pack's, or the tag's limit's
+    /// when only that is passed; a tag of two packs keeps its own.
+    @Test func aTagThatIsOnePackHasOneSizeDiagnostic() throws {
+        let project = try TemporaryProject()
+        try project.manifest(
+            """
+            version: 1
+            bundle-id: com.example.size
+            limits: {max-pack-size: 100B, max-tag-size: 10B}
+            resources:
+              - {path: A, tags: [a]}
+              - {path: B, tags: [b]}
+              - {path: C, tags: [b, c]}
+            """)
+        try project.file("A/x.bin", String(repeating: "a", count: 20))
+        try project.file("B/x.bin", String(repeating: "b", count: 6))
+        try project.file("C/x.bin", String(repeating: "c", count: 6))
+        let result = try project.plan()
+        #expect(
+            result.diagnostics.map { "\($0.code.rawValue) \($0.subject ?? "")" } == [
+                "tag-too-large a", "tag-too-large b",
+            ])
+        #expect(
+            result.diagnostics.first?.message
+                == """
+                pack and tag 'a' is 20 B, over the 10 B tag limit: its file 'A/x.bin' alone is 20 B, over the 10 B \
+                limit, so no split into more tags can help: make that file smaller or split it into several files, or \
+                raise 'max-tag-size' in the manifest's limits
+                """)
+        #expect(result.diagnostics.last?.message.hasPrefix("tag 'b' is 12 B, over the 10 B limit (2 packs)") == true)
+    }
+
     /// A key with a did-you-mean is one error: `tag:` is not also a missing `tags`, `versoin:` a missing `version`.
     @Test func aMisspeltKeyIsOneError() {
         let (manifest, diagnostics) = ManifestLoader().parse(
