@@ -17,6 +17,14 @@ package enum BuildOutcome {
         }
     }
 
+    /// The warnings the manifest allowed (docs/manifest.md#allowed-warnings).
+    package var allowed: [Diagnostic] {
+        switch self {
+        case .upToDate(let replay, _): return replay.allowed
+        case .notBuilt(let result), .built(let result, _): return result.allowed
+        }
+    }
+
     /// The figures of a build that happened (nil when nothing was written for errors), with the command's time.
     package func summary(seconds: Double) -> BuildSummary? {
         switch self {

@@ -81,10 +81,20 @@ package struct BuildPipeline {
         guard buildable, let plan = result.plan, let resolution = result.resolution else { return .notBuilt(result) }
         var options = options
         options.checksContentWhileWriting = checksContentWhileWriting
-        var build = try PackBuilder(options: options, progress: progress).build(
-            plan, rootPath: resolution.rootPath, previous: loader.previous, format: format, folder: folder)
+        let allow = result.manifest?.allow ?? AllowList()
+        var build: BuildResult
+        do {
+            build = try PackBuilder(options: options, progress: progress, allow: allow).build(
+                plan, rootPath: resolution.rootPath, previous: loader.previous, format: format, folder: folder)
+        } catch let stop as StoppedByWarnings {
+            var stopped = result
+            stopped.diagnostics += stop.diagnostics
+            stopped.allowed += stop.allowed
+            return .notBuilt(stopped)
+        }
         var built = result
         built.diagnostics += build.diagnostics
+        built.allowed += build.allowed
         build.stateWarning = check.state(after: built, build: build).save(forOutput: options.outputPath)
         // The manifest as written, opened under the lock, for the --json document (never made again whole).
         if json { build.writtenManifest = openedDocument(options.outputPath.slashJoined(BuildManifest.fileName)) }
@@ -97,7 +107,10 @@ package struct BuildPipeline {
     ) {
         var result = planned
         guard let plan = result.plan, result.resolution != nil, !stops(result) else { return (result, false) }
-        result.diagnostics += try format.check(plan, options: options)
+        let (reported, allowed) = (result.manifest?.allow ?? AllowList()).partition(
+            try format.check(plan, options: options))
+        result.diagnostics += reported
+        result.allowed += allowed
         return (result, !stops(result))
     }
 

@@ -23,6 +23,8 @@ package struct BuildResult: Sendable {
     var state: BuildState
     /// What the build found while writing (`output-foreign-file`), for the build's diagnostics.
     var diagnostics: [Diagnostic] = []
+    /// The warnings of `diagnostics`' kind that the manifest allows (docs/manifest.md#allowed-warnings).
+    var allowed: [Diagnostic] = []
     /// Why that state could not be saved, when it could not: the output is complete, the next build starts cold.
     package var stateWarning: String?
 
@@ -36,4 +38,11 @@ package struct BuildResult: Sendable {
             bytesRead: bytesRead, bytesWritten: bytesWritten, contentBytes: plan.totalSize,
             archiveBytes: archiveBytes, seconds: seconds)
     }
+}
+
+/// A warning the build found before writing anything (`output-foreign-file`) under `--warnings-as-errors`: the build
+/// stops there, writing nothing, exactly as for an error (docs/commands.md#scripts).
+struct StoppedByWarnings: Error {
+    let diagnostics: [Diagnostic]
+    let allowed: [Diagnostic]
 }

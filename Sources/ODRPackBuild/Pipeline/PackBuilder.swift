@@ -10,10 +10,13 @@ import ODRPackPlatform
 struct PackBuilder: Sendable {
     let options: BuildOptions
     let progress: BuildProgress
+    /// The manifest's `allow` lists, for what the build finds in the output folder (docs/manifest.md#allowed-warnings).
+    let allow: AllowList
 
-    init(options: BuildOptions, progress: BuildProgress = BuildProgress(style: .none)) {
+    init(options: BuildOptions, progress: BuildProgress = BuildProgress(style: .none), allow: AllowList = AllowList()) {
         self.options = options
         self.progress = progress
+        self.allow = allow
     }
 
     /// What the last build into the output folder learned (empty with `--no-cache`): load it once,
@@ -54,8 +57,12 @@ struct PackBuilder: Sendable {
         try ownership.check(
             outputPath: options.outputPath, outputDirectory: options.outputDirectory, format: plan.format,
             rootPath: rootPath, folders: output.folders, writes: output.writes)
-        // Before anything moves: what odrpack did not write is what stands there now.
-        let foreign = output.foreignFiles()
+        // Before anything moves: what odrpack did not write is what stands there now. Under --warnings-as-errors such a
+        // warning stops the build here, before anything is written (docs/commands.md#scripts).
+        let (foreign, allowed) = allow.partition(output.foreignFiles())
+        if options.warningsAsErrors, !foreign.isEmpty {
+            throw StoppedByWarnings(diagnostics: foreign, allowed: allowed)
+        }
         try output.prepare()
         let reuse = try PackReuse(
             plan: plan, previous: previous, rootPath: rootPath, archiveKeys: output.archiveKeys,
@@ -65,9 +72,11 @@ struct PackBuilder: Sendable {
                 plan: plan, makeManifest: { [facts = reuse.facts] in BuildManifest(plan: plan, archives: facts) },
                 facts: reuse.facts,
                 options: options, written: [], reused: plan.packs.map(\.id).sorted(), removed: [],
-                bytesRead: reuse.bytesRead, bytesWritten: 0, state: previous, diagnostics: foreign)
+                bytesRead: reuse.bytesRead, bytesWritten: 0, state: previous, diagnostics: foreign, allowed: allowed)
         }
-        return try write(plan, output: output, reuse: reuse, previous: previous, foreign: foreign)
+        var result = try write(plan, output: output, reuse: reuse, previous: previous, foreign: foreign)
+        result.allowed = allowed
+        return result
     }
 
     /// Writes the packs reuse could not keep, on every core, then commits the output.

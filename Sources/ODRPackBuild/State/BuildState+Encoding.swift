@@ -220,21 +220,26 @@ extension BuildState {
             try writer.integer(replay.archiveBytes)
             try writer.integer(replay.absent.count)
             for name in replay.absent { try writer.string(name) }
-            try writer.integer(replay.diagnostics.count)
-            for diagnostic in replay.diagnostics {
-                for text in [diagnostic.severity.rawValue, diagnostic.code.rawValue, diagnostic.message] {
-                    try writer.string(text)
-                }
-                try writer.integer(diagnostic.location == nil ? 0 : 1)
-                if let location = diagnostic.location {
-                    try writer.string(location.file)
-                    try writer.integer(location.line)
-                    try writer.integer(location.column)
-                }
-                try writer.integer(diagnostic.subject == nil ? 0 : 1)
-                if let subject = diagnostic.subject { try writer.string(subject) }
+            for list in [replay.diagnostics, replay.allowed] {
+                try writer.integer(list.count)
+                for diagnostic in list { try Self.write(diagnostic, to: &writer) }
             }
         }
+    }
+
+    /// One diagnostic of the replay: severity, code, message, location and subject.
+    private static func write(_ diagnostic: Diagnostic, to writer: inout Writer) throws {
+        for text in [diagnostic.severity.rawValue, diagnostic.code.rawValue, diagnostic.message] {
+            try writer.string(text)
+        }
+        try writer.integer(diagnostic.location == nil ? 0 : 1)
+        if let location = diagnostic.location {
+            try writer.string(location.file)
+            try writer.integer(location.line)
+            try writer.integer(location.column)
+        }
+        try writer.integer(diagnostic.subject == nil ? 0 : 1)
+        if let subject = diagnostic.subject { try writer.string(subject) }
     }
 
     /// Appends to a sink, keeping the CRC-32 of what it appended since `crc` was last set.
@@ -382,6 +387,14 @@ extension BuildState {
             replay.contentBytes = try integer()
             replay.archiveBytes = try integer()
             replay.absent = try (0..<(try count(limit: bytes.count))).map { _ in try string() }
+            replay.diagnostics = try diagnostics()
+            replay.allowed = try diagnostics()
+            return replay
+        }
+
+        /// A count, then that many diagnostics as `write(_:to:)` wrote them.
+        mutating func diagnostics() throws -> [Diagnostic] {
+            var diagnostics: [Diagnostic] = []
             for _ in 0..<(try count(limit: bytes.count)) {
                 guard let severity = Diagnostic.Severity(rawValue: try string()),
                     let code = DiagnosticCode(rawValue: try string())
@@ -393,9 +406,9 @@ extension BuildState {
                     location = SourceLocation(file: file, line: Int(try integer()), column: Int(try integer()))
                 }
                 let subject = try flag() ? try string() : nil
-                replay.diagnostics.append(Diagnostic(severity, code, message, at: location, subject: subject))
+                diagnostics.append(Diagnostic(severity, code, message, at: location, subject: subject))
             }
-            return replay
+            return diagnostics
         }
     }
 }

@@ -15,5 +15,7 @@ extension BuildState {
         var contentBytes: Int64 = 0
         var archiveBytes: Int64 = 0
         var diagnostics: [Diagnostic] = []
+        /// The warnings the manifest allowed, written after `diagnostics`.
+        var allowed: [Diagnostic] = []
     }
 }

@@ -96,6 +96,7 @@ struct UpToDateCheck {
         replay.contentBytes = build.plan.totalSize
         replay.archiveBytes = build.archiveBytes
         replay.diagnostics = result.diagnostics
+        replay.allowed = result.allowed
         state.replay = replay
         return state
     }

@@ -8,6 +8,8 @@ package struct UpToDateReplay {
     let manifestPath: String
 
     package var diagnostics: [Diagnostic] { replay.diagnostics }
+    /// The warnings the manifest allowed (docs/manifest.md#allowed-warnings).
+    package var allowed: [Diagnostic] { replay.allowed }
 
     package func summary(seconds: Double) -> BuildSummary {
         BuildSummary(

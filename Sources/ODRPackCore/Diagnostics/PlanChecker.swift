@@ -356,7 +356,9 @@ struct PlanChecker {
     /// initial-install, initial-install-and-prefetch and total sizes.
     func sizes() -> [Diagnostic] {
         let largestFile = largestFiles()
-        return packSizes(largestFile: largestFile) + tagSizes(largestFile: largestFile) + packCount() + totalSizes()
+        let soleTags = soleTags()
+        return packSizes(largestFile: largestFile, soleTags: soleTags)
+            + tagSizes(largestFile: largestFile, soleTags: soleTags) + packCount() + totalSizes()
     }
 
     /// Each pack's largest file (the first by path among equals): when it alone is over a limit, the fix says so.
@@ -368,27 +370,43 @@ struct PlanChecker {
         return largestFile
     }
 
-    /// `pack-too-large` over the profile's pack limit, else `over-recommended-size`, at the pack's first entry.
-    func packSizes(largestFile: [String: ResolvedResource]) -> [Diagnostic] {
+    /// The tags that are one pack each: a pack whose tag set is that one tag, and the tag's only pack. The pack and
+    /// the tag are the same bytes, so they get one size diagnostic, the pack's (docs/diagnostics.md).
+    func soleTags() -> Set<String> {
+        let single = Set(plan.packs.lazy.filter { $0.tags.count == 1 }.map(\.id))
+        return Set(plan.tags.lazy.filter { $0.packs.count == 1 && single.contains($0.packs[0]) }.map(\.name))
+    }
+
+    /// `pack-too-large` over the profile's pack limit, else `over-recommended-size`, at the pack's first entry. A pack
+    /// that is its one tag's only pack is named "pack and tag 'intro'", and takes the tag's `tag-too-large` too.
+    func packSizes(largestFile: [String: ResolvedResource], soleTags: Set<String>) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let recommended = limits[.recommendedSize]
         for pack in plan.packs {
             let location = entryLocation(pack.firstEntry)
+            let isTag = pack.tags.count == 1 && soleTags.contains(pack.tags[0])
+            let name = "\(isTag ? "pack and tag" : "pack") '\(pack.shortName)'"
             if let limit = limits[.maxPackSize], pack.size > limit {
                 let fix = sizeFix(
                     largest: largestFile[pack.id], limit: limit, key: .maxPackSize,
                     split: "split its files across more tags")
                 diagnostics.append(
                     .error(
-                        .packTooLarge,
-                        "pack '\(pack.shortName)' is \(Self.over(pack.size, limit)) limit: \(fix)",
-                        at: location, subject: pack.id))
+                        .packTooLarge, "\(name) is \(Self.over(pack.size, limit)) limit: \(fix)", at: location,
+                        subject: pack.id))
+            } else if isTag, let limit = limits[.maxTagSize], pack.size > limit {
+                let fix = sizeFix(
+                    largest: largestFile[pack.id], limit: limit, key: .maxTagSize, split: "split it into smaller tags")
+                diagnostics.append(
+                    .error(
+                        .tagTooLarge, "\(name) is \(Self.over(pack.size, limit)) tag limit: \(fix)", at: location,
+                        subject: pack.tags[0]))
             } else if let recommended, pack.size > recommended {
                 diagnostics.append(
                     .warning(
                         .overRecommendedSize,
                         """
-                        pack '\(pack.shortName)' is \(Self.over(pack.size, recommended)) recommended size: smaller \
+                        \(name) is \(Self.over(pack.size, recommended)) recommended size: smaller \
                         packs download sooner
                         """,
                         at: location, subject: pack.id))
@@ -397,11 +415,12 @@ struct PlanChecker {
         return diagnostics
     }
 
-    /// `tag-too-large` over the profile's tag limit, else `over-recommended-size`, where the tag is first given.
-    func tagSizes(largestFile: [String: ResolvedResource]) -> [Diagnostic] {
+    /// `tag-too-large` over the profile's tag limit, else `over-recommended-size`, where the tag is first given; none
+    /// for a tag that is one pack (`packSizes` reports it).
+    func tagSizes(largestFile: [String: ResolvedResource], soleTags: Set<String>) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let recommended = limits[.recommendedSize]
-        for tag in plan.tags {
+        for tag in plan.tags where !soleTags.contains(tag.name) {
             let location = tagLocation(tag.name)
             if let limit = limits[.maxTagSize], tag.size > limit {
                 let largest = tag.packs.compactMap { largestFile[$0] }.max {

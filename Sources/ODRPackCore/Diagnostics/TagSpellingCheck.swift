@@ -86,8 +86,9 @@ struct TagSpellingCheck {
     /// Letter case only, or one or two edits that leave every digit where it was (the digits, in order, are equal),
     /// with at least three characters of the shorter tag per edit: `a` and `b`, or `ui` and `fx`, are two names, not
     /// a typo; and two letters added (or dropped) are a word of its own (`composed`, `decomposed`), where a misspelling
-    /// swaps, replaces or drops one.
+    /// swaps, replaces or drops one. One tag in two languages (`areLanguageVariants`) is never a twin.
     static func areTwins(_ a: String, _ b: String) -> Bool {
+        if areLanguageVariants(a, b) { return false }
         if a.lowercased() == b.lowercased() { return true }
         guard a.filter(\.isNumber) == b.filter(\.isNumber) else { return false }
         // Insertions, deletions and substitutions of letters only: with equal digit sequences, an alignment that keeps
@@ -97,6 +98,45 @@ struct TagSpellingCheck {
         let distance = Suggestion.editDistance(a, b)
         return distance >= 1 && distance <= 2 && distance * 3 <= min(a.count, b.count)
             && Self.runsDistance(a, b) == distance
+    }
+
+    /// `P-L1` and `P-L2`: one prefix, a separator (`-` or `_`), and two different languages, each a BCP 47 tag as
+    /// docs/manifest.md#declared-tags reads it (`voice-fr`, `voice-en`, `voice_pt-BR`): one tag per language.
+    static func areLanguageVariants(_ a: String, _ b: String) -> Bool {
+        let aSplits = languageSplits(a)
+        guard !aSplits.isEmpty else { return false }
+        let bSplits = languageSplits(b)
+        return aSplits.contains { x in bSplits.contains { $0.prefix == x.prefix && $0.language != x.language } }
+    }
+
+    /// Every way `tag` reads as a non-empty prefix, a separator and a language (lowercased, subtags joined by `-`).
+    private static func languageSplits(_ tag: String) -> [(prefix: Substring, language: String)] {
+        tag.indices.compactMap { index in
+            guard tag[index] == "-" || tag[index] == "_", index != tag.startIndex,
+                let language = languageTag(tag[tag.index(after: index)...])
+            else { return nil }
+            return (tag[..<index], language)
+        }
+    }
+
+    /// A language (2-3 letters), an optional script (4 letters) and an optional region (2 letters or 3 digits),
+    /// separated by `-` or `_`, lowercased and joined by `-`; nil for anything else.
+    private static func languageTag(_ text: Substring) -> String? {
+        let parts = text.split(omittingEmptySubsequences: false) { $0 == "-" || $0 == "_" }
+        func letters(_ part: Substring, _ counts: ClosedRange<Int>) -> Bool {
+            counts.contains(part.count) && part.allSatisfy { $0.isASCII && $0.isLetter }
+        }
+        guard parts.count <= 3, letters(parts[0], 2...3) else { return nil }
+        var next = 1
+        if next < parts.count, letters(parts[next], 4...4) { next += 1 }
+        if next < parts.count,
+            letters(parts[next], 2...2)
+                || (parts[next].count == 3 && parts[next].allSatisfy { $0.isASCII && $0.isNumber })
+        {
+            next += 1
+        }
+        guard next == parts.count else { return nil }
+        return parts.joined(separator: "-").lowercased()
     }
 
     /// The edit distance summed over the runs between digits: equal to the whole distance only when no optimal edit

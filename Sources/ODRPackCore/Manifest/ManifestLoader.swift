@@ -6,9 +6,9 @@ import Yams
 package struct ManifestLoader {
     static let topLevelKeys = [
         "version", "bundle-id", "resources-root", "profile", "resources",
-        "initial-install", "prefetch-order", "exclude", "untagged", "limits", "background-assets", "tags",
+        "initial-install", "prefetch-order", "exclude", "untagged", "limits", "background-assets", "tags", "allow",
     ]
-    static let entryKeys = ["path", "glob", "tags", "into"]
+    static let entryKeys = ["path", "glob", "tags", "into", "allow"]
 
     package init() {}
 
@@ -21,6 +21,14 @@ package struct ManifestLoader {
                 "no manifest at '\(path)': run `odrpack init` to write one, or pass the manifest's path")
         }
         if isDirectory.boolValue {
+            // A build folder (it holds odrpack-manifest.json) is what build wrote, not what it reads.
+            if FileManager.default.fileExists(atPath: FilePath(path).joined("odrpack-manifest.json").string) {
+                throw ODRPackError.unusableInput(
+                    """
+                    '\(path)' is an odrpack build folder, not a tag manifest: pass the odrpack.yml it was built from \
+                    (diff, verify, thin, ipa and upload are the commands that take a build folder)
+                    """)
+            }
             throw ODRPackError.unusableInput("'\(path)' is a folder, not a manifest: pass the path of its odrpack.yml")
         }
         let data: Data
@@ -81,6 +89,11 @@ private struct Parsing {
     var droppedTags: [String] = []
     /// The manifest's text, for the fix of a value YAML read as something else than the text written.
     var text = ""
+    /// The `allow` lists read so far (docs/manifest.md#allowed-warnings).
+    var allow = AllowList()
+    /// The known keys the last mapping of each context (`keyedPairs`) lacks but has a misspelling of (`tag:` for
+    /// `tags:`): the did-you-mean of the unknown key is their one error, not also a missing key.
+    var misspelt: [String: Set<String>] = [:]
 
     init(file: String) { self.file = file }
 
@@ -153,6 +166,8 @@ private struct Parsing {
         if let node = pairs["untagged"]?.value, let policy = untaggedPolicy(node) { manifest.untagged = policy }
         if let node = pairs["limits"]?.value { manifest.limitOverrides = limits(node) }
         if let node = pairs["background-assets"]?.value { manifest.backgroundAssets = backgroundAssets(node) }
+        if let node = pairs["allow"]?.value { allow.codes = allowedCodes(node) }
+        manifest.allow = allow
         manifest.keyLocations = pairs.mapValues { location($0.key) }.compactMapValues { $0 }
         return usable ? manifest : nil
     }
@@ -173,13 +188,18 @@ private struct Parsing {
             return nil
         }
         let keys = Set(mapping.compactMap { $0.key.scalar?.string })
-        if keys.contains("bundleId") && keys.contains("packs") && !keys.contains("version") {
+        // Two keys only a build manifest has, and none a tag manifest needs: a whole, partial or `--json` one.
+        let buildKeys: Set = ["schemaVersion", "bundleId", "packs", "totals", "appBundle", "initialInstallTags"]
+        if keys.isDisjoint(with: ["version", "bundle-id", "resources"]) && keys.intersection(buildKeys).count >= 2 {
+            let what =
+                keys.contains("diagnostics")
+                ? "an odrpack --json document (what plan, validate or build print)"
+                : "a build manifest (the odrpack-manifest.json that build writes)"
             error(
                 .manifestSyntax,
                 """
-                '\(file)' is a build manifest (the odrpack-manifest.json that build writes), not a tag manifest: pass \
-                the odrpack.yml it was built from (diff, verify, thin, ipa and upload are the commands that take a \
-                build folder)
+                '\(file)' is \(what), not a tag manifest: pass the odrpack.yml it was built from (diff, verify, \
+                thin, ipa and upload are the commands that take a build folder)
                 """,
                 at: nil)
             return nil
@@ -190,7 +210,9 @@ private struct Parsing {
     /// `version` must be there and be the integer 1 (missing, it is reported at the top-level mapping).
     mutating func checkVersion(_ version: Node?, root: Node) {
         guard let version else {
-            error(.manifestMissingKey, "missing key 'version': add 'version: 1'", at: location(root))
+            if misspelt["the manifest"]?.contains("version") != true {
+                error(.manifestMissingKey, "missing key 'version': add 'version: 1'", at: location(root))
+            }
             return
         }
         guard let scalar = version.scalar, version.tag.rawValue == Tag.Name.int.rawValue,
@@ -209,10 +231,12 @@ private struct Parsing {
     /// `bundle-id`, when it is there and a reverse-DNS identifier (missing, it is reported at the top-level mapping).
     mutating func bundleID(_ node: Node?, root: Node) -> String? {
         guard let node else {
-            error(
-                .manifestMissingKey,
-                "missing key 'bundle-id': add your app's bundle identifier, e.g. 'bundle-id: com.example.game'",
-                at: location(root))
+            if misspelt["the manifest"]?.contains("bundle-id") != true {
+                error(
+                    .manifestMissingKey,
+                    "missing key 'bundle-id': add your app's bundle identifier, e.g. 'bundle-id: com.example.game'",
+                    at: location(root))
+            }
             return nil
         }
         guard let bundleID = string(node, key: "bundle-id") else { return nil }
@@ -343,6 +367,9 @@ private struct Parsing {
         let tags = entryTags(pairs["tags"]?.value, of: node)
         var into: (folder: String?, usable: Bool) = (nil, true)
         if let node = pairs["into"]?.value { into = destinationFolder(node) }
+        if let list = pairs["allow"]?.value {
+            allow.allow(allowedCodes(list), at: [location(node), selectorLocation] + tags.map(\.location))
+        }
         droppedTags = tags.map(\.value)
         guard let selector, !tags.isEmpty, into.usable else { return nil }
         return TagManifest.Entry(selector: selector, selectorLocation: selectorLocation, tags: tags, into: into.folder)
@@ -353,7 +380,9 @@ private struct Parsing {
     mutating func selector(path: Node?, glob: Node?, of node: Node) -> (TagManifest.Selector?, SourceLocation?) {
         switch (path, glob) {
         case (nil, nil):
-            error(.manifestMissingKey, "entry has neither 'path' nor 'glob': add one of them", at: location(node))
+            if misspelt["a resources entry"]?.isDisjoint(with: ["path", "glob"]) ?? true {
+                error(.manifestMissingKey, "entry has neither 'path' nor 'glob': add one of them", at: location(node))
+            }
             return (nil, nil)
         case (_?, let glob?):
             error(
@@ -415,7 +444,9 @@ private struct Parsing {
     /// errors already).
     mutating func entryTags(_ node: Node?, of entry: Node) -> [TagManifest.Located<String>] {
         guard let node else {
-            error(.manifestMissingKey, "entry has no 'tags': add e.g. 'tags: [level1]'", at: location(entry))
+            if misspelt["a resources entry"]?.contains("tags") != true {
+                error(.manifestMissingKey, "entry has no 'tags': add e.g. 'tags: [level1]'", at: location(entry))
+            }
             return []
         }
         let tags = tagList(node, key: "tags")
@@ -525,6 +556,30 @@ private struct Parsing {
                 """,
                 at: tag.location, subject: tag.value)
         }
+    }
+
+    // MARK: Allow
+
+    /// An `allow` list's warning codes (docs/manifest.md#allowed-warnings); an error code or an unknown code is
+    /// `manifest-invalid-value` with the closest warning code, and left out.
+    mutating func allowedCodes(_ node: Node) -> Set<DiagnosticCode> {
+        let names = DiagnosticCode.warningCodes.map(\.rawValue)
+        var codes = Set<DiagnosticCode>()
+        for item in stringList(node, key: "allow") {
+            if let code = DiagnosticCode(rawValue: item.value), DiagnosticCode.warningCodes.contains(code) {
+                codes.insert(code)
+                continue
+            }
+            let isError = DiagnosticCode(rawValue: item.value) != nil
+            let what =
+                isError
+                ? "'\(item.value)' in 'allow' is an error code, and only warnings can be allowed"
+                : "'\(item.value)' in 'allow' is no diagnostic code"
+            let hint = Suggestion.closest(to: item.value, in: names).map { "did you mean '\($0)'? " } ?? ""
+            let fix = isError ? "fix what it reports, and list warning codes only" : "list warning codes only"
+            error(.manifestInvalidValue, "\(what): \(hint)\(fix)", at: item.location, subject: item.value)
+        }
+        return codes
     }
 
     // MARK: Limits
@@ -674,6 +729,8 @@ private struct Parsing {
         key: Node, value: Node
     )] {
         var result: [String: (key: Node, value: Node)] = [:]
+        let names = Set(mapping.compactMap { $0.key.scalar?.string })
+        misspelt[context] = []
         for (key, value) in mapping {
             guard let name = key.scalar?.string else {
                 error(.manifestSyntax, "keys in \(context) must be plain names", at: location(key))
@@ -682,9 +739,10 @@ private struct Parsing {
             if known.contains(name) {
                 result[name] = (key, value)
             } else {
+                let suggestion = Suggestion.closest(to: name, in: known)
+                if let suggestion, !names.contains(suggestion) { misspelt[context, default: []].insert(suggestion) }
                 let hint =
-                    Suggestion.closest(to: name, in: known).map { "did you mean '\($0)'?" }
-                    ?? "known keys: \(known.joined(separator: ", "))"
+                    suggestion.map { "did you mean '\($0)'?" } ?? "known keys: \(known.joined(separator: ", "))"
                 error(
                     .manifestUnknownKey, "unknown key '\(name)' in \(context): \(hint)", at: location(key),
                     subject: name)

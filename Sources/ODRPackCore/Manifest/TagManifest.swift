@@ -68,6 +68,8 @@ package struct TagManifest: Sendable {
     /// The optional top-level `tags:` list, every tag the project uses (as Xcode's `KnownAssetTags`); nil when the
     /// manifest has none (docs/manifest.md#declared-tags).
     package var declaredTags: [Located<String>]?
+    /// The warnings the manifest allows, at the top level and per entry (docs/manifest.md#allowed-warnings).
+    package var allow = AllowList()
 
     init(
         displayPath: String, directory: FilePath, bundleID: String,

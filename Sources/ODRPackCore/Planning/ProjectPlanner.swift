@@ -18,7 +18,9 @@ package struct ProjectPlanner {
     ) throws -> PlanResult {
         let (manifest, manifestDiagnostics) = try ManifestLoader().load(path: manifestPath)
         guard let manifest else {
-            return PlanResult(manifest: nil, resolution: nil, plan: nil, diagnostics: manifestDiagnostics)
+            return PlanResult(
+                manifest: nil, resolution: nil, plan: nil,
+                diagnostics: AllowList().partition(manifestDiagnostics).reported)
         }
         return plan(
             manifest: manifest, profile: profile, format: format, manifestDiagnostics: manifestDiagnostics, tree: tree,
@@ -34,8 +36,9 @@ package struct ProjectPlanner {
         guard let limits = manifest.limits(profileName: profile, format: format) else {
             let diagnostic = Diagnostic.error(
                 .manifestInvalidValue, "unknown profile '\(profile ?? manifest.profile.value)'")
+            let (reported, allowed) = manifest.allow.partition(manifestDiagnostics + [diagnostic])
             return PlanResult(
-                manifest: manifest, resolution: nil, plan: nil, diagnostics: manifestDiagnostics + [diagnostic])
+                manifest: manifest, resolution: nil, plan: nil, diagnostics: reported, allowed: allowed)
         }
         // A folder holding an odrpack build's lock is a build folder: output, never resources (docs/build-output.md).
         var resolver = ResourceResolver(
@@ -46,9 +49,10 @@ package struct ProjectPlanner {
             resolution)
         let resolutionDiagnostics = resolution.diagnostics.sorted(by: Self.resolutionOrder)
         let checks = resolution.rootPath.isEmpty ? [] : PlanChecker(manifest: manifest, plan: plan).check()
+        // What the manifest allows is kept apart: not printed, not counted, not fatal (docs/manifest.md#allowed-warnings).
+        let (reported, allowed) = manifest.allow.partition(manifestDiagnostics + resolutionDiagnostics + checks)
         return PlanResult(
-            manifest: manifest, resolution: resolution, plan: plan,
-            diagnostics: manifestDiagnostics + resolutionDiagnostics + checks)
+            manifest: manifest, resolution: resolution, plan: plan, diagnostics: reported, allowed: allowed)
     }
 
     /// Walk order depends on the file system; diagnostics must not.

@@ -737,6 +737,30 @@ private struct Walk {
         return result.hasSameBytes(as: path) ? nil : (result, caseOnly)
     }
 
+    /// The fix for a path written in one Unicode normalization that is on disk in another (NFC typed, NFD on disk, as
+    /// macOS and git leave names): both spellings escaped, since they look alike; nil when the two differ otherwise.
+    static func normalizationFix(written: String, onDisk: String) -> String? {
+        // Swift compares strings by canonical equivalence: equal, yet other bytes, is normalization alone.
+        guard written == onDisk, !written.hasSameBytes(as: onDisk) else { return nil }
+        func form(_ text: String) -> String {
+            if text.hasSameBytes(as: text.decomposedStringWithCanonicalMapping) { return "NFD" }
+            if text.hasSameBytes(as: text.precomposedStringWithCanonicalMapping) { return "NFC" }
+            return "mixed forms"
+        }
+        func escaped(_ text: String) -> String {
+            text.unicodeScalars.map { scalar in
+                guard !scalar.isASCII else { return String(scalar) }
+                let hex = String(scalar.value, radix: 16)
+                return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            }.joined()
+        }
+        return """
+            did you mean '\(escaped(onDisk))' (written '\(escaped(written))')? the name differs in Unicode \
+            normalization (\(form(onDisk)) on disk, \(form(written)) in the manifest), and entries name the bytes on \
+            disk: write the name as it is on disk
+            """
+    }
+
     /// `path-not-found` and `entry-matches-nothing` for the entries no earlier error settled: a path entry the walk
     /// never reached, a folder entry that tagged no file, a glob that matched none.
     mutating func checkEntries() {
@@ -772,12 +796,13 @@ private struct Walk {
             var fix = "fix the path or remove the entry"
             if case (let spelled, let caseOnly)? = closestExisting(path) {
                 fix =
-                    caseOnly
-                    ? """
-                    did you mean '\(spelled)'? letter case differs, and Linux file systems are \
-                    case-sensitive: write the name as it is on disk
-                    """
-                    : "did you mean '\(spelled)'? fix the path or remove the entry"
+                    Self.normalizationFix(written: path, onDisk: spelled)
+                    ?? (caseOnly
+                        ? """
+                        did you mean '\(spelled)'? letter case differs, and Linux file systems are \
+                        case-sensitive: write the name as it is on disk
+                        """
+                        : "did you mean '\(spelled)'? fix the path or remove the entry")
             }
             diagnostics.append(
                 .error(

@@ -48,7 +48,7 @@ package enum MarkdownReport {
     package static func problems(_ diagnostics: [Diagnostic]) -> String {
         guard !diagnostics.isEmpty else { return "No problems.\n" }
         var out = "**\(Console.countSummary(diagnostics))**\n\n"
-        for diagnostic in diagnostics {
+        for diagnostic in diagnostics.inPositionOrder {
             let place = diagnostic.location.map { "`\(escape($0.file)):\($0.line):\($0.column)` " } ?? ""
             out +=
                 """

@@ -23,21 +23,25 @@ package enum BuildReport {
 
     /// The `build --json` document (docs/commands.md), written as it is made (docs/build-output.md#bounded): the
     /// manifest's members streamed from its writer (a build) or from the file the last build wrote (nothing changed),
-    /// never held whole; then the diagnostics and what was done; only the diagnostics when nothing was built.
+    /// never held whole; then the diagnostics, the warnings the manifest allows and what was done; only those when
+    /// nothing was built.
     package static func writeJSON(_ outcome: BuildOutcome, to stream: inout JSONObjectStream) throws {
         switch outcome {
         case .upToDate(let replay, let manifest):
             guard let manifest else {
                 try stream.member("schemaVersion", .int(JSONEnvelope.schemaVersion))
                 try stream.member("diagnostics", DiagnosticsDocument.json(replay.diagnostics))
+                try stream.member("allowed", DiagnosticsDocument.json(replay.allowed))
                 return
             }
             try stream.members(of: manifest.write)
             try stream.member("diagnostics", DiagnosticsDocument.json(replay.diagnostics))
+            try stream.member("allowed", DiagnosticsDocument.json(replay.allowed))
             try stream.member("build", done(written: [], reused: replay.reused, removed: []))
         case .notBuilt(let result):
             try stream.member("schemaVersion", .int(JSONEnvelope.schemaVersion))
             try stream.member("diagnostics", DiagnosticsDocument.json(result.diagnostics))
+            try stream.member("allowed", DiagnosticsDocument.json(result.allowed))
         case .built(let result, let build):
             if let written = build.writtenManifest {
                 try stream.members(of: written.write)
@@ -46,6 +50,7 @@ package enum BuildReport {
                 try stream.members { _ = try manifest.write(to: &$0) }
             }
             try stream.member("diagnostics", DiagnosticsDocument.json(result.diagnostics))
+            try stream.member("allowed", DiagnosticsDocument.json(result.allowed))
             try stream.member("build", done(written: build.written, reused: build.reused, removed: build.removed))
         }
     }

@@ -111,7 +111,7 @@ package struct Console: Sendable {
     /// run too (`--warnings-as-errors`).
     package func printDiagnostics(_ diagnostics: [Diagnostic], warningsFail: Bool = false) throws {
         var text = ""
-        for diagnostic in diagnostics where !quiet || warningsFail || diagnostic.severity == .error {
+        for diagnostic in diagnostics.inPositionOrder where !quiet || warningsFail || diagnostic.severity == .error {
             var line = diagnostic.formatted
             let word = diagnostic.severity.rawValue + ":"
             if colorOnStderr, let range = line.range(of: word) {
@@ -159,10 +159,15 @@ package struct Console: Sendable {
     package static var hasPrintedJSON: Bool { printedJSON.withLock { $0 } }
     private static let printedJSON = Locked(false)
 
-    /// `2 errors, 1 warning`
-    package static func countSummary(_ diagnostics: [Diagnostic]) -> String {
+    /// `2 errors, 1 warning`, then `, 2 warnings allowed by the manifest` when its `allow` lists took some
+    /// (docs/manifest.md#allowed-warnings).
+    package static func countSummary(_ diagnostics: [Diagnostic], allowed: [Diagnostic] = []) -> String {
         let errors = diagnostics.errorCount
         let warnings = diagnostics.warningCount
-        return "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+        var summary = "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+        if !allowed.isEmpty {
+            summary += ", \(allowed.count) warning\(allowed.count == 1 ? "" : "s") allowed by the manifest"
+        }
+        return summary
     }
 }

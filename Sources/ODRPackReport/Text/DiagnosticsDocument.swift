@@ -3,9 +3,10 @@ import ODRPackFormats
 
 /// Diagnostics in the `--json` documents (docs/commands.md): objects with every field, absent ones null.
 package enum DiagnosticsDocument {
+    /// In position order (`inPositionOrder`), as the text prints them.
     package static func json(_ diagnostics: [Diagnostic]) -> JSONValue {
         .array(
-            diagnostics.map { diagnostic in
+            diagnostics.inPositionOrder.map { diagnostic in
                 .object([
                     ("severity", .string(diagnostic.severity.rawValue)),
                     ("code", .string(diagnostic.code.rawValue)),

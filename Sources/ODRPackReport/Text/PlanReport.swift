@@ -10,6 +10,7 @@ package enum PlanReport {
     package static func json(_ result: PlanResult) -> JSONValue {
         var document = result.readablePlan.map { BuildManifest(plan: $0).jsonMembers } ?? []
         document.append(("diagnostics", DiagnosticsDocument.json(result.diagnostics)))
+        document.append(("allowed", DiagnosticsDocument.json(result.allowed)))
         return .object(document)
     }
 
@@ -22,6 +23,7 @@ package enum PlanReport {
         guard let plan = result.readablePlan else {
             try stream.member("schemaVersion", .int(JSONEnvelope.schemaVersion))
             try stream.member("diagnostics", DiagnosticsDocument.json(result.diagnostics))
+            try stream.member("allowed", DiagnosticsDocument.json(result.allowed))
             if let untaggedFiles { try stream.member("untaggedFiles", strings: untaggedFiles) }
             return
         }
@@ -39,6 +41,7 @@ package enum PlanReport {
                 })
         }
         try stream.member("diagnostics", DiagnosticsDocument.json(result.diagnostics))
+        try stream.member("allowed", DiagnosticsDocument.json(result.allowed))
         if let untaggedFiles { try stream.member("untaggedFiles", strings: untaggedFiles) }
     }
 
@@ -46,6 +49,7 @@ package enum PlanReport {
     package static func validationJSON(_ result: PlanResult) -> JSONValue {
         .object([
             ("diagnostics", DiagnosticsDocument.json(result.diagnostics)),
+            ("allowed", DiagnosticsDocument.json(result.allowed)),
             ("summary", DiagnosticsDocument.summary(result.diagnostics)),
         ])
     }

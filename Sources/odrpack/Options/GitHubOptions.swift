@@ -19,7 +19,7 @@ struct GitHubOptions: ParsableArguments {
     /// Annotations on stdout, then the step summary.
     func emit(_ diagnostics: [Diagnostic], summary: @autoclosure () -> String) throws {
         guard github else { return }
-        try Console().printRequested(GitHubActions.commands(diagnostics))
+        try Console().printRequested(GitHubActions.commands(diagnostics.inPositionOrder))
         try GitHubActions.appendStepSummary(summary())
     }
 }

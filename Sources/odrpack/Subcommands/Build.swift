@@ -198,8 +198,13 @@ struct Build: ODRPackCommand {
             try console.printDiagnostics(outcome.diagnostics)
             if let summary = outcome.summary(seconds: Date().timeIntervalSince(started)) {
                 try console.printOut(BuildReport.text(summary, outputDirectory: output, layout: options.layout))
+                if !outcome.allowed.isEmpty {
+                    try console.printNote(Console.countSummary(outcome.diagnostics, allowed: outcome.allowed) + "\n")
+                }
             } else {
-                try console.printError("odrpack: nothing written: \(Console.countSummary(outcome.diagnostics))\n")
+                try console.printError(
+                    "odrpack: nothing written: \(Console.countSummary(outcome.diagnostics, allowed: outcome.allowed))\n"
+                )
             }
             try context.emitGitHub(
                 outcome.diagnostics, summary: MarkdownReport.build(outcome, manifestPath: manifest))

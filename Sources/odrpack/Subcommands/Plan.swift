@@ -41,7 +41,9 @@ struct Plan: ODRPackCommand {
                 try console.printOut(PlanReport.text(plan, manifestPath: manifest))
             }
             try console.printDiagnostics(result.diagnostics)
-            if !result.diagnostics.isEmpty { try console.printNote(Console.countSummary(result.diagnostics) + "\n") }
+            if !result.diagnostics.isEmpty || !result.allowed.isEmpty {
+                try console.printNote(Console.countSummary(result.diagnostics, allowed: result.allowed) + "\n")
+            }
         }
         try context.emitGitHub(
             result.diagnostics,

@@ -62,7 +62,7 @@ struct Report: ODRPackCommand {
         try console.printWrote(
             """
             Wrote \(output): \(plan.packs.count) packs, \(plan.resourceFiles) files, \
-            \(Console.countSummary(result.diagnostics))\n
+            \(Console.countSummary(result.diagnostics, allowed: result.allowed))\n
             """,
             toStandardOutput: target.isStandardOutput
         )

@@ -36,7 +36,7 @@ struct Validate: ODRPackCommand {
                     file\(plan.resourceFiles == 1 ? "" : "s"), \(ByteCount.format(plan.totalSize)); 
                     """
             }
-            line += Console.countSummary(result.diagnostics)
+            line += Console.countSummary(result.diagnostics, allowed: result.allowed)
             try console.printOut(line + "\n")
         }
         try context.emitGitHub(

@@ -118,7 +118,7 @@ import Testing
                 quiet.stderr
                     == """
                     odrpack.yml:6:12: warning: glob '**/*.caf' matches no file: check the pattern (paths are relative \
-                    to resources-root) [entry-matches-nothing]
+                    to resources-root); allow it: allow: [entry-matches-nothing] [entry-matches-nothing]
                     odrpack: error: 1 warning treated as error (--warnings-as-errors)
 
                     """)
@@ -143,7 +143,7 @@ import Testing
         #expect(diagnostics.map { $0["code"] as? String } == ["pack-too-large"])  // max-tag-size keeps its 512 MB
         let human = try CommandRunner.run(["validate"], in: project.root)
         #expect(human.status == 1)
-        #expect(human.stderr.contains("odrpack.yml:5:12: error: pack 'level1' is 12 B, over the 10 B limit"))
+        #expect(human.stderr.contains("odrpack.yml:5:12: error: pack and tag 'level1' is 12 B, over the 10 B limit"))
         #expect(human.stdout.contains("1 pack, 1 tagged file, 12 B; 1 error, 0 warnings"))
     }
 

@@ -123,9 +123,13 @@ import Testing
             TagManifest.Entry(
                 selector: .path("f\(index)"),
                 selectorLocation: SourceLocation(file: "odrpack.yml", line: index + 4, column: 5),
-                tags: [.init("tag\(index)", at: SourceLocation(file: "odrpack.yml", line: index + 4, column: 20))])
+                tags: [
+                    .init("tag\(index)", at: SourceLocation(file: "odrpack.yml", line: index + 4, column: 20)),
+                    .init("all", at: SourceLocation(file: "odrpack.yml", line: index + 4, column: 28)),
+                ])
         }
-        let resources = (0..<count).map { resource("f\($0)", 1_000_000, ["tag\($0)"], entry: $0) }
+        // Two tags a pack: a tag that is one pack would have only the pack's warning.
+        let resources = (0..<count).map { resource("f\($0)", 1_000_000, ["all", "tag\($0)"], entry: $0) }
         var limited = manifest(entries: entries)
         limited.limitOverrides = [.recommendedSize: 1, .maxPackCount: nil]
         let plan = plan(resources, manifest: limited)
@@ -140,7 +144,11 @@ import Testing
     @Test func theLargestFileOfATieIsTheFirstByBytes() {
         let composed = "\u{E9}.mov"
         let decomposed = "e\u{301}x.mov"
-        let big = check([resource(composed, 600_000_000, ["intro"]), resource(decomposed, 600_000_000, ["intro"])])
+        // A second pack of the tag: a tag that is one pack has only the pack's diagnostic.
+        let big = check([
+            resource(composed, 600_000_000, ["intro"]), resource(decomposed, 600_000_000, ["intro"]),
+            resource("x.txt", 10, ["intro", "extra"]),
+        ])
         func names(_ path: String, _ code: DiagnosticCode) -> Bool {
             let message = big.first { $0.code == code }?.message ?? ""
             return Data(message.utf8).range(of: Data("its file '\(path)' alone is".utf8)) != nil
@@ -151,7 +159,9 @@ import Testing
 
     /// One file over the pack limit: no split into tags can help, and ios18 takes 8 GB packs.
     @Test func aPackOverTheLimitBecauseOfOneFileSaysSo() {
-        let big = check([resource("Movies/intro.mov", 600_000_000, ["intro"]), resource("x.txt", 10, ["intro"])])
+        let big = check([
+            resource("Movies/intro.mov", 600_000_000, ["intro"]), resource("x.txt", 10, ["intro", "extra"]),
+        ])
         let pack = big.first { $0.code == .packTooLarge }
         #expect(pack?.message.contains("its file 'Movies/intro.mov' alone is 600 MB, over the 512 MB limit") == true)
         #expect(pack?.message.contains("no split into more tags can help") == true)

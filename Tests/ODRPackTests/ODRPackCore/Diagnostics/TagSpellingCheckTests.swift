@@ -28,7 +28,10 @@ import Testing
         #expect(similar.first?.severity == .warning)
         #expect(
             similar.first?.message
-                == "'wrold3' is given only here: did you mean 'world3'? a misspelt tag makes its own pack")
+                == """
+                'wrold3' is given only here: did you mean 'world3'? a misspelt tag makes its own pack; allow it: \
+                allow: [tag-similar]
+                """)
         #expect(similar.first?.location?.line == 6)
         #expect(similar.first?.subject == "wrold3")
     }
@@ -38,7 +41,7 @@ import Testing
             "  - {path: World1, tags: [boss]}\n  - {path: World2, tags: [boss]}\n  - {path: Boss, tags: [Boss]}\n")
         #expect(
             result.diagnostics(.tagSimilar).map(\.message) == [
-                "'Boss' is given only here: did you mean 'boss'? a misspelt tag makes its own pack"
+                "'Boss' is given only here: did you mean 'boss'? a misspelt tag makes its own pack; allow it: allow: [tag-similar]"
             ])
     }
 

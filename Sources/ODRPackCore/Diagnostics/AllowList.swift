@@ -1,0 +1,62 @@
+/// The manifest's `allow` lists (docs/manifest.md#allowed-warnings): warning codes a project accepts, at the top level
+/// for the whole project, or on an entry for the diagnostics about that entry's files, tags and packs (those reported
+/// at the entry's `path` or `glob` and at its tags). An allowed warning is not printed, not counted and not fatal
+/// under `--warnings-as-errors`; it is kept apart, for the summary's count and `--json`'s `"allowed"`. Pure.
+package struct AllowList: Equatable, Sendable {
+    /// The top-level `allow`: these codes are allowed wherever they are reported.
+    package var codes: Set<DiagnosticCode> = []
+    /// Each entry's `allow`, under every place in the manifest that belongs to the entry.
+    var byLocation: [SourceLocation: Set<DiagnosticCode>] = [:]
+
+    package init() {}
+
+    /// Adds an entry's codes for the diagnostics reported at any of `locations` (its selector, its tags).
+    mutating func allow(_ entryCodes: Set<DiagnosticCode>, at locations: [SourceLocation?]) {
+        guard !entryCodes.isEmpty else { return }
+        for case let location? in locations { byLocation[location, default: []].formUnion(entryCodes) }
+    }
+
+    /// Whether `diagnostic` is a warning this list allows. Errors are never allowed.
+    package func allows(_ diagnostic: Diagnostic) -> Bool {
+        guard diagnostic.severity == .warning else { return false }
+        if codes.contains(diagnostic.code) { return true }
+        guard let location = diagnostic.location else { return false }
+        return byLocation[location]?.contains(diagnostic.code) ?? false
+    }
+
+    /// The diagnostics still reported, each warning ending with how to allow it, and those allowed, as they were.
+    package func partition(_ diagnostics: [Diagnostic]) -> (reported: [Diagnostic], allowed: [Diagnostic]) {
+        var reported: [Diagnostic] = []
+        var allowed: [Diagnostic] = []
+        for diagnostic in diagnostics {
+            if allows(diagnostic) {
+                allowed.append(diagnostic)
+            } else {
+                reported.append(Self.withAllowHint(diagnostic))
+            }
+        }
+        return (reported, allowed)
+    }
+
+    /// A warning's message ending with how to allow it (`allow it: allow: [tag-similar]`); an error, or a warning
+    /// that says so already, as it is.
+    package static func withAllowHint(_ diagnostic: Diagnostic) -> Diagnostic {
+        let hint = "allow it: allow: [\(diagnostic.code.rawValue)]"
+        guard diagnostic.severity == .warning, !diagnostic.message.hasSuffix(hint) else { return diagnostic }
+        return Diagnostic(
+            .warning, diagnostic.code, diagnostic.message + "; " + hint, at: diagnostic.location,
+            subject: diagnostic.subject)
+    }
+}
+
+extension DiagnosticCode {
+    /// The codes of docs/diagnostics.md whose severity is warning: those an `allow` list may name. A code that is a
+    /// warning in one case and an error in another (`build-folder-skipped`) is a warning code; `tag-invalid`, an
+    /// error but for whitespace around a tag, is not.
+    package static let warningCodes: [DiagnosticCode] = [
+        .tagInBothCategories, .tagListedTwice, .entryMatchesNothing, .caseCollision, .overRecommendedSize,
+        .normalizationCollision, .outputForeignFile, .appFileConverted, .appSignatureStale, .baQuota,
+        .symlinkDuplicate, .buildFolderSkipped, .assetCatalogUncompiled, .resourceUncompiled, .packFilesNotInApp,
+        .baExtensionMissing, .baPackDropped, .tagSimilar, .tagUnused, .importPathOutside, .baPackagerUnknown,
+    ]
+}
