@@ -61,7 +61,7 @@ package enum BackgroundAssetsUpload {
         }
         let quota = UploadQuota.count(assets: assets, sending: sending, build: manifest)
         let before = UploadQuota.diagnostics(quota) + packager
-        if quota.isExceeded {
+        if quota.isExceeded || (options.warningsAsErrors && before.warningCount > 0) {
             var stopped = UploadOutcome(app: app, dryRun: false, packs: [])
             stopped.quota = quota
             stopped.diagnostics = before

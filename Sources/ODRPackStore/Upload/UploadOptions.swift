@@ -16,6 +16,9 @@ package struct UploadOptions: Sendable {
     package var issuerID: String?
     package var privateKeyPath: String?
     package var dryRun = false
+    /// `--warnings-as-errors`: a warning found before anything is sent (`ba-quota`, `ba-packager-unknown`) stops the
+    /// upload there, as an error does (docs/commands.md#scripts).
+    package var warningsAsErrors = false
     /// `--wait [SECONDS]`: nil without `--wait`.
     package var waitSeconds: Int?
     package var jobs = 4

@@ -132,6 +132,7 @@ struct Upload: ODRPackCommand {
         options.issuerID = issuerID
         options.privateKeyPath = privateKey
         options.dryRun = dryRun
+        options.warningsAsErrors = gate.isOn
         options.waitSeconds = wait
         options.jobs = jobs
         options.apiURL = api

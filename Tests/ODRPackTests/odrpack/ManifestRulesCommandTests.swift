@@ -101,12 +101,16 @@ import Testing
         let build = try UploadFixture()
         let assets = (0..<90).map { ["assetPackIdentifier": "old-\($0)", "usedBytes": 10] as [String: Any] }
         let standIn = try AppStoreConnectStandIn(config: ["assets": assets])
-        let run = try build.upload([build.out, "--all", "--dry-run", "--warnings-as-errors"], standIn)
-        #expect(run.status == 1, "\(run.stderr)")
-        #expect(run.stderr.contains("[ba-quota]"))
-        #expect(run.stderr.hasSuffix("odrpack: error: 1 warning treated as error (--warnings-as-errors)\n"))
-        #expect(Set(standIn.requests.map { $0["method"] as? String ?? "" }) == ["GET"])
-        #expect(build.record == nil)
+        // The dry run and a real upload alike: the warnings (the quota at 80%, and the fixture's --ba-package
+        // packager) stop it before anything is sent.
+        for dryRun in [["--dry-run"], []] {
+            let run = try build.upload([build.out, "--all", "--warnings-as-errors"] + dryRun, standIn)
+            #expect(run.status == 1, "\(run.stderr)")
+            #expect(run.stderr.contains("[ba-quota]") && run.stderr.contains("[ba-packager-unknown]"))
+            #expect(run.stderr.hasSuffix("odrpack: error: 2 warnings treated as errors (--warnings-as-errors)\n"))
+            #expect(Set(standIn.requests.map { $0["method"] as? String ?? "" }) == ["GET"])
+            #expect(build.record == nil)
+        }
     }
 
     /// A build manifest or build folder given to plan or validate: one error saying what it is and what to pass.
