@@ -22,7 +22,7 @@ import Testing
             far.stderr
                 == """
                 odrpack: error: no such command 'frobnicate': the commands are init, plan, validate, build, verify, \
-                diff, thin, report, import-xcode, ipa, upload (see `odrpack --help`)
+                diff, thin, report, import-xcode, ipa, upload, submit, status (see `odrpack --help`)
 
                 """)
         // Under --json, the error document too.
