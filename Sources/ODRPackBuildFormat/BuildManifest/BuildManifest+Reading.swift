@@ -359,7 +359,8 @@ extension BuildManifest.Pack {
             case "assetPackId": assetPackId = try reader.string("assetPackId")
             case "downloadPolicy": downloadPolicy = try DownloadPolicy(&reader)
             case "version": version = try reader.count("a pack's version")
-            case "language" where reader.isNull(): try reader.skip()
+            // isNull() has consumed the null.
+            case "language" where reader.isNull(): language = nil
             case "language": language = try reader.string("a pack's language")
             case "platforms": platforms = try reader.strings("a pack's platforms")
             case "files":

@@ -48,7 +48,15 @@ package struct PackPlanner {
             format: format, backgroundAssets: backgroundAssets)
         plan.overflowingSums = sums.overflows
         plan.countsAppBundle = resolution.countsAppBundle
-        if format == .odr { plan.platform = platform.rawValue }
+        if format == .odr {
+            plan.platform = platform.rawValue
+            plan.otherPlatformFiles =
+                resolution.resources.lazy.filter {
+                    !$0.tags.isEmpty && !$0.labels.isFor(self.platform.rawValue)
+                }
+                .count
+        }
+        plan.manifestLanguages = Set(resolution.resources.lazy.compactMap(\.language)).sorted()
         return plan
     }
 
