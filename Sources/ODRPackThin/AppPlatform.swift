@@ -35,8 +35,8 @@ package enum AppPlatform {
 
     /// The platform whose packs a Background Assets build puts into the app (docs/background-assets.md#platforms): the
     /// first of the app's platforms the build lists. An app without `CFBundleSupportedPlatforms` is macOS when laid out
-    /// as a macOS app (`Contents/Info.plist`), else the build's platform when it has one; with several, which one is
-    /// not guessed (a wrong guess ships another platform's packs).
+    /// as a macOS app (`Contents/Info.plist`) and the build lists macOS, else the build's platform when it has one;
+    /// with several, which one is not guessed (a wrong guess ships another platform's packs).
     /// - Throws: `ODRPackError.unusableInput` (exit 2) for an app of a platform the build does not list, or one whose
     ///   platform cannot be told.
     package static func backgroundAssetsPlatform(
@@ -47,7 +47,7 @@ package enum AppPlatform {
             if macOSLayout && buildPlatforms.contains(ApplePlatform.macOS.rawValue) {
                 return ApplePlatform.macOS.rawValue
             }
-            if !macOSLayout && buildPlatforms.count == 1 { return buildPlatforms[0] }
+            if buildPlatforms.count == 1 { return buildPlatforms[0] }
             throw ODRPackError.unusableInput(
                 """
                 '\(app)' has no CFBundleSupportedPlatforms in its Info.plist, so which of the build's platforms \

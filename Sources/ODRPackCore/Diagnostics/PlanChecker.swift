@@ -440,7 +440,9 @@ struct PlanChecker {
             }.prefix(5).map { "'\($0.path)' (\($0.tags.count) tags)" }
             // Each language of a tag set is a pack of its own id (docs/background-assets.md#languages).
             let languages = Dictionary(grouping: plan.packs.compactMap(\.language), by: { $0 })
-                .sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value.count) packs)" }
+                .sorted { $0.key < $1.key }.map {
+                    "\($0.key) (\($0.value.count) pack\($0.value.count == 1 ? "" : "s"))"
+                }
             let languageNote =
                 languages.isEmpty
                 ? ""
