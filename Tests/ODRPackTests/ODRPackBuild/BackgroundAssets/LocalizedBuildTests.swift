@@ -295,6 +295,10 @@ import Testing
         let refused = try run(["thin", "Phone.app", "odr"])
         #expect(refused.status == 2 && refused.stderr.contains("--platform iOS"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: project.path("Phone.app/OnDemandResources.plist")))
+        // ipa refuses it before any work.
+        let ipa = try run(["ipa", "Phone.app", "odr", "--output", "Game.ipa"])
+        #expect(ipa.status == 2 && ipa.stderr.contains("--platform iOS"), "\(ipa.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: project.path("Game.ipa")))
         try app("TV.app", platforms: ["AppleTVOS"])
         #expect(try run(["thin", "TV.app", "odr"]).status == 0)
         try app("Plain.app", platforms: nil)
@@ -303,6 +307,11 @@ import Testing
         #expect(try run(["build", "-o", "ios"]).status == 0)
         let ios = try text("ios/odrpack-manifest.json")
         #expect(ios.contains("\"platform\": \"iOS\"") && !ios.contains("Characters4K"))
+        #expect(try run(["verify", "ios"]).status == 0)
+        // Another platform into the same folder is a changed build, never the previous one replayed.
+        #expect(try run(["build", "-o", "ios", "--platform", "tvOS"]).status == 0)
+        let again = try text("ios/odrpack-manifest.json")
+        #expect(again.contains("\"platform\": \"tvOS\"") && again.contains("Characters4K"))
         #expect(try run(["verify", "ios"]).status == 0)
     }
 
@@ -329,5 +338,7 @@ import Testing
         let refused = try run(["plan", "--format", "background-assets", "--platform", "tvOS"])
         #expect(refused.status == 64 && refused.stderr.contains("--platform applies to --format odr only"))
         #expect(try run(["plan", "--platform", "android"]).status == 64)
+        #expect(try run(["validate", "--platform", "visionOS"]).status == 0)
+        #expect(try run(["build", "-o", "ba", "--format", "background-assets", "--platform", "iOS"]).status == 64)
     }
 }
