@@ -288,11 +288,16 @@ package struct AppThinner {
     /// Packs whose files are all asset-catalog items say the app compiled them into its `Assets.car`.
     func notInAppWarnings(
         _ manifest: BuildManifest, _ found: PackedFiles, in location: Location,
-        installed: (name: String, source: FilePath)
+        installed: (name: String, source: FilePath), installedBytes: Data? = nil
     ) -> [Diagnostic] {
         guard !found.unmatchedPacks.isEmpty else { return [] }
         let noneMatched = found.toRemove.isEmpty && !found.diagnostics.contains { $0.code == .appFileDiffers }
-        if noneMatched, Self.sameBytes(FilePath(location.app).joined(installed.name), installed.source) {
+        let appDocument = FilePath(location.app).joined(installed.name)
+        // A document thin makes for the app (not a copy of the build's) is compared with its bytes.
+        let holdsIt =
+            installedBytes.map { FileManager.default.contents(atPath: appDocument.string) == $0 }
+            ?? Self.sameBytes(appDocument, installed.source)
+        if noneMatched, holdsIt {
             return []
         }
         func isCatalogItem(_ path: String) -> Bool {
@@ -365,6 +370,9 @@ package struct AppThinner {
                     subject: String(infoPath.dropFirst(location.app.count + 1)))
             ]
             return result
+        }
+        if manifest.format == .odr {
+            try AppPlatform.checkODR(info: info, app: options.appPath, buildPlatform: manifest.platform)
         }
         // Ctrl-C is held from the first file staged in the app to the last rename (docs/commands.md#thin): it stops
         // the staging of embedded packs (what was staged is removed) or waits for the commit, so the app is either

@@ -59,14 +59,19 @@ package struct BuildVerifier {
 
     /// The manifest's own figures for a pack, recomputed from its tags and file list: a hand-edited manifest must
     /// not verify clean even when the archive matches the edited lines.
-    package static func recordProblems(_ pack: BuildManifest.Pack, bundleId: String, format: PackFormat = .odr)
-        -> [Diagnostic]
-    {
+    /// - Parameter idSuffix: what a Background Assets pack's platforms and language add to its tag set's ids
+    ///   (docs/background-assets.md#platforms).
+    package static func recordProblems(
+        _ pack: BuildManifest.Pack, bundleId: String, format: PackFormat = .odr, idSuffix: String = ""
+    ) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         func add(_ text: String) { problems.append(problem(.verifyFiguresMismatch, pack.file, text)) }
-        let id = PackIdentity.id(bundleID: bundleId, tags: pack.tags)
+        let id = PackIdentity.id(bundleID: bundleId, tags: pack.tags) + idSuffix
         if pack.id != id { add("the manifest gives the pack id '\(pack.id)'; its tags make '\(id)'") }
-        let file = format.kind.packFile(bundleID: bundleId, tags: pack.tags)
+        let file =
+            idSuffix.isEmpty
+            ? format.kind.packFile(bundleID: bundleId, tags: pack.tags)
+            : BackgroundAssetsLayout.archivePath(of: BackgroundAssetsIdentity.assetPackID(tags: pack.tags) + idSuffix)
         if pack.file != file { add("the manifest gives the file '\(pack.file)'; its tags make '\(file)'") }
         let files = pack.files
         let total = files.indices.lazy.map(files.size(at:)).saturatingSum

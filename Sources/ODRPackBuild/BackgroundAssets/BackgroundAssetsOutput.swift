@@ -48,11 +48,11 @@ struct BackgroundAssetsOutput: PackOutput {
         self.rootPath = rootPath
         outputPath = options.outputPath
         packsPath = outputPath.slashJoined(BackgroundAssetsLayout.folder)
-        let platforms = plan.backgroundAssets.platforms ?? []
+        let platforms = ApplePlatform.ordered(plan.backgroundAssets.platforms ?? [])
         manifests = plan.packs.map { pack in
             BackgroundAssetsDocuments.packageManifestDocument(
                 assetPackID: pack.assetPackID, policy: plan.downloadPolicy(of: pack),
-                paths: { pack.files.map(\.path) }, platforms: platforms)
+                paths: { pack.files.map(\.path) }, language: pack.language, platforms: pack.platforms ?? platforms)
         }
         fileNames = plan.packs.map { BackgroundAssetsLayout.archiveName(of: $0.assetPackID) }
         archiveKeys = try manifests.map { manifest in

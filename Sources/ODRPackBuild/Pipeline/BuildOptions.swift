@@ -6,6 +6,8 @@ import ODRPackPlatform
 package struct BuildOptions: Sendable {
     package let outputDirectory: String
     package var format: PackFormat = .odr
+    /// An ODR build's platform (`--platform`); nil for the profile's default (docs/commands.md#platform).
+    package var platform: ApplePlatform?
     /// `--ba-package CMD` (Background Assets only); nil finds ba-package or xcrun on PATH.
     package var backgroundAssetsPackager: String?
     /// `--published FILE` (Background Assets, hosting self): the live download manifest, the source of versions.
@@ -101,6 +103,8 @@ package struct BuildOptions: Sendable {
         [
             OutputSetting(name: "output", value: outputPath, changesPacks: false),
             OutputSetting(name: "format", value: format.rawValue, changesPacks: true),
+            // Which files are packed: a build for another platform is never up to date (the packs follow their files).
+            OutputSetting(name: "platform", value: platform?.rawValue ?? "", changesPacks: false),
             OutputSetting(name: "layout", value: layout.rawValue, changesPacks: true),
             OutputSetting(name: "sign-command", value: signCommand ?? "", changesPacks: true),
             OutputSetting(name: "compression", value: compression.rawValue, changesPacks: true),

@@ -52,7 +52,8 @@ package struct BuildPipeline {
             // Handed over: held here too, the check's scan would outlive planning (77 bytes a file), and resolution's
             // sort and walk would copy its folders instead of freeing them.
             let planned = try ProjectPlanner().plan(
-                manifestPath: manifestPath, format: options.format, tree: FileTreeHandOff(scanned.take()),
+                manifestPath: manifestPath, format: options.format, platform: options.platform,
+                tree: FileTreeHandOff(scanned.take()),
                 alreadyChecked: { resources in
                     let previous = loader.previous
                     guard writersCanCheck, previous.state.files.isEmpty else {
@@ -162,7 +163,7 @@ package struct BuildPipeline {
     /// The plan again, with planning's own executable-content check of every file the last build did not check.
     private func checkedPlan(_ loader: PreviousBuildLoader) throws -> PlanResult {
         try ProjectPlanner().plan(
-            manifestPath: manifestPath, format: options.format,
+            manifestPath: manifestPath, format: options.format, platform: options.platform,
             alreadyChecked: { loader.previous.alreadyChecked($0) })
     }
 }

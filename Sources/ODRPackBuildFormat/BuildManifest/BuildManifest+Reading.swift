@@ -102,6 +102,7 @@ extension BuildManifest {
         guard let version = members.version else { throw JSONReader.Failure.shape("it has no schemaVersion") }
         schemaVersion = version
         format = members.format
+        platform = members.platform
         bundleId = try required(members.bundle, "bundleId")
         profile = try required(members.profile, "profile")
         let limitValues = try required(members.limits, "limits")
@@ -143,6 +144,7 @@ extension BuildManifest {
         var packs: [Pack]?
         var format = PackFormat.odr
         var backgroundAssets: BackgroundAssets?
+        var platform: String?
 
         init(reading reader: inout JSONReader, keepingSources: Bool) throws {
             try reader.object("the manifest") { reader, key in
@@ -166,6 +168,7 @@ extension BuildManifest {
                 }
                 format = value
             case "backgroundAssets": backgroundAssets = try BackgroundAssets(&reader)
+            case "platform": platform = try reader.string("platform")
             case "bundleId": bundle = try reader.string("bundleId")
             case "profile": profile = try reader.string("profile")
             case "limits": limits = try Self.limits(&reader)
@@ -356,7 +359,8 @@ extension BuildManifest.Pack {
             case "assetPackId": assetPackId = try reader.string("assetPackId")
             case "downloadPolicy": downloadPolicy = try DownloadPolicy(&reader)
             case "version": version = try reader.count("a pack's version")
-            case "language" where reader.isNull(): try reader.skip()
+            // isNull() has consumed the null.
+            case "language" where reader.isNull(): language = nil
             case "language": language = try reader.string("a pack's language")
             case "platforms": platforms = try reader.strings("a pack's platforms")
             case "files":

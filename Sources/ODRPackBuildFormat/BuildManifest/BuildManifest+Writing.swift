@@ -133,6 +133,7 @@ extension BuildManifest {
         var members: [(String, JSONValue)] = [
             ("schemaVersion", .int(Int64(schemaVersion))), ("format", .string(format.rawValue)),
         ]
+        if let platform { members.append(("platform", .string(platform))) }
         if let settings = backgroundAssets {
             members.append(
                 (
@@ -236,6 +237,10 @@ extension BuildManifest {
             ("category", .string(pack.category.rawValue)), ("priority", .optional(pack.priority)),
         ]
         if let policy = pack.downloadPolicy { fields.append(("downloadPolicy", policy.json)) }
+        // A Background Assets pack's language (null when not localized) and platforms (docs/background-assets.md).
+        if let platforms = pack.platforms {
+            fields += [("language", .optional(pack.language)), ("platforms", .strings(platforms))]
+        }
         if let version = pack.version { fields.append(("version", .int(version))) }
         fields.append(("size", .int(pack.size)))
         if hasArchives {

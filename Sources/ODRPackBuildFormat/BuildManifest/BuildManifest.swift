@@ -77,6 +77,9 @@ package struct BuildManifest: Sendable, Equatable {
     package var format: PackFormat = .odr
     /// Present in a Background Assets build's manifest only.
     package var backgroundAssets: BackgroundAssets?
+    /// An ODR build's platform (docs/build-output.md): its packs hold the files for it alone. Nil in a Background Assets
+    /// build, whose packs name their platforms, and in a manifest written before builds had one.
+    package var platform: String?
     package let bundleId: String
     package let profile: String
     /// Every limit key of docs/manifest.md#limits in table order; nil where the profile has no limit.
@@ -96,7 +99,7 @@ package struct BuildManifest: Sendable, Equatable {
 
     package static func == (lhs: BuildManifest, rhs: BuildManifest) -> Bool {
         lhs.schemaVersion == rhs.schemaVersion && lhs.format == rhs.format
-            && lhs.backgroundAssets == rhs.backgroundAssets
+            && lhs.backgroundAssets == rhs.backgroundAssets && lhs.platform == rhs.platform
             && lhs.bundleId == rhs.bundleId && lhs.profile == rhs.profile
             && lhs.limits.elementsEqual(rhs.limits, by: { $0.key == $1.key && $0.value == $1.value })
             && lhs.initialInstallTags == rhs.initialInstallTags && lhs.prefetchOrder == rhs.prefetchOrder
@@ -123,6 +126,7 @@ extension BuildManifest {
                 events: settings.events, appGroup: settings.appGroup, urlPrefix: urlPrefix,
                 packagerCommand: packager?.command, packagerVersion: packager?.version)
         }
+        platform = plan.platform
         bundleId = plan.bundleID
         profile = plan.profileName
         limits = LimitProfile.Key.allCases.map { ($0, plan.limits[$0]) }
@@ -150,7 +154,9 @@ extension BuildManifest {
                 files: Self.files(of: pack, digests: facts?.files),
                 assetPackId: backgroundAssets ? pack.assetPackID : nil,
                 downloadPolicy: backgroundAssets ? plan.downloadPolicy(of: pack) : nil,
-                version: backgroundAssets ? versions?[pack.id] : nil)
+                version: backgroundAssets ? versions?[pack.id] : nil,
+                language: backgroundAssets ? pack.language : nil,
+                platforms: backgroundAssets ? pack.platforms : nil)
         }
     }
 

@@ -457,12 +457,24 @@ struct PlanChecker {
             let multipliers = files.sorted { (a: ResolvedResource, b: ResolvedResource) in
                 a.tags.count != b.tags.count ? a.tags.count > b.tags.count : a.pathPrecedes(b)
             }.prefix(5).map { "'\($0.path)' (\($0.tags.count) tags)" }
+            // Each language of a tag set is a pack of its own id (docs/background-assets.md#languages).
+            let languages = Dictionary(grouping: plan.packs.compactMap(\.language), by: { $0 })
+                .sorted { $0.key < $1.key }.map {
+                    "\($0.key) (\($0.value.count) pack\($0.value.count == 1 ? "" : "s"))"
+                }
+            let languageNote =
+                languages.isEmpty
+                ? ""
+                : """
+                ; every language of a tag set is a pack of its own, and these languages multiply packs: \
+                \(languages.joined(separator: ", "))
+                """
             diagnostics.append(
                 .error(
                     .tooManyPacks,
                     """
                     \(plan.packs.count) packs, over the limit of \(limit): every distinct tag set makes a pack; the \
-                    resources with the most tags multiply packs: \(multipliers.joined(separator: ", "))
+                    resources with the most tags multiply packs: \(multipliers.joined(separator: ", "))\(languageNote)
                     """,
                     at: manifest.keyLocations["resources"]))
         }

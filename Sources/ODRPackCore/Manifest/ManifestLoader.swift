@@ -8,7 +8,7 @@ package struct ManifestLoader {
         "version", "bundle-id", "resources-root", "profile", "resources",
         "initial-install", "prefetch-order", "exclude", "untagged", "limits", "background-assets", "tags", "allow",
     ]
-    static let entryKeys = ["path", "glob", "tags", "into", "allow"]
+    static let entryKeys = ["path", "glob", "tags", "into", "language", "platforms", "allow"]
 
     package init() {}
 
@@ -168,6 +168,7 @@ private struct Parsing {
         if let node = pairs["background-assets"]?.value { manifest.backgroundAssets = backgroundAssets(node) }
         if let node = pairs["allow"]?.value { allow.codes = allowedCodes(node) }
         manifest.allow = allow
+        checkEntryPlatforms(manifest)
         manifest.keyLocations = pairs.mapValues { location($0.key) }.compactMapValues { $0 }
         return usable ? manifest : nil
     }
@@ -370,9 +371,119 @@ private struct Parsing {
         if let list = pairs["allow"]?.value {
             allow.allow(allowedCodes(list), at: [location(node), selectorLocation] + tags.map(\.location))
         }
+        let language = pairs["language"].map { entryLanguage($0.value) }
+        let languageComponent = selector.map { languagePlaceholder($0, at: selectorLocation) } ?? .some(nil)
+        if let language = language ?? nil, case .some(.some) = languageComponent {
+            error(
+                .languageInvalid,
+                """
+                the entry has both 'language: \(language.value)' and '{language}' in its path: the folders at \
+                '{language}' name their files' language, so remove 'language' (or name one folder without \
+                '{language}')
+                """,
+                at: language.location, subject: language.value)
+        }
+        let platforms = pairs["platforms"].map { entryPlatforms($0.value) }
         droppedTags = tags.map(\.value)
-        guard let selector, !tags.isEmpty, into.usable else { return nil }
-        return TagManifest.Entry(selector: selector, selectorLocation: selectorLocation, tags: tags, into: into.folder)
+        guard let selector, !tags.isEmpty, into.usable, language.map({ $0 != nil }) ?? true,
+            case .some(let component) = languageComponent, platforms.map({ $0 != nil }) ?? true
+        else { return nil }
+        var entry = TagManifest.Entry(
+            selector: selector, selectorLocation: selectorLocation, tags: tags, into: into.folder)
+        entry.language = language ?? nil
+        entry.languageComponent = component
+        entry.platforms = platforms ?? nil
+        return entry
+    }
+
+    /// The entry's `language` in canonical case (docs/background-assets.md#languages); nil, its error raised, when it
+    /// is not a BCP 47 tag of language, script and region subtags.
+    mutating func entryLanguage(_ node: Node) -> TagManifest.Located<String>? {
+        guard let text = string(node, key: "language") else { return nil }
+        guard let canonical = LanguageTag.canonical(text) else {
+            let underscored = LanguageTag.canonical(text.replacingOccurrences(of: "_", with: "-"))
+            error(
+                .languageInvalid,
+                """
+                language '\(text)' is not a BCP 47 language tag of language, script and region subtags \
+                (\(underscored.map { "write '\($0)'" } ?? "e.g. fr, pt-BR, zh-Hant")): no variant, extension or \
+                private-use subtag
+                """,
+                at: location(node), subject: text)
+            return nil
+        }
+        return .init(canonical, at: location(node))
+    }
+
+    /// Where `{language}` stands in `selector` (a component index), nil when nowhere; `.none`, its error raised, when
+    /// it is part of a component or written more than once (docs/background-assets.md#languages).
+    mutating func languagePlaceholder(_ selector: TagManifest.Selector, at location: SourceLocation?) -> Int?? {
+        let text: String
+        switch selector {
+        case .path(let path): text = path
+        case .glob(let glob): text = glob
+        }
+        guard text.contains(LanguageTag.placeholder) else { return .some(nil) }
+        let components = text.split(separator: "/", omittingEmptySubsequences: false)
+        let whole = components.indices.filter { components[$0] == LanguageTag.placeholder }
+        let mentions = components.filter { $0.contains(LanguageTag.placeholder) }.count
+        guard whole.count == 1, mentions == 1 else {
+            error(
+                .languageInvalid,
+                """
+                '\(text)' must hold '{language}' once, as one whole path component (e.g. Voice/{language}/lines): \
+                each folder there names its files' language
+                """,
+                at: location, subject: text)
+            return nil
+        }
+        return .some(whole[0])
+    }
+
+    /// The entry's `platforms` as written, checked against `background-assets.platforms` once the whole manifest is
+    /// read (`checkEntryPlatforms`); nil, its error raised, when it is no list or empty.
+    mutating func entryPlatforms(_ node: Node) -> [TagManifest.Located<String>]? {
+        let items = stringList(node, key: "platforms")
+        guard node.sequence != nil else { return nil }
+        guard !items.isEmpty else {
+            error(
+                .platformInvalid,
+                "'platforms' is empty: name the platforms the entry's files are for, or remove 'platforms' for all",
+                at: location(node))
+            return nil
+        }
+        var seen = Set<String>()
+        for item in items where !seen.insert(item.value).inserted {
+            error(
+                .platformInvalid, "'\(item.value)' is listed twice in 'platforms': remove the second one",
+                at: item.location, subject: item.value)
+        }
+        return items
+    }
+
+    /// Every entry's `platforms` must be a subset of `background-assets.platforms` (docs/background-assets.md#platforms);
+    /// values are spelled as there (iOS, tvOS, macOS, visionOS).
+    mutating func checkEntryPlatforms(_ manifest: TagManifest) {
+        let allowed = manifest.backgroundAssets.platforms(profile: manifest.profile.value)
+        for entry in manifest.entries {
+            guard let platforms = entry.platforms else { continue }
+            for item in platforms where !allowed.contains(item.value) {
+                let name = item.value
+                let known = BackgroundAssetsSettings.platformNames.contains(name)
+                error(
+                    .platformInvalid,
+                    known
+                        ? """
+                        platform '\(name)' is not in background-assets.platforms (\(allowed.joined(separator: ", "))): \
+                        add it there or remove it from the entry
+                        """
+                        : """
+                        unknown platform '\(name)'\(hint(name, BackgroundAssetsSettings.platformNames)): use \
+                        \(allowed.joined(separator: ", "))
+                        """,
+                    at: item.location, subject: name)
+            }
+        }
     }
 
     /// The entry's `path` or `glob` (exactly one of them), and where it is written, which diagnostics about the

@@ -27,6 +27,15 @@ package struct TagManifest: Sendable {
         /// The folder inside the app bundle (and the pack) where the entry places its files, normalized ("" is the
         /// bundle's root); nil when the entry only adds tags (docs/manifest.md#destinations).
         package var into: String?
+        /// The language the entry gives every file it names (`language`), in canonical case; nil when it gives none
+        /// (docs/background-assets.md#languages).
+        package var language: Located<String>?
+        /// Which component of the `path` or `glob` is `{language}`, whose folder names its files' language; nil when
+        /// the selector has none (docs/background-assets.md#languages).
+        package var languageComponent: Int?
+        /// The platforms the entry's files are for (`platforms`), as written; nil for every platform of the manifest
+        /// (docs/background-assets.md#platforms).
+        package var platforms: [Located<String>]?
 
         init(selector: Selector, selectorLocation: SourceLocation?, tags: [Located<String>], into: String? = nil) {
             self.selector = selector

@@ -11,6 +11,20 @@ package enum BackgroundAssetsIdentity {
         return readable + "-" + PackIdentity.digest(tags: tags).prefix(8)
     }
 
+    /// What follows a tag set's ids for one of its packs (docs/background-assets.md#platforms and #languages): `-` and
+    /// the pack's platforms (lowercase, in the order iOS, macOS, tvOS, visionOS, joined with `-`) when they are not
+    /// `allPlatforms`, then `-` and the language of a localized pack: `-tvos`, `-fr`, `-tvos-fr`. Empty for a pack
+    /// for every platform without a language, whose ids stay those of its tag set.
+    package static func suffix(platforms: [String], allPlatforms: [String], language: String?) -> String {
+        var suffix = ""
+        let ordered = ApplePlatform.ordered(platforms)
+        if ordered != ApplePlatform.ordered(allPlatforms) {
+            suffix += "-" + ordered.compactMap { ApplePlatform(rawValue: $0)?.idPart }.joined(separator: "-")
+        }
+        if let language { suffix += "-" + language }
+        return suffix
+    }
+
     /// A tag with every run of characters outside `A-Z a-z 0-9` replaced by one `-`, without `-` at either end;
     /// `tag` when nothing is left.
     static func sanitized(_ tag: String) -> String {

@@ -6,12 +6,19 @@ package struct PackPlanner {
     let format: PackFormat
     /// The profile that decides the default Background Assets platforms: the command line's, else the manifest's.
     let platformProfile: String
+    /// The platform of an ODR plan (docs/commands.md#platform): files of entries for other platforms only are left
+    /// out. Ignored for Background Assets, whose packs are per platform set.
+    let platform: ApplePlatform
 
-    init(manifest: TagManifest, limits: LimitProfile, format: PackFormat = .odr, platformProfile: String? = nil) {
+    init(
+        manifest: TagManifest, limits: LimitProfile, format: PackFormat = .odr, platformProfile: String? = nil,
+        platform: ApplePlatform? = nil
+    ) {
         self.manifest = manifest
         self.limits = limits
         self.format = format
         self.platformProfile = platformProfile ?? manifest.profile.value
+        self.platform = platform ?? ApplePlatform.odrDefault(profile: platformProfile ?? manifest.profile.value)
     }
 
     /// The plan in three steps: the packs (one per distinct tag set), the tags that sum them, then the totals the
@@ -20,10 +27,12 @@ package struct PackPlanner {
         let initial = Self.uniqued(manifest.initialInstall.map(\.value))
         let prefetch = Self.uniqued(manifest.prefetchOrder.map(\.value))
         var sums = CheckedSums()
-        let packs = self.packs(resolution.resources, initial: initial, prefetch: prefetch, sums: &sums)
-        let tags = Self.tagSummaries(packs, initial: Set(initial), prefetch: Set(prefetch), sums: &sums)
         var backgroundAssets = manifest.backgroundAssets
         backgroundAssets.platforms = backgroundAssets.platforms(profile: platformProfile)
+        let packs = self.packs(
+            resolution.resources, initial: initial, prefetch: prefetch, allPlatforms: backgroundAssets.platforms ?? [],
+            sums: &sums)
+        let tags = Self.tagSummaries(packs, initial: Set(initial), prefetch: Set(prefetch), sums: &sums)
         let totalSize = sums(packs.lazy.map(\.size), "all packs together")
         let initialInstallSize = sums(
             packs.lazy.filter { $0.category == .initialInstall }.map(\.size), "the initial-install packs")
@@ -39,6 +48,15 @@ package struct PackPlanner {
             format: format, backgroundAssets: backgroundAssets)
         plan.overflowingSums = sums.overflows
         plan.countsAppBundle = resolution.countsAppBundle
+        if format == .odr {
+            plan.platform = platform.rawValue
+            plan.otherPlatformFiles =
+                resolution.resources.lazy.filter {
+                    !$0.tags.isEmpty && !$0.labels.isFor(self.platform.rawValue)
+                }
+                .count
+        }
+        plan.manifestLanguages = Set(resolution.resources.lazy.compactMap(\.language)).sorted()
         return plan
     }
 
@@ -56,17 +74,31 @@ package struct PackPlanner {
         }
     }
 
-    /// One pack per distinct tag set of the resources, sorted by id; each holds the positions of its files (not
-    /// copies) and their checked sum.
-    func packs(_ resources: [ResolvedResource], initial: [String], prefetch: [String], sums: inout CheckedSums)
-        -> [AssetPack]
-    {
+    /// One pack per distinct tag set of the resources (for Background Assets, per distinct tag set, language and
+    /// platform set: docs/background-assets.md#languages), sorted by id; each holds the positions of its files (not
+    /// copies) and their checked sum. An ODR plan takes only the files for its platform.
+    func packs(
+        _ resources: [ResolvedResource], initial: [String], prefetch: [String], allPlatforms: [String] = [],
+        sums: inout CheckedSums
+    ) -> [AssetPack] {
         let initialSet = Set(initial)
         let prefetchSet = Set(prefetch)
-        var packs: [AssetPack] = Self.positionsByTagSet(resources).map { tags, positions in
+        let perPlatform = format == .backgroundAssets
+        let wanted = platform.rawValue
+        let groups = Self.positionsByPack(resources) { labels -> PackKey? in
+            guard perPlatform else { return labels.isFor(wanted) ? PackKey(tags: labels.tags) : nil }
+            // A file's platforms among the manifest's (an entry's are a subset of them; a profile given on the
+            // command line may change the default list): every platform is written as none.
+            var platforms = labels.platforms.map { $0.filter(allPlatforms.contains) }
+            if platforms?.count == Set(allPlatforms).count { platforms = nil }
+            if platforms?.isEmpty == true { return nil }
+            return PackKey(tags: labels.tags, language: labels.language, platforms: platforms)
+        }
+        var packs: [AssetPack] = groups.map { key, positions in
+            let tags = key.tags
             let files = PackFiles(resources, positions: positions)
             let category = Self.category(tags: tags, initialInstall: initialSet, prefetch: prefetchSet)
-            return AssetPack(
+            var pack = AssetPack(
                 id: PackIdentity.id(bundleID: manifest.bundleID, tags: tags),
                 fileName: PackIdentity.fileName(bundleID: manifest.bundleID, tags: tags),
                 tags: tags, category: category,
@@ -74,6 +106,17 @@ package struct PackPlanner {
                 size: files.lazy.map(\.size).saturatingSum,
                 files: files,
                 firstEntry: files.lazy.compactMap(\.firstEntry).min())
+            if perPlatform {
+                let platforms = key.platforms ?? ApplePlatform.ordered(allPlatforms)
+                pack.language = key.language
+                pack.platforms = platforms
+                // A pack for every platform without a language keeps its tag set's ids, so existing builds keep their
+                // versions; every other pack's ids gain the same suffix, so the build manifest's ids stay unique.
+                pack.idSuffix = BackgroundAssetsIdentity.suffix(
+                    platforms: platforms, allPlatforms: allPlatforms, language: key.language)
+                pack.id += pack.idSuffix
+            }
+            return pack
         }
         packs.sort { $0.id < $1.id }
         for index in packs.indices {
@@ -102,36 +145,57 @@ package struct PackPlanner {
         }
     }
 
+    /// What makes two files one pack: their tag set, and for Background Assets their language and platforms (nil: every
+    /// platform).
+    struct PackKey: Hashable {
+        var tags: [String]
+        var language: String? = nil
+        var platforms: [String]? = nil
+    }
+
     /// The positions of the tagged resources, grouped by tag set, each group in the resources' order and allocated at
     /// its exact size: the packs hold these, not copies of the resources.
     static func positionsByTagSet(_ resources: [ResolvedResource]) -> [(tags: [String], positions: [UInt32])] {
-        var groups: [[String]: Int] = [:]
-        var tagSets: [[String]] = []
+        positionsByPack(resources) { PackKey(tags: $0.tags) }.map { ($0.key.tags, $0.positions) }
+    }
+
+    /// The positions of the tagged resources, grouped by `key` of their labels (nil leaves a file out), each group in
+    /// the resources' order and allocated at its exact size.
+    static func positionsByPack(_ resources: [ResolvedResource], key: (ResourceLabels) -> PackKey?) -> [(
+        key: PackKey, positions: [UInt32]
+    )] {
+        var groups: [PackKey: Int] = [:]
+        var keys: [PackKey] = []
         var counts: [Int] = []
-        // Files of one tag set share its array (and mostly come in runs), so comparing with the last one is cheap.
-        var last: (tags: [String], group: Int)?
-        func group(of tags: [String]) -> Int {
-            if let last, last.tags == tags { return last.group }
-            let group = groups[tags] ?? tagSets.count
-            if group == tagSets.count {
-                groups[tags] = group
-                tagSets.append(tags)
-                counts.append(0)
+        // Files with the same labels share one object (and mostly come in runs), so comparing with the last one is cheap.
+        var last: (labels: ResourceLabels, group: Int?)?
+        func group(of labels: ResourceLabels) -> Int? {
+            if let last, last.labels === labels { return last.group }
+            var group: Int?
+            if !labels.tags.isEmpty, let packKey = key(labels) {
+                group = groups[packKey] ?? keys.count
+                if group == keys.count {
+                    groups[packKey] = group
+                    keys.append(packKey)
+                    counts.append(0)
+                }
             }
-            last = (tags, group)
+            last = (labels, group)
             return group
         }
-        for resource in resources where !resource.tags.isEmpty { counts[group(of: resource.tags)] += 1 }
+        for resource in resources {
+            if let group = group(of: resource.labels) { counts[group] += 1 }
+        }
         var positions: [[UInt32]] = counts.map { count in
             var positions: [UInt32] = []
             positions.reserveCapacity(count)
             return positions
         }
         last = nil
-        for (position, resource) in resources.enumerated() where !resource.tags.isEmpty {
-            positions[group(of: resource.tags)].append(UInt32(position))
+        for (position, resource) in resources.enumerated() {
+            if let group = group(of: resource.labels) { positions[group].append(UInt32(position)) }
         }
-        return Array(zip(tagSets, positions))
+        return Array(zip(keys, positions))
     }
 
     /// A pack's (or, for one tag, a tag's) category: initial-install if any tag is, else prefetch if any is in

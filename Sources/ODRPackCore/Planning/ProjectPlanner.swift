@@ -11,9 +11,10 @@ package struct ProjectPlanner {
     ///   over, so that resolution frees it as it walks.
     /// - Parameter alreadyChecked: files a previous build checked (see `PreviousBuild.alreadyChecked`).
     /// - Parameter listUntagged: list the files that stay in the app (`Resolution.untaggedFiles`).
+    /// - Parameter platform: an ODR plan's platform (`--platform`); nil for the profile's default.
     package func plan(
-        manifestPath: String, profile: String? = nil, format: PackFormat = .odr, tree: FileTreeHandOff? = nil,
-        listUntagged: Bool = false,
+        manifestPath: String, profile: String? = nil, format: PackFormat = .odr, platform: ApplePlatform? = nil,
+        tree: FileTreeHandOff? = nil, listUntagged: Bool = false,
         alreadyChecked: @escaping ([ResolvedResource]) -> [Bool] = { $0.map { _ in false } }
     ) throws -> PlanResult {
         let (manifest, manifestDiagnostics) = try ManifestLoader().load(path: manifestPath)
@@ -23,12 +24,13 @@ package struct ProjectPlanner {
                 diagnostics: AllowList().partition(manifestDiagnostics).reported)
         }
         return plan(
-            manifest: manifest, profile: profile, format: format, manifestDiagnostics: manifestDiagnostics, tree: tree,
-            listUntagged: listUntagged, alreadyChecked: alreadyChecked)
+            manifest: manifest, profile: profile, format: format, platform: platform,
+            manifestDiagnostics: manifestDiagnostics, tree: tree, listUntagged: listUntagged,
+            alreadyChecked: alreadyChecked)
     }
 
     package func plan(
-        manifest: TagManifest, profile: String? = nil, format: PackFormat = .odr,
+        manifest: TagManifest, profile: String? = nil, format: PackFormat = .odr, platform: ApplePlatform? = nil,
         manifestDiagnostics: [Diagnostic] = [],
         tree: FileTreeHandOff? = nil, listUntagged: Bool = false,
         alreadyChecked: @escaping ([ResolvedResource]) -> [Bool] = { $0.map { _ in false } }
@@ -45,8 +47,12 @@ package struct ProjectPlanner {
             manifest: manifest, tree: tree, outputMarker: BuildFolder.lockFileName, alreadyChecked: alreadyChecked)
         resolver.listsUntagged = listUntagged
         let resolution = resolver.resolve()
-        let plan = PackPlanner(manifest: manifest, limits: limits, format: format, platformProfile: profile).plan(
-            resolution)
+        // Entry numbers refer to the entries as resolution made them concrete (`{language}` folders).
+        var manifest = manifest
+        if let entries = resolution.expandedEntries { manifest.entries = entries }
+        let plan = PackPlanner(
+            manifest: manifest, limits: limits, format: format, platformProfile: profile, platform: platform
+        ).plan(resolution)
         let resolutionDiagnostics = resolution.diagnostics.sorted(by: Self.resolutionOrder)
         let checks = resolution.rootPath.isEmpty ? [] : PlanChecker(manifest: manifest, plan: plan).check()
         // What the manifest allows is kept apart: not printed, not counted, not fatal (docs/manifest.md#allowed-warnings).

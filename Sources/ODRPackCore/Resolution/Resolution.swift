@@ -18,6 +18,9 @@ package struct Resolution: Sendable {
     package var fingerprint: String?
     /// The untagged files' sizes add up past Int64.max (`appBundleSize` is held there): a `size-overflow`.
     package var appBundleSizeOverflows = false
+    /// The manifest's entries with every `{language}` path entry made concrete (docs/background-assets.md#languages),
+    /// which entry numbers of the resources refer to; nil when the manifest has no such entry.
+    package var expandedEntries: [TagManifest.Entry]?
     /// The bytes the resources' `PathArena` allocated for their paths (docs/performance.md#scale), for tests of memory.
     package var pathBytes = 0
 

@@ -6,7 +6,7 @@ import ODRPackPlatform
 ///
 /// A project holds one of these per file, a million at the store's limit, so it is kept to 72 bytes, and its path's
 /// bytes to the resolution's `PathArena` (docs/build-output.md, Bounded; docs/performance.md#scale): the source is
-/// stored only when an entry's `into` moved the file, the size is the stamp's, the tags are one array shared by every
+/// stored only when an entry's `into` moved the file, the size is the stamp's, the labels (tags, language, platforms) are one object shared by every
 /// file of the tag set, and entry numbers are 32-bit. `path` and `source` make a `String` when asked; loops over
 /// every resource compare and test the bytes instead (`withPath`, `pathPrecedes`).
 package struct ResolvedResource: Sendable {
@@ -16,8 +16,8 @@ package struct ResolvedResource: Sendable {
     private let arena: PathArena
     private let slot: PathArena.Slot
     package let stamp: FileStamp
-    /// Sorted tags; empty for a file that stays in the app bundle. Files with the same tag set share one storage.
-    package var tags: [String]
+    /// Tags, language and platforms; files with the same ones share one object.
+    package let labels: ResourceLabels
     /// `firstEntry`, or -1 for none.
     private var firstEntryNumber: Int32
     /// Bit 31: the slot holds a source of its own; bit 30: the slot holds a folder's number and a name; the other
@@ -26,7 +26,7 @@ package struct ResolvedResource: Sendable {
 
     /// A resource whose path is stored in `arena` (the resolution's, while it is being made).
     init(
-        path: String, source: String?, in arena: PathArena, size: Int64, stamp: FileStamp, tags: [String],
+        path: String, source: String?, in arena: PathArena, size: Int64, stamp: FileStamp, labels: ResourceLabels,
         firstEntry: Int?
     ) {
         self.arena = arena
@@ -39,13 +39,13 @@ package struct ResolvedResource: Sendable {
         var stamp = stamp
         stamp.size = size
         self.stamp = stamp
-        self.tags = tags
+        self.labels = labels
         self.firstEntryNumber = Self.number(firstEntry)
     }
 
     /// A resource at `folder/name` whose folder is stored once in `arena` (`PathArena.addFolder`).
     init(
-        name: String, folder: UInt32, in arena: PathArena, size: Int64, stamp: FileStamp, tags: [String],
+        name: String, folder: UInt32, in arena: PathArena, size: Int64, stamp: FileStamp, labels: ResourceLabels,
         firstEntry: Int?
     ) {
         self.arena = arena
@@ -54,15 +54,48 @@ package struct ResolvedResource: Sendable {
         var stamp = stamp
         stamp.size = size
         self.stamp = stamp
-        self.tags = tags
+        self.labels = labels
         self.firstEntryNumber = Self.number(firstEntry)
     }
 
     /// A resource with an arena of its own (tests, and resources made one at a time).
-    package init(path: String, source: String? = nil, size: Int64, stamp: FileStamp, tags: [String], firstEntry: Int?) {
+    package init(
+        path: String, source: String? = nil, size: Int64, stamp: FileStamp, tags: [String], firstEntry: Int?,
+        language: String? = nil, platforms: [String]? = nil
+    ) {
         self.init(
-            path: path, source: source, in: PathArena(), size: size, stamp: stamp, tags: tags, firstEntry: firstEntry)
+            path: path, source: source, in: PathArena(), size: size, stamp: stamp,
+            labels: ResourceLabels(tags: tags, language: language, platforms: platforms), firstEntry: firstEntry)
     }
+
+    /// A resource in `arena` with tags alone (tests of the arena).
+    init(
+        path: String, source: String?, in arena: PathArena, size: Int64, stamp: FileStamp, tags: [String],
+        firstEntry: Int?
+    ) {
+        self.init(
+            path: path, source: source, in: arena, size: size, stamp: stamp, labels: ResourceLabels(tags: tags),
+            firstEntry: firstEntry)
+    }
+
+    /// A resource of a folder in `arena` with tags alone (tests of the arena).
+    init(
+        name: String, folder: UInt32, in arena: PathArena, size: Int64, stamp: FileStamp, tags: [String],
+        firstEntry: Int?
+    ) {
+        self.init(
+            name: name, folder: folder, in: arena, size: size, stamp: stamp, labels: ResourceLabels(tags: tags),
+            firstEntry: firstEntry)
+    }
+
+    /// Sorted tags; empty for a file that stays in the app bundle.
+    package var tags: [String] { labels.tags }
+
+    /// The file's language (docs/background-assets.md#languages); nil when it is not localized.
+    package var language: String? { labels.language }
+
+    /// The platforms the file is for (docs/background-assets.md#platforms); nil for every platform.
+    package var platforms: [String]? { labels.platforms }
 
     /// The file's destination: its path inside the pack and the app bundle, `/`-separated (docs/manifest.md#destinations). Every document
     /// names the file by it.

@@ -32,11 +32,18 @@ struct ResourceResolver {
     }
 
     func resolve() -> Resolution {
+        // `{language}` path entries become one entry per language folder (docs/background-assets.md#languages).
+        var manifest = self.manifest
+        let expanded = LanguageFolders(manifest: manifest, fileSystem: fileSystem).expandedEntries()
+        if let expanded { manifest.entries = expanded.entries }
         var walk = Walk(
             manifest: manifest, fileSystem: fileSystem, outputMarker: outputMarker, alreadyChecked: alreadyChecked)
+        walk.diagnostics = expanded?.diagnostics ?? []
         if listsUntagged { walk.untaggedFiles = [] }
         walk.run(tree: tree?.take())
-        return walk.finish()
+        var resolution = walk.finish()
+        resolution.expandedEntries = expanded?.entries
+        return resolution
     }
 }
 
@@ -71,6 +78,19 @@ private struct Walk {
     var visitedEntryPaths = Set<PathKey>()
     /// Tag set per sorted list of contributing entries.
     var tagSetCache: [[Int]: [String]] = [:]
+    /// Labels per sorted list of contributing entries and the file's language: one object for all their files.
+    var labelsCache: [LabelsKey: ResourceLabels] = [:]
+    /// Each entry's `language`, canonical (docs/background-assets.md#languages).
+    var entryLanguages: [String?]
+    /// The glob text of each entry whose glob holds `{language}`, by entry.
+    var languageGlobs: [Int: String] = [:]
+    /// Each entry's platforms in the order iOS, macOS, tvOS, visionOS; nil for every platform.
+    var entryPlatforms: [[String]?]
+    /// Whether any entry gives a language (`language`, `{language}`): only then is a file's language looked for.
+    let hasLanguages: Bool
+    /// Pairs of entries already reported as a `language-conflict`, and folders already reported `language-invalid`.
+    var reportedConflicts = Set<[Int]>()
+    var reportedLanguageFolders = Set<String>()
     var invalidNames: [(path: String, firstEntry: Int?)] = []
     var fingerprint: String?
     /// Entries taken from the tree since its freed memory was last given back (`SystemCall.releaseFreedMemory`).
@@ -100,6 +120,10 @@ private struct Walk {
         self.outputMarker = outputMarker
         self.alreadyChecked = alreadyChecked
         entryTags = manifest.entries.map { Array(Set($0.tags.map(\.value))).sorted() }
+        entryLanguages = manifest.entries.map { $0.language?.value }
+        entryPlatforms = manifest.entries.map { entry in entry.platforms.map { ApplePlatform.ordered($0.map(\.value)) }
+        }
+        hasLanguages = manifest.entries.contains { $0.language != nil || $0.languageComponent != nil }
         hasInto = manifest.entries.contains { $0.into != nil }
         reach = EntryReach(manifest: manifest)
         ignoresUntagged = manifest.untagged == .ignore
@@ -108,6 +132,11 @@ private struct Walk {
             switch entry.selector {
             case .path(let path):
                 pathEntries[PathKey(path), default: []].append(index)
+            case .glob(let glob) where entry.languageComponent != nil:
+                languageGlobs[index] = glob
+                if let pattern = GlobPattern(LanguageFolders.matchingGlob(glob)) {
+                    globEntries.append((index, pattern))
+                }
             case .glob(let glob): if let pattern = GlobPattern(glob) { globEntries.append((index, pattern)) }
             }
         }
@@ -187,8 +216,8 @@ private struct Walk {
         let components: [String]
         /// The path entries that name this folder or one above it, sorted.
         let inherited: [Int]
-        /// The tags every file here gets when no entry or glob of its own adds more.
-        let inheritedTags: [String]
+        /// The labels every file here gets when no entry or glob of its own adds more.
+        let inheritedLabels: ResourceLabels
         let candidateGlobs: [Int]
         let candidateExcludes: [GlobPattern]
         /// Whether a path entry may name something in this folder (only then are names looked up).
@@ -243,7 +272,7 @@ private struct Walk {
                 addFile(
                     name: name, relative: childRelative, folder: relative, stamp: found.stamp, validName: validName,
                     inherited: inherited,
-                    inheritedTags: scope.inheritedTags, mayBeEntry: scope.mayHoldEntries,
+                    inheritedLabels: scope.inheritedLabels, mayBeEntry: scope.mayHoldEntries,
                     candidateGlobs: scope.candidateGlobs, candidateExcludes: scope.candidateExcludes)
             }
         }
@@ -286,7 +315,8 @@ private struct Walk {
     ) -> FolderScope {
         FolderScope(
             absolute: absolute, relative: relative, prefix: relative.isEmpty ? "" : relative + "/",
-            components: components, inherited: inherited, inheritedTags: inherited.isEmpty ? [] : tagSet(inherited),
+            components: components, inherited: inherited,
+            inheritedLabels: inherited.isEmpty ? .untagged : labels(inherited, path: relative),
             candidateGlobs: globEntries.indices.filter { globEntries[$0].pattern.couldMatch(filesIn: components) },
             candidateExcludes: excludes.filter { $0.couldMatch(filesIn: components) },
             mayHoldEntries: reach.entryFolders.contains(PathKey(relative)), ancestors: ancestors)
@@ -443,7 +473,7 @@ private struct Walk {
 
     mutating func addFile(
         name: String, relative: String, folder: String, stamp: FileStamp, validName: Bool, inherited: [Int],
-        inheritedTags: [String], mayBeEntry: Bool, candidateGlobs: [Int], candidateExcludes: [GlobPattern]
+        inheritedLabels: ResourceLabels, mayBeEntry: Bool, candidateGlobs: [Int], candidateExcludes: [GlobPattern]
     ) {
         let own = mayBeEntry ? pathEntries[PathKey(relative)] : nil
         if isExcluded(name: name, path: relative, candidates: candidateExcludes) {
@@ -473,12 +503,12 @@ private struct Walk {
             }
             return
         }
-        let tags: [String]
+        let labels: ResourceLabels
         if contributing.count == inherited.count {
-            tags = inheritedTags
+            labels = inheritedLabels
         } else {
             contributing = Array(Set(contributing)).sorted()
-            tags = tagSet(contributing)
+            labels = self.labels(contributing, path: relative)
         }
         for entry in contributing { matchCounts[entry] += 1 }
         if !validName { invalidNames.append((relative, contributing.first)) }
@@ -487,12 +517,12 @@ private struct Walk {
         // A folder and its slash longer than its 4-byte number are stored once for all their files.
         if placed == nil && folder.utf8.count >= 4 {
             resource = ResolvedResource(
-                name: name, folder: folderNumber(folder), in: arena, size: size, stamp: stamp, tags: tags,
+                name: name, folder: folderNumber(folder), in: arena, size: size, stamp: stamp, labels: labels,
                 firstEntry: contributing.first)
         } else {
             resource = ResolvedResource(
                 path: placed?.destination ?? relative, source: placed == nil ? nil : relative, in: arena, size: size,
-                stamp: stamp, tags: tags, firstEntry: contributing.first)
+                stamp: stamp, labels: labels, firstEntry: contributing.first)
         }
         if let placed { resource.placedBy = placed.entry }
         resources.append(resource)
@@ -608,6 +638,87 @@ private struct Walk {
                     this
                     """,
                     subject: relative))
+        }
+    }
+
+    struct LabelsKey: Hashable {
+        var contributing: [Int]
+        var language: String?
+    }
+
+    /// The labels of a file at `path` (or of every file of the folder `path`) that a sorted list of entries names:
+    /// their tags, the language one of them gives (two different ones are a `language-conflict`), and the union of
+    /// their platforms (an entry without `platforms` is for every platform).
+    mutating func labels(_ contributing: [Int], path: String) -> ResourceLabels {
+        let language = hasLanguages ? self.language(contributing, path: path) : nil
+        let key = LabelsKey(contributing: contributing, language: language)
+        if let cached = labelsCache[key] { return cached }
+        var platforms: Set<String>? = []
+        for entry in contributing {
+            guard let own = entryPlatforms[entry] else {
+                platforms = nil
+                break
+            }
+            platforms?.formUnion(own)
+        }
+        let labels = ResourceLabels(
+            tags: tagSet(contributing), language: language, platforms: platforms.map(ApplePlatform.ordered))
+        labelsCache[key] = labels
+        return labels
+    }
+
+    /// The language the entries give the file at `path`: an entry's `language`, or the folder at its glob's
+    /// `{language}` place (docs/background-assets.md#languages).
+    mutating func language(_ contributing: [Int], path: String) -> String? {
+        var chosen: (language: String, entry: Int)?
+        for entry in contributing {
+            var language = entryLanguages[entry]
+            if let glob = languageGlobs[entry] {
+                language = globLanguage(path: path, glob: glob, entry: entry)
+            }
+            guard let language else { continue }
+            guard let first = chosen else {
+                chosen = (language, entry)
+                continue
+            }
+            if first.language != language && reportedConflicts.insert([first.entry, entry]).inserted {
+                diagnostics.append(
+                    .error(
+                        .languageConflict,
+                        """
+                        '\(path)' is given two languages: '\(first.language)' by the entry at \(describe(first.entry)) \
+                        and '\(language)' by the entry at \(describe(entry)): a file has one language; narrow one of \
+                        the entries
+                        """,
+                        at: entryLocation(entry), subject: path))
+            }
+        }
+        return chosen?.language
+    }
+
+    /// The language of the folder at the `{language}` place of `glob` in `path`; nil for `Base.lproj`, and for a name
+    /// that is no language (a `language-invalid`, once per folder).
+    mutating func globLanguage(path: String, glob: String, entry: Int) -> String? {
+        let components = path.split(separator: "/")
+        guard let folder = LanguageFolders.languageFolder(of: components, glob: glob) else { return nil }
+        switch LanguageTag.folderMeaning(String(folder)) {
+        case .language(let language): return language
+        case .notLocalized: return nil
+        case .invalid:
+            let index = components.firstIndex { $0.endIndex == folder.endIndex && $0.startIndex == folder.startIndex }
+            let shown = components[...(index ?? components.startIndex)].joined(separator: "/")
+            if reportedLanguageFolders.insert(shown).inserted {
+                diagnostics.append(
+                    .error(
+                        .languageInvalid,
+                        """
+                        folder '\(shown)' stands where '\(glob)' expects a language: name it as a BCP 47 language \
+                        (fr, pt-BR, zh-Hant, or fr.lproj, pt_BR.lproj; Base.lproj for files of no language), or \
+                        exclude it, or move it
+                        """,
+                        at: entryLocation(entry), subject: shown))
+            }
+            return nil
         }
     }
 

@@ -9,6 +9,7 @@ package enum PlanReport {
     /// `plan --json` (docs/commands.md): the build manifest's document without contents or archives, plus the diagnostics.
     package static func json(_ result: PlanResult) -> JSONValue {
         var document = result.readablePlan.map { BuildManifest(plan: $0).jsonMembers } ?? []
+        if let languages = result.readablePlan.flatMap(languagesJSON) { document.append(("languages", languages)) }
         document.append(("diagnostics", DiagnosticsDocument.json(result.diagnostics)))
         document.append(("allowed", DiagnosticsDocument.json(result.allowed)))
         return .object(document)
@@ -40,9 +41,24 @@ package enum PlanReport {
                     return BuildManifest(plan: single).packs[0]
                 })
         }
+        if let languages = languagesJSON(plan) { try stream.member("languages", languages) }
         try stream.member("diagnostics", DiagnosticsDocument.json(result.diagnostics))
         try stream.member("allowed", DiagnosticsDocument.json(result.allowed))
         if let untaggedFiles { try stream.member("untaggedFiles", strings: untaggedFiles) }
+    }
+
+    /// `plan --json`'s `languages` (docs/background-assets.md#languages): per language (and platform, when the plan has
+    /// several), the bytes a player downloads at installation and in all; nil without localized packs.
+    static func languagesJSON(_ plan: PackPlan) -> JSONValue? {
+        let rows = LanguageDownloads.rows(plan)
+        guard !rows.isEmpty else { return nil }
+        return .array(
+            rows.map { row in
+                .object([
+                    ("language", .string(row.language)), ("platform", .optional(row.platform)),
+                    ("initialInstallSize", .int(row.atInstallation)), ("upToSize", .int(row.upTo)),
+                ])
+            })
     }
 
     /// `validate --json`: the diagnostics and their counts.
@@ -74,6 +90,22 @@ package enum PlanReport {
                 """
         }
 
+        if let platform = plan.platform, plan.otherPlatformFiles > 0 {
+            let count = plan.otherPlatformFiles
+            out +=
+                """
+                Platform: \(platform) (--platform): \(count) file\(count == 1 ? "" : "s") of entries for other \
+                platforms \(count == 1 ? "is" : "are") not packed\n
+                """
+        }
+        if plan.format == .odr && !plan.manifestLanguages.isEmpty {
+            out +=
+                """
+                Languages: ODR has none: each pack holds every language of its files \
+                (\(plan.manifestLanguages.joined(separator: ", "))); --format background-assets makes a pack per \
+                language\n
+                """
+        }
         if plan.format.kind.hasAssetPackIDs {
             out += backgroundAssetsPacks(plan)
         } else {
@@ -127,18 +159,19 @@ package enum PlanReport {
             """
         out += "\nAsset packs\n"
         var packs = TextTable([
-            ("ASSET PACK ID", .left), ("TAGS", .left), ("FILES", .right), ("SIZE", .right),
+            ("ASSET PACK ID", .left), ("TAGS", .left), ("LANGUAGE", .left), ("FILES", .right), ("SIZE", .right),
             ("CATEGORY", .left), ("DOWNLOAD POLICY", .left),
         ])
         for pack in plan.packs.sorted(by: packOrder) {
             let policy = plan.downloadPolicy(of: pack)
             let policyText = policy.name + (policy.events.map { " (\($0.joined(separator: ", ")))" } ?? "")
             packs.add([
-                pack.assetPackID, pack.shortName, "\(pack.files.count)", ByteCount.format(pack.size),
-                pack.category.rawValue, policyText,
+                pack.assetPackID, pack.shortName, pack.language ?? "-", "\(pack.files.count)",
+                ByteCount.format(pack.size), pack.category.rawValue, policyText,
             ])
         }
         out += plan.packs.isEmpty ? "  (none: no resource is tagged)\n" : packs.render()
+        out += languageDownloads(plan)
         if plan.prefetchOrder.count > 1 {
             out +=
                 """
@@ -148,6 +181,30 @@ package enum PlanReport {
                 """
         }
         return out
+    }
+
+    /// Per language, what a player downloads at installation and in all (docs/background-assets.md#languages), and that
+    /// older systems get no localized pack; nothing without localized packs.
+    static func languageDownloads(_ plan: PackPlan) -> String {
+        let rows = LanguageDownloads.rows(plan)
+        guard !rows.isEmpty else { return "" }
+        let byPlatform = rows.contains { $0.platform != nil }
+        var table = TextTable(
+            (byPlatform ? [("PLATFORM", TextTable.Alignment.left)] : []) + [
+                ("LANGUAGE", .left), ("AT INSTALLATION", .right), ("UP TO", .right),
+            ])
+        for row in rows {
+            table.add(
+                (byPlatform ? [row.platform ?? "-"] : []) + [
+                    row.language, ByteCount.format(row.atInstallation), ByteCount.format(row.upTo),
+                ])
+        }
+        return "\nPer language (essential packs without a language + that language's; up to: every pack without a "
+            + "language + that language's)\n" + table.render()
+                + """
+                Note: devices below iOS, iPadOS, tvOS and visionOS 27 receive no localized pack: the packs without a \
+                language must serve them.\n
+                """
     }
 
     /// Initial-install first, then prefetch by priority, then on-demand, then by tags.

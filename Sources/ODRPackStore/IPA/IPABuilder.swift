@@ -72,6 +72,12 @@ package struct IPABuilder {
             FilePath(options.appPath), "cannot read the app '\(options.appPath)'")
         let appIsFolder = appStatus.kind == .directory
         if appIsFolder { _ = try AppThinner.checkInputs(app: options.appPath, build: options.buildPath) }
+        // An app of another platform than the build's, before any work (docs/commands.md#platform).
+        if appIsFolder, let infoPath = try? AppThinner.infoPlistPath(of: options.appPath),
+            let info = try? AppThinner.readPlist(infoPath).0
+        {
+            try AppPlatform.checkODR(info: info, app: options.appPath, buildPlatform: manifest.platform)
+        }
         let output = URL(fileURLWithPath: options.outputPath).standardizedFileURL.path
         guard SystemCall.status(FilePath(output), followingLinks: false)?.kind != .directory else {
             throw ODRPackError.unusableInput(

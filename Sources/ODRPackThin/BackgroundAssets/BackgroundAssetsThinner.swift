@@ -34,12 +34,19 @@ struct BackgroundAssetsThinner {
                 "'\(options.buildPath)' has no backgroundAssets settings: rebuild it with odrpack build")
         }
         let tagsPath = buildFolder.joined(BackgroundAssetsLayout.folder).joined(BackgroundAssetsLayout.tagsFile)
-        guard let tags = FileManager.default.contents(atPath: tagsPath.string) else {
+        guard FileManager.default.isReadableFile(atPath: tagsPath.string) else {
             throw ODRPackError.unusableInput(
                 "'\(tagsPath.text)' cannot be read: is '\(options.buildPath)' a finished odrpack build?")
         }
         let (original, format) = try AppThinner.readPlist(infoPath)
         var plist = original
+        // The app gets its own platform's packs, and the tags document of those without the `platforms` key
+        // (docs/background-assets.md#platforms).
+        let platform = try AppPlatform.backgroundAssetsPlatform(
+            info: original, app: options.appPath, macOSLayout: infoPath == location.app + "/Contents/Info.plist",
+            buildPlatforms: ApplePlatform.ordered(settings.platforms))
+        let manifest = BackgroundAssetsDocuments.manifest(self.manifest, for: platform)
+        let tags = Data(BackgroundAssetsDocuments.assetPackTags(manifest, includingPlatforms: false).utf8)
 
         var result = AppThinner.Result()
         var change = AppTransaction(app: FilePath(location.app))
@@ -48,13 +55,13 @@ struct BackgroundAssetsThinner {
         let tagsName = Self.tagsLocation(app: location.app, infoPath: infoPath)
         if !found.diagnostics.hasErrors {
             result.diagnostics += thinner.notInAppWarnings(
-                manifest, found, in: location, installed: (tagsName, tagsPath))
+                manifest, found, in: location, installed: (tagsName, tagsPath), installedBytes: tags)
         }
         let appGroup = appGroup(settings: settings, info: plist, into: &result)
         if let problem = Self.downloaderExtensionProblem(location.app) { result.diagnostics.append(problem) }
         if result.diagnostics.hasErrors { return (result, change) }
 
-        let keys = try infoPlistValues(settings: settings, appGroup: appGroup!)
+        let keys = try infoPlistValues(settings: settings, appGroup: appGroup!, manifest: manifest)
         for (key, value) in keys { plist[key] = value }
         if settings.hosting == .apple { for key in Self.selfHostingKeys { plist.removeValue(forKey: key) } }
         // Written only when a value changed, so a second run leaves the file's bytes as they are.
@@ -115,10 +122,10 @@ struct BackgroundAssetsThinner {
 
     /// The `BA*` keys for the build's hosting (docs/background-assets.md): allowances count the archives' bytes (what downloads), install
     /// sizes the resources' bytes (what unpacks); the non-essential ones count the prefetch packs, which download
-    /// right after installation.
-    func infoPlistValues(settings: BuildManifest.BackgroundAssets, appGroup: String) throws -> [(
-        String, PropertyListValue
-    )] {
+    /// right after installation. `manifest` holds the packs for the app's platform.
+    func infoPlistValues(settings: BuildManifest.BackgroundAssets, appGroup: String, manifest: BuildManifest) throws
+        -> [(String, PropertyListValue)]
+    {
         var values: [(String, PropertyListValue)] = [
             ("BAHasManagedAssetPacks", .bool(true)),
             ("BAAppGroupID", .string(appGroup)),

@@ -41,9 +41,28 @@ struct BackgroundAssetsVerifier {
 
     /// The pack's record recomputed from its tags and files, its ba-package manifest and its archive.
     func problems(of pack: BuildManifest.Pack, settings: BuildManifest.BackgroundAssets) -> [Diagnostic] {
-        var problems = BuildVerifier.recordProblems(pack, bundleId: manifest.bundleId, format: .backgroundAssets)
+        let platforms = BackgroundAssetsDocuments.platforms(of: pack, in: manifest)
+        // The tag set's id, then the platforms when not every platform, then the language
+        // (docs/background-assets.md#platforms).
+        let suffix = BackgroundAssetsIdentity.suffix(
+            platforms: platforms, allPlatforms: settings.platforms, language: pack.language)
+        var problems = BuildVerifier.recordProblems(
+            pack, bundleId: manifest.bundleId, format: .backgroundAssets, idSuffix: suffix)
         func figure(_ text: String) { problems.append(BuildVerifier.problem(.verifyFiguresMismatch, pack.file, text)) }
-        let id = BackgroundAssetsIdentity.assetPackID(tags: pack.tags)
+        if let language = pack.language, LanguageTag.canonical(language) != language {
+            figure("the manifest gives the language '\(language)', which is not a BCP 47 tag in canonical case")
+        }
+        if platforms.isEmpty || platforms != ApplePlatform.ordered(platforms)
+            || !Set(platforms).isSubset(of: settings.platforms)
+        {
+            figure(
+                """
+                the manifest gives the platforms \(platforms), not a list in the order iOS, macOS, tvOS, visionOS \
+                of the build's platforms \(settings.platforms)
+                """
+            )
+        }
+        let id = BackgroundAssetsIdentity.assetPackID(tags: pack.tags) + suffix
         if pack.assetPackId != id {
             figure("the manifest gives the asset pack id '\(pack.assetPackId ?? "")'; its tags make '\(id)'")
         }
@@ -61,7 +80,7 @@ struct BackgroundAssetsVerifier {
         let files = pack.files
         let document = BackgroundAssetsDocuments.packageManifestDocument(
             assetPackID: pack.assetPackId ?? "", policy: pack.downloadPolicy ?? .onDemand,
-            paths: { files.map(\.path) }, platforms: settings.platforms)
+            paths: { files.map(\.path) }, language: pack.language, platforms: platforms)
         if let problem = compare(manifestFile, with: document) {
             problems.append(BuildVerifier.problem(.verifyDocumentMismatch, manifestFile, problem))
         }

@@ -23,6 +23,9 @@ struct PlanOptions: ParsableArguments {
     )
     var format: PackFormat = .odr
 
+    @Option(help: ApplePlatform.optionHelp)
+    var platform: ApplePlatform?
+
     @Flag(help: "Print one JSON document on stdout.")
     var json = false
 
@@ -38,6 +41,7 @@ struct PlanOptions: ParsableArguments {
     func validate() throws {
         try gitHub.check(json: json)
         do { try LimitProfile.check(commandLineName: profile) } catch { throw ValidationError("\(error)") }
+        try ApplePlatform.check(platform, format: format)
     }
 
     /// MANIFEST, or the manifest found from the current folder up (docs/commands.md#scripts).
@@ -50,7 +54,8 @@ struct PlanOptions: ParsableArguments {
         alreadyChecked: @escaping ([ResolvedResource]) -> [Bool] = { $0.map { _ in false } }
     ) throws -> PlanResult {
         try ProjectPlanner().plan(
-            manifestPath: manifestPath, profile: profile, format: format, listUntagged: listUntagged,
+            manifestPath: manifestPath, profile: profile, format: format, platform: platform,
+            listUntagged: listUntagged,
             alreadyChecked: alreadyChecked)
     }
 }

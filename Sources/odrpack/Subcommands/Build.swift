@@ -32,6 +32,9 @@ struct Build: ODRPackCommand {
         help: "odr (On-Demand Resources packs, the default) or background-assets (packs made by Apple's ba-package).")
     var format: PackFormat = .odr
 
+    @Option(help: ApplePlatform.optionHelp)
+    var platform: ApplePlatform?
+
     @Option(
         help:
             """
@@ -124,6 +127,7 @@ struct Build: ODRPackCommand {
             }
         }
         if let level, !(0...9).contains(level) { throw ValidationError("--level must be 0 to 9, not \(level)") }
+        try ApplePlatform.check(platform, format: format)
         if let jobs, !(1...BuildOptions.maximumJobs).contains(jobs) {
             throw ValidationError("--jobs must be 1 to \(BuildOptions.maximumJobs), not \(jobs)")
         }
@@ -166,6 +170,7 @@ struct Build: ODRPackCommand {
         let console = context.console
         var options = BuildOptions(outputDirectory: output)
         options.format = format
+        options.platform = platform
         options.backgroundAssetsPackager = baPackage
         options.publishedPath = published
         options.resetVersions = resetVersions

@@ -29,6 +29,9 @@ struct Report: ODRPackCommand {
     @Option(help: "odr (the default) or background-assets: which packs and limits the page shows.")
     var format: PackFormat = .odr
 
+    @Option(help: ApplePlatform.optionHelp)
+    var platform: ApplePlatform?
+
     @Option(
         name: .shortAndLong, help: "The HTML file to write (- for standard output).",
         completion: .file(extensions: ["html"]))
@@ -42,6 +45,7 @@ struct Report: ODRPackCommand {
 
     func validate() throws {
         do { try LimitProfile.check(commandLineName: profile) } catch { throw ValidationError("\(error)") }
+        try ApplePlatform.check(platform, format: format)
         if output.isEmpty {
             throw ValidationError("--output is empty (an unset variable?): name the HTML file to write")
         }
@@ -50,7 +54,8 @@ struct Report: ODRPackCommand {
     func run(_ context: CommandContext) throws {
         let console = context.console
         let manifest = try ManifestLocator().manifestPath(given: manifest)
-        let result = try ProjectPlanner().plan(manifestPath: manifest, profile: profile, format: format)
+        let result = try ProjectPlanner().plan(
+            manifestPath: manifest, profile: profile, format: format, platform: platform)
         try console.printDiagnostics(result.diagnostics)
         guard let plan = result.readablePlan else {
             try console.error("no report: the manifest cannot be planned (\(Console.countSummary(result.diagnostics)))")

@@ -83,7 +83,8 @@ import Testing
             }
         }
 
-        // AssetPackTags.json: keys sorted, 2-space indented.
+        // AssetPackTags.json: keys sorted, 2-space indented; no localized pack, every pack for the one platform, iOS
+        // (docs/background-assets.md#languages, #platforms).
         let level1 = expectedAssetPackID(["level1"])
         let level2 = expectedAssetPackID(["level 2"])
         let ids = [id, level1, level2, store].sorted()
@@ -95,8 +96,10 @@ import Testing
             "[\n" + items.map { "\(indent)  \"\($0)\"" }.joined(separator: ",\n") + "\n\(indent)]"
         }
         let expectedTags =
-            "{\n  \"bundleId\": \"com.example.bamboo\",\n  \"packs\": {\n"
+            "{\n  \"bundleId\": \"com.example.bamboo\",\n  \"localizedTags\": {},\n  \"packs\": {\n"
             + ids.map { "    \"\($0)\": \(list(paths[$0]!, "    "))" }.joined(separator: ",\n")
+            + "\n  },\n  \"platforms\": {\n"
+            + ids.map { "    \"\($0)\": \(list(["iOS"], "    "))" }.joined(separator: ",\n")
             + "\n  },\n  \"tags\": {\n"
             + [("level 2", [id, level2].sorted()), ("level1", [id, level1].sorted()), ("shared_ui", [store])]
             .map { "    \"\($0.0)\": \(list($0.1, "    "))" }.joined(separator: ",\n")
