@@ -45,7 +45,8 @@
     card(data.summary.packsChanged + " of " + data.summary.packsTotal, "packs changed");
     // What devices download (archive bytes) leads; the installed bytes are the second figure.
     data.headline.forEach(function (h) { card(h.value, h.label); });
-    card(String((data.moves || []).length), "files moved between packs");
+    var moved = (data.moves || []).length;
+    card(String(moved), (moved === 1 ? "file" : "files") + " moved between packs");
     if (data.prefetchOrderNote) summary.appendChild(el("p", { cls: "note", id: "prefetch-order-note", text: data.prefetchOrderNote }));
   } else {
     document.getElementById("subtitle").textContent = data.manifest + " · profile " + data.profile;
