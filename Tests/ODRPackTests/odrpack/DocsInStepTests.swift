@@ -10,7 +10,7 @@ import Testing
     /// Versions in those files that are not odrpack's, with what they are.
     static let foreignVersions: [String: String] = [
         "4.2.3": "Bazel (Debian's bazel-bootstrap)", "4.4.1": "the App Store Connect API",
-        "0.0.10": "the Bazel platforms module",
+        "0.0.10": "the Bazel platforms module", "3.4.30": "libstdc++'s symbol version GLIBCXX_3.4.30",
     ]
 
     /// The files whose versions are odrpack's: the README, docs/ (but performance.md, which records measurements of
