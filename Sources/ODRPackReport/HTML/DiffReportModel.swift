@@ -54,8 +54,6 @@ package struct DiffReportModel: Sendable {
                                 pack.oldSize.flatMap { old in pack.newSize.map { DiffReport.signed($0, minus: old) } })
                         ),
                         ("filesText", .string(pack.downloadReason ?? DiffReport.filesCell(pack))),
-                        ("redownloadDownloadSize", .int(pack.redownloadDownloadSize)),
-                        ("downloadReason", .optional(pack.downloadReason)),
                         (
                             "fileChanges",
                             .int(

@@ -52,6 +52,10 @@ package enum DiffReport {
                         fields += [
                             ("oldSize", .optional(pack.oldSize)), ("newSize", .optional(pack.newSize)),
                             ("redownloadSize", .int(pack.redownloadSize)),
+                            // What a device downloads for it, and why when no file changed (docs/commands.md#diff);
+                            // `files` stays last, where the streamed document writes its lists.
+                            ("redownloadDownloadSize", .int(pack.redownloadDownloadSize)),
+                            ("downloadReason", .optional(pack.downloadReason)),
                             (
                                 "files",
                                 .object([

@@ -127,6 +127,11 @@ import Testing
         #expect(moved.allSatisfy { ($0["files"] as? [String: [String]])?.values.allSatisfy(\.isEmpty) == true })
         let note = "prefetch-order changed: the priorities of 2 packs moved, and devices download them again"
         let why = "no file changed, but its priority (0.95 → 0.05) changed, and its Info.plist holds it"
+        let level1JSON = moved.first { $0["id"] as? String == tests.id(["level1"]) }
+        #expect(level1JSON?["downloadReason"] as? String == why)
+        #expect(
+            level1JSON?["redownloadDownloadSize"] as? Int == (try archiveSizes(project, "v2"))[tests.id(["level1"])])
+        #expect(tests.packs(document).first { $0["id"] as? String == tests.id(["boot"]) }?["downloadReason"] is NSNull)
 
         let text = try CommandRunner.run(["diff", "v1", "v2"], in: project.root).stdout
         #expect(text.components(separatedBy: note).count == 2, "\(text)")
