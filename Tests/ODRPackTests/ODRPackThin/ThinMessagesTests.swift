@@ -50,6 +50,8 @@ import Testing
         #expect(second.status == 0)
         #expect(second.stdout == "Nothing changed: Game.app was already thinned with this build\n")
         #expect(try thinTests.appFiles(project) == after)
+        #expect(try thinTests.thin(project).json()["unchanged"] as? Bool == true)
+        #expect(try thinTests.thin(try thinTests.builtGame()).json()["unchanged"] as? Bool == false)
         // A signed app thinned again is not told its signature broke: nothing changed.
         try project.file("Game.app/_CodeSignature/CodeResources", "signed after thinning")
         let signed = try CommandRunner.run(["thin", "Game.app", "out"], in: project.root)
