@@ -7,6 +7,23 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 
+# Times from SOURCE_DATE_EPOCH, else the commit's time (reproducible builds' convention); decided before the build,
+# so a copy without either stops at once instead of stamping every entry 1970. Only this folder's own .git counts:
+# a copy unpacked inside another repository must not take that repository's time.
+if [ -n "${SOURCE_DATE_EPOCH:-}" ]; then
+    case "$SOURCE_DATE_EPOCH" in
+        *[!0-9]*) echo "dist: SOURCE_DATE_EPOCH='$SOURCE_DATE_EPOCH' is not a number of seconds since 1970" >&2; exit 1 ;;
+    esac
+    epoch=$SOURCE_DATE_EPOCH
+elif [ -e .git ] && epoch=$(git log -1 --format=%ct 2>/dev/null) && [ -n "$epoch" ]; then
+    :
+else
+    echo "dist: no time for the archive's entries: this copy has no git history and SOURCE_DATE_EPOCH is unset;" \
+        "set SOURCE_DATE_EPOCH (seconds since 1970, e.g. the release commit's: git log -1 --format=%ct)" \
+        "or run make dist in a git checkout" >&2
+    exit 1
+fi
+
 target=$(sh Packaging/target.sh)
 
 if [ "$(uname -s)" = Darwin ]; then
@@ -48,8 +65,6 @@ strip_tool=$(command -v strip || true)
 install -m 0644 docs/odrpack.1 "$root/share/man/man1/odrpack.1"
 install -m 0644 README.md CHANGELOG.md LICENSE "$root/"
 
-# Times from SOURCE_DATE_EPOCH, else the commit's time (reproducible builds' convention).
-epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 0)}
 mkdir -p dist
 # dist/ holds this build's archive for the target: an older version's would be picked up beside it.
 rm -f dist/odrpack-*-"$target".tar.gz dist/odrpack-*-"$target".tar.gz.sha256

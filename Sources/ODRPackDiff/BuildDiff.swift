@@ -1,3 +1,4 @@
+import Foundation
 import ODRPackBuildFormat
 import ODRPackCore
 import ODRPackFormats
@@ -46,6 +47,33 @@ package struct BuildDiff: Sendable {
             status == .added || status == .changed ? newArchiveSize ?? newSize ?? 0 : 0
         }
         package var shortName: String { tags.joined(separator: "+") }
+        /// Both sides have the pack and it holds the same files with the same bytes (none moved in or out).
+        package var sameFiles = false
+        /// Why a pack whose files did not change downloads again: its category or priority changed, which an ODR
+        /// pack's `Info.plist` holds, so its archive changed (docs/commands.md#diff); nil for any other pack.
+        package var downloadReason: String? {
+            guard status == .changed, sameFiles, categoryChanged || priorityChanged else { return nil }
+            var changes: [String] = []
+            if categoryChanged, let old = oldCategory, let new = newCategory {
+                changes.append("category (\(old.rawValue) → \(new.rawValue))")
+            }
+            if priorityChanged {
+                changes.append("priority (\(Self.priorityText(oldPriority)) → \(Self.priorityText(newPriority)))")
+            }
+            return """
+                no file changed, but its \(changes.joined(separator: " and ")) changed, and its Info.plist holds \
+                \(changes.count == 1 ? "it" : "both")
+                """
+        }
+
+        /// A priority as the reports write it: `1`, `0.5`, `0.333`, `none`.
+        package static func priorityText(_ value: Double?) -> String {
+            guard let value else { return "none" }
+            var text = String(format: "%.3f", value)
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+            return text
+        }
     }
 
     /// A file whose tags changed, so it now lives in another pack.
@@ -79,6 +107,9 @@ package struct BuildDiff: Sendable {
     /// NEW's packs are archives (zip layout, Background Assets): false for a folder-layout build, whose download
     /// figures are its resource bytes.
     package let downloadsArchives: Bool
+    /// A tag was added to, removed from or moved in `prefetch-order`: the number of packs on both sides whose priority
+    /// moved with it, which devices download again; nil when `prefetch-order` is the same.
+    package let prefetchOrderMoves: Int?
     /// Background Assets builds: the asset pack ids of the packs added or changed, whose new version must be
     /// uploaded (sorted); nil for ODR builds.
     package var upload: [String]?
@@ -149,6 +180,8 @@ package struct BuildDiff: Sendable {
         redownloadDownloadPrefetch = download(.prefetch)
         redownloadDownloadOnDemand = download(.onDemand)
         downloadsArchives = newHasArchives && new.packs.allSatisfy { $0.archiveSize != nil }
+        prefetchOrderMoves =
+            old.prefetchOrder == new.prefetchOrder ? nil : changes.filter { $0.priorityChanged }.count
         if new.format.kind.hasAssetPackIDs {
             let assetPackIDs = Dictionary(
                 new.packs.map { ($0.id, $0.assetPackId ?? $0.id) }, uniquingKeysWith: { first, _ in first })
@@ -207,6 +240,7 @@ package struct BuildDiff: Sendable {
                 change.archiveChanged =
                     before.archiveSha256 != nil && after.archiveSha256 != nil
                     && before.archiveSha256 != after.archiveSha256
+                change.sameFiles = sameContent && change.movedIn.isEmpty && change.movedOut.isEmpty
                 change.status =
                     sameContent && !change.archiveChanged && !change.categoryChanged && !change.priorityChanged
                     ? .unchanged : .changed

@@ -20,6 +20,8 @@ package struct AppThinner {
         package var dryRun = false
         /// `--warnings-as-errors`: a warning leaves the app unchanged, as an error does.
         package var warningsAsErrors = false
+        /// Warn `app-signature-stale` when a signed app changes; `ipa`, which signs or warns itself, turns it off.
+        package var signatureWarning = true
 
         package init(appPath: String, buildPath: String) {
             self.appPath = appPath
@@ -44,6 +46,9 @@ package struct AppThinner {
         package var bundleId: String?
         /// With `dryRun`: what the lists above name was not done, only found.
         package var dryRun = false
+        /// The app was thinned with this build already: nothing to remove, and every file to install is there with the
+        /// same bytes (docs/commands.md#thin).
+        package var unchanged = false
     }
 
     package let options: Options
@@ -315,20 +320,52 @@ package struct AppThinner {
                 """
                 : "the app holds none of pack '\(name)''s files where the pack puts them (it looked for '\(looked)')"
             let catalog = packs.allSatisfy { $0.files.allSatisfy { isCatalogItem($0.path) } }
-            let why =
-                catalog
-                ? """
-                these are asset-catalog items, which the app's build compiled into its Assets.car instead: build \
-                those packs with Xcode, or move the images out of the catalog
-                """
-                : """
-                the app and the packs place files differently; check resources-root, the entries' 'into' and \
-                --resources-path
-                """
+            let why: String
+            if catalog {
+                why = """
+                    these are asset-catalog items, which the app's build compiled into its Assets.car instead: build \
+                    those packs with Xcode, or move the images out of the catalog
+                    """
+            } else if all, let folder = Self.oneFolderDown(manifest, base: location.base) {
+                why = """
+                    the packs' files are one folder down, in '\(location.relativeBase + folder)': pass \
+                    --resources-path \(Self.shellWord(location.relativeBase + folder))
+                    """
+            } else {
+                why = """
+                    the app and the packs place files differently; check resources-root, the entries' 'into' and \
+                    --resources-path
+                    """
+            }
             return .warning(.packFilesNotInApp, what + ": " + why, subject: looked)
         }
         if noneMatched { return [warning(manifest.packs.filter { !$0.files.isEmpty }, all: true)] }
         return found.unmatchedPacks.map { warning([$0], all: false) }
+    }
+
+    /// `name` as a shell word: as it is when it needs no quotes (`Data`), else single-quoted.
+    static func shellWord(_ name: String) -> String {
+        let plain =
+            !name.isEmpty
+            && name.unicodeScalars.allSatisfy {
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._/-".unicodeScalars.contains($0))
+            }
+        return plain ? name : ShellCommand.quoted(name)
+    }
+
+    /// The folder of `base` (an engine's `Data`) in which the first file of every pack (up to 20 packs) is found: where
+    /// the app keeps the packs' files when it holds none of them at their destinations. Nil when no one folder does.
+    static func oneFolderDown(_ manifest: BuildManifest, base: String) -> String? {
+        let firsts = manifest.packs.lazy.filter { !$0.files.isEmpty }.prefix(20).map { $0.files.path(at: 0) }
+        guard !firsts.isEmpty, let names = try? FolderNames.list(FilePath(base)) else { return nil }
+        for name in names.prefix(200) {
+            guard let text = name.text, !text.hasPrefix(".") else { continue }
+            let folder = name.path(in: FilePath(base))
+            guard SystemCall.status(folder)?.kind == .directory else { continue }
+            if firsts.allSatisfy({ SystemCall.status(folder.joined($0), followingLinks: false) != nil }) { return text }
+        }
+        return nil
     }
 
     /// Adds the checked files to `change` and records them in `result` (what the app loses): one sorted list of
@@ -382,12 +419,35 @@ package struct AppThinner {
                 self, manifest: manifest, buildFolder: buildFolder, location: location, infoPath: infoPath)
             result.bundleId = bundleId
             result.dryRun = options.dryRun
+            if options.signatureWarning, !options.dryRun, !result.unchanged, !result.diagnostics.hasErrors,
+                let warning = Self.staleSignature(app: location.app, name: FilePath(options.appPath).name)
+            {
+                result.diagnostics.append(warning)
+            }
             if result.diagnostics.stopsWriting(warningsAsErrors: options.warningsAsErrors) || options.dryRun {
                 return result
             }
             try change.commit()
             return result
         }
+    }
+
+    /// `app-signature-stale` for an app with a code signature (`_CodeSignature/`, or `Contents/_CodeSignature/` on
+    /// macOS), which thinning breaks, as `ipa` says it (docs/store.md#ipa); nil for an unsigned app.
+    static func staleSignature(app: String, name: String) -> Diagnostic? {
+        guard
+            ["_CodeSignature", "Contents/_CodeSignature"].contains(where: {
+                SystemCall.status(FilePath(app).joined($0), followingLinks: false) != nil
+            })
+        else { return nil }
+        return .warning(
+            .appSignatureStale,
+            """
+            '\(name)' is signed, and thinning it broke its signature: sign it again before running it on a device or \
+            shipping it (codesign --force --sign "$IDENTITY" --entitlements App.entitlements '\(name)', on a Mac), or \
+            let odrpack ipa --sign-command do it
+            """,
+            subject: name)
     }
 
     /// Removes what a thin killed before its end (its process gone) staged in the app and never placed: new plists

@@ -371,7 +371,8 @@ class Suite:
         result = self.run({"args": "plan 'odrpack.yml", "working-directory": "sample"})
         check(not result.success and "unclosed" in result.text, "an unclosed quote", result)
         result = self.run({"args": "odrpack plan", "working-directory": "sample"})
-        check(not result.success and "follows the word odrpack" in result.text, "args starting with odrpack", result)
+        check(not result.success and "follows the word odrpack: write 'plan', not 'odrpack plan'" in result.text,
+              "args starting with odrpack", result)
         result = self.run({"args": "plan '$(touch injected)' --json", "working-directory": "sample",
                            "fail-on-error": "false"})
         check(result.outputs["exit-code"] == "2" and not os.path.exists(os.path.join(self.workspace, "sample",

@@ -1,11 +1,11 @@
 """The bzlmod (Bazel 7 and later) form of the odrpack toolchain from a release archive.
 
     # MODULE.bazel
-    bazel_dep(name = "rules_odrpack", version = "0.6.0")
+    bazel_dep(name = "rules_odrpack", version = "0.7.0")
 
     odrpack = use_extension("@rules_odrpack//odrpack:extensions.bzl", "odrpack")
     odrpack.toolchain(
-        version = "0.6.0",
+        version = "0.7.0",
         urls = ["https://github.com/OWNER/odrpack/releases/download/v{version}/odrpack-{version}-{target}.tar.gz"],
         sha256s = {
             "x86_64-unknown-linux-gnu": "...",

@@ -9,7 +9,7 @@ makes an odrpack toolchain from a release archive.
     rules_odrpack_dependencies()
 
     odrpack_register_toolchains(
-        version = "0.6.0",
+        version = "0.7.0",
         urls = ["https://github.com/OWNER/odrpack/releases/download/v{version}/odrpack-{version}-{target}.tar.gz"],
         sha256s = {
             "x86_64-unknown-linux-gnu": "...",
@@ -129,7 +129,7 @@ odrpack_archive = repository_rule(
         ),
         "sha256": attr.string(doc = "The archive's SHA-256 (one target)."),
         "sha256s": attr.string_dict(doc = "The SHA-256 of each target's archive, by target (several hosts)."),
-        "version": attr.string(doc = "The release version, e.g. 0.6.0 (needed when the urls name {version})."),
+        "version": attr.string(doc = "The release version, e.g. 0.7.0 (needed when the urls name {version})."),
         "target": attr.string(
             doc = "x86_64-unknown-linux-gnu, aarch64-unknown-linux-gnu or universal-apple-darwin; default: the host's.",
         ),

@@ -10,7 +10,7 @@ struct BackgroundAssetsBuild: FormatBuild {
 
     /// The options the hosting needs and `ba-pack-dropped` for every published pack this build no longer makes.
     mutating func check(_ plan: PackPlan, options: BuildOptions) throws -> [Diagnostic] {
-        let checked = try Self.checkHosting(plan, options: options)
+        let checked = try Self.checkHosting(plan, options: Self.resolved(options, plan))
         published = checked.published
         return checked.diagnostics
     }
@@ -19,8 +19,16 @@ struct BackgroundAssetsBuild: FormatBuild {
         -> any PackOutput
     {
         try BackgroundAssetsOutput(
-            plan: plan, options: options, packager: packager, published: published, rootPath: rootPath,
+            plan: plan, options: Self.resolved(options, plan), packager: packager, published: published,
+            rootPath: rootPath,
             transaction: transaction)
+    }
+
+    /// The options with the manifest's `url-prefix` where the command line gives none (docs/background-assets.md).
+    static func resolved(_ options: BuildOptions, _ plan: PackPlan) -> BuildOptions {
+        var options = options
+        if options.urlPrefix == nil { options.urlPrefix = plan.backgroundAssets.urlPrefix }
+        return options
     }
 
     /// The options a Background Assets build's hosting needs (docs/background-assets.md), the live download manifest
@@ -51,8 +59,9 @@ struct BackgroundAssetsBuild: FormatBuild {
         guard let prefix = options.urlPrefix else {
             throw ODRPackError.usage(
                 """
-                the manifest's background-assets hosting is self, so the build needs --url-prefix https://host/path: \
-                where site/ will be served from (the app's BAManifestURL is URL/download-manifest.json)
+                the manifest's background-assets hosting is self, so the build needs --url-prefix https://host/path \
+                (or 'url-prefix' in the manifest's background-assets section): where site/ will be served from (the \
+                app's BAManifestURL is URL/download-manifest.json)
                 """
             )
         }

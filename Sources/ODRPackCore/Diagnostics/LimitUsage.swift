@@ -18,21 +18,29 @@ package struct LimitUsage: Sendable {
     }
 
     package static func rows(_ plan: PackPlan) -> [LimitUsage] {
-        let largestPack = plan.packs.map(\.size).max() ?? 0
-        let largestTag = plan.tags.map(\.size).max() ?? 0
-        return [
-            LimitUsage(name: "initial-install", key: .maxInitialInstallSize, value: plan.initialInstallSize),
-            LimitUsage(
-                name: "initial-install + prefetch", key: .maxInitialPrefetchSize, value: plan.initialPrefetchSize),
-            LimitUsage(name: "all packs", key: .maxTotalSize, value: plan.totalSize),
-            LimitUsage(name: "pack count", key: .maxPackCount, value: Int64(plan.packs.count)),
+        rows(
+            initialInstall: plan.initialInstallSize, initialPrefetch: plan.initialPrefetchSize, total: plan.totalSize,
+            packCount: plan.packs.count, largestPack: plan.packs.map(\.size).max() ?? 0,
+            largestTag: plan.tags.map(\.size).max() ?? 0, limit: { plan.limits[$0] })
+    }
+
+    /// The rows from the figures themselves: a plan's resource bytes, or a build's archive bytes (`report BUILD_DIR`).
+    package static func rows(
+        initialInstall: Int64, initialPrefetch: Int64, total: Int64, packCount: Int, largestPack: Int64,
+        largestTag: Int64, limit: (LimitProfile.Key) -> Int64?
+    ) -> [LimitUsage] {
+        [
+            LimitUsage(name: "initial-install", key: .maxInitialInstallSize, value: initialInstall),
+            LimitUsage(name: "initial-install + prefetch", key: .maxInitialPrefetchSize, value: initialPrefetch),
+            LimitUsage(name: "all packs", key: .maxTotalSize, value: total),
+            LimitUsage(name: "pack count", key: .maxPackCount, value: Int64(packCount)),
             LimitUsage(name: "largest pack", key: .maxPackSize, value: largestPack),
             LimitUsage(name: "largest tag", key: .maxTagSize, value: largestTag),
             LimitUsage(
                 name: "largest pack or tag (recommended)", key: .recommendedSize, value: max(largestPack, largestTag)),
         ].map {
             var row = $0
-            row.limit = plan.limits[row.key]
+            row.limit = limit(row.key)
             return row
         }
     }

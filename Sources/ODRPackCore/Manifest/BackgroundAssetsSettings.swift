@@ -7,7 +7,7 @@ package struct BackgroundAssetsSettings: Sendable, Equatable {
         case `self`
     }
 
-    package static let keys = ["hosting", "platforms", "events", "app-group"]
+    package static let keys = ["hosting", "platforms", "events", "app-group", "url-prefix"]
     static let platformNames = ["iOS", "tvOS", "macOS", "visionOS"]
     static let eventNames = ["firstInstallation", "subsequentUpdate"]
 
@@ -16,6 +16,8 @@ package struct BackgroundAssetsSettings: Sendable, Equatable {
     /// `installationEventTypes` of essential and prefetch packs.
     package var events: [String] = BackgroundAssetsSettings.eventNames
     package var appGroup: String?
+    /// `hosting: self`: where `site/` is served from, so CI need not repeat `--url-prefix` (which wins over it).
+    package var urlPrefix: String?
 
     package init() {}
 

@@ -792,6 +792,22 @@ private struct Parsing {
                 settings.appGroup = text
             }
         }
+        // The rule of --url-prefix, which wins over it (docs/background-assets.md#self-hosting).
+        if let value = pairs["url-prefix"]?.value, let text = string(value, key: "url-prefix") {
+            if settings.hosting != .self {
+                error(
+                    .manifestInvalidValue,
+                    """
+                    'url-prefix' applies to hosting self only: App Store Connect hosts these packs; leave it out, or \
+                    set 'hosting: self'
+                    """,
+                    at: location(value), subject: text)
+            } else if let problem = URLPrefixRule.problem(text, requireHTTPS: true, name: "url-prefix") {
+                error(.manifestInvalidValue, problem, at: location(value), subject: text)
+            } else {
+                settings.urlPrefix = text
+            }
+        }
         return settings
     }
 

@@ -2,8 +2,9 @@ import Foundation
 import ODRPackPlatform
 
 /// How long work shows progress on stderr (`--progress`, decided by the front end's `Console`): a live bar on a
-/// terminal, one line a second where asked for without one, or nothing.
-package enum ProgressStyle: Sendable { case bar, lines, none }
+/// terminal, one line a second where asked for without one, a line about every 10 seconds in CI (`heartbeat`: as cargo
+/// prints without a terminal, never a long silence nor a flood), or nothing.
+package enum ProgressStyle: Sendable { case bar, lines, heartbeat, none }
 
 /// The one progress bar of long work (`build`, `verify`, `thin --embed`, `ipa`, `upload`): done of total, throughput
 /// and time left, as `[########................] 3/7 packs, 120 MB of 400 MB, 85 MB/s, 3s left`. Thread-safe: writers
@@ -19,17 +20,34 @@ package final class ProgressBar: Sendable {
         /// What one unit is, in the plural (`packs`, `files`).
         var unit: String
         var start = Date()
+        /// `heartbeat`: a stage is under way and its clock thread runs.
+        var beating = false
     }
 
     private let style: ProgressStyle
     private let counts: Locked<Counts>
+    /// The least time between two drawings: 0.1 s for the bar, 1 s for lines, 10 s for the heartbeat.
+    private let interval: TimeInterval
+    private let write: @Sendable (String) -> Void
 
     /// Whether anything is drawn: totals that cost a pass of their own are worth finding only then.
     package var isShown: Bool { style != .none }
 
-    package init(style: ProgressStyle, unit: String = "packs") {
+    /// - Parameters:
+    ///   - interval: the least time between two drawings, else the style's own (a test's is short).
+    ///   - write: where the text goes, else stderr (a test's collects it).
+    package init(
+        style: ProgressStyle, unit: String = "packs", interval: TimeInterval? = nil,
+        write: (@Sendable (String) -> Void)? = nil
+    ) {
         self.style = style
         counts = Locked(Counts(unit: unit))
+        switch style {
+        case .bar: self.interval = interval ?? 0.1
+        case .lines, .none: self.interval = interval ?? 1
+        case .heartbeat: self.interval = interval ?? 10
+        }
+        self.write = write ?? { try? StandardStream.write($0, to: StandardStream.error) }
     }
 
     /// Starts a stage of `units` units holding `bytes` bytes: the counts and the clock start again, so one bar serves
@@ -40,10 +58,33 @@ package final class ProgressBar: Sendable {
             $0.totalBytes = bytes
             $0.unitsDone = 0
             $0.bytesDone = 0
-            $0.lastDraw = .distantPast
+            // The heartbeat's first line comes one interval in: work shorter than that prints none.
+            $0.lastDraw = style == .heartbeat ? Date() : .distantPast
             $0.start = Date()
             if let unit { $0.unit = unit }
+            if style == .heartbeat && !$0.beating {
+                $0.beating = true
+                startHeartbeat()
+            }
         }
+    }
+
+    /// `heartbeat`: a line every `interval` while a stage is under way, also when no byte was counted since (one large
+    /// file zipped, a server waited for), until `end` or the stage's last unit.
+    private func startHeartbeat() {
+        let thread = Thread { [self] in
+            while true {
+                Thread.sleep(forTimeInterval: min(interval / 4, 0.5))
+                let going = counts.withLock { counts -> Bool in
+                    guard counts.beating else { return false }
+                    let done = counts.unitsDone >= counts.totalUnits && counts.bytesDone >= counts.totalBytes
+                    if !done && Date().timeIntervalSince(counts.lastDraw) >= interval { draw(&counts, force: true) }
+                    return true
+                }
+                if !going { return }
+            }
+        }
+        thread.start()
     }
 
     package func add(bytes: Int64) {
@@ -59,15 +100,16 @@ package final class ProgressBar: Sendable {
         guard style != .none else { return }
         counts.withLock {
             $0.unitsDone += 1
-            draw(&$0, force: $0.unitsDone == $0.totalUnits)
+            draw(&$0, force: $0.unitsDone == $0.totalUnits && style != .heartbeat)
         }
     }
 
     /// Clears the bar's line, so what is printed next starts on a clean line.
     package func end() {
+        if style == .heartbeat { counts.withLock { $0.beating = false } }
         guard style == .bar else { return }
         counts.withLock { counts in
-            if counts.drawn { try? StandardStream.write("\r\u{1B}[K", to: StandardStream.error) }
+            if counts.drawn { write("\r\u{1B}[K") }
             counts.drawn = false
         }
     }
@@ -76,7 +118,7 @@ package final class ProgressBar: Sendable {
     /// left, so lines and the bar never share a line of the terminal.
     package func printing<T>(_ body: () throws -> T) rethrows -> T {
         try counts.withLock { counts in
-            if style == .bar && counts.drawn { try? StandardStream.write("\r\u{1B}[K", to: StandardStream.error) }
+            if style == .bar && counts.drawn { write("\r\u{1B}[K") }
             counts.drawn = false
             defer {
                 if style == .bar && counts.totalBytes > 0 && counts.bytesDone < counts.totalBytes {
@@ -103,7 +145,6 @@ package final class ProgressBar: Sendable {
         // Before `begin` (or for no work at all) there is nothing to show a share of.
         guard counts.totalUnits > 0 || counts.totalBytes > 0 else { return }
         let now = Date()
-        let interval = style == .bar ? 0.1 : 1.0
         guard force || now.timeIntervalSince(counts.lastDraw) >= interval else { return }
         counts.lastDraw = now
         let status = Self.status(
@@ -118,10 +159,10 @@ package final class ProgressBar: Sendable {
             let bar =
                 String(repeating: "#", count: min(filled, width))
                 + String(repeating: ".", count: max(0, width - filled))
-            try? StandardStream.write("\r\u{1B}[K[\(bar)] \(status)", to: StandardStream.error)
+            write("\r\u{1B}[K[\(bar)] \(status)")
             counts.drawn = true
-        case .lines:
-            try? StandardStream.write("odrpack: \(status)\n", to: StandardStream.error)
+        case .lines, .heartbeat:
+            write("odrpack: \(status)\n")
         case .none:
             break
         }

@@ -13,6 +13,8 @@
     if (t.slice(-2) === ".0") t = t.slice(0, -2);
     return sign + t + " " + units[i];
   }
+  // "1 file", "2 files": a count with its noun.
+  function count(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
   function el(tag, attrs) {
     var e = document.createElement(tag);
     attrs = attrs || {};
@@ -27,7 +29,7 @@
     return e;
   }
   function anchor(kind, name) { return kind + "-" + encodeURIComponent(name).replace(/[%.]/g, "_"); }
-  var isDiff = data.kind === "diff";
+  var isDiff = data.kind === "diff", isBuild = data.kind === "build";
   var groups = isDiff ? ["added", "changed", "removed", "unchanged"] : ["initial-install", "prefetch", "on-demand"];
   var packById = {};
   (data.packs || []).forEach(function (p) { packById[p.id] = p; });
@@ -41,16 +43,19 @@
   if (isDiff) {
     document.getElementById("subtitle").textContent = data.old + " → " + data.new;
     card(data.summary.packsChanged + " of " + data.summary.packsTotal, "packs changed");
-    card(fmt(data.summary.redownloadInitialInstall), "initial-install downloaded again");
-    card(fmt(data.summary.redownloadPrefetch), "prefetch downloaded again");
-    card(fmt(data.summary.redownloadOnDemand), "on-demand downloaded again");
-    card(String((data.moves || []).length), "files moved between packs");
+    // What devices download (archive bytes) leads; the installed bytes are the second figure.
+    data.headline.forEach(function (h) { card(h.value, h.label); });
+    var moved = (data.moves || []).length;
+    card(String(moved), (moved === 1 ? "file" : "files") + " moved between packs");
+    if (data.prefetchOrderNote) summary.appendChild(el("p", { cls: "note", id: "prefetch-order-note", text: data.prefetchOrderNote }));
   } else {
     document.getElementById("subtitle").textContent = data.manifest + " · profile " + data.profile;
-    card(fmt(data.totals.size), data.totals.files + " files in " + data.totals.packs + " packs");
+    // A build's page leads with what devices download (its archives), the installed bytes second.
+    if (isBuild) card(fmt(data.totals.downloadSize), "to download (archives), " + count(data.totals.packs, "pack"));
+    card(fmt(data.totals.size), count(data.totals.files, "file") + " in " + count(data.totals.packs, "pack") + (isBuild ? ", installed" : ""));
     card(fmt(data.totals.initialInstallSize), "initial-install");
     card(fmt(data.totals.initialPrefetchSize), "initial-install + prefetch");
-    if (data.totals.appBundleFiles !== null) card(fmt(data.totals.appBundleSize), data.totals.appBundleFiles + " files stay in the app");
+    if (data.totals.appBundleFiles !== null) card(fmt(data.totals.appBundleSize), count(data.totals.appBundleFiles, "file") + (data.totals.appBundleFiles === 1 ? " stays" : " stay") + " in the app");
     var errors = data.diagnostics.filter(function (d) { return d.severity === "error"; }).length;
     card(errors + " / " + (data.diagnostics.length - errors), "errors / warnings");
   }
@@ -95,7 +100,7 @@
   function describe(node, trail) {
     var names = trail.slice(1).map(function (n) { return n.n; }).concat([node.n]);
     var text = names.join(" / ") + "\n" + fmt(node.s);
-    if (node.k) text += " in " + node.k + " files";
+    if (node.k) text += " in " + count(node.k, "file");
     var pack = trail.length > 1 ? trail[1] : node;
     if (pack !== data.treemap) text += "\npack " + pack.n + " (" + pack.g + ")";
     return text;
@@ -142,10 +147,9 @@
   var gauges = document.getElementById("gauges");
   if (isDiff) {
     document.getElementById("gauges-section").querySelector("h2").textContent = "Downloaded again, by category";
-    // Each bar: the bytes downloaded again out of that category's bytes in the new build.
-    var totals = data.categoryTotals || {};
-    [["initial-install", data.summary.redownloadInitialInstall], ["prefetch", data.summary.redownloadPrefetch],
-     ["on-demand", data.summary.redownloadOnDemand]].forEach(function (row) {
+    // Each bar: the bytes devices download again out of that category's download bytes in the new build.
+    var totals = data.categoryDownloadTotals || {};
+    data.headline.map(function (h) { return [h.category, h.download]; }).forEach(function (row) {
       var total = totals[row[0]] || 0;
       var fraction = total > 0 ? Math.min(1, row[1] / total) : 0;
       var right = fmt(row[1]) + " of " + fmt(total) + (total > 0 ? " (" + (fraction * 100).toFixed(1) + "%)" : "");
@@ -195,7 +199,7 @@
     var sets = document.getElementById("tagsets");
     data.tagSets.forEach(function (s) {
       sets.appendChild(el("div", { cls: "tagset" }, el("a", { href: "#" + anchor("pack", s.pack), text: s.tags.join(" + ") }),
-        el("span", { cls: "muted", text: " — " + s.tags.length + " tags, " + s.fileCount + " files: " + s.files.join(", ") + (s.fileCount > s.files.length ? ", …" : "") })));
+        el("span", { cls: "muted", text: " — " + count(s.tags.length, "tag") + ", " + count(s.fileCount, "file") + ": " + s.files.join(", ") + (s.fileCount > s.files.length ? ", …" : "") })));
     });
   }
 
@@ -255,7 +259,8 @@
       { title: "Old size", num: true, key: function (p) { return p.oldSize || 0; }, show: function (p) { return fmt(p.oldSize); } },
       { title: "New size", num: true, key: function (p) { return p.newSize || 0; }, show: function (p) { return fmt(p.newSize); } },
       { title: "Difference", num: true, key: function (p) { return (p.newSize || 0) - (p.oldSize || 0); }, show: function (p) { return p.sizeChange === null ? "–" : p.sizeChange; } },
-      { title: "Downloaded again", num: true, key: function (p) { return p.redownloadSize; }, show: function (p) { return fmt(p.redownloadSize); } },
+      { title: "Downloaded again", num: true, key: function (p) { return p.redownloadDownloadSize; }, show: function (p) { return fmt(p.redownloadDownloadSize); } },
+      { title: "Installed", num: true, key: function (p) { return p.redownloadSize; }, show: function (p) { return fmt(p.redownloadSize); } },
       { title: "Files (+ added, − removed, ~ modified, moved)", num: true, key: function (p) { return p.fileChanges; }, show: function (p) { return p.filesText; } },
       { title: "Id", key: function (p) { return p.id; } }
     ], data.packs.slice(), function (p) { return anchor("pack", p.id); });
@@ -263,7 +268,8 @@
       { title: "Tag", key: function (t) { return t.name; } },
       { title: "Status", key: function (t) { return t.status; }, show: function (t) { return pill(t.status); } },
       { title: "Category", key: function (t) { return t.category; } },
-      { title: "Downloaded again", num: true, key: function (t) { return t.redownloadSize; }, show: function (t) { return fmt(t.redownloadSize); } }
+      { title: "Downloaded again", num: true, key: function (t) { return t.redownloadDownloadSize; }, show: function (t) { return fmt(t.redownloadDownloadSize); } },
+      { title: "Installed", num: true, key: function (t) { return t.redownloadSize; }, show: function (t) { return fmt(t.redownloadSize); } }
     ], data.tags.slice(), function (t) { return anchor("tag", t.name); });
     table("files", [
       { title: "File", key: function (m) { return m.path; } },
@@ -280,18 +286,23 @@
       backgroundAssets
         ? { title: "Download policy", key: function (p) { return p.policy; } }
         : { title: "Priority", num: true, key: function (p) { return p.priority === null ? -1 : p.priority; }, show: function (p) { return p.priority === null ? "–" : String(Number(p.priority.toFixed(3))); } },
-      { title: "Files", num: true, key: function (p) { return p.files; } },
-      { title: "Size", num: true, key: function (p) { return p.size; }, show: function (p) { return fmt(p.size); } },
+      { title: "Files", num: true, key: function (p) { return p.files; } }
+    ].concat(isBuild ? [{ title: "Download (archive)", num: true, key: function (p) { return p.downloadSize; }, show: function (p) { return fmt(p.downloadSize); } }] : []).concat([
+      { title: isBuild ? "Installed" : "Size", num: true, key: function (p) { return p.size; }, show: function (p) { return fmt(p.size); } },
       backgroundAssets
         ? { title: "Asset pack id", key: function (p) { return p.assetPackId; } }
         : { title: "Id", key: function (p) { return p.id; } }
-    ], data.packs.slice(), function (p) { return anchor("pack", p.id); });
+    ]), data.packs.slice(), function (p) { return anchor("pack", p.id); });
     table("tags", [
       { title: "Tag", key: function (t) { return t.name; } },
       { title: "Category", key: function (t) { return t.category; }, show: function (t) { return pill(t.category); } },
-      { title: "Packs", num: true, key: function (t) { return t.packs.length; } },
+      { title: "Packs", num: true, key: function (t) { return t.packs.length; } }
+    ].concat(isBuild ? [
+      { title: "Download (archives)", num: true, key: function (t) { return t.downloadSize; }, show: function (t) { return fmt(t.downloadSize); } },
+      { title: "Installed", num: true, key: function (t) { return t.size; }, show: function (t) { return fmt(t.size); } }
+    ] : [
       { title: "Size (downloaded for the tag)", num: true, key: function (t) { return t.size; }, show: function (t) { return fmt(t.size); } }
-    ], data.tags.slice(), function (t) { return anchor("tag", t.name); });
+    ]), data.tags.slice(), function (t) { return anchor("tag", t.name); });
     table("files", [
       { title: "File", key: function (f) { return f.path; } },
       { title: "Size", num: true, key: function (f) { return f.size; }, show: function (f) { return fmt(f.size); } },

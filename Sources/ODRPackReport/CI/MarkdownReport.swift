@@ -76,6 +76,7 @@ package enum MarkdownReport {
         if !diff.downloadsArchives {
             out += "Folder layout: no archives, so the download figures are the resource bytes.\n\n"
         }
+        if let note = DiffReport.prefetchOrderNote(diff) { out += "**\(note).**\n\n" }
         let tags = DiffReport.changedTags(diff)
         if !tags.isEmpty {
             out += "| Tag | Status | Category | Download | Installed |\n|---|---|---|---:|---:|\n"
@@ -109,14 +110,15 @@ package enum MarkdownReport {
         }
         out +=
             """
-            | Pack | Status | Category | Old size | New size | Difference | Re-download | Files (+ added, − removed, \
-            ~ modified, moved) |\n|---|---|---|---:|---:|---:|---:|---|\n
+            | Pack | Status | Category | Old size | New size | Difference | Download | Installed | Files (+ added, − \
+            removed, ~ modified, moved) |\n|---|---|---|---:|---:|---:|---:|---:|---|\n
             """
         for pack in changes.prefix(20) {
             out += "| \(escape(pack.shortName)) | \(pack.status.rawValue) | \(DiffReport.category(pack)) | "
             out += "\(pack.oldSize.map(ByteCount.format) ?? "-") | \(pack.newSize.map(ByteCount.format) ?? "-") | "
             let difference = pack.oldSize.flatMap { old in pack.newSize.map { DiffReport.signed($0, minus: old) } }
-            out += "\(difference ?? "-") | \(ByteCount.format(pack.redownloadSize)) | \(DiffReport.filesCell(pack)) |\n"
+            out += "\(difference ?? "-") | \(ByteCount.format(pack.redownloadDownloadSize)) | "
+            out += "\(ByteCount.format(pack.redownloadSize)) | \(pack.downloadReason ?? DiffReport.filesCell(pack)) |\n"
         }
         if changes.count > 20 {
             out += "\n… and \(changes.count - 20) more changed packs (see `odrpack diff --json`).\n"

@@ -53,7 +53,7 @@ package struct DiffReportModel: Sendable {
                             .optional(
                                 pack.oldSize.flatMap { old in pack.newSize.map { DiffReport.signed($0, minus: old) } })
                         ),
-                        ("filesText", .string(DiffReport.filesCell(pack))),
+                        ("filesText", .string(pack.downloadReason ?? DiffReport.filesCell(pack))),
                         (
                             "fileChanges",
                             .int(
@@ -81,9 +81,38 @@ package struct DiffReportModel: Sendable {
         if !fileLists, let moves = fields.firstIndex(where: { $0.0 == "moves" }) {
             fields[moves].1 = .written([Self.movesMark])
         }
+        // The same in what devices download: each category's archive bytes (resource bytes without archives).
+        let categoryDownloadTotals = [DownloadCategory.initialInstall, .prefetch, .onDemand].map { category in
+            (
+                category.rawValue,
+                JSONValue.int(
+                    new.packs.lazy.filter { $0.category == category }
+                        .map { diff.downloadsArchives ? $0.archiveSize ?? $0.size : $0.size }.saturatingSum)
+            )
+        }
         fields.append(("categoryTotals", .object(categoryTotals)))
+        fields.append(("categoryDownloadTotals", .object(categoryDownloadTotals)))
+        fields.append(("headline", Self.headline(diff)))
+        fields.append(("prefetchOrderNote", .optional(DiffReport.prefetchOrderNote(diff))))
         fields.append(("treemap", treemap.json))
         document = .object(fields)
+    }
+
+    /// The page's cards, as the text's summary line leads: per category the bytes devices download again, the
+    /// installed bytes second and labelled so (docs/commands.md#diff).
+    static func headline(_ diff: BuildDiff) -> JSONValue {
+        .array(
+            [
+                ("initial-install", diff.redownloadDownloadInitialInstall, diff.redownloadInitialInstall),
+                ("prefetch", diff.redownloadDownloadPrefetch, diff.redownloadPrefetch),
+                ("on-demand", diff.redownloadDownloadOnDemand, diff.redownloadOnDemand),
+            ].map { category, download, installed in
+                .object([
+                    ("category", .string(category)), ("download", .int(download)), ("installed", .int(installed)),
+                    ("value", .string(ByteCount.format(download))),
+                    ("label", .string("\(category) downloaded again (\(ByteCount.format(installed)) installed)")),
+                ])
+            })
     }
 
     /// What stands for a pack's file lists and for the moves in `document` (never in UTF-8 JSON text).

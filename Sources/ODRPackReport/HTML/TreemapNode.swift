@@ -68,7 +68,8 @@ package struct TreemapNode: Equatable, Sendable {
                 let rest = files.dropFirst(keep)
                 children.append(
                     TreemapNode(
-                        name: "\(rest.count) smaller files", size: rest.lazy.map(\.size).saturatingSum, group: group,
+                        name: "\(rest.count) smaller file\(rest.count == 1 ? "" : "s")",
+                        size: rest.lazy.map(\.size).saturatingSum, group: group,
                         groupedFiles: rest.count))
             }
             children.sort { ($0.size, $1.name) > ($1.size, $0.name) }

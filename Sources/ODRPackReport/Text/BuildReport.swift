@@ -1,5 +1,6 @@
 import Foundation
 import ODRPackBuild
+import ODRPackBuildFormat
 import ODRPackCore
 import ODRPackFormats
 
@@ -19,6 +20,30 @@ package enum BuildReport {
             """
         out += String(format: "%.2f s\n", build.seconds)
         return out
+    }
+
+    /// `build --summary`: the packs as `plan`'s table shows them, with what the build made of each: its archive's
+    /// bytes beside the installed ones, and whether this build wrote it or kept it unchanged.
+    /// - Parameter written: the ids this build wrote; every other pack was unchanged.
+    package static func packTable(_ manifest: BuildManifest, written: Set<String>, layout: PackLayout = .zip) -> String
+    {
+        var table = TextTable([
+            ("PACK", .left), ("TAGS", .left), ("FILES", .right), ("INSTALLED", .right),
+            (layout == .folder ? "FOLDER" : "ARCHIVE", .right), ("STATUS", .left),
+        ])
+        let packs = manifest.packs.sorted {
+            if $0.category != $1.category { return $0.category < $1.category }
+            if ($0.priority ?? 0) != ($1.priority ?? 0) { return ($0.priority ?? 0) > ($1.priority ?? 0) }
+            return $0.tags.joined(separator: "+") < $1.tags.joined(separator: "+")
+        }
+        for pack in packs {
+            table.add([
+                PlanReport.shortID(pack.id), TerminalText.escaped(pack.tags.joined(separator: "+")),
+                "\(pack.files.count)", ByteCount.format(pack.size), pack.archiveSize.map(ByteCount.format) ?? "-",
+                written.contains(pack.id) ? "written" : "unchanged",
+            ])
+        }
+        return "\nPacks\n" + (packs.isEmpty ? "  (none: no resource is tagged)\n" : table.render())
     }
 
     /// The `build --json` document (docs/commands.md), written as it is made (docs/build-output.md#bounded): the

@@ -18,6 +18,8 @@ package struct Console: Sendable {
     /// Stderr is a terminal that may be animated (neither NO_COLOR nor TERM=dumb).
     package let stderrIsInteractive: Bool
     let stderrIsTerminal: Bool
+    /// GitHub Actions (`GITHUB_ACTIONS=true`) or any CI (`CI=true`): `--progress auto` prints a line every 10 seconds.
+    package let continuousIntegration: Bool
 
     package init(
         quiet: Bool = false, color: ColorMode = .auto,
@@ -27,6 +29,7 @@ package struct Console: Sendable {
         self.quiet = quiet
         self.stderrIsTerminal = stderrIsTerminal
         stderrIsInteractive = stderrIsTerminal && Self.animationAllowed(environment)
+        continuousIntegration = ["GITHUB_ACTIONS", "CI"].contains { environment[$0]?.lowercased() == "true" }
         colorOnStderr = Self.usesColor(color, isTerminal: stderrIsTerminal, environment: environment)
     }
 
@@ -52,7 +55,10 @@ package struct Console: Sendable {
     package func progressStyle(_ mode: ProgressMode) -> ProgressStyle {
         switch mode {
         case .never: return .none
-        case .auto: return stderrIsInteractive && !quiet ? .bar : .none
+        case .auto:
+            // Off a terminal in CI, a line every 10 s, as cargo prints its lines: a log that shows the job is alive.
+            if quiet { return .none }
+            return stderrIsInteractive ? .bar : continuousIntegration ? .heartbeat : .none
         case .always: return stderrIsInteractive ? .bar : .lines
         }
     }

@@ -52,6 +52,10 @@ package enum DiffReport {
                         fields += [
                             ("oldSize", .optional(pack.oldSize)), ("newSize", .optional(pack.newSize)),
                             ("redownloadSize", .int(pack.redownloadSize)),
+                            // What a device downloads for it, and why when no file changed (docs/commands.md#diff);
+                            // `files` stays last, where the streamed document writes its lists.
+                            ("redownloadDownloadSize", .int(pack.redownloadDownloadSize)),
+                            ("downloadReason", .optional(pack.downloadReason)),
                             (
                                 "files",
                                 .object([
@@ -218,13 +222,7 @@ package enum DiffReport {
         return ", priority \(priorityText(pack.oldPriority)) → \(priorityText(pack.newPriority))"
     }
 
-    static func priorityText(_ value: Double?) -> String {
-        guard let value else { return "none" }
-        var text = String(format: "%.3f", value)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text
-    }
+    static func priorityText(_ value: Double?) -> String { BuildDiff.PackChange.priorityText(value) }
 
     /// The files of a changed pack as counts, only those that are not zero: `+1 −2 ~3, 2 moved in, 1 moved out`;
     /// `-` when no file changed (the archive, category or priority did).
@@ -250,6 +248,15 @@ package enum DiffReport {
         ].map { "\($0.0) \(ByteCount.format($0.1)) (\(ByteCount.format($0.2)) installed)" }.joined(separator: ", ")
     }
 
+    /// Said once when a tag was added to, removed from or moved in `prefetch-order` and priorities moved with it: the
+    /// one change whose cost users do not expect (docs/commands.md#diff). Nil otherwise.
+    package static func prefetchOrderNote(_ diff: BuildDiff) -> String? {
+        guard let moved = diff.prefetchOrderMoves, moved > 0 else { return nil }
+        return moved == 1
+            ? "prefetch-order changed: the priority of 1 pack moved, and devices download it again"
+            : "prefetch-order changed: the priorities of \(moved) packs moved, and devices download them again"
+    }
+
     /// The tags that changed, the most bytes downloaded again first: the table the text and the Markdown lead with.
     package static func changedTags(_ diff: BuildDiff) -> [BuildDiff.TagChange] {
         diff.tags.filter { $0.status != .unchanged }
@@ -270,6 +277,7 @@ package enum DiffReport {
         if !diff.downloadsArchives {
             out += "Folder layout: no archives, so the download figures are the resource bytes\n"
         }
+        if let note = prefetchOrderNote(diff) { out += note + "\n" }
         if let upload = diff.upload {
             out +=
                 upload.isEmpty
@@ -302,7 +310,11 @@ package enum DiffReport {
         }
 
         let packs = diff.packs.filter { $0.status != .unchanged }
-            .sorted { ($0.redownloadSize, $1.id) > ($1.redownloadSize, $0.id) }
+            .sorted {
+                ($0.redownloadDownloadSize, $0.redownloadSize, $1.id) > (
+                    $1.redownloadDownloadSize, $1.redownloadSize, $0.id
+                )
+            }
         out += "\nPacks\n"
         for pack in packs {
             out +=
@@ -320,6 +332,7 @@ package enum DiffReport {
                 let more = count > fileLimit ? " and \(count - fileLimit) more" : ""
                 out += "             \(label): \(shown)\(more)\n"
             }
+            if let reason = pack.downloadReason { out += "             downloaded again: \(reason)\n" }
         }
         if !diff.moves.isEmpty {
             let names = Dictionary(diff.packs.map { ($0.id, $0.shortName) }, uniquingKeysWith: { first, _ in first })

@@ -10,7 +10,7 @@ package enum ThinReport {
             ("removed", removedArray(result.removed)), ("removedBytes", .int(result.removedBytes)),
             ("embedded", .strings(result.embedded)), ("installed", .strings(result.installed)),
             ("infoPlistKeys", .strings(result.infoPlistKeys)), ("dryRun", .bool(result.dryRun)),
-            ("diagnostics", DiagnosticsDocument.json(result.diagnostics)),
+            ("unchanged", .bool(result.unchanged)), ("diagnostics", DiagnosticsDocument.json(result.diagnostics)),
         ])
     }
 
@@ -25,6 +25,7 @@ package enum ThinReport {
         try stream.member("installed", .strings(result.installed))
         try stream.member("infoPlistKeys", .strings(result.infoPlistKeys))
         try stream.member("dryRun", .bool(result.dryRun))
+        try stream.member("unchanged", .bool(result.unchanged))
         try stream.member("diagnostics", DiagnosticsDocument.json(result.diagnostics))
     }
 

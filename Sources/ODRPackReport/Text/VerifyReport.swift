@@ -31,12 +31,21 @@ package enum VerifyReport {
         ])
     }
 
-    package static func verdict(_ report: BuildVerifier.Report) -> String {
+    /// - Parameter directory: the build folder as given, for the next step's command.
+    package static func verdict(_ report: BuildVerifier.Report, directory: String = "DIR") -> String {
         let count = report.packs.count
         if report.ok { return "verified \(count) pack\(count == 1 ? "" : "s"): all match \(BuildManifest.fileName)\n" }
         let failed = report.packs.filter { !$0.ok }.count
         let others = report.diagnostics.errorCount
         let extra = others == 0 ? "" : ", \(others) other problem\(others == 1 ? "" : "s")"
-        return "\(failed) of \(count) packs do not match \(BuildManifest.fileName)\(extra)\n"
+        // The build's cache trusts what it wrote: --no-cache rewrites every pack, not only those it knows changed.
+        return """
+            \(failed) of \(count) pack\(count == 1 ? "" : "s") \(failed == 1 ? "does" : "do") not match \
+            \(BuildManifest.fileName)\(extra)
+            next: build '\(TerminalText.escaped(directory))' again with the command that made it, adding --no-cache \
+            (odrpack build MANIFEST --output \(TerminalText.escaped(directory)) --no-cache and its other options), then \
+            verify it again
+
+            """
     }
 }

@@ -47,7 +47,7 @@ enum IPAArchiver {
             case .symbolicLink:
                 let target = try FileManager.default.destinationOfSymbolicLink(atPath: source)
                 let bytes = Array(target.utf8)
-                try bytes.withUnsafeBytes { raw in
+                _ = try bytes.withUnsafeBytes { raw in
                     try writer.add(
                         entry.path, .archived(raw, deflated: false), size: Int64(raw.count),
                         crc: CRC32.update(0, raw), mode: 0o120000 | permissions)
@@ -82,7 +82,7 @@ enum IPAArchiver {
                 return CRC32.update(0, raw)
             }
             let useDeflated = deflated.count < bytes.count
-            try (useDeflated ? deflated : bytes).withUnsafeBytes { raw in
+            _ = try (useDeflated ? deflated : bytes).withUnsafeBytes { raw in
                 try writer.add(name, .archived(raw, deflated: useDeflated), size: size, crc: crc, mode: mode)
             }
             return

@@ -83,12 +83,20 @@ package struct IPABuilder {
             throw ODRPackError.unusableInput(
                 "--output '\(options.outputPath)' is a folder: name the .ipa file to write")
         }
-        guard SystemCall.status(FilePath(output).parent)?.kind == .directory else {
+        // A missing folder of FILE is made once every check has passed, as every --output's is
+        // (docs/commands.md#scripts): until then the checks see its nearest existing folder.
+        var existing = FilePath(output).parent
+        var missing: [String] = []
+        while SystemCall.status(existing) == nil, existing.parent != existing {
+            missing.insert(existing.name, at: 0)
+            existing = existing.parent
+        }
+        guard SystemCall.status(existing)?.kind == .directory else {
             throw ODRPackError.unusableInput(
-                "the folder of --output '\(options.outputPath)' does not exist: create it first, or name another file")
+                "the folder of --output '\(options.outputPath)' is not a folder ('\(existing.string)' is a file)")
         }
         // FILE and its working copy go beside FILE: never inside an input, which ipa never changes.
-        let outputFolder = try Self.realPath(FilePath(output).parent.string)
+        let outputFolder = missing.reduce(try Self.realPath(existing.string)) { $0.slashJoined($1) }
         let realOutput = outputFolder.slashJoined(FilePath(output).name)
         for (input, isFolder) in [(options.appPath, appIsFolder), (buildFolder.string, true)] {
             let real = try Self.realPath(input)
@@ -113,6 +121,7 @@ package struct IPABuilder {
             }
             // 2. A working folder beside FILE, removed whatever happens, Ctrl-C included (held until it is gone);
             // what a killed ipa left there goes first.
+            if !missing.isEmpty { try OutputFolder.makeFolder(FilePath(output).parent) }
             try Self.removeAbandoned(beside: output)
             return try Interrupt.holding {
                 let work = TemporaryName.path(beside: FilePath(output), suffix: Self.workSuffix)
@@ -195,6 +204,7 @@ package struct IPABuilder {
         // 3. Thin the copy as thin does.
         var thinOptions = AppThinner.Options(appPath: app, buildPath: options.buildPath)
         thinOptions.resourcesPath = options.resourcesPath
+        thinOptions.signatureWarning = false
         let thinned = try AppThinner(options: thinOptions).run()
         result.bundleId = thinned.bundleId
         result.removedFiles = thinned.removed.count

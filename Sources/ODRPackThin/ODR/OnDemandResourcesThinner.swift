@@ -62,6 +62,10 @@ struct OnDemandResourcesThinner {
             if !options.embed { change.emptiedFolders.append(packsFolder) }
         }
         install(copies: copies, plists: plists, in: app, into: &result, change: &change)
+        // A second thin of the same app with the same build: nothing to remove, and the plists already there.
+        result.unchanged =
+            found.toRemove.isEmpty && plists.isEmpty && change.removals.isEmpty && !options.embed
+            && copies.allSatisfy { AppThinner.sameBytes(app.joined($0), buildFolder.joined($0)) }
         return (result, change)
     }
 

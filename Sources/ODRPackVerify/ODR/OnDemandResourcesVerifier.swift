@@ -190,7 +190,9 @@ struct OnDemandResourcesVerifier {
             let keep = index == 1 || entry.name == PackEntry.infoPlistName
             let (crc, size, bytes, tooLarge) = try Self.read(reader, hashingInto: &hasher, keeping: keep)
             if tooLarge { problem("is larger than \(Self.keptEntryLimit) bytes, far more than odrpack writes there") }
-            if crc != entry.crc { problem("its data has CRC-32 \(crc), its local header says \(entry.crc)") }
+            if crc != entry.crc {
+                problem("its data has CRC-32 \(Self.hex(crc)), its local header says \(Self.hex(entry.crc))")
+            }
             if size != entry.size { problem("its data is \(size) bytes, its local header says \(entry.size)") }
             switch index {
             case 0:
@@ -355,5 +357,11 @@ struct OnDemandResourcesVerifier {
             check.problem(.verifyArchiveMismatch, "its files and folders do not all have the same modification time")
         }
         check.compareArchive(size: total, sha256: lines.finalize())
+    }
+
+    /// A CRC-32 as zip tools print it: `0x5dfbe9e3` (docs/commands.md#scripts).
+    static func hex(_ crc: UInt32) -> String {
+        let digits = String(crc, radix: 16)
+        return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
     }
 }

@@ -93,6 +93,9 @@ struct Build: ODRPackCommand {
 
     @OptionGroup var progress: ProgressOptions
 
+    @Flag(help: "End with a table of the packs: tags, files, installed and archive bytes, written or unchanged.")
+    var summary = false
+
     @Flag(help: "Print one JSON document on stdout.")
     var json = false
 
@@ -206,6 +209,7 @@ struct Build: ODRPackCommand {
                 if !outcome.allowed.isEmpty {
                     try console.printNote(Console.countSummary(outcome.diagnostics, allowed: outcome.allowed) + "\n")
                 }
+                if self.summary { try printPackTable(outcome, layout: options.layout, console: console) }
             } else {
                 try console.printError(
                     "odrpack: nothing written: \(Console.countSummary(outcome.diagnostics, allowed: outcome.allowed))\n"
@@ -215,6 +219,16 @@ struct Build: ODRPackCommand {
                 outcome.diagnostics, summary: MarkdownReport.build(outcome, manifestPath: manifest))
         }
         try context.exitOnFailure(outcome.diagnostics)
+    }
+}
+
+extension Build {
+    /// `--summary`: the packs of the build folder's odrpack-manifest.json as it now stands.
+    func printPackTable(_ outcome: BuildOutcome, layout: PackLayout, console: Console) throws {
+        var written: Set<String> = []
+        if case .built(_, let build) = outcome { written = Set(build.written) }
+        let manifest = try BuildManifest.load(FilePath(output), keepingSources: false).manifest
+        try console.printOut(BuildReport.packTable(manifest, written: written, layout: layout))
     }
 }
 

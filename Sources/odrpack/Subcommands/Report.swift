@@ -1,4 +1,5 @@
 import ArgumentParser
+import ODRPackBuildFormat
 import ODRPackCore
 import ODRPackPlatform
 import ODRPackReport
@@ -11,13 +12,17 @@ struct Report: ODRPackCommand {
 
     static let examples: [CommandHelp.Example] = [
         .init(what: "odrpack-report.html for ./odrpack.yml", command: "odrpack report"),
+        .init(what: "What a build's packs download and install", command: "odrpack report build/odr -o build.html"),
         .init(
             what: "Against the tvOS limits, into build/",
             command: "odrpack report --profile tvos --output build/report.html"),
     ]
 
     @Argument(
-        help: "The tag manifest (default: odrpack.yml here or in a parent folder, up to the repository's root).",
+        help: """
+            The tag manifest (default: odrpack.yml here or in a parent folder, up to the repository's root), or a \
+            build folder (or its odrpack-manifest.json) for the page of what was built.
+            """,
         completion: .file())
     var manifest: String?
 
@@ -51,8 +56,22 @@ struct Report: ODRPackCommand {
         }
     }
 
+    /// The argument names a build (a folder holding odrpack-manifest.json, or a `.json` file): the page of what was
+    /// built rather than of what a manifest plans.
+    static func namesBuild(_ path: String?) -> Bool {
+        guard let path else { return false }
+        let given = FilePath(path)
+        if SystemCall.status(given, followingLinks: true)?.kind == .directory {
+            return SystemCall.status(given.joined(BuildManifest.fileName), followingLinks: true) != nil
+        }
+        return path.hasSuffix(".json")
+    }
+
     func run(_ context: CommandContext) throws {
         let console = context.console
+        if Self.namesBuild(manifest), let manifest {
+            return try reportBuild(manifest, console: console)
+        }
         let manifest = try ManifestLocator().manifestPath(given: manifest)
         let result = try ProjectPlanner().plan(
             manifestPath: manifest, profile: profile, format: format, platform: platform)
@@ -64,13 +83,40 @@ struct Report: ODRPackCommand {
         let target = try OutputTarget(output)
         try HTMLFile.write(
             ReportModel(plan: plan, diagnostics: result.diagnostics, manifestPath: manifest).html, to: target)
-        try console.printWrote(
+        try printWrote(
             """
-            Wrote \(output): \(plan.packs.count) packs, \(plan.resourceFiles) files, \
-            \(Console.countSummary(result.diagnostics, allowed: result.allowed))\n
-            """,
-            toStandardOutput: target.isStandardOutput
-        )
+            \(Self.count(plan.packs.count, "pack")), \(Self.count(plan.resourceFiles, "file")), \
+            \(Console.countSummary(result.diagnostics, allowed: result.allowed))
+            """, target: target, console: console)
         if result.diagnostics.hasErrors { throw ExitCode(1) }
+    }
+
+    /// `odrpack report BUILD_DIR`: the page of a build, with what devices download beside what they install.
+    func reportBuild(_ path: String, console: Console) throws {
+        if profile != nil || format != .odr {
+            throw ODRPackError.usage(
+                "--profile and --format are for a manifest: a build's page shows the build as it was made")
+        }
+        let build = try BuildManifest.load(FilePath(path), keepingSources: false).manifest
+        let target = try OutputTarget(output)
+        let model = ReportModel(
+            build: build, manifestPath: path, archives: Diff.holdsArchives(path, manifest: build))
+        try HTMLFile.write(model.html, to: target)
+        let files = build.packs.reduce(0) { $0 + $1.files.count }
+        try printWrote(
+            "\(Self.count(build.packs.count, "pack")), \(Self.count(files, "file")) (a build)", target: target,
+            console: console)
+    }
+
+    static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+
+    /// `Wrote FILE: …`; for `-`, whose page is stdout, the figures alone on stderr, without a `Wrote -`
+    /// (docs/commands.md#scripts).
+    func printWrote(_ summary: String, target: OutputTarget, console: Console) throws {
+        if output == "-" {
+            try console.printNote("\(summary)\n")
+        } else {
+            try console.printWrote("Wrote \(output): \(summary)\n", toStandardOutput: target.isStandardOutput)
+        }
     }
 }

@@ -88,6 +88,9 @@ struct Thin: ODRPackCommand {
                 try console.printError("odrpack: the app is unchanged: \(Console.countSummary(result.diagnostics))\n")
             } else if dryRun {
                 try Self.dryRunText(result, app: app) { try console.printOut($0) }
+            } else if result.unchanged {
+                try console.printOut(
+                    "Nothing changed: \(TerminalText.escaped(app)) was already thinned with this build\n")
             } else {
                 var text =
                     "Thinned \(app): removed \(result.removed.count) file\(result.removed.count == 1 ? "" : "s") "

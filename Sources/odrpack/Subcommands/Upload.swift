@@ -9,6 +9,8 @@ struct Upload: ODRPackCommand {
     static let configuration = CommandConfiguration(
         commandName: "upload",
         abstract: "Upload a Background Assets build's Apple-hosted packs to App Store Connect.",
+        // One BUILD_DIR, whatever the operands array that catches a second one for its message suggests.
+        usage: "odrpack upload <build-dir> (--since <old> | --all) [<options>]",
         discussion: """
             Credentials: --key-id/ASC_KEY_ID, --issuer-id/ASC_ISSUER_ID (none for an individual key), and the key: \
             --private-key FILE, ASC_PRIVATE_KEY_PATH, ASC_PRIVATE_KEY (its PEM text) or AuthKey_<KEY_ID>.p8 in \

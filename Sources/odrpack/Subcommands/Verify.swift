@@ -35,7 +35,7 @@ struct Verify: ODRPackCommand {
             try console.printJSON(VerifyReport.json(report))
         } else {
             try console.printDiagnostics(report.allDiagnostics)
-            try console.printOut(VerifyReport.verdict(report))
+            try console.printOut(VerifyReport.verdict(report, directory: directory))
         }
         if !report.ok { throw ExitCode(1) }
         if try context.warningsFail(report.allDiagnostics) { throw ExitCode(1) }

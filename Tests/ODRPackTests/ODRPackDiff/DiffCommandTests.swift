@@ -223,9 +223,14 @@ import Testing
         #expect(!text.stdout.contains("No pack, tag or file changed"))
         #expect(text.stdout.contains("level2 (300 B → 300 B, +0 B, prefetch → initial-install, priority 0.05 → 1)"))
         let markdown = try CommandRunner.run(["diff", "v1", "v2", "--markdown"], in: project.root)
+        let archive = try #require(try DiffDownloadTests().archiveSizes(project, "v2")[id(["level2"])])
         #expect(
             markdown.stdout.contains(
-                "| level2 | changed | prefetch → initial-install | 300 B | 300 B | +0 B | 300 B | - |"))
+                """
+                | level2 | changed | prefetch → initial-install | 300 B | 300 B | +0 B | \
+                \(ByteCount.format(Int64(archive))) | 300 B | no file changed, but its category (prefetch → \
+                initial-install) and priority (0.05 → 1) changed, and its Info.plist holds both |
+                """), "\(markdown.stdout)")
     }
 
     /// Sizes with their difference, and the files of a pack changed only by moves counted as moves, never 0/0/0.
@@ -244,12 +249,21 @@ import Testing
         #expect(text.stdout.contains("moved out: L1/b.json"))
         #expect(text.stdout.contains("moved in: L1/b.json"))
         let markdown = try CommandRunner.run(["diff", "v1", "v2", "--markdown"], in: project.root)
-        #expect(
-            markdown.stdout.contains("| level1 | changed | prefetch | 300 B | 100 B | -200 B | 100 B | 1 moved out |"))
+        let archives = try DiffDownloadTests().archiveSizes(project, "v2")
+        func archive(_ tags: [String]) -> String { ByteCount.format(Int64(archives[id(tags)] ?? -1)) }
         #expect(
             markdown.stdout.contains(
-                "| level1+level2 | changed | prefetch | 1 KB | 1.2 KB | +200 B | 1.2 KB | 1 moved in |"))
-        #expect(markdown.stdout.contains("| level2 | changed | prefetch | 300 B | 302 B | +2 B | 302 B | ~1 |"))
+                "| level1 | changed | prefetch | 300 B | 100 B | -200 B | \(archive(["level1"])) | 100 B | 1 moved out |"
+            ))
+        #expect(
+            markdown.stdout.contains(
+                """
+                | level1+level2 | changed | prefetch | 1 KB | 1.2 KB | +200 B | \(archive(["level1", "level2"])) | \
+                1.2 KB | 1 moved in |
+                """))
+        #expect(
+            markdown.stdout.contains(
+                "| level2 | changed | prefetch | 300 B | 302 B | +2 B | \(archive(["level2"])) | 302 B | ~1 |"))
         #expect(!markdown.stdout.contains("0/0/0"))
         let page = project.path("diff.html")
         #expect(try CommandRunner.run(["diff", "v1", "v2", "--html", page], in: project.root).status == 0)

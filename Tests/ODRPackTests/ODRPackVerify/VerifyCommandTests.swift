@@ -316,7 +316,14 @@ import Testing
         #expect(
             text.stderr
                 == "error: OnDemandResources/\(names[0]): the pack is missing: build again [verify-missing-pack]\n")
-        #expect(text.stdout == "1 of 4 packs do not match odrpack-manifest.json\n")
+        // One pack of four, and the next step: rebuild with the command that made it (docs/commands.md#verify).
+        #expect(
+            text.stdout == """
+                1 of 4 packs does not match odrpack-manifest.json
+                next: build 'out' again with the command that made it, adding --no-cache (odrpack build MANIFEST \
+                --output out --no-cache and its other options), then verify it again
+
+                """)
         let json = try verify(project, json: true)
         let document = try json.json()
         #expect(document["problems"] == nil)
@@ -331,6 +338,29 @@ import Testing
     }
 
     // MARK: 6. The shared lock.
+
+    /// CRC-32 values are printed in hex, as zip tools print them (docs/commands.md#scripts).
+    @Test func aDamagedEntryGivesItsCRCsInHex() throws {
+        let project = try built()
+        // music.caf is random: stored as it is, so its bytes are in the archive as on disk.
+        let music = try Data(contentsOf: project.root.appendingPathComponent("R/Level1/music.caf"))
+        let folder = project.path("out/OnDemandResources")
+        var damaged = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            let url = URL(fileURLWithPath: folder + "/" + name)
+            var bytes = try Data(contentsOf: url)
+            guard let range = bytes.range(of: music.prefix(64)) else { continue }
+            bytes[range.lowerBound + 1000] ^= 0x01
+            try bytes.write(to: url)
+            damaged += 1
+        }
+        #expect(damaged == 1)
+        let text = try verify(project)
+        #expect(text.status == 1)
+        let pattern =
+            #/its data has CRC-32 0x[0-9a-f]{8}, its local header says 0x[0-9a-f]{8} \[verify-entry-mismatch\]/#
+        #expect(text.stderr.contains(pattern), "\(text.stderr)")
+    }
 
     @Test func verifyWaitsForABuildAndNeverCreatesALockFile() throws {
         let project = try built()

@@ -30,6 +30,31 @@ import Testing
         #expect(output.stderr.contains("no odrpack release target for FreeBSD amd64"))
     }
 
+    /// A copy without `.git` and without SOURCE_DATE_EPOCH has no time for the entries: `make dist` stops at once with
+    /// a message, before it builds, instead of stamping every entry 1970 (docs/install.md#release-archives).
+    @Test func aCopyWithoutGitOrAnEpochStopsBeforeItBuilds() throws {
+        let copy = try TemporaryProject()
+        let folder = URL(fileURLWithPath: copy.path("Packaging"))
+        try FileManager.default.copyItem(at: Self.packaging, to: folder)
+        // SWIFT=false: a build that started anyway would fail with another message.
+        let unset = try Self.shell(
+            ["-u", "SOURCE_DATE_EPOCH", "SWIFT=false", "bash", folder.appendingPathComponent("dist.sh").path])
+        #expect(unset.status == 1)
+        #expect(
+            unset.stderr
+                == """
+                dist: no time for the archive's entries: this copy has no git history and SOURCE_DATE_EPOCH is \
+                unset; set SOURCE_DATE_EPOCH (seconds since 1970, e.g. the release commit's: git log -1 \
+                --format=%ct) or run make dist in a git checkout
+
+                """)
+        let wrong = try Self.shell(
+            ["SOURCE_DATE_EPOCH=yesterday", "SWIFT=false", "bash", folder.appendingPathComponent("dist.sh").path])
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr == "dist: SOURCE_DATE_EPOCH='yesterday' is not a number of seconds since 1970\n")
+        #expect(!FileManager.default.fileExists(atPath: copy.path("dist")))
+    }
+
     /// A staged release folder: a binary, a nested document, an empty folder.
     static func stage(in project: TemporaryProject, mode: Int, time: Date) throws -> URL {
         let top = URL(fileURLWithPath: project.path("stage/odrpack-1.2.3-x86_64-unknown-linux-gnu"))

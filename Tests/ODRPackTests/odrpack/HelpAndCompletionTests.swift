@@ -154,4 +154,11 @@ import Testing
             }
         }
     }
+
+    /// `upload` takes one BUILD_DIR, and its usage says so (docs/commands.md#scripts).
+    @Test func uploadUsageShowsOneBuildDir() throws {
+        let help = try CommandRunner.run(["upload", "--help"]).stdout
+        #expect(help.contains("USAGE: odrpack upload <build-dir> (--since <old> | --all) [<options>]\n"))
+        #expect(!help.contains("<build-dir> ..."))
+    }
 }

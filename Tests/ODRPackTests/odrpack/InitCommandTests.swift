@@ -101,6 +101,13 @@ import Testing
         #expect(ManifestTemplate.tag(forFolderName: "2024") == "2024")
         #expect(ManifestTemplate.scalar("2024") == "\"2024\"")  // read back as a string, not a number
         #expect(ManifestTemplate.scalar("yes") == "\"yes\"")
+        // Every spelling YAML reads as null or a boolean is quoted, so it stays a file or tag name.
+        for spelling in [
+            "~", "null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE", "yes", "Yes", "YES", "no",
+            "No", "NO", "on", "On", "ON", "off", "Off", "OFF", "y", "Y", "n", "N",
+        ] {
+            #expect(ManifestTemplate.scalar(spelling) == "\"\(spelling)\"", "\(spelling)")
+        }
         #expect(ManifestTemplate.scalar("level-1") == "level-1")
         #expect(YAMLScalar.doubleQuoted("a\"b\\c\nd\u{1}") == "\"a\\\"b\\\\c\\nd\\u0001\"")
     }

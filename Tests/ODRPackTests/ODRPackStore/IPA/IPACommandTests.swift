@@ -487,7 +487,8 @@ import Testing
         let same = try ipa(project, ["out", "out", "-o", "Game.ipa"])
         #expect(same.status == 2)
         #expect(try ipa(project, ["Game.app", "out", "-o", ""]).status == 64)
-        #expect(try ipa(project, ["Game.app", "out", "-o", "Missing/Game.ipa"]).status == 2)
+        // A missing folder of FILE is made only once every check passed: not for a pack that does not match.
+        #expect(try ipa(project, ["Game.app", "out", "-o", "Missing/Game.ipa"]).status == 1)
         #expect(!FileManager.default.fileExists(atPath: project.path("Missing")))
         #expect(try ipa(project, ["Game.app", "out", "-o", "out"]).status == 2)
         // FILE inside an input: the app, the build folder, or the input IPA itself.
@@ -501,6 +502,20 @@ import Testing
         try project.file("Input.ipa", "an ipa")
         #expect(try ipa(project, ["Input.ipa", "out", "-o", "./Input.ipa"]).status == 2)
         #expect(try String(contentsOfFile: project.path("Input.ipa"), encoding: .utf8) == "an ipa")
+    }
+
+    /// `--output` makes its missing folders, as every other command's does (docs/store.md#ipa); never inside an input.
+    @Test func missingFoldersOfTheOutputAreMade() throws {
+        let project = try thinTests.builtGame()
+        let inside = try ipa(project, ["Game.app", "out", "-o", "out/New/Game.ipa"])
+        #expect(inside.status == 2 && inside.stderr.contains("never changes"), "\(inside.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: project.path("out/New")))
+        let made = try ipa(project, ["Game.app", "out", "-o", "dist/ipa/Game.ipa"])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(try Self.read(project.path("dist/ipa/Game.ipa")).names.contains("Payload/Game.app/Info.plist"))
+        try project.file("file", "not a folder")
+        let file = try ipa(project, ["Game.app", "out", "-o", "file/Game.ipa"])
+        #expect(file.status == 2 && file.stderr.contains("is not a folder"), "\(file.stderr)")
     }
 
     @Test func aBackgroundAssetsBuildIsUploadedNotZipped() throws {
