@@ -26,7 +26,7 @@ package struct ManifestLoader {
                 throw ODRPackError.unusableInput(
                     """
                     '\(path)' is an odrpack build folder, not a tag manifest: pass the odrpack.yml it was built from \
-                    (diff, verify, thin, ipa and upload are the commands that take a build folder)
+                    (report, diff, verify, thin, ipa, upload, submit and status take a build folder)
                     """)
             }
             throw ODRPackError.unusableInput("'\(path)' is a folder, not a manifest: pass the path of its odrpack.yml")
@@ -199,8 +199,8 @@ private struct Parsing {
             error(
                 .manifestSyntax,
                 """
-                '\(file)' is \(what), not a tag manifest: pass the odrpack.yml it was built from (diff, verify, \
-                thin, ipa and upload are the commands that take a build folder)
+                '\(file)' is \(what), not a tag manifest: pass the odrpack.yml it was built from (report, diff, \
+                verify, thin, ipa, upload, submit and status take a build folder)
                 """,
                 at: nil)
             return nil

@@ -125,8 +125,8 @@ import Testing
                 diagnostics.map { $0["message"] as? String } == [
                     """
                     'out/odrpack-manifest.json' is a build manifest (the odrpack-manifest.json that build writes), \
-                    not a tag manifest: pass the odrpack.yml it was built from (diff, verify, thin, ipa and upload are \
-                    the commands that take a build folder)
+                    not a tag manifest: pass the odrpack.yml it was built from (report, diff, verify, thin, ipa, \
+                    upload, submit and status take a build folder)
                     """
                 ])
             let folder = try CommandRunner.run([command, "out"], in: project.root)
