@@ -58,9 +58,10 @@ package enum ReviewSubmit {
         for index in candidates.indices {
             let seen = try api.version(candidates[index].versionID, pack: candidates[index].id)
             candidates[index].entry.version = seen.version ?? candidates[index].entry.version
-            if seen.state != "COMPLETE" {
+            if seen.state != .complete {
                 unfinished.append(
-                    "pack '\(candidates[index].id)': version \(seen.version ?? "?") is \(seen.state ?? "in no state")")
+                    "pack '\(candidates[index].id)': version \(seen.version ?? "?") is \(seen.state?.rawValue ?? "in no state")"
+                )
             }
         }
         if !unfinished.isEmpty {

@@ -7,7 +7,7 @@ package struct StatusOutcome: Sendable {
         /// The version the upload record names, else the latest; nil when App Store Connect has none.
         package var version: String?
         package var versionId: String?
-        package var state: String?
+        package var state: VersionState?
         /// The internal beta release's state and the App Store release's, nil when there is none.
         package var internalBeta: String?
         package var appStore: String?
@@ -17,7 +17,7 @@ package struct StatusOutcome: Sendable {
         package var current: Bool
 
         /// A version App Store Connect failed to process, or App Review rejected.
-        var hasFailed: Bool { state == "FAILED" || appStore == "REJECTED" }
+        var hasFailed: Bool { state == .failed || appStore == "REJECTED" }
     }
 
     package var app: String

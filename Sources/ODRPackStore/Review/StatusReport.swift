@@ -14,7 +14,7 @@ package enum StatusReport {
             [headers]
             + outcome.packs.map { pack in
                 [
-                    pack.assetPackId, pack.version ?? "-", pack.state ?? "-", pack.internalBeta ?? "-",
+                    pack.assetPackId, pack.version ?? "-", pack.state?.rawValue ?? "-", pack.internalBeta ?? "-",
                     pack.appStore ?? "-", pack.locale ?? "-", pack.platforms?.joined(separator: ",") ?? "-",
                     pack.current ? "yes" : "no",
                 ]
@@ -47,7 +47,7 @@ package enum StatusReport {
                         .object([
                             ("assetPackId", .string(pack.assetPackId)),
                             ("version", .optional(pack.version)),
-                            ("state", .optional(pack.state)),
+                            ("state", .optional(pack.state?.rawValue)),
                             ("internalBeta", .optional(pack.internalBeta)),
                             ("appStore", .optional(pack.appStore)),
                             ("locale", .optional(pack.locale)),

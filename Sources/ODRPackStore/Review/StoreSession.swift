@@ -45,7 +45,7 @@ struct StoreSession {
     /// The entry the record has for `pack` when it names an uploaded version of this build's archive, of `app`.
     func uploaded(_ pack: BuildManifest.Pack, app: String?) -> UploadRecord.Entry? {
         guard let entry = record.packs[pack.assetPackId ?? pack.id], app == nil || record.app == app,
-            entry.versionId != nil, entry.state != nil, entry.state != "AWAITING_UPLOAD",
+            entry.versionId != nil, entry.state != nil, entry.state != .awaitingUpload,
             pack.archiveSha256 == nil || pack.archiveSha256 == entry.archiveSha256
         else { return nil }
         return entry

@@ -24,7 +24,7 @@ package enum StoreStatus {
             if !failed.isEmpty {
                 outcome.failures += failed.map { pack in
                     "pack '\(pack.assetPackId)': version \(pack.version ?? "?") is "
-                        + (pack.state == "FAILED"
+                        + (pack.state == .failed
                             ? "FAILED: App Store Connect could not process it; upload a new archive"
                             : "REJECTED by App Review: see the Resolution Center, upload a fixed version and submit it")
                 }
@@ -44,7 +44,7 @@ package enum StoreStatus {
     /// Whether a pack's version has reached `until`.
     static func reaches(_ pack: StatusOutcome.Pack, _ until: StoreOptions.Until) -> Bool {
         switch until {
-        case .complete: return pack.state == "COMPLETE"
+        case .complete: return pack.state == .complete
         case .testable: return pack.internalBeta == "READY_FOR_TESTING"
         case .approved:
             return ["ACCEPTED", "PROCESSING_FOR_DISTRIBUTION", "READY_FOR_DISTRIBUTION"].contains(pack.appStore ?? "")
@@ -78,7 +78,7 @@ package enum StoreStatus {
                     internalBeta: standing?.internalBeta, appStore: standing?.appStore, locale: version?.locale,
                     platforms: version?.platforms,
                     current: entry != nil && pack.archiveSha256 != nil && entry?.archiveSha256 == pack.archiveSha256))
-            if let version, version.state == "COMPLETE",
+            if let version, version.state == .complete,
                 let mismatch = PackReadBack.mismatch(
                     pack: id, language: pack.language,
                     platforms: StorePlatform.of(pack, in: session.manifest).map(\.value), locale: version.locale,

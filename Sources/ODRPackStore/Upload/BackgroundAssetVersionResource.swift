@@ -3,7 +3,7 @@ struct BackgroundAssetVersionResource: Decodable, Sendable {
     var id: String
     var version: String?
     /// `AWAITING_UPLOAD`, `PROCESSING`, `FAILED` or `COMPLETE` (BackgroundAssetVersionState).
-    var state: String?
+    var state: VersionState?
     /// `stateDetails.errors`, as `code: description`.
     var errors: [String]
     /// What App Store Connect derived from the pack manifest in the archive (read-only): the language, nil for none,
@@ -36,7 +36,7 @@ struct BackgroundAssetVersionResource: Decodable, Sendable {
         id = try container.decode(String.self, forKey: .id)
         let attributes = try? container.nestedContainer(keyedBy: Keys.self, forKey: .attributes)
         version = (try? attributes?.decodeIfPresent(String.self, forKey: .version)) ?? nil
-        state = (try? attributes?.decodeIfPresent(String.self, forKey: .state)) ?? nil
+        state = (try? attributes?.decodeIfPresent(String.self, forKey: .state))?.map(VersionState.init(rawValue:))
         let details = try? attributes?.nestedContainer(keyedBy: Keys.self, forKey: .stateDetails)
         let list = (try? details?.decodeIfPresent(LossyList<StateError>.self, forKey: .errors)) ?? nil
         errors = list?.elements.map(\.message) ?? []

@@ -77,7 +77,8 @@ struct DryRun: Sendable {
         pack.versionId = latest?.id
         pack.version = latest?.version
         pack.state = latest?.state
-        let has = latest.map { "version \($0.version ?? "?") (\($0.state ?? "?"))" } ?? "the id with no version"
+        let has =
+            latest.map { "version \($0.version ?? "?") (\($0.state?.rawValue ?? "?"))" } ?? "the id with no version"
         if asset.archived {
             // What a real upload stops at (exit 2): a dry run reports it with the rest and ends with exit 1.
             pack.action = .wouldFail

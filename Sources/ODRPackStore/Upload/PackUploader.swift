@@ -49,15 +49,15 @@ struct PackUploader: Sendable {
         outcome.diagnostics = packs.flatMap(\.diagnostics)
         guard let waitSeconds else { return outcome }
         for pack in packs {
-            if pack.state == "FAILED" {
+            if pack.state == .failed {
                 let details = pack.stateErrors.isEmpty ? "" : ": " + pack.stateErrors.joined(separator: "; ")
                 outcome.failures.append(
                     "pack '\(pack.assetPackId)': App Store Connect failed to process version \(pack.version ?? "?")\(details)"
                 )
-            } else if pack.state != "COMPLETE" {
+            } else if pack.state != .complete {
                 outcome.failures.append(
                     """
-                    pack '\(pack.assetPackId)': still \(pack.state ?? "processing") after \(waitSeconds) s: \
+                    pack '\(pack.assetPackId)': still \(pack.state?.rawValue ?? "processing") after \(waitSeconds) s: \
                     App Store Connect goes on processing it; run upload --wait again later to see the result
                     """
                 )
@@ -101,7 +101,7 @@ struct PackUploader: Sendable {
 
         // 5. The commit: uploaded, no checksums.
         try api.commitUpload(reservation, pack: id)
-        try record.update(id, { $0.state = "PROCESSING" }, creating: fresh)
+        try record.update(id, { $0.state = .processing }, creating: fresh)
 
         // 6. With --wait, until App Store Connect has processed it.
         return try waitForProcessing(pack, entry: record.entry(id) ?? fresh)
@@ -130,14 +130,14 @@ struct PackUploader: Sendable {
     private func stoppedVersion(
         _ previous: UploadRecord.Entry?, pack id: String, fresh: UploadRecord.Entry
     ) throws -> StoppedVersion {
-        guard let entry = previous, entry.state == "AWAITING_UPLOAD", let versionID = entry.versionId else {
+        guard let entry = previous, entry.state == .awaitingUpload, let versionID = entry.versionId else {
             return .none
         }
         let seen = try api.version(versionID, pack: id)
         switch seen.state {
-        case "AWAITING_UPLOAD":
+        case .awaitingUpload:
             return .awaitingUpload(versionID: seen.id, reservationID: entry.uploadFileId)
-        case "PROCESSING", "COMPLETE":
+        case .processing, .complete:
             try record.update(id, { $0.state = seen.state }, creating: fresh)
             return .committed
         default:
@@ -153,7 +153,7 @@ struct PackUploader: Sendable {
             {
                 $0.versionId = created.id
                 $0.version = created.version
-                $0.state = "AWAITING_UPLOAD"
+                $0.state = .awaitingUpload
                 $0.uploadFileId = nil
                 // What App Store Connect derived of, and App Review did with, an earlier version is not this one's.
                 $0.locale = nil
@@ -262,7 +262,7 @@ struct PackUploader: Sendable {
         var polls = 0
         var entry = entry
         var seen: BackgroundAssetVersionResource?
-        while entry.state != "COMPLETE" && entry.state != "FAILED" {
+        while entry.state != .complete && entry.state != .failed {
             let elapsed = clock.now.timeIntervalSince(start)
             if elapsed >= limit && polls > 0 { break }
             polls += 1
@@ -283,7 +283,7 @@ struct PackUploader: Sendable {
         }
         var outcome = result(pack, .uploaded, entry)
         outcome.stateErrors = seen?.errors ?? []
-        if entry.state == "COMPLETE" {
+        if entry.state == .complete {
             outcome.diagnostics = try readBack(pack, versionID: versionID, seen: seen, entry: entry)
         }
         return outcome

@@ -16,7 +16,7 @@ package struct UploadOutcome: Sendable {
         package var backgroundAssetId: String?
         package var versionId: String?
         package var version: String?
-        package var state: String?
+        package var state: VersionState?
         /// Dry run: whether the background asset App Store Connect has for the id is archived (nil: it has none).
         package var archived: Bool?
         package var bytes: Int64

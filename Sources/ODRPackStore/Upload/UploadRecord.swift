@@ -17,7 +17,7 @@ package struct UploadRecord: Sendable, Equatable {
         var version: String?
         var uploadFileId: String?
         /// The version's last state seen: `AWAITING_UPLOAD` until the commit, then `PROCESSING`, `COMPLETE`, `FAILED`.
-        var state: String?
+        var state: VersionState?
         /// What App Store Connect derived once the version was `COMPLETE` (docs/store.md#upload): `locale` (nil for
         /// none) and `platforms`, both written only once read (`platforms` non-nil).
         var locale: String?
@@ -30,7 +30,7 @@ package struct UploadRecord: Sendable, Equatable {
 
         /// Committed from this archive: App Store Connect has its bytes (processing, or done).
         func isCommitted(sha256: String) -> Bool {
-            archiveSha256 == sha256 && (state == "PROCESSING" || state == "COMPLETE")
+            archiveSha256 == sha256 && (state == .processing || state == .complete)
         }
     }
 
@@ -66,7 +66,8 @@ package struct UploadRecord: Sendable, Equatable {
             record.packs[id] = Entry(
                 archiveSha256: sha, archiveSize: size, backgroundAssetId: fields["backgroundAssetId"] as? String,
                 versionId: fields["versionId"] as? String, version: fields["version"] as? String,
-                uploadFileId: fields["uploadFileId"] as? String, state: fields["state"] as? String,
+                uploadFileId: fields["uploadFileId"] as? String,
+                state: (fields["state"] as? String).map(VersionState.init(rawValue:)),
                 locale: fields["locale"] as? String, platforms: fields["platforms"] as? [String],
                 reviewSubmissionId: fields["reviewSubmissionId"] as? String,
                 reviewSubmissionItemId: fields["reviewSubmissionItemId"] as? String,
@@ -95,7 +96,7 @@ package struct UploadRecord: Sendable, Equatable {
                 ]
             }
             members += [
-                ("state", .optional(entry.state)),
+                ("state", .optional(entry.state?.rawValue)),
                 ("uploadFileId", .optional(entry.uploadFileId)),
                 ("version", .optional(entry.version)),
                 ("versionId", .optional(entry.versionId)),

@@ -11,7 +11,7 @@ package enum UploadReport {
         switch pack.action {
         case .uploaded, .skipped:
             var text = "\(pack.action.rawValue) \(pack.assetPackId): version \(pack.version ?? "?"), \(size), "
-            text += pack.state ?? "?"
+            text += pack.state?.rawValue ?? "?"
             if let note = pack.note { text += " (\(note))" }
             for error in pack.stateErrors { text += "\n  \(error)" }
             return text + "\n"
@@ -72,7 +72,7 @@ package enum UploadReport {
                                 ("backgroundAssetId", .optional(pack.backgroundAssetId)),
                                 ("versionId", .optional(pack.versionId)),
                                 ("version", .optional(pack.version)),
-                                ("state", .optional(pack.state)),
+                                ("state", .optional(pack.state?.rawValue)),
                                 ("bytes", .int(pack.bytes)),
                             ] + (outcome.dryRun ? [("archived", pack.archived.map(JSONValue.bool) ?? .null)] : []))
                     })

@@ -346,6 +346,6 @@ struct SubmitCommandTests {
         #expect(
             outcome.failures.first?.hasPrefix("not every pack is complete after 20 s: ") == true, "\(outcome.failures)")
         #expect(clock.sleeps == [5, 10, 5].map { Duration.seconds($0) })
-        #expect(outcome.packs.allSatisfy { $0.state == "PROCESSING" && $0.current })
+        #expect(outcome.packs.allSatisfy { $0.state == .processing && $0.current })
     }
 }

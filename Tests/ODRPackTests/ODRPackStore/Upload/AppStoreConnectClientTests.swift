@@ -446,7 +446,7 @@ import Testing
             try Self.client(version, clock: FakeUploadClock()).request(
                 "GET", "/v1/backgroundAssetVersions/3", pack: "p", returning: BackgroundAssetVersionResource.self
             ).data)
-        #expect(seen.version == "2" && seen.state == "FAILED" && seen.errors == ["E1: bad", "E2"])
+        #expect(seen.version == "2" && seen.state == .failed && seen.errors == ["E1: bad", "E2"])
         // Another resource type where a version is due is no version; a body that is not a JSON object is exit 2.
         let wrong = ScriptedTransport([Self.answer(200, body: #"{"data": {"type": "apps", "id": "3"}}"#)])
         #expect(

@@ -281,7 +281,7 @@ struct UploadCommandTests {
         let clock = FakeUploadClock()
         let done = build.uploadInProcess(standIn, clock: clock, wait: 100_000)
         #expect(done.status == 0, "\(done.stderr)")
-        #expect(done.outcome?.packs.map(\.state) == Array(repeating: "COMPLETE", count: 4))
+        #expect(done.outcome?.packs.map(\.state) == Array(repeating: VersionState.complete, count: 4))
         #expect(standIn.calls.filter { $0.hasPrefix("GET /v1/backgroundAssetVersions/") }.count == 12)
         #expect(clock.sleeps == Array(repeating: [5, 10, 20].map { Duration.seconds($0) }, count: 4).flatMap { $0 })
         #expect(standIn.rejected.isEmpty)
