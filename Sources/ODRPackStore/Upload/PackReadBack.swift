@@ -11,7 +11,8 @@ enum PackReadBack {
     ) -> Diagnostic? {
         let expected = StorePlatform.values(platforms)
         let seen = StorePlatform.values(derived)
-        let locale = locale?.isEmpty == true ? nil : locale
+        // The same string: an empty `locale` is neither absent nor null, so it is no match for a pack without a
+        // language (SPEC 15.4).
         guard language != locale || expected != seen else { return nil }
         return .error(
             .ascPackMismatch,

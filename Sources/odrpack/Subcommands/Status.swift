@@ -9,6 +9,8 @@ struct Status: ODRPackCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Show where each pack of a Background Assets build stands in App Store Connect.",
+        // One BUILD_DIR, whatever the operands array that catches a second one for its message suggests.
+        usage: "odrpack status <build-dir> [--until <state>] [--timeout <seconds>] [<options>]",
         discussion: """
             GET requests only. Per pack: its version (the upload record's, else the latest), state, internal beta and \
             App Store release states, locale and platforms, and whether its archive is this build's. Exit 0 when every \

@@ -9,6 +9,8 @@ struct Submit: ODRPackCommand {
     static let configuration = CommandConfiguration(
         commandName: "submit",
         abstract: "Submit a Background Assets build's uploaded pack versions to App Review.",
+        // One BUILD_DIR, whatever the operands array that catches a second one for its message suggests.
+        usage: "odrpack submit <build-dir> [--platform <platform>] [--dry-run] [--wait [<seconds>]] [<options>]",
         discussion: """
             Submits the versions the upload record (BUILD_DIR/odrpack-upload.json) shows uploaded: one review \
             submission per platform (an open one is reused), each version added once, then submitted. Credentials, \

@@ -161,4 +161,18 @@ import Testing
         #expect(help.contains("USAGE: odrpack upload <build-dir> (--since <old> | --all) [<options>]\n"))
         #expect(!help.contains("<build-dir> ..."))
     }
+
+    /// `submit` and `status` take one BUILD_DIR too, and their usage says so (SPEC 6.2, 15.5, 15.6).
+    @Test func submitAndStatusUsageShowOneBuildDir() throws {
+        let submit = try CommandRunner.run(["submit", "--help"]).stdout
+        #expect(
+            submit.contains(
+                "USAGE: odrpack submit <build-dir> [--platform <platform>] [--dry-run] [--wait [<seconds>]] [<options>]\n"
+            ))
+        #expect(!submit.contains("<build-dir> ..."))
+        let status = try CommandRunner.run(["status", "--help"]).stdout
+        #expect(
+            status.contains("USAGE: odrpack status <build-dir> [--until <state>] [--timeout <seconds>] [<options>]\n"))
+        #expect(!status.contains("<build-dir> ..."))
+    }
 }

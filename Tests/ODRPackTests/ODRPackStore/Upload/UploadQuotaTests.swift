@@ -141,4 +141,21 @@ struct UploadQuotaTests {
         // Each version read once it is COMPLETE: App Store Connect numbered them; the state is COMPLETE.
         #expect(entries.values.allSatisfy { $0["state"] as? String == "COMPLETE" && $0["version"] as? String == "1" })
     }
+
+    /// SPEC 15.4: `locale` must be the pack's language, the same string, absent or null for a pack without one; an
+    /// empty string or another case is `asc-pack-mismatch`, and so are other `platforms`.
+    @Test func readBackComparesTheSameString() {
+        let ios = ["IOS"]
+        #expect(PackReadBack.mismatch(pack: "a", language: nil, platforms: ios, locale: nil, derived: ios) == nil)
+        #expect(PackReadBack.mismatch(pack: "a", language: "fr", platforms: ios, locale: "fr", derived: ios) == nil)
+        #expect(
+            PackReadBack.mismatch(pack: "a", language: nil, platforms: ios, locale: "", derived: ios)?.code
+                == .ascPackMismatch)
+        #expect(
+            PackReadBack.mismatch(pack: "a", language: "pt-BR", platforms: ios, locale: "pt-br", derived: ios)?.code
+                == .ascPackMismatch)
+        #expect(
+            PackReadBack.mismatch(pack: "a", language: nil, platforms: ios, locale: nil, derived: ["IOS", "TV_OS"])?
+                .code == .ascPackMismatch)
+    }
 }
