@@ -19,6 +19,14 @@ package struct LocalFileSystem: ResourceFileSystem {
         return .success(FilePath(platformString: real))
     }
 
+    /// The current folder as the system names it (`getcwd`): fails for one that was removed (ENOENT) or whose path the
+    /// system cannot give (ENAMETOOLONG).
+    package func currentFolder() -> Result<FilePath, SystemError> {
+        guard let text = getcwd(nil, 0) else { return .failure(.last) }
+        defer { free(text) }
+        return .success(FilePath(platformString: text))
+    }
+
     /// Metadata of what `path` leads to (links followed), or of the entry itself.
     package func status(_ path: FilePath, followingLinks: Bool) -> Result<FileStatus, SystemError> {
         var info = stat()

@@ -40,9 +40,6 @@ struct PlanOptions: ParsableArguments {
         do { try LimitProfile.check(commandLineName: profile) } catch { throw ValidationError("\(error)") }
     }
 
-    /// MANIFEST, or the manifest found from the current folder up (docs/commands.md#scripts).
-    func manifestPath() throws -> String { try ManifestLocator().manifestPath(given: manifest) }
-
     /// Plans the project; a manifest that cannot be read at all throws (exit 2).
     /// - Parameter alreadyChecked: files whose executable-content check a build already made (`RecordedChecks`).
     func planProject(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ODRPackBuildFormat
 import ODRPackCore
 import ODRPackPlatform
 import ODRPackReport
@@ -49,7 +50,7 @@ struct Report: ODRPackCommand {
 
     func run(_ context: CommandContext) throws {
         let console = context.console
-        let manifest = try ManifestLocator().manifestPath(given: manifest)
+        let manifest = try context.manifestPath(given: manifest)
         let result = try ProjectPlanner().plan(manifestPath: manifest, profile: profile, format: format)
         try console.printDiagnostics(result.diagnostics)
         guard let plan = result.readablePlan else {
@@ -57,6 +58,7 @@ struct Report: ODRPackCommand {
             throw ExitCode(1)
         }
         let target = try OutputTarget(output)
+        try target.refuseInputs([manifest], of: "report")
         try HTMLFile.write(
             ReportModel(plan: plan, diagnostics: result.diagnostics, manifestPath: manifest).html, to: target)
         try console.printWrote(
