@@ -10,7 +10,7 @@ package enum BuildFolderOwnedFiles {
         BuildManifest.fileName, AppleManifests.onDemandResourcesFile, AppleManifests.templateFile,
         AppleManifests.manifestFile, BuildFolder.lockFileName, TemporaryName.previousManifest,
         // The upload record (docs/store.md#upload) is `upload`'s: no other command's output replaces it either.
-        "odrpack-upload.json",
+        "odrpack-upload.json", ".odrpack-upload.lock",
     ]
     /// The folders whose whole content the build writes (or reports as foreign).
     static let folders: Set<String> = [
