@@ -64,6 +64,18 @@ package struct ManifestLoader {
             parser.error(.manifestSyntax, "the manifest is not UTF-8 text: save it as UTF-8", at: nil)
             return (nil, parser.diagnostics)
         }
+        // Aliases bounded before Yams composes the document (docs/manifest.md#yaml).
+        if let exceeded = YAMLAliasBudget.check(text) {
+            parser.error(
+                .manifestSyntax,
+                """
+                the alias *\(exceeded.anchor) makes the manifest's aliases expand to more than \
+                \(YAMLAliasBudget.maximumNodes) values (aliases of aliases double at every level): write the values \
+                out, or nest fewer aliases
+                """,
+                at: SourceLocation(file: displayPath, line: exceeded.line, column: exceeded.column))
+            return (nil, parser.diagnostics)
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
