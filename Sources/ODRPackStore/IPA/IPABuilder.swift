@@ -214,9 +214,15 @@ package struct IPABuilder {
                 throw fail("removed CFBundleExecutable from Info.plist")
             }
             let place = infoPath.hasSuffix("/Contents/Info.plist") ? "/Contents/MacOS/" : "/"
-            // The name is the plist's text: one holding a NUL names no file.
-            guard FilePath(checking: app + place + named).flatMap({ SystemCall.status($0) })?.kind == .regular else {
-                throw fail("removed the executable '\(String(place.dropFirst()) + named)'")
+            // The name is the plist's text: one holding a NUL names no file. The executable must be a file inside the
+            // app: a name with a slash (`../../bin/sh`) or a symbolic link leads elsewhere (docs/store.md#ipa).
+            guard !named.contains("/"), named != ".", named != "..",
+                FilePath(checking: app + place + named).flatMap({ SystemCall.status($0, followingLinks: false) })?
+                    .kind == .regular
+            else {
+                throw fail(
+                    "left no executable file '\(String(place.dropFirst()) + named)' (CFBundleExecutable) inside the app"
+                )
             }
         }
         for index in removed.indices

@@ -17,7 +17,12 @@ extension IPACommandTests {
     @Test(arguments: [
         ("rm -rf {}", "removed the app itself"),
         ("rm {}/Info.plist", "removed Info.plist"),
-        ("rm {}/Game", "removed the executable 'Game'"),
+        ("rm {}/Game", "left no executable file 'Game' (CFBundleExecutable) inside the app"),
+        ("rm {}/Game && ln -s /bin/sh {}/Game", "left no executable file 'Game' (CFBundleExecutable) inside the app"),
+        (
+            "rm {}/Game && printf '<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><key>CFBundleIdentifier</key><string>com.example.build</string><key>CFBundleExecutable</key><string>../../../../../bin/sh</string></dict></plist>' > {}/Info.plist",
+            "left no executable file '../../../../../bin/sh' (CFBundleExecutable) inside the app"
+        ),
         (
             "mkdir -p {}/Level1 && cp R/Level1/scene.json {}/Level1/",
             "put back 'Level1/scene.json', which ships in its pack"

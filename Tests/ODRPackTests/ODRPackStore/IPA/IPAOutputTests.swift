@@ -93,4 +93,21 @@ extension IPACommandTests {
         #expect(next.status == 0, "\(next.stderr)")
         #expect(try temporaries(project) == [held, other].sorted())
     }
+
+    /// An app's property list is read only up to a bound: a 1 GiB Info.plist (sparse here) is exit 2 at once, naming
+    /// it, in `ipa` as in `thin`.
+    @Test(arguments: ["ipa", "thin"])
+    func aHugeInfoPlistIsRefused(command: String) throws {
+        let project = try thinTests.builtGame()
+        try FileManager.default.removeItem(atPath: project.path("Game.app/Info.plist"))
+        try project.sparseFile("Game.app/Info.plist", size: 1 << 30)
+        let arguments = command == "ipa" ? ["ipa", "Game.app", "out", "-o", "Game.ipa"] : ["thin", "Game.app", "out"]
+        let started = Date()
+        let output = try CommandRunner.run(arguments, in: project.root)
+        #expect(Date().timeIntervalSince(started) < 20)
+        #expect(output.status == 2, "\(output.stderr)")
+        #expect(
+            output.stderr.contains("Info.plist' is over 64 MiB, more than any app's property list"), "\(output.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: project.path("Game.ipa")))
+    }
 }
