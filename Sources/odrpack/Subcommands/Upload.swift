@@ -151,7 +151,7 @@ struct Upload: ODRPackCommand {
         } catch let error as ODRPackError {
             progress.end()
             if context.annotatesGitHub {
-                try? console.printOut("::error title=odrpack upload::\(Self.escape(error.description))\n")
+                try? console.printRequested("::error title=odrpack upload::\(Self.escape(error.description))\n")
             }
             throw error
         }
@@ -165,7 +165,7 @@ struct Upload: ODRPackCommand {
         for failure in outcome.failures {
             try console.printError("odrpack: error: \(failure)\n")
             if context.annotatesGitHub {
-                try console.printOut("::error title=odrpack upload::\(Self.escape(failure))\n")
+                try console.printRequested("::error title=odrpack upload::\(Self.escape(failure))\n")
             }
         }
         try context.emitGitHub(outcome.diagnostics, summary: "### odrpack upload\n\n" + UploadReport.summary(outcome))
