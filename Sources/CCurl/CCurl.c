@@ -250,8 +250,8 @@ static size_t write_header(char *bytes, size_t size, size_t count, void *context
     size_t length = size * count;
     // A new status line (after "100 Continue") starts the headers of the response that counts.
     if (length >= 5 && memcmp(bytes, "HTTP/", 5) == 0) exchange->headers_length = 0;
-    if (exchange->headers_length + length > 256 * 1024) {
-        exchange->too_large = 1;
+    if (exchange->headers_length + length > ODRPACK_CURL_HEADER_LIMIT) {
+        exchange->too_large = 2;
         return 0;
     }
     if (!append(&exchange->headers, &exchange->headers_length, &exchange->headers_capacity, bytes, length)) return 0;
@@ -327,7 +327,7 @@ void odrpack_curl_perform(const odrpack_curl_request *request, odrpack_curl_resp
         curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
         response->status = status;
         if (exchange.too_large) {
-            response->outcome = ODRPACK_CURL_TOO_LARGE;
+            response->outcome = exchange.too_large == 2 ? ODRPACK_CURL_HEADERS_TOO_LARGE : ODRPACK_CURL_TOO_LARGE;
         } else if (exchange.read_failed) {
             response->outcome = ODRPACK_CURL_READ_FAILED;
             snprintf(response->reason, sizeof response->reason, "the archive could not be read at byte %lld",

@@ -39,8 +39,11 @@ package final class BuildFolderSession {
     package static func open(forReading path: String, onWait: () -> Void = {}) throws -> BuildFolderSession {
         let folder = try BuildManifest.location(of: FilePath(path)).folder
         var lock: OutputLock?
-        if SystemCall.status(folder.joined(BuildFolder.lockFileName), followingLinks: false)?.kind == .regular {
+        // A symbolic link there is opened too, to be refused (never followed): docs/build-output.md#one-build-at-a-time.
+        switch SystemCall.status(folder.joined(BuildFolder.lockFileName), followingLinks: false)?.kind {
+        case .regular?, .symbolicLink?:
             lock = try OutputLock.shared(folder: folder, fileName: BuildFolder.lockFileName, onWait: onWait)
+        default: break
         }
         return BuildFolderSession(path: folder.string, access: .reading, lock: lock)
     }

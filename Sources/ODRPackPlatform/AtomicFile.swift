@@ -52,9 +52,11 @@ package enum AtomicFile {
     /// `stage` of a document written as it is made, a chunk at a time (docs/build-output.md#bounded): a document of any
     /// size costs one chunk of memory. A failure to write (a full disk) or to make the document removes the temporary
     /// and throws; nothing is ever renamed into place half-written.
+    /// - Parameter keepingMode: the new file gets the permission bits of the file it replaces (a 0600 report stays
+    ///   0600: docs/commands.md#scripts); a new file is 0644 before the umask.
     package static func stage(
         _ document: StreamedDocument, for givenPath: FilePath, replacingLinks: Bool = false,
-        replacingAnything: Bool = false, durable: Bool = false
+        replacingAnything: Bool = false, durable: Bool = false, keepingMode: Bool = false
     ) throws -> StagedFile {
         let path: FilePath
         switch try destination(givenPath, replacingLinks: replacingLinks, replacingAnything: replacingAnything) {
@@ -64,6 +66,14 @@ package enum AtomicFile {
         }
         let temporary = temporaryPath(for: path)
         let descriptor = try createTemporary(temporary, for: path)
+        if keepingMode, let replaced = SystemCall.status(path, followingLinks: false), replaced.kind == .regular,
+            fchmod(descriptor, mode_t(replaced.permissions & 0o777)) != 0
+        {
+            let failure = errno
+            SystemCall.closeFile(descriptor)
+            _ = SystemCall.removeFile(temporary)
+            throw ODRPackError.system("cannot set the mode of '\(path.text)'", failure)
+        }
         var sink = DocumentSink { chunk in
             let failure = SystemCall.writeAll(descriptor, chunk)
             if failure != 0 { throw ODRPackError.system("cannot write '\(path.text)'", failure) }

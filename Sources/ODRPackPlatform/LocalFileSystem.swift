@@ -19,6 +19,14 @@ package struct LocalFileSystem: ResourceFileSystem {
         return .success(FilePath(platformString: real))
     }
 
+    /// The current folder as the system names it (`getcwd`): fails for one that was removed (ENOENT) or whose path the
+    /// system cannot give (ENAMETOOLONG).
+    package func currentFolder() -> Result<FilePath, SystemError> {
+        guard let text = getcwd(nil, 0) else { return .failure(.last) }
+        defer { free(text) }
+        return .success(FilePath(platformString: text))
+    }
+
     /// Metadata of what `path` leads to (links followed), or of the entry itself.
     package func status(_ path: FilePath, followingLinks: Bool) -> Result<FileStatus, SystemError> {
         var info = stat()
@@ -49,17 +57,21 @@ package struct LocalFileSystem: ResourceFileSystem {
     }
 
     /// A whole file read to its end, which may be a pipe (`odrpack diff <(git show ...) new`): its size is only a hint.
-    package func contents(of path: FilePath) -> Result<[UInt8], SystemError> {
+    /// Never more than `limit` bytes (docs/build-output.md#bounded): a larger file, or one without end (`/dev/zero`),
+    /// fails with EFBIG as soon as it passes the bound.
+    package func contents(of path: FilePath, limit: Int) -> Result<[UInt8], SystemError> {
         let descriptor = path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { return .failure(.last) }
         defer { SystemCall.closeFile(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return .failure(.last) }
         guard (info.st_mode & S_IFMT) != S_IFDIR else { return .failure(SystemError(EISDIR)) }
+        guard Int64(info.st_size) <= Int64(limit) else { return .failure(SystemError(EFBIG)) }
         var bytes = [UInt8](repeating: 0, count: max(Int(info.st_size), 0) + 1)
         var done = 0
         while true {
-            if done == bytes.count { bytes += [UInt8](repeating: 0, count: max(bytes.count, 1 << 16)) }
+            if done > limit { return .failure(SystemError(EFBIG)) }
+            if done == bytes.count { bytes += [UInt8](repeating: 0, count: min(max(bytes.count, 1 << 16), limit + 1)) }
             let read = bytes.withUnsafeMutableBytes {
                 SystemCall.readBytes(descriptor, $0.baseAddress! + done, $0.count - done)
             }

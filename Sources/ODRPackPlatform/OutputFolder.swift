@@ -8,6 +8,21 @@ import Foundation
 
 /// The file operations every format's commit makes in the build folder.
 package enum OutputFolder {
+    /// `makeFolder`, returning the outermost folder it made (nil when `path` was there already): what a command that
+    /// ends up writing nothing removes again, so it leaves no folder it made (docs/build-output.md#ownership).
+    @discardableResult
+    package static func makeFolders(_ path: FilePath) throws -> FilePath? {
+        var outermost = path
+        while case let parent = outermost.removingLastComponent(), !parent.isEmpty, parent != outermost,
+            SystemCall.status(parent, followingLinks: true) == nil
+        {
+            outermost = parent
+        }
+        let existed = SystemCall.status(path, followingLinks: true) != nil
+        try makeFolder(path)
+        return existed ? nil : outermost
+    }
+
     /// Creates a folder (0755 before the umask) and any missing parents; one that exists already is fine.
     package static func makeFolder(_ path: FilePath) throws {
         if path.withPlatformString({ mkdir($0, 0o755) }) == 0 { return }

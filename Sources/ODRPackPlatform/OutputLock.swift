@@ -14,8 +14,9 @@ package final class OutputLock {
     package let fileName: String
 
     private let descriptor: Int32
-    /// Whether this lock created the folder, which a build that then writes nothing removes again.
-    let createdFolder: Bool
+    /// The outermost folder this lock created (the folder itself, or a parent it had to make first), which a build
+    /// that then writes nothing removes again; nil when the folder was there.
+    let createdFolder: FilePath?
     package let folder: FilePath
 
     /// - Parameters:
@@ -23,14 +24,48 @@ package final class OutputLock {
     package init(folder: FilePath, fileName: String, wait: Bool, onWait: () -> Void) throws {
         self.folder = folder
         self.fileName = fileName
-        createdFolder = SystemCall.status(folder) == nil
-        if createdFolder {
-            try OutputFolder.makeFolder(folder)
-        }
+        createdFolder = SystemCall.status(folder) == nil ? try OutputFolder.makeFolders(folder) : nil
         let path = folder.joined(fileName)
-        descriptor = path.withPlatformString { open($0, O_CREAT | O_RDWR | O_CLOEXEC, 0o644) }
-        guard descriptor >= 0 else { throw ODRPackError.system("cannot create the lock file '\(path.text)'") }
-        try Self.acquire(descriptor, LOCK_EX, path: path, wait: wait, onWait: onWait)
+        // Never through a link (a restored CI cache can hold one to any file): O_NOFOLLOW, and a link is refused.
+        let opened = path.withPlatformString { open($0, O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644) }
+        guard opened >= 0 else {
+            let failure = errno
+            if let createdFolder { _ = try? FileManager.default.removeItem(at: createdFolder.fileURL) }
+            throw Self.openFailure(path, failure)
+        }
+        descriptor = opened
+        do {
+            try Self.requireRegular(descriptor, path)
+            try Self.acquire(descriptor, LOCK_EX, path: path, wait: wait, onWait: onWait)
+        } catch {
+            close(descriptor)
+            throw error
+        }
+    }
+
+    /// The error for a lock file that cannot be opened: a symbolic link (ELOOP under O_NOFOLLOW) is named as one.
+    private static func openFailure(_ path: FilePath, _ failure: Int32) -> ODRPackError {
+        if failure == ELOOP || SystemCall.status(path, followingLinks: false)?.kind == .symbolicLink {
+            return .unusableInput(
+                """
+                the lock file '\(path.text)' is a symbolic link, which odrpack never follows: remove it (a build \
+                makes its own)
+                """
+            )
+        }
+        return .system("cannot open the lock file '\(path.text)'", failure)
+    }
+
+    /// A lock file must be a regular file (a FIFO or a device there is refused, not waited on).
+    private static func requireRegular(_ descriptor: Int32, _ path: FilePath) throws {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw ODRPackError.system("cannot read the lock file '\(path.text)'")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw ODRPackError.unusableInput(
+                "the lock file '\(path.text)' is not a regular file: remove it (a build makes its own)")
+        }
     }
 
     /// Takes the `flock` (`operation`: LOCK_EX or LOCK_SH) at once if it is free, else waits for it (after `onWait`)
@@ -55,7 +90,7 @@ package final class OutputLock {
         self.descriptor = descriptor
         self.folder = folder
         self.fileName = fileName
-        createdFolder = false
+        createdFolder = nil
     }
 
     /// A shared lock on an existing folder's existing lock file, for a reader (`thin`, docs/commands.md#thin): readers
@@ -63,14 +98,14 @@ package final class OutputLock {
     /// (no build ever ran there, so none runs now) or cannot be opened (read-only: no writer to wait for).
     package static func shared(folder: FilePath, fileName: String, onWait: () -> Void) throws -> OutputLock? {
         let path = folder.joined(fileName)
-        let descriptor: Int32
-        switch SystemCall.openForReading(path) {
-        case .success(let opened): descriptor = opened
-        case .failure(let error):
-            if [EROFS, EACCES, EPERM, ENOENT].contains(error.code) { return nil }
-            throw ODRPackError.systemCall("cannot open the lock file '\(path.text)'", error)
+        let descriptor = path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
+        if descriptor < 0 {
+            let failure = errno
+            if [EROFS, EACCES, EPERM, ENOENT].contains(failure) { return nil }
+            throw openFailure(path, failure)
         }
         do {
+            try requireRegular(descriptor, path)
             try acquire(descriptor, LOCK_SH, path: path, wait: true, onWait: onWait)
         } catch {
             close(descriptor)
@@ -90,8 +125,63 @@ package final class OutputLock {
             guard let status = SystemCall.status(folder.joined($0), followingLinks: false) else { return false }
             return status.kind != .directory
         }
-        if !createdFolder && isMarked { return }
+        if createdFolder == nil && isMarked { return }
         _ = SystemCall.removeFile(folder.joined(fileName))
-        if createdFolder { _ = try? FileManager.default.removeItem(at: folder.fileURL) }
+        if let createdFolder { _ = try? FileManager.default.removeItem(at: createdFolder.fileURL) }
+    }
+}
+
+/// A work folder in use for as long as its maker holds an `flock` on the folder itself (docs/store.md#ipa): another
+/// process, in any PID namespace sharing the file system, tells a live one from an abandoned one by trying the lock,
+/// never by a process id it may not see.
+package final class HeldFolder {
+    package let path: FilePath
+    private let descriptor: Int32
+
+    /// Makes the folder `path` (which must not exist: one there belongs to another live process, or is abandoned and
+    /// removed first by `removeIfAbandoned`) and locks it.
+    package init(making path: FilePath) throws {
+        guard path.withPlatformString({ mkdir($0, 0o700) }) == 0 else {
+            let failure = errno
+            if failure == EEXIST {
+                throw ODRPackError.folderLocked(
+                    "another odrpack process works in '\(path.text)': wait for it to finish, then run again")
+            }
+            throw ODRPackError.system("cannot create folder '\(path.text)'", failure)
+        }
+        let opened = Self.openFolder(path)
+        guard opened >= 0 else { throw ODRPackError.system("cannot open folder '\(path.text)'") }
+        // Between mkdir and this lock, another process may have found the folder free and removed it (holding the
+        // lock while it did): the folder then is not the one at `path` any more.
+        var held = stat()
+        var there = stat()
+        guard flock(opened, LOCK_EX | LOCK_NB) == 0, fstat(opened, &held) == 0,
+            path.withPlatformString({ lstat($0, &there) }) == 0, held.st_ino == there.st_ino,
+            held.st_dev == there.st_dev
+        else {
+            close(opened)
+            throw ODRPackError.folderLocked(
+                "another odrpack process removed '\(path.text)' as this one made it: run again")
+        }
+        self.path = path
+        descriptor = opened
+    }
+
+    deinit { close(descriptor) }
+
+    private static func openFolder(_ path: FilePath) -> Int32 {
+        path.withPlatformString { open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+    }
+
+    /// Removes the folder at `path` when no process holds its lock (its maker ended, however), holding the lock while
+    /// it removes it; a held one is left alone. True when it was removed.
+    @discardableResult
+    package static func removeIfAbandoned(_ path: FilePath) throws -> Bool {
+        let descriptor = openFolder(path)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return false }
+        try OutputFolder.remove(path)
+        return true
     }
 }

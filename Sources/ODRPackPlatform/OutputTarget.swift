@@ -13,6 +13,9 @@ import Foundation
 /// - `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` and `/proc/self/fd/N` are the descriptor the shell opened: written
 ///   through it, so `report --output /dev/stdout >> ci.log` appends to `ci.log`. Opening the link again would start a
 ///   new offset at 0, and renaming over what it leads to would replace `ci.log`, losing its earlier lines.
+/// - Any other path that leads to what standard output or standard error is (the same device and inode:
+///   `/dev/./stdout`, `/proc/thread-self/fd/1`, `/proc/<pid>/fd/1`, a link to `/dev/stdout`) is that descriptor too:
+///   what a path is decides, not how it is spelt.
 /// - Any other file that is not a regular one (a FIFO, a terminal, `/dev/null`) is opened and written in place.
 /// - A regular file (or a link to one, or nothing yet) is written beside its name and renamed into place, so a reader
 ///   sees the old file or the whole new one; a missing parent folder is made first, as `build` makes its DIR's.
@@ -50,7 +53,12 @@ package struct OutputTarget: Sendable {
         guard let file = FilePath(checking: path) else {
             throw ODRPackError.systemCall("cannot write '\(path)'", SystemError(EINVAL))
         }
-        switch SystemCall.status(file, followingLinks: true)?.kind {
+        let status = SystemCall.status(file, followingLinks: true)
+        if let status, let descriptor = Self.standardDescriptor(sameAs: status) {
+            kind = .descriptor(descriptor)
+            return
+        }
+        switch status?.kind {
         case nil, .regular?: kind = .file(file)
         case .directory?:
             throw ODRPackError.systemCall("cannot write '\(path)': it is a folder: name a file", SystemError(EISDIR))
@@ -61,7 +69,7 @@ package struct OutputTarget: Sendable {
     /// The descriptor a path names: `/dev/stdout` (1), `/dev/stderr` (2), `/dev/stdin` (0), `/dev/fd/N`,
     /// `/proc/self/fd/N`; nil for any other path. Repeated and trailing slashes do not hide one.
     static func descriptorNamed(_ path: String) -> Int32? {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
         guard path.hasPrefix("/") else { return nil }
         switch parts.count {
         case 2 where parts[0] == "dev":
@@ -73,10 +81,73 @@ package struct OutputTarget: Sendable {
             }
         case 3 where parts[0] == "dev" && parts[1] == "fd":
             return Int32(parts[2]).flatMap { $0 >= 0 ? $0 : nil }
-        case 4 where parts[0] == "proc" && parts[1] == "self" && parts[2] == "fd":
+        case 4
+        where parts[0] == "proc" && parts[2] == "fd"
+            && (parts[1] == "self" || parts[1] == "thread-self" || parts[1] == "\(getpid())"):
             return Int32(parts[3]).flatMap { $0 >= 0 ? $0 : nil }
         default: return nil
         }
+    }
+
+    /// Standard output (1) or standard error (2) when `status` is what that descriptor is open on (device and inode),
+    /// else nil: how a path leads there does not matter.
+    static func standardDescriptor(sameAs status: FileStatus) -> Int32? {
+        [StandardStream.output, StandardStream.error].first { descriptor in
+            var info = stat()
+            guard fstat(descriptor, &info) == 0 else { return false }
+            return UInt64(info.st_dev) == status.stamp.device && UInt64(info.st_ino) == status.stamp.inode
+        }
+    }
+
+    /// Whether `path` leads to standard output, as `OutputTarget(path)` decides it (`-`, `/dev/stdout`, or any path to
+    /// what descriptor 1 is): for a command that must not print a second document on the same stream.
+    package static func isStandardOutput(_ path: String) -> Bool {
+        (try? OutputTarget(path))?.isStandardOutput ?? false
+    }
+
+    /// Refuses (exit 2, before anything is written) a regular-file target that is one of the command's `inputs`
+    /// (`report`'s manifest, `diff`'s build manifests): the same file by device and inode, however either path is
+    /// spelt (docs/commands.md#scripts). Writing it would destroy what the command read.
+    /// - Parameter command: the command, for the message ("report").
+    package func refuse(inputs: [String], command: String) throws {
+        guard case .file(let path) = kind, let target = SystemCall.status(path, followingLinks: true) else { return }
+        for input in inputs {
+            guard let file = FilePath(checking: input), let status = SystemCall.status(file, followingLinks: true),
+                status.kind == .regular, status.stamp.device == target.stamp.device,
+                status.stamp.inode == target.stamp.inode
+            else { continue }
+            throw ODRPackError.unusableInput(
+                """
+                cannot write '\(name)': it is '\(input)', which \(command) reads, and writing it would destroy it; \
+                name another file
+                """
+            )
+        }
+    }
+
+    /// The regular-file target's absolute path with every link resolved, for one not made yet that of its nearest
+    /// existing folder followed by the rest as given; nil for a descriptor or a device. What a caller compares with
+    /// folders it knows (a build folder's own files), whatever the spelling.
+    package var resolvedFile: FilePath? {
+        guard case .file(var path) = kind else { return nil }
+        if !path.isAbsolute {
+            guard let current = Self.currentFolder() else { return nil }
+            path = current.pushing(path)
+        }
+        var rest: [FilePath.Component] = []
+        var folder = path
+        while true {
+            if case .success(let real) = LocalFileSystem().resolved(folder) {
+                return rest.reversed().reduce(real) { $0.appending($1) }
+            }
+            guard let last = folder.lastComponent, folder.removingLastComponent() != folder else { return nil }
+            rest.append(last)
+            folder = folder.removingLastComponent()
+        }
+    }
+
+    private static func currentFolder() -> FilePath? {
+        try? LocalFileSystem().currentFolder().get()
     }
 
     /// The document goes to standard output: a `Wrote FILE` line then goes to stderr, so as not to mix into it.
@@ -114,11 +185,18 @@ package struct OutputTarget: Sendable {
             try document.write(&sink)
             try sink.flush()
         case .file(let path):
+            // The mode of a file replaced is kept; parent folders made here go again when nothing is written.
             let folder = path.removingLastComponent()
+            var made: FilePath?
             if !folder.isEmpty, SystemCall.status(folder, followingLinks: true) == nil {
-                try OutputFolder.makeFolder(folder)
+                made = try OutputFolder.makeFolders(folder)
             }
-            try AtomicFile.stage(document, for: path).moveIntoPlace()
+            do {
+                try AtomicFile.stage(document, for: path, keepingMode: true).moveIntoPlace()
+            } catch {
+                if let made { try? OutputFolder.remove(made) }
+                throw error
+            }
         }
     }
 

@@ -28,12 +28,19 @@ package func parallelMap<Input, Output, Worker>(
             let group = DispatchGroup()
             for index in 1..<workers {
                 group.enter()
-                // Unowned: a Thread keeps its block until it is freed, which may be after this returns, and the
+                // Unowned: a thread keeps its block until it is freed, which may be after this returns, and the
                 // transform must not outlive withoutActuallyEscaping. `group.wait()` keeps `work` alive while it runs.
-                Thread { [unowned work] in
+                let started = startThread { [unowned work] in
                     work.run(worker: index)
                     group.leave()
-                }.start()
+                }
+                // A thread the system refuses (`ulimit -u`, a memory limit with `--jobs 256`): the work runs on the
+                // threads it got, as inputs are taken one at a time by whichever thread is free; never a wait for a
+                // thread that does not exist (docs/build-output.md#bounded).
+                if !started {
+                    group.leave()
+                    break
+                }
             }
             work.run(worker: 0)
             group.wait()
@@ -90,4 +97,30 @@ private final class ParallelWork<Input, Output, Worker>: @unchecked Sendable {
         if let failure = claim.withLock({ $0.failure }) { throw failure.error }
         return slots.map { $0! }
     }
+}
+
+/// Runs `body` on a new detached thread; false, without running it, when the system cannot make one (EAGAIN: a limit
+/// on processes or memory). Foundation's `Thread.start()` would then never run its block, and nothing would say so.
+func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+    let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+    var thread = pthread_t()
+    let result = pthread_create(
+        &thread, nil,
+        { context in
+            let body = Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue()
+            body.run()
+            return nil
+        }, context)
+    guard result == 0 else {
+        Unmanaged<ThreadBody>.fromOpaque(context).release()
+        return false
+    }
+    pthread_detach(thread)
+    return true
+}
+
+/// A thread's block, passed through `pthread_create`'s context pointer.
+private final class ThreadBody: Sendable {
+    let run: @Sendable () -> Void
+    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
 }

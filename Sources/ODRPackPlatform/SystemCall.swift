@@ -135,6 +135,15 @@ package enum SystemCall {
         return descriptor
     }
 
+    /// The bytes an unprivileged writer may still use on the file system of `path` (statvfs: free blocks for users
+    /// times the fragment size); nil when the system cannot say.
+    package static func availableBytes(_ path: FilePath) -> UInt64? {
+        var info = statvfs()
+        guard path.withPlatformString({ statvfs($0, &info) }) == 0 else { return nil }
+        let (bytes, overflow) = UInt64(info.f_bavail).multipliedReportingOverflow(by: UInt64(info.f_frsize))
+        return overflow ? UInt64.max : bytes
+    }
+
     /// Opens a file to read; nil with the reason when it cannot be.
     package static func openForReading(_ path: FilePath) -> Result<Int32, SystemError> {
         let descriptor = path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) }

@@ -44,6 +44,19 @@ package enum TemporaryName {
         }.sorted()
     }
 
+    /// The names in `folder` under this scheme, of any process but this one, that `matches` accepts given what follows
+    /// `<pid>-`: for a caller that tells a live one from an abandoned one by its lock, not by the process id.
+    package static func others(in folder: FilePath, matching matches: (Substring) -> Bool) throws -> [String] {
+        try OutputFolder.names(in: folder).filter { name in
+            guard name.hasPrefix(marker) else { return false }
+            let rest = name.dropFirst(marker.count)
+            guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0, pid != getpid() else {
+                return false
+            }
+            return matches(rest[rest.index(after: dash)...])
+        }.sorted()
+    }
+
     /// What follows `<pid>-` in `beside(finalName)`: the digest of the final name.
     package static func digest(of finalName: String) -> String {
         String(beside(finalName).dropFirst(processPrefix.count))

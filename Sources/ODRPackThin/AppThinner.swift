@@ -477,11 +477,22 @@ package struct AppThinner {
         throw ODRPackError.unusableInput("'\(app)' has no Info.plist: pass a built app bundle (MyGame.app)")
     }
 
+    /// The largest property list of an app read (its Info.plist, the On-Demand Resources plists).
+    package static let maximumPlistBytes = 64 << 20
+
     package static func readPlist(_ path: String) throws -> (
         [String: PropertyListValue], PropertyListSerialization.PropertyListFormat
     ) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ODRPackError.fileOperation("cannot read '\(path)'")
+        // Bounded (docs/build-output.md#bounded): an app's plist is kilobytes; a hostile one of a gigabyte is refused
+        // before it is read, not parsed into several times its size.
+        let data: Data
+        switch FilePath(checking: path).map({ LocalFileSystem().contents(of: $0, limit: maximumPlistBytes) }) {
+        case .success(let bytes)?: data = Data(bytes)
+        case .failure(let error)? where error.code == EFBIG:
+            throw ODRPackError.unusableInput(
+                "'\(path)' is over \(maximumPlistBytes >> 20) MiB, more than any app's property list: is the app bundle intact?"
+            )
+        default: throw ODRPackError.fileOperation("cannot read '\(path)'")
         }
         var format = PropertyListSerialization.PropertyListFormat.xml
         guard let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: &format),

@@ -57,7 +57,8 @@ enum DocumentComparison {
     /// (the asset-pack manifest, whose URLs hold the path the build wrote). Nil otherwise.
     static func contents(_ path: FilePath, limit: Int64) -> Data? {
         guard let status = SystemCall.status(path, followingLinks: false), status.kind == .regular,
-            status.stamp.size <= limit, case .success(let bytes) = LocalFileSystem().contents(of: path)
+            status.stamp.size <= limit,
+            case .success(let bytes) = LocalFileSystem().contents(of: path, limit: Int(limit))
         else { return nil }
         return Data(bytes)
     }

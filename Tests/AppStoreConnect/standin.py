@@ -25,12 +25,15 @@ Usage: standin.py --state DIR --public-key PEM --key-id ID (--issuer ID | --indi
 Config (JSON): {"apps": [{"id", "bundleId"}], "assets": [{"assetPackIdentifier", "archived", "usedBytes",
 "versions": [state, ...]}], "partSize": N, "pageSize": N, "processing": {"result": "COMPLETE"|"FAILED", "polls": N},
 "faults": [{"method", "path" (regex searched in the path), "skip": N, "times": N, "kind": "status"|"drop"|"sleep"|
-"hang"|"expire"|"redirect"|"huge", "status": N, "retryAfter": "S", "code": "...", "seconds": S, "bytes": N}],
+"hang"|"expire"|"redirect"|"huge"|"hugeHeaders", "status": N, "retryAfter": "S", "code": "...", "detail": "...",
+"seconds": S, "bytes": N}],
 "review": {"polls": N, "result": "COMPLETE"|"UNRESOLVED_ISSUES"|"CANCELING"|"COMPLETING", "items": "APPROVED"|
 "ACCEPTED"|"REJECTED", "appStore": the App Store release state an approved version reaches},
 "derived": {asset pack id: {"locale", "platforms"}} (what to derive instead of the archive's manifest),
 "reset": TOKEN (a new token forgets every app, asset, version, submission and log line: one stand-in per suite)}.
 Seeded assets may also give "locale" and "platforms" for their versions.
+- "status" answers `status` with one error `code` whose detail is `detail` (default "injected by the stand-in").
+- "hugeHeaders" answers 200 with header lines of `bytes` in all (default 300 KiB), then an empty JSON body.
 - "redirect" answers `status` (301, 302, 303, 307, 308) with a Location on the trap: a second server on another port of
   127.0.0.1 that answers 200 to anything and logs what reached it ({"trap": true, "method", "path", "authorization":
   whether an Authorization header came, "bytes": the body's length}); a client that follows shows up there.
@@ -453,7 +456,8 @@ class Handler(BaseHTTPRequestHandler):
         if kind == "status":
             status = fault.get("status", 503)
             headers = {"Retry-After": fault["retryAfter"]} if "retryAfter" in fault else {}
-            self.reply(status, errors(status, fault.get("code", "STANDIN_FAULT"), "injected by the stand-in"), headers)
+            detail = fault.get("detail", "injected by the stand-in")
+            self.reply(status, errors(status, fault.get("code", "STANDIN_FAULT"), detail), headers)
             entry["status"] = status
             return True
         if kind == "drop":
@@ -472,6 +476,22 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(status, None, {"Location": location})
             entry["status"] = status
             entry["location"] = location
+            return True
+        if kind == "hugeHeaders":
+            total = min(int(fault.get("bytes", 300 << 10)), 16 << 20)
+            self.send_response(200)
+            line = "x" * 1000
+            try:
+                for index in range(total // 1024 + 1):
+                    self.send_header(f"X-Pad-{index}", line)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", "2")
+                self.end_headers()
+                self.wfile.write(b"{}")
+            except (BrokenPipeError, ConnectionResetError):
+                entry["aborted"] = True
+            entry["status"] = 200
+            self.close_connection = True
             return True
         if kind == "huge":
             total = min(int(fault.get("bytes", 20 << 20)), 4 << 30)

@@ -42,7 +42,12 @@ enum {
     /// The part's file could not be read (pread failed or ended early).
     ODRPACK_CURL_READ_FAILED = 4,
     ODRPACK_CURL_NOT_LOADED = 5,
+    /// The response's header block passed ODRPACK_CURL_HEADER_LIMIT: the transfer was stopped there.
+    ODRPACK_CURL_HEADERS_TOO_LARGE = 6,
 };
+
+/// The most header bytes a response may have (one response's block, after any 100 Continue).
+#define ODRPACK_CURL_HEADER_LIMIT (256 * 1024)
 
 typedef struct {
     int outcome;

@@ -16,10 +16,13 @@ package struct PublishedDownloadManifest: Sendable, Equatable {
 
     init(packs: [String: Pack]) { self.packs = packs }
 
+    /// The largest download manifest read (docs/build-output.md#bounded).
+    static let maximumBytes = 64 << 20
+
     /// - Throws: `ODRPackError.unusableInput` (exit 2) when the file cannot be read or is not a download manifest.
     package static func load(_ path: FilePath) throws -> PublishedDownloadManifest {
         let bytes: [UInt8]
-        switch LocalFileSystem().contents(of: path) {
+        switch LocalFileSystem().contents(of: path, limit: Self.maximumBytes) {
         case .success(let data): bytes = data
         case .failure(let error):
             throw ODRPackError.unusableInput(

@@ -10,14 +10,30 @@ struct TagSpellingCheck {
         return similar()
     }
 
-    /// Every use of a tag the `tags:` list does not hold, once per place, with the closest declared tag.
+    /// Declared tags times distinct undeclared ones up to which the closest declared tag is looked for among all of
+    /// them; past it, among the near twins `TwinIndex` finds (docs/diagnostics.md#tag-undeclared: n log n).
+    static let fullSearchLimit = 200_000
+
+    /// Every use of a tag the `tags:` list does not hold, once per place, with the closest declared tag (looked for
+    /// once per distinct tag).
     func undeclared(_ declared: [TagManifest.Located<String>]) -> [Diagnostic] {
         let names = declared.map(\.value)
         let known = Set(names)
+        let distinct = Set(manifest.entries.flatMap { $0.tags.map(\.value) }).subtracting(known)
+        let index =
+            names.count.multipliedReportingOverflow(by: distinct.count).partialValue > Self.fullSearchLimit
+                || names.count > Self.fullSearchLimit
+            ? TwinIndex(Array(known).sorted()) : nil
+        var hints: [String: String] = [:]
         var diagnostics: [Diagnostic] = []
         for entry in manifest.entries {
             for tag in entry.tags where !known.contains(tag.value) {
-                let hint = Suggestion.closest(to: tag.value, in: names).map { "did you mean '\($0)'? " } ?? ""
+                if hints[tag.value] == nil {
+                    let pool = index?.candidates(for: tag.value) ?? names
+                    hints[tag.value] =
+                        Suggestion.closest(to: tag.value, in: pool).map { "did you mean '\($0)'? " } ?? ""
+                }
+                let hint = hints[tag.value] ?? ""
                 diagnostics.append(
                     .error(
                         .tagUndeclared,
@@ -158,6 +174,10 @@ struct TagSpellingCheck {
         private var byLowercase: [String: [Int]] = [:]
         private var byRegion: [String: [Int]] = [:]
         private let tags: [String]
+        /// A region shared by more tags than this says nothing about any of them (4,000 tags that share their first
+        /// third): such a bucket is not searched, so the candidates of a tag stay few and the check n log n. A twin
+        /// still shares another region with the tag, whose bucket is small unless the tags are near copies all along.
+        static let maximumBucket = 64
 
         init(_ tags: [String]) {
             self.tags = tags
@@ -181,7 +201,7 @@ struct TagSpellingCheck {
         }
 
         func candidates(for tag: String) -> [String] {
-            var found = Set(byLowercase[tag.lowercased()] ?? [])
+            var found = Set((byLowercase[tag.lowercased()] ?? []).prefix(Self.maximumBucket))
             let characters = Array(tag)
             let digits = String(tag.filter(\.isNumber))
             for length in (characters.count - 1)...(characters.count + 1) {
@@ -194,7 +214,9 @@ struct TagSpellingCheck {
                 for shift in -2...2 where third + shift >= 0 && 2 * third + shift <= characters.count {
                     keys.append(Self.key(digits, length, "m", characters[(third + shift)..<(2 * third + shift)]))
                 }
-                for key in keys { found.formUnion(byRegion[key] ?? []) }
+                for key in keys {
+                    if let bucket = byRegion[key], bucket.count <= Self.maximumBucket { found.formUnion(bucket) }
+                }
             }
             return found.sorted().map { tags[$0] }
         }

@@ -12,6 +12,9 @@ package struct ManifestLoader {
 
     package init() {}
 
+    /// The largest manifest read: far more than a manifest of the store's maximum (docs/build-output.md#bounded).
+    package static let maximumBytes = 64 << 20
+
     /// Loads the manifest at `path`; returns nil with diagnostics when it cannot be used.
     /// - Throws: `ODRPackError.unusableInput` when the file cannot be read at all (exit 2).
     package func load(path: String) throws -> (manifest: TagManifest?, diagnostics: [Diagnostic]) {
@@ -31,13 +34,25 @@ package struct ManifestLoader {
             }
             throw ODRPackError.unusableInput("'\(path)' is a folder, not a manifest: pass the path of its odrpack.yml")
         }
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw ODRPackError.unusableInput("cannot read manifest '\(path)': \(error.localizedDescription)")
+        guard let file = FilePath(checking: path) else {
+            throw ODRPackError.unusableInput("no manifest at '\(path)': the path holds a NUL")
         }
+        // Read by its path as given (no URL: a current folder of any length works) and bounded
+        // (docs/build-output.md#bounded).
+        let data = Data(try BoundedFile.read(file, limit: Self.maximumBytes, what: "the manifest"))
         // The manifest's folder, absolute: relative to the current folder, `.` and `..` folded.
-        let directory = FilePath(FileManager.default.currentDirectoryPath).pushing(FilePath(path))
-            .removingLastComponent().lexicallyNormalized()
+        let current: FilePath
+        switch LocalFileSystem().currentFolder() {
+        case .success(let folder): current = folder
+        case .failure(let error):
+            guard file.isAbsolute else {
+                throw ODRPackError.unusableInput(
+                    "cannot name the current folder (\(error.reason)): pass the manifest's absolute path, or cd to a shorter path"
+                )
+            }
+            current = "/"
+        }
+        let directory = current.pushing(file).removingLastComponent().lexicallyNormalized()
         return parse(data: data, displayPath: path, directory: directory)
     }
 
@@ -55,6 +70,18 @@ package struct ManifestLoader {
         var parser = Parsing(file: displayPath)
         guard let text = String(data: data, encoding: .utf8) else {
             parser.error(.manifestSyntax, "the manifest is not UTF-8 text: save it as UTF-8", at: nil)
+            return (nil, parser.diagnostics)
+        }
+        // Aliases bounded before Yams composes the document (docs/manifest.md#yaml).
+        if let exceeded = YAMLAliasBudget.check(text) {
+            parser.error(
+                .manifestSyntax,
+                """
+                the alias *\(exceeded.anchor) makes the manifest's aliases expand to more than \
+                \(YAMLAliasBudget.maximumNodes) values (aliases of aliases double at every level): write the values \
+                out, or nest fewer aliases
+                """,
+                at: SourceLocation(file: displayPath, line: exceeded.line, column: exceeded.column))
             return (nil, parser.diagnostics)
         }
         let root: Node?

@@ -8,39 +8,126 @@ import ODRPackPlatform
 /// folder, as they are for a path given on the command line.
 package struct ManifestLocator {
     package static let fileName = "odrpack.yml"
+    /// The longest current folder the search starts from: past it, a path is more likely a loop of links than a
+    /// project (docs/commands.md#scripts).
+    package static let maximumStartBytes = 1024
 
-    /// The folder the search starts in, absolute.
-    let start: FilePath
+    /// The folder the search starts in, absolute; nil when the current folder cannot be named (`startProblem` says
+    /// why).
+    let start: FilePath?
+    let startProblem: String?
 
-    package init(currentFolder: String = FileManager.default.currentDirectoryPath) {
-        // Absolute (a relative folder is relative to the current one), `.` and `..` folded.
-        start =
-            FilePath(FileManager.default.currentDirectoryPath).pushing(FilePath(currentFolder)).lexicallyNormalized()
+    /// - Parameter currentFolder: where the search starts; by default the current folder as the shell names it
+    ///   (`$PWD`, when it names the current folder: a link to a folder is not climbed through its real path), else as
+    ///   the system does.
+    package init(currentFolder: String? = nil) {
+        var problem: String?
+        var folder: FilePath?
+        if let current = Self.currentFolder(problem: &problem) {
+            // Absolute (a relative folder is relative to the current one), `.` and `..` folded.
+            folder = current.pushing(FilePath(currentFolder ?? current.string)).lexicallyNormalized()
+            if let text = folder?.string, text.utf8.count > Self.maximumStartBytes {
+                problem =
+                    """
+                    the current folder's path is over \(Self.maximumStartBytes) bytes (\(text.utf8.count)): run from a \
+                    shorter path, or pass the manifest's path as MANIFEST
+                    """
+                folder = nil
+            }
+        }
+        start = folder
+        startProblem = problem
+    }
+
+    /// The current folder: `$PWD` when it is absolute, free of `.` and `..`, and the same folder (device and inode) as
+    /// `.`, as a shell keeps it; else what the system says. Nil, with the reason, for a current folder that was
+    /// removed or that the system cannot name.
+    private static func currentFolder(problem: inout String?) -> FilePath? {
+        if let here = SystemCall.status(FilePath("."), followingLinks: true),
+            let logical = ProcessInfo.processInfo.environment["PWD"], let path = FilePath(checking: logical),
+            path.isAbsolute, path.lexicallyNormalized() == path,
+            let status = SystemCall.status(path, followingLinks: true),
+            status.stamp.device == here.stamp.device, status.stamp.inode == here.stamp.inode
+        {
+            return path
+        }
+        switch LocalFileSystem().currentFolder() {
+        case .success(let path): return path
+        case .failure(let error) where error.code == ENOENT:
+            problem =
+                "the current folder no longer exists (was it removed?): cd to an existing folder, or pass MANIFEST"
+            return nil
+        case .failure(let error):
+            problem =
+                "cannot name the current folder (\(error.reason)): cd to a shorter path, or pass the manifest's path as MANIFEST"
+            return nil
+        }
     }
 
     /// The manifest to read: `given` as is, else the one found.
-    /// - Throws: `ODRPackError.unusableInput` (exit 2) naming the folders searched when none holds `odrpack.yml`.
+    /// - Throws: `ODRPackError.unusableInput` (exit 2) naming the folders searched when none holds `odrpack.yml`, or
+    ///   when the one found is not to be trusted.
     package func manifestPath(given: String?) throws -> String {
-        if let given { return given }
-        return try find()
+        try locate(given: given).path
+    }
+
+    /// `manifestPath`, and the note a command prints when the manifest was found outside the current folder.
+    package func locate(given: String?) throws -> (path: String, note: String?) {
+        if let given { return (given, nil) }
+        let found = try find()
+        guard found != Self.fileName, let start else { return (found, nil) }
+        let absolute = start.pushing(FilePath(found)).lexicallyNormalized()
+        let named = absolute.string == found ? "'\(found)'" : "'\(found)' ('\(absolute.text)')"
+        return (found, "using \(named): there is no \(Self.fileName) in the current folder")
     }
 
     package func find() throws -> String {
+        guard let start else { throw ODRPackError.unusableInput(startProblem ?? "cannot name the current folder") }
         var folder = start
         var searched: [FilePath] = []
         var levels = 0
         while true {
             searched.append(folder)
             let candidate = folder.joined(Self.fileName)
-            if SystemCall.status(candidate, followingLinks: true)?.kind == .regular {
-                return levels == 0 ? Self.fileName : String(repeating: "../", count: levels) + Self.fileName
+            if let status = SystemCall.status(candidate, followingLinks: true), status.kind == .regular {
+                var path = levels == 0 ? Self.fileName : String(repeating: "../", count: levels) + Self.fileName
+                // `..` is resolved by the system from the real current folder: where that leads elsewhere (a linked
+                // current folder), the manifest is named by its absolute path.
+                let relative = SystemCall.status(FilePath(path), followingLinks: true)
+                if relative?.stamp.device != status.stamp.device || relative?.stamp.inode != status.stamp.inode {
+                    path = candidate.string
+                }
+                try Self.checkTrusted(status, path: path, absolute: candidate)
+                return path
             }
             let boundary = SystemCall.status(folder.joined(".git"), followingLinks: false) != nil
-            if boundary || folder == "/" { break }
-            folder = folder.parent
+            let parent = folder.parent
+            if boundary || folder == "/" || parent == folder || parent.isEmpty { break }
+            folder = parent
             levels += 1
         }
         throw ODRPackError.unusableInput(notFoundMessage(searched: searched, stoppedAt: folder))
+    }
+
+    /// A manifest found (not given) is used only when the user running odrpack or root owns it and no one else may
+    /// write it, as git trusts a repository (`safe.directory`): a manifest decides what is packed and shipped, so one
+    /// that someone else could have written is refused, with why and the fix (docs/commands.md#scripts).
+    static func checkTrusted(_ status: FileStatus, path: String, absolute: FilePath) throws {
+        let user = UInt32(geteuid())
+        var why: String?
+        if status.owner != user && status.owner != 0 {
+            why = "it belongs to another user (uid \(status.owner))"
+        } else if status.permissions & 0o022 != 0 {
+            why = "\(status.permissions & 0o002 != 0 ? "anyone" : "its group") may write it"
+        }
+        guard let why else { return }
+        throw ODRPackError.unusableInput(
+            """
+            the manifest found, '\(path)' ('\(absolute.text)'), is not used: \(why), so someone else could choose what \
+            odrpack packs; pass it as MANIFEST to use it anyway, or make it yours and writable only by you (chown, \
+            chmod go-w)
+            """
+        )
     }
 
     /// What was searched, and the fix: `odrpack init` only when no folder on the way up holds a manifest at all, not

@@ -78,6 +78,26 @@ package struct ZipCentralDirectory {
         let directory = try Self.read(descriptor, at: directoryOffset, count: Int(directorySize))
         entries = try directory.withUnsafeBytes { raw in try Self.parse(raw, count: Int(count), before: directoryOffset)
         }
+        self.directoryOffset = directoryOffset
+    }
+
+    /// Where the central directory starts: every entry's data ends before it.
+    package private(set) var directoryOffset: UInt64 = 0
+
+    /// The first entry (by its local header's offset) whose data would overlap the next entry's local header or the
+    /// central directory: zip tools write entries one after another, and entries that share bytes (a zip bomb of
+    /// overlapping entries) would make a small archive unpack into far more than it holds. Nil when none does.
+    package func overlappingEntry() -> Entry? {
+        let ordered = entries.sorted { $0.headerOffset < $1.headerOffset }
+        for (index, entry) in ordered.enumerated() {
+            // The local header is at least 30 bytes and the name the central directory gives.
+            let (partial, overflow) = entry.headerOffset.addingReportingOverflow(
+                30 + UInt64(entry.name.utf8.count))
+            let (end, overflowEnd) = partial.addingReportingOverflow(entry.compressedSize)
+            let next = index + 1 < ordered.count ? ordered[index + 1].headerOffset : directoryOffset
+            if overflow || overflowEnd || end > next { return entry }
+        }
+        return nil
     }
 
     /// `count` central headers filling `raw` exactly, each pointing before the directory.

@@ -83,7 +83,7 @@ package struct Console: Sendable {
 
     /// Stdout whatever `--quiet` says: GitHub annotations and other output a flag asked for by name.
     package func printRequested(_ text: String) throws {
-        try StandardStream.write(Self.shown(text), to: StandardStream.output)
+        try StandardStream.write(TerminalText.workflowCommands(text), to: StandardStream.output)
     }
 
     /// Stderr text that belongs to an error (a count of errors, what was left unchanged): printed under `--quiet` too.

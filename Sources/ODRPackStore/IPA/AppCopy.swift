@@ -81,6 +81,25 @@ enum AppCopy {
         defer { SystemCall.closeFile(descriptor) }
         let size = try SystemCall.requireStatus(file, "cannot read '\(path)'").stamp.size
         let directory = try ZipCentralDirectory(descriptor: descriptor, fileSize: UInt64(size))
+        // Entries that share bytes, or that declare more than the work folder's file system has room for, are refused
+        // before anything is written (docs/store.md#ipa): a small hostile IPA cannot fill the disk.
+        if let entry = directory.overlappingEntry() {
+            throw ODRPackError.unusableInput(
+                "'\(path)' holds '\(entry.name)' whose data overlaps another entry's: it is no IPA to trust; rebuild it"
+            )
+        }
+        let declared = directory.entries.reduce(UInt64(0)) { total, entry in
+            let (sum, overflow) = total.addingReportingOverflow(entry.size)
+            return overflow ? UInt64.max : sum
+        }
+        if let room = SystemCall.availableBytes(FilePath(root)), declared > room {
+            throw ODRPackError.unusableInput(
+                """
+                '\(path)' declares \(declared) bytes of content, more than the \(room) bytes free where ipa works \
+                ('\(root)'): free some space, or check the IPA
+                """
+            )
+        }
         let buffer = ReadBuffer(size: 1 << 20)
         var seen = Set<PathKey>()
         var links: [(path: String, target: [UInt8])] = []

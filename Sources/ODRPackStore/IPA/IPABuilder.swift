@@ -78,6 +78,11 @@ package struct IPABuilder {
         {
             try AppPlatform.checkODR(info: info, app: options.appPath, buildPlatform: manifest.platform)
         }
+        // `-`, standard output by any path, a device or a pipe (docs/commands.md#scripts): the IPA is made in a work
+        // folder under the temporary folder and then written there in place, never renamed over it.
+        if let target = try Self.inPlaceTarget(options.outputPath) {
+            return try run(onWait: onWait, buildFolder: buildFolder, appIsFolder: appIsFolder, target: target)
+        }
         let output = URL(fileURLWithPath: options.outputPath).standardizedFileURL.path
         guard SystemCall.status(FilePath(output), followingLinks: false)?.kind != .directory else {
             throw ODRPackError.unusableInput(
@@ -111,6 +116,37 @@ package struct IPABuilder {
             }
         }
 
+        return try run(onWait: onWait, buildFolder: buildFolder, appIsFolder: appIsFolder, output: output, target: nil)
+    }
+
+    /// The output as `OutputTarget` sees it when it is written in place (`-`, a descriptor, a device, a pipe); nil for
+    /// a regular file (or one not there yet), which is written beside and renamed, and for a folder (refused later).
+    static func inPlaceTarget(_ path: String) throws -> OutputTarget? {
+        if path != "-", let file = FilePath(checking: path), SystemCall.status(file)?.kind == .directory { return nil }
+        let target = try OutputTarget(path)
+        return target.isInPlace ? target : nil
+    }
+
+    private func run(onWait: () -> Void, buildFolder: FilePath, appIsFolder: Bool, target: OutputTarget) throws
+        -> Result
+    {
+        let temporary = FileManager.default.temporaryDirectory.path
+        guard SystemCall.status(FilePath(temporary))?.kind == .directory else {
+            throw ODRPackError.unusableInput(
+                "the temporary folder '\(temporary)' does not exist: set TMPDIR to a folder where ipa can work")
+        }
+        // The work folder's name is made from this one's, as if FILE were written there.
+        let output = temporary.slashJoined("odrpack.ipa")
+        return try run(
+            onWait: onWait, buildFolder: buildFolder, appIsFolder: appIsFolder, output: output, target: target)
+    }
+
+    /// - Parameters:
+    ///   - output: the absolute path the work folder is named beside (FILE, or one in the temporary folder).
+    ///   - target: where the IPA is written in place, or nil to rename it to `output`.
+    private func run(
+        onWait: () -> Void, buildFolder: FilePath, appIsFolder: Bool, output: String, target: OutputTarget?
+    ) throws -> Result {
         return try BuildFolderSession.reading(options.buildPath, onWait: onWait) { _ in
             // 1. The packs must be what their manifest says.
             let report = try BuildVerifier().verify(options.buildPath, progress: progress)
@@ -125,9 +161,9 @@ package struct IPABuilder {
             try Self.removeAbandoned(beside: output)
             return try Interrupt.holding {
                 let work = TemporaryName.path(beside: FilePath(output), suffix: Self.workSuffix)
-                try OutputFolder.remove(work)
-                try OutputFolder.makeFolder(work)
-                defer { try? OutputFolder.remove(work) }
+                // Locked while it lives: another ipa removes it only once that lock is free (docs/store.md#ipa).
+                let held = try HeldFolder(making: work)
+                defer { withExtendedLifetime(held) { try? OutputFolder.remove(work) } }
                 let root = work.joined("root").string
                 try OutputFolder.makeFolder(FilePath(root))
                 let app =
@@ -139,7 +175,9 @@ package struct IPABuilder {
                 guard current.format.kind.packsTravelInApp else {
                     throw ODRPackError.usage("Background Assets packs are uploaded on their own: odrpack upload")
                 }
-                return try package(app: app, root: root, work: work, manifest: current, buildFolder: buildFolder)
+                return try package(
+                    app: app, root: root, work: work, manifest: current, buildFolder: buildFolder, output: output,
+                    target: target)
             }
         }
     }
@@ -147,17 +185,24 @@ package struct IPABuilder {
     /// What the work folder's name adds to `TemporaryName.path(beside: FILE)`.
     static let workSuffix = "-work"
 
-    /// Removes the work folders (any FILE's) and this FILE's unfinished zip that an `ipa` killed before its end left
-    /// beside FILE, once their process is gone (docs/store.md#ipa): nothing else there is touched.
+    /// Removes the work folders (any FILE's) that an `ipa` killed before its end left beside FILE, once no process
+    /// holds their lock, whatever process (or PID namespace) made them; and this FILE's unfinished zip that an older
+    /// odrpack wrote beside FILE, once its process is gone (docs/store.md#ipa). Nothing else there is touched.
     static func removeAbandoned(beside output: String) throws {
         guard let parts = output.splitAtLastSlash() else { return }
-        let folder = String(parts.folder)
+        let folder = FilePath(String(parts.folder))
         let digest = TemporaryName.digest(of: String(parts.name))
-        let abandoned = try TemporaryName.abandoned(in: FilePath(folder)) { rest in
-            rest == digest
-                || (rest.hasSuffix(workSuffix) && rest.utf8.count == digest.utf8.count + workSuffix.utf8.count)
+        for name in try TemporaryName.abandoned(in: folder, matching: { $0 == digest }) {
+            try OutputFolder.remove(folder.joined(name))
         }
-        for name in abandoned { try OutputFolder.remove(FilePath(folder).joined(name)) }
+        for name in try TemporaryName.others(
+            in: folder,
+            matching: {
+                $0.hasSuffix(workSuffix) && $0.utf8.count == digest.utf8.count + workSuffix.utf8.count
+            })
+        {
+            try HeldFolder.removeIfAbandoned(folder.joined(name))
+        }
     }
 
     /// What the sign command must leave (docs/store.md#ipa): the app, its Info.plist, the executable that names (when
@@ -184,9 +229,15 @@ package struct IPABuilder {
                 throw fail("removed CFBundleExecutable from Info.plist")
             }
             let place = infoPath.hasSuffix("/Contents/Info.plist") ? "/Contents/MacOS/" : "/"
-            // The name is the plist's text: one holding a NUL names no file.
-            guard FilePath(checking: app + place + named).flatMap({ SystemCall.status($0) })?.kind == .regular else {
-                throw fail("removed the executable '\(String(place.dropFirst()) + named)'")
+            // The name is the plist's text: one holding a NUL names no file. The executable must be a file inside the
+            // app: a name with a slash (`../../bin/sh`) or a symbolic link leads elsewhere (docs/store.md#ipa).
+            guard !named.contains("/"), named != ".", named != "..",
+                FilePath(checking: app + place + named).flatMap({ SystemCall.status($0, followingLinks: false) })?
+                    .kind == .regular
+            else {
+                throw fail(
+                    "left no executable file '\(String(place.dropFirst()) + named)' (CFBundleExecutable) inside the app"
+                )
             }
         }
         for index in removed.indices
@@ -196,9 +247,10 @@ package struct IPABuilder {
     }
 
     /// Thins, signs and zips the copy at `app` (inside `root`).
-    private func package(app: String, root: String, work: FilePath, manifest: BuildManifest, buildFolder: FilePath)
-        throws -> Result
-    {
+    private func package(
+        app: String, root: String, work: FilePath, manifest: BuildManifest, buildFolder: FilePath, output: String,
+        target: OutputTarget?
+    ) throws -> Result {
         var result = Result()
         result.appName = FilePath(app).name
         // 3. Thin the copy as thin does.
@@ -253,9 +305,17 @@ package struct IPABuilder {
         }
         progress.end()
 
-        // 6. The zip, beside FILE, renamed into place.
-        let output = URL(fileURLWithPath: options.outputPath).standardizedFileURL.path
-        let temporary = TemporaryName.path(beside: FilePath(output))
+        // 6. The zip, beside FILE, renamed into place; or written in place into a device, a pipe, standard output.
+        // Inside the work folder, so under its lock: only this process ever removes it while it runs.
+        let temporary = work.joined("ipa")
+        if let target {
+            defer { progress.end() }
+            result.size = try IPAArchiver.archive(
+                root, to: temporary, entryTime: options.entryTime, progress: progress)
+            try target.write(Self.contents(of: temporary, size: result.size))
+            result.ipa = options.outputPath
+            return result
+        }
         do {
             defer { progress.end() }
             result.size = try IPAArchiver.archive(
@@ -270,6 +330,19 @@ package struct IPABuilder {
         }
         result.ipa = options.outputPath
         return result
+    }
+
+    /// The file at `path` as a document streamed a chunk at a time (docs/build-output.md#bounded).
+    private static func contents(of path: FilePath, size: Int64) -> StreamedDocument {
+        StreamedDocument { sink in
+            let input = try SourceFile(path: path, name: path.text, expected: nil, size: size)
+            defer { input.close() }
+            let buffer = ReadBuffer(size: DocumentSink.chunkSize)
+            try input.stream(into: buffer.bytes) { piece in
+                sink.buffer.append(contentsOf: piece)
+                try sink.flushIfFull()
+            }
+        }
     }
 
     /// The app's `CFBundleExecutable`, nil when its Info.plist names none.

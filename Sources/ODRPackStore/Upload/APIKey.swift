@@ -31,12 +31,41 @@ package struct APIKey: Sendable {
         text.contains("-----BEGIN") || text.contains("PRIVATE KEY-----")
     }
 
-    /// `--private-key` or `ASC_PRIVATE_KEY_PATH` holding the key's PEM text (a common CI mistake) is exit 64 before
-    /// anything could quote it (docs/store.md#credentials).
+    /// Whether `text` has the shape of the key without its armour: a long run of base64 (the PEM body, or the whole
+    /// .p8 file through `base64 -w0`, the commonest CI mistake), whatever line breaks, literal `\n` or spaces split it.
+    package static func isKeyBody(_ text: String) -> Bool {
+        let compact = text.replacingOccurrences(of: "\\n", with: "").filter { !$0.isWhitespace }
+        return compact.utf8.count >= 64
+            && compact.utf8.allSatisfy { byte in
+                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "+")
+                    || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "=")
+            }
+    }
+
+    /// Whether a value given as the key's path may be quoted back in a message: short, one line of printable text,
+    /// and not the shape of key material. Anything else may be a secret pasted by mistake, and is never echoed.
+    static func isPlausiblePath(_ text: String) -> Bool {
+        text.utf8.count <= 1024 && !isKeyText(text) && !isKeyBody(text)
+            && !text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+    }
+
+    /// `--private-key` or `ASC_PRIVATE_KEY_PATH` holding the key's PEM text, its body without the armour, or the .p8
+    /// file in base64 (common CI mistakes) is exit 64 before anything could quote it (docs/store.md#credentials). A
+    /// value that names an existing file is a path, whatever its shape.
     package static func checkPathsAreNotKeyText(_ options: UploadOptions) throws {
         for path in [options.privateKeyPath, options.environment["ASC_PRIVATE_KEY_PATH"]] {
-            if let path, isKeyText(path) {
-                throw ODRPackError.usage(keyTextAsPath)
+            guard let path else { continue }
+            if isKeyText(path) { throw ODRPackError.usage(keyTextAsPath) }
+            let names = FilePath(checking: path).map { SystemCall.exists($0) } ?? false
+            if !names && isKeyBody(path) {
+                throw ODRPackError.usage(
+                    """
+                    the key itself (base64, without its BEGIN and END lines) was given where a file is expected: pass \
+                    the .p8 file's text in ASC_PRIVATE_KEY, or the file's path
+                    """
+                )
             }
         }
     }
@@ -63,8 +92,9 @@ package struct APIKey: Sendable {
         let source: String
         if let path = options.nonEmpty(options.privateKeyPath) ?? options.nonEmpty(environment["ASC_PRIVATE_KEY_PATH"])
         {
-            source = "'\(path)'"
-            pem = try readKeyFile(path)
+            let given = options.nonEmpty(options.privateKeyPath) != nil ? "--private-key" : "ASC_PRIVATE_KEY_PATH"
+            source = isPlausiblePath(path) ? "'\(path)'" : "given in \(given) (its value not shown)"
+            pem = try readKeyFile(path, shownAs: source)
         } else if let text = options.nonEmpty(environment["ASC_PRIVATE_KEY"]) {
             source = "ASC_PRIVATE_KEY"
             pem = text
@@ -81,7 +111,7 @@ package struct APIKey: Sendable {
                 )
             }
             source = "'\(path)'"
-            pem = try readKeyFile(path)
+            pem = try readKeyFile(path, shownAs: source)
         }
         // The .p8 Apple gives is PKCS#8 PEM; a CI secret may hold it with its line breaks as literal "\n".
         let normalized = pem.replacingOccurrences(of: "\\n", with: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
@@ -96,13 +126,23 @@ package struct APIKey: Sendable {
         return APIKey(keyID: keyID, issuerID: issuerID, privateKeyBytes: privateKey.rawRepresentation)
     }
 
-    private static func readKeyFile(_ path: String) throws -> String {
+    /// The largest key file read: a .p8 is about 250 bytes (docs/build-output.md#bounded).
+    static let maximumKeyFileBytes = 64 << 10
+
+    /// - Parameter shownAs: the path as messages may show it (`'path'`, or where it came from when the value is not
+    ///   to be echoed).
+    private static func readKeyFile(_ path: String, shownAs shown: String) throws -> String {
         // The path is text from outside (an argument, the environment): one holding a NUL names no file (EINVAL).
-        switch FilePath(checking: path).map({ LocalFileSystem().contents(of: $0) }) ?? .failure(SystemError(EINVAL)) {
+        let read = FilePath(checking: path).map { LocalFileSystem().contents(of: $0, limit: maximumKeyFileBytes) }
+        switch read ?? .failure(SystemError(EINVAL)) {
         case .success(let bytes):
             return String(decoding: bytes, as: UTF8.self)
+        case .failure(let error) where error.code == EFBIG:
+            throw ODRPackError.usage(
+                "the private key \(shown) is over \(maximumKeyFileBytes) bytes: pass the .p8 file App Store Connect gave"
+            )
         case .failure(let error):
-            throw ODRPackError.usage("cannot read the private key '\(path)': \(error.reason)")
+            throw ODRPackError.usage("cannot read the private key \(shown): \(error.reason)")
         }
     }
 }

@@ -191,6 +191,13 @@ final class AppStoreConnectClient: Sendable {
                 holds: the transfer was stopped; check --api (or ODRPACK_ASC_API) and the network between
                 """
             )
+        case .failure(.headersTooLarge(let limit)):
+            throw ODRPackError.unusableInput(
+                """
+                \(what) answered with headers over \(limit >> 10) KiB, which no App Store Connect answer holds: the \
+                transfer was stopped; check --api (or ODRPACK_ASC_API) and the network between
+                """
+            )
         case .failure(.unreadable(let reason)):
             throw ODRPackError.unusableInput("\(what): \(reason): check the build folder, and run upload again")
         case .failure(.unavailable):

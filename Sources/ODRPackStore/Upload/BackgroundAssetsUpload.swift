@@ -13,14 +13,52 @@ package enum BackgroundAssetsUpload {
     /// - Throws: `ODRPackError.usage` (exit 64) or another `ODRPackError` (exit 2); exit 1 is `failures`.
     package static func run(_ options: UploadOptions, events: UploadEvents = UploadEvents()) throws -> UploadOutcome {
         try APIKey.checkPathsAreNotKeyText(options)
+        try checkAppID(options)
+        if options.apiURL?.isEmpty == true {
+            throw ODRPackError.usage(
+                "--api is empty (an unset variable?): give the API's base URL, or leave --api out for Apple's")
+        }
         let base = try APIBaseURL(
             options.nonEmpty(options.apiURL) ?? options.nonEmpty(options.environment["ODRPACK_ASC_API"])
                 ?? APIBaseURL.apple)
         guard options.jobs >= 1 else { throw ODRPackError.usage("--jobs must be at least 1") }
         if let wait = options.waitSeconds, wait < 0 { throw ODRPackError.usage("--wait SECONDS cannot be negative") }
-        return try BuildFolderSession.reading(options.buildPath, onWait: events.waiting) { _ in
-            try run(options, base: base, events: events)
+        return try BuildFolderSession.reading(options.buildPath, onWait: events.waiting) { session in
+            // One upload of a build at a time: a second one refuses at once rather than send every pack again
+            // (docs/store.md#upload). A dry run only reads, and runs beside one.
+            let lock = options.dryRun ? nil : try uploadLock(session.folder)
+            return try withExtendedLifetime(lock) { try run(options, base: base, events: events) }
         }
+    }
+
+    /// The exclusive lock an upload holds beside the build folder's shared one.
+    static let uploadLockName = ".odrpack-upload.lock"
+
+    private static func uploadLock(_ folder: FilePath) throws -> OutputLock {
+        do {
+            return try OutputLock(folder: folder, fileName: uploadLockName, wait: false, onWait: {})
+        } catch ODRPackError.folderLocked {
+            throw ODRPackError.folderLocked(
+                """
+                another odrpack upload is sending the packs of '\(folder.text)': let it finish, then run upload again \
+                if it failed (it goes on from what was sent)
+                """
+            )
+        }
+    }
+
+    /// `--app`/`ASC_APP_ID` is the app's Apple ID, digits only: anything else (a key pasted into the wrong variable)
+    /// is exit 64 and never echoed or sent in a request path.
+    private static func checkAppID(_ options: UploadOptions) throws {
+        guard let app = options.resolvedAppID else { return }
+        guard app.utf8.count > 20 || !app.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        else { return }
+        throw ODRPackError.usage(
+            """
+            the app's Apple ID (--app or ASC_APP_ID) must be digits only, as App Store Connect shows it under App \
+            Information > Apple ID (the value given is not shown: it may be a secret put there by mistake)
+            """
+        )
     }
 
     private static func run(_ options: UploadOptions, base: APIBaseURL, events: UploadEvents) throws -> UploadOutcome {

@@ -61,6 +61,7 @@ struct CurlTransport: HTTPTransport {
                     status: response.status, headers: HTTPResponse.parseHeaders(headerBlock), body: body))
         case ODRPACK_CURL_TIMED_OUT: return .failure(.timedOut)
         case ODRPACK_CURL_TOO_LARGE: return .failure(.tooLarge)
+        case ODRPACK_CURL_HEADERS_TOO_LARGE: return .failure(.headersTooLarge(Int(ODRPACK_CURL_HEADER_LIMIT)))
         case ODRPACK_CURL_READ_FAILED: return .failure(.unreadable(reason))
         case ODRPACK_CURL_NOT_LOADED: return .failure(.unavailable(reason))
         default: return .failure(.dropped(reason.isEmpty ? "no response" : reason))

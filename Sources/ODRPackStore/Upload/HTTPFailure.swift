@@ -6,6 +6,8 @@ enum HTTPFailure: Error, Sendable, Equatable {
     case dropped(String)
     /// The response body passed `HTTPResponse.bodyLimit`: the transfer was stopped there.
     case tooLarge
+    /// The response's header block passed this many bytes: the transfer was stopped there.
+    case headersTooLarge(Int)
     /// The part's bytes could not be read from the archive.
     case unreadable(String)
     /// libcurl could not be loaded (docs/store.md#libcurl).
@@ -19,6 +21,7 @@ enum HTTPFailure: Error, Sendable, Equatable {
         case .timedOut: return "timed out"
         case .dropped(let reason): return "connection lost: \(reason)"
         case .tooLarge: return "an answer over \(HTTPResponse.bodyLimit >> 20) MiB"
+        case .headersTooLarge(let limit): return "headers over \(limit >> 10) KiB"
         case .unreadable(let reason): return reason
         case .unavailable: return CurlLibrary.missingMessage
         case .redirected(let status): return "redirected (\(status)), not followed"

@@ -37,7 +37,7 @@ struct RetryMiddleware: HTTPMiddleware {
         case .failure(let failure):
             switch failure {
             case .timedOut, .dropped, .redirected: return failure.reason
-            case .tooLarge, .unreadable, .unavailable: return nil
+            case .tooLarge, .headersTooLarge, .unreadable, .unavailable: return nil
             }
         }
     }

@@ -1,5 +1,6 @@
 import ODRPackCore
 import ODRPackPlatform
+import ODRPackReport
 
 /// Upload's progress: the one `ProgressBar` of long work, counting packs finished and the bytes App Store Connect
 /// accepted; pack lines go through it so that the bar is cleared before a line is printed and drawn again after it.
@@ -23,8 +24,10 @@ package struct UploadProgress: Sendable {
 
     /// A `--verbose` line on stderr, with the bar out of its way; a line that cannot be written is dropped (the run
     /// goes on: the request log is a help, not the result).
+    /// One line on stderr (`--verbose`'s requests): App Store Connect's `errors[]` text is the server's, so its control
+    /// characters are shown escaped (docs/commands.md#scripts), never sent to the terminal.
     package func note(_ line: String) {
-        try? bar.printing { try StandardStream.write(line + "\n", to: StandardStream.error) }
+        try? bar.printing { try StandardStream.write(TerminalText.escaped(line) + "\n", to: StandardStream.error) }
     }
 
     package func end() { bar.end() }

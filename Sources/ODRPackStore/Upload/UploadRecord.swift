@@ -40,13 +40,16 @@ package struct UploadRecord: Sendable, Equatable {
 
     init(app: String?) { self.app = app }
 
+    /// The largest record read (docs/build-output.md#bounded): a record of 100 packs is a few tens of KB.
+    static let maximumBytes = 16 << 20
+
     /// Reads the record in `folder`; none is an empty record.
     /// - Throws: `ODRPackError.unusableInput` (exit 2) for a record that is not one: trusting a damaged one could
     ///   send a pack twice or skip one.
     static func load(folder: FilePath) throws -> UploadRecord {
         let path = folder.joined(fileName)
         let bytes: [UInt8]
-        switch LocalFileSystem().contents(of: path) {
+        switch LocalFileSystem().contents(of: path, limit: Self.maximumBytes) {
         case .success(let read): bytes = read
         case .failure(let error) where error.code == ENOENT: return UploadRecord(app: nil)
         case .failure(let error): throw ODRPackError.unusableInput("cannot read '\(path.text)': \(error.reason)")

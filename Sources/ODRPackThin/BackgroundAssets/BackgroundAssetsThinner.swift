@@ -109,6 +109,10 @@ struct BackgroundAssetsThinner {
         if !thinner.options.dryRun, SystemCall.status(folder, followingLinks: false) == nil {
             try OutputFolder.makeFolder(folder)
             change.createdFolders.append(folder)
+            // 0755 whatever the umask (docs/commands.md#thin).
+            if let failure = SystemCall.setPermissions(folder, 0o755) {
+                throw ODRPackError.systemCall("cannot set the mode of '\(folder.text)'", failure)
+            }
         }
         change.writes.append((target, tags))
     }

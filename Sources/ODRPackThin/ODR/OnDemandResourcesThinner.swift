@@ -99,6 +99,10 @@ struct OnDemandResourcesThinner {
         if !exists {
             try OutputFolder.makeFolder(packsFolder)
             change.createdFolders.append(packsFolder)
+            // 0755 whatever the umask, as the packs' own folders are (docs/commands.md#thin).
+            if let failure = SystemCall.setPermissions(packsFolder, 0o755) {
+                throw ODRPackError.systemCall("cannot set the mode of '\(packsFolder.text)'", failure)
+            }
         }
         let progress = thinner.progress
         let shares = embedded.map { PackExtractor.writtenBytes(of: $0.pack) }

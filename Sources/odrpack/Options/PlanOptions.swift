@@ -44,9 +44,6 @@ struct PlanOptions: ParsableArguments {
         try ApplePlatform.check(platform, format: format)
     }
 
-    /// MANIFEST, or the manifest found from the current folder up (docs/commands.md#scripts).
-    func manifestPath() throws -> String { try ManifestLocator().manifestPath(given: manifest) }
-
     /// Plans the project; a manifest that cannot be read at all throws (exit 2).
     /// - Parameter alreadyChecked: files whose executable-content check a build already made (`RecordedChecks`).
     func planProject(

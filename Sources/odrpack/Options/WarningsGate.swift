@@ -12,9 +12,32 @@ struct WarningsGate: ParsableArguments {
 
     static let environmentVariable = "ODRPACK_WARNINGS_AS_ERRORS"
 
-    /// The flag, or the variable set to `1`.
+    /// The flag, or the variable set to one of `environmentOn`.
     var isOn: Bool {
-        warningsAsErrors || ProcessInfo.processInfo.environment[Self.environmentVariable] == "1"
+        warningsAsErrors || (try? Self.environmentValue(ProcessInfo.processInfo.environment)) == true
+    }
+
+    /// The variable's spellings, in any letter case: on, and off (unset or empty is off too).
+    static let environmentOn: Set<String> = ["1", "true", "yes", "on"]
+    static let environmentOff: Set<String> = ["0", "false", "no", "off", ""]
+
+    /// What `ODRPACK_WARNINGS_AS_ERRORS` says: on, off (also unset), or a bad command line (exit 64) for any other
+    /// value, so a gate that reads as set is never silently off.
+    static func environmentValue(_ environment: [String: String]) throws -> Bool {
+        guard let value = environment[environmentVariable] else { return false }
+        let word = value.trimmingCharacters(in: .whitespaces).lowercased()
+        if environmentOn.contains(word) { return true }
+        if environmentOff.contains(word) { return false }
+        throw ValidationError(
+            """
+            \(environmentVariable)='\(TerminalText.escaped(value))' is neither on (1, true, yes, on) nor off (0, false, \
+            no, off, empty): set one of those
+            """
+        )
+    }
+
+    func validate() throws {
+        _ = try Self.environmentValue(ProcessInfo.processInfo.environment)
     }
 
     /// Whether the warnings alone fail the run: then it says so as an error, and `--quiet` (only errors) still shows

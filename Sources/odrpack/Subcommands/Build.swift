@@ -187,7 +187,7 @@ struct Build: ODRPackCommand {
         options.useCache = !noCache
         options.warningsAsErrors = context.warningsAsErrors
         options.entryTime = try BuildOptions.entryTime(environment: ProcessInfo.processInfo.environment)
-        let manifest = try ManifestLocator().manifestPath(given: manifest)
+        let manifest = try context.manifestPath(given: manifest)
         var pipeline = BuildPipeline(manifestPath: manifest, options: options)
         pipeline.waitForLock = !noWait
         pipeline.json = json

@@ -56,9 +56,14 @@ struct Diff: ODRPackCommand {
             throw ValidationError("--html is empty (an unset variable?): name the HTML file to write")
         }
         try gitHub.check(json: json)
-        if html == "-" && (json || markdown) {
+        // Two documents on one stream: `-`, or any path to what standard output is (`/dev/stdout`, `/dev/./stdout`,
+        // `/proc/self/fd/1`, a link to it), as the page's own target decides (docs/commands.md#scripts).
+        if let html, json || markdown || gitHub.github, OutputTarget.isStandardOutput(html) {
             throw ValidationError(
-                "--html - and --\(json ? "json" : "markdown") both print on standard output: name an HTML file instead of -"
+                """
+                --html \(html) and --\(json ? "json" : markdown ? "markdown" : "github") both print on standard \
+                output: name an HTML file instead of \(html)
+                """
             )
         }
         if json && markdown {
@@ -85,6 +90,8 @@ struct Diff: ODRPackCommand {
         let diff = BuildDiff(old: before, new: after, newHasArchives: Self.holdsArchives(new, manifest: after))
         if let html {
             let target = try OutputTarget(html)
+            try target.refuseInputs(
+                try [old, new].map { try BuildManifest.location(of: FilePath($0)).file.string }, of: "diff")
             let page = DiffReportModel(
                 diff: diff, old: before, new: after, oldName: old, newName: new, fileLists: false)
             try HTMLFile.write(page.htmlDocument, to: target)

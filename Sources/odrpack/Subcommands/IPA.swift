@@ -62,6 +62,15 @@ struct IPA: ODRPackCommand {
     func validate() throws {
         try gitHub.check(json: json)
         if output.isEmpty { throw ValidationError("--output is empty: name the .ipa file to write") }
+        // Two documents on one stream (docs/store.md#ipa): the IPA, and the JSON or the workflow commands.
+        if json || gitHub.github, OutputTarget.isStandardOutput(output) {
+            throw ValidationError(
+                """
+                --output \(output) and --\(json ? "json" : "github") both print on standard output: name an .ipa file \
+                instead of \(output)
+                """
+            )
+        }
     }
 
     func run(_ context: CommandContext) throws {
@@ -89,7 +98,8 @@ struct IPA: ODRPackCommand {
             if result.diagnostics.stopsWriting(warningsAsErrors: context.warningsAsErrors) {
                 try console.printError("odrpack: no IPA written: \(Console.countSummary(result.diagnostics))\n")
             } else {
-                try console.printOut(IPAReport.summary(result))
+                try console.printWrote(
+                    IPAReport.summary(result), toStandardOutput: OutputTarget.isStandardOutput(output))
             }
         }
         try context.emitGitHub(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ODRPackBuildFormat
 import ODRPackPlatform
 import ODRPackReport
 import ODRPackXcode
@@ -64,7 +65,8 @@ struct ImportXcode: ODRPackCommand {
             let equals = setting.firstIndex(of: "=")!  // validate() checked
             options.settings[String(setting[..<equals])] = String(setting[setting.index(after: equals)...])
         }
-        let result = try XcodeImporter(options: options).importProject(at: try XcodeProject.locate(project))
+        let located = try XcodeProject.locate(project)
+        let result = try XcodeImporter(options: options).importProject(at: located)
         try console.printDiagnostics(result.diagnostics)
         // The import's notes and warnings (what it left out or changed): under the gate they fail the run and nothing
         // is written, as for every command that writes.
@@ -79,6 +81,7 @@ struct ImportXcode: ODRPackCommand {
             throw ExitCode(1)
         }
         let target = try OutputTarget(output)
+        try target.refuseInputs([located.slashJoined("project.pbxproj")], of: "import-xcode")
         try ImportedManifestWriter.write(result, to: target, force: force)
         try console.printWrote(
             """

@@ -25,7 +25,7 @@ struct Plan: ODRPackCommand {
     var shared: SharedOptions { options.shared }
 
     func run(_ context: CommandContext) throws {
-        let manifest = try options.manifestPath()
+        let manifest = try context.manifestPath(given: options.manifest)
         let result = try options.planProject(manifestPath: manifest, listUntagged: listUntagged)
         let console = context.console
         let untagged = listUntagged ? PlanReport.untaggedFiles(result) : nil

@@ -72,7 +72,7 @@ struct Report: ODRPackCommand {
         if Self.namesBuild(manifest), let manifest {
             return try reportBuild(manifest, console: console)
         }
-        let manifest = try ManifestLocator().manifestPath(given: manifest)
+        let manifest = try context.manifestPath(given: manifest)
         let result = try ProjectPlanner().plan(
             manifestPath: manifest, profile: profile, format: format, platform: platform)
         try console.printDiagnostics(result.diagnostics)
@@ -81,6 +81,7 @@ struct Report: ODRPackCommand {
             throw ExitCode(1)
         }
         let target = try OutputTarget(output)
+        try target.refuseInputs([manifest], of: "report")
         try HTMLFile.write(
             ReportModel(plan: plan, diagnostics: result.diagnostics, manifestPath: manifest).html, to: target)
         try printWrote(
@@ -99,6 +100,7 @@ struct Report: ODRPackCommand {
         }
         let build = try BuildManifest.load(FilePath(path), keepingSources: false).manifest
         let target = try OutputTarget(output)
+        try target.refuseInputs([path], of: "report")
         let model = ReportModel(
             build: build, manifestPath: path, archives: Diff.holdsArchives(path, manifest: build))
         try HTMLFile.write(model.html, to: target)

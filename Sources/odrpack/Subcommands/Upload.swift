@@ -117,6 +117,7 @@ struct Upload: ODRPackCommand {
     func validate() throws {
         try gitHub.check(json: json)
         _ = try buildDir()
+        try Self.checkWaitValues(CommandLine.arguments)
         if let wait, wait < 0 { throw ValidationError("--wait SECONDS cannot be negative") }
         if since == nil && !all {
             throw ValidationError("say which packs: --since OLD (those diff lists under upload) or --all")
@@ -153,7 +154,7 @@ struct Upload: ODRPackCommand {
         } catch let error as ODRPackError {
             progress.end()
             if context.annotatesGitHub {
-                try? console.printOut("::error title=odrpack upload::\(Self.escape(error.description))\n")
+                try? console.printRequested("::error title=odrpack upload::\(Self.escape(error.description))\n")
             }
             throw error
         }
@@ -167,12 +168,26 @@ struct Upload: ODRPackCommand {
         for failure in outcome.failures {
             try console.printError("odrpack: error: \(failure)\n")
             if context.annotatesGitHub {
-                try console.printOut("::error title=odrpack upload::\(Self.escape(failure))\n")
+                try console.printRequested("::error title=odrpack upload::\(Self.escape(failure))\n")
             }
         }
         try context.emitGitHub(outcome.diagnostics, summary: "### odrpack upload\n\n" + UploadReport.summary(outcome))
         if !outcome.failures.isEmpty || outcome.diagnostics.hasErrors { throw ExitCode(1) }
         if try context.warningsFail(outcome.diagnostics) { throw ExitCode(1) }
+    }
+
+    /// `--wait=VALUE` takes whole seconds only: the parser reads `--wait=1.5` or `--wait=nan` as `--wait` alone (the
+    /// default 1800 s), so such a value is refused here (exit 64) instead of being silently replaced.
+    static func checkWaitValues(_ arguments: [String]) throws {
+        for argument in arguments.dropFirst() {
+            if argument == "--" { return }
+            guard argument.hasPrefix("--wait=") else { continue }
+            let value = argument.dropFirst("--wait=".count)
+            guard !value.isEmpty, value.utf8.count <= 9, value.utf8.allSatisfy({ (48...57).contains($0) }) else {
+                throw ValidationError(
+                    "--wait takes whole seconds (e.g. --wait=600), not '\(TerminalText.escaped(value))'")
+            }
+        }
     }
 
     /// A workflow command's message: `%`, CR and LF escaped.

@@ -20,7 +20,7 @@ struct Validate: ODRPackCommand {
 
     func run(_ context: CommandContext) throws {
         // What the newest build of this project packed needs no second read (docs/build-output.md#incremental).
-        let manifest = try options.manifestPath()
+        let manifest = try context.manifestPath(given: options.manifest)
         let result = try options.planProject(
             manifestPath: manifest, alreadyChecked: RecordedChecks.alreadyChecked(manifestPath: manifest))
         let console = context.console

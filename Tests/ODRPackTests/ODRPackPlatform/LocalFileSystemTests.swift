@@ -12,7 +12,7 @@ import Testing
         let text = String(repeating: "0123456789abcdef", count: 20_000)
         let writer = Thread { TestSystem.send(text, throughFIFO: fifo) }
         writer.start()
-        guard case .success(let bytes) = LocalFileSystem().contents(of: FilePath(fifo)) else {
+        guard case .success(let bytes) = LocalFileSystem().contents(of: FilePath(fifo), limit: 1 << 20) else {
             Issue.record("the pipe could not be read")
             return
         }
@@ -22,12 +22,32 @@ import Testing
     @Test func contentsOfAFileAndOfAFolder() throws {
         let project = try TemporaryProject()
         try project.file("a.json", "{}")
-        #expect(try LocalFileSystem().contents(of: FilePath(project.path("a.json"))).get() == Array("{}".utf8))
+        #expect(
+            try LocalFileSystem().contents(of: FilePath(project.path("a.json")), limit: 16).get() == Array("{}".utf8))
         try project.file("empty", "")
-        #expect(try LocalFileSystem().contents(of: FilePath(project.path("empty"))).get() == [])
-        #expect(throws: SystemError(EISDIR)) { try LocalFileSystem().contents(of: FilePath(project.root.path)).get() }
+        #expect(try LocalFileSystem().contents(of: FilePath(project.path("empty")), limit: 16).get() == [])
+        #expect(throws: SystemError(EISDIR)) {
+            try LocalFileSystem().contents(of: FilePath(project.root.path), limit: 16).get()
+        }
         #expect(throws: SystemError(ENOENT)) {
-            try LocalFileSystem().contents(of: FilePath(project.path("missing"))).get()
+            try LocalFileSystem().contents(of: FilePath(project.path("missing")), limit: 16).get()
+        }
+    }
+
+    /// Every whole read has a bound: a file over it (a 1 TiB sparse one at once) and `/dev/zero` fail with EFBIG; a
+    /// file of exactly the bound is read.
+    @Test func contentsStopsAtItsBound() throws {
+        let project = try TemporaryProject()
+        try project.file("seventeen", String(repeating: "x", count: 17))
+        try project.file("sixteen", String(repeating: "x", count: 16))
+        #expect(throws: SystemError(EFBIG)) {
+            try LocalFileSystem().contents(of: FilePath(project.path("seventeen")), limit: 16).get()
+        }
+        #expect(try LocalFileSystem().contents(of: FilePath(project.path("sixteen")), limit: 16).get().count == 16)
+        #expect(throws: SystemError(EFBIG)) { try LocalFileSystem().contents(of: "/dev/zero", limit: 1 << 20).get() }
+        try project.sparseFile("sparse", size: 1 << 40)
+        #expect(throws: SystemError(EFBIG)) {
+            try LocalFileSystem().contents(of: FilePath(project.path("sparse")), limit: 1 << 20).get()
         }
     }
 }

@@ -30,7 +30,14 @@ import Testing
         #expect(diagnostics.first?["file"] as? String == "../../odrpack.yml")
         let validate = try CommandRunner.run(["validate"], in: here)
         #expect(validate.status == 1)
-        #expect(validate.stderr.hasPrefix("../../odrpack.yml:6:12: error: path 'Levels/Missing' does not exist"))
+        // The manifest found above is named first (a note), then its problems.
+        let found = project.root.appendingPathComponent("repo/game/odrpack.yml").path
+        #expect(
+            validate.stderr.hasPrefix(
+                """
+                odrpack: note: using '../../odrpack.yml' ('\(found)'): there is no odrpack.yml in the current folder
+                ../../odrpack.yml:6:12: error: path 'Levels/Missing' does not exist
+                """))
         #expect(validate.stdout.hasPrefix("../../odrpack.yml: "))
         // build finds it too, and writes where --output says, relative to the current folder.
         try project.file(
