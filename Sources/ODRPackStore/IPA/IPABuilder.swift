@@ -116,7 +116,9 @@ package struct IPABuilder {
             }
         }
 
-        return try run(onWait: onWait, buildFolder: buildFolder, appIsFolder: appIsFolder, output: output, target: nil)
+        return try run(
+            onWait: onWait, buildFolder: buildFolder, appIsFolder: appIsFolder, output: output,
+            makesOutputFolder: !missing.isEmpty, target: nil)
     }
 
     /// The output as `OutputTarget` sees it when it is written in place (`-`, a descriptor, a device, a pipe); nil for
@@ -138,14 +140,17 @@ package struct IPABuilder {
         // The work folder's name is made from this one's, as if FILE were written there.
         let output = temporary.slashJoined("odrpack.ipa")
         return try run(
-            onWait: onWait, buildFolder: buildFolder, appIsFolder: appIsFolder, output: output, target: target)
+            onWait: onWait, buildFolder: buildFolder, appIsFolder: appIsFolder, output: output,
+            makesOutputFolder: false, target: target)
     }
 
     /// - Parameters:
     ///   - output: the absolute path the work folder is named beside (FILE, or one in the temporary folder).
+    ///   - makesOutputFolder: `output`'s folder is missing and is made once the packs have passed verify.
     ///   - target: where the IPA is written in place, or nil to rename it to `output`.
     private func run(
-        onWait: () -> Void, buildFolder: FilePath, appIsFolder: Bool, output: String, target: OutputTarget?
+        onWait: () -> Void, buildFolder: FilePath, appIsFolder: Bool, output: String, makesOutputFolder: Bool,
+        target: OutputTarget?
     ) throws -> Result {
         return try BuildFolderSession.reading(options.buildPath, onWait: onWait) { _ in
             // 1. The packs must be what their manifest says.
@@ -157,7 +162,7 @@ package struct IPABuilder {
             }
             // 2. A working folder beside FILE, removed whatever happens, Ctrl-C included (held until it is gone);
             // what a killed ipa left there goes first.
-            if !missing.isEmpty { try OutputFolder.makeFolder(FilePath(output).parent) }
+            if makesOutputFolder { try OutputFolder.makeFolder(FilePath(output).parent) }
             try Self.removeAbandoned(beside: output)
             return try Interrupt.holding {
                 let work = TemporaryName.path(beside: FilePath(output), suffix: Self.workSuffix)
