@@ -115,9 +115,10 @@ import Testing
     }
 
     /// 40,000 one-tag entries: finding each tag's place in the manifest was O(tags x entries) (ten seconds in
-    /// release, minutes in debug); now one pass. The time limit is a hang guard, not a measurement: a wall-clock bound
-    /// would fail on a loaded machine.
-    @Test(.timeLimit(.minutes(1))) func fortyThousandTagsAreCheckedInNLogN() {
+    /// release, minutes in debug); now one pass (about 3 s in debug alone). The time limit is a hang guard, not a
+    /// measurement: a wall-clock bound would fail on a loaded machine, and one minute did, once, with the whole suite
+    /// and another's builds on two cores.
+    @Test(.timeLimit(.minutes(2))) func fortyThousandTagsAreCheckedInNLogN() {
         let count = 40_000
         let entries = (0..<count).map { index in
             TagManifest.Entry(

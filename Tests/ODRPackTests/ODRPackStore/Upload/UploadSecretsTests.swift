@@ -144,9 +144,10 @@ struct UploadSecretsTests {
         let run = try build.upload([build.out, "--all", "--jobs", "1"], standIn)
         #expect(run.status == 2)
         #expect(
-            run.stderr.contains(
-                "GET /v1/apps/\(AppStoreConnectStandIn.appID)/backgroundAssets answered with headers over 256 KiB, which no App Store Connect answer holds"
-            ), "\(run.stderr)")
+            run.stderr.hasPrefix("odrpack: error: GET ")
+                && run.stderr.contains(
+                    "/v1/apps/\(AppStoreConnectStandIn.appID)/backgroundAssets answered with headers over 256 KiB, which no App Store Connect answer holds"
+                ), "\(run.stderr)")
         #expect(!run.stderr.contains("16 MiB"))
     }
 
