@@ -7,6 +7,9 @@ package struct AllowList: Equatable, Sendable {
     package var codes: Set<DiagnosticCode> = []
     /// Each entry's `allow`, under every place in the manifest that belongs to the entry.
     var byLocation: [SourceLocation: Set<DiagnosticCode>] = [:]
+    /// Each entry's `allow`, under the subjects that belong to the entry wherever they are reported: its tags, and the
+    /// packs that hold its files (a pack's diagnostics point at its first entry, a tag's at its first use).
+    var bySubject: [String: Set<DiagnosticCode>] = [:]
 
     package init() {}
 
@@ -16,10 +19,23 @@ package struct AllowList: Equatable, Sendable {
         for case let location? in locations { byLocation[location, default: []].formUnion(entryCodes) }
     }
 
+    /// The codes an entry allows, by the location of its `path` or `glob`.
+    func entryCodes(at location: SourceLocation?) -> Set<DiagnosticCode> {
+        guard let location else { return [] }
+        return byLocation[location] ?? []
+    }
+
+    /// Adds an entry's codes for the diagnostics about `subject` (one of its tags, a pack holding its files).
+    mutating func allow(_ entryCodes: Set<DiagnosticCode>, subject: String) {
+        guard !entryCodes.isEmpty else { return }
+        bySubject[subject, default: []].formUnion(entryCodes)
+    }
+
     /// Whether `diagnostic` is a warning this list allows. Errors are never allowed.
     package func allows(_ diagnostic: Diagnostic) -> Bool {
         guard diagnostic.severity == .warning else { return false }
         if codes.contains(diagnostic.code) { return true }
+        if let subject = diagnostic.subject, bySubject[subject]?.contains(diagnostic.code) ?? false { return true }
         guard let location = diagnostic.location else { return false }
         return byLocation[location]?.contains(diagnostic.code) ?? false
     }

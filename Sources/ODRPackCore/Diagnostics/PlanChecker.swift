@@ -116,7 +116,12 @@ struct PlanChecker {
             groups[Array(Self.caseFolded(Self.normalized(file.path)).utf8), default: []].append(file.path)
         }
         var diagnostics: [Diagnostic] = []
-        let location = entryLocation(pack.firstEntry)
+        // At the entry that tagged the file named first: the one whose `allow` covers it.
+        var entries: [String: Int] = [:]
+        for file in pack.files where candidates.contains(file.withPath { Self.caseInsensitiveHash($0) }) {
+            entries[file.path] = file.firstEntry
+        }
+        func location(_ path: String) -> SourceLocation? { entryLocation(entries[path] ?? pack.firstEntry) }
         for (_, paths) in groups.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) where paths.count > 1 {
             let byForm = Dictionary(grouping: paths) { Array(Self.normalized($0).utf8) }
             if byForm.count > 1 {
@@ -128,7 +133,7 @@ struct PlanChecker {
                         pack '\(pack.shortName)' holds \(shown.map { "'\($0)'" }.joined(separator: " and ")), which \
                         differ only in letter case and collide on a case-insensitive device: rename one
                         """,
-                        at: location, subject: shown[0]))
+                        at: location(shown[0]), subject: shown[0]))
             }
             for (_, forms) in byForm.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
                 // Two files with the very same bytes are one destination (a `destination-conflict`), not two spellings.
@@ -143,7 +148,7 @@ struct PlanChecker {
                         in Unicode normalization (composed and decomposed accents): Apple's file systems take them for \
                         one file; rename them so that they differ
                         """,
-                        at: location, subject: same[0]))
+                        at: location(same[0]), subject: same[0]))
             }
         }
         return diagnostics
