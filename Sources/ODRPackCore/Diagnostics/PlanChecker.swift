@@ -201,16 +201,20 @@ struct PlanChecker {
         var compiled: [String] = []
         var catalogSet = Set<PathKey>()
         var compiledSet = Set<PathKey>()
+        // Each warning is at the entry that tagged the first file it names: the one whose `allow` covers it.
+        var catalogEntry: Int?
+        var compiledEntry: Int?
         for file in pack.files {
             guard let (isCatalog, prefix) = file.withSource({ Self.compiledComponent(of: $0) }) else { continue }
             if isCatalog {
+                if catalogs.isEmpty { catalogEntry = file.firstEntry }
                 if catalogSet.insert(PathKey(prefix)).inserted { catalogs.append(prefix) }
             } else if compiledSet.insert(PathKey(prefix)).inserted {
+                if compiled.isEmpty { compiledEntry = file.firstEntry }
                 compiled.append(prefix)
             }
         }
         var diagnostics: [Diagnostic] = []
-        let location = entryLocation(pack.firstEntry)
         func listed(_ items: [String]) -> String {
             items.prefix(3).map { "'\($0)'" }.joined(separator: ", ")
                 + (items.count > 3 ? " and \(items.count - 3) more" : "")
@@ -226,7 +230,7 @@ struct PlanChecker {
                     will not find them and their sizes are estimates; build these packs with Xcode, or move the images \
                     out of the catalog into plain files
                     """,
-                    at: location, subject: catalogs[0]))
+                    at: entryLocation(catalogEntry ?? pack.firstEntry), subject: catalogs[0]))
         }
         if !compiled.isEmpty {
             diagnostics.append(
@@ -237,7 +241,7 @@ struct PlanChecker {
                     (ibtool, momc, the string catalog compiler): odrpack packs them as they are, which the app cannot \
                     load; compile them first and tag the compiled output, or build these packs with Xcode
                     """,
-                    at: location, subject: compiled[0]))
+                    at: entryLocation(compiledEntry ?? pack.firstEntry), subject: compiled[0]))
         }
         return diagnostics
     }

@@ -127,6 +127,28 @@ import Testing
             ])
     }
 
+    /// The pack's one `asset-catalog-uncompiled` is at the entry that gives the catalog's files, so that entry's `allow`
+    /// takes it, though another entry gives the pack's first files.
+    @Test func anEntryAllowsTheCatalogItGives() throws {
+        let project = try TemporaryProject()
+        try project.manifest(
+            """
+            version: 1
+            bundle-id: com.example.allow
+            resources:
+              - {path: A, tags: [art]}
+              - path: Assets.xcassets
+                tags: [art]
+                allow: [asset-catalog-uncompiled]
+            """)
+        try project.file("A/a.json", "{}")
+        try project.file("Assets.xcassets/Hero.imageset/hero.png", "png")
+        let result = try project.plan()
+        #expect(result.diagnostics.isEmpty)
+        #expect(result.allowed.map(\.code) == [.assetCatalogUncompiled])
+        #expect(result.allowed.first?.location?.line == 5)
+    }
+
     /// An error is never allowed, even under a code that is a warning elsewhere.
     @Test func anErrorOfAnAllowedCodeStays() {
         var list = AllowList()
