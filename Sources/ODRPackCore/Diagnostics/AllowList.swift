@@ -54,11 +54,14 @@ package struct AllowList: Equatable, Sendable {
         return (reported, allowed)
     }
 
-    /// A warning's message ending with how to allow it (`allow it: allow: [tag-similar]`); an error, or a warning
-    /// that says so already, as it is.
+    /// A warning's message ending with how to allow it (`allow it: allow: [tag-similar]`); an error, a warning that
+    /// says so already, or the warning of an error code that `allow` refuses (`tag-invalid` for whitespace around a
+    /// tag: the hint would lead to `manifest-invalid-value`), as it is.
     package static func withAllowHint(_ diagnostic: Diagnostic) -> Diagnostic {
         let hint = "allow it: allow: [\(diagnostic.code.rawValue)]"
-        guard diagnostic.severity == .warning, !diagnostic.message.hasSuffix(hint) else { return diagnostic }
+        guard diagnostic.severity == .warning, DiagnosticCode.warningCodes.contains(diagnostic.code),
+            !diagnostic.message.hasSuffix(hint)
+        else { return diagnostic }
         return Diagnostic(
             .warning, diagnostic.code, diagnostic.message + "; " + hint, at: diagnostic.location,
             subject: diagnostic.subject)

@@ -149,6 +149,16 @@ import Testing
         #expect(result.allowed.first?.location?.line == 5)
     }
 
+    /// The whitespace warning of `tag-invalid`, an error code that `allow` refuses, does not end with a hint that would
+    /// lead to `manifest-invalid-value`; every allowable warning does.
+    @Test func noHintThatAllowRefuses() throws {
+        let whitespace = Diagnostic.warning(.tagInvalid, "tag ' world' has leading or trailing whitespace")
+        #expect(AllowList.withAllowHint(whitespace) == whitespace)
+        let similar = Diagnostic.warning(.tagSimilar, "'wrold' is given only here")
+        #expect(
+            AllowList.withAllowHint(similar).message == "'wrold' is given only here; allow it: allow: [tag-similar]")
+    }
+
     /// An error is never allowed, even under a code that is a warning elsewhere.
     @Test func anErrorOfAnAllowedCodeStays() {
         var list = AllowList()
