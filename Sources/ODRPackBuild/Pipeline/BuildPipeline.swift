@@ -38,6 +38,9 @@ package struct BuildPipeline {
             // Background Assets builds always plan: their commit compares what it writes (see `BackgroundAssetsOutput`).
             switch building.checksUpToDate ? check.run() : .changed(nil) {
             case .upToDate(let replay):
+                // A warning under --warnings-as-errors stops the build as an error does: planned again, it ends
+                // with nothing written, never as a build that reports success (SPEC 6.2, one gate for every command).
+                guard !replay.diagnostics.stopsWriting(warningsAsErrors: options.warningsAsErrors) else { break }
                 if !json { return .upToDate(replay, manifest: nil) }
                 // Unreadable as written: rebuild instead of replaying.
                 if let document = replay.manifestDocument() { return .upToDate(replay, manifest: document) }

@@ -7,6 +7,9 @@ package struct AllowList: Equatable, Sendable {
     package var codes: Set<DiagnosticCode> = []
     /// Each entry's `allow`, under every place in the manifest that belongs to the entry.
     var byLocation: [SourceLocation: Set<DiagnosticCode>] = [:]
+    /// Each entry's `allow`, under the subjects that belong to the entry wherever they are reported: its tags, and the
+    /// packs that hold its files (a pack's diagnostics point at its first entry, a tag's at its first use).
+    var bySubject: [String: Set<DiagnosticCode>] = [:]
 
     package init() {}
 
@@ -16,10 +19,23 @@ package struct AllowList: Equatable, Sendable {
         for case let location? in locations { byLocation[location, default: []].formUnion(entryCodes) }
     }
 
+    /// The codes an entry allows, by the location of its `path` or `glob`.
+    func entryCodes(at location: SourceLocation?) -> Set<DiagnosticCode> {
+        guard let location else { return [] }
+        return byLocation[location] ?? []
+    }
+
+    /// Adds an entry's codes for the diagnostics about `subject` (one of its tags, a pack holding its files).
+    mutating func allow(_ entryCodes: Set<DiagnosticCode>, subject: String) {
+        guard !entryCodes.isEmpty else { return }
+        bySubject[subject, default: []].formUnion(entryCodes)
+    }
+
     /// Whether `diagnostic` is a warning this list allows. Errors are never allowed.
     package func allows(_ diagnostic: Diagnostic) -> Bool {
         guard diagnostic.severity == .warning else { return false }
         if codes.contains(diagnostic.code) { return true }
+        if let subject = diagnostic.subject, bySubject[subject]?.contains(diagnostic.code) ?? false { return true }
         guard let location = diagnostic.location else { return false }
         return byLocation[location]?.contains(diagnostic.code) ?? false
     }
@@ -38,11 +54,14 @@ package struct AllowList: Equatable, Sendable {
         return (reported, allowed)
     }
 
-    /// A warning's message ending with how to allow it (`allow it: allow: [tag-similar]`); an error, or a warning
-    /// that says so already, as it is.
+    /// A warning's message ending with how to allow it (`allow it: allow: [tag-similar]`); an error, a warning that
+    /// says so already, or the warning of an error code that `allow` refuses (`tag-invalid` for whitespace around a
+    /// tag: the hint would lead to `manifest-invalid-value`), as it is.
     package static func withAllowHint(_ diagnostic: Diagnostic) -> Diagnostic {
         let hint = "allow it: allow: [\(diagnostic.code.rawValue)]"
-        guard diagnostic.severity == .warning, !diagnostic.message.hasSuffix(hint) else { return diagnostic }
+        guard diagnostic.severity == .warning, DiagnosticCode.warningCodes.contains(diagnostic.code),
+            !diagnostic.message.hasSuffix(hint)
+        else { return diagnostic }
         return Diagnostic(
             .warning, diagnostic.code, diagnostic.message + "; " + hint, at: diagnostic.location,
             subject: diagnostic.subject)

@@ -116,7 +116,12 @@ struct PlanChecker {
             groups[Array(Self.caseFolded(Self.normalized(file.path)).utf8), default: []].append(file.path)
         }
         var diagnostics: [Diagnostic] = []
-        let location = entryLocation(pack.firstEntry)
+        // At the entry that tagged the file named first: the one whose `allow` covers it.
+        var entries: [String: Int] = [:]
+        for file in pack.files where candidates.contains(file.withPath { Self.caseInsensitiveHash($0) }) {
+            entries[file.path] = file.firstEntry
+        }
+        func location(_ path: String) -> SourceLocation? { entryLocation(entries[path] ?? pack.firstEntry) }
         for (_, paths) in groups.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) where paths.count > 1 {
             let byForm = Dictionary(grouping: paths) { Array(Self.normalized($0).utf8) }
             if byForm.count > 1 {
@@ -128,7 +133,7 @@ struct PlanChecker {
                         pack '\(pack.shortName)' holds \(shown.map { "'\($0)'" }.joined(separator: " and ")), which \
                         differ only in letter case and collide on a case-insensitive device: rename one
                         """,
-                        at: location, subject: shown[0]))
+                        at: location(shown[0]), subject: shown[0]))
             }
             for (_, forms) in byForm.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
                 // Two files with the very same bytes are one destination (a `destination-conflict`), not two spellings.
@@ -143,7 +148,7 @@ struct PlanChecker {
                         in Unicode normalization (composed and decomposed accents): Apple's file systems take them for \
                         one file; rename them so that they differ
                         """,
-                        at: location, subject: same[0]))
+                        at: location(same[0]), subject: same[0]))
             }
         }
         return diagnostics
@@ -196,16 +201,20 @@ struct PlanChecker {
         var compiled: [String] = []
         var catalogSet = Set<PathKey>()
         var compiledSet = Set<PathKey>()
+        // Each warning is at the entry that tagged the first file it names: the one whose `allow` covers it.
+        var catalogEntry: Int?
+        var compiledEntry: Int?
         for file in pack.files {
             guard let (isCatalog, prefix) = file.withSource({ Self.compiledComponent(of: $0) }) else { continue }
             if isCatalog {
+                if catalogs.isEmpty { catalogEntry = file.firstEntry }
                 if catalogSet.insert(PathKey(prefix)).inserted { catalogs.append(prefix) }
             } else if compiledSet.insert(PathKey(prefix)).inserted {
+                if compiled.isEmpty { compiledEntry = file.firstEntry }
                 compiled.append(prefix)
             }
         }
         var diagnostics: [Diagnostic] = []
-        let location = entryLocation(pack.firstEntry)
         func listed(_ items: [String]) -> String {
             items.prefix(3).map { "'\($0)'" }.joined(separator: ", ")
                 + (items.count > 3 ? " and \(items.count - 3) more" : "")
@@ -221,7 +230,7 @@ struct PlanChecker {
                     will not find them and their sizes are estimates; build these packs with Xcode, or move the images \
                     out of the catalog into plain files
                     """,
-                    at: location, subject: catalogs[0]))
+                    at: entryLocation(catalogEntry ?? pack.firstEntry), subject: catalogs[0]))
         }
         if !compiled.isEmpty {
             diagnostics.append(
@@ -232,7 +241,7 @@ struct PlanChecker {
                     (ibtool, momc, the string catalog compiler): odrpack packs them as they are, which the app cannot \
                     load; compile them first and tag the compiled output, or build these packs with Xcode
                     """,
-                    at: location, subject: compiled[0]))
+                    at: entryLocation(compiledEntry ?? pack.firstEntry), subject: compiled[0]))
         }
         return diagnostics
     }

@@ -111,7 +111,7 @@ struct TagSpellingCheck {
         // the digits exists within the distance whenever the non-digit runs between them are that close.
         guard abs(a.count - b.count) <= 2 else { return false }
         if abs(a.count - b.count) == 2 { return false }
-        let distance = Suggestion.editDistance(a, b)
+        let distance = Self.typoDistance(a, b)
         return distance >= 1 && distance <= 2 && distance * 3 <= min(a.count, b.count)
             && Self.runsDistance(a, b) == distance
     }
@@ -155,13 +155,37 @@ struct TagSpellingCheck {
         return parts.joined(separator: "-").lowercased()
     }
 
+    /// The edit distance where two neighbouring letters swapped are one edit, as a typist makes it (`intor` for
+    /// `intro`, `levle` for `level`), not two: the optimal string alignment distance.
+    static func typoDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var beforePrevious = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
+                }
+            }
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
+        }
+        return previous[b.count]
+    }
+
     /// The edit distance summed over the runs between digits: equal to the whole distance only when no optimal edit
     /// moves across a digit.
     private static func runsDistance(_ a: String, _ b: String) -> Int {
         let aRuns = a.split(omittingEmptySubsequences: false, whereSeparator: \.isNumber)
         let bRuns = b.split(omittingEmptySubsequences: false, whereSeparator: \.isNumber)
         guard aRuns.count == bRuns.count else { return Int.max }
-        return zip(aRuns, bRuns).map { Suggestion.editDistance(String($0), String($1)) }.reduce(0, +)
+        return zip(aRuns, bRuns).map { Self.typoDistance(String($0), String($1)) }.reduce(0, +)
     }
 
     /// The tags that can be twins of a tag, found without comparing every pair (docs/diagnostics.md#tag-similar: the

@@ -56,9 +56,30 @@ package struct ProjectPlanner {
         let resolutionDiagnostics = resolution.diagnostics.sorted(by: Self.resolutionOrder)
         let checks = resolution.rootPath.isEmpty ? [] : PlanChecker(manifest: manifest, plan: plan).check()
         // What the manifest allows is kept apart: not printed, not counted, not fatal (docs/manifest.md#allowed-warnings).
-        let (reported, allowed) = manifest.allow.partition(manifestDiagnostics + resolutionDiagnostics + checks)
+        let (reported, allowed) = Self.allowList(manifest: manifest, plan: plan).partition(
+            manifestDiagnostics + resolutionDiagnostics + checks)
         return PlanResult(
             manifest: manifest, resolution: resolution, plan: plan, diagnostics: reported, allowed: allowed)
+    }
+
+    /// The manifest's `allow` lists, each entry's also under its tags and the packs that hold its files: a pack's
+    /// diagnostics point at the pack's first entry and a tag's at its first use, yet an entry's `allow` covers the
+    /// diagnostics about its files, tags and packs (docs/manifest.md#allowed-warnings).
+    static func allowList(manifest: TagManifest, plan: PackPlan) -> AllowList {
+        var allow = manifest.allow
+        guard !allow.byLocation.isEmpty else { return allow }
+        let entryCodes = manifest.entries.map { allow.entryCodes(at: $0.selectorLocation) }
+        for (entry, codes) in zip(manifest.entries, entryCodes) where !codes.isEmpty {
+            for tag in entry.tags { allow.allow(codes, subject: tag.value) }
+        }
+        for pack in plan.packs {
+            var codes = Set<DiagnosticCode>()
+            for file in pack.files {
+                if let entry = file.firstEntry, entry < entryCodes.count { codes.formUnion(entryCodes[entry]) }
+            }
+            allow.allow(codes, subject: pack.id)
+        }
+        return allow
     }
 
     /// Walk order depends on the file system; diagnostics must not.

@@ -114,7 +114,9 @@ package enum MarkdownReport {
             removed, ~ modified, moved) |\n|---|---|---|---:|---:|---:|---:|---:|---|\n
             """
         for pack in changes.prefix(20) {
-            out += "| \(escape(pack.shortName)) | \(pack.status.rawValue) | \(DiffReport.category(pack)) | "
+            // A priority that changed with the files is said here; with no file changed, the reason says it.
+            let priority = pack.downloadReason == nil ? DiffReport.priority(pack) : ""
+            out += "| \(escape(pack.shortName)) | \(pack.status.rawValue) | \(DiffReport.category(pack))\(priority) | "
             out += "\(pack.oldSize.map(ByteCount.format) ?? "-") | \(pack.newSize.map(ByteCount.format) ?? "-") | "
             let difference = pack.oldSize.flatMap { old in pack.newSize.map { DiffReport.signed($0, minus: old) } }
             out += "\(difference ?? "-") | \(ByteCount.format(pack.redownloadDownloadSize)) | "

@@ -233,6 +233,24 @@ import Testing
                 """), "\(markdown.stdout)")
     }
 
+    /// SPEC 8: a changed priority is said in the Markdown also when the pack's files changed with it (no reason line
+    /// then says it), as the text does.
+    @Test func theMarkdownSaysAPriorityThatChangedWithTheFiles() throws {
+        let project = try project()
+        try build(project, "v1")
+        try project.file("R/L1/a.json", String(repeating: "A", count: 102))
+        try project.manifest(
+            Self.baseManifest.replacingOccurrences(
+                of: "prefetch-order: [level1, level2]", with: "prefetch-order: [level2, level1]"))
+        try build(project, "v2")
+        let text = try CommandRunner.run(["diff", "v1", "v2"], in: project.root).stdout
+        #expect(text.contains("level1 (300 B → 302 B, +2 B, prefetch, priority 0.95 → 0.05)"), "\(text)")
+        let markdown = try CommandRunner.run(["diff", "v1", "v2", "--markdown"], in: project.root).stdout
+        #expect(
+            markdown.contains("| level1 | changed | prefetch, priority 0.95 → 0.05 | 300 B | 302 B | +2 B | "),
+            "\(markdown)")
+    }
+
     /// Sizes with their difference, and the files of a pack changed only by moves counted as moves, never 0/0/0.
     @Test func sizesShowTheirDifferenceAndMovesAreCounted() throws {
         let project = try project()

@@ -50,6 +50,29 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: project.path("out/odrpack-manifest.json")))
     }
 
+    /// A build folder already up to date is no way around the gate: the warning the last build had stops this one, which
+    /// says it wrote nothing (never "Built …"), and neither `--json` reports a build.
+    @Test func anUpToDateBuildIsGatedToo() throws {
+        let project = try warned()
+        #expect(try CommandRunner.run(["build", "-o", "out"], in: project.root).status == 0)
+        let manifest = try Data(contentsOf: URL(fileURLWithPath: project.path("out/odrpack-manifest.json")))
+        for gate in Self.gates {
+            let output = try CommandRunner.run(
+                ["build", "-o", "out"] + gate.arguments, in: project.root, environment: gate.environment)
+            #expect(output.status == 1, "\(gate)")
+            #expect(!output.stdout.contains("Built"), "\(output.stdout)")
+            #expect(output.stderr.contains("odrpack: nothing written: 0 errors, 1 warning\n"), "\(output.stderr)")
+            let json = try CommandRunner.run(
+                ["build", "-o", "out", "--json"] + gate.arguments, in: project.root, environment: gate.environment)
+            #expect(json.status == 1)
+            let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+            #expect(document?["build"] == nil, "\(json.stdout)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: project.path("out/odrpack-manifest.json"))) == manifest)
+        #expect(
+            try CommandRunner.run(["build", "-o", "out"], in: project.root).stdout.contains("0 written, 1 unchanged"))
+    }
+
     /// thin leaves the app byte for byte as it was: an app that holds none of the packs' files is a warning.
     @Test func thinLeavesTheAppUnchanged() throws {
         let project = try warned()

@@ -84,6 +84,81 @@ import Testing
             ])
     }
 
+    /// An entry's `allow` covers its files, tags and packs (SPEC section 2) also where another entry gives the same
+    /// tag first: the pack's size and the collision of the second entry's own files are the second entry's.
+    @Test func anEntryAllowsThePackItsFilesShare() throws {
+        let project = try TemporaryProject()
+        try project.manifest(
+            """
+            version: 1
+            bundle-id: com.example.allow
+            limits: {recommended-size: 50B}
+            resources:
+              - {path: A, tags: [intro]}
+              - path: B
+                tags: [intro]
+                allow: [over-recommended-size, case-collision]
+            """)
+        try project.file("A/a.json", String(repeating: "a", count: 70))
+        try project.file("B/x.txt", "x")
+        try project.file("B/X.txt", "y")
+        let result = try project.plan()
+        #expect(result.diagnostics.isEmpty)
+        #expect(result.allowed.inPositionOrder.map(\.code) == [.overRecommendedSize, .caseCollision])
+        // The collision is reported at the entry that gives the colliding files.
+        #expect(result.allowed.first { $0.code == .caseCollision }?.location?.line == 6)
+        // Without the entry's allow, both are reported.
+        let bare = try TemporaryProject()
+        try bare.manifest(
+            """
+            version: 1
+            bundle-id: com.example.allow
+            limits: {recommended-size: 50B}
+            resources:
+              - {path: A, tags: [intro]}
+              - {path: B, tags: [intro]}
+            """)
+        try bare.file("A/a.json", String(repeating: "a", count: 70))
+        try bare.file("B/x.txt", "x")
+        try bare.file("B/X.txt", "y")
+        #expect(
+            try bare.plan().diagnostics.map(\.code).sorted { $0.rawValue < $1.rawValue } == [
+                .caseCollision, .overRecommendedSize,
+            ])
+    }
+
+    /// The pack's one `asset-catalog-uncompiled` is at the entry that gives the catalog's files, so that entry's `allow`
+    /// takes it, though another entry gives the pack's first files.
+    @Test func anEntryAllowsTheCatalogItGives() throws {
+        let project = try TemporaryProject()
+        try project.manifest(
+            """
+            version: 1
+            bundle-id: com.example.allow
+            resources:
+              - {path: A, tags: [art]}
+              - path: Assets.xcassets
+                tags: [art]
+                allow: [asset-catalog-uncompiled]
+            """)
+        try project.file("A/a.json", "{}")
+        try project.file("Assets.xcassets/Hero.imageset/hero.png", "png")
+        let result = try project.plan()
+        #expect(result.diagnostics.isEmpty)
+        #expect(result.allowed.map(\.code) == [.assetCatalogUncompiled])
+        #expect(result.allowed.first?.location?.line == 5)
+    }
+
+    /// The whitespace warning of `tag-invalid`, an error code that `allow` refuses, does not end with a hint that would
+    /// lead to `manifest-invalid-value`; every allowable warning does.
+    @Test func noHintThatAllowRefuses() throws {
+        let whitespace = Diagnostic.warning(.tagInvalid, "tag ' world' has leading or trailing whitespace")
+        #expect(AllowList.withAllowHint(whitespace) == whitespace)
+        let similar = Diagnostic.warning(.tagSimilar, "'wrold' is given only here")
+        #expect(
+            AllowList.withAllowHint(similar).message == "'wrold' is given only here; allow it: allow: [tag-similar]")
+    }
+
     /// An error is never allowed, even under a code that is a warning elsewhere.
     @Test func anErrorOfAnAllowedCodeStays() {
         var list = AllowList()

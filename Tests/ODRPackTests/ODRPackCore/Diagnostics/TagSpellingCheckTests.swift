@@ -73,6 +73,20 @@ import Testing
         #expect(far.diagnostics(.tagSimilar).isEmpty)
     }
 
+    /// SPEC 6.2: one or two edits, and two neighbouring letters swapped are one typo, so short words are caught too
+    /// (`intor` for `intro`, `levle` for `level`), while the one-letter-in-three bound still keeps `ui` and `fx` apart.
+    @Test func aSwappedPairIsOneEdit() throws {
+        let result = try plan(
+            "  - {path: Intro, tags: [intro]}\n  - {path: Menu, tags: [intor]}\n"
+                + "  - {path: World1, tags: [level]}\n  - {path: World2, tags: [levle]}\n")
+        #expect(result.diagnostics(.tagSimilar).map(\.subject) == ["intor", "levle"])
+        #expect(TagSpellingCheck.typoDistance("intro", "intor") == 1)
+        #expect(TagSpellingCheck.typoDistance("world", "wrold") == 1)
+        #expect(TagSpellingCheck.typoDistance("music", "maps") == 4)
+        // A swap across a digit touches the digit: two levels, not a typo.
+        #expect(!TagSpellingCheck.areTwins("level1a", "levela1"))
+    }
+
     /// Two lone twins: only the later one is reported, never each the other.
     @Test func twoLoneTwinsGiveOneWarning() throws {
         let result = try plan("  - {path: World1, tags: [credits]}\n  - {path: World2, tags: [cerdits]}\n")
