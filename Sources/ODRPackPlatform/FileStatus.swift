@@ -26,6 +26,8 @@ package struct FileStatus: Sendable, Equatable {
     package var mode: FileMode = 0
     /// The owner's user id: a cache folder another user owns is not trusted (docs/build-output.md#incremental).
     package var owner: UInt32 = 0
+    /// The group's id: a manifest its user's own group may write is still the user's (docs/commands.md#scripts).
+    package var group: UInt32 = 0
 
     package init(kind: Kind, stamp: FileStamp) {
         self.kind = kind
@@ -36,6 +38,7 @@ package struct FileStatus: Sendable, Equatable {
         self.init(kind: Kind(mode: info.st_mode), stamp: FileStamp(info))
         mode = info.st_mode
         owner = UInt32(info.st_uid)
+        group = UInt32(info.st_gid)
     }
 
     /// The permission bits alone (`0o755`).

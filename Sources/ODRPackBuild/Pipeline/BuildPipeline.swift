@@ -39,7 +39,7 @@ package struct BuildPipeline {
             switch building.checksUpToDate ? check.run() : .changed(nil) {
             case .upToDate(let replay):
                 // A warning under --warnings-as-errors stops the build as an error does: planned again, it ends
-                // with nothing written, never as a build that reports success (SPEC 6.2, one gate for every command).
+                // with nothing written, never as a build that reports success (docs/commands.md#scripts: one gate).
                 guard !replay.diagnostics.stopsWriting(warningsAsErrors: options.warningsAsErrors) else { break }
                 if !json { return .upToDate(replay, manifest: nil) }
                 // Unreadable as written: rebuild instead of replaying.

@@ -111,14 +111,18 @@ package struct ManifestLocator {
 
     /// A manifest found (not given) is used only when the user running odrpack or root owns it and no one else may
     /// write it, as git trusts a repository (`safe.directory`): a manifest decides what is packed and shipped, so one
-    /// that someone else could have written is refused, with why and the fix (docs/commands.md#scripts).
+    /// that someone else could have written is refused, with why and the fix (docs/commands.md#scripts). Group write
+    /// counts only for a group other than the user's own: with per-user groups (Debian's and Ubuntu's umask 002)
+    /// every file a user makes is group-writable, and that group is the user alone.
     static func checkTrusted(_ status: FileStatus, path: String, absolute: FilePath) throws {
         let user = UInt32(geteuid())
         var why: String?
         if status.owner != user && status.owner != 0 {
             why = "it belongs to another user (uid \(status.owner))"
-        } else if status.permissions & 0o022 != 0 {
-            why = "\(status.permissions & 0o002 != 0 ? "anyone" : "its group") may write it"
+        } else if status.permissions & 0o002 != 0 {
+            why = "anyone may write it"
+        } else if status.permissions & 0o020 != 0 && status.group != UInt32(getegid()) {
+            why = "its group (gid \(status.group)) may write it"
         }
         guard let why else { return }
         throw ODRPackError.unusableInput(

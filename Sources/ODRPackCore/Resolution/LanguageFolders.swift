@@ -31,7 +31,7 @@ struct LanguageFolders {
             let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
             let folder = parts[..<component].joined(separator: "/")
             let rest = parts[(component + 1)...].joined(separator: "/")
-            let absolute = folder.isEmpty ? root : root + "/" + folder
+            let absolute = folder.isEmpty ? root : root.slashJoined(folder)
             guard let names = fileSystem.names(in: absolute) else {
                 // Not there: the walk reports the entry as written (`path-not-found`).
                 entries.append(entry)
@@ -39,12 +39,12 @@ struct LanguageFolders {
             }
             var found = 0
             for name in names.sorted(by: { $0.precedesByCodePoint($1) }) where !Self.alwaysExcluded(name) {
-                let relative = folder.isEmpty ? name : folder + "/" + name
-                if excludes.contains(where: { $0.matches(relative) || $0.matches(relative + "/" + Self.probe) }) {
+                let relative = folder.isEmpty ? name : folder.slashJoined(name)
+                if excludes.contains(where: { $0.matches(relative) || $0.matches(relative.slashJoined(Self.probe)) }) {
                     continue
                 }
                 let isFolder: Bool
-                if case .success(let status) = fileSystem.status(absolute + "/" + name, followingLinks: true) {
+                if case .success(let status) = fileSystem.status(absolute.slashJoined(name), followingLinks: true) {
                     isFolder = status.kind == .directory
                 } else {
                     isFolder = false
@@ -68,7 +68,7 @@ struct LanguageFolders {
                     continue
                 }
                 var concrete = TagManifest.Entry(
-                    selector: .path(rest.isEmpty ? relative : relative + "/" + rest),
+                    selector: .path(rest.isEmpty ? relative : relative.slashJoined(rest)),
                     selectorLocation: entry.selectorLocation, tags: entry.tags, into: entry.into)
                 if case .language(let language) = meaning {
                     concrete.language = .init(language, at: entry.selectorLocation)

@@ -12,7 +12,7 @@ enum PackReadBack {
         let expected = StorePlatform.values(platforms)
         let seen = StorePlatform.values(derived)
         // The same string: an empty `locale` is neither absent nor null, so it is no match for a pack without a
-        // language (SPEC 15.4).
+        // language (docs/store.md#upload).
         guard language != locale || expected != seen else { return nil }
         return .error(
             .ascPackMismatch,
