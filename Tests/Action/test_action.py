@@ -159,7 +159,8 @@ class Suite:
         shutil.rmtree(self.temp, ignore_errors=True)
 
     def run(self, inputs, tool_cache=None, action_ref=None, runner_os=None, action_repository="odrpack/odrpack",
-            action_path=None):
+            action_path=None, env=None):
+        """`env`: the calling step's env:, which the runner passes on to a composite action's steps."""
         runner_temp = tempfile.mkdtemp(prefix="runner-temp.", dir=self.temp)
         github = {"action_ref": f"v{self.version}" if action_ref is None else action_ref,
                   "action_repository": action_repository, "server_url": "https://github.com",
@@ -168,7 +169,8 @@ class Suite:
                   "tool_cache": tool_cache or self.tool_cache}
         inputs = dict(inputs)
         inputs.setdefault("download-url", self.server.url)
-        result = run_action(ACTION, inputs, github, runner, self.workspace, self.base_env, action_path=action_path)
+        result = run_action(ACTION, inputs, github, runner, self.workspace, dict(self.base_env, **(env or {})),
+                            action_path=action_path)
         if TOKEN in result.text:
             raise AssertionError("the token is in the log\n" + result.text)
         return result
@@ -378,6 +380,146 @@ class Suite:
         check(result.outputs["exit-code"] == "2" and not os.path.exists(os.path.join(self.workspace, "sample",
                                                                                      "injected")),
               "a quoted $( ) is a literal file name", result)
+
+    def test_a_value_in_args_cannot_add_an_option_or_run_a_command(self):
+        # A value reaches args as "$NAME", a variable of the step's env: (issue 53: an expression written inside a
+        # quoted word let a quote in its value end the word and add --sign-command). The value is one word, or part
+        # of one, whatever it holds: quotes, blanks, backslashes, line breaks, $( ), --options.
+        marker = os.path.join(self.workspace, "sample", "injected")
+        values = ["x' --sign-command 'touch injected", 'x" --sign-command "touch injected', "x --json --profile y",
+                  "x\\' --sign-command touch\\ injected", "x\n--sign-command\ntouch injected",
+                  "$(touch injected)", "`touch injected`", "x'\"$HOME\"'"]
+        for value in values:
+            for args in ('plan "$MANIFEST" --json', 'plan "${MANIFEST}" --json', 'plan "./$MANIFEST.yml" --json'):
+                result = self.run({"args": args, "working-directory": "sample", "fail-on-error": "false"},
+                                  env={"MANIFEST": value})
+                check(result.success and result.outputs["exit-code"] == "2", f"{args} with {value!r}", result)
+                message = json.loads(result.outputs["json"])["error"]["message"]
+                whole = value if args.startswith('plan "$') else f"./{value}.yml"
+                check(whole in message, f"{args} with {value!r}: odrpack did not get one word: {message!r}", result)
+                check(not os.path.exists(marker), f"{args} with {value!r} ran a command", result)
+                check(f"odrpack {args}" in result.text, f"the log of {args} shows the value, not the args", result)
+        # The value is never split: a manifest in a folder with a space, given through env:.
+        result = self.run({"args": 'plan "$MANIFEST" --json'}, env={"MANIFEST": "my game/odrpack.yml"})
+        check(result.success and json.loads(result.outputs["json"])["schemaVersion"] == 1, "a value with a space",
+              result)
+        # What is not a variable of env:, or not a plain "$NAME", is refused before odrpack runs.
+        for args, env, why in (('plan "$MISSING"', {}, "$MISSING is not set"),
+                               ('plan "$home"', {"home": "x"}, "named in capitals"),
+                               ('plan "${MANIFEST:-x}"', {"MANIFEST": "x"}, "no closing }"),
+                               ('plan "$1"', {}, "an environment variable in capitals"),
+                               ("plan $MANIFEST", {"MANIFEST": "x"}, "is not run by a shell")):
+            result = self.run({"args": args, "working-directory": "sample"}, env=env)
+            check(not result.success and result.failed_step == "run" and result.outputs["exit-code"] == "",
+                  f"{args} was not refused", result)
+            check(why in result.text, f"{args}: the log does not say {why!r}", result)
+        # '...' and \$ keep a $ as it is.
+        result = self.run({"args": "plan '$MANIFEST' \"\\$MANIFEST\" --json", "working-directory": "sample",
+                           "fail-on-error": "false"}, env={"MANIFEST": "x"})
+        check(result.outputs["exit-code"] in ("2", "64") and "odrpack plan \\$MANIFEST \\$MANIFEST --json" in result.text,
+              "a quoted $ was expanded", result)
+
+    def test_a_tampered_tool_cache_is_not_run(self):
+        # The tool cache's binary is run with the job's secrets: it is reused only when every file has the SHA-256
+        # recorded at install (after the archive matched the release's .sha256), and installed again otherwise.
+        marker = os.path.join(self.temp, "cache-binary-ran")
+        fake = f"#!/bin/sh\ntouch '{marker}'\necho 'odrpack {self.version}'\n"
+        original = os.path.join(self.served, f"v{self.version}", self.archive)
+        with tarfile.open(original) as archive:
+            member = next(member for member in archive.getmembers() if member.name.endswith("/bin/odrpack"))
+            expected = hashlib.sha256(archive.extractfile(member).read()).hexdigest()
+
+        def tamper_binary(folder):
+            binary = os.path.join(folder, "bin", "odrpack")
+            os.unlink(binary)
+            with open(binary, "w") as file:
+                file.write(fake)
+            os.chmod(binary, 0o755)
+
+        def link_binary(folder):
+            binary = os.path.join(folder, "bin", "odrpack")
+            with open(os.path.join(self.temp, "elsewhere"), "w") as file:
+                file.write(fake)
+            os.chmod(os.path.join(self.temp, "elsewhere"), 0o755)
+            os.unlink(binary)
+            os.symlink(os.path.join(self.temp, "elsewhere"), binary)
+
+        def add_to_bin(folder):
+            with open(os.path.join(folder, "bin", "git"), "w") as file:
+                file.write(fake)
+            os.chmod(os.path.join(folder, "bin", "git"), 0o755)
+
+        def remove_record(folder):
+            os.unlink(folder + ".complete")
+            tamper_binary(folder)
+
+        def forge_record_line(folder):
+            with open(folder + ".complete") as file:
+                lines = file.read().split("\n")
+            lines[0] = "archive " + "0" * 64 + "  odrpack-other.tar.gz"
+            with open(folder + ".complete", "w") as file:
+                file.write("\n".join(lines))
+
+        for tamper in (tamper_binary, link_binary, add_to_bin, remove_record, forge_record_line):
+            tool_cache = tempfile.mkdtemp(prefix="toolcache-tamper.", dir=self.temp)
+            check(self.run({}, tool_cache=tool_cache).success, "the first install")
+            tamper(self.cache_folder(tool_cache))
+            self.server.requests.clear()
+            result = self.run({"args": "--version"}, tool_cache=tool_cache)
+            check(result.success, f"{tamper.__name__}: the install again failed", result)
+            check(not os.path.exists(marker), f"{tamper.__name__}: the tampered binary ran", result)
+            check("::warning title=odrpack action::the odrpack in the tool cache is not reused" in result.text,
+                  f"{tamper.__name__}: no warning", result)
+            check(len(self.server.requests) == 2, f"{tamper.__name__}: not downloaded again", result)
+            binary = result.outputs["path"]
+            with open(binary, "rb") as file:
+                check(not os.path.islink(binary) and hashlib.sha256(file.read()).hexdigest() == expected,
+                      f"{tamper.__name__}: the binary is not the release's", result)
+            check(sorted(os.listdir(os.path.join(self.cache_folder(tool_cache), "bin"))) == ["odrpack"],
+                  f"{tamper.__name__}: bin/ holds more", result)
+            # And the install again is reused as any other.
+            self.server.requests.clear()
+            result = self.run({}, tool_cache=tool_cache)
+            check(result.success and self.server.requests == [] and "every file matches" in result.text,
+                  f"{tamper.__name__}: the install again is not reused", result)
+        # Tampered, and the release cannot be downloaded: the step fails, and nothing ran.
+        tool_cache = tempfile.mkdtemp(prefix="toolcache-tamper.", dir=self.temp)
+        check(self.run({}, tool_cache=tool_cache).success, "the first install")
+        tamper_binary(self.cache_folder(tool_cache))
+        result = self.run({"args": "--version", "download-url": self.server.url + "/nowhere"}, tool_cache=tool_cache)
+        check(not result.success and result.failed_step == "install" and not os.path.exists(marker),
+              "a tampered cache with no release to install again", result)
+        check(not os.path.exists(os.path.join(self.cache_folder(tool_cache), "bin", "odrpack")),
+              "the tampered binary is still in the tool cache", result)
+
+    def test_control_characters_in_inputs_are_refused(self):
+        # A line break printed in the log starts a workflow command (::stop-commands::, ::add-mask::, ::error::);
+        # every input is checked before anything is printed, and the step says which input.
+        injected = "::warning::injected"
+        for name, value, step in (("download-url", self.server.url + "\n" + injected, "install"),
+                                  ("download-url", self.server.url + "\r\n" + injected, "install"),
+                                  ("download-url", self.server.url + "/\x1b[2K", "install"),
+                                  ("download-url", "\n" + injected, "install"),
+                                  ("version", self.version + "\n" + injected, "install"),
+                                  ("token", "abc\r\nX-Injected: 1", "install"),
+                                  ("working-directory", "sample\n" + injected, "run"),
+                                  ("fail-on-error", "true\n" + injected, "run"),
+                                  ("args", "plan \x1b]0;" + injected, "run")):
+            tool_cache = tempfile.mkdtemp(prefix="toolcache-control.", dir=self.temp)
+            self.server.requests.clear()
+            result = self.run({name: value}, tool_cache=tool_cache)
+            check(not result.success and result.failed_step == step, f"{name} {value!r} was accepted", result)
+            check(f"::error title=odrpack action::the {name} input holds" in result.text,
+                  f"{name} {value!r}: no ::error naming the input", result)
+            check(not any(line.startswith(injected) for line in result.text.split("\n")),
+                  f"{name} {value!r}: a workflow command was printed", result)
+            check("\x1b" not in result.text, f"{name} {value!r}: an escape was printed", result)
+            if step == "install":
+                check(self.server.requests == [] and not os.listdir(tool_cache), f"{name}: something was fetched",
+                      result)
+        # Tabs and line breaks between the words of args are blanks, as before.
+        result = self.run({"args": "plan\t--json\r\n", "working-directory": "sample"})
+        check(result.success and result.outputs["exit-code"] == "0", "blanks in args", result)
 
     def test_token_only_to_the_download_host_over_https(self):
         if not self.https:
