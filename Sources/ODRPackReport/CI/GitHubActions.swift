@@ -18,6 +18,11 @@ package enum GitHubActions {
             "::\(diagnostic.severity.rawValue) \(properties.joined(separator: ","))::\(escapeData(diagnostic.message))"
     }
 
+    /// `::error title=TITLE::MESSAGE` for a failure that is no diagnostic (a store command's error).
+    package static func error(title: String, message: String) -> String {
+        "::error title=\(escapeProperty(title))::\(escapeData(message))\n"
+    }
+
     package static func commands(_ diagnostics: [Diagnostic]) -> String {
         diagnostics.map { command($0) + "\n" }.joined()
     }

@@ -43,6 +43,13 @@ struct CommandContext {
     /// `--github`: whether annotations go to stdout.
     var annotatesGitHub: Bool { gitHub?.github ?? false }
 
+    /// `--github`: a failure that is no diagnostic (upload's, submit's, status's) as an `::error` annotation titled
+    /// `odrpack COMMAND` on stdout, whatever `--quiet` says; nothing without the flag.
+    func annotateFailure(_ message: String, command: String) throws {
+        guard annotatesGitHub else { return }
+        try console.printRequested(GitHubActions.error(title: "odrpack \(command)", message: message))
+    }
+
     /// `--github`: every problem as an annotation on stdout, then the step summary; nothing without the flag.
     func emitGitHub(_ diagnostics: [Diagnostic], summary: @autoclosure () -> String) throws {
         try gitHub?.emit(diagnostics, summary: summary())

@@ -74,9 +74,7 @@ struct Status: ODRPackCommand {
         do {
             outcome = try StoreStatus.run(options, events: events)
         } catch let error as ODRPackError {
-            if context.annotatesGitHub {
-                try? console.printOut("::error title=odrpack status::\(Upload.escape(error.description))\n")
-            }
+            try? context.annotateFailure(error.description, command: "status")
             throw error
         }
         if json {
@@ -87,9 +85,7 @@ struct Status: ODRPackCommand {
         }
         for failure in outcome.failures {
             try console.printError("odrpack: error: \(failure)\n")
-            if context.annotatesGitHub {
-                try console.printOut("::error title=odrpack status::\(Upload.escape(failure))\n")
-            }
+            try context.annotateFailure(failure, command: "status")
         }
         try context.emitGitHub(outcome.diagnostics, summary: "### odrpack status\n\n" + StatusReport.table(outcome))
         if !outcome.passed { throw ExitCode(1) }

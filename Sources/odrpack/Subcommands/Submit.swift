@@ -84,9 +84,7 @@ struct Submit: ODRPackCommand {
         do {
             outcome = try ReviewSubmit.run(options, events: events)
         } catch let error as ODRPackError {
-            if context.annotatesGitHub {
-                try? console.printOut("::error title=odrpack submit::\(Upload.escape(error.description))\n")
-            }
+            try? context.annotateFailure(error.description, command: "submit")
             throw error
         }
         if json {
@@ -97,9 +95,7 @@ struct Submit: ODRPackCommand {
         }
         for failure in outcome.failures {
             try console.printError("odrpack: error: \(failure)\n")
-            if context.annotatesGitHub {
-                try console.printOut("::error title=odrpack submit::\(Upload.escape(failure))\n")
-            }
+            try context.annotateFailure(failure, command: "submit")
         }
         try context.emitGitHub(outcome.diagnostics, summary: "### odrpack submit\n\n" + SubmitReport.text(outcome))
         if outcome.stopped { throw ExitCode(2) }

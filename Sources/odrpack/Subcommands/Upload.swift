@@ -153,9 +153,7 @@ struct Upload: ODRPackCommand {
             outcome = try BackgroundAssetsUpload.run(options, events: events)
         } catch let error as ODRPackError {
             progress.end()
-            if context.annotatesGitHub {
-                try? console.printRequested("::error title=odrpack upload::\(Self.escape(error.description))\n")
-            }
+            try? context.annotateFailure(error.description, command: "upload")
             throw error
         }
         progress.end()
@@ -167,9 +165,7 @@ struct Upload: ODRPackCommand {
         }
         for failure in outcome.failures {
             try console.printError("odrpack: error: \(failure)\n")
-            if context.annotatesGitHub {
-                try console.printRequested("::error title=odrpack upload::\(Self.escape(failure))\n")
-            }
+            try context.annotateFailure(failure, command: "upload")
         }
         try context.emitGitHub(outcome.diagnostics, summary: "### odrpack upload\n\n" + UploadReport.summary(outcome))
         if !outcome.failures.isEmpty || outcome.diagnostics.hasErrors { throw ExitCode(1) }
@@ -190,9 +186,4 @@ struct Upload: ODRPackCommand {
         }
     }
 
-    /// A workflow command's message: `%`, CR and LF escaped.
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
-    }
 }

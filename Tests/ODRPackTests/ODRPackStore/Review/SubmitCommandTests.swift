@@ -216,10 +216,13 @@ struct SubmitCommandTests {
 
         #expect(try build.upload([build.out, "--all"], standIn).status == 0)
         let before = Date().timeIntervalSince1970
-        let processing = try submit(build, standIn)
+        let processing = try submit(build, standIn, ["--github"])
         #expect(processing.status == 2)
         #expect(processing.stderr.contains("version 1 is PROCESSING"), "\(processing.stderr)")
         #expect(processing.stderr.contains("not COMPLETE"))
+        // The failure is an annotation GitHub reads: a line that starts with the workflow command, not one defanged
+        // as a name that merely starts with `::` would be.
+        #expect(processing.stdout.hasPrefix("::error title=odrpack submit::"), "\(processing.stdout)")
         #expect(Set(requests(standIn, after: before).map { $0["method"] as? String ?? "" }) == ["GET"])
     }
 
