@@ -6,7 +6,7 @@ import ODRPackPlatform
 
 /// The state file's bytes, written as a stream and used only when whole, undamaged and of this version:
 ///
-///     magic line                      "odrpack-state 5 <tool version>\n"
+///     magic line                      "odrpack-state 6 <tool version>\n"
 ///     head length, head, head CRC     everything but the file records: small, all the fast path reads
 ///     file count                      then that many records, in code-point order of their paths:
 ///     records                         the path's length (4 bytes), the path, the SHA-256's 32 bytes, size,

@@ -11,7 +11,7 @@ import ODRPackPlatform
 /// whole, so a new version rewrites every pack once (docs/build-output.md).
 struct BuildState: Sendable, Equatable {
     /// The format's name and version, then the tool's: either differing makes the file unreadable to this build.
-    static var magic: [UInt8] { Array("odrpack-state 5 \(ToolVersion.current)\n".utf8) }
+    static var magic: [UInt8] { Array("odrpack-state 6 \(ToolVersion.current)\n".utf8) }
 
     struct FileRecord: Equatable, Sendable {
         var path: String

@@ -77,11 +77,11 @@ import Testing
                 .replacingOccurrences(of: " \(ToolVersion.current)\n", with: " 0.0.1\n").utf8)
         #expect(other != data)
         #expect(BuildState.parse(other) == nil)
-        // Nor one of an earlier state format by the same version (format 4 kept the paths apart and a list of
-        // positions per pack, format 3 held hex digests and a length per path, format 2 had no read start, format 1
-        // no manifest parts).
+        // Nor one of an earlier state format by the same version (format 5 replayed no allowed warnings, format 4 kept
+        // the paths apart and a list of positions per pack, format 3 held hex digests and a length per path, format 2
+        // had no read start, format 1 no manifest parts).
         let earlier = Array(
-            String(decoding: data, as: UTF8.self).replacingOccurrences(of: "odrpack-state 5 ", with: "odrpack-state 4 ")
+            String(decoding: data, as: UTF8.self).replacingOccurrences(of: "odrpack-state 6 ", with: "odrpack-state 5 ")
                 .utf8)
         #expect(earlier != data)
         #expect(BuildState.parse(earlier) == nil)

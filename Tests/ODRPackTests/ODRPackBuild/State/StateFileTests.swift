@@ -301,7 +301,7 @@ extension BuildCommandTests {
                     return data
                 }
             ),
-            ("format 4", { Data("odrpack-state 4".utf8) + $0.dropFirst("odrpack-state 5".utf8.count) }),
+            ("format 5", { Data("odrpack-state 5".utf8) + $0.dropFirst("odrpack-state 6".utf8.count) }),
             ("foreign", { _ in Data("{\"not\": \"a state\"}\n".utf8) }),
             ("empty", { _ in Data() }),
         ]
