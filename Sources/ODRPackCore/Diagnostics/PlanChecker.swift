@@ -465,7 +465,7 @@ struct PlanChecker {
             let files: [ResolvedResource] = plan.packs.flatMap { Array($0.files) }
             let multipliers = files.sorted { (a: ResolvedResource, b: ResolvedResource) in
                 a.tags.count != b.tags.count ? a.tags.count > b.tags.count : a.pathPrecedes(b)
-            }.prefix(5).map { "'\($0.path)' (\($0.tags.count) tags)" }
+            }.prefix(5).map { "'\($0.path)' (\($0.tags.count) tag\($0.tags.count == 1 ? "" : "s"))" }
             // Each language of a tag set is a pack of its own id (docs/background-assets.md#languages).
             let languages = Dictionary(grouping: plan.packs.compactMap(\.language), by: { $0 })
                 .sorted { $0.key < $1.key }.map {

@@ -225,6 +225,8 @@ import Testing
         let message = try #require(over.diagnostics(.tooManyPacks).first?.message)
         #expect(message.hasPrefix("5 packs, over the limit of 3"))
         #expect(message.contains("these languages multiply packs: en (1 pack), fr (1 pack), pt-BR (1 pack)"))
+        // One file, one tag: "1 tag", never "1 tags".
+        #expect(message.contains(" (1 tag)") && !message.contains("(1 tags)"), "\(message)")
     }
 
     /// ODR packs stay one per tag set, holding every language; `--platform` takes the files of entries without
