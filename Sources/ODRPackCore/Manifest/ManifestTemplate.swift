@@ -28,9 +28,14 @@ package struct ManifestTemplate: Sendable {
     /// `resources-root` as the manifest says it (relative to the manifest's folder, or absolute).
     package var resourcesRoot: String
     package var folders: [Folder]
-    /// Names under resources-root that are not valid UTF-8, relative to it, their other bytes escaped (`caf\xe9`): a
-    /// manifest cannot name them, so they are listed as skipped instead of failing the scan.
-    package var skipped: [String] = []
+    /// Names under resources-root that a manifest cannot name, relative to it, and why: a name that is not valid UTF-8
+    /// (its other bytes escaped, `caf\xe9`), or a folder whose name starts with a byte-order mark (U+FEFF), which YAML
+    /// readers drop from a scalar. Listed as skipped instead of failing the scan or writing what plan cannot find.
+    package var skipped: [(name: String, why: String)] = []
+
+    static let notUTF8 = "its name is not valid UTF-8, which a manifest cannot name"
+    static let byteOrderMark = "its name starts with a byte-order mark (U+FEFF), which YAML readers drop"
+
     /// The limit profile the manifest names (`--profile`, default `ios`).
     package var profile = "ios"
 
@@ -50,11 +55,16 @@ package struct ManifestTemplate: Sendable {
                 "'\(resourcesRoot)' is a file: pass the folder that holds the resources (default: this folder)")
         }
         var folders: [Folder] = []
-        var skipped: [String] = []
+        var skipped: [(name: String, why: String)] = []
         let names = try FolderNames.list(root).sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
         for entry in names {
             guard let name = entry.text else {
-                skipped.append(entry.escaped)
+                skipped.append((entry.escaped, notUTF8))
+                continue
+            }
+            // Only a top-level folder's name is written into the manifest; the names below it are never spelt there.
+            guard name.unicodeScalars.first != "\u{FEFF}" else {
+                skipped.append((name, byteOrderMark))
                 continue
             }
             // A link gets no entry: one that leaves resources-root is an error for an entry that names it (a warning
@@ -76,13 +86,13 @@ package struct ManifestTemplate: Sendable {
 
     /// Counts the regular files under `path` (links not followed; `.DS_Store` and what `neverPacked` names left out, as
     /// resolution does); a name that is not UTF-8 is added to `skipped`, relative to resources-root, and not entered.
-    private static func count(_ path: FilePath, relative: String, into folder: inout Folder, skipped: inout [String])
-        throws
-    {
+    private static func count(
+        _ path: FilePath, relative: String, into folder: inout Folder, skipped: inout [(name: String, why: String)]
+    ) throws {
         let names = try FolderNames.list(path).sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
         for entry in names {
             guard let name = entry.text else {
-                skipped.append(RelativePath.joined(relative, entry.escaped))
+                skipped.append((RelativePath.joined(relative, entry.escaped), notUTF8))
                 continue
             }
             let child = path.joined(name)
@@ -151,10 +161,16 @@ package struct ManifestTemplate: Sendable {
             }
         }
         out += "initial-install: []  # tags downloaded with the app\n"
-        if !skipped.isEmpty {
-            out +=
-                "# Skipped: names that are not valid UTF-8, which a manifest cannot name (rename them to tag them):\n"
-            for name in skipped { out += "#   \(name)\n" }
+        // A comment holds every name as YAML lets a stream hold it: the UTF-8 ones escaped as in a quoted scalar, the
+        // others already escaped byte by byte.
+        for (why, names) in [Self.notUTF8, Self.byteOrderMark].map({ why in (why, skipped.filter { $0.why == why }) })
+        where !names.isEmpty {
+            let heading = why == Self.notUTF8 ? "names that are not valid UTF-8" : "names that start with U+FEFF"
+            out += "# Skipped: \(heading), which a manifest cannot name (rename them to tag them):\n"
+            for (name, _) in names {
+                out +=
+                    "#   \(why == Self.notUTF8 ? name : String(YAMLScalar.doubleQuoted(name).dropFirst().dropLast()))\n"
+            }
         }
         return out
     }

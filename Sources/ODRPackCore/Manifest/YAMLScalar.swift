@@ -1,8 +1,10 @@
 /// Text odrpack writes into a YAML manifest (`init`, `import-xcode`): names come from the disk or a project, so none may
 /// end a line or a scalar.
 package enum YAMLScalar {
-    /// A double-quoted YAML scalar: `"` and `\` escaped, `\n` and `\t` as their short escapes, and every other line
-    /// break (U+0085, U+2028, U+2029) and control character as `\uXXXX`, so no name can end the line.
+    /// A double-quoted YAML scalar: `"` and `\` escaped, `\n` and `\t` as their short escapes, and as `\uXXXX` every
+    /// other line break (U+0085, U+2028, U+2029), every control character (C0, DEL, C1) and what YAML does not let a
+    /// stream hold as it is (U+FFFE, U+FFFF) or reads as a byte-order mark (U+FEFF): no name can end the line, and a
+    /// YAML parser reads every name back (docs/commands.md#conventions).
     package static func doubleQuoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
@@ -12,8 +14,9 @@ package enum YAMLScalar {
             case "\n": out += "\\n"
             case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x85 || scalar.value == 0x2028
-                    || scalar.value == 0x2029
+                let value = scalar.value
+                if value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
+                    || value == 0xFEFF || value == 0xFFFE || value == 0xFFFF
                 {
                     out += String(format: "\\u%04X", scalar.value)
                 } else {

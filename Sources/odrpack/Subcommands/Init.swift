@@ -56,10 +56,8 @@ struct Init: ODRPackCommand {
             initial-install, then run `odrpack plan`.\n
             """
         )
-        for name in template.skipped {
-            try console.warning(
-                "skipped '\(root)/\(name)': its name is not valid UTF-8, which a manifest cannot name; rename it to tag it"
-            )
+        for (name, why) in template.skipped {
+            try console.warning("skipped '\(root)/\(name)': \(why); rename it to tag it")
         }
     }
 }

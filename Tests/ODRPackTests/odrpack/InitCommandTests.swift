@@ -67,6 +67,36 @@ import Testing
         #expect(warnings == ["entry-matches-nothing"])  // the empty folder
     }
 
+    /// Names YAML cannot hold as they are (a C1 control U+009B, the noncharacter U+FFFE) are written escaped, and plan
+    /// reads them back to the folders on disk; a folder whose name starts with a byte-order mark (U+FEFF), which YAML
+    /// readers drop, is skipped with a warning, as a name that is not UTF-8 is.
+    @Test func namesYAMLCannotHoldAreEscapedOrSkipped() throws {
+        let project = try TemporaryProject()
+        for name in ["a\u{9B}b", "c\u{FFFE}d", "\u{FEFF}e"] { try project.file("Resources/\(name)/f.txt", "x") }
+        let output = try CommandRunner.run(["init", "Resources"], in: project.root)
+        #expect(output.status == 0)
+        #expect(
+            output.stderr.contains(
+                "odrpack: warning: skipped 'Resources/\u{FEFF}e': its name starts with a byte-order mark (U+FEFF), which YAML readers drop; rename it to tag it"
+            ), "\(output.stderr)")
+        let text = try String(contentsOfFile: project.manifestPath, encoding: .utf8)
+        for escaped in ["\"a\\u009Bb\"", "\"c\\uFFFEd\""] {
+            #expect(text.contains("  - path: \(escaped)  # 1 file, 1 byte\n"), "\(text)")
+        }
+        #expect(!text.contains("\u{FEFF}"))
+        #expect(
+            text.hasSuffix(
+                "# Skipped: names that start with U+FEFF, which a manifest cannot name (rename them to tag them):\n#   \\uFEFFe\n"
+            ), "\(text)")
+        try project.manifest(
+            text.replacingOccurrences(
+                of: "\"REPLACE-ME: your app's bundle id, e.g. com.example.game\"", with: "com.example.game"))
+        let plan = try CommandRunner.run(["plan", "--json"], in: project.root)
+        #expect(plan.status == 0, "\(plan.stderr)")
+        let packs = try #require(try plan.json()["packs"] as? [[String: Any]])
+        #expect(packs.count == 2)
+    }
+
     /// What init writes plans: a folder named like a home path (`~backup`) is a name like any other, and a link gets
     /// no entry (one leaving resources-root would be an error for the entry that names it).
     @Test func whatInitWritesPlansWithOddNamesAndLinks() throws {
