@@ -50,6 +50,15 @@ struct CommandContext {
         try console.printRequested(GitHubActions.error(title: "odrpack \(command)", message: message))
     }
 
+    /// A store command's failures that are no diagnostic: each an `odrpack: error:` line on stderr and, under
+    /// `--github`, an annotation.
+    func reportFailures(_ failures: [String], command: String) throws {
+        for failure in failures {
+            try console.printError("odrpack: error: \(failure)\n")
+            try annotateFailure(failure, command: command)
+        }
+    }
+
     /// `--github`: every problem as an annotation on stdout, then the step summary; nothing without the flag.
     func emitGitHub(_ diagnostics: [Diagnostic], summary: @autoclosure () -> String) throws {
         try gitHub?.emit(diagnostics, summary: summary())

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ODRPackPlatform
 import ODRPackStore
 
 /// How `submit` and `status` reach App Store Connect (docs/store.md#credentials): `upload`'s options with `upload`'s
@@ -45,6 +46,14 @@ struct StoreConnectionOptions: ParsableArguments {
                     : "one build folder only, got \(operands.map { "'\($0)'" }.joined(separator: ", "))")
         }
         return operands[0]
+    }
+
+    /// `submit`'s and `status`'s options for BUILD_DIR: these flags, and `--verbose`'s lines on stderr.
+    func storeOptions(buildDir: String) -> StoreOptions {
+        var options = StoreOptions(buildPath: buildDir)
+        apply(to: &options.connection)
+        if verbose { options.connection.verbose = { try? StandardStream.write($0 + "\n", to: StandardStream.error) } }
+        return options
     }
 
     func apply(to options: inout UploadOptions) {

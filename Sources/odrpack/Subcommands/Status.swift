@@ -61,11 +61,7 @@ struct Status: ODRPackCommand {
     func run(_ context: CommandContext) throws {
         let console = context.console
         let buildDir = try connection.buildDir(operands, command: "status")
-        var options = StoreOptions(buildPath: buildDir)
-        connection.apply(to: &options.connection)
-        if connection.verbose {
-            options.connection.verbose = { try? StandardStream.write($0 + "\n", to: StandardStream.error) }
-        }
+        var options = connection.storeOptions(buildDir: buildDir)
         options.until = until
         options.timeoutSeconds = timeout
         var events = UploadEvents()
@@ -83,10 +79,7 @@ struct Status: ODRPackCommand {
             try console.printDiagnostics(outcome.diagnostics)
             try console.printOut(StatusReport.table(outcome))
         }
-        for failure in outcome.failures {
-            try console.printError("odrpack: error: \(failure)\n")
-            try context.annotateFailure(failure, command: "status")
-        }
+        try context.reportFailures(outcome.failures, command: "status")
         try context.emitGitHub(outcome.diagnostics, summary: "### odrpack status\n\n" + StatusReport.table(outcome))
         if !outcome.passed { throw ExitCode(1) }
         if try context.warningsFail(outcome.diagnostics) { throw ExitCode(1) }

@@ -70,11 +70,7 @@ struct Submit: ODRPackCommand {
     func run(_ context: CommandContext) throws {
         let console = context.console
         let buildDir = try connection.buildDir(operands, command: "submit")
-        var options = StoreOptions(buildPath: buildDir)
-        connection.apply(to: &options.connection)
-        if connection.verbose {
-            options.connection.verbose = { try? StandardStream.write($0 + "\n", to: StandardStream.error) }
-        }
+        var options = connection.storeOptions(buildDir: buildDir)
         options.platform = platform
         options.dryRun = dryRun
         options.waitSeconds = wait
@@ -93,10 +89,7 @@ struct Submit: ODRPackCommand {
             try console.printDiagnostics(outcome.diagnostics)
             if !outcome.stopped { try console.printOut(SubmitReport.text(outcome)) }
         }
-        for failure in outcome.failures {
-            try console.printError("odrpack: error: \(failure)\n")
-            try context.annotateFailure(failure, command: "submit")
-        }
+        try context.reportFailures(outcome.failures, command: "submit")
         try context.emitGitHub(outcome.diagnostics, summary: "### odrpack submit\n\n" + SubmitReport.text(outcome))
         if outcome.stopped { throw ExitCode(2) }
         if !outcome.failures.isEmpty || outcome.diagnostics.hasErrors { throw ExitCode(1) }

@@ -163,10 +163,7 @@ struct Upload: ODRPackCommand {
             try console.printDiagnostics(outcome.diagnostics)
             try console.printOut(UploadReport.summary(outcome))
         }
-        for failure in outcome.failures {
-            try console.printError("odrpack: error: \(failure)\n")
-            try context.annotateFailure(failure, command: "upload")
-        }
+        try context.reportFailures(outcome.failures, command: "upload")
         try context.emitGitHub(outcome.diagnostics, summary: "### odrpack upload\n\n" + UploadReport.summary(outcome))
         if !outcome.failures.isEmpty || outcome.diagnostics.hasErrors { throw ExitCode(1) }
         if try context.warningsFail(outcome.diagnostics) { throw ExitCode(1) }
