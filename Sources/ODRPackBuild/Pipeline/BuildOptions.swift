@@ -24,6 +24,8 @@ package struct BuildOptions: Sendable {
     /// `--template-path ABSOLUTE_PATH`: AssetPackManifestTemplate.plist's URLs name the packs as if the build folder
     /// were this path, not the folder written, so the build's bytes do not depend on where it ran (Bazel).
     package var templatePath: String?
+    /// `--input-root DIR`: the manifest and resources-root must lie inside DIR (a build system's declared inputs).
+    package var inputRoot: InputRoot?
     package var useCache = true
     /// `--warnings-as-errors`: a warning stops the build before it writes, as an error does.
     package var warningsAsErrors = false

@@ -23,6 +23,8 @@ package struct BuildPipeline {
     /// - Parameter onWait: called once when another build holds the folder and this one starts waiting.
     /// - Throws: `ODRPackError` when the tool cannot do its job (exit 2).
     package func run(onWait: () -> Void) throws -> BuildOutcome {
+        // Under --input-root, nothing outside it is read, not even for the up-to-date check (docs/commands.md#input-root).
+        try options.inputRoot?.check(manifestPath: manifestPath)
         // A build whose format cannot run (a Background Assets build without a packager) fails before it writes
         // anything, the lock file included.
         let building = options.format.building

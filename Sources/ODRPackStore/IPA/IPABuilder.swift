@@ -22,6 +22,9 @@ package struct IPABuilder {
         package var entryTime: Int64 = 946_684_800
         /// `--warnings-as-errors`: a warning stops before the IPA is written, as an error does.
         package var warningsAsErrors = false
+        /// `--input-root DIR`: the app and the build folder must lie inside DIR, and no link in them may lead out
+        /// (docs/commands.md#input-root).
+        package var inputRoot: InputRoot?
 
         package init(appPath: String, buildPath: String, outputPath: String) {
             self.appPath = appPath
@@ -55,6 +58,7 @@ package struct IPABuilder {
     /// - Parameter onWait: called once when a build holds the build folder and this starts waiting for it.
     /// - Throws: `ODRPackError` when the tool cannot do its job (exit 2; `usage`: 64).
     package func run(onWait: () -> Void) throws -> Result {
+        if let root = options.inputRoot { try Self.checkInputs(options, inside: root) }
         let location = try BuildManifest.location(of: FilePath(options.buildPath))
         guard SystemCall.status(location.file)?.kind == .regular else {
             throw ODRPackError.unusableInput(
@@ -175,6 +179,8 @@ package struct IPABuilder {
                     appIsFolder
                     ? try AppCopy.copyFolder(URL(fileURLWithPath: options.appPath).standardizedFileURL.path, into: root)
                     : try AppCopy.unpack(options.appPath, into: root)
+                // An .ipa's links are known once unpacked: checked before thinning reads through them.
+                if !appIsFolder { try options.inputRoot?.checkLinks(under: FilePath(app), "the app") }
                 // The manifest as it is under the lock: a build may have replaced it before the lock was taken.
                 let current = try BuildManifest.load(FilePath(options.buildPath)).manifest
                 guard current.format.kind.packsTravelInApp else {
@@ -184,6 +190,20 @@ package struct IPABuilder {
                     app: app, root: root, work: work, manifest: current, buildFolder: buildFolder, output: output,
                     target: target)
             }
+        }
+    }
+
+    /// Under `--input-root`, before anything is read: the app and the build folder lie inside it, and no link in a
+    /// folder of them leads out (an .ipa's links are checked once it is unpacked).
+    static func checkInputs(_ options: Options, inside root: InputRoot) throws {
+        let fix = "pass one inside it (Bazel: a declared input of odrpack_ipa)"
+        try root.check(FilePath(options.appPath), "the app '\(options.appPath)'", fix: fix)
+        try root.check(FilePath(options.buildPath), "the build folder '\(options.buildPath)'", fix: fix)
+        if SystemCall.status(FilePath(options.appPath))?.kind == .directory {
+            try root.checkLinks(under: FilePath(options.appPath), "the app")
+        }
+        if SystemCall.status(FilePath(options.buildPath))?.kind == .directory {
+            try root.checkLinks(under: FilePath(options.buildPath), "the build folder")
         }
     }
 

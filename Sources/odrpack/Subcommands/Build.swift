@@ -85,6 +85,9 @@ struct Build: ODRPackCommand {
         completion: .directory)
     var templatePath: String?
 
+    @Option(help: InputRoot.optionHelp, completion: .directory)
+    var inputRoot: String?
+
     @Flag(help: "Rebuild every pack, ignoring what the last build into this folder learned.")
     var noCache = false
 
@@ -184,6 +187,7 @@ struct Build: ODRPackCommand {
         options.jobs = jobs ?? BuildOptions.defaultJobs
         options.urlPrefix = urlPrefix
         options.templatePath = templatePath
+        options.inputRoot = try inputRoot.map(InputRoot.init)
         options.useCache = !noCache
         options.warningsAsErrors = context.warningsAsErrors
         options.entryTime = try BuildOptions.entryTime(environment: ProcessInfo.processInfo.environment)

@@ -42,6 +42,9 @@ struct IPA: ODRPackCommand {
     @Option(help: "The folder inside the app that the packs' paths are relative to.")
     var resourcesPath: String?
 
+    @Option(help: InputRoot.optionHelp, completion: .directory)
+    var inputRoot: String?
+
     @Flag(help: "Print one JSON document on stdout.")
     var json = false
 
@@ -78,6 +81,7 @@ struct IPA: ODRPackCommand {
         var options = IPABuilder.Options(appPath: app, buildPath: buildDirectory, outputPath: output)
         options.signCommand = signCommand
         options.resourcesPath = resourcesPath
+        options.inputRoot = try inputRoot.map(InputRoot.init)
         options.warningsAsErrors = context.warningsAsErrors
         options.entryTime = try BuildOptions.entryTime(environment: ProcessInfo.processInfo.environment)
         var builder = IPABuilder(options: options)
