@@ -123,7 +123,7 @@ direct() { # NAME OUTPUT BINARY [options]
         --output "$output" --template-path "/odrpack/$name" "$@" >/dev/null
     rm -f "$output/.odrpack.lock"
 }
-# Every OdrpackBuild and OdrpackIpa spawn of an execution log (--execution_log_json_file) was a cache hit.
+# Every OdrpackBuild, OdrpackValidate and OdrpackIpa spawn of an execution log (--execution_log_json_file) was a cache hit.
 all_hits() {
     python3 - "$1" <<'EOF'
 import json, sys
@@ -136,7 +136,7 @@ while True:
         break
     spawn, at = decoder.raw_decode(text, at)
     spawns.append(spawn)
-odrpack = [s for s in spawns if s.get("mnemonic") in ("OdrpackBuild", "OdrpackIpa")]
+odrpack = [s for s in spawns if s.get("mnemonic") in ("OdrpackBuild", "OdrpackValidate", "OdrpackIpa")]
 missed = [s.get("progressMessage", s.get("mnemonic")) for s in odrpack if not s.get("remoteCacheHit")]
 print(f"odrpack actions: {len(odrpack)}, cache hits: {len(odrpack) - len(missed)}, ran: {len(missed)} {missed}")
 sys.exit(0 if odrpack and not missed else 1)
