@@ -89,6 +89,9 @@ let package = Package(
         // libcurl for `upload`, opened with dlopen when upload runs (docs/store.md#libcurl): never linked, so every other
         // command starts on a system without it, and no curl headers are needed to build.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        // Linux: hypot and hypotf bound to libm's first version, so the release binary (the Swift runtime and Foundation
+        // linked in) needs no glibc newer than 2.34 (docs/install.md#what-the-linux-binary-needs-the-c-library).
+        .target(name: "CGlibcFloor"),
         // Text that ships inside the binary (the report page's CSS and JavaScript), kept in files of its own kind and
         // turned into Swift at build time: SwiftPM resources would need a bundle beside every installed binary.
         .plugin(name: "EmbedTextPlugin", capability: .buildTool(), path: "Sources/EmbedTextPlugin"),
@@ -109,6 +112,7 @@ let package = Package(
                     "ODRPackPlatform", "ODRPackCore", "ODRPackBuild", "ODRPackVerify", "ODRPackThin", "ODRPackDiff",
                     "ODRPackReport", "ODRPackXcode", "ODRPackStore",
                     .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                    .target(name: "CGlibcFloor", condition: .when(platforms: [.linux])),
                 ],
                 swiftSettings: upcomingFeatures
             ),
