@@ -48,6 +48,11 @@ release: deps
 # command on a copy of the sample, then upload without and with libcurl.
 dist: deps
 	@command -v python3 >/dev/null 2>&1 || { echo "make dist needs python3 (it writes the archive)"; exit 1; }
+	@if [ "$(UNAME)" != Darwin ] && ! command -v objdump >/dev/null 2>&1; then \
+		echo "installing binutils (Packaging/linux_floor.py reads the binary with objdump)"; \
+		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq binutils; \
+	fi
 	bash Packaging/dist.sh
 dist-check: dist
 	@python3 -c 'import cryptography' >/dev/null 2>&1 || { \
