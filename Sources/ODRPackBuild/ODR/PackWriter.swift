@@ -1,4 +1,3 @@
-import CZlib
 import Foundation
 import ODRPackBuildFormat
 import ODRPackCore
