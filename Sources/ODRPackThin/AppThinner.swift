@@ -410,14 +410,13 @@ package struct AppThinner {
             ]
             return result
         }
-        if manifest.format == .odr {
-            try AppPlatform.checkODR(info: info, app: options.appPath, buildPlatform: manifest.platform)
-        }
+        let thinning = manifest.format.thinning
+        try thinning.checkApp(info: info, appPath: options.appPath, manifest: manifest)
         // Ctrl-C is held from the first file staged in the app to the last rename (docs/commands.md#thin): it stops
         // the staging of embedded packs (what was staged is removed) or waits for the commit, so the app is either
         // as it was or thinned, and never ships a staged `OnDemandResources/.odrpack-tmp-*`; then exit 130.
         return try Interrupt.holding {
-            var (result, change) = try manifest.format.thinning.plan(
+            var (result, change) = try thinning.plan(
                 self, manifest: manifest, buildFolder: buildFolder, location: location, infoPath: infoPath)
             result.bundleId = bundleId
             result.dryRun = options.dryRun

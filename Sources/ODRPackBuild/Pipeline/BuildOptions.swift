@@ -6,7 +6,8 @@ import ODRPackPlatform
 
 package struct BuildOptions: Sendable {
     package let outputDirectory: String
-    package var format: PackFormat = .odr
+    /// The format built: every caller names it (`--format`'s default is the front end's).
+    package var format: PackFormat
     /// An ODR build's platform (`--platform`); nil for the profile's default (docs/commands.md#platform).
     package var platform: ApplePlatform?
     /// `--ba-package CMD` (Background Assets only); nil finds ba-package or xcrun on PATH.
@@ -44,8 +45,9 @@ package struct BuildOptions: Sendable {
     /// One job per core, up to `maximumJobs`: a plain build on a machine with more cores than that still runs.
     package static var defaultJobs: Int { min(max(1, SystemCall.processorCount), maximumJobs) }
 
-    package init(outputDirectory: String) {
+    package init(outputDirectory: String, format: PackFormat) {
         self.outputDirectory = outputDirectory
+        self.format = format
     }
 
     /// Reads `SOURCE_DATE_EPOCH` (`EntryTime.read`, which ipa reads too): exit 64 for a value that is no time.
