@@ -11,7 +11,7 @@ import Testing
     let zeros = [UInt8](repeating: 0, count: 200_000)
 
     func deflates(_ bytes: [UInt8], compressor: EntryCompressor? = nil) throws -> Bool {
-        try (compressor ?? self.compressor).prepare(PackEntry(name: "entry", content: .bytes(bytes)), onBytes: nil)
+        try (compressor ?? self.compressor).prepare("entry", .bytes(bytes), onBytes: nil)
             .deflated
     }
 
@@ -34,7 +34,7 @@ import Testing
                 #expect(try !deflates(random(count), compressor: compressor), "level \(level), \(count) bytes")
             }
             let small = Array(text.prefix(1_000))
-            let prepared = try compressor.prepare(PackEntry(name: "entry", content: .bytes(small)), onBytes: nil)
+            let prepared = try compressor.prepare("entry", .bytes(small), onBytes: nil)
             let atLevel = try WholeDeflater(level: level)
             #expect(
                 prepared.payload == (level == 0 ? small : small.withUnsafeBytes { atLevel.compress($0) }),
@@ -85,7 +85,7 @@ import Testing
         #expect(try !deflates([], compressor: deflate))
         #expect(try !deflates([7], compressor: deflate))
         #expect(try deflates(zeros, compressor: deflate))
-        let stored = try deflate.prepare(PackEntry(name: "entry", content: .bytes([7, 8, 9])), onBytes: nil)
+        let stored = try deflate.prepare("entry", .bytes([7, 8, 9]), onBytes: nil)
         #expect(stored.payload == [7, 8, 9] && stored.size == 3)
 
         options.compression = .auto
