@@ -29,7 +29,7 @@ let layers: [(name: String, imports: [Target.Dependency])] = [
     // thin: a built app wired to a build's packs.
     ("ODRPackThin", ["ODRPackPlatform", "ODRPackFormats", "ODRPackCore", "ODRPackBuildFormat"]),
     // diff: what an update makes users download again.
-    ("ODRPackDiff", ["ODRPackCore", "ODRPackBuildFormat"]),
+    ("ODRPackDiff", ["ODRPackPlatform", "ODRPackCore", "ODRPackBuildFormat"]),
     // What people and CI read: text, HTML, Markdown, GitHub Actions.
     (
         "ODRPackReport",

@@ -29,7 +29,8 @@ package enum OutputFolder {
         var code = errno
         let parent = path.removingLastComponent()
         if code == ENOENT, !parent.isEmpty, parent != path {
-            // A missing parent: made first, then this folder (the one path of every folder odrpack makes).
+            // A missing parent: made first, then this folder (the path of every folder odrpack makes but the lock's,
+            // `HeldFolder`, and the build state's cache folder: docs/architecture.md).
             try makeFolder(parent)
             if path.withPlatformString({ mkdir($0, 0o755) }) == 0 { return }
             code = errno

@@ -83,8 +83,8 @@ package struct AppThinner {
             throw ODRPackError.unusableInput(
                 "'\(app)' is not a folder: pass the built app bundle (MyGame.app)")
         }
-        let realApp = try realPath(app)
-        let realBuild = try realPath(location.folder.string)
+        let realApp = try LocalFileSystem.realPath(app)
+        let realBuild = try LocalFileSystem.realPath(location.folder.string)
         if realApp == realBuild || RelativePath.absolutePath(realApp, isInside: realBuild)
             || RelativePath.absolutePath(realBuild, isInside: realApp)
         {
@@ -151,7 +151,7 @@ package struct AppThinner {
             }
         }
         // thin removes files: nothing it reaches through a symbolic link may lie outside the app.
-        let realApp = try Self.realPath(app)
+        let realApp = try LocalFileSystem.realPath(app)
         if case .success(let status) = LocalFileSystem().status(
             app.slashJoined(AppleManifests.packsFolder), followingLinks: false),
             status.kind == .symbolicLink
@@ -163,7 +163,7 @@ package struct AppThinner {
                 """
             )
         }
-        guard RelativePath.absolutePath(try Self.realPath(base), isInside: realApp) else {
+        guard RelativePath.absolutePath(try LocalFileSystem.realPath(base), isInside: realApp) else {
             throw ODRPackError.unusableInput(
                 """
                 --resources-path '\(options.resourcesPath ?? "")' leads out of '\(options.appPath)' through a symbolic \
@@ -243,7 +243,9 @@ package struct AppThinner {
         var realFolders: [PathKey: String] = [:]
         for index in chunk {
             let folder = Self.folder(of: location.base.slashJoined(packs[Int(index.pack)].files[Int(index.file)].path))
-            if realFolders[PathKey(folder)] == nil { realFolders[PathKey(folder)] = (try? Self.realPath(folder)) ?? "" }
+            if realFolders[PathKey(folder)] == nil {
+                realFolders[PathKey(folder)] = (try? LocalFileSystem.realPath(folder)) ?? ""
+            }
         }
         let findings = try parallelMap(
             chunk, jobs: SystemCall.processorCount, perWorker: { ReadBuffer(size: 1 << 20) }
@@ -408,14 +410,13 @@ package struct AppThinner {
             ]
             return result
         }
-        if manifest.format == .odr {
-            try AppPlatform.checkODR(info: info, app: options.appPath, buildPlatform: manifest.platform)
-        }
+        let thinning = manifest.format.thinning
+        try thinning.checkApp(info: info, appPath: options.appPath, manifest: manifest)
         // Ctrl-C is held from the first file staged in the app to the last rename (docs/commands.md#thin): it stops
         // the staging of embedded packs (what was staged is removed) or waits for the commit, so the app is either
         // as it was or thinned, and never ships a staged `OnDemandResources/.odrpack-tmp-*`; then exit 130.
         return try Interrupt.holding {
-            var (result, change) = try manifest.format.thinning.plan(
+            var (result, change) = try thinning.plan(
                 self, manifest: manifest, buildFolder: buildFolder, location: location, infoPath: infoPath)
             result.bundleId = bundleId
             result.dryRun = options.dryRun
@@ -533,7 +534,7 @@ package struct AppThinner {
         guard status.kind == .regular else {
             return .differs("is not a regular file, unlike its copy in pack '\(pack)'", size: nil)
         }
-        let real = try realFolder.map { $0.slashJoined(Self.name(of: path)) } ?? realPath(path)
+        let real = try realFolder.map { $0.slashJoined(Self.name(of: path)) } ?? LocalFileSystem.realPath(path)
         guard RelativePath.absolutePath(real, isInside: realApp) else {
             return .differs(
                 "is reached through a symbolic link that leaves the app, so thin will not remove it", size: nil)
@@ -574,13 +575,6 @@ package struct AppThinner {
         path.utf8.lastIndex(of: UInt8(ascii: "/")).map {
             String(decoding: path.utf8[path.utf8.index(after: $0)...], as: UTF8.self)
         } ?? path
-    }
-
-    static func realPath(_ path: String) throws -> String {
-        switch LocalFileSystem().resolvedPath(path) {
-        case .success(let real): return real
-        case .failure(let error): throw ODRPackError.systemCall("cannot resolve '\(path)'", error)
-        }
     }
 
     private func isFolder(_ path: String) -> Bool {

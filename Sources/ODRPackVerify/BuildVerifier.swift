@@ -62,7 +62,7 @@ package struct BuildVerifier {
     /// - Parameter idSuffix: what a Background Assets pack's platforms and language add to its tag set's ids
     ///   (docs/background-assets.md#platforms).
     package static func recordProblems(
-        _ pack: BuildManifest.Pack, bundleId: String, format: PackFormat = .odr, idSuffix: String = ""
+        _ pack: BuildManifest.Pack, bundleId: String, format: PackFormat, idSuffix: String = ""
     ) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         func add(_ text: String) { problems.append(problem(.verifyFiguresMismatch, pack.file, text)) }

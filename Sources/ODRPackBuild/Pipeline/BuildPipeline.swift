@@ -68,9 +68,8 @@ package struct BuildPipeline {
                     return Array(repeating: true, count: resources.count)
                 })
             if leftToWriters.withLock({ $0 }) {
-                var handedOver = Optional(consume planned)
                 return try buildCheckingWhileWriting(
-                    &handedOver, format: &format, loader: loader, folder: folder, check: check)
+                    consume planned, format: &format, loader: loader, folder: folder, check: check)
             }
             return try build(planned, format: &format, loader: loader, folder: folder, check: check)
         }
@@ -127,17 +126,16 @@ package struct BuildPipeline {
     /// Builds a plan whose executable-content check planning left to the writers. When the build does not finish,
     /// it plans again with the check, for the outcome planning's check gives: its diagnostics (exit 1, nothing
     /// written) when the project breaks a rule, else the failure itself.
-    /// - Parameter planned: taken (set to nil) as the build starts, so that planning again never holds two plans.
+    /// - Parameter planned: consumed as the build starts, so that planning again never holds two plans.
     private func buildCheckingWhileWriting(
-        _ planned: inout PlanResult?, format: inout any FormatBuild, loader: PreviousBuildLoader,
+        _ planned: consuming PlanResult, format: inout any FormatBuild, loader: PreviousBuildLoader,
         folder: BuildFolderSession.Writer, check: UpToDateCheck
     ) throws -> BuildOutcome {
-        guard let plan = planned.take() else { preconditionFailure("a plan to build") }
         let packsFolder = FilePath(options.outputPath).joined(options.format.kind.packsFolder)
         let hadPacksFolder = SystemCall.status(packsFolder, followingLinks: false) != nil
         do {
             let outcome = try build(
-                consume plan, format: &format, loader: loader, folder: folder, check: check,
+                consume planned, format: &format, loader: loader, folder: folder, check: check,
                 checksContentWhileWriting: true)
             if case .built = outcome { return outcome }
         } catch {

@@ -84,7 +84,9 @@ struct UpToDateCheck {
         guard options.format.building.recordsReplay(options), let inputs, let manifest = result.manifest,
             let resolution = result.resolution, let fingerprint = resolution.fingerprint,
             !manifest.entries.contains(where: {
-                if case .path(let path) = $0.selector { return path.slashSeparated().contains(".git") }
+                if case .path(let path) = $0.selector {
+                    return path.slashSeparated().contains { component in component == VersionControl.git }
+                }
                 return false
             })
         else { return state }

@@ -100,7 +100,7 @@ package struct ManifestLocator {
                 try Self.checkTrusted(status, path: path, absolute: candidate)
                 return path
             }
-            let boundary = SystemCall.status(folder.joined(".git"), followingLinks: false) != nil
+            let boundary = SystemCall.status(folder.joined(VersionControl.git), followingLinks: false) != nil
             let parent = folder.parent
             if boundary || folder == "/" || parent == folder || parent.isEmpty { break }
             folder = parent

@@ -455,13 +455,14 @@ private struct Walk {
                 at: entryLocation(inherited.first), subject: relative))
     }
 
-    /// What Xcode's resource copy drops, at any depth (docs/manifest.md): version-control folders and files (a
-    /// submodule's `.git` is a file that holds a local path). Compared by bytes.
-    static let versionControlNames: Set<[UInt8]> = Set([".git", ".svn", ".hg", ".bzr", "CVS"].map { Array($0.utf8) })
+    /// What Xcode's resource copy drops, at any depth (docs/manifest.md), beside the version-control folders and files
+    /// (`VersionControl`): Finder's folder settings.
     static let finderFile = Array(".DS_Store".utf8)
 
+    /// Whether Xcode's resource copy drops `name`, a version-control folder or file (a submodule's `.git` is a file
+    /// that holds a local path). Compared by bytes.
     static func isVersionControl(_ name: String) -> Bool {
-        name.utf8.count <= 4 && versionControlNames.contains(Array(name.utf8))
+        VersionControl.isFolderName(name)
     }
 
     func isExcluded(name: String, path: String, candidates: [GlobPattern]) -> Bool {

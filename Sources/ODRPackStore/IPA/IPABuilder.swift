@@ -18,8 +18,8 @@ package struct IPABuilder {
         package let outputPath: String
         package var signCommand: String?
         package var resourcesPath: String?
-        /// Every entry's time, seconds since 1970 (`SOURCE_DATE_EPOCH`, else 2000-01-01).
-        package var entryTime: Int64 = 946_684_800
+        /// Every entry's time, seconds since 1970 (`EntryTime`: `SOURCE_DATE_EPOCH`, else 2000-01-01).
+        package var entryTime: Int64 = EntryTime.standard
         /// `--warnings-as-errors`: a warning stops before the IPA is written, as an error does.
         package var warningsAsErrors = false
         /// `--input-root DIR`: the app and the build folder must lie inside DIR, and no link in them may lead out
@@ -105,10 +105,10 @@ package struct IPABuilder {
                 "the folder of --output '\(options.outputPath)' is not a folder ('\(existing.string)' is a file)")
         }
         // FILE and its working copy go beside FILE: never inside an input, which ipa never changes.
-        let outputFolder = missing.reduce(try Self.realPath(existing.string)) { $0.slashJoined($1) }
+        let outputFolder = missing.reduce(try LocalFileSystem.realPath(existing.string)) { $0.slashJoined($1) }
         let realOutput = outputFolder.slashJoined(FilePath(output).name)
         for (input, isFolder) in [(options.appPath, appIsFolder), (buildFolder.string, true)] {
-            let real = try Self.realPath(input)
+            let real = try LocalFileSystem.realPath(input)
             let clash = isFolder ? RelativePath.absolutePath(outputFolder, isInside: real) : realOutput == real
             if clash {
                 throw ODRPackError.unusableInput(
@@ -293,7 +293,7 @@ package struct IPABuilder {
         if let command = options.signCommand {
             let executable = try? Self.executableName(app)
             try ShellCommand.run(
-                command.replacingOccurrences(of: "{}", with: ShellCommand.quoted(app)), what: "the sign command",
+                ShellCommand.filling(command, path: app), what: "the sign command",
                 on: "'\(result.appName)'")
             try Interrupt.checkpoint()
             try checkSigned(app: app, executable: executable, removed: thinned.removed, name: result.appName)
@@ -378,12 +378,5 @@ package struct IPABuilder {
             !name.isEmpty
         else { return nil }
         return name
-    }
-
-    private static func realPath(_ path: String) throws -> String {
-        switch LocalFileSystem().resolvedPath(path) {
-        case .success(let real): return real
-        case .failure(let error): throw ODRPackError.systemCall("cannot resolve '\(path)'", error)
-        }
     }
 }

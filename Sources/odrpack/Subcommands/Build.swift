@@ -174,8 +174,7 @@ struct Build: ODRPackCommand {
                 "--output is empty (an unset variable?): give the folder to write, e.g. --output build/odr")
         }
         let console = context.console
-        var options = BuildOptions(outputDirectory: output)
-        options.format = format
+        var options = BuildOptions(outputDirectory: output, format: format)
         options.platform = platform
         options.backgroundAssetsPackager = baPackage
         options.publishedPath = published

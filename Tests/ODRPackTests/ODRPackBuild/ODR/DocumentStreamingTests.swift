@@ -12,11 +12,11 @@ import Testing
 @Suite struct DocumentStreamingTests {
     @Test func theStreamedDocumentsAreTheWholeDocumentsBytes() throws {
         let project = try BuildCommandTests().gameProject()
-        var options = BuildOptions(outputDirectory: project.path("out"))
+        var options = BuildOptions(outputDirectory: project.path("out"), format: .odr)
         options.useCache = true
         for round in 0..<2 {
             if round == 1 { try project.file("R/Level1/extra.json", "{\"changed\": true}") }
-            let result = try ProjectPlanner().plan(manifestPath: project.manifestPath)
+            let result = try ProjectPlanner().plan(manifestPath: project.manifestPath, format: .odr)
             let plan = try #require(result.plan)
             let built = try PackBuilder(options: options).build(
                 plan, rootPath: try #require(result.resolution?.rootPath))
