@@ -19,7 +19,7 @@ import ODRPackPlatform
 struct OutputCommit {
     /// The folder, open for writing: a commit runs only under the build's exclusive lock.
     let folder: BuildFolderSession.Writer
-    var outputPath: FilePath { folder.session.folder }
+    var outputPath: FilePath { folder.folder.path }
 
     /// What a format's commit moves and removes besides its documents.
     struct Changes {
@@ -73,9 +73,9 @@ struct OutputCommit {
         case created(FilePath)
     }
 
-    private var manifestPath: FilePath { outputPath.joined(BuildManifest.fileName) }
-    private var journalPath: FilePath { outputPath.joined(OutputOwnership.journalName) }
-    private var writesPath: FilePath { outputPath.joined(OutputOwnership.writesName) }
+    private var manifestPath: FilePath { folder.folder.manifest }
+    private var journalPath: FilePath { folder.folder.journal }
+    private var writesPath: FilePath { folder.folder.commitRecord }
 
     /// - Parameters:
     ///   - make: the documents, and whatever else the format wants from that work.
@@ -166,7 +166,8 @@ struct OutputCommit {
     private func begin(_ writes: [String], record: (Step) -> Void) throws {
         var listed = Set<PathKey>()
         var bytes = Data()
-        let previous = FileManager.default.contents(atPath: writesPath.string) ?? Data()
+        // The record an interrupted commit left: absent is none, unreadable an error (never read as absent).
+        let previous = try OutputOwnership.readRecord(writesPath) ?? []
         for name in previous.split(separator: 0).map({ String(decoding: $0, as: UTF8.self) }) + writes
         where !name.isEmpty && listed.insert(PathKey(name)).inserted {
             bytes.append(contentsOf: Array(name.utf8) + [0])

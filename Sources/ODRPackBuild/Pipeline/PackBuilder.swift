@@ -38,7 +38,7 @@ struct PackBuilder: Sendable {
                 try plan.format.building.prepare(options)
             }
         let folder = try BuildFolderSession.open(
-            forWriting: options.outputPath, shownAs: options.outputDirectory, wait: true)
+            forWriting: FilePath(options.outputPath), shownAs: options.outputDirectory, wait: true)
         return try build(plan, rootPath: rootPath, previous: previousBuild, format: format, folder: folder)
     }
 
@@ -50,7 +50,7 @@ struct PackBuilder: Sendable {
     ) throws -> BuildResult {
         let previous = (previousBuild ?? loadState()).state
         // What the folder's last build wrote, and so all this one may replace or remove (docs/build-output.md#ownership).
-        let transaction = BuildFolderTransaction(
+        let transaction = try BuildFolderTransaction(
             folder: folder, state: previous, needsManifest: plan.format.building.ownershipReadsManifest)
         let ownership = transaction.ownership
         let output = try format.output(plan: plan, options: options, rootPath: rootPath, transaction: transaction)
