@@ -4,7 +4,8 @@
 Functions of 60 lines or more (a `func`, `init`, `deinit`, `subscript` or accessor body, from its declaration line to
 its closing brace), hand path joins (`+ "/" +`), NSString path calls, string inside-checks (`hasPrefix(… + "/")`),
 files that branch on the pack format, comments that cite SPEC instead of docs/; and the figures renaming cannot meet
-(issue 56): `FilePath(` conversions and `FileManager` uses outside the platform module, `preconditionFailure` calls,
+(issue 56): `FilePath(` conversions, `slashJoined` text joins and `FileManager` uses outside the platform module,
+`preconditionFailure` calls,
 string literals of a pack version's state (`"COMPLETE"`, ...) outside the one enum, and error cases whose payload is a
 bare `String`.
 """
@@ -78,7 +79,7 @@ def main():
         sources += [os.path.join(folder, name) for name in files if name.endswith(".swift")]
     sources.sort()
     long, joins, nsstring, inside, formats, spec = [], 0, 0, 0, set(), 0
-    conversions, file_managers, preconditions, state_literals, string_cases = 0, 0, 0, 0, 0
+    conversions, text_joins, file_managers, preconditions, state_literals, string_cases = 0, 0, 0, 0, 0, 0
     states = r'"(?:AWAITING_UPLOAD|PROCESSING|FAILED|COMPLETE)"'
     for path in sources:
         text = open(path, encoding="utf-8").read()
@@ -86,6 +87,7 @@ def main():
         code = "\n".join(strip_strings_and_comments(line, False)[0] for line in text.split("\n"))
         if outside_platform:
             conversions += len(re.findall(r"\bFilePath\(", code))
+            text_joins += len(re.findall(r"\.slashJoined\(", code))
             file_managers += len(re.findall(r"\bFileManager\b", code))
         preconditions += len(re.findall(r"\bpreconditionFailure\(", code))
         state_literals += len(re.findall(states, text))
@@ -104,6 +106,7 @@ def main():
             ("NSString path calls", nsstring), ("string inside-checks (hasPrefix(x + \"/\"))", inside),
             ("files that branch on the pack format", len(formats)), ("comments citing SPEC", spec),
             ("FilePath( conversions outside the platform", conversions),
+            ("slashJoined text joins outside the platform", text_joins),
             ("FileManager uses outside the platform", file_managers), ("preconditionFailure calls", preconditions),
             ("version-state string literals", state_literals), ("error cases with a bare String payload", string_cases)]
     for label, value in rows:

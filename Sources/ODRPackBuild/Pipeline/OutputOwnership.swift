@@ -18,6 +18,8 @@ struct OutputOwnership: Sendable {
     /// The most the record may hold: far more than the names of every pack and document of a build.
     static let writesLimit = 1 << 28
 
+    /// The build folder.
+    let folder: BuildFolder
     /// The format of the build the folder holds (nil: none, or a manifest that cannot be read).
     var format: PackFormat?
     /// The folder's previous build manifest (or the retired one of an interrupted build), when it was read.
@@ -39,7 +41,7 @@ struct OutputOwnership: Sendable {
     ///   is read but corrupt is `unreadable`, for the format to decide.
     static func load(_ folder: BuildFolder, state: BuildState, needsManifest: Bool) throws -> OutputOwnership {
         let outputPath = folder.path.string
-        var ownership = OutputOwnership()
+        var ownership = OutputOwnership(folder: folder)
         let manifestPath = folder.manifest
         // The manifest's name is odrpack's, unless a folder of the user's stands there: then there is no manifest to
         // read (`check` refuses the folder as in the way).
@@ -122,9 +124,9 @@ struct OutputOwnership: Sendable {
     ///   - writes: the paths it creates or replaces, relative to the output folder.
     /// - Throws: `ODRPackError.unbuildable` (exit 2) naming the path.
     func check(
-        outputPath: String, outputDirectory: String, format: PackFormat, rootPath: String, folders: [String],
-        writes: [String]
+        outputDirectory: String, format: PackFormat, rootPath: String, folders: [String], writes: [String]
     ) throws {
+        let outputPath = folder.path.string
         let shown = Self.shown(outputDirectory)
         if let held = self.format, held != format {
             throw ODRPackError.unbuildable(
@@ -149,7 +151,7 @@ struct OutputOwnership: Sendable {
                 """
             )
         }
-        try Self.checkFolders(outputPath: outputPath, shown: shown, folders: folders)
+        try Self.checkFolders(folder.path, shown: shown, folders: folders)
         if let packs = folders.first, RelativePath.absolutePath(rootPath, isInside: output.slashJoined(packs)) {
             throw ODRPackError.unbuildable(
                 """
@@ -159,7 +161,7 @@ struct OutputOwnership: Sendable {
             )
         }
         for relative in writes where !owns(relative) {
-            guard SystemCall.status(FilePath(outputPath).joined(relative), followingLinks: false) != nil else {
+            guard SystemCall.status(folder.file(relative), followingLinks: false) != nil else {
                 continue
             }
             throw ODRPackError.unbuildable(
@@ -178,8 +180,7 @@ struct OutputOwnership: Sendable {
 
     /// Refuses a symbolic link where any format's folder goes, and anything but a folder where this build's
     /// `folders` go: a build writes and removes files only inside its own output folder.
-    private static func checkFolders(outputPath: String, shown: (String) -> String, folders: [String]) throws {
-        let output = FilePath(outputPath)
+    private static func checkFolders(_ output: FilePath, shown: (String) -> String, folders: [String]) throws {
         for folder in PackFormat.allKinds.flatMap(\.folders) + folders {
             if let status = SystemCall.status(output.joined(folder), followingLinks: false),
                 status.kind != .directory, status.kind == .symbolicLink || folders.contains(folder)
@@ -201,8 +202,8 @@ struct OutputOwnership: Sendable {
 
     /// `output-foreign-file` for every file or folder in an ODR build's `OnDemandResources/` that odrpack did not
     /// write: it stays, and an upload of that folder would carry it.
-    func foreignFiles(outputPath: String, outputDirectory: String, packsFolder: String) -> [Diagnostic] {
-        let names = (try? OutputFolder.names(in: FilePath(outputPath).joined(packsFolder))) ?? []
+    func foreignFiles(outputDirectory: String, packsFolder: String) -> [Diagnostic] {
+        let names = (try? OutputFolder.names(in: folder.file(packsFolder))) ?? []
         let shown = (outputDirectory.hasSuffix("/") ? outputDirectory : outputDirectory + "/") + packsFolder + "/"
         return names.sorted(by: { $0.precedesByCodePoint($1) }).filter {
             !$0.hasPrefix(TemporaryName.marker) && !owns(packsFolder.slashJoined($0))

@@ -55,8 +55,8 @@ struct PackBuilder: Sendable {
         let ownership = transaction.ownership
         let output = try format.output(plan: plan, options: options, rootPath: rootPath, transaction: transaction)
         try ownership.check(
-            outputPath: options.outputPath, outputDirectory: options.outputDirectory, format: plan.format,
-            rootPath: rootPath, folders: output.folders, writes: output.writes)
+            outputDirectory: options.outputDirectory, format: plan.format, rootPath: rootPath, folders: output.folders,
+            writes: output.writes)
         // Before anything moves: what odrpack did not write is what stands there now. Under --warnings-as-errors such a
         // warning stops the build here, before anything is written (docs/commands.md#scripts).
         let (foreign, allowed) = allow.partition(output.foreignFiles())
@@ -66,7 +66,7 @@ struct PackBuilder: Sendable {
         try output.prepare()
         let reuse = try PackReuse(
             plan: plan, previous: previous, rootPath: rootPath, archiveKeys: output.archiveKeys,
-            fileNames: output.fileNames, packsPath: output.packsPath, jobs: options.jobs)
+            fileNames: output.fileNames, packsPath: output.packsFolder.string, jobs: options.jobs)
         if reuse.reused.count == plan.packs.count, output.isUnchanged(facts: reuse.facts, previous: previous) {
             return BuildResult(
                 plan: plan, makeManifest: { [facts = reuse.facts] in BuildManifest(plan: plan, archives: facts) },

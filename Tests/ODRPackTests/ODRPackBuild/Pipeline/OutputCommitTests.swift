@@ -47,17 +47,17 @@ import Testing
         var changes = OutputCommit.Changes()
         changes.placements = [
             (
-                project.path("out/OnDemandResources/\(TemporaryName.processPrefix)a"),
-                project.path("out/OnDemandResources/a.assetpack")
+                FilePath(project.path("out/OnDemandResources/\(TemporaryName.processPrefix)a")),
+                FilePath(project.path("out/OnDemandResources/a.assetpack"))
             ),
             (
-                project.path("out/OnDemandResources/\(TemporaryName.processPrefix)c"),
-                project.path("out/OnDemandResources/c.assetpack")
+                FilePath(project.path("out/OnDemandResources/\(TemporaryName.processPrefix)c")),
+                FilePath(project.path("out/OnDemandResources/c.assetpack"))
             ),
         ]
-        changes.removals = [project.path("out/OnDemandResources/b.assetpack")]
+        changes.removals = [FilePath(project.path("out/OnDemandResources/b.assetpack"))]
         changes.writes = ["OnDemandResources/a.assetpack", "OnDemandResources/c.assetpack", "OnDemandResources.plist"]
-        changes.temporaryFolders = [project.path("out/OnDemandResources")]
+        changes.temporaryFolders = [FilePath(project.path("out/OnDemandResources"))]
         return changes
     }
 
@@ -65,8 +65,8 @@ import Testing
         OutputCommit.Documents(
             manifest: Array("new manifest".utf8),
             files: [
-                (project.path("out/OnDemandResources.plist"), Data("new plist".utf8)),
-                (project.path("out/AssetPackManifestTemplate.plist"), Data("new template".utf8)),
+                (FilePath(project.path("out/OnDemandResources.plist")), Data("new plist".utf8)),
+                (FilePath(project.path("out/AssetPackManifestTemplate.plist")), Data("new template".utf8)),
             ])
     }
 
@@ -103,8 +103,8 @@ import Testing
         var changes = try changes(project)
         if step == "placement" {
             // The second pack's temporary is gone: its rename fails after the first pack replaced the old one.
-            try FileManager.default.removeItem(atPath: changes.placements[1].from)
-            changes.placements[1].from += "-missing"
+            try FileManager.default.removeItem(atPath: changes.placements[1].from.string)
+            changes.placements[1].from = FilePath(changes.placements[1].from.string + "-missing")
         }
         #expect(throws: (any Error).self) {
             try OutputCommit(folder: try Self.writer(project.path("out"))).run(
@@ -276,7 +276,7 @@ import Testing
                     try sink.flushIfFull()
                 }
             },
-            files: [(disk + "/out/OnDemandResources.plist", StreamedDocument(bytes: Array("new plist".utf8)))]
+            files: [(FilePath(disk + "/out/OnDemandResources.plist"), StreamedDocument(bytes: Array("new plist".utf8)))]
         )
         do {
             try OutputCommit(folder: try Self.writer(disk + "/out")).run(
