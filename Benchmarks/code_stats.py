@@ -5,7 +5,8 @@ Functions of 60 lines or more (a `func`, `init`, `deinit`, `subscript` or access
 its closing brace), hand path joins (`+ "/" +`), NSString path calls, string inside-checks (`hasPrefix(… + "/")`),
 files that branch on the pack format besides the one exhaustive `switch` per module (`extension PackFormat` with
 `switch self`, counted apart), comments that cite SPEC instead of docs/; and the figures renaming cannot meet
-(issue 56): `FilePath(` conversions and `FileManager` uses outside the platform module, `preconditionFailure` calls,
+(issue 56): `FilePath(` conversions, `slashJoined` text joins and `FileManager` uses outside the platform module,
+`preconditionFailure` calls,
 string literals of a pack version's state (`"COMPLETE"`, ...) outside the one enum, and error cases whose payload is a
 bare `String`.
 """
@@ -79,7 +80,7 @@ def main():
         sources += [os.path.join(folder, name) for name in files if name.endswith(".swift")]
     sources.sort()
     long, joins, nsstring, inside, formats, switches, spec = [], 0, 0, 0, set(), set(), 0
-    conversions, file_managers, preconditions, state_literals, string_cases = 0, 0, 0, 0, 0
+    conversions, text_joins, file_managers, preconditions, state_literals, string_cases = 0, 0, 0, 0, 0, 0
     precondition_sites = []
     states = r'"(?:AWAITING_UPLOAD|PROCESSING|FAILED|COMPLETE)"'
     for path in sources:
@@ -88,6 +89,7 @@ def main():
         code = "\n".join(strip_strings_and_comments(line, False)[0] for line in text.split("\n"))
         if outside_platform:
             conversions += len(re.findall(r"\bFilePath\(", code))
+            text_joins += len(re.findall(r"\.slashJoined\(", code))
             file_managers += len(re.findall(r"\bFileManager\b", code))
         for number, line in enumerate(code.split("\n"), 1):
             if re.search(r"\bpreconditionFailure\(", line):
@@ -112,6 +114,7 @@ def main():
             ("files that branch on the pack format", len(formats)),
             ("exhaustive pack-format switches", len(switches)), ("comments citing SPEC", spec),
             ("FilePath( conversions outside the platform", conversions),
+            ("slashJoined text joins outside the platform", text_joins),
             ("FileManager uses outside the platform", file_managers), ("preconditionFailure calls", preconditions),
             ("version-state string literals", state_literals), ("error cases with a bare String payload", string_cases)]
     for label, value in rows:

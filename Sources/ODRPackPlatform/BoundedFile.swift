@@ -15,6 +15,34 @@ package enum BoundedFile {
         let descriptor = path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { throw ODRPackError.system("cannot read \(what) '\(path.text)'") }
         defer { SystemCall.closeFile(descriptor) }
+        return try read(descriptor, path, limit: limit, what: what)
+    }
+
+    /// The bytes of the file at `path`, or nil when there is none (ENOENT), for a file a step may or may not have
+    /// left (a build folder's commit record, docs/build-output.md#atomic). Any other failure (EACCES, EISDIR, EIO) is
+    /// an error, never "absent": reading it as absent would forget what the file says.
+    /// - Throws: `ODRPackError.pathCall` with the path and the errno, or as `read` does (exit 2).
+    package static func readIfPresent(_ path: FilePath, limit: Int, what: String) throws -> [UInt8]? {
+        let descriptor = path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else {
+            let error = SystemError.last
+            if error.isMissing { return nil }
+            throw ODRPackError.pathCall("cannot read \(what)", path: path.text, error)
+        }
+        defer { SystemCall.closeFile(descriptor) }
+        return try read(descriptor, path, limit: limit, what: what, holdingPath: true)
+    }
+
+    /// Reads the open `descriptor` to its end. `holdingPath` throws a failed read as `pathCall` (the path and the
+    /// errno apart), else as `systemCall`; both print the same line.
+    private static func read(_ descriptor: Int32, _ path: FilePath, limit: Int, what: String, holdingPath: Bool = false)
+        throws -> [UInt8]
+    {
+        func failure() -> ODRPackError {
+            holdingPath
+                ? .pathCall("cannot read \(what)", path: path.text, .last)
+                : .system("cannot read \(what) '\(path.text)'")
+        }
         if let size = SystemCall.stamp(ofOpen: descriptor)?.size, size > limit { throw tooLarge(path, limit, what) }
         var bytes: [UInt8] = []
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
@@ -23,7 +51,7 @@ package enum BoundedFile {
             let got = readChunk(descriptor, chunk.baseAddress!, chunk.count)
             if got < 0 {
                 if errno == EINTR { continue }
-                throw ODRPackError.system("cannot read \(what) '\(path.text)'")
+                throw failure()
             }
             if got == 0 { return bytes }
             bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<got]))

@@ -63,7 +63,7 @@ package struct AppThinner {
     /// - Throws: `ODRPackError` when the tool cannot do its job (exit 2).
     package func run(onWait: () -> Void) throws -> Result {
         _ = try Self.checkInputs(app: options.appPath, build: options.buildPath)
-        return try BuildFolderSession.reading(options.buildPath, onWait: onWait) { _ in try run() }
+        return try BuildFolderSession.reading(FilePath(options.buildPath), onWait: onWait) { try run($0) }
     }
 
     /// What `thin` refuses before it reads anything (docs/commands.md#thin, exit 2): a build folder without
@@ -384,11 +384,13 @@ package struct AppThinner {
         change.filesBase = location.base
     }
 
-    /// The work itself, for a caller that holds the lock: the checks every format shares, then the format's own; the
-    /// changes are made at the end, all or nothing, unless there is an error or this is a dry run.
-    package func run() throws -> Result {
+    /// The work itself, with the build folder open for reading (`session`, whose lock it holds and whose manifest it
+    /// thins with): the checks every format shares, then the format's own; the changes are made at the end, all or
+    /// nothing, unless there is an error or this is a dry run.
+    package func run(_ session: BuildFolderSession) throws -> Result {
         let location = try locate()
-        let (manifest, buildFolder) = try BuildManifest.load(FilePath(options.buildPath))
+        let manifest = try session.manifest()
+        let buildFolder = session.folder.path
         let infoPath = try Self.infoPlistPath(of: location.app)
         let (info, _) = try Self.readPlist(infoPath)
         var bundleId: String?

@@ -30,7 +30,8 @@ package struct BuildPipeline {
         let building = options.format.building
         var format = try building.prepare(options)
         let folder = try BuildFolderSession.open(
-            forWriting: options.outputPath, shownAs: options.outputDirectory, wait: waitForLock, onWait: onWait)
+            forWriting: FilePath(options.outputPath), shownAs: options.outputDirectory, wait: waitForLock,
+            onWait: onWait)
         // One exit for every way a build ends before its commit.
         var finished = false
         defer { if !finished { folder.abandon() } }

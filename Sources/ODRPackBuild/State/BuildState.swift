@@ -175,8 +175,11 @@ struct BuildState: Sendable, Equatable {
     /// The metadata of a file on disk, or nil when it is missing (or its path, text from a state file or a manifest,
     /// holds a NUL).
     static func stamp(atPath path: String) -> FileStamp? {
-        FilePath(checking: path).flatMap { SystemCall.status($0) }?.stamp
+        FilePath(checking: path).flatMap(stamp(at:))
     }
+
+    /// The metadata of the file at `path` (links followed), or nil when it is missing.
+    static func stamp(at path: FilePath) -> FileStamp? { SystemCall.status(path)?.stamp }
 
     /// What says a written pack is as the build left it: a zip's metadata, or a digest of the name and metadata
     /// of everything in a pack folder (so a file changed, added or removed inside it is seen). Nil when it is missing.

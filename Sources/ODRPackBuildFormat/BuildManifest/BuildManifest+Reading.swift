@@ -31,16 +31,33 @@ extension BuildManifest {
     /// - Parameter chunkSize: the bytes read at a time (tests read a few at a time, so every token crosses a chunk).
     /// - Parameter keepingSources: false leaves out the files' sources, for a reader that never asks for them (`diff`):
     ///   a build that moved every file with `into` has one a file.
-    /// - Throws: `ODRPackError.unusableInput` when it is missing, unreadable or corrupt (exit 2).
+    /// - Throws: `ODRPackError.unusableInput` when it is missing or corrupt, `pathCall` (its path and errno) when it
+    ///   cannot be read (exit 2).
     package static func load(_ path: FilePath, chunkSize: Int = 1 << 20, keepingSources: Bool = true) throws -> (
         manifest: BuildManifest, folder: FilePath
     ) {
         let (file, folder, isFolder) = try location(of: path)
+        return (
+            try load(file: file, chunkSize: chunkSize, keepingSources: keepingSources, shownAs: isFolder ? path : nil),
+            folder
+        )
+    }
+
+    /// Reads the manifest in the file `file` itself, whatever its name (a build's journal): a folder there is
+    /// EISDIR, never a build folder to look into.
+    /// - Parameter shownAs: the build folder `file` is in, when the user named the folder: a missing file is then "no
+    ///   manifest in that folder".
+    /// - Throws: `ODRPackError.unusableInput` when it is corrupt (or, with `shownAs`, missing), `pathCall` (its path
+    ///   and errno) when it cannot be read (exit 2).
+    package static func load(
+        file: FilePath, chunkSize: Int = 1 << 20, keepingSources: Bool = true, shownAs folder: FilePath? = nil
+    ) throws -> BuildManifest {
+        // A failed call keeps its path and errno apart (a build's ownership throws it rather than read "absent").
         func unreadable(_ error: SystemError) -> ODRPackError {
-            ODRPackError.unusableInput(
-                isFolder && error.code == ENOENT
-                    ? "'\(path.text)' has no \(fileName): is it a finished odrpack build folder?"
-                    : "cannot read '\(file.text)': \(error.reason)")
+            if let folder, error.isMissing {
+                return .unusableInput("'\(folder.text)' has no \(fileName): is it a finished odrpack build folder?")
+            }
+            return .pathCall("cannot read", path: file.text, error)
         }
         let descriptor: Int32
         switch SystemCall.openForReading(file) {
@@ -56,7 +73,7 @@ extension BuildManifest {
             return count
         }
         do {
-            return (try BuildManifest(reading: &reader, keepingSources: keepingSources), folder)
+            return try BuildManifest(reading: &reader, keepingSources: keepingSources)
         } catch {
             if let failure = reader.readFailure as? SystemError { throw unreadable(failure) }
             throw Self.loadFailure(error, file: file.text)
@@ -81,11 +98,6 @@ extension BuildManifest {
             )
         default: return error
         }
-    }
-
-    /// Loads several manifests at once, one per core.
-    package static func loadAll(_ paths: [FilePath], keepingSources: Bool = true) throws -> [BuildManifest] {
-        try parallelMap(paths) { try load($0, keepingSources: keepingSources).manifest }
     }
 
     /// Reads the manifest from memory.

@@ -68,7 +68,13 @@ package struct IPABuilder {
                 """
             )
         }
-        let (manifest, buildFolder) = try BuildManifest.load(FilePath(options.buildPath))
+        // The build folder open for reading once, for the whole run: the manifest read under its lock is the one ipa
+        // checks, verifies, thins the app with and packs (docs/store.md#ipa).
+        return try BuildFolderSession.reading(FilePath(options.buildPath), onWait: onWait) { try run($0) }
+    }
+
+    private func run(_ session: BuildFolderSession) throws -> Result {
+        let manifest = try session.manifest()
         guard manifest.format.kind.packsTravelInApp else {
             throw ODRPackError.usage("Background Assets packs are uploaded on their own: odrpack upload")
         }
@@ -85,7 +91,7 @@ package struct IPABuilder {
         // `-`, standard output by any path, a device or a pipe (docs/commands.md#scripts): the IPA is made in a work
         // folder under the temporary folder and then written there in place, never renamed over it.
         if let target = try Self.inPlaceTarget(options.outputPath) {
-            return try run(onWait: onWait, buildFolder: buildFolder, appIsFolder: appIsFolder, target: target)
+            return try run(session, appIsFolder: appIsFolder, target: target)
         }
         let output = URL(fileURLWithPath: options.outputPath).standardizedFileURL.path
         guard SystemCall.status(FilePath(output), followingLinks: false)?.kind != .directory else {
@@ -107,7 +113,7 @@ package struct IPABuilder {
         // FILE and its working copy go beside FILE: never inside an input, which ipa never changes.
         let outputFolder = missing.reduce(try LocalFileSystem.realPath(existing.string)) { $0.slashJoined($1) }
         let realOutput = outputFolder.slashJoined(FilePath(output).name)
-        for (input, isFolder) in [(options.appPath, appIsFolder), (buildFolder.string, true)] {
+        for (input, isFolder) in [(options.appPath, appIsFolder), (session.folder.path.string, true)] {
             let real = try LocalFileSystem.realPath(input)
             let clash = isFolder ? RelativePath.absolutePath(outputFolder, isInside: real) : realOutput == real
             if clash {
@@ -121,8 +127,7 @@ package struct IPABuilder {
         }
 
         return try run(
-            onWait: onWait, buildFolder: buildFolder, appIsFolder: appIsFolder, output: output,
-            makesOutputFolder: !missing.isEmpty, target: nil)
+            session, appIsFolder: appIsFolder, output: output, makesOutputFolder: !missing.isEmpty, target: nil)
     }
 
     /// The output as `OutputTarget` sees it when it is written in place (`-`, a descriptor, a device, a pipe); nil for
@@ -133,9 +138,7 @@ package struct IPABuilder {
         return target.isInPlace ? target : nil
     }
 
-    private func run(onWait: () -> Void, buildFolder: FilePath, appIsFolder: Bool, target: OutputTarget) throws
-        -> Result
-    {
+    private func run(_ session: BuildFolderSession, appIsFolder: Bool, target: OutputTarget) throws -> Result {
         let temporary = FileManager.default.temporaryDirectory.path
         guard SystemCall.status(FilePath(temporary))?.kind == .directory else {
             throw ODRPackError.unusableInput(
@@ -143,9 +146,7 @@ package struct IPABuilder {
         }
         // The work folder's name is made from this one's, as if FILE were written there.
         let output = temporary.slashJoined("odrpack.ipa")
-        return try run(
-            onWait: onWait, buildFolder: buildFolder, appIsFolder: appIsFolder, output: output,
-            makesOutputFolder: false, target: target)
+        return try run(session, appIsFolder: appIsFolder, output: output, makesOutputFolder: false, target: target)
     }
 
     /// - Parameters:
@@ -153,43 +154,34 @@ package struct IPABuilder {
     ///   - makesOutputFolder: `output`'s folder is missing and is made once the packs have passed verify.
     ///   - target: where the IPA is written in place, or nil to rename it to `output`.
     private func run(
-        onWait: () -> Void, buildFolder: FilePath, appIsFolder: Bool, output: String, makesOutputFolder: Bool,
+        _ session: BuildFolderSession, appIsFolder: Bool, output: String, makesOutputFolder: Bool,
         target: OutputTarget?
     ) throws -> Result {
-        return try BuildFolderSession.reading(options.buildPath, onWait: onWait) { _ in
-            // 1. The packs must be what their manifest says.
-            let report = try BuildVerifier().verify(options.buildPath, progress: progress)
-            guard report.ok else {
-                var result = Result()
-                result.verifyReport = report
-                return result
-            }
-            // 2. A working folder beside FILE, removed whatever happens, Ctrl-C included (held until it is gone);
-            // what a killed ipa left there goes first.
-            if makesOutputFolder { try OutputFolder.makeFolder(FilePath(output).parent) }
-            try Self.removeAbandoned(beside: output)
-            return try Interrupt.holding {
-                let work = TemporaryName.path(beside: FilePath(output), suffix: Self.workSuffix)
-                // Locked while it lives: another ipa removes it only once that lock is free (docs/store.md#ipa).
-                let held = try HeldFolder(making: work)
-                defer { withExtendedLifetime(held) { try? OutputFolder.remove(work) } }
-                let root = work.joined("root").string
-                try OutputFolder.makeFolder(FilePath(root))
-                let app =
-                    appIsFolder
-                    ? try AppCopy.copyFolder(URL(fileURLWithPath: options.appPath).standardizedFileURL.path, into: root)
-                    : try AppCopy.unpack(options.appPath, into: root)
-                // An .ipa's links are known once unpacked: checked before thinning reads through them.
-                if !appIsFolder { try options.inputRoot?.checkLinks(under: FilePath(app), "the app") }
-                // The manifest as it is under the lock: a build may have replaced it before the lock was taken.
-                let current = try BuildManifest.load(FilePath(options.buildPath)).manifest
-                guard current.format.kind.packsTravelInApp else {
-                    throw ODRPackError.usage("Background Assets packs are uploaded on their own: odrpack upload")
-                }
-                return try package(
-                    app: app, root: root, work: work, manifest: current, buildFolder: buildFolder, output: output,
-                    target: target)
-            }
+        // 1. The packs must be what their manifest says.
+        let report = try BuildVerifier().verify(session, progress: progress)
+        guard report.ok else {
+            var result = Result()
+            result.verifyReport = report
+            return result
+        }
+        // 2. A working folder beside FILE, removed whatever happens, Ctrl-C included (held until it is gone);
+        // what a killed ipa left there goes first.
+        if makesOutputFolder { try OutputFolder.makeFolder(FilePath(output).parent) }
+        try Self.removeAbandoned(beside: output)
+        return try Interrupt.holding {
+            let work = TemporaryName.path(beside: FilePath(output), suffix: Self.workSuffix)
+            // Locked while it lives: another ipa removes it only once that lock is free (docs/store.md#ipa).
+            let held = try HeldFolder(making: work)
+            defer { withExtendedLifetime(held) { try? OutputFolder.remove(work) } }
+            let root = work.joined("root").string
+            try OutputFolder.makeFolder(FilePath(root))
+            let app =
+                appIsFolder
+                ? try AppCopy.copyFolder(URL(fileURLWithPath: options.appPath).standardizedFileURL.path, into: root)
+                : try AppCopy.unpack(options.appPath, into: root)
+            // An .ipa's links are known once unpacked: checked before thinning reads through them.
+            if !appIsFolder { try options.inputRoot?.checkLinks(under: FilePath(app), "the app") }
+            return try package(app: app, root: root, work: work, session: session, output: output, target: target)
         }
     }
 
@@ -273,16 +265,16 @@ package struct IPABuilder {
 
     /// Thins, signs and zips the copy at `app` (inside `root`).
     private func package(
-        app: String, root: String, work: FilePath, manifest: BuildManifest, buildFolder: FilePath, output: String,
-        target: OutputTarget?
+        app: String, root: String, work: FilePath, session: BuildFolderSession, output: String, target: OutputTarget?
     ) throws -> Result {
+        let manifest = try session.manifest()
         var result = Result()
         result.appName = FilePath(app).name
         // 3. Thin the copy as thin does.
         var thinOptions = AppThinner.Options(appPath: app, buildPath: options.buildPath)
         thinOptions.resourcesPath = options.resourcesPath
         thinOptions.signatureWarning = false
-        let thinned = try AppThinner(options: thinOptions).run()
+        let thinned = try AppThinner(options: thinOptions).run(session)
         result.bundleId = thinned.bundleId
         result.removedFiles = thinned.removed.count
         result.removedBytes = thinned.removedBytes
@@ -324,7 +316,9 @@ package struct IPABuilder {
             try Interrupt.checkpoint()
             let name = pack.file.splitAtLastSlash().map { String($0.name) } ?? pack.file
             var share = ProgressBar.Share(of: progress, bytes: bytes)
-            _ = try PackExtractor.extract(buildFolder.joined(pack.file), to: packsFolder.joined(name)) { share.add($0) }
+            _ = try PackExtractor.extract(session.folder.file(pack.file), to: packsFolder.joined(name)) {
+                share.add($0)
+            }
             share.finish()
             result.packs.append(name)
         }

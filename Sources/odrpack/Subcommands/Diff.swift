@@ -83,15 +83,20 @@ struct Diff: ODRPackCommand {
 
     func run(_ context: CommandContext) throws {
         let console = context.console
-        // Sources are not compared (a file is its destination and content): not held.
-        let both = try BuildManifest.loadAll([FilePath(old), FilePath(new)], keepingSources: false)
+        // Each build folder open for reading, as verify opens it (a build of it waits, and diff waits for one), its
+        // manifest read once under that lock, both at once. Sources are not compared (a file is its destination and
+        // content): not held.
+        let sessions = try [old, new].map {
+            try BuildFolderSession.open(
+                forReading: FilePath($0), keepingSources: false, onWait: context.waitingNote(for: $0))
+        }
+        let both = try parallelMap(sessions) { try $0.manifest() }
         let (before, after) = (both[0], both[1])
         try BuildDiff.checkComparable(old: before, new: after)
         let diff = BuildDiff(old: before, new: after, newHasArchives: Self.holdsArchives(new, manifest: after))
         if let html {
             let target = try OutputTarget(html)
-            try target.refuseInputs(
-                try [old, new].map { try BuildManifest.location(of: FilePath($0)).file.string }, of: "diff")
+            try target.refuseInputs(sessions.map(\.folder.manifest.string), of: "diff")
             let page = DiffReportModel(
                 diff: diff, old: before, new: after, oldName: old, newName: new, fileLists: false)
             try HTMLFile.write(page.htmlDocument, to: target)

@@ -50,7 +50,8 @@ import Testing
         let project = try ThinCommandTests().builtGame()
         var options = AppThinner.Options(appPath: project.path("Game.app"), buildPath: project.path("out"))
         options.dryRun = true
-        let result = try AppThinner(options: options).run()
+        let result = try AppThinner(options: options).run(
+            try BuildFolderSession.open(forReading: FilePath(options.buildPath)))
         let (manifest, _) = try BuildManifest.load(FilePath(project.path("out")))
         #expect(result.removed.count == 6)
         #expect(

@@ -49,7 +49,7 @@ import Testing
         let path = project.path("out/" + BuildManifest.fileName)
         let document = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let manifest = try document.withUnsafeBufferPointer { try BuildManifest(json: $0) }
-        let parts = try #require(PreviousManifestParts(path: path, previous: first.state))
+        let parts = try #require(PreviousManifestParts(path: FilePath(path), previous: first.state))
         for (index, pack) in manifest.packs.enumerated() {
             let key = try #require(manifest.partKey(index))
             var copied = false

@@ -111,7 +111,8 @@ import Testing
         for dryRun in [true, false] {
             var options = AppThinner.Options(appPath: project.path("Game.app"), buildPath: project.path("out"))
             options.dryRun = dryRun
-            let result = try AppThinner(options: options).run()
+            let result = try AppThinner(options: options).run(
+                try BuildFolderSession.open(forReading: FilePath(options.buildPath)))
             #expect(result.removed.count == 6)
             let streamed = try JSONObjectStream.bytes { try ThinReport.writeJSON(result, to: &$0) }
             #expect(streamed == JSONEnvelope.wrap(ThinReport.json(result)).serializedBytes())
