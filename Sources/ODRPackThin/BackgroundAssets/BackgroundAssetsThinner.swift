@@ -73,6 +73,11 @@ struct BackgroundAssetsThinner {
         result.installed = [tagsName]
         if let newInfo { change.writes.append((FilePath(infoPath), newInfo)) }
         result.infoPlistKeys = keys.map(\.0).sorted()
+        // A second thin of the same app with the same build: nothing to remove, the tags document and every key
+        // already there (docs/commands.md#thin), as for ODR.
+        result.unchanged =
+            found.toRemove.isEmpty && change.writes.isEmpty && change.createdFolders.isEmpty
+            && change.removals.isEmpty
         return (result, change)
     }
 
