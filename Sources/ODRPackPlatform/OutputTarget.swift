@@ -35,7 +35,13 @@ package struct OutputTarget: Sendable {
 
     /// The command line's text is where the path comes in (docs/architecture.md#paths): checked for a NUL here.
     /// - Throws: a folder given as the file, or a descriptor link whose descriptor is not open (exit 2).
-    package init(_ path: String) throws {
+    package init(_ path: String) throws { try self.init(path, file: nil) }
+
+    /// The target a path given as bytes names (a command line's argument, docs/architecture.md#paths): `out\xE9.html`
+    /// stays itself; `-` is standard output.
+    package init(_ path: FilePath) throws { try self.init(path.text, file: path) }
+
+    private init(_ path: String, file given: FilePath?) throws {
         name = path
         if path == "-" {
             kind = .descriptor(StandardStream.output)
@@ -50,7 +56,7 @@ package struct OutputTarget: Sendable {
             kind = .descriptor(descriptor)
             return
         }
-        guard let file = FilePath(checking: path) else {
+        guard let file = given ?? FilePath(checking: path) else {
             throw ODRPackError.systemCall("cannot write '\(path)'", SystemError(EINVAL))
         }
         let status = SystemCall.status(file, followingLinks: true)
@@ -109,16 +115,16 @@ package struct OutputTarget: Sendable {
     /// (`report`'s manifest, `diff`'s build manifests): the same file by device and inode, however either path is
     /// spelt (docs/commands.md#scripts). Writing it would destroy what the command read.
     /// - Parameter command: the command, for the message ("report").
-    package func refuse(inputs: [String], command: String) throws {
+    package func refuse(inputs: [FilePath], command: String) throws {
         guard case .file(let path) = kind, let target = SystemCall.status(path, followingLinks: true) else { return }
         for input in inputs {
-            guard let file = FilePath(checking: input), let status = SystemCall.status(file, followingLinks: true),
+            guard let status = SystemCall.status(input, followingLinks: true),
                 status.kind == .regular, status.stamp.device == target.stamp.device,
                 status.stamp.inode == target.stamp.inode
             else { continue }
             throw ODRPackError.unusableInput(
                 """
-                cannot write '\(name)': it is '\(input)', which \(command) reads, and writing it would destroy it; \
+                cannot write '\(name)': it is '\(input.text)', which \(command) reads, and writing it would destroy it; \
                 name another file
                 """
             )

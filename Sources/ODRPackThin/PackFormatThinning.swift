@@ -15,7 +15,7 @@ protocol PackFormatThinning: PackFormatKind {
     /// the change that makes it.
     func plan(
         _ thinner: AppThinner, manifest: BuildManifest, buildFolder: FilePath, location: AppThinner.Location,
-        infoPath: String
+        infoPath: FilePath
     ) throws -> (AppThinner.Result, AppTransaction)
 }
 

@@ -31,7 +31,9 @@ struct ODRPack: ParsableCommand {
     /// are 2; under `--json` both also print the error document on stdout.
     static func main() {
         StandardStream.reportFailedWritesAsErrors()
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        // The raw argv as text that maps back to its bytes: a path that is not UTF-8 reaches its command as itself
+        // (`PathArgument`, docs/architecture.md#paths), where `CommandLine.arguments` would repair it into another.
+        let arguments = CommandLineArguments.current()
         let json = arguments.prefix(while: { $0 != "--" }).contains("--json")
         // The API key's PEM text given where a path is expected (`upload --private-key "$PEM"`) starts with five dashes,
         // which the parser would refuse as an invalid option, quoting all of it: refused here, quoting none
@@ -120,7 +122,9 @@ struct ODRPack: ParsableCommand {
     static func fail(
         code: String, message: String, humanText: String? = nil, json: Bool, status: Int32, oneLine: Bool = false
     ) -> Never {
-        var text = humanText ?? message
+        // An argument's byte that is not UTF-8, quoted by the parser or a command, is shown as `\xNN`.
+        let message = CommandLineArguments.shown(message)
+        var text = CommandLineArguments.shown(humanText ?? message)
         while text.hasSuffix("\n") { text.removeLast() }
         try? StandardStream.write(
             "odrpack: error: \(TerminalText.escaped(text, keepingLineBreaks: !oneLine))\n", to: StandardStream.error)

@@ -25,11 +25,13 @@ package struct ManifestLocator {
         var folder: FilePath?
         if let current = Self.currentFolder(problem: &problem) {
             // Absolute (a relative folder is relative to the current one), `.` and `..` folded.
-            folder = current.pushing(FilePath(currentFolder ?? current.string)).lexicallyNormalized()
-            if let text = folder?.string, text.utf8.count > Self.maximumStartBytes {
+            // The current folder itself, never made again from its text: a name that is not UTF-8 would become
+            // another (docs/architecture.md#paths).
+            folder = (currentFolder.map { current.pushing(FilePath($0)) } ?? current).lexicallyNormalized()
+            if let length = folder?.length, length > Self.maximumStartBytes {
                 problem =
                     """
-                    the current folder's path is over \(Self.maximumStartBytes) bytes (\(text.utf8.count)): run from a \
+                    the current folder's path is over \(Self.maximumStartBytes) bytes (\(length)): run from a \
                     shorter path, or pass the manifest's path as MANIFEST
                     """
                 folder = nil

@@ -152,13 +152,22 @@ private struct Walk {
         let rootFolder = manifest.resourcesRootPath
         let rootLocation = manifest.resourcesRoot.location ?? manifest.keyLocations["resources-root"]
         guard case .success(let real) = fileSystem.resolvedPath(rootFolder.string) else {
+            // A resolution's paths are text (docs/architecture.md#paths): a root whose path is not UTF-8 (a project in
+            // a folder `N\xE9/`) cannot be read yet, which is said as such, not as a missing folder.
+            let text = String(validating: rootFolder.bytes, as: UTF8.self) != nil
             diagnostics.append(
                 .error(
                     .pathNotFound,
-                    """
-                    resources-root '\(manifest.resourcesRoot.value)' does not exist (looked for \(rootFolder.text)): \
-                    create it or fix 'resources-root'
-                    """,
+                    text
+                        ? """
+                        resources-root '\(manifest.resourcesRoot.value)' does not exist (looked for \(rootFolder.text)): \
+                        create it or fix 'resources-root'
+                        """
+                        : """
+                        resources-root '\(manifest.resourcesRoot.value)' is at a path that is not UTF-8 \
+                        (\(rootFolder.text)), which odrpack cannot read resources from yet: move the project to a \
+                        folder whose path is UTF-8, or reach it through a link whose path is
+                        """,
                     at: rootLocation, subject: manifest.resourcesRoot.value))
             return
         }

@@ -9,7 +9,7 @@ extension BackgroundAssetsKind: PackFormatThinning {
 
     func plan(
         _ thinner: AppThinner, manifest: BuildManifest, buildFolder: FilePath, location: AppThinner.Location,
-        infoPath: String
+        infoPath: FilePath
     ) throws -> (AppThinner.Result, AppTransaction) {
         try BackgroundAssetsThinner(thinner: thinner, manifest: manifest, buildFolder: buildFolder)
             .plan(location, info: infoPath)

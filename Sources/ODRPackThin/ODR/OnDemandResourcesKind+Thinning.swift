@@ -10,7 +10,7 @@ extension OnDemandResourcesKind: PackFormatThinning {
 
     func plan(
         _ thinner: AppThinner, manifest: BuildManifest, buildFolder: FilePath, location: AppThinner.Location,
-        infoPath: String
+        infoPath: FilePath
     ) throws -> (AppThinner.Result, AppTransaction) {
         try OnDemandResourcesThinner(thinner: thinner, manifest: manifest, buildFolder: buildFolder).plan(location)
     }

@@ -45,7 +45,7 @@ struct StoreConnectionOptions: ParsableArguments {
                     ? "give the build folder: odrpack \(command) BUILD_DIR"
                     : "one build folder only, got \(operands.map { "'\($0)'" }.joined(separator: ", "))")
         }
-        return operands[0]
+        return try PathArgument.text(operands[0], "BUILD_DIR")
     }
 
     /// `submit`'s and `status`'s options for BUILD_DIR: these flags, and `--verbose`'s lines on stderr.

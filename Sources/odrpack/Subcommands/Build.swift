@@ -113,7 +113,7 @@ struct Build: ODRPackCommand {
     }
 
     var interruptedOutcome: String {
-        "'\(output)' holds the previous build, or an unfinished one that the next build into it recovers"
+        "'\(PathArgument.shown(output))' holds the previous build, or an unfinished one that the next build into it recovers"
     }
 
     func validate() throws {
@@ -174,10 +174,11 @@ struct Build: ODRPackCommand {
                 "--output is empty (an unset variable?): give the folder to write, e.g. --output build/odr")
         }
         let console = context.console
+        let output = try PathArgument.text(self.output, "--output")
         var options = BuildOptions(outputDirectory: output, format: format)
         options.platform = platform
-        options.backgroundAssetsPackager = baPackage
-        options.publishedPath = published
+        options.backgroundAssetsPackager = try PathArgument.text(baPackage, "--ba-package")
+        options.publishedPath = try PathArgument.text(published, "--published")
         options.resetVersions = resetVersions
         options.layout = layout ?? .zip
         options.signCommand = signCommand
@@ -230,7 +231,7 @@ extension Build {
     func printPackTable(_ outcome: BuildOutcome, layout: PackLayout, console: Console) throws {
         var written: Set<String> = []
         if case .built(_, let build) = outcome { written = Set(build.written) }
-        let manifest = try BuildManifest.load(FilePath(output), keepingSources: false).manifest
+        let manifest = try BuildManifest.load(PathArgument.path(output), keepingSources: false).manifest
         try console.printOut(BuildReport.packTable(manifest, written: written, layout: layout))
     }
 }

@@ -76,7 +76,7 @@ struct Diff: ODRPackCommand {
     /// (or a pack missing) counts as archives, as the manifest's figures then are all there is.
     static func holdsArchives(_ path: String, manifest: BuildManifest) -> Bool {
         guard let pack = manifest.packs.first else { return true }
-        let given = FilePath(path)
+        let given = PathArgument.path(path)
         let folder = SystemCall.status(given, followingLinks: true)?.kind == .directory ? given : given.parent
         return SystemCall.status(folder.joined(pack.file), followingLinks: true)?.kind != .directory
     }
@@ -88,21 +88,22 @@ struct Diff: ODRPackCommand {
         // content): not held.
         let sessions = try [old, new].map {
             try BuildFolderSession.open(
-                forReading: FilePath($0), keepingSources: false, onWait: context.waitingNote(for: $0))
+                forReading: PathArgument.path($0), keepingSources: false, onWait: context.waitingNote(for: $0))
         }
         let both = try parallelMap(sessions) { try $0.manifest() }
         let (before, after) = (both[0], both[1])
         try BuildDiff.checkComparable(old: before, new: after)
         let diff = BuildDiff(old: before, new: after, newHasArchives: Self.holdsArchives(new, manifest: after))
         if let html {
-            let target = try OutputTarget(html)
-            try target.refuseInputs(sessions.map(\.folder.manifest.string), of: "diff")
+            let target = try OutputTarget(PathArgument.path(html))
+            try target.refuseInputs(sessions.map(\.folder.manifest), of: "diff")
             let page = DiffReportModel(
-                diff: diff, old: before, new: after, oldName: old, newName: new, fileLists: false)
+                diff: diff, old: before, new: after, oldName: PathArgument.shown(old),
+                newName: PathArgument.shown(new), fileLists: false)
             try HTMLFile.write(page.htmlDocument, to: target)
             // The page is what was asked for: one line says where it went, instead of the text report.
             if !json && !markdown {
-                try console.printWrote("Wrote \(html)\n", toStandardOutput: target.isStandardOutput)
+                try console.printWrote("Wrote \(PathArgument.shown(html))\n", toStandardOutput: target.isStandardOutput)
             }
         }
         if json {
@@ -110,7 +111,8 @@ struct Diff: ODRPackCommand {
         } else if markdown {
             try console.printOut(MarkdownReport.diff(diff))
         } else if html == nil {
-            try console.printOut(DiffReport.text(diff, old: old, new: new))
+            try console.printOut(
+                DiffReport.text(diff, old: PathArgument.shown(old), new: PathArgument.shown(new)))
         }
         try context.emitGitHub([], summary: MarkdownReport.diff(diff))
         if exitCode && diff.hasChanges { throw ExitCode(1) }

@@ -78,7 +78,10 @@ struct IPA: ODRPackCommand {
 
     func run(_ context: CommandContext) throws {
         let console = context.console
-        var options = IPABuilder.Options(appPath: app, buildPath: buildDirectory, outputPath: output)
+        let app = PathArgument.shown(self.app)
+        var options = IPABuilder.Options(
+            appPath: PathArgument.path(self.app), buildPath: try PathArgument.text(buildDirectory, "BUILD_DIR"),
+            outputPath: PathArgument.path(output))
         options.signCommand = signCommand
         options.resourcesPath = resourcesPath
         options.inputRoot = try inputRoot.map(InputRoot.init)

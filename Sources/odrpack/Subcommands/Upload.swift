@@ -103,7 +103,7 @@ struct Upload: ODRPackCommand {
                     ? "give the build folder: odrpack upload BUILD_DIR (--since OLD | --all)"
                     : "one build folder only, got \(operands.map { "'\($0)'" }.joined(separator: ", "))")
         }
-        return operands[0]
+        return try PathArgument.text(operands[0], "BUILD_DIR")
     }
 
     var shared: SharedOptions {
@@ -129,11 +129,12 @@ struct Upload: ODRPackCommand {
     func run(_ context: CommandContext) throws {
         let console = context.console
         let buildDir = try buildDir()
-        var options = UploadOptions(buildPath: buildDir, selection: since.map { .since($0) } ?? .all)
+        var options = UploadOptions(
+            buildPath: buildDir, selection: try PathArgument.text(since, "--since").map { .since($0) } ?? .all)
         options.appID = app
         options.keyID = keyID
         options.issuerID = issuerID
-        options.privateKeyPath = privateKey
+        options.privateKeyPath = try PathArgument.text(privateKey, "--private-key")
         options.dryRun = dryRun
         options.warningsAsErrors = gate.isOn
         options.waitSeconds = wait

@@ -29,6 +29,7 @@ struct Verify: ODRPackCommand {
 
     func run(_ context: CommandContext) throws {
         let console = context.console
+        let directory = try PathArgument.text(self.directory, "BUILD_DIR")
         let report = try BuildVerifier().verify(
             FilePath(directory), progress: context.progressBar(), onWait: context.waitingNote(for: directory))
         if json {

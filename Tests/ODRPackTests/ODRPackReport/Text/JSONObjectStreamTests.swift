@@ -109,7 +109,8 @@ import Testing
     @Test func thinIsTheWholeDocumentsBytes() throws {
         let project = try ThinCommandTests().builtGame()
         for dryRun in [true, false] {
-            var options = AppThinner.Options(appPath: project.path("Game.app"), buildPath: project.path("out"))
+            var options = AppThinner.Options(
+                appPath: FilePath(project.path("Game.app")), buildPath: project.path("out"))
             options.dryRun = dryRun
             let result = try AppThinner(options: options).run(
                 try BuildFolderSession.open(forReading: FilePath(options.buildPath)))
