@@ -22,6 +22,8 @@ package struct IPABuilder {
         package var entryTime: Int64 = 946_684_800
         /// `--warnings-as-errors`: a warning stops before the IPA is written, as an error does.
         package var warningsAsErrors = false
+        /// The command's stdout and stderr, which `--output -` and `/dev/stdout` name.
+        package var streams = CommandStreams.process()
 
         package init(appPath: String, buildPath: String, outputPath: String) {
             self.appPath = appPath
@@ -80,7 +82,7 @@ package struct IPABuilder {
         }
         // `-`, standard output by any path, a device or a pipe (docs/commands.md#scripts): the IPA is made in a work
         // folder under the temporary folder and then written there in place, never renamed over it.
-        if let target = try Self.inPlaceTarget(options.outputPath) {
+        if let target = try Self.inPlaceTarget(options.outputPath, streams: options.streams) {
             return try run(onWait: onWait, buildFolder: buildFolder, appIsFolder: appIsFolder, target: target)
         }
         let output = URL(fileURLWithPath: options.outputPath).standardizedFileURL.path
@@ -123,9 +125,9 @@ package struct IPABuilder {
 
     /// The output as `OutputTarget` sees it when it is written in place (`-`, a descriptor, a device, a pipe); nil for
     /// a regular file (or one not there yet), which is written beside and renamed, and for a folder (refused later).
-    static func inPlaceTarget(_ path: String) throws -> OutputTarget? {
+    static func inPlaceTarget(_ path: String, streams: CommandStreams) throws -> OutputTarget? {
         if path != "-", let file = FilePath(checking: path), SystemCall.status(file)?.kind == .directory { return nil }
-        let target = try OutputTarget(path)
+        let target = try OutputTarget(path, streams: streams)
         return target.isInPlace ? target : nil
     }
 
