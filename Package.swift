@@ -106,6 +106,9 @@ let package = Package(
             .target(
                 name: "ODRPackFuzzing", dependencies: layers.map { .target(name: $0.name) }, path: "Fuzz/EntryPoints",
                 swiftSettings: upcomingFeatures),
+            // The front end, and nothing else: parsing, one library call per subcommand, printing through the run's
+            // CommandState. The tests import it (`@testable import odrpack`) to run commands in-process
+            // (docs/architecture.md#commands); SwiftPM builds an executable target testable.
             .executableTarget(
                 name: "odrpack",
                 dependencies: [

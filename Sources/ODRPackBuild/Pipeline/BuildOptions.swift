@@ -33,6 +33,9 @@ package struct BuildOptions: Sendable {
     package var warningsAsErrors = false
     /// Every entry's modification time, seconds since 1970.
     package var entryTime: Int64 = EntryTime.standard
+    /// The command's environment: the state's cache folder (`ODRPACK_CACHE_DIR`, `XDG_CACHE_HOME`, `HOME`) and `PATH`
+    /// for ba-package; never part of the settings a build's state compares.
+    package var environment: [String: String] = ProcessInfo.processInfo.environment
     /// The writers make planning's executable-content check of each resource as they read it, planning having left
     /// it to them: set by `BuildPipeline` for a clean build whose writers read every resource
     /// (`PackFormatBuilding.writersReadEveryResource(_:)`).

@@ -101,7 +101,8 @@ package struct BuildPipeline {
         var built = result
         built.diagnostics += build.diagnostics
         built.allowed += build.allowed
-        build.stateWarning = check.state(after: built, build: build).save(forOutput: options.outputPath)
+        build.stateWarning = check.state(after: built, build: build).save(
+            forOutput: options.outputPath, environment: options.environment)
         // The manifest as written, opened under the lock, for the --json document (never made again whole).
         if json { build.writtenManifest = openedDocument(options.outputPath.slashJoined(BuildManifest.fileName)) }
         return .built(built, build)

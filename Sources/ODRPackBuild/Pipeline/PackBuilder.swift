@@ -22,7 +22,9 @@ struct PackBuilder: Sendable {
     /// What the last build into the output folder learned (empty with `--no-cache`): load it once,
     /// plan with its `alreadyChecked(_:)`, then pass it to `build`.
     func loadState() -> PreviousBuild {
-        PreviousBuild(state: options.useCache ? BuildState.load(forOutput: options.outputPath) : BuildState())
+        PreviousBuild(
+            state: options.useCache
+                ? BuildState.load(forOutput: options.outputPath, environment: options.environment) : BuildState())
     }
 
     /// Builds `plan` with the format's build made here: for callers that hold no `FormatBuild` (the tests), with

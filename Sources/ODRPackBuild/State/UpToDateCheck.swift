@@ -43,7 +43,7 @@ struct UpToDateCheck {
 
     func run() -> Outcome {
         guard options.useCache, let inputs else { return .changed(nil) }
-        let state = BuildState.load(forOutput: outputPath, fileRecords: false)
+        let state = BuildState.load(forOutput: outputPath, fileRecords: false, environment: options.environment)
         guard let replay = state.replay, replay.inputs == inputs,
             case .success(let realRoot) = LocalFileSystem().resolvedPath(replay.rootPath), realRoot == state.rootPath,
             state.outputs.allSatisfy({ BuildState.stamp(atPath: outputPath.slashJoined($0.key)) == $0.value }),

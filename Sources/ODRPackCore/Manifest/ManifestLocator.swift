@@ -77,7 +77,11 @@ package struct ManifestLocator {
     package func locate(given: String?) throws -> (path: String, note: String?) {
         if let given { return (given, nil) }
         let found = try find()
-        guard found != Self.fileName, let start else { return (found, nil) }
+        // In the folder the search starts in, named by its absolute path when that folder is not the process's own
+        // (a command run in-process, docs/architecture.md#commands): no note either.
+        guard found != Self.fileName, let start, FilePath(found) != start.joined(Self.fileName) else {
+            return (found, nil)
+        }
         let absolute = start.pushing(FilePath(found)).lexicallyNormalized()
         let named = absolute.string == found ? "'\(found)'" : "'\(found)' ('\(absolute.text)')"
         return (found, "using \(named): there is no \(Self.fileName) in the current folder")

@@ -26,6 +26,8 @@ package struct IPABuilder {
         /// `--input-root DIR`: the app and the build folder must lie inside DIR, and no link in them may lead out
         /// (docs/commands.md#input-root).
         package var inputRoot: InputRoot?
+        /// The command's stdout and stderr, which `--output -` and `/dev/stdout` name.
+        package var streams = CommandStreams.process()
 
         package init(appPath: FilePath, buildPath: String, outputPath: FilePath) {
             self.appPath = appPath
@@ -90,7 +92,7 @@ package struct IPABuilder {
         }
         // `-`, standard output by any path, a device or a pipe (docs/commands.md#scripts): the IPA is made in a work
         // folder under the temporary folder and then written there in place, never renamed over it.
-        if let target = try Self.inPlaceTarget(options.outputPath) {
+        if let target = try Self.inPlaceTarget(options.outputPath, streams: options.streams) {
             return try run(session, appIsFolder: appIsFolder, target: target)
         }
         // Made absolute from the current folder's bytes (`getcwd`), never through Foundation, whose URL repairs a
@@ -134,9 +136,9 @@ package struct IPABuilder {
 
     /// The output as `OutputTarget` sees it when it is written in place (`-`, a descriptor, a device, a pipe); nil for
     /// a regular file (or one not there yet), which is written beside and renamed, and for a folder (refused later).
-    static func inPlaceTarget(_ path: FilePath) throws -> OutputTarget? {
+    static func inPlaceTarget(_ path: FilePath, streams: CommandStreams) throws -> OutputTarget? {
         if path != "-", SystemCall.status(path)?.kind == .directory { return nil }
-        let target = try OutputTarget(path)
+        let target = try OutputTarget(path, streams: streams)
         return target.isInPlace ? target : nil
     }
 

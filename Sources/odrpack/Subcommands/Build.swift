@@ -190,7 +190,8 @@ struct Build: ODRPackCommand {
         options.inputRoot = try inputRoot.map(InputRoot.init)
         options.useCache = !noCache
         options.warningsAsErrors = context.warningsAsErrors
-        options.entryTime = try BuildOptions.entryTime(environment: ProcessInfo.processInfo.environment)
+        options.entryTime = try BuildOptions.entryTime(environment: context.environment)
+        options.environment = context.environment
         let manifest = try context.manifestPath(given: manifest)
         var pipeline = BuildPipeline(manifestPath: manifest, options: options)
         pipeline.waitForLock = !noWait

@@ -58,7 +58,9 @@ struct Diff: ODRPackCommand {
         try gitHub.check(json: json)
         // Two documents on one stream: `-`, or any path to what standard output is (`/dev/stdout`, `/dev/./stdout`,
         // `/proc/self/fd/1`, a link to it), as the page's own target decides (docs/commands.md#scripts).
-        if let html, json || markdown || gitHub.github, OutputTarget.isStandardOutput(html) {
+        if let html, json || markdown || gitHub.github,
+            OutputTarget.isStandardOutput(html, streams: CommandState.parsing.streams)
+        {
             throw ValidationError(
                 """
                 --html \(html) and --\(json ? "json" : markdown ? "markdown" : "github") both print on standard \
@@ -95,7 +97,7 @@ struct Diff: ODRPackCommand {
         try BuildDiff.checkComparable(old: before, new: after)
         let diff = BuildDiff(old: before, new: after, newHasArchives: Self.holdsArchives(new, manifest: after))
         if let html {
-            let target = try OutputTarget(PathArgument.path(html))
+            let target = try OutputTarget(PathArgument.path(html), streams: context.streams)
             try target.refuseInputs(sessions.map(\.folder.manifest), of: "diff")
             let page = DiffReportModel(
                 diff: diff, old: before, new: after, oldName: PathArgument.shown(old),

@@ -66,7 +66,7 @@ struct IPA: ODRPackCommand {
         try gitHub.check(json: json)
         if output.isEmpty { throw ValidationError("--output is empty: name the .ipa file to write") }
         // Two documents on one stream (docs/store.md#ipa): the IPA, and the JSON or the workflow commands.
-        if json || gitHub.github, OutputTarget.isStandardOutput(output) {
+        if json || gitHub.github, OutputTarget.isStandardOutput(output, streams: CommandState.parsing.streams) {
             throw ValidationError(
                 """
                 --output \(output) and --\(json ? "json" : "github") both print on standard output: name an .ipa file \
@@ -86,7 +86,8 @@ struct IPA: ODRPackCommand {
         options.resourcesPath = resourcesPath
         options.inputRoot = try inputRoot.map(InputRoot.init)
         options.warningsAsErrors = context.warningsAsErrors
-        options.entryTime = try BuildOptions.entryTime(environment: ProcessInfo.processInfo.environment)
+        options.streams = context.streams
+        options.entryTime = try BuildOptions.entryTime(environment: context.environment)
         var builder = IPABuilder(options: options)
         builder.progress = context.progressBar()
         let result = try builder.run(onWait: context.waitingNote(for: buildDirectory))
@@ -106,7 +107,8 @@ struct IPA: ODRPackCommand {
                 try console.printError("odrpack: no IPA written: \(Console.countSummary(result.diagnostics))\n")
             } else {
                 try console.printWrote(
-                    IPAReport.summary(result), toStandardOutput: OutputTarget.isStandardOutput(output))
+                    IPAReport.summary(result),
+                    toStandardOutput: OutputTarget.isStandardOutput(output, streams: context.streams))
             }
         }
         try context.emitGitHub(

@@ -80,7 +80,7 @@ struct ImportXcode: ODRPackCommand {
                 """)
             throw ExitCode(1)
         }
-        let target = try OutputTarget(PathArgument.path(output))
+        let target = try OutputTarget(PathArgument.path(output), streams: context.streams)
         try target.refuseInputs([FilePath(located).joined("project.pbxproj")], of: "import-xcode")
         try ImportedManifestWriter.write(result, to: target, force: force)
         try console.printWrote(

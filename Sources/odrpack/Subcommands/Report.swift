@@ -80,7 +80,7 @@ struct Report: ODRPackCommand {
             try console.error("no report: the manifest cannot be planned (\(Console.countSummary(result.diagnostics)))")
             throw ExitCode(1)
         }
-        let target = try OutputTarget(PathArgument.path(output))
+        let target = try OutputTarget(PathArgument.path(output), streams: context.streams)
         try target.refuseInputs([FilePath(manifest)], of: "report")
         try HTMLFile.write(
             ReportModel(plan: plan, diagnostics: result.diagnostics, manifestPath: manifest).html, to: target)
@@ -99,7 +99,7 @@ struct Report: ODRPackCommand {
                 "--profile and --format are for a manifest: a build's page shows the build as it was made")
         }
         let build = try BuildManifest.load(PathArgument.path(path), keepingSources: false).manifest
-        let target = try OutputTarget(PathArgument.path(output))
+        let target = try OutputTarget(PathArgument.path(output), streams: console.streams)
         try target.refuseInputs([PathArgument.path(path)], of: "report")
         let model = ReportModel(
             build: build, manifestPath: PathArgument.shown(path), archives: Diff.holdsArchives(path, manifest: build))

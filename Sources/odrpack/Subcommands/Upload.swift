@@ -130,17 +130,18 @@ struct Upload: ODRPackCommand {
         let console = context.console
         let buildDir = try buildDir()
         var options = UploadOptions(
-            buildPath: buildDir, selection: try PathArgument.text(since, "--since").map { .since($0) } ?? .all)
+            buildPath: buildDir, selection: try PathArgument.text(since, "--since").map { .since($0) } ?? .all,
+            environment: context.environment)
         options.appID = app
         options.keyID = keyID
         options.issuerID = issuerID
         options.privateKeyPath = try PathArgument.text(privateKey, "--private-key")
         options.dryRun = dryRun
-        options.warningsAsErrors = gate.isOn
+        options.warningsAsErrors = context.warningsAsErrors
         options.waitSeconds = wait
         options.jobs = jobs
         options.apiURL = api
-        let progress = UploadProgress(bar: context.progressBar())
+        let progress = UploadProgress(bar: context.progressBar(), streams: context.streams)
         if verbose { options.verbose = { progress.note($0) } }
         var events = UploadEvents()
         events.waiting = context.waitingNote(for: buildDir)

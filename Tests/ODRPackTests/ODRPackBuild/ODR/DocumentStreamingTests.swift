@@ -21,7 +21,7 @@ import Testing
             let built = try PackBuilder(options: options).build(
                 plan, rootPath: try #require(result.resolution?.rootPath))
             // What the next build reuses from: where each pack's part went in this manifest.
-            _ = built.state.save(forOutput: options.outputPath)
+            _ = built.state.save(forOutput: options.outputPath, environment: options.environment)
             let whole = BuildManifest(plan: plan, archives: built.facts)
             let manifest = try Data(contentsOf: URL(fileURLWithPath: project.path("out/odrpack-manifest.json")))
             #expect(manifest == Data(whole.serializedBytes()), "round \(round)")
