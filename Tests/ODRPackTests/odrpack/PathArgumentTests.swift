@@ -41,7 +41,6 @@ import Testing
     @Test(arguments: [
         (["build", "-o", "out%"], "--output 'out\\xe9'"), (["build", "--output=out%"], "--output 'out\\xe9'"),
         (["build", "m%.yml", "-o", "o"], "MANIFEST 'm\\xe9.yml'"), (["plan", "m%.yml"], "MANIFEST 'm\\xe9.yml'"),
-        (["verify", "out%"], "BUILD_DIR 'out\\xe9'"), (["thin", "Game.app", "out%"], "BUILD_DIR 'out\\xe9'"),
         (["init", "R%"], "FOLDER 'R\\xe9'"),
     ])
     func aPathThatCannotBeTakenYetIsAUsageError(_ arguments: [String], _ named: String) throws {
@@ -54,6 +53,41 @@ import Testing
             run.stderr.hasPrefix("odrpack: error: \(named) is not UTF-8, which this command cannot take yet"),
             "\(run.stderr)")
         #expect(try RawNames.names(in: root) == before)
+    }
+
+    /// A build folder whose name is not UTF-8 (`out\xE9`, the build moved there) is read as itself by verify, thin
+    /// and ipa: each says what it says for `out`, and no folder under the repaired name (`out\u{FFFD}`) appears.
+    @Test func aBuildFolderWhoseNameIsNotUTF8IsReadAsItself() throws {
+        let (project, root) = try built()
+        _ = project
+        let verified = try RawNames.run(["verify", "out"], in: root)
+        #expect(verified.status == 0, "\(verified.stderr)")
+        let folder = root.joined(name: RawNames.bytes("out%"))!
+        try RawNames.move(root.joined("out"), to: folder)
+        defer { RawNames.remove(folder) }
+        let before = try RawNames.names(in: folder)
+        let verify = try RawNames.run(["verify", "out%"], in: root)
+        #expect(verify.status == 0, "\(verify.stderr)")
+        #expect(verify.stdout == verified.stdout && verify.stderr.isEmpty, "\(verify.stderr)")
+        let thin = try RawNames.run(["thin", "Game.app", "out%"], in: root)
+        #expect(thin.status == 0, "\(thin.stderr)")
+        #expect(thin.stdout.hasPrefix("Thinned Game.app: removed 6 files"), "\(thin.stdout)")
+        let again = try RawNames.run(["thin", "Game.app", "out%"], in: root)
+        #expect(again.stdout == "Nothing changed: Game.app was already thinned with this build\n", "\(again.stderr)")
+        let ipa = try RawNames.run(["ipa", "Game.app", "out%", "-o", "Game.ipa"], in: root)
+        #expect(ipa.status == 0, "\(ipa.stderr)")
+        #expect(SystemCall.status(root.joined("Game.ipa"))?.kind == .regular)
+        // The readers created nothing in the folder (a lock file is there from the build) and nothing beside it.
+        #expect(try RawNames.names(in: folder) == before)
+        let names = try RawNames.names(in: root)
+        #expect(names.contains(RawNames.bytes("out%")) && !names.contains(Array("out".utf8)))
+        #expect(!names.contains(Array("out\u{FFFD}".utf8)))
+        let missing = try RawNames.run(["verify", "m%"], in: root)
+        #expect(missing.status == 2)
+        #expect(
+            missing.stderr
+                == "odrpack: error: 'm\\xe9' does not exist: pass a build folder or its odrpack-manifest.json\n",
+            "\(missing.stderr)")
     }
 
     /// What the parser quotes from the command line is shown escaped too.
