@@ -11,7 +11,10 @@ package struct AppThinner {
     package struct Options: Sendable {
         /// The app as the command line named it, bytes and all (docs/architecture.md#paths).
         package let appPath: FilePath
-        package let buildPath: String
+        /// The build folder as the command line named it, bytes and all (docs/architecture.md#paths).
+        package let buildFolder: FilePath
+        /// `buildFolder` for messages.
+        package var buildPath: String { buildFolder.text }
         package var embed = false
         /// A folder inside the app that the packs' paths are relative to (engines keep their data in one).
         package var resourcesPath: String?
@@ -24,9 +27,14 @@ package struct AppThinner {
         /// Warn `app-signature-stale` when a signed app changes; `ipa`, which signs or warns itself, turns it off.
         package var signatureWarning = true
 
-        package init(appPath: FilePath, buildPath: String) {
+        package init(appPath: FilePath, buildPath: FilePath) {
             self.appPath = appPath
-            self.buildPath = buildPath
+            self.buildFolder = buildPath
+        }
+
+        /// A build folder named by text (a test's folder).
+        package init(appPath: FilePath, buildPath: String) {
+            self.init(appPath: appPath, buildPath: FilePath(buildPath))
         }
     }
 
@@ -63,19 +71,19 @@ package struct AppThinner {
     /// - Parameter onWait: called once when a build holds the folder and this starts waiting for it.
     /// - Throws: `ODRPackError` when the tool cannot do its job (exit 2).
     package func run(onWait: () -> Void) throws -> Result {
-        _ = try Self.checkInputs(app: options.appPath, build: options.buildPath)
-        return try BuildFolderSession.reading(FilePath(options.buildPath), onWait: onWait) { try run($0) }
+        _ = try Self.checkInputs(app: options.appPath, build: options.buildFolder)
+        return try BuildFolderSession.reading(options.buildFolder, onWait: onWait) { try run($0) }
     }
 
     /// What `thin` refuses before it reads anything (docs/commands.md#thin, exit 2): a build folder without
     /// `odrpack-manifest.json`, an app that is no app bundle, and an app and a build folder that are one folder or one
     /// inside the other (thinning would remove the packs themselves). Returns the build folder.
-    package static func checkInputs(app appFolder: FilePath, build: String) throws -> String {
-        let location = try BuildManifest.location(of: FilePath(build))
+    package static func checkInputs(app appFolder: FilePath, build: FilePath) throws -> FilePath {
+        let location = try BuildManifest.location(of: build)
         guard SystemCall.status(location.file)?.kind == .regular else {
             throw ODRPackError.unusableInput(
                 """
-                '\(build)' holds no \(BuildManifest.fileName): pass the folder odrpack build wrote (APP BUILD_DIR, in \
+                '\(build.text)' holds no \(BuildManifest.fileName): pass the folder odrpack build wrote (APP BUILD_DIR, in \
                 that order)
                 """
             )
@@ -105,7 +113,7 @@ package struct AppThinner {
                 """
             )
         }
-        return location.folder.string
+        return location.folder
     }
 
     /// The app, the folder the packs' paths are relative to in it, and the app's real path: checked to stay inside it.

@@ -6,6 +6,7 @@ import ODRPackPlatform
 /// `BackgroundAssetsOutput`, its versions read from the folder's last manifest.
 extension BackgroundAssetsKind: PackFormatBuilding {
     var checksUpToDate: Bool { false }
+    var packagesByTextPath: Bool { true }
     func recordsReplay(_ options: BuildOptions) -> Bool { false }
     /// Apple's packager reads the files, not odrpack.
     func writersReadEveryResource(_ options: BuildOptions) -> Bool { false }

@@ -12,8 +12,8 @@ struct BackgroundAssetsOutput: PackOutput {
     let options: BuildOptions
     let packager: BackgroundAssetsPackager
     let rootPath: String
-    /// The output folder as text: what the state and the messages name (`BuildOptions.outputPath`).
-    let outputPath: String
+    /// The output folder, bytes and all (`BuildOptions.outputPath`).
+    let outputPath: FilePath
     /// The build folder and its locations, from the transaction that holds it open.
     let folder: BuildFolder
     let packsFolder: FilePath
@@ -71,7 +71,8 @@ struct BackgroundAssetsOutput: PackOutput {
         } else if options.resetVersions {
             versionSource = .none
         } else {
-            versionSource = .previousBuild(try Self.versions(of: transaction.ownership, folder: options.outputPath))
+            versionSource = .previousBuild(
+                try Self.versions(of: transaction.ownership, folder: options.outputPath.text))
         }
     }
 
@@ -144,7 +145,7 @@ struct BackgroundAssetsOutput: PackOutput {
 
     /// A hidden folder in the build folder, outside `BackgroundAssets/`: nothing a previous manifest names changes
     /// before the commit.
-    func temporaryPath(forPack index: Int) -> String { outputPath.slashJoined(TemporaryName.beside(fileNames[index])) }
+    func temporaryPath(forPack index: Int) -> FilePath { outputPath.joined(TemporaryName.beside(fileNames[index])) }
 
     /// Apple's packager writes the archives: nothing of an old one is copied.
     func reusableEntries(toWrite: [Int], known: KnownDigests, previous: BuildState) -> EntryReuse {
@@ -219,7 +220,7 @@ struct BackgroundAssetsOutput: PackOutput {
             plan, rootPath: rootPath, facts: facts, fileNames: fileNames, archiveKeys: archiveKeys)
         var changes = OutputCommit.Changes()
         changes.placements = written.map {
-            (FilePath(temporaryPath(forPack: $0)).joined(fileNames[$0]), packsFolder.joined(fileNames[$0]))
+            (temporaryPath(forPack: $0).joined(fileNames[$0]), packsFolder.joined(fileNames[$0]))
         }
         let removed = try stale(
             folder: packsFolder, relative: BackgroundAssetsLayout.folder, keeping: currentNames(),
@@ -243,7 +244,7 @@ struct BackgroundAssetsOutput: PackOutput {
             changes,
             make: { (documents(manifest, live: live), ()) },
             finish: { _ in
-                try state.takeArchiveStamps(packsPath: packsFolder.string)
+                try state.takeArchiveStamps(packsPath: packsFolder)
                 for name in siteNames {
                     state.outputs[BackgroundAssetsLayout.siteFolder.slashJoined(name)] = BuildState.stamp(
                         at: siteFolder.joined(name))
@@ -323,7 +324,7 @@ struct BackgroundAssetsOutput: PackOutput {
             else { continue }
             let source =
                 written.contains(index)
-                ? FilePath(temporaryPath(forPack: index)).joined(fileNames[index])
+                ? temporaryPath(forPack: index).joined(fileNames[index])
                 : packsFolder.joined(fileNames[index])
             let temporary = packsFolder.joined(
                 TemporaryName.beside(BackgroundAssetsLayout.siteFolder.slashJoined(name)))

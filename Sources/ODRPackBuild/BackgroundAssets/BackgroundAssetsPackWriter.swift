@@ -24,8 +24,12 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
         self.rootPath = rootPath
     }
 
-    func write(_ pack: AssetPack, index: Int, known: [FileDigest?], to temporaryPath: String) throws -> PackArchiveFacts
+    func write(_ pack: AssetPack, index: Int, known: [FileDigest?], to temporaryFolder: FilePath) throws
+        -> PackArchiveFacts
     {
+        // The packager takes paths as text: a Background Assets build runs only in a folder whose path is UTF-8
+        // (`BuildOptions.refuseTextOnlyOutput`, docs/architecture.md#paths), which text names again.
+        let temporaryPath = temporaryFolder.string
         // The manifest records every file's sha256: read what the cache does not vouch for.
         var digests: [FileDigest] = []
         digests.reserveCapacity(pack.files.count)

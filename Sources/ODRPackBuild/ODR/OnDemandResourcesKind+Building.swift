@@ -6,6 +6,7 @@ import ODRPackPlatform
 /// written by `OnDemandResourcesOutput`.
 extension OnDemandResourcesKind: PackFormatBuilding {
     var checksUpToDate: Bool { true }
+    var packagesByTextPath: Bool { false }
 
     /// Zips only: a pack folder's own metadata does not change when a file inside it does.
     func recordsReplay(_ options: BuildOptions) -> Bool { options.layout == .zip }

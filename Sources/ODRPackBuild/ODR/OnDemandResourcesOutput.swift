@@ -11,8 +11,8 @@ struct OnDemandResourcesOutput: PackOutput {
     let plan: PackPlan
     let options: BuildOptions
     let rootPath: String
-    /// The output folder as text: what the state and the messages name (`BuildOptions.outputPath`).
-    let outputPath: String
+    /// The output folder, bytes and all (`BuildOptions.outputPath`).
+    let outputPath: FilePath
     /// The build folder and its locations, from the transaction that holds it open.
     let folder: BuildFolder
     let packsFolder: FilePath
@@ -58,7 +58,7 @@ struct OnDemandResourcesOutput: PackOutput {
 
     /// Beside the packs folder, not in it: a build killed while writing leaves `OnDemandResources/` exactly as the
     /// previous build left it (verify reports every name there that the manifest does not name).
-    func temporaryPath(forPack index: Int) -> String { outputPath.slashJoined(TemporaryName.beside(fileNames[index])) }
+    func temporaryPath(forPack index: Int) -> FilePath { outputPath.joined(TemporaryName.beside(fileNames[index])) }
 
     /// Zips only: a signer may change what a pack folder holds.
     func reusableEntries(toWrite: [Int], known: KnownDigests, previous: BuildState) -> EntryReuse {
@@ -91,7 +91,7 @@ struct OnDemandResourcesOutput: PackOutput {
         let previousParts = PreviousManifestParts(path: folder.manifest, previous: previous)
         let removed = try stalePacks()
         var changes = OutputCommit.Changes()
-        changes.placements = written.map { (FilePath(temporaryPath(forPack: $0)), packsFolder.joined(fileNames[$0])) }
+        changes.placements = written.map { (temporaryPath(forPack: $0), packsFolder.joined(fileNames[$0])) }
         changes.removals = removed.map { packsFolder.joined($0) }
         if ownership.owns(options.applePlists.removed) {
             changes.removals.append(folder.file(options.applePlists.removed))
@@ -102,7 +102,7 @@ struct OnDemandResourcesOutput: PackOutput {
         var state = try transaction.commit(
             changes, make: { try documents(manifest, facts: facts, reusing: previousParts, parts: parts) },
             finish: { state in
-                try state.takeArchiveStamps(packsPath: packsFolder.string)
+                try state.takeArchiveStamps(packsPath: packsFolder)
                 for (id, part) in parts.withLock({ $0 }) { state.packs[id]?.manifestPart = part }
             })
         state.outputFingerprint = fingerprint(facts)
@@ -123,7 +123,7 @@ struct OnDemandResourcesOutput: PackOutput {
             packsURL: "http://127.0.0.1"
                 // Text in a document: the packs folder as the state names it.
                 + AppleManifests.percentEncoded(
-                    options.templatePacksFolder(packsPath: outputPath.slashJoined(AppleManifests.packsFolder))))
+                    options.templatePacksFolder(packsPath: outputPath.text.slashJoined(AppleManifests.packsFolder))))
         let documents = OutputCommit.Documents(
             manifest: StreamedDocument { sink in
                 let recorded = try Self.write(manifest, keys: keys, reusing: previousParts, to: &sink)

@@ -42,7 +42,8 @@ final class PackWriter: PackFormatWriter {
     }
 
     /// Writes `pack` at `temporaryPath` (a file or a folder, by layout); the caller moves it into place.
-    func write(_ pack: AssetPack, index: Int, known: [FileDigest?], to temporaryPath: String) throws -> PackArchiveFacts
+    func write(_ pack: AssetPack, index: Int, known: [FileDigest?], to temporaryPath: FilePath) throws
+        -> PackArchiveFacts
     {
         let entries = PackEntry.entries(of: pack, infoPlist: infoPlists[index], rootPath: rootPath, known: known)
         if options.layout == .zip && options.signCommand == nil {
@@ -60,16 +61,18 @@ final class PackWriter: PackFormatWriter {
         }
         // A zip is signed on a folder of its own, named exactly like the pack (inside a temporary folder) so that a
         // signer sees the .assetpack bundle it will be.
-        let signingFolder = temporaryPath + "-signing"
-        let folder = options.layout == .folder ? temporaryPath : signingFolder.slashJoined(pack.fileName)
+        // Only a signed zip gets here (an unsigned one returned above), and a sign command runs only in a folder whose
+        // path is UTF-8 (`BuildOptions.refuseTextOnlyOutput`): the signing folder and the signer take text.
+        let signingFolder = temporaryPath.text + "-signing"
+        let folder = options.layout == .folder ? temporaryPath : FilePath(signingFolder).joined(pack.fileName)
         if options.layout == .zip { try OutputFolder.makeFolder(FilePath(signingFolder)) }
         defer { if options.layout == .zip { try? FileManager.default.removeItem(atPath: signingFolder) } }
         var written = try writeFolder(entries, at: folder)
         var signed = Array(entries)
         if let command = options.signCommand {
-            try SignCommand(command).run(on: folder)
+            try SignCommand(command).run(on: folder.string)
             let unsigned = written
-            (signed, written) = try rehashChanged(in: folder, written: written)
+            (signed, written) = try rehashChanged(in: folder.string, written: written)
             try SignCommand.checkKept(pack, before: unsigned, entries: signed, digests: written)
         }
         if options.layout == .zip {
@@ -93,7 +96,8 @@ final class PackWriter: PackFormatWriter {
         for entry in signed where !entry.isFolder {
             guard let digest = written[PathKey(entry.name)] else {
                 throw ODRPackError.fileChanged(
-                    "'\(folder)/\(entry.name)' appeared in the pack folder after it was written: run the build again")
+                    "'\(folder.text)/\(entry.name)' appeared in the pack folder after it was written: run the build again"
+                )
             }
             total = [total, entry.size].saturatingSum
             present[PathKey(entry.name)] = digest
@@ -141,10 +145,9 @@ final class PackWriter: PackFormatWriter {
     /// Writes META-INF and `entries` as a zip; returns its size, SHA-256 and each file entry's digest.
     /// - Parameter reusing: by position among the file entries, where the last build's archives hold one unchanged.
     private func writeZip<Entries: RandomAccessCollection<PackEntry>>(
-        _ entries: Entries, reusing: [EntryReuse.Entry?] = [], at path: String
+        _ entries: Entries, reusing: [EntryReuse.Entry?] = [], at file: FilePath
     ) throws -> (Int64, String, [FileDigest?]) where Entries.Index == Int {
         // Read and write: a large deflated entry is read back to hash it once its header is patched.
-        let file = FilePath(path)
         let descriptor = try SystemCall.createFile(file)
         defer { SystemCall.closeFile(descriptor) }
         let writer = try AssetPackZipWriter(
@@ -333,20 +336,20 @@ final class PackWriter: PackFormatWriter {
     // MARK: Folder
 
     /// Writes `entries` under `root` with modes 0644/0755 and every time set to the entry time; returns each file's digest.
-    private func writeFolder(_ entries: some BidirectionalCollection<PackEntry>, at root: String) throws -> [PathKey:
+    private func writeFolder(_ entries: some BidirectionalCollection<PackEntry>, at root: FilePath) throws -> [PathKey:
         FileDigest]
     {
-        try? FileManager.default.removeItem(atPath: root)
-        try OutputFolder.makeFolder(FilePath(root))
+        try? OutputFolder.remove(root)
+        try OutputFolder.makeFolder(root)
         var digests: [PathKey: FileDigest] = [:]
         for entry in entries {
-            // Joined as text, made a `FilePath` once, at the call that makes the entry (docs/architecture.md#paths).
-            let path = root.slashJoined(entry.name)
+            // The entry's name joined to the folder's bytes (docs/architecture.md#paths); a folder's ends in "/".
+            let path = root.joined(entry.isFolder ? String(entry.name.dropLast()) : entry.name)
             switch entry.content {
             case .folder:
-                try OutputFolder.makeFolder(FilePath(String(path.dropLast())))
+                try OutputFolder.makeFolder(path)
             case .bytes(let bytes):
-                let output = try OutputFile(path: FilePath(path))
+                let output = try OutputFile(path: path)
                 defer { output.close() }
                 try bytes.withUnsafeBytes { raw in
                     try output.write(raw)
@@ -357,7 +360,7 @@ final class PackWriter: PackFormatWriter {
             case .file(let location, let size, let stamp, let known):
                 let input = try SourceFile(path: location.file, name: entry.name, expected: stamp, size: size)
                 defer { input.close() }
-                let output = try OutputFile(path: FilePath(path))
+                let output = try OutputFile(path: path)
                 defer { output.close() }
                 var hasher = SHA256Hasher()
                 var crc: UInt32 = 0
@@ -400,7 +403,7 @@ final class PackWriter: PackFormatWriter {
                 of: file, name: entry.name, expected: nil, size: entry.size, buffer: compressor.buffer)
             try OutputFile.setFileAttributes(file, time: options.entryTime)
         }
-        try OutputFile.setFolderAttributes(of: entries, under: root, time: options.entryTime)
+        try OutputFile.setFolderAttributes(of: entries, under: FilePath(root), time: options.entryTime)
         return (entries, digests)
     }
 }

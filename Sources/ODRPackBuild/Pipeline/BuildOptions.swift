@@ -5,6 +5,10 @@ import ODRPackFormats
 import ODRPackPlatform
 
 package struct BuildOptions: Sendable {
+    /// The output folder as the command line named it, bytes and all (docs/architecture.md#paths): what the system
+    /// calls get.
+    package let outputFolder: FilePath
+    /// The output folder as the user wrote it, for messages (a byte that is not UTF-8 shown as `\xNN`).
     package let outputDirectory: String
     /// The format built: every caller names it (`--format`'s default is the front end's).
     package var format: PackFormat
@@ -50,9 +54,15 @@ package struct BuildOptions: Sendable {
     /// One job per core, up to `maximumJobs`: a plain build on a machine with more cores than that still runs.
     package static var defaultJobs: Int { min(max(1, SystemCall.processorCount), maximumJobs) }
 
-    package init(outputDirectory: String, format: PackFormat) {
-        self.outputDirectory = outputDirectory
+    package init(outputFolder: FilePath, shownAs: String, format: PackFormat) {
+        self.outputFolder = outputFolder
+        self.outputDirectory = shownAs
         self.format = format
+    }
+
+    /// An output folder named by text (a test's folder).
+    package init(outputDirectory: String, format: PackFormat) {
+        self.init(outputFolder: FilePath(outputDirectory), shownAs: outputDirectory, format: format)
     }
 
     /// Reads `SOURCE_DATE_EPOCH` (`EntryTime.read`, which ipa reads too): exit 64 for a value that is no time.
@@ -60,8 +70,42 @@ package struct BuildOptions: Sendable {
         try EntryTime.read(environment: environment)
     }
 
-    /// The output folder as an absolute, standardized path: what the cache and the up-to-date record are keyed by.
-    var outputPath: String { URL(fileURLWithPath: outputDirectory).standardizedFileURL.path }
+    /// The output folder as an absolute, standardized path, bytes and all: what the build writes in and what the
+    /// cache and the up-to-date record are keyed by. Made from `getcwd`'s bytes, never Foundation's text, so a folder
+    /// whose path is not UTF-8 keeps it (docs/architecture.md#paths); for a UTF-8 path it is the text Foundation's
+    /// standardized URL gave, so the caches of existing folders keep their keys.
+    var outputPath: FilePath {
+        var path = outputFolder
+        if !path.isAbsolute, case .success(let current) = LocalFileSystem().currentFolder() {
+            path = current.pushing(path)
+        }
+        return path.lexicallyNormalized()
+    }
+
+    /// Whether `outputPath` is UTF-8, so that text names it again: what the options that hand the folder to another
+    /// program as text (`--sign-command`, the Background Assets packager) and the up-to-date check need.
+    var outputPathIsText: Bool { String(validating: outputPath.bytes, as: UTF8.self) != nil }
+
+    /// Refuses a build into a folder whose path is not UTF-8 where the build still hands that path to another program
+    /// as text (docs/architecture.md#paths): `--sign-command`, and a Background Assets build's packager.
+    /// - Throws: `ODRPackError.usage` (exit 64).
+    package func refuseTextOnlyOutput() throws {
+        guard !outputPathIsText else { return }
+        let what: String
+        if format.building.packagesByTextPath {
+            what = "\(format.kind.nameWithArticle) build"
+        } else if signCommand != nil {
+            what = "--sign-command"
+        } else {
+            return
+        }
+        throw ODRPackError.usage(
+            """
+            --output '\(outputDirectory)' is in a folder whose path is not UTF-8, which \(what) cannot take yet \
+            (docs/architecture.md#paths): rename it, or give a path to it through a link whose name is UTF-8
+            """
+        )
+    }
 
     /// The folder the template's URLs name the packs in, ending in `/`: `OnDemandResources/` of `--template-path`
     /// when given, else the packs folder written.
@@ -97,7 +141,7 @@ package struct BuildOptions: Sendable {
     /// - Parameter packager: the Background Assets packager command a build resolved, if any.
     func outputSettings(packager: String? = nil) -> [OutputSetting] {
         [
-            OutputSetting(name: "output", value: outputPath, changesPacks: false),
+            OutputSetting(name: "output", value: outputPath.text, changesPacks: false),
             OutputSetting(name: "format", value: format.rawValue, changesPacks: true),
             // Which files are packed: a build for another platform is never up to date (the packs follow their files).
             OutputSetting(name: "platform", value: platform?.rawValue ?? "", changesPacks: false),

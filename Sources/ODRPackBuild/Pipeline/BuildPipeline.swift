@@ -25,12 +25,13 @@ package struct BuildPipeline {
     package func run(onWait: () -> Void) throws -> BuildOutcome {
         // Under --input-root, nothing outside it is read, not even for the up-to-date check (docs/commands.md#input-root).
         try options.inputRoot?.check(manifestPath: manifestPath)
+        try options.refuseTextOnlyOutput()
         // A build whose format cannot run (a Background Assets build without a packager) fails before it writes
         // anything, the lock file included.
         let building = options.format.building
         var format = try building.prepare(options)
         let folder = try BuildFolderSession.open(
-            forWriting: FilePath(options.outputPath), shownAs: options.outputDirectory, wait: waitForLock,
+            forWriting: options.outputPath, shownAs: options.outputDirectory, wait: waitForLock,
             onWait: onWait)
         // One exit for every way a build ends before its commit.
         var finished = false
@@ -104,7 +105,7 @@ package struct BuildPipeline {
         build.stateWarning = check.state(after: built, build: build).save(
             forOutput: options.outputPath, environment: options.environment)
         // The manifest as written, opened under the lock, for the --json document (never made again whole).
-        if json { build.writtenManifest = openedDocument(options.outputPath.slashJoined(BuildManifest.fileName)) }
+        if json { build.writtenManifest = openedDocument(options.outputPath.joined(BuildManifest.fileName)) }
         return .built(built, build)
     }
 
@@ -133,7 +134,7 @@ package struct BuildPipeline {
         _ planned: consuming PlanResult, format: inout any FormatBuild, loader: PreviousBuildLoader,
         folder: BuildFolderSession.Writer, check: UpToDateCheck
     ) throws -> BuildOutcome {
-        let packsFolder = FilePath(options.outputPath).joined(options.format.kind.packsFolder)
+        let packsFolder = options.outputPath.joined(options.format.kind.packsFolder)
         let hadPacksFolder = SystemCall.status(packsFolder, followingLinks: false) != nil
         do {
             let outcome = try build(

@@ -40,7 +40,7 @@ struct PackBuilder: Sendable {
                 try plan.format.building.prepare(options)
             }
         let folder = try BuildFolderSession.open(
-            forWriting: FilePath(options.outputPath), shownAs: options.outputDirectory, wait: true)
+            forWriting: options.outputPath, shownAs: options.outputDirectory, wait: true)
         return try build(plan, rootPath: rootPath, previous: previousBuild, format: format, folder: folder)
     }
 

@@ -9,6 +9,9 @@ protocol PackFormatBuilding: PackFormatKind {
     /// Whether a build of this format tries the up-to-date fast path before planning (Background Assets builds always
     /// plan: their commit compares what it writes).
     var checksUpToDate: Bool { get }
+    /// Whether another program makes the packs in the output folder, given its path as text (Background Assets: the
+    /// packager): a folder whose path is not UTF-8 cannot be built so yet (docs/architecture.md#paths).
+    var packagesByTextPath: Bool { get }
     /// Whether a build with `options` records what the fast path needs to replay it: only where nothing but what the
     /// check fingerprints decides the output (not pack folders, whose metadata does not change with a file inside).
     func recordsReplay(_ options: BuildOptions) -> Bool

@@ -1,5 +1,6 @@
 import ODRPackBuildFormat
 import ODRPackCore
+import ODRPackPlatform
 
 /// The seam between a build and a pack format: write one pack beside its final place and say what it holds.
 /// `PackWriter` writes ODR zips and folders (docs/build-output.md), `BackgroundAssetsPackWriter` drives Apple's packager
@@ -10,5 +11,6 @@ protocol PackFormatWriter: AnyObject {
 
     /// Writes pack number `index` of the plan at `temporaryPath`; `known` holds its files' digests where the cache
     /// vouches for them. The caller moves what is written into place.
-    func write(_ pack: AssetPack, index: Int, known: [FileDigest?], to temporaryPath: String) throws -> PackArchiveFacts
+    func write(_ pack: AssetPack, index: Int, known: [FileDigest?], to temporaryPath: FilePath) throws
+        -> PackArchiveFacts
 }

@@ -25,7 +25,7 @@ protocol PackOutput {
     func foreignFiles() -> [Diagnostic]
     /// Creates the folders and refuses what cannot be written, before any pack is.
     func prepare() throws
-    func temporaryPath(forPack index: Int) -> String
+    func temporaryPath(forPack index: Int) -> FilePath
     /// Which files of the packs to write can be copied from the last build's archives (none where another tool
     /// writes the packs, or signing may change them).
     func reusableEntries(toWrite: [Int], known: KnownDigests, previous: BuildState) -> EntryReuse

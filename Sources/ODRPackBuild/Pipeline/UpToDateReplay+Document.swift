@@ -10,8 +10,11 @@ extension UpToDateReplay {
 
 /// The object document at `path` (odrpack-manifest.json), opened now and read a chunk at a time when written; nil when
 /// it cannot be opened or does not read as an object document.
-func openedDocument(_ path: String) -> StreamedDocument? {
-    guard let file = OpenedManifest(FilePath(path)) else { return nil }
+func openedDocument(_ path: String) -> StreamedDocument? { openedDocument(FilePath(path)) }
+
+/// `openedDocument(_:)` of a path kept as its bytes (the output folder's manifest).
+func openedDocument(_ path: FilePath) -> StreamedDocument? {
+    guard let file = OpenedManifest(path) else { return nil }
     return StreamedDocument { sink in try file.write(to: &sink) }
 }
 

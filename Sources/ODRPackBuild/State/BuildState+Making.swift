@@ -51,13 +51,13 @@ extension BuildState {
     /// after that shows in the change time. Change times alone tell: every write sets them, and no one can set them
     /// back (a pack folder's files carry the entry time as their modification time). When the clock cannot be read,
     /// the packs get no stamp: the next build writes them again rather than trust them.
-    mutating func takeArchiveStamps(packsPath: String) throws {
+    mutating func takeArchiveStamps(packsPath: FilePath) throws {
         var latest = Int64.min
         var tick = ReadStart.largestTick
         var taken: [String: String] = [:]
         for id in packs.keys.sorted() {
             let fileName = packs[id]!.fileName
-            guard let pack = BuildState.packStampAndTimes(atPath: packsPath.slashJoined(fileName)) else {
+            guard let pack = BuildState.packStampAndTimes(at: packsPath.joined(fileName)) else {
                 throw ODRPackError.fileChanged(
                     "pack '\(fileName)' vanished while the build was finishing: run the build again")
             }
@@ -65,7 +65,7 @@ extension BuildState {
             latest = max(latest, pack.latestChange)
             tick = ReadStart.gcd(tick, pack.tick)
         }
-        let settled = ArchiveClock.wait(past: latest, tick: tick, in: packsPath)
+        let settled = ArchiveClock.wait(past: latest, tick: tick, in: packsPath.string)
         for (id, stamp) in taken { packs[id]!.archiveStamp = settled ? stamp : "" }
     }
 

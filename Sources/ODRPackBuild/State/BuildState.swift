@@ -64,6 +64,19 @@ struct BuildState: Sendable, Equatable {
     static func location(
         for outputDirectory: String, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> String? {
+        location(forBytes: Array(outputDirectory.utf8), environment: environment)
+    }
+
+    /// `location(for:environment:)` of an output folder by its bytes, which for a UTF-8 path are its text's: a folder
+    /// whose path is not UTF-8 has a state of its own, never the state of the folder its repaired text names
+    /// (docs/architecture.md#paths).
+    static func location(
+        for output: FilePath, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String? {
+        location(forBytes: output.bytes, environment: environment)
+    }
+
+    private static func location(forBytes outputBytes: [UInt8], environment: [String: String]) -> String? {
         let folder: String
         if let explicit = environment["ODRPACK_CACHE_DIR"], !explicit.isEmpty {
             folder = explicit
@@ -74,7 +87,7 @@ struct BuildState: Sendable, Equatable {
         } else {
             return nil
         }
-        return folder.slashJoined(Data(outputDirectory.utf8).sha256Hex.prefix(32) + ".state")
+        return folder.slashJoined(Data(outputBytes).sha256Hex.prefix(32) + ".state")
     }
 
     /// Why the cache folder holding `statePath` must not be used, or nil when it may: a folder another user owns, or
@@ -119,7 +132,7 @@ struct BuildState: Sendable, Equatable {
     /// - Parameter fileRecords: false leaves out the file records, which only planning and pack reuse need: then only
     ///   the head of the file is read. With them, every record is read once to check it, and kept on disk.
     /// - Parameter environment: the command's (`ODRPACK_CACHE_DIR`, `XDG_CACHE_HOME`, `HOME`), which names the folder.
-    static func load(forOutput outputPath: String, fileRecords: Bool = true, environment: [String: String])
+    static func load(forOutput outputPath: FilePath, fileRecords: Bool = true, environment: [String: String])
         -> BuildState
     {
         guard let path = location(for: outputPath, environment: environment), untrustedFolder(holding: path) == nil,
@@ -141,7 +154,7 @@ struct BuildState: Sendable, Equatable {
 
     /// Saves the state for the next build. It only saves time: a build whose state cannot be written still succeeded.
     /// - Returns: why the state could not be saved (the next build then starts cold), or nil.
-    func save(forOutput outputPath: String, environment: [String: String]) -> String? {
+    func save(forOutput outputPath: FilePath, environment: [String: String]) -> String? {
         guard let path = BuildState.location(for: outputPath, environment: environment) else {
             return
                 """
@@ -193,9 +206,12 @@ struct BuildState: Sendable, Equatable {
     /// `packStamp`, with the latest change time of the archive or of the folder and everything in it, and the tick
     /// those change times show (`ReadStart.tick`).
     static func packStampAndTimes(atPath path: String) -> (stamp: String, latestChange: Int64, tick: Int64)? {
-        guard let file = FilePath(checking: path), let status = SystemCall.status(file, followingLinks: false) else {
-            return nil
-        }
+        FilePath(checking: path).flatMap { packStampAndTimes(at: $0) }
+    }
+
+    /// `packStampAndTimes(atPath:)` of a pack whose path is kept as its bytes (a build folder's).
+    static func packStampAndTimes(at file: FilePath) -> (stamp: String, latestChange: Int64, tick: Int64)? {
+        guard let status = SystemCall.status(file, followingLinks: false) else { return nil }
         let change = status.stamp.changeNanoseconds
         if status.kind == .regular {
             return ("f" + text(status.stamp), change, ReadStart.gcd(ReadStart.largestTick, change))

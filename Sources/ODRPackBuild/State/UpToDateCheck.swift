@@ -10,6 +10,10 @@ import ODRPackPlatform
 struct UpToDateCheck {
     let manifestPath: String
     let options: BuildOptions
+    /// The output folder, bytes and all: what the state is keyed by.
+    let outputFolder: FilePath
+    /// `outputFolder` as text, which the checks below name the outputs by: only a folder that text names again (a
+    /// UTF-8 path) takes the fast path (docs/architecture.md#paths).
     let outputPath: String
     /// Nil when the manifest cannot be read (the full path reports why).
     let inputs: String?
@@ -26,8 +30,9 @@ struct UpToDateCheck {
     init(manifestPath: String, options: BuildOptions) {
         self.manifestPath = manifestPath
         self.options = options
-        outputPath = options.outputPath
-        sample = ReadStart.Sample.take(outputPath: options.outputPath)
+        outputFolder = options.outputPath
+        outputPath = outputFolder.text
+        sample = ReadStart.Sample.take(outputPath: outputPath)
         let absoluteManifest = URL(fileURLWithPath: manifestPath).standardizedFileURL.path
         guard let manifest = FileManager.default.contents(atPath: manifestPath) else {
             inputs = nil
@@ -42,8 +47,8 @@ struct UpToDateCheck {
     }
 
     func run() -> Outcome {
-        guard options.useCache, let inputs else { return .changed(nil) }
-        let state = BuildState.load(forOutput: outputPath, fileRecords: false, environment: options.environment)
+        guard options.useCache, let inputs, options.outputPathIsText else { return .changed(nil) }
+        let state = BuildState.load(forOutput: outputFolder, fileRecords: false, environment: options.environment)
         guard let replay = state.replay, replay.inputs == inputs,
             case .success(let realRoot) = LocalFileSystem().resolvedPath(replay.rootPath), realRoot == state.rootPath,
             state.outputs.allSatisfy({ BuildState.stamp(atPath: outputPath.slashJoined($0.key)) == $0.value }),

@@ -81,10 +81,21 @@ package struct PackEntry {
     package struct Location: Sendable {
         package let folder: String
         package let relative: String
+        /// The folder as its bytes, for a folder on disk that its text may not name again (a pack folder in a build
+        /// folder whose path is not UTF-8, docs/architecture.md#paths); nil for a folder kept as text (resources-root).
+        private let folderPath: FilePath?
 
         package init(folder: String, relative: String) {
             self.folder = folder
             self.relative = relative
+            folderPath = nil
+        }
+
+        /// A file under a folder named by its bytes.
+        package init(folder: FilePath, relative: String) {
+            self.folder = folder.string
+            self.relative = relative
+            folderPath = folder
         }
 
         /// The file's path as text, made when it is opened: one join per file of a pack, where a `FilePath` made from
@@ -92,7 +103,7 @@ package struct PackEntry {
         package var path: String { folder.slashJoined(relative) }
 
         /// The file's path for the calls that open it.
-        package var file: FilePath { FilePath(path) }
+        package var file: FilePath { folderPath.map { $0.joined(relative) } ?? FilePath(path) }
     }
 
     package let name: String
@@ -135,7 +146,7 @@ package struct PackEntry {
                 return PackEntry(
                     name: entry.path,
                     content: .file(
-                        location: Location(folder: root.string, relative: entry.path), size: entry.status.stamp.size,
+                        location: Location(folder: root, relative: entry.path), size: entry.status.stamp.size,
                         stamp: nil, known: nil))
             case .symbolicLink, .other:
                 throw ODRPackError.unbuildable(

@@ -13,9 +13,12 @@ import ODRPackVerify
 /// beside its final name and renamed into place, so it is whole or absent (an existing one kept on any error).
 package struct IPABuilder {
     package struct Options: Sendable {
-        /// The app and FILE as the command line named them, bytes and all (docs/architecture.md#paths).
+        /// The app, the build folder and FILE as the command line named them, bytes and all
+        /// (docs/architecture.md#paths).
         package let appPath: FilePath
-        package let buildPath: String
+        package let buildFolder: FilePath
+        /// `buildFolder` for messages.
+        package var buildPath: String { buildFolder.text }
         package let outputPath: FilePath
         package var signCommand: String?
         package var resourcesPath: String?
@@ -29,10 +32,15 @@ package struct IPABuilder {
         /// The command's stdout and stderr, which `--output -` and `/dev/stdout` name.
         package var streams = CommandStreams.process()
 
-        package init(appPath: FilePath, buildPath: String, outputPath: FilePath) {
+        package init(appPath: FilePath, buildPath: FilePath, outputPath: FilePath) {
             self.appPath = appPath
-            self.buildPath = buildPath
+            self.buildFolder = buildPath
             self.outputPath = outputPath
+        }
+
+        /// A build folder named by text (a test's folder).
+        package init(appPath: FilePath, buildPath: String, outputPath: FilePath) {
+            self.init(appPath: appPath, buildPath: FilePath(buildPath), outputPath: outputPath)
         }
     }
 
@@ -62,7 +70,7 @@ package struct IPABuilder {
     /// - Throws: `ODRPackError` when the tool cannot do its job (exit 2; `usage`: 64).
     package func run(onWait: () -> Void) throws -> Result {
         if let root = options.inputRoot { try Self.checkInputs(options, inside: root) }
-        let location = try BuildManifest.location(of: FilePath(options.buildPath))
+        let location = try BuildManifest.location(of: options.buildFolder)
         guard SystemCall.status(location.file)?.kind == .regular else {
             throw ODRPackError.unusableInput(
                 """
@@ -73,7 +81,7 @@ package struct IPABuilder {
         }
         // The build folder open for reading once, for the whole run: the manifest read under its lock is the one ipa
         // checks, verifies, thins the app with and packs (docs/store.md#ipa).
-        return try BuildFolderSession.reading(FilePath(options.buildPath), onWait: onWait) { try run($0) }
+        return try BuildFolderSession.reading(options.buildFolder, onWait: onWait) { try run($0) }
     }
 
     private func run(_ session: BuildFolderSession) throws -> Result {
@@ -83,7 +91,7 @@ package struct IPABuilder {
         }
         let appStatus = try SystemCall.requireStatus(options.appPath, "cannot read the app '\(options.appPath.text)'")
         let appIsFolder = appStatus.kind == .directory
-        if appIsFolder { _ = try AppThinner.checkInputs(app: options.appPath, build: options.buildPath) }
+        if appIsFolder { _ = try AppThinner.checkInputs(app: options.appPath, build: options.buildFolder) }
         // An app of another platform than the build's, before any work (docs/commands.md#platform).
         if appIsFolder, let infoPath = try? AppThinner.infoPlistPath(of: options.appPath),
             let info = try? AppThinner.readPlist(infoPath).0
@@ -194,12 +202,12 @@ package struct IPABuilder {
     static func checkInputs(_ options: Options, inside root: InputRoot) throws {
         let fix = "pass one inside it (Bazel: a declared input of odrpack_ipa)"
         try root.check(options.appPath, "the app '\(options.appPath.text)'", fix: fix)
-        try root.check(FilePath(options.buildPath), "the build folder '\(options.buildPath)'", fix: fix)
+        try root.check(options.buildFolder, "the build folder '\(options.buildPath)'", fix: fix)
         if SystemCall.status(options.appPath)?.kind == .directory {
             try root.checkLinks(under: options.appPath, "the app")
         }
-        if SystemCall.status(FilePath(options.buildPath))?.kind == .directory {
-            try root.checkLinks(under: FilePath(options.buildPath), "the build folder")
+        if SystemCall.status(options.buildFolder)?.kind == .directory {
+            try root.checkLinks(under: options.buildFolder, "the build folder")
         }
     }
 
@@ -277,7 +285,7 @@ package struct IPABuilder {
         var result = Result()
         result.appName = app.name
         // 3. Thin the copy as thin does.
-        var thinOptions = AppThinner.Options(appPath: app, buildPath: options.buildPath)
+        var thinOptions = AppThinner.Options(appPath: app, buildPath: options.buildFolder)
         thinOptions.resourcesPath = options.resourcesPath
         thinOptions.signatureWarning = false
         let thinned = try AppThinner(options: thinOptions).run(session)

@@ -174,8 +174,8 @@ struct Build: ODRPackCommand {
                 "--output is empty (an unset variable?): give the folder to write, e.g. --output build/odr")
         }
         let console = context.console
-        let output = try PathArgument.text(self.output, "--output")
-        var options = BuildOptions(outputDirectory: output, format: format)
+        let output = PathArgument.shown(self.output)
+        var options = BuildOptions(outputFolder: PathArgument.path(self.output), shownAs: output, format: format)
         options.platform = platform
         options.backgroundAssetsPackager = try PathArgument.text(baPackage, "--ba-package")
         options.publishedPath = try PathArgument.text(published, "--published")

@@ -80,7 +80,7 @@ struct IPA: ODRPackCommand {
         let console = context.console
         let app = PathArgument.shown(self.app)
         var options = IPABuilder.Options(
-            appPath: PathArgument.path(self.app), buildPath: try PathArgument.text(buildDirectory, "BUILD_DIR"),
+            appPath: PathArgument.path(self.app), buildPath: PathArgument.path(buildDirectory),
             outputPath: PathArgument.path(output))
         options.signCommand = signCommand
         options.resourcesPath = resourcesPath
@@ -90,11 +90,11 @@ struct IPA: ODRPackCommand {
         options.entryTime = try BuildOptions.entryTime(environment: context.environment)
         var builder = IPABuilder(options: options)
         builder.progress = context.progressBar()
-        let result = try builder.run(onWait: context.waitingNote(for: buildDirectory))
+        let result = try builder.run(onWait: context.waitingNote(for: PathArgument.shown(buildDirectory)))
         if let report = result.verifyReport {
             if !json { try console.printDiagnostics(report.allDiagnostics) }
             try console.printError(
-                "odrpack: error: the packs in '\(buildDirectory)' do not match their manifest: build again; no IPA written\n"
+                "odrpack: error: the packs in '\(PathArgument.shown(buildDirectory))' do not match their manifest: build again; no IPA written\n"
             )
             if json { try console.printJSON(IPAReport.json(result)) }
             throw ExitCode(1)

@@ -73,7 +73,7 @@ struct Thin: ODRPackCommand {
         let console = context.console
         let app = PathArgument.shown(self.app)
         var options = AppThinner.Options(
-            appPath: PathArgument.path(self.app), buildPath: try PathArgument.text(buildDirectory, "BUILD_DIR"))
+            appPath: PathArgument.path(self.app), buildPath: PathArgument.path(buildDirectory))
         options.embed = embed
         options.resourcesPath = resourcesPath
         options.appGroup = appGroup
@@ -81,7 +81,7 @@ struct Thin: ODRPackCommand {
         options.warningsAsErrors = context.warningsAsErrors
         var thinner = AppThinner(options: options)
         thinner.progress = context.progressBar()
-        let result = try thinner.run(onWait: context.waitingNote(for: buildDirectory))
+        let result = try thinner.run(onWait: context.waitingNote(for: PathArgument.shown(buildDirectory)))
         if json {
             try console.printJSON { try ThinReport.writeJSON(result, to: &$0) }
         } else {

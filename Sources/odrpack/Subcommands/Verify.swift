@@ -29,9 +29,10 @@ struct Verify: ODRPackCommand {
 
     func run(_ context: CommandContext) throws {
         let console = context.console
-        let directory = try PathArgument.text(self.directory, "BUILD_DIR")
+        let directory = PathArgument.shown(self.directory)
         let report = try BuildVerifier().verify(
-            FilePath(directory), progress: context.progressBar(), onWait: context.waitingNote(for: directory))
+            PathArgument.path(self.directory), progress: context.progressBar(),
+            onWait: context.waitingNote(for: directory))
         if json {
             try console.printJSON(VerifyReport.json(report))
         } else {

@@ -64,4 +64,18 @@ extension BuildCommandTests {
             BuildState.location(for: "/projects/game/out", environment: ["HOME": "/h"])?.hasPrefix("/h/.cache/odrpack/")
                 == true)
     }
+
+    /// The state is keyed by the output folder's bytes (docs/architecture.md#paths): a UTF-8 folder keeps the key its
+    /// text gave (existing caches stay valid), and `out\xE9` has its own, not the key of `out\u{FFFD}`, which its text
+    /// repairs to.
+    @Test func theStateIsKeyedByTheFoldersBytes() throws {
+        let environment = ["HOME": "/h"]
+        let text = try #require(BuildState.location(for: "/projects/game/out", environment: environment))
+        #expect(text == "/h/.cache/odrpack/" + String(Data("/projects/game/out".utf8).sha256Hex.prefix(32)) + ".state")
+        #expect(BuildState.location(for: FilePath("/projects/game/out"), environment: environment) == text)
+        let bytes = RawNames.bytes("/projects/game/out%")
+        let raw = try #require(BuildState.location(for: FilePath(bytes: bytes)!, environment: environment))
+        #expect(raw == "/h/.cache/odrpack/" + String(Data(bytes).sha256Hex.prefix(32)) + ".state")
+        #expect(raw != BuildState.location(for: "/projects/game/out\u{FFFD}", environment: environment))
+    }
 }

@@ -253,7 +253,7 @@ import Testing
         var read = try #require(BuildState.read(project.path("x.state"), fileRecords: true))
         read.files.gate(by: ReadStart(time: .max, device: built.plan.packs[0].files[0].stamp.device, tick: 1))
         let options = reuse.options(project, "out")
-        let folder = try BuildFolderSession.open(forWriting: FilePath(options.outputPath), shownAs: "out", wait: false)
+        let folder = try BuildFolderSession.open(forWriting: options.outputPath, shownAs: "out", wait: false)
         let output = OnDemandResourcesOutput(
             plan: built.plan, options: options, rootPath: built.state.rootPath,
             transaction: try BuildFolderTransaction(folder: folder, state: read, needsManifest: false))
