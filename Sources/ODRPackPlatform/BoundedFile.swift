@@ -13,7 +13,7 @@ package enum BoundedFile {
     /// - Throws: `ODRPackError` (exit 2): the file cannot be opened or read, or holds more than `limit` bytes.
     package static func read(_ path: FilePath, limit: Int, what: String) throws -> [UInt8] {
         let descriptor = path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw ODRPackError.system("cannot read \(what) '\(path.text)'") }
+        guard descriptor >= 0 else { throw ODRPackError.system(.readKind(what), path) }
         defer { SystemCall.closeFile(descriptor) }
         if let size = SystemCall.stamp(ofOpen: descriptor)?.size, size > limit { throw tooLarge(path, limit, what) }
         var bytes: [UInt8] = []
@@ -23,7 +23,7 @@ package enum BoundedFile {
             let got = readChunk(descriptor, chunk.baseAddress!, chunk.count)
             if got < 0 {
                 if errno == EINTR { continue }
-                throw ODRPackError.system("cannot read \(what) '\(path.text)'")
+                throw ODRPackError.system(.readKind(what), path)
             }
             if got == 0 { return bytes }
             bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<got]))
@@ -32,7 +32,7 @@ package enum BoundedFile {
     }
 
     private static func tooLarge(_ path: FilePath, _ limit: Int, _ what: String) -> ODRPackError {
-        .unusableInput("\(what) '\(path.text)' is over \(limit) bytes, more than it can be: is it the right file?")
+        .fileTooLarge(what, path: path, limit: limit)
     }
 }
 

@@ -35,8 +35,7 @@ package enum OutputFolder {
             code = errno
         }
         if code == EEXIST, SystemCall.status(path)?.kind == .directory { return }
-        throw ODRPackError.systemCall(
-            "cannot create folder '\(path.text)'", SystemError(code == EEXIST ? ENOTDIR : code))
+        throw ODRPackError.system(.createFolder, path, code == EEXIST ? ENOTDIR : code)
     }
 
     /// Makes a folder's entries (a rename, a removal) durable; skipped where the file system cannot flush a folder.
@@ -50,7 +49,7 @@ package enum OutputFolder {
     package static func moveIntoPlace(_ from: FilePath, to: FilePath) throws {
         try remove(to)
         if let error = SystemCall.rename(from, to: to) {
-            throw ODRPackError.systemCall("cannot move '\(from.text)' to '\(to.text)'", error)
+            throw ODRPackError.io(.move(to: to), path: from, error)
         }
     }
 
@@ -63,7 +62,7 @@ package enum OutputFolder {
         let aside = TemporaryName.path(beside: path, suffix: "-replaced")
         try remove(aside)
         if let error = SystemCall.rename(path, to: aside) {
-            throw ODRPackError.systemCall("cannot move '\(path.text)' to '\(aside.text)'", error)
+            throw ODRPackError.io(.move(to: aside), path: path, error)
         }
         return aside
     }
@@ -78,7 +77,7 @@ package enum OutputFolder {
                 throw ODRPackError.fileOperation("cannot remove '\(path.text)': \(error.localizedDescription)")
             }
         } else if let error = SystemCall.removeFile(path), error.code != ENOENT {
-            throw ODRPackError.systemCall("cannot remove '\(path.text)'", error)
+            throw ODRPackError.io(.remove, path: path, error)
         }
     }
 

@@ -179,7 +179,7 @@ package struct OutputTarget: Sendable {
             try sink.flush()
         case .inPlace(let path):
             let descriptor = path.withPlatformString { open($0, O_WRONLY | O_CLOEXEC) }
-            guard descriptor >= 0 else { throw ODRPackError.system("cannot write '\(path.text)'") }
+            guard descriptor >= 0 else { throw ODRPackError.system(.write, path) }
             defer { SystemCall.closeFile(descriptor) }
             var sink = DocumentSink { chunk in try Self.write(chunk, to: descriptor, name: path.text) }
             try document.write(&sink)
