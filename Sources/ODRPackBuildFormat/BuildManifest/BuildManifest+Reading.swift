@@ -17,10 +17,10 @@ extension BuildManifest {
 
     /// Where the manifest of `path` (a build folder, or its manifest file) is, and the build folder its paths are
     /// relative to ("." for a bare `odrpack-manifest.json`).
-    /// - Throws: `ODRPackError.unusableInput` when `path` does not exist (exit 2).
+    /// - Throws: `ODRPackError.buildManifest(.missing)` when `path` does not exist (exit 2).
     package static func location(of path: FilePath) throws -> (file: FilePath, folder: FilePath, isFolder: Bool) {
         guard let status = SystemCall.status(path) else {
-            throw ODRPackError.unusableInput("'\(path.text)' does not exist: pass a build folder or its \(fileName)")
+            throw ODRPackError.buildManifest(.missing(path))
         }
         if status.kind == .directory { return (path.joined(fileName), path, true) }
         return (path, path.parent, false)
@@ -31,16 +31,13 @@ extension BuildManifest {
     /// - Parameter chunkSize: the bytes read at a time (tests read a few at a time, so every token crosses a chunk).
     /// - Parameter keepingSources: false leaves out the files' sources, for a reader that never asks for them (`diff`):
     ///   a build that moved every file with `into` has one a file.
-    /// - Throws: `ODRPackError.unusableInput` when it is missing, unreadable or corrupt (exit 2).
+    /// - Throws: `ODRPackError.buildManifest` when it is missing, unreadable or corrupt (exit 2).
     package static func load(_ path: FilePath, chunkSize: Int = 1 << 20, keepingSources: Bool = true) throws -> (
         manifest: BuildManifest, folder: FilePath
     ) {
         let (file, folder, isFolder) = try location(of: path)
         func unreadable(_ error: SystemError) -> ODRPackError {
-            ODRPackError.unusableInput(
-                isFolder && error.code == ENOENT
-                    ? "'\(path.text)' has no \(fileName): is it a finished odrpack build folder?"
-                    : "cannot read '\(file.text)': \(error.reason)")
+            .buildManifest(isFolder && error.code == ENOENT ? .notABuildFolder(path) : .unreadable(file, error))
         }
         let descriptor: Int32
         switch SystemCall.openForReading(file) {
@@ -66,19 +63,11 @@ extension BuildManifest {
     /// The exit-2 error for what reading the manifest at `file` (its path as text, for the message) threw.
     static func loadFailure(_ error: any Error, file: String) -> any Error {
         switch error {
-        case JSONReader.Failure.syntax:
-            return ODRPackError.unusableInput(
-                "'\(file)' is not valid JSON (truncated or corrupt): rebuild it with odrpack build")
+        case JSONReader.Failure.syntax: return ODRPackError.buildManifest(.invalidJSON(file))
         case JSONReader.Failure.shape(let problem):
-            return ODRPackError.unusableInput(
-                "'\(file)' is not a complete odrpack build manifest: \(problem): rebuild it with odrpack build")
+            return ODRPackError.buildManifest(.incomplete(file, problem: problem))
         case let mismatch as SchemaMismatch:
-            return ODRPackError.unusableInput(
-                """
-                '\(file)' has schemaVersion \(mismatch.version); this odrpack reads \(schemaVersion): rebuild it with \
-                this version
-                """
-            )
+            return ODRPackError.buildManifest(.schemaVersion(file, found: mismatch.version, reads: schemaVersion))
         default: return error
         }
     }
