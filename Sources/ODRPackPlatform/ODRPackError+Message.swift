@@ -12,12 +12,13 @@ extension ODRPackError {
         case .http(let request, let status, let errors): return Self.message(request, status: status, errors: errors)
         case .network(let request, let failure): return Self.message(request, failure)
         case .refused(let refusal): return Self.message(refusal)
+        case .changed(let change): return change.description
+        case .library(let failure): return failure.description
         case .manifest(let failure): return failure.description
         case .buildManifest(let failure): return failure.description
         case .xcode(let failure): return failure.description
-        case .fileOperation(let message), .fileChanged(let message), .folderLocked(let message),
-            .commandFailed(let message), .libraryFailed(let message), .unusableInput(let message),
-            .unbuildable(let message), .usage(let message):
+        case .fileOperation(let message), .folderLocked(let message), .commandFailed(let message),
+            .unusableInput(let message), .unbuildable(let message), .usage(let message):
             return message
         }
     }

@@ -16,15 +16,15 @@ package enum ODRPackError: Error, CustomStringConvertible, Equatable {
     /// A file read whole is over its bound (docs/build-output.md#bounded): what the file is (`the manifest`), its
     /// path, the bound in bytes.
     case fileTooLarge(String, path: FilePath, limit: Int)
-    /// A resource or an output changed while the build read or finished it: run again once it is stable.
-    case fileChanged(String)
+    /// A resource or an output changed while the build read or finished it: which, and how.
+    case changed(FileChange)
     /// Another build or thin holds the folder's lock, and the command was told not to wait.
     case folderLocked(String)
     /// A command odrpack runs for the user (`--sign-command`, the Background Assets packager) is missing, failed,
     /// or broke the rules its output must follow.
     case commandFailed(String)
-    /// A library odrpack calls (zlib, libdeflate) failed.
-    case libraryFailed(String)
+    /// A library odrpack calls (zlib, libdeflate) failed: how, with its status where it gives one.
+    case library(LibraryFailure)
     /// App Store Connect (or a presigned part's host) answered a store request with a failure status and the client
     /// gave up on it: the request, the status, and the answer's `errors[]` (docs/store.md#failures).
     case http(StoreRequest, status: Int, appleErrors: [AppleAPIError])
@@ -53,10 +53,10 @@ package enum ODRPackError: Error, CustomStringConvertible, Equatable {
     package var jsonCode: String {
         switch self {
         case .io, .systemCall, .fileOperation: return "io"
-        case .fileChanged: return "file-changed"
+        case .changed: return "file-changed"
         case .folderLocked: return "locked"
         case .commandFailed: return "command-failed"
-        case .libraryFailed: return "library-failed"
+        case .library: return "library-failed"
         case .fileTooLarge, .manifest, .buildManifest, .http, .network, .refused, .xcode, .unusableInput:
             return "unusable-input"
         case .unbuildable: return "unbuildable"

@@ -49,7 +49,7 @@ final class EntryCompressor: @unchecked Sendable {
             ? nil : options.level == Self.wholeTrialLevel ? deflater : try? WholeDeflater(level: Self.wholeTrialLevel)
     }
 
-    private static let noZlib = ODRPackError.libraryFailed("cannot set up libdeflate's compressor: out of memory")
+    private static let noZlib = ODRPackError.library(.compressorUnavailable(level: nil))
 
     /// Prepares an entry of in-memory bytes, or a file of at most one chunk.
     func prepare(_ entry: PackEntry, onBytes: ((Int64) -> Void)?) throws -> Prepared {

@@ -21,10 +21,10 @@ import Testing
         case .manifest: return "unusable-input"
         case .buildManifest: return "unusable-input"
         case .xcode: return "unusable-input"
-        case .fileChanged: return "file-changed"
+        case .changed: return "file-changed"
         case .folderLocked: return "locked"
         case .commandFailed: return "command-failed"
-        case .libraryFailed: return "library-failed"
+        case .library: return "library-failed"
         case .unusableInput: return "unusable-input"
         case .unbuildable: return "unbuildable"
         case .usage: return "usage"
@@ -33,8 +33,8 @@ import Testing
 
     static let everyKind: [ODRPackError] = [
         .io(.write, path: "a.zip", SystemError(28)), .systemCall("cannot write 'a.zip'", SystemError(28)),
-        .fileOperation("x"), .fileTooLarge("the manifest", path: "odrpack.yaml", limit: 1), .fileChanged("x"),
-        .folderLocked("x"), .commandFailed("x"), .libraryFailed("x"),
+        .fileOperation("x"), .fileTooLarge("the manifest", path: "odrpack.yaml", limit: 1), .changed(.whileRead("x")),
+        .folderLocked("x"), .commandFailed("x"), .library(.deflate(status: -2)),
         .http(StoreRequest(method: "GET", address: "/v1/apps"), status: 500, appleErrors: []),
         .network(StoreRequest(method: "GET", address: "/v1/apps"), .failed("x")),
         .refused(.partURLNotHTTPS(pack: "p")), .manifest(.missing("odrpack.yml")), .buildManifest(.missing("out")),
