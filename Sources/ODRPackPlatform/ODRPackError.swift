@@ -36,6 +36,8 @@ package enum ODRPackError: Error, CustomStringConvertible, Equatable {
     case manifest(ManifestFailure)
     /// A build folder's odrpack-manifest.json is missing, unreadable, corrupt or of another schema version.
     case buildManifest(BuildManifestFailure)
+    /// `ipa` will not unpack the input IPA (docs/store.md#ipa): which entry, and what is wrong with it.
+    case ipa(IPAFailure)
     /// `import-xcode` cannot read the project (docs/xcode.md): which target, configuration, setting or file, and why.
     case xcode(XcodeFailure)
     /// An input the command needs cannot be used: no manifest, a corrupt build manifest or pack, an app that is no
@@ -57,7 +59,7 @@ package enum ODRPackError: Error, CustomStringConvertible, Equatable {
         case .folderLocked: return "locked"
         case .commandFailed: return "command-failed"
         case .library: return "library-failed"
-        case .fileTooLarge, .manifest, .buildManifest, .http, .network, .refused, .xcode, .unusableInput:
+        case .fileTooLarge, .manifest, .buildManifest, .http, .network, .refused, .ipa, .xcode, .unusableInput:
             return "unusable-input"
         case .unbuildable: return "unbuildable"
         case .usage: return "usage"

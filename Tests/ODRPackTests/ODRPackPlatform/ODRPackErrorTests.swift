@@ -213,6 +213,64 @@ import Testing
         #expect(ODRPackError.buildManifest(.unreadable("m", SystemError(EIO))).systemError == SystemError(EIO))
     }
 
+    /// docs/store.md#ipa: the input IPA ipa refuses, and the entry that made it refuse.
+    @Test func anIPAFailureNamesTheIPAAndItsEntry() {
+        let untrusted = "it is no IPA to trust"
+        let expected: [(IPAFailure, String)] = [
+            (
+                .unreadable("a.ipa", reason: "no central directory"),
+                "'a.ipa' is not a readable IPA (no central directory): pass the app's .ipa or its .app folder"
+            ),
+            (
+                .appCount("a.ipa", count: 0),
+                "'a.ipa' holds no apps in Payload/: an IPA holds exactly one Payload/NAME.app/"
+            ),
+            (
+                .appCount("a.ipa", count: 2),
+                "'a.ipa' holds 2 apps in Payload/: an IPA holds exactly one Payload/NAME.app/"
+            ),
+            (
+                .overlappingEntry("a.ipa", entry: "x"),
+                "'a.ipa' holds 'x' whose data overlaps another entry's: \(untrusted); rebuild it"
+            ),
+            (
+                .moreThanFreeSpace("big.ipa", declared: 4_294_967_295, free: 10, folder: "/tmp/w"),
+                "'big.ipa' declares 4294967295 bytes of content, more than the 10 bytes free where ipa works ('/tmp/w'): free some space, or check the IPA"
+            ),
+            (.duplicateEntry("a.ipa", entry: "x"), "'a.ipa' holds 'x' twice: rebuild the IPA"),
+            (.entryInsideFile("a.ipa", entry: "f/x"), "'a.ipa' holds 'f/x' inside a file it holds: rebuild the IPA"),
+            (
+                .linkTargetTooLong("a.ipa", entry: "l", bytes: 5000, limit: 4096),
+                "'a.ipa' holds the symbolic link 'l' whose target is 5000 bytes, over the 4096 a path may have: \(untrusted); rebuild it"
+            ),
+            (
+                .entryLeavesArchive("a.ipa", entry: "../x"),
+                "'a.ipa' holds the entry '../x', which leaves the archive: \(untrusted)"
+            ),
+            (.damagedEntry("a.ipa", entry: "x"), "'x' in 'a.ipa' is damaged (CRC or size mismatch)"),
+            (
+                .entrySizeMismatch("a.ipa", entry: "x", declared: 4, holds: 3),
+                "'x' in 'a.ipa' declares 4 bytes but holds 3: \(untrusted); rebuild it"
+            ),
+            (
+                .entrySizeMismatch("a.ipa", entry: "x", declared: 4, holds: nil),
+                "'x' in 'a.ipa' declares 4 bytes but holds more: \(untrusted); rebuild it"
+            ),
+            (
+                .unsupportedInApp("A.app/fifo"),
+                "'A.app/fifo' is neither a file, a folder nor a symbolic link: an app bundle holds only those"
+            ),
+            (
+                .unsupportedInIPA("w/fifo"),
+                "'w/fifo' is neither a file, a folder nor a symbolic link: an IPA holds only those"
+            ),
+        ]
+        for (failure, message) in expected {
+            #expect(ODRPackError.ipa(failure).description == message)
+            #expect(ODRPackError.ipa(failure).jsonCode == "unusable-input")
+        }
+    }
+
     /// docs/xcode.md: what import-xcode refuses, with what to do in Xcode or on the command line.
     @Test func anXcodeFailureSaysWhatToChange() {
         let expected: [(XcodeFailure, String)] = [

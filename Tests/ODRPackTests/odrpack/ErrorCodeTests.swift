@@ -20,6 +20,7 @@ import Testing
         case .refused: return "unusable-input"
         case .manifest: return "unusable-input"
         case .buildManifest: return "unusable-input"
+        case .ipa: return "unusable-input"
         case .xcode: return "unusable-input"
         case .changed: return "file-changed"
         case .folderLocked: return "locked"
@@ -38,7 +39,8 @@ import Testing
         .http(StoreRequest(method: "GET", address: "/v1/apps"), status: 500, appleErrors: []),
         .network(StoreRequest(method: "GET", address: "/v1/apps"), .failed("x")),
         .refused(.partURLNotHTTPS(pack: "p")), .manifest(.missing("odrpack.yml")), .buildManifest(.missing("out")),
-        .xcode(.notAProject("x")), .unusableInput("x"), .unbuildable("x"), .usage("x"),
+        .ipa(.appCount("a.ipa", count: 0)), .xcode(.notAProject("x")), .unusableInput("x"), .unbuildable("x"),
+        .usage("x"),
     ]
 
     @Test func everyKindHasItsPinnedCode() {
