@@ -42,11 +42,17 @@ release: deps
 	$(SWIFT) build -c release --product odrpack $(STATIC_STDLIB) $(BUILD_FLAGS)
 
 # Release archives (docs/install.md): dist/odrpack-<version>-<target>.tar.gz and its .sha256 for this machine, the
-# binary self-contained (Linux: the Swift runtime, Foundation, libdeflate and zlib linked in; libcurl loaded by upload
-# alone). dist-check runs the archive on a minimal Debian 12 root (Linux, as root; debootstrap makes the root once,
-# kept under .build/dist-check): every command on a copy of the sample, then upload without and with libcurl.
+# binary self-contained (Linux: the Swift runtime, Foundation, libdeflate, zlib and libstdc++ linked in, glibc 2.34 the
+# floor, which Packaging/linux_floor.py checks; libcurl loaded by upload alone). dist-check runs the archive on a
+# minimal Debian 12 root (Linux, as root; debootstrap makes the root once, kept under .build/dist-check): every
+# command on a copy of the sample, then upload without and with libcurl.
 dist: deps
 	@command -v python3 >/dev/null 2>&1 || { echo "make dist needs python3 (it writes the archive)"; exit 1; }
+	@if [ "$(UNAME)" != Darwin ] && ! command -v objdump >/dev/null 2>&1; then \
+		echo "installing binutils (Packaging/linux_floor.py reads the binary with objdump)"; \
+		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq binutils; \
+	fi
 	bash Packaging/dist.sh
 dist-check: dist
 	@python3 -c 'import cryptography' >/dev/null 2>&1 || { \

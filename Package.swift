@@ -29,7 +29,7 @@ let layers: [(name: String, imports: [Target.Dependency])] = [
     // thin: a built app wired to a build's packs.
     ("ODRPackThin", ["ODRPackPlatform", "ODRPackFormats", "ODRPackCore", "ODRPackBuildFormat"]),
     // diff: what an update makes users download again.
-    ("ODRPackDiff", ["ODRPackCore", "ODRPackBuildFormat"]),
+    ("ODRPackDiff", ["ODRPackPlatform", "ODRPackCore", "ODRPackBuildFormat"]),
     // What people and CI read: text, HTML, Markdown, GitHub Actions.
     (
         "ODRPackReport",
@@ -89,6 +89,9 @@ let package = Package(
         // libcurl for `upload`, opened with dlopen when upload runs (docs/store.md#libcurl): never linked, so every other
         // command starts on a system without it, and no curl headers are needed to build.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        // Linux: hypot and hypotf bound to libm's first version, so the release binary (the Swift runtime and Foundation
+        // linked in) needs no glibc newer than 2.34 (docs/install.md#what-the-linux-binary-needs-the-c-library).
+        .target(name: "CGlibcFloor"),
         // Text that ships inside the binary (the report page's CSS and JavaScript), kept in files of its own kind and
         // turned into Swift at build time: SwiftPM resources would need a bundle beside every installed binary.
         .plugin(name: "EmbedTextPlugin", capability: .buildTool(), path: "Sources/EmbedTextPlugin"),
@@ -103,12 +106,16 @@ let package = Package(
             .target(
                 name: "ODRPackFuzzing", dependencies: layers.map { .target(name: $0.name) }, path: "Fuzz/EntryPoints",
                 swiftSettings: upcomingFeatures),
+            // The front end, and nothing else: parsing, one library call per subcommand, printing through the run's
+            // CommandState. The tests import it (`@testable import odrpack`) to run commands in-process
+            // (docs/architecture.md#commands); SwiftPM builds an executable target testable.
             .executableTarget(
                 name: "odrpack",
                 dependencies: [
                     "ODRPackPlatform", "ODRPackCore", "ODRPackBuild", "ODRPackVerify", "ODRPackThin", "ODRPackDiff",
                     "ODRPackReport", "ODRPackXcode", "ODRPackStore",
                     .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                    .target(name: "CGlibcFloor", condition: .when(platforms: [.linux])),
                 ],
                 swiftSettings: upcomingFeatures
             ),

@@ -3,8 +3,10 @@
 
 Functions of 60 lines or more (a `func`, `init`, `deinit`, `subscript` or accessor body, from its declaration line to
 its closing brace), hand path joins (`+ "/" +`), NSString path calls, string inside-checks (`hasPrefix(… + "/")`),
-files that branch on the pack format, comments that cite SPEC instead of docs/; and the figures renaming cannot meet
-(issue 56): `FilePath(` conversions and `FileManager` uses outside the platform module, `preconditionFailure` calls,
+files that branch on the pack format besides the one exhaustive `switch` per module (`extension PackFormat` with
+`switch self`, counted apart), comments that cite SPEC instead of docs/; and the figures renaming cannot meet
+(issue 56): `FilePath(` conversions, `slashJoined` text joins and `FileManager` uses outside the platform module,
+`preconditionFailure` calls,
 string literals of a pack version's state (`"COMPLETE"`, ...) outside the one enum, and error cases whose payload is a
 bare `String`.
 """
@@ -77,8 +79,9 @@ def main():
     for folder, _, files in os.walk(os.path.join(ROOT, "Sources")):
         sources += [os.path.join(folder, name) for name in files if name.endswith(".swift")]
     sources.sort()
-    long, joins, nsstring, inside, formats, spec = [], 0, 0, 0, set(), 0
-    conversions, file_managers, preconditions, state_literals, string_cases = 0, 0, 0, 0, 0
+    long, joins, nsstring, inside, formats, switches, spec = [], 0, 0, 0, set(), set(), 0
+    conversions, text_joins, file_managers, preconditions, state_literals, string_cases = 0, 0, 0, 0, 0, 0
+    precondition_sites = []
     states = r'"(?:AWAITING_UPLOAD|PROCESSING|FAILED|COMPLETE)"'
     for path in sources:
         text = open(path, encoding="utf-8").read()
@@ -86,8 +89,12 @@ def main():
         code = "\n".join(strip_strings_and_comments(line, False)[0] for line in text.split("\n"))
         if outside_platform:
             conversions += len(re.findall(r"\bFilePath\(", code))
+            text_joins += len(re.findall(r"\.slashJoined\(", code))
             file_managers += len(re.findall(r"\bFileManager\b", code))
-        preconditions += len(re.findall(r"\bpreconditionFailure\(", code))
+        for number, line in enumerate(code.split("\n"), 1):
+            if re.search(r"\bpreconditionFailure\(", line):
+                preconditions += 1
+                precondition_sites.append(f"{os.path.relpath(path, ROOT)}:{number}")
         state_literals += len(re.findall(states, text))
         if re.search(r"\benum\s+\w*Error\b", text):
             string_cases += len(re.findall(r"^\s*case\s+\w+\((?:\w+:\s*)?String\)\s*$", text, re.M))
@@ -97,13 +104,17 @@ def main():
                                    r"lastPathComponent|pathExtension|deletingPathExtension|standardizingPath|"
                                    r"expandingTildeInPath|resolvingSymlinksInPath)", text))
         inside += len(re.findall(r'hasPrefix\([^)]*\+\s*"/"\s*\)', text))
-        if re.search(r"case \.backgroundAssets|== \.backgroundAssets|case \.odr\b|== \.odr\b", text):
+        if re.search(r"extension PackFormat\b.*?switch self \{\s*case \.odr:", text, re.S):
+            switches.add(os.path.relpath(path, ROOT))
+        elif re.search(r"case \.backgroundAssets|== \.backgroundAssets|case \.odr\b|== \.odr\b", text):
             formats.add(os.path.relpath(path, ROOT))
         spec += len(re.findall(r"//.*\bSPEC\b", text))
     rows = [("functions of 60+ lines", len(long)), ("hand path joins (+ \"/\" +)", joins),
             ("NSString path calls", nsstring), ("string inside-checks (hasPrefix(x + \"/\"))", inside),
-            ("files that branch on the pack format", len(formats)), ("comments citing SPEC", spec),
+            ("files that branch on the pack format", len(formats)),
+            ("exhaustive pack-format switches", len(switches)), ("comments citing SPEC", spec),
             ("FilePath( conversions outside the platform", conversions),
+            ("slashJoined text joins outside the platform", text_joins),
             ("FileManager uses outside the platform", file_managers), ("preconditionFailure calls", preconditions),
             ("version-state string literals", state_literals), ("error cases with a bare String payload", string_cases)]
     for label, value in rows:
@@ -111,8 +122,12 @@ def main():
     if "-v" in sys.argv:
         for length, where, name in sorted(long, reverse=True):
             print(f"  {length:4} {where} {name}")
+        for path in sorted(switches):
+            print(f"  switch: {path}")
         for path in sorted(formats):
             print(f"  format: {path}")
+        for site in precondition_sites:
+            print(f"  preconditionFailure: {site}")
 
 
 if __name__ == "__main__":

@@ -2,9 +2,10 @@
 # make dist-check: the release archive as a user meets it (docs/install.md#dist-check). A minimal Debian 12 root file
 # system (debootstrap --variant=minbase, made once and kept under .build/dist-check), a fresh copy of it per run, the
 # archive unpacked there and checked against its .sha256, then, chrooted: every command on a copy of the sample, the
-# completions, and `upload --dry-run` without libcurl (it must say what to install); then libcurl and man-db are
-# installed in the root and `man -l` and `upload --dry-run` run against the tests' App Store Connect stand-in, which
-# listens on 127.0.0.1 outside the chroot. Linux, as root.
+# completions, and `upload --dry-run` without libcurl (it must say what to install); the binary under a loader whose
+# C library stops at glibc 2.34, the floor; then libcurl and man-db are installed in the root and `man -l` and
+# `upload --dry-run` run against the tests' App Store Connect stand-in, which listens on 127.0.0.1 outside the
+# chroot. Linux, as root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ "$(uname -s)" = Linux ] || { echo "dist-check: runs on Linux (the macOS archive is checked by the release workflow)" >&2; exit 1; }
@@ -90,6 +91,24 @@ asc_env=(ASC_KEY_ID=DISTCHECK1 ASC_ISSUER_ID=69a6de70-0000-47e3-e053-5b8c7c11a4d
 echo "dist-check: phase 1, a minimal Debian 12 without libcurl"
 chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     "${asc_env[@]}" ODRPACK_ASC_API=http://127.0.0.1:9 /bin/bash /root/check.sh without-curl "$name"
+
+# The floor (docs/install.md#what-the-linux-binary-needs-the-c-library): this machine's C library, copied with every
+# version above glibc 2.34 renamed, so that its loader judges the binary as RHEL 9's would; --version and plan run so.
+echo "dist-check: the binary on a C library whose versions stop at glibc 2.34"
+floor=$cache/floor-libc
+rm -rf "$floor"
+binary=$root/root/$name/bin/odrpack
+loader=$(python3 Packaging/linux_floor.py --c-library-at-floor "$binary" "$floor")
+for arguments in "--version" "plan $root/root/sample/odrpack.yml"; do
+    echo "  \$ odrpack $arguments"
+    # shellcheck disable=SC2086 # the arguments are split on purpose
+    if ! "$loader" --library-path "$floor" "$binary" $arguments > "$cache/floor.out" 2>&1; then
+        sed 's/^/    /' "$cache/floor.out" >&2
+        echo "dist-check: FAILED: the binary does not run on glibc 2.34" >&2
+        exit 1
+    fi
+    head -n 1 "$cache/floor.out" | sed 's/^/    /'
+done
 
 echo "dist-check: installing libcurl4 and man-db in the root"
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true

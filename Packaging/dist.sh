@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make dist: the release archive for this machine, dist/odrpack-<version>-<target>.tar.gz and its .sha256
-# (docs/install.md#release-archives). Linux: the Swift runtime, Foundation with its ICU data, libdeflate and zlib are
-# linked in, so the binary needs nothing but the C library (libcurl is loaded by `upload` alone, when it runs). macOS:
+# (docs/install.md#release-archives). Linux: the Swift runtime, Foundation with its ICU data, libdeflate, zlib and
+# libstdc++ are linked in, so the binary needs nothing but the C library and libgcc_s (libcurl is loaded by `upload`
+# alone, when it runs), and Packaging/linux_floor.py refuses a binary that asks for more than glibc 2.34. macOS:
 # one universal binary (arm64 and x86_64); the Swift runtime is part of the OS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,19 +31,24 @@ if [ "$(uname -s)" = Darwin ]; then
     $SWIFT build -c release --product odrpack --arch arm64 --arch x86_64
     binary=$($SWIFT build -c release --product odrpack --arch arm64 --arch x86_64 --show-bin-path)/odrpack
 else
-    # The linker takes the first libdeflate/libz it finds along -L, and prefers a shared library only within one
-    # folder: a folder holding just the static archives, searched first, links them in.
+    # The linker takes the first libdeflate/libz/libstdc++ it finds along -L, and prefers a shared library only
+    # within one folder: a folder holding just the static archives, searched first, links them in. libstdc++ (the
+    # runtime's and Foundation's C++, `-lstdc++` of the static runtime's link flags) linked in is what lets the binary
+    # run where the system's libstdc++ is older than the build machine's (GCC 11's on RHEL 9).
     static=.build/dist-static-libs
     mkdir -p "$static"
-    for library in libdeflate libz; do
+    for library in libdeflate libz libstdc++; do
         archive=$(for folder in $(${CC:-cc} -print-search-dirs | sed -n 's/^libraries: =//p' | tr : ' '); do
             [ -f "$folder/$library.a" ] && echo "$folder/$library.a" && break; done || true)
-        [ -n "$archive" ] || { echo "dist: $library.a not found (make deps installs libdeflate-dev and zlib1g-dev)" >&2; exit 1; }
+        [ -n "$archive" ] || { echo "dist: $library.a not found (make deps installs libdeflate-dev and zlib1g-dev;" \
+            "libstdc++.a is GCC's libstdc++-NN-dev, which Swift's Linux install needs)" >&2; exit 1; }
         ln -sf "$(realpath "$archive")" "$static/$library.a"
     done
     $SWIFT build -c release --product odrpack --static-swift-stdlib -Xlinker -L"$PWD/$static" \
         --scratch-path .build/dist
     binary=.build/dist/release/odrpack
+    # The README's floor, checked on what the linker made: every glibc symbol version at most 2.34, no libstdc++.
+    python3 Packaging/linux_floor.py "$binary"
 fi
 
 version=$("$binary" --version | awk 'NR == 1 { print $2 }')

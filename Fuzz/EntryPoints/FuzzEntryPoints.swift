@@ -42,7 +42,9 @@ package enum FuzzEntryPoints {
             _ = MarkdownReport.diff(diff)
             _ = DiffReportModel(diff: diff, old: old, new: new, oldName: "old", newName: "new").html
         }
-        for pack in manifest.packs { _ = BuildVerifier.recordProblems(pack, bundleId: manifest.bundleId) }
+        for pack in manifest.packs {
+            _ = BuildVerifier.recordProblems(pack, bundleId: manifest.bundleId, format: manifest.format)
+        }
     }
 
     /// The zip reader of verify and thin: front to back, then the central directory.

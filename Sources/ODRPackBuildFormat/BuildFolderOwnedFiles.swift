@@ -45,7 +45,7 @@ extension OutputTarget {
     /// Refuses (exit 2, before anything is written) an output FILE that is one of the command's `inputs`, or one of
     /// the files a build folder owns (its manifest, plists, packs): docs/commands.md#scripts.
     /// - Parameter command: the command, for the message ("report").
-    package func refuseInputs(_ inputs: [String], of command: String) throws {
+    package func refuseInputs(_ inputs: [FilePath], of command: String) throws {
         try refuse(inputs: inputs, command: command)
         guard let path = resolvedFile, let (folder, relative) = BuildFolderOwnedFiles.owner(of: path) else { return }
         throw ODRPackError.unusableInput(

@@ -1,8 +1,9 @@
 import ODRPackCore
 
 extension PackFormat {
-    /// The one place a `PackFormat` value becomes its conformance (docs/architecture.md#pack-formats): every other
-    /// question about a format goes to the answer.
+    /// Where a `PackFormat` value becomes what every command asks of it (docs/architecture.md#pack-formats): every
+    /// other question about a format goes to the answer. Exhaustive, as build's, verify's and thin's own switches for
+    /// their sides are, so a new format does not compile until each names its type.
     package var kind: any PackFormatKind {
         switch self {
         case .odr: OnDemandResourcesKind()

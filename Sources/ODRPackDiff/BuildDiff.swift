@@ -1,7 +1,6 @@
 import Foundation
 import ODRPackBuildFormat
 import ODRPackCore
-import ODRPackFormats
 import ODRPackPlatform
 
 /// What changes between two builds, and what a device that holds the old one downloads again (docs/commands.md#diff).

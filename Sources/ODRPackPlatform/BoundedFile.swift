@@ -15,6 +15,26 @@ package enum BoundedFile {
         let descriptor = path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { throw ODRPackError.system(.readKind(what), path) }
         defer { SystemCall.closeFile(descriptor) }
+        return try read(descriptor, path, limit: limit, what: what)
+    }
+
+    /// The bytes of the file at `path`, or nil when there is none (ENOENT), for a file a step may or may not have
+    /// left (a build folder's commit record, docs/build-output.md#atomic). Any other failure (EACCES, EISDIR, EIO) is
+    /// an error, never "absent": reading it as absent would forget what the file says.
+    /// - Throws: `ODRPackError.io` with the path and the errno, or as `read` does (exit 2).
+    package static func readIfPresent(_ path: FilePath, limit: Int, what: String) throws -> [UInt8]? {
+        let descriptor = path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else {
+            let error = SystemError.last
+            if error.isMissing { return nil }
+            throw ODRPackError.io(.readKind(what), path: path, error)
+        }
+        defer { SystemCall.closeFile(descriptor) }
+        return try read(descriptor, path, limit: limit, what: what)
+    }
+
+    /// Reads the open `descriptor` to its end; a failed read is `ODRPackError.io` with the path and the errno.
+    private static func read(_ descriptor: Int32, _ path: FilePath, limit: Int, what: String) throws -> [UInt8] {
         if let size = SystemCall.stamp(ofOpen: descriptor)?.size, size > limit { throw tooLarge(path, limit, what) }
         var bytes: [UInt8] = []
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)

@@ -35,9 +35,53 @@ extension FilePath {
         withPlatformString { URL(fileURLWithFileSystemRepresentation: $0, isDirectory: false, relativeTo: nil) }
     }
 
-    /// The path as text for messages and documents. Bytes that are not UTF-8 are repaired (U+FFFD); never use this to
-    /// reach the file again: pass the `FilePath` itself.
-    package var text: String { string }
+    /// The path as text for messages and documents. A byte that is not part of valid UTF-8 is shown as `\xNN`
+    /// (`shownText(of:)`), as a folder's names are, so `out\xE9` reads as itself; never use this to reach the file
+    /// again: pass the `FilePath` itself.
+    package var text: String {
+        let repaired = string
+        // Text that needed no repair is the path's own (a U+FFFD there may also be the path's own character).
+        guard repaired.unicodeScalars.contains("\u{FFFD}") else { return repaired }
+        return Self.shownText(of: bytes)
+    }
+
+    /// Bytes as text for a message: valid UTF-8 as it is, every other byte as `\xNN`; with `escapingControls`, every
+    /// control character (C0, DEL, C1) as `\xNN` too, so a name can neither break a line nor drive a terminal.
+    package static func shownText(of bytes: some Collection<UInt8>, escapingControls: Bool = false) -> String {
+        let bytes = Array(bytes)
+        func hex(_ value: UInt32) -> String {
+            let digits = String(value, radix: 16)
+            return "\\x" + (digits.count < 2 ? "0" : "") + digits
+        }
+        if !escapingControls, let valid = String(validating: bytes, as: UTF8.self) { return valid }
+        var out = ""
+        var index = 0
+        while index < bytes.count {
+            // The valid UTF-8 sequence at this byte (one length at most fits), else the byte escaped.
+            var decoded: String?
+            var length = 1
+            for candidate in 1...min(4, bytes.count - index) {
+                if let text = String(validating: bytes[index..<index + candidate], as: UTF8.self) {
+                    decoded = text
+                    length = candidate
+                    break
+                }
+            }
+            if let decoded {
+                for scalar in decoded.unicodeScalars {
+                    if escapingControls && (scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)) {
+                        out += hex(scalar.value)
+                    } else {
+                        out.unicodeScalars.append(scalar)
+                    }
+                }
+            } else {
+                out += hex(UInt32(bytes[index]))
+            }
+            index += length
+        }
+        return out
+    }
 
     /// `self` joined with a path relative to it, written with `/` ("Levels/one.json"). An empty `relative` is `self`.
     /// `relative` must hold no NUL (see `init?(checking:)`): text from outside is checked where it comes in.

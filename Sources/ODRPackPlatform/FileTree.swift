@@ -120,11 +120,6 @@ package struct FileTree: Sendable {
             total + directory.entries.lazy.filter { FileStatus.Kind(mode: $0.mode) == .regular }.count
         }
     }
-
-    /// Whether a name is `.git`, whose folder the scan records but never enters.
-    static func isGit(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        name.elementsEqual(".git".utf8)
-    }
 }
 
 extension FileTree.Directory {

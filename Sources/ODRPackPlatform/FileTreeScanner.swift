@@ -214,7 +214,7 @@ private final class NameChunk: @unchecked Sendable {
                     UInt64(bitPattern: entry.stamp.modificationNanoseconds),
                     UInt64(bitPattern: entry.stamp.changeNanoseconds), entry.stamp.inode, entry.stamp.device
                 )
-                if type == S_IFDIR && FileTree.isGit(UnsafeBufferPointer(rebasing: name.dropLast())) {
+                if type == S_IFDIR && VersionControl.isGit(UnsafeBufferPointer(rebasing: name.dropLast())) {
                     // Git rewrites its folder all the time, and nothing in it is ever packed: only its name counts.
                     fields = (UInt64(type), 0, 0, 0, 0, 0)
                 } else if type == S_IFLNK || entry.mode == 0 {
@@ -313,7 +313,7 @@ private final class ListedDirectory: @unchecked Sendable {
         }
         var subfolders: [Int] = []
         for position in 0..<directory.count where directory.entries[position].mode & S_IFMT == S_IFDIR {
-            if !directory.name(position).withUnsafeBufferPointer(FileTree.isGit) { subfolders.append(position) }
+            if !directory.name(position).withUnsafeBufferPointer(VersionControl.isGit) { subfolders.append(position) }
         }
         return (directory, subfolders, Array(hasher.finalize()), isClean)
     }

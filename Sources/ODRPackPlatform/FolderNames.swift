@@ -21,35 +21,7 @@ package enum FolderNames {
 
         /// The name for a message or a comment: valid UTF-8 as is, every other byte, and every control character (C0,
         /// DEL, C1), as `\xNN`, so a name can neither break a line nor drive a terminal.
-        package var escaped: String {
-            var out = ""
-            var index = 0
-            while index < bytes.count {
-                // The longest valid UTF-8 sequence at this byte, else the byte escaped.
-                var decoded: String?
-                var length = 1
-                for candidate in stride(from: min(4, bytes.count - index), through: 1, by: -1) {
-                    if let text = String(validating: bytes[index..<index + candidate], as: UTF8.self) {
-                        decoded = text
-                        length = candidate
-                        break
-                    }
-                }
-                if let decoded {
-                    for scalar in decoded.unicodeScalars {
-                        if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-                            out += "\\x" + String(scalar.value, radix: 16).leftPadded(to: 2)
-                        } else {
-                            out.unicodeScalars.append(scalar)
-                        }
-                    }
-                } else {
-                    out += "\\x" + String(bytes[index], radix: 16, uppercase: false).leftPadded(to: 2)
-                }
-                index += length
-            }
-            return out
-        }
+        package var escaped: String { FilePath.shownText(of: bytes, escapingControls: true) }
     }
 
     /// The names in `folder` (not `.` and `..`), in the order the file system gives them.
@@ -74,11 +46,5 @@ package enum FolderNames {
             names.append(Name(text: String(validating: bytes, as: UTF8.self), bytes: bytes))
         }
         return names
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

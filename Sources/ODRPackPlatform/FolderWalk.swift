@@ -1,14 +1,21 @@
-import Foundation
-
 /// The one recursive walk of a folder that is not a resource tree (`FileTreeScanner` reads those, on every core):
 /// a pack folder, a written output, an Xcode project's folders. Each folder comes before what it holds, siblings in
 /// code-point order of their names, so the same tree always gives the same list. Links are reported, never followed.
 package enum FolderWalk {
     package struct Entry: Sendable {
-        /// Relative to the walked folder, "/"-separated.
+        /// Relative to the walked folder, "/"-separated, as text: a name that is not UTF-8 is shown escaped
+        /// (`FilePath.text`), so use `pathBytes` or `file(under:)` to reach it.
         package let path: String
         package let name: String
         package let status: FileStatus
+        /// `path` as the file system's bytes, "/"-separated: a name that is not UTF-8 keeps its bytes
+        /// (docs/architecture.md#paths), as a zip entry's name does.
+        package let pathBytes: [UInt8]
+
+        /// The entry under `root` (the walked folder, or a copy of it), reached by its bytes.
+        package func file(under root: FilePath) -> FilePath {
+            pathBytes.split(separator: UInt8(ascii: "/")).reduce(root) { $0.joined(name: $1)! }
+        }
     }
 
     /// Every entry under `root`, in the order `walk` visits them.
@@ -36,28 +43,32 @@ package enum FolderWalk {
         under root: FilePath, slashedFolders: Bool = false, skipping: (String) -> Bool = { _ in false },
         entering: (Entry) -> Bool = { _ in true }, _ visit: (Entry) throws -> Void
     ) throws {
-        // Per entry: one path for its `lstat`, as the text join was; its relative path stays text (an entry name).
-        func walk(_ relative: String) throws {
-            let folder = root.joined(relative)
-            let names: [String]
-            do {
-                names = try FileManager.default.contentsOfDirectory(atPath: folder.string)
-            } catch {
-                throw ODRPackError.fileOperation("cannot list '\(folder.text)': \(error.localizedDescription)")
-            }
-            var children: [(key: String, entry: Entry)] = []
-            for name in names where !skipping(name) {
-                let path = relative.isEmpty ? name : relative.slashJoined(name)
+        // Per entry: one path for its `lstat`; the folder is listed as bytes (`FolderNames`), so a name that is not
+        // UTF-8 is reached and reported as itself, never as its repaired text (docs/architecture.md#paths).
+        func walk(_ folder: FilePath, _ relative: [UInt8]) throws {
+            var children: [(key: [UInt8], entry: Entry, path: FilePath)] = []
+            for listed in try FolderNames.list(folder) {
+                let name = listed.text ?? FilePath.shownText(of: listed.bytes)
+                if skipping(name) { continue }
+                let path = listed.path(in: folder)
                 let status = try SystemCall.requireStatus(
-                    folder.joined(name), followingLinks: false, "cannot stat '\(folder.text)/\(name)'")
-                let key = slashedFolders && status.kind == .directory ? name + "/" : name
-                children.append((key, Entry(path: path, name: name, status: status)))
+                    path, followingLinks: false, "cannot stat '\(path.text)'")
+                let bytes = relative.isEmpty ? listed.bytes : relative + [UInt8(ascii: "/")] + listed.bytes
+                let entry = Entry(
+                    path: String(validating: bytes, as: UTF8.self) ?? FilePath.shownText(of: bytes), name: name,
+                    status: status, pathBytes: bytes)
+                let key =
+                    slashedFolders && status.kind == .directory ? listed.bytes + [UInt8(ascii: "/")] : listed.bytes
+                children.append((key, entry, path))
             }
-            for child in children.sorted(by: { $0.key.precedesByCodePoint($1.key) }) {
+            // Code-point order is the order of the UTF-8 bytes; names that are not UTF-8 fall in by their bytes too.
+            for child in children.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
                 try visit(child.entry)
-                if child.entry.status.kind == .directory && entering(child.entry) { try walk(child.entry.path) }
+                if child.entry.status.kind == .directory && entering(child.entry) {
+                    try walk(child.path, child.entry.pathBytes)
+                }
             }
         }
-        try walk("")
+        try walk(root, [])
     }
 }

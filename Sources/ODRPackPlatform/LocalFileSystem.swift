@@ -43,6 +43,25 @@ package struct LocalFileSystem: ResourceFileSystem {
         return resolved(checked).map(\.text)
     }
 
+    /// `path` with every symbolic link resolved, or the error that names it: what thin and ipa compare the places of
+    /// an app, a build folder and an output by. The one `realPath`.
+    /// - Throws: `ODRPackError.systemCall` (exit 2), "cannot resolve '<path>'" with the system's reason.
+    package static func realPath(_ path: String) throws -> String {
+        switch LocalFileSystem().resolvedPath(path) {
+        case .success(let real): return real
+        case .failure(let error): throw ODRPackError.systemCall("cannot resolve '\(path)'", error)
+        }
+    }
+
+    /// `path` with every symbolic link resolved, bytes and all (a name that is not UTF-8 keeps its bytes).
+    /// - Throws: `ODRPackError.systemCall` (exit 2), "cannot resolve '<path>'" with the system's reason.
+    package static func realPath(_ path: FilePath) throws -> FilePath {
+        switch LocalFileSystem().resolved(path) {
+        case .success(let real): return real
+        case .failure(let error): throw ODRPackError.systemCall("cannot resolve '\(path.text)'", error)
+        }
+    }
+
     package func status(_ path: String, followingLinks: Bool) -> Result<FileStatus, SystemError> {
         guard let checked = FilePath(checking: path) else { return .failure(SystemError(EINVAL)) }
         return status(checked, followingLinks: followingLinks)

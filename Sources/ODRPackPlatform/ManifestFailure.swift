@@ -44,8 +44,6 @@ package enum BuildManifestFailure: Sendable, Equatable {
     case missing(FilePath)
     /// The folder given holds no manifest.
     case notABuildFolder(FilePath)
-    /// The manifest could not be opened or read.
-    case unreadable(FilePath, SystemError)
     /// Not JSON: truncated or corrupt. The file as messages name it.
     case invalidJSON(String)
     /// JSON, but a member is missing, of another type, or out of range: the reader's words for which.
@@ -107,7 +105,6 @@ extension BuildManifestFailure: CustomStringConvertible {
         case .missing(let path): return "'\(path.text)' does not exist: pass a build folder or its \(Self.fileName)"
         case .notABuildFolder(let folder):
             return "'\(folder.text)' has no \(Self.fileName): is it a finished odrpack build folder?"
-        case .unreadable(let file, let error): return "cannot read '\(file.text)': \(error.reason)"
         case .invalidJSON(let file):
             return "'\(file)' is not valid JSON (truncated or corrupt): rebuild it with odrpack build"
         case .incomplete(let file, let problem):

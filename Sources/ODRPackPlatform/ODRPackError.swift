@@ -34,7 +34,8 @@ package enum ODRPackError: Error, CustomStringConvertible, Equatable {
     case refused(StoreRefusal)
     /// The tag manifest cannot be read at all, or the one found is not to be trusted (docs/commands.md#scripts).
     case manifest(ManifestFailure)
-    /// A build folder's odrpack-manifest.json is missing, unreadable, corrupt or of another schema version.
+    /// A build folder's odrpack-manifest.json is missing, corrupt or of another schema version (one that cannot be
+    /// read is `io`, with its path and errno).
     case buildManifest(BuildManifestFailure)
     /// `ipa` will not unpack the input IPA (docs/store.md#ipa): which entry, and what is wrong with it.
     case ipa(IPAFailure)
@@ -70,8 +71,7 @@ package enum ODRPackError: Error, CustomStringConvertible, Equatable {
     /// kinds that have none.
     package var systemError: SystemError? {
         switch self {
-        case .io(_, _, let error), .systemCall(_, let error), .buildManifest(.unreadable(_, let error)),
-            .manifest(.currentFolderUnnamed(let error)):
+        case .io(_, _, let error), .systemCall(_, let error), .manifest(.currentFolderUnnamed(let error)):
             return error
         default: return nil
         }
@@ -81,7 +81,7 @@ package enum ODRPackError: Error, CustomStringConvertible, Equatable {
     package var path: FilePath? {
         switch self {
         case .io(_, let path, _), .fileTooLarge(_, let path, _), .buildManifest(.missing(let path)),
-            .buildManifest(.notABuildFolder(let path)), .buildManifest(.unreadable(let path, _)):
+            .buildManifest(.notABuildFolder(let path)):
             return path
         default: return nil
         }

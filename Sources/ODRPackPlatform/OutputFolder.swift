@@ -29,7 +29,8 @@ package enum OutputFolder {
         var code = errno
         let parent = path.removingLastComponent()
         if code == ENOENT, !parent.isEmpty, parent != path {
-            // A missing parent: made first, then this folder (the one path of every folder odrpack makes).
+            // A missing parent: made first, then this folder (the path of every folder odrpack makes but the lock's,
+            // `HeldFolder`, and the build state's cache folder: docs/architecture.md).
             try makeFolder(parent)
             if path.withPlatformString({ mkdir($0, 0o755) }) == 0 { return }
             code = errno
@@ -71,13 +72,27 @@ package enum OutputFolder {
     package static func remove(_ path: FilePath) throws {
         guard let status = SystemCall.status(path, followingLinks: false) else { return }
         if status.kind == .directory {
-            do {
-                try FileManager.default.removeItem(at: path.fileURL)
-            } catch {
-                throw ODRPackError.fileOperation("cannot remove '\(path.text)': \(error.localizedDescription)")
-            }
+            try removeFolder(path)
         } else if let error = SystemCall.removeFile(path), error.code != ENOENT {
             throw ODRPackError.io(.remove, path: path, error)
+        }
+    }
+
+    /// Removes a folder and all it holds, reaching each entry by its name's bytes: Foundation's removal takes the
+    /// path as a URL, which corelibs Foundation repairs when it is not UTF-8 (docs/architecture.md#paths). Links are
+    /// removed, never followed.
+    private static func removeFolder(_ folder: FilePath) throws {
+        for name in try FolderNames.list(folder) {
+            let path = name.path(in: folder)
+            if SystemCall.status(path, followingLinks: false)?.kind == .directory {
+                try removeFolder(path)
+            } else if let error = SystemCall.removeFile(path), error.code != ENOENT {
+                throw ODRPackError.systemCall("cannot remove '\(path.text)'", error)
+            }
+        }
+        let result = folder.withPlatformString { rmdir($0) }
+        if result != 0, errno != ENOENT {
+            throw ODRPackError.systemCall("cannot remove '\(folder.text)'", .last)
         }
     }
 
@@ -100,15 +115,18 @@ package enum OutputFolder {
 extension OutputFolder {
     /// The names in a folder; none when it does not exist. Any other failure to list it is an error: a stale pack
     /// that cannot be seen cannot be removed.
+    /// The folder is listed by its bytes (`FolderNames`), so one whose path is not UTF-8 is listed; a name in it that
+    /// is not UTF-8 is given as `\xNN` text (`FilePath.shownText`), which names no file: a caller that must reach
+    /// such a name lists with `FolderNames`.
     package static func names(in folder: FilePath) throws -> [String] {
         do {
-            return try FileManager.default.contentsOfDirectory(atPath: folder.string)
+            return try FolderNames.list(folder).map { $0.text ?? FilePath.shownText(of: $0.bytes) }
         } catch {
             if case .failure(let error) = LocalFileSystem().status(folder, followingLinks: false), error.code == ENOENT
             {
                 return []
             }
-            throw ODRPackError.fileOperation("cannot list '\(folder.text)': \(error.localizedDescription)")
+            throw error
         }
     }
 }

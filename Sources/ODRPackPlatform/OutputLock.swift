@@ -30,7 +30,7 @@ package final class OutputLock {
         let opened = path.withPlatformString { open($0, O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644) }
         guard opened >= 0 else {
             let failure = errno
-            if let createdFolder { _ = try? FileManager.default.removeItem(at: createdFolder.fileURL) }
+            if let createdFolder { try? OutputFolder.remove(createdFolder) }
             throw Self.openFailure(path, failure)
         }
         descriptor = opened
@@ -127,7 +127,7 @@ package final class OutputLock {
         }
         if createdFolder == nil && isMarked { return }
         _ = SystemCall.removeFile(folder.joined(fileName))
-        if let createdFolder { _ = try? FileManager.default.removeItem(at: createdFolder.fileURL) }
+        if let createdFolder { try? OutputFolder.remove(createdFolder) }
     }
 }
 

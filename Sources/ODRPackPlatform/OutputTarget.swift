@@ -16,6 +16,9 @@ import Foundation
 /// - Any other path that leads to what standard output or standard error is (the same device and inode:
 ///   `/dev/./stdout`, `/proc/thread-self/fd/1`, `/proc/<pid>/fd/1`, a link to `/dev/stdout`) is that descriptor too:
 ///   what a path is decides, not how it is spelt.
+///
+/// Descriptors 1 and 2 are the command's `CommandStreams`: the process's own when odrpack runs as itself, memory when
+/// a test runs the command in-process; which file each stream is (its device and inode) is the stream's to say.
 /// - Any other file that is not a regular one (a FIFO, a terminal, `/dev/null`) is opened and written in place.
 /// - A regular file (or a link to one, or nothing yet) is written beside its name and renamed into place, so a reader
 ///   sees the old file or the whole new one; a missing parent folder is made first, as `build` makes its DIR's.
@@ -32,17 +35,28 @@ package struct OutputTarget: Sendable {
     /// The path as the command line gave it, for messages.
     package let name: String
     package let kind: Kind
+    /// The command's stdout and stderr, which descriptors 1 and 2 are.
+    package let streams: CommandStreams
 
     /// The command line's text is where the path comes in (docs/architecture.md#paths): checked for a NUL here.
     /// - Throws: a folder given as the file, or a descriptor link whose descriptor is not open (exit 2).
-    package init(_ path: String) throws {
+    package init(_ path: String, streams: CommandStreams) throws { try self.init(path, file: nil, streams: streams) }
+
+    /// The target a path given as bytes names (a command line's argument, docs/architecture.md#paths): `out\xE9.html`
+    /// stays itself; `-` is standard output.
+    package init(_ path: FilePath, streams: CommandStreams) throws {
+        try self.init(path.text, file: path, streams: streams)
+    }
+
+    private init(_ path: String, file given: FilePath?, streams: CommandStreams) throws {
         name = path
+        self.streams = streams
         if path == "-" {
             kind = .descriptor(StandardStream.output)
             return
         }
         if let descriptor = Self.descriptorNamed(path) {
-            guard fcntl(descriptor, F_GETFD) != -1 else {
+            guard streams.stream(descriptor) != nil || fcntl(descriptor, F_GETFD) != -1 else {
                 throw ODRPackError.systemCall(
                     "cannot write '\(path)': descriptor \(descriptor) is not open (redirect it in the shell, or name a file)",
                     SystemError(EBADF))
@@ -50,11 +64,11 @@ package struct OutputTarget: Sendable {
             kind = .descriptor(descriptor)
             return
         }
-        guard let file = FilePath(checking: path) else {
+        guard let file = given ?? FilePath(checking: path) else {
             throw ODRPackError.systemCall("cannot write '\(path)'", SystemError(EINVAL))
         }
         let status = SystemCall.status(file, followingLinks: true)
-        if let status, let descriptor = Self.standardDescriptor(sameAs: status) {
+        if let status, let descriptor = Self.standardDescriptor(sameAs: status, streams: streams) {
             kind = .descriptor(descriptor)
             return
         }
@@ -89,36 +103,35 @@ package struct OutputTarget: Sendable {
         }
     }
 
-    /// Standard output (1) or standard error (2) when `status` is what that descriptor is open on (device and inode),
+    /// Standard output (1) or standard error (2) when `status` is what that stream is open on (device and inode),
     /// else nil: how a path leads there does not matter.
-    static func standardDescriptor(sameAs status: FileStatus) -> Int32? {
+    static func standardDescriptor(sameAs status: FileStatus, streams: CommandStreams) -> Int32? {
         [StandardStream.output, StandardStream.error].first { descriptor in
-            var info = stat()
-            guard fstat(descriptor, &info) == 0 else { return false }
-            return UInt64(info.st_dev) == status.stamp.device && UInt64(info.st_ino) == status.stamp.inode
+            guard let identity = streams.stream(descriptor)?.identity else { return false }
+            return identity.device == status.stamp.device && identity.inode == status.stamp.inode
         }
     }
 
     /// Whether `path` leads to standard output, as `OutputTarget(path)` decides it (`-`, `/dev/stdout`, or any path to
-    /// what descriptor 1 is): for a command that must not print a second document on the same stream.
-    package static func isStandardOutput(_ path: String) -> Bool {
-        (try? OutputTarget(path))?.isStandardOutput ?? false
+    /// what the command's stdout is): for a command that must not print a second document on the same stream.
+    package static func isStandardOutput(_ path: String, streams: CommandStreams) -> Bool {
+        (try? OutputTarget(path, streams: streams))?.isStandardOutput ?? false
     }
 
     /// Refuses (exit 2, before anything is written) a regular-file target that is one of the command's `inputs`
     /// (`report`'s manifest, `diff`'s build manifests): the same file by device and inode, however either path is
     /// spelt (docs/commands.md#scripts). Writing it would destroy what the command read.
     /// - Parameter command: the command, for the message ("report").
-    package func refuse(inputs: [String], command: String) throws {
+    package func refuse(inputs: [FilePath], command: String) throws {
         guard case .file(let path) = kind, let target = SystemCall.status(path, followingLinks: true) else { return }
         for input in inputs {
-            guard let file = FilePath(checking: input), let status = SystemCall.status(file, followingLinks: true),
+            guard let status = SystemCall.status(input, followingLinks: true),
                 status.kind == .regular, status.stamp.device == target.stamp.device,
                 status.stamp.inode == target.stamp.inode
             else { continue }
             throw ODRPackError.unusableInput(
                 """
-                cannot write '\(name)': it is '\(input)', which \(command) reads, and writing it would destroy it; \
+                cannot write '\(name)': it is '\(input.text)', which \(command) reads, and writing it would destroy it; \
                 name another file
                 """
             )
@@ -174,14 +187,18 @@ package struct OutputTarget: Sendable {
     package func write(_ document: StreamedDocument) throws {
         switch kind {
         case .descriptor(let descriptor):
-            var sink = DocumentSink { chunk in try Self.write(chunk, to: descriptor, name: name) }
+            let streams = streams
+            var sink = DocumentSink { chunk in try Self.write(chunk, to: descriptor, name: name, streams: streams) }
             try document.write(&sink)
             try sink.flush()
         case .inPlace(let path):
             let descriptor = path.withPlatformString { open($0, O_WRONLY | O_CLOEXEC) }
             guard descriptor >= 0 else { throw ODRPackError.system(.write, path) }
             defer { SystemCall.closeFile(descriptor) }
-            var sink = DocumentSink { chunk in try Self.write(chunk, to: descriptor, name: path.text) }
+            var sink = DocumentSink { chunk in
+                let failure = SystemCall.writeAll(descriptor, chunk)
+                guard failure == 0 else { throw ODRPackError.system("cannot write '\(path.text)'", failure) }
+            }
             try document.write(&sink)
             try sink.flush()
         case .file(let path):
@@ -200,10 +217,13 @@ package struct OutputTarget: Sendable {
         }
     }
 
-    /// Stdout goes through `StandardStream` (a closed pipe is no failure there); any other descriptor fails with its name.
-    private static func write(_ chunk: UnsafeRawBufferPointer, to descriptor: Int32, name: String) throws {
-        if descriptor == StandardStream.output || descriptor == StandardStream.error {
-            try StandardStream.write(bytes: chunk, to: descriptor)
+    /// Stdout and stderr go through the command's streams (a closed pipe is no failure on the process's stdout); any
+    /// other descriptor fails with its name.
+    private static func write(
+        _ chunk: UnsafeRawBufferPointer, to descriptor: Int32, name: String, streams: CommandStreams
+    ) throws {
+        if let stream = streams.stream(descriptor) {
+            try stream.write(bytes: chunk)
             return
         }
         let failure = SystemCall.writeAll(descriptor, chunk)

@@ -8,6 +8,36 @@ package enum ShellCommand {
         "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
+    /// What `--sign-command` (build's, per pack folder; ipa's, on the app) replaces with the quoted path.
+    package static let pathPlaceholder = "{}"
+
+    /// `template` with every `pathPlaceholder` replaced by `path` in single quotes: a sign command for one path.
+    package static func filling(_ template: String, path: String) -> String {
+        filling(template, with: [pathPlaceholder: path])
+    }
+
+    /// `template` with each placeholder (`{}`, `{manifest}`, ...) replaced by its value in single quotes (`quoted`),
+    /// in one pass from the start, so a value that holds another placeholder's text keeps it. The one substitution
+    /// of a user's command template: the sign commands' and the Background Assets packager's.
+    package static func filling(_ template: String, with values: KeyValuePairs<String, String>) -> String {
+        let bytes = template.utf8
+        var filled = ""
+        var start = bytes.startIndex
+        var index = start
+        while index < bytes.endIndex {
+            if bytes[index] == UInt8(ascii: "{"),
+                let (placeholder, value) = values.first(where: { bytes[index...].starts(with: $0.key.utf8) })
+            {
+                filled += template[start..<index] + quoted(value)
+                index = bytes.index(index, offsetBy: placeholder.utf8.count)
+                start = index
+            } else {
+                index = bytes.index(after: index)
+            }
+        }
+        return filled + template[start...]
+    }
+
     /// Runs a command through `/bin/sh -c` and returns its exit status and what it printed on stdout (stderr passes
     /// through), or nil when it could not start or was killed.
     package static func capture(_ command: String) -> (status: Int32, output: String)? {

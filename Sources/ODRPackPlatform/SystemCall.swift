@@ -170,6 +170,30 @@ package enum SystemCall {
         path.withPlatformString { chmod($0, mode_t(permissions)) } == 0 ? nil : .last
     }
 
+    /// The target of the symbolic link `path`, as its bytes (a target that is not UTF-8 stays itself).
+    /// - Throws: `ODRPackError.systemCall` when `path` is no link or cannot be read.
+    package static func linkTarget(_ path: FilePath) throws -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = path.withPlatformString { link in
+            buffer.withUnsafeMutableBytes {
+                readlink(link, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count)
+            }
+        }
+        guard count >= 0 else { throw ODRPackError.systemCall("cannot read the link '\(path.text)'", .last) }
+        return Array(buffer[..<count])
+    }
+
+    /// Makes a symbolic link at `path` to `target` (its bytes, as a link holds them); nil when done, else why not.
+    package static func makeLink(_ path: FilePath, target: [UInt8]) -> SystemError? {
+        guard !target.contains(0) else { return SystemError(EINVAL) }
+        let result = (target + [0]).withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { text in
+                path.withPlatformString { symlink(text.baseAddress!, $0) }
+            }
+        }
+        return result == 0 ? nil : .last
+    }
+
     /// Renames `from` to `to`; nil when done, else why not.
     package static func rename(_ from: FilePath, to: FilePath) -> SystemError? {
         let result = from.withPlatformString { from in

@@ -16,7 +16,7 @@ package struct SystemError: Error, Sendable, Equatable {
     package var reason: String { String(cString: strerror(code)) }
     package var isLoop: Bool { code == ELOOP }
     /// The path does not exist.
-    var isMissing: Bool { code == ENOENT }
+    package var isMissing: Bool { code == ENOENT }
     /// The path does not exist, or a part of it that should be a folder is not one.
     package var isMissingOrNotFolder: Bool { code == ENOENT || code == ENOTDIR }
 }

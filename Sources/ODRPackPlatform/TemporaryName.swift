@@ -62,6 +62,11 @@ package enum TemporaryName {
         String(beside(finalName).dropFirst(processPrefix.count))
     }
 
+    /// `digest(of:)` of a final name given as its bytes (one that may not be UTF-8).
+    package static func digest(bytes finalName: [UInt8]) -> String {
+        String(beside(bytes: finalName).dropFirst(processPrefix.count))
+    }
+
     /// The temporary path beside `path`, in the same folder: for "out/App.ipa", "out/.odrpack-tmp-<pid>-<digest>",
     /// then `suffix` ("-replaced"), which says what the temporary is for.
     package static func path(beside path: FilePath, suffix: String = "") -> FilePath {

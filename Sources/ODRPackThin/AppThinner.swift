@@ -9,7 +9,8 @@ import ODRPackPlatform
 /// format. Everything is checked before anything changes; running it twice gives the same app as running it once.
 package struct AppThinner {
     package struct Options: Sendable {
-        package let appPath: String
+        /// The app as the command line named it, bytes and all (docs/architecture.md#paths).
+        package let appPath: FilePath
         package let buildPath: String
         package var embed = false
         /// A folder inside the app that the packs' paths are relative to (engines keep their data in one).
@@ -23,7 +24,7 @@ package struct AppThinner {
         /// Warn `app-signature-stale` when a signed app changes; `ipa`, which signs or warns itself, turns it off.
         package var signatureWarning = true
 
-        package init(appPath: String, buildPath: String) {
+        package init(appPath: FilePath, buildPath: String) {
             self.appPath = appPath
             self.buildPath = buildPath
         }
@@ -63,13 +64,13 @@ package struct AppThinner {
     /// - Throws: `ODRPackError` when the tool cannot do its job (exit 2).
     package func run(onWait: () -> Void) throws -> Result {
         _ = try Self.checkInputs(app: options.appPath, build: options.buildPath)
-        return try BuildFolderSession.reading(options.buildPath, onWait: onWait) { _ in try run() }
+        return try BuildFolderSession.reading(FilePath(options.buildPath), onWait: onWait) { try run($0) }
     }
 
     /// What `thin` refuses before it reads anything (docs/commands.md#thin, exit 2): a build folder without
     /// `odrpack-manifest.json`, an app that is no app bundle, and an app and a build folder that are one folder or one
     /// inside the other (thinning would remove the packs themselves). Returns the build folder.
-    package static func checkInputs(app: String, build: String) throws -> String {
+    package static func checkInputs(app appFolder: FilePath, build: String) throws -> String {
         let location = try BuildManifest.location(of: FilePath(build))
         guard SystemCall.status(location.file)?.kind == .regular else {
             throw ODRPackError.unusableInput(
@@ -79,15 +80,14 @@ package struct AppThinner {
                 """
             )
         }
-        guard let appFolder = FilePath(checking: app), SystemCall.status(appFolder)?.kind == .directory else {
+        let app = appFolder.text
+        guard SystemCall.status(appFolder)?.kind == .directory else {
             throw ODRPackError.unusableInput(
                 "'\(app)' is not a folder: pass the built app bundle (MyGame.app)")
         }
-        let realApp = try realPath(app)
-        let realBuild = try realPath(location.folder.string)
-        if realApp == realBuild || RelativePath.absolutePath(realApp, isInside: realBuild)
-            || RelativePath.absolutePath(realBuild, isInside: realApp)
-        {
+        let realApp = try LocalFileSystem.realPath(appFolder)
+        let realBuild = try LocalFileSystem.realPath(location.folder)
+        if realApp == realBuild || realApp.isInside(realBuild) || realBuild.isInside(realApp) {
             throw ODRPackError.unusableInput(
                 """
                 '\(app)' and '\(location.folder.text)' are \
@@ -110,29 +110,32 @@ package struct AppThinner {
 
     /// The app, the folder the packs' paths are relative to in it, and the app's real path: checked to stay inside it.
     struct Location {
-        var app: String
-        var base: String
-        var realApp: String
+        var app: FilePath
+        var base: FilePath
+        var realApp: FilePath
         /// `--resources-path` with a final "/", or "": what removed paths are reported relative to the app with.
         var relativeBase: String
     }
 
     func locate() throws -> Location {
-        let app = URL(fileURLWithPath: options.appPath).standardizedFileURL.path
+        // Lexically, never through Foundation's absolute path: a relative path stays relative to the current folder,
+        // whose name may not be UTF-8 (docs/architecture.md#paths).
+        let normalized = options.appPath.lexicallyNormalized()
+        let app = normalized.isEmpty ? FilePath(".") : normalized
+        let shown = options.appPath.text
         guard isFolder(app) else {
-            throw ODRPackError.unusableInput(
-                "'\(options.appPath)' is not a folder: pass the built app bundle (MyGame.app)")
+            throw ODRPackError.unusableInput("'\(shown)' is not a folder: pass the built app bundle (MyGame.app)")
         }
         // A thin killed before its end leaves the files it moved aside in one temporary folder of the app: they are
         // the app's, so no later thin proceeds (or ships them) until a person has put them back. What it had only
         // staged is removed first (not by a dry run, which changes nothing).
         if !options.dryRun { try removeAbandonedStaging(app: app) }
-        if let left = try OutputFolder.names(in: FilePath(app)).sorted()
+        if let left = try OutputFolder.names(in: app).sorted()
             .first(where: { $0.hasPrefix(TemporaryName.marker) })
         {
             throw ODRPackError.unusableInput(
                 """
-                '\(options.appPath)/\(left)' was left by an interrupted thin: it holds app files that thin had moved \
+                '\(shown)/\(left)' was left by an interrupted thin: it holds app files that thin had moved \
                 aside (or a half-written one); build the app again, or put them back and remove it, then thin again
                 """
             )
@@ -144,29 +147,28 @@ package struct AppThinner {
                 throw ODRPackError.unusableInput(
                     "--resources-path '\(subfolder)' must be a relative path inside the app, without '.' or '..'")
             }
-            base = app.slashJoined(parts.joined(separator: "/"))
+            base = app.joined(parts.joined(separator: "/"))
             guard isFolder(base) else {
-                throw ODRPackError.unusableInput(
-                    "--resources-path '\(subfolder)' is not a folder in '\(options.appPath)'")
+                throw ODRPackError.unusableInput("--resources-path '\(subfolder)' is not a folder in '\(shown)'")
             }
         }
         // thin removes files: nothing it reaches through a symbolic link may lie outside the app.
-        let realApp = try Self.realPath(app)
+        let realApp = try LocalFileSystem.realPath(app)
         if case .success(let status) = LocalFileSystem().status(
-            app.slashJoined(AppleManifests.packsFolder), followingLinks: false),
+            app.joined(AppleManifests.packsFolder), followingLinks: false),
             status.kind == .symbolicLink
         {
             throw ODRPackError.unusableInput(
                 """
-                '\(options.appPath)/\(AppleManifests.packsFolder)' is a symbolic link: thin writes and removes packs \
+                '\(shown)/\(AppleManifests.packsFolder)' is a symbolic link: thin writes and removes packs \
                 there; make it a folder of the app
                 """
             )
         }
-        guard RelativePath.absolutePath(try Self.realPath(base), isInside: realApp) else {
+        guard try LocalFileSystem.realPath(base).isInside(realApp) else {
             throw ODRPackError.unusableInput(
                 """
-                --resources-path '\(options.resourcesPath ?? "")' leads out of '\(options.appPath)' through a symbolic \
+                --resources-path '\(options.resourcesPath ?? "")' leads out of '\(shown)' through a symbolic \
                 link: name a folder inside the app
                 """
             )
@@ -239,20 +241,23 @@ package struct AppThinner {
         _ chunk: [RemovedFiles.Entry], of packs: [BuildManifest.Pack], in location: Location,
         into found: inout PackedFiles, converted: inout (count: Int, first: String?), matched: inout Set<String>
     ) throws {
-        // Each folder's real path once, not a realpath (a readlink for every part of the path) per file.
-        var realFolders: [PathKey: String] = [:]
+        // Each folder's real path once, not a realpath (a readlink for every part of the path) per file; keyed by the
+        // folder's path relative to the base (manifest text).
+        var realFolders: [PathKey: FilePath] = [:]
         for index in chunk {
-            let folder = Self.folder(of: location.base.slashJoined(packs[Int(index.pack)].files[Int(index.file)].path))
-            if realFolders[PathKey(folder)] == nil { realFolders[PathKey(folder)] = (try? Self.realPath(folder)) ?? "" }
+            let folder = PathKey(Self.folder(of: packs[Int(index.pack)].files[Int(index.file)].path))
+            if realFolders[folder] == nil {
+                realFolders[folder] = (try? LocalFileSystem.realPath(location.base.joined(folder.path))) ?? FilePath()
+            }
         }
         let findings = try parallelMap(
             chunk, jobs: SystemCall.processorCount, perWorker: { ReadBuffer(size: 1 << 20) }
         ) { buffer, index in
             let (pack, file) = (packs[Int(index.pack)], packs[Int(index.pack)].files[Int(index.file)])
-            let path = location.base.slashJoined(file.path)
             return try Self.compare(
-                path, with: file, pack: pack.tags.joined(separator: "+"), insideOf: location.realApp,
-                realFolder: realFolders[PathKey(Self.folder(of: path))].flatMap { $0.isEmpty ? nil : $0 },
+                location.base.joined(file.path), with: file, pack: pack.tags.joined(separator: "+"),
+                insideOf: location.realApp,
+                realFolder: realFolders[PathKey(Self.folder(of: file.path))].flatMap { $0.isEmpty ? nil : $0 },
                 buffer: buffer)
         }
         for (index, finding) in zip(chunk, findings) {
@@ -297,10 +302,10 @@ package struct AppThinner {
     ) -> [Diagnostic] {
         guard !found.unmatchedPacks.isEmpty else { return [] }
         let noneMatched = found.toRemove.isEmpty && !found.diagnostics.contains { $0.code == .appFileDiffers }
-        let appDocument = FilePath(location.app).joined(installed.name)
+        let appDocument = location.app.joined(installed.name)
         // A document thin makes for the app (not a copy of the build's) is compared with its bytes.
         let holdsIt =
-            installedBytes.map { FileManager.default.contents(atPath: appDocument.string) == $0 }
+            installedBytes.map { Self.contents(of: appDocument, limit: $0.count) == $0 }
             ?? Self.sameBytes(appDocument, installed.source)
         if noneMatched, holdsIt {
             return []
@@ -356,12 +361,12 @@ package struct AppThinner {
 
     /// The folder of `base` (an engine's `Data`) in which the first file of every pack (up to 20 packs) is found: where
     /// the app keeps the packs' files when it holds none of them at their destinations. Nil when no one folder does.
-    static func oneFolderDown(_ manifest: BuildManifest, base: String) -> String? {
+    static func oneFolderDown(_ manifest: BuildManifest, base: FilePath) -> String? {
         let firsts = manifest.packs.lazy.filter { !$0.files.isEmpty }.prefix(20).map { $0.files.path(at: 0) }
-        guard !firsts.isEmpty, let names = try? FolderNames.list(FilePath(base)) else { return nil }
+        guard !firsts.isEmpty, let names = try? FolderNames.list(base) else { return nil }
         for name in names.prefix(200) {
             guard let text = name.text, !text.hasPrefix(".") else { continue }
-            let folder = name.path(in: FilePath(base))
+            let folder = name.path(in: base)
             guard SystemCall.status(folder)?.kind == .directory else { continue }
             if firsts.allSatisfy({ SystemCall.status(folder.joined($0), followingLinks: false) != nil }) { return text }
         }
@@ -382,11 +387,13 @@ package struct AppThinner {
         change.filesBase = location.base
     }
 
-    /// The work itself, for a caller that holds the lock: the checks every format shares, then the format's own; the
-    /// changes are made at the end, all or nothing, unless there is an error or this is a dry run.
-    package func run() throws -> Result {
+    /// The work itself, with the build folder open for reading (`session`, whose lock it holds and whose manifest it
+    /// thins with): the checks every format shares, then the format's own; the changes are made at the end, all or
+    /// nothing, unless there is an error or this is a dry run.
+    package func run(_ session: BuildFolderSession) throws -> Result {
         let location = try locate()
-        let (manifest, buildFolder) = try BuildManifest.load(FilePath(options.buildPath))
+        let manifest = try session.manifest()
+        let buildFolder = session.folder.path
         let infoPath = try Self.infoPlistPath(of: location.app)
         let (info, _) = try Self.readPlist(infoPath)
         var bundleId: String?
@@ -404,23 +411,22 @@ package struct AppThinner {
                     the build are for different apps; pass the app the build was made for (or set bundle-id in the \
                     manifest and build again)
                     """,
-                    subject: String(infoPath.dropFirst(location.app.count + 1)))
+                    subject: infoPath.relative(to: location.app) ?? infoPath.name)
             ]
             return result
         }
-        if manifest.format == .odr {
-            try AppPlatform.checkODR(info: info, app: options.appPath, buildPlatform: manifest.platform)
-        }
+        let thinning = manifest.format.thinning
+        try thinning.checkApp(info: info, appPath: options.appPath.text, manifest: manifest)
         // Ctrl-C is held from the first file staged in the app to the last rename (docs/commands.md#thin): it stops
         // the staging of embedded packs (what was staged is removed) or waits for the commit, so the app is either
         // as it was or thinned, and never ships a staged `OnDemandResources/.odrpack-tmp-*`; then exit 130.
         return try Interrupt.holding {
-            var (result, change) = try manifest.format.thinning.plan(
+            var (result, change) = try thinning.plan(
                 self, manifest: manifest, buildFolder: buildFolder, location: location, infoPath: infoPath)
             result.bundleId = bundleId
             result.dryRun = options.dryRun
             if options.signatureWarning, !options.dryRun, !result.unchanged, !result.diagnostics.hasErrors,
-                let warning = Self.staleSignature(app: location.app, name: FilePath(options.appPath).name)
+                let warning = Self.staleSignature(app: location.app, name: options.appPath.name)
             {
                 result.diagnostics.append(warning)
             }
@@ -434,10 +440,10 @@ package struct AppThinner {
 
     /// `app-signature-stale` for an app with a code signature (`_CodeSignature/`, or `Contents/_CodeSignature/` on
     /// macOS), which thinning breaks, as `ipa` says it (docs/store.md#ipa); nil for an unsigned app.
-    static func staleSignature(app: String, name: String) -> Diagnostic? {
+    static func staleSignature(app: FilePath, name: String) -> Diagnostic? {
         guard
             ["_CodeSignature", "Contents/_CodeSignature"].contains(where: {
-                SystemCall.status(FilePath(app).joined($0), followingLinks: false) != nil
+                SystemCall.status(app.joined($0), followingLinks: false) != nil
             })
         else { return nil }
         return .warning(
@@ -454,9 +460,8 @@ package struct AppThinner {
     /// beside their final names in the app's root (files), and packs staged in `OnDemandResources/`. Copies of the
     /// build's files only; a folder in the app's root, such as the folder of app files a killed commit had moved
     /// aside, is never removed here (`locate` refuses it).
-    func removeAbandonedStaging(app: String) throws {
+    func removeAbandonedStaging(app: FilePath) throws {
         let setAside = TemporaryName.digest(of: AppTransaction.setAsideName)
-        let app = FilePath(app)
         for name in try TemporaryName.abandoned(in: app, matching: { $0 != setAside })
         where SystemCall.status(app.joined(name), followingLinks: false)?.kind == .regular {
             try OutputFolder.remove(app.joined(name))
@@ -469,26 +474,32 @@ package struct AppThinner {
     }
 
     /// `APP/Info.plist` (iOS, tvOS, visionOS), else `APP/Contents/Info.plist` (macOS).
-    package static func infoPlistPath(of app: String) throws -> String {
-        for path in [app + "/Info.plist", app + "/Contents/Info.plist"]
-        where FileManager.default.fileExists(atPath: path) {
+    package static func infoPlistPath(of app: FilePath) throws -> FilePath {
+        for path in [app.joined("Info.plist"), app.joined("Contents/Info.plist")] where SystemCall.exists(path) {
             return path
         }
-        throw ODRPackError.unusableInput("'\(app)' has no Info.plist: pass a built app bundle (MyGame.app)")
+        throw ODRPackError.unusableInput("'\(app.text)' has no Info.plist: pass a built app bundle (MyGame.app)")
+    }
+
+    /// A whole small file (at most `limit` bytes), or nil when it cannot be read or is larger.
+    static func contents(of path: FilePath, limit: Int) -> Data? {
+        guard case .success(let bytes) = LocalFileSystem().contents(of: path, limit: limit) else { return nil }
+        return Data(bytes)
     }
 
     /// The largest property list of an app read (its Info.plist, the On-Demand Resources plists).
     package static let maximumPlistBytes = 64 << 20
 
-    package static func readPlist(_ path: String) throws -> (
+    package static func readPlist(_ file: FilePath) throws -> (
         [String: PropertyListValue], PropertyListSerialization.PropertyListFormat
     ) {
+        let path = file.text
         // Bounded (docs/build-output.md#bounded): an app's plist is kilobytes; a hostile one of a gigabyte is refused
         // before it is read, not parsed into several times its size.
         let data: Data
-        switch FilePath(checking: path).map({ LocalFileSystem().contents(of: $0, limit: maximumPlistBytes) }) {
-        case .success(let bytes)?: data = Data(bytes)
-        case .failure(let error)? where error.code == EFBIG:
+        switch LocalFileSystem().contents(of: file, limit: maximumPlistBytes) {
+        case .success(let bytes): data = Data(bytes)
+        case .failure(let error) where error.code == EFBIG:
             throw ODRPackError.unusableInput(
                 "'\(path)' is over \(maximumPlistBytes >> 20) MiB, more than any app's property list: is the app bundle intact?"
             )
@@ -520,21 +531,23 @@ package struct AppThinner {
     /// - Parameter realFolder: the real path of `path`'s folder, when known: a regular file is no link, so its real
     ///   path is that and its name.
     static func compare(
-        _ path: String, with file: BuildManifest.File, pack: String, insideOf realApp: String,
-        realFolder: String? = nil, buffer: ReadBuffer
+        _ path: FilePath, with file: BuildManifest.File, pack: String, insideOf realApp: FilePath,
+        realFolder: FilePath? = nil, buffer: ReadBuffer
     ) throws -> Finding {
         let status: FileStatus
         switch LocalFileSystem().status(path, followingLinks: false) {
         case .success(let found): status = found
         case .failure(let error):
             if error.isMissingOrNotFolder { return .absent }
-            throw ODRPackError.systemCall("cannot stat '\(path)'", error)
+            throw ODRPackError.systemCall("cannot stat '\(path.text)'", error)
         }
         guard status.kind == .regular else {
             return .differs("is not a regular file, unlike its copy in pack '\(pack)'", size: nil)
         }
-        let real = try realFolder.map { $0.slashJoined(Self.name(of: path)) } ?? realPath(path)
-        guard RelativePath.absolutePath(real, isInside: realApp) else {
+        let real =
+            try realFolder.flatMap { folder in path.lastComponent.map { folder.appending($0) } }
+            ?? LocalFileSystem.realPath(path)
+        guard real.isInside(realApp) else {
             return .differs(
                 "is reached through a symbolic link that leaves the app, so thin will not remove it", size: nil)
         }
@@ -542,7 +555,7 @@ package struct AppThinner {
             return .differs(
                 "is \(status.stamp.size) bytes, not \(file.size) as in pack '\(pack)'", size: status.stamp.size)
         }
-        let (_, sha256) = try SourceFile.sha256(of: FilePath(path), name: path, size: file.size, buffer: buffer)
+        let (_, sha256) = try SourceFile.sha256(of: path, name: path.text, size: file.size, buffer: buffer)
         guard let expected = file.sha256 else {
             throw ODRPackError.unusableInput(
                 "the build manifest has no sha256 for '\(file.path)': rebuild it with odrpack build")
@@ -569,21 +582,5 @@ package struct AppThinner {
         path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(decoding: path.utf8[..<$0], as: UTF8.self) } ?? "."
     }
 
-    /// Everything after the last "/" byte.
-    private static func name(of path: String) -> String {
-        path.utf8.lastIndex(of: UInt8(ascii: "/")).map {
-            String(decoding: path.utf8[path.utf8.index(after: $0)...], as: UTF8.self)
-        } ?? path
-    }
-
-    static func realPath(_ path: String) throws -> String {
-        switch LocalFileSystem().resolvedPath(path) {
-        case .success(let real): return real
-        case .failure(let error): throw ODRPackError.systemCall("cannot resolve '\(path)'", error)
-        }
-    }
-
-    private func isFolder(_ path: String) -> Bool {
-        FilePath(checking: path).flatMap { SystemCall.status($0) }?.kind == .directory
-    }
+    private func isFolder(_ path: FilePath) -> Bool { SystemCall.status(path)?.kind == .directory }
 }

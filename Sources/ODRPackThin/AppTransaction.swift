@@ -12,9 +12,9 @@ struct AppTransaction {
     /// The packed files to take out of the app, first: each at `filesBase` joined with its path. Indices, not paths: a
     /// path is made when its file moves, and the folders they leave are found from them then.
     var files = RemovedFiles()
-    /// The folder the packs' paths are relative to (the app, or its `--resources-path` folder), as text: each file's
-    /// path is joined to it as text and made a `FilePath` only at the call that moves it (docs/architecture.md#paths).
-    var filesBase = ""
+    /// The folder the packs' paths are relative to (the app, or its `--resources-path` folder): each file's path (text)
+    /// is joined to it only at the call that moves it (docs/architecture.md#paths).
+    var filesBase = FilePath(".")
     /// Other files (or whole folders) to take out of the app, absolute, after `files`.
     var removals: [FilePath] = []
     /// New contents for files, absolute paths; each replaces whatever is there (a link too, never its target).
@@ -107,7 +107,7 @@ struct AppTransaction {
         for index in 0..<count { try? OutputFolder.remove(aside.joined("\(index)")) }
         SystemCall.removeFolderIfEmpty(aside)
         if SystemCall.status(aside, followingLinks: false) != nil {
-            try? FileManager.default.removeItem(at: aside.fileURL)
+            try? OutputFolder.remove(aside)
         }
     }
 
@@ -116,7 +116,7 @@ struct AppTransaction {
 
     /// The `index`th path that goes aside, in the order `displacedCount` counts them: a file's path is made here, once.
     private func displaced(_ index: Int, replaced: [FilePath]) -> FilePath {
-        if index < files.count { return FilePath(filesBase.slashJoined(files.relativePath(at: index))) }
+        if index < files.count { return filesBase.joined(files.relativePath(at: index)) }
         let other = index - files.count
         return other < removals.count ? removals[other] : replaced[other - removals.count]
     }
@@ -134,11 +134,11 @@ struct AppTransaction {
             previous = parent
             var parts = parent.slashSeparated()
             while !parts.isEmpty {
-                guard folders.insert(filesBase.slashJoined(parts.joined(separator: "/"))).inserted else { break }
+                guard folders.insert(parts.joined(separator: "/")).inserted else { break }
                 parts = parts.dropLast()
             }
         }
-        return folders.map { FilePath($0) }
+        return folders.map { filesBase.joined($0) }
     }
 
     /// Undoes what was moved, in reverse (the staged files placed, then the displaced ones), and removes what was

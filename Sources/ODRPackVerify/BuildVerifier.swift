@@ -38,18 +38,24 @@ package struct BuildVerifier {
     /// - Throws: `ODRPackError.unusableInput` when the manifest is missing or corrupt, or an interrupted build left
     ///   the folder (exit 2).
     package func verify(
-        _ path: String, progress: ProgressBar = ProgressBar(style: .none), onWait: () -> Void = {}
+        _ path: FilePath, progress: ProgressBar = ProgressBar(style: .none), onWait: () -> Void = {}
     ) throws -> Report {
-        try BuildFolderSession.reading(path, onWait: onWait) { session in
-            try session.refuseInterrupted()
-            let (manifest, folder) = try BuildManifest.load(FilePath(path))
-            progress.begin(
-                units: manifest.packs.count, bytes: manifest.packs.lazy.map { $0.archiveSize ?? 0 }.saturatingSum)
-            defer { progress.end() }
-            var report = try manifest.format.verifying.verify(manifest, folder: folder, progress: progress)
-            report.diagnostics = ManifestFigures.problems(manifest) + report.diagnostics
-            return report
-        }
+        try BuildFolderSession.reading(path, onWait: onWait) { try verify($0, progress: progress) }
+    }
+
+    /// Verifies the folder `session` holds open (`ipa`, which verifies and thins under one lock), its manifest the
+    /// session's.
+    package func verify(_ session: BuildFolderSession, progress: ProgressBar = ProgressBar(style: .none)) throws
+        -> Report
+    {
+        try session.refuseInterrupted()
+        let manifest = try session.manifest()
+        progress.begin(
+            units: manifest.packs.count, bytes: manifest.packs.lazy.map { $0.archiveSize ?? 0 }.saturatingSum)
+        defer { progress.end() }
+        var report = try manifest.format.verifying.verify(manifest, folder: session.folder.path, progress: progress)
+        report.diagnostics = ManifestFigures.problems(manifest) + report.diagnostics
+        return report
     }
 
     /// An error about a file of the build folder (relative to it): "<file>: <text>", the file as its subject.
@@ -62,7 +68,7 @@ package struct BuildVerifier {
     /// - Parameter idSuffix: what a Background Assets pack's platforms and language add to its tag set's ids
     ///   (docs/background-assets.md#platforms).
     package static func recordProblems(
-        _ pack: BuildManifest.Pack, bundleId: String, format: PackFormat = .odr, idSuffix: String = ""
+        _ pack: BuildManifest.Pack, bundleId: String, format: PackFormat, idSuffix: String = ""
     ) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         func add(_ text: String) { problems.append(problem(.verifyFiguresMismatch, pack.file, text)) }

@@ -148,11 +148,9 @@ package struct XcodeImporter {
         key.hasPrefix("/") || key.slashSeparated().contains { $0 == ".." }
     }
 
-    /// Version-control metadata: Xcode never copies it, so no entry names it.
-    static let versionControlNames: Set<String> = [".git", ".svn", ".hg", ".bzr", "CVS"]
-
+    /// Version-control metadata (`VersionControl`), at any depth of `path`: Xcode never copies it, so no entry names it.
     static func isVersionControl(_ path: String) -> Bool {
-        path.slashSeparated().contains { versionControlNames.contains(String($0)) }
+        VersionControl.containsFolderName(path)
     }
 
     /// `path` as a glob that matches exactly it: `\` before every `*`, `?`, `[` and `\`.
@@ -183,7 +181,7 @@ package struct XcodeImporter {
         // Folders with a .lproj or explicit folder below them, which one glob cannot place.
         var split = Set<String>()
         let folders = try FolderWalk.entries(
-            under: absolute, skipping: { $0.hasPrefix(".") || versionControlNames.contains($0) }
+            under: absolute, skipping: { $0.hasPrefix(".") || VersionControl.isFolderName($0) }
         ).filter { $0.status.kind == .directory }.map { key.slashJoined($0.path) }.filter { !excluded($0) }
         for folder in folders {
             let parent = String(folder.splitAtLastSlash()!.folder)

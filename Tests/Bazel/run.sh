@@ -7,6 +7,10 @@
 # (b) after `bazel clean`, a build with --disk_cache runs no odrpack action: every one is a cache hit;
 # (c) an over-limit manifest fails its odrpack_validate_test (and its odrpack_packs) while the sample's passes;
 # (d) odrpack_ipa builds from a fake .app folder and from an .ipa, and the .ipa lists Payload/OnDemandResources/;
+# (e) hermetic inputs: resources-root '../..' or '/etc' fails odrpack_packs and odrpack_validate_test, and an app holding
+#     a symbolic link with an absolute target or one leading out fails odrpack_ipa, each naming the path;
+# (f) a source folder whose name holds a space ("Bamboo Breakout/") passes odrpack_validate_test and builds its packs,
+#     with no extra flag;
 # and, when dist/ holds a release archive for this machine, the archive form of the toolchain (file:// URL and its
 # SHA-256) gives the same packs as that archive's binary run directly.
 #
@@ -66,6 +70,11 @@ cp -R Tests/Bazel/workspace "$workspace"
 mkdir -p "$workspace/sample"
 cp -R SampleProject/odrpack.yml SampleProject/Resources "$workspace/sample/"
 cp "$odrpack" "$workspace/tools/odrpack"
+# (e) a source folder app holding a relative link that leads out of it (//app:OutsideLinkAppStore): made here, so that
+# no link leading out of the checkout is committed.
+mkdir -p "$workspace/app/OutsideLink.app"
+cp "$workspace/app/Info.plist" "$workspace/app/Bamboo" "$workspace/app/OutsideLink.app/"
+ln -s ../../../../../../../../../../etc/hostname "$workspace/app/OutsideLink.app/secret.txt"
 
 case "$(uname -s)-$(uname -m)" in
     Linux-x86_64) target=x86_64-unknown-linux-gnu ;;
@@ -114,7 +123,7 @@ direct() { # NAME OUTPUT BINARY [options]
         --output "$output" --template-path "/odrpack/$name" "$@" >/dev/null
     rm -f "$output/.odrpack.lock"
 }
-# Every OdrpackBuild and OdrpackIpa spawn of an execution log (--execution_log_json_file) was a cache hit.
+# Every OdrpackBuild, OdrpackValidate and OdrpackIpa spawn of an execution log (--execution_log_json_file) was a cache hit.
 all_hits() {
     python3 - "$1" <<'EOF'
 import json, sys
@@ -127,7 +136,7 @@ while True:
         break
     spawn, at = decoder.raw_decode(text, at)
     spawns.append(spawn)
-odrpack = [s for s in spawns if s.get("mnemonic") in ("OdrpackBuild", "OdrpackIpa")]
+odrpack = [s for s in spawns if s.get("mnemonic") in ("OdrpackBuild", "OdrpackValidate", "OdrpackIpa")]
 missed = [s.get("progressMessage", s.get("mnemonic")) for s in odrpack if not s.get("remoteCacheHit")]
 print(f"odrpack actions: {len(odrpack)}, cache hits: {len(odrpack) - len(missed)}, ran: {len(missed)} {missed}")
 sys.exit(0 if odrpack and not missed else 1)
@@ -258,6 +267,54 @@ if [ "$status" -ne 0 ] && grep -q "lies outside the manifest's package" "$log"; 
 else
     cat "$log"
     failure "(c) //overlimit:outside_packs did not fail at analysis"
+fi
+
+# (e) hermetic inputs: what leads out of the declared inputs fails, naming the path (never read, never skipped).
+expect_failure() { # WHAT PATTERN COMMAND... : the bazel command fails and its output matches PATTERN
+    local what=$1 pattern=$2 status=0
+    shift 2
+    bz "$@" >"$log" 2>&1 || status=$?
+    if [ "$status" -ne 0 ] && grep -q -- "$pattern" "$log"; then
+        pass "(e) $what fails (exit $status): $(grep -o -m 1 -- "$pattern.*" "$log" | cut -c1-150)"
+    else
+        cat "$log"
+        failure "(e) $what did not fail naming '$pattern' (exit $status)"
+    fi
+}
+expect_failure "//escape:escape_packs (resources-root: ../..)" "resources-root '../..' leads to" \
+    build "${bazel_flags[@]}" //escape:escape_packs
+expect_failure "//escape_absolute:escape_absolute_packs (resources-root: /etc)" "resources-root '/etc' leads to '/etc'" \
+    build "${bazel_flags[@]}" //escape_absolute:escape_absolute_packs
+expect_failure "//app:AbsoluteLinkAppStore (a link to /etc/hostname in the app)" \
+    "holds the symbolic link 'secret.txt' to '/etc/hostname', which is absolute" \
+    build "${bazel_flags[@]}" //app:AbsoluteLinkAppStore
+expect_failure "//app:OutsideLinkAppStore (a relative link leading out of the app)" \
+    "holds the symbolic link 'secret.txt' to '../" build "${bazel_flags[@]}" //app:OutsideLinkAppStore
+for name in escape escape_absolute; do
+    status=0
+    bz test "${bazel_flags[@]}" "//$name:${name}_validate_test" >"$log" 2>&1 || status=$?
+    test_log=$(bz info "${bazel_flags[@]}" bazel-testlogs 2>/dev/null)/$name/${name}_validate_test/test.log
+    if [ "$status" -eq 3 ] && grep -q "outside --input-root" "$test_log"; then
+        pass "(e) //$name:${name}_validate_test fails (exit $status), naming where resources-root leads"
+    else
+        cat "$log" "$test_log" 2>/dev/null || true
+        failure "(e) //$name:${name}_validate_test did not fail naming the path (exit $status)"
+    fi
+done
+
+# (f) a source folder named with a space, on the tested Bazel, with no extra flag.
+if bz test "${bazel_flags[@]}" //spaces:spaces_validate_test >"$log" 2>&1; then
+    pass "(f) //spaces:spaces_validate_test passes on 'Bamboo Breakout/' (no --nobuild_runfile_links)"
+else
+    cat "$log"
+    failure "(f) //spaces:spaces_validate_test fails on a path with a space"
+fi
+if bz build "${bazel_flags[@]}" //spaces:spaces_packs >"$log" 2>&1 &&
+    "$odrpack" verify "$bin/spaces/spaces_packs" >/dev/null; then
+    pass "(f) //spaces:spaces_packs builds from 'Bamboo Breakout/' and verifies"
+else
+    cat "$log"
+    failure "(f) //spaces:spaces_packs"
 fi
 
 # The archive form, when dist/ has an archive for this machine.

@@ -1,7 +1,8 @@
 """The rules of rules_odrpack: odrpack_packs, odrpack_validate_test, odrpack_ipa, and odrpack_toolchain.
 
 Every rule runs the odrpack binary of the registered toolchain (@rules_odrpack//odrpack:toolchain_type) through
-odrpack/private/odrpack_run.sh, which stages the inputs first (docs/bazel.md#staging).
+odrpack/private/odrpack_run.sh, which stages the declared inputs first (docs/bazel.md#staging) and confines odrpack to
+them with --input-root (docs/bazel.md#hermetic-inputs).
 """
 
 load(":toolchain.bzl", _ODRPACK_TOOLCHAIN_TYPE = "ODRPACK_TOOLCHAIN_TYPE", _odrpack_toolchain = "odrpack_toolchain")
@@ -51,11 +52,11 @@ def _staged_inputs(ctx):
             staged[relative] = file
     return [(relative, staged[relative]) for relative in sorted(staged.keys())]
 
-def _inputs_list(ctx, suffix, staged, runfiles):
-    """The runner's INPUTS file: two lines per input, where to stage it and where Bazel put it."""
+def _inputs_list(ctx, suffix, staged):
+    """The runner's INPUTS file: two lines per input, where to stage it and its exec path."""
     listing = ctx.actions.declare_file(ctx.label.name + suffix)
     ctx.actions.write(listing, "".join([
-        relative + "\n" + (file.short_path if runfiles else file.path) + "\n"
+        relative + "\n" + file.path + "\n"
         for relative, file in staged
     ]))
     return listing
@@ -69,7 +70,7 @@ def _manifest_path(staged, manifest):
 def _odrpack_packs_impl(ctx):
     toolchain = ctx.toolchains[ODRPACK_TOOLCHAIN_TYPE]
     staged = _staged_inputs(ctx)
-    listing = _inputs_list(ctx, ".odrpack-inputs", staged, runfiles = False)
+    listing = _inputs_list(ctx, ".odrpack-inputs", staged)
     build_dir = ctx.actions.declare_directory(ctx.label.name)
 
     args = ctx.actions.args()
@@ -146,48 +147,49 @@ sandbox or the output base.""",
 def _odrpack_validate_test_impl(ctx):
     toolchain = ctx.toolchains[ODRPACK_TOOLCHAIN_TYPE]
     staged = _staged_inputs(ctx)
-    listing = _inputs_list(ctx, ".odrpack-test-inputs", staged, runfiles = True)
-    options = []
+    listing = _inputs_list(ctx, ".odrpack-test-inputs", staged)
+
+    # odrpack validate runs at build time, in an action on the declared inputs like odrpack_packs' build; the test
+    # only reports what it recorded. So the test's runfiles are two files with safe names, never the sources (Bazel
+    # 4 refuses a runfiles tree whose names hold a space: Xcode projects' "Bamboo Breakout/").
+    log = ctx.actions.declare_file(ctx.label.name + ".odrpack-validate.log")
+    status = ctx.actions.declare_file(ctx.label.name + ".odrpack-validate.status")
+    args = ctx.actions.args()
+    args.add_all(["validate", toolchain.odrpack.path, log.path, status.path, _manifest_path(staged, ctx.file.manifest)])
+    args.add(listing)
     if ctx.attr.profile:
-        options += ["--profile", ctx.attr.profile]
+        args.add_all(["--profile", ctx.attr.profile])
     if ctx.attr.warnings_as_errors:
-        options.append("--warnings-as-errors")
-    command = [
-        ctx.executable._runner.short_path,
-        "validate",
-        toolchain.odrpack.short_path,
-        _manifest_path(staged, ctx.file.manifest),
-        listing.short_path,
-    ] + options
+        args.add("--warnings-as-errors")
+    ctx.actions.run(
+        executable = ctx.executable._runner,
+        arguments = [args],
+        inputs = depset([file for _, file in staged] + [listing], transitive = [toolchain.files]),
+        outputs = [log, status],
+        mnemonic = "OdrpackValidate",
+        progress_message = "Validating odrpack manifest %s" % ctx.label,
+        env = _ENV,
+    )
+
     script = ctx.actions.declare_file(ctx.label.name + ".sh")
     ctx.actions.write(
         script,
-        "#!/bin/bash\n# odrpack_validate_test %s: odrpack validate on staged inputs.\nexec %s\n" % (
-            ctx.label,
-            " ".join([_shell_quote(word) for word in command]),
-        ),
+        ("#!/bin/bash\n# odrpack_validate_test %s: what odrpack validate printed, and its exit status.\n" +
+         "cat %s\nexit \"$(cat %s)\"\n") % (ctx.label, _shell_quote(log.short_path), _shell_quote(status.short_path)),
         is_executable = True,
     )
-    runfiles = ctx.runfiles(
-        files = [file for _, file in staged] + [listing, ctx.executable._runner],
-        transitive_files = toolchain.files,
-    )
-    return [DefaultInfo(executable = script, runfiles = runfiles)]
+    return [DefaultInfo(executable = script, runfiles = ctx.runfiles(files = [log, status]))]
 
 def _shell_quote(word):
     return "'" + word.replace("'", "'\\''") + "'"
 
 odrpack_validate_test = rule(
     implementation = _odrpack_validate_test_impl,
-    doc = "A test that passes when `odrpack validate` does on the manifest and its srcs (staged from the runfiles).",
+    doc = """A test that passes when `odrpack validate` does on the manifest and its srcs: validate runs at build time
+in one action (mnemonic OdrpackValidate) on the staged declared inputs, and the test prints its output and exits
+with its status, so no source is a runfile (names with spaces work on Bazel 4).""",
     attrs = _merged(_COMMON_ATTRS, {
         "warnings_as_errors": attr.bool(default = False, doc = "Fail on warnings too (--warnings-as-errors)."),
-        "_runner": attr.label(
-            default = _RUNNER,
-            executable = True,
-            allow_single_file = True,
-            cfg = "target",
-        ),
     }),
     toolchains = [ODRPACK_TOOLCHAIN_TYPE],
     test = True,

@@ -43,6 +43,8 @@ extension BackgroundAssetsKind: PackFormatBuilding {
 
     /// Resolves the packager (`--ba-package`, else `ba-package` or `xcrun ba-package`), running its `--version` once.
     func prepare(_ options: BuildOptions) throws -> any FormatBuild {
-        BackgroundAssetsBuild(packager: try BackgroundAssetsPackager.resolve(command: options.backgroundAssetsPackager))
+        BackgroundAssetsBuild(
+            packager: try BackgroundAssetsPackager.resolve(
+                command: options.backgroundAssetsPackager, environment: options.environment))
     }
 }

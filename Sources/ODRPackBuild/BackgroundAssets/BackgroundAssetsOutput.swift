@@ -12,8 +12,11 @@ struct BackgroundAssetsOutput: PackOutput {
     let options: BuildOptions
     let packager: BackgroundAssetsPackager
     let rootPath: String
+    /// The output folder as text: what the state and the messages name (`BuildOptions.outputPath`).
     let outputPath: String
-    let packsPath: String
+    /// The build folder and its locations, from the transaction that holds it open.
+    let folder: BuildFolder
+    let packsFolder: FilePath
     /// Each pack's ba-package manifest, by pack index: written when the pack is (and by the commit), never held as text.
     let manifests: [StreamedDocument]
     let fileNames: [String]
@@ -24,7 +27,7 @@ struct BackgroundAssetsOutput: PackOutput {
     /// The folder open for writing and what in it the last build wrote: all the commit may replace or remove.
     let transaction: BuildFolderTransaction
     var ownership: OutputOwnership { transaction.ownership }
-    var sitePath: String { packsPath.slashJoined(BackgroundAssetsLayout.siteFolder) }
+    var siteFolder: FilePath { packsFolder.joined(BackgroundAssetsLayout.siteFolder) }
 
     enum VersionSource {
         case none
@@ -47,7 +50,8 @@ struct BackgroundAssetsOutput: PackOutput {
         self.packager = packager
         self.rootPath = rootPath
         outputPath = options.outputPath
-        packsPath = outputPath.slashJoined(BackgroundAssetsLayout.folder)
+        folder = transaction.folder.folder
+        packsFolder = folder.packs(.backgroundAssets)
         let platforms = ApplePlatform.ordered(plan.backgroundAssets.platforms ?? [])
         manifests = plan.packs.map { pack in
             BackgroundAssetsDocuments.packageManifestDocument(
@@ -134,8 +138,8 @@ struct BackgroundAssetsOutput: PackOutput {
                 )
             }
         }
-        for path in [outputPath, packsPath] { try OutputFolder.makeFolder(FilePath(path)) }
-        if plan.backgroundAssets.hosting == .self { try OutputFolder.makeFolder(FilePath(sitePath)) }
+        for path in [folder.path, packsFolder] { try OutputFolder.makeFolder(path) }
+        if plan.backgroundAssets.hosting == .self { try OutputFolder.makeFolder(siteFolder) }
     }
 
     /// A hidden folder in the build folder, outside `BackgroundAssets/`: nothing a previous manifest names changes
@@ -215,10 +219,12 @@ struct BackgroundAssetsOutput: PackOutput {
             plan, rootPath: rootPath, facts: facts, fileNames: fileNames, archiveKeys: archiveKeys)
         var changes = OutputCommit.Changes()
         changes.placements = written.map {
-            (temporaryPath(forPack: $0).slashJoined(fileNames[$0]), packsPath.slashJoined(fileNames[$0]))
+            (FilePath(temporaryPath(forPack: $0)).joined(fileNames[$0]), packsFolder.joined(fileNames[$0]))
         }
-        let removed = try stale(folder: packsPath, keeping: currentNames(), kinds: [".aar", ".json"])
-        changes.removals = removed.map { packsPath.slashJoined($0) }
+        let removed = try stale(
+            folder: packsFolder, relative: BackgroundAssetsLayout.folder, keeping: currentNames(),
+            kinds: [".aar", ".json"])
+        changes.removals = removed.map { packsFolder.joined($0) }
         var siteNames: [String] = []
         if hosting == .self {
             let site = try linkSite(manifest: manifest, written: Set(written), live: live, previous: previous)
@@ -227,25 +233,25 @@ struct BackgroundAssetsOutput: PackOutput {
         }
         let keptInSite = Set(
             (siteNames + (hosting == .self ? [BackgroundAssetsLayout.downloadManifestFile] : [])).map(PathKey.init))
-        changes.removals += try stale(folder: sitePath, keeping: keptInSite, kinds: nil).map {
-            sitePath.slashJoined($0)
+        let site = BackgroundAssetsLayout.folder.slashJoined(BackgroundAssetsLayout.siteFolder)
+        changes.removals += try stale(folder: siteFolder, relative: site, keeping: keptInSite, kinds: nil).map {
+            siteFolder.joined($0)
         }
-        let site = BackgroundAssetsLayout.folder.slashJoined(BackgroundAssetsLayout.siteFolder) + "/"
-        changes.writes = writes + siteNames.map { site + $0 }
-        changes.temporaryFolders = [packsPath, sitePath]
+        changes.writes = writes + siteNames.map { site.slashJoined($0) }
+        changes.temporaryFolders = [packsFolder, siteFolder]
         try transaction.commit(
             changes,
             make: { (documents(manifest, live: live), ()) },
             finish: { _ in
-                try state.takeArchiveStamps(packsPath: packsPath)
+                try state.takeArchiveStamps(packsPath: packsFolder.string)
                 for name in siteNames {
                     state.outputs[BackgroundAssetsLayout.siteFolder.slashJoined(name)] = BuildState.stamp(
-                        atPath: sitePath.slashJoined(name))
+                        at: siteFolder.joined(name))
                 }
             })
         // A site/ folder emptied of what odrpack wrote there goes too (never one holding the user's files).
-        if hosting != .self && changes.removals.contains(where: { $0.isPath(inside: sitePath) }) {
-            SystemCall.removeFolderIfEmpty(FilePath(sitePath))
+        if hosting != .self && changes.removals.contains(where: { $0.isInside(siteFolder) }) {
+            SystemCall.removeFolderIfEmpty(siteFolder)
         }
         // The packs' temporary folders (their ba-package manifests and staging), now that the archives are in place.
         removeTemporaryFiles()
@@ -258,11 +264,11 @@ struct BackgroundAssetsOutput: PackOutput {
         var documents = OutputCommit.Documents(manifest: StreamedDocument { sink in try manifest.write(to: &sink) })
         for (index, pack) in plan.packs.enumerated() {
             documents.files.append(
-                (packsPath.slashJoined(BackgroundAssetsLayout.manifestName(of: pack.assetPackID)), manifests[index]))
+                (packsFolder.joined(BackgroundAssetsLayout.manifestName(of: pack.assetPackID)), manifests[index]))
         }
         documents.files.append(
             (
-                packsPath.slashJoined(BackgroundAssetsLayout.tagsFile),
+                packsFolder.joined(BackgroundAssetsLayout.tagsFile),
                 BackgroundAssetsDocuments.assetPackTagsDocument(manifest)
             ))
         if plan.backgroundAssets.hosting == .self, let urlPrefix = options.urlPrefix {
@@ -270,7 +276,7 @@ struct BackgroundAssetsOutput: PackOutput {
                 manifest, urlPrefix: urlPrefix, live: live)
             documents.files.append(
                 (
-                    sitePath.slashJoined(BackgroundAssetsLayout.downloadManifestFile),
+                    siteFolder.joined(BackgroundAssetsLayout.downloadManifestFile),
                     StreamedDocument(bytes: Array(downloadManifest.utf8))
                 ))
         }
@@ -291,38 +297,39 @@ struct BackgroundAssetsOutput: PackOutput {
     /// else a copy, made beside the archives now for the commit to move into place: when its pack was written, or the
     /// file is not as the last build left it.
     private func linkSite(manifest: BuildManifest, written: Set<Int>, live: [String: Int64], previous: BuildState)
-        throws -> (names: [String], placements: [(from: String, to: String)])
+        throws -> (names: [String], placements: [(from: FilePath, to: FilePath)])
     {
         var names: [String] = []
-        var placements: [(from: String, to: String)] = []
+        var placements: [(from: FilePath, to: FilePath)] = []
         for (index, pack) in plan.packs.enumerated() where live[pack.assetPackID] == nil {
             let name = BackgroundAssetsLayout.siteName(
                 of: pack.assetPackID, contentHash: manifest.packs[index].contentHash ?? "")
             names.append(name)
-            let final = sitePath.slashJoined(name)
+            let final = siteFolder.joined(name)
             let relative = BackgroundAssetsLayout.folder.slashJoined(
                 BackgroundAssetsLayout.siteFolder.slashJoined(name))
-            if !ownership.owns(relative) && SystemCall.status(FilePath(final), followingLinks: false) != nil {
+            if !ownership.owns(relative) && SystemCall.status(final, followingLinks: false) != nil {
                 throw ODRPackError.unbuildable(
                     """
-                    '\(final)' is in the way: the build must write there, and odrpack did not write it (the build \
+                    '\(final.text)' is in the way: the build must write there, and odrpack did not write it (the build \
                     manifest in '\(options.outputDirectory)' does not name it); move it away, or build into another folder
                     """
                 )
             }
-            let stamp = BuildState.stamp(atPath: final)
+            let stamp = BuildState.stamp(at: final)
             guard
                 written.contains(index) || stamp == nil
                     || stamp != previous.outputs[BackgroundAssetsLayout.siteFolder.slashJoined(name)]
             else { continue }
             let source =
                 written.contains(index)
-                ? temporaryPath(forPack: index).slashJoined(fileNames[index]) : packsPath.slashJoined(fileNames[index])
-            let temporary = packsPath.slashJoined(
+                ? FilePath(temporaryPath(forPack: index)).joined(fileNames[index])
+                : packsFolder.joined(fileNames[index])
+            let temporary = packsFolder.joined(
                 TemporaryName.beside(BackgroundAssetsLayout.siteFolder.slashJoined(name)))
-            try OutputFolder.remove(FilePath(temporary))
-            if (try? FileManager.default.linkItem(atPath: source, toPath: temporary)) == nil {
-                try FileCopy.copy(FilePath(source), to: FilePath(temporary))
+            try OutputFolder.remove(temporary)
+            if (try? FileManager.default.linkItem(atPath: source.string, toPath: temporary.string)) == nil {
+                try FileCopy.copy(source, to: temporary)
             }
             placements.append((temporary, final))
         }
@@ -331,18 +338,20 @@ struct BackgroundAssetsOutput: PackOutput {
 
     /// What the last build wrote in `folder` (its manifest names it) and this one does not keep, in code-point order:
     /// a file of the user's stays (docs/build-output.md#ownership).
-    private func stale(folder: String, keeping keep: Set<PathKey>, kinds: [String]?) throws -> [String] {
-        let relative = String(folder.dropFirst(outputPath.count + 1)) + "/"
-        return try OutputFolder.names(in: FilePath(folder)).sorted(by: { $0.precedesByCodePoint($1) }).filter { name in
-            !keep.contains(PathKey(name)) && ownership.owns(relative + name)
+    /// - Parameter relative: `folder` relative to the build folder, as the manifest names its files.
+    private func stale(folder: FilePath, relative: String, keeping keep: Set<PathKey>, kinds: [String]?) throws
+        -> [String]
+    {
+        return try OutputFolder.names(in: folder).sorted(by: { $0.precedesByCodePoint($1) }).filter { name in
+            !keep.contains(PathKey(name)) && ownership.owns(relative.slashJoined(name))
                 && (kinds.map { kinds in kinds.contains { name.hasSuffix($0) } } ?? true)
         }
     }
 
     /// Removes this build's temporaries: its pack folders, and the `site/` links not yet moved into place.
     func removeTemporaryFiles() {
-        for folder in [outputPath, packsPath] {
-            try? OutputFolder.removeTemporaries(in: FilePath(folder), prefix: TemporaryName.processPrefix)
+        for path in [folder.path, packsFolder] {
+            try? OutputFolder.removeTemporaries(in: path, prefix: TemporaryName.processPrefix)
         }
     }
 }

@@ -59,8 +59,7 @@ package struct BackgroundAssetsPackager: Sendable {
 
     /// The shell command for one pack: the placeholders become quoted absolute paths.
     package func command(manifest: String, output: String) -> String {
-        template.replacingOccurrences(of: "{manifest}", with: ShellCommand.quoted(manifest))
-            .replacingOccurrences(of: "{output}", with: ShellCommand.quoted(output))
+        ShellCommand.filling(template, with: ["{manifest}": manifest, "{output}": output])
     }
 
     func run(manifest: String, output: String, in directory: String, pack: String) throws {

@@ -51,15 +51,20 @@ final class EntryCompressor: @unchecked Sendable {
 
     private static let noZlib = ODRPackError.library(.compressorUnavailable(level: nil))
 
-    /// Prepares an entry of in-memory bytes, or a file of at most one chunk.
-    func prepare(_ entry: PackEntry, onBytes: ((Int64) -> Void)?) throws -> Prepared {
-        switch entry.content {
-        case .folder:
-            preconditionFailure("folders are written as they come")
+    /// Where a small entry's bytes are: a pack entry's content but a folder, which the writer adds as it comes and
+    /// never prepares.
+    enum Source {
+        case bytes([UInt8])
+        case file(location: PackEntry.Location, size: Int64, stamp: FileStamp?, known: FileDigest?)
+    }
+
+    /// Prepares the entry `name`: in-memory bytes, or a file of at most one chunk.
+    func prepare(_ name: String, _ source: Source, onBytes: ((Int64) -> Void)?) throws -> Prepared {
+        switch source {
         case .bytes(let bytes):
             return try bytes.withUnsafeBytes { try prepare($0, known: nil) }
         case .file(let location, let size, let stamp, let known):
-            let source = try SourceFile(path: location.file, name: entry.name, expected: stamp, size: size)
+            let source = try SourceFile(path: location.file, name: name, expected: stamp, size: size)
             defer { source.close() }
             let bytes = try source.readWhole(into: buffer.bytes)
             if options.checksContentWhileWriting { try source.checkNotExecutable(start: bytes) }

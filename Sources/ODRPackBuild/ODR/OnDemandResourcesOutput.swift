@@ -11,8 +11,11 @@ struct OnDemandResourcesOutput: PackOutput {
     let plan: PackPlan
     let options: BuildOptions
     let rootPath: String
+    /// The output folder as text: what the state and the messages name (`BuildOptions.outputPath`).
     let outputPath: String
-    let packsPath: String
+    /// The build folder and its locations, from the transaction that holds it open.
+    let folder: BuildFolder
+    let packsFolder: FilePath
     let infoPlists: [[UInt8]]
     let fileNames: [String]
     let archiveKeys: [String]
@@ -26,7 +29,8 @@ struct OnDemandResourcesOutput: PackOutput {
         self.rootPath = rootPath
         self.transaction = transaction
         outputPath = options.outputPath
-        packsPath = outputPath.slashJoined(AppleManifests.packsFolder)
+        folder = transaction.folder.folder
+        packsFolder = folder.packs(.odr)
         infoPlists = plan.packs.map { [UInt8](AppleManifests.infoPlist(for: $0).binaryData()) }
         fileNames = plan.packs.map(\.fileName)
         archiveKeys = infoPlists.map { options.archiveKey(pack: Data($0)) }
@@ -44,12 +48,12 @@ struct OnDemandResourcesOutput: PackOutput {
 
     func foreignFiles() -> [Diagnostic] {
         ownership.foreignFiles(
-            outputPath: outputPath, outputDirectory: options.outputDirectory, packsFolder: AppleManifests.packsFolder)
+            outputDirectory: options.outputDirectory, packsFolder: AppleManifests.packsFolder)
     }
 
     func prepare() throws {
         try Self.checkReservedPaths(plan, signed: options.signCommand != nil)
-        for path in [outputPath, packsPath] { try OutputFolder.makeFolder(FilePath(path)) }
+        for path in [folder.path, packsFolder] { try OutputFolder.makeFolder(path) }
     }
 
     /// Beside the packs folder, not in it: a build killed while writing leaves `OnDemandResources/` exactly as the
@@ -61,7 +65,7 @@ struct OnDemandResourcesOutput: PackOutput {
         guard options.layout == .zip, options.signCommand == nil else { return EntryReuse() }
         return EntryReuse(
             plan: plan, toWrite: toWrite, known: known, previous: previous,
-            settings: options.archiveSettingsPrefix(), packsPath: packsPath)
+            settings: options.archiveSettingsPrefix(), packsPath: packsFolder.string)
     }
 
     func makeWriter(spares: CompressorPool, entries: EntryReuse) -> any PackFormatWriter {
@@ -73,11 +77,10 @@ struct OnDemandResourcesOutput: PackOutput {
     func isUnchanged(facts: [String: PackArchiveFacts], previous: BuildState) -> Bool {
         let current = fingerprint(facts)
         return !current.isEmpty && current == previous.outputFingerprint
-            && outputNames.allSatisfy({ BuildState.stamp(atPath: outputPath.slashJoined($0)) == previous.outputs[$0] })
+            && outputNames.allSatisfy({ BuildState.stamp(at: folder.file($0)) == previous.outputs[$0] })
             && !(ownership.owns(options.applePlists.removed)
-                && SystemCall.status(FilePath(outputPath).joined(options.applePlists.removed), followingLinks: false)
-                    != nil)
-            && (try? FileManager.default.contentsOfDirectory(atPath: packsPath))?.count == plan.packs.count
+                && SystemCall.status(folder.file(options.applePlists.removed), followingLinks: false) != nil)
+            && (try? FileManager.default.contentsOfDirectory(atPath: packsFolder.string))?.count == plan.packs.count
     }
 
     func commit(facts: [String: PackArchiveFacts], written: [Int], previous: BuildState) throws
@@ -85,26 +88,25 @@ struct OnDemandResourcesOutput: PackOutput {
     {
         let manifest = ManifestSource(plan: plan, facts: facts)
         // Opened before anything retires it: unchanged packs' parts are copied from it.
-        let previousParts = PreviousManifestParts(
-            path: outputPath.slashJoined(BuildManifest.fileName), previous: previous)
+        let previousParts = PreviousManifestParts(path: folder.manifest, previous: previous)
         let removed = try stalePacks()
         var changes = OutputCommit.Changes()
-        changes.placements = written.map { (temporaryPath(forPack: $0), packsPath.slashJoined(fileNames[$0])) }
-        changes.removals = removed.map { packsPath.slashJoined($0) }
+        changes.placements = written.map { (FilePath(temporaryPath(forPack: $0)), packsFolder.joined(fileNames[$0])) }
+        changes.removals = removed.map { packsFolder.joined($0) }
         if ownership.owns(options.applePlists.removed) {
-            changes.removals.append(outputPath.slashJoined(options.applePlists.removed))
+            changes.removals.append(folder.file(options.applePlists.removed))
         }
         changes.writes = writes
-        changes.temporaryFolders = [packsPath]
+        changes.temporaryFolders = [packsFolder]
         let parts = Locked<[String: BuildState.ManifestPart]>([:])
         var state = try transaction.commit(
             changes, make: { try documents(manifest, facts: facts, reusing: previousParts, parts: parts) },
             finish: { state in
-                try state.takeArchiveStamps(packsPath: packsPath)
+                try state.takeArchiveStamps(packsPath: packsFolder.string)
                 for (id, part) in parts.withLock({ $0 }) { state.packs[id]?.manifestPart = part }
             })
         state.outputFingerprint = fingerprint(facts)
-        for name in outputNames { state.outputs[name] = BuildState.stamp(atPath: outputPath.slashJoined(name)) }
+        for name in outputNames { state.outputs[name] = BuildState.stamp(at: folder.file(name)) }
         return ({ [plan] in BuildManifest(plan: plan, archives: facts) }, removed, state)
     }
 
@@ -119,21 +121,17 @@ struct OnDemandResourcesOutput: PackOutput {
         let apple = AppleManifests.assetPackManifest(
             plan, facts: facts, urlPrefix: options.urlPrefix,
             packsURL: "http://127.0.0.1"
-                + AppleManifests.percentEncoded(options.templatePacksFolder(packsPath: packsPath)))
+                // Text in a document: the packs folder as the state names it.
+                + AppleManifests.percentEncoded(
+                    options.templatePacksFolder(packsPath: outputPath.slashJoined(AppleManifests.packsFolder))))
         let documents = OutputCommit.Documents(
             manifest: StreamedDocument { sink in
                 let recorded = try Self.write(manifest, keys: keys, reusing: previousParts, to: &sink)
                 parts.withLock { $0 = recorded }
             },
             files: [
-                (
-                    outputPath.slashJoined(AppleManifests.onDemandResourcesFile),
-                    AppleManifests.onDemandResourcesDocument(plan)
-                ),
-                (
-                    outputPath.slashJoined(options.applePlists.kept),
-                    StreamedDocument(bytes: [UInt8](apple.binaryData()))
-                ),
+                (folder.file(AppleManifests.onDemandResourcesFile), AppleManifests.onDemandResourcesDocument(plan)),
+                (folder.file(options.applePlists.kept), StreamedDocument(bytes: [UInt8](apple.binaryData()))),
             ])
         let state = BuildState.make(
             plan, rootPath: rootPath, facts: facts, fileNames: fileNames, archiveKeys: archiveKeys)
@@ -189,14 +187,14 @@ struct OnDemandResourcesOutput: PackOutput {
     /// manifest names, so a file of the user's in `OnDemandResources/` stays (docs/build-output.md#ownership).
     private func stalePacks() throws -> [String] {
         let current = Set(fileNames.map(PathKey.init))
-        return try OutputFolder.names(in: FilePath(packsPath)).sorted(by: { $0.precedesByCodePoint($1) }).filter {
+        return try OutputFolder.names(in: packsFolder).sorted(by: { $0.precedesByCodePoint($1) }).filter {
             !current.contains(PathKey($0)) && ownership.owns(AppleManifests.packsFolder.slashJoined($0))
         }
     }
 
     func removeTemporaryFiles() {
-        for folder in [outputPath, packsPath] {
-            try? OutputFolder.removeTemporaries(in: FilePath(folder), prefix: TemporaryName.processPrefix)
+        for path in [folder.path, packsFolder] {
+            try? OutputFolder.removeTemporaries(in: path, prefix: TemporaryName.processPrefix)
         }
     }
 

@@ -1,4 +1,3 @@
-import CZlib
 import Foundation
 import ODRPackBuildFormat
 import ODRPackCore
@@ -159,24 +158,33 @@ final class PackWriter: PackFormatWriter {
         defer { archives.close() }
         // Small entries wait in a batch, prepared together then written in order; reused ones wait there too. An
         // entry is made once, here (`PackEntries` makes its name when it is read).
-        var batch: [(index: Int, entry: PackEntry, reused: EntryReuse.Entry?)] = []
+        var batch: [(index: Int, name: String, source: EntryCompressor.Source, reused: EntryReuse.Entry?)] = []
         var batchBytes: Int64 = 0
         func flush() throws {
             guard !batch.isEmpty else { return }
-            var prepared = try prepare(batch.filter { $0.reused == nil }.map(\.entry)).makeIterator()
-            for (index, entry, reused) in batch {
-                if let reused, case .file(_, let size, _, let known?) = entry.content {
-                    try copy(entry.name, size: size, digest: known, from: reused, archives: &archives, to: writer)
+            var prepared = try prepare(batch.filter { $0.reused == nil }.map { ($0.name, $0.source) }).makeIterator()
+            for (index, name, source, reused) in batch {
+                if let reused, case .file(_, let size, _, let known?) = source {
+                    try copy(name, size: size, digest: known, from: reused, archives: &archives, to: writer)
                     digests[index] = known
                     continue
                 }
                 guard let prepared = prepared.next() else {
                     preconditionFailure("one prepared entry per entry to prepare")
                 }
-                digests[index] = try add(prepared, named: entry.name, to: writer)
+                digests[index] = try add(prepared, named: name, to: writer)
             }
             batch.removeAll(keepingCapacity: true)
             batchBytes = 0
+        }
+        func wait(
+            _ index: Int, _ name: String, _ source: EntryCompressor.Source, size: Int64, reused: EntryReuse.Entry?
+        )
+            throws
+        {
+            batch.append((index, name, source, reused))
+            if reused == nil { batchBytes += size }
+            if batch.count == Self.batchEntries || batchBytes >= Self.batchBytes { try flush() }
         }
         var filePosition = 0
         for (index, entry) in zip(entries.indices, entries) {
@@ -194,10 +202,12 @@ final class PackWriter: PackFormatWriter {
                 try flush()
                 digests[index] = try addFile(
                     entry.name, path: location.path, size: size, stamp: stamp, known: known, to: writer)
-            default:
-                batch.append((index, entry, reused))
-                if reused == nil { batchBytes += entry.size }
-                if batch.count == Self.batchEntries || batchBytes >= Self.batchBytes { try flush() }
+            case .file(let location, let size, let stamp, let known):
+                try wait(
+                    index, entry.name, .file(location: location, size: size, stamp: stamp, known: known), size: size,
+                    reused: reused)
+            case .bytes(let bytes):
+                try wait(index, entry.name, .bytes(bytes), size: Int64(bytes.count), reused: reused)
             }
         }
         try flush()
@@ -244,7 +254,7 @@ final class PackWriter: PackFormatWriter {
 
     private func addBytes(_ bytes: [UInt8], named name: String, to writer: AssetPackZipWriter) throws -> FileDigest {
         try add(
-            try compressor.prepare(PackEntry(name: name, content: .bytes(bytes)), onBytes: nil), named: name, to: writer
+            try compressor.prepare(name, .bytes(bytes), onBytes: nil), named: name, to: writer
         )
     }
 
@@ -265,7 +275,9 @@ final class PackWriter: PackFormatWriter {
     }
 
     /// Prepares small entries on every core that is free, a slice per compressor; the first error in entry order is thrown.
-    private func prepare(_ entries: [PackEntry]) throws -> [EntryCompressor.Prepared] {
+    private func prepare(_ entries: [(name: String, source: EntryCompressor.Source)]) throws
+        -> [EntryCompressor.Prepared]
+    {
         if entries.isEmpty { return [] }
         let borrowed = spares.borrow(upTo: min(options.jobs, entries.count) - 1)
         defer { spares.giveBack(borrowed) }
@@ -274,7 +286,7 @@ final class PackWriter: PackFormatWriter {
         let slices = min(pool.count, entries.count)
         return try parallelMap(Array(0..<slices), jobs: slices) { slice in
             try entries[(slice * entries.count / slices)..<((slice + 1) * entries.count / slices)].map {
-                try pool[slice].prepare($0, onBytes: report)
+                try pool[slice].prepare($0.name, $0.source, onBytes: report)
             }
         }.flatMap { $0 }
     }

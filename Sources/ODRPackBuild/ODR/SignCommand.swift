@@ -11,7 +11,7 @@ struct SignCommand {
 
     /// The shell command for one folder: every `{}` becomes the path in single quotes.
     func command(for folder: String) -> String {
-        template.replacingOccurrences(of: "{}", with: ShellCommand.quoted(folder))
+        ShellCommand.filling(template, path: folder)
     }
 
     func run(on folder: String) throws {

@@ -13,9 +13,9 @@ struct BuildFolderTransaction {
 
     /// Reads what the folder's last build owns (`OutputOwnership.load`), under the writer's lock.
     /// - Parameter needsManifest: read the manifest even when the state vouches for it.
-    init(folder: BuildFolderSession.Writer, state: BuildState, needsManifest: Bool) {
+    init(folder: BuildFolderSession.Writer, state: BuildState, needsManifest: Bool) throws {
         self.folder = folder
-        ownership = OutputOwnership.load(outputPath: folder.path, state: state, needsManifest: needsManifest)
+        ownership = try OutputOwnership.load(folder.folder, state: state, needsManifest: needsManifest)
     }
 
     init(folder: BuildFolderSession.Writer, ownership: OutputOwnership) {

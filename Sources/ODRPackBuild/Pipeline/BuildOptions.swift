@@ -1,11 +1,13 @@
 import Foundation
 import ODRPackBuildFormat
 import ODRPackCore
+import ODRPackFormats
 import ODRPackPlatform
 
 package struct BuildOptions: Sendable {
     package let outputDirectory: String
-    package var format: PackFormat = .odr
+    /// The format built: every caller names it (`--format`'s default is the front end's).
+    package var format: PackFormat
     /// An ODR build's platform (`--platform`); nil for the profile's default (docs/commands.md#platform).
     package var platform: ApplePlatform?
     /// `--ba-package CMD` (Background Assets only); nil finds ba-package or xcrun on PATH.
@@ -24,11 +26,16 @@ package struct BuildOptions: Sendable {
     /// `--template-path ABSOLUTE_PATH`: AssetPackManifestTemplate.plist's URLs name the packs as if the build folder
     /// were this path, not the folder written, so the build's bytes do not depend on where it ran (Bazel).
     package var templatePath: String?
+    /// `--input-root DIR`: the manifest and resources-root must lie inside DIR (a build system's declared inputs).
+    package var inputRoot: InputRoot?
     package var useCache = true
     /// `--warnings-as-errors`: a warning stops the build before it writes, as an error does.
     package var warningsAsErrors = false
     /// Every entry's modification time, seconds since 1970.
-    package var entryTime: Int64 = BuildOptions.defaultEntryTime
+    package var entryTime: Int64 = EntryTime.standard
+    /// The command's environment: the state's cache folder (`ODRPACK_CACHE_DIR`, `XDG_CACHE_HOME`, `HOME`) and `PATH`
+    /// for ba-package; never part of the settings a build's state compares.
+    package var environment: [String: String] = ProcessInfo.processInfo.environment
     /// The writers make planning's executable-content check of each resource as they read it, planning having left
     /// it to them: set by `BuildPipeline` for a clean build whose writers read every resource
     /// (`PackFormatBuilding.writersReadEveryResource(_:)`).
@@ -43,25 +50,14 @@ package struct BuildOptions: Sendable {
     /// One job per core, up to `maximumJobs`: a plain build on a machine with more cores than that still runs.
     package static var defaultJobs: Int { min(max(1, SystemCall.processorCount), maximumJobs) }
 
-    /// 2000-01-01T00:00:00Z
-    static let defaultEntryTime: Int64 = 946_684_800
-
-    package init(outputDirectory: String) {
+    package init(outputDirectory: String, format: PackFormat) {
         self.outputDirectory = outputDirectory
+        self.format = format
     }
 
-    /// Reads `SOURCE_DATE_EPOCH`: a whole number of seconds; anything else is a bad invocation (exit 64).
+    /// Reads `SOURCE_DATE_EPOCH` (`EntryTime.read`, which ipa reads too): exit 64 for a value that is no time.
     package static func entryTime(environment: [String: String]) throws -> Int64 {
-        guard let text = environment["SOURCE_DATE_EPOCH"] else { return defaultEntryTime }
-        guard let value = Int64(text.trimmingCharacters(in: .whitespaces)), value >= 0, value < 4_102_444_800 else {
-            throw ODRPackError.usage(
-                """
-                SOURCE_DATE_EPOCH='\(text)' is not a valid time: set it to whole seconds since 1970 (before 2100), or \
-                unset it
-                """
-            )
-        }
-        return value
+        try EntryTime.read(environment: environment)
     }
 
     /// The output folder as an absolute, standardized path: what the cache and the up-to-date record are keyed by.

@@ -23,12 +23,15 @@ package struct BuildPipeline {
     /// - Parameter onWait: called once when another build holds the folder and this one starts waiting.
     /// - Throws: `ODRPackError` when the tool cannot do its job (exit 2).
     package func run(onWait: () -> Void) throws -> BuildOutcome {
+        // Under --input-root, nothing outside it is read, not even for the up-to-date check (docs/commands.md#input-root).
+        try options.inputRoot?.check(manifestPath: manifestPath)
         // A build whose format cannot run (a Background Assets build without a packager) fails before it writes
         // anything, the lock file included.
         let building = options.format.building
         var format = try building.prepare(options)
         let folder = try BuildFolderSession.open(
-            forWriting: options.outputPath, shownAs: options.outputDirectory, wait: waitForLock, onWait: onWait)
+            forWriting: FilePath(options.outputPath), shownAs: options.outputDirectory, wait: waitForLock,
+            onWait: onWait)
         // One exit for every way a build ends before its commit.
         var finished = false
         defer { if !finished { folder.abandon() } }
@@ -66,9 +69,8 @@ package struct BuildPipeline {
                     return Array(repeating: true, count: resources.count)
                 })
             if leftToWriters.withLock({ $0 }) {
-                var handedOver = Optional(consume planned)
                 return try buildCheckingWhileWriting(
-                    &handedOver, format: &format, loader: loader, folder: folder, check: check)
+                    consume planned, format: &format, loader: loader, folder: folder, check: check)
             }
             return try build(planned, format: &format, loader: loader, folder: folder, check: check)
         }
@@ -99,7 +101,8 @@ package struct BuildPipeline {
         var built = result
         built.diagnostics += build.diagnostics
         built.allowed += build.allowed
-        build.stateWarning = check.state(after: built, build: build).save(forOutput: options.outputPath)
+        build.stateWarning = check.state(after: built, build: build).save(
+            forOutput: options.outputPath, environment: options.environment)
         // The manifest as written, opened under the lock, for the --json document (never made again whole).
         if json { build.writtenManifest = openedDocument(options.outputPath.slashJoined(BuildManifest.fileName)) }
         return .built(built, build)
@@ -125,17 +128,16 @@ package struct BuildPipeline {
     /// Builds a plan whose executable-content check planning left to the writers. When the build does not finish,
     /// it plans again with the check, for the outcome planning's check gives: its diagnostics (exit 1, nothing
     /// written) when the project breaks a rule, else the failure itself.
-    /// - Parameter planned: taken (set to nil) as the build starts, so that planning again never holds two plans.
+    /// - Parameter planned: consumed as the build starts, so that planning again never holds two plans.
     private func buildCheckingWhileWriting(
-        _ planned: inout PlanResult?, format: inout any FormatBuild, loader: PreviousBuildLoader,
+        _ planned: consuming PlanResult, format: inout any FormatBuild, loader: PreviousBuildLoader,
         folder: BuildFolderSession.Writer, check: UpToDateCheck
     ) throws -> BuildOutcome {
-        guard let plan = planned.take() else { preconditionFailure("a plan to build") }
         let packsFolder = FilePath(options.outputPath).joined(options.format.kind.packsFolder)
         let hadPacksFolder = SystemCall.status(packsFolder, followingLinks: false) != nil
         do {
             let outcome = try build(
-                consume plan, format: &format, loader: loader, folder: folder, check: check,
+                consume planned, format: &format, loader: loader, folder: folder, check: check,
                 checksContentWhileWriting: true)
             if case .built = outcome { return outcome }
         } catch {

@@ -19,24 +19,23 @@ import ODRPackPlatform
 struct OutputCommit {
     /// The folder, open for writing: a commit runs only under the build's exclusive lock.
     let folder: BuildFolderSession.Writer
-    var outputPath: FilePath { folder.session.folder }
+    var outputPath: FilePath { folder.folder.path }
 
     /// What a format's commit moves and removes besides its documents.
     struct Changes {
-        /// Written files and folders (absolute paths): each moves from its temporary path to its final one, replacing
-        /// what is there.
-        var placements: [(from: String, to: String)] = []
-        /// What the folder's build owns and no longer needs (absolute paths; a missing one is fine).
-        var removals: [String] = []
-        /// Every path the build writes, relative to the output folder: recorded before anything moves.
+        /// Written files and folders: each moves from its temporary path to its final one, replacing what is there.
+        var placements: [(from: FilePath, to: FilePath)] = []
+        /// What the folder's build owns and no longer needs (a missing one is fine).
+        var removals: [FilePath] = []
+        /// Every path the build writes, relative to the output folder (text, as the record keeps it): recorded before
+        /// anything moves.
         var writes: [String] = []
         /// Folders whose leftovers of interrupted builds (temporaries) are cleared first, besides the output folder.
-        var temporaryFolders: [String] = []
+        var temporaryFolders: [FilePath] = []
 
-        /// The placements, and the removals still there, as the paths the commit's calls take: each made once, here.
-        fileprivate func paths() -> (placements: [(from: FilePath, to: FilePath)], removals: [FilePath]) {
-            let present = removals.map { FilePath($0) }.filter { SystemCall.status($0, followingLinks: false) != nil }
-            return (placements.map { (FilePath($0.from), FilePath($0.to)) }, present)
+        /// The removals still there.
+        fileprivate func presentRemovals() -> [FilePath] {
+            removals.filter { SystemCall.status($0, followingLinks: false) != nil }
         }
     }
 
@@ -45,16 +44,16 @@ struct OutputCommit {
     struct Documents {
         /// odrpack-manifest.json.
         var manifest: StreamedDocument
-        /// Written after the packs are on stable storage, where their bytes changed (absolute paths).
-        var files: [(path: String, document: StreamedDocument)] = []
+        /// Written after the packs are on stable storage, where their bytes changed.
+        var files: [(path: FilePath, document: StreamedDocument)] = []
 
-        init(manifest: StreamedDocument, files: [(path: String, document: StreamedDocument)] = []) {
+        init(manifest: StreamedDocument, files: [(path: FilePath, document: StreamedDocument)] = []) {
             self.manifest = manifest
             self.files = files
         }
 
         /// Documents already in memory (small ones, tests).
-        init(manifest: [UInt8], files: [(path: String, bytes: Data)] = []) {
+        init(manifest: [UInt8], files: [(path: FilePath, bytes: Data)] = []) {
             self.init(
                 manifest: StreamedDocument(bytes: manifest),
                 files: files.map { ($0.path, StreamedDocument(bytes: [UInt8]($0.bytes))) })
@@ -73,9 +72,9 @@ struct OutputCommit {
         case created(FilePath)
     }
 
-    private var manifestPath: FilePath { outputPath.joined(BuildManifest.fileName) }
-    private var journalPath: FilePath { outputPath.joined(OutputOwnership.journalName) }
-    private var writesPath: FilePath { outputPath.joined(OutputOwnership.writesName) }
+    private var manifestPath: FilePath { folder.folder.manifest }
+    private var journalPath: FilePath { folder.folder.journal }
+    private var writesPath: FilePath { folder.folder.commitRecord }
 
     /// - Parameters:
     ///   - make: the documents, and whatever else the format wants from that work.
@@ -87,11 +86,11 @@ struct OutputCommit {
     ) throws -> Made {
         // What interrupted builds left, before this one stages its own there; never the journal or the record of what
         // an interrupted commit created, which this one carries on (`begin`).
-        for folder in [outputPath] + changes.temporaryFolders.map({ FilePath($0) }) {
+        for folder in [outputPath] + changes.temporaryFolders {
             try OutputFolder.removeTemporaries(
                 in: folder, except: [TemporaryName.processPrefix, OutputOwnership.writesName])
         }
-        let (placements, removals) = changes.paths()
+        let (placements, removals) = (changes.placements, changes.presentRemovals())
         let steps = Locked<[Step]>([])
         let staged = Locked<AtomicFile.StagedFile?>(nil)
         func record(_ step: Step) { steps.withLock { $0.append(step) } }
@@ -101,7 +100,7 @@ struct OutputCommit {
             if placements.isEmpty && removals.isEmpty {
                 // Nothing moves: when no document's bytes change either, nothing is written at all.
                 (documents, made) = try make()
-                let changed = documents.files.filter { $0.document.compare(withFileAt: FilePath($0.path)) != .same }
+                let changed = documents.files.filter { $0.document.compare(withFileAt: $0.path) != .same }
                 if changed.isEmpty && SystemCall.status(journalPath, followingLinks: false) == nil
                     && documents.manifest.compare(withFileAt: manifestPath) == .same
                 {
@@ -154,7 +153,7 @@ struct OutputCommit {
             var made = try make()
             try stage(made.0.manifest, into: staged)
             // Which documents change is known before the packs are placed: they are compared meanwhile.
-            made.0.files = made.0.files.filter { $0.document.compare(withFileAt: FilePath($0.path)) != .same }
+            made.0.files = made.0.files.filter { $0.document.compare(withFileAt: $0.path) != .same }
             return made
         }
         guard let result = parts[1] else { preconditionFailure("one part places, the other makes") }
@@ -166,7 +165,8 @@ struct OutputCommit {
     private func begin(_ writes: [String], record: (Step) -> Void) throws {
         var listed = Set<PathKey>()
         var bytes = Data()
-        let previous = FileManager.default.contents(atPath: writesPath.string) ?? Data()
+        // The record an interrupted commit left: absent is none, unreadable an error (never read as absent).
+        let previous = try OutputOwnership.readRecord(writesPath) ?? []
         for name in previous.split(separator: 0).map({ String(decoding: $0, as: UTF8.self) }) + writes
         where !name.isEmpty && listed.insert(PathKey(name)).inserted {
             bytes.append(contentsOf: Array(name.utf8) + [0])
@@ -208,9 +208,8 @@ struct OutputCommit {
     }
 
     /// Step 3: each changed document replaces its file (the old one set aside), durably.
-    private func write(_ files: [(path: String, document: StreamedDocument)], record: (Step) -> Void) throws {
-        for (text, document) in files {
-            let path = FilePath(text)
+    private func write(_ files: [(path: FilePath, document: StreamedDocument)], record: (Step) -> Void) throws {
+        for (path, document) in files {
             let aside = try OutputFolder.moveAside(path)
             record(aside.map { .placed(path: path, aside: $0) } ?? .created(path))
             try AtomicFile.stage(document, for: path, durable: true).moveIntoPlace()

@@ -14,8 +14,12 @@ struct OutputOwnership: Sendable {
     static let journalName = TemporaryName.previousManifest
     /// What a commit set out to create (paths relative to the folder, NUL-separated), written before it moves
     /// anything, so that the build after a kill owns what the killed one placed.
-    static let writesName = TemporaryName.marker + "commit-writes"
+    static let writesName = BuildFolder.commitRecordName
+    /// The most the record may hold: far more than the names of every pack and document of a build.
+    static let writesLimit = 1 << 28
 
+    /// The build folder.
+    let folder: BuildFolder
     /// The format of the build the folder holds (nil: none, or a manifest that cannot be read).
     var format: PackFormat?
     /// The folder's previous build manifest (or the retired one of an interrupted build), when it was read.
@@ -32,17 +36,23 @@ struct OutputOwnership: Sendable {
     /// exactly what that build recorded, and its format needs nothing else from it) takes the pack names from the
     /// state and reads nothing.
     /// - Parameter needsManifest: read the manifest even when the state vouches for it (Background Assets versions).
-    static func load(outputPath: String, state: BuildState, needsManifest: Bool) -> OutputOwnership {
-        let output = FilePath(outputPath)
-        var ownership = OutputOwnership()
-        let manifestPath = output.joined(BuildManifest.fileName)
-        // The manifest's name is odrpack's, unless a folder of the user's stands there.
-        if SystemCall.status(manifestPath, followingLinks: false)?.kind != .directory {
-            ownership.owned.insert(PathKey(BuildManifest.fileName))
-        }
-        let journalPath = output.joined(journalName)
+    /// - Throws: `ODRPackError.io` (exit 2) when the manifest, the journal or the record is there but cannot be
+    ///   read (EACCES, EISDIR, EIO): what an interrupted commit created would otherwise be forgotten. A manifest that
+    ///   is read but corrupt is `unreadable`, for the format to decide.
+    static func load(_ folder: BuildFolder, state: BuildState, needsManifest: Bool) throws -> OutputOwnership {
+        let outputPath = folder.path.string
+        var ownership = OutputOwnership(folder: folder)
+        let manifestPath = folder.manifest
+        // The manifest's name is odrpack's, unless a folder of the user's stands there: then there is no manifest to
+        // read (`check` refuses the folder as in the way).
+        let manifestStatus = SystemCall.status(manifestPath, followingLinks: false)
+        let usersFolder = manifestStatus?.kind == .directory
+        if !usersFolder { ownership.owned.insert(PathKey(BuildManifest.fileName)) }
+        let journalPath = folder.journal
         let manifestStamp = BuildState.stamp(atPath: manifestPath.string)
-        if manifestStamp != nil || SystemCall.status(manifestPath, followingLinks: false) != nil {
+        if usersFolder {
+            // Nothing of a build's to read.
+        } else if manifestStamp != nil || manifestStatus != nil {
             if !needsManifest, let manifestStamp, state.outputs[BuildManifest.fileName] == manifestStamp,
                 let vouched = vouchedFormat(by: state)
             {
@@ -51,10 +61,10 @@ struct OutputOwnership: Sendable {
                     ownership.owned.insert(FilePath(vouched.packsFolder).joined(record.fileName).key)
                 }
             } else {
-                ownership.read(manifestPath)
+                try ownership.read(manifestPath)
             }
         } else if SystemCall.status(journalPath, followingLinks: false) != nil {
-            ownership.read(journalPath)
+            try ownership.read(journalPath)
         }
         // What the state says each format wrote: the held format's, or, with no manifest read, every format's.
         for kind in PackFormat.allCases.map(\.building) where ownership.format == nil || ownership.format == kind.format
@@ -62,7 +72,7 @@ struct OutputOwnership: Sendable {
             ownership.owned.formUnion(
                 kind.ownedByState(state, outputPath: outputPath, held: ownership.format == kind.format))
         }
-        if let listed = FileManager.default.contents(atPath: output.joined(writesName).string) {
+        if let listed = try readRecord(folder.commitRecord) {
             for name in listed.split(separator: 0) where !name.isEmpty {
                 ownership.owned.insert(PathKey(String(decoding: name, as: UTF8.self)))
             }
@@ -79,13 +89,24 @@ struct OutputOwnership: Sendable {
         }
     }
 
-    /// Reads the build manifest (or journal) at `path`: its format and every path it names, or why it could not.
-    private mutating func read(_ path: FilePath) {
+    /// The record of what an interrupted commit set out to create, nil when there is none (ENOENT).
+    /// - Throws: `ODRPackError.io` (exit 2) when it is there but cannot be read.
+    static func readRecord(_ path: FilePath) throws -> [UInt8]? {
+        try BoundedFile.readIfPresent(path, limit: writesLimit, what: "the record of an interrupted build's commit")
+    }
+
+    /// Reads the build manifest (or journal) at `path`: its format and every path it names, or why its content could
+    /// not be read. A failed system call is thrown (a missing file is none): the previous build is then unknown, and
+    /// reading it as absent would disown its packs.
+    private mutating func read(_ path: FilePath) throws {
         do {
-            let manifest = try BuildManifest.load(path).manifest
+            let manifest = try BuildManifest.load(file: path)
             self.manifest = manifest
             format = manifest.format
             owned.formUnion(Self.names(of: manifest).map(PathKey.init))
+        } catch let error as ODRPackError where error.systemError != nil {
+            // Gone since its status was read: absent.
+            guard error.systemError?.isMissing == true else { throw error }
         } catch {
             unreadable = "\(error)"
         }
@@ -103,9 +124,9 @@ struct OutputOwnership: Sendable {
     ///   - writes: the paths it creates or replaces, relative to the output folder.
     /// - Throws: `ODRPackError.unbuildable` (exit 2) naming the path.
     func check(
-        outputPath: String, outputDirectory: String, format: PackFormat, rootPath: String, folders: [String],
-        writes: [String]
+        outputDirectory: String, format: PackFormat, rootPath: String, folders: [String], writes: [String]
     ) throws {
+        let outputPath = folder.path.string
         let shown = Self.shown(outputDirectory)
         if let held = self.format, held != format {
             throw ODRPackError.unbuildable(
@@ -130,7 +151,7 @@ struct OutputOwnership: Sendable {
                 """
             )
         }
-        try Self.checkFolders(outputPath: outputPath, shown: shown, folders: folders)
+        try Self.checkFolders(folder.path, shown: shown, folders: folders)
         if let packs = folders.first, RelativePath.absolutePath(rootPath, isInside: output.slashJoined(packs)) {
             throw ODRPackError.unbuildable(
                 """
@@ -140,7 +161,7 @@ struct OutputOwnership: Sendable {
             )
         }
         for relative in writes where !owns(relative) {
-            guard SystemCall.status(FilePath(outputPath).joined(relative), followingLinks: false) != nil else {
+            guard SystemCall.status(folder.file(relative), followingLinks: false) != nil else {
                 continue
             }
             throw ODRPackError.unbuildable(
@@ -159,8 +180,7 @@ struct OutputOwnership: Sendable {
 
     /// Refuses a symbolic link where any format's folder goes, and anything but a folder where this build's
     /// `folders` go: a build writes and removes files only inside its own output folder.
-    private static func checkFolders(outputPath: String, shown: (String) -> String, folders: [String]) throws {
-        let output = FilePath(outputPath)
+    private static func checkFolders(_ output: FilePath, shown: (String) -> String, folders: [String]) throws {
         for folder in PackFormat.allKinds.flatMap(\.folders) + folders {
             if let status = SystemCall.status(output.joined(folder), followingLinks: false),
                 status.kind != .directory, status.kind == .symbolicLink || folders.contains(folder)
@@ -182,8 +202,8 @@ struct OutputOwnership: Sendable {
 
     /// `output-foreign-file` for every file or folder in an ODR build's `OnDemandResources/` that odrpack did not
     /// write: it stays, and an upload of that folder would carry it.
-    func foreignFiles(outputPath: String, outputDirectory: String, packsFolder: String) -> [Diagnostic] {
-        let names = (try? OutputFolder.names(in: FilePath(outputPath).joined(packsFolder))) ?? []
+    func foreignFiles(outputDirectory: String, packsFolder: String) -> [Diagnostic] {
+        let names = (try? OutputFolder.names(in: folder.file(packsFolder))) ?? []
         let shown = (outputDirectory.hasSuffix("/") ? outputDirectory : outputDirectory + "/") + packsFolder + "/"
         return names.sorted(by: { $0.precedesByCodePoint($1) }).filter {
             !$0.hasPrefix(TemporaryName.marker) && !owns(packsFolder.slashJoined($0))

@@ -22,7 +22,9 @@ struct PackBuilder: Sendable {
     /// What the last build into the output folder learned (empty with `--no-cache`): load it once,
     /// plan with its `alreadyChecked(_:)`, then pass it to `build`.
     func loadState() -> PreviousBuild {
-        PreviousBuild(state: options.useCache ? BuildState.load(forOutput: options.outputPath) : BuildState())
+        PreviousBuild(
+            state: options.useCache
+                ? BuildState.load(forOutput: options.outputPath, environment: options.environment) : BuildState())
     }
 
     /// Builds `plan` with the format's build made here: for callers that hold no `FormatBuild` (the tests), with
@@ -38,7 +40,7 @@ struct PackBuilder: Sendable {
                 try plan.format.building.prepare(options)
             }
         let folder = try BuildFolderSession.open(
-            forWriting: options.outputPath, shownAs: options.outputDirectory, wait: true)
+            forWriting: FilePath(options.outputPath), shownAs: options.outputDirectory, wait: true)
         return try build(plan, rootPath: rootPath, previous: previousBuild, format: format, folder: folder)
     }
 
@@ -50,13 +52,13 @@ struct PackBuilder: Sendable {
     ) throws -> BuildResult {
         let previous = (previousBuild ?? loadState()).state
         // What the folder's last build wrote, and so all this one may replace or remove (docs/build-output.md#ownership).
-        let transaction = BuildFolderTransaction(
+        let transaction = try BuildFolderTransaction(
             folder: folder, state: previous, needsManifest: plan.format.building.ownershipReadsManifest)
         let ownership = transaction.ownership
         let output = try format.output(plan: plan, options: options, rootPath: rootPath, transaction: transaction)
         try ownership.check(
-            outputPath: options.outputPath, outputDirectory: options.outputDirectory, format: plan.format,
-            rootPath: rootPath, folders: output.folders, writes: output.writes)
+            outputDirectory: options.outputDirectory, format: plan.format, rootPath: rootPath, folders: output.folders,
+            writes: output.writes)
         // Before anything moves: what odrpack did not write is what stands there now. Under --warnings-as-errors such a
         // warning stops the build here, before anything is written (docs/commands.md#scripts).
         let (foreign, allowed) = allow.partition(output.foreignFiles())
@@ -66,7 +68,7 @@ struct PackBuilder: Sendable {
         try output.prepare()
         let reuse = try PackReuse(
             plan: plan, previous: previous, rootPath: rootPath, archiveKeys: output.archiveKeys,
-            fileNames: output.fileNames, packsPath: output.packsPath, jobs: options.jobs)
+            fileNames: output.fileNames, packsPath: output.packsFolder.string, jobs: options.jobs)
         if reuse.reused.count == plan.packs.count, output.isUnchanged(facts: reuse.facts, previous: previous) {
             return BuildResult(
                 plan: plan, makeManifest: { [facts = reuse.facts] in BuildManifest(plan: plan, archives: facts) },

@@ -1,13 +1,14 @@
 import ODRPackBuildFormat
 import ODRPackCore
+import ODRPackPlatform
 
 /// What differs between the formats a build writes (docs/build-output.md and docs/background-assets.md): where the packs go and under which names, what
 /// besides content decides their bytes, which writer writes them, and how the build folder is committed. Reuse,
 /// parallel writing and cleanup after a failure are the same for every format (`PackBuilder`).
 protocol PackOutput {
-    /// The folder the packs are written in, as an absolute path.
-    var packsPath: String { get }
-    /// Each pack's name in `packsPath`, by pack index.
+    /// The folder the packs are written in (absolute): the build folder's `packs(format)`.
+    var packsFolder: FilePath { get }
+    /// Each pack's name in `packsFolder`, by pack index.
     var fileNames: [String] { get }
     /// Each pack's archive key, by pack index: what besides its content decides its bytes.
     var archiveKeys: [String] { get }

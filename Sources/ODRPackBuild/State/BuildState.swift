@@ -118,8 +118,11 @@ struct BuildState: Sendable, Equatable {
     /// Reads the state of an output folder; a missing, damaged or other version's one is simply empty.
     /// - Parameter fileRecords: false leaves out the file records, which only planning and pack reuse need: then only
     ///   the head of the file is read. With them, every record is read once to check it, and kept on disk.
-    static func load(forOutput outputPath: String, fileRecords: Bool = true) -> BuildState {
-        guard let path = location(for: outputPath), untrustedFolder(holding: path) == nil,
+    /// - Parameter environment: the command's (`ODRPACK_CACHE_DIR`, `XDG_CACHE_HOME`, `HOME`), which names the folder.
+    static func load(forOutput outputPath: String, fileRecords: Bool = true, environment: [String: String])
+        -> BuildState
+    {
+        guard let path = location(for: outputPath, environment: environment), untrustedFolder(holding: path) == nil,
             var state = read(path, fileRecords: fileRecords)
         else { return BuildState() }
         // A racily-clean record matches no file, so every use of the records (reuse, the executable-content check,
@@ -138,8 +141,8 @@ struct BuildState: Sendable, Equatable {
 
     /// Saves the state for the next build. It only saves time: a build whose state cannot be written still succeeded.
     /// - Returns: why the state could not be saved (the next build then starts cold), or nil.
-    func save(forOutput outputPath: String) -> String? {
-        guard let path = BuildState.location(for: outputPath) else {
+    func save(forOutput outputPath: String, environment: [String: String]) -> String? {
+        guard let path = BuildState.location(for: outputPath, environment: environment) else {
             return
                 """
                 there is no cache folder for the build state ($HOME is not set and the user has no home folder), so \
@@ -175,8 +178,11 @@ struct BuildState: Sendable, Equatable {
     /// The metadata of a file on disk, or nil when it is missing (or its path, text from a state file or a manifest,
     /// holds a NUL).
     static func stamp(atPath path: String) -> FileStamp? {
-        FilePath(checking: path).flatMap { SystemCall.status($0) }?.stamp
+        FilePath(checking: path).flatMap(stamp(at:))
     }
+
+    /// The metadata of the file at `path` (links followed), or nil when it is missing.
+    static func stamp(at path: FilePath) -> FileStamp? { SystemCall.status(path)?.stamp }
 
     /// What says a written pack is as the build left it: a zip's metadata, or a digest of the name and metadata
     /// of everything in a pack folder (so a file changed, added or removed inside it is seen). Nil when it is missing.

@@ -8,11 +8,11 @@ final class PreviousManifestParts: @unchecked Sendable {
     private let file: SourceFile
     private let parts: [String: BuildState.ManifestPart]
 
-    init?(path: String, previous: BuildState) {
+    init?(path: FilePath, previous: BuildState) {
         let parts = previous.packs.compactMapValues(\.manifestPart)
         guard !parts.isEmpty, let recorded = previous.outputs[BuildManifest.fileName],
             let file = try? SourceFile(
-                path: FilePath(path), name: BuildManifest.fileName, expected: recorded, size: recorded.size)
+                path: path, name: BuildManifest.fileName, expected: recorded, size: recorded.size)
         else { return nil }
         guard file.stamp == recorded else {
             file.close()

@@ -43,7 +43,7 @@ struct UpToDateCheck {
 
     func run() -> Outcome {
         guard options.useCache, let inputs else { return .changed(nil) }
-        let state = BuildState.load(forOutput: outputPath, fileRecords: false)
+        let state = BuildState.load(forOutput: outputPath, fileRecords: false, environment: options.environment)
         guard let replay = state.replay, replay.inputs == inputs,
             case .success(let realRoot) = LocalFileSystem().resolvedPath(replay.rootPath), realRoot == state.rootPath,
             state.outputs.allSatisfy({ BuildState.stamp(atPath: outputPath.slashJoined($0.key)) == $0.value }),
@@ -84,7 +84,9 @@ struct UpToDateCheck {
         guard options.format.building.recordsReplay(options), let inputs, let manifest = result.manifest,
             let resolution = result.resolution, let fingerprint = resolution.fingerprint,
             !manifest.entries.contains(where: {
-                if case .path(let path) = $0.selector { return path.slashSeparated().contains(".git") }
+                if case .path(let path) = $0.selector {
+                    return path.slashSeparated().contains { component in component == VersionControl.git }
+                }
                 return false
             })
         else { return state }

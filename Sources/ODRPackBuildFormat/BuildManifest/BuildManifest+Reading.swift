@@ -31,13 +31,31 @@ extension BuildManifest {
     /// - Parameter chunkSize: the bytes read at a time (tests read a few at a time, so every token crosses a chunk).
     /// - Parameter keepingSources: false leaves out the files' sources, for a reader that never asks for them (`diff`):
     ///   a build that moved every file with `into` has one a file.
-    /// - Throws: `ODRPackError.buildManifest` when it is missing, unreadable or corrupt (exit 2).
+    /// - Throws: `ODRPackError.buildManifest` when it is missing or corrupt, `io` (its path and errno) when it cannot
+    ///   be read (exit 2).
     package static func load(_ path: FilePath, chunkSize: Int = 1 << 20, keepingSources: Bool = true) throws -> (
         manifest: BuildManifest, folder: FilePath
     ) {
         let (file, folder, isFolder) = try location(of: path)
+        return (
+            try load(file: file, chunkSize: chunkSize, keepingSources: keepingSources, shownAs: isFolder ? path : nil),
+            folder
+        )
+    }
+
+    /// Reads the manifest in the file `file` itself, whatever its name (a build's journal): a folder there is
+    /// EISDIR, never a build folder to look into.
+    /// - Parameter shownAs: the build folder `file` is in, when the user named the folder: a missing file is then "no
+    ///   manifest in that folder".
+    /// - Throws: `ODRPackError.buildManifest` when it is corrupt (or, with `shownAs`, missing), `io` (its path and
+    ///   errno) when it cannot be read (exit 2).
+    package static func load(
+        file: FilePath, chunkSize: Int = 1 << 20, keepingSources: Bool = true, shownAs folder: FilePath? = nil
+    ) throws -> BuildManifest {
+        // A failed call keeps its path and errno apart (a build's ownership throws it rather than read "absent").
         func unreadable(_ error: SystemError) -> ODRPackError {
-            .buildManifest(isFolder && error.code == ENOENT ? .notABuildFolder(path) : .unreadable(file, error))
+            if let folder, error.isMissing { return .buildManifest(.notABuildFolder(folder)) }
+            return .io(.read, path: file, error)
         }
         let descriptor: Int32
         switch SystemCall.openForReading(file) {
@@ -53,7 +71,7 @@ extension BuildManifest {
             return count
         }
         do {
-            return (try BuildManifest(reading: &reader, keepingSources: keepingSources), folder)
+            return try BuildManifest(reading: &reader, keepingSources: keepingSources)
         } catch {
             if let failure = reader.readFailure as? SystemError { throw unreadable(failure) }
             throw Self.loadFailure(error, file: file.text)
@@ -70,11 +88,6 @@ extension BuildManifest {
             return ODRPackError.buildManifest(.schemaVersion(file, found: mismatch.version, reads: schemaVersion))
         default: return error
         }
-    }
-
-    /// Loads several manifests at once, one per core.
-    package static func loadAll(_ paths: [FilePath], keepingSources: Bool = true) throws -> [BuildManifest] {
-        try parallelMap(paths) { try load($0, keepingSources: keepingSources).manifest }
     }
 
     /// Reads the manifest from memory.

@@ -73,8 +73,8 @@ package struct BuildManifest: Sendable, Equatable {
     }
 
     var schemaVersion: Int
-    /// A manifest without `format` is an ODR build's.
-    package var format: PackFormat = .odr
+    /// A manifest without `format` is an ODR build's (`init(reading:)`).
+    package var format: PackFormat
     /// Present in a Background Assets build's manifest only.
     package var backgroundAssets: BackgroundAssets?
     /// An ODR build's platform (docs/build-output.md): its packs hold the files for it alone. Nil in a Background Assets

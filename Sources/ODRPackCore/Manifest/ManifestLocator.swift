@@ -25,11 +25,13 @@ package struct ManifestLocator {
         var folder: FilePath?
         if let current = Self.currentFolder(problem: &problem) {
             // Absolute (a relative folder is relative to the current one), `.` and `..` folded.
-            folder = current.pushing(FilePath(currentFolder ?? current.string)).lexicallyNormalized()
-            if let text = folder?.string, text.utf8.count > Self.maximumStartBytes {
+            // The current folder itself, never made again from its text: a name that is not UTF-8 would become
+            // another (docs/architecture.md#paths).
+            folder = (currentFolder.map { current.pushing(FilePath($0)) } ?? current).lexicallyNormalized()
+            if let length = folder?.length, length > Self.maximumStartBytes {
                 problem =
                     """
-                    the current folder's path is over \(Self.maximumStartBytes) bytes (\(text.utf8.count)): run from a \
+                    the current folder's path is over \(Self.maximumStartBytes) bytes (\(length)): run from a \
                     shorter path, or pass the manifest's path as MANIFEST
                     """
                 folder = nil
@@ -75,7 +77,11 @@ package struct ManifestLocator {
     package func locate(given: String?) throws -> (path: String, note: String?) {
         if let given { return (given, nil) }
         let found = try find()
-        guard found != Self.fileName, let start else { return (found, nil) }
+        // In the folder the search starts in, named by its absolute path when that folder is not the process's own
+        // (a command run in-process, docs/architecture.md#commands): no note either.
+        guard found != Self.fileName, let start, FilePath(found) != start.joined(Self.fileName) else {
+            return (found, nil)
+        }
         let absolute = start.pushing(FilePath(found)).lexicallyNormalized()
         let named = absolute.string == found ? "'\(found)'" : "'\(found)' ('\(absolute.text)')"
         return (found, "using \(named): there is no \(Self.fileName) in the current folder")
@@ -100,7 +106,7 @@ package struct ManifestLocator {
                 try Self.checkTrusted(status, path: path, absolute: candidate)
                 return path
             }
-            let boundary = SystemCall.status(folder.joined(".git"), followingLinks: false) != nil
+            let boundary = SystemCall.status(folder.joined(VersionControl.git), followingLinks: false) != nil
             let parent = folder.parent
             if boundary || folder == "/" || parent == folder || parent.isEmpty { break }
             folder = parent

@@ -70,7 +70,7 @@ package struct ManifestTemplate: Sendable {
             // A link gets no entry: one that leaves resources-root is an error for an entry that names it (a warning
             // left untagged), and one inside it reaches a folder that has its own entry.
             let path = root.joined(name)
-            guard !neverPacked.contains(name),
+            guard !neverPacked(name),
                 SystemCall.status(path, followingLinks: false)?.kind == .directory,
                 SystemCall.status(path.joined(BuildFolder.lockFileName), followingLinks: false) == nil
             else { continue }
@@ -96,7 +96,7 @@ package struct ManifestTemplate: Sendable {
                 continue
             }
             let child = path.joined(name)
-            guard !neverPacked.contains(name), let status = SystemCall.status(child, followingLinks: false)
+            guard !neverPacked(name), let status = SystemCall.status(child, followingLinks: false)
             else { continue }
             switch status.kind {
             case .regular where name != ".DS_Store":
@@ -109,8 +109,8 @@ package struct ManifestTemplate: Sendable {
         }
     }
 
-    /// Names resolution always leaves out, with everything they hold (docs/manifest.md).
-    static let neverPacked: Set<String> = [".git", ".svn", ".hg", ".bzr", "CVS"]
+    /// Names resolution always leaves out, with everything they hold (docs/manifest.md): the version-control folders.
+    static func neverPacked(_ name: String) -> Bool { VersionControl.isFolderName(name) }
 
     /// A folder's tag: its name lowercased, every letter kept (`Musique Thème` is `musique-thème`), every character
     /// that is not a letter, a digit or `-` made `-` (docs/commands.md#init).

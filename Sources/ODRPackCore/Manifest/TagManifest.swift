@@ -111,7 +111,7 @@ package struct TagManifest: Sendable {
 
     /// The profile's limits with the manifest's overrides applied. Without a profile named on the command line, an ODR
     /// plan checks the manifest's profile and a Background Assets plan the `background-assets` profile (docs/background-assets.md).
-    package func limits(profileName: String? = nil, format: PackFormat = .odr) -> LimitProfile? {
+    package func limits(profileName: String? = nil, format: PackFormat) -> LimitProfile? {
         let name = profileName ?? (format == .backgroundAssets ? LimitProfile.backgroundAssetsName : self.profile.value)
         guard var profile = LimitProfile.named(name) else { return nil }
         for (key, value) in limitOverrides { profile[key] = value }

@@ -18,7 +18,7 @@ package struct PackPlan: Sendable {
     package let initialInstallSize: Int64
     package let initialPrefetchSize: Int64
     /// What the plan is for: ODR packs, or Background Assets packs from the same tag sets (docs/background-assets.md).
-    package var format: PackFormat = .odr
+    package var format: PackFormat
     /// The manifest's `background-assets` section with its platforms resolved for the profile.
     package var backgroundAssets = BackgroundAssetsSettings()
     /// An ODR plan's platform (docs/commands.md#platform): only the files of entries for it are packed. Nil for a

@@ -11,7 +11,7 @@ package struct PackPlanner {
     let platform: ApplePlatform
 
     init(
-        manifest: TagManifest, limits: LimitProfile, format: PackFormat = .odr, platformProfile: String? = nil,
+        manifest: TagManifest, limits: LimitProfile, format: PackFormat, platformProfile: String? = nil,
         platform: ApplePlatform? = nil
     ) {
         self.manifest = manifest

@@ -13,7 +13,7 @@ package struct ProjectPlanner {
     /// - Parameter listUntagged: list the files that stay in the app (`Resolution.untaggedFiles`).
     /// - Parameter platform: an ODR plan's platform (`--platform`); nil for the profile's default.
     package func plan(
-        manifestPath: String, profile: String? = nil, format: PackFormat = .odr, platform: ApplePlatform? = nil,
+        manifestPath: String, profile: String? = nil, format: PackFormat, platform: ApplePlatform? = nil,
         tree: FileTreeHandOff? = nil, listUntagged: Bool = false,
         alreadyChecked: @escaping ([ResolvedResource]) -> [Bool] = { $0.map { _ in false } }
     ) throws -> PlanResult {
@@ -30,7 +30,7 @@ package struct ProjectPlanner {
     }
 
     package func plan(
-        manifest: TagManifest, profile: String? = nil, format: PackFormat = .odr, platform: ApplePlatform? = nil,
+        manifest: TagManifest, profile: String? = nil, format: PackFormat, platform: ApplePlatform? = nil,
         manifestDiagnostics: [Diagnostic] = [],
         tree: FileTreeHandOff? = nil, listUntagged: Bool = false,
         alreadyChecked: @escaping ([ResolvedResource]) -> [Bool] = { $0.map { _ in false } }

@@ -96,7 +96,7 @@ struct LanguageFolders {
 
     /// What the walk never visits (docs/manifest.md): version control and `.DS_Store`.
     static func alwaysExcluded(_ name: String) -> Bool {
-        [".git", ".svn", ".hg", ".bzr", "CVS", ".DS_Store"].contains(name)
+        VersionControl.isFolderName(name) || name == ".DS_Store"
     }
 
     /// The glob a `{language}` glob is matched with: `*` in the placeholder's place.

@@ -152,13 +152,22 @@ private struct Walk {
         let rootFolder = manifest.resourcesRootPath
         let rootLocation = manifest.resourcesRoot.location ?? manifest.keyLocations["resources-root"]
         guard case .success(let real) = fileSystem.resolvedPath(rootFolder.string) else {
+            // A resolution's paths are text (docs/architecture.md#paths): a root whose path is not UTF-8 (a project in
+            // a folder `N\xE9/`) cannot be read yet, which is said as such, not as a missing folder.
+            let text = String(validating: rootFolder.bytes, as: UTF8.self) != nil
             diagnostics.append(
                 .error(
                     .pathNotFound,
-                    """
-                    resources-root '\(manifest.resourcesRoot.value)' does not exist (looked for \(rootFolder.text)): \
-                    create it or fix 'resources-root'
-                    """,
+                    text
+                        ? """
+                        resources-root '\(manifest.resourcesRoot.value)' does not exist (looked for \(rootFolder.text)): \
+                        create it or fix 'resources-root'
+                        """
+                        : """
+                        resources-root '\(manifest.resourcesRoot.value)' is at a path that is not UTF-8 \
+                        (\(rootFolder.text)), which odrpack cannot read resources from yet: move the project to a \
+                        folder whose path is UTF-8, or reach it through a link whose path is
+                        """,
                     at: rootLocation, subject: manifest.resourcesRoot.value))
             return
         }
@@ -455,13 +464,14 @@ private struct Walk {
                 at: entryLocation(inherited.first), subject: relative))
     }
 
-    /// What Xcode's resource copy drops, at any depth (docs/manifest.md): version-control folders and files (a
-    /// submodule's `.git` is a file that holds a local path). Compared by bytes.
-    static let versionControlNames: Set<[UInt8]> = Set([".git", ".svn", ".hg", ".bzr", "CVS"].map { Array($0.utf8) })
+    /// What Xcode's resource copy drops, at any depth (docs/manifest.md), beside the version-control folders and files
+    /// (`VersionControl`): Finder's folder settings.
     static let finderFile = Array(".DS_Store".utf8)
 
+    /// Whether Xcode's resource copy drops `name`, a version-control folder or file (a submodule's `.git` is a file
+    /// that holds a local path). Compared by bytes.
     static func isVersionControl(_ name: String) -> Bool {
-        name.utf8.count <= 4 && versionControlNames.contains(Array(name.utf8))
+        VersionControl.isFolderName(name)
     }
 
     func isExcluded(name: String, path: String, candidates: [GlobPattern]) -> Bool {

@@ -74,6 +74,17 @@ package final class AssetPackZipWriter {
         _ name: String, _ data: EntryData, size: Int64 = 0, crc: UInt32 = 0, hashingContent: Bool = false,
         mode: UInt32? = nil, pieces: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void = { _ in }
     ) throws -> String? {
+        try add(
+            nameBytes: Array(name.utf8), data, size: size, crc: crc, hashingContent: hashingContent, mode: mode,
+            pieces: pieces)
+    }
+
+    /// `add` for a name given as bytes: an IPA's file whose name is not UTF-8 keeps it, without flag bit 11.
+    @discardableResult
+    package func add(
+        nameBytes name: [UInt8], _ data: EntryData, size: Int64 = 0, crc: UInt32 = 0, hashingContent: Bool = false,
+        mode: UInt32? = nil, pieces: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void = { _ in }
+    ) throws -> String? {
         // Here, where every record so far is final (its mode set): what spills is the directory's last word on them.
         if records.memory >= centralMemoryLimit { try spillRecords() }
         let recordsBefore = records.count
@@ -103,7 +114,7 @@ package final class AssetPackZipWriter {
     /// An entry whose archived bytes `body` passes piece by piece, `compressedSize` bytes in all; with `content`, they
     /// are also hashed into it, in the same pass as the archive's hash (`SHA256Hasher.update(_:_:with:)`).
     private func addArchived(
-        _ name: String, size: Int64, crc: UInt32, deflated: Bool, compressedSize: Int64,
+        _ name: [UInt8], size: Int64, crc: UInt32, deflated: Bool, compressedSize: Int64,
         alsoHashingInto content: inout SHA256Hasher?,
         _ body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws {
@@ -123,14 +134,14 @@ package final class AssetPackZipWriter {
         -> [UInt8]
     {
         localHeader(
-            name, method: deflated ? ZipFormat.deflated : ZipFormat.stored, crc: crc, size: UInt64(size),
+            Array(name.utf8), method: deflated ? ZipFormat.deflated : ZipFormat.stored, crc: crc, size: UInt64(size),
             compressedSize: UInt64(compressedSize),
             zip64: ZipFormat.needsZip64(size: UInt64(size), compressedSize: UInt64(compressedSize)))
     }
 
     /// A file entry streamed from `body`, deflated on the way when `deflate`.
     private func addStreamed(
-        _ name: String, size: Int64, crc: UInt32, deflate: Bool, alsoHashingInto content: inout SHA256Hasher?,
+        _ name: [UInt8], size: Int64, crc: UInt32, deflate: Bool, alsoHashingInto content: inout SHA256Hasher?,
         _ body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws {
         guard deflate, let deflater else {
@@ -160,7 +171,7 @@ package final class AssetPackZipWriter {
             name, size: size, crc: crc, compressedSize: compressedSize, at: headerOffset, reservedCount: reserved)
         records.append(
             ZipHeaders.Record(
-                name: Array(name.utf8), method: ZipFormat.deflated, crc: crc, compressedSize: compressedSize,
+                name: name, method: ZipFormat.deflated, crc: crc, compressedSize: compressedSize,
                 size: UInt64(size), offset: headerOffset, isFolder: false))
         try hashRegion(from: headerOffset, to: offset)
     }
@@ -169,7 +180,7 @@ package final class AssetPackZipWriter {
     /// of it hashed; returns the compressed size and the placeholder's length. The placeholder has the zip64 field when
     /// zlib's bound on the compressed size could need it, so the data never has to move forward.
     private func writeDeflated(
-        _ name: String, size: Int64, crc: UInt32, deflater: Deflater, alsoHashingInto content: inout SHA256Hasher?,
+        _ name: [UInt8], size: Int64, crc: UInt32, deflater: Deflater, alsoHashingInto content: inout SHA256Hasher?,
         _ body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws -> (compressedSize: UInt64, reservedCount: UInt64) {
         let reserved = ZipFormat.needsZip64(size: UInt64(size), compressedSize: UInt64(compressBound(uLong(size))))
@@ -198,7 +209,7 @@ package final class AssetPackZipWriter {
     /// need no zip64 field but the placeholder has one, the data moves back over it first (only for compressible
     /// entries within ~0.02% below 4 GiB).
     private func patchHeader(
-        _ name: String, size: Int64, crc: UInt32, compressedSize: UInt64, at headerOffset: UInt64,
+        _ name: [UInt8], size: Int64, crc: UInt32, compressedSize: UInt64, at headerOffset: UInt64,
         reservedCount: UInt64
     ) throws {
         let zip64 = ZipFormat.needsZip64(size: UInt64(size), compressedSize: compressedSize)
@@ -207,7 +218,7 @@ package final class AssetPackZipWriter {
         )
         if UInt64(header.count) != reservedCount {
             guard UInt64(header.count) < reservedCount else {
-                throw ODRPackError.library(.overBound(entry: name))
+                throw ODRPackError.library(.overBound(entry: FilePath.shownText(of: name)))
             }
             try moveBack(
                 from: headerOffset + reservedCount, to: headerOffset + UInt64(header.count), count: compressedSize)
@@ -285,12 +296,12 @@ package final class AssetPackZipWriter {
     // MARK: Headers
 
     /// A zip name field holds at most 65,535 bytes; a longer name (a signer can make one) cannot be archived.
-    static func checkName(_ name: String) throws {
-        let length = name.utf8.count
+    static func checkName(_ name: [UInt8]) throws {
+        let length = name.count
         guard length <= Int(UInt16.max) else {
             throw ODRPackError.unbuildable(
                 """
-                '\(name.prefix(80))...' is \(length) bytes long: a zip entry name holds at most 65,535; shorten the \
+                '\(FilePath.shownText(of: name.prefix(80)))...' is \(length) bytes long: a zip entry name holds at most 65,535; shorten the \
                 paths in the pack (or what the sign command adds)
                 """
             )
@@ -298,23 +309,23 @@ package final class AssetPackZipWriter {
     }
 
     private func addEntry(
-        _ name: String, method: UInt16, crc: UInt32, size: UInt64, compressedSize: UInt64, isFolder: Bool
+        _ name: [UInt8], method: UInt16, crc: UInt32, size: UInt64, compressedSize: UInt64, isFolder: Bool
     ) throws {
         try Self.checkName(name)
         let zip64 = ZipFormat.needsZip64(size: size, compressedSize: compressedSize)
         records.append(
             ZipHeaders.Record(
-                name: Array(name.utf8), method: method, crc: crc, compressedSize: compressedSize,
+                name: name, method: method, crc: crc, compressedSize: compressedSize,
                 size: size, offset: offset, isFolder: isFolder))
         try emitBytes(
             localHeader(name, method: method, crc: crc, size: size, compressedSize: compressedSize, zip64: zip64))
     }
 
     private func localHeader(
-        _ name: String, method: UInt16, crc: UInt32, size: UInt64, compressedSize: UInt64, zip64: Bool
+        _ name: [UInt8], method: UInt16, crc: UInt32, size: UInt64, compressedSize: UInt64, zip64: Bool
     ) -> [UInt8] {
         ZipHeaders.local(
-            name: Array(name.utf8), method: method, crc: crc, size: size, compressedSize: compressedSize, zip64: zip64,
+            name: name, method: method, crc: crc, size: size, compressedSize: compressedSize, zip64: zip64,
             dosTime: dosTime, dosDate: dosDate)
     }
 
@@ -430,8 +441,8 @@ package final class AssetPackZipWriter {
             : .system("cannot read back '\(path.text)'")
     }
 
-    private func sizeMismatch(_ name: String, expected: Int64, got: Int64) -> ODRPackError {
-        .changed(.whileArchived(name, bytes: got, expected: expected))
+    private func sizeMismatch(_ name: [UInt8], expected: Int64, got: Int64) -> ODRPackError {
+        .changed(.whileArchived(FilePath.shownText(of: name), bytes: got, expected: expected))
     }
 }
 

@@ -66,24 +66,26 @@ package final class StreamingZipReader {
         if hashing { hasher = SHA256Hasher.paired() }
     }
 
-    /// The whole file's size and SHA-256 (with `hashing`): the bytes read so far, then the rest up to the end.
-    /// Also after a format error, since everything read before it was hashed in order.
+    /// The whole file's size and SHA-256. With `hashing`: the bytes read so far, then the rest up to the end, in one
+    /// read of the file; without it, the file again from its start. Also after a format error, since everything read
+    /// before it was hashed in order.
     package func digestToEnd() throws -> (size: Int64, sha256: String) {
         hashConsumed(upTo: bytesRead)
-        guard var hasher else { preconditionFailure("digestToEnd needs a reader made with hashing") }
+        var (hasher, offset) = self.hasher.map { ($0, bytesRead) } ?? (SHA256Hasher.paired(), 0)
         while true {
             let count = SystemCall.readFully(
-                descriptor, into: buffer.baseAddress!, count: buffer.count, at: Int64(bytesRead))
+                descriptor, into: buffer.baseAddress!, count: buffer.count, at: Int64(offset))
             guard count >= 0 else { throw FormatError(description: "cannot read: \(SystemError.last.reason)") }
             if count == 0 { break }
             hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-            bytesRead += UInt64(count)
+            offset += UInt64(count)
         }
         // The buffer now holds bytes past the parsed ones: nothing may be parsed after this.
+        bytesRead = max(bytesRead, offset)
         bufferStart = 0
         bufferEnd = 0
         self.hasher = nil
-        return (Int64(bytesRead), hasher.finalize())
+        return (Int64(offset), hasher.finalize())
     }
 
     deinit {

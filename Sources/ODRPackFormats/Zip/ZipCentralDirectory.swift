@@ -5,7 +5,13 @@ import ODRPackPlatform
 /// Anything it does not expect (a comment, a split archive, numbers out of bounds) is a `FormatError`.
 package struct ZipCentralDirectory {
     package struct Entry: Equatable, Sendable {
+        /// The name as text: a name that is not UTF-8 (an IPA's `caf\xE9.txt`) is shown with `\xNN` for its bytes; use
+        /// `nameBytes` to make the file.
         package let name: String
+        /// The name's bytes when they are not UTF-8, else nil (`name` is them): a build reads a million names here.
+        var otherNameBytes: [UInt8]? = nil
+        /// The name's bytes as the archive holds them.
+        package var nameBytes: [UInt8] { otherNameBytes ?? Array(name.utf8) }
         package let method: UInt16
         package let crc: UInt32
         package var compressedSize: UInt64
@@ -92,7 +98,7 @@ package struct ZipCentralDirectory {
         for (index, entry) in ordered.enumerated() {
             // The local header is at least 30 bytes and the name the central directory gives.
             let (partial, overflow) = entry.headerOffset.addingReportingOverflow(
-                30 + UInt64(entry.name.utf8.count))
+                30 + UInt64(entry.otherNameBytes?.count ?? entry.name.utf8.count))
             let (end, overflowEnd) = partial.addingReportingOverflow(entry.compressedSize)
             let next = index + 1 < ordered.count ? ordered[index + 1].headerOffset : directoryOffset
             if overflow || overflowEnd || end > next { return entry }
@@ -119,8 +125,10 @@ package struct ZipCentralDirectory {
             guard extraStart + extraLength + commentLength <= raw.count else {
                 throw FormatError(description: "a central header runs past the directory")
             }
+            let nameRaw = UnsafeRawBufferPointer(rebasing: raw[nameStart..<extraStart])
+            let text = String(validating: nameRaw, as: UTF8.self)
             var entry = Entry(
-                name: String(decoding: UnsafeRawBufferPointer(rebasing: raw[nameStart..<extraStart]), as: UTF8.self),
+                name: text ?? FilePath.shownText(of: nameRaw), otherNameBytes: text == nil ? [UInt8](nameRaw) : nil,
                 method: raw.little(at + 10), crc: raw.little(at + 16),
                 compressedSize: UInt64(raw.little(at + 20, as: UInt32.self)),
                 size: UInt64(raw.little(at + 24, as: UInt32.self)),

@@ -20,6 +20,14 @@ package enum ZipFormat {
     package static let versionMadeBy: UInt16 = 0x031E
     /// General-purpose flag bit 11: names are UTF-8. Bit 3 (data descriptor) is never set.
     package static let utf8Flag: UInt16 = 0x0800
+
+    /// The general-purpose flags of an entry named `name`: bit 11 when the name is UTF-8, which every name a pack
+    /// holds is; an IPA's file whose name is not UTF-8 (`caf\xE9.txt`) keeps its bytes with the bit clear, as APPNOTE
+    /// 4.4.4 and D.2 say (docs/store.md#ipa).
+    package static func flags(name: [UInt8]) -> UInt16 {
+        if name.allSatisfy({ $0 < 0x80 }) || String(validating: name, as: UTF8.self) != nil { return utf8Flag }
+        return 0
+    }
     package static let dataDescriptorFlag: UInt16 = 0x0008
     package static let stored: UInt16 = 0
     package static let deflated: UInt16 = 8

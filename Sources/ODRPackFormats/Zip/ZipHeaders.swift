@@ -41,7 +41,7 @@ package enum ZipHeaders {
         header.appendLittleEndian(ZipFormat.localHeaderSignature)
         header.appendLittleEndian(
             ZipFormat.versionNeeded(zip64: zip64, method: method, isFolder: name.last == UInt8(ascii: "/")))
-        header.appendLittleEndian(ZipFormat.utf8Flag)
+        header.appendLittleEndian(ZipFormat.flags(name: name))
         header.appendLittleEndian(method)
         header.appendLittleEndian(dosTime)
         header.appendLittleEndian(dosDate)
@@ -82,7 +82,7 @@ package enum ZipHeaders {
         header.appendLittleEndian(ZipFormat.versionMadeBy)
         header.appendLittleEndian(
             ZipFormat.versionNeeded(zip64: !extra.isEmpty, method: record.method, isFolder: record.isFolder))
-        header.appendLittleEndian(ZipFormat.utf8Flag)
+        header.appendLittleEndian(ZipFormat.flags(name: record.name))
         header.appendLittleEndian(record.method)
         header.appendLittleEndian(dosTime)
         header.appendLittleEndian(dosDate)

@@ -7,20 +7,28 @@ import ODRPackPlatform
 package enum GitHubActions {
     /// `::error file=F,line=L,col=C,title=CODE::MESSAGE`; `file`, `line` and `col` only where known.
     package static func command(_ diagnostic: Diagnostic) -> String {
-        var properties: [String] = []
+        var properties: KeyValuePairs<String, String> = ["title": diagnostic.code.rawValue]
         if let location = diagnostic.location {
-            properties.append("file=" + escapeProperty(location.file))
-            properties.append("line=\(location.line)")
-            properties.append("col=\(location.column)")
+            properties = [
+                "file": location.file, "line": "\(location.line)", "col": "\(location.column)",
+                "title": diagnostic.code.rawValue,
+            ]
         }
-        properties.append("title=" + escapeProperty(diagnostic.code.rawValue))
-        return
-            "::\(diagnostic.severity.rawValue) \(properties.joined(separator: ","))::\(escapeData(diagnostic.message))"
+        return workflowCommand(diagnostic.severity.rawValue, properties, message: diagnostic.message)
     }
 
     /// `::error title=TITLE::MESSAGE` for a failure that is no diagnostic (a store command's error).
     package static func error(title: String, message: String) -> String {
-        "::error title=\(escapeProperty(title))::\(escapeData(message))\n"
+        workflowCommand("error", ["title": title], message: message) + "\n"
+    }
+
+    /// `::NAME KEY=VALUE,...::MESSAGE`, each property value and the message escaped: the one place a workflow
+    /// command is made.
+    static func workflowCommand(_ name: String, _ properties: KeyValuePairs<String, String>, message: String)
+        -> String
+    {
+        let listed = properties.map { $0.key + "=" + escapeProperty($0.value) }.joined(separator: ",")
+        return "::\(name) \(listed)::\(escapeData(message))"
     }
 
     package static func commands(_ diagnostics: [Diagnostic]) -> String {

@@ -21,12 +21,20 @@ package struct Console: Sendable {
     /// GitHub Actions (`GITHUB_ACTIONS=true`) or any CI (`CI=true`): `--progress auto` prints a line every 10 seconds.
     package let continuousIntegration: Bool
 
+    /// Where the command prints: its stdout and stderr (`CommandStreams`), the process's or a test's.
+    package let streams: CommandStreams
+
+    /// - Parameters:
+    ///   - environment: the command's environment (`NO_COLOR`, `TERM`, `CI`, the forcing variables).
+    ///   - streams: the command's stdout and stderr.
+    ///   - stderrIsTerminal: what stderr is, else what `streams` says it is (a test of the progress style says).
     package init(
-        quiet: Bool = false, color: ColorMode = .auto,
-        environment: [String: String] = ProcessInfo.processInfo.environment,
-        stderrIsTerminal: Bool = SystemCall.isTerminal(StandardStream.error)
+        quiet: Bool = false, color: ColorMode = .auto, environment: [String: String], streams: CommandStreams,
+        stderrIsTerminal: Bool? = nil
     ) {
         self.quiet = quiet
+        self.streams = streams
+        let stderrIsTerminal = stderrIsTerminal ?? streams.error.isTerminal
         self.stderrIsTerminal = stderrIsTerminal
         stderrIsInteractive = stderrIsTerminal && Self.animationAllowed(environment)
         continuousIntegration = ["GITHUB_ACTIONS", "CI"].contains { environment[$0]?.lowercased() == "true" }
@@ -72,7 +80,7 @@ package struct Console: Sendable {
     /// - Throws: `ODRPackError.systemCall` when the write fails (exit 2).
     package func printOut(_ text: String) throws {
         guard !quiet else { return }
-        try StandardStream.write(Self.shown(text), to: StandardStream.output)
+        try streams.output.write(Self.shown(text))
     }
 
     /// A `Wrote FILE` line: on stdout, or on stderr when the document it announces went to stdout, so a script that
@@ -83,31 +91,29 @@ package struct Console: Sendable {
 
     /// Stdout whatever `--quiet` says: GitHub annotations and other output a flag asked for by name.
     package func printRequested(_ text: String) throws {
-        try StandardStream.write(TerminalText.workflowCommands(text), to: StandardStream.output)
+        try streams.output.write(TerminalText.workflowCommands(text))
     }
 
     /// Stderr text that belongs to an error (a count of errors, what was left unchanged): printed under `--quiet` too.
     package func printError(_ text: String) throws {
-        try StandardStream.write(Self.shown(text), to: StandardStream.error)
+        try streams.error.write(Self.shown(text))
     }
 
     /// Stderr text that informs (waiting for a lock, notes); nothing under `--quiet`.
     package func printNote(_ text: String) throws {
         guard !quiet else { return }
-        try StandardStream.write(Self.shown(text), to: StandardStream.error)
+        try streams.error.write(Self.shown(text))
     }
 
     /// `odrpack: error: message`, the one voice of every failure.
     package func error(_ message: String) throws {
-        try StandardStream.write(
-            "odrpack: \(paint("error:", Self.red)) \(Self.shown(message))\n", to: StandardStream.error)
+        try streams.error.write("odrpack: \(paint("error:", Self.red)) \(Self.shown(message))\n")
     }
 
     /// `odrpack: warning: message` for a warning that is no diagnostic; nothing under `--quiet`.
     package func warning(_ message: String) throws {
         guard !quiet else { return }
-        try StandardStream.write(
-            "odrpack: \(paint("warning:", Self.amber)) \(Self.shown(message))\n", to: StandardStream.error)
+        try streams.error.write("odrpack: \(paint("warning:", Self.amber)) \(Self.shown(message))\n")
     }
 
     /// Text as it reaches a terminal: control characters escaped, line breaks kept.
@@ -126,7 +132,7 @@ package struct Console: Sendable {
             text += line + "\n"
         }
         // `formatted` escaped each line already, and the colour is Console's own.
-        if !text.isEmpty { try StandardStream.write(text, to: StandardStream.error) }
+        if !text.isEmpty { try streams.error.write(text) }
     }
 
     static let red = "\u{1B}[1;31m"
@@ -144,8 +150,8 @@ package struct Console: Sendable {
 
     /// A document already serialized (build's, which splices the manifest it wrote): its envelope keys added.
     package func printJSON(text: String) throws {
-        try StandardStream.write(JSONEnvelope.wrap(serialized: text), to: StandardStream.output)
-        Self.printedJSON.withLock { $0 = true }
+        try streams.output.write(JSONEnvelope.wrap(serialized: text))
+        streams.documentStarted()
     }
 
     /// A document written by `write` member by member and printed a chunk at a time as it is made
@@ -153,17 +159,24 @@ package struct Console: Sendable {
     /// would otherwise be held whole. `write` writes `schemaVersion` first and `diagnostics`, as `JSONEnvelope.wrap`
     /// would add them.
     package func printJSON(streaming write: (inout JSONObjectStream) throws -> Void) throws {
+        let streams = streams
         var stream = JSONObjectStream { chunk in
-            Self.printedJSON.withLock { $0 = true }
-            try StandardStream.write(bytes: chunk, to: StandardStream.output)
+            streams.documentStarted()
+            try streams.output.write(bytes: chunk)
         }
         try write(&stream)
         try stream.finish()
     }
 
     /// Whether a `--json` document reached stdout: a failure after it prints no second one.
-    package static var hasPrintedJSON: Bool { printedJSON.withLock { $0 } }
-    private static let printedJSON = Locked(false)
+    package var hasPrintedJSON: Bool { streams.hasPrintedDocument }
+
+    /// Where a progress bar draws: the command's stderr (a line that cannot be written is dropped: the bar is a
+    /// help, not the result).
+    package var progressWriter: @Sendable (String) -> Void {
+        let error = streams.error
+        return { try? error.write($0) }
+    }
 
     /// `2 errors, 1 warning`, then `, 2 warnings allowed by the manifest` when its `allow` lists took some
     /// (docs/manifest.md#allowed-warnings).

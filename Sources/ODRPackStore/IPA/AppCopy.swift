@@ -6,67 +6,71 @@ import ODRPackPlatform
 /// `Payload/NAME.app/` of a new folder, or an `.ipa` unpacked there whole (with `SwiftSupport/`, `Symbols/`… beside
 /// `Payload/`). Files keep their bytes and permission bits, symbolic links stay links.
 enum AppCopy {
-    /// Copies the app folder `app` to `root/Payload/<its name>`; returns the copy's path.
-    static func copyFolder(_ app: String, into root: String) throws -> String {
-        let name = FilePath(app).name
-        let copy = root + "/Payload/" + name
-        try OutputFolder.makeFolder(FilePath(root).joined("Payload"))
+    /// Copies the app folder `app` to `root/Payload/<its name>`; returns the copy's path. Paths and names are bytes
+    /// throughout: an app in a folder whose name is not UTF-8, or holding such a file, is copied as it is
+    /// (docs/architecture.md#paths).
+    static func copyFolder(_ app: FilePath, into root: FilePath) throws -> FilePath {
+        let app = app.lexicallyNormalized()
+        guard let name = app.lastComponent, name.kind == .regular else {
+            throw ODRPackError.unusableInput("'\(app.text)' is not an app folder: pass the built app (MyGame.app)")
+        }
+        let payload = root.joined("Payload")
+        try OutputFolder.makeFolder(payload)
+        let copy = payload.appending(name)
         try copyTree(app, to: copy)
         return copy
     }
 
     /// Copies the folder `source` to the new folder `destination`, links as links.
-    static func copyTree(_ source: String, to destination: String) throws {
-        try OutputFolder.makeFolder(FilePath(destination))
-        var folders: [(String, FileMode)] = []
+    static func copyTree(_ source: FilePath, to destination: FilePath) throws {
+        try OutputFolder.makeFolder(destination)
+        var folders: [(FilePath, FileMode)] = []
         let buffer = ReadBuffer(size: 1 << 20)
-        // Each entry's paths are joined as text and made a `FilePath` once, at the call (docs/architecture.md#paths).
-        try FolderWalk.walk(under: FilePath(source)) { entry in
+        // Each entry is reached by its name's bytes (`FolderWalk.Entry.file(under:)`), in the app and in the copy.
+        try FolderWalk.walk(under: source) { entry in
             try Interrupt.checkpoint()
-            let from = source.slashJoined(entry.path)
-            let to = destination.slashJoined(entry.path)
+            let from = entry.file(under: source)
+            let to = entry.file(under: destination)
             switch entry.status.kind {
             case .directory:
-                try OutputFolder.makeFolder(FilePath(to))
+                try OutputFolder.makeFolder(to)
                 folders.append((to, entry.status.permissions))
             case .symbolicLink:
-                try link(
-                    to, target: try fileOperation { try FileManager.default.destinationOfSymbolicLink(atPath: from) })
+                try link(to, target: try SystemCall.linkTarget(from))
             case .regular:
                 try FileCopy.copy(
-                    FilePath(from), to: FilePath(to), size: entry.status.stamp.size,
-                    permissions: entry.status.permissions, buffer: buffer)
+                    from, to: to, size: entry.status.stamp.size, permissions: entry.status.permissions, buffer: buffer)
             case .other:
-                throw ODRPackError.ipa(.unsupportedInApp(from))
+                throw ODRPackError.ipa(.unsupportedInApp(from.text))
             }
         }
         // Folders keep their modes, writable by their owner so that thinning can remove files in them.
-        if let status = SystemCall.status(FilePath(source)) { folders.append((destination, status.permissions)) }
+        if let status = SystemCall.status(source) { folders.append((destination, status.permissions)) }
         for (folder, permissions) in folders.reversed() { try setPermissions(folder, permissions | 0o700) }
     }
 
     /// Unpacks the `.ipa` at `path` into `root` and returns the app's path (`root/Payload/NAME.app`).
-    static func unpack(_ path: String, into root: String) throws -> String {
+    static func unpack(_ path: FilePath, into root: FilePath) throws -> FilePath {
         do {
             try unpackZip(path, into: root)
         } catch let error as ZipFormatError {
-            throw ODRPackError.ipa(.unreadable(path, reason: error.description))
+            throw ODRPackError.ipa(.unreadable(path.text, reason: error.description))
         }
-        let payload = FilePath(root).joined("Payload")
+        let payload = root.joined("Payload")
         let apps = try OutputFolder.names(in: payload).filter { $0.hasSuffix(".app") }.sorted()
         guard apps.count == 1, SystemCall.status(payload.joined(apps[0]), followingLinks: false)?.kind == .directory
         else {
-            throw ODRPackError.ipa(.appCount(path, count: apps.count))
+            throw ODRPackError.ipa(.appCount(path.text, count: apps.count))
         }
-        return root + "/Payload/" + apps[0]
+        return payload.joined(apps[0])
     }
 
     /// Reads the zip through its central directory, which every zip tool writes whole: entries whose sizes follow
     /// their data (data descriptors, as `ditto` writes them) are read as well as the rest, and each entry's mode
     /// comes with it. Every entry's CRC-32 and size are checked.
-    private static func unpackZip(_ path: String, into root: String) throws {
+    private static func unpackZip(_ file: FilePath, into root: FilePath) throws {
         let descriptor: Int32
-        let file = FilePath(path)
+        let path = file.text
         switch SystemCall.openForReading(file) {
         case .success(let opened): descriptor = opened
         case .failure(let error): throw ODRPackError.systemCall("cannot read '\(path)'", error)
@@ -83,28 +87,28 @@ enum AppCopy {
             let (sum, overflow) = total.addingReportingOverflow(entry.size)
             return overflow ? UInt64.max : sum
         }
-        if let room = SystemCall.availableBytes(FilePath(root)), declared > room {
-            throw ODRPackError.ipa(.moreThanFreeSpace(path, declared: declared, free: room, folder: root))
+        if let room = SystemCall.availableBytes(root), declared > room {
+            throw ODRPackError.ipa(.moreThanFreeSpace(path, declared: declared, free: room, folder: root.text))
         }
         let buffer = ReadBuffer(size: 1 << 20)
-        var seen = Set<PathKey>()
-        var links: [(path: String, target: [UInt8])] = []
-        var folders: [(String, FileMode)] = []
+        var seen = Set<FilePath>()
+        var links: [(path: FilePath, target: [UInt8])] = []
+        var folders: [(FilePath, FileMode)] = []
         for entry in directory.entries {
             try Interrupt.checkpoint()
-            let name = try checkedName(entry.name, in: path)
-            guard seen.insert(PathKey(name)).inserted else {
+            // The name's bytes: one that is not UTF-8 (`caf\xE9.txt`, without the UTF-8 flag) is unpacked as itself.
+            let (target, name) = try checkedName(entry, in: path, root: root)
+            guard seen.insert(target).inserted else {
                 throw ODRPackError.ipa(.duplicateEntry(path, entry: name))
             }
-            let target = root.slashJoined(name)
             let unixMode = entry.versionMadeBy >> 8 == 3 ? entry.mode : 0
-            try OutputFolder.makeFolder(FilePath(target).parent)
-            if entry.name.hasSuffix("/") || unixMode & 0o170000 == 0o040000 {
-                try OutputFolder.makeFolder(FilePath(target))
+            try OutputFolder.makeFolder(target.parent)
+            if entry.nameBytes.last == UInt8(ascii: "/") || unixMode & 0o170000 == 0o040000 {
+                try OutputFolder.makeFolder(target)
                 folders.append((target, unixMode == 0 ? 0o755 : FileMode(unixMode & 0o777) | 0o700))
                 continue
             }
-            guard SystemCall.status(FilePath(target), followingLinks: false) == nil else {
+            guard SystemCall.status(target, followingLinks: false) == nil else {
                 throw ODRPackError.ipa(.entryInsideFile(path, entry: name))
             }
             if unixMode & 0o170000 == 0o120000 {
@@ -118,30 +122,38 @@ enum AppCopy {
                 links.append((target, bytes))
                 continue
             }
-            let output = try OutputFile(path: FilePath(target))
+            let output = try OutputFile(path: target)
             defer { output.close() }
             try readData(of: entry, from: descriptor, path: path, buffer: buffer) { try output.write($0) }
             try setPermissions(target, unixMode == 0 ? 0o644 : FileMode(unixMode & 0o777))
         }
         // Links are made once every file is out, so that nothing is written through one.
         for (target, bytes) in links {
-            try link(target, target: String(decoding: bytes, as: UTF8.self))
+            try link(target, target: bytes)
         }
-        for (folder, permissions) in folders.sorted(by: { $0.0.utf8.count > $1.0.utf8.count }) {
+        for (folder, permissions) in folders.sorted(by: { $0.0.length > $1.0.length }) {
             try setPermissions(folder, permissions)
         }
     }
 
-    /// The entry's name without a final "/", refused when it could leave the folder it is unpacked into.
-    private static func checkedName(_ entryName: String, in path: String) throws -> String {
-        let name = entryName.hasSuffix("/") ? String(entryName.dropLast()) : entryName
-        let parts = name.slashSeparated(omittingEmptySubsequences: false)
-        guard !name.isEmpty, !name.hasPrefix("/"), !name.utf8.contains(0),
-            !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." })
-        else {
-            throw ODRPackError.ipa(.entryLeavesArchive(path, entry: entryName))
+    /// Where the entry goes under `root`, from its name's bytes without a final "/", and the name for messages;
+    /// refused when it could leave the folder it is unpacked into.
+    private static func checkedName(_ entry: ZipCentralDirectory.Entry, in path: String, root: FilePath) throws
+        -> (FilePath, String)
+    {
+        var bytes = entry.nameBytes
+        if bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
+        let parts = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        var target = root
+        for part in parts {
+            guard let next = target.joined(name: part) else {
+                // Empty, ".", "..", or holding a NUL: a name that could lead out of the archive's folder.
+                throw ODRPackError.ipa(.entryLeavesArchive(path, entry: entry.name))
+            }
+            target = next
         }
-        return name
+        guard !bytes.isEmpty else { throw ODRPackError.ipa(.entryLeavesArchive(path, entry: entry.name)) }
+        return (target, FilePath.shownText(of: bytes))
     }
 
     /// Streams one entry's uncompressed bytes: its data starts after its local header's name and extra field.
@@ -217,23 +229,15 @@ enum AppCopy {
         .ipa(.unreadable(path, reason: why))
     }
 
-    private static func link(_ path: String, target: String) throws {
-        try fileOperation { try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target) }
-    }
-
-    private static func setPermissions(_ path: String, _ permissions: FileMode) throws {
-        try fileOperation {
-            try FileManager.default.setAttributes([.posixPermissions: Int(permissions)], ofItemAtPath: path)
+    private static func link(_ path: FilePath, target: [UInt8]) throws {
+        if let failure = SystemCall.makeLink(path, target: target) {
+            throw ODRPackError.systemCall("cannot make the link '\(path.text)'", failure)
         }
     }
 
-    private static func fileOperation<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as ODRPackError {
-            throw error
-        } catch {
-            throw ODRPackError.fileOperation(error.localizedDescription)
+    private static func setPermissions(_ path: FilePath, _ permissions: FileMode) throws {
+        if let failure = SystemCall.setPermissions(path, permissions) {
+            throw ODRPackError.systemCall("cannot set the mode of '\(path.text)'", failure)
         }
     }
 }

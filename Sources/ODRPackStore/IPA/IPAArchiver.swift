@@ -17,12 +17,12 @@ enum IPAArchiver {
     /// Writes the zip of everything under `root` to the new file `path`; returns its size.
     /// - Parameter progress: counts the files zipped and their bytes.
     static func archive(
-        _ root: String, to path: FilePath, entryTime: Int64, progress: ProgressBar = ProgressBar(style: .none)
+        _ root: FilePath, to path: FilePath, entryTime: Int64, progress: ProgressBar = ProgressBar(style: .none)
     ) throws -> Int64 {
         if progress.isShown {
             // The bar's totals, from a walk that keeps only counts.
             var (files, bytes) = (0, Int64(0))
-            try FolderWalk.walk(under: FilePath(root), slashedFolders: true) { entry in
+            try FolderWalk.walk(under: root, slashedFolders: true) { entry in
                 guard entry.status.kind == .regular else { return }
                 files += 1
                 bytes = [bytes, entry.status.stamp.size].saturatingSum
@@ -35,31 +35,31 @@ enum IPAArchiver {
         let measure = try Deflater(level: level)
         let buffer = ReadBuffer(size: inMemoryLimit)
         // Zipped as walked: the walk's order is the zip's (paths by their bytes, folders as "name/"), and only the
-        // folders on the way down are held, never the whole tree (docs/store.md#ipa).
-        try FolderWalk.walk(under: FilePath(root), slashedFolders: true) { entry in
+        // folders on the way down are held, never the whole tree (docs/store.md#ipa). Names go in as their bytes: a
+        // file whose name is not UTF-8 keeps it, without the UTF-8 flag (docs/store.md#ipa).
+        try FolderWalk.walk(under: root, slashedFolders: true) { entry in
             try Interrupt.checkpoint()
-            let source = root.slashJoined(entry.path)
+            let source = entry.file(under: root)
             let permissions = UInt32(entry.status.permissions) & 0o777
             switch entry.status.kind {
             case .directory:
                 // Folders are 0755 whatever the umask or the copy's owner bits: the same app gives the same bytes.
-                try writer.add(entry.path + "/", .folder, mode: 0o040755)
+                try writer.add(nameBytes: entry.pathBytes + [UInt8(ascii: "/")], .folder, mode: 0o040755)
             case .symbolicLink:
-                let target = try FileManager.default.destinationOfSymbolicLink(atPath: source)
-                let bytes = Array(target.utf8)
+                let bytes = try SystemCall.linkTarget(source)
                 _ = try bytes.withUnsafeBytes { raw in
                     try writer.add(
-                        entry.path, .archived(raw, deflated: false), size: Int64(raw.count),
+                        nameBytes: entry.pathBytes, .archived(raw, deflated: false), size: Int64(raw.count),
                         crc: CRC32.update(0, raw), mode: 0o120000 | permissions)
                 }
             case .regular:
                 try addFile(
-                    source, as: entry.path, size: entry.status.stamp.size, mode: 0o100000 | permissions,
+                    source, as: entry.pathBytes, size: entry.status.stamp.size, mode: 0o100000 | permissions,
                     writer: writer, measure: measure, buffer: buffer)
                 progress.add(bytes: entry.status.stamp.size)
                 progress.unitFinished()
             case .other:
-                throw ODRPackError.ipa(.unsupportedInIPA(source))
+                throw ODRPackError.ipa(.unsupportedInIPA(source.text))
             }
         }
         let (size, _) = try writer.finish()
@@ -68,7 +68,7 @@ enum IPAArchiver {
 
     /// One file, deflated when that makes it smaller, else stored.
     private static func addFile(
-        _ source: String, as name: String, size: Int64, mode: UInt32, writer: AssetPackZipWriter, measure: Deflater,
+        _ source: FilePath, as name: [UInt8], size: Int64, mode: UInt32, writer: AssetPackZipWriter, measure: Deflater,
         buffer: ReadBuffer
     ) throws {
         if size <= Int64(inMemoryLimit) {
@@ -82,7 +82,8 @@ enum IPAArchiver {
             }
             let useDeflated = deflated.count < bytes.count
             _ = try (useDeflated ? deflated : bytes).withUnsafeBytes { raw in
-                try writer.add(name, .archived(raw, deflated: useDeflated), size: size, crc: crc, mode: mode)
+                try writer.add(
+                    nameBytes: name, .archived(raw, deflated: useDeflated), size: size, crc: crc, mode: mode)
             }
             return
         }
@@ -96,15 +97,16 @@ enum IPAArchiver {
         try measure.compress(UnsafeRawBufferPointer(start: nil, count: 0), finish: true) {
             deflatedSize += Int64($0.count)
         }
-        try writer.add(name, .streamed(deflate: deflatedSize < size), size: size, crc: crc, mode: mode) { sink in
+        try writer.add(nameBytes: name, .streamed(deflate: deflatedSize < size), size: size, crc: crc, mode: mode) {
+            sink in
             try stream(source, size: size, buffer: buffer, sink)
         }
     }
 
     private static func stream(
-        _ path: String, size: Int64, buffer: ReadBuffer, _ body: (UnsafeRawBufferPointer) throws -> Void
+        _ path: FilePath, size: Int64, buffer: ReadBuffer, _ body: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
-        let input = try SourceFile(path: FilePath(path), name: path, expected: nil, size: size)
+        let input = try SourceFile(path: path, name: path.text, expected: nil, size: size)
         defer { input.close() }
         try input.stream(into: buffer.bytes, body)
     }

@@ -13,17 +13,23 @@ import ODRPackVerify
 /// beside its final name and renamed into place, so it is whole or absent (an existing one kept on any error).
 package struct IPABuilder {
     package struct Options: Sendable {
-        package let appPath: String
+        /// The app and FILE as the command line named them, bytes and all (docs/architecture.md#paths).
+        package let appPath: FilePath
         package let buildPath: String
-        package let outputPath: String
+        package let outputPath: FilePath
         package var signCommand: String?
         package var resourcesPath: String?
-        /// Every entry's time, seconds since 1970 (`SOURCE_DATE_EPOCH`, else 2000-01-01).
-        package var entryTime: Int64 = 946_684_800
+        /// Every entry's time, seconds since 1970 (`EntryTime`: `SOURCE_DATE_EPOCH`, else 2000-01-01).
+        package var entryTime: Int64 = EntryTime.standard
         /// `--warnings-as-errors`: a warning stops before the IPA is written, as an error does.
         package var warningsAsErrors = false
+        /// `--input-root DIR`: the app and the build folder must lie inside DIR, and no link in them may lead out
+        /// (docs/commands.md#input-root).
+        package var inputRoot: InputRoot?
+        /// The command's stdout and stderr, which `--output -` and `/dev/stdout` name.
+        package var streams = CommandStreams.process()
 
-        package init(appPath: String, buildPath: String, outputPath: String) {
+        package init(appPath: FilePath, buildPath: String, outputPath: FilePath) {
             self.appPath = appPath
             self.buildPath = buildPath
             self.outputPath = outputPath
@@ -55,6 +61,7 @@ package struct IPABuilder {
     /// - Parameter onWait: called once when a build holds the build folder and this starts waiting for it.
     /// - Throws: `ODRPackError` when the tool cannot do its job (exit 2; `usage`: 64).
     package func run(onWait: () -> Void) throws -> Result {
+        if let root = options.inputRoot { try Self.checkInputs(options, inside: root) }
         let location = try BuildManifest.location(of: FilePath(options.buildPath))
         guard SystemCall.status(location.file)?.kind == .regular else {
             throw ODRPackError.unusableInput(
@@ -64,52 +71,59 @@ package struct IPABuilder {
                 """
             )
         }
-        let (manifest, buildFolder) = try BuildManifest.load(FilePath(options.buildPath))
+        // The build folder open for reading once, for the whole run: the manifest read under its lock is the one ipa
+        // checks, verifies, thins the app with and packs (docs/store.md#ipa).
+        return try BuildFolderSession.reading(FilePath(options.buildPath), onWait: onWait) { try run($0) }
+    }
+
+    private func run(_ session: BuildFolderSession) throws -> Result {
+        let manifest = try session.manifest()
         guard manifest.format.kind.packsTravelInApp else {
             throw ODRPackError.usage("Background Assets packs are uploaded on their own: odrpack upload")
         }
-        let appStatus = try SystemCall.requireStatus(
-            FilePath(options.appPath), "cannot read the app '\(options.appPath)'")
+        let appStatus = try SystemCall.requireStatus(options.appPath, "cannot read the app '\(options.appPath.text)'")
         let appIsFolder = appStatus.kind == .directory
         if appIsFolder { _ = try AppThinner.checkInputs(app: options.appPath, build: options.buildPath) }
         // An app of another platform than the build's, before any work (docs/commands.md#platform).
         if appIsFolder, let infoPath = try? AppThinner.infoPlistPath(of: options.appPath),
             let info = try? AppThinner.readPlist(infoPath).0
         {
-            try AppPlatform.checkODR(info: info, app: options.appPath, buildPlatform: manifest.platform)
+            try AppPlatform.checkODR(info: info, app: options.appPath.text, buildPlatform: manifest.platform)
         }
         // `-`, standard output by any path, a device or a pipe (docs/commands.md#scripts): the IPA is made in a work
         // folder under the temporary folder and then written there in place, never renamed over it.
-        if let target = try Self.inPlaceTarget(options.outputPath) {
-            return try run(onWait: onWait, buildFolder: buildFolder, appIsFolder: appIsFolder, target: target)
+        if let target = try Self.inPlaceTarget(options.outputPath, streams: options.streams) {
+            return try run(session, appIsFolder: appIsFolder, target: target)
         }
-        let output = URL(fileURLWithPath: options.outputPath).standardizedFileURL.path
-        guard SystemCall.status(FilePath(output), followingLinks: false)?.kind != .directory else {
-            throw ODRPackError.unusableInput(
-                "--output '\(options.outputPath)' is a folder: name the .ipa file to write")
+        // Made absolute from the current folder's bytes (`getcwd`), never through Foundation, whose URL repairs a
+        // folder name that is not UTF-8 (docs/architecture.md#paths).
+        let output = try Self.absolute(options.outputPath)
+        let shownOutput = options.outputPath.text
+        guard SystemCall.status(output, followingLinks: false)?.kind != .directory else {
+            throw ODRPackError.unusableInput("--output '\(shownOutput)' is a folder: name the .ipa file to write")
         }
         // A missing folder of FILE is made once every check has passed, as every --output's is
         // (docs/commands.md#scripts): until then the checks see its nearest existing folder.
-        var existing = FilePath(output).parent
-        var missing: [String] = []
-        while SystemCall.status(existing) == nil, existing.parent != existing {
-            missing.insert(existing.name, at: 0)
+        var existing = output.parent
+        var missing: [FilePath.Component] = []
+        while SystemCall.status(existing) == nil, existing.parent != existing, let last = existing.lastComponent {
+            missing.insert(last, at: 0)
             existing = existing.parent
         }
         guard SystemCall.status(existing)?.kind == .directory else {
             throw ODRPackError.unusableInput(
-                "the folder of --output '\(options.outputPath)' is not a folder ('\(existing.string)' is a file)")
+                "the folder of --output '\(shownOutput)' is not a folder ('\(existing.text)' is a file)")
         }
         // FILE and its working copy go beside FILE: never inside an input, which ipa never changes.
-        let outputFolder = missing.reduce(try Self.realPath(existing.string)) { $0.slashJoined($1) }
-        let realOutput = outputFolder.slashJoined(FilePath(output).name)
-        for (input, isFolder) in [(options.appPath, appIsFolder), (buildFolder.string, true)] {
-            let real = try Self.realPath(input)
-            let clash = isFolder ? RelativePath.absolutePath(outputFolder, isInside: real) : realOutput == real
+        let outputFolder = missing.reduce(try LocalFileSystem.realPath(existing)) { $0.appending($1) }
+        let realOutput = output.lastComponent.map { outputFolder.appending($0) } ?? outputFolder
+        for (input, isFolder) in [(options.appPath, appIsFolder), (session.folder.path, true)] {
+            let real = try LocalFileSystem.realPath(input)
+            let clash = isFolder ? outputFolder.isInside(real) : realOutput == real
             if clash {
                 throw ODRPackError.unusableInput(
                     """
-                    --output '\(options.outputPath)' is \(isFolder ? "inside" : "the same file as") '\(input)', an \
+                    --output '\(shownOutput)' is \(isFolder ? "inside" : "the same file as") '\(input.text)', an \
                     input, which ipa never changes: write the IPA elsewhere
                     """
                 )
@@ -117,31 +131,26 @@ package struct IPABuilder {
         }
 
         return try run(
-            onWait: onWait, buildFolder: buildFolder, appIsFolder: appIsFolder, output: output,
-            makesOutputFolder: !missing.isEmpty, target: nil)
+            session, appIsFolder: appIsFolder, output: output, makesOutputFolder: !missing.isEmpty, target: nil)
     }
 
     /// The output as `OutputTarget` sees it when it is written in place (`-`, a descriptor, a device, a pipe); nil for
     /// a regular file (or one not there yet), which is written beside and renamed, and for a folder (refused later).
-    static func inPlaceTarget(_ path: String) throws -> OutputTarget? {
-        if path != "-", let file = FilePath(checking: path), SystemCall.status(file)?.kind == .directory { return nil }
-        let target = try OutputTarget(path)
+    static func inPlaceTarget(_ path: FilePath, streams: CommandStreams) throws -> OutputTarget? {
+        if path != "-", SystemCall.status(path)?.kind == .directory { return nil }
+        let target = try OutputTarget(path, streams: streams)
         return target.isInPlace ? target : nil
     }
 
-    private func run(onWait: () -> Void, buildFolder: FilePath, appIsFolder: Bool, target: OutputTarget) throws
-        -> Result
-    {
-        let temporary = FileManager.default.temporaryDirectory.path
-        guard SystemCall.status(FilePath(temporary))?.kind == .directory else {
+    private func run(_ session: BuildFolderSession, appIsFolder: Bool, target: OutputTarget) throws -> Result {
+        let temporary = FilePath(FileManager.default.temporaryDirectory.path)
+        guard SystemCall.status(temporary)?.kind == .directory else {
             throw ODRPackError.unusableInput(
-                "the temporary folder '\(temporary)' does not exist: set TMPDIR to a folder where ipa can work")
+                "the temporary folder '\(temporary.text)' does not exist: set TMPDIR to a folder where ipa can work")
         }
         // The work folder's name is made from this one's, as if FILE were written there.
-        let output = temporary.slashJoined("odrpack.ipa")
-        return try run(
-            onWait: onWait, buildFolder: buildFolder, appIsFolder: appIsFolder, output: output,
-            makesOutputFolder: false, target: target)
+        let output = temporary.joined("odrpack.ipa")
+        return try run(session, appIsFolder: appIsFolder, output: output, makesOutputFolder: false, target: target)
     }
 
     /// - Parameters:
@@ -149,41 +158,48 @@ package struct IPABuilder {
     ///   - makesOutputFolder: `output`'s folder is missing and is made once the packs have passed verify.
     ///   - target: where the IPA is written in place, or nil to rename it to `output`.
     private func run(
-        onWait: () -> Void, buildFolder: FilePath, appIsFolder: Bool, output: String, makesOutputFolder: Bool,
+        _ session: BuildFolderSession, appIsFolder: Bool, output: FilePath, makesOutputFolder: Bool,
         target: OutputTarget?
     ) throws -> Result {
-        return try BuildFolderSession.reading(options.buildPath, onWait: onWait) { _ in
-            // 1. The packs must be what their manifest says.
-            let report = try BuildVerifier().verify(options.buildPath, progress: progress)
-            guard report.ok else {
-                var result = Result()
-                result.verifyReport = report
-                return result
-            }
-            // 2. A working folder beside FILE, removed whatever happens, Ctrl-C included (held until it is gone);
-            // what a killed ipa left there goes first.
-            if makesOutputFolder { try OutputFolder.makeFolder(FilePath(output).parent) }
-            try Self.removeAbandoned(beside: output)
-            return try Interrupt.holding {
-                let work = TemporaryName.path(beside: FilePath(output), suffix: Self.workSuffix)
-                // Locked while it lives: another ipa removes it only once that lock is free (docs/store.md#ipa).
-                let held = try HeldFolder(making: work)
-                defer { withExtendedLifetime(held) { try? OutputFolder.remove(work) } }
-                let root = work.joined("root").string
-                try OutputFolder.makeFolder(FilePath(root))
-                let app =
-                    appIsFolder
-                    ? try AppCopy.copyFolder(URL(fileURLWithPath: options.appPath).standardizedFileURL.path, into: root)
-                    : try AppCopy.unpack(options.appPath, into: root)
-                // The manifest as it is under the lock: a build may have replaced it before the lock was taken.
-                let current = try BuildManifest.load(FilePath(options.buildPath)).manifest
-                guard current.format.kind.packsTravelInApp else {
-                    throw ODRPackError.usage("Background Assets packs are uploaded on their own: odrpack upload")
-                }
-                return try package(
-                    app: app, root: root, work: work, manifest: current, buildFolder: buildFolder, output: output,
-                    target: target)
-            }
+        // 1. The packs must be what their manifest says.
+        let report = try BuildVerifier().verify(session, progress: progress)
+        guard report.ok else {
+            var result = Result()
+            result.verifyReport = report
+            return result
+        }
+        // 2. A working folder beside FILE, removed whatever happens, Ctrl-C included (held until it is gone);
+        // what a killed ipa left there goes first.
+        if makesOutputFolder { try OutputFolder.makeFolder(output.parent) }
+        try Self.removeAbandoned(beside: output)
+        return try Interrupt.holding {
+            let work = TemporaryName.path(beside: output, suffix: Self.workSuffix)
+            // Locked while it lives: another ipa removes it only once that lock is free (docs/store.md#ipa).
+            let held = try HeldFolder(making: work)
+            defer { withExtendedLifetime(held) { try? OutputFolder.remove(work) } }
+            let root = work.joined("root")
+            try OutputFolder.makeFolder(root)
+            let app =
+                appIsFolder
+                ? try AppCopy.copyFolder(try Self.absolute(options.appPath), into: root)
+                : try AppCopy.unpack(options.appPath, into: root)
+            // An .ipa's links are known once unpacked: checked before thinning reads through them.
+            if !appIsFolder { try options.inputRoot?.checkLinks(under: app, "the app") }
+            return try package(app: app, root: root, work: work, session: session, output: output, target: target)
+        }
+    }
+
+    /// Under `--input-root`, before anything is read: the app and the build folder lie inside it, and no link in a
+    /// folder of them leads out (an .ipa's links are checked once it is unpacked).
+    static func checkInputs(_ options: Options, inside root: InputRoot) throws {
+        let fix = "pass one inside it (Bazel: a declared input of odrpack_ipa)"
+        try root.check(options.appPath, "the app '\(options.appPath.text)'", fix: fix)
+        try root.check(FilePath(options.buildPath), "the build folder '\(options.buildPath)'", fix: fix)
+        if SystemCall.status(options.appPath)?.kind == .directory {
+            try root.checkLinks(under: options.appPath, "the app")
+        }
+        if SystemCall.status(FilePath(options.buildPath))?.kind == .directory {
+            try root.checkLinks(under: FilePath(options.buildPath), "the build folder")
         }
     }
 
@@ -193,10 +209,10 @@ package struct IPABuilder {
     /// Removes the work folders (any FILE's) that an `ipa` killed before its end left beside FILE, once no process
     /// holds their lock, whatever process (or PID namespace) made them; and this FILE's unfinished zip that an older
     /// odrpack wrote beside FILE, once its process is gone (docs/store.md#ipa). Nothing else there is touched.
-    static func removeAbandoned(beside output: String) throws {
-        guard let parts = output.splitAtLastSlash() else { return }
-        let folder = FilePath(String(parts.folder))
-        let digest = TemporaryName.digest(of: String(parts.name))
+    static func removeAbandoned(beside output: FilePath) throws {
+        guard let name = output.lastComponent else { return }
+        let folder = output.parent
+        let digest = TemporaryName.digest(bytes: name.bytes)
         for name in try TemporaryName.abandoned(in: folder, matching: { $0 == digest }) {
             try OutputFolder.remove(folder.joined(name))
         }
@@ -212,7 +228,7 @@ package struct IPABuilder {
 
     /// What the sign command must leave (docs/store.md#ipa): the app, its Info.plist, the executable that names (when
     /// it named one before), and none of the files thinning took out.
-    private func checkSigned(app: String, executable: String?, removed: RemovedFiles, name: String) throws {
+    private func checkSigned(app: FilePath, executable: String?, removed: RemovedFiles, name: String) throws {
         func fail(_ what: String) -> ODRPackError {
             .unusableInput(
                 """
@@ -221,11 +237,11 @@ package struct IPABuilder {
                 """
             )
         }
-        guard SystemCall.status(FilePath(app), followingLinks: false)?.kind == .directory else {
+        guard SystemCall.status(app, followingLinks: false)?.kind == .directory else {
             throw fail("removed the app itself")
         }
-        let infoPath = ["/Info.plist", "/Contents/Info.plist"].map { app + $0 }.first {
-            SystemCall.status(FilePath($0))?.kind == .regular
+        let infoPath = ["Info.plist", "Contents/Info.plist"].map { app.joined($0) }.first {
+            SystemCall.status($0)?.kind == .regular
         }
         guard let infoPath else { throw fail("removed Info.plist") }
         if executable != nil {
@@ -233,12 +249,13 @@ package struct IPABuilder {
             guard case .string(let named)? = info?["CFBundleExecutable"], !named.isEmpty else {
                 throw fail("removed CFBundleExecutable from Info.plist")
             }
-            let place = infoPath.hasSuffix("/Contents/Info.plist") ? "/Contents/MacOS/" : "/"
+            let place = infoPath == app.joined("Contents/Info.plist") ? "/Contents/MacOS/" : "/"
             // The name is the plist's text: one holding a NUL names no file. The executable must be a file inside the
             // app: a name with a slash (`../../bin/sh`) or a symbolic link leads elsewhere (docs/store.md#ipa).
             guard !named.contains("/"), named != ".", named != "..",
-                FilePath(checking: app + place + named).flatMap({ SystemCall.status($0, followingLinks: false) })?
-                    .kind == .regular
+                FilePath(checking: String(place.dropFirst()) + named).flatMap({
+                    SystemCall.status(app.pushing($0), followingLinks: false)
+                })?.kind == .regular
             else {
                 throw fail(
                     "left no executable file '\(String(place.dropFirst()) + named)' (CFBundleExecutable) inside the app"
@@ -246,23 +263,24 @@ package struct IPABuilder {
             }
         }
         for index in removed.indices
-        where SystemCall.status(FilePath(app.slashJoined(removed[index])), followingLinks: false) != nil {
+        where SystemCall.status(app.joined(removed[index]), followingLinks: false) != nil {
             throw fail("put back '\(removed[index])', which ships in its pack")
         }
     }
 
     /// Thins, signs and zips the copy at `app` (inside `root`).
     private func package(
-        app: String, root: String, work: FilePath, manifest: BuildManifest, buildFolder: FilePath, output: String,
+        app: FilePath, root: FilePath, work: FilePath, session: BuildFolderSession, output: FilePath,
         target: OutputTarget?
     ) throws -> Result {
+        let manifest = try session.manifest()
         var result = Result()
-        result.appName = FilePath(app).name
+        result.appName = app.name
         // 3. Thin the copy as thin does.
         var thinOptions = AppThinner.Options(appPath: app, buildPath: options.buildPath)
         thinOptions.resourcesPath = options.resourcesPath
         thinOptions.signatureWarning = false
-        let thinned = try AppThinner(options: thinOptions).run()
+        let thinned = try AppThinner(options: thinOptions).run(session)
         result.bundleId = thinned.bundleId
         result.removedFiles = thinned.removed.count
         result.removedBytes = thinned.removedBytes
@@ -273,12 +291,12 @@ package struct IPABuilder {
         if let command = options.signCommand {
             let executable = try? Self.executableName(app)
             try ShellCommand.run(
-                command.replacingOccurrences(of: "{}", with: ShellCommand.quoted(app)), what: "the sign command",
+                ShellCommand.filling(command, path: try Self.commandText(of: app)), what: "the sign command",
                 on: "'\(result.appName)'")
             try Interrupt.checkpoint()
             try checkSigned(app: app, executable: executable, removed: thinned.removed, name: result.appName)
         } else if ["_CodeSignature", "Contents/_CodeSignature"].contains(where: {
-            SystemCall.status(FilePath(app).joined($0), followingLinks: false) != nil
+            SystemCall.status(app.joined($0), followingLinks: false) != nil
         }) {
             result.diagnostics.append(
                 .warning(
@@ -294,7 +312,7 @@ package struct IPABuilder {
         if result.diagnostics.stopsWriting(warningsAsErrors: options.warningsAsErrors) { return result }
 
         // 5. Every pack as a folder beside the app.
-        let packsFolder = FilePath(root).joined("Payload").joined(AppleManifests.packsFolder)
+        let packsFolder = root.joined("Payload").joined(AppleManifests.packsFolder)
         try OutputFolder.remove(packsFolder)
         try OutputFolder.makeFolder(packsFolder)
         let packs = manifest.packs.sorted(by: { $0.file.precedesByCodePoint($1.file) })
@@ -304,7 +322,9 @@ package struct IPABuilder {
             try Interrupt.checkpoint()
             let name = pack.file.splitAtLastSlash().map { String($0.name) } ?? pack.file
             var share = ProgressBar.Share(of: progress, bytes: bytes)
-            _ = try PackExtractor.extract(buildFolder.joined(pack.file), to: packsFolder.joined(name)) { share.add($0) }
+            _ = try PackExtractor.extract(session.folder.file(pack.file), to: packsFolder.joined(name)) {
+                share.add($0)
+            }
             share.finish()
             result.packs.append(name)
         }
@@ -318,22 +338,22 @@ package struct IPABuilder {
             result.size = try IPAArchiver.archive(
                 root, to: temporary, entryTime: options.entryTime, progress: progress)
             try target.write(Self.contents(of: temporary, size: result.size))
-            result.ipa = options.outputPath
+            result.ipa = options.outputPath.text
             return result
         }
         do {
             defer { progress.end() }
             result.size = try IPAArchiver.archive(
                 root, to: temporary, entryTime: options.entryTime, progress: progress)
-            try SystemCall.makeDurable(folder: FilePath(output).parent, written: [temporary])
-            if let failure = SystemCall.rename(temporary, to: FilePath(output)) {
-                throw ODRPackError.systemCall("cannot write '\(options.outputPath)'", failure)
+            try SystemCall.makeDurable(folder: output.parent, written: [temporary])
+            if let failure = SystemCall.rename(temporary, to: output) {
+                throw ODRPackError.systemCall("cannot write '\(options.outputPath.text)'", failure)
             }
         } catch {
             _ = SystemCall.removeFile(temporary)
             throw error
         }
-        result.ipa = options.outputPath
+        result.ipa = options.outputPath.text
         return result
     }
 
@@ -351,7 +371,7 @@ package struct IPABuilder {
     }
 
     /// The app's `CFBundleExecutable`, nil when its Info.plist names none.
-    static func executableName(_ app: String) throws -> String? {
+    static func executableName(_ app: FilePath) throws -> String? {
         guard
             case .string(let name)? = try AppThinner.readPlist(try AppThinner.infoPlistPath(of: app)).0[
                 "CFBundleExecutable"],
@@ -360,10 +380,31 @@ package struct IPABuilder {
         return name
     }
 
-    private static func realPath(_ path: String) throws -> String {
-        switch LocalFileSystem().resolvedPath(path) {
-        case .success(let real): return real
-        case .failure(let error): throw ODRPackError.systemCall("cannot resolve '\(path)'", error)
+    /// The app's path as the sign command's text (a shell command is text): the path itself when it is UTF-8, else
+    /// its part below the current folder, which the command runs in and whose own name may not be UTF-8
+    /// (docs/architecture.md#paths).
+    static func commandText(of app: FilePath) throws -> String {
+        if let text = String(validating: app.bytes, as: UTF8.self) { return text }
+        var rest = app
+        if case .success(let current) = LocalFileSystem().currentFolder(), rest.removePrefix(current),
+            let text = String(validating: rest.bytes, as: UTF8.self), !text.isEmpty
+        {
+            return text
+        }
+        throw ODRPackError.unusableInput(
+            """
+            the sign command cannot be given '\(app.text)': a shell command is text, and that path is not UTF-8; \
+            write the IPA into a folder whose path is, or run ipa from a folder that holds it
+            """
+        )
+    }
+
+    /// `path` from the root: a relative one joined to the current folder's bytes, `.` and `..` folded lexically.
+    static func absolute(_ path: FilePath) throws -> FilePath {
+        if path.isAbsolute { return path.lexicallyNormalized() }
+        switch LocalFileSystem().currentFolder() {
+        case .success(let current): return current.pushing(path).lexicallyNormalized()
+        case .failure(let error): throw ODRPackError.systemCall("cannot find the current folder", error)
         }
     }
 }

@@ -12,8 +12,8 @@ package enum ReviewSubmit {
     package static func run(_ options: StoreOptions, events: UploadEvents = UploadEvents()) throws -> SubmitOutcome {
         let base = try StoreSession.base(options.connection)
         if let wait = options.waitSeconds, wait < 0 { throw ODRPackError.usage("--wait SECONDS cannot be negative") }
-        return try BuildFolderSession.reading(options.connection.buildPath, onWait: events.waiting) { _ in
-            try run(options, base: base)
+        return try BuildFolderSession.reading(FilePath(options.connection.buildPath), onWait: events.waiting) {
+            try run(options, build: $0, base: base)
         }
     }
 
@@ -25,9 +25,11 @@ package enum ReviewSubmit {
         var versionID: String { entry.versionId ?? "" }
     }
 
-    private static func run(_ options: StoreOptions, base: APIBaseURL) throws -> SubmitOutcome {
+    private static func run(_ options: StoreOptions, build: BuildFolderSession, base: APIBaseURL) throws
+        -> SubmitOutcome
+    {
         let connection = options.connection
-        var session = try StoreSession.load(connection)
+        var session = try StoreSession.load(connection, build: build)
         let manifest = session.manifest
         let platforms = try submissionPlatforms(options.platform, manifest: manifest)
         let packs = manifest.packs.filter { !Set(StorePlatform.of($0, in: manifest)).isDisjoint(with: platforms) }

@@ -19,10 +19,10 @@ struct StoreSession {
                 ?? APIBaseURL.apple)
     }
 
-    /// The build (an Apple-hosted Background Assets build), its upload record and the API key: everything that needs
-    /// no request.
-    static func load(_ options: UploadOptions) throws -> StoreSession {
-        let (manifest, folder) = try BuildManifest.load(FilePath(options.buildPath))
+    /// The build (an Apple-hosted Background Assets build, its manifest the one `build` read under its lock), its upload
+    /// record and the API key: everything that needs no request.
+    static func load(_ options: UploadOptions, build: BuildFolderSession) throws -> StoreSession {
+        let (manifest, folder) = (try build.manifest(), build.folder.path)
         try BackgroundAssetsUpload.checkUploadable(manifest)
         let record = try UploadRecord.load(folder: folder)
         let key = try APIKey.resolve(options)

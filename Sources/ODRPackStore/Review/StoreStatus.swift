@@ -10,8 +10,8 @@ package enum StoreStatus {
     package static func run(_ options: StoreOptions, events: UploadEvents = UploadEvents()) throws -> StatusOutcome {
         let base = try StoreSession.base(options.connection)
         guard options.timeoutSeconds >= 0 else { throw ODRPackError.usage("--timeout SECONDS cannot be negative") }
-        return try BuildFolderSession.reading(options.connection.buildPath, onWait: events.waiting) { _ in
-            let session = try StoreSession.load(options.connection)
+        return try BuildFolderSession.reading(FilePath(options.connection.buildPath), onWait: events.waiting) { build in
+            let session = try StoreSession.load(options.connection, build: build)
             let (api, review, app) = try session.connect(options.connection, base: base, readOnly: true)
             guard let until = options.until else { return try look(session, app: app, api: api, review: review) }
             var outcome = StatusOutcome(app: app)

@@ -23,11 +23,11 @@ package enum BackgroundAssetsUpload {
                 ?? APIBaseURL.apple)
         guard options.jobs >= 1 else { throw ODRPackError.usage("--jobs must be at least 1") }
         if let wait = options.waitSeconds, wait < 0 { throw ODRPackError.usage("--wait SECONDS cannot be negative") }
-        return try BuildFolderSession.reading(options.buildPath, onWait: events.waiting) { session in
+        return try BuildFolderSession.reading(FilePath(options.buildPath), onWait: events.waiting) { session in
             // One upload of a build at a time: a second one refuses at once rather than send every pack again
             // (docs/store.md#upload). A dry run only reads, and runs beside one.
-            let lock = options.dryRun ? nil : try uploadLock(session.folder)
-            return try withExtendedLifetime(lock) { try run(options, base: base, events: events) }
+            let lock = options.dryRun ? nil : try uploadLock(session.folder.path)
+            return try withExtendedLifetime(lock) { try run(options, session: session, base: base, events: events) }
         }
     }
 
@@ -61,8 +61,10 @@ package enum BackgroundAssetsUpload {
         )
     }
 
-    private static func run(_ options: UploadOptions, base: APIBaseURL, events: UploadEvents) throws -> UploadOutcome {
-        let (manifest, folder) = try BuildManifest.load(FilePath(options.buildPath))
+    private static func run(
+        _ options: UploadOptions, session: BuildFolderSession, base: APIBaseURL, events: UploadEvents
+    ) throws -> UploadOutcome {
+        let (manifest, folder) = (try session.manifest(), session.folder.path)
         try checkUploadable(manifest)
         let selected = try selection(options.selection, build: manifest)
         let key = try APIKey.resolve(options)

@@ -19,7 +19,7 @@ struct BackgroundAssetsThinner {
 
     /// What thinning the app means (the checks' findings in the result) and the change that does it, which the caller
     /// commits.
-    func plan(_ location: AppThinner.Location, info infoPath: String) throws -> (AppThinner.Result, AppTransaction) {
+    func plan(_ location: AppThinner.Location, info infoPath: FilePath) throws -> (AppThinner.Result, AppTransaction) {
         let options = thinner.options
         if options.embed {
             throw ODRPackError.usage(
@@ -43,13 +43,14 @@ struct BackgroundAssetsThinner {
         // The app gets its own platform's packs, and the tags document of those without the `platforms` key
         // (docs/background-assets.md#platforms).
         let platform = try AppPlatform.backgroundAssetsPlatform(
-            info: original, app: options.appPath, macOSLayout: infoPath == location.app + "/Contents/Info.plist",
+            info: original, app: options.appPath.text,
+            macOSLayout: infoPath == location.app.joined("Contents/Info.plist"),
             buildPlatforms: ApplePlatform.ordered(settings.platforms))
         let manifest = BackgroundAssetsDocuments.manifest(self.manifest, for: platform)
         let tags = Data(BackgroundAssetsDocuments.assetPackTags(manifest, includingPlatforms: false).utf8)
 
         var result = AppThinner.Result()
-        var change = AppTransaction(app: FilePath(location.app))
+        var change = AppTransaction(app: location.app)
         let found = try thinner.packedFiles(of: manifest, in: location)
         result.diagnostics = found.diagnostics
         let tagsName = Self.tagsLocation(app: location.app, infoPath: infoPath)
@@ -69,10 +70,15 @@ struct BackgroundAssetsThinner {
 
         // The change: the packed files out, the tags document and the Info.plist in.
         thinner.remove(found, of: manifest, in: location, into: &result, change: &change)
-        try install(tags, at: FilePath(location.app).joined(tagsName), change: &change)
+        try install(tags, at: location.app.joined(tagsName), change: &change)
         result.installed = [tagsName]
-        if let newInfo { change.writes.append((FilePath(infoPath), newInfo)) }
+        if let newInfo { change.writes.append((infoPath, newInfo)) }
         result.infoPlistKeys = keys.map(\.0).sorted()
+        // A second thin of the same app with the same build: nothing to remove, the tags document and every key
+        // already there (docs/commands.md#thin), as for ODR.
+        result.unchanged =
+            found.toRemove.isEmpty && change.writes.isEmpty && change.createdFolders.isEmpty
+            && change.removals.isEmpty
         return (result, change)
     }
 
@@ -102,7 +108,7 @@ struct BackgroundAssetsThinner {
     /// missing.
     private func install(_ tags: Data, at target: FilePath, change: inout AppTransaction) throws {
         guard
-            FileManager.default.contents(atPath: target.string) != tags
+            AppThinner.contents(of: target, limit: tags.count) != tags
                 || SystemCall.status(target, followingLinks: false)?.kind != .regular
         else { return }
         let folder = target.removingLastComponent()
@@ -119,8 +125,8 @@ struct BackgroundAssetsThinner {
 
     /// Where `AssetPackTags.json` goes: the app's root, or for a macOS app (`Contents/Info.plist`) its
     /// `Contents/Resources/`, since anything beside `Contents/` breaks code signing (docs/background-assets.md).
-    static func tagsLocation(app: String, infoPath: String) -> String {
-        infoPath == app + "/Contents/Info.plist"
+    static func tagsLocation(app: FilePath, infoPath: FilePath) -> String {
+        infoPath == app.joined("Contents/Info.plist")
             ? "Contents/Resources/" + BackgroundAssetsLayout.tagsFile : BackgroundAssetsLayout.tagsFile
     }
 
@@ -186,15 +192,15 @@ struct BackgroundAssetsThinner {
     /// Nil when an `.appex` in `Extensions/` (macOS: `Contents/Extensions/`) has the downloader extension point;
     /// else `ba-extension-misplaced` for one only in `PlugIns/`, or `ba-extension-missing` naming any extension whose
     /// identifier mentions background assets but is not the one the system registers.
-    static func downloaderExtensionProblem(_ app: String) -> Diagnostic? {
-        let macOS = FileManager.default.fileExists(atPath: app + "/Contents/Info.plist")
+    static func downloaderExtensionProblem(_ app: FilePath) -> Diagnostic? {
+        let macOS = SystemCall.exists(app.joined("Contents/Info.plist"))
         let prefix = macOS ? "Contents/" : ""
         var lookalikes: [String] = []
         func matching(in folder: String) -> String? {
-            let path = app.slashJoined(prefix + folder)
-            let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+            let path = app.joined(prefix + folder)
+            let names = ((try? FolderNames.list(path)) ?? []).compactMap(\.text).sorted()
             for name in names where name.hasSuffix(".appex") {
-                let appex = path.slashJoined(name)
+                let appex = path.joined(name)
                 guard let info = try? AppThinner.infoPlistPath(of: appex),
                     let (plist, _) = try? AppThinner.readPlist(info)
                 else { continue }
@@ -238,6 +244,6 @@ struct BackgroundAssetsThinner {
             point is \(downloaderExtensionPoint))\(seen): the app stops when it first uses AssetPackManager; add the \
             downloader extension target to the app
             """,
-            subject: FilePath(app).name)
+            subject: app.name)
     }
 }

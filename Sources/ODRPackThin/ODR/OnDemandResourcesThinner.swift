@@ -15,7 +15,7 @@ struct OnDemandResourcesThinner {
     /// commits: nothing is changed here but the embedded packs staged under temporary names.
     func plan(_ location: AppThinner.Location) throws -> (AppThinner.Result, AppTransaction) {
         let options = thinner.options
-        let app = FilePath(location.app)
+        let app = location.app
         if options.appGroup != nil {
             throw ODRPackError.usage(
                 "--app-group applies to Background Assets builds only; '\(options.buildPath)' is an ODR build")

@@ -17,7 +17,8 @@ struct OnDemandResourcesVerifier {
     func verify() throws -> BuildVerifier.Report {
         let reports = try parallelMap(manifest.packs) { pack in
             var report = check(pack)
-            report.diagnostics = BuildVerifier.recordProblems(pack, bundleId: manifest.bundleId) + report.diagnostics
+            report.diagnostics =
+                BuildVerifier.recordProblems(pack, bundleId: manifest.bundleId, format: .odr) + report.diagnostics
             return report
         }
         let extra = try BuildVerifier.unlistedNames(in: folder.joined(AppleManifests.packsFolder), manifest: manifest)

@@ -3,9 +3,9 @@ import ODRPackPlatform
 import ODRPackReport
 
 /// A subcommand of odrpack, as SwiftPM's commands are `SwiftCommand`s: the command declares its options, its help
-/// examples and what Ctrl-C leaves, and writes only `run(_:)`; the default `run()` builds the `CommandContext` (the
-/// console, `--json`, the warnings gate, `--github`, the progress bar) and installs the interrupt message first, so a
-/// new command wires none of that itself and no two commands wire it differently.
+/// examples and what Ctrl-C leaves, and writes only `run(_:)`; `run(state:)` builds the `CommandContext` (the console,
+/// `--json`, the warnings gate, `--github`, the progress bar, all on the run's `CommandState`) and installs the
+/// interrupt message first, so a new command wires none of that itself and no two commands wire it differently.
 protocol ODRPackCommand: ParsableCommand {
     /// The examples at the end of the command's `--help`, also the EXAMPLES of odrpack(1) (docs/odrpack.1).
     static var examples: [CommandHelp.Example] { get }
@@ -23,9 +23,14 @@ protocol ODRPackCommand: ParsableCommand {
 extension ODRPackCommand {
     var interruptedOutcome: String { "nothing was changed" }
 
-    /// Ctrl-C's message from here on, then the command with its context.
-    func run() throws {
-        Interrupt.install(message: TerminalText.escaped(CommandHelp.interrupted(self), keepingLineBreaks: true))
-        try run(CommandContext(shared))
+    /// Ctrl-C's message from here on when the run is the process, then the command with its context.
+    func run(state: CommandState) throws {
+        if state.ownsProcess {
+            Interrupt.install(message: TerminalText.escaped(CommandHelp.interrupted(self), keepingLineBreaks: true))
+        }
+        try run(CommandContext(shared, state: state))
     }
+
+    /// ArgumentParser's entry, for completeness: `ODRPack.run(arguments:state:)` calls `run(state:)` itself.
+    func run() throws { try run(state: CommandState.parsing) }
 }

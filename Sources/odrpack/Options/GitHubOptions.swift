@@ -16,10 +16,12 @@ struct GitHubOptions: ParsableArguments {
         }
     }
 
-    /// Annotations on stdout, then the step summary.
-    func emit(_ diagnostics: [Diagnostic], summary: @autoclosure () -> String) throws {
+    /// Annotations on the run's stdout, then the step summary (`GITHUB_STEP_SUMMARY` of the run's environment).
+    func emit(
+        _ diagnostics: [Diagnostic], summary: @autoclosure () -> String, console: Console, environment: [String: String]
+    ) throws {
         guard github else { return }
-        try Console().printRequested(GitHubActions.commands(diagnostics.inPositionOrder))
-        try GitHubActions.appendStepSummary(summary())
+        try console.printRequested(GitHubActions.commands(diagnostics.inPositionOrder))
+        try GitHubActions.appendStepSummary(summary(), environment: environment)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ODRPackPlatform
 import ODRPackReport
 
 /// `--quiet` and `--color`, on every command (docs/commands.md#conventions): its `console` is how a command talks.
@@ -12,7 +13,10 @@ struct OutputOptions: ParsableArguments {
             valueName: "when"))
     var color: Console.ColorMode = .auto
 
-    var console: Console { Console(quiet: quiet, color: color) }
+    /// The console of a run with these flags, its `environment` and its `streams`.
+    func console(environment: [String: String], streams: CommandStreams) -> Console {
+        Console(quiet: quiet, color: color, environment: environment, streams: streams)
+    }
 }
 
 extension Console.ColorMode: ExpressibleByArgument {}

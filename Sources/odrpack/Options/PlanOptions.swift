@@ -1,5 +1,6 @@
 import ArgumentParser
 import ODRPackCore
+import ODRPackPlatform
 import ODRPackReport
 
 /// The options `plan` and `validate` share.
@@ -26,6 +27,9 @@ struct PlanOptions: ParsableArguments {
     @Option(help: ApplePlatform.optionHelp)
     var platform: ApplePlatform?
 
+    @Option(help: InputRoot.optionHelp, completion: .directory)
+    var inputRoot: String?
+
     @Flag(help: "Print one JSON document on stdout.")
     var json = false
 
@@ -50,7 +54,8 @@ struct PlanOptions: ParsableArguments {
         manifestPath: String, listUntagged: Bool = false,
         alreadyChecked: @escaping ([ResolvedResource]) -> [Bool] = { $0.map { _ in false } }
     ) throws -> PlanResult {
-        try ProjectPlanner().plan(
+        if let inputRoot { try InputRoot(inputRoot).check(manifestPath: manifestPath) }
+        return try ProjectPlanner().plan(
             manifestPath: manifestPath, profile: profile, format: format, platform: platform,
             listUntagged: listUntagged,
             alreadyChecked: alreadyChecked)

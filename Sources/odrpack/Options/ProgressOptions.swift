@@ -10,7 +10,7 @@ struct ProgressOptions: ParsableArguments {
 
     /// The bar, or nothing, as `--progress`, the terminal and `--quiet` decide.
     func bar(_ console: Console, unit: String = "packs") -> ProgressBar {
-        ProgressBar(style: console.progressStyle(progress), unit: unit)
+        ProgressBar(style: console.progressStyle(progress), unit: unit, write: console.progressWriter)
     }
 }
 

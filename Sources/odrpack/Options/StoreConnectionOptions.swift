@@ -45,14 +45,16 @@ struct StoreConnectionOptions: ParsableArguments {
                     ? "give the build folder: odrpack \(command) BUILD_DIR"
                     : "one build folder only, got \(operands.map { "'\($0)'" }.joined(separator: ", "))")
         }
-        return operands[0]
+        return try PathArgument.text(operands[0], "BUILD_DIR")
     }
 
-    /// `submit`'s and `status`'s options for BUILD_DIR: these flags, and `--verbose`'s lines on stderr.
-    func storeOptions(buildDir: String) -> StoreOptions {
-        var options = StoreOptions(buildPath: buildDir)
+    /// `submit`'s and `status`'s options for BUILD_DIR: these flags, the run's environment (`ASC_*`), and
+    /// `--verbose`'s lines on the run's stderr.
+    func storeOptions(buildDir: String, context: CommandContext) -> StoreOptions {
+        var options = StoreOptions(buildPath: buildDir, environment: context.environment)
         apply(to: &options.connection)
-        if verbose { options.connection.verbose = { try? StandardStream.write($0 + "\n", to: StandardStream.error) } }
+        let error = context.streams.error
+        if verbose { options.connection.verbose = { try? error.write($0 + "\n") } }
         return options
     }
 

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import ODRPackCore
 import ODRPackReport
 
@@ -12,9 +11,10 @@ struct WarningsGate: ParsableArguments {
 
     static let environmentVariable = "ODRPACK_WARNINGS_AS_ERRORS"
 
-    /// The flag, or the variable set to one of `environmentOn`.
-    var isOn: Bool {
-        warningsAsErrors || (try? Self.environmentValue(ProcessInfo.processInfo.environment)) == true
+    /// The flag, or the variable of the run's `environment` set to one of `environmentOn`.
+    /// - Throws: `ValidationError` for a value that is neither on nor off (exit 64).
+    func isOn(environment: [String: String]) throws -> Bool {
+        try Self.environmentValue(environment) || warningsAsErrors
     }
 
     /// The variable's spellings, in any letter case: on, and off (unset or empty is off too).
@@ -36,24 +36,20 @@ struct WarningsGate: ParsableArguments {
         )
     }
 
+    /// A bad value is a bad command line, found while parsing (as before the command starts), in the run's
+    /// environment.
     func validate() throws {
-        _ = try Self.environmentValue(ProcessInfo.processInfo.environment)
+        _ = try Self.environmentValue(CommandState.parsing.environment)
     }
 
-    /// Whether the warnings alone fail the run: then it says so as an error, and `--quiet` (only errors) still shows
-    /// the warnings that failed it.
-    func failsOnWarnings(_ diagnostics: [Diagnostic], console: Console, json: Bool) throws -> Bool {
+    /// Whether the warnings alone fail the run when the gate `isOn`: then it says so as an error, and `--quiet` (only
+    /// errors) still shows the warnings that failed it.
+    static func failsOnWarnings(_ diagnostics: [Diagnostic], isOn: Bool, console: Console, json: Bool) throws -> Bool {
         guard isOn, !diagnostics.hasErrors, diagnostics.warningCount > 0 else { return false }
         let count = diagnostics.warningCount
         if console.quiet && !json { try console.printDiagnostics(diagnostics, warningsFail: true) }
         try console.error(
             "\(count) warning\(count == 1 ? "" : "s") treated as error\(count == 1 ? "" : "s") (--warnings-as-errors)")
         return true
-    }
-
-    /// Exit 1 for an error, or for a warning under the gate.
-    func exitCode(for diagnostics: [Diagnostic], console: Console, json: Bool) throws -> ExitCode {
-        if diagnostics.hasErrors { return ExitCode(1) }
-        return try failsOnWarnings(diagnostics, console: console, json: json) ? ExitCode(1) : .success
     }
 }

@@ -85,6 +85,9 @@ struct Build: ODRPackCommand {
         completion: .directory)
     var templatePath: String?
 
+    @Option(help: InputRoot.optionHelp, completion: .directory)
+    var inputRoot: String?
+
     @Flag(help: "Rebuild every pack, ignoring what the last build into this folder learned.")
     var noCache = false
 
@@ -110,7 +113,7 @@ struct Build: ODRPackCommand {
     }
 
     var interruptedOutcome: String {
-        "'\(output)' holds the previous build, or an unfinished one that the next build into it recovers"
+        "'\(PathArgument.shown(output))' holds the previous build, or an unfinished one that the next build into it recovers"
     }
 
     func validate() throws {
@@ -171,11 +174,11 @@ struct Build: ODRPackCommand {
                 "--output is empty (an unset variable?): give the folder to write, e.g. --output build/odr")
         }
         let console = context.console
-        var options = BuildOptions(outputDirectory: output)
-        options.format = format
+        let output = try PathArgument.text(self.output, "--output")
+        var options = BuildOptions(outputDirectory: output, format: format)
         options.platform = platform
-        options.backgroundAssetsPackager = baPackage
-        options.publishedPath = published
+        options.backgroundAssetsPackager = try PathArgument.text(baPackage, "--ba-package")
+        options.publishedPath = try PathArgument.text(published, "--published")
         options.resetVersions = resetVersions
         options.layout = layout ?? .zip
         options.signCommand = signCommand
@@ -184,9 +187,11 @@ struct Build: ODRPackCommand {
         options.jobs = jobs ?? BuildOptions.defaultJobs
         options.urlPrefix = urlPrefix
         options.templatePath = templatePath
+        options.inputRoot = try inputRoot.map(InputRoot.init)
         options.useCache = !noCache
         options.warningsAsErrors = context.warningsAsErrors
-        options.entryTime = try BuildOptions.entryTime(environment: ProcessInfo.processInfo.environment)
+        options.entryTime = try BuildOptions.entryTime(environment: context.environment)
+        options.environment = context.environment
         let manifest = try context.manifestPath(given: manifest)
         var pipeline = BuildPipeline(manifestPath: manifest, options: options)
         pipeline.waitForLock = !noWait
@@ -227,7 +232,7 @@ extension Build {
     func printPackTable(_ outcome: BuildOutcome, layout: PackLayout, console: Console) throws {
         var written: Set<String> = []
         if case .built(_, let build) = outcome { written = Set(build.written) }
-        let manifest = try BuildManifest.load(FilePath(output), keepingSources: false).manifest
+        let manifest = try BuildManifest.load(PathArgument.path(output), keepingSources: false).manifest
         try console.printOut(BuildReport.packTable(manifest, written: written, layout: layout))
     }
 }

@@ -58,7 +58,9 @@ struct Diff: ODRPackCommand {
         try gitHub.check(json: json)
         // Two documents on one stream: `-`, or any path to what standard output is (`/dev/stdout`, `/dev/./stdout`,
         // `/proc/self/fd/1`, a link to it), as the page's own target decides (docs/commands.md#scripts).
-        if let html, json || markdown || gitHub.github, OutputTarget.isStandardOutput(html) {
+        if let html, json || markdown || gitHub.github,
+            OutputTarget.isStandardOutput(html, streams: CommandState.parsing.streams)
+        {
             throw ValidationError(
                 """
                 --html \(html) and --\(json ? "json" : markdown ? "markdown" : "github") both print on standard \
@@ -76,28 +78,34 @@ struct Diff: ODRPackCommand {
     /// (or a pack missing) counts as archives, as the manifest's figures then are all there is.
     static func holdsArchives(_ path: String, manifest: BuildManifest) -> Bool {
         guard let pack = manifest.packs.first else { return true }
-        let given = FilePath(path)
+        let given = PathArgument.path(path)
         let folder = SystemCall.status(given, followingLinks: true)?.kind == .directory ? given : given.parent
         return SystemCall.status(folder.joined(pack.file), followingLinks: true)?.kind != .directory
     }
 
     func run(_ context: CommandContext) throws {
         let console = context.console
-        // Sources are not compared (a file is its destination and content): not held.
-        let both = try BuildManifest.loadAll([FilePath(old), FilePath(new)], keepingSources: false)
+        // Each build folder open for reading, as verify opens it (a build of it waits, and diff waits for one), its
+        // manifest read once under that lock, both at once. Sources are not compared (a file is its destination and
+        // content): not held.
+        let sessions = try [old, new].map {
+            try BuildFolderSession.open(
+                forReading: PathArgument.path($0), keepingSources: false, onWait: context.waitingNote(for: $0))
+        }
+        let both = try parallelMap(sessions) { try $0.manifest() }
         let (before, after) = (both[0], both[1])
         try BuildDiff.checkComparable(old: before, new: after)
         let diff = BuildDiff(old: before, new: after, newHasArchives: Self.holdsArchives(new, manifest: after))
         if let html {
-            let target = try OutputTarget(html)
-            try target.refuseInputs(
-                try [old, new].map { try BuildManifest.location(of: FilePath($0)).file.string }, of: "diff")
+            let target = try OutputTarget(PathArgument.path(html), streams: context.streams)
+            try target.refuseInputs(sessions.map(\.folder.manifest), of: "diff")
             let page = DiffReportModel(
-                diff: diff, old: before, new: after, oldName: old, newName: new, fileLists: false)
+                diff: diff, old: before, new: after, oldName: PathArgument.shown(old),
+                newName: PathArgument.shown(new), fileLists: false)
             try HTMLFile.write(page.htmlDocument, to: target)
             // The page is what was asked for: one line says where it went, instead of the text report.
             if !json && !markdown {
-                try console.printWrote("Wrote \(html)\n", toStandardOutput: target.isStandardOutput)
+                try console.printWrote("Wrote \(PathArgument.shown(html))\n", toStandardOutput: target.isStandardOutput)
             }
         }
         if json {
@@ -105,7 +113,8 @@ struct Diff: ODRPackCommand {
         } else if markdown {
             try console.printOut(MarkdownReport.diff(diff))
         } else if html == nil {
-            try console.printOut(DiffReport.text(diff, old: old, new: new))
+            try console.printOut(
+                DiffReport.text(diff, old: PathArgument.shown(old), new: PathArgument.shown(new)))
         }
         try context.emitGitHub([], summary: MarkdownReport.diff(diff))
         if exitCode && diff.hasChanges { throw ExitCode(1) }

@@ -42,6 +42,9 @@ struct IPA: ODRPackCommand {
     @Option(help: "The folder inside the app that the packs' paths are relative to.")
     var resourcesPath: String?
 
+    @Option(help: InputRoot.optionHelp, completion: .directory)
+    var inputRoot: String?
+
     @Flag(help: "Print one JSON document on stdout.")
     var json = false
 
@@ -63,7 +66,7 @@ struct IPA: ODRPackCommand {
         try gitHub.check(json: json)
         if output.isEmpty { throw ValidationError("--output is empty: name the .ipa file to write") }
         // Two documents on one stream (docs/store.md#ipa): the IPA, and the JSON or the workflow commands.
-        if json || gitHub.github, OutputTarget.isStandardOutput(output) {
+        if json || gitHub.github, OutputTarget.isStandardOutput(output, streams: CommandState.parsing.streams) {
             throw ValidationError(
                 """
                 --output \(output) and --\(json ? "json" : "github") both print on standard output: name an .ipa file \
@@ -75,11 +78,16 @@ struct IPA: ODRPackCommand {
 
     func run(_ context: CommandContext) throws {
         let console = context.console
-        var options = IPABuilder.Options(appPath: app, buildPath: buildDirectory, outputPath: output)
+        let app = PathArgument.shown(self.app)
+        var options = IPABuilder.Options(
+            appPath: PathArgument.path(self.app), buildPath: try PathArgument.text(buildDirectory, "BUILD_DIR"),
+            outputPath: PathArgument.path(output))
         options.signCommand = signCommand
         options.resourcesPath = resourcesPath
+        options.inputRoot = try inputRoot.map(InputRoot.init)
         options.warningsAsErrors = context.warningsAsErrors
-        options.entryTime = try BuildOptions.entryTime(environment: ProcessInfo.processInfo.environment)
+        options.streams = context.streams
+        options.entryTime = try BuildOptions.entryTime(environment: context.environment)
         var builder = IPABuilder(options: options)
         builder.progress = context.progressBar()
         let result = try builder.run(onWait: context.waitingNote(for: buildDirectory))
@@ -99,7 +107,8 @@ struct IPA: ODRPackCommand {
                 try console.printError("odrpack: no IPA written: \(Console.countSummary(result.diagnostics))\n")
             } else {
                 try console.printWrote(
-                    IPAReport.summary(result), toStandardOutput: OutputTarget.isStandardOutput(output))
+                    IPAReport.summary(result),
+                    toStandardOutput: OutputTarget.isStandardOutput(output, streams: context.streams))
             }
         }
         try context.emitGitHub(

@@ -65,7 +65,7 @@ struct ImportXcode: ODRPackCommand {
             let equals = setting.firstIndex(of: "=")!  // validate() checked
             options.settings[String(setting[..<equals])] = String(setting[setting.index(after: equals)...])
         }
-        let located = try XcodeProject.locate(project)
+        let located = try XcodeProject.locate(PathArgument.text(project, "PROJECT"))
         let result = try XcodeImporter(options: options).importProject(at: located)
         try console.printDiagnostics(result.diagnostics)
         // The import's notes and warnings (what it left out or changed): under the gate they fail the run and nothing
@@ -76,16 +76,16 @@ struct ImportXcode: ODRPackCommand {
             try console.error(
                 """
                 \(warnings) warning\(warnings == 1 ? "" : "s") treated as error\(warnings == 1 ? "" : "s") \
-                (--warnings-as-errors): '\(output)' not written
+                (--warnings-as-errors): '\(PathArgument.shown(output))' not written
                 """)
             throw ExitCode(1)
         }
-        let target = try OutputTarget(output)
-        try target.refuseInputs([located.slashJoined("project.pbxproj")], of: "import-xcode")
+        let target = try OutputTarget(PathArgument.path(output), streams: context.streams)
+        try target.refuseInputs([FilePath(located).joined("project.pbxproj")], of: "import-xcode")
         try ImportedManifestWriter.write(result, to: target, force: force)
         try console.printWrote(
             """
-            Wrote \(output): \(result.entries.count) tagged path\(result.entries.count == 1 ? "" : "s") from target \
+            Wrote \(PathArgument.shown(output)): \(result.entries.count) tagged path\(result.entries.count == 1 ? "" : "s") from target \
             \(result.target) (\(result.configuration))\n
             """,
             toStandardOutput: target.isStandardOutput

@@ -38,7 +38,7 @@ struct Init: ODRPackCommand {
 
     func run(_ context: CommandContext) throws {
         let console = context.console
-        var root = folder
+        var root = try PathArgument.text(folder, "FOLDER")
         while root.count > 1 && root.hasSuffix("/") { root.removeLast() }
         if root.isEmpty { throw ODRPackError.usage("the resources folder is empty: pass a folder, or nothing for '.'") }
         var template = try ManifestTemplate.scan(

@@ -60,7 +60,7 @@ struct Report: ODRPackCommand {
     /// built rather than of what a manifest plans.
     static func namesBuild(_ path: String?) -> Bool {
         guard let path else { return false }
-        let given = FilePath(path)
+        let given = PathArgument.path(path)
         if SystemCall.status(given, followingLinks: true)?.kind == .directory {
             return SystemCall.status(given.joined(BuildManifest.fileName), followingLinks: true) != nil
         }
@@ -72,7 +72,7 @@ struct Report: ODRPackCommand {
         if Self.namesBuild(manifest), let manifest {
             return try reportBuild(manifest, console: console)
         }
-        let manifest = try context.manifestPath(given: manifest)
+        let manifest = try context.manifestPath(given: PathArgument.text(manifest, "MANIFEST"))
         let result = try ProjectPlanner().plan(
             manifestPath: manifest, profile: profile, format: format, platform: platform)
         try console.printDiagnostics(result.diagnostics)
@@ -80,8 +80,8 @@ struct Report: ODRPackCommand {
             try console.error("no report: the manifest cannot be planned (\(Console.countSummary(result.diagnostics)))")
             throw ExitCode(1)
         }
-        let target = try OutputTarget(output)
-        try target.refuseInputs([manifest], of: "report")
+        let target = try OutputTarget(PathArgument.path(output), streams: context.streams)
+        try target.refuseInputs([FilePath(manifest)], of: "report")
         try HTMLFile.write(
             ReportModel(plan: plan, diagnostics: result.diagnostics, manifestPath: manifest).html, to: target)
         try printWrote(
@@ -98,11 +98,11 @@ struct Report: ODRPackCommand {
             throw ODRPackError.usage(
                 "--profile and --format are for a manifest: a build's page shows the build as it was made")
         }
-        let build = try BuildManifest.load(FilePath(path), keepingSources: false).manifest
-        let target = try OutputTarget(output)
-        try target.refuseInputs([path], of: "report")
+        let build = try BuildManifest.load(PathArgument.path(path), keepingSources: false).manifest
+        let target = try OutputTarget(PathArgument.path(output), streams: console.streams)
+        try target.refuseInputs([PathArgument.path(path)], of: "report")
         let model = ReportModel(
-            build: build, manifestPath: path, archives: Diff.holdsArchives(path, manifest: build))
+            build: build, manifestPath: PathArgument.shown(path), archives: Diff.holdsArchives(path, manifest: build))
         try HTMLFile.write(model.html, to: target)
         let files = build.packs.reduce(0) { $0 + $1.files.count }
         try printWrote(
@@ -118,7 +118,8 @@ struct Report: ODRPackCommand {
         if output == "-" {
             try console.printNote("\(summary)\n")
         } else {
-            try console.printWrote("Wrote \(output): \(summary)\n", toStandardOutput: target.isStandardOutput)
+            try console.printWrote(
+                "Wrote \(PathArgument.shown(output)): \(summary)\n", toStandardOutput: target.isStandardOutput)
         }
     }
 }

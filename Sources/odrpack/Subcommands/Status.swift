@@ -61,7 +61,7 @@ struct Status: ODRPackCommand {
     func run(_ context: CommandContext) throws {
         let console = context.console
         let buildDir = try connection.buildDir(operands, command: "status")
-        var options = connection.storeOptions(buildDir: buildDir)
+        var options = connection.storeOptions(buildDir: buildDir, context: context)
         options.until = until
         options.timeoutSeconds = timeout
         var events = UploadEvents()

@@ -70,7 +70,7 @@ struct Submit: ODRPackCommand {
     func run(_ context: CommandContext) throws {
         let console = context.console
         let buildDir = try connection.buildDir(operands, command: "submit")
-        var options = connection.storeOptions(buildDir: buildDir)
+        var options = connection.storeOptions(buildDir: buildDir, context: context)
         options.platform = platform
         options.dryRun = dryRun
         options.waitSeconds = wait

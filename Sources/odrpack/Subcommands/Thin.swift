@@ -64,14 +64,16 @@ struct Thin: ODRPackCommand {
     }
 
     var interruptedOutcome: String {
-        "the build folder is unchanged; run thin again to finish '\(app)' (two runs end as one does)"
+        "the build folder is unchanged; run thin again to finish '\(PathArgument.shown(app))' (two runs end as one does)"
     }
 
     func validate() throws { try gitHub.check(json: json) }
 
     func run(_ context: CommandContext) throws {
         let console = context.console
-        var options = AppThinner.Options(appPath: app, buildPath: buildDirectory)
+        let app = PathArgument.shown(self.app)
+        var options = AppThinner.Options(
+            appPath: PathArgument.path(self.app), buildPath: try PathArgument.text(buildDirectory, "BUILD_DIR"))
         options.embed = embed
         options.resourcesPath = resourcesPath
         options.appGroup = appGroup

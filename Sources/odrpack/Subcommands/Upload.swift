@@ -103,7 +103,7 @@ struct Upload: ODRPackCommand {
                     ? "give the build folder: odrpack upload BUILD_DIR (--since OLD | --all)"
                     : "one build folder only, got \(operands.map { "'\($0)'" }.joined(separator: ", "))")
         }
-        return operands[0]
+        return try PathArgument.text(operands[0], "BUILD_DIR")
     }
 
     var shared: SharedOptions {
@@ -129,17 +129,19 @@ struct Upload: ODRPackCommand {
     func run(_ context: CommandContext) throws {
         let console = context.console
         let buildDir = try buildDir()
-        var options = UploadOptions(buildPath: buildDir, selection: since.map { .since($0) } ?? .all)
+        var options = UploadOptions(
+            buildPath: buildDir, selection: try PathArgument.text(since, "--since").map { .since($0) } ?? .all,
+            environment: context.environment)
         options.appID = app
         options.keyID = keyID
         options.issuerID = issuerID
-        options.privateKeyPath = privateKey
+        options.privateKeyPath = try PathArgument.text(privateKey, "--private-key")
         options.dryRun = dryRun
-        options.warningsAsErrors = gate.isOn
+        options.warningsAsErrors = context.warningsAsErrors
         options.waitSeconds = wait
         options.jobs = jobs
         options.apiURL = api
-        let progress = UploadProgress(bar: context.progressBar())
+        let progress = UploadProgress(bar: context.progressBar(), streams: context.streams)
         if verbose { options.verbose = { progress.note($0) } }
         var events = UploadEvents()
         events.waiting = context.waitingNote(for: buildDir)

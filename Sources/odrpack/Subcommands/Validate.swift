@@ -22,7 +22,8 @@ struct Validate: ODRPackCommand {
         // What the newest build of this project packed needs no second read (docs/build-output.md#incremental).
         let manifest = try context.manifestPath(given: options.manifest)
         let result = try options.planProject(
-            manifestPath: manifest, alreadyChecked: RecordedChecks.alreadyChecked(manifestPath: manifest))
+            manifestPath: manifest,
+            alreadyChecked: RecordedChecks.alreadyChecked(manifestPath: manifest, environment: context.environment))
         let console = context.console
         if context.json {
             try console.printJSON(PlanReport.validationJSON(result))

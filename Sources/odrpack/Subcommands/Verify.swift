@@ -29,8 +29,9 @@ struct Verify: ODRPackCommand {
 
     func run(_ context: CommandContext) throws {
         let console = context.console
+        let directory = try PathArgument.text(self.directory, "BUILD_DIR")
         let report = try BuildVerifier().verify(
-            directory, progress: context.progressBar(), onWait: context.waitingNote(for: directory))
+            FilePath(directory), progress: context.progressBar(), onWait: context.waitingNote(for: directory))
         if json {
             try console.printJSON(VerifyReport.json(report))
         } else {

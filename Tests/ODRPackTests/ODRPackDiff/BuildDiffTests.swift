@@ -98,7 +98,7 @@ import Testing
                     size: 1, archiveSize: 1, archiveSha256: nil, contentHash: nil, files: .init(files)))
         }
         return BuildManifest(
-            schemaVersion: 1, bundleId: "com.x", profile: "default", limits: [], initialInstallTags: [],
+            schemaVersion: 1, format: .odr, bundleId: "com.x", profile: "default", limits: [], initialInstallTags: [],
             prefetchOrder: [], appBundleFiles: 0, appBundleSize: 0,
             totals: .init(packs: 0, size: 0, archiveSize: 0, initialInstallSize: 0, initialPrefetchSize: 0), tags: [],
             packs: packs)

@@ -31,14 +31,15 @@ import Testing
     }
 
     func build(_ project: TemporaryProject, _ output: String) throws {
-        let result = try CommandRunner.run(["build", "-o", output], in: project.root)
+        let result = CommandRunner.runInProcess(["build", "-o", project.path(output)], in: project.root)
         #expect(result.status == 0, "\(result.stderr)")
     }
 
     func diff(_ project: TemporaryProject, _ extra: [String] = [], old: String = "v1", new: String = "v2") throws -> (
         CommandRunner.Output, [String: Any]
     ) {
-        let output = try CommandRunner.run(["diff", old, new, "--json"] + extra, in: project.root)
+        let output = CommandRunner.runInProcess(
+            ["diff", project.path(old), project.path(new), "--json"] + extra, in: project.root)
         return (output, (try? output.json()) ?? [:])
     }
 

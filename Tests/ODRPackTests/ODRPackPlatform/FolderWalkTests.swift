@@ -85,4 +85,27 @@ import Testing
         }
         #expect(visited == [".hidden", ".hidden/y", "a"])
     }
+
+    /// Names that are not UTF-8 (docs/architecture.md#paths) are walked as their bytes: reached (`file(under:)`), in the
+    /// byte order of their paths, with `pathBytes` exact, in a walked folder whose own name is not UTF-8 either.
+    @Test func namesThatAreNotUTF8AreWalkedAsTheirBytes() throws {
+        let project = try TemporaryProject()
+        let root = RawNames.path(project.root, RawNames.bytes("N%"))
+        defer { RawNames.remove(root) }
+        let files = [
+            RawNames.bytes("caf%.txt"), RawNames.bytes("d%/x", 0xFF), RawNames.bytes("a"), [0x63, 0x61, 0x66],
+        ]
+        for file in files { try RawNames.write(RawNames.path(project.root, RawNames.bytes("N%/") + file), "x") }
+        var visited: [FolderWalk.Entry] = []
+        try FolderWalk.walk(under: root, slashedFolders: true) { visited.append($0) }
+        let expected = [
+            RawNames.bytes("a"), [0x63, 0x61, 0x66], RawNames.bytes("caf%.txt"), RawNames.bytes("d%/", 0xFF),
+            RawNames.bytes("d%/x", 0xFF),
+        ]
+        #expect(visited.map { $0.pathBytes + ($0.status.kind == .directory ? [0x2F] : []) } == expected)
+        #expect(visited.map(\.path) == ["a", "caf", "caf\\xe9.txt", "d\\xff", "d\\xff/x"])
+        for entry in visited where entry.status.kind == .regular {
+            #expect(SystemCall.status(entry.file(under: root))?.stamp.size == 1)
+        }
+    }
 }

@@ -190,10 +190,6 @@ import Testing
             (.missing("out/x"), "'out/x' does not exist: pass a build folder or its odrpack-manifest.json"),
             (.notABuildFolder("out"), "'out' has no odrpack-manifest.json: is it a finished odrpack build folder?"),
             (
-                .unreadable("out/odrpack-manifest.json", SystemError(EISDIR)),
-                "cannot read 'out/odrpack-manifest.json': \(SystemError(EISDIR).reason)"
-            ),
-            (
                 .invalidJSON("m.json"),
                 "'m.json' is not valid JSON (truncated or corrupt): rebuild it with odrpack build"
             ),
@@ -210,7 +206,6 @@ import Testing
             #expect(ODRPackError.buildManifest(failure).description == message)
             #expect(ODRPackError.buildManifest(failure).jsonCode == "unusable-input")
         }
-        #expect(ODRPackError.buildManifest(.unreadable("m", SystemError(EIO))).systemError == SystemError(EIO))
     }
 
     /// docs/store.md#ipa: the input IPA ipa refuses, and the entry that made it refuse.

@@ -48,9 +48,10 @@ import Testing
     /// each of the 6 packed files (UI/menu.json stays in the app), and read as the sorted paths the report prints.
     @Test func theResultHoldsIndicesIntoTheManifest() throws {
         let project = try ThinCommandTests().builtGame()
-        var options = AppThinner.Options(appPath: project.path("Game.app"), buildPath: project.path("out"))
+        var options = AppThinner.Options(appPath: FilePath(project.path("Game.app")), buildPath: project.path("out"))
         options.dryRun = true
-        let result = try AppThinner(options: options).run()
+        let result = try AppThinner(options: options).run(
+            try BuildFolderSession.open(forReading: FilePath(options.buildPath)))
         let (manifest, _) = try BuildManifest.load(FilePath(project.path("out")))
         #expect(result.removed.count == 6)
         #expect(
@@ -70,7 +71,7 @@ import Testing
     @Test(arguments: [1, 2, 5, 6, 7, 1 << 16]) func everyChunkSizeFindsTheSameFiles(chunkSize: Int) throws {
         let project = try ThinCommandTests().builtGame()
         let thinner = AppThinner(
-            options: AppThinner.Options(appPath: project.path("Game.app"), buildPath: project.path("out")))
+            options: AppThinner.Options(appPath: FilePath(project.path("Game.app")), buildPath: project.path("out")))
         let (manifest, _) = try BuildManifest.load(FilePath(project.path("out")))
         let found = try thinner.packedFiles(of: manifest, in: try thinner.locate(), chunkSize: chunkSize)
         let paths = found.toRemove.map { manifest.packs[Int($0.pack)].files.path(at: Int($0.file)) }

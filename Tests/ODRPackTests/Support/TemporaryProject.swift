@@ -56,7 +56,7 @@ final class TemporaryProject {
     }
 
     func plan(profile: String? = nil) throws -> PlanResult {
-        try ProjectPlanner().plan(manifestPath: manifestPath, profile: profile)
+        try ProjectPlanner().plan(manifestPath: manifestPath, profile: profile, format: .odr)
     }
 }
 

@@ -20,7 +20,7 @@ import Testing
 
     @Test func usageErrorsSpeakInOdrpacksVoiceAndExit64() throws {
         let project = try project()
-        let unknown = try CommandRunner.run(["validate", "--no-such-flag"], in: project.root)
+        let unknown = CommandRunner.runInProcess(["validate", "--no-such-flag"], in: project.root)
         #expect(unknown.status == 64)
         #expect(
             unknown.stderr.hasPrefix(
@@ -28,13 +28,13 @@ import Testing
         #expect(unknown.stderr.contains("Usage: odrpack validate"))
         #expect(!unknown.stderr.contains("Error:"))
         #expect(unknown.stdout.isEmpty)
-        let command = try CommandRunner.run(["frobnicate"], in: project.root)
+        let command = CommandRunner.runInProcess(["frobnicate"], in: project.root)
         #expect(command.status == 64)
         #expect(command.stderr.hasPrefix("odrpack: error: "))
-        let validation = try CommandRunner.run(["build", "-o", "out", "--level", "12"], in: project.root)
+        let validation = CommandRunner.runInProcess(["build", "-o", "out", "--level", "12"], in: project.root)
         #expect(validation.status == 64)
         #expect(validation.stderr.hasPrefix("odrpack: error: --level must be 0 to 9, not 12\n"))
-        let profile = try CommandRunner.run(["validate", "--profile", "watchos"], in: project.root)
+        let profile = CommandRunner.runInProcess(["validate", "--profile", "watchos"], in: project.root)
         #expect(profile.status == 64)
         #expect(profile.stderr.hasPrefix("odrpack: error: unknown profile 'watchos'"))
         // An empty file name (an unset variable) is a bad command line wherever a command writes one.
@@ -42,7 +42,7 @@ import Testing
             ["report", "--output", ""], ["diff", "a", "b", "--html", ""],
             ["import-xcode", "X.xcodeproj", "--output", ""],
         ] {
-            let empty = try CommandRunner.run(arguments, in: project.root)
+            let empty = CommandRunner.runInProcess(arguments, in: project.root)
             #expect(empty.status == 64, "\(arguments)")
             #expect(empty.stderr.hasPrefix("odrpack: error: --"), "\(arguments)")
             #expect(empty.stderr.contains(" is empty (an unset variable?)"), "\(arguments)")
@@ -50,11 +50,11 @@ import Testing
     }
 
     @Test func helpAndVersionStillExitZero() throws {
-        let help = try CommandRunner.run(["--help"])
+        let help = CommandRunner.runInProcess(["--help"])
         #expect(help.status == 0 && help.stderr.isEmpty)
         #expect(help.stdout.contains("On-Demand Resources") && help.stdout.contains("Background Assets"))
         #expect(help.stdout.contains("odrpack init"))
-        let version = try CommandRunner.run(["--version"])
+        let version = CommandRunner.runInProcess(["--version"])
         #expect(version.status == 0 && version.stdout == "odrpack \(ToolVersion.current)\n")
     }
 
@@ -65,7 +65,7 @@ import Testing
         ])
     func everyHelpEndsWithExamples(command: String) throws {
         for arguments in [[command, "--help"], ["help", command], [command, "-h"]] {
-            let help = try CommandRunner.run(arguments)
+            let help = CommandRunner.runInProcess(arguments)
             #expect(help.status == 0)
             let parts = help.stdout.components(separatedBy: "\nEXAMPLES:\n")
             #expect(parts.count == 2, "\(arguments)")
@@ -78,7 +78,7 @@ import Testing
 
     @Test func toolFailuresAreExitTwoInTheSameVoice() throws {
         let empty = try TemporaryProject()
-        let output = try CommandRunner.run(["validate"], in: empty.root)
+        let output = CommandRunner.runInProcess(["validate"], in: empty.root)
         #expect(output.status == 2)
         // No MANIFEST: odrpack.yml is looked for up to the file system's root (docs/commands.md#scripts).
         #expect(output.stderr.hasPrefix("odrpack: error: no odrpack.yml in '\(empty.root.path)', "))
@@ -89,26 +89,27 @@ import Testing
 
     @Test func quietPrintsOnlyErrors() throws {
         let project = try project()
-        let loud = try CommandRunner.run(["validate"], in: project.root)
+        let loud = CommandRunner.runInProcess(["validate"], in: project.root)
         #expect(loud.status == 0 && loud.stderr.contains("warning:") && !loud.stdout.isEmpty)
         for flag in ["-q", "--quiet"] {
-            let quiet = try CommandRunner.run(["validate", flag], in: project.root)
+            let quiet = CommandRunner.runInProcess(["validate", flag], in: project.root)
             #expect(quiet.status == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty)
-            let plan = try CommandRunner.run(["plan", flag], in: project.root)
+            let plan = CommandRunner.runInProcess(["plan", flag], in: project.root)
             #expect(plan.status == 0 && plan.stdout.isEmpty && plan.stderr.isEmpty)
         }
-        let json = try CommandRunner.run(["validate", "-q", "--json"], in: project.root)
+        let json = CommandRunner.runInProcess(["validate", "-q", "--json"], in: project.root)
         #expect(try json.json()["summary"] as? [String: Int] == ["errors": 0, "warnings": 1])
         // Errors still show.
         try project.manifest("version: 1\nbundle-id: com.example.x\nresources:\n  - {path: gone, tags: [a]}\n")
-        let failing = try CommandRunner.run(["validate", "-q"], in: project.root)
+        let failing = CommandRunner.runInProcess(["validate", "-q"], in: project.root)
         #expect(failing.status == 1 && failing.stdout.isEmpty)
-        #expect(failing.stderr.hasPrefix("odrpack.yml:4:12: error: path 'gone' does not exist"))
+        // In-process, the manifest found is named by its absolute path (the run's folder is not the process's).
+        #expect(failing.stderr.hasPrefix("\(project.manifestPath):4:12: error: path 'gone' does not exist"))
         let clean = try self.project()
-        let build = try CommandRunner.run(["build", "-q", "-o", "out"], in: clean.root)
+        let build = CommandRunner.runInProcess(["build", "-q", "-o", clean.path("out")], in: clean.root)
         #expect(build.status == 0 && build.stdout.isEmpty && build.stderr.isEmpty)
         for command in [["diff", "a", "b"], ["verify", "out"], ["thin", "A.app", "out"], ["report"], ["init"]] {
-            let help = try CommandRunner.run(command + ["--help"])
+            let help = CommandRunner.runInProcess(command + ["--help"])
             #expect(help.stdout.contains("-q, --quiet"), "\(command)")
             #expect(help.stdout.contains("--color <when>"), "\(command)")
         }
@@ -119,7 +120,7 @@ import Testing
     @Test func colourFollowsTheFlagAndTheForcingVariables() throws {
         let project = try project()
         func validate(_ arguments: [String], _ environment: [String: String]) throws -> String {
-            try CommandRunner.run(["validate"] + arguments, in: project.root, environment: environment).stderr
+            CommandRunner.runInProcess(["validate"] + arguments, in: project.root, environment: environment).stderr
         }
         let amber = "\u{1B}[1;33mwarning:\u{1B}[0m"
         // Not a terminal, NO_COLOR set (CommandRunner sets it): no colour, unless forced.
@@ -131,7 +132,7 @@ import Testing
         #expect(try !validate([], ["FORCE_COLOR": "0"]).contains("\u{1B}["))
         #expect(try !validate([], ["CLICOLOR_FORCE": "0"]).contains("\u{1B}["))
         #expect(try !validate(["--color", "never"], ["FORCE_COLOR": "1"]).contains("\u{1B}["))
-        let bad = try CommandRunner.run(["validate", "--color", "sometimes"], in: project.root)
+        let bad = CommandRunner.runInProcess(["validate", "--color", "sometimes"], in: project.root)
         #expect(bad.status == 64 && bad.stderr.hasPrefix("odrpack: error: "))
     }
 
@@ -153,18 +154,20 @@ import Testing
 
     @Test func everyJSONDocumentHasTheEnvelope() throws {
         let project = try project()
-        #expect(try CommandRunner.run(["build", "-o", "out", "-q"], in: project.root).status == 0)
-        #expect(try CommandRunner.run(["build", "-o", "other", "-q"], in: project.root).status == 0)
+        let out = project.path("out")
+        let other = project.path("other")
+        #expect(CommandRunner.runInProcess(["build", "-o", out, "-q"], in: project.root).status == 0)
+        #expect(CommandRunner.runInProcess(["build", "-o", other, "-q"], in: project.root).status == 0)
         let app = project.root.appendingPathComponent("My.app")
         try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
         try PropertyListSerialization.data(
             fromPropertyList: ["CFBundleIdentifier": "com.example.x"], format: .xml, options: 0
         ).write(to: app.appendingPathComponent("Info.plist"))
         for arguments in [
-            ["plan", "--json"], ["validate", "--json"], ["build", "-o", "out", "--json"], ["verify", "out", "--json"],
-            ["diff", "out", "other", "--json"], ["thin", "My.app", "out", "--json"],
+            ["plan", "--json"], ["validate", "--json"], ["build", "-o", out, "--json"], ["verify", out, "--json"],
+            ["diff", out, other, "--json"], ["thin", app.path, out, "--json"],
         ] {
-            let output = try CommandRunner.run(arguments, in: project.root)
+            let output = CommandRunner.runInProcess(arguments, in: project.root)
             #expect(output.status == 0, "\(arguments): \(output.stderr)")
             #expect(output.stdout.hasPrefix("{\n  \"schemaVersion\": 1,\n"), "\(arguments)")
             let document = try output.json()
@@ -175,7 +178,7 @@ import Testing
 
     @Test func failuresUnderJSONStillPrintOneDocument() throws {
         let empty = try TemporaryProject()
-        let missing = try CommandRunner.run(["plan", "--json"], in: empty.root)
+        let missing = CommandRunner.runInProcess(["plan", "--json"], in: empty.root)
         #expect(missing.status == 2)
         let document = try missing.json()
         #expect(Set(document.keys) == ["schemaVersion", "error", "diagnostics"])
@@ -186,7 +189,7 @@ import Testing
         #expect((document["diagnostics"] as? [Any])?.isEmpty == true)
         #expect(missing.stderr.hasPrefix("odrpack: error: no odrpack.yml in "))
 
-        let usage = try CommandRunner.run(["validate", "--json", "--no-such-flag"], in: empty.root)
+        let usage = CommandRunner.runInProcess(["validate", "--json", "--no-such-flag"], in: empty.root)
         #expect(usage.status == 64)
         let usageError = try #require(try usage.json()["error"] as? [String: String])
         #expect(
@@ -195,11 +198,11 @@ import Testing
                 "message": "unknown option '--no-such-flag': see `odrpack validate --help` for the options",
             ])
 
-        let verify = try CommandRunner.run(["verify", "nowhere", "--json"], in: empty.root)
+        let verify = CommandRunner.runInProcess(["verify", empty.path("nowhere"), "--json"], in: empty.root)
         #expect(verify.status == 2)
         #expect((try verify.json()["error"] as? [String: String])?["code"] == "unusable-input")
         // Without --json, stdout stays empty.
-        #expect(try CommandRunner.run(["verify", "nowhere"], in: empty.root).stdout.isEmpty)
+        #expect(CommandRunner.runInProcess(["verify", empty.path("nowhere")], in: empty.root).stdout.isEmpty)
     }
 
     @Test func envelopeKeepsDocumentsThatHaveIt() {

@@ -11,6 +11,10 @@ import Testing
     static let foreignVersions: [String: String] = [
         "4.2.3": "Bazel (Debian's bazel-bootstrap)", "4.4.1": "the App Store Connect API",
         "0.0.10": "the Bazel platforms module", "3.4.30": "libstdc++'s symbol version GLIBCXX_3.4.30",
+        // The symbol versions of docs/install.md#what-the-linux-binary-needs-the-c-library.
+        "3.4.29": "libstdc++'s GLIBCXX_3.4.29 (GCC 11)", "1.3.11": "libstdc++'s CXXABI_1.3.11",
+        "2.2.5": "glibc's first x86_64 version GLIBC_2.2.5", "3.3.1": "libgcc_s's GCC_3.3.1",
+        "4.2.0": "libgcc_s's GCC_4.2.0", "7.0.0": "libgcc_s's GCC_7.0.0",
     ]
 
     /// The files whose versions are odrpack's: the README, docs/ (but performance.md, which records measurements of

@@ -31,7 +31,7 @@ import Testing
         try project.file("notes.txt", "x")
         try project.file("Game.app/Info.plist", "x")
         let script = project.root.appendingPathComponent("odrpack.bash")
-        let generated = try CommandRunner.run(["--generate-completion-script", "bash"])
+        let generated = CommandRunner.runInProcess(["--generate-completion-script", "bash"])
         #expect(generated.status == 0)
         try Data(generated.stdout.utf8).write(to: script)
         let entries = ["Game.app", "build", "notes.txt", "odrpack.bash"]
@@ -74,7 +74,7 @@ import Testing
 
     @Test func zshAndFishScriptsKnowTheValuesToo() throws {
         for shell in ["zsh", "fish"] {
-            let script = try CommandRunner.run(["--generate-completion-script", shell])
+            let script = CommandRunner.runInProcess(["--generate-completion-script", shell])
             #expect(script.status == 0)
             for value in ["ios18", "background-assets", "folder", "deflate", "never"] {
                 #expect(script.stdout.contains(value), "\(shell): \(value)")
@@ -121,7 +121,7 @@ import Testing
     /// the options every command takes, and every example its --help ends with is among the page's EXAMPLES.
     @Test func theManPageIsInStepWithHelp() throws {
         let page = try Self.manPage
-        let root = try CommandRunner.run(["--help"])
+        let root = CommandRunner.runInProcess(["--help"])
         let list = root.stdout.components(separatedBy: "SUBCOMMANDS:\n").last?.components(separatedBy: "\n\n").first
         let commands = list?.split(separator: "\n").compactMap {
             line -> String? in
@@ -136,7 +136,7 @@ import Testing
         for name in names {
             let section = Self.section(".SS \(name)", in: page)
             #expect(!section.isEmpty, "no section for \(name)")
-            let help = try CommandRunner.run([name, "--help"]).stdout
+            let help = CommandRunner.runInProcess([name, "--help"]).stdout
             let options = help.components(separatedBy: "OPTIONS:\n").last?.components(separatedBy: "\nEXAMPLES:").first
             // The names that open the option lines (`  -o, --output <output>   The folder to write.`).
             let flags = Set(
@@ -157,20 +157,20 @@ import Testing
 
     /// `upload` takes one BUILD_DIR, and its usage says so (docs/commands.md#scripts).
     @Test func uploadUsageShowsOneBuildDir() throws {
-        let help = try CommandRunner.run(["upload", "--help"]).stdout
+        let help = CommandRunner.runInProcess(["upload", "--help"]).stdout
         #expect(help.contains("USAGE: odrpack upload <build-dir> (--since <old> | --all) [<options>]\n"))
         #expect(!help.contains("<build-dir> ..."))
     }
 
     /// `submit` and `status` take one BUILD_DIR too, and their usage says so (SPEC 6.2, 15.5, 15.6).
     @Test func submitAndStatusUsageShowOneBuildDir() throws {
-        let submit = try CommandRunner.run(["submit", "--help"]).stdout
+        let submit = CommandRunner.runInProcess(["submit", "--help"]).stdout
         #expect(
             submit.contains(
                 "USAGE: odrpack submit <build-dir> [--platform <platform>] [--dry-run] [--wait [<seconds>]] [<options>]\n"
             ))
         #expect(!submit.contains("<build-dir> ..."))
-        let status = try CommandRunner.run(["status", "--help"]).stdout
+        let status = CommandRunner.runInProcess(["status", "--help"]).stdout
         #expect(
             status.contains("USAGE: odrpack status <build-dir> [--until <state>] [--timeout <seconds>] [<options>]\n"))
         #expect(!status.contains("<build-dir> ..."))

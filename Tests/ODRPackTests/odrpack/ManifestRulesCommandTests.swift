@@ -24,29 +24,30 @@ import Testing
 
     @Test func allowedWarningsAreNotPrintedCountedNorFatal() throws {
         let project = try allowing()
-        let validate = try CommandRunner.run(["validate", "--warnings-as-errors"], in: project.root)
+        let validate = CommandRunner.runInProcess(["validate", "--warnings-as-errors"], in: project.root)
         #expect(validate.status == 0)
         #expect(validate.stderr == "")
         #expect(
             validate.stdout
-                == "odrpack.yml: 1 pack, 1 tagged file, 2 B; 0 errors, 0 warnings, 1 warning allowed by the manifest\n")
-        let document = try CommandRunner.run(["validate", "--json"], in: project.root).json()
+                == "\(project.manifestPath): 1 pack, 1 tagged file, 2 B; 0 errors, 0 warnings, 1 warning allowed by the manifest\n"
+        )
+        let document = try CommandRunner.runInProcess(["validate", "--json"], in: project.root).json()
         #expect((document["diagnostics"] as? [Any])?.isEmpty == true)
         #expect((document["summary"] as? [String: Int]) == ["errors": 0, "warnings": 0])
         let allowed = try #require(document["allowed"] as? [[String: Any]])
         #expect(allowed.map { $0["code"] as? String } == ["entry-matches-nothing"])
         #expect(allowed.map { $0["line"] as? Int } == [6])
-        let plan = try CommandRunner.run(["plan", "--json"], in: project.root).json()
+        let plan = try CommandRunner.runInProcess(["plan", "--json"], in: project.root).json()
         #expect((plan["allowed"] as? [[String: Any]])?.map { $0["code"] as? String } == ["entry-matches-nothing"])
         // build, and the same build again (up to date, replayed): the allowed warning listed both times.
         for _ in 0..<2 {
-            let build = try CommandRunner.run(
-                ["build", "-o", "out", "--json", "--warnings-as-errors"], in: project.root)
+            let build = CommandRunner.runInProcess(
+                ["build", "-o", project.path("out"), "--json", "--warnings-as-errors"], in: project.root)
             #expect(build.status == 0, "\(build.stderr)")
             let listed = try #require(try build.json()["allowed"] as? [[String: Any]])
             #expect(listed.map { $0["code"] as? String } == ["entry-matches-nothing"])
         }
-        let text = try CommandRunner.run(["build", "-o", "out"], in: project.root)
+        let text = CommandRunner.runInProcess(["build", "-o", project.path("out")], in: project.root)
         #expect(text.stderr == "0 errors, 0 warnings, 1 warning allowed by the manifest\n")
     }
 
@@ -62,12 +63,12 @@ import Testing
         lines.append("  - {path: Two, tags: [two]}")
         try project.manifest(lines.joined(separator: "\n") + "\n")
         try project.folder("R")
-        let text = try CommandRunner.run(["validate"], in: project.root)
+        let text = CommandRunner.runInProcess(["validate"], in: project.root)
         #expect(text.status == 1)
         #expect(
             text.stderr.split(separator: "\n").map { $0.split(separator: ":")[1] } == ["5", "12", "20"],
             "\(text.stderr)")
-        let json = try CommandRunner.run(["validate", "--json"], in: project.root).json()
+        let json = try CommandRunner.runInProcess(["validate", "--json"], in: project.root).json()
         #expect((json["diagnostics"] as? [[String: Any]])?.map { $0["line"] as? Int } == [5, 12, 20])
     }
 
@@ -78,18 +79,20 @@ import Testing
             "version: 1\nbundle-id: com.example.gate\nresources-root: R\nresources:\n  - {path: A, tags: [a]}\n"
         try project.manifest(manifest)
         try project.file("R/A/a.json", "{}")
-        #expect(try CommandRunner.run(["build", "-o", "out"], in: project.root).status == 0)
+        #expect(CommandRunner.runInProcess(["build", "-o", project.path("out")], in: project.root).status == 0)
         try project.file("out/OnDemandResources/mine.txt", "the user's")
         try project.file("R/A/a.json", "{\"changed\": 1}")
         let before = try OwnershipTests.snapshot(project.path("out"))
-        let stopped = try CommandRunner.run(["build", "-o", "out", "--warnings-as-errors"], in: project.root)
+        let stopped = CommandRunner.runInProcess(
+            ["build", "-o", project.path("out"), "--warnings-as-errors"], in: project.root)
         #expect(stopped.status == 1)
         #expect(stopped.stderr.contains("[output-foreign-file]"), "\(stopped.stderr)")
         #expect(stopped.stderr.contains("odrpack: nothing written: 0 errors, 1 warning\n"))
         #expect(try OwnershipTests.snapshot(project.path("out")) == before)
         // Allowed, it neither stops nor shows.
         try project.manifest(manifest + "allow: [output-foreign-file]\n")
-        let allowed = try CommandRunner.run(["build", "-o", "out", "--warnings-as-errors"], in: project.root)
+        let allowed = CommandRunner.runInProcess(
+            ["build", "-o", project.path("out"), "--warnings-as-errors"], in: project.root)
         #expect(allowed.status == 0, "\(allowed.stderr)")
         #expect(!allowed.stderr.contains("output-foreign-file"))
         #expect(try OwnershipTests.snapshot(project.path("out")) != before)

@@ -26,7 +26,7 @@ import Testing
 
     @Test func cleanProjectPlanJSON() throws {
         let project = try cleanProject()
-        let output = try CommandRunner.run(["plan", "--json"], in: project.root)
+        let output = CommandRunner.runInProcess(["plan", "--json"], in: project.root)
         #expect(output.status == 0)
         let document = try output.json()
         #expect(document["schemaVersion"] as? Int == 1)
@@ -69,12 +69,12 @@ import Testing
 
     @Test func cleanProjectHumanPlanAndValidate() throws {
         let project = try cleanProject()
-        let plan = try CommandRunner.run(["plan", "odrpack.yml"], in: project.root)
+        let plan = CommandRunner.runInProcess(["plan", project.manifestPath], in: project.root)
         #expect(plan.status == 0)
         #expect(plan.stdout.contains("level1+level2"))
         #expect(plan.stdout.contains("initial-install"))
         #expect(plan.stderr.isEmpty)
-        let validate = try CommandRunner.run(["validate", "--json"], in: project.root)
+        let validate = CommandRunner.runInProcess(["validate", "--json"], in: project.root)
         #expect(validate.status == 0)
         let summary = try #require(try validate.json()["summary"] as? [String: Int])
         #expect(summary == ["errors": 0, "warnings": 0])
@@ -91,33 +91,33 @@ import Testing
               - {path: Level1, tags: [level1]}
               - {glob: "**/*.caf", tags: [audio]}
             """)
-        let validate = try CommandRunner.run(["validate", "--json"], in: project.root)
+        let validate = CommandRunner.runInProcess(["validate", "--json"], in: project.root)
         #expect(validate.status == 0)
         let document = try validate.json()
         let diagnostics = try #require(document["diagnostics"] as? [[String: Any]])
         #expect(diagnostics.count == 1)
         #expect(diagnostics[0]["severity"] as? String == "warning")
         #expect(diagnostics[0]["code"] as? String == "entry-matches-nothing")
-        #expect(diagnostics[0]["file"] as? String == "odrpack.yml")
+        #expect(diagnostics[0]["file"] as? String == project.manifestPath)
         #expect(diagnostics[0]["line"] as? Int == 6)
         #expect(diagnostics[0]["column"] as? Int == 12)
         #expect(diagnostics[0]["subject"] as? String == "**/*.caf")
         #expect(Set(diagnostics[0].keys) == ["severity", "code", "message", "file", "line", "column", "subject"])
         #expect(document["summary"] as? [String: Int] == ["errors": 0, "warnings": 1])
-        let strict = try CommandRunner.run(["validate", "--warnings-as-errors"], in: project.root)
+        let strict = CommandRunner.runInProcess(["validate", "--warnings-as-errors"], in: project.root)
         #expect(strict.status == 1)
-        #expect(strict.stderr.contains("odrpack.yml:6:12: warning: glob '**/*.caf' matches no file"))
+        #expect(strict.stderr.contains("\(project.manifestPath):6:12: warning: glob '**/*.caf' matches no file"))
         #expect(strict.stderr.contains("[entry-matches-nothing]"))
         #expect(strict.stderr.hasSuffix("odrpack: error: 1 warning treated as error (--warnings-as-errors)\n"))
         // --quiet prints only errors: under --warnings-as-errors the warnings that fail the run are those.
         for command in ["validate", "plan"] {
-            let quiet = try CommandRunner.run([command, "--warnings-as-errors", "-q"], in: project.root)
+            let quiet = CommandRunner.runInProcess([command, "--warnings-as-errors", "-q"], in: project.root)
             #expect(quiet.status == 1)
             #expect(quiet.stdout.isEmpty)
             #expect(
                 quiet.stderr
                     == """
-                    odrpack.yml:6:12: warning: glob '**/*.caf' matches no file: check the pattern (paths are relative \
+                    \(project.manifestPath):6:12: warning: glob '**/*.caf' matches no file: check the pattern (paths are relative \
                     to resources-root); allow it: allow: [entry-matches-nothing] [entry-matches-nothing]
                     odrpack: error: 1 warning treated as error (--warnings-as-errors)
 
@@ -137,40 +137,42 @@ import Testing
             limits:
               max-pack-size: 10B
             """)
-        let plan = try CommandRunner.run(["plan", "--json"], in: project.root)
+        let plan = CommandRunner.runInProcess(["plan", "--json"], in: project.root)
         #expect(plan.status == 1)
         let diagnostics = try #require(try plan.json()["diagnostics"] as? [[String: Any]])
         #expect(diagnostics.map { $0["code"] as? String } == ["pack-too-large"])  // max-tag-size keeps its 512 MB
-        let human = try CommandRunner.run(["validate"], in: project.root)
+        let human = CommandRunner.runInProcess(["validate"], in: project.root)
         #expect(human.status == 1)
-        #expect(human.stderr.contains("odrpack.yml:5:12: error: pack and tag 'level1' is 12 B, over the 10 B limit"))
+        #expect(
+            human.stderr.contains(
+                "\(project.manifestPath):5:12: error: pack and tag 'level1' is 12 B, over the 10 B limit"))
         #expect(human.stdout.contains("1 pack, 1 tagged file, 12 B; 1 error, 0 warnings"))
     }
 
     @Test func manifestErrorsExitOneWithLocations() throws {
         let project = try TemporaryProject()
         try project.manifest("version: 1\nbundle-id: com.example.x\nresourses: []\n")
-        let output = try CommandRunner.run(["validate", "--json"], in: project.root)
+        let output = CommandRunner.runInProcess(["validate", "--json"], in: project.root)
         #expect(output.status == 1)
         let diagnostics = try #require(try output.json()["diagnostics"] as? [[String: Any]])
         #expect(diagnostics.first?["code"] as? String == "manifest-unknown-key")
         #expect(diagnostics.first?["line"] as? Int == 3)
-        let plan = try CommandRunner.run(["plan", "--json"], in: project.root)
+        let plan = CommandRunner.runInProcess(["plan", "--json"], in: project.root)
         #expect(plan.status == 1)
         #expect(try plan.json()["packs"] == nil)
     }
 
     @Test func exitCodesForToolAndCommandLineFailures() throws {
         let project = try TemporaryProject()
-        #expect(try CommandRunner.run(["validate"], in: project.root).status == 2)  // no manifest
-        #expect(try CommandRunner.run(["validate", "--profile", "watchos"], in: project.root).status == 64)
-        #expect(try CommandRunner.run(["validate", "--no-such-flag"], in: project.root).status == 64)
-        #expect(try CommandRunner.run(["frobnicate"], in: project.root).status == 64)
+        #expect(CommandRunner.runInProcess(["validate"], in: project.root).status == 2)  // no manifest
+        #expect(CommandRunner.runInProcess(["validate", "--profile", "watchos"], in: project.root).status == 64)
+        #expect(CommandRunner.runInProcess(["validate", "--no-such-flag"], in: project.root).status == 64)
+        #expect(CommandRunner.runInProcess(["frobnicate"], in: project.root).status == 64)
     }
 
     @Test func profileFlagOverridesTheManifest() throws {
         let project = try cleanProject()
-        let output = try CommandRunner.run(["plan", "--json", "--profile", "ios18"], in: project.root)
+        let output = CommandRunner.runInProcess(["plan", "--json", "--profile", "ios18"], in: project.root)
         let document = try output.json()
         #expect(document["profile"] as? String == "ios18")
         #expect((document["limits"] as? [String: Any])?["max-pack-size"] as? Int == 8_000_000_000)

@@ -16,17 +16,21 @@ import Testing
 
     @Test func ciMeansAHeartbeatOffATerminal() {
         for environment in [["GITHUB_ACTIONS": "true"], ["CI": "true"], ["CI": "TRUE"]] {
-            let console = Console(environment: environment, stderrIsTerminal: false)
+            let console = Console(environment: environment, streams: .process(), stderrIsTerminal: false)
             #expect(console.progressStyle(.auto) == .heartbeat, "\(environment)")
             #expect(console.progressStyle(.never) == .none)
             #expect(console.progressStyle(.always) == .lines)
             #expect(
-                Console(quiet: true, environment: environment, stderrIsTerminal: false).progressStyle(.auto) == .none)
+                Console(quiet: true, environment: environment, streams: .process(), stderrIsTerminal: false)
+                    .progressStyle(.auto) == .none)
         }
-        #expect(Console(environment: [:], stderrIsTerminal: false).progressStyle(.auto) == .none)
-        #expect(Console(environment: ["CI": "false"], stderrIsTerminal: false).progressStyle(.auto) == .none)
+        #expect(Console(environment: [:], streams: .process(), stderrIsTerminal: false).progressStyle(.auto) == .none)
         #expect(
-            Console(environment: ["CI": "true", "TERM": "xterm"], stderrIsTerminal: true).progressStyle(.auto) == .bar)
+            Console(environment: ["CI": "false"], streams: .process(), stderrIsTerminal: false).progressStyle(.auto)
+                == .none)
+        #expect(
+            Console(environment: ["CI": "true", "TERM": "xterm"], streams: .process(), stderrIsTerminal: true)
+                .progressStyle(.auto) == .bar)
     }
 
     /// A 0.1 s interval stands for 10 s: lines come while work is silent, as many as the time allows and no more,

@@ -6,9 +6,10 @@ import Testing
 /// docs/commands.md#scripts (SPEC 6.2, "Command-line mistakes answered with the fix, in odrpack's voice"): every
 /// message of the argument parser as `odrpack: error: <lowercase>…: <fix>`, exit 64.
 @Suite struct UsageMessageTests {
+    /// In-process: a bad command line is found before any file is read.
     func run(_ arguments: [String]) throws -> CommandRunner.Output {
         let project = try TemporaryProject()
-        return try CommandRunner.run(arguments, in: project.root)
+        return CommandRunner.runInProcess(arguments, in: project.root)
     }
 
     @Test func anUnknownCommandNamesTheClosestOne() throws {
@@ -75,12 +76,17 @@ import Testing
         let project = try TemporaryProject()
         try project.manifest("version: 1\nbundle-id: com.example.eq\nresources:\n  - {path: A, tags: [a]}\n")
         try project.file("A/a.json", "{}")
+        let out = project.path("out")
         #expect(
-            try CommandRunner.run(["build", "--output=out", "--level=6", "--jobs=1"], in: project.root).status == 0)
-        #expect(try CommandRunner.run(["report", "--output=r.html", "--profile=ios"], in: project.root).status == 0)
+            CommandRunner.runInProcess(["build", "--output=\(out)", "--level=6", "--jobs=1"], in: project.root).status
+                == 0)
+        #expect(
+            CommandRunner.runInProcess(
+                ["report", "--output=\(project.path("r.html"))", "--profile=ios"], in: project.root
+            ).status == 0)
         #expect(FileManager.default.fileExists(atPath: project.path("r.html")))
         // --wait=60 parses as --wait 60: the failure is about the build (an ODR one), past the command line.
-        let wait = try CommandRunner.run(["upload", "out", "--all", "--dry-run", "--wait=60"], in: project.root)
+        let wait = CommandRunner.runInProcess(["upload", out, "--all", "--dry-run", "--wait=60"], in: project.root)
         #expect(
             wait.stderr.hasSuffix(
                 "odrpack: error: this is an On-Demand Resources build: On-Demand Resources travel inside the IPA: odrpack ipa\n"

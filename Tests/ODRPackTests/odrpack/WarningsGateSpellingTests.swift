@@ -7,7 +7,7 @@ import Testing
     @Test(arguments: ["1", "true", "TRUE", "yes", "Yes", "on", "ON"])
     func onSpellingsCloseTheGate(value: String) throws {
         let project = try WarningsGateTests().warned()
-        let output = try CommandRunner.run(
+        let output = CommandRunner.runInProcess(
             ["validate"], in: project.root, environment: ["ODRPACK_WARNINGS_AS_ERRORS": value])
         #expect(output.status == 1, "\(value)")
         #expect(output.stderr.hasSuffix("odrpack: error: 1 warning treated as error (--warnings-as-errors)\n"))
@@ -16,7 +16,7 @@ import Testing
     @Test(arguments: ["0", "false", "False", "no", "NO", "off", "Off", ""])
     func offSpellingsLeaveItOpen(value: String) throws {
         let project = try WarningsGateTests().warned()
-        let output = try CommandRunner.run(
+        let output = CommandRunner.runInProcess(
             ["validate"], in: project.root, environment: ["ODRPACK_WARNINGS_AS_ERRORS": value])
         #expect(output.status == 0, "\(value): \(output.stderr)")
     }
@@ -24,8 +24,8 @@ import Testing
     @Test(arguments: ["2", "enabled", "y", "true!", "\u{1b}[2J"])
     func anyOtherValueIsABadCommandLine(value: String) throws {
         let project = try WarningsGateTests().warned()
-        for command in [["validate"], ["build", "-o", "out"]] {
-            let output = try CommandRunner.run(
+        for command in [["validate"], ["build", "-o", project.path("out")]] {
+            let output = CommandRunner.runInProcess(
                 command, in: project.root, environment: ["ODRPACK_WARNINGS_AS_ERRORS": value])
             #expect(output.status == 64, "\(value) \(command)")
             #expect(

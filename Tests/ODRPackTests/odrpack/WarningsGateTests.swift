@@ -21,16 +21,17 @@ import Testing
     @Test func planAndValidateFailOnAWarning() throws {
         let project = try warned()
         for command in ["plan", "validate"] {
-            #expect(try CommandRunner.run([command], in: project.root).status == 0)
+            #expect(CommandRunner.runInProcess([command], in: project.root).status == 0)
             for gate in Self.gates {
-                let output = try CommandRunner.run(
+                let output = CommandRunner.runInProcess(
                     [command] + gate.arguments, in: project.root, environment: gate.environment)
                 #expect(output.status == 1, "\(command) \(gate)")
                 #expect(output.stderr.hasSuffix("odrpack: error: 1 warning treated as error (--warnings-as-errors)\n"))
             }
         }
         // Any other value of the variable leaves the gate open.
-        let other = try CommandRunner.run(["plan"], in: project.root, environment: ["ODRPACK_WARNINGS_AS_ERRORS": "0"])
+        let other = CommandRunner.runInProcess(
+            ["plan"], in: project.root, environment: ["ODRPACK_WARNINGS_AS_ERRORS": "0"])
         #expect(other.status == 0)
     }
 
@@ -38,15 +39,15 @@ import Testing
     @Test func buildWritesNothing() throws {
         let project = try warned()
         for gate in Self.gates {
-            let output = try CommandRunner.run(
-                ["build", "-o", "out"] + gate.arguments, in: project.root, environment: gate.environment)
+            let output = CommandRunner.runInProcess(
+                ["build", "-o", project.path("out")] + gate.arguments, in: project.root, environment: gate.environment)
             #expect(output.status == 1, "\(gate)")
             #expect(output.stderr.contains("odrpack: nothing written: 0 errors, 1 warning\n"))
             #expect(output.stderr.hasSuffix("odrpack: error: 1 warning treated as error (--warnings-as-errors)\n"))
             let left = (try? FileManager.default.contentsOfDirectory(atPath: project.path("out"))) ?? []
             #expect(left.isEmpty, "\(left)")
         }
-        #expect(try CommandRunner.run(["build", "-o", "out"], in: project.root).status == 0)
+        #expect(CommandRunner.runInProcess(["build", "-o", project.path("out")], in: project.root).status == 0)
         #expect(FileManager.default.fileExists(atPath: project.path("out/odrpack-manifest.json")))
     }
 
@@ -54,23 +55,25 @@ import Testing
     /// says it wrote nothing (never "Built …"), and neither `--json` reports a build.
     @Test func anUpToDateBuildIsGatedToo() throws {
         let project = try warned()
-        #expect(try CommandRunner.run(["build", "-o", "out"], in: project.root).status == 0)
+        #expect(CommandRunner.runInProcess(["build", "-o", project.path("out")], in: project.root).status == 0)
         let manifest = try Data(contentsOf: URL(fileURLWithPath: project.path("out/odrpack-manifest.json")))
         for gate in Self.gates {
-            let output = try CommandRunner.run(
-                ["build", "-o", "out"] + gate.arguments, in: project.root, environment: gate.environment)
+            let output = CommandRunner.runInProcess(
+                ["build", "-o", project.path("out")] + gate.arguments, in: project.root, environment: gate.environment)
             #expect(output.status == 1, "\(gate)")
             #expect(!output.stdout.contains("Built"), "\(output.stdout)")
             #expect(output.stderr.contains("odrpack: nothing written: 0 errors, 1 warning\n"), "\(output.stderr)")
-            let json = try CommandRunner.run(
-                ["build", "-o", "out", "--json"] + gate.arguments, in: project.root, environment: gate.environment)
+            let json = CommandRunner.runInProcess(
+                ["build", "-o", project.path("out"), "--json"] + gate.arguments, in: project.root,
+                environment: gate.environment)
             #expect(json.status == 1)
             let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
             #expect(document?["build"] == nil, "\(json.stdout)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: project.path("out/odrpack-manifest.json"))) == manifest)
         #expect(
-            try CommandRunner.run(["build", "-o", "out"], in: project.root).stdout.contains("0 written, 1 unchanged"))
+            CommandRunner.runInProcess(["build", "-o", project.path("out")], in: project.root).stdout.contains(
+                "0 written, 1 unchanged"))
     }
 
     /// thin leaves the app byte for byte as it was: an app that holds none of the packs' files is a warning.
@@ -78,19 +81,21 @@ import Testing
         let project = try warned()
         try project.manifest(
             "version: 1\nbundle-id: com.example.gate\nresources-root: R\nresources:\n  - {path: A, tags: [a]}\n")
-        #expect(try CommandRunner.run(["build", "-o", "out"], in: project.root).status == 0)
+        #expect(CommandRunner.runInProcess(["build", "-o", project.path("out")], in: project.root).status == 0)
         try project.file("Game.app/Game", "executable")
         try project.file("Game.app/Info.plist", bytes: AppBundleFixture.infoPlist(bundleId: "com.example.gate"))
         let before = try AppBundleFixture.snapshot(project.path("Game.app"))
         for gate in Self.gates {
-            let output = try CommandRunner.run(
-                ["thin", "Game.app", "out"] + gate.arguments, in: project.root, environment: gate.environment)
+            let output = CommandRunner.runInProcess(
+                ["thin", project.path("Game.app"), project.path("out")] + gate.arguments, in: project.root,
+                environment: gate.environment)
             #expect(output.status == 1, "\(gate)")
             #expect(output.stderr.contains("[pack-files-not-in-app]"))
             #expect(output.stderr.contains("odrpack: the app is unchanged: 0 errors, 1 warning\n"))
             #expect(try AppBundleFixture.snapshot(project.path("Game.app")) == before)
         }
-        let open = try CommandRunner.run(["thin", "Game.app", "out"], in: project.root)
+        let open = CommandRunner.runInProcess(
+            ["thin", project.path("Game.app"), project.path("out")], in: project.root)
         #expect(open.status == 0)
         #expect(try AppBundleFixture.snapshot(project.path("Game.app")) != before)
     }
@@ -140,12 +145,17 @@ import Testing
         let project = try warned()
         try project.manifest(
             "version: 1\nbundle-id: com.example.gate\nresources-root: R\nresources:\n  - {path: A, tags: [a]}\n")
-        #expect(try CommandRunner.run(["build", "-o", "v1"], in: project.root).status == 0)
-        #expect(try CommandRunner.run(["build", "-o", "v2"], in: project.root).status == 0)
-        #expect(try CommandRunner.run(["verify", "v1", "--warnings-as-errors"], in: project.root).status == 0)
-        #expect(try CommandRunner.run(["diff", "v1", "v2", "--warnings-as-errors"], in: project.root).status == 0)
+        #expect(CommandRunner.runInProcess(["build", "-o", project.path("v1")], in: project.root).status == 0)
+        #expect(CommandRunner.runInProcess(["build", "-o", project.path("v2")], in: project.root).status == 0)
+        #expect(
+            CommandRunner.runInProcess(["verify", project.path("v1"), "--warnings-as-errors"], in: project.root).status
+                == 0)
+        #expect(
+            CommandRunner.runInProcess(
+                ["diff", project.path("v1"), project.path("v2"), "--warnings-as-errors"], in: project.root
+            ).status == 0)
         for command in ["plan", "validate", "build", "verify", "thin", "ipa", "diff", "upload", "import-xcode"] {
-            let help = try CommandRunner.run([command, "--help"])
+            let help = CommandRunner.runInProcess([command, "--help"])
             #expect(help.stdout.contains("--warnings-as-errors"), "\(command)")
         }
     }

@@ -15,6 +15,8 @@ def _fake_app_impl(ctx):
             fail("%s does not start with %s" % (path, ctx.attr.strip_prefix))
         relative = path[len(ctx.attr.strip_prefix):]
         commands.append("mkdir -p \"$1/%s\" && cp %s \"$1/%s\"" % (relative.rpartition("/")[0], resource.path, relative))
+    for name, target in sorted(ctx.attr.links.items()):
+        commands.append("ln -s '%s' \"$1/%s\"" % (target, name))
     ctx.actions.run_shell(
         outputs = [app],
         inputs = [ctx.file.info_plist, ctx.file.binary] + ctx.files.resources,
@@ -32,6 +34,7 @@ fake_app = rule(
         "binary": attr.label(allow_single_file = True, mandatory = True),
         "resources": attr.label_list(allow_files = True),
         "strip_prefix": attr.string(),
+        "links": attr.string_dict(doc = "Symbolic links to make in the app: name → target."),
     },
 )
 

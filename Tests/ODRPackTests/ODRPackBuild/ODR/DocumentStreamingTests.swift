@@ -12,16 +12,16 @@ import Testing
 @Suite struct DocumentStreamingTests {
     @Test func theStreamedDocumentsAreTheWholeDocumentsBytes() throws {
         let project = try BuildCommandTests().gameProject()
-        var options = BuildOptions(outputDirectory: project.path("out"))
+        var options = BuildOptions(outputDirectory: project.path("out"), format: .odr)
         options.useCache = true
         for round in 0..<2 {
             if round == 1 { try project.file("R/Level1/extra.json", "{\"changed\": true}") }
-            let result = try ProjectPlanner().plan(manifestPath: project.manifestPath)
+            let result = try ProjectPlanner().plan(manifestPath: project.manifestPath, format: .odr)
             let plan = try #require(result.plan)
             let built = try PackBuilder(options: options).build(
                 plan, rootPath: try #require(result.resolution?.rootPath))
             // What the next build reuses from: where each pack's part went in this manifest.
-            _ = built.state.save(forOutput: options.outputPath)
+            _ = built.state.save(forOutput: options.outputPath, environment: options.environment)
             let whole = BuildManifest(plan: plan, archives: built.facts)
             let manifest = try Data(contentsOf: URL(fileURLWithPath: project.path("out/odrpack-manifest.json")))
             #expect(manifest == Data(whole.serializedBytes()), "round \(round)")
@@ -49,7 +49,7 @@ import Testing
         let path = project.path("out/" + BuildManifest.fileName)
         let document = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let manifest = try document.withUnsafeBufferPointer { try BuildManifest(json: $0) }
-        let parts = try #require(PreviousManifestParts(path: path, previous: first.state))
+        let parts = try #require(PreviousManifestParts(path: FilePath(path), previous: first.state))
         for (index, pack) in manifest.packs.enumerated() {
             let key = try #require(manifest.partKey(index))
             var copied = false

@@ -7,11 +7,11 @@ import Testing
 
 /// `--compression auto`: the choice to deflate depends only on an entry's bytes.
 @Suite struct EntryCompressorTests {
-    let compressor = EntryCompressor(options: BuildOptions(outputDirectory: "/tmp/unused"))
+    let compressor = EntryCompressor(options: BuildOptions(outputDirectory: "/tmp/unused", format: .odr))
     let zeros = [UInt8](repeating: 0, count: 200_000)
 
     func deflates(_ bytes: [UInt8], compressor: EntryCompressor? = nil) throws -> Bool {
-        try (compressor ?? self.compressor).prepare(PackEntry(name: "entry", content: .bytes(bytes)), onBytes: nil)
+        try (compressor ?? self.compressor).prepare("entry", .bytes(bytes), onBytes: nil)
             .deflated
     }
 
@@ -23,7 +23,7 @@ import Testing
     @Test func smallEntriesAreJudgedByTheirBytesAtEveryLevel() throws {
         let text = Array(String(repeating: "{\"name\": \"sprite\", \"frame\": 12}\n", count: 3_000).utf8)
         for level in [0, 1, 4, 9] {
-            var options = BuildOptions(outputDirectory: "/tmp/unused")
+            var options = BuildOptions(outputDirectory: "/tmp/unused", format: .odr)
             options.level = level
             let compressor = EntryCompressor(options: options)
             for count in [1_000, 3 * EntryCompressor.sampleSize, 3 * EntryCompressor.sampleSize + 1] {
@@ -34,7 +34,7 @@ import Testing
                 #expect(try !deflates(random(count), compressor: compressor), "level \(level), \(count) bytes")
             }
             let small = Array(text.prefix(1_000))
-            let prepared = try compressor.prepare(PackEntry(name: "entry", content: .bytes(small)), onBytes: nil)
+            let prepared = try compressor.prepare("entry", .bytes(small), onBytes: nil)
             let atLevel = try WholeDeflater(level: level)
             #expect(
                 prepared.payload == (level == 0 ? small : small.withUnsafeBytes { atLevel.compress($0) }),
@@ -77,7 +77,7 @@ import Testing
     /// `--compression deflate`, and not with `auto` when the samples suggested deflate but the level's output is not
     /// smaller (level 0 writes stored blocks).
     @Test func anEntryDeflateDoesNotShrinkIsStored() throws {
-        var options = BuildOptions(outputDirectory: "/tmp/unused")
+        var options = BuildOptions(outputDirectory: "/tmp/unused", format: .odr)
         options.compression = .deflate
         let deflate = EntryCompressor(options: options)
         #expect(try !deflates(random(200_000), compressor: deflate))
@@ -85,7 +85,7 @@ import Testing
         #expect(try !deflates([], compressor: deflate))
         #expect(try !deflates([7], compressor: deflate))
         #expect(try deflates(zeros, compressor: deflate))
-        let stored = try deflate.prepare(PackEntry(name: "entry", content: .bytes([7, 8, 9])), onBytes: nil)
+        let stored = try deflate.prepare("entry", .bytes([7, 8, 9]), onBytes: nil)
         #expect(stored.payload == [7, 8, 9] && stored.size == 3)
 
         options.compression = .auto

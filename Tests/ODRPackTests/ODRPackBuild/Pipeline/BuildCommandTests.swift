@@ -38,7 +38,10 @@ import Testing
         _ project: TemporaryProject, _ output: String = "out", _ extra: [String] = [],
         environment: [String: String] = [:]
     ) throws -> CommandRunner.Output {
-        try CommandRunner.run(["build", "-o", output, "--json"] + extra, in: project.root, environment: environment)
+        // In-process: the build folder by its absolute path (the run's folder is not the process's).
+        CommandRunner.runInProcess(
+            ["build", "-o", output.hasPrefix("/") ? output : project.path(output), "--json"] + extra, in: project.root,
+            environment: environment)
     }
 
     func buildInfo(_ output: CommandRunner.Output) throws -> [String: [String]] {

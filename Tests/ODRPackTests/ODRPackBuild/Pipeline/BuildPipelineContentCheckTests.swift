@@ -5,7 +5,7 @@ import Testing
 
 /// A clean zip build leaves the executable-content check to its writers, which read every file from its start anyway
 /// (`BuildPipeline.buildCheckingWhileWriting`): what it reports, and what it leaves, must be what planning's own check
-/// gives. Every build here runs the binary, as a user does.
+/// gives. Every build here runs the command in-process, as `main` does.
 @Suite struct BuildPipelineContentCheckTests {
     /// Small and large files of data and of code: an ELF and a PE among the small ones, a 64-bit Mach-O over the
     /// whole-entry limit (so `PackWriter.addFile` reads its head), and a Java class file, whose magic a fat Mach-O
@@ -46,11 +46,11 @@ import Testing
 
     @Test func aCleanBuildReportsCodeExactlyAsPlanningDoes() throws {
         let project = try project(withCode: true)
-        let validate = try CommandRunner.run(["validate", "--json"], in: project.root)
+        let validate = CommandRunner.runInProcess(["validate", "--json"], in: project.root)
         let expected = try diagnostics(validate)
         #expect(expected.map { $0["code"] } == Array(repeating: "executable-content", count: 3))
         #expect(expected.map { $0["subject"] } == ["Small/setup.exe", "Small/tool", "Large/engine"])
-        let build = try CommandRunner.run(["build", "-o", "out", "--json"], in: project.root)
+        let build = CommandRunner.runInProcess(["build", "-o", project.path("out"), "--json"], in: project.root)
         #expect(build.status == 1)
         #expect(try diagnostics(build) == expected)
         // Nothing written: not the folder, its lock or a packs folder.
@@ -61,7 +61,7 @@ import Testing
         let project = try project(withCode: true)
         try project.file("out/notes.txt", "the user's")
         let before = try OwnershipTests.snapshot(project.path("out"))
-        let build = try CommandRunner.run(["build", "-o", "out", "--json"], in: project.root)
+        let build = CommandRunner.runInProcess(["build", "-o", project.path("out"), "--json"], in: project.root)
         #expect(build.status == 1)
         #expect(try OwnershipTests.snapshot(project.path("out")) == before)
     }
@@ -69,14 +69,15 @@ import Testing
     /// `--no-cache` forgets the last build, so the writers check; the failed build keeps the last good one.
     @Test func aFailedBuildWithoutTheCacheKeepsTheLastGoodOne() throws {
         let project = try project(withCode: false)
-        #expect(try CommandRunner.run(["build", "-o", "out"], in: project.root).status == 0)
+        #expect(CommandRunner.runInProcess(["build", "-o", project.path("out")], in: project.root).status == 0)
         let good = try OwnershipTests.snapshot(project.path("out"))
         try project.file("R/Large/engine", bytes: Data([0xFE, 0xED, 0xFA, 0xCF]) + randomBytes(5 << 20, seed: 13))
-        let build = try CommandRunner.run(["build", "-o", "out", "--no-cache", "--json"], in: project.root)
+        let build = CommandRunner.runInProcess(
+            ["build", "-o", project.path("out"), "--no-cache", "--json"], in: project.root)
         #expect(build.status == 1)
         #expect(try diagnostics(build).map { $0["subject"] } == ["Large/engine"])
         #expect(try OwnershipTests.snapshot(project.path("out")) == good)
-        #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
+        #expect(CommandRunner.runInProcess(["verify", project.path("out")], in: project.root).status == 0)
     }
 
     /// Who checks shows in what a failing build did: a clean build's writers ran (their progress lines are on stderr)
@@ -94,8 +95,8 @@ import Testing
             """)
         try project.file("R/A/data.bin", bytes: randomBytes(200_000, seed: 21))
         try project.file("R/B/tool", bytes: Data([0x7F, 0x45, 0x4C, 0x46, 2]))
-        let arguments = ["build", "-o", "out", "--json", "--progress", "always", "--jobs", "1"]
-        let clean = try CommandRunner.run(arguments, in: project.root)
+        let arguments = ["build", "-o", project.path("out"), "--json", "--progress", "always", "--jobs", "1"]
+        let clean = CommandRunner.runInProcess(arguments, in: project.root)
         #expect(clean.status == 1)
         #expect(try diagnostics(clean).map { $0["subject"] } == ["B/tool"])
         #expect(clean.stderr.contains("odrpack: "))
@@ -103,9 +104,9 @@ import Testing
 
         try FileManager.default.removeItem(atPath: project.path("R/B/tool"))
         try project.file("R/B/text.txt", "words")
-        #expect(try CommandRunner.run(["build", "-o", "out"], in: project.root).status == 0)
+        #expect(CommandRunner.runInProcess(["build", "-o", project.path("out")], in: project.root).status == 0)
         try project.file("R/B/tool", bytes: Data([0x7F, 0x45, 0x4C, 0x46, 2]))
-        let next = try CommandRunner.run(arguments, in: project.root)
+        let next = CommandRunner.runInProcess(arguments, in: project.root)
         #expect(next.status == 1)
         #expect(try diagnostics(next).map { $0["subject"] } == ["B/tool"])
         #expect(!next.stderr.contains("odrpack: "))
@@ -115,23 +116,24 @@ import Testing
     /// file); a clean build of data passes the writers' check, and its packs verify.
     @Test func aBuildWithAStateChecksInPlanning() throws {
         let project = try project(withCode: false)
-        let clean = try CommandRunner.run(["build", "-o", "out", "--json"], in: project.root)
+        let clean = CommandRunner.runInProcess(["build", "-o", project.path("out"), "--json"], in: project.root)
         #expect(clean.status == 0)
         #expect(try diagnostics(clean).isEmpty)
-        #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
+        #expect(CommandRunner.runInProcess(["verify", project.path("out")], in: project.root).status == 0)
         try project.file("R/Small/tool", bytes: Data([0xCE, 0xFA, 0xED, 0xFE, 7]))
-        let next = try CommandRunner.run(["build", "-o", "out", "--json"], in: project.root)
+        let next = CommandRunner.runInProcess(["build", "-o", project.path("out"), "--json"], in: project.root)
         #expect(next.status == 1)
-        #expect(try diagnostics(next) == diagnostics(try CommandRunner.run(["validate", "--json"], in: project.root)))
-        #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
+        #expect(
+            try diagnostics(next) == diagnostics(CommandRunner.runInProcess(["validate", "--json"], in: project.root)))
+        #expect(CommandRunner.runInProcess(["verify", project.path("out")], in: project.root).status == 0)
     }
 
     /// Other errors stop the build before it writes; the check's findings are reported with them, in planning's order.
     @Test func codeBesideOtherErrorsIsReportedWithThem() throws {
         let project = try project(withCode: true, moreEntries: "  - {path: Missing, tags: [gone]}\n")
-        let expected = try diagnostics(try CommandRunner.run(["validate", "--json"], in: project.root))
+        let expected = try diagnostics(CommandRunner.runInProcess(["validate", "--json"], in: project.root))
         #expect(expected.count == 4)
-        let build = try CommandRunner.run(["build", "-o", "out", "--json"], in: project.root)
+        let build = CommandRunner.runInProcess(["build", "-o", project.path("out"), "--json"], in: project.root)
         #expect(build.status == 1)
         #expect(try diagnostics(build) == expected)
         #expect(!FileManager.default.fileExists(atPath: project.path("out")))

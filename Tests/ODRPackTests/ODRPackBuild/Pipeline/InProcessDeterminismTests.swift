@@ -26,7 +26,7 @@ import Testing
     /// Builds the game under three time zones (and `locale`); returns the one output they all give.
     func build(locale: String?) throws -> [String: Data] {
         let project = try BuildCommandTests().gameProject()
-        let result = try ProjectPlanner().plan(manifestPath: project.manifestPath)
+        let result = try ProjectPlanner().plan(manifestPath: project.manifestPath, format: .odr)
         let plan = try #require(result.plan)
         let root = try #require(result.resolution?.rootPath)
         var outputs: [[String: Data]] = []
@@ -46,7 +46,7 @@ import Testing
         }
         for (index, timeZone) in ["UTC", "Pacific/Kiritimati", "America/St_Johns"].enumerated() {
             TestSystem.setTimeZone(timeZone)
-            var options = BuildOptions(outputDirectory: project.path("out\(index)"))
+            var options = BuildOptions(outputDirectory: project.path("out\(index)"), format: .odr)
             options.useCache = false
             options.urlPrefix = "https://cdn.example.com/"
             _ = try PackBuilder(options: options).build(plan, rootPath: root)

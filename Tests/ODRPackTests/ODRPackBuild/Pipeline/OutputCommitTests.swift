@@ -1,4 +1,5 @@
 import Foundation
+import ODRPackCore
 import Testing
 
 @testable import ODRPackBuild
@@ -25,7 +26,7 @@ import Testing
 
     /// The folder open for writing, as a build holds it while it commits.
     static func writer(_ path: String) throws -> BuildFolderSession.Writer {
-        try BuildFolderSession.open(forWriting: path, shownAs: path, wait: false)
+        try BuildFolderSession.open(forWriting: FilePath(path), shownAs: path, wait: false)
     }
 
     /// Every file and folder under `path` with its bytes (folders as nil).
@@ -46,17 +47,17 @@ import Testing
         var changes = OutputCommit.Changes()
         changes.placements = [
             (
-                project.path("out/OnDemandResources/\(TemporaryName.processPrefix)a"),
-                project.path("out/OnDemandResources/a.assetpack")
+                FilePath(project.path("out/OnDemandResources/\(TemporaryName.processPrefix)a")),
+                FilePath(project.path("out/OnDemandResources/a.assetpack"))
             ),
             (
-                project.path("out/OnDemandResources/\(TemporaryName.processPrefix)c"),
-                project.path("out/OnDemandResources/c.assetpack")
+                FilePath(project.path("out/OnDemandResources/\(TemporaryName.processPrefix)c")),
+                FilePath(project.path("out/OnDemandResources/c.assetpack"))
             ),
         ]
-        changes.removals = [project.path("out/OnDemandResources/b.assetpack")]
+        changes.removals = [FilePath(project.path("out/OnDemandResources/b.assetpack"))]
         changes.writes = ["OnDemandResources/a.assetpack", "OnDemandResources/c.assetpack", "OnDemandResources.plist"]
-        changes.temporaryFolders = [project.path("out/OnDemandResources")]
+        changes.temporaryFolders = [FilePath(project.path("out/OnDemandResources"))]
         return changes
     }
 
@@ -64,8 +65,8 @@ import Testing
         OutputCommit.Documents(
             manifest: Array("new manifest".utf8),
             files: [
-                (project.path("out/OnDemandResources.plist"), Data("new plist".utf8)),
-                (project.path("out/AssetPackManifestTemplate.plist"), Data("new template".utf8)),
+                (FilePath(project.path("out/OnDemandResources.plist")), Data("new plist".utf8)),
+                (FilePath(project.path("out/AssetPackManifestTemplate.plist")), Data("new template".utf8)),
             ])
     }
 
@@ -102,8 +103,8 @@ import Testing
         var changes = try changes(project)
         if step == "placement" {
             // The second pack's temporary is gone: its rename fails after the first pack replaced the old one.
-            try FileManager.default.removeItem(atPath: changes.placements[1].from)
-            changes.placements[1].from += "-missing"
+            try FileManager.default.removeItem(atPath: changes.placements[1].from.string)
+            changes.placements[1].from = FilePath(changes.placements[1].from.string + "-missing")
         }
         #expect(throws: (any Error).self) {
             try OutputCommit(folder: try Self.writer(project.path("out"))).run(
@@ -152,8 +153,8 @@ import Testing
                 (documents(project), ())
             },
             finish: { _ in
-                let ownership = OutputOwnership.load(
-                    outputPath: project.path("out"), state: BuildState(), needsManifest: true)
+                let ownership = try OutputOwnership.load(
+                    BuildFolder(FilePath(project.path("out"))), state: BuildState(), needsManifest: true)
                 recorded = ["OnDemandResources/a.assetpack", "OnDemandResources/c.assetpack"].filter(ownership.owns)
                 journaled = FileManager.default.fileExists(atPath: project.path("out/" + OutputOwnership.journalName))
             })
@@ -175,11 +176,53 @@ import Testing
         try OutputCommit(folder: try Self.writer(project.path("out"))).run(
             try changes(project), make: { (documents(project), ()) },
             finish: { _ in
-                let ownership = OutputOwnership.load(
-                    outputPath: project.path("out"), state: BuildState(), needsManifest: true)
+                let ownership = try OutputOwnership.load(
+                    BuildFolder(FilePath(project.path("out"))), state: BuildState(), needsManifest: true)
                 owned = ["OnDemandResources/x.assetpack", "OnDemandResources/a.assetpack"].filter(ownership.owns)
             })
         #expect(owned == ["OnDemandResources/x.assetpack", "OnDemandResources/a.assetpack"])
+    }
+
+    /// A record, journal or manifest that is there but cannot be read (here a folder: EISDIR, which bites as root
+    /// too, as EACCES would not) is an error naming the path and the errno, never read as absent: reading it so
+    /// would forget what an interrupted commit created (docs/build-output.md#atomic).
+    @Test(arguments: [OutputOwnership.writesName, OutputOwnership.journalName])
+    func anUnreadableRecordIsAnErrorNeverAbsent(name: String) throws {
+        let project = try folder()
+        if name == OutputOwnership.journalName {
+            try FileManager.default.removeItem(atPath: project.path("out/odrpack-manifest.json"))
+        }
+        try FileManager.default.createDirectory(atPath: project.path("out/" + name), withIntermediateDirectories: false)
+        let error = try #require(throws: ODRPackError.self) {
+            try OutputOwnership.load(
+                BuildFolder(FilePath(project.path("out"))), state: BuildState(), needsManifest: true)
+        }
+        #expect(error.path == FilePath(project.path("out/" + name)))
+        #expect(error.systemError == SystemError(EISDIR))
+        guard name == OutputOwnership.writesName else { return }
+        // The commit reads the record too: it fails before anything moves.
+        let before = try snapshot(project.path("out"))
+        let failure = try #require(throws: ODRPackError.self) {
+            try OutputCommit(folder: try Self.writer(project.path("out"))).run(
+                try changes(project), make: { (documents(project), ()) }, finish: { _ in })
+        }
+        #expect(failure.systemError == SystemError(EISDIR))
+        try removeOwnTemporaries(project)
+        #expect(try snapshot(project.path("out")) == before)
+    }
+
+    /// The same for a manifest its owner cannot read (EACCES; modes do not bite as root).
+    @Test(.enabled(if: getuid() != 0)) func anUnreadableManifestIsAnErrorNeverAbsent() throws {
+        let project = try folder()
+        let manifest = project.path("out/odrpack-manifest.json")
+        try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: manifest)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: manifest) }
+        let error = try #require(throws: ODRPackError.self) {
+            try OutputOwnership.load(
+                BuildFolder(FilePath(project.path("out"))), state: BuildState(), needsManifest: true)
+        }
+        #expect(error.path == FilePath(manifest))
+        #expect(error.systemError == SystemError(EACCES))
     }
 
     /// A document streamed in chunks that fails part way (its maker throws after 3 MiB, or the sink's file fails): the
@@ -233,7 +276,8 @@ import Testing
                     try sink.flushIfFull()
                 }
             },
-            files: [(disk + "/out/OnDemandResources.plist", StreamedDocument(bytes: Array("new plist".utf8)))])
+            files: [(FilePath(disk + "/out/OnDemandResources.plist"), StreamedDocument(bytes: Array("new plist".utf8)))]
+        )
         do {
             try OutputCommit(folder: try Self.writer(disk + "/out")).run(
                 changes, make: { (documents, ()) }, finish: { _ in })

@@ -305,6 +305,28 @@ import Testing
         #expect(out == clean)
     }
 
+    /// A record of an interrupted commit that is there but cannot be read (a folder: EISDIR) stops the build with
+    /// its path and errno (exit 2) before anything changes: read as absent, the build would forget what the
+    /// interrupted commit created.
+    @Test func anUnreadableCommitRecordStopsTheBuild() throws {
+        let project = try project()
+        #expect(try build(project).status == 0)
+        try project.file("R/A/one.json", "{\"a\": 2}")
+        try FileManager.default.createDirectory(
+            atPath: project.path("out/" + OutputOwnership.writesName), withIntermediateDirectories: false)
+        let before = try Self.snapshot(project.path("out"))
+        let failed = try CommandRunner.run(["build", "-o", "out"], in: project.root)
+        #expect(failed.status == 2)
+        #expect(
+            failed.stderr
+                == """
+                odrpack: error: cannot read the record of an interrupted build's commit \
+                '\(project.path("out/" + OutputOwnership.writesName))': Is a directory
+
+                """)
+        #expect(try Self.snapshot(project.path("out")) == before)
+    }
+
     /// After `--sign-command`, the pack's Info.plist and every resource must still be there with their bytes.
     @Test(arguments: [
         "rm {}/Info.plist", "rm {}/A/one.json", "echo x >> {}/A/one.json", "echo x >> {}/Info.plist",

@@ -52,12 +52,13 @@ import Testing
         try project.file("R/Levels/a.json", "{}")
         try project.file("Game.app/Levels/a.json", "{}")
         try project.file("Game.app/Info.plist", bytes: AppBundleFixture.infoPlist(bundleId: "com.example.long"))
-        let build = try CommandRunner.run(["build", "-o", "out"] + options, in: project.root)
+        let build = CommandRunner.runInProcess(["build", "-o", project.path("out")] + options, in: project.root)
         #expect(build.status == 0, "\(build.stderr)")
         let names = try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources"))
         #expect(names.count == 1 && (231...240).contains(names.first?.utf8.count ?? 0), "\(names)")
-        #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
-        let thin = try CommandRunner.run(["thin", "Game.app", "out", "--embed"], in: project.root)
+        #expect(CommandRunner.runInProcess(["verify", project.path("out")], in: project.root).status == 0)
+        let thin = CommandRunner.runInProcess(
+            ["thin", project.path("Game.app"), project.path("out"), "--embed"], in: project.root)
         #expect(thin.status == 0, "\(thin.stderr)")
         #expect(
             FileManager.default.fileExists(
@@ -67,7 +68,7 @@ import Testing
 
     @Test func folderPacksAreReproducibleTreesThatVerify() throws {
         let project = try game.gameProject()
-        #expect(try game.build(project, "a", ["--layout", "folder", "--jobs", "1"]).status == 0)
+        #expect(try game.build(project, project.path("a"), ["--layout", "folder", "--jobs", "1"]).status == 0)
         TestSystem.setMode(project.path("R/Level1/scene.json"), 0o600)
         TestSystem.setTimes(project.path("R/Level2/scene.json"), seconds: 1_234_567_890)
         let oldMask = umask(0o077)
@@ -107,25 +108,25 @@ import Testing
                 (plists[pack["id"] as! String]?["URL"] as? String)?.hasSuffix(
                     "/a/" + (pack["file"] as! String).replacingOccurrences(of: "ü", with: "%C3%BC")) == true)
         }
-        #expect(try CommandRunner.run(["verify", "a"], in: project.root).status == 0)
+        #expect(CommandRunner.runInProcess(["verify", project.path("a")], in: project.root).status == 0)
     }
 
     @Test func anEditedFolderPackFailsVerifyAndTheNextBuildRepairsIt() throws {
         let project = try game.gameProject()
-        #expect(try game.build(project, "out", ["--layout", "folder"]).status == 0)
+        #expect(try game.build(project, project.path("out"), ["--layout", "folder"]).status == 0)
         let pack = try #require(try packs(project, "out").first { ($0["tags"] as? [String]) == ["level2"] })
         let folder = project.path("out/" + (pack["file"] as! String))
         try Data("changed".utf8).write(to: URL(fileURLWithPath: folder + "/Level2/scene.json"))
-        let verify = try CommandRunner.run(["verify", "out"], in: project.root)
+        let verify = CommandRunner.runInProcess(["verify", project.path("out")], in: project.root)
         #expect(verify.status == 1 && verify.stderr.contains("Level2/scene.json"))
-        let repair = try game.buildInfo(try game.build(project, "out", ["--layout", "folder"]))
+        let repair = try game.buildInfo(try game.build(project, project.path("out"), ["--layout", "folder"]))
         #expect(repair["written"] == [pack["id"] as! String])
-        #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
+        #expect(CommandRunner.runInProcess(["verify", project.path("out")], in: project.root).status == 0)
         // A file added inside a pack is noticed too.
         try Data("stray".utf8).write(to: URL(fileURLWithPath: folder + "/stray.txt"))
-        #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 1)
+        #expect(CommandRunner.runInProcess(["verify", project.path("out")], in: project.root).status == 1)
         #expect(
-            try game.buildInfo(try game.build(project, "out", ["--layout", "folder"]))["written"] == [
+            try game.buildInfo(try game.build(project, project.path("out"), ["--layout", "folder"]))["written"] == [
                 pack["id"] as! String
             ])
         #expect(!FileManager.default.fileExists(atPath: folder + "/stray.txt"))
@@ -145,15 +146,19 @@ import Testing
             }
         }
         #expect(try kinds() == [false, false, false, false])
-        #expect(try game.buildInfo(try game.build(project, "out", ["--layout", "folder"]))["written"]?.count == 4)
+        #expect(
+            try game.buildInfo(try game.build(project, project.path("out"), ["--layout", "folder"]))["written"]?.count
+                == 4)
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: project.path("out/OnDemandResources")).sorted() == names
         )
         #expect(try kinds() == [true, true, true, true])
-        #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
-        #expect(try game.buildInfo(try game.build(project, "out", ["--layout", "zip"]))["written"]?.count == 4)
+        #expect(CommandRunner.runInProcess(["verify", project.path("out")], in: project.root).status == 0)
+        #expect(
+            try game.buildInfo(try game.build(project, project.path("out"), ["--layout", "zip"]))["written"]?.count == 4
+        )
         #expect(try kinds() == [false, false, false, false])
-        #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
+        #expect(CommandRunner.runInProcess(["verify", project.path("out")], in: project.root).status == 0)
     }
 
     /// A stand-in for codesign: adds `_CodeSignature/CodeResources` listing the pack's files.
@@ -174,7 +179,8 @@ import Testing
     @Test(arguments: ["zip", "folder"])
     func whatTheSignerAddsIsPartOfThePack(layout: String) throws {
         let project = try game.gameProject()
-        let output = try game.build(project, "out", ["--layout", layout, "--sign-command", try signer(project)])
+        let output = try game.build(
+            project, project.path("out"), ["--layout", layout, "--sign-command", try signer(project)])
         #expect(output.status == 0, "\(output.stderr)")
         let plists = try assetPackManifest(project, "out")
         for pack in try packs(project, "out") {
@@ -217,7 +223,7 @@ import Testing
                             priority: pack["priority"] as? Double, size: 0, files: [], firstEntry: nil)
                     ).binaryData().count + signature.count)
         }
-        #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
+        #expect(CommandRunner.runInProcess(["verify", project.path("out")], in: project.root).status == 0)
     }
 
     @Test func aFailingSignerFailsTheBuildAndKeepsThePreviousOutput() throws {
@@ -226,10 +232,10 @@ import Testing
         // The files, by bytes, mode and time (a folder's own time changes as temporaries come and go).
         let before = try tree(project.path("out")).filter { !$0.value.hasSuffix(" dir") }
         try project.file("R/Level1/scene.json", "{\"edited\": true}")
-        let failed = try game.build(project, "out", ["--sign-command", "exit 3 {}"])
+        let failed = try game.build(project, project.path("out"), ["--sign-command", "exit 3 {}"])
         #expect(failed.status == 2)
         #expect(failed.stderr.contains("sign command exited with 3"))
         #expect(try tree(project.path("out")).filter { !$0.value.hasSuffix(" dir") } == before)
-        #expect(try CommandRunner.run(["verify", "out"], in: project.root).status == 0)
+        #expect(CommandRunner.runInProcess(["verify", project.path("out")], in: project.root).status == 0)
     }
 }

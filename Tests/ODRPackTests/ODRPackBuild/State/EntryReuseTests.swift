@@ -41,7 +41,7 @@ import Testing
     }
 
     func options(_ project: TemporaryProject, _ folder: String, level: Int = 6) -> BuildOptions {
-        var options = BuildOptions(outputDirectory: project.path(folder))
+        var options = BuildOptions(outputDirectory: project.path(folder), format: .odr)
         options.useCache = false
         options.level = level
         return options
@@ -49,7 +49,7 @@ import Testing
 
     /// Builds into `out` after `previous`, the way `build` does with its state.
     func build(_ project: TemporaryProject, after previous: BuildState?, level: Int = 6) throws -> BuildResult {
-        let result = try ProjectPlanner().plan(manifestPath: project.manifestPath)
+        let result = try ProjectPlanner().plan(manifestPath: project.manifestPath, format: .odr)
         let plan = try #require(result.plan, "\(result.diagnostics)")
         return try PackBuilder(options: options(project, "out", level: level))
             .build(
@@ -62,7 +62,7 @@ import Testing
         _ project: TemporaryProject, level: Int = 6, sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) throws {
         try? FileManager.default.removeItem(atPath: project.path("clean"))
-        let result = try ProjectPlanner().plan(manifestPath: project.manifestPath)
+        let result = try ProjectPlanner().plan(manifestPath: project.manifestPath, format: .odr)
         _ = try PackBuilder(options: options(project, "clean", level: level))
             .build(try #require(result.plan), rootPath: try #require(result.resolution?.rootPath))
         let built = try BuildCommandTests().contents(project.root.appendingPathComponent("out/OnDemandResources"))

@@ -18,7 +18,7 @@ import Testing
         let document = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let manifest = try document.withUnsafeBufferPointer { try BuildManifest(json: $0) }
         #expect(manifest.packs.count == 2)
-        let parts = try #require(PreviousManifestParts(path: path, previous: first.state))
+        let parts = try #require(PreviousManifestParts(path: FilePath(path), previous: first.state))
         for (index, pack) in manifest.packs.enumerated() {
             let recorded = try #require(first.state.packs[pack.id]?.manifestPart)
             let key = try #require(manifest.partKey(index))
@@ -30,7 +30,7 @@ import Testing
         }
         // The same bytes with another time are not the file the build recorded.
         TestSystem.setTimes(path, seconds: 1_000_000_000)
-        #expect(PreviousManifestParts(path: path, previous: first.state) == nil)
+        #expect(PreviousManifestParts(path: FilePath(path), previous: first.state) == nil)
     }
 
     /// Offsets are found only where the layout puts every part; anything else finds none.

@@ -253,13 +253,13 @@ import Testing
         var read = try #require(BuildState.read(project.path("x.state"), fileRecords: true))
         read.files.gate(by: ReadStart(time: .max, device: built.plan.packs[0].files[0].stamp.device, tick: 1))
         let options = reuse.options(project, "out")
-        let folder = try BuildFolderSession.open(forWriting: options.outputPath, shownAs: "out", wait: false)
+        let folder = try BuildFolderSession.open(forWriting: FilePath(options.outputPath), shownAs: "out", wait: false)
         let output = OnDemandResourcesOutput(
             plan: built.plan, options: options, rootPath: built.state.rootPath,
-            transaction: BuildFolderTransaction(folder: folder, state: read, needsManifest: false))
+            transaction: try BuildFolderTransaction(folder: folder, state: read, needsManifest: false))
         let again = try PackReuse(
             plan: built.plan, previous: read, rootPath: built.state.rootPath, archiveKeys: output.archiveKeys,
-            fileNames: output.fileNames, packsPath: output.packsPath, jobs: 2)
+            fileNames: output.fileNames, packsPath: output.packsFolder.string, jobs: 2)
         #expect(again.bytesRead == 0 && again.toWrite.isEmpty && again.reused.count == built.plan.packs.count)
         for pack in built.plan.packs { #expect(again.facts[pack.id] == built.facts[pack.id], "\(pack.id)") }
 
@@ -270,7 +270,7 @@ import Testing
         read.files = FileRecords(records)
         let touchedAgain = try PackReuse(
             plan: built.plan, previous: read, rootPath: built.state.rootPath, archiveKeys: output.archiveKeys,
-            fileNames: output.fileNames, packsPath: output.packsPath, jobs: 2)
+            fileNames: output.fileNames, packsPath: output.packsFolder.string, jobs: 2)
         let size = try #require(built.plan.packs.lazy.flatMap { $0.files }.first { $0.path == records[touched].path })
             .size
         #expect(touchedAgain.bytesRead == size && size > 0)

@@ -18,7 +18,7 @@ import Testing
                 path: "z/\u{7F}.bin", size: 0, sha256: archives ? String(repeating: "cd", count: 32) : nil),
         ]
         return BuildManifest(
-            schemaVersion: 1, bundleId: "com.example.x", profile: "ios18",
+            schemaVersion: 1, format: .odr, bundleId: "com.example.x", profile: "ios18",
             limits: LimitProfile.Key.allCases.map {
                 ($0, $0 == .maxInitialInstallSize ? nil : Int64.max - Int64($0.rawValue.count))
             },
@@ -350,9 +350,10 @@ import Testing
             atPath: folder + "/" + BuildManifest.fileName, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(
-            throws: ODRPackError.buildManifest(
-                .unreadable(FilePath(folder).joined(BuildManifest.fileName), SystemError(EISDIR)))
-        ) { _ = try BuildManifest.load(FilePath(folder)) }
+            throws: ODRPackError.io(.read, path: FilePath(folder).joined(BuildManifest.fileName), SystemError(EISDIR))
+        ) {
+            _ = try BuildManifest.load(FilePath(folder))
+        }
     }
 
     /// The compact file list holds what it was given: paths by their bytes (NFC and NFD stay two), sources only where

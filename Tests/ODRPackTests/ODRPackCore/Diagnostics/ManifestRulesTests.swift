@@ -85,7 +85,7 @@ import Testing
         let manifest = try project.manifest(
             "version: 1\nbundle-id: com.example.nfc\nresources-root: R\nresources:\n  - {path: \"D\u{E9}sert\", tags: [a]}\n"
         )
-        let result = try ProjectPlanner().plan(manifestPath: manifest)
+        let result = try ProjectPlanner().plan(manifestPath: manifest, format: .odr)
         #expect(result.codes == ["path-not-found"])
         let message = try #require(result.diagnostics.first?.message)
         #expect(

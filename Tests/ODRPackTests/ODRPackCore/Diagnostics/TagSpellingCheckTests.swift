@@ -95,7 +95,7 @@ import Testing
 
     @Test func theSampleProjectHasNoSimilarTags() throws {
         let result = try ProjectPlanner().plan(
-            manifestPath: TestPaths.repository.appendingPathComponent("SampleProject/odrpack.yml").path)
+            manifestPath: TestPaths.repository.appendingPathComponent("SampleProject/odrpack.yml").path, format: .odr)
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics.map(\.message))")
     }
 

@@ -44,7 +44,7 @@ import Testing
         #expect(m.initialInstall.map(\.value) == ["level1"])
         #expect(m.prefetchOrder.map(\.value) == ["level2", "level3"])
         #expect(m.limitOverrides[.maxPackSize] == .some(512_000_000))
-        #expect(m.limits()?[.maxPackCount] == 20)
+        #expect(m.limits(format: .odr)?[.maxPackCount] == 20)
     }
 
     @Test func acceptsJSON() throws {

@@ -28,6 +28,11 @@ import Testing
         _ = try? partial.nextEntry()
         let (brokenSize, brokenDigest) = try partial.digestToEnd()
         #expect(brokenSize == Int64(broken.count) && brokenDigest == sha256(broken))
+        // A reader made without hashing reads the file again from its start: the same digest, never a trap.
+        let unhashed = try StreamingZipReader(path: FilePath(path))
+        _ = try? unhashed.nextEntry()
+        let (unhashedSize, unhashedDigest) = try unhashed.digestToEnd()
+        #expect(unhashedSize == Int64(broken.count) && unhashedDigest == sha256(broken))
     }
 
     /// Stored entries are hashed into the archive's digest and their own in one pass: entries that straddle the

@@ -64,4 +64,49 @@ import Testing
             #expect(throws: ZipCentralDirectory.FormatError.self) { try read(path) }
         }
     }
+
+    /// An IPA's file whose name is not UTF-8 (docs/store.md#ipa): the writer keeps the name's bytes and clears flag bit
+    /// 11 for that entry alone (APPNOTE 4.4.4, appendix D), and the directory reads the bytes back, in local and
+    /// central records alike; the entries after it are not taken for overlapping ones (a name's length is its bytes').
+    @Test func aNameThatIsNotUTF8KeepsItsBytesWithoutTheUTF8Flag() throws {
+        let project = try TemporaryProject()
+        let path = project.path("names.zip")
+        let names: [[UInt8]] = [
+            RawNames.bytes("caf%.txt"), RawNames.bytes("d%/", 0xFF), RawNames.bytes("d%/x", 0xFF),
+            Array("caf\u{E9}.txt".utf8), [0xC3], Array("z".utf8),
+        ]
+        do {
+            let descriptor = try SystemCall.createFile(FilePath(path))
+            defer { SystemCall.closeFile(descriptor) }
+            let writer = try AssetPackZipWriter(
+                descriptor: descriptor, path: FilePath(path), entryTime: 946_684_800, level: nil)
+            for name in names {
+                if name.last == UInt8(ascii: "/") {
+                    try writer.add(nameBytes: name, .folder)
+                    continue
+                }
+                try Array("hello".utf8).withUnsafeBytes {
+                    try writer.add(nameBytes: name, .archived($0, deflated: false), size: 5, crc: CRC32.update(0, $0))
+                }
+            }
+            _ = try writer.finish()
+        }
+        let directory = try read(path)
+        #expect(directory.entries.map(\.nameBytes) == names)
+        #expect(directory.entries.map { $0.flags & ZipFormat.utf8Flag } == [0, 0, 0, 0x0800, 0, 0x0800])
+        #expect(
+            directory.entries.map(\.name) == ["caf\\xe9.txt", "d\\xff/", "d\\xff/x", "caf\u{E9}.txt", "\\xc3", "z"])
+        #expect(directory.overlappingEntry() == nil)
+        // Each local header carries the same name and flags as its central record.
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        for entry in directory.entries {
+            let at = Int(entry.headerOffset)
+            let flags = UInt16(bytes[at + 6]) | UInt16(bytes[at + 7]) << 8
+            let length = Int(bytes[at + 26]) | Int(bytes[at + 27]) << 8
+            #expect(flags == entry.flags)
+            #expect(Array(bytes[(at + 30)..<(at + 30 + length)]) == entry.nameBytes)
+        }
+        #expect(ZipFormat.flags(name: Array("plain".utf8)) == ZipFormat.utf8Flag)
+        #expect(ZipFormat.flags(name: [0xE9]) == 0)
+    }
 }

@@ -51,7 +51,7 @@ import Testing
                 limits: {max-pack-size: 100B, recommended-size: 50B, max-tag-size: 100B}
                 """)
             try project.file("R/A/a.json", String(repeating: "a", count: packSize))
-            let result = try ProjectPlanner().plan(manifestPath: project.manifestPath)
+            let result = try ProjectPlanner().plan(manifestPath: project.manifestPath, format: .odr)
             let model = ReportModel(plan: try #require(result.plan), diagnostics: result.diagnostics, manifestPath: "x")
             guard case .object(let fields) = model.document,
                 case .array(let limits)? = fields.first(where: { $0.0 == "limits" })?.1
@@ -91,7 +91,7 @@ import Testing
             """)
         try project.file("R/A/a.json", String(repeating: "a", count: 300))
         try project.file("R/B/b.json", "b")
-        let result = try ProjectPlanner().plan(manifestPath: project.manifestPath)
+        let result = try ProjectPlanner().plan(manifestPath: project.manifestPath, format: .odr)
         let plan = try #require(result.plan)
         let model = ReportModel(plan: plan, diagnostics: result.diagnostics, manifestPath: "odrpack.yml")
         guard case .object(let fields) = model.document else {
@@ -122,7 +122,7 @@ import Testing
                 && !html.contains("https://"))
         // The data cannot end its script element early, whatever a file name holds.
         try project.file("R/A/</script><b>.json", "x")
-        let tricky = try #require(try ProjectPlanner().plan(manifestPath: project.manifestPath).plan)
+        let tricky = try #require(try ProjectPlanner().plan(manifestPath: project.manifestPath, format: .odr).plan)
         let page = ReportModel(plan: tricky, diagnostics: [], manifestPath: "odrpack.yml").html
         #expect(page.components(separatedBy: "</script>").count == 3)
     }

@@ -60,7 +60,7 @@ import Testing
 
     @Test func planTextListUntaggedAndDiagnostics() throws {
         let project = try project()
-        let listed = try CommandRunner.run(["plan", "--list-untagged"], in: project.root)
+        let listed = CommandRunner.runInProcess(["plan", "--list-untagged"], in: project.root)
         #expect(listed.status == 0, "\(listed.stderr)")
         #expect(listed.stdout == "Untagged/\(Self.shown).txt\n")
 
@@ -76,7 +76,7 @@ import Testing
               - {path: "Missing/\(Self.yaml)", tags: [gone]}
 
             """)
-        let plan = try CommandRunner.run(["plan", "--github"], in: project.root)
+        let plan = CommandRunner.runInProcess(["plan", "--github"], in: project.root)
         #expect(plan.status == 1)
         #expect(Self.rawControls(plan.stdout + plan.stderr) == [], "\(plan.stdout)\(plan.stderr)")
         let line = try #require(plan.stderr.split(separator: "\n").first { $0.contains("[path-not-found]") })
@@ -84,7 +84,7 @@ import Testing
         let command = try #require(plan.stdout.split(separator: "\n").first { $0.hasPrefix("::error") })
         #expect(command.contains("Missing/a\\x1b]0;pwned\\x07b%0Dc%0Ad\\x7fe\\u{9b}2Jf"), "\(command)")
         // JSON escapes as JSON does: the document reads back to the name itself.
-        let json = try CommandRunner.run(["plan", "--json"], in: project.root)
+        let json = CommandRunner.runInProcess(["plan", "--json"], in: project.root)
         let messages = (try json.json()["diagnostics"] as? [[String: Any]] ?? []).compactMap {
             $0["message"] as? String
         }
@@ -94,29 +94,30 @@ import Testing
         try project.manifest(
             "version: 1\nbundle-id: com.example.ctl\nresources-root: R\nresources:\n  - {path: Levels, tags: [levels]}\n"
         )
-        let text = try CommandRunner.run(["plan"], in: project.root)
+        let text = CommandRunner.runInProcess(["plan"], in: project.root)
         #expect(text.status == 0 && Self.rawControls(text.stdout + text.stderr) == [], "\(text.stdout)")
     }
 
     @Test func thinDryRunDiffAndErrors() throws {
         let project = try project()
-        #expect(try CommandRunner.run(["build", "-o", "out"], in: project.root).status == 0)
+        #expect(CommandRunner.runInProcess(["build", "-o", project.path("out")], in: project.root).status == 0)
         try project.file("Game.app/Info.plist", bytes: AppBundleFixture.infoPlist(bundleId: "com.example.ctl"))
         try project.file("Game.app/Levels/\(Self.evil).json", "{}")
-        let thin = try CommandRunner.run(["thin", "Game.app", "out", "--dry-run"], in: project.root)
+        let thin = CommandRunner.runInProcess(
+            ["thin", project.path("Game.app"), project.path("out"), "--dry-run"], in: project.root)
         #expect(thin.status == 0, "\(thin.stderr)")
         #expect(thin.stdout.hasPrefix("remove  Levels/\(Self.shown).json\n"), "\(thin.stdout)")
         #expect(Self.rawControls(thin.stdout + thin.stderr) == [])
 
         try project.file("R/Levels/\(Self.evil).json", "{\"changed\": true}")
-        #expect(try CommandRunner.run(["build", "-o", "new"], in: project.root).status == 0)
-        let diff = try CommandRunner.run(["diff", "out", "new"], in: project.root)
+        #expect(CommandRunner.runInProcess(["build", "-o", project.path("new")], in: project.root).status == 0)
+        let diff = CommandRunner.runInProcess(["diff", project.path("out"), project.path("new")], in: project.root)
         #expect(diff.status == 0, "\(diff.stderr)")
         #expect(diff.stdout.contains("modified: Levels/\(Self.shown).json\n"), "\(diff.stdout)")
         #expect(Self.rawControls(diff.stdout + diff.stderr) == [])
 
         // An error message naming a path: `odrpack: error:` with the name escaped.
-        let missing = try CommandRunner.run(["verify", "gone\(Self.evil)"], in: project.root)
+        let missing = CommandRunner.runInProcess(["verify", project.path("gone\(Self.evil)")], in: project.root)
         #expect(missing.status == 2)
         #expect(missing.stderr.hasPrefix("odrpack: error: ") && missing.stderr.contains("gone\(Self.shown)"))
         #expect(Self.rawControls(missing.stderr) == [], "\(missing.stderr)")

@@ -86,7 +86,7 @@ import Testing
         try project.file("R/B/b.json", "b")
         try project.file("R/C/c.bin", "c")
         try project.file("R/stay.txt", "stays")
-        let result = try ProjectPlanner().plan(manifestPath: project.manifestPath)
+        let result = try ProjectPlanner().plan(manifestPath: project.manifestPath, format: .odr)
         #expect(result.readablePlan != nil)
         for list in [nil, ["stay.txt", Self.strange], []] {
             var document = PlanReport.json(result)
@@ -99,7 +99,7 @@ import Testing
         }
 
         try project.manifest("version: 1\nbundle-id: com.example.stream\nresources-root: Missing\nresources: []\n")
-        let broken = try ProjectPlanner().plan(manifestPath: project.manifestPath)
+        let broken = try ProjectPlanner().plan(manifestPath: project.manifestPath, format: .odr)
         #expect(broken.diagnostics.hasErrors)
         let streamed = try JSONObjectStream.bytes { try PlanReport.writeJSON(broken, to: &$0) }
         #expect(streamed == JSONEnvelope.wrap(PlanReport.json(broken)).serializedBytes())
@@ -109,9 +109,11 @@ import Testing
     @Test func thinIsTheWholeDocumentsBytes() throws {
         let project = try ThinCommandTests().builtGame()
         for dryRun in [true, false] {
-            var options = AppThinner.Options(appPath: project.path("Game.app"), buildPath: project.path("out"))
+            var options = AppThinner.Options(
+                appPath: FilePath(project.path("Game.app")), buildPath: project.path("out"))
             options.dryRun = dryRun
-            let result = try AppThinner(options: options).run()
+            let result = try AppThinner(options: options).run(
+                try BuildFolderSession.open(forReading: FilePath(options.buildPath)))
             #expect(result.removed.count == 6)
             let streamed = try JSONObjectStream.bytes { try ThinReport.writeJSON(result, to: &$0) }
             #expect(streamed == JSONEnvelope.wrap(ThinReport.json(result)).serializedBytes())
@@ -164,7 +166,7 @@ extension JSONObjectStreamTests {
 extension JSONObjectStreamTests {
     static func manifest(_ packs: [(id: String, paths: [String])]) -> BuildManifest {
         BuildManifest(
-            schemaVersion: 1, bundleId: "com.x", profile: "default", limits: [], initialInstallTags: [],
+            schemaVersion: 1, format: .odr, bundleId: "com.x", profile: "default", limits: [], initialInstallTags: [],
             prefetchOrder: [], appBundleFiles: 0, appBundleSize: 0,
             totals: .init(packs: 0, size: 0, archiveSize: 0, initialInstallSize: 0, initialPrefetchSize: 0), tags: [],
             packs: packs.map { pack in

@@ -96,7 +96,7 @@ extension IPACommandTests {
         try Self.overlappingZip(entries: 3, shift: 10).write(to: URL(fileURLWithPath: bomb))
         try project.folder("work")
         #expect(throws: ODRPackError.ipa(.overlappingEntry(bomb, entry: "Payload/Game.app/f0"))) {
-            _ = try AppCopy.unpack(bomb, into: project.path("work"))
+            _ = try AppCopy.unpack(FilePath(bomb), into: FilePath(project.path("work")))
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: project.path("work")) == [])
     }

@@ -107,6 +107,35 @@ import Testing
         }
     }
 
+    /// docs/commands.md#thin: a second thin with the same build changes nothing and says so, as for ODR, in each plist
+    /// format and hosting; one that sets another App Group changes the app, and says what it did.
+    @Test func aSecondThinSaysItChangedNothing() throws {
+        let variants: [(String, PropertyListSerialization.PropertyListFormat, [String])] = [
+            ("background-assets: {app-group: group.x.y}", .xml, []),
+            ("background-assets: {app-group: group.x.y}", .binary, []),
+            ("background-assets: {app-group: group.x.y, hosting: self}", .xml, ["--url-prefix", "https://cdn.x/v1"]),
+        ]
+        for (background, format, buildOptions) in variants {
+            let fixture = try thinnable(background: background, format: format, buildOptions: buildOptions)
+            let first = try fixture.run(["thin", "Game.app", "out"])
+            #expect(first.status == 0 && first.stdout.hasPrefix("Thinned Game.app: removed 6 files"), "\(first.stdout)")
+            let after = try appFiles(fixture)
+            let second = try fixture.run(["thin", "Game.app", "out"])
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(second.stdout == "Nothing changed: Game.app was already thinned with this build\n")
+            #expect(try appFiles(fixture) == after)
+            #expect(try fixture.run(["thin", "Game.app", "out", "--json"]).json()["unchanged"] as? Bool == true)
+            // Another App Group is a change: the Info.plist is written again, and the run says it thinned.
+            let other = try fixture.run(["thin", "Game.app", "out", "--app-group", "group.other", "--json"])
+            #expect(other.status == 0, "\(other.stderr)")
+            #expect(try other.json()["unchanged"] as? Bool == false)
+            #expect(try info(fixture).plist["BAAppGroupID"] as? String == "group.other")
+            // A tags document that differs is a change too.
+            try fixture.project.file("Game.app/AssetPackTags.json", "{}")
+            #expect(try fixture.run(["thin", "Game.app", "out", "--json"]).json()["unchanged"] as? Bool == false)
+        }
+    }
+
     @Test func selfHostingSetsTheDownloadKeys() throws {
         let fixture = try thinnable(
             background: "background-assets: {hosting: self}",
