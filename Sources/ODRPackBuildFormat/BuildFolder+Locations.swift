@@ -32,7 +32,7 @@ extension BuildFolder {
     package func file(_ relative: String) -> FilePath { path.joined(relative) }
 
     /// Reads the build manifest whole-stream (docs/build-output.md#bounded).
-    /// - Throws: as `BuildManifest.load(file:)`: `unusableInput` when missing or corrupt, `pathCall` when unreadable.
+    /// - Throws: as `BuildManifest.load(file:)`: `buildManifest` when missing or corrupt, `io` when unreadable.
     package func readManifest(keepingSources: Bool = true) throws -> BuildManifest {
         try BuildManifest.load(file: manifest, keepingSources: keepingSources, shownAs: shownAs)
     }

@@ -41,7 +41,7 @@ package final class BuildFolderSession: @unchecked Sendable {
 
     /// The folder's build manifest as it is under the session's lock, read once (the first call; later calls give
     /// the same value): a build may have replaced it before the lock was taken, never while it is held.
-    /// - Throws: `ODRPackError.unusableInput` when it is missing or corrupt, `pathCall` when it cannot be read (exit 2).
+    /// - Throws: `ODRPackError.buildManifest` when it is missing or corrupt, `io` when it cannot be read (exit 2).
     package func manifest() throws -> BuildManifest {
         try loaded.withLock { loaded in
             if let loaded { return loaded }

@@ -44,7 +44,7 @@ package enum AtomicFile {
         let failure = writeAll(data, to: descriptor, sync: durable)
         guard failure == 0 else {
             _ = SystemCall.removeFile(temporary)
-            throw ODRPackError.system("cannot write '\(path.text)'", failure)
+            throw ODRPackError.system(.write, path, failure)
         }
         return StagedFile(path: path, place: .temporary(temporary), durable: durable)
     }
@@ -72,11 +72,11 @@ package enum AtomicFile {
             let failure = errno
             SystemCall.closeFile(descriptor)
             _ = SystemCall.removeFile(temporary)
-            throw ODRPackError.system("cannot set the mode of '\(path.text)'", failure)
+            throw ODRPackError.system(.setMode, path, failure)
         }
         var sink = DocumentSink { chunk in
             let failure = SystemCall.writeAll(descriptor, chunk)
-            if failure != 0 { throw ODRPackError.system("cannot write '\(path.text)'", failure) }
+            if failure != 0 { throw ODRPackError.system(.write, path, failure) }
         }
         do {
             try document.write(&sink)
@@ -89,7 +89,7 @@ package enum AtomicFile {
         let failure = writeAll([UInt8](), to: descriptor, sync: durable)
         guard failure == 0 else {
             _ = SystemCall.removeFile(temporary)
-            throw ODRPackError.system("cannot write '\(path.text)'", failure)
+            throw ODRPackError.system(.write, path, failure)
         }
         return StagedFile(path: path, place: .temporary(temporary), durable: durable)
     }
@@ -97,7 +97,7 @@ package enum AtomicFile {
     /// Creates the temporary `stage` writes (0644 before the umask); the error names the final `path`.
     private static func createTemporary(_ temporary: FilePath, for path: FilePath) throws -> Int32 {
         let descriptor = temporary.withPlatformString { open($0, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644) }
-        guard descriptor >= 0 else { throw ODRPackError.system("cannot write '\(path.text)'") }
+        guard descriptor >= 0 else { throw ODRPackError.system(.write, path) }
         return descriptor
     }
 
@@ -124,7 +124,7 @@ package enum AtomicFile {
         case .regular:
             return .file(path)
         case .directory:
-            throw ODRPackError.system("cannot write '\(givenPath.text)'", EISDIR)
+            throw ODRPackError.system(.write, givenPath, EISDIR)
         case .symbolicLink, .other:
             // A device, pipe or terminal (/dev/stdout, a FIFO) is written in place, as a shell's '>' writes it:
             // renaming over it would replace the device with a file.
@@ -155,7 +155,7 @@ package enum AtomicFile {
                 if unlinkingFirst { _ = SystemCall.removeFile(path) }
                 if let error = SystemCall.rename(temporary, to: path) {
                     _ = SystemCall.removeFile(temporary)
-                    throw ODRPackError.systemCall("cannot move '\(temporary.text)' to '\(path.text)'", error)
+                    throw ODRPackError.io(.move(to: path), path: temporary, error)
                 }
                 if durable && syncingFolder { try SystemCall.syncFolder(path.parent) }
             }
@@ -169,9 +169,9 @@ package enum AtomicFile {
 
     private static func writeInPlace(_ data: some ContiguousBytes, to path: FilePath) throws {
         let descriptor = path.withPlatformString { open($0, O_WRONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw ODRPackError.system("cannot write '\(path.text)'") }
+        guard descriptor >= 0 else { throw ODRPackError.system(.write, path) }
         let failure = writeAll(data, to: descriptor)
-        guard failure == 0 else { throw ODRPackError.system("cannot write '\(path.text)'", failure) }
+        guard failure == 0 else { throw ODRPackError.system(.write, path, failure) }
     }
 
     /// Writes all of `data` (then fsyncs it when `sync`) and closes the descriptor; the errno of the first failure, or 0.

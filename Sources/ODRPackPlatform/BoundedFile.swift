@@ -13,7 +13,7 @@ package enum BoundedFile {
     /// - Throws: `ODRPackError` (exit 2): the file cannot be opened or read, or holds more than `limit` bytes.
     package static func read(_ path: FilePath, limit: Int, what: String) throws -> [UInt8] {
         let descriptor = path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw ODRPackError.system("cannot read \(what) '\(path.text)'") }
+        guard descriptor >= 0 else { throw ODRPackError.system(.readKind(what), path) }
         defer { SystemCall.closeFile(descriptor) }
         return try read(descriptor, path, limit: limit, what: what)
     }
@@ -21,28 +21,20 @@ package enum BoundedFile {
     /// The bytes of the file at `path`, or nil when there is none (ENOENT), for a file a step may or may not have
     /// left (a build folder's commit record, docs/build-output.md#atomic). Any other failure (EACCES, EISDIR, EIO) is
     /// an error, never "absent": reading it as absent would forget what the file says.
-    /// - Throws: `ODRPackError.pathCall` with the path and the errno, or as `read` does (exit 2).
+    /// - Throws: `ODRPackError.io` with the path and the errno, or as `read` does (exit 2).
     package static func readIfPresent(_ path: FilePath, limit: Int, what: String) throws -> [UInt8]? {
         let descriptor = path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else {
             let error = SystemError.last
             if error.isMissing { return nil }
-            throw ODRPackError.pathCall("cannot read \(what)", path: path.text, error)
+            throw ODRPackError.io(.readKind(what), path: path, error)
         }
         defer { SystemCall.closeFile(descriptor) }
-        return try read(descriptor, path, limit: limit, what: what, holdingPath: true)
+        return try read(descriptor, path, limit: limit, what: what)
     }
 
-    /// Reads the open `descriptor` to its end. `holdingPath` throws a failed read as `pathCall` (the path and the
-    /// errno apart), else as `systemCall`; both print the same line.
-    private static func read(_ descriptor: Int32, _ path: FilePath, limit: Int, what: String, holdingPath: Bool = false)
-        throws -> [UInt8]
-    {
-        func failure() -> ODRPackError {
-            holdingPath
-                ? .pathCall("cannot read \(what)", path: path.text, .last)
-                : .system("cannot read \(what) '\(path.text)'")
-        }
+    /// Reads the open `descriptor` to its end; a failed read is `ODRPackError.io` with the path and the errno.
+    private static func read(_ descriptor: Int32, _ path: FilePath, limit: Int, what: String) throws -> [UInt8] {
         if let size = SystemCall.stamp(ofOpen: descriptor)?.size, size > limit { throw tooLarge(path, limit, what) }
         var bytes: [UInt8] = []
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
@@ -51,7 +43,7 @@ package enum BoundedFile {
             let got = readChunk(descriptor, chunk.baseAddress!, chunk.count)
             if got < 0 {
                 if errno == EINTR { continue }
-                throw failure()
+                throw ODRPackError.system(.readKind(what), path)
             }
             if got == 0 { return bytes }
             bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<got]))
@@ -60,7 +52,7 @@ package enum BoundedFile {
     }
 
     private static func tooLarge(_ path: FilePath, _ limit: Int, _ what: String) -> ODRPackError {
-        .unusableInput("\(what) '\(path.text)' is over \(limit) bytes, more than it can be: is it the right file?")
+        .fileTooLarge(what, path: path, limit: limit)
     }
 }
 

@@ -16,7 +16,7 @@ package enum FileCopy {
         buffer: ReadBuffer? = nil
     ) throws {
         guard let size = size ?? SystemCall.status(source)?.stamp.size else {
-            throw ODRPackError.system("cannot stat '\(source.text)'")
+            throw ODRPackError.system(.stat, source)
         }
         let input = try SourceFile(path: source, name: source.text, expected: nil, size: size)
         defer { input.close() }
@@ -26,7 +26,7 @@ package enum FileCopy {
         // The buffer's memory lives as long as the object: kept until the copy is done.
         try withExtendedLifetime(buffer) { try input.stream(into: buffer.bytes) { try output.write($0) } }
         if let permissions, fchmod(output.descriptor, mode_t(permissions)) != 0 {
-            throw ODRPackError.system("cannot set the mode of '\(destination.text)'")
+            throw ODRPackError.system(.setMode, destination)
         }
     }
 }

@@ -28,14 +28,14 @@ package enum FolderNames {
     /// - Throws: `ODRPackError` when the folder cannot be opened or read to its end.
     package static func list(_ folder: FilePath) throws -> [Name] {
         guard let handle = folder.withPlatformString({ opendir($0) }) else {
-            throw ODRPackError.system("cannot list '\(folder.text)'")
+            throw ODRPackError.system(.list, folder)
         }
         defer { closedir(handle) }
         var names: [Name] = []
         while true {
             errno = 0
             guard let entry = readdir(handle) else {
-                if errno != 0 { throw ODRPackError.system("cannot list '\(folder.text)'") }
+                if errno != 0 { throw ODRPackError.system(.list, folder) }
                 break
             }
             let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw -> [UInt8] in

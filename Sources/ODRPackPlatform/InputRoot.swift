@@ -11,7 +11,7 @@ package struct InputRoot: Sendable, Equatable {
     /// The folder with its links resolved: what every resolved input path must lie inside.
     package let path: FilePath
 
-    /// - Throws: `ODRPackError.usage` for an empty path or one holding a NUL, `.pathCall` when the folder cannot be
+    /// - Throws: `ODRPackError.usage` for an empty path or one holding a NUL, `.io` when the folder cannot be
     ///   resolved (it does not exist), `.unusableInput` when it is no folder.
     package init(_ given: String) throws {
         guard !given.isEmpty, let checked = FilePath(checking: given) else {
@@ -20,7 +20,7 @@ package struct InputRoot: Sendable, Equatable {
         let real: FilePath
         switch LocalFileSystem().resolved(checked) {
         case .success(let resolved): real = resolved
-        case .failure(let error): throw ODRPackError.pathCall("cannot read --input-root", path: given, error)
+        case .failure(let error): throw ODRPackError.io(.readKind("--input-root"), path: checked, error)
         }
         guard SystemCall.status(real)?.kind == .directory else {
             throw ODRPackError.unusableInput(

@@ -10,9 +10,9 @@ extension ODRPackError {
         .systemCall(what, SystemError(code))
     }
 
-    /// A failed system call on `path` with the errno it left (or the one given), its path and errno held apart:
-    /// `system("cannot open", path: "a.png")` prints as `system("cannot open 'a.png'")` does.
-    package static func system(_ operation: String, path: String, _ code: Int32 = errno) -> ODRPackError {
-        .pathCall(operation, path: path, SystemError(code))
+    /// A failed file-system call on `path` with the errno it left (or the one given), its operation, path and errno
+    /// held apart: `system(.write, path)` prints `cannot write 'path': No space left on device`.
+    package static func system(_ operation: FileOperation, _ path: FilePath, _ code: Int32 = errno) -> ODRPackError {
+        .io(operation, path: path, SystemError(code))
     }
 }

@@ -1,23 +1,46 @@
 /// Why the tool could not do its job: the one fatal error type, one case per kind of failure. Every case is exit 2
 /// but `usage` (64); the front end maps them in one place. Problems with the project itself are `Diagnostic`s.
+///
+/// A case carries the facts of the failure (the path, the errno, the request, the HTTP status, App Store Connect's
+/// codes), not a sentence: a caller acts on them and a test asserts them, and the message is made from them in one
+/// place, `description` (ODRPackError+Message.swift), when it is printed. The cases that still carry a sentence
+/// (`systemCall`, `unusableInput`, ...) are the producers not yet moved to facts.
 package enum ODRPackError: Error, CustomStringConvertible, Equatable {
-    /// A system call failed: what was being done (`cannot write 'x.zip'`) and the errno the system gave.
+    /// A file-system call on one path failed: what it was doing, the path, the errno the system gave. Made by
+    /// `system(_:_:_:)`; prints as `cannot write 'x.zip': No space left on device`.
+    case io(FileOperation, path: FilePath, SystemError)
+    /// A system call failed, said in a sentence (`cannot write 'x.zip'`) with the errno the system gave.
     case systemCall(String, SystemError)
-    /// A system call on one path failed, held apart so a caller can read the path and the errno rather than parse
-    /// them: the operation (`cannot write`), the path, the errno. It prints as `systemCall` does
-    /// (`cannot write 'x.zip': No space left on device`), and is made by `system(_:path:_:)`.
-    case pathCall(String, path: String, SystemError)
     /// A file operation failed where the system gave no errno (Foundation's file manager): what, and its reason.
     case fileOperation(String)
-    /// A resource or an output changed while the build read or finished it: run again once it is stable.
-    case fileChanged(String)
+    /// A file read whole is over its bound (docs/build-output.md#bounded): what the file is (`the manifest`), its
+    /// path, the bound in bytes.
+    case fileTooLarge(String, path: FilePath, limit: Int)
+    /// A resource or an output changed while the build read or finished it: which, and how.
+    case changed(FileChange)
     /// Another build or thin holds the folder's lock, and the command was told not to wait.
     case folderLocked(String)
     /// A command odrpack runs for the user (`--sign-command`, the Background Assets packager) is missing, failed,
     /// or broke the rules its output must follow.
     case commandFailed(String)
-    /// A library odrpack calls (zlib, libdeflate) failed.
-    case libraryFailed(String)
+    /// A library odrpack calls (zlib, libdeflate) failed: how, with its status where it gives one.
+    case library(LibraryFailure)
+    /// App Store Connect (or a presigned part's host) answered a store request with a failure status and the client
+    /// gave up on it: the request, the status, and the answer's `errors[]` (docs/store.md#failures).
+    case http(StoreRequest, status: Int, appleErrors: [AppleAPIError])
+    /// A store request got no answer the client can judge: the network, the retry policy, an answer out of bounds.
+    case network(StoreRequest, NetworkFailure)
+    /// The store client refused to send a request or follow an answer (docs/store.md#trust-boundaries).
+    case refused(StoreRefusal)
+    /// The tag manifest cannot be read at all, or the one found is not to be trusted (docs/commands.md#scripts).
+    case manifest(ManifestFailure)
+    /// A build folder's odrpack-manifest.json is missing, corrupt or of another schema version (one that cannot be
+    /// read is `io`, with its path and errno).
+    case buildManifest(BuildManifestFailure)
+    /// `ipa` will not unpack the input IPA (docs/store.md#ipa): which entry, and what is wrong with it.
+    case ipa(IPAFailure)
+    /// `import-xcode` cannot read the project (docs/xcode.md): which target, configuration, setting or file, and why.
+    case xcode(XcodeFailure)
     /// An input the command needs cannot be used: no manifest, a corrupt build manifest or pack, an app that is no
     /// app bundle, an unreadable Xcode project.
     case unusableInput(String)
@@ -27,28 +50,18 @@ package enum ODRPackError: Error, CustomStringConvertible, Equatable {
     /// The command line asks for something the project cannot do with it, found only once the manifest is read.
     case usage(String)
 
-    package var description: String {
-        switch self {
-        case .systemCall(let what, let error): return "\(what): \(error.reason)"
-        case .pathCall(let operation, let path, let error): return "\(operation) '\(path)': \(error.reason)"
-        case .fileOperation(let message), .fileChanged(let message), .folderLocked(let message),
-            .commandFailed(let message),
-            .libraryFailed(let message), .unusableInput(let message), .unbuildable(let message), .usage(let message):
-            return message
-        }
-    }
-
     /// The stable `error.code` of the `--json` error document (docs/commands.md#json): a wire contract, so each case
     /// names its string literally and a new case does not compile until it has one; renaming a case changes nothing.
-    /// `usage` is exit 64, the rest exit 2.
+    /// A case moved from a sentence to facts keeps the code the sentence had. `usage` is exit 64, the rest exit 2.
     package var jsonCode: String {
         switch self {
-        case .systemCall, .pathCall, .fileOperation: return "io"
-        case .fileChanged: return "file-changed"
+        case .io, .systemCall, .fileOperation: return "io"
+        case .changed: return "file-changed"
         case .folderLocked: return "locked"
         case .commandFailed: return "command-failed"
-        case .libraryFailed: return "library-failed"
-        case .unusableInput: return "unusable-input"
+        case .library: return "library-failed"
+        case .fileTooLarge, .manifest, .buildManifest, .http, .network, .refused, .ipa, .xcode, .unusableInput:
+            return "unusable-input"
         case .unbuildable: return "unbuildable"
         case .usage: return "usage"
         }
@@ -58,16 +71,19 @@ package enum ODRPackError: Error, CustomStringConvertible, Equatable {
     /// kinds that have none.
     package var systemError: SystemError? {
         switch self {
-        case .systemCall(_, let error), .pathCall(_, _, let error): return error
-        case .fileOperation, .fileChanged, .folderLocked, .commandFailed, .libraryFailed, .unusableInput,
-            .unbuildable, .usage:
-            return nil
+        case .io(_, _, let error), .systemCall(_, let error), .manifest(.currentFolderUnnamed(let error)):
+            return error
+        default: return nil
         }
     }
 
-    /// The path a failed system call was about, when the error holds it apart (`pathCall`).
-    package var path: String? {
-        if case .pathCall(_, let path, _) = self { return path }
-        return nil
+    /// The path a failed file-system call or read was about, when the error holds it apart as a `FilePath`.
+    package var path: FilePath? {
+        switch self {
+        case .io(_, let path, _), .fileTooLarge(_, let path, _), .buildManifest(.missing(let path)),
+            .buildManifest(.notABuildFolder(let path)):
+            return path
+        default: return nil
+        }
     }
 }

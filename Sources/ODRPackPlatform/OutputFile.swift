@@ -11,7 +11,7 @@ package struct OutputFile {
 
     package init(path: FilePath) throws {
         descriptor = path.withPlatformString { open($0, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644) }
-        guard descriptor >= 0 else { throw ODRPackError.system("cannot create '\(path.text)'") }
+        guard descriptor >= 0 else { throw ODRPackError.system(.create, path) }
         self.path = path
     }
 
@@ -20,18 +20,18 @@ package struct OutputFile {
     /// Writes all of `bytes`.
     package func write(_ bytes: UnsafeRawBufferPointer) throws {
         let failure = SystemCall.writeAll(descriptor, bytes)
-        guard failure == 0 else { throw ODRPackError.system("cannot write '\(path.text)'", failure) }
+        guard failure == 0 else { throw ODRPackError.system(.write, path, failure) }
     }
 
     /// Sets the mode and the time; with `startingWriteback`, starts writing the file's pages to the disk.
     package func finish(time: Int64, startingWriteback: Bool = true) throws {
         if startingWriteback { SystemCall.startWriteback(descriptor) }
         guard fchmod(descriptor, 0o644) == 0 else {
-            throw ODRPackError.system("cannot set the mode of '\(path.text)'")
+            throw ODRPackError.system(.setMode, path)
         }
         let times = Self.times(time)
         guard futimens(descriptor, times) == 0 else {
-            throw ODRPackError.system("cannot set the time of '\(path.text)'")
+            throw ODRPackError.system(.setTime, path)
         }
     }
 
@@ -47,11 +47,11 @@ package struct OutputFile {
 
     private static func setAttributes(_ path: FilePath, mode: mode_t, time: Int64) throws {
         guard path.withPlatformString({ chmod($0, mode) }) == 0 else {
-            throw ODRPackError.system("cannot set the mode of '\(path.text)'")
+            throw ODRPackError.system(.setMode, path)
         }
         let times = Self.times(time)
         guard path.withPlatformString({ utimensat(AT_FDCWD, $0, times, AT_SYMLINK_NOFOLLOW) }) == 0 else {
-            throw ODRPackError.system("cannot set the time of '\(path.text)'")
+            throw ODRPackError.system(.setTime, path)
         }
     }
 

@@ -36,8 +36,7 @@ package enum OutputFolder {
             code = errno
         }
         if code == EEXIST, SystemCall.status(path)?.kind == .directory { return }
-        throw ODRPackError.systemCall(
-            "cannot create folder '\(path.text)'", SystemError(code == EEXIST ? ENOTDIR : code))
+        throw ODRPackError.system(.createFolder, path, code == EEXIST ? ENOTDIR : code)
     }
 
     /// Makes a folder's entries (a rename, a removal) durable; skipped where the file system cannot flush a folder.
@@ -51,7 +50,7 @@ package enum OutputFolder {
     package static func moveIntoPlace(_ from: FilePath, to: FilePath) throws {
         try remove(to)
         if let error = SystemCall.rename(from, to: to) {
-            throw ODRPackError.systemCall("cannot move '\(from.text)' to '\(to.text)'", error)
+            throw ODRPackError.io(.move(to: to), path: from, error)
         }
     }
 
@@ -64,7 +63,7 @@ package enum OutputFolder {
         let aside = TemporaryName.path(beside: path, suffix: "-replaced")
         try remove(aside)
         if let error = SystemCall.rename(path, to: aside) {
-            throw ODRPackError.systemCall("cannot move '\(path.text)' to '\(aside.text)'", error)
+            throw ODRPackError.io(.move(to: aside), path: path, error)
         }
         return aside
     }
@@ -75,7 +74,7 @@ package enum OutputFolder {
         if status.kind == .directory {
             try removeFolder(path)
         } else if let error = SystemCall.removeFile(path), error.code != ENOENT {
-            throw ODRPackError.systemCall("cannot remove '\(path.text)'", error)
+            throw ODRPackError.io(.remove, path: path, error)
         }
     }
 

@@ -53,14 +53,14 @@ package final class OutputLock {
                 """
             )
         }
-        return .system("cannot open the lock file '\(path.text)'", failure)
+        return .system(.openLockFile, path, failure)
     }
 
     /// A lock file must be a regular file (a FIFO or a device there is refused, not waited on).
     private static func requireRegular(_ descriptor: Int32, _ path: FilePath) throws {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
-            throw ODRPackError.system("cannot read the lock file '\(path.text)'")
+            throw ODRPackError.system(.readLockFile, path)
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw ODRPackError.unusableInput(
@@ -83,7 +83,7 @@ package final class OutputLock {
                 code = errno
             } while code == EINTR
         }
-        throw ODRPackError.system("cannot lock '\(path.text)'", code)
+        throw ODRPackError.system(.lock, path, code)
     }
 
     private init(descriptor: Int32, folder: FilePath, fileName: String) {
@@ -147,10 +147,10 @@ package final class HeldFolder {
                 throw ODRPackError.folderLocked(
                     "another odrpack process works in '\(path.text)': wait for it to finish, then run again")
             }
-            throw ODRPackError.system("cannot create folder '\(path.text)'", failure)
+            throw ODRPackError.system(.createFolder, path, failure)
         }
         let opened = Self.openFolder(path)
-        guard opened >= 0 else { throw ODRPackError.system("cannot open folder '\(path.text)'") }
+        guard opened >= 0 else { throw ODRPackError.system(.openFolder, path) }
         // Between mkdir and this lock, another process may have found the folder free and removed it (holding the
         // lock while it did): the folder then is not the one at `path` any more.
         var held = stat()

@@ -193,7 +193,7 @@ package struct OutputTarget: Sendable {
             try sink.flush()
         case .inPlace(let path):
             let descriptor = path.withPlatformString { open($0, O_WRONLY | O_CLOEXEC) }
-            guard descriptor >= 0 else { throw ODRPackError.system("cannot write '\(path.text)'") }
+            guard descriptor >= 0 else { throw ODRPackError.system(.write, path) }
             defer { SystemCall.closeFile(descriptor) }
             var sink = DocumentSink { chunk in
                 let failure = SystemCall.writeAll(descriptor, chunk)

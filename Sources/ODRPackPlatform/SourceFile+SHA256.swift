@@ -8,7 +8,7 @@ extension SourceFile {
         buffer: ReadBuffer? = nil, _ body: (UnsafeRawBufferPointer) throws -> Void = { _ in }
     ) throws -> (size: Int64, sha256: String) {
         let buffer = buffer ?? ReadBuffer(size: 1 << 20)
-        let size = try size ?? SystemCall.requireStatus(path, "cannot stat '\(path.text)'").stamp.size
+        let size = try size ?? SystemCall.requireStatus(path, .stat).stamp.size
         let file = try SourceFile(path: path, name: name ?? path.text, expected: expected, size: size)
         defer { file.close() }
         var hasher = SHA256Hasher()

@@ -30,8 +30,7 @@ package struct SourceFile {
             || (expected.map { $0.modificationNanoseconds != before.modificationNanoseconds } ?? false)
         {
             SystemCall.closeFile(descriptor)
-            throw ODRPackError.fileChanged(
-                "'\(name)' changed after it was planned: run the build again once it is stable")
+            throw ODRPackError.changed(.sincePlanned(name))
         }
         // Read-ahead advice matters past the kernel's own window (128 KiB); for a smaller file it is a call for nothing.
         if size > 128 << 10 { SystemCall.adviseSequentialRead(descriptor) }
@@ -43,7 +42,7 @@ package struct SourceFile {
     package var stamp: FileStamp { before }
 
     package func changed() -> ODRPackError {
-        .fileChanged("'\(name)' changed while it was being read: run the build again once it is stable")
+        .changed(.whileRead(name))
     }
 
     /// The whole file in `buffer` (at least `size` bytes long).

@@ -32,7 +32,7 @@ package enum StandardStream {
     /// - Parameter name: what the file is, for the error (`GITHUB_STEP_SUMMARY`).
     package static func append(_ text: String, toFileAt path: FilePath, name: String) throws {
         let descriptor = path.withPlatformString { open($0, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644) }
-        guard descriptor >= 0 else { throw ODRPackError.system("cannot open \(name) '\(path.text)'") }
+        guard descriptor >= 0 else { throw ODRPackError.system(.openKind(name), path) }
         defer { SystemCall.closeFile(descriptor) }
         try write(text, to: descriptor)
     }

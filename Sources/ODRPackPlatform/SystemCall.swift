@@ -105,6 +105,16 @@ package enum SystemCall {
         }
     }
 
+    /// An entry's status, or `ODRPackError.io` of `operation` on `path` and why it failed.
+    package static func requireStatus(_ path: FilePath, followingLinks: Bool = true, _ operation: FileOperation)
+        throws -> FileStatus
+    {
+        switch LocalFileSystem().status(path, followingLinks: followingLinks) {
+        case .success(let status): return status
+        case .failure(let error): throw ODRPackError.io(operation, path: path, error)
+        }
+    }
+
     /// The metadata of an open file (fstat): of the file read, whatever its name now names; nil when it cannot be had.
     package static func stamp(ofOpen descriptor: Int32) -> FileStamp? {
         var info = stat()
@@ -131,7 +141,7 @@ package enum SystemCall {
     /// Creates (or empties) a file for reading and writing, mode 0644.
     package static func createFile(_ path: FilePath) throws -> Int32 {
         let descriptor = path.withPlatformString { open($0, O_CREAT | O_TRUNC | O_RDWR | O_CLOEXEC, 0o644) }
-        guard descriptor >= 0 else { throw ODRPackError.system("cannot create '\(path.text)'") }
+        guard descriptor >= 0 else { throw ODRPackError.system(.create, path) }
         return descriptor
     }
 
@@ -304,7 +314,9 @@ package enum SystemCall {
     private static func flushFolder(_ path: FilePath) throws {
         do {
             try flush(path, full: false)
-        } catch let ODRPackError.systemCall(_, error) where [EINVAL, ENOTSUP, ENOTTY, EOPNOTSUPP].contains(error.code) {
+        } catch let error as ODRPackError
+            where [EINVAL, ENOTSUP, ENOTTY, EOPNOTSUPP].contains(error.systemError?.code ?? 0)
+        {
             return
         }
     }
@@ -312,18 +324,18 @@ package enum SystemCall {
     /// fsync of a file or folder; `full` asks Darwin's drive to empty its cache too (F_FULLFSYNC).
     private static func flush(_ path: FilePath, full: Bool) throws {
         guard case .success(let descriptor) = openForReading(path) else {
-            throw ODRPackError.system("cannot open '\(path.text)'")
+            throw ODRPackError.system(.open, path)
         }
         defer { closeFile(descriptor) }
         #if canImport(Darwin)
             if full {
                 guard fcntl(descriptor, F_FULLFSYNC) != -1 else {
-                    throw ODRPackError.system("cannot flush '\(path.text)' to the disk")
+                    throw ODRPackError.system(.flush, path)
                 }
                 return
             }
         #endif
-        guard fsync(descriptor) == 0 else { throw ODRPackError.system("cannot flush '\(path.text)' to the disk") }
+        guard fsync(descriptor) == 0 else { throw ODRPackError.system(.flush, path) }
     }
 }
 

@@ -75,8 +75,7 @@ package enum ImportedManifestWriter {
         if let path = target.file?.string {
             let output = XcodeProject.absolutePath(path)
             if !force, case .success = LocalFileSystem().status(output.string, followingLinks: false) {
-                throw ODRPackError.unusableInput(
-                    "'\(path)' exists: pass --force to overwrite it, or --output another file")
+                throw ODRPackError.xcode(.outputExists(path))
             }
             base = output.removingLastComponent().string
         } else {

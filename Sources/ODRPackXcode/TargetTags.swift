@@ -80,12 +80,7 @@ struct TargetTags {
         case .success(let relative): return relative
         case .failure(let problem):
             if case .cycle = problem {
-                throw ODRPackError.unusableInput(
-                    """
-                    '\(project.bundlePath.name)' is malformed: \(problem.description); fix it in \
-                    Xcode
-                    """
-                )
+                throw ODRPackError.xcode(.malformed(project: project.bundlePath.name, problem: problem.description))
             }
             notes.append("skipped a resource: \(problem.description)")
             return nil

@@ -79,12 +79,8 @@ package struct XcodeImporter {
             )
         }
         guard let bundleID = settings["PRODUCT_BUNDLE_IDENTIFIER"], !bundleID.isEmpty else {
-            throw ODRPackError.unusableInput(
-                """
-                target '\(targetName)' has no PRODUCT_BUNDLE_IDENTIFIER in configuration '\(options.configuration)': \
-                set it in Xcode or pass --setting PRODUCT_BUNDLE_IDENTIFIER=com.example.app
-                """
-            )
+            throw ODRPackError.xcode(
+                .missingBundleIdentifier(target: targetName, configuration: options.configuration))
         }
         let placed = Self.placed(found)
         return Result(
@@ -98,21 +94,11 @@ package struct XcodeImporter {
     /// each other, is refused before anything is read.
     func checkImportable(_ project: XcodeProject, settings: [String: String], targetName: String) throws {
         if let enabled = settings["ENABLE_ON_DEMAND_RESOURCES"], ["NO", "FALSE", "0"].contains(enabled.uppercased()) {
-            throw ODRPackError.unusableInput(
-                """
-                target '\(targetName)' sets ENABLE_ON_DEMAND_RESOURCES = NO in configuration \
-                '\(options.configuration)': Xcode makes no asset packs for it. To import its tags anyway, pass \
-                --setting ENABLE_ON_DEMAND_RESOURCES=YES
-                """
-            )
+            throw ODRPackError.xcode(
+                .onDemandResourcesDisabled(target: targetName, configuration: options.configuration))
         }
         if let cycle = project.groupCycle() {
-            throw ODRPackError.unusableInput(
-                """
-                '\(project.bundlePath.name)' is malformed: group \(cycle) contains itself (the project's \
-                groups form a cycle); fix it in Xcode
-                """
-            )
+            throw ODRPackError.xcode(.groupCycle(project: project.bundlePath.name, cycle: cycle))
         }
     }
 
@@ -301,12 +287,8 @@ package struct XcodeImporter {
             let type =
                 chosen.object["productType"] as? String
                 ?? "no product type (\(chosen.object["isa"] as? String ?? "an unknown kind of target"))"
-            throw ODRPackError.unusableInput(
-                """
-                target '\(chosen.object["name"] as? String ?? chosen.id)' is not an application (its product type is \
-                \(type)): On-Demand Resources belong to iOS and tvOS apps; choose the app's target with --target
-                """
-            )
+            throw ODRPackError.xcode(
+                .notAnApplication(target: chosen.object["name"] as? String ?? chosen.id, productType: type))
         }
         return chosen
     }
@@ -328,22 +310,13 @@ package struct XcodeImporter {
         }
         if !sdk.isEmpty && sdk != "auto" {
             if let profile = platforms(sdk).first { return profile }
-            throw ODRPackError.unusableInput(
-                """
-                target '\(targetName)' builds for \(settings["SDKROOT"]!): On-Demand Resources exist only for iOS and \
-                tvOS apps; choose an iOS or tvOS target with --target
-                """
-            )
+            throw ODRPackError.xcode(.unsupportedSDK(target: targetName, sdk: settings["SDKROOT"]!))
         }
         if supported.contains(where: { platforms(String($0)) == ["ios"] }) { return "ios" }
         if supported.contains(where: { platforms(String($0)) == ["tvos"] }) { return "tvos" }
         if !supported.isEmpty {
-            throw ODRPackError.unusableInput(
-                """
-                target '\(targetName)' builds for \(settings["SUPPORTED_PLATFORMS"]!): On-Demand Resources exist only \
-                for iOS and tvOS apps; choose an iOS or tvOS target with --target
-                """
-            )
+            throw ODRPackError.xcode(
+                .unsupportedPlatforms(target: targetName, platforms: settings["SUPPORTED_PLATFORMS"]!))
         }
         return nil
     }
@@ -362,12 +335,8 @@ package struct XcodeImporter {
         guard let targetConfiguration = configuration(of: target) else {
             let list = project[target["buildConfigurationList"] as? String ?? ""]
             let names = project.ids(list, "buildConfigurations").compactMap { project[$0]?["name"] as? String }
-            throw ODRPackError.unusableInput(
-                """
-                target '\(targetName)' has no configuration '\(options.configuration)': choose one with \
-                --configuration (\(names.joined(separator: ", ")))
-                """
-            )
+            throw ODRPackError.xcode(
+                .missingConfiguration(target: targetName, configuration: options.configuration, available: names))
         }
         var raw: [String: String] = [
             "TARGET_NAME": targetName, "PRODUCT_NAME": targetName,
@@ -441,7 +410,7 @@ package struct XcodeImporter {
         throws -> String
     {
         guard depth < 16 else {
-            throw ODRPackError.unusableInput("\(setting) refers to itself through other settings: fix it in Xcode")
+            throw ODRPackError.xcode(.settingCycle(setting: setting))
         }
         let pattern =
             /\$(?:\(([A-Za-z0-9_]+)((?::[A-Za-z0-9_]+)*)\)|\{([A-Za-z0-9_]+)((?::[A-Za-z0-9_]+)*)\}|([A-Za-z_][A-Za-z0-9_]*))/
@@ -452,12 +421,7 @@ package struct XcodeImporter {
             let name = String(match.output.1 ?? match.output.3 ?? match.output.5 ?? "")
             let operators = String(match.output.2 ?? match.output.4 ?? "").split(separator: ":")
             guard let raw = settings[name] else {
-                throw ODRPackError.unusableInput(
-                    """
-                    \(setting) uses $(\(name)), which configuration '\(configuration)' does not define: pass --setting \
-                    \(name)=VALUE
-                    """
-                )
+                throw ODRPackError.xcode(.undefinedSetting(setting: setting, uses: name, configuration: configuration))
             }
             var expanded = try expand(
                 raw, settings: settings, setting: setting, configuration: configuration, depth: depth + 1)
@@ -527,7 +491,7 @@ package struct XcodeImporter {
             let data = FileManager.default.contents(atPath: file.string) ?? Data()
             let json: Any
             do { json = try JSONSerialization.jsonObject(with: data) } catch {
-                throw ODRPackError.unusableInput("'\(file.text)' is not valid JSON: fix or remove it in Xcode")
+                throw ODRPackError.xcode(.invalidCatalogJSON(file))
             }
             let object = json as? [String: Any] ?? [:]
             var tags: [String] = []

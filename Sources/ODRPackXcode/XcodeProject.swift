@@ -64,24 +64,23 @@ package struct XcodeProject {
             FileManager.default.fileExists(atPath: bundle.string, isDirectory: &isDirectory),
             isDirectory.boolValue
         else {
-            throw ODRPackError.unusableInput("'\(path)' is not an Xcode project: pass the path of a .xcodeproj folder")
+            throw ODRPackError.xcode(.notAProject(path))
         }
         let pbxproj = bundle.joined("project.pbxproj")
         guard let data = FileManager.default.contents(atPath: pbxproj.string) else {
-            throw ODRPackError.unusableInput("'\(path)' has no readable project.pbxproj")
+            throw ODRPackError.xcode(.unreadableProjectFile(path))
         }
         let plist: Any
         do {
             plist = try PropertyListSerialization.propertyList(from: data, format: nil)
         } catch {
-            throw ODRPackError.unusableInput("'\(pbxproj.text)' is not a valid project file (corrupt or truncated)")
+            throw ODRPackError.xcode(.corruptProjectFile(pbxproj))
         }
         guard let top = plist as? [String: Any], let objects = top["objects"] as? [String: Object],
             let rootID = top["rootObject"] as? String, let root = objects[rootID],
             root["isa"] as? String == "PBXProject"
         else {
-            throw ODRPackError.unusableInput(
-                "'\(pbxproj.text)' is not an Xcode project file: it has no PBXProject root object")
+            throw ODRPackError.xcode(.noRootObject(pbxproj))
         }
         bundlePath = bundle
         sourceRoot = bundle.removingLastComponent()

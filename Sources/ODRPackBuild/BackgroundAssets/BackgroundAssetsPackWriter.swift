@@ -72,12 +72,7 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
             guard now?.size != file.size || now?.modificationNanoseconds != file.stamp.modificationNanoseconds else {
                 continue
             }
-            throw ODRPackError.fileChanged(
-                """
-                '\(file.source)' changed while pack '\(pack.assetPackID)' was being packaged: run the build again once \
-                it is stable
-                """
-            )
+            throw ODRPackError.changed(.whilePackaged(file.source, pack: pack.assetPackID))
         }
         let (size, sha256) = try SourceFile.sha256(of: FilePath(archivePath), name: archivePath)
         return PackArchiveFacts(

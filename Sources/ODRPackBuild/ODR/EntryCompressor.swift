@@ -49,7 +49,7 @@ final class EntryCompressor: @unchecked Sendable {
             ? nil : options.level == Self.wholeTrialLevel ? deflater : try? WholeDeflater(level: Self.wholeTrialLevel)
     }
 
-    private static let noZlib = ODRPackError.libraryFailed("cannot set up libdeflate's compressor: out of memory")
+    private static let noZlib = ODRPackError.library(.compressorUnavailable(level: nil))
 
     /// Where a small entry's bytes are: a pack entry's content but a folder, which the writer adds as it comes and
     /// never prepares.

@@ -95,9 +95,7 @@ final class PackWriter: PackFormatWriter {
         var present: [PathKey: FileDigest] = [:]
         for entry in signed where !entry.isFolder {
             guard let digest = written[PathKey(entry.name)] else {
-                throw ODRPackError.fileChanged(
-                    "'\(folder.text)/\(entry.name)' appeared in the pack folder after it was written: run the build again"
-                )
+                throw ODRPackError.changed(.appearedInPackFolder("\(folder.text)/\(entry.name)"))
             }
             total = [total, entry.size].saturatingSum
             present[PathKey(entry.name)] = digest
@@ -231,8 +229,7 @@ final class PackWriter: PackFormatWriter {
         let (descriptor, path) = try archives.open(entry.archive)
         let header = writer.localHeader(
             ofFile: name, size: size, crc: digest.crc32, deflated: entry.deflated, compressedSize: entry.compressedSize)
-        let changed = ODRPackError.fileChanged(
-            "'\(path)' is not as the last build left it: run the build again (or with --no-cache)")
+        let changed = ODRPackError.changed(.notAsLastBuildLeft("\(path)"))
         guard header.count <= buffer.count,
             SystemCall.readFully(
                 descriptor, into: buffer.baseAddress!, count: header.count, at: Int64(entry.headerOffset))

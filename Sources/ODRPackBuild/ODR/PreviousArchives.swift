@@ -27,9 +27,7 @@ struct PreviousArchives {
     func checkUnchanged() throws {
         for archive in descriptors.keys.sorted()
         where BuildState.packStamp(atPath: reuse.archives[archive].path) != reuse.archives[archive].stamp {
-            throw ODRPackError.fileChanged(
-                "'\(reuse.archives[archive].path)' changed while this build copied entries from it: run the build again"
-            )
+            throw ODRPackError.changed(.archiveWhileCopied("\(reuse.archives[archive].path)"))
         }
     }
 

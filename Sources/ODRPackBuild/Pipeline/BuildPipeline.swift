@@ -156,8 +156,7 @@ package struct BuildPipeline {
             if !replanned.buildable { return .notBuilt(replanned.result) }
             // The file the writer found to be code is not code now: it changed while the build read it.
             if let found = failure as? ExecutableContentFound {
-                throw ODRPackError.fileChanged(
-                    "'\(found.name)' changed while it was being read: run the build again once it is stable")
+                throw ODRPackError.changed(.whileRead(found.name))
             }
             throw failure
         }

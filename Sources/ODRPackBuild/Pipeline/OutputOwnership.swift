@@ -36,7 +36,7 @@ struct OutputOwnership: Sendable {
     /// exactly what that build recorded, and its format needs nothing else from it) takes the pack names from the
     /// state and reads nothing.
     /// - Parameter needsManifest: read the manifest even when the state vouches for it (Background Assets versions).
-    /// - Throws: `ODRPackError.pathCall` (exit 2) when the manifest, the journal or the record is there but cannot be
+    /// - Throws: `ODRPackError.io` (exit 2) when the manifest, the journal or the record is there but cannot be
     ///   read (EACCES, EISDIR, EIO): what an interrupted commit created would otherwise be forgotten. A manifest that
     ///   is read but corrupt is `unreadable`, for the format to decide.
     static func load(_ folder: BuildFolder, state: BuildState, needsManifest: Bool) throws -> OutputOwnership {
@@ -90,7 +90,7 @@ struct OutputOwnership: Sendable {
     }
 
     /// The record of what an interrupted commit set out to create, nil when there is none (ENOENT).
-    /// - Throws: `ODRPackError.pathCall` (exit 2) when it is there but cannot be read.
+    /// - Throws: `ODRPackError.io` (exit 2) when it is there but cannot be read.
     static func readRecord(_ path: FilePath) throws -> [UInt8]? {
         try BoundedFile.readIfPresent(path, limit: writesLimit, what: "the record of an interrupted build's commit")
     }

@@ -63,7 +63,7 @@ private final class OpenedManifest: @unchecked Sendable {
                 SystemCall.readFully(descriptor, into: $0.baseAddress! + start, count: count, at: offset)
             }
             guard got == count else {
-                throw ODRPackError.fileChanged("odrpack-manifest.json changed while it was read: build again")
+                throw ODRPackError.changed(.buildManifestWhileReplayed)
             }
             offset += Int64(count)
             try sink.flushIfFull()

@@ -58,8 +58,7 @@ extension BuildState {
         for id in packs.keys.sorted() {
             let fileName = packs[id]!.fileName
             guard let pack = BuildState.packStampAndTimes(at: packsPath.joined(fileName)) else {
-                throw ODRPackError.fileChanged(
-                    "pack '\(fileName)' vanished while the build was finishing: run the build again")
+                throw ODRPackError.changed(.packVanished(fileName))
             }
             taken[id] = pack.stamp
             latest = max(latest, pack.latestChange)

@@ -40,8 +40,7 @@ final class PreviousManifestParts: @unchecked Sendable {
                 try file.read(at: offset, count: count, into: $0.baseAddress! + start)
             }
             guard read == count else {
-                throw ODRPackError.fileChanged(
-                    "'\(BuildManifest.fileName)' changed while this build copied from it: build again")
+                throw ODRPackError.changed(.buildManifestWhileCopied)
             }
             offset += Int64(count)
             try sink.flushIfFull()

@@ -17,10 +17,10 @@ extension BuildManifest {
 
     /// Where the manifest of `path` (a build folder, or its manifest file) is, and the build folder its paths are
     /// relative to ("." for a bare `odrpack-manifest.json`).
-    /// - Throws: `ODRPackError.unusableInput` when `path` does not exist (exit 2).
+    /// - Throws: `ODRPackError.buildManifest(.missing)` when `path` does not exist (exit 2).
     package static func location(of path: FilePath) throws -> (file: FilePath, folder: FilePath, isFolder: Bool) {
         guard let status = SystemCall.status(path) else {
-            throw ODRPackError.unusableInput("'\(path.text)' does not exist: pass a build folder or its \(fileName)")
+            throw ODRPackError.buildManifest(.missing(path))
         }
         if status.kind == .directory { return (path.joined(fileName), path, true) }
         return (path, path.parent, false)
@@ -31,8 +31,8 @@ extension BuildManifest {
     /// - Parameter chunkSize: the bytes read at a time (tests read a few at a time, so every token crosses a chunk).
     /// - Parameter keepingSources: false leaves out the files' sources, for a reader that never asks for them (`diff`):
     ///   a build that moved every file with `into` has one a file.
-    /// - Throws: `ODRPackError.unusableInput` when it is missing or corrupt, `pathCall` (its path and errno) when it
-    ///   cannot be read (exit 2).
+    /// - Throws: `ODRPackError.buildManifest` when it is missing or corrupt, `io` (its path and errno) when it cannot
+    ///   be read (exit 2).
     package static func load(_ path: FilePath, chunkSize: Int = 1 << 20, keepingSources: Bool = true) throws -> (
         manifest: BuildManifest, folder: FilePath
     ) {
@@ -47,17 +47,15 @@ extension BuildManifest {
     /// EISDIR, never a build folder to look into.
     /// - Parameter shownAs: the build folder `file` is in, when the user named the folder: a missing file is then "no
     ///   manifest in that folder".
-    /// - Throws: `ODRPackError.unusableInput` when it is corrupt (or, with `shownAs`, missing), `pathCall` (its path
-    ///   and errno) when it cannot be read (exit 2).
+    /// - Throws: `ODRPackError.buildManifest` when it is corrupt (or, with `shownAs`, missing), `io` (its path and
+    ///   errno) when it cannot be read (exit 2).
     package static func load(
         file: FilePath, chunkSize: Int = 1 << 20, keepingSources: Bool = true, shownAs folder: FilePath? = nil
     ) throws -> BuildManifest {
         // A failed call keeps its path and errno apart (a build's ownership throws it rather than read "absent").
         func unreadable(_ error: SystemError) -> ODRPackError {
-            if let folder, error.isMissing {
-                return .unusableInput("'\(folder.text)' has no \(fileName): is it a finished odrpack build folder?")
-            }
-            return .pathCall("cannot read", path: file.text, error)
+            if let folder, error.isMissing { return .buildManifest(.notABuildFolder(folder)) }
+            return .io(.read, path: file, error)
         }
         let descriptor: Int32
         switch SystemCall.openForReading(file) {
@@ -83,19 +81,11 @@ extension BuildManifest {
     /// The exit-2 error for what reading the manifest at `file` (its path as text, for the message) threw.
     static func loadFailure(_ error: any Error, file: String) -> any Error {
         switch error {
-        case JSONReader.Failure.syntax:
-            return ODRPackError.unusableInput(
-                "'\(file)' is not valid JSON (truncated or corrupt): rebuild it with odrpack build")
+        case JSONReader.Failure.syntax: return ODRPackError.buildManifest(.invalidJSON(file))
         case JSONReader.Failure.shape(let problem):
-            return ODRPackError.unusableInput(
-                "'\(file)' is not a complete odrpack build manifest: \(problem): rebuild it with odrpack build")
+            return ODRPackError.buildManifest(.incomplete(file, problem: problem))
         case let mismatch as SchemaMismatch:
-            return ODRPackError.unusableInput(
-                """
-                '\(file)' has schemaVersion \(mismatch.version); this odrpack reads \(schemaVersion): rebuild it with \
-                this version
-                """
-            )
+            return ODRPackError.buildManifest(.schemaVersion(file, found: mismatch.version, reads: schemaVersion))
         default: return error
         }
     }

@@ -16,26 +16,21 @@ package struct ManifestLoader {
     package static let maximumBytes = 64 << 20
 
     /// Loads the manifest at `path`; returns nil with diagnostics when it cannot be used.
-    /// - Throws: `ODRPackError.unusableInput` when the file cannot be read at all (exit 2).
+    /// - Throws: `ODRPackError.manifest`, `.io` or `.fileTooLarge` when the file cannot be read at all (exit 2).
     package func load(path: String) throws -> (manifest: TagManifest?, diagnostics: [Diagnostic]) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ODRPackError.unusableInput(
-                "no manifest at '\(path)': run `odrpack init` to write one, or pass the manifest's path")
+            throw ODRPackError.manifest(.missing(path))
         }
         if isDirectory.boolValue {
             // A build folder (it holds odrpack-manifest.json) is what build wrote, not what it reads.
             if FileManager.default.fileExists(atPath: FilePath(path).joined("odrpack-manifest.json").string) {
-                throw ODRPackError.unusableInput(
-                    """
-                    '\(path)' is an odrpack build folder, not a tag manifest: pass the odrpack.yml it was built from \
-                    (report, diff, verify, thin, ipa, upload, submit and status take a build folder)
-                    """)
+                throw ODRPackError.manifest(.isBuildFolder(path))
             }
-            throw ODRPackError.unusableInput("'\(path)' is a folder, not a manifest: pass the path of its odrpack.yml")
+            throw ODRPackError.manifest(.isFolder(path))
         }
         guard let file = FilePath(checking: path) else {
-            throw ODRPackError.unusableInput("no manifest at '\(path)': the path holds a NUL")
+            throw ODRPackError.manifest(.pathHoldsNul(path))
         }
         // Read by its path as given (no URL: a current folder of any length works) and bounded
         // (docs/build-output.md#bounded).
@@ -46,9 +41,7 @@ package struct ManifestLoader {
         case .success(let folder): current = folder
         case .failure(let error):
             guard file.isAbsolute else {
-                throw ODRPackError.unusableInput(
-                    "cannot name the current folder (\(error.reason)): pass the manifest's absolute path, or cd to a shorter path"
-                )
+                throw ODRPackError.manifest(.currentFolderUnnamed(error))
             }
             current = "/"
         }

@@ -67,7 +67,7 @@ package struct ManifestLocator {
     }
 
     /// The manifest to read: `given` as is, else the one found.
-    /// - Throws: `ODRPackError.unusableInput` (exit 2) naming the folders searched when none holds `odrpack.yml`, or
+    /// - Throws: `ODRPackError.manifest` (exit 2) naming the folders searched when none holds `odrpack.yml`, or
     ///   when the one found is not to be trusted.
     package func manifestPath(given: String?) throws -> String {
         try locate(given: given).path
@@ -112,7 +112,7 @@ package struct ManifestLocator {
             folder = parent
             levels += 1
         }
-        throw ODRPackError.unusableInput(notFoundMessage(searched: searched, stoppedAt: folder))
+        throw ODRPackError.manifest(notFound(searched: searched, stoppedAt: folder))
     }
 
     /// A manifest found (not given) is used only when the user running odrpack or root owns it and no one else may
@@ -122,39 +122,30 @@ package struct ManifestLocator {
     /// every file a user makes is group-writable, and that group is the user alone.
     static func checkTrusted(_ status: FileStatus, path: String, absolute: FilePath) throws {
         let user = UInt32(geteuid())
-        var why: String?
+        var why: ManifestFailure.Untrusted?
         if status.owner != user && status.owner != 0 {
-            why = "it belongs to another user (uid \(status.owner))"
+            why = .otherOwner(uid: status.owner)
         } else if status.permissions & 0o002 != 0 {
-            why = "anyone may write it"
+            why = .worldWritable
         } else if status.permissions & 0o020 != 0 && status.group != UInt32(getegid()) {
-            why = "its group (gid \(status.group)) may write it"
+            why = .groupWritable(gid: status.group)
         }
         guard let why else { return }
-        throw ODRPackError.unusableInput(
-            """
-            the manifest found, '\(path)' ('\(absolute.text)'), is not used: \(why), so someone else could choose what \
-            odrpack packs; pass it as MANIFEST to use it anyway, or make it yours and writable only by you (chown, \
-            chmod go-w)
-            """
-        )
+        throw ODRPackError.manifest(.untrusted(path: path, absolute: absolute, why: why))
     }
 
     /// What was searched, and the fix: `odrpack init` only when no folder on the way up holds a manifest at all, not
     /// even past the repository's root (where it belongs to another project, or the repository is nested).
-    func notFoundMessage(searched: [FilePath], stoppedAt folder: FilePath) -> String {
-        let names = searched.map { "'\($0.text)'" }.joined(separator: ", ")
-        var message = "no \(Self.fileName) in \(names)"
-        if folder != "/" { message += " (the search stops at '\(folder.text)', which holds .git)" }
-        if let beyond = manifestBeyond(folder)?.text {
-            message +=
-                ": '\(beyond)' lies outside this repository; pass its path as MANIFEST, or run from a folder inside it"
+    func notFound(searched: [FilePath], stoppedAt folder: FilePath) -> ManifestFailure {
+        let fix: ManifestFailure.NotFoundFix
+        if let beyond = manifestBeyond(folder) {
+            fix = .outsideRepository(beyond)
         } else if searched.contains(where: { Self.holdsManifestOfOtherName($0) }) {
-            message += ": pass the manifest's path as MANIFEST"
+            fix = .passOtherName
         } else {
-            message += ": run `odrpack init` to write one, or pass the manifest's path as MANIFEST"
+            fix = .initialize
         }
-        return message
+        return .notFound(searched: searched, stoppedAt: folder == "/" ? nil : folder, fix: fix)
     }
 
     /// The first `odrpack.yml` above the folder that ended the search, if any.

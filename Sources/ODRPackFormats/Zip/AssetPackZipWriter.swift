@@ -218,7 +218,7 @@ package final class AssetPackZipWriter {
         )
         if UInt64(header.count) != reservedCount {
             guard UInt64(header.count) < reservedCount else {
-                throw ODRPackError.libraryFailed("'\(FilePath.shownText(of: name))' deflated to more than zlib's bound")
+                throw ODRPackError.library(.overBound(entry: FilePath.shownText(of: name)))
             }
             try moveBack(
                 from: headerOffset + reservedCount, to: headerOffset + UInt64(header.count), count: compressedSize)
@@ -437,17 +437,12 @@ package final class AssetPackZipWriter {
     /// A read of what this writer wrote that came back short (0: someone truncated the file) or failed (-1).
     private func readBackFailure(_ result: Int) -> ODRPackError {
         result == 0
-            ? .fileChanged("'\(path.text)' became shorter while it was being written: run the build again")
+            ? .changed(.shortenedWhileWritten(path))
             : .system("cannot read back '\(path.text)'")
     }
 
     private func sizeMismatch(_ name: [UInt8], expected: Int64, got: Int64) -> ODRPackError {
-        .fileChanged(
-            """
-            '\(FilePath.shownText(of: name))' changed while it was being archived (\(got) bytes, expected \(expected)): run the build again \
-            once it is stable
-            """
-        )
+        .changed(.whileArchived(FilePath.shownText(of: name), bytes: got, expected: expected))
     }
 }
 

@@ -13,7 +13,7 @@ package final class Deflater {
             zlibVersion(), Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else {
             output.deallocate()
-            throw ODRPackError.libraryFailed("cannot start zlib's deflate (status \(status))")
+            throw ODRPackError.library(.deflateStart(status: status))
         }
     }
 
@@ -33,7 +33,7 @@ package final class Deflater {
             stream.avail_out = uInt(output.count)
             let status = deflate(&stream, finish ? Z_FINISH : Z_NO_FLUSH)
             guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
-                throw ODRPackError.libraryFailed("zlib's deflate failed (status \(status))")
+                throw ODRPackError.library(.deflate(status: status))
             }
             let produced = output.count - Int(stream.avail_out)
             if produced > 0 { try sink(UnsafeRawBufferPointer(rebasing: output[..<produced])) }

@@ -11,7 +11,7 @@ package final class WholeDeflater {
     /// - Parameter level: 0-9 as zlib counts them (libdeflate takes the same numbers).
     package init(level: Int) throws {
         guard let compressor = libdeflate_alloc_compressor(Int32(level)) else {
-            throw ODRPackError.libraryFailed("cannot set up libdeflate's compressor at level \(level): out of memory")
+            throw ODRPackError.library(.compressorUnavailable(level: level))
         }
         self.compressor = compressor
     }

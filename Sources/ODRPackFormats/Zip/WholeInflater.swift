@@ -14,7 +14,7 @@ final class WholeInflater {
     init() throws {
         guard let decompressor = libdeflate_alloc_decompressor() else {
             output.deallocate()
-            throw ODRPackError.libraryFailed("cannot set up libdeflate's decompressor: out of memory")
+            throw ODRPackError.library(.decompressorUnavailable)
         }
         self.decompressor = decompressor
     }

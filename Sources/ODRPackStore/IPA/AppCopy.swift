@@ -41,8 +41,7 @@ enum AppCopy {
                 try FileCopy.copy(
                     from, to: to, size: entry.status.stamp.size, permissions: entry.status.permissions, buffer: buffer)
             case .other:
-                throw ODRPackError.unusableInput(
-                    "'\(from.text)' is neither a file, a folder nor a symbolic link: an app bundle holds only those")
+                throw ODRPackError.ipa(.unsupportedInApp(from.text))
             }
         }
         // Folders keep their modes, writable by their owner so that thinning can remove files in them.
@@ -55,19 +54,13 @@ enum AppCopy {
         do {
             try unpackZip(path, into: root)
         } catch let error as ZipFormatError {
-            throw ODRPackError.unusableInput(
-                "'\(path.text)' is not a readable IPA (\(error.description)): pass the app's .ipa or its .app folder")
+            throw ODRPackError.ipa(.unreadable(path.text, reason: error.description))
         }
         let payload = root.joined("Payload")
         let apps = try OutputFolder.names(in: payload).filter { $0.hasSuffix(".app") }.sorted()
         guard apps.count == 1, SystemCall.status(payload.joined(apps[0]), followingLinks: false)?.kind == .directory
         else {
-            throw ODRPackError.unusableInput(
-                """
-                '\(path.text)' holds \(apps.isEmpty ? "no" : "\(apps.count)") apps in Payload/: an IPA holds exactly \
-                one Payload/NAME.app/
-                """
-            )
+            throw ODRPackError.ipa(.appCount(path.text, count: apps.count))
         }
         return payload.joined(apps[0])
     }
@@ -88,21 +81,14 @@ enum AppCopy {
         // Entries that share bytes, or that declare more than the work folder's file system has room for, are refused
         // before anything is written (docs/store.md#ipa): a small hostile IPA cannot fill the disk.
         if let entry = directory.overlappingEntry() {
-            throw ODRPackError.unusableInput(
-                "'\(path)' holds '\(entry.name)' whose data overlaps another entry's: it is no IPA to trust; rebuild it"
-            )
+            throw ODRPackError.ipa(.overlappingEntry(path, entry: entry.name))
         }
         let declared = directory.entries.reduce(UInt64(0)) { total, entry in
             let (sum, overflow) = total.addingReportingOverflow(entry.size)
             return overflow ? UInt64.max : sum
         }
         if let room = SystemCall.availableBytes(root), declared > room {
-            throw ODRPackError.unusableInput(
-                """
-                '\(path)' declares \(declared) bytes of content, more than the \(room) bytes free where ipa works \
-                ('\(root.text)'): free some space, or check the IPA
-                """
-            )
+            throw ODRPackError.ipa(.moreThanFreeSpace(path, declared: declared, free: room, folder: root.text))
         }
         let buffer = ReadBuffer(size: 1 << 20)
         var seen = Set<FilePath>()
@@ -113,7 +99,7 @@ enum AppCopy {
             // The name's bytes: one that is not UTF-8 (`caf\xE9.txt`, without the UTF-8 flag) is unpacked as itself.
             let (target, name) = try checkedName(entry, in: path, root: root)
             guard seen.insert(target).inserted else {
-                throw ODRPackError.unusableInput("'\(path)' holds '\(name)' twice: rebuild the IPA")
+                throw ODRPackError.ipa(.duplicateEntry(path, entry: name))
             }
             let unixMode = entry.versionMadeBy >> 8 == 3 ? entry.mode : 0
             try OutputFolder.makeFolder(target.parent)
@@ -123,17 +109,13 @@ enum AppCopy {
                 continue
             }
             guard SystemCall.status(target, followingLinks: false) == nil else {
-                throw ODRPackError.unusableInput("'\(path)' holds '\(name)' inside a file it holds: rebuild the IPA")
+                throw ODRPackError.ipa(.entryInsideFile(path, entry: name))
             }
             if unixMode & 0o170000 == 0o120000 {
                 // A link's data is its target: a path, never more than `linkTargetLimit` bytes, held as it is read.
                 guard entry.size <= UInt64(linkTargetLimit) else {
-                    throw ODRPackError.unusableInput(
-                        """
-                        '\(path)' holds the symbolic link '\(name)' whose target is \(entry.size) bytes, over the \
-                        \(linkTargetLimit) a path may have: it is no IPA to trust; rebuild it
-                        """
-                    )
+                    throw ODRPackError.ipa(
+                        .linkTargetTooLong(path, entry: name, bytes: entry.size, limit: linkTargetLimit))
                 }
                 var bytes: [UInt8] = []
                 try readData(of: entry, from: descriptor, path: path, buffer: buffer) { bytes.append(contentsOf: $0) }
@@ -166,15 +148,11 @@ enum AppCopy {
         for part in parts {
             guard let next = target.joined(name: part) else {
                 // Empty, ".", "..", or holding a NUL: a name that could lead out of the archive's folder.
-                throw ODRPackError.unusableInput(
-                    "'\(path)' holds the entry '\(entry.name)', which leaves the archive: it is no IPA to trust")
+                throw ODRPackError.ipa(.entryLeavesArchive(path, entry: entry.name))
             }
             target = next
         }
-        guard !bytes.isEmpty else {
-            throw ODRPackError.unusableInput(
-                "'\(path)' holds the entry '\(entry.name)', which leaves the archive: it is no IPA to trust")
-        }
+        guard !bytes.isEmpty else { throw ODRPackError.ipa(.entryLeavesArchive(path, entry: entry.name)) }
         return (target, FilePath.shownText(of: bytes))
     }
 
@@ -233,7 +211,7 @@ enum AppCopy {
         }
         if inflater == nil || ended, produced != entry.size { throw sizeMismatch(entry, path, produced: produced) }
         guard inflater == nil || ended, crc == entry.crc, produced == entry.size else {
-            throw ODRPackError.unusableInput("'\(entry.name)' in '\(path)' is damaged (CRC or size mismatch)")
+            throw ODRPackError.ipa(.damagedEntry(path, entry: entry.name))
         }
     }
 
@@ -244,16 +222,11 @@ enum AppCopy {
     private static func sizeMismatch(_ entry: ZipCentralDirectory.Entry, _ path: String, produced: UInt64?)
         -> ODRPackError
     {
-        .unusableInput(
-            """
-            '\(entry.name)' in '\(path)' declares \(entry.size) bytes but holds \(produced.map { "\($0)" } ?? "more"): \
-            it is no IPA to trust; rebuild it
-            """
-        )
+        .ipa(.entrySizeMismatch(path, entry: entry.name, declared: entry.size, holds: produced))
     }
 
     private static func unreadable(_ path: String, _ why: String) -> ODRPackError {
-        .unusableInput("'\(path)' is not a readable IPA (\(why)): pass the app's .ipa or its .app folder")
+        .ipa(.unreadable(path, reason: why))
     }
 
     private static func link(_ path: FilePath, target: [UInt8]) throws {

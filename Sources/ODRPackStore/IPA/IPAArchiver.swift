@@ -59,8 +59,7 @@ enum IPAArchiver {
                 progress.add(bytes: entry.status.stamp.size)
                 progress.unitFinished()
             case .other:
-                throw ODRPackError.unusableInput(
-                    "'\(source.text)' is neither a file, a folder nor a symbolic link: an IPA holds only those")
+                throw ODRPackError.ipa(.unsupportedInIPA(source.text))
             }
         }
         let (size, _) = try writer.finish()

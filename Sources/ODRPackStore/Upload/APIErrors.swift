@@ -1,7 +1,8 @@
 import Foundation
+import ODRPackPlatform
 
-/// App Store Connect's error document (`{"errors": [{"code", "title", "detail"}]}`): what a failure message and a
-/// `--verbose` line quote (docs/store.md#failures), each `code: detail`.
+/// App Store Connect's error document (`{"errors": [{"code", "title", "detail"}]}`): what a failure
+/// (`ODRPackError.http`) and a `--verbose` line quote (docs/store.md#failures), each `code: detail`.
 struct APIErrors: Decodable {
     struct Item: Decodable {
         var code: String?
@@ -18,18 +19,15 @@ struct APIErrors: Decodable {
             detail = try? container.decodeIfPresent(String.self, forKey: .detail)
         }
 
-        /// `code: detail` (the title when there is no detail), or the code alone; `?` for a missing code.
-        var message: String {
-            let text = detail ?? title ?? ""
-            return text.isEmpty ? (code ?? "?") : "\(code ?? "?"): \(text)"
-        }
+        /// The item as a failure carries it: its code, and its detail (the title when there is no detail).
+        var fact: AppleAPIError { AppleAPIError(code: code, detail: detail ?? title) }
     }
 
     var errors: LossyList<Item>?
 
-    /// The `errors[]` of a response body, each `code: detail`; none when the body is not App Store Connect's JSON.
-    static func messages(in body: Data) -> [String] {
+    /// The `errors[]` of a response body; none when the body is not App Store Connect's JSON.
+    static func items(in body: Data) -> [AppleAPIError] {
         guard let document = try? JSONDecoder().decode(APIErrors.self, from: body) else { return [] }
-        return document.errors?.elements.map(\.message) ?? []
+        return document.errors?.elements.map(\.fact) ?? []
     }
 }

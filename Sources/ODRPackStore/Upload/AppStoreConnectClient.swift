@@ -40,14 +40,14 @@ final class AppStoreConnectClient: Sendable {
             transport: transport)
     }
 
-    /// What a failed request was, for messages: `pack 'x': POST /v1/backgroundAssetVersions`.
-    static func describe(pack: String?, method: String, url: URL) -> String {
+    /// What a failed request was, as its error carries it: `pack 'x': POST /v1/backgroundAssetVersions`.
+    static func describe(pack: String?, method: String, url: URL) -> StoreRequest {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         var address = components?.path ?? ""
         if let scheme = components?.scheme, let host = components?.host, pack == nil || !address.hasPrefix("/v1/") {
             address = "\(scheme)://\(host)\(components?.port.map { ":\($0)" } ?? "")\(address)"
         }
-        return (pack.map { "pack '\($0)': " } ?? "") + method + " " + address
+        return StoreRequest(pack: pack, method: method, address: address)
     }
 
     // MARK: API requests
@@ -67,20 +67,14 @@ final class AppStoreConnectClient: Sendable {
         let request = HTTPRequest(method: method, url: url, headers: headers, body: bodyData.map { .bytes($0) })
         let response = try Self.answer(api.send(request, what: what), what: what)
         if (300..<400).contains(response.status) {
-            throw ODRPackError.unusableInput(
-                """
-                \(what) answered \(response.status), a redirect: odrpack follows none, so that the API key's token \
-                goes to \(base.text) only; check --api (or ODRPACK_ASC_API)
-                """
-            )
+            throw ODRPackError.network(what, .redirected(status: response.status, base: base.text))
         }
         guard (200..<300).contains(response.status) else {
-            throw ODRPackError.unusableInput(Self.failureMessage(what: what, response: response))
+            throw Self.failure(what, response)
         }
         if response.body.isEmpty { return APIDocument() }
         guard let document = try? JSONDecoder().decode(APIDocument<Resource>.self, from: response.body) else {
-            throw ODRPackError.unusableInput(
-                "\(what) answered \(response.status) with a body that is not a JSON object")
+            throw ODRPackError.network(what, .notJSON(status: response.status))
         }
         return document
     }
@@ -106,9 +100,7 @@ final class AppStoreConnectClient: Sendable {
     private func url(_ path: String, query: [(String, String)]) throws -> URL {
         guard path.hasPrefix("/") else {
             guard let next = URL(string: path), base.owns(next) else {
-                throw ODRPackError.unusableInput(
-                    "App Store Connect answered with a next page outside \(base.text): refusing to send the token there"
-                )
+                throw ODRPackError.refused(.nextPageOutside(base: base.text))
             }
             return next
         }
@@ -138,8 +130,7 @@ final class AppStoreConnectClient: Sendable {
         guard let url = URL(string: operation.url), let scheme = url.scheme?.lowercased(),
             scheme == "https" || (scheme == "http" && url.host.map(APIBaseURL.isLoopback) == true)
         else {
-            throw ODRPackError.unusableInput(
-                "pack '\(pack)': App Store Connect gave an upload URL that is not https: refusing to send the archive")
+            throw ODRPackError.refused(.partURLNotHTTPS(pack: pack))
         }
         let what = Self.describe(pack: pack, method: operation.method, url: url)
         // A line break or NUL in a header would let the server's answer write more headers (or cut one short).
@@ -150,9 +141,7 @@ final class AppStoreConnectClient: Sendable {
                 }
             })
         else {
-            throw ODRPackError.unusableInput(
-                "pack '\(pack)': App Store Connect gave an upload header holding a control character: refusing to send it"
-            )
+            throw ODRPackError.refused(.partHeaderControlCharacter(pack: pack))
         }
         var headers = operation.headers.filter { $0.name.lowercased() != "authorization" }
         if !headers.contains(where: { $0.name.lowercased() == "user-agent" }) {
@@ -171,7 +160,7 @@ final class AppStoreConnectClient: Sendable {
             return .expired
         }
         guard (200..<300).contains(response.status) else {
-            throw ODRPackError.unusableInput(Self.failureMessage(what: what, response: response))
+            throw Self.failure(what, response)
         }
         return .sent
     }
@@ -180,44 +169,26 @@ final class AppStoreConnectClient: Sendable {
 
     /// The response, or exit 2 for a failure the retry policy does not retry (or one left after it gave up): an
     /// answer over the limit, an archive that cannot be read, no libcurl.
-    private static func answer(_ result: HTTPResult, what: String) throws -> HTTPResponse {
+    private static func answer(_ result: HTTPResult, what: StoreRequest) throws -> HTTPResponse {
         switch result {
         case .success(let response):
             return response
         case .failure(.tooLarge):
-            throw ODRPackError.unusableInput(
-                """
-                \(what) answered with more than \(HTTPResponse.bodyLimit >> 20) MiB, which no App Store Connect answer \
-                holds: the transfer was stopped; check --api (or ODRPACK_ASC_API) and the network between
-                """
-            )
+            throw ODRPackError.network(what, .answerTooLarge(limit: HTTPResponse.bodyLimit))
         case .failure(.headersTooLarge(let limit)):
-            throw ODRPackError.unusableInput(
-                """
-                \(what) answered with headers over \(limit >> 10) KiB, which no App Store Connect answer holds: the \
-                transfer was stopped; check --api (or ODRPACK_ASC_API) and the network between
-                """
-            )
+            throw ODRPackError.network(what, .headersTooLarge(limit: limit))
         case .failure(.unreadable(let reason)):
-            throw ODRPackError.unusableInput("\(what): \(reason): check the build folder, and run upload again")
+            throw ODRPackError.network(what, .unreadablePart(reason))
         case .failure(.unavailable):
             throw ODRPackError.unusableInput(CurlLibrary.missingMessage)
         case .failure(let failure):
-            throw ODRPackError.unusableInput("\(what) failed: \(failure.reason)")
+            throw ODRPackError.network(what, .failed(failure.reason))
         }
     }
 
-    /// `<what> answered 409: ENTITY_ERROR.ATTRIBUTE.INVALID: detail` for each of `errors[]`.
-    static func failureMessage(what: String, response: HTTPResponse) -> String {
-        let errors = APIErrors.messages(in: response.body)
-        var message = "\(what) answered \(response.status)"
-        if !errors.isEmpty { message += ": " + errors.joined(separator: "; ") }
-        if response.status == 401 {
-            message += " (the API key was refused twice: check --key-id, --issuer-id and the private key)"
-        } else if response.status == 403 {
-            message += " (the API key's role may not be allowed to manage background assets)"
-        }
-        return message
+    /// A failure status the client gives up on: the request, the status, and App Store Connect's `errors[]`.
+    static func failure(_ what: StoreRequest, _ response: HTTPResponse) -> ODRPackError {
+        .http(what, status: response.status, appleErrors: APIErrors.items(in: response.body))
     }
 
     /// RFC 3986 unreserved characters and `,` (App Store Connect's list separator) stay; the rest is encoded.

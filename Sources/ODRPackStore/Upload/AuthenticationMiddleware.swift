@@ -8,9 +8,9 @@ struct AuthenticationMiddleware: HTTPMiddleware {
     let base: APIBaseURL
     let token: APIToken
 
-    func intercept(_ request: HTTPRequest, what: String, next: HTTPNext) throws -> HTTPResult {
+    func intercept(_ request: HTTPRequest, what: StoreRequest, next: HTTPNext) throws -> HTTPResult {
         guard base.owns(request.url) else {
-            throw ODRPackError.unusableInput("\(what) is outside \(base.text): refusing to send the token there")
+            throw ODRPackError.refused(.tokenOutside(what, base: base.text))
         }
         let bearer = token.current()
         let result = try next(Self.authorized(request, bearer))

@@ -1,3 +1,5 @@
+import ODRPackPlatform
+
 /// What a request came to: a response, or why there was none.
 typealias HTTPResult = Result<HTTPResponse, HTTPFailure>
 
@@ -10,9 +12,10 @@ typealias HTTPNext = (HTTPRequest) throws -> HTTPResult
 /// so each is tested alone with a fake `next` and the client only says which run in which order (HTTPPipeline).
 protocol HTTPMiddleware: Sendable {
     /// - Parameters:
-    ///   - what: the request as messages name it (`pack 'x': POST /v1/backgroundAssetVersions`; never a query).
+    ///   - what: the request as messages name it (`pack 'x': POST /v1/backgroundAssetVersions`; never a query), the
+    ///     fact an `ODRPackError` about it carries.
     ///   - next: the layers after this one, down to the transport; called once per send.
     /// - Throws: `ODRPackError` to stop the run (exit 2), or another error its caller catches (PresignedPartMiddleware's
     ///   `UploadURLExpired`).
-    func intercept(_ request: HTTPRequest, what: String, next: HTTPNext) throws -> HTTPResult
+    func intercept(_ request: HTTPRequest, what: StoreRequest, next: HTTPNext) throws -> HTTPResult
 }

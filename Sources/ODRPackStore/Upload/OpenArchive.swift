@@ -16,7 +16,7 @@ final class OpenArchive: Sendable {
     init(path: FilePath) throws {
         switch SystemCall.openForReading(path) {
         case .success(let opened): descriptor = opened
-        case .failure(let error): throw ODRPackError.systemCall("cannot read '\(path.text)'", error)
+        case .failure(let error): throw ODRPackError.io(.read, path: path, error)
         }
         do {
             let buffer = ReadBuffer(size: 1 << 20)
@@ -25,7 +25,7 @@ final class OpenArchive: Sendable {
             var head: [UInt8] = []
             while true {
                 let got = SystemCall.readFully(descriptor, into: buffer.bytes.baseAddress!, count: 1 << 20, at: offset)
-                guard got >= 0 else { throw ODRPackError.systemCall("cannot read '\(path.text)'", .last) }
+                guard got >= 0 else { throw ODRPackError.io(.read, path: path, .last) }
                 if got == 0 { break }
                 let chunk = UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<got])
                 if head.count < AppleArchiveSignature.length {

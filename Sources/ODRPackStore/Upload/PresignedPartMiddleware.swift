@@ -1,4 +1,5 @@
 import Foundation
+import ODRPackPlatform
 
 /// The rules of one presigned part upload (docs/store.md#failures, #trust-boundaries), inside RetryMiddleware so
 /// they hold at every attempt: a URL past its `expiration` (5 s early, so a part does not start just before it) is not
@@ -9,7 +10,7 @@ struct PresignedPartMiddleware: HTTPMiddleware {
     let operation: UploadOperation
     let clock: any UploadClock
 
-    func intercept(_ request: HTTPRequest, what: String, next: HTTPNext) throws -> HTTPResult {
+    func intercept(_ request: HTTPRequest, what: StoreRequest, next: HTTPNext) throws -> HTTPResult {
         if operation.hasExpired(now: clock.now) { throw UploadURLExpired() }
         let result = try next(request)
         guard case .success(let response) = result else { return result }

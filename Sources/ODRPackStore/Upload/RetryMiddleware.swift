@@ -12,19 +12,14 @@ struct RetryMiddleware: HTTPMiddleware {
 
     let clock: any UploadClock
 
-    func intercept(_ request: HTTPRequest, what: String, next: HTTPNext) throws -> HTTPResult {
+    func intercept(_ request: HTTPRequest, what: StoreRequest, next: HTTPNext) throws -> HTTPResult {
         var retries = 0
         while true {
             let result = try next(request)
             guard let cause = Self.cause(of: result) else { return result }
             retries += 1
             guard retries <= Self.maximumRetries else {
-                throw ODRPackError.unusableInput(
-                    """
-                    \(what) failed \(retries) times (last: \(cause)): App Store Connect or the network is not answering; \
-                    run upload again later, it continues where this run stopped
-                    """
-                )
+                throw ODRPackError.network(what, .gaveUp(attempts: retries, lastCause: cause))
             }
             clock.sleep(for: delay(beforeRetry: retries, after: result))
         }

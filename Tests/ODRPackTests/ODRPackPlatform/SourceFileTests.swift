@@ -7,7 +7,7 @@ import Testing
 /// further read that returns nothing), and a file that grew, shrank or was rewritten is a "changed" error.
 @Suite struct SourceFileTests {
     private func isChanged(_ error: any Error) -> Bool {
-        if case ODRPackError.fileChanged = error { return true }
+        if case ODRPackError.changed = error { return true }
         return false
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ODRPackCore
+import ODRPackPlatform
 import Testing
 
 @testable import ODRPackXcode
@@ -183,7 +184,7 @@ import Testing
             try CommandRunner.run(["import-xcode", "Orchard.xcodeproj", "-o", "x.yml"] + extra, in: app)
         }
         let mac = try run(["--target", "OrchardMac"])
-        #expect(mac.status == 2 && mac.stderr.contains("only for iOS and tvOS"))
+        #expect(mac.status == 2 && mac.stderr.hasPrefix("odrpack: error: target 'OrchardMac' builds for macosx: "))
         let lite = try run(["--target", "OrchardLite"])
         #expect(lite.status == 2 && lite.stderr.contains("--setting ENABLE_ON_DEMAND_RESOURCES=YES"))
         let framework = try run(["--target", "OrchardKit"])
@@ -330,6 +331,55 @@ import Testing
         #expect(catalog.status == 2)
         #expect(catalog.stderr.contains("Coin.imageset/Contents.json' is not valid JSON"))
         #expect(!FileManager.default.fileExists(atPath: project.path("out.yml")))
+    }
+
+    /// Each refusal carries its facts (the target, the configuration, the setting, the file): what the messages
+    /// above say is made from them (XcodeFailure.description, ODRPackErrorTests).
+    @Test func refusalsCarryTheirFacts() throws {
+        func failure(_ path: URL, target: String?, configuration: String = "Release") -> ODRPackError? {
+            var options = XcodeImporter.Options()
+            options.target = target
+            options.configuration = configuration
+            do {
+                _ = try XcodeImporter(options: options).importProject(at: path.path)
+                return nil
+            } catch let error as ODRPackError {
+                return error
+            } catch {
+                Issue.record("not an ODRPackError: \(error)")
+                return nil
+            }
+        }
+        let orchard = Self.fixtures.appendingPathComponent("Orchard/App/Orchard.xcodeproj")
+        #expect(failure(orchard, target: "OrchardMac") == .xcode(.unsupportedSDK(target: "OrchardMac", sdk: "macosx")))
+        #expect(
+            failure(orchard, target: "OrchardLite")
+                == .xcode(.onDemandResourcesDisabled(target: "OrchardLite", configuration: "Release")))
+        #expect(
+            failure(orchard, target: "OrchardKit")
+                == .xcode(.notAnApplication(target: "OrchardKit", productType: "com.apple.product-type.framework")))
+        let project = try bamboo()
+        let bamboo = project.root.appendingPathComponent("Bamboo.xcodeproj")
+        #expect(
+            failure(bamboo, target: "BambooTV")
+                == .xcode(
+                    .undefinedSetting(
+                        setting: "PRODUCT_BUNDLE_IDENTIFIER", uses: "TV_BUNDLE_ID", configuration: "Release")))
+        #expect(
+            failure(bamboo, target: "BambooTV", configuration: "Debug")
+                == .xcode(.missingConfiguration(target: "BambooTV", configuration: "Debug", available: ["Release"])))
+        try project.folder("Empty.xcodeproj")
+        let empty = project.root.appendingPathComponent("Empty.xcodeproj").path
+        #expect(failure(URL(fileURLWithPath: empty), target: nil) == .xcode(.unreadableProjectFile(empty)))
+        try project.folder("Broken.xcodeproj")
+        try project.file("Broken.xcodeproj/project.pbxproj", "// !$*UTF8*$!\n{ objects = { A = {isa = ")
+        let broken = XcodeProject.absolutePath(project.path("Broken.xcodeproj")).joined("project.pbxproj")
+        #expect(
+            failure(project.root.appendingPathComponent("Broken.xcodeproj"), target: nil)
+                == .xcode(.corruptProjectFile(broken)))
+        try project.file("Bamboo/Assets.xcassets/Coin.imageset/Contents.json", "{ not json")
+        let coin = XcodeProject.absolutePath(project.path("Bamboo/Assets.xcassets/Coin.imageset/Contents.json"))
+        #expect(failure(bamboo, target: "Bamboo") == .xcode(.invalidCatalogJSON(coin)))
     }
 
     @Test func quotedSettingLists() {

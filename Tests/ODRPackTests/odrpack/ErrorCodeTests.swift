@@ -11,13 +11,21 @@ import Testing
     /// not compile here until its code is pinned.
     static func pinnedCode(_ error: ODRPackError) -> String {
         switch error {
+        case .io: return "io"
         case .systemCall: return "io"
-        case .pathCall: return "io"
         case .fileOperation: return "io"
-        case .fileChanged: return "file-changed"
+        case .fileTooLarge: return "unusable-input"
+        case .http: return "unusable-input"
+        case .network: return "unusable-input"
+        case .refused: return "unusable-input"
+        case .manifest: return "unusable-input"
+        case .buildManifest: return "unusable-input"
+        case .ipa: return "unusable-input"
+        case .xcode: return "unusable-input"
+        case .changed: return "file-changed"
         case .folderLocked: return "locked"
         case .commandFailed: return "command-failed"
-        case .libraryFailed: return "library-failed"
+        case .library: return "library-failed"
         case .unusableInput: return "unusable-input"
         case .unbuildable: return "unbuildable"
         case .usage: return "usage"
@@ -25,9 +33,14 @@ import Testing
     }
 
     static let everyKind: [ODRPackError] = [
-        .systemCall("cannot write 'a.zip'", SystemError(28)), .pathCall("cannot write", path: "a.zip", SystemError(28)),
-        .fileOperation("x"), .fileChanged("x"), .folderLocked("x"), .commandFailed("x"), .libraryFailed("x"),
-        .unusableInput("x"), .unbuildable("x"), .usage("x"),
+        .io(.write, path: "a.zip", SystemError(28)), .systemCall("cannot write 'a.zip'", SystemError(28)),
+        .fileOperation("x"), .fileTooLarge("the manifest", path: "odrpack.yaml", limit: 1), .changed(.whileRead("x")),
+        .folderLocked("x"), .commandFailed("x"), .library(.deflate(status: -2)),
+        .http(StoreRequest(method: "GET", address: "/v1/apps"), status: 500, appleErrors: []),
+        .network(StoreRequest(method: "GET", address: "/v1/apps"), .failed("x")),
+        .refused(.partURLNotHTTPS(pack: "p")), .manifest(.missing("odrpack.yml")), .buildManifest(.missing("out")),
+        .ipa(.appCount("a.ipa", count: 0)), .xcode(.notAProject("x")), .unusableInput("x"), .unbuildable("x"),
+        .usage("x"),
     ]
 
     @Test func everyKindHasItsPinnedCode() {
@@ -44,9 +57,9 @@ import Testing
                 ])
     }
 
-    /// A path held apart prints as the same path written into the message does, byte for byte, and keeps its errno.
+    /// A path held apart prints as the same path written into the message did, byte for byte, and keeps its errno.
     @Test func aPathHeldApartPrintsAsBefore() {
-        let apart = ODRPackError.system("cannot open", path: "Levels/a b.png", 2)
+        let apart = ODRPackError.system(.open, "Levels/a b.png", 2)
         let written = ODRPackError.system("cannot open 'Levels/a b.png'", 2)
         #expect(apart.description == written.description)
         #expect(apart.path == "Levels/a b.png" && written.path == nil)

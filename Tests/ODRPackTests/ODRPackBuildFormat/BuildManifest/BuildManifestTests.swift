@@ -336,10 +336,10 @@ import Testing
         let byFile = try BuildManifest.location(of: folder.joined(BuildManifest.fileName))
         #expect(byFile.file == folder.joined(BuildManifest.fileName))
         #expect(byFile.folder == folder && !byFile.isFolder)
-        #expect(
-            throws: ODRPackError.unusableInput(
-                "'\(project.path("out/x"))' does not exist: pass a build folder or its \(BuildManifest.fileName)")
-        ) { try BuildManifest.location(of: folder.joined("x")) }
+        #expect(throws: ODRPackError.buildManifest(.missing(folder.joined("x")))) {
+            try BuildManifest.location(of: folder.joined("x"))
+        }
+        #expect(BuildManifestFailure.fileName == BuildManifest.fileName)
     }
 
     /// A manifest that cannot be read (here a folder in its place) is an exit-2 error naming the file and the reason.
@@ -349,10 +349,10 @@ import Testing
         try FileManager.default.createDirectory(
             atPath: folder + "/" + BuildManifest.fileName, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        #expect {
+        #expect(
+            throws: ODRPackError.io(.read, path: FilePath(folder).joined(BuildManifest.fileName), SystemError(EISDIR))
+        ) {
             _ = try BuildManifest.load(FilePath(folder))
-        } throws: { error in
-            "\(error)".contains("cannot read '\(folder)/\(BuildManifest.fileName)': Is a directory")
         }
     }
 

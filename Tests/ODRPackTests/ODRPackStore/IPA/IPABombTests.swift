@@ -1,7 +1,9 @@
 import Foundation
+import ODRPackPlatform
 import Testing
 
 @testable import ODRPackFormats
+@testable import ODRPackStore
 
 /// docs/store.md#ipa: an input IPA whose entries share bytes (a zip bomb of overlapping entries), or whose declared
 /// sizes pass what the disk may hold, is refused before anything is written.
@@ -84,6 +86,19 @@ extension IPACommandTests {
         )
         #expect(!FileManager.default.fileExists(atPath: project.path("Game.ipa")))
         #expect(try temporaries(project) == [])
+    }
+
+    /// The unpacker itself refuses with the facts the message above is made of (IPAFailure): the IPA as given and
+    /// the first entry that overlaps, before anything is written.
+    @Test func theUnpackerNamesTheOverlappingEntry() throws {
+        let project = try TemporaryProject()
+        let bomb = project.path("bomb.ipa")
+        try Self.overlappingZip(entries: 3, shift: 10).write(to: URL(fileURLWithPath: bomb))
+        try project.folder("work")
+        #expect(throws: ODRPackError.ipa(.overlappingEntry(bomb, entry: "Payload/Game.app/f0"))) {
+            _ = try AppCopy.unpack(FilePath(bomb), into: FilePath(project.path("work")))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: project.path("work")) == [])
     }
 
     /// One entry declaring more than the disk has free (4 GiB - 1 on a 1 MiB tmpfs) is refused before it is written.

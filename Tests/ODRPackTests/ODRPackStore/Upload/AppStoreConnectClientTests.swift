@@ -65,27 +65,28 @@ import Testing
             expiration: Date().addingTimeInterval(expiresIn))
     }
 
-    static func message(_ body: () throws -> Void) -> String? {
+    /// The `ODRPackError` `body` throws (nil for none, or for another error, which a test then sees fail): the
+    /// tests assert its facts; its message is ODRPackErrorTests'.
+    static func failure(_ body: () throws -> Void) -> ODRPackError? {
         do {
             try body()
             return nil
         } catch let error as ODRPackError {
-            if case .usage = error { return "exit 64: \(error)" }
-            return "exit 2: \(error)"
+            return error
         } catch {
-            return "other: \(error)"
+            Issue.record("not an ODRPackError: \(error)")
+            return nil
         }
     }
+
+    static let apps = StoreRequest(method: "GET", address: "http://127.0.0.1:8080/v1/apps")
+    static let part = StoreRequest(pack: "p", method: "PUT", address: "https://bucket.example/part/1")
 
     @Test func transientFailuresBackOff1248And16ThenExit2() throws {
         let transport = ScriptedTransport([Self.answer(503)])
         let clock = FakeUploadClock()
         let client = try Self.client(transport, clock: clock)
-        let message = Self.message { try Self.get(client) }
-        #expect(
-            message
-                == "exit 2: GET http://127.0.0.1:8080/v1/apps failed 6 times (last: 503): App Store Connect or the network is not answering; run upload again later, it continues where this run stopped"
-        )
+        #expect(Self.failure { try Self.get(client) } == .network(Self.apps, .gaveUp(attempts: 6, lastCause: "503")))
         #expect(transport.requests.count == 6)
         #expect(clock.sleeps == Self.seconds(1, 2, 4, 8, 16))
     }
@@ -121,11 +122,9 @@ import Testing
         #expect(clock.sleeps.isEmpty)
 
         let refused = ScriptedTransport([Self.answer(401)])
-        let message = Self.message { try Self.get(Self.client(refused, clock: clock), pack: "p") }
         #expect(
-            message
-                == "exit 2: pack 'p': GET /v1/apps answered 401 (the API key was refused twice: check --key-id, --issuer-id and the private key)"
-        )
+            Self.failure { try Self.get(Self.client(refused, clock: clock), pack: "p") }
+                == .http(StoreRequest(pack: "p", method: "GET", address: "/v1/apps"), status: 401, appleErrors: []))
         #expect(refused.requests.count == 2)
     }
 
@@ -137,15 +136,16 @@ import Testing
                 ])
                 let clock = FakeUploadClock()
                 let client = try Self.client(transport, clock: clock)
-                let message = Self.message {
+                let failure = Self.failure {
                     _ = try client.request(
                         method, "/v1/backgroundAssets", body: method == "GET" ? nil : .object([]), pack: "p",
                         returning: IgnoredResource.self)
                 }
                 #expect(
-                    message
-                        == "exit 2: pack 'p': \(method) /v1/backgroundAssets answered \(status), a redirect: odrpack follows none, so that the API key's token goes to http://127.0.0.1:8080 only; check --api (or ODRPACK_ASC_API)"
-                )
+                    failure
+                        == .network(
+                            StoreRequest(pack: "p", method: method, address: "/v1/backgroundAssets"),
+                            .redirected(status: status, base: "http://127.0.0.1:8080")))
                 #expect(transport.requests.map(\.url.absoluteString) == ["http://127.0.0.1:8080/v1/backgroundAssets"])
                 #expect(clock.sleeps.isEmpty)
             }
@@ -161,14 +161,11 @@ import Testing
             let transport = ScriptedTransport([
                 Self.answer(200, body: #"{"data": [], "links": {"next": "\#(next)"}}"#)
             ])
-            let message = Self.message {
+            let failure = Self.failure {
                 _ = try Self.client(transport, clock: FakeUploadClock()).collection(
                     "/v1/apps", query: [], pack: nil, of: AppResource.self)
             }
-            #expect(
-                message
-                    == "exit 2: App Store Connect answered with a next page outside http://127.0.0.1:8080: refusing to send the token there"
-            )
+            #expect(failure == .refused(.nextPageOutside(base: "http://127.0.0.1:8080")))
             #expect(transport.requests.count == 1)
         }
         // The same origin in another case is the same origin (RFC 3986).
@@ -202,13 +199,11 @@ import Testing
             #expect(clock.sleeps == Self.seconds(1))
         }
         let always = ScriptedTransport([Self.answer(307)])
-        let message = Self.message {
+        let failure = Self.failure {
             _ = try Self.client(always, clock: FakeUploadClock()).sendPart(Self.operation(), descriptor: 3, pack: "p")
         }
-        #expect(
-            message
-                == "exit 2: pack 'p': PUT https://bucket.example/part/1 failed 6 times (last: redirected (307), not followed): App Store Connect or the network is not answering; run upload again later, it continues where this run stopped"
-        )
+        // The part's origin and path, never its query (a presigned URL's is a credential).
+        #expect(failure == .network(Self.part, .gaveUp(attempts: 6, lastCause: "redirected (307), not followed")))
     }
 
     @Test func aPartIsStreamedFromTheOpenFileAtItsRange() throws {
@@ -238,14 +233,11 @@ import Testing
 
     @Test func aPartGoesOnlyToHTTPSOrLoopbackHTTP() throws {
         let transport = ScriptedTransport([Self.answer(200)])
-        let message = Self.message {
+        let failure = Self.failure {
             _ = try Self.client(transport, clock: FakeUploadClock()).sendPart(
                 Self.operation(url: "http://bucket.example/part/1"), descriptor: 3, pack: "p")
         }
-        #expect(
-            message
-                == "exit 2: pack 'p': App Store Connect gave an upload URL that is not https: refusing to send the archive"
-        )
+        #expect(failure == .refused(.partURLNotHTTPS(pack: "p")))
         #expect(transport.requests.isEmpty)
         #expect(
             try Self.client(transport, clock: FakeUploadClock()).sendPart(
@@ -257,13 +249,10 @@ import Testing
             var operation = Self.operation()
             operation.headers.append(("X-Amz-Meta", value))
             let transport = ScriptedTransport([Self.answer(200)])
-            let message = Self.message {
+            let failure = Self.failure {
                 _ = try Self.client(transport, clock: FakeUploadClock()).sendPart(operation, descriptor: 3, pack: "p")
             }
-            #expect(
-                message
-                    == "exit 2: pack 'p': App Store Connect gave an upload header holding a control character: refusing to send it"
-            )
+            #expect(failure == .refused(.partHeaderControlCharacter(pack: "p")))
             #expect(transport.requests.isEmpty)
         }
     }
@@ -271,25 +260,23 @@ import Testing
     @Test func anAnswerOver16MiBOrAMissingLibcurlIsExit2WithoutRetry() throws {
         let large = ScriptedTransport([.failure(.tooLarge)])
         let clock = FakeUploadClock()
-        let message = Self.message { try Self.get(Self.client(large, clock: clock)) }
         #expect(
-            message
-                == "exit 2: GET http://127.0.0.1:8080/v1/apps answered with more than 16 MiB, which no App Store Connect answer holds: the transfer was stopped; check --api (or ODRPACK_ASC_API) and the network between"
-        )
+            Self.failure { try Self.get(Self.client(large, clock: clock)) }
+                == .network(Self.apps, .answerTooLarge(limit: 16 << 20)))
         #expect(large.requests.count == 1 && clock.sleeps.isEmpty)
         let missing = ScriptedTransport([.failure(.unavailable("gone"))])
         #expect(
-            Self.message { try Self.get(Self.client(missing, clock: clock)) }
-                == "exit 2: upload needs libcurl: install libcurl4 (Debian, Ubuntu) or curl (Fedora, Alpine)")
+            Self.failure { try Self.get(Self.client(missing, clock: clock)) }
+                == .unusableInput("upload needs libcurl: install libcurl4 (Debian, Ubuntu) or curl (Fedora, Alpine)"))
     }
 
     @Test func aDryRunSendsNothingButGET() throws {
         let transport = ScriptedTransport([Self.ok])
-        let message = Self.message {
+        let failure = Self.failure {
             _ = try Self.client(transport, clock: FakeUploadClock(), readOnly: true).request(
                 "POST", "/v1/backgroundAssets", body: .object([]), pack: nil, returning: IgnoredResource.self)
         }
-        #expect(message == "exit 2: a dry run sends GET requests only, not POST /v1/backgroundAssets")
+        #expect(failure == .refused(.dryRunWrite(method: "POST", path: "/v1/backgroundAssets")))
         #expect(transport.requests.isEmpty)
     }
 
@@ -336,8 +323,11 @@ import Testing
                 Self.answer(status, body: #"{"errors": [{"code": "ENTITY_ERROR", "detail": "no"}]}"#), Self.ok,
             ])
             let clock = FakeUploadClock()
-            let message = Self.message { try Self.get(Self.client(transport, clock: clock), pack: "p") }
-            #expect(message?.hasPrefix("exit 2: pack 'p': GET /v1/apps answered \(status): ENTITY_ERROR: no") == true)
+            #expect(
+                Self.failure { try Self.get(Self.client(transport, clock: clock), pack: "p") }
+                    == .http(
+                        StoreRequest(pack: "p", method: "GET", address: "/v1/apps"), status: status,
+                        appleErrors: [AppleAPIError(code: "ENTITY_ERROR", detail: "no")]))
             #expect(transport.requests.count == 1, "\(status)")
             #expect(clock.sleeps.isEmpty, "\(status)")
         }
@@ -355,16 +345,14 @@ import Testing
             base: try APIBaseURL("http://127.0.0.1:8080"), token: APIToken(key: key))
         let elsewhere = HTTPRequest(method: "GET", url: URL(string: "http://127.0.0.1:8081/v1/apps")!, headers: [])
         var reached = false
-        let message = Self.message {
-            _ = try authentication.intercept(elsewhere, what: "GET http://127.0.0.1:8081/v1/apps") { _ in
+        let what = StoreRequest(method: "GET", address: "http://127.0.0.1:8081/v1/apps")
+        let failure = Self.failure {
+            _ = try authentication.intercept(elsewhere, what: what) { _ in
                 reached = true
                 return Self.ok
             }
         }
-        #expect(
-            message
-                == "exit 2: GET http://127.0.0.1:8081/v1/apps is outside http://127.0.0.1:8080: refusing to send the token there"
-        )
+        #expect(failure == .refused(.tokenOutside(what, base: "http://127.0.0.1:8080")))
         #expect(!reached)
     }
 
@@ -373,7 +361,8 @@ import Testing
         let retry = RetryMiddleware(clock: clock)
         var sent = 0
         let request = HTTPRequest(method: "PUT", url: URL(string: "https://bucket.example/p")!, headers: [])
-        let result = try retry.intercept(request, what: "PUT https://bucket.example/p") { _ in
+        let what = StoreRequest(method: "PUT", address: "https://bucket.example/p")
+        let result = try retry.intercept(request, what: what) { _ in
             sent += 1
             return sent == 1 ? .failure(.redirected(307)) : Self.answer(201)
         }
@@ -382,16 +371,13 @@ import Testing
         #expect(
             RetryMiddleware.cause(of: Self.answer(409)) == nil && RetryMiddleware.cause(of: .failure(.tooLarge)) == nil)
         var attempts = 0
-        let message = Self.message {
-            _ = try retry.intercept(request, what: "PUT https://bucket.example/p") { _ in
+        let failure = Self.failure {
+            _ = try retry.intercept(request, what: what) { _ in
                 attempts += 1
                 return .failure(.timedOut)
             }
         }
-        #expect(
-            message
-                == "exit 2: PUT https://bucket.example/p failed 6 times (last: timed out): App Store Connect or the network is not answering; run upload again later, it continues where this run stopped"
-        )
+        #expect(failure == .network(what, .gaveUp(attempts: 6, lastCause: "timed out")))
         #expect(attempts == 6)
         #expect(clock.sleeps == Self.seconds(1, 1, 2, 4, 8, 16))
     }
@@ -455,11 +441,11 @@ import Testing
             ).data == nil)
         let array = ScriptedTransport([Self.answer(200, body: "[1]")])
         #expect(
-            Self.message { try Self.get(Self.client(array, clock: FakeUploadClock())) }
-                == "exit 2: GET http://127.0.0.1:8080/v1/apps answered 200 with a body that is not a JSON object")
+            Self.failure { try Self.get(Self.client(array, clock: FakeUploadClock())) }
+                == .network(Self.apps, .notJSON(status: 200)))
         #expect(
-            APIErrors.messages(in: Data(#"{"errors": [{"code": "A", "title": "t"}, {"code": 5, "detail": "d"}]}"#.utf8))
-                == ["A: t", "?: d"])
+            APIErrors.items(in: Data(#"{"errors": [{"code": "A", "title": "t"}, {"code": 5, "detail": "d"}]}"#.utf8))
+                == [AppleAPIError(code: "A", detail: "t"), AppleAPIError(code: nil, detail: "d")])
     }
 
     @Test func responseHeadersAreParsedCaseInsensitively() {
