@@ -90,6 +90,24 @@ struct BuildState: Sendable, Equatable {
         return folder.slashJoined(Data(outputBytes).sha256Hex.prefix(32) + ".state")
     }
 
+    /// A state file's name as `location` makes it (32 lowercase hex digits, then `.state`): what a root's index file
+    /// may name, so that a hand-edited index cannot point outside the cache folder.
+    static func isStateFileName(_ name: String) -> Bool {
+        let utf8 = Array(name.utf8)
+        return utf8.count == 38 && name.hasSuffix(".state")
+            && utf8.prefix(32).allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    /// The file in the cache folder that names the newest state recorded for a resources-root (links resolved): what
+    /// `validate` reads to find what a build of the project already checked (`RecordedChecks`), in one read however
+    /// many states the folder holds. Named by a digest of the root's bytes, as a state is by its output folder's;
+    /// the `root` prefix keeps the two kinds of name apart. Nil when there is no cache folder.
+    static func rootIndexLocation(forRoot rootPath: String, environment: [String: String]) -> String? {
+        guard let anyState = location(forBytes: [], environment: environment) else { return nil }
+        let folder = FilePath(anyState).parent.string
+        return folder.slashJoined(Data(Array("root\u{0}\(rootPath)".utf8)).sha256Hex.prefix(32) + ".root")
+    }
+
     /// Why the cache folder holding `statePath` must not be used, or nil when it may: a folder another user owns, or
     /// that others may write, could hand the build a state that vouches for content the files do not hold
     /// (docs/build-output.md#incremental). Nil too when it does not exist yet (it will be made for this user alone)
@@ -180,6 +198,10 @@ struct BuildState: Sendable, Equatable {
                 the build state cannot be saved to '\(path)' (\(error)), so the next build will read and write every \
                 pack again: make that folder writable, or set ODRPACK_CACHE_DIR to one that is
                 """
+        }
+        // The newest state of this resources-root is this one: a cache, so a failure costs only validate's reuse.
+        if !rootPath.isEmpty, let index = BuildState.rootIndexLocation(forRoot: rootPath, environment: environment) {
+            try? AtomicFile.write(Array((FilePath(path).lastComponent?.string ?? "").utf8), to: FilePath(index))
         }
         // What odrpack 0.2 kept instead, in two files.
         for legacy in [".cache", ".up-to-date"] {

@@ -21,25 +21,18 @@ package enum RecordedChecks {
         return { loader.previous.alreadyChecked($0) }
     }
 
-    /// The newest state in the cache folder recorded for the manifest's resources-root, gated by its read start.
+    /// The newest state in the cache folder recorded for the manifest's resources-root, gated by its read start: the
+    /// one the root's index file names (`BuildState.rootIndexLocation`), which the last build of that root wrote, so
+    /// finding it costs one small read however many states the folder holds.
     static func newestState(manifestPath: String, environment: [String: String]) -> BuildState? {
         guard let manifest = try? ManifestLoader().load(path: manifestPath).manifest,
             case .success(let rootPath) = LocalFileSystem().resolvedPath(manifest.resourcesRootURL.path),
-            let anyState = BuildState.location(for: "/", environment: environment),
-            BuildState.untrustedFolder(holding: anyState) == nil
-        else { return nil }
-        let folder = FilePath(anyState).parent.string
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
-        var newest: (path: String, time: Int64)?
-        for name in names where name.hasSuffix(".state") {
-            let path = folder.slashJoined(name)
-            guard let status = SystemCall.status(FilePath(path), followingLinks: false), status.kind == .regular,
-                newest.map({ status.stamp.modificationNanoseconds > $0.time }) ?? true,
-                BuildState.read(path, fileRecords: false)?.rootPath.hasSameBytes(as: rootPath) == true
-            else { continue }
-            newest = (path, status.stamp.modificationNanoseconds)
-        }
-        guard let newest, var state = BuildState.read(newest.path, fileRecords: true),
+            let index = BuildState.rootIndexLocation(forRoot: rootPath, environment: environment),
+            BuildState.untrustedFolder(holding: index) == nil,
+            let named = try? BoundedFile.readIfPresent(FilePath(index), limit: 64, what: "the build state index"),
+            let name = String(validating: named, as: UTF8.self), BuildState.isStateFileName(name),
+            var state = BuildState.read(FilePath(index).parent.string.slashJoined(name), fileRecords: true),
+            // Another build into that output folder may have recorded another root since.
             state.rootPath.hasSameBytes(as: rootPath)
         else { return nil }
         state.files.gate(by: state.readStart)

@@ -50,7 +50,11 @@ extension BuildCommandTests {
         #expect(first.status == 0 && !first.stderr.contains("warning"), "\(first.stderr)")
         let status = try #require(SystemCall.status(FilePath(cache)))
         #expect(status.permissions == 0o700 && status.owner == getuid())
-        #expect(try FileManager.default.contentsOfDirectory(atPath: cache).count == 1)
+        // The build's state and its resources-root's index (`BuildState.rootIndexLocation`), nothing else.
+        let names = try FileManager.default.contentsOfDirectory(atPath: cache).sorted {
+            !$0.hasSuffix(".root") && $1.hasSuffix(".root")
+        }
+        #expect(names.map { ($0 as NSString).pathExtension } == ["state", "root"], "\(names)")
     }
 
     /// Without HOME the state goes to the user's home folder from the user database, never to a name in /tmp that

@@ -74,6 +74,37 @@ import Testing
         #expect(try headsRead(project, cache: cache) == all)
     }
 
+    /// The state is found through the root's index file, which the last build of that resources-root wrote: one read
+    /// however many states the cache folder holds. An index that names no state file, or another root's state, or
+    /// no index at all, vouches for nothing.
+    @Test func theRootsIndexNamesTheStateAndNothingElse() throws {
+        let project = try project()
+        let other = try self.project()
+        let cache = project.path("cache")
+        let environment = ["ODRPACK_CACHE_DIR": cache]
+        let all = (0..<6).map { "level\($0).json" }
+        try build(project, cache: cache)
+        try build(other, cache: cache)
+        let root = try LocalFileSystem().resolvedPath(project.path("R")).get()
+        let index = try #require(BuildState.rootIndexLocation(forRoot: root, environment: environment))
+        let state = try #require(BuildState.location(for: project.path("out"), environment: environment))
+        #expect(try String(contentsOfFile: index, encoding: .utf8) == (state as NSString).lastPathComponent)
+        #expect(try headsRead(project, cache: cache) == [])
+
+        let otherRoot = try LocalFileSystem().resolvedPath(other.path("R")).get()
+        let otherIndex = try #require(BuildState.rootIndexLocation(forRoot: otherRoot, environment: environment))
+        for named in [
+            "../\((state as NSString).lastPathComponent)", "state",
+            try String(contentsOfFile: otherIndex, encoding: .utf8),
+        ] {
+            try named.write(toFile: index, atomically: false, encoding: .utf8)
+            #expect(try headsRead(project, cache: cache) == all, "\(named)")
+        }
+        try FileManager.default.removeItem(atPath: index)
+        #expect(try headsRead(project, cache: cache) == all)
+        #expect(try headsRead(other, cache: cache) == [])
+    }
+
     /// What no state vouches for is still checked: a file given executable bytes after the build, and a new one.
     @Test func validateStillReportsExecutableContentTheBuildDidNotPack() throws {
         let project = try project()
