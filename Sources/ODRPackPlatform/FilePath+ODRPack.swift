@@ -99,18 +99,60 @@ extension FilePath {
         return appending(component)
     }
 
-    /// Whether `self` is `folder` or lies below it, compared component by component on bytes: "/a/bc" is not inside
-    /// "/a/b". Both are compared as written (lexically); resolve links first where they matter.
+    /// `self` with `.` folded away and each `..` taking away the name before it, without reading the disk (resolve
+    /// links first where they matter: `link/..` is not always the link's folder). At the root a `..` stays the root;
+    /// a relative path keeps the `..`s it starts with; "." and "" give the empty path. swift-system's
+    /// `lexicallyNormalized()` means the same, but its debug build traps on some relative paths ("./.././..") and
+    /// checks its storage again after every change; this works on the bytes, in one pass.
+    package var normalized: FilePath {
+        let (absolute, names) = Self.normalNames(bytes)
+        var folded: [UInt8] = absolute ? [Self.slash] : []
+        for (index, name) in names.enumerated() {
+            if index > 0 { folded.append(Self.slash) }
+            folded.append(contentsOf: name)
+        }
+        // The bytes came from a path, so they hold no NUL.
+        return FilePath(bytes: folded) ?? self
+    }
+
+    /// Whether `self` is `folder` or lies below it, compared name by name on bytes once both are `normalized`:
+    /// "/a/bc" is not inside "/a/b", and an absolute path is never inside a relative one (the empty path holds every
+    /// relative path). Lexical: resolve links first where they matter.
     package func isInside(_ folder: FilePath) -> Bool {
-        lexicallyNormalized().starts(with: folder.lexicallyNormalized())
+        let (absolute, names) = Self.normalNames(bytes)
+        let (folderIsAbsolute, folderNames) = Self.normalNames(folder.bytes)
+        return absolute == folderIsAbsolute && names.starts(with: folderNames)
     }
 
     /// `self` relative to `base` ("Levels/one.json"), or nil when `self` is not inside `base`. `base` itself is "".
     /// The result is text (a manifest-relative path): bytes that are not UTF-8 are repaired, as `text` does.
     package func relative(to base: FilePath) -> String? {
-        var rest = lexicallyNormalized()
-        guard rest.removePrefix(base.lexicallyNormalized()) else { return nil }
-        return rest.string
+        let (absolute, names) = Self.normalNames(bytes)
+        let (baseIsAbsolute, baseNames) = Self.normalNames(base.bytes)
+        guard absolute == baseIsAbsolute, names.starts(with: baseNames) else { return nil }
+        return String(decoding: Array(names.dropFirst(baseNames.count).joined(separator: [Self.slash])), as: UTF8.self)
+    }
+
+    private static let slash = UInt8(ascii: "/")
+
+    /// Whether the path whose bytes are `bytes` is absolute, and its names with `.` and `..` folded (`normalized`).
+    private static func normalNames(_ bytes: [UInt8]) -> (absolute: Bool, names: [ArraySlice<UInt8>]) {
+        let dot = UInt8(ascii: ".")
+        let absolute = bytes.first == slash
+        var names: [ArraySlice<UInt8>] = []
+        for name in bytes.split(separator: slash, omittingEmptySubsequences: true) {
+            if name.count == 1 && name.first == dot { continue }
+            if name.count == 2 && name.allSatisfy({ $0 == dot }) {
+                if let last = names.last, !(last.count == 2 && last.allSatisfy({ $0 == dot })) {
+                    names.removeLast()
+                } else if !absolute {
+                    names.append(name)
+                }
+                continue
+            }
+            names.append(name)
+        }
+        return (absolute, names)
     }
 
     /// The byte key of this path, for dictionaries and sets of paths kept as text.

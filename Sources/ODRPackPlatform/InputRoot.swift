@@ -42,10 +42,10 @@ package struct InputRoot: Sendable, Equatable {
         var rest: [FilePath.Component] = []
         while true {
             if case .success(let real) = LocalFileSystem().resolved(existing) {
-                return rest.reversed().reduce(real) { $0.appending($1) }.lexicallyNormalized()
+                return rest.reversed().reduce(real) { $0.appending($1) }.normalized
             }
             guard let last = existing.lastComponent, existing.removeLastComponent() else {
-                return absolute.lexicallyNormalized()
+                return absolute.normalized
             }
             rest.append(last)
         }

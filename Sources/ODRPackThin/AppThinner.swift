@@ -128,7 +128,7 @@ package struct AppThinner {
     func locate() throws -> Location {
         // Lexically, never through Foundation's absolute path: a relative path stays relative to the current folder,
         // whose name may not be UTF-8 (docs/architecture.md#paths).
-        let normalized = options.appPath.lexicallyNormalized()
+        let normalized = options.appPath.normalized
         let app = normalized.isEmpty ? FilePath(".") : normalized
         let shown = options.appPath.text
         guard isFolder(app) else {

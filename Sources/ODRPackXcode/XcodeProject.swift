@@ -50,11 +50,10 @@ package struct XcodeProject {
     }
 
     /// `path` as an absolute path, `.` and `..` folded without reading the disk (as `URL(fileURLWithPath:)` then
-    /// `standardizedFileURL` make it): a relative path is relative to the current folder. Folded by `normalized`,
-    /// which is linear in the depth: a project's paths can be 20,000 groups deep, and `FilePath`'s own
-    /// `lexicallyNormalized` checks its components again after each change in a debug build.
+    /// `standardizedFileURL` make it): a relative path is relative to the current folder. Folded by
+    /// `FilePath.normalized`, which is linear in the depth: a project's paths can be 20,000 groups deep.
     static func absolutePath(_ path: String) -> FilePath {
-        FilePath(normalized(FilePath(FileManager.default.currentDirectoryPath).pushing(FilePath(path)).string))
+        FilePath(FileManager.default.currentDirectoryPath).pushing(FilePath(path)).normalized
     }
 
     package init(path: String) throws {

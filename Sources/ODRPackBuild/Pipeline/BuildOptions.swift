@@ -79,7 +79,7 @@ package struct BuildOptions: Sendable {
         if !path.isAbsolute, case .success(let current) = LocalFileSystem().currentFolder() {
             path = current.pushing(path)
         }
-        return path.lexicallyNormalized()
+        return path.normalized
     }
 
     /// Whether `outputPath` is UTF-8, so that text names it again: what the options that hand the folder to another

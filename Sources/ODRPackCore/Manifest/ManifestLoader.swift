@@ -45,7 +45,7 @@ package struct ManifestLoader {
             }
             current = "/"
         }
-        let directory = current.pushing(file).removingLastComponent().lexicallyNormalized()
+        let directory = current.pushing(file).removingLastComponent().normalized
         return parse(data: data, displayPath: path, directory: directory)
     }
 

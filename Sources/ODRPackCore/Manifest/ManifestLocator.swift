@@ -27,7 +27,7 @@ package struct ManifestLocator {
             // Absolute (a relative folder is relative to the current one), `.` and `..` folded.
             // The current folder itself, never made again from its text: a name that is not UTF-8 would become
             // another (docs/architecture.md#paths).
-            folder = (currentFolder.map { current.pushing(FilePath($0)) } ?? current).lexicallyNormalized()
+            folder = (currentFolder.map { current.pushing(FilePath($0)) } ?? current).normalized
             if let length = folder?.length, length > Self.maximumStartBytes {
                 problem =
                     """
@@ -47,7 +47,7 @@ package struct ManifestLocator {
     private static func currentFolder(problem: inout String?) -> FilePath? {
         if let here = SystemCall.status(FilePath("."), followingLinks: true),
             let logical = ProcessInfo.processInfo.environment["PWD"], let path = FilePath(checking: logical),
-            path.isAbsolute, path.lexicallyNormalized() == path,
+            path.isAbsolute, path.normalized == path,
             let status = SystemCall.status(path, followingLinks: true),
             status.stamp.device == here.stamp.device, status.stamp.inode == here.stamp.inode
         {
@@ -82,7 +82,7 @@ package struct ManifestLocator {
         guard found != Self.fileName, let start, FilePath(found) != start.joined(Self.fileName) else {
             return (found, nil)
         }
-        let absolute = start.pushing(FilePath(found)).lexicallyNormalized()
+        let absolute = start.pushing(FilePath(found)).normalized
         let named = absolute.string == found ? "'\(found)'" : "'\(found)' ('\(absolute.text)')"
         return (found, "using \(named): there is no \(Self.fileName) in the current folder")
     }

@@ -103,7 +103,7 @@ package struct TagManifest: Sendable {
     /// The folder that holds the resources, absolute, `.` and `..` folded: `resources-root` as written, relative to
     /// the manifest's folder unless it is absolute.
     package var resourcesRootPath: FilePath {
-        directory.pushing(FilePath(resourcesRoot.value)).lexicallyNormalized()
+        directory.pushing(FilePath(resourcesRoot.value)).normalized
     }
 
     /// `resourcesRootPath` as a URL, for the callers in other modules that still read `.path` of it.

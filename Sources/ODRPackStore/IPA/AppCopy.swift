@@ -10,7 +10,7 @@ enum AppCopy {
     /// throughout: an app in a folder whose name is not UTF-8, or holding such a file, is copied as it is
     /// (docs/architecture.md#paths).
     static func copyFolder(_ app: FilePath, into root: FilePath) throws -> FilePath {
-        let app = app.lexicallyNormalized()
+        let app = app.normalized
         guard let name = app.lastComponent, name.kind == .regular else {
             throw ODRPackError.unusableInput("'\(app.text)' is not an app folder: pass the built app (MyGame.app)")
         }

@@ -409,9 +409,9 @@ package struct IPABuilder {
 
     /// `path` from the root: a relative one joined to the current folder's bytes, `.` and `..` folded lexically.
     static func absolute(_ path: FilePath) throws -> FilePath {
-        if path.isAbsolute { return path.lexicallyNormalized() }
+        if path.isAbsolute { return path.normalized }
         switch LocalFileSystem().currentFolder() {
-        case .success(let current): return current.pushing(path).lexicallyNormalized()
+        case .success(let current): return current.pushing(path).normalized
         case .failure(let error): throw ODRPackError.systemCall("cannot find the current folder", error)
         }
     }

@@ -28,6 +28,50 @@ import Testing
         #expect(FilePath("Levels/one.json").relative(to: "Levels") == "one.json")
     }
 
+    /// `normalized`, `isInside` and `relative(to:)` on random paths (absolute or relative, with empty, dot and
+    /// look-alike names, "/" and the empty path) say what a model over the names as text says: "." dropped, ".."
+    /// taking the name before it, staying at the root, kept at a relative path's start.
+    @Test func foldingAgreesWithAModelOfTheNames() {
+        var generator = SplitMix64(state: 0x0D_4B_AC_4E)
+        let names = ["a", "b", "ab", ".", "..", "", ".a", "a.", "...", "\u{E9}"]
+        func path() -> String {
+            let count = Int.random(in: 0...5, using: &generator)
+            let body = (0..<count).map { _ in names.randomElement(using: &generator)! }.joined(separator: "/")
+            return (Bool.random(using: &generator) ? "/" : "") + body
+        }
+        func model(_ text: String) -> (absolute: Bool, names: [String]) {
+            var kept: [String] = []
+            for name in text.split(separator: "/").map(String.init) where name != "." {
+                if name != ".." {
+                    kept.append(name)
+                } else if let last = kept.last, last != ".." {
+                    kept.removeLast()
+                } else if !text.hasPrefix("/") {
+                    kept.append(name)
+                }
+            }
+            return (text.hasPrefix("/"), kept)
+        }
+        for _ in 0..<TestLevel.rounds(3_000, full: 100_000) {
+            let (inner, outer) = (path(), path())
+            let (innerModel, outerModel) = (model(inner), model(outer))
+            let expected = innerModel.absolute == outerModel.absolute && innerModel.names.starts(with: outerModel.names)
+            #expect(
+                FilePath(inner).normalized.string == (innerModel.absolute ? "/" : "")
+                    + innerModel.names.joined(separator: "/"),
+                "'\(inner)'")
+            #expect(FilePath(inner).isInside(FilePath(outer)) == expected, "'\(inner)' inside '\(outer)'")
+            #expect(
+                FilePath(inner).relative(to: FilePath(outer))
+                    == (expected ? innerModel.names.dropFirst(outerModel.names.count).joined(separator: "/") : nil),
+                "'\(inner)' from '\(outer)'")
+        }
+        #expect(FilePath("./.././..").normalized.string == "../..")
+        #expect(FilePath("/../a").normalized.string == "/a")
+        #expect(!FilePath("/a").isInside(""))
+        #expect(FilePath("a").isInside(""))
+    }
+
     @Test func joiningKeepsTheBytesAndSlashesOnce() {
         #expect(FilePath("/out").joined("Levels/one.json") == FilePath("/out/Levels/one.json"))
         #expect(FilePath("/out").joined("Levels/one.json").string == "/out/Levels/one.json")
