@@ -34,10 +34,7 @@ package struct InputRoot: Sendable, Equatable {
     /// folder resolved and the rest of it joined lexically (a missing file names no other place).
     /// Never folded lexically first: `link/..` is the folder above where the link leads, not the link's own folder.
     package static func resolved(_ path: FilePath) -> FilePath {
-        var absolute = path
-        if !absolute.isAbsolute, case .success(let current) = LocalFileSystem().currentFolder() {
-            absolute = current.pushing(path)
-        }
+        let absolute = (try? LocalFileSystem().absolute(path).get()) ?? path
         var existing = absolute
         var rest: [FilePath.Component] = []
         while true {

@@ -43,23 +43,31 @@ package struct LocalFileSystem: ResourceFileSystem {
         return resolved(checked).map(\.text)
     }
 
-    /// `path` with every symbolic link resolved, or the error that names it: what thin and ipa compare the places of
-    /// an app, a build folder and an output by. The one `realPath`.
-    /// - Throws: `ODRPackError.systemCall` (exit 2), "cannot resolve '<path>'" with the system's reason.
-    package static func realPath(_ path: String) throws -> String {
-        switch LocalFileSystem().resolvedPath(path) {
-        case .success(let real): return real
-        case .failure(let error): throw ODRPackError.systemCall("cannot resolve '\(path)'", error)
-        }
+    /// `path` from the root: a relative one joined to the current folder as `getcwd` gives its bytes (never
+    /// Foundation's text, which repairs a name that is not UTF-8), nothing folded or resolved (`link/..` is the folder
+    /// above where the link leads). The one place a path is made absolute.
+    package func absolute(_ path: FilePath) -> Result<FilePath, SystemError> {
+        if path.isAbsolute { return .success(path) }
+        return currentFolder().map { $0.pushing(path) }
     }
 
-    /// `path` with every symbolic link resolved, bytes and all (a name that is not UTF-8 keeps its bytes).
-    /// - Throws: `ODRPackError.systemCall` (exit 2), "cannot resolve '<path>'" with the system's reason.
+    /// `path` with every symbolic link resolved, bytes and all (a name that is not UTF-8 keeps its bytes), or the
+    /// error that names it: what thin and ipa compare the places of an app, a build folder and an output by. The one
+    /// `realPath`.
+    /// - Throws: `ODRPackError.io(.resolve, ...)` (exit 2), "cannot resolve '<path>'" with the system's reason.
     package static func realPath(_ path: FilePath) throws -> FilePath {
         switch LocalFileSystem().resolved(path) {
         case .success(let real): return real
-        case .failure(let error): throw ODRPackError.systemCall("cannot resolve '\(path.text)'", error)
+        case .failure(let error): throw ODRPackError.io(.resolve, path: path, error)
         }
+    }
+
+    /// `realPath` of a path held as text (a manifest's, a build manifest's), as text.
+    package static func realPath(_ path: String) throws -> String {
+        guard let checked = FilePath(checking: path) else {
+            throw ODRPackError.io(.resolve, path: FilePath(path), SystemError(EINVAL))
+        }
+        return try realPath(checked).string
     }
 
     package func status(_ path: String, followingLinks: Bool) -> Result<FileStatus, SystemError> {

@@ -142,10 +142,8 @@ package struct OutputTarget: Sendable {
     /// existing folder followed by the rest as given; nil for a descriptor or a device. What a caller compares with
     /// folders it knows (a build folder's own files), whatever the spelling.
     package var resolvedFile: FilePath? {
-        guard case .file(var path) = kind else { return nil }
-        if !path.isAbsolute {
-            guard let current = Self.currentFolder() else { return nil }
-            path = current.pushing(path)
+        guard case .file(let given) = kind, case .success(let path) = LocalFileSystem().absolute(given) else {
+            return nil
         }
         var rest: [FilePath.Component] = []
         var folder = path
@@ -157,10 +155,6 @@ package struct OutputTarget: Sendable {
             rest.append(last)
             folder = folder.removingLastComponent()
         }
-    }
-
-    private static func currentFolder() -> FilePath? {
-        try? LocalFileSystem().currentFolder().get()
     }
 
     /// The document goes to standard output: a `Wrote FILE` line then goes to stderr, so as not to mix into it.

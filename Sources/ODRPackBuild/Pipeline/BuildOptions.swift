@@ -75,11 +75,7 @@ package struct BuildOptions: Sendable {
     /// whose path is not UTF-8 keeps it (docs/architecture.md#paths); for a UTF-8 path it is the text Foundation's
     /// standardized URL gave, so the caches of existing folders keep their keys.
     var outputPath: FilePath {
-        var path = outputFolder
-        if !path.isAbsolute, case .success(let current) = LocalFileSystem().currentFolder() {
-            path = current.pushing(path)
-        }
-        return path.normalized
+        ((try? LocalFileSystem().absolute(outputFolder).get()) ?? outputFolder).normalized
     }
 
     /// Whether `outputPath` is UTF-8, so that text names it again: what the options that hand the folder to another

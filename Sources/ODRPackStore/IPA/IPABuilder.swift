@@ -409,9 +409,8 @@ package struct IPABuilder {
 
     /// `path` from the root: a relative one joined to the current folder's bytes, `.` and `..` folded lexically.
     static func absolute(_ path: FilePath) throws -> FilePath {
-        if path.isAbsolute { return path.normalized }
-        switch LocalFileSystem().currentFolder() {
-        case .success(let current): return current.pushing(path).normalized
+        switch LocalFileSystem().absolute(path) {
+        case .success(let absolute): return absolute.normalized
         case .failure(let error): throw ODRPackError.systemCall("cannot find the current folder", error)
         }
     }
