@@ -23,7 +23,7 @@ extension BackgroundAssetsKind: PackFormatBuilding {
         var owned: Set<PathKey> = []
         for record in state.packs.values where !record.archiveStamp.isEmpty && claims(packFileName: record.fileName) {
             let relative = folder.joined(record.fileName)
-            guard BuildState.packStamp(atPath: output.joined(relative.string).string) == record.archiveStamp else {
+            guard BuildState.packStamp(at: output.joined(relative.string)) == record.archiveStamp else {
                 continue
             }
             owned.insert(relative.key)
@@ -32,8 +32,7 @@ extension BackgroundAssetsKind: PackFormatBuilding {
         }
         let site = BackgroundAssetsLayout.siteFolder + "/"
         for (key, stamp) in state.outputs
-        where key.hasPrefix(site) && BuildState.stamp(atPath: output.joined(folder.joined(key).string).string) == stamp
-        {
+        where key.hasPrefix(site) && BuildState.stamp(at: output.joined(folder.joined(key).string)) == stamp {
             owned.insert(folder.joined(key).key)
             owned.insert(
                 folder.joined(BackgroundAssetsLayout.siteFolder).joined(BackgroundAssetsLayout.downloadManifestFile).key

@@ -29,7 +29,7 @@ extension OnDemandResourcesKind: PackFormatBuilding {
         for name in Self.documents
         where held
             || (state.outputs[name] != nil
-                && state.outputs[name] == BuildState.stamp(atPath: output.joined(name).string))
+                && state.outputs[name] == BuildState.stamp(at: output.joined(name)))
         {
             owned.insert(PathKey(name))
         }
@@ -37,7 +37,7 @@ extension OnDemandResourcesKind: PackFormatBuilding {
         let folder = FilePath(packsFolder)
         for record in state.packs.values where !record.archiveStamp.isEmpty && claims(packFileName: record.fileName) {
             let relative = folder.joined(record.fileName)
-            guard BuildState.packStamp(atPath: output.joined(relative.string).string) == record.archiveStamp else {
+            guard BuildState.packStamp(at: output.joined(relative.string)) == record.archiveStamp else {
                 continue
             }
             owned.insert(relative.key)

@@ -65,7 +65,7 @@ struct OnDemandResourcesOutput: PackOutput {
         guard options.layout == .zip, options.signCommand == nil else { return EntryReuse() }
         return EntryReuse(
             plan: plan, toWrite: toWrite, known: known, previous: previous,
-            settings: options.archiveSettingsPrefix(), packsPath: packsFolder.string)
+            settings: options.archiveSettingsPrefix(), packsFolder: packsFolder)
     }
 
     func makeWriter(spares: CompressorPool, entries: EntryReuse) -> any PackFormatWriter {

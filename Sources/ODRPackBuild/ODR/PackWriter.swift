@@ -229,7 +229,7 @@ final class PackWriter: PackFormatWriter {
         let (descriptor, path) = try archives.open(entry.archive)
         let header = writer.localHeader(
             ofFile: name, size: size, crc: digest.crc32, deflated: entry.deflated, compressedSize: entry.compressedSize)
-        let changed = ODRPackError.changed(.notAsLastBuildLeft("\(path)"))
+        let changed = ODRPackError.changed(.notAsLastBuildLeft(path.text))
         guard header.count <= buffer.count,
             SystemCall.readFully(
                 descriptor, into: buffer.baseAddress!, count: header.count, at: Int64(entry.headerOffset))

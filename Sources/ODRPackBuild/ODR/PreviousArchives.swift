@@ -11,23 +11,24 @@ struct PreviousArchives {
     }
 
     /// The open archive number `archive` of the reuse, and its path.
-    mutating func open(_ archive: Int) throws -> (descriptor: Int32, path: String) {
+    mutating func open(_ archive: Int) throws -> (descriptor: Int32, path: FilePath) {
         let path = reuse.archives[archive].path
         if let descriptor = descriptors[archive] { return (descriptor, path) }
-        switch SystemCall.openForReading(FilePath(path)) {
+        switch SystemCall.openForReading(path) {
         case .success(let descriptor):
             descriptors[archive] = descriptor
             return (descriptor, path)
         case .failure(let error):
-            throw ODRPackError.systemCall("cannot open the last build's '\(path)' to copy its unchanged entries", error)
+            throw ODRPackError.systemCall(
+                "cannot open the last build's '\(path.text)' to copy its unchanged entries", error)
         }
     }
 
     /// Fails when an archive used is no longer exactly as the last build left it.
     func checkUnchanged() throws {
         for archive in descriptors.keys.sorted()
-        where BuildState.packStamp(atPath: reuse.archives[archive].path) != reuse.archives[archive].stamp {
-            throw ODRPackError.changed(.archiveWhileCopied("\(reuse.archives[archive].path)"))
+        where BuildState.packStamp(at: reuse.archives[archive].path) != reuse.archives[archive].stamp {
+            throw ODRPackError.changed(.archiveWhileCopied(reuse.archives[archive].path.text))
         }
     }
 

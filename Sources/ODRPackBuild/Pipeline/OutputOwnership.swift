@@ -49,7 +49,7 @@ struct OutputOwnership: Sendable {
         let usersFolder = manifestStatus?.kind == .directory
         if !usersFolder { ownership.owned.insert(PathKey(BuildManifest.fileName)) }
         let journalPath = folder.journal
-        let manifestStamp = BuildState.stamp(atPath: manifestPath.string)
+        let manifestStamp = BuildState.stamp(at: manifestPath)
         if usersFolder {
             // Nothing of a build's to read.
         } else if manifestStamp != nil || manifestStatus != nil {

@@ -68,7 +68,7 @@ struct PackBuilder: Sendable {
         try output.prepare()
         let reuse = try PackReuse(
             plan: plan, previous: previous, rootPath: rootPath, archiveKeys: output.archiveKeys,
-            fileNames: output.fileNames, packsPath: output.packsFolder.string, jobs: options.jobs)
+            fileNames: output.fileNames, packsFolder: output.packsFolder, jobs: options.jobs)
         if reuse.reused.count == plan.packs.count, output.isUnchanged(facts: reuse.facts, previous: previous) {
             return BuildResult(
                 plan: plan, makeManifest: { [facts = reuse.facts] in BuildManifest(plan: plan, archives: facts) },

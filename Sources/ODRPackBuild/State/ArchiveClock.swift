@@ -10,10 +10,10 @@ enum ArchiveClock {
 
     /// Waits until the clock of the file system holding `folder` is at least `tick` past `latest`.
     /// - Returns: false when it cannot tell (no probe could be written) or did not get there in `longestWait`.
-    static func wait(past latest: Int64, tick: Int64, in folder: String) -> Bool {
+    static func wait(past latest: Int64, tick: Int64, in folder: FilePath) -> Bool {
         let (target, overflow) = latest.addingReportingOverflow(tick)
         guard !overflow else { return false }
-        let remote = SystemCall.isRemoteFileSystem(FilePath(folder)) == true
+        let remote = SystemCall.isRemoteFileSystem(folder) == true
         let started = SystemCall.fileClockNanoseconds
         while true {
             let now: Int64

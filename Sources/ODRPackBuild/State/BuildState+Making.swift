@@ -64,7 +64,7 @@ extension BuildState {
             latest = max(latest, pack.latestChange)
             tick = ReadStart.gcd(tick, pack.tick)
         }
-        let settled = ArchiveClock.wait(past: latest, tick: tick, in: packsPath.string)
+        let settled = ArchiveClock.wait(past: latest, tick: tick, in: packsPath)
         for (id, stamp) in taken { packs[id]!.archiveStamp = settled ? stamp : "" }
     }
 
@@ -73,11 +73,11 @@ extension BuildState {
     /// with the same size and times would otherwise pass for what the build wrote, and be neither rewritten nor
     /// noticed by the fast path. When the clock cannot be read, every stamp is one no file has, so the next build
     /// writes those files again.
-    mutating func settleOutputs(outputPath: String) {
+    mutating func settleOutputs(in output: FilePath) {
         let stamps = Array(outputs.values)
         guard let device = stamps.first?.device, let latest = stamps.lazy.map(\.changeNanoseconds).max() else { return }
         let tick = ReadStart.tick(of: stamps, device: device, modification: false)
-        guard !ArchiveClock.wait(past: latest, tick: tick, in: outputPath) else { return }
+        guard !ArchiveClock.wait(past: latest, tick: tick, in: output) else { return }
         for name in outputs.keys {
             outputs[name] = FileStamp(size: -1, modificationNanoseconds: 0, changeNanoseconds: 0, inode: 0, device: 0)
         }

@@ -221,17 +221,12 @@ struct BuildState: Sendable, Equatable {
 
     /// What says a written pack is as the build left it: a zip's metadata, or a digest of the name and metadata
     /// of everything in a pack folder (so a file changed, added or removed inside it is seen). Nil when it is missing.
-    static func packStamp(atPath path: String) -> String? {
-        packStampAndTimes(atPath: path)?.stamp
+    static func packStamp(at path: FilePath) -> String? {
+        packStampAndTimes(at: path)?.stamp
     }
 
     /// `packStamp`, with the latest change time of the archive or of the folder and everything in it, and the tick
     /// those change times show (`ReadStart.tick`).
-    static func packStampAndTimes(atPath path: String) -> (stamp: String, latestChange: Int64, tick: Int64)? {
-        FilePath(checking: path).flatMap { packStampAndTimes(at: $0) }
-    }
-
-    /// `packStampAndTimes(atPath:)` of a pack whose path is kept as its bytes (a build folder's).
     static func packStampAndTimes(at file: FilePath) -> (stamp: String, latestChange: Int64, tick: Int64)? {
         guard let status = SystemCall.status(file, followingLinks: false) else { return nil }
         let change = status.stamp.changeNanoseconds

@@ -12,7 +12,7 @@ import ODRPackPlatform
 struct EntryReuse: Sendable {
     /// An archive entries are copied from, and the stamp that says it is as the last build left it.
     struct Archive: Sendable {
-        var path: String
+        var path: FilePath
         var stamp: String
     }
 
@@ -37,16 +37,16 @@ struct EntryReuse: Sendable {
     ///   - settings: the archive-key prefix of the pack settings (`BuildOptions.archiveSettingsPrefix`).
     init(
         plan: PackPlan, toWrite: [Int], known: KnownDigests, previous: BuildState, settings: String,
-        packsPath: String
+        packsFolder: FilePath
     ) {
         guard !toWrite.isEmpty, !previous.files.isEmpty else { return }
         // The archives that may be copied from, by their pack's position among the recorded packs.
-        var usable: [Int: (record: BuildState.PackRecord, path: String)] = [:]
+        var usable: [Int: (record: BuildState.PackRecord, path: FilePath)] = [:]
         for (number, id) in previous.packs.keys.sorted().enumerated() {
             let record = previous.packs[id]!
-            let path = packsPath.slashJoined(record.fileName)
+            let path = packsFolder.joined(record.fileName)
             guard record.archiveKey.hasPrefix(settings), record.archiveStamp.hasPrefix("f"),
-                BuildState.packStamp(atPath: path) == record.archiveStamp
+                BuildState.packStamp(at: path) == record.archiveStamp
             else { continue }
             usable[number] = (record, path)
         }
@@ -65,7 +65,7 @@ struct EntryReuse: Sendable {
         for (pack, position, number) in wanted {
             guard let holder = usable[number] else { continue }
             if directories[number] == nil {
-                directories[number] = Self.directory(atPath: holder.path) ?? [:]
+                directories[number] = Self.directory(at: holder.path) ?? [:]
             }
             let file = plan.packs[pack].files[position]
             guard let entry = directories[number]?[PathKey(file.path)], entry.size == UInt64(file.size),
@@ -87,9 +87,8 @@ struct EntryReuse: Sendable {
     }
 
     /// An archive's file entries by name; nil when it cannot be read as the zip this project writes.
-    private static func directory(atPath path: String) -> [PathKey: ZipCentralDirectory.Entry]? {
-        guard let file = FilePath(checking: path), case .success(let descriptor) = SystemCall.openForReading(file)
-        else { return nil }
+    private static func directory(at file: FilePath) -> [PathKey: ZipCentralDirectory.Entry]? {
+        guard case .success(let descriptor) = SystemCall.openForReading(file) else { return nil }
         defer { _ = SystemCall.closeFile(descriptor) }
         guard let status = SystemCall.status(file),
             let directory = try? ZipCentralDirectory(descriptor: descriptor, fileSize: UInt64(status.stamp.size))

@@ -16,10 +16,10 @@ struct PackReuse {
     var toWrite: [Int] = []
     var bytesRead: Int64 = 0
 
-    /// - Parameter fileNames: each pack's name in `packsPath`, where its archive (or folder) is.
+    /// - Parameter fileNames: each pack's name in `packsFolder`, where its archive (or folder) is.
     init(
         plan: PackPlan, previous: BuildState, rootPath: String, archiveKeys: [String], fileNames: [String],
-        packsPath: String,
+        packsFolder: FilePath,
         jobs: Int
     ) throws {
         let packs = plan.packs
@@ -27,7 +27,7 @@ struct PackReuse {
         let candidates = packs.indices.filter { index in
             guard let record = previous.packs[packs[index].id] else { return false }
             return record.fileName == fileNames[index] && record.archiveKey == archiveKeys[index]
-                && BuildState.packStamp(atPath: packsPath.slashJoined(record.fileName)) == record.archiveStamp
+                && BuildState.packStamp(at: packsFolder.joined(record.fileName)) == record.archiveStamp
         }
         var isCandidate = [Bool](repeating: false, count: packs.count)
         for index in candidates { isCandidate[index] = true }

@@ -60,19 +60,19 @@ struct ReadStart: Sendable, Equatable {
         /// The probe's modification time and device, when one was written.
         let probe: (time: Int64, device: UInt64)?
 
-        /// - Parameter outputPath: the output folder, which exists and which the build holds the lock of.
-        static func take(outputPath: String) -> Sample {
+        /// - Parameter output: the output folder, which exists and which the build holds the lock of.
+        static func take(output: FilePath) -> Sample {
             let clock = SystemCall.fileClockNanoseconds
-            guard SystemCall.isRemoteFileSystem(FilePath(outputPath)) == true else {
+            guard SystemCall.isRemoteFileSystem(output) == true else {
                 return Sample(clock: clock, probe: nil)
             }
-            return Sample(clock: clock, probe: probe(in: outputPath))
+            return Sample(clock: clock, probe: probe(in: output))
         }
 
         /// The time and device of a probe file written in `folder` as the build's own temporary, removed at once:
         /// the file system's clock, whoever keeps it. Nil when it cannot be written.
-        static func probe(in folder: String) -> (time: Int64, device: UInt64)? {
-            let path = FilePath(folder).joined(TemporaryName.beside(".odrpack-clock-probe"))
+        static func probe(in folder: FilePath) -> (time: Int64, device: UInt64)? {
+            let path = folder.joined(TemporaryName.beside(".odrpack-clock-probe"))
             guard let descriptor = try? SystemCall.createFile(path) else { return nil }
             let wrote = [UInt8(ascii: "\n")].withUnsafeBytes { SystemCall.writeAll(descriptor, $0) } == 0
             let closed = SystemCall.closeFile(descriptor) == 0

@@ -10,11 +10,10 @@ import ODRPackPlatform
 struct UpToDateCheck {
     let manifestPath: String
     let options: BuildOptions
-    /// The output folder, bytes and all: what the state is keyed by.
+    /// The output folder, bytes and all: what the state is keyed by. Only a folder whose path is UTF-8 takes the
+    /// fast path (`BuildOptions.outputPathIsText`): the replay prints its manifest's path as text
+    /// (docs/architecture.md#paths).
     let outputFolder: FilePath
-    /// `outputFolder` as text, which the checks below name the outputs by: only a folder that text names again (a
-    /// UTF-8 path) takes the fast path (docs/architecture.md#paths).
-    let outputPath: String
     /// Nil when the manifest cannot be read (the full path reports why).
     let inputs: String?
     /// The clocks as they were before the build read anything under resources-root: the state's `ReadStart`.
@@ -31,8 +30,7 @@ struct UpToDateCheck {
         self.manifestPath = manifestPath
         self.options = options
         outputFolder = options.outputPath
-        outputPath = outputFolder.text
-        sample = ReadStart.Sample.take(outputPath: outputPath)
+        sample = ReadStart.Sample.take(output: outputFolder)
         let absoluteManifest = URL(fileURLWithPath: manifestPath).standardizedFileURL.path
         guard let manifest = FileManager.default.contents(atPath: manifestPath) else {
             inputs = nil
@@ -51,15 +49,14 @@ struct UpToDateCheck {
         let state = BuildState.load(forOutput: outputFolder, fileRecords: false, environment: options.environment)
         guard let replay = state.replay, replay.inputs == inputs,
             case .success(let realRoot) = LocalFileSystem().resolvedPath(replay.rootPath), realRoot == state.rootPath,
-            state.outputs.allSatisfy({ BuildState.stamp(atPath: outputPath.slashJoined($0.key)) == $0.value }),
-            replay.absent.allSatisfy({ !SystemCall.exists(FilePath(outputPath).joined($0)) }),
+            state.outputs.allSatisfy({ BuildState.stamp(at: outputFolder.joined($0.key)) == $0.value }),
+            replay.absent.allSatisfy({ !SystemCall.exists(outputFolder.joined($0)) }),
             state.packs.values.allSatisfy({
-                BuildState.packStamp(
-                    atPath: outputPath.slashJoined(AppleManifests.packsFolder).slashJoined($0.fileName))
+                BuildState.packStamp(at: outputFolder.joined(AppleManifests.packsFolder).joined($0.fileName))
                     == $0.archiveStamp
             }),
-            let archives = try? FileManager.default.contentsOfDirectory(
-                atPath: outputPath.slashJoined(AppleManifests.packsFolder)),
+            SystemCall.status(outputFolder.joined(AppleManifests.packsFolder))?.kind == .directory,
+            let archives = try? OutputFolder.names(in: outputFolder.joined(AppleManifests.packsFolder)),
             archives.count == state.packs.count
         else { return .changed(nil) }
         let tree = FileTreeScanner(jobs: options.jobs).scan(realRoot)
@@ -71,7 +68,7 @@ struct UpToDateCheck {
         return .upToDate(
             UpToDateReplay(
                 replay: replay, packIDs: state.packs.keys.sorted(),
-                manifestPath: outputPath.slashJoined(BuildManifest.fileName)))
+                manifestPath: outputFolder.joined(BuildManifest.fileName).string))
     }
 
     /// The build's state with what the fast path needs to print it again. Builds the fast path cannot vouch for
@@ -81,7 +78,7 @@ struct UpToDateCheck {
         var state = build.state
         state.replay = nil
         state.confirm(build.plan, facts: build.facts)
-        state.settleOutputs(outputPath: outputPath)
+        state.settleOutputs(in: outputFolder)
         state.readStart = result.resolution.flatMap { resolution in
             sample.start(
                 rootPath: resolution.rootPath, stamps: build.plan.packs.lazy.flatMap { $0.files.lazy.map(\.stamp) })

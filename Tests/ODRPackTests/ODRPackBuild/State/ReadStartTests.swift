@@ -64,7 +64,7 @@ import Testing
     /// The local clock is the one that stamps a local file: a file written after the sample is never before it.
     @Test func aSampleIsNeverLaterThanAFileWrittenAfterIt() throws {
         let project = try TemporaryProject()
-        let sample = ReadStart.Sample.take(outputPath: project.root.path)
+        let sample = ReadStart.Sample.take(output: FilePath(project.root.path))
         #expect(sample.probe == nil)
         try project.file("R/new.txt", "new")
         let written = try #require(SystemCall.status(FilePath(project.path("R/new.txt")))).stamp
@@ -92,7 +92,7 @@ import Testing
         #expect(start.time == nil && start.device == device)
         #expect(!start.vouches(for: stamp(modified: 0, changed: 0, device: device)))
         // A probe writes nothing that stays: it is the build's own temporary, removed at once.
-        let probed = try #require(ReadStart.Sample.probe(in: project.root.path))
+        let probed = try #require(ReadStart.Sample.probe(in: FilePath(project.root.path)))
         #expect(probed.device == device && probed.time > 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: project.root.path) == ["R"])
     }
@@ -247,12 +247,12 @@ extension BuildCommandTests {
     @Test func theWaitForThePacksTickIsBounded() throws {
         let folder = try TemporaryProject()
         let now = SystemCall.fileClockNanoseconds
-        #expect(ArchiveClock.wait(past: now - 2_000_000_000, tick: 1_000_000_000, in: folder.root.path))
-        #expect(ArchiveClock.wait(past: now, tick: 50_000_000, in: folder.root.path))
+        #expect(ArchiveClock.wait(past: now - 2_000_000_000, tick: 1_000_000_000, in: FilePath(folder.root.path)))
+        #expect(ArchiveClock.wait(past: now, tick: 50_000_000, in: FilePath(folder.root.path)))
         #expect(SystemCall.fileClockNanoseconds >= now + 50_000_000)
         let started = Date()
-        #expect(!ArchiveClock.wait(past: now + 60_000_000_000, tick: 1, in: folder.root.path))
+        #expect(!ArchiveClock.wait(past: now + 60_000_000_000, tick: 1, in: FilePath(folder.root.path)))
         #expect(Date().timeIntervalSince(started) < 4)
-        #expect(!ArchiveClock.wait(past: .max, tick: 1, in: folder.root.path))
+        #expect(!ArchiveClock.wait(past: .max, tick: 1, in: FilePath(folder.root.path)))
     }
 }

@@ -259,7 +259,7 @@ import Testing
             transaction: try BuildFolderTransaction(folder: folder, state: read, needsManifest: false))
         let again = try PackReuse(
             plan: built.plan, previous: read, rootPath: built.state.rootPath, archiveKeys: output.archiveKeys,
-            fileNames: output.fileNames, packsPath: output.packsFolder.string, jobs: 2)
+            fileNames: output.fileNames, packsFolder: output.packsFolder, jobs: 2)
         #expect(again.bytesRead == 0 && again.toWrite.isEmpty && again.reused.count == built.plan.packs.count)
         for pack in built.plan.packs { #expect(again.facts[pack.id] == built.facts[pack.id], "\(pack.id)") }
 
@@ -270,7 +270,7 @@ import Testing
         read.files = FileRecords(records)
         let touchedAgain = try PackReuse(
             plan: built.plan, previous: read, rootPath: built.state.rootPath, archiveKeys: output.archiveKeys,
-            fileNames: output.fileNames, packsPath: output.packsFolder.string, jobs: 2)
+            fileNames: output.fileNames, packsFolder: output.packsFolder, jobs: 2)
         let size = try #require(built.plan.packs.lazy.flatMap { $0.files }.first { $0.path == records[touched].path })
             .size
         #expect(touchedAgain.bytesRead == size && size > 0)
