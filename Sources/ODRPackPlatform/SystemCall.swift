@@ -209,6 +209,13 @@ package enum SystemCall {
     }
 
     /// Removes a file (not a folder); nil when done, else why not.
+    /// A second name `to` for the file `from` (link(2)): nil when made, else the errno (EXDEV across file systems,
+    /// EEXIST when `to` exists, EPERM where the file system has no hard links).
+    package static func hardLink(_ from: FilePath, to: FilePath) -> SystemError? {
+        let result = from.withPlatformString { from in to.withPlatformString { to in link(from, to) } }
+        return result == 0 ? nil : SystemError.last
+    }
+
     package static func removeFile(_ path: FilePath) -> SystemError? {
         path.withPlatformString { unlink($0) } == 0 ? nil : SystemError.last
     }

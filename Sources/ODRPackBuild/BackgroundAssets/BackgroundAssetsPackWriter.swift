@@ -14,22 +14,20 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
     private let packager: BackgroundAssetsPackager
     /// Each pack's ba-package manifest, by pack index.
     private let manifests: [StreamedDocument]
-    private let rootPath: String
+    /// resources-root, links resolved: where each file's `source` is.
+    private let root: FilePath
     private let buffer = ReadBuffer(size: PackWriter.chunkSize)
     var onBytes: (@Sendable (Int64) -> Void)?
 
     init(packager: BackgroundAssetsPackager, manifests: [StreamedDocument], rootPath: String) {
         self.packager = packager
         self.manifests = manifests
-        self.rootPath = rootPath
+        root = FilePath(rootPath)
     }
 
     func write(_ pack: AssetPack, index: Int, known: [FileDigest?], to temporaryFolder: FilePath) throws
         -> PackArchiveFacts
     {
-        // The packager takes paths as text: a Background Assets build runs only in a folder whose path is UTF-8
-        // (`BuildOptions.refuseTextOnlyOutput`, docs/architecture.md#paths), which text names again.
-        let temporaryPath = temporaryFolder.string
         // The manifest records every file's sha256: read what the cache does not vouch for.
         var digests: [FileDigest] = []
         digests.reserveCapacity(pack.files.count)
@@ -39,42 +37,45 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
                 digests.append(digest)
                 continue
             }
-            digests.append(try PackReuse.digest(of: rootPath.slashJoined(file.source), file: file, buffer: buffer))
+            digests.append(try PackReuse.digest(of: root.joined(file.source), file: file, buffer: buffer))
             onBytes?(file.size)
         }
-        try OutputFolder.remove(FilePath(temporaryPath))
-        try OutputFolder.makeFolder(FilePath(temporaryPath))
-        let manifestPath = temporaryPath.slashJoined(BackgroundAssetsLayout.manifestName(of: pack.assetPackID))
-        let archivePath = temporaryPath.slashJoined(BackgroundAssetsLayout.archiveName(of: pack.assetPackID))
-        try AtomicFile.stage(manifests[index], for: FilePath(manifestPath)).moveIntoPlace()
+        try OutputFolder.remove(temporaryFolder)
+        try OutputFolder.makeFolder(temporaryFolder)
+        let manifestPath = temporaryFolder.joined(BackgroundAssetsLayout.manifestName(of: pack.assetPackID))
+        let archivePath = temporaryFolder.joined(BackgroundAssetsLayout.archiveName(of: pack.assetPackID))
+        try AtomicFile.stage(manifests[index], for: manifestPath).moveIntoPlace()
         // ba-package resolves each selector against where it runs: resources-root when every file is at its source
         // path, else a staging folder holding the files at their destinations.
-        var directory = rootPath
+        var directory = root
         if pack.files.contains(where: \.isPlaced) {
-            directory = temporaryPath.slashJoined(Self.stagingFolder)
+            directory = temporaryFolder.joined(Self.stagingFolder)
             try stage(pack, in: directory)
         }
-        try packager.run(manifest: manifestPath, output: archivePath, in: directory, pack: pack.assetPackID)
+        // The packager takes paths as text: a Background Assets build runs only in a folder whose path is UTF-8
+        // (`BuildOptions.refuseTextOnlyOutput`, docs/architecture.md#paths), which text names again.
+        try packager.run(
+            manifest: manifestPath.string, output: archivePath.string, in: directory.string, pack: pack.assetPackID)
         guard case .success(let output) = LocalFileSystem().status(archivePath, followingLinks: false),
             output.kind == .regular, output.stamp.size > 0
         else {
             throw ODRPackError.commandFailed(
                 """
                 the Background Assets packager wrote no archive for pack '\(pack.assetPackID)' (it exited 0, but \
-                '\(archivePath)' is missing or empty): check that it writes its output where {output} says; the \
+                '\(archivePath.text)' is missing or empty): check that it writes its output where {output} says; the \
                 previous output is unchanged
                 """
             )
         }
         // The packager read the files itself: they must still be what was hashed.
         for file in pack.files {
-            let now = BuildState.stamp(atPath: rootPath.slashJoined(file.source))
+            let now = BuildState.stamp(at: root.joined(file.source))
             guard now?.size != file.size || now?.modificationNanoseconds != file.stamp.modificationNanoseconds else {
                 continue
             }
             throw ODRPackError.changed(.whilePackaged(file.source, pack: pack.assetPackID))
         }
-        let (size, sha256) = try SourceFile.sha256(of: FilePath(archivePath), name: archivePath)
+        let (size, sha256) = try SourceFile.sha256(of: archivePath, name: archivePath.text)
         return PackArchiveFacts(
             archiveSize: size, archiveSha256: sha256,
             contentHash: PackArchiveFacts.contentHash(files: pack.files, sha256: digests.map(\.sha256)),
@@ -82,16 +83,16 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
     }
 
     /// Every file of the pack at its destination under `folder`: a hard link where the file system allows, else a copy.
-    private func stage(_ pack: AssetPack, in folder: String) throws {
+    private func stage(_ pack: AssetPack, in folder: FilePath) throws {
         // By bytes: `café` in NFC and in NFD are two folders on Linux, one String to Swift's `==`.
-        var made = Set<PathKey>()
+        var made = Set<FilePath>()
         for file in pack.files {
-            let destination = folder.slashJoined(file.path)
-            let parent = destination.splitAtLastSlash().map { String($0.folder) } ?? folder
-            if made.insert(PathKey(parent)).inserted { try OutputFolder.makeFolder(FilePath(parent)) }
-            let source = rootPath.slashJoined(file.source)
-            if (try? FileManager.default.linkItem(atPath: source, toPath: destination)) == nil {
-                try FileCopy.copy(FilePath(source), to: FilePath(destination))
+            let destination = folder.joined(file.path)
+            let parent = destination.parent
+            if made.insert(parent).inserted { try OutputFolder.makeFolder(parent) }
+            let source = root.joined(file.source)
+            if SystemCall.hardLink(source, to: destination) != nil {
+                try FileCopy.copy(source, to: destination)
             }
         }
     }

@@ -68,7 +68,7 @@ struct PackReuse {
             let digests = try parallelMap(unknown, jobs: jobs, perWorker: { ReadBuffer(size: PackWriter.chunkSize) }) {
                 buffer, pair in
                 let file = packs[pair.0].files[pair.1]
-                return try Self.digest(of: rootPath.slashJoined(file.source), file: file, buffer: buffer)
+                return try Self.digest(of: FilePath(rootPath).joined(file.source), file: file, buffer: buffer)
             }
             for (pair, digest) in zip(unknown, digests) {
                 known.learned(pack: pair.0, index: pair.1, files: packs[pair.0].files.count, digest: digest)
@@ -97,10 +97,7 @@ struct PackReuse {
     }
 
     /// Reads a file once for its digest.
-    static func digest(of path: String, file: ResolvedResource, buffer: ReadBuffer) throws
-        -> FileDigest
-    {
-        try SourceFile.digest(
-            of: FilePath(path), name: file.path, expected: file.stamp, size: file.size, buffer: buffer)
+    static func digest(of path: FilePath, file: ResolvedResource, buffer: ReadBuffer) throws -> FileDigest {
+        try SourceFile.digest(of: path, name: file.path, expected: file.stamp, size: file.size, buffer: buffer)
     }
 }
