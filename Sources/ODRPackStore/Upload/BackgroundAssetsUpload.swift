@@ -66,7 +66,7 @@ package enum BackgroundAssetsUpload {
     ) throws -> UploadOutcome {
         let (manifest, folder) = (try session.manifest(), session.folder.path)
         try checkUploadable(manifest)
-        let selected = try selection(options.selection, build: manifest)
+        let selected = try selection(options.selection, build: manifest, onWait: events.waiting)
         let key = try APIKey.resolve(options)
         let transport = try makeTransport(options)
         let archives = try selected.map { pack -> PackArchive in
@@ -167,13 +167,18 @@ package enum BackgroundAssetsUpload {
         }
     }
 
-    /// `--since OLD`: the packs `diff OLD BUILD_DIR` lists under `upload`; `--all`: every pack.
-    static func selection(_ selection: UploadOptions.Selection, build: BuildManifest) throws -> [BuildManifest.Pack] {
+    /// `--since OLD`: the packs `diff OLD BUILD_DIR` lists under `upload`, OLD read under its shared lock as `diff`
+    /// reads it; `--all`: every pack.
+    static func selection(
+        _ selection: UploadOptions.Selection, build: BuildManifest, onWait: () -> Void = {}
+    ) throws -> [BuildManifest.Pack] {
         switch selection {
         case .all:
             return build.packs
         case .since(let oldPath):
-            let old = try BuildManifest.load(FilePath(oldPath)).manifest
+            let old = try BuildFolderSession.reading(FilePath(oldPath), keepingSources: false, onWait: onWait) {
+                try $0.manifest()
+            }
             try BuildDiff.checkComparable(old: old, new: build)
             let upload = Set(BuildDiff(old: old, new: build).upload ?? [])
             return build.packs.filter { upload.contains($0.assetPackId ?? $0.id) }

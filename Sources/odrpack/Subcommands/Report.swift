@@ -70,7 +70,8 @@ struct Report: ODRPackCommand {
     func run(_ context: CommandContext) throws {
         let console = context.console
         if Self.namesBuild(manifest), let manifest {
-            return try reportBuild(manifest, console: console)
+            return try reportBuild(
+                manifest, console: console, onWait: context.waitingNote(for: PathArgument.shown(manifest)))
         }
         let manifest = try context.manifestPath(given: PathArgument.text(manifest, "MANIFEST"))
         let result = try ProjectPlanner().plan(
@@ -93,12 +94,15 @@ struct Report: ODRPackCommand {
     }
 
     /// `odrpack report BUILD_DIR`: the page of a build, with what devices download beside what they install.
-    func reportBuild(_ path: String, console: Console) throws {
+    /// The build is read under its folder's shared lock (`BuildFolderSession`), as verify reads it: never half made.
+    func reportBuild(_ path: String, console: Console, onWait: () -> Void) throws {
         if profile != nil || format != .odr {
             throw ODRPackError.usage(
                 "--profile and --format are for a manifest: a build's page shows the build as it was made")
         }
-        let build = try BuildManifest.load(PathArgument.path(path), keepingSources: false).manifest
+        let build = try BuildFolderSession.reading(PathArgument.path(path), keepingSources: false, onWait: onWait) {
+            try $0.manifest()
+        }
         let target = try OutputTarget(PathArgument.path(output), streams: console.streams)
         try target.refuseInputs([PathArgument.path(path)], of: "report")
         let model = ReportModel(

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
+@testable import ODRPackBuildFormat
 @testable import ODRPackCore
+@testable import ODRPackPlatform
 
 /// docs/commands.md#report-and-ci and #build: the page of what was built (`report BUILD_DIR`), with each pack's
 /// download bytes beside its installed bytes, and `build --summary`'s pack table.
@@ -47,6 +49,23 @@ import Testing
         let profile = try CommandRunner.run(["report", "v1", "--profile", "tvos"], in: project.root)
         #expect(profile.status == 64)
         #expect(profile.stderr.hasPrefix("odrpack: error: --profile and --format are for a manifest"))
+    }
+
+    /// A build's page is made from its manifest read under the folder's shared lock, as verify reads it: while a
+    /// build holds the folder, report says so and waits, then writes the page.
+    @Test func theBuildPageWaitsForABuildOfItsFolder() throws {
+        let project = try diff.project()
+        try diff.build(project, "v1")
+        let lock = Locked<OutputLock?>(
+            try OutputLock(folder: FilePath(project.path("v1")), fileName: BuildFolder.lockFileName, wait: false) {})
+        let (process, said, _) = try CommandRunner.startWaitingForLock(
+            ["report", "v1", "-o", "page.html"], in: project.root)
+        #expect(said == "odrpack: a build is using 'v1': waiting for it to finish\n")
+        #expect(process.isRunning && !FileManager.default.fileExists(atPath: project.path("page.html")))
+        lock.withLock { $0 = nil }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: project.path("page.html")))
     }
 
     @Test func buildSummaryEndsWithThePackTable() throws {
