@@ -62,7 +62,7 @@ package struct AppThinner {
 
     package let options: Options
     /// `--embed`: counts the packs copied into the app and the bytes of their files.
-    package var progress = ProgressBar(style: .none)
+    package var progress = ProgressBar.silent()
 
     package init(options: Options) { self.options = options }
 

@@ -38,14 +38,14 @@ package struct BuildVerifier {
     /// - Throws: `ODRPackError.unusableInput` when the manifest is missing or corrupt, or an interrupted build left
     ///   the folder (exit 2).
     package func verify(
-        _ path: FilePath, progress: ProgressBar = ProgressBar(style: .none), onWait: () -> Void = {}
+        _ path: FilePath, progress: ProgressBar = ProgressBar.silent(), onWait: () -> Void = {}
     ) throws -> Report {
         try BuildFolderSession.reading(path, onWait: onWait) { try verify($0, progress: progress) }
     }
 
     /// Verifies the folder `session` holds open (`ipa`, which verifies and thins under one lock), its manifest the
     /// session's.
-    package func verify(_ session: BuildFolderSession, progress: ProgressBar = ProgressBar(style: .none)) throws
+    package func verify(_ session: BuildFolderSession, progress: ProgressBar = ProgressBar.silent()) throws
         -> Report
     {
         try session.refuseInterrupted()

@@ -21,7 +21,7 @@ package struct BackgroundAssetsPackager: Sendable {
     /// `--ba-package CMD`, else `ba-package` on PATH, else `xcrun ba-package` when `xcrun --find ba-package` finds
     /// it (every Mac has xcrun; only Xcode 26 and later has ba-package). A found packager's `--version` runs once.
     /// - Throws: `ODRPackError.commandFailed` (exit 2) when there is none, or its `--version` fails.
-    package static func resolve(command: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
+    package static func resolve(command: String?, environment: [String: String])
         throws -> BackgroundAssetsPackager
     {
         if let command { return BackgroundAssetsPackager(template: command) }

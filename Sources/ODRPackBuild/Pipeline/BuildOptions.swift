@@ -38,8 +38,9 @@ package struct BuildOptions: Sendable {
     /// Every entry's modification time, seconds since 1970.
     package var entryTime: Int64 = EntryTime.standard
     /// The command's environment: the state's cache folder (`ODRPACK_CACHE_DIR`, `XDG_CACHE_HOME`, `HOME`) and `PATH`
-    /// for ba-package; never part of the settings a build's state compares.
-    package var environment: [String: String] = ProcessInfo.processInfo.environment
+    /// for ba-package; never part of the settings a build's state compares. The run's, given by whoever makes the
+    /// options: a command run in-process has its own.
+    package var environment: [String: String]
     /// The writers make planning's executable-content check of each resource as they read it, planning having left
     /// it to them: set by `BuildPipeline` for a clean build whose writers read every resource
     /// (`PackFormatBuilding.writersReadEveryResource(_:)`).
@@ -54,15 +55,17 @@ package struct BuildOptions: Sendable {
     /// One job per core, up to `maximumJobs`: a plain build on a machine with more cores than that still runs.
     package static var defaultJobs: Int { min(max(1, SystemCall.processorCount), maximumJobs) }
 
-    package init(outputFolder: FilePath, shownAs: String, format: PackFormat) {
+    package init(outputFolder: FilePath, shownAs: String, format: PackFormat, environment: [String: String]) {
         self.outputFolder = outputFolder
         self.outputDirectory = shownAs
         self.format = format
+        self.environment = environment
     }
 
     /// An output folder named by text (a test's folder).
-    package init(outputDirectory: String, format: PackFormat) {
-        self.init(outputFolder: FilePath(outputDirectory), shownAs: outputDirectory, format: format)
+    package init(outputDirectory: String, format: PackFormat, environment: [String: String]) {
+        self.init(
+            outputFolder: FilePath(outputDirectory), shownAs: outputDirectory, format: format, environment: environment)
     }
 
     /// Reads `SOURCE_DATE_EPOCH` (`EntryTime.read`, which ipa reads too): exit 64 for a value that is no time.

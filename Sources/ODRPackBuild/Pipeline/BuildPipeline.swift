@@ -13,7 +13,7 @@ package struct BuildPipeline {
     package var waitForLock = true
     /// The `build --json` document is wanted: an up-to-date build reads it back from the last build's manifest.
     package var json = false
-    package var progress = BuildProgress(style: .none)
+    package var progress = BuildProgress.silent
 
     package init(manifestPath: String, options: BuildOptions) {
         self.manifestPath = manifestPath

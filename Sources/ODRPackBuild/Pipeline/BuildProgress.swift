@@ -3,17 +3,11 @@ import ODRPackCore
 /// Progress of a build on stderr: the one `ProgressBar` of long work (a live bar on a terminal, plain lines elsewhere
 /// when asked, or nothing), counting packs written and the bytes of their files.
 package struct BuildProgress: Sendable {
-    package enum Style: Sendable { case bar, lines, none }
 
     let bar: ProgressBar
 
-    package init(style: Style) {
-        switch style {
-        case .bar: bar = ProgressBar(style: .bar)
-        case .lines: bar = ProgressBar(style: .lines)
-        case .none: bar = ProgressBar(style: .none)
-        }
-    }
+    /// No progress shown: a build whose caller shows none.
+    package static var silent: BuildProgress { BuildProgress(bar: .silent()) }
 
     /// Build's progress drawn by a bar the caller made.
     package init(bar: ProgressBar) { self.bar = bar }

@@ -13,7 +13,7 @@ struct PackBuilder: Sendable {
     /// The manifest's `allow` lists, for what the build finds in the output folder (docs/manifest.md#allowed-warnings).
     let allow: AllowList
 
-    init(options: BuildOptions, progress: BuildProgress = BuildProgress(style: .none), allow: AllowList = AllowList()) {
+    init(options: BuildOptions, progress: BuildProgress = BuildProgress.silent, allow: AllowList = AllowList()) {
         self.options = options
         self.progress = progress
         self.allow = allow

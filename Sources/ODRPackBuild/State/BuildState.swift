@@ -62,7 +62,7 @@ struct BuildState: Sendable, Equatable {
     /// else `$XDG_CACHE_HOME/odrpack`, else `~/.cache/odrpack` with `~` from `$HOME` or, without it, from the user
     /// database. Never a folder in /tmp, whose name another user could take first; nil when there is no home at all.
     static func location(
-        for outputDirectory: String, environment: [String: String] = ProcessInfo.processInfo.environment
+        for outputDirectory: String, environment: [String: String]
     ) -> String? {
         location(forBytes: Array(outputDirectory.utf8), environment: environment)
     }
@@ -71,7 +71,7 @@ struct BuildState: Sendable, Equatable {
     /// whose path is not UTF-8 has a state of its own, never the state of the folder its repaired text names
     /// (docs/architecture.md#paths).
     static func location(
-        for output: FilePath, environment: [String: String] = ProcessInfo.processInfo.environment
+        for output: FilePath, environment: [String: String]
     ) -> String? {
         location(forBytes: output.bytes, environment: environment)
     }

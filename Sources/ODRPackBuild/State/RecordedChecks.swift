@@ -13,7 +13,7 @@ package enum RecordedChecks {
     /// vouched for.
     /// - Parameter manifestPath: the project's manifest, whose resources-root (links resolved) picks the state.
     package static func alreadyChecked(
-        manifestPath: String, environment: [String: String] = ProcessInfo.processInfo.environment
+        manifestPath: String, environment: [String: String]
     ) -> ([ResolvedResource]) -> [Bool] {
         let loader = PreviousBuildLoader {
             PreviousBuild(state: newestState(manifestPath: manifestPath, environment: environment) ?? BuildState())

@@ -35,10 +35,11 @@ package final class ProgressBar: Sendable {
 
     /// - Parameters:
     ///   - interval: the least time between two drawings, else the style's own (a test's is short).
-    ///   - write: where the text goes, else stderr (a test's collects it).
+    ///   - write: where the text goes: the run's stderr (`Console`), never assumed to be the process's (a command
+    ///     run in-process has its own; a test's collects it).
     package init(
         style: ProgressStyle, unit: String = "packs", interval: TimeInterval? = nil,
-        write: (@Sendable (String) -> Void)? = nil
+        write: @escaping @Sendable (String) -> Void
     ) {
         self.style = style
         counts = Locked(Counts(unit: unit))
@@ -47,7 +48,12 @@ package final class ProgressBar: Sendable {
         case .lines, .none: self.interval = interval ?? 1
         case .heartbeat: self.interval = interval ?? 10
         }
-        self.write = write ?? { try? StandardStream.write($0, to: StandardStream.error) }
+        self.write = write
+    }
+
+    /// A bar that draws nothing: what a library call counts with when its caller shows no progress.
+    package static func silent(unit: String = "packs") -> ProgressBar {
+        ProgressBar(style: .none, unit: unit, write: { _ in })
     }
 
     /// Starts a stage of `units` units holding `bytes` bytes: the counts and the clock start again, so one bar serves

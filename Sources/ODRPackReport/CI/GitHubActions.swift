@@ -49,9 +49,7 @@ package enum GitHubActions {
     }
 
     /// Appends `markdown` to the file `GITHUB_STEP_SUMMARY` names, when it names one.
-    package static func appendStepSummary(
-        _ markdown: String, environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws {
+    package static func appendStepSummary(_ markdown: String, environment: [String: String]) throws {
         guard let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
         try StandardStream.append(markdown, toFileAt: FilePath(path), name: "GITHUB_STEP_SUMMARY")
     }

@@ -17,7 +17,7 @@ enum IPAArchiver {
     /// Writes the zip of everything under `root` to the new file `path`; returns its size.
     /// - Parameter progress: counts the files zipped and their bytes.
     static func archive(
-        _ root: FilePath, to path: FilePath, entryTime: Int64, progress: ProgressBar = ProgressBar(style: .none)
+        _ root: FilePath, to path: FilePath, entryTime: Int64, progress: ProgressBar = ProgressBar.silent()
     ) throws -> Int64 {
         if progress.isShown {
             // The bar's totals, from a walk that keeps only counts.

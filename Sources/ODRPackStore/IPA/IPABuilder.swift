@@ -29,18 +29,20 @@ package struct IPABuilder {
         /// `--input-root DIR`: the app and the build folder must lie inside DIR, and no link in them may lead out
         /// (docs/commands.md#input-root).
         package var inputRoot: InputRoot?
-        /// The command's stdout and stderr, which `--output -` and `/dev/stdout` name.
-        package var streams = CommandStreams.process()
+        /// The command's stdout and stderr, which `--output -` and `/dev/stdout` name: the run's, never assumed to
+        /// be the process's (a command run in-process has its own).
+        package var streams: CommandStreams
 
-        package init(appPath: FilePath, buildPath: FilePath, outputPath: FilePath) {
+        package init(appPath: FilePath, buildPath: FilePath, outputPath: FilePath, streams: CommandStreams) {
             self.appPath = appPath
             self.buildFolder = buildPath
             self.outputPath = outputPath
+            self.streams = streams
         }
 
         /// A build folder named by text (a test's folder).
-        package init(appPath: FilePath, buildPath: String, outputPath: FilePath) {
-            self.init(appPath: appPath, buildPath: FilePath(buildPath), outputPath: outputPath)
+        package init(appPath: FilePath, buildPath: String, outputPath: FilePath, streams: CommandStreams) {
+            self.init(appPath: appPath, buildPath: FilePath(buildPath), outputPath: outputPath, streams: streams)
         }
     }
 
@@ -62,7 +64,7 @@ package struct IPABuilder {
 
     package let options: Options
     /// The work in three stages on one bar: the packs verified, the packs copied beside the app, the files zipped.
-    package var progress = ProgressBar(style: .none)
+    package var progress = ProgressBar.silent()
 
     package init(options: Options) { self.options = options }
 

@@ -19,7 +19,7 @@ package struct StoreOptions: Sendable {
     package var until: Until?
     package var timeoutSeconds = UploadOptions.defaultWaitSeconds
 
-    package init(buildPath: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(buildPath: String, environment: [String: String]) {
         connection = UploadOptions(buildPath: buildPath, selection: .all, environment: environment)
     }
 }

@@ -35,9 +35,7 @@ package struct UploadOptions: Sendable {
 
     package static let defaultWaitSeconds = 1800
 
-    package init(
-        buildPath: String, selection: Selection, environment: [String: String] = ProcessInfo.processInfo.environment
-    ) {
+    package init(buildPath: String, selection: Selection, environment: [String: String]) {
         self.buildPath = buildPath
         self.selection = selection
         self.environment = environment

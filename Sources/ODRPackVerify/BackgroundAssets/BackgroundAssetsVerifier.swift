@@ -11,7 +11,7 @@ struct BackgroundAssetsVerifier {
     let manifest: BuildManifest
     let folder: FilePath
     /// Counts each pack's archive bytes as they are hashed.
-    var progress = ProgressBar(style: .none)
+    var progress = ProgressBar.silent()
 
     var packsPath: FilePath { folder.joined(BackgroundAssetsLayout.folder) }
 

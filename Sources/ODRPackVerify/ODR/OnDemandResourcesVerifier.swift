@@ -12,7 +12,7 @@ struct OnDemandResourcesVerifier {
     let manifest: BuildManifest
     let folder: FilePath
     /// Counts each pack's archive bytes as they are read.
-    var progress = ProgressBar(style: .none)
+    var progress = ProgressBar.silent()
 
     func verify() throws -> BuildVerifier.Report {
         let reports = try parallelMap(manifest.packs) { pack in

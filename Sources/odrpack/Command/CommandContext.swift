@@ -78,7 +78,7 @@ struct CommandContext {
 
     /// The bar of the command's long work, or nothing, as `--progress`, the terminal and `--quiet` decide.
     func progressBar(unit: String = "packs") -> ProgressBar {
-        progress?.bar(console, unit: unit) ?? ProgressBar(style: .none, unit: unit)
+        progress?.bar(console, unit: unit) ?? ProgressBar.silent(unit: unit)
     }
 
     /// Build's own progress, which draws the same bar.

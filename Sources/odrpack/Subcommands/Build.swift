@@ -175,7 +175,9 @@ struct Build: ODRPackCommand {
         }
         let console = context.console
         let output = PathArgument.shown(self.output)
-        var options = BuildOptions(outputFolder: PathArgument.path(self.output), shownAs: output, format: format)
+        var options = BuildOptions(
+            outputFolder: PathArgument.path(self.output), shownAs: output, format: format,
+            environment: context.environment)
         options.platform = platform
         options.backgroundAssetsPackager = try PathArgument.text(baPackage, "--ba-package")
         options.publishedPath = try PathArgument.text(published, "--published")
@@ -191,7 +193,6 @@ struct Build: ODRPackCommand {
         options.useCache = !noCache
         options.warningsAsErrors = context.warningsAsErrors
         options.entryTime = try BuildOptions.entryTime(environment: context.environment)
-        options.environment = context.environment
         let manifest = try context.manifestPath(given: manifest)
         var pipeline = BuildPipeline(manifestPath: manifest, options: options)
         pipeline.waitForLock = !noWait

@@ -81,12 +81,11 @@ struct IPA: ODRPackCommand {
         let app = PathArgument.shown(self.app)
         var options = IPABuilder.Options(
             appPath: PathArgument.path(self.app), buildPath: PathArgument.path(buildDirectory),
-            outputPath: PathArgument.path(output))
+            outputPath: PathArgument.path(output), streams: context.streams)
         options.signCommand = signCommand
         options.resourcesPath = resourcesPath
         options.inputRoot = try inputRoot.map(InputRoot.init)
         options.warningsAsErrors = context.warningsAsErrors
-        options.streams = context.streams
         options.entryTime = try BuildOptions.entryTime(environment: context.environment)
         var builder = IPABuilder(options: options)
         builder.progress = context.progressBar()

@@ -12,7 +12,8 @@ import Testing
 @Suite struct DocumentStreamingTests {
     @Test func theStreamedDocumentsAreTheWholeDocumentsBytes() throws {
         let project = try BuildCommandTests().gameProject()
-        var options = BuildOptions(outputDirectory: project.path("out"), format: .odr)
+        var options = BuildOptions(
+            outputDirectory: project.path("out"), format: .odr, environment: ProcessInfo.processInfo.environment)
         options.useCache = true
         for round in 0..<2 {
             if round == 1 { try project.file("R/Level1/extra.json", "{\"changed\": true}") }

@@ -7,7 +7,9 @@ import Testing
 
 /// `--compression auto`: the choice to deflate depends only on an entry's bytes.
 @Suite struct EntryCompressorTests {
-    let compressor = EntryCompressor(options: BuildOptions(outputDirectory: "/tmp/unused", format: .odr))
+    let compressor = EntryCompressor(
+        options: BuildOptions(
+            outputDirectory: "/tmp/unused", format: .odr, environment: ProcessInfo.processInfo.environment))
     let zeros = [UInt8](repeating: 0, count: 200_000)
 
     func deflates(_ bytes: [UInt8], compressor: EntryCompressor? = nil) throws -> Bool {
@@ -23,7 +25,8 @@ import Testing
     @Test func smallEntriesAreJudgedByTheirBytesAtEveryLevel() throws {
         let text = Array(String(repeating: "{\"name\": \"sprite\", \"frame\": 12}\n", count: 3_000).utf8)
         for level in [0, 1, 4, 9] {
-            var options = BuildOptions(outputDirectory: "/tmp/unused", format: .odr)
+            var options = BuildOptions(
+                outputDirectory: "/tmp/unused", format: .odr, environment: ProcessInfo.processInfo.environment)
             options.level = level
             let compressor = EntryCompressor(options: options)
             for count in [1_000, 3 * EntryCompressor.sampleSize, 3 * EntryCompressor.sampleSize + 1] {
@@ -77,7 +80,8 @@ import Testing
     /// `--compression deflate`, and not with `auto` when the samples suggested deflate but the level's output is not
     /// smaller (level 0 writes stored blocks).
     @Test func anEntryDeflateDoesNotShrinkIsStored() throws {
-        var options = BuildOptions(outputDirectory: "/tmp/unused", format: .odr)
+        var options = BuildOptions(
+            outputDirectory: "/tmp/unused", format: .odr, environment: ProcessInfo.processInfo.environment)
         options.compression = .deflate
         let deflate = EntryCompressor(options: options)
         #expect(try !deflates(random(200_000), compressor: deflate))

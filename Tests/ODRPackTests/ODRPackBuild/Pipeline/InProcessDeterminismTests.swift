@@ -46,7 +46,9 @@ import Testing
         }
         for (index, timeZone) in ["UTC", "Pacific/Kiritimati", "America/St_Johns"].enumerated() {
             TestSystem.setTimeZone(timeZone)
-            var options = BuildOptions(outputDirectory: project.path("out\(index)"), format: .odr)
+            var options = BuildOptions(
+                outputDirectory: project.path("out\(index)"), format: .odr,
+                environment: ProcessInfo.processInfo.environment)
             options.useCache = false
             options.urlPrefix = "https://cdn.example.com/"
             _ = try PackBuilder(options: options).build(plan, rootPath: root)

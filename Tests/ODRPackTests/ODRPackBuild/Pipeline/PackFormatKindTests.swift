@@ -1,3 +1,4 @@
+import Foundation
 import ODRPackBuildFormat
 import ODRPackCore
 import Testing
@@ -47,7 +48,8 @@ import Testing
         #expect(!kind.ownershipReadsManifest)
         #expect(kind.claims(packFileName: "com.example.game.level1-0a1b2c3d.assetpack"))
         #expect(!kind.claims(packFileName: "level1.aar"))
-        var options = BuildOptions(outputDirectory: "/tmp/unused", format: .odr)
+        var options = BuildOptions(
+            outputDirectory: "/tmp/unused", format: .odr, environment: ProcessInfo.processInfo.environment)
         #expect(kind.recordsReplay(options))
         options.layout = .folder
         #expect(!kind.recordsReplay(options))
@@ -69,6 +71,10 @@ import Testing
         #expect(kind.ownershipReadsManifest)
         #expect(kind.claims(packFileName: "level1.aar"))
         #expect(!kind.claims(packFileName: "com.example.game.level1-0a1b2c3d.assetpack"))
-        #expect(!kind.recordsReplay(BuildOptions(outputDirectory: "/tmp/unused", format: .backgroundAssets)))
+        #expect(
+            !kind.recordsReplay(
+                BuildOptions(
+                    outputDirectory: "/tmp/unused", format: .backgroundAssets,
+                    environment: ProcessInfo.processInfo.environment)))
     }
 }

@@ -41,7 +41,8 @@ import Testing
     }
 
     func options(_ project: TemporaryProject, _ folder: String, level: Int = 6) -> BuildOptions {
-        var options = BuildOptions(outputDirectory: project.path(folder), format: .odr)
+        var options = BuildOptions(
+            outputDirectory: project.path(folder), format: .odr, environment: ProcessInfo.processInfo.environment)
         options.useCache = false
         options.level = level
         return options
