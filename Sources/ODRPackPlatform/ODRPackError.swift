@@ -41,8 +41,10 @@ package enum ODRPackError: Error, CustomStringConvertible, Equatable {
     case ipa(IPAFailure)
     /// `import-xcode` cannot read the project (docs/xcode.md): which target, configuration, setting or file, and why.
     case xcode(XcodeFailure)
-    /// An input the command needs cannot be used: no manifest, a corrupt build manifest or pack, an app that is no
-    /// app bundle, an unreadable Xcode project.
+    /// `thin` (or `ipa`) cannot use the app, the build folder or a pack (docs/commands.md#thin): which, and why.
+    case thin(ThinFailure)
+    /// An input the command needs cannot be used, said in a sentence: a corrupt download manifest or upload record, a
+    /// resources-root that is no folder, and the other producers not yet moved to facts.
     case unusableInput(String)
     /// The project cannot be written as asked (reserved paths, colliding asset pack ids, an output folder that is
     /// resources-root), though it breaks no rule of the store.
@@ -60,7 +62,8 @@ package enum ODRPackError: Error, CustomStringConvertible, Equatable {
         case .folderLocked: return "locked"
         case .commandFailed: return "command-failed"
         case .library: return "library-failed"
-        case .fileTooLarge, .manifest, .buildManifest, .http, .network, .refused, .ipa, .xcode, .unusableInput:
+        case .fileTooLarge, .manifest, .buildManifest, .http, .network, .refused, .ipa, .xcode, .thin,
+            .unusableInput:
             return "unusable-input"
         case .unbuildable: return "unbuildable"
         case .usage: return "usage"

@@ -19,51 +19,34 @@ package enum AppPlatform {
 
     /// An ODR build's app must be of the build's platform (docs/commands.md#platform); an app without
     /// `CFBundleSupportedPlatforms`, or a build made before builds recorded a platform, proceeds.
-    /// - Throws: `ODRPackError.unusableInput` (exit 2) naming both platforms and the fix.
+    /// - Throws: `ODRPackError.thin(.platformMismatch)` (exit 2) naming both platforms and the fix.
     package static func checkODR(info: [String: PropertyListValue], app: String, buildPlatform: String?) throws {
         guard let buildPlatform, let platforms = platforms(info: info),
             !platforms.map(\.rawValue).contains(buildPlatform)
         else { return }
-        let names = platforms.map(\.rawValue).joined(separator: ", ")
-        throw ODRPackError.unusableInput(
-            """
-            '\(app)' is an app for \(names) (its CFBundleSupportedPlatforms), the build is for \(buildPlatform): its \
-            packs hold \(buildPlatform)'s files; build again with --platform \(platforms[0].rawValue)
-            """
-        )
+        throw ODRPackError.thin(
+            .platformMismatch(app: app, platforms: platforms.map(\.rawValue), build: buildPlatform))
     }
 
     /// The platform whose packs a Background Assets build puts into the app (docs/background-assets.md#platforms): the
     /// first of the app's platforms the build lists. An app without `CFBundleSupportedPlatforms` is macOS when laid out
     /// as a macOS app (`Contents/Info.plist`) and the build lists macOS, else the build's platform when it has one;
     /// with several, which one is not guessed (a wrong guess ships another platform's packs).
-    /// - Throws: `ODRPackError.unusableInput` (exit 2) for an app of a platform the build does not list, or one whose
-    ///   platform cannot be told.
+    /// - Throws: `ODRPackError.thin` (exit 2) for an app of a platform the build does not list, or one whose platform
+    ///   cannot be told.
     package static func backgroundAssetsPlatform(
         info: [String: PropertyListValue], app: String, macOSLayout: Bool, buildPlatforms: [String]
     ) throws -> String {
-        let listed = buildPlatforms.joined(separator: ", ")
         guard let platforms = platforms(info: info) else {
             if macOSLayout && buildPlatforms.contains(ApplePlatform.macOS.rawValue) {
                 return ApplePlatform.macOS.rawValue
             }
             if buildPlatforms.count == 1 { return buildPlatforms[0] }
-            throw ODRPackError.unusableInput(
-                """
-                '\(app)' has no CFBundleSupportedPlatforms in its Info.plist, so which of the build's platforms \
-                (\(listed)) it is for cannot be told: add CFBundleSupportedPlatforms (iPhoneOS, AppleTVOS, MacOSX or \
-                XROS; Xcode writes it into every app it builds)
-                """
-            )
+            throw ODRPackError.thin(.platformUnknown(app: app, buildPlatforms: buildPlatforms))
         }
         guard let platform = platforms.first(where: { buildPlatforms.contains($0.rawValue) }) else {
-            throw ODRPackError.unusableInput(
-                """
-                '\(app)' is an app for \(platforms.map(\.rawValue).joined(separator: ", ")) (its \
-                CFBundleSupportedPlatforms), which the build does not list (\(listed)): add the platform to \
-                background-assets.platforms and build again
-                """
-            )
+            throw ODRPackError.thin(
+                .platformNotListed(app: app, platforms: platforms.map(\.rawValue), buildPlatforms: buildPlatforms))
         }
         return platform.rawValue
     }

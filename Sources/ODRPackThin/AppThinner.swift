@@ -81,37 +81,20 @@ package struct AppThinner {
     package static func checkInputs(app appFolder: FilePath, build: FilePath) throws -> FilePath {
         let location = try BuildManifest.location(of: build)
         guard SystemCall.status(location.file)?.kind == .regular else {
-            throw ODRPackError.unusableInput(
-                """
-                '\(build.text)' holds no \(BuildManifest.fileName): pass the folder odrpack build wrote (APP BUILD_DIR, in \
-                that order)
-                """
-            )
+            throw ODRPackError.thin(.noBuildManifest(build: build))
         }
-        let app = appFolder.text
         guard SystemCall.status(appFolder)?.kind == .directory else {
-            throw ODRPackError.unusableInput(
-                "'\(app)' is not a folder: pass the built app bundle (MyGame.app)")
+            throw ODRPackError.thin(.appNotAFolder(appFolder))
         }
         let realApp = try LocalFileSystem.realPath(appFolder)
         let realBuild = try LocalFileSystem.realPath(location.folder)
         if realApp == realBuild || realApp.isInside(realBuild) || realBuild.isInside(realApp) {
-            throw ODRPackError.unusableInput(
-                """
-                '\(app)' and '\(location.folder.text)' are \
-                \(realApp == realBuild ? "one folder" : "one inside the other"): thin removes the packs' files from \
-                the app, so the app and the build folder must be apart
-                """
-            )
+            throw ODRPackError.thin(
+                .appAndBuildOverlap(app: appFolder, build: location.folder, sameFolder: realApp == realBuild))
         }
         guard ["Info.plist", "Contents/Info.plist"].contains(where: { SystemCall.status(appFolder.joined($0)) != nil })
         else {
-            throw ODRPackError.unusableInput(
-                """
-                '\(app)' is not an app bundle: it has no Info.plist (nor Contents/Info.plist); pass the built app \
-                (MyGame.app), then the build folder
-                """
-            )
+            throw ODRPackError.thin(.notAnAppBundle(appFolder))
         }
         return location.folder
     }
@@ -130,10 +113,8 @@ package struct AppThinner {
         // whose name may not be UTF-8 (docs/architecture.md#paths).
         let normalized = options.appPath.normalized
         let app = normalized.isEmpty ? FilePath(".") : normalized
-        let shown = options.appPath.text
-        guard isFolder(app) else {
-            throw ODRPackError.unusableInput("'\(shown)' is not a folder: pass the built app bundle (MyGame.app)")
-        }
+        let shown = options.appPath
+        guard isFolder(app) else { throw ODRPackError.thin(.appNotAFolder(shown)) }
         // A thin killed before its end leaves the files it moved aside in one temporary folder of the app: they are
         // the app's, so no later thin proceeds (or ships them) until a person has put them back. What it had only
         // staged is removed first (not by a dry run, which changes nothing).
@@ -141,23 +122,17 @@ package struct AppThinner {
         if let left = try OutputFolder.names(in: app).sorted()
             .first(where: { $0.hasPrefix(TemporaryName.marker) })
         {
-            throw ODRPackError.unusableInput(
-                """
-                '\(shown)/\(left)' was left by an interrupted thin: it holds app files that thin had moved \
-                aside (or a half-written one); build the app again, or put them back and remove it, then thin again
-                """
-            )
+            throw ODRPackError.thin(.interruptedThinLeft(app: shown, name: left))
         }
         var base = app
         if let subfolder = options.resourcesPath {
             let parts = subfolder.slashSeparated()
             guard !subfolder.hasPrefix("/"), !parts.isEmpty, !parts.contains(".."), !parts.contains(".") else {
-                throw ODRPackError.unusableInput(
-                    "--resources-path '\(subfolder)' must be a relative path inside the app, without '.' or '..'")
+                throw ODRPackError.thin(.resourcesPathNotRelative(subfolder))
             }
             base = app.joined(parts.joined(separator: "/"))
             guard isFolder(base) else {
-                throw ODRPackError.unusableInput("--resources-path '\(subfolder)' is not a folder in '\(shown)'")
+                throw ODRPackError.thin(.resourcesPathNotAFolder(subfolder, app: shown))
             }
         }
         // thin removes files: nothing it reaches through a symbolic link may lie outside the app.
@@ -166,20 +141,10 @@ package struct AppThinner {
             app.joined(AppleManifests.packsFolder), followingLinks: false),
             status.kind == .symbolicLink
         {
-            throw ODRPackError.unusableInput(
-                """
-                '\(shown)/\(AppleManifests.packsFolder)' is a symbolic link: thin writes and removes packs \
-                there; make it a folder of the app
-                """
-            )
+            throw ODRPackError.thin(.packsFolderIsLink(app: shown))
         }
         guard try LocalFileSystem.realPath(base).isInside(realApp) else {
-            throw ODRPackError.unusableInput(
-                """
-                --resources-path '\(options.resourcesPath ?? "")' leads out of '\(shown)' through a symbolic \
-                link: name a folder inside the app
-                """
-            )
+            throw ODRPackError.thin(.resourcesPathLeavesApp(options.resourcesPath ?? "", app: shown))
         }
         let relativeBase = options.resourcesPath.map { $0.slashSeparated().joined(separator: "/") + "/" } ?? ""
         return Location(app: app, base: base, realApp: realApp, relativeBase: relativeBase)
@@ -486,7 +451,7 @@ package struct AppThinner {
         for path in [app.joined("Info.plist"), app.joined("Contents/Info.plist")] where SystemCall.exists(path) {
             return path
         }
-        throw ODRPackError.unusableInput("'\(app.text)' has no Info.plist: pass a built app bundle (MyGame.app)")
+        throw ODRPackError.thin(.noInfoPlist(app))
     }
 
     /// A whole small file (at most `limit` bytes), or nil when it cannot be read or is larger.
@@ -508,20 +473,17 @@ package struct AppThinner {
         switch LocalFileSystem().contents(of: file, limit: maximumPlistBytes) {
         case .success(let bytes): data = Data(bytes)
         case .failure(let error) where error.code == EFBIG:
-            throw ODRPackError.unusableInput(
-                "'\(path)' is over \(maximumPlistBytes >> 20) MiB, more than any app's property list: is the app bundle intact?"
-            )
+            throw ODRPackError.thin(.plistTooLarge(file, limit: maximumPlistBytes))
         default: throw ODRPackError.fileOperation("cannot read '\(path)'")
         }
         var format = PropertyListSerialization.PropertyListFormat.xml
         guard let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: &format),
             let dictionary = plist as? [String: Any]
         else {
-            throw ODRPackError.unusableInput("'\(path)' is not a property list dictionary: is the app bundle complete?")
+            throw ODRPackError.thin(.notAPlistDictionary(file))
         }
         guard case .dictionary(let values)? = PropertyListValue(foundation: dictionary) else {
-            throw ODRPackError.unusableInput(
-                "'\(path)' holds a value a property list cannot: is the app bundle complete?")
+            throw ODRPackError.thin(.unsupportedPlistValue(file))
         }
         // Old-style (OpenStep) plists cannot be written back: XML keeps every value.
         return (values, format == .openStep ? .xml : format)
@@ -547,7 +509,7 @@ package struct AppThinner {
         case .success(let found): status = found
         case .failure(let error):
             if error.isMissingOrNotFolder { return .absent }
-            throw ODRPackError.systemCall("cannot stat '\(path.text)'", error)
+            throw ODRPackError.io(.stat, path: path, error)
         }
         guard status.kind == .regular else {
             return .differs("is not a regular file, unlike its copy in pack '\(pack)'", size: nil)
@@ -565,8 +527,7 @@ package struct AppThinner {
         }
         let (_, sha256) = try SourceFile.sha256(of: path, name: path.text, size: file.size, buffer: buffer)
         guard let expected = file.sha256 else {
-            throw ODRPackError.unusableInput(
-                "the build manifest has no sha256 for '\(file.path)': rebuild it with odrpack build")
+            throw ODRPackError.thin(.noSHA256(file.path))
         }
         return sha256 == expected
             ? .same : .differs("has other bytes than in pack '\(pack)'", size: status.stamp.size)

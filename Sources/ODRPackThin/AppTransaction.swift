@@ -60,7 +60,7 @@ struct AppTransaction {
             }
             for (temporary, final) in staged {
                 if let failure = SystemCall.rename(temporary, to: final) {
-                    throw ODRPackError.systemCall("cannot write '\(final.text)'", failure)
+                    throw ODRPackError.io(.write, path: final, failure)
                 }
                 placed += 1
             }
@@ -175,7 +175,7 @@ struct AppTransaction {
     /// Mode 0644: a file thin wrote is the app's like any other, readable by all.
     private static func setReadable(_ path: FilePath) throws {
         if let failure = SystemCall.setPermissions(path, 0o644) {
-            throw ODRPackError.systemCall("cannot set the mode of '\(path.text)'", failure)
+            throw ODRPackError.io(.setMode, path: path, failure)
         }
     }
 

@@ -30,13 +30,14 @@ struct BackgroundAssetsThinner {
             )
         }
         guard let settings = manifest.backgroundAssets else {
-            throw ODRPackError.unusableInput(
-                "'\(options.buildPath)' has no backgroundAssets settings: rebuild it with odrpack build")
+            throw ODRPackError.thin(.noBackgroundAssetsSettings(build: options.buildFolder))
         }
-        let tagsPath = buildFolder.joined(BackgroundAssetsLayout.folder).joined(BackgroundAssetsLayout.tagsFile)
+        let layoutFolder = buildFolder.joined(BackgroundAssetsLayout.folder)
+        let tagsPath = layoutFolder.joined(BackgroundAssetsLayout.tagsFile)
         guard FileManager.default.isReadableFile(atPath: tagsPath.string) else {
-            throw ODRPackError.unusableInput(
-                "'\(tagsPath.text)' cannot be read: is '\(options.buildPath)' a finished odrpack build?")
+            throw ODRPackError.thin(
+                .buildFileUnreadable(
+                    folder: layoutFolder, name: BackgroundAssetsLayout.tagsFile, build: options.buildFolder))
         }
         let (original, format) = try AppThinner.readPlist(infoPath)
         var plist = original
@@ -117,7 +118,7 @@ struct BackgroundAssetsThinner {
             change.createdFolders.append(folder)
             // 0755 whatever the umask (docs/commands.md#thin).
             if let failure = SystemCall.setPermissions(folder, 0o755) {
-                throw ODRPackError.systemCall("cannot set the mode of '\(folder.text)'", failure)
+                throw ODRPackError.io(.setMode, path: folder, failure)
             }
         }
         change.writes.append((target, tags))
@@ -143,12 +144,7 @@ struct BackgroundAssetsThinner {
         ]
         guard settings.hosting == .self else { return values }
         guard let urlPrefix = settings.urlPrefix, let host = URL(string: urlPrefix)?.host, !host.isEmpty else {
-            throw ODRPackError.unusableInput(
-                """
-                the build is self-hosted but its urlPrefix '\(settings.urlPrefix ?? "")' names no host: rebuild it \
-                with --url-prefix https://host/path
-                """
-            )
+            throw ODRPackError.thin(.urlPrefixWithoutHost(settings.urlPrefix))
         }
         let essential = manifest.packs.filter { $0.category == .initialInstall }
         let prefetch = manifest.packs.filter { $0.category == .prefetch }

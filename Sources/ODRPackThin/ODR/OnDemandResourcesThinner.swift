@@ -71,7 +71,8 @@ struct OnDemandResourcesThinner {
 
     /// The build's plists thin copies into the app: OnDemandResources.plist, and the asset-pack manifest the build
     /// wrote unless `--embed` makes its own.
-    /// - Throws: `ODRPackError.unusableInput` (exit 2) when one is not a readable file of the build folder.
+    /// - Throws: `ODRPackError.thin(.buildFileUnreadable)` (exit 2) when one is not a readable file of the build
+    ///   folder.
     private func plistCopies() throws -> [String] {
         let options = thinner.options
         let applePlist =
@@ -82,8 +83,8 @@ struct OnDemandResourcesThinner {
         var copies: [String] = []
         for name in [AppleManifests.onDemandResourcesFile, applePlist] where !(options.embed && name == applePlist) {
             guard SystemCall.status(buildFolder.joined(name))?.kind == .regular else {
-                throw ODRPackError.unusableInput(
-                    "'\(buildFolder.text)/\(name)' cannot be read: is '\(options.buildPath)' a finished odrpack build?")
+                throw ODRPackError.thin(
+                    .buildFileUnreadable(folder: buildFolder, name: name, build: options.buildFolder))
             }
             copies.append(name)
         }
@@ -101,7 +102,7 @@ struct OnDemandResourcesThinner {
             change.createdFolders.append(packsFolder)
             // 0755 whatever the umask, as the packs' own folders are (docs/commands.md#thin).
             if let failure = SystemCall.setPermissions(packsFolder, 0o755) {
-                throw ODRPackError.systemCall("cannot set the mode of '\(packsFolder.text)'", failure)
+                throw ODRPackError.io(.setMode, path: packsFolder, failure)
             }
         }
         let progress = thinner.progress
@@ -181,13 +182,7 @@ struct OnDemandResourcesThinner {
             if name == wanted, SystemCall.status(app.joined(name), followingLinks: false)?.kind == .directory {
                 continue
             }
-            throw ODRPackError.unusableInput(
-                """
-                '\(app.text)/\(name)' is not the folder of embedded packs (the app's executable or a file of that \
-                name): --embed needs '\(wanted)/' for the packs; thin without --embed and serve the packs, or rename \
-                the app's '\(name)'
-                """
-            )
+            throw ODRPackError.thin(.packsFolderNameTaken(app: app, name: name))
         }
     }
 }

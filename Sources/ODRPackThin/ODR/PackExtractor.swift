@@ -24,10 +24,9 @@ package enum PackExtractor {
         _ source: FilePath, to destination: FilePath, written: (Int64) -> Void = { _ in }
     ) throws -> Int64 {
         let pack = source.text  // as messages name it
-        let status = try SystemCall.requireStatus(source, followingLinks: false, "cannot read the pack '\(pack)'")
+        let status = try SystemCall.requireStatus(source, followingLinks: false, .readKind("the pack"))
         guard status.kind == .directory || status.kind == .regular else {
-            throw ODRPackError.unusableInput(
-                "the pack '\(pack)' is neither a file nor a folder (a link, pipe or device): build again")
+            throw ODRPackError.thin(.packNotFileOrFolder(source))
         }
         try OutputFolder.makeFolder(destination)
         var folders: [(FilePath, Int64)] = []
@@ -62,8 +61,7 @@ package enum PackExtractor {
             do {
                 try extractZip(source, to: destination, folders: &folders, total: &total, written: written)
             } catch let error as StreamingZipReader.FormatError {
-                throw ODRPackError.unusableInput(
-                    "'\(pack)' is not a readable pack (\(error.description)): run odrpack verify, then build again")
+                throw ODRPackError.thin(.unreadablePack(source, reason: error.description))
             }
         }
         for (folder, time) in folders.reversed() { try OutputFile.setFolderAttributes(folder, time: time) }
@@ -75,7 +73,6 @@ package enum PackExtractor {
         written: (Int64) -> Void
     ) throws {
         let reader = try StreamingZipReader(path: source)
-        let pack = source.text  // as messages name it
         var time = Int64(0)
         while let entry = try reader.nextEntry() {
             time = ZipFormat.seconds(dosTime: entry.dosTime, dosDate: entry.dosDate)
@@ -83,15 +80,11 @@ package enum PackExtractor {
             guard !entry.name.slashSeparated().contains(where: { $0 == ".." || $0 == "." }),
                 !entry.name.hasPrefix("/")
             else {
-                throw ODRPackError.unusableInput(
-                    "'\(pack)' holds the entry '\(entry.name)', which leaves the pack: rebuild it with odrpack build")
+                throw ODRPackError.thin(.packEntryLeavesPack(source, entry: entry.name))
             }
             // A NUL ends a path for the file system: "a\0b" would be written as "a".
             guard !entry.name.utf8.contains(0) else {
-                let shown = entry.name.debugDescription.dropFirst().dropLast()
-                throw ODRPackError.unusableInput(
-                    "'\(pack)' holds the entry '\(shown)', whose name has a NUL byte, which no file name can: rebuild it "
-                        + "with odrpack build")
+                throw ODRPackError.thin(.packEntryHoldsNUL(source, entry: entry.name))
             }
             // Joined to the destination's own bytes (its text would repair a name that is not UTF-8); a folder entry's
             // trailing "/" is dropped by FilePath.
@@ -108,12 +101,7 @@ package enum PackExtractor {
                 written(Int64($0.count))
             }
             guard crc == entry.crc, size == entry.size else {
-                throw ODRPackError.unusableInput(
-                    """
-                    '\(entry.name)' in '\(pack)' is damaged (CRC or size mismatch): run odrpack verify, then build \
-                    again
-                    """
-                )
+                throw ODRPackError.thin(.damagedPackEntry(source, entry: entry.name))
             }
             try output.finish(time: time, startingWriteback: Int64(size) >= writebackSize)
             total += Int64(size)

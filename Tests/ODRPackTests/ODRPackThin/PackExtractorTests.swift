@@ -15,12 +15,38 @@ import Testing
     func anEntryNoFileCanBeIsRefused(name: String) throws {
         let project = try TemporaryProject()
         _ = try ZipLimitsTests().smallArchive(in: project, names: [name])
-        let destination = FilePath(project.path("out"))
-        #expect(throws: ODRPackError.self) {
-            _ = try PackExtractor.extract(FilePath(project.path("small.zip")), to: destination)
+        let (pack, destination) = (FilePath(project.path("small.zip")), FilePath(project.path("out")))
+        let failure: ThinFailure =
+            name.utf8.contains(0)
+            ? .packEntryHoldsNUL(pack, entry: name) : .packEntryLeavesPack(pack, entry: name)
+        #expect(throws: ODRPackError.thin(failure)) {
+            _ = try PackExtractor.extract(pack, to: destination)
         }
         #expect(SystemCall.status(destination.joined("a"), followingLinks: false) == nil)
         #expect(SystemCall.status(FilePath(project.path("x.txt")), followingLinks: false) == nil)
+    }
+
+    /// A pack that is no zip is refused with the reader's words, and a pack that is a symbolic link is neither a file
+    /// nor a folder: both name the pack as the build folder holds it.
+    @Test func aPackThatIsNoZipOrALinkIsRefused() throws {
+        let project = try TemporaryProject()
+        try project.file("bad.zip", "not a zip")
+        let bad = FilePath(project.path("bad.zip"))
+        do {
+            _ = try PackExtractor.extract(bad, to: FilePath(project.path("out")))
+            Issue.record("a pack that is no zip was extracted")
+        } catch let error as ODRPackError {
+            guard case .thin(.unreadablePack(let pack, let reason)) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(pack == bad && !reason.isEmpty)
+        }
+        try FileManager.default.createSymbolicLink(atPath: project.path("link.zip"), withDestinationPath: "bad.zip")
+        let link = FilePath(project.path("link.zip"))
+        #expect(throws: ODRPackError.thin(.packNotFileOrFolder(link))) {
+            _ = try PackExtractor.extract(link, to: FilePath(project.path("out2")))
+        }
     }
 
     /// The entries go under the destination's own bytes, even where its name is not UTF-8 ("c\xE9"): its repaired

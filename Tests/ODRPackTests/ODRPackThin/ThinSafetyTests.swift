@@ -3,6 +3,7 @@ import ODRPackCore
 import Testing
 
 @testable import ODRPackPlatform
+@testable import ODRPackThin
 
 /// `thin` at the edges (docs/commands.md#thin, issue 35): swapped and nested arguments, a build folder it only
 /// reads, failures that must leave the app byte for byte, and the apps real build systems make.
@@ -69,6 +70,33 @@ import Testing
         let noInfo = try thin(project, ["Game.app", "out"])
         #expect(noInfo.status == 2 && noInfo.stderr.contains("no Info.plist"), "\(noInfo.stderr)")
         #expect(FileManager.default.fileExists(atPath: project.path("Game.app/Level1/scene.json")))
+    }
+
+    /// The same refusals as the library throws them (what `ipa` calls too): the facts, the paths as given.
+    @Test func theInputChecksThrowTheirFacts() throws {
+        let project = try thinTests.builtGame()
+        let (app, build) = (FilePath(project.path("Game.app")), FilePath(project.path("out")))
+        #expect(throws: ODRPackError.thin(.noBuildManifest(build: app))) {
+            _ = try AppThinner.checkInputs(app: build, build: app)
+        }
+        #expect(throws: ODRPackError.thin(.appAndBuildOverlap(app: build, build: build, sameFolder: true))) {
+            _ = try AppThinner.checkInputs(app: build, build: build)
+        }
+        let missing = FilePath(project.path("Missing.app"))
+        #expect(throws: ODRPackError.thin(.appNotAFolder(missing))) {
+            _ = try AppThinner.checkInputs(app: missing, build: build)
+        }
+        #expect(try AppThinner.checkInputs(app: app, build: build) == build)
+
+        var options = AppThinner.Options(appPath: app, buildPath: build)
+        options.resourcesPath = "../Data"
+        #expect(throws: ODRPackError.thin(.resourcesPathNotRelative("../Data"))) {
+            _ = try AppThinner(options: options).locate()
+        }
+        options.resourcesPath = "Nowhere"
+        #expect(throws: ODRPackError.thin(.resourcesPathNotAFolder("Nowhere", app: app))) {
+            _ = try AppThinner(options: options).locate()
+        }
     }
 
     /// thin (and ipa) take the build folder's lock shared: while a build holds it, they wait, saying so, and change

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+@testable import ODRPackFormats
+@testable import ODRPackPlatform
+@testable import ODRPackThin
+
 /// docs/background-assets.md for `thin` with a Background Assets build: the app's own Info.plist read back with Foundation.
 @Suite struct BackgroundAssetsThinTests {
     /// The fixture built into `out`, and `Game.app` holding every resource, an Info.plist in `format`, and
@@ -31,6 +35,29 @@ import Testing
                 bytes: try PropertyListSerialization.data(fromPropertyList: appex, format: .binary, options: 0))
         }
         return fixture
+    }
+
+    /// The app's platform as `AppPlatform` tells it (docs/background-assets.md#platforms), and the two refusals as
+    /// the library throws them: the app as given, its platforms and the build's, in order.
+    @Test func theAppsPlatformIsToldOrRefusedWithItsFacts() throws {
+        let tv: [String: PropertyListValue] = ["CFBundleSupportedPlatforms": .array([.string("AppleTVOS")])]
+        #expect(
+            try AppPlatform.backgroundAssetsPlatform(
+                info: tv, app: "TV.app", macOSLayout: false, buildPlatforms: ["iOS", "tvOS"]) == "tvOS")
+        #expect(
+            throws: ODRPackError.thin(
+                .platformNotListed(app: "TV.app", platforms: ["tvOS"], buildPlatforms: ["iOS", "macOS"]))
+        ) {
+            _ = try AppPlatform.backgroundAssetsPlatform(
+                info: tv, app: "TV.app", macOSLayout: false, buildPlatforms: ["iOS", "macOS"])
+        }
+        #expect(throws: ODRPackError.thin(.platformUnknown(app: "Game.app", buildPlatforms: ["iOS", "tvOS"]))) {
+            _ = try AppPlatform.backgroundAssetsPlatform(
+                info: [:], app: "Game.app", macOSLayout: false, buildPlatforms: ["iOS", "tvOS"])
+        }
+        #expect(throws: ODRPackError.thin(.platformMismatch(app: "TV.app", platforms: ["tvOS"], build: "iOS"))) {
+            try AppPlatform.checkODR(info: tv, app: "TV.app", buildPlatform: "iOS")
+        }
     }
 
     func info(_ fixture: BackgroundAssetsFixture) throws -> (
