@@ -41,6 +41,9 @@ package enum ODRPackError: Error, CustomStringConvertible, Equatable {
     case ipa(IPAFailure)
     /// `import-xcode` cannot read the project (docs/xcode.md): which target, configuration, setting or file, and why.
     case xcode(XcodeFailure)
+    /// `upload`, `submit` or `status` cannot go on (docs/store.md#upload): an archive, the upload record, or an answer
+    /// of App Store Connect they cannot use.
+    case upload(UploadFailure)
     /// An input the command needs cannot be used: no manifest, a corrupt build manifest or pack, an app that is no
     /// app bundle, an unreadable Xcode project.
     case unusableInput(String)
@@ -60,7 +63,8 @@ package enum ODRPackError: Error, CustomStringConvertible, Equatable {
         case .folderLocked: return "locked"
         case .commandFailed: return "command-failed"
         case .library: return "library-failed"
-        case .fileTooLarge, .manifest, .buildManifest, .http, .network, .refused, .ipa, .xcode, .unusableInput:
+        case .fileTooLarge, .manifest, .buildManifest, .http, .network, .refused, .ipa, .xcode, .upload,
+            .unusableInput:
             return "unusable-input"
         case .unbuildable: return "unbuildable"
         case .usage: return "usage"
