@@ -19,6 +19,7 @@ extension ODRPackError {
         case .ipa(let failure): return failure.description
         case .xcode(let failure): return failure.description
         case .thin(let failure): return failure.description
+        case .upload(let failure): return failure.description
         case .fileOperation(let message), .folderLocked(let message), .commandFailed(let message),
             .unusableInput(let message), .unbuildable(let message), .usage(let message):
             return message

@@ -43,8 +43,11 @@ package enum ODRPackError: Error, CustomStringConvertible, Equatable {
     case xcode(XcodeFailure)
     /// `thin` (or `ipa`) cannot use the app, the build folder or a pack (docs/commands.md#thin): which, and why.
     case thin(ThinFailure)
-    /// An input the command needs cannot be used, said in a sentence: a corrupt download manifest or upload record, a
-    /// resources-root that is no folder, and the other producers not yet moved to facts.
+    /// `upload`, `submit` or `status` cannot go on (docs/store.md#upload): an archive, the upload record, or an answer
+    /// of App Store Connect they cannot use.
+    case upload(UploadFailure)
+    /// An input the command needs cannot be used, said in a sentence: a corrupt download manifest, a resources-root
+    /// that is no folder, and the other producers not yet moved to facts.
     case unusableInput(String)
     /// The project cannot be written as asked (reserved paths, colliding asset pack ids, an output folder that is
     /// resources-root), though it breaks no rule of the store.
@@ -62,7 +65,7 @@ package enum ODRPackError: Error, CustomStringConvertible, Equatable {
         case .folderLocked: return "locked"
         case .commandFailed: return "command-failed"
         case .library: return "library-failed"
-        case .fileTooLarge, .manifest, .buildManifest, .http, .network, .refused, .ipa, .xcode, .thin,
+        case .fileTooLarge, .manifest, .buildManifest, .http, .network, .refused, .ipa, .xcode, .thin, .upload,
             .unusableInput:
             return "unusable-input"
         case .unbuildable: return "unbuildable"

@@ -12,7 +12,7 @@ enum AppCopy {
     static func copyFolder(_ app: FilePath, into root: FilePath) throws -> FilePath {
         let app = app.normalized
         guard let name = app.lastComponent, name.kind == .regular else {
-            throw ODRPackError.unusableInput("'\(app.text)' is not an app folder: pass the built app (MyGame.app)")
+            throw ODRPackError.ipa(.notAnAppFolder(app))
         }
         let payload = root.joined("Payload")
         try OutputFolder.makeFolder(payload)

@@ -74,12 +74,7 @@ package struct IPABuilder {
         if let root = options.inputRoot { try Self.checkInputs(options, inside: root) }
         let location = try BuildManifest.location(of: options.buildFolder)
         guard SystemCall.status(location.file)?.kind == .regular else {
-            throw ODRPackError.unusableInput(
-                """
-                '\(options.buildPath)' holds no \(BuildManifest.fileName): pass the folder odrpack build wrote (APP \
-                BUILD_DIR, in that order)
-                """
-            )
+            throw ODRPackError.ipa(.noBuildManifest(options.buildFolder))
         }
         // The build folder open for reading once, for the whole run: the manifest read under its lock is the one ipa
         // checks, verifies, thins the app with and packs (docs/store.md#ipa).
@@ -108,9 +103,8 @@ package struct IPABuilder {
         // Made absolute from the current folder's bytes (`getcwd`), never through Foundation, whose URL repairs a
         // folder name that is not UTF-8 (docs/architecture.md#paths).
         let output = try Self.absolute(options.outputPath)
-        let shownOutput = options.outputPath.text
         guard SystemCall.status(output, followingLinks: false)?.kind != .directory else {
-            throw ODRPackError.unusableInput("--output '\(shownOutput)' is a folder: name the .ipa file to write")
+            throw ODRPackError.ipa(.outputIsFolder(options.outputPath))
         }
         // A missing folder of FILE is made once every check has passed, as every --output's is
         // (docs/commands.md#scripts): until then the checks see its nearest existing folder.
@@ -121,22 +115,18 @@ package struct IPABuilder {
             existing = existing.parent
         }
         guard SystemCall.status(existing)?.kind == .directory else {
-            throw ODRPackError.unusableInput(
-                "the folder of --output '\(shownOutput)' is not a folder ('\(existing.text)' is a file)")
+            throw ODRPackError.ipa(.outputFolderIsFile(options.outputPath, file: existing))
         }
         // FILE and its working copy go beside FILE: never inside an input, which ipa never changes.
         let outputFolder = missing.reduce(try LocalFileSystem.realPath(existing)) { $0.appending($1) }
         let realOutput = output.lastComponent.map { outputFolder.appending($0) } ?? outputFolder
         for (input, isFolder) in [(options.appPath, appIsFolder), (session.folder.path, true)] {
             let real = try LocalFileSystem.realPath(input)
-            let clash = isFolder ? outputFolder.isInside(real) : realOutput == real
-            if clash {
-                throw ODRPackError.unusableInput(
-                    """
-                    --output '\(shownOutput)' is \(isFolder ? "inside" : "the same file as") '\(input.text)', an \
-                    input, which ipa never changes: write the IPA elsewhere
-                    """
-                )
+            if isFolder, outputFolder.isInside(real) {
+                throw ODRPackError.ipa(.outputInsideInput(options.outputPath, input: input))
+            }
+            if !isFolder, realOutput == real {
+                throw ODRPackError.ipa(.outputIsInput(options.outputPath, input: input))
             }
         }
 
@@ -155,8 +145,7 @@ package struct IPABuilder {
     private func run(_ session: BuildFolderSession, appIsFolder: Bool, target: OutputTarget) throws -> Result {
         let temporary = FilePath(FileManager.default.temporaryDirectory.path)
         guard SystemCall.status(temporary)?.kind == .directory else {
-            throw ODRPackError.unusableInput(
-                "the temporary folder '\(temporary.text)' does not exist: set TMPDIR to a folder where ipa can work")
+            throw ODRPackError.ipa(.noTemporaryFolder(temporary))
         }
         // The work folder's name is made from this one's, as if FILE were written there.
         let output = temporary.joined("odrpack.ipa")
@@ -239,25 +228,18 @@ package struct IPABuilder {
     /// What the sign command must leave (docs/store.md#ipa): the app, its Info.plist, the executable that names (when
     /// it named one before), and none of the files thinning took out.
     private func checkSigned(app: FilePath, executable: String?, removed: RemovedFiles, name: String) throws {
-        func fail(_ what: String) -> ODRPackError {
-            .unusableInput(
-                """
-                the sign command \(what) in '\(name)': it must only sign the app; no IPA written (fix the command \
-                given to --sign-command)
-                """
-            )
-        }
+        func fail(_ change: IPAFailure.SignedAppChange) -> ODRPackError { .ipa(.signCommandChangedApp(name, change)) }
         guard SystemCall.status(app, followingLinks: false)?.kind == .directory else {
-            throw fail("removed the app itself")
+            throw fail(.removedApp)
         }
         let infoPath = ["Info.plist", "Contents/Info.plist"].map { app.joined($0) }.first {
             SystemCall.status($0)?.kind == .regular
         }
-        guard let infoPath else { throw fail("removed Info.plist") }
+        guard let infoPath else { throw fail(.removedInfoPlist) }
         if executable != nil {
             let info = try? AppThinner.readPlist(infoPath).0
             guard case .string(let named)? = info?["CFBundleExecutable"], !named.isEmpty else {
-                throw fail("removed CFBundleExecutable from Info.plist")
+                throw fail(.removedExecutableName)
             }
             let place = infoPath == app.joined("Contents/Info.plist") ? "/Contents/MacOS/" : "/"
             // The name is the plist's text: one holding a NUL names no file. The executable must be a file inside the
@@ -267,14 +249,12 @@ package struct IPABuilder {
                     SystemCall.status(app.pushing($0), followingLinks: false)
                 })?.kind == .regular
             else {
-                throw fail(
-                    "left no executable file '\(String(place.dropFirst()) + named)' (CFBundleExecutable) inside the app"
-                )
+                throw fail(.noExecutable(String(place.dropFirst()) + named))
             }
         }
         for index in removed.indices
         where SystemCall.status(app.joined(removed[index]), followingLinks: false) != nil {
-            throw fail("put back '\(removed[index])', which ships in its pack")
+            throw fail(.putBack(removed[index]))
         }
     }
 
@@ -401,12 +381,7 @@ package struct IPABuilder {
         {
             return text
         }
-        throw ODRPackError.unusableInput(
-            """
-            the sign command cannot be given '\(app.text)': a shell command is text, and that path is not UTF-8; \
-            write the IPA into a folder whose path is, or run ipa from a folder that holds it
-            """
-        )
+        throw ODRPackError.ipa(.signCommandPathNotText(app))
     }
 
     /// `path` from the root: a relative one joined to the current folder's bytes, `.` and `..` folded lexically.

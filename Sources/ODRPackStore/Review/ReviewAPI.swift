@@ -129,7 +129,7 @@ struct ReviewAPI: Sendable {
 
     private static func resource<T>(_ document: APIDocument<T>, what: String) throws -> T {
         guard let resource = document.data else {
-            throw ODRPackError.unusableInput("App Store Connect answered without the \(what) it should return")
+            throw ODRPackError.upload(.missingResource(what, pack: nil))
         }
         return resource
     }

@@ -56,23 +56,16 @@ package enum ReviewSubmit {
         }
 
         // Every version must be COMPLETE now (read fresh), else nothing is submitted (exit 2).
-        var unfinished: [String] = []
+        var unfinished: [UploadFailure.UnfinishedVersion] = []
         for index in candidates.indices {
             let seen = try api.version(candidates[index].versionID, pack: candidates[index].id)
             candidates[index].entry.version = seen.version ?? candidates[index].entry.version
             if seen.state != .complete {
-                unfinished.append(
-                    "pack '\(candidates[index].id)': version \(seen.version ?? "?") is \(seen.state?.rawValue ?? "in no state")"
-                )
+                unfinished.append(.init(pack: candidates[index].id, version: seen.version, state: seen.state?.rawValue))
             }
         }
         if !unfinished.isEmpty {
-            throw ODRPackError.unusableInput(
-                """
-                \(unfinished.joined(separator: "; ")), not COMPLETE: App Review takes processed versions only, and \
-                nothing was submitted; wait for processing (odrpack status BUILD_DIR --until complete), then submit again
-                """
-            )
+            throw ODRPackError.upload(.notComplete(unfinished))
         }
 
         // Each pack into the submission of the first of its platforms this run takes.

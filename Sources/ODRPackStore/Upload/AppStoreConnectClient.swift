@@ -110,7 +110,7 @@ final class AppStoreConnectClient: Sendable {
                 .joined(separator: "&")
         }
         guard let made = components?.url else {
-            throw ODRPackError.unusableInput("cannot make a URL of '\(base.text)\(path)'")
+            throw ODRPackError.upload(.unmakeableURL(base: base.text, path: path))
         }
         return made
     }
@@ -180,7 +180,7 @@ final class AppStoreConnectClient: Sendable {
         case .failure(.unreadable(let reason)):
             throw ODRPackError.network(what, .unreadablePart(reason))
         case .failure(.unavailable):
-            throw ODRPackError.unusableInput(CurlLibrary.missingMessage)
+            throw ODRPackError.upload(.curlMissing)
         case .failure(let failure):
             throw ODRPackError.network(what, .failed(failure.reason))
         }

@@ -140,8 +140,7 @@ struct BackgroundAssetsAPI: Sendable {
     /// The one resource a request answers with, or exit 2 naming what is missing.
     static func resource<T>(_ document: APIDocument<T>, what: String, pack: String) throws -> T {
         guard let resource = document.data else {
-            throw ODRPackError.unusableInput(
-                "pack '\(pack)': App Store Connect answered without the \(what) it should return")
+            throw ODRPackError.upload(.missingResource(what, pack: pack))
         }
         return resource
     }

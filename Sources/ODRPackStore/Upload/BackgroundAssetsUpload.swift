@@ -145,12 +145,7 @@ package enum BackgroundAssetsUpload {
     static func appID(_ options: UploadOptions, bundleID: String, api: BackgroundAssetsAPI) throws -> String {
         if let given = options.resolvedAppID { return given }
         guard let found = try api.appID(bundleID: bundleID) else {
-            throw ODRPackError.unusableInput(
-                """
-                App Store Connect has no app with bundle id '\(bundleID)' that this API key can see: \
-                pass --app APPLE_ID (the app's Apple ID, App Information in App Store Connect)
-                """
-            )
+            throw ODRPackError.upload(.noApp(bundleID: bundleID))
         }
         return found
     }
@@ -194,28 +189,18 @@ package enum BackgroundAssetsUpload {
                 ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
             })
         else {
-            throw ODRPackError.unusableInput(
-                """
-                asset pack id '\(id)' holds characters other than A-Z a-z 0-9 -, which App Store Connect rejects: \
-                build again with this odrpack, which makes ids of those characters only
-                """
-            )
+            throw ODRPackError.upload(.assetPackIDCharacters(id))
         }
         let path = folder.joined(pack.file)
         let file = try OpenArchive(path: path)
         if let expected = pack.archiveSha256,
             expected != file.sha256 || pack.archiveSize.map({ $0 != file.size }) == true
         {
-            throw ODRPackError.unusableInput(
-                "'\(path.text)' is not the archive the build wrote (its size or SHA-256 differs): run odrpack verify, and build again"
-            )
+            throw ODRPackError.upload(.archiveNotBuilt(path))
         }
-        guard file.size > 0 else {
-            throw ODRPackError.unusableInput(
-                "'\(path.text)' is empty: App Store Connect takes no empty archive; build again")
-        }
+        guard file.size > 0 else { throw ODRPackError.upload(.archiveEmpty(path)) }
         guard AppleArchiveSignature.matches(file.prefix) else {
-            throw ODRPackError.unusableInput("pack '\(id)': '\(path.text)' is \(AppleArchiveSignature.problem)")
+            throw ODRPackError.upload(.notAppleArchive(pack: id, path: path))
         }
         return PackArchive(assetPackId: id, path: path.text, size: file.size, sha256: file.sha256, file: file)
     }

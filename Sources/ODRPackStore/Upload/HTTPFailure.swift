@@ -1,3 +1,5 @@
+import ODRPackPlatform
+
 /// Why a request got no usable response. The transport gives `timedOut`, `dropped`, `tooLarge`, `unreadable` and
 /// `unavailable`; `redirected` is a middleware's (PresignedPartMiddleware: a 3xx answering a part is a failed part).
 /// `timedOut`, `dropped` and `redirected` are retried like a 503 (docs/store.md#failures); the rest end the run.
@@ -23,7 +25,7 @@ enum HTTPFailure: Error, Sendable, Equatable {
         case .tooLarge: return "an answer over \(HTTPResponse.bodyLimit >> 20) MiB"
         case .headersTooLarge(let limit): return "headers over \(limit >> 10) KiB"
         case .unreadable(let reason): return reason
-        case .unavailable: return CurlLibrary.missingMessage
+        case .unavailable: return UploadFailure.curlMissing.description
         case .redirected(let status): return "redirected (\(status)), not followed"
         }
     }

@@ -180,12 +180,8 @@ struct PackUploader: Sendable {
             } else {
                 reservations += 1
                 guard reservations <= Self.maximumReservations else {
-                    throw ODRPackError.unusableInput(
-                        """
-                        pack '\(pack.assetPackId)': App Store Connect's upload URLs expired \(Self.maximumReservations) \
-                        times before the parts were sent: check this machine's clock, and run upload again
-                        """
-                    )
+                    throw ODRPackError.upload(
+                        .uploadURLsExpired(pack: pack.assetPackId, times: Self.maximumReservations))
                 }
                 reservation = try reserve(pack, version: version, fresh: fresh)
             }
@@ -210,9 +206,7 @@ struct PackUploader: Sendable {
         let id = pack.assetPackId
         let made = try api.reserveUpload(version: version, fileName: id + ".aar", size: pack.size, pack: id)
         guard made.coversExactly(pack.size) else {
-            throw ODRPackError.unusableInput(
-                "pack '\(id)': App Store Connect's upload operations do not cover the archive's \(pack.size) bytes once"
-            )
+            throw ODRPackError.upload(.operationsUncovered(pack: id, bytes: pack.size))
         }
         try record.update(id, { $0.uploadFileId = made.id }, creating: fresh)
         return made
@@ -226,12 +220,7 @@ struct PackUploader: Sendable {
         }
         if let asset = found.first(where: { !$0.archived }) { return asset.id }
         if !found.isEmpty {
-            throw ODRPackError.unusableInput(
-                """
-                pack '\(id)': App Store Connect has this asset pack id archived, and archiving is permanent: rename one \
-                of the pack's tags to get a new id, then build and upload again
-                """
-            )
+            throw ODRPackError.upload(.assetPackIDArchived(id))
         }
         return try api.createBackgroundAsset(app: app, identifier: id).id
     }

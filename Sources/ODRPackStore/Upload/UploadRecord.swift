@@ -44,19 +44,17 @@ package struct UploadRecord: Sendable, Equatable {
     static let maximumBytes = 16 << 20
 
     /// Reads the record in `folder`; none is an empty record.
-    /// - Throws: `ODRPackError.unusableInput` (exit 2) for a record that is not one: trusting a damaged one could
-    ///   send a pack twice or skip one.
+    /// - Throws: `ODRPackError.upload(.recordDamaged)` (exit 2) for a record that is not one: trusting a damaged one
+    ///   could send a pack twice or skip one.
     static func load(folder: FilePath) throws -> UploadRecord {
         let path = folder.joined(fileName)
         let bytes: [UInt8]
         switch LocalFileSystem().contents(of: path, limit: Self.maximumBytes) {
         case .success(let read): bytes = read
         case .failure(let error) where error.code == ENOENT: return UploadRecord(app: nil)
-        case .failure(let error): throw ODRPackError.unusableInput("cannot read '\(path.text)': \(error.reason)")
+        case .failure(let error): throw ODRPackError.upload(.recordUnreadable(path, error))
         }
-        let damaged = ODRPackError.unusableInput(
-            "'\(path.text)' is not an odrpack upload record: move it away, and run upload again (it asks App Store Connect)"
-        )
+        let damaged = ODRPackError.upload(.recordDamaged(path))
         guard let document = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any],
             (document["schemaVersion"] as? NSNumber)?.intValue == schemaVersion,
             let packs = document["packs"] as? [String: Any]

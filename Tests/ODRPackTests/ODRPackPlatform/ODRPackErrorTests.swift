@@ -266,6 +266,64 @@ import Testing
         }
     }
 
+    /// docs/store.md#ipa: the app, the build folder, the output and the temporary folder ipa will not use, and what
+    /// the sign command changed that it must not.
+    @Test func anIPACheckNamesThePathOrWhatTheSignCommandChanged() {
+        let rule = "it must only sign the app; no IPA written (fix the command given to --sign-command)"
+        let expected: [(IPAFailure, String)] = [
+            (.notAnAppFolder("/"), "'/' is not an app folder: pass the built app (MyGame.app)"),
+            (
+                .noBuildManifest("Game.app"),
+                "'Game.app' holds no odrpack-manifest.json: pass the folder odrpack build wrote (APP BUILD_DIR, in that order)"
+            ),
+            (.outputIsFolder("out"), "--output 'out' is a folder: name the .ipa file to write"),
+            (
+                .outputFolderIsFile("f/g/x.ipa", file: "/w/f"),
+                "the folder of --output 'f/g/x.ipa' is not a folder ('/w/f' is a file)"
+            ),
+            (
+                .outputInsideInput("Game.app/x.ipa", input: "Game.app"),
+                "--output 'Game.app/x.ipa' is inside 'Game.app', an input, which ipa never changes: write the IPA elsewhere"
+            ),
+            (
+                .outputIsInput("Game.ipa", input: "Game.ipa"),
+                "--output 'Game.ipa' is the same file as 'Game.ipa', an input, which ipa never changes: write the IPA elsewhere"
+            ),
+            (
+                .noTemporaryFolder("/gone"),
+                "the temporary folder '/gone' does not exist: set TMPDIR to a folder where ipa can work"
+            ),
+            (
+                .signCommandPathNotText(FilePath(bytes: [0x2F, 0x4E, 0xE9, 0x2F, 0x41, 0x2E, 0x61, 0x70, 0x70])!),
+                "the sign command cannot be given '/N\\xe9/A.app': a shell command is text, and that path is not UTF-8; write the IPA into a folder whose path is, or run ipa from a folder that holds it"
+            ),
+            (
+                .signCommandChangedApp("Game.app", .removedApp),
+                "the sign command removed the app itself in 'Game.app': \(rule)"
+            ),
+            (
+                .signCommandChangedApp("Game.app", .removedInfoPlist),
+                "the sign command removed Info.plist in 'Game.app': \(rule)"
+            ),
+            (
+                .signCommandChangedApp("Game.app", .removedExecutableName),
+                "the sign command removed CFBundleExecutable from Info.plist in 'Game.app': \(rule)"
+            ),
+            (
+                .signCommandChangedApp("Game.app", .noExecutable("Contents/MacOS/Game")),
+                "the sign command left no executable file 'Contents/MacOS/Game' (CFBundleExecutable) inside the app in 'Game.app': \(rule)"
+            ),
+            (
+                .signCommandChangedApp("Game.app", .putBack("Level1/scene.json")),
+                "the sign command put back 'Level1/scene.json', which ships in its pack in 'Game.app': \(rule)"
+            ),
+        ]
+        for (failure, message) in expected {
+            #expect(ODRPackError.ipa(failure).description == message)
+            #expect(ODRPackError.ipa(failure).jsonCode == "unusable-input")
+        }
+    }
+
     /// docs/xcode.md: what import-xcode refuses, with what to do in Xcode or on the command line.
     @Test func anXcodeFailureSaysWhatToChange() {
         let expected: [(XcodeFailure, String)] = [

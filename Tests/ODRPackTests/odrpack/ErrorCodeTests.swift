@@ -23,6 +23,7 @@ import Testing
         case .ipa: return "unusable-input"
         case .xcode: return "unusable-input"
         case .thin: return "unusable-input"
+        case .upload: return "unusable-input"
         case .changed: return "file-changed"
         case .folderLocked: return "locked"
         case .commandFailed: return "command-failed"
@@ -40,7 +41,8 @@ import Testing
         .http(StoreRequest(method: "GET", address: "/v1/apps"), status: 500, appleErrors: []),
         .network(StoreRequest(method: "GET", address: "/v1/apps"), .failed("x")),
         .refused(.partURLNotHTTPS(pack: "p")), .manifest(.missing("odrpack.yml")), .buildManifest(.missing("out")),
-        .ipa(.appCount("a.ipa", count: 0)), .xcode(.notAProject("x")), .thin(.noInfoPlist("x")), .unusableInput("x"),
+        .ipa(.appCount("a.ipa", count: 0)), .xcode(.notAProject("x")), .thin(.noInfoPlist("x")), .upload(.curlMissing),
+        .unusableInput("x"),
         .unbuildable("x"),
         .usage("x"),
     ]

@@ -267,7 +267,7 @@ import Testing
         let missing = ScriptedTransport([.failure(.unavailable("gone"))])
         #expect(
             Self.failure { try Self.get(Self.client(missing, clock: clock)) }
-                == .unusableInput("upload needs libcurl: install libcurl4 (Debian, Ubuntu) or curl (Fedora, Alpine)"))
+                == .upload(.curlMissing))
     }
 
     @Test func aDryRunSendsNothingButGET() throws {
