@@ -32,8 +32,8 @@ extension BuildState {
     /// order and CRC) before any is used, and stay on disk behind the open descriptor: a build reads them again as it
     /// merges them with its own files (`StoredRecords`). The state is only ever replaced by a rename, so the bytes
     /// read later are the ones checked.
-    static func read(_ path: String, fileRecords: Bool) -> BuildState? {
-        guard case .success(let descriptor) = SystemCall.openForReading(FilePath(path)) else { return nil }
+    static func read(_ path: FilePath, fileRecords: Bool) -> BuildState? {
+        guard case .success(let descriptor) = SystemCall.openForReading(path) else { return nil }
         // Closed when the read is done, or when the state's records are no longer used.
         let file = StoredRecords.OpenFile(descriptor)
         // The open file's size (fstat): a rename in between must not pair another file's size with this one.
@@ -101,17 +101,16 @@ extension BuildState {
         return state
     }
 
-    /// Writes the state to `path` as a stream through a `DocumentSink` (a chunk at a time), beside its final
+    /// Writes the state to `file` as a stream through a `DocumentSink` (a chunk at a time), beside its final
     /// name and then renamed into place: a reader sees the old state, none (between the removal and the rename below:
     /// the next build then reads every file), or the whole new one; never a part.
-    func write(to path: String) throws {
-        let file = FilePath(path)
+    func write(to file: FilePath) throws {
         let temporary = TemporaryName.path(beside: file)
         let descriptor = try SystemCall.createFile(temporary)
         // Every chunk through `SystemCall.writeAll`, which retries short writes and reports ENOSPC as an error.
         var sink = DocumentSink { chunk in
             let failure = SystemCall.writeAll(descriptor, chunk)
-            guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
+            guard failure == 0 else { throw ODRPackError.system(.write, file, failure) }
         }
         do {
             try encode(into: &sink)
@@ -122,7 +121,7 @@ extension BuildState {
             throw error
         }
         if SystemCall.closeFile(descriptor) != 0 {
-            let failure = ODRPackError.system("cannot write '\(path)'")
+            let failure = ODRPackError.system(.write, file)
             _ = SystemCall.removeFile(temporary)
             throw failure
         }
@@ -130,7 +129,7 @@ extension BuildState {
         _ = SystemCall.removeFile(file)
         if let failure = SystemCall.rename(temporary, to: file) {
             _ = SystemCall.removeFile(temporary)
-            throw ODRPackError.systemCall("cannot move '\(temporary.text)' to '\(path)'", failure)
+            throw ODRPackError.io(.move(to: file), path: temporary, failure)
         }
     }
 

@@ -61,22 +61,18 @@ struct BuildState: Sendable, Equatable {
     /// The state file for an output folder (an absolute, standardized path), in the cache folder: `$ODRPACK_CACHE_DIR`,
     /// else `$XDG_CACHE_HOME/odrpack`, else `~/.cache/odrpack` with `~` from `$HOME` or, without it, from the user
     /// database. Never a folder in /tmp, whose name another user could take first; nil when there is no home at all.
-    static func location(
-        for outputDirectory: String, environment: [String: String]
-    ) -> String? {
+    static func location(for outputDirectory: String, environment: [String: String]) -> FilePath? {
         location(forBytes: Array(outputDirectory.utf8), environment: environment)
     }
 
     /// `location(for:environment:)` of an output folder by its bytes, which for a UTF-8 path are its text's: a folder
     /// whose path is not UTF-8 has a state of its own, never the state of the folder its repaired text names
     /// (docs/architecture.md#paths).
-    static func location(
-        for output: FilePath, environment: [String: String]
-    ) -> String? {
+    static func location(for output: FilePath, environment: [String: String]) -> FilePath? {
         location(forBytes: output.bytes, environment: environment)
     }
 
-    private static func location(forBytes outputBytes: [UInt8], environment: [String: String]) -> String? {
+    private static func location(forBytes outputBytes: [UInt8], environment: [String: String]) -> FilePath? {
         let folder: String
         if let explicit = environment["ODRPACK_CACHE_DIR"], !explicit.isEmpty {
             folder = explicit
@@ -87,7 +83,7 @@ struct BuildState: Sendable, Equatable {
         } else {
             return nil
         }
-        return folder.slashJoined(Data(outputBytes).sha256Hex.prefix(32) + ".state")
+        return FilePath(folder).joined(Data(outputBytes).sha256Hex.prefix(32) + ".state")
     }
 
     /// A state file's name as `location` makes it (32 lowercase hex digits, then `.state`): what a root's index file
@@ -102,20 +98,19 @@ struct BuildState: Sendable, Equatable {
     /// `validate` reads to find what a build of the project already checked (`RecordedChecks`), in one read however
     /// many states the folder holds. Named by a digest of the root's bytes, as a state is by its output folder's;
     /// the `root` prefix keeps the two kinds of name apart. Nil when there is no cache folder.
-    static func rootIndexLocation(forRoot rootPath: String, environment: [String: String]) -> String? {
+    static func rootIndexLocation(forRoot rootPath: String, environment: [String: String]) -> FilePath? {
         guard let anyState = location(forBytes: [], environment: environment) else { return nil }
-        let folder = FilePath(anyState).parent.string
-        return folder.slashJoined(Data(Array("root\u{0}\(rootPath)".utf8)).sha256Hex.prefix(32) + ".root")
+        return anyState.parent.joined(Data(Array("root\u{0}\(rootPath)".utf8)).sha256Hex.prefix(32) + ".root")
     }
 
     /// Why the cache folder holding `statePath` must not be used, or nil when it may: a folder another user owns, or
     /// that others may write, could hand the build a state that vouches for content the files do not hold
     /// (docs/build-output.md#incremental). Nil too when it does not exist yet (it will be made for this user alone)
     /// or is not a folder (`save` says why it cannot save there).
-    static func untrustedFolder(holding statePath: String) -> String? {
-        let folder = FilePath(statePath).parent.string
+    static func untrustedFolder(holding statePath: FilePath) -> String? {
+        let folder = statePath.parent
         // Missing or not a folder: saving says why it cannot.
-        guard let status = SystemCall.status(FilePath(folder)), status.kind == .directory else { return nil }
+        guard let status = SystemCall.status(folder), status.kind == .directory else { return nil }
         let reason: String
         if status.owner != SystemCall.userID {
             reason = "belongs to user \(status.owner), not to you (user \(SystemCall.userID))"
@@ -126,7 +121,7 @@ struct BuildState: Sendable, Equatable {
         }
         return
             """
-            the cache folder '\(folder)' \(reason), so odrpack does not use it and every build reads every file: \
+            the cache folder '\(folder.text)' \(reason), so odrpack does not use it and every build reads every file: \
             make it yours and writable only by you (chmod go-w), or set ODRPACK_CACHE_DIR to a folder that is
             """
     }
@@ -182,7 +177,7 @@ struct BuildState: Sendable, Equatable {
         }
         if let untrusted = BuildState.untrustedFolder(holding: path) { return untrusted }
         do {
-            let folder = (path as NSString).deletingLastPathComponent
+            let folder = (path.string as NSString).deletingLastPathComponent
             try FileManager.default.createDirectory(
                 atPath: (folder as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             if !SystemCall.exists(FilePath(folder)) {
@@ -195,17 +190,17 @@ struct BuildState: Sendable, Equatable {
         } catch {
             return
                 """
-                the build state cannot be saved to '\(path)' (\(error)), so the next build will read and write every \
+                the build state cannot be saved to '\(path.text)' (\(error)), so the next build will read and write every \
                 pack again: make that folder writable, or set ODRPACK_CACHE_DIR to one that is
                 """
         }
         // The newest state of this resources-root is this one: a cache, so a failure costs only validate's reuse.
         if !rootPath.isEmpty, let index = BuildState.rootIndexLocation(forRoot: rootPath, environment: environment) {
-            try? AtomicFile.write(Array((FilePath(path).lastComponent?.string ?? "").utf8), to: FilePath(index))
+            try? AtomicFile.write(Array(path.name.utf8), to: index)
         }
         // What odrpack 0.2 kept instead, in two files.
         for legacy in [".cache", ".up-to-date"] {
-            _ = SystemCall.removeFile(FilePath(String(path.dropLast(".state".count)) + legacy))
+            _ = SystemCall.removeFile(FilePath(String(path.string.dropLast(".state".count)) + legacy))
         }
         return nil
     }

@@ -29,9 +29,9 @@ package enum RecordedChecks {
             case .success(let rootPath) = LocalFileSystem().resolvedPath(manifest.resourcesRootURL.path),
             let index = BuildState.rootIndexLocation(forRoot: rootPath, environment: environment),
             BuildState.untrustedFolder(holding: index) == nil,
-            let named = try? BoundedFile.readIfPresent(FilePath(index), limit: 64, what: "the build state index"),
+            let named = try? BoundedFile.readIfPresent(index, limit: 64, what: "the build state index"),
             let name = String(validating: named, as: UTF8.self), BuildState.isStateFileName(name),
-            var state = BuildState.read(FilePath(index).parent.string.slashJoined(name), fileRecords: true),
+            var state = BuildState.read(index.parent.joined(name), fileRecords: true),
             // Another build into that output folder may have recorded another root since.
             state.rootPath.hasSameBytes(as: rootPath)
         else { return nil }

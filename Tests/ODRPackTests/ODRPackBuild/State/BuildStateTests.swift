@@ -119,7 +119,7 @@ import Testing
         let cacheFolder = project.path("cache")
         let environment = ["ODRPACK_CACHE_DIR": cacheFolder]
         #expect(try CommandRunner.run(["build", "-o", "out"], in: project.root, environment: environment).status == 0)
-        let location = try #require(BuildState.location(for: project.path("out"), environment: environment))
+        let location = try #require(BuildState.location(for: project.path("out"), environment: environment)).string
         var cache = try #require(BuildState.parse(try Data(contentsOf: URL(fileURLWithPath: location))))
         var records = Array(cache.files)
         let index = try #require(records.firstIndex { $0.path == "R/small.json" })

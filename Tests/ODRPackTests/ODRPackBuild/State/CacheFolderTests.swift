@@ -60,12 +60,13 @@ extension BuildCommandTests {
     /// Without HOME the state goes to the user's home folder from the user database, never to a name in /tmp that
     /// another user could make first.
     @Test func withoutHomeTheStateIsNotInTheTemporaryFolder() throws {
-        let location = try #require(BuildState.location(for: "/projects/game/out", environment: [:]))
+        let location = try #require(BuildState.location(for: "/projects/game/out", environment: [:])).string
         let home = try #require(SystemCall.userHome?.string)
         #expect(location.hasPrefix(home + "/.cache/odrpack/"))
         #expect(!location.hasPrefix(NSTemporaryDirectory()) && !location.hasPrefix("/tmp/"))
         #expect(
-            BuildState.location(for: "/projects/game/out", environment: ["HOME": "/h"])?.hasPrefix("/h/.cache/odrpack/")
+            BuildState.location(for: "/projects/game/out", environment: ["HOME": "/h"])?.string.hasPrefix(
+                "/h/.cache/odrpack/")
                 == true)
     }
 
@@ -74,12 +75,12 @@ extension BuildCommandTests {
     /// repairs to.
     @Test func theStateIsKeyedByTheFoldersBytes() throws {
         let environment = ["HOME": "/h"]
-        let text = try #require(BuildState.location(for: "/projects/game/out", environment: environment))
+        let text = try #require(BuildState.location(for: "/projects/game/out", environment: environment)).string
         #expect(text == "/h/.cache/odrpack/" + String(Data("/projects/game/out".utf8).sha256Hex.prefix(32)) + ".state")
-        #expect(BuildState.location(for: FilePath("/projects/game/out"), environment: environment) == text)
+        #expect(BuildState.location(for: FilePath("/projects/game/out"), environment: environment)?.string == text)
         let bytes = RawNames.bytes("/projects/game/out%")
-        let raw = try #require(BuildState.location(for: FilePath(bytes: bytes)!, environment: environment))
+        let raw = try #require(BuildState.location(for: FilePath(bytes: bytes)!, environment: environment)).string
         #expect(raw == "/h/.cache/odrpack/" + String(Data(bytes).sha256Hex.prefix(32)) + ".state")
-        #expect(raw != BuildState.location(for: "/projects/game/out\u{FFFD}", environment: environment))
+        #expect(raw != BuildState.location(for: "/projects/game/out\u{FFFD}", environment: environment)?.string)
     }
 }

@@ -86,15 +86,15 @@ import Testing
         try build(project, cache: cache)
         try build(other, cache: cache)
         let root = try LocalFileSystem().resolvedPath(project.path("R")).get()
-        let index = try #require(BuildState.rootIndexLocation(forRoot: root, environment: environment))
-        let state = try #require(BuildState.location(for: project.path("out"), environment: environment))
-        #expect(try String(contentsOfFile: index, encoding: .utf8) == (state as NSString).lastPathComponent)
+        let index = try #require(BuildState.rootIndexLocation(forRoot: root, environment: environment)).string
+        let state = try #require(BuildState.location(for: project.path("out"), environment: environment)).name
+        #expect(try String(contentsOfFile: index, encoding: .utf8) == state)
         #expect(try headsRead(project, cache: cache) == [])
 
         let otherRoot = try LocalFileSystem().resolvedPath(other.path("R")).get()
-        let otherIndex = try #require(BuildState.rootIndexLocation(forRoot: otherRoot, environment: environment))
+        let otherIndex = try #require(BuildState.rootIndexLocation(forRoot: otherRoot, environment: environment)).string
         for named in [
-            "../\((state as NSString).lastPathComponent)", "state",
+            "../\(state)", "state",
             try String(contentsOfFile: otherIndex, encoding: .utf8),
         ] {
             try named.write(toFile: index, atomically: false, encoding: .utf8)

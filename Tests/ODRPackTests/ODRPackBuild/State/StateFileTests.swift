@@ -94,15 +94,15 @@ import Testing
         #expect(read.serialized() == data)
         // Written through the file stream, it is the same bytes too.
         let project = try TemporaryProject()
-        try state.write(to: project.path("x.state"))
+        try state.write(to: FilePath(project.path("x.state")))
         #expect(try Data(contentsOf: URL(fileURLWithPath: project.path("x.state"))) == Data(data))
-        let fromFile = try #require(BuildState.read(project.path("x.state"), fileRecords: true))
+        let fromFile = try #require(BuildState.read(FilePath(project.path("x.state")), fileRecords: true))
         #expect(fromFile == state)
         // Read from the file, a window at a time, the records are the same again (the descriptor stays open).
         #expect(Array(fromFile.files) == records && fromFile.serialized() == data)
         var head = state
         head.files = []
-        #expect(BuildState.read(project.path("x.state"), fileRecords: false) == head)
+        #expect(BuildState.read(FilePath(project.path("x.state")), fileRecords: false) == head)
     }
 
     /// Cut anywhere, or with any one byte changed, a state is not read: the build then reads every file again.
@@ -202,8 +202,8 @@ import Testing
         state.files = FileRecords(records)
         let data = state.serialized()
         let project = try TemporaryProject()
-        try state.write(to: project.path("x.state"))
-        for read in [BuildState.parse(data), BuildState.read(project.path("x.state"), fileRecords: true)] {
+        try state.write(to: FilePath(project.path("x.state")))
+        for read in [BuildState.parse(data), BuildState.read(FilePath(project.path("x.state")), fileRecords: true)] {
             guard case .stored(let stored) = try #require(read).files.storage else {
                 Issue.record("the records are read where they lie")
                 return
@@ -225,7 +225,7 @@ import Testing
     @Test func aStateChangedInPlaceAfterItWasCheckedGivesNoRecords() throws {
         let state = Self.state(files: 40)
         let project = try TemporaryProject()
-        let path = project.path("x.state")
+        let path = FilePath(project.path("x.state"))
         try state.write(to: path)
         guard case .stored(let stored) = try #require(BuildState.read(path, fileRecords: true)).files.storage else {
             Issue.record("the records are read where they lie")
@@ -234,9 +234,9 @@ import Testing
         let untouched = StateRecordReader(stored)
         #expect(untouched.next())
         // The same size, one record's digest byte changed, written through another descriptor (in place).
-        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path.string)))
         bytes[bytes.count - 100] ^= 0xFF
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path.string))
         try handle.write(contentsOf: Data(bytes))
         try handle.close()
         let reader = StateRecordReader(stored)
@@ -249,8 +249,8 @@ import Testing
         let reuse = EntryReuseTests()
         let project = try reuse.project()
         let built = try reuse.build(project, after: nil)
-        try built.state.write(to: project.path("x.state"))
-        var read = try #require(BuildState.read(project.path("x.state"), fileRecords: true))
+        try built.state.write(to: FilePath(project.path("x.state")))
+        var read = try #require(BuildState.read(FilePath(project.path("x.state")), fileRecords: true))
         read.files.gate(by: ReadStart(time: .max, device: built.plan.packs[0].files[0].stamp.device, tick: 1))
         let options = reuse.options(project, "out")
         let folder = try BuildFolderSession.open(forWriting: options.outputPath, shownAs: "out", wait: false)

@@ -14,7 +14,7 @@ extension BuildCommandTests {
                 .path
         ]
         return BuildState.location(
-            for: URL(fileURLWithPath: project.path("out")).standardizedFileURL.path, environment: environment)!
+            for: URL(fileURLWithPath: project.path("out")).standardizedFileURL.path, environment: environment)!.string
     }
 
     /// The state's metadata: unchanged when a build took the fast path (every other build writes it again).
