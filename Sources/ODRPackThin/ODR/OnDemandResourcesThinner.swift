@@ -62,9 +62,14 @@ struct OnDemandResourcesThinner {
             if !options.embed { change.emptiedFolders.append(packsFolder) }
         }
         install(copies: copies, plists: plists, in: app, into: &result, change: &change)
-        // A second thin of the same app with the same build: nothing to remove, and the plists already there.
+        // A pack already embedded exactly as this build's is left where it is.
+        Self.dropUnchangedInstalls(from: &change)
+        // A second thin of the same app with the same build: nothing to remove, the plists already there and, with
+        // --embed, every pack already in place as extracted (a dry run extracts nothing, so it cannot tell).
+        let embeddedInPlace =
+            !options.dryRun && change.installs.isEmpty && change.createdFolders.isEmpty && change.writes.isEmpty
         result.unchanged =
-            found.toRemove.isEmpty && plists.isEmpty && change.removals.isEmpty && !options.embed
+            found.toRemove.isEmpty && change.removals.isEmpty && (options.embed ? embeddedInPlace : plists.isEmpty)
             && copies.allSatisfy { AppThinner.sameBytes(app.joined($0), buildFolder.joined($0)) }
         return (result, change)
     }
@@ -125,6 +130,46 @@ struct OnDemandResourcesThinner {
             for (staged, _) in change.installs { try? FileManager.default.removeItem(at: staged.fileURL) }
             for folder in change.createdFolders { SystemCall.removeFolderIfEmpty(folder) }
             throw error
+        }
+    }
+
+    /// Takes out of `change` each staged pack whose folder in the app already holds the same tree (names by bytes,
+    /// kinds, modes, link targets and file bytes), removing what was staged: a second `thin --embed` with the same
+    /// build replaces nothing.
+    private static func dropUnchangedInstalls(from change: inout AppTransaction) {
+        change.installs.removeAll { install in
+            guard sameTree(install.from, install.to) else { return false }
+            try? FileManager.default.removeItem(at: install.from.fileURL)
+            return true
+        }
+    }
+
+    /// Whether the folders `first` and `second` hold the same tree: the same names (by bytes), each of the same kind
+    /// and permission bits, links to the same target and files of the same bytes. False when either cannot be read.
+    static func sameTree(_ first: FilePath, _ second: FilePath) -> Bool {
+        guard let left = SystemCall.status(first, followingLinks: false),
+            let right = SystemCall.status(second, followingLinks: false),
+            left.kind == right.kind, left.permissions == right.permissions
+        else { return false }
+        switch left.kind {
+        case .directory:
+            guard let leftNames = try? FolderNames.list(first).map(\.bytes),
+                let rightNames = try? FolderNames.list(second).map(\.bytes),
+                Set(leftNames) == Set(rightNames)
+            else { return false }
+            return leftNames.allSatisfy { name in
+                guard let component = FilePath(bytes: name)?.lastComponent else { return false }
+                return sameTree(first.appending(component), second.appending(component))
+            }
+        case .symbolicLink:
+            guard let target = try? SystemCall.linkTarget(first), let other = try? SystemCall.linkTarget(second) else {
+                return false
+            }
+            return target == other
+        case .regular:
+            return AppThinner.sameBytes(first, second)
+        default:
+            return false
         }
     }
 

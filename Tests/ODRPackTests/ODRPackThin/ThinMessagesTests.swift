@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ODRPackCore
+@testable import ODRPackPlatform
 
 /// docs/commands.md#thin: the messages that point the right way. Files one folder down name the --resources-path that
 /// finds them; a signed app is told its signature is stale; a second thin says it changed nothing.
@@ -56,5 +57,39 @@ import Testing
         try project.file("Game.app/_CodeSignature/CodeResources", "signed after thinning")
         let signed = try CommandRunner.run(["thin", "Game.app", "out"], in: project.root)
         #expect(signed.status == 0 && signed.stderr.isEmpty, "\(signed.stderr)")
+    }
+
+    /// `--embed` again with the same build: every pack already in the app as extracted, so nothing is replaced and
+    /// the app's files keep their inodes; a pack changed in the app since is extracted again, and only it.
+    @Test func aSecondEmbedSaysItChangedNothing() throws {
+        let project = try thinTests.builtGame()
+        let first = try CommandRunner.run(["thin", "Game.app", "out", "--embed"], in: project.root)
+        #expect(first.status == 0 && first.stdout.hasPrefix("Thinned Game.app: removed 6 files"), "\(first.stdout)")
+        let packs = project.path("Game.app/OnDemandResources")
+        let names = try FileManager.default.contentsOfDirectory(atPath: packs).sorted()
+        try #require(names.count == 4 && names.allSatisfy { $0.hasSuffix(".assetpack") }, "\(names)")
+        let after = try thinTests.appFiles(project)
+        let inode = { (path: String) in SystemCall.status(FilePath(path), followingLinks: false)?.stamp.inode }
+        let before = inode(packs + "/" + names[0])
+
+        let second = try CommandRunner.run(["thin", "Game.app", "out", "--embed", "--json"], in: project.root)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(try second.json()["unchanged"] as? Bool == true)
+        let plain = try CommandRunner.run(["thin", "Game.app", "out", "--embed"], in: project.root)
+        #expect(plain.stdout == "Nothing changed: Game.app was already thinned with this build\n", "\(plain.stdout)")
+        #expect(try thinTests.appFiles(project) == after)
+        #expect(inode(packs + "/" + names[0]) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: packs).sorted() == names)
+
+        // One pack's Info.plist changed in the app: that pack is extracted again, the thin is no longer "unchanged".
+        let changed = packs + "/" + names[1] + "/Info.plist"
+        let original = try Data(contentsOf: URL(fileURLWithPath: changed))
+        try Data("changed".utf8).write(to: URL(fileURLWithPath: changed))
+        let third = try CommandRunner.run(["thin", "Game.app", "out", "--embed", "--json"], in: project.root)
+        #expect(third.status == 0, "\(third.stderr)")
+        #expect(try third.json()["unchanged"] as? Bool == false)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: changed)) == original)
+        #expect(inode(packs + "/" + names[0]) == before)
+        #expect(try thinTests.appFiles(project) == after)
     }
 }
