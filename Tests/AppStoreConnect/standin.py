@@ -1002,7 +1002,16 @@ def main():
     server.daemon_threads = True
     server.service = service
     print(f"port {server.server_address[1]}", flush=True)
+    threading.Thread(target=exit_with_parent, args=(os.getppid(),), daemon=True).start()
     server.serve_forever()
+
+
+def exit_with_parent(parent):
+    """A suite's shared stand-in is never stopped by its test process, which exits without running deinit: it
+    stops itself once that process is gone (its parent changes)."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)
 
 
 if __name__ == "__main__":
