@@ -100,12 +100,7 @@ package final class BuildFolderSession: @unchecked Sendable {
             let lock = try OutputLock(folder: folder, fileName: BuildFolder.lockFileName, wait: wait, onWait: onWait)
             return Writer(BuildFolderSession(folder: BuildFolder(folder), access: .writing, lock: lock))
         } catch ODRPackError.folderLocked {
-            throw ODRPackError.folderLocked(
-                """
-                another odrpack build or thin is using '\(shownAs)': wait for it to finish, or run without --no-wait \
-                to wait
-                """
-            )
+            throw ODRPackError.folderLocked(.buildFolderInUse(shownAs))
         }
     }
 

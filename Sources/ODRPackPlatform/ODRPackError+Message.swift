@@ -20,8 +20,10 @@ extension ODRPackError {
         case .xcode(let failure): return failure.description
         case .thin(let failure): return failure.description
         case .upload(let failure): return failure.description
-        case .fileOperation(let message), .folderLocked(let message), .commandFailed(let message),
-            .unusableInput(let message), .unbuildable(let message), .usage(let message):
+        case .folderLocked(let conflict): return conflict.description
+        case .commandFailed(let failure): return failure.description
+        case .unbuildable(let reason): return reason.description
+        case .fileOperation(let message), .unusableInput(let message), .usage(let message):
             return message
         }
     }

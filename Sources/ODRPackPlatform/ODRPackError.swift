@@ -18,11 +18,11 @@ package enum ODRPackError: Error, CustomStringConvertible, Equatable {
     case fileTooLarge(String, path: FilePath, limit: Int)
     /// A resource or an output changed while the build read or finished it: which, and how.
     case changed(FileChange)
-    /// Another build or thin holds the folder's lock, and the command was told not to wait.
-    case folderLocked(String)
+    /// Another build, thin or upload holds the folder's lock, and the command was told not to wait: which folder.
+    case folderLocked(FolderLockConflict)
     /// A command odrpack runs for the user (`--sign-command`, the Background Assets packager) is missing, failed,
-    /// or broke the rules its output must follow.
-    case commandFailed(String)
+    /// or broke the rules its output must follow: which command, how, on which pack.
+    case commandFailed(CommandFailure)
     /// A library odrpack calls (zlib, libdeflate) failed: how, with its status where it gives one.
     case library(LibraryFailure)
     /// App Store Connect (or a presigned part's host) answered a store request with a failure status and the client
@@ -50,8 +50,8 @@ package enum ODRPackError: Error, CustomStringConvertible, Equatable {
     /// that is no folder, and the other producers not yet moved to facts.
     case unusableInput(String)
     /// The project cannot be written as asked (reserved paths, colliding asset pack ids, an output folder that is
-    /// resources-root), though it breaks no rule of the store.
-    case unbuildable(String)
+    /// resources-root), though it breaks no rule of the store: which path or pack, and why.
+    case unbuildable(UnbuildableReason)
     /// The command line asks for something the project cannot do with it, found only once the manifest is read.
     case usage(String)
 

@@ -76,7 +76,7 @@ package final class OutputLock {
         if flock(descriptor, operation | LOCK_NB) == 0 { return }
         var code = errno
         if code == EWOULDBLOCK {
-            guard wait else { throw ODRPackError.folderLocked("another process holds '\(path.text)'") }
+            guard wait else { throw ODRPackError.folderLocked(.held(path)) }
             onWait()
             repeat {
                 if flock(descriptor, operation) == 0 { return }
@@ -144,8 +144,7 @@ package final class HeldFolder {
         guard path.withPlatformString({ mkdir($0, 0o700) }) == 0 else {
             let failure = errno
             if failure == EEXIST {
-                throw ODRPackError.folderLocked(
-                    "another odrpack process works in '\(path.text)': wait for it to finish, then run again")
+                throw ODRPackError.folderLocked(.workingFolderTaken(path))
             }
             throw ODRPackError.system(.createFolder, path, failure)
         }
@@ -160,8 +159,7 @@ package final class HeldFolder {
             held.st_dev == there.st_dev
         else {
             close(opened)
-            throw ODRPackError.folderLocked(
-                "another odrpack process removed '\(path.text)' as this one made it: run again")
+            throw ODRPackError.folderLocked(.workingFolderRemoved(path))
         }
         self.path = path
         descriptor = opened

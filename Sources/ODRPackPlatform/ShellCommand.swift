@@ -70,20 +70,15 @@ package enum ShellCommand {
         do {
             try process.run()
         } catch {
-            throw ODRPackError.commandFailed("cannot run \(what) through /bin/sh: \(error.localizedDescription)")
+            throw ODRPackError.commandFailed(.cannotStart(what, reason: error.localizedDescription))
         }
         process.waitUntilExit()
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            let how =
-                process.terminationReason == .exit
-                ? "exited with \(process.terminationStatus)"
-                : "was killed by signal \(process.terminationStatus)"
+            let status = process.terminationStatus
             throw ODRPackError.commandFailed(
-                """
-                \(what) \(how) on \(subject): fix the command (it ran as: /bin/sh -c \(command)); the previous output \
-                is unchanged
-                """
-            )
+                process.terminationReason == .exit
+                    ? .exited(what, status: status, on: subject, commandLine: command)
+                    : .killed(what, signal: status, on: subject, commandLine: command))
         }
     }
 }

@@ -130,13 +130,7 @@ struct BackgroundAssetsOutput: PackOutput {
         var seen: [String: AssetPack] = [:]
         for pack in plan.packs {
             if let other = seen.updateValue(pack, forKey: pack.assetPackID) {
-                throw ODRPackError.unbuildable(
-                    """
-                    packs '\(other.shortName)' and '\(pack.shortName)' have the same asset pack id \
-                    '\(pack.assetPackID)' (their tags differ only in characters Background Assets cannot use): rename \
-                    one of the tags
-                    """
-                )
+                throw ODRPackError.unbuildable(.sameAssetPackID(other.shortName, pack.shortName, id: pack.assetPackID))
             }
         }
         for path in [folder.path, packsFolder] { try OutputFolder.makeFolder(path) }
@@ -310,12 +304,7 @@ struct BackgroundAssetsOutput: PackOutput {
             let relative = BackgroundAssetsLayout.folder.slashJoined(
                 BackgroundAssetsLayout.siteFolder.slashJoined(name))
             if !ownership.owns(relative) && SystemCall.status(final, followingLinks: false) != nil {
-                throw ODRPackError.unbuildable(
-                    """
-                    '\(final.text)' is in the way: the build must write there, and odrpack did not write it (the build \
-                    manifest in '\(options.outputDirectory)' does not name it); move it away, or build into another folder
-                    """
-                )
+                throw ODRPackError.unbuildable(.inTheWay(final.text, outputDirectory: options.outputDirectory))
             }
             let stamp = BuildState.stamp(at: final)
             guard

@@ -59,13 +59,7 @@ final class BackgroundAssetsPackWriter: PackFormatWriter {
         guard case .success(let output) = LocalFileSystem().status(archivePath, followingLinks: false),
             output.kind == .regular, output.stamp.size > 0
         else {
-            throw ODRPackError.commandFailed(
-                """
-                the Background Assets packager wrote no archive for pack '\(pack.assetPackID)' (it exited 0, but \
-                '\(archivePath.text)' is missing or empty): check that it writes its output where {output} says; the \
-                previous output is unchanged
-                """
-            )
+            throw ODRPackError.commandFailed(.packagerWroteNoArchive(pack: pack.assetPackID, archive: archivePath))
         }
         // The packager read the files itself: they must still be what was hashed.
         for file in pack.files {

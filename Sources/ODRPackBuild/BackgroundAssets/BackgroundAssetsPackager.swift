@@ -30,28 +30,16 @@ package struct BackgroundAssetsPackager: Sendable {
         func onPath(_ name: String) -> Bool {
             folders.contains { FileManager.default.isExecutableFile(atPath: ($0.isEmpty ? "." : $0).slashJoined(name)) }
         }
-        let howToInstall =
-            """
-            install Xcode 26 or later (or its command line tools) on a Mac, which bring 'xcrun ba-package', or pass \
-            --ba-package CMD with {manifest} and {output} where the pack's manifest and archive go; nothing was \
-            written
-            """
         let (template, program): (String, String)
         if onPath("ba-package") {
             (template, program) = (onPathTemplate, "ba-package")
         } else if onPath("xcrun"), ShellCommand.capture("xcrun --find ba-package 2>/dev/null")?.status == 0 {
             (template, program) = (xcrunTemplate, "xcrun ba-package")
         } else {
-            let why =
-                onPath("xcrun")
-                ? "ba-package is not on PATH and 'xcrun --find ba-package' does not find it (Xcode before 26)"
-                : "neither ba-package nor xcrun is on PATH"
-            throw ODRPackError.commandFailed(
-                "no Background Assets packager: \(why). To build Background Assets packs, \(howToInstall)")
+            throw ODRPackError.commandFailed(.noPackager(xcrunOnPath: onPath("xcrun")))
         }
         guard let answer = ShellCommand.capture(program + " --version"), answer.status == 0 else {
-            throw ODRPackError.commandFailed(
-                "the Background Assets packager '\(program) --version' failed, so it cannot be used: \(howToInstall)")
+            throw ODRPackError.commandFailed(.packagerVersionFailed(program: program))
         }
         let firstLine = answer.output.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         return BackgroundAssetsPackager(template: template, version: firstLine)

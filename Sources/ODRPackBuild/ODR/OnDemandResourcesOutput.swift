@@ -203,12 +203,7 @@ struct OnDemandResourcesOutput: PackOutput {
         guard signed else { return }
         for pack in plan.packs {
             if let file = pack.files.first(where: { $0.path.hasPrefix(PackEntry.signatureFolder) }) {
-                throw ODRPackError.unbuildable(
-                    """
-                    '\(file.path)' in pack '\(pack.shortName)' is inside '_CodeSignature', which the sign command \
-                    writes: move or exclude it, or build without --sign-command
-                    """
-                )
+                throw ODRPackError.unbuildable(.insideSignatureFolder(file.path, pack: pack.shortName))
             }
         }
     }

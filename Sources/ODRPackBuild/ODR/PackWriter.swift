@@ -111,11 +111,7 @@ final class PackWriter: PackFormatWriter {
         try pack.files.map { file in
             guard let digest = digests[PathKey(file.path)] else {
                 throw ODRPackError.commandFailed(
-                    """
-                    the sign command removed '\(file.path)' from pack '\(pack.shortName)': a signer may add files to a \
-                    pack, not remove them
-                    """
-                )
+                    .signerRemoved(file.path, pack: pack.shortName, previousOutputUnchanged: false))
             }
             return digest
         }

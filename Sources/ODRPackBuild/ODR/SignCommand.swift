@@ -33,19 +33,10 @@ struct SignCommand {
             let key = PathKey(name)
             guard present.contains(key) else {
                 throw ODRPackError.commandFailed(
-                    """
-                    the sign command removed '\(name)' from pack '\(pack.shortName)': a signer may add files to a pack, \
-                    not remove them; the previous output is unchanged
-                    """
-                )
+                    .signerRemoved(name, pack: pack.shortName, previousOutputUnchanged: true))
             }
             guard digests[key]?.sha256 == before[key]?.sha256 else {
-                throw ODRPackError.commandFailed(
-                    """
-                    the sign command changed the bytes of '\(name)' in pack '\(pack.shortName)': a signer may add files \
-                    to a pack, not change them; the previous output is unchanged
-                    """
-                )
+                throw ODRPackError.commandFailed(.signerChanged(name, pack: pack.shortName))
             }
         }
     }

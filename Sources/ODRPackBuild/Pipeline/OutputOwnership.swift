@@ -130,12 +130,7 @@ struct OutputOwnership: Sendable {
         let shown = Self.shown(outputDirectory)
         if let held = self.format, held != format {
             throw ODRPackError.unbuildable(
-                """
-                '\(outputDirectory)' holds \(held.kind.nameWithArticle) build \
-                (its \(BuildManifest.fileName) says format '\(held.rawValue)'): one folder holds one format, so \
-                Background Assets versions never restart; build into another folder
-                """
-            )
+                .otherFormat(outputDirectory: outputDirectory, kind: held.kind.nameWithArticle, format: held.rawValue))
         }
         let output: String
         if case .success(let resolved) = LocalFileSystem().resolvedPath(outputPath) {
@@ -144,32 +139,17 @@ struct OutputOwnership: Sendable {
             output = outputPath
         }
         if rootPath.hasSameBytes(as: output) {
-            throw ODRPackError.unbuildable(
-                """
-                the output folder '\(outputDirectory)' is resources-root: its packs would become resources; write the \
-                build to another folder
-                """
-            )
+            throw ODRPackError.unbuildable(.outputIsResourcesRoot(outputDirectory: outputDirectory))
         }
         try Self.checkFolders(folder.path, shown: shown, folders: folders)
         if let packs = folders.first, RelativePath.absolutePath(rootPath, isInside: output.slashJoined(packs)) {
-            throw ODRPackError.unbuildable(
-                """
-                resources-root '\(rootPath)' is '\(shown(packs))' or inside it, the folder the build writes its packs \
-                in: the build would replace your resources; write the build to another folder
-                """
-            )
+            throw ODRPackError.unbuildable(.resourcesRootInPacksFolder(root: rootPath, packsFolder: shown(packs)))
         }
         for relative in writes where !owns(relative) {
             guard SystemCall.status(folder.file(relative), followingLinks: false) != nil else {
                 continue
             }
-            throw ODRPackError.unbuildable(
-                """
-                '\(shown(relative))' is in the way: the build must write there, and odrpack did not write it (the \
-                build manifest in '\(outputDirectory)' does not name it); move it away, or build into another folder
-                """
-            )
+            throw ODRPackError.unbuildable(.inTheWay(shown(relative), outputDirectory: outputDirectory))
         }
     }
 
@@ -186,16 +166,7 @@ struct OutputOwnership: Sendable {
                 status.kind != .directory, status.kind == .symbolicLink || folders.contains(folder)
             {
                 throw ODRPackError.unbuildable(
-                    status.kind == .symbolicLink
-                        ? """
-                        '\(shown(folder))' is a symbolic link: a build writes and removes files only inside its own \
-                        output folder; replace the link with a folder, or build into another folder
-                        """
-                        : """
-                        '\(shown(folder))' is not a folder, and the build must write its packs there: odrpack did not \
-                        write it, so it leaves it alone; move it away, or build into another folder
-                        """
-                )
+                    status.kind == .symbolicLink ? .folderIsLink(shown(folder)) : .notAFolder(shown(folder)))
             }
         }
     }

@@ -149,8 +149,7 @@ package struct PackEntry {
                         location: Location(folder: root, relative: entry.path), size: entry.status.stamp.size,
                         stamp: nil, known: nil))
             case .symbolicLink, .other:
-                throw ODRPackError.unbuildable(
-                    "'\(root.joined(entry.path).text)' is neither a file nor a folder: a pack holds only those")
+                throw ODRPackError.unbuildable(.notFileOrFolder(root.joined(entry.path)))
             }
         }
     }

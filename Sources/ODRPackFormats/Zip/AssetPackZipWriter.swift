@@ -299,12 +299,7 @@ package final class AssetPackZipWriter {
     static func checkName(_ name: [UInt8]) throws {
         let length = name.count
         guard length <= Int(UInt16.max) else {
-            throw ODRPackError.unbuildable(
-                """
-                '\(FilePath.shownText(of: name.prefix(80)))...' is \(length) bytes long: a zip entry name holds at most 65,535; shorten the \
-                paths in the pack (or what the sign command adds)
-                """
-            )
+            throw ODRPackError.unbuildable(.entryNameTooLong(name))
         }
     }
 

@@ -38,12 +38,7 @@ package enum BackgroundAssetsUpload {
         do {
             return try OutputLock(folder: folder, fileName: uploadLockName, wait: false, onWait: {})
         } catch ODRPackError.folderLocked {
-            throw ODRPackError.folderLocked(
-                """
-                another odrpack upload is sending the packs of '\(folder.text)': let it finish, then run upload again \
-                if it failed (it goes on from what was sent)
-                """
-            )
+            throw ODRPackError.folderLocked(.uploadRunning(folder))
         }
     }
 

@@ -37,13 +37,13 @@ import Testing
     static let everyKind: [ODRPackError] = [
         .io(.write, path: "a.zip", SystemError(28)), .systemCall("cannot write 'a.zip'", SystemError(28)),
         .fileOperation("x"), .fileTooLarge("the manifest", path: "odrpack.yaml", limit: 1), .changed(.whileRead("x")),
-        .folderLocked("x"), .commandFailed("x"), .library(.deflate(status: -2)),
+        .folderLocked(.held("x")), .commandFailed(.signerChanged("x", pack: "p")), .library(.deflate(status: -2)),
         .http(StoreRequest(method: "GET", address: "/v1/apps"), status: 500, appleErrors: []),
         .network(StoreRequest(method: "GET", address: "/v1/apps"), .failed("x")),
         .refused(.partURLNotHTTPS(pack: "p")), .manifest(.missing("odrpack.yml")), .buildManifest(.missing("out")),
         .ipa(.appCount("a.ipa", count: 0)), .xcode(.notAProject("x")), .thin(.noInfoPlist("x")), .upload(.curlMissing),
         .unusableInput("x"),
-        .unbuildable("x"),
+        .unbuildable(.notAFolder("x")),
         .usage("x"),
     ]
 
@@ -73,9 +73,10 @@ import Testing
 
     /// The front end's error document carries the code and the message as the error prints it.
     @Test func theErrorDocumentCarriesTheCode() {
-        let error = ODRPackError.folderLocked("'out' is locked")
+        let error = ODRPackError.folderLocked(.held("out/.odrpack.lock"))
         #expect(
             JSONEnvelope.error(code: error.jsonCode, message: error.description).serialized()
-                == JSONEnvelope.error(code: "locked", message: "'out' is locked").serialized())
+                == JSONEnvelope.error(code: "locked", message: "another process holds 'out/.odrpack.lock'").serialized()
+        )
     }
 }

@@ -28,9 +28,7 @@ import Testing
             #expect(second.isLocked)
             #expect(second.folder.path == FilePath(project.path("out")))
             #expect(
-                throws: ODRPackError.folderLocked(
-                    "another odrpack build or thin is using 'out': wait for it to finish, or run without --no-wait to wait"
-                )
+                throws: ODRPackError.folderLocked(.buildFolderInUse("out"))
             ) {
                 _ = try BuildFolderSession.open(forWriting: FilePath(project.path("out")), shownAs: "out", wait: false)
             }
