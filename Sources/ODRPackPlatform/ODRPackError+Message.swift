@@ -20,8 +20,12 @@ extension ODRPackError {
         case .xcode(let failure): return failure.description
         case .thin(let failure): return failure.description
         case .upload(let failure): return failure.description
+        case .inputRoot(let failure): return failure.description
+        case .output(let failure): return failure.description
+        case .buildFolder(let failure): return failure.description
+        case .buildInput(let failure): return failure.description
         case .fileOperation(let message), .folderLocked(let message), .commandFailed(let message),
-            .unusableInput(let message), .unbuildable(let message), .usage(let message):
+            .unbuildable(let message), .usage(let message):
             return message
         }
     }
