@@ -15,7 +15,7 @@ extension BuildFolder {
     }
 
     /// The build folder `given` names: the folder itself, or its manifest file (then the folder is the file's).
-    /// - Throws: `ODRPackError.unusableInput` when `given` does not exist (exit 2).
+    /// - Throws: `ODRPackError.buildManifest` when `given` does not exist (exit 2).
     package static func locate(_ given: FilePath) throws -> BuildFolder {
         let (file, folder, isFolder) = try BuildManifest.location(of: given)
         return BuildFolder(path: folder, manifest: file, shownAs: isFolder ? given : nil)

@@ -48,11 +48,6 @@ extension OutputTarget {
     package func refuseInputs(_ inputs: [FilePath], of command: String) throws {
         try refuse(inputs: inputs, command: command)
         guard let path = resolvedFile, let (folder, relative) = BuildFolderOwnedFiles.owner(of: path) else { return }
-        throw ODRPackError.unusableInput(
-            """
-            cannot write '\(name)': it is '\(relative)' of the build folder '\(folder.text)', which only odrpack \
-            writes; name a file outside the build's own files
-            """
-        )
+        throw ODRPackError.output(.outputIsBuildFolderFile(output: name, relative: relative, folder: folder))
     }
 }

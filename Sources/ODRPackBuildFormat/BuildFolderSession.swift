@@ -114,14 +114,9 @@ package final class BuildFolderSession: @unchecked Sendable {
 
     /// Refuses a folder an interrupted build left (its journal, the previous manifest, is still there): its packs are
     /// part old, part new until the next build recovers it.
-    /// - Throws: `ODRPackError.unusableInput` (exit 2).
+    /// - Throws: `ODRPackError.buildFolder` (exit 2).
     package func refuseInterrupted() throws {
         guard SystemCall.status(folder.journal, followingLinks: false) != nil else { return }
-        throw ODRPackError.unusableInput(
-            """
-            '\(folder.path.text)' was left by an interrupted build (it holds '\(TemporaryName.previousManifest)'): its \
-            packs are part old, part new; run the build again
-            """
-        )
+        throw ODRPackError.buildFolder(.interrupted(folder.path))
     }
 }

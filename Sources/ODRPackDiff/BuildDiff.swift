@@ -134,23 +134,14 @@ package struct BuildDiff: Sendable {
     package var hasChanges: Bool { packsChanged > 0 || !moves.isEmpty || tags.contains { $0.status != .unchanged } }
 
     /// Two builds can be compared only when they are of one app and one format.
-    /// - Throws: `ODRPackError.unusableInput` (exit 2) otherwise.
+    /// - Throws: `ODRPackError.buildFolder` (exit 2) otherwise.
     package static func checkComparable(old: BuildManifest, new: BuildManifest) throws {
         guard old.bundleId == new.bundleId else {
-            throw ODRPackError.unusableInput(
-                """
-                the builds are of different apps ('\(old.bundleId)' and '\(new.bundleId)'): pack ids include the \
-                bundle id, so nothing could match
-                """
-            )
+            throw ODRPackError.buildFolder(.differentApps(old: old.bundleId, new: new.bundleId))
         }
         guard old.format == new.format else {
-            throw ODRPackError.unusableInput(
-                """
-                one build is \(old.format.kind.shortName) and the other \(new.format.kind.shortName): compare two \
-                builds of the same --format
-                """
-            )
+            throw ODRPackError.buildFolder(
+                .differentFormats(old: old.format.kind.shortName, new: new.format.kind.shortName))
         }
     }
 

@@ -12,7 +12,7 @@ package struct InputRoot: Sendable, Equatable {
     package let path: FilePath
 
     /// - Throws: `ODRPackError.usage` for an empty path or one holding a NUL, `.io` when the folder cannot be
-    ///   resolved (it does not exist), `.unusableInput` when it is no folder.
+    ///   resolved (it does not exist), `.inputRoot` when it is no folder.
     package init(_ given: String) throws {
         guard !given.isEmpty, let checked = FilePath(checking: given) else {
             throw ODRPackError.usage("--input-root is empty or holds a NUL: name the folder the inputs are in")
@@ -23,8 +23,7 @@ package struct InputRoot: Sendable, Equatable {
         case .failure(let error): throw ODRPackError.io(.readKind("--input-root"), path: checked, error)
         }
         guard SystemCall.status(real)?.kind == .directory else {
-            throw ODRPackError.unusableInput(
-                "--input-root '\(given)' is not a folder: name the folder the inputs are in")
+            throw ODRPackError.inputRoot(.notAFolder(given))
         }
         self.given = given
         self.path = real
@@ -52,16 +51,11 @@ package struct InputRoot: Sendable, Equatable {
     /// - Parameters:
     ///   - what: what the path is, for the message ("resources-root '../..'", "the app").
     ///   - fix: how to bring it inside.
-    /// - Throws: `ODRPackError.unusableInput` naming where `input` leads.
+    /// - Throws: `ODRPackError.inputRoot` naming where `input` leads.
     package func check(_ input: FilePath, _ what: String, fix: String) throws {
         let leads = Self.resolved(input)
         guard leads.isInside(path) else {
-            throw ODRPackError.unusableInput(
-                """
-                \(what) leads to '\(leads.text)', outside --input-root '\(given)': odrpack reads no file outside it \
-                (the inputs a build system declared); \(fix)
-                """
-            )
+            throw ODRPackError.inputRoot(.leadsOutside(what: what, leads: leads, root: given, fix: fix))
         }
     }
 
@@ -70,7 +64,7 @@ package struct InputRoot: Sendable, Equatable {
     /// once every link on its way is resolved. Links are checked, never followed into: what they lead to inside is
     /// checked where it lies.
     /// - Parameter what: what the folder is, for the message ("the app").
-    /// - Throws: `ODRPackError.unusableInput` naming the link and its target; `ODRPackError` when a folder cannot be
+    /// - Throws: `ODRPackError.inputRoot` naming the link and its target; `ODRPackError` when a folder cannot be
     ///   listed.
     package func checkLinks(under folder: FilePath, _ what: String) throws {
         let realFolder = Self.resolved(folder)
@@ -86,14 +80,10 @@ package struct InputRoot: Sendable, Equatable {
             let targetPath = FilePath(target)
             let leads = targetPath.isAbsolute ? targetPath : Self.resolved(link.parent.pushing(targetPath))
             guard !targetPath.isAbsolute, leads.isInside(realFolder), leads.isInside(path) else {
-                throw ODRPackError.unusableInput(
-                    """
-                    \(what) holds the symbolic link '\(entry.path)' to '\(target)', which \
-                    \(targetPath.isAbsolute ? "is absolute" : "leads outside it, to '\(leads.text)'"): under \
-                    --input-root '\(given)' odrpack reads only the inputs a build system declared; replace the link \
-                    with the file, or with a relative link to a file inside \(what)
-                    """
-                )
+                throw ODRPackError.inputRoot(
+                    .linkLeadsOutside(
+                        what: what, link: entry.path, target: target, leads: targetPath.isAbsolute ? nil : leads,
+                        root: given))
             }
         }
     }

@@ -1,5 +1,6 @@
-/// Why the tag manifest (`odrpack.yml`) cannot be read at all, as a fact of `ODRPackError.manifest`; what is wrong
-/// inside one that can be read is a `Diagnostic`. Paths are as given on the command line or found (docs/commands.md).
+/// Why the tag manifest (`odrpack.yml`) cannot be read at all, or `init` cannot write one, as a fact of
+/// `ODRPackError.manifest`; what is wrong inside one that can be read is a `Diagnostic`. Paths are as given on the
+/// command line or found (docs/commands.md).
 package enum ManifestFailure: Sendable, Equatable {
     /// Nothing at the path given.
     case missing(String)
@@ -17,6 +18,19 @@ package enum ManifestFailure: Sendable, Equatable {
     case notFound(searched: [FilePath], stoppedAt: FilePath?, fix: NotFoundFix)
     /// The manifest found (`path` as a command would name it, and absolute) is one someone else could have written.
     case untrusted(path: String, absolute: FilePath, why: Untrusted)
+    /// No manifest was given, and the search for one cannot start: the current folder was removed.
+    case searchStartGone
+    /// No manifest was given, and the search for one cannot start: the system cannot name the current folder.
+    case searchStartUnnamed(SystemError)
+    /// No manifest was given, and the search for one cannot start: the current folder's path is longer (in bytes)
+    /// than the limit the search starts from (`ManifestLocator.maximumStartBytes`).
+    case searchStartTooLong(bytes: Int, limit: Int)
+    /// `init`: the resources-root given (as given) does not exist.
+    case noResourcesFolder(String)
+    /// `init`: the resources-root given (as given) is a file.
+    case resourcesRootIsFile(String)
+    /// `init`: the manifest to write (as given) exists, and `--force` was not passed.
+    case exists(String)
 
     package enum NotFoundFix: Sendable, Equatable {
         /// No folder on the way up holds one: `odrpack init`.
@@ -50,6 +64,8 @@ package enum BuildManifestFailure: Sendable, Equatable {
     case incomplete(String, problem: String)
     /// Another schema version than this odrpack reads.
     case schemaVersion(String, found: Int, reads: Int)
+    /// A Background Assets build's manifest without its `backgroundAssets` member, which `verify` checks against.
+    case noBackgroundAssets
 }
 
 extension ManifestFailure: CustomStringConvertible {
@@ -95,6 +111,22 @@ extension ManifestFailure: CustomStringConvertible {
                 choose what odrpack packs; pass it as MANIFEST to use it anyway, or make it yours and writable only \
                 by you (chown, chmod go-w)
                 """
+        case .searchStartGone:
+            return "the current folder no longer exists (was it removed?): cd to an existing folder, or pass MANIFEST"
+        case .searchStartUnnamed(let error):
+            return """
+                cannot name the current folder (\(error.reason)): cd to a shorter path, or pass the manifest's path as \
+                MANIFEST
+                """
+        case .searchStartTooLong(let bytes, let limit):
+            return """
+                the current folder's path is over \(limit) bytes (\(bytes)): run from a shorter path, or pass the \
+                manifest's path as MANIFEST
+                """
+        case .noResourcesFolder(let root): return "no folder '\(root)': pass the folder that holds the resources"
+        case .resourcesRootIsFile(let root):
+            return "'\(root)' is a file: pass the folder that holds the resources (default: this folder)"
+        case .exists(let path): return "'\(path)' exists: pass --force to overwrite it"
         }
     }
 }
@@ -111,6 +143,7 @@ extension BuildManifestFailure: CustomStringConvertible {
             return "'\(file)' is not a complete odrpack build manifest: \(problem): rebuild it with odrpack build"
         case .schemaVersion(let file, let found, let reads):
             return "'\(file)' has schemaVersion \(found); this odrpack reads \(reads): rebuild it with this version"
+        case .noBackgroundAssets: return "the build manifest has no backgroundAssets: rebuild it with odrpack build"
         }
     }
 }

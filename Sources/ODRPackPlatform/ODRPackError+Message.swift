@@ -23,7 +23,11 @@ extension ODRPackError {
         case .folderLocked(let conflict): return conflict.description
         case .commandFailed(let failure): return failure.description
         case .unbuildable(let reason): return reason.description
-        case .fileOperation(let message), .unusableInput(let message), .usage(let message):
+        case .inputRoot(let failure): return failure.description
+        case .output(let failure): return failure.description
+        case .buildFolder(let failure): return failure.description
+        case .buildInput(let failure): return failure.description
+        case .fileOperation(let message), .usage(let message):
             return message
         }
     }

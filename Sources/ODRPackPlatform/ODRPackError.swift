@@ -4,7 +4,7 @@
 /// A case carries the facts of the failure (the path, the errno, the request, the HTTP status, App Store Connect's
 /// codes), not a sentence: a caller acts on them and a test asserts them, and the message is made from them in one
 /// place, `description` (ODRPackError+Message.swift), when it is printed. The cases that still carry a sentence
-/// (`systemCall`, `unusableInput`, ...) are the producers not yet moved to facts.
+/// (`systemCall`, `fileOperation`, and `usage` by design) are the producers not yet moved to facts.
 package enum ODRPackError: Error, CustomStringConvertible, Equatable {
     /// A file-system call on one path failed: what it was doing, the path, the errno the system gave. Made by
     /// `system(_:_:_:)`; prints as `cannot write 'x.zip': No space left on device`.
@@ -46,9 +46,17 @@ package enum ODRPackError: Error, CustomStringConvertible, Equatable {
     /// `upload`, `submit` or `status` cannot go on (docs/store.md#upload): an archive, the upload record, or an answer
     /// of App Store Connect they cannot use.
     case upload(UploadFailure)
-    /// An input the command needs cannot be used, said in a sentence: a corrupt download manifest, a resources-root
-    /// that is no folder, and the other producers not yet moved to facts.
-    case unusableInput(String)
+    /// An input lies outside `--input-root` (docs/commands.md#input-root), or the folder given is none: which, and
+    /// where it leads.
+    case inputRoot(InputRootFailure)
+    /// A command will not write where it was told (docs/commands.md#scripts): a lock file odrpack cannot hold, an
+    /// output FILE that is an input or a build folder's own file.
+    case output(OutputFailure)
+    /// A build folder cannot be used as it is: an interrupted build left it, its previous build manifest cannot be
+    /// read, or two builds cannot be compared.
+    case buildFolder(BuildFolderFailure)
+    /// `build` cannot go on with what it was given: the published download manifest, a pack's version or sizes.
+    case buildInput(BuildInputFailure)
     /// The project cannot be written as asked (reserved paths, colliding asset pack ids, an output folder that is
     /// resources-root), though it breaks no rule of the store: which path or pack, and why.
     case unbuildable(UnbuildableReason)
@@ -66,7 +74,7 @@ package enum ODRPackError: Error, CustomStringConvertible, Equatable {
         case .commandFailed: return "command-failed"
         case .library: return "library-failed"
         case .fileTooLarge, .manifest, .buildManifest, .http, .network, .refused, .ipa, .xcode, .thin, .upload,
-            .unusableInput:
+            .inputRoot, .output, .buildFolder, .buildInput:
             return "unusable-input"
         case .unbuildable: return "unbuildable"
         case .usage: return "usage"

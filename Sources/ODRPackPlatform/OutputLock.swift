@@ -46,12 +46,7 @@ package final class OutputLock {
     /// The error for a lock file that cannot be opened: a symbolic link (ELOOP under O_NOFOLLOW) is named as one.
     private static func openFailure(_ path: FilePath, _ failure: Int32) -> ODRPackError {
         if failure == ELOOP || SystemCall.status(path, followingLinks: false)?.kind == .symbolicLink {
-            return .unusableInput(
-                """
-                the lock file '\(path.text)' is a symbolic link, which odrpack never follows: remove it (a build \
-                makes its own)
-                """
-            )
+            return .output(.lockFileIsLink(path))
         }
         return .system(.openLockFile, path, failure)
     }
@@ -63,8 +58,7 @@ package final class OutputLock {
             throw ODRPackError.system(.readLockFile, path)
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            throw ODRPackError.unusableInput(
-                "the lock file '\(path.text)' is not a regular file: remove it (a build makes its own)")
+            throw ODRPackError.output(.lockFileNotRegular(path))
         }
     }
 

@@ -129,12 +129,7 @@ package struct OutputTarget: Sendable {
                 status.kind == .regular, status.stamp.device == target.stamp.device,
                 status.stamp.inode == target.stamp.inode
             else { continue }
-            throw ODRPackError.unusableInput(
-                """
-                cannot write '\(name)': it is '\(input.text)', which \(command) reads, and writing it would destroy it; \
-                name another file
-                """
-            )
+            throw ODRPackError.output(.outputIsInput(output: name, input: input, command: command))
         }
     }
 

@@ -35,8 +35,8 @@ package struct BuildVerifier {
     /// - Parameters:
     ///   - progress: counts the packs read and the bytes of their archives (the manifest's `archiveSize`s).
     ///   - onWait: called once when a build holds the folder and this starts waiting for it.
-    /// - Throws: `ODRPackError.unusableInput` when the manifest is missing or corrupt, or an interrupted build left
-    ///   the folder (exit 2).
+    /// - Throws: `ODRPackError.buildManifest` when the manifest is missing or corrupt, `.buildFolder` when an
+    ///   interrupted build left the folder (exit 2).
     package func verify(
         _ path: FilePath, progress: ProgressBar = ProgressBar.silent(), onWait: () -> Void = {}
     ) throws -> Report {

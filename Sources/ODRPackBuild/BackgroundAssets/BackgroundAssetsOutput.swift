@@ -79,19 +79,13 @@ struct BackgroundAssetsOutput: PackOutput {
     /// What the folder's previous build manifest says of each pack's version: its odrpack-manifest.json, or while an
     /// interrupted commit is recovered the manifest it retired, so versions continue as if nothing had been
     /// interrupted; nothing for a new folder.
-    /// - Throws: `ODRPackError.unusableInput` when the manifest is there but unreadable: versions would silently
+    /// - Throws: `ODRPackError.buildFolder` when the manifest is there but unreadable: versions would silently
     ///   restart at 0 and go backwards on devices.
     static func versions(of ownership: OutputOwnership, folder: String) throws
         -> [String: (version: Int64, contentHash: String)]
     {
         if let unreadable = ownership.unreadable {
-            throw ODRPackError.unusableInput(
-                """
-                the previous build's \(BuildManifest.fileName) in '\(folder)' cannot be read (\(unreadable)), so the \
-                packs' versions are unknown and would restart at 0: restore it, or pass --reset-versions to start every \
-                pack at version 0
-                """
-            )
+            throw ODRPackError.buildFolder(.previousManifestUnreadable(folder: folder, reason: unreadable))
         }
         // A manifest of the other format has no versions (and `OutputOwnership.check` refuses its folder).
         guard let manifest = ownership.manifest, manifest.format.kind.hasAssetPackIDs else { return [:] }
@@ -163,12 +157,7 @@ struct BackgroundAssetsOutput: PackOutput {
         var live: [String: Int64] = [:]
         func next(_ version: Int64, _ pack: AssetPack) throws -> Int64 {
             guard version < Int64.max else {
-                throw ODRPackError.unusableInput(
-                    """
-                    pack '\(pack.assetPackID)' is at version \(version), the largest there is: it cannot get a newer \
-                    one; use new tags for new content
-                    """
-                )
+                throw ODRPackError.buildInput(.versionExhausted(pack: pack.assetPackID, version: version))
             }
             return version + 1
         }

@@ -19,28 +19,20 @@ package struct PublishedDownloadManifest: Sendable, Equatable {
     /// The largest download manifest read (docs/build-output.md#bounded).
     static let maximumBytes = 64 << 20
 
-    /// - Throws: `ODRPackError.unusableInput` (exit 2) when the file cannot be read or is not a download manifest.
+    /// - Throws: `ODRPackError.buildInput` (exit 2) when the file cannot be read or is not a download manifest.
     package static func load(_ path: FilePath) throws -> PublishedDownloadManifest {
         let bytes: [UInt8]
         switch LocalFileSystem().contents(of: path, limit: Self.maximumBytes) {
         case .success(let data): bytes = data
         case .failure(let error):
-            throw ODRPackError.unusableInput(
-                "cannot read the published download manifest '\(path.text)': \(error.reason)")
+            throw ODRPackError.buildInput(.publishedUnreadable(path, error))
         }
         do {
             return try bytes.withUnsafeBytes { try parse($0.bindMemory(to: UInt8.self)) }
         } catch JSONReader.Failure.syntax {
-            throw ODRPackError.unusableInput(
-                "'\(path.text)' is not valid JSON: pass the download-manifest.json that is live on the server (--published)"
-            )
+            throw ODRPackError.buildInput(.publishedNotJSON(path))
         } catch JSONReader.Failure.shape(let problem) {
-            throw ODRPackError.unusableInput(
-                """
-                '\(path.text)' is not a Background Assets download manifest: \(problem); pass the download-manifest.json \
-                that is live on the server
-                """
-            )
+            throw ODRPackError.buildInput(.publishedNotADownloadManifest(path, problem: problem))
         }
     }
 

@@ -20,7 +20,7 @@ package struct ZipMetadata: Equatable {
     }
 
     /// The counts for a pack's content entries.
-    /// - Throws: `ODRPackError.unusableInput` when their sizes add up past Int64.max (`plan` reports that as
+    /// - Throws: `ODRPackError.buildInput` when their sizes add up past Int64.max (`plan` reports that as
     ///   `size-overflow` before a build starts; this keeps any other caller from trapping).
     package init(entries: [PackEntry]) throws {
         try self.init(count: entries.count, sizes: entries.lazy.map(\.size))
@@ -29,8 +29,7 @@ package struct ZipMetadata: Equatable {
     /// The counts for `count` content entries of these uncompressed sizes (`PackEntries.sizes`).
     package init(count: Int, sizes: some Sequence<Int64>) throws {
         guard let total = sizes.checkedSum else {
-            throw ODRPackError.unusableInput(
-                "the files of a pack add up to more than \(Int64.max) bytes [size-overflow]: check for sparse files")
+            throw ODRPackError.buildInput(.sizeOverflow)
         }
         self.init(recordCount: Int64(count), totalUncompressedBytes: total)
     }

@@ -5,7 +5,7 @@ extension InputRoot {
     /// anything under resources-root is read. Inside it, the resolution keeps every file there: a link that leaves
     /// resources-root is the error `path-outside-root` (docs/manifest.md#files-and-links).
     /// A manifest that cannot be read is left to the planner, which says why.
-    /// - Throws: `ODRPackError.unusableInput` naming where the manifest or resources-root leads.
+    /// - Throws: `ODRPackError.inputRoot` naming where the manifest or resources-root leads.
     package func check(manifestPath: String) throws {
         guard let manifestFile = FilePath(checking: manifestPath) else { return }
         try check(

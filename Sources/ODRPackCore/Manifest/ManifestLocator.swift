@@ -12,57 +12,43 @@ package struct ManifestLocator {
     /// project (docs/commands.md#scripts).
     package static let maximumStartBytes = 1024
 
-    /// The folder the search starts in, absolute; nil when the current folder cannot be named (`startProblem` says
-    /// why).
-    let start: FilePath?
-    let startProblem: String?
+    /// The folder the search starts in, absolute; or why the current folder cannot be named (`ODRPackError.manifest`).
+    let searchStart: Result<FilePath, ODRPackError>
+    /// The folder the search starts in; nil when it cannot be named.
+    var start: FilePath? { try? searchStart.get() }
 
     /// - Parameter currentFolder: where the search starts; by default the current folder as the shell names it
     ///   (`$PWD`, when it names the current folder: a link to a folder is not climbed through its real path), else as
     ///   the system does.
     package init(currentFolder: String? = nil) {
-        var problem: String?
-        var folder: FilePath?
-        if let current = Self.currentFolder(problem: &problem) {
+        searchStart = Self.currentFolder().flatMap { current in
             // Absolute (a relative folder is relative to the current one), `.` and `..` folded.
             // The current folder itself, never made again from its text: a name that is not UTF-8 would become
             // another (docs/architecture.md#paths).
-            folder = (currentFolder.map { current.pushing(FilePath($0)) } ?? current).normalized
-            if let length = folder?.length, length > Self.maximumStartBytes {
-                problem =
-                    """
-                    the current folder's path is over \(Self.maximumStartBytes) bytes (\(length)): run from a \
-                    shorter path, or pass the manifest's path as MANIFEST
-                    """
-                folder = nil
+            let folder = (currentFolder.map { current.pushing(FilePath($0)) } ?? current).normalized
+            guard folder.length <= Self.maximumStartBytes else {
+                return .failure(.manifest(.searchStartTooLong(bytes: folder.length, limit: Self.maximumStartBytes)))
             }
+            return .success(folder)
         }
-        start = folder
-        startProblem = problem
     }
 
     /// The current folder: `$PWD` when it is absolute, free of `.` and `..`, and the same folder (device and inode) as
-    /// `.`, as a shell keeps it; else what the system says. Nil, with the reason, for a current folder that was
+    /// `.`, as a shell keeps it; else what the system says. The failure, for a current folder that was
     /// removed or that the system cannot name.
-    private static func currentFolder(problem: inout String?) -> FilePath? {
+    private static func currentFolder() -> Result<FilePath, ODRPackError> {
         if let here = SystemCall.status(FilePath("."), followingLinks: true),
             let logical = ProcessInfo.processInfo.environment["PWD"], let path = FilePath(checking: logical),
             path.isAbsolute, path.normalized == path,
             let status = SystemCall.status(path, followingLinks: true),
             status.stamp.device == here.stamp.device, status.stamp.inode == here.stamp.inode
         {
-            return path
+            return .success(path)
         }
         switch LocalFileSystem().currentFolder() {
-        case .success(let path): return path
-        case .failure(let error) where error.code == ENOENT:
-            problem =
-                "the current folder no longer exists (was it removed?): cd to an existing folder, or pass MANIFEST"
-            return nil
-        case .failure(let error):
-            problem =
-                "cannot name the current folder (\(error.reason)): cd to a shorter path, or pass the manifest's path as MANIFEST"
-            return nil
+        case .success(let path): return .success(path)
+        case .failure(let error) where error.code == ENOENT: return .failure(.manifest(.searchStartGone))
+        case .failure(let error): return .failure(.manifest(.searchStartUnnamed(error)))
         }
     }
 
@@ -88,7 +74,7 @@ package struct ManifestLocator {
     }
 
     package func find() throws -> String {
-        guard let start else { throw ODRPackError.unusableInput(startProblem ?? "cannot name the current folder") }
+        let start = try searchStart.get()
         var folder = start
         var searched: [FilePath] = []
         var levels = 0

@@ -42,17 +42,16 @@ package struct ManifestTemplate: Sendable {
     /// Reads the top-level folders of `root` (`resourcesRoot` as written, resolved against `directory`), in code-point
     /// order. Names resolution never packs (`.git`, `.svn`, `.hg`, `.bzr`, `CVS`), symbolic links and odrpack build
     /// folders are left out; counts leave out `.DS_Store` and what those names hold, as resolution does.
-    /// - Throws: `ODRPackError.unusableInput` when `root` is no folder; `ODRPackError` when it cannot be read.
+    /// - Throws: `ODRPackError.manifest` when `root` is no folder; `ODRPackError` when it cannot be read.
     package static func scan(resourcesRoot: String, from directory: String) throws -> ManifestTemplate {
         // An absolute resources-root replaces the folder.
         let root = FilePath(directory).pushing(FilePath(resourcesRoot))
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root.string, isDirectory: &isDirectory) else {
-            throw ODRPackError.unusableInput("no folder '\(resourcesRoot)': pass the folder that holds the resources")
+            throw ODRPackError.manifest(.noResourcesFolder(resourcesRoot))
         }
         guard isDirectory.boolValue else {
-            throw ODRPackError.unusableInput(
-                "'\(resourcesRoot)' is a file: pass the folder that holds the resources (default: this folder)")
+            throw ODRPackError.manifest(.resourcesRootIsFile(resourcesRoot))
         }
         var folders: [Folder] = []
         var skipped: [(name: String, why: String)] = []
@@ -207,10 +206,10 @@ package struct ManifestTemplate: Sendable {
     }
 
     /// Writes `yaml` to `path`, whole or not at all.
-    /// - Throws: `ODRPackError.unusableInput` when the file exists and `force` is false (exit 2), naming it.
+    /// - Throws: `ODRPackError.manifest` when the file exists and `force` is false (exit 2), naming it.
     package func write(to path: String, force: Bool) throws {
         if !force, case .success = LocalFileSystem().status(path, followingLinks: false) {
-            throw ODRPackError.unusableInput("'\(path)' exists: pass --force to overwrite it")
+            throw ODRPackError.manifest(.exists(path))
         }
         try AtomicFile.write(Data(yaml.utf8), to: FilePath(path))
     }

@@ -6,7 +6,7 @@ package struct ProjectPlanner {
     package init() {}
 
     /// - Parameter profile: a profile name from the command line, overriding the manifest's.
-    /// - Throws: `ODRPackError.unusableInput` when the manifest cannot be read at all.
+    /// - Throws: `ODRPackError.manifest` when the manifest cannot be read at all.
     /// - Parameter tree: a scan of resources-root made earlier (`UpToDateCheck`), used if it is of that folder; handed
     ///   over, so that resolution frees it as it walks.
     /// - Parameter alreadyChecked: files a previous build checked (see `PreviousBuild.alreadyChecked`).

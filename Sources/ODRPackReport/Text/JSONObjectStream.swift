@@ -76,7 +76,7 @@ package struct JSONObjectStream {
         try write(&inner)
         try inner.flush()
         guard splice.held == Self.end, splice.skipped == Self.openObject.count, splice.forwarded > 0 else {
-            throw ODRPackError.unusableInput("a JSON document to splice is not an object with members")
+            throw ODRPackError.output(.spliceNotAnObject)
         }
         count += 1
     }

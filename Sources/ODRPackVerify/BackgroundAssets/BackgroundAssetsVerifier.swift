@@ -17,8 +17,7 @@ struct BackgroundAssetsVerifier {
 
     func verify() throws -> BuildVerifier.Report {
         guard let settings = manifest.backgroundAssets else {
-            throw ODRPackError.unusableInput(
-                "the build manifest has no backgroundAssets: rebuild it with odrpack build")
+            throw ODRPackError.buildManifest(.noBackgroundAssets)
         }
         let packs = try parallelMap(manifest.packs) { pack in
             BuildVerifier.PackReport(id: pack.id, file: pack.file, diagnostics: problems(of: pack, settings: settings))

@@ -33,8 +33,7 @@ import Testing
             try InputRoot("")
         }
         #expect(
-            throws: ODRPackError.unusableInput(
-                "--input-root '\(project.path("real/x"))' is not a folder: name the folder the inputs are in")
+            throws: ODRPackError.inputRoot(.notAFolder(project.path("real/x")))
         ) { try InputRoot(project.path("real/x")) }
         #expect(throws: ODRPackError.self) { try InputRoot(project.path("missing")) }
     }

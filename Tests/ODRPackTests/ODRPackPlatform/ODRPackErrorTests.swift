@@ -172,6 +172,24 @@ import Testing
                 .untrusted(path: "../odrpack.yml", absolute: "/r/odrpack.yml", why: .groupWritable(gid: 4321)),
                 "the manifest found, '../odrpack.yml' ('/r/odrpack.yml'), is not used: its group (gid 4321) may write it, so someone else could choose what odrpack packs; pass it as MANIFEST to use it anyway, or make it yours and writable only by you (chown, chmod go-w)"
             ),
+            (
+                .searchStartGone,
+                "the current folder no longer exists (was it removed?): cd to an existing folder, or pass MANIFEST"
+            ),
+            (
+                .searchStartUnnamed(SystemError(ENAMETOOLONG)),
+                "cannot name the current folder (\(SystemError(ENAMETOOLONG).reason)): cd to a shorter path, or pass the manifest's path as MANIFEST"
+            ),
+            (
+                .searchStartTooLong(bytes: 2000, limit: 1024),
+                "the current folder's path is over 1024 bytes (2000): run from a shorter path, or pass the manifest's path as MANIFEST"
+            ),
+            (.noResourcesFolder("Assets"), "no folder 'Assets': pass the folder that holds the resources"),
+            (
+                .resourcesRootIsFile("a.png"),
+                "'a.png' is a file: pass the folder that holds the resources (default: this folder)"
+            ),
+            (.exists("odrpack.yml"), "'odrpack.yml' exists: pass --force to overwrite it"),
         ]
         for (failure, message) in expected {
             #expect(ODRPackError.manifest(failure).description == message)
@@ -201,6 +219,7 @@ import Testing
                 .schemaVersion("m.json", found: 2, reads: 1),
                 "'m.json' has schemaVersion 2; this odrpack reads 1: rebuild it with this version"
             ),
+            (.noBackgroundAssets, "the build manifest has no backgroundAssets: rebuild it with odrpack build"),
         ]
         for (failure, message) in expected {
             #expect(ODRPackError.buildManifest(failure).description == message)
@@ -444,9 +463,9 @@ import Testing
     /// Each kind that still carries a sentence prints it whole and unchanged (the front end adds "odrpack: error: "
     /// once).
     @Test func everyOtherKindPrintsItsMessageAsIs() {
-        let messages = ["cannot copy 'a': no space", "'d' is not a build", "--flag does not apply"]
-        let kinds: [ODRPackError] = [.fileOperation(messages[0]), .unusableInput(messages[1]), .usage(messages[2])]
+        let messages = ["cannot copy 'a': no space", "--flag does not apply"]
+        let kinds: [ODRPackError] = [.fileOperation(messages[0]), .usage(messages[1])]
         #expect(kinds.map(\.description) == messages)
-        #expect("\(ODRPackError.unusableInput(messages[1]))" == messages[1])
+        #expect("\(ODRPackError.usage(messages[1]))" == messages[1])
     }
 }

@@ -28,7 +28,10 @@ import Testing
         case .folderLocked: return "locked"
         case .commandFailed: return "command-failed"
         case .library: return "library-failed"
-        case .unusableInput: return "unusable-input"
+        case .inputRoot: return "unusable-input"
+        case .output: return "unusable-input"
+        case .buildFolder: return "unusable-input"
+        case .buildInput: return "unusable-input"
         case .unbuildable: return "unbuildable"
         case .usage: return "usage"
         }
@@ -42,7 +45,8 @@ import Testing
         .network(StoreRequest(method: "GET", address: "/v1/apps"), .failed("x")),
         .refused(.partURLNotHTTPS(pack: "p")), .manifest(.missing("odrpack.yml")), .buildManifest(.missing("out")),
         .ipa(.appCount("a.ipa", count: 0)), .xcode(.notAProject("x")), .thin(.noInfoPlist("x")), .upload(.curlMissing),
-        .unusableInput("x"),
+        .inputRoot(.notAFolder("x")), .output(.spliceNotAnObject), .buildFolder(.interrupted("out")),
+        .buildInput(.sizeOverflow), .manifest(.exists("odrpack.yml")), .buildManifest(.noBackgroundAssets),
         .unbuildable(.notAFolder("x")),
         .usage("x"),
     ]

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ODRPackCore
+@testable import ODRPackPlatform
 
 /// docs/commands.md#init (SPEC 6.1, "Start from nothing"): `odrpack init [FOLDER]` and `plan --list-untagged`.
 @Suite struct InitCommandTests {
@@ -160,6 +161,21 @@ import Testing
         let missing = try CommandRunner.run(["init", "Nowhere"], in: project.root)
         #expect(missing.status == 2)
         #expect(missing.stderr.hasPrefix("odrpack: error: no folder 'Nowhere'"))
+    }
+
+    /// `ManifestTemplate` throws the facts of what init refuses: the resources-root and the manifest as given.
+    @Test func theTemplateThrowsItsFacts() throws {
+        let project = try TemporaryProject()
+        try project.file("Art/a.png", "a")
+        #expect(throws: ODRPackError.manifest(.noResourcesFolder("Nowhere"))) {
+            try ManifestTemplate.scan(resourcesRoot: "Nowhere", from: project.root.path)
+        }
+        #expect(throws: ODRPackError.manifest(.resourcesRootIsFile("Art/a.png"))) {
+            try ManifestTemplate.scan(resourcesRoot: "Art/a.png", from: project.root.path)
+        }
+        let template = try ManifestTemplate.scan(resourcesRoot: "Art", from: project.root.path)
+        let existing = project.path("Art/a.png")
+        #expect(throws: ODRPackError.manifest(.exists(existing))) { try template.write(to: existing, force: false) }
     }
 
     /// docs/commands.md#init (SPEC 6.2, "init writes what works"): every letter kept, case twins two tags, values

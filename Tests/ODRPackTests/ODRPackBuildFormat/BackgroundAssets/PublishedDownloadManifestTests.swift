@@ -32,14 +32,39 @@ import Testing
         }
     }
 
-    /// Through `load`: such a file is exit 2 (`unusableInput`), naming what is missing.
+    /// Through `load`: such a file is exit 2 (`buildInput`), naming what is missing.
     @Test func aFileWithoutDownloadSizeIsUnusable() throws {
         let project = try TemporaryProject()
         try project.file("live.json", #"{"assetPacks": [{"id": "a-1", "url": "https://x/a", "version": 3}]}"#)
         #expect {
             try PublishedDownloadManifest.load(FilePath(project.path("live.json")))
         } throws: { error in
-            "\(error)".contains("downloadSize")
+            guard case .buildInput(.publishedNotADownloadManifest(let path, let problem)) = error as? ODRPackError
+            else {
+                return false
+            }
+            return path == FilePath(project.path("live.json")) && problem.contains("downloadSize")
+        }
+    }
+
+    /// Through `load`: a file that is missing or not JSON is thrown as its facts, the path as given.
+    @Test func aMissingOrBrokenFileIsThrownAsItsFacts() throws {
+        let project = try TemporaryProject()
+        let missing = FilePath(project.path("missing.json"))
+        #expect(throws: ODRPackError.buildInput(.publishedUnreadable(missing, SystemError(ENOENT)))) {
+            try PublishedDownloadManifest.load(missing)
+        }
+        try project.file("broken.json", "{")
+        let broken = FilePath(project.path("broken.json"))
+        #expect(throws: ODRPackError.buildInput(.publishedNotJSON(broken))) {
+            try PublishedDownloadManifest.load(broken)
+        }
+    }
+
+    /// Sizes past Int64 are thrown as `size-overflow`, never a trap.
+    @Test func sizesPastInt64AreThrownAsTheirFact() {
+        #expect(throws: ODRPackError.buildInput(.sizeOverflow)) {
+            try ZipMetadata(count: 2, sizes: [Int64.max, 1])
         }
     }
 }

@@ -80,12 +80,10 @@ import Testing
         try project.manifest("version: 1\n", name: "outside.yml")
         let root = try InputRoot(project.path("in"))
         #expect(
-            throws: ODRPackError.unusableInput(
-                """
-                the manifest '\(project.path("outside.yml"))' leads to '\(project.path("outside.yml"))', outside \
-                --input-root '\(project.path("in"))': odrpack reads no file outside it (the inputs a build system \
-                declared); pass a manifest inside it (Bazel: the rule's manifest)
-                """)
+            throws: ODRPackError.inputRoot(
+                .leadsOutside(
+                    what: "the manifest '\(project.path("outside.yml"))'", leads: FilePath(project.path("outside.yml")),
+                    root: project.path("in"), fix: "pass a manifest inside it (Bazel: the rule's manifest)"))
         ) { try root.check(manifestPath: project.path("outside.yml")) }
         try project.file("in/broken.yml", "resources: [")
         try root.check(manifestPath: project.path("in/broken.yml"))
