@@ -64,14 +64,20 @@ struct OnDemandResourcesThinner {
         install(copies: copies, plists: plists, in: app, into: &result, change: &change)
         // A pack already embedded exactly as this build's is left where it is.
         Self.dropUnchangedInstalls(from: &change)
-        // A second thin of the same app with the same build: nothing to remove, the plists already there and, with
-        // --embed, every pack already in place as extracted (a dry run extracts nothing, so it cannot tell).
+        result.unchanged =
+            found.toRemove.isEmpty && isUnchanged(change, app: app, copies: copies, installsPlists: !plists.isEmpty)
+        return (result, change)
+    }
+
+    /// Whether `change` leaves the app as it is (a second thin of the same app with the same build): nothing to
+    /// remove, the plists already there and, with --embed, every pack already in place as extracted (a dry run
+    /// extracts nothing, so it cannot tell).
+    private func isUnchanged(_ change: AppTransaction, app: FilePath, copies: [String], installsPlists: Bool) -> Bool {
+        let options = thinner.options
         let embeddedInPlace =
             !options.dryRun && change.installs.isEmpty && change.createdFolders.isEmpty && change.writes.isEmpty
-        result.unchanged =
-            found.toRemove.isEmpty && change.removals.isEmpty && (options.embed ? embeddedInPlace : plists.isEmpty)
+        return change.removals.isEmpty && (options.embed ? embeddedInPlace : !installsPlists)
             && copies.allSatisfy { AppThinner.sameBytes(app.joined($0), buildFolder.joined($0)) }
-        return (result, change)
     }
 
     /// The build's plists thin copies into the app: OnDemandResources.plist, and the asset-pack manifest the build
