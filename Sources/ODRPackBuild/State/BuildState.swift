@@ -205,12 +205,6 @@ struct BuildState: Sendable, Equatable {
         return nil
     }
 
-    /// The metadata of a file on disk, or nil when it is missing (or its path, text from a state file or a manifest,
-    /// holds a NUL).
-    static func stamp(atPath path: String) -> FileStamp? {
-        FilePath(checking: path).flatMap(stamp(at:))
-    }
-
     /// The metadata of the file at `path` (links followed), or nil when it is missing.
     static func stamp(at path: FilePath) -> FileStamp? { SystemCall.status(path)?.stamp }
 

@@ -18,7 +18,7 @@ extension BuildCommandTests {
     }
 
     /// The state's metadata: unchanged when a build took the fast path (every other build writes it again).
-    func recordStamp(_ project: TemporaryProject) -> FileStamp? { BuildState.stamp(atPath: recordPath(project)) }
+    func recordStamp(_ project: TemporaryProject) -> FileStamp? { BuildState.stamp(at: FilePath(recordPath(project))) }
 
     /// Whether the state holds what the fast path needs to print the build again.
     func hasReplay(_ project: TemporaryProject) -> Bool {
