@@ -54,7 +54,7 @@ struct AppTransaction {
             for index in 0..<count {
                 let path = displaced(index, replaced: replaced)
                 if let failure = SystemCall.rename(path, to: aside.joined("\(index)")) {
-                    throw ODRPackError.systemCall("cannot remove '\(path.text)' from the app", failure)
+                    throw ODRPackError.io(.removeFromApp, path: path, failure)
                 }
                 movedAside += 1
             }

@@ -9,8 +9,9 @@ import Testing
 @Suite struct ODRPackErrorTests {
     @Test func aSystemCallFailureSaysWhatAndTheSystemsReason() {
         // ENOENT is 2 on Linux and on Darwin.
-        let error = ODRPackError.system("cannot open 'a.png'", 2)
-        #expect(error == .systemCall("cannot open 'a.png'", SystemError(2)))
+        let error = ODRPackError.system(.named(.open, "a.png"), 2)
+        #expect(error == .call(.named(.open, "a.png"), SystemError(2)))
+        #expect(error.systemError == SystemError(2) && error.jsonCode == "io" && error.path == nil)
         #expect(error.description == "cannot open 'a.png': " + SystemError(2).reason)
         #expect(SystemError(2).isMissing && !SystemError(2).reason.isEmpty)
     }
@@ -34,6 +35,10 @@ import Testing
             (.openFolder, "cannot open folder 'out/Levels/a b.zip'"), (.remove, "cannot remove 'out/Levels/a b.zip'"),
             (.resolve, "cannot resolve 'out/Levels/a b.zip'"),
             (.move(to: "out/b.zip"), "cannot move 'out/Levels/a b.zip' to 'out/b.zip'"),
+            (.makeLink, "cannot make the link 'out/Levels/a b.zip'"),
+            (.readLink, "cannot read the link 'out/Levels/a b.zip'"),
+            (.removeFromApp, "cannot remove 'out/Levels/a b.zip' from the app"),
+            (.copyFrom, "cannot open the last build's 'out/Levels/a b.zip' to copy its unchanged entries"),
         ]
         for (operation, words) in expected {
             let error = ODRPackError.system(operation, path, ENOSPC)
@@ -41,6 +46,11 @@ import Testing
             #expect(error.description == words + ": " + reason)
             #expect(error.path == path && error.systemError == SystemError(ENOSPC) && error.jsonCode == "io")
         }
+    }
+
+    /// A path that is no link fails `linkTarget` with `readLink` and the system's EINVAL.
+    @Test func readingALinkThatIsNoneNamesThePath() {
+        #expect(throws: ODRPackError.io(.readLink, path: "/", SystemError(EINVAL))) { try SystemCall.linkTarget("/") }
     }
 
     @Test func aFileOverItsBoundSaysWhatItIs() {
