@@ -27,8 +27,8 @@ extension ODRPackError {
         case .output(let failure): return failure.description
         case .buildFolder(let failure): return failure.description
         case .buildInput(let failure): return failure.description
-        case .fileOperation(let message), .usage(let message):
-            return message
+        case .file(let failure): return failure.description
+        case .usage(let message): return message
         }
     }
 

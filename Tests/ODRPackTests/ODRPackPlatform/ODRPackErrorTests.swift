@@ -470,12 +470,33 @@ import Testing
         }
     }
 
-    /// Each kind that still carries a sentence prints it whole and unchanged (the front end adds "odrpack: error: "
-    /// once).
-    @Test func everyOtherKindPrintsItsMessageAsIs() {
-        let messages = ["cannot copy 'a': no space", "--flag does not apply"]
-        let kinds: [ODRPackError] = [.fileOperation(messages[0]), .usage(messages[1])]
-        #expect(kinds.map(\.description) == messages)
-        #expect("\(ODRPackError.usage(messages[1]))" == messages[1])
+    /// The one kind that still carries a sentence prints it whole and unchanged (the front end adds
+    /// "odrpack: error: " once).
+    @Test func usagePrintsItsMessageAsIs() {
+        #expect(ODRPackError.usage("--flag does not apply").description == "--flag does not apply")
+        #expect("\(ODRPackError.usage("--flag does not apply"))" == "--flag does not apply")
+    }
+
+    /// A failure Foundation reports without an errno prints the sentence its producer wrote, byte for byte.
+    @Test func aFileFailurePrintsTheSentenceItReplaced() {
+        let expected: [(FileFailure, String)] = [
+            (
+                .linkUnreadable("app/a b", reason: "The file couldn't be opened."),
+                "cannot read the link 'app/a b': The file couldn't be opened."
+            ),
+            (.unreadable("A.app/Info.plist"), "cannot read 'A.app/Info.plist'"),
+            (
+                .rollBackFailed(
+                    cause: "cannot remove 'A.app/x' from the app: Permission denied",
+                    unrestored: ["A.app/x", "A.app/y"],
+                    aside: "A.app/.odrpack-removed"),
+                "cannot remove 'A.app/x' from the app: Permission denied; putting the app back also failed for "
+                    + "A.app/x, A.app/y (the removed files are in 'A.app/.odrpack-removed')"
+            ),
+        ]
+        for (failure, message) in expected {
+            #expect(ODRPackError.file(failure).description == message)
+            #expect(ODRPackError.file(failure).jsonCode == "io" && ODRPackError.file(failure).systemError == nil)
+        }
     }
 }

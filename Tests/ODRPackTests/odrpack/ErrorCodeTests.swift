@@ -13,7 +13,7 @@ import Testing
         switch error {
         case .io: return "io"
         case .call: return "io"
-        case .fileOperation: return "io"
+        case .file: return "io"
         case .fileTooLarge: return "unusable-input"
         case .http: return "unusable-input"
         case .network: return "unusable-input"
@@ -39,7 +39,8 @@ import Testing
 
     static let everyKind: [ODRPackError] = [
         .io(.write, path: "a.zip", SystemError(28)), .call(.currentFolder, SystemError(2)),
-        .fileOperation("x"), .fileTooLarge("the manifest", path: "odrpack.yaml", limit: 1), .changed(.whileRead("x")),
+        .file(.unreadable("x")), .fileTooLarge("the manifest", path: "odrpack.yaml", limit: 1),
+        .changed(.whileRead("x")),
         .folderLocked(.held("x")), .commandFailed(.signerChanged("x", pack: "p")), .library(.deflate(status: -2)),
         .http(StoreRequest(method: "GET", address: "/v1/apps"), status: 500, appleErrors: []),
         .network(StoreRequest(method: "GET", address: "/v1/apps"), .failed("x")),
