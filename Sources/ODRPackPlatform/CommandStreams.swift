@@ -11,7 +11,7 @@ import Foundation
 /// through one, so no output reaches the process's streams behind the back of the run that prints it.
 package protocol CommandOutput: Sendable {
     /// Writes all of `bytes`.
-    /// - Throws: `ODRPackError.systemCall` when the write fails (exit 2); a closed stdout is no failure.
+    /// - Throws: `ODRPackError.io` when the write fails (exit 2); a closed stdout is no failure.
     func write(bytes: UnsafeRawBufferPointer) throws
 
     /// A terminal: colour, the progress bar, and Ctrl-C's line break are for terminals only.

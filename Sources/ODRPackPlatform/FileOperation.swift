@@ -26,6 +26,12 @@ package enum FileOperation: Sendable, Equatable {
     case resolve
     /// A rename: the error's path is the source, this the destination.
     case move(to: FilePath)
+    case makeLink
+    case readLink
+    /// Removing a file from the app being thinned: `cannot remove 'x' from the app`.
+    case removeFromApp
+    /// Opening the last build's archive to copy its unchanged entries into the new one.
+    case copyFrom
 
     /// The words before the quoted path: `cannot write`.
     var verb: String {
@@ -50,6 +56,10 @@ package enum FileOperation: Sendable, Equatable {
         case .remove: return "cannot remove"
         case .resolve: return "cannot resolve"
         case .move: return "cannot move"
+        case .makeLink: return "cannot make the link"
+        case .readLink: return "cannot read the link"
+        case .removeFromApp: return "cannot remove"
+        case .copyFrom: return "cannot open the last build's"
         }
     }
 
@@ -58,6 +68,8 @@ package enum FileOperation: Sendable, Equatable {
         switch self {
         case .move(let destination): return " to '\(destination.text)'"
         case .flush: return " to the disk"
+        case .removeFromApp: return " from the app"
+        case .copyFrom: return " to copy its unchanged entries"
         default: return ""
         }
     }

@@ -51,8 +51,7 @@ package enum FolderWalk {
                 let name = listed.text ?? FilePath.shownText(of: listed.bytes)
                 if skipping(name) { continue }
                 let path = listed.path(in: folder)
-                let status = try SystemCall.requireStatus(
-                    path, followingLinks: false, "cannot stat '\(path.text)'")
+                let status = try SystemCall.requireStatus(path, followingLinks: false, .stat)
                 let bytes = relative.isEmpty ? listed.bytes : relative + [UInt8(ascii: "/")] + listed.bytes
                 let entry = Entry(
                     path: String(validating: bytes, as: UTF8.self) ?? FilePath.shownText(of: bytes), name: name,

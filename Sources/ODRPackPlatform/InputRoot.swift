@@ -75,7 +75,7 @@ package struct InputRoot: Sendable, Equatable {
             do {
                 target = try FileManager.default.destinationOfSymbolicLink(atPath: link.string)
             } catch {
-                throw ODRPackError.fileOperation("cannot read the link '\(link.text)': \(error.localizedDescription)")
+                throw ODRPackError.file(.linkUnreadable(link, reason: error.localizedDescription))
             }
             let targetPath = FilePath(target)
             let leads = targetPath.isAbsolute ? targetPath : Self.resolved(link.parent.pushing(targetPath))

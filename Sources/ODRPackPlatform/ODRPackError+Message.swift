@@ -6,7 +6,7 @@ extension ODRPackError {
         switch self {
         case .io(let operation, let path, let error):
             return "\(operation.verb) '\(path.text)'\(operation.object): \(error.reason)"
-        case .systemCall(let what, let error): return "\(what): \(error.reason)"
+        case .call(let failure, let error): return "\(failure): \(error.reason)"
         case .fileTooLarge(let what, let path, let limit):
             return "\(what) '\(path.text)' is over \(limit) bytes, more than it can be: is it the right file?"
         case .http(let request, let status, let errors): return Self.message(request, status: status, errors: errors)
@@ -27,8 +27,8 @@ extension ODRPackError {
         case .output(let failure): return failure.description
         case .buildFolder(let failure): return failure.description
         case .buildInput(let failure): return failure.description
-        case .fileOperation(let message), .usage(let message):
-            return message
+        case .file(let failure): return failure.description
+        case .usage(let message): return message
         }
     }
 

@@ -5,9 +5,10 @@
 #endif
 
 extension ODRPackError {
-    /// A failed system call with the errno it left (or the one given), e.g. `cannot open 'a.png': Permission denied`.
-    package static func system(_ what: String, _ code: Int32 = errno) -> ODRPackError {
-        .systemCall(what, SystemError(code))
+    /// A failed system call that names no `FilePath` with the errno it left (or the one given): `system(.named(.open,
+    /// "a.png"))` prints `cannot open 'a.png': Permission denied`.
+    package static func system(_ failure: SystemFailure, _ code: Int32 = errno) -> ODRPackError {
+        .call(failure, SystemError(code))
     }
 
     /// A failed file-system call on `path` with the errno it left (or the one given), its operation, path and errno

@@ -4,15 +4,17 @@
 /// A case carries the facts of the failure (the path, the errno, the request, the HTTP status, App Store Connect's
 /// codes), not a sentence: a caller acts on them and a test asserts them, and the message is made from them in one
 /// place, `description` (ODRPackError+Message.swift), when it is printed. The cases that still carry a sentence
-/// (`systemCall`, `fileOperation`, and `usage` by design) are the producers not yet moved to facts.
+/// (`usage`, by design: the command line's own words) are the producers not yet moved to facts.
 package enum ODRPackError: Error, CustomStringConvertible, Equatable {
     /// A file-system call on one path failed: what it was doing, the path, the errno the system gave. Made by
     /// `system(_:_:_:)`; prints as `cannot write 'x.zip': No space left on device`.
     case io(FileOperation, path: FilePath, SystemError)
-    /// A system call failed, said in a sentence (`cannot write 'x.zip'`) with the errno the system gave.
-    case systemCall(String, SystemError)
-    /// A file operation failed where the system gave no errno (Foundation's file manager): what, and its reason.
-    case fileOperation(String)
+    /// A system call failed where no `FilePath` holds what it names (getcwd, an output named as typed): what it was
+    /// doing, the errno the system gave. Prints as `cannot find the current folder: No such file or directory`.
+    case call(SystemFailure, SystemError)
+    /// A file operation failed where the system gave no errno (Foundation's file manager): which, on what, and
+    /// Foundation's reason where it gives one.
+    case file(FileFailure)
     /// A file read whole is over its bound (docs/build-output.md#bounded): what the file is (`the manifest`), its
     /// path, the bound in bytes.
     case fileTooLarge(String, path: FilePath, limit: Int)
@@ -68,7 +70,7 @@ package enum ODRPackError: Error, CustomStringConvertible, Equatable {
     /// A case moved from a sentence to facts keeps the code the sentence had. `usage` is exit 64, the rest exit 2.
     package var jsonCode: String {
         switch self {
-        case .io, .systemCall, .fileOperation: return "io"
+        case .io, .call, .file: return "io"
         case .changed: return "file-changed"
         case .folderLocked: return "locked"
         case .commandFailed: return "command-failed"
@@ -85,7 +87,7 @@ package enum ODRPackError: Error, CustomStringConvertible, Equatable {
     /// kinds that have none.
     package var systemError: SystemError? {
         switch self {
-        case .io(_, _, let error), .systemCall(_, let error), .manifest(.currentFolderUnnamed(let error)):
+        case .io(_, _, let error), .call(_, let error), .manifest(.currentFolderUnnamed(let error)):
             return error
         default: return nil
         }

@@ -87,12 +87,12 @@ package enum OutputFolder {
             if SystemCall.status(path, followingLinks: false)?.kind == .directory {
                 try removeFolder(path)
             } else if let error = SystemCall.removeFile(path), error.code != ENOENT {
-                throw ODRPackError.systemCall("cannot remove '\(path.text)'", error)
+                throw ODRPackError.io(.remove, path: path, error)
             }
         }
         let result = folder.withPlatformString { rmdir($0) }
         if result != 0, errno != ENOENT {
-            throw ODRPackError.systemCall("cannot remove '\(folder.text)'", .last)
+            throw ODRPackError.io(.remove, path: folder, .last)
         }
     }
 

@@ -57,15 +57,13 @@ package struct OutputTarget: Sendable {
         }
         if let descriptor = Self.descriptorNamed(path) {
             guard streams.stream(descriptor) != nil || fcntl(descriptor, F_GETFD) != -1 else {
-                throw ODRPackError.systemCall(
-                    "cannot write '\(path)': descriptor \(descriptor) is not open (redirect it in the shell, or name a file)",
-                    SystemError(EBADF))
+                throw ODRPackError.call(.descriptorNotOpen(path, descriptor: descriptor), SystemError(EBADF))
             }
             kind = .descriptor(descriptor)
             return
         }
         guard let file = given ?? FilePath(checking: path) else {
-            throw ODRPackError.systemCall("cannot write '\(path)'", SystemError(EINVAL))
+            throw ODRPackError.call(.named(.write, path), SystemError(EINVAL))
         }
         let status = SystemCall.status(file, followingLinks: true)
         if let status, let descriptor = Self.standardDescriptor(sameAs: status, streams: streams) {
@@ -75,7 +73,7 @@ package struct OutputTarget: Sendable {
         switch status?.kind {
         case nil, .regular?: kind = .file(file)
         case .directory?:
-            throw ODRPackError.systemCall("cannot write '\(path)': it is a folder: name a file", SystemError(EISDIR))
+            throw ODRPackError.call(.outputIsFolder(path), SystemError(EISDIR))
         case .symbolicLink?, .other?: kind = .inPlace(file)
         }
     }
@@ -186,7 +184,7 @@ package struct OutputTarget: Sendable {
             defer { SystemCall.closeFile(descriptor) }
             var sink = DocumentSink { chunk in
                 let failure = SystemCall.writeAll(descriptor, chunk)
-                guard failure == 0 else { throw ODRPackError.system("cannot write '\(path.text)'", failure) }
+                guard failure == 0 else { throw ODRPackError.system(.write, path, failure) }
             }
             try document.write(&sink)
             try sink.flush()
@@ -216,6 +214,6 @@ package struct OutputTarget: Sendable {
             return
         }
         let failure = SystemCall.writeAll(descriptor, chunk)
-        guard failure == 0 else { throw ODRPackError.system("cannot write '\(name)'", failure) }
+        guard failure == 0 else { throw ODRPackError.system(.named(.write, name), failure) }
     }
 }

@@ -16,14 +16,14 @@ package struct SourceFile {
     /// - Parameter expected: the metadata planning saw, for a resource; nil for a file the build made itself.
     package init(path: FilePath, name: String, expected: FileStamp?, size: Int64) throws {
         descriptor = path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw ODRPackError.system("cannot open '\(name)'") }
+        guard descriptor >= 0 else { throw ODRPackError.system(.named(.open, name)) }
         self.name = name
         self.size = size
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             let code = errno
             SystemCall.closeFile(descriptor)
-            throw ODRPackError.system("cannot stat '\(name)'", code)
+            throw ODRPackError.system(.named(.stat, name), code)
         }
         before = FileStamp(info)
         if before.size != size
@@ -76,7 +76,7 @@ package struct SourceFile {
             let count = pread(descriptor, buffer.baseAddress! + start, room, off_t(offset))
             if count < 0 {
                 if errno == EINTR { continue }
-                throw ODRPackError.system("cannot read '\(name)'")
+                throw ODRPackError.system(.named(.read, name))
             }
             if count == 0 { break }
             offset += Int64(count)
@@ -93,14 +93,14 @@ package struct SourceFile {
     /// Up to `count` bytes at `offset` (fewer only at the end of the file).
     package func read(at offset: Int64, count: Int, into destination: UnsafeMutableRawPointer) throws -> Int {
         let done = SystemCall.readFully(descriptor, into: destination, count: count, at: offset)
-        guard done >= 0 else { throw ODRPackError.system("cannot read '\(name)'") }
+        guard done >= 0 else { throw ODRPackError.system(.named(.read, name)) }
         return done
     }
 
     /// Throws when the file's size or time differ from when it was opened.
     package func checkUnchanged() throws {
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw ODRPackError.system("cannot stat '\(name)'") }
+        guard fstat(descriptor, &info) == 0 else { throw ODRPackError.system(.named(.stat, name)) }
         let after = FileStamp(info)
         guard after.size == before.size, after.modificationNanoseconds == before.modificationNanoseconds else {
             throw changed()

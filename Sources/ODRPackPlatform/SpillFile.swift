@@ -18,20 +18,20 @@ package final class SpillFile {
     package private(set) var size: Int64 = 0
 
     /// A new empty file in the folder of `path` (on the output's file system, which has the room the output needs).
-    /// - Throws: `ODRPackError.systemCall` ("cannot write '<path>'") when none can be made.
+    /// - Throws: `ODRPackError.call` ("cannot write '<path>'") when none can be made.
     package convenience init(beside path: String) throws {
         let folder = path.splitAtLastSlash().map { $0.folder.isEmpty ? "/" : String($0.folder) } ?? "."
-        if SystemCall.holdsNul(path) { throw ODRPackError.systemCall("cannot write '\(path)'", SystemError(EINVAL)) }
+        if SystemCall.holdsNul(path) { throw ODRPackError.call(.named(.write, path), SystemError(EINVAL)) }
         var descriptor = odrpack_open_unlinked(folder)
         if descriptor < 0 {
             let name = TemporaryName.path(beside: path) + "-spill"
             descriptor = open(name, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else { throw ODRPackError.system("cannot write '\(path)'") }
+            guard descriptor >= 0 else { throw ODRPackError.system(.named(.write, path)) }
             guard unlink(name) == 0 else {
                 let failure = errno
                 SystemCall.closeFile(descriptor)
                 _ = unlink(name)
-                throw ODRPackError.system("cannot write '\(path)'", failure)
+                throw ODRPackError.system(.named(.write, path), failure)
             }
         }
         self.init(descriptor: descriptor, path: path)
@@ -46,15 +46,15 @@ package final class SpillFile {
     deinit { SystemCall.closeFile(descriptor) }
 
     /// Appends all of `bytes`.
-    /// - Throws: `ODRPackError.systemCall` ("cannot write '<path>'", ENOSPC on a full disk).
+    /// - Throws: `ODRPackError.call` ("cannot write '<path>'", ENOSPC on a full disk).
     package func append(_ bytes: UnsafeRawBufferPointer) throws {
         let failure = SystemCall.writeAll(descriptor, bytes, at: size)
-        guard failure == 0 else { throw ODRPackError.system("cannot write '\(path)'", failure) }
+        guard failure == 0 else { throw ODRPackError.system(.named(.write, path), failure) }
         size += Int64(bytes.count)
     }
 
     /// Passes every byte appended, in order, a `buffer` at a time.
-    /// - Throws: `ODRPackError.systemCall` when a read fails or comes back short.
+    /// - Throws: `ODRPackError.call` when a read fails or comes back short.
     package func read(
         through buffer: UnsafeMutableRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
@@ -63,7 +63,7 @@ package final class SpillFile {
             let count = SystemCall.readFully(
                 descriptor, into: buffer.baseAddress!, count: Int(min(Int64(buffer.count), size - position)),
                 at: position)
-            guard count > 0 else { throw ODRPackError.system("cannot read back '\(path)'", count == 0 ? EIO : errno) }
+            guard count > 0 else { throw ODRPackError.system(.named(.readBack, path), count == 0 ? EIO : errno) }
             try body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             position += Int64(count)
         }

@@ -52,8 +52,6 @@ package enum StandardStream {
             closed.withLock { $0 = true }
             return
         }
-        throw ODRPackError.system(
-            "cannot write to \(descriptor == output ? "standard output" : descriptor == error ? "standard error" : "file descriptor \(descriptor)")",
-            failure)
+        throw ODRPackError.system(.writeStream(descriptor), failure)
     }
 }

@@ -95,13 +95,13 @@ package enum SystemCall {
         try? LocalFileSystem().status(path, followingLinks: followingLinks).get()
     }
 
-    /// An entry's status, or `ODRPackError.systemCall` saying `what` failed and why.
-    package static func requireStatus(_ path: FilePath, followingLinks: Bool = true, _ what: @autoclosure () -> String)
-        throws -> FileStatus
-    {
+    /// An entry's status, or `ODRPackError.call` of `failure` (the entry as the message names it) and why.
+    package static func requireStatus(
+        _ path: FilePath, followingLinks: Bool = true, _ failure: @autoclosure () -> SystemFailure
+    ) throws -> FileStatus {
         switch LocalFileSystem().status(path, followingLinks: followingLinks) {
         case .success(let status): return status
-        case .failure(let error): throw ODRPackError.systemCall(what(), error)
+        case .failure(let error): throw ODRPackError.call(failure(), error)
         }
     }
 
@@ -171,7 +171,7 @@ package enum SystemCall {
     }
 
     /// The target of the symbolic link `path`, as its bytes (a target that is not UTF-8 stays itself).
-    /// - Throws: `ODRPackError.systemCall` when `path` is no link or cannot be read.
+    /// - Throws: `ODRPackError.io` when `path` is no link or cannot be read.
     package static func linkTarget(_ path: FilePath) throws -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = path.withPlatformString { link in
@@ -179,7 +179,7 @@ package enum SystemCall {
                 readlink(link, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count)
             }
         }
-        guard count >= 0 else { throw ODRPackError.systemCall("cannot read the link '\(path.text)'", .last) }
+        guard count >= 0 else { throw ODRPackError.io(.readLink, path: path, .last) }
         return Array(buffer[..<count])
     }
 

@@ -474,7 +474,7 @@ package struct AppThinner {
         case .success(let bytes): data = Data(bytes)
         case .failure(let error) where error.code == EFBIG:
             throw ODRPackError.thin(.plistTooLarge(file, limit: maximumPlistBytes))
-        default: throw ODRPackError.fileOperation("cannot read '\(path)'")
+        default: throw ODRPackError.file(.unreadable(file))
         }
         var format = PropertyListSerialization.PropertyListFormat.xml
         guard let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: &format),

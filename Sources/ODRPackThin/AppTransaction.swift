@@ -54,7 +54,7 @@ struct AppTransaction {
             for index in 0..<count {
                 let path = displaced(index, replaced: replaced)
                 if let failure = SystemCall.rename(path, to: aside.joined("\(index)")) {
-                    throw ODRPackError.systemCall("cannot remove '\(path.text)' from the app", failure)
+                    throw ODRPackError.io(.removeFromApp, path: path, failure)
                 }
                 movedAside += 1
             }
@@ -69,12 +69,8 @@ struct AppTransaction {
                 movedAside: movedAside, replaced: replaced, placed: placed, staged: staged,
                 aside: madeAside ? aside : nil)
             guard unrestored.isEmpty else {
-                throw ODRPackError.fileOperation(
-                    """
-                    \(Self.describe(error)); putting the app back also failed for \
-                    \(unrestored.map(\.text).joined(separator: ", ")) (the removed files are in '\(aside.text)')
-                    """
-                )
+                throw ODRPackError.file(
+                    .rollBackFailed(cause: Self.describe(error), unrestored: unrestored, aside: aside))
             }
             throw error
         }

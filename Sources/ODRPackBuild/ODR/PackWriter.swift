@@ -384,7 +384,7 @@ final class PackWriter: PackFormatWriter {
         for entry in entries where !entry.isFolder {
             let path = root.slashJoined(entry.name)
             let file = FilePath(path)
-            let status = try SystemCall.requireStatus(file, "cannot stat '\(path)'")
+            let status = try SystemCall.requireStatus(file, .named(.stat, path))
             let stamp = status.stamp
             if written[PathKey(entry.name)] != nil && stamp.modificationNanoseconds == options.entryTime * 1_000_000_000
                 && status.permissions == 0o644 && stamp.size == entry.size

@@ -19,8 +19,7 @@ struct PreviousArchives {
             descriptors[archive] = descriptor
             return (descriptor, path)
         case .failure(let error):
-            throw ODRPackError.systemCall(
-                "cannot open the last build's '\(path.text)' to copy its unchanged entries", error)
+            throw ODRPackError.io(.copyFrom, path: path, error)
         }
     }
 

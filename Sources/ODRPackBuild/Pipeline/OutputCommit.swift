@@ -178,7 +178,7 @@ struct OutputCommit {
         try AtomicFile.stage(bytes, for: writesPath, durable: true).moveIntoPlace(syncingFolder: false)
         if SystemCall.status(manifestPath, followingLinks: false) != nil {
             if let error = SystemCall.rename(manifestPath, to: journalPath) {
-                throw ODRPackError.systemCall("cannot move '\(manifestPath.text)' to '\(journalPath.text)'", error)
+                throw ODRPackError.io(.move(to: journalPath), path: manifestPath, error)
             }
             record(.journaled)
         }
@@ -194,7 +194,7 @@ struct OutputCommit {
             let aside = try OutputFolder.moveAside(to)
             if let aside { record(.setAside(path: to, aside: aside)) }
             if let error = SystemCall.rename(from, to: to) {
-                throw ODRPackError.systemCall("cannot move '\(from.text)' to '\(to.text)'", error)
+                throw ODRPackError.io(.move(to: to), path: from, error)
             }
             record(.placed(path: to, aside: nil))
         }
@@ -225,7 +225,7 @@ struct OutputCommit {
     private func end() throws {
         for path in [writesPath, journalPath] {
             if let error = SystemCall.removeFile(path), error.code != ENOENT {
-                throw ODRPackError.systemCall("cannot remove '\(path.text)'", error)
+                throw ODRPackError.io(.remove, path: path, error)
             }
         }
         try OutputFolder.syncFolder(outputPath)

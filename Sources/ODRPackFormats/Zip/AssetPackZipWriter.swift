@@ -160,7 +160,7 @@ package final class AssetPackZipWriter {
             // Deflating did not make it smaller: the entry is stored instead (docs/build-output.md), its bytes streamed
             // again from `body` over what was written. Nothing of the entry is hashed yet.
             if let failure = SystemCall.truncate(descriptor, to: Int64(headerOffset)) {
-                throw ODRPackError.systemCall("cannot write '\(path.text)'", failure)
+                throw ODRPackError.io(.write, path: path, failure)
             }
             offset = headerOffset
             if content != nil { content = SHA256Hasher.paired() }
@@ -224,7 +224,7 @@ package final class AssetPackZipWriter {
                 from: headerOffset + reservedCount, to: headerOffset + UInt64(header.count), count: compressedSize)
         }
         let failure = header.withUnsafeBytes { SystemCall.writeAll(descriptor, $0, at: Int64(headerOffset)) }
-        guard failure == 0 else { throw ODRPackError.system("cannot write '\(path.text)'", failure) }
+        guard failure == 0 else { throw ODRPackError.system(.write, path, failure) }
     }
 
     /// Moves the last `count` bytes of the file from `from` back to `to` (an earlier offset), then ends the file there.
@@ -239,11 +239,11 @@ package final class AssetPackZipWriter {
             guard piece > 0 else { throw readBackFailure(piece) }
             let failure = SystemCall.writeAll(
                 descriptor, UnsafeRawBufferPointer(rebasing: buffer[..<piece]), at: Int64(to + done))
-            guard failure == 0 else { throw ODRPackError.system("cannot write '\(path.text)'", failure) }
+            guard failure == 0 else { throw ODRPackError.system(.write, path, failure) }
             done += UInt64(piece)
         }
         if let failure = SystemCall.truncate(descriptor, to: Int64(to + count)) {
-            throw ODRPackError.systemCall("cannot write '\(path.text)'", failure)
+            throw ODRPackError.io(.write, path: path, failure)
         }
         offset = to + count
     }
@@ -274,7 +274,7 @@ package final class AssetPackZipWriter {
     private static let spillChunk = 1 << 20
 
     /// Appends the central headers of the records in memory to the spill file (made now if need be) and forgets them.
-    /// - Throws: `ODRPackError.systemCall` ("cannot write '<path>'") when the spill cannot be made or written (a full
+    /// - Throws: `ODRPackError.io` ("cannot write '<path>'") when the spill cannot be made or written (a full
     ///   disk): the archive is then unfinished, and its caller removes it as after any other write error.
     private func spillRecords() throws {
         let spill = try self.spill ?? makeSpill()
@@ -392,7 +392,7 @@ package final class AssetPackZipWriter {
             failure = SystemCall.writeAll(descriptor, bytes)
             if hashing { Self.hash(bytes, into: &hasher, and: &content) }
         }
-        guard failure == 0 else { throw ODRPackError.system("cannot write '\(path.text)'", failure) }
+        guard failure == 0 else { throw ODRPackError.system(.write, path, failure) }
         offset += UInt64(bytes.count)
         // Linux starts writing dirty pages only at 10% of memory; asking every 16 MB keeps the disk busy while the CPU
         // works, so the build's final wait for stable storage (docs/build-output.md, Durable) is short.
@@ -433,7 +433,7 @@ package final class AssetPackZipWriter {
     private func readBackFailure(_ result: Int) -> ODRPackError {
         result == 0
             ? .changed(.shortenedWhileWritten(path))
-            : .system("cannot read back '\(path.text)'")
+            : .system(.readBack, path)
     }
 
     private func sizeMismatch(_ name: [UInt8], expected: Int64, got: Int64) -> ODRPackError {

@@ -77,7 +77,7 @@ package struct Console: Sendable {
     // is shown, never obeyed by the terminal; the colours Console adds itself are painted after.
 
     /// Human output on stdout; nothing under `--quiet`.
-    /// - Throws: `ODRPackError.systemCall` when the write fails (exit 2).
+    /// - Throws: `ODRPackError.io` when the write fails (exit 2).
     package func printOut(_ text: String) throws {
         guard !quiet else { return }
         try streams.output.write(Self.shown(text))

@@ -73,10 +73,10 @@ enum AppCopy {
         let path = file.text
         switch SystemCall.openForReading(file) {
         case .success(let opened): descriptor = opened
-        case .failure(let error): throw ODRPackError.systemCall("cannot read '\(path)'", error)
+        case .failure(let error): throw ODRPackError.io(.read, path: file, error)
         }
         defer { SystemCall.closeFile(descriptor) }
-        let size = try SystemCall.requireStatus(file, "cannot read '\(path)'").stamp.size
+        let size = try SystemCall.requireStatus(file, .read).stamp.size
         let directory = try ZipCentralDirectory(descriptor: descriptor, fileSize: UInt64(size))
         // Entries that share bytes, or that declare more than the work folder's file system has room for, are refused
         // before anything is written (docs/store.md#ipa): a small hostile IPA cannot fill the disk.
@@ -231,13 +231,13 @@ enum AppCopy {
 
     private static func link(_ path: FilePath, target: [UInt8]) throws {
         if let failure = SystemCall.makeLink(path, target: target) {
-            throw ODRPackError.systemCall("cannot make the link '\(path.text)'", failure)
+            throw ODRPackError.io(.makeLink, path: path, failure)
         }
     }
 
     private static func setPermissions(_ path: FilePath, _ permissions: FileMode) throws {
         if let failure = SystemCall.setPermissions(path, permissions) {
-            throw ODRPackError.systemCall("cannot set the mode of '\(path.text)'", failure)
+            throw ODRPackError.io(.setMode, path: path, failure)
         }
     }
 }

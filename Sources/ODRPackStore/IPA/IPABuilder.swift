@@ -86,7 +86,7 @@ package struct IPABuilder {
         guard manifest.format.kind.packsTravelInApp else {
             throw ODRPackError.usage("Background Assets packs are uploaded on their own: odrpack upload")
         }
-        let appStatus = try SystemCall.requireStatus(options.appPath, "cannot read the app '\(options.appPath.text)'")
+        let appStatus = try SystemCall.requireStatus(options.appPath, .readKind("the app"))
         let appIsFolder = appStatus.kind == .directory
         if appIsFolder { _ = try AppThinner.checkInputs(app: options.appPath, build: options.buildFolder) }
         // An app of another platform than the build's, before any work (docs/commands.md#platform).
@@ -337,7 +337,7 @@ package struct IPABuilder {
                 root, to: temporary, entryTime: options.entryTime, progress: progress)
             try SystemCall.makeDurable(folder: output.parent, written: [temporary])
             if let failure = SystemCall.rename(temporary, to: output) {
-                throw ODRPackError.systemCall("cannot write '\(options.outputPath.text)'", failure)
+                throw ODRPackError.io(.write, path: options.outputPath, failure)
             }
         } catch {
             _ = SystemCall.removeFile(temporary)
@@ -388,7 +388,7 @@ package struct IPABuilder {
     static func absolute(_ path: FilePath) throws -> FilePath {
         switch LocalFileSystem().absolute(path) {
         case .success(let absolute): return absolute.normalized
-        case .failure(let error): throw ODRPackError.systemCall("cannot find the current folder", error)
+        case .failure(let error): throw ODRPackError.call(.currentFolder, error)
         }
     }
 }

@@ -20,7 +20,7 @@ package struct UploadProgress: Sendable {
     package func add(_ bytes: Int64) { bar.add(bytes: bytes) }
 
     /// A pack finished: `line` on stdout (nil: nothing printed, `--json`) with the bar out of its way.
-    /// - Throws: `ODRPackError.systemCall` when the write fails (the caller's exit 2).
+    /// - Throws: `ODRPackError.io` when the write fails (the caller's exit 2).
     package func finished(printing line: String?) throws {
         defer { bar.unitFinished() }
         guard let line else { return }

@@ -35,7 +35,7 @@ package enum PackExtractor {
         if status.kind == .directory {
             for entry in try PackEntry.entries(ofFolder: source) {
                 let item = try SystemCall.requireStatus(
-                    source.joined(entry.name), followingLinks: false, "cannot stat '\(pack)/\(entry.name)'")
+                    source.joined(entry.name), followingLinks: false, .named(.stat, "\(pack)/\(entry.name)"))
                 let time = item.stamp.modificationNanoseconds / 1_000_000_000
                 // The entry's path is joined as text and made a `FilePath` once, at the call that makes it.
                 let path = destination.string.slashJoined(entry.name)

@@ -328,7 +328,7 @@ struct OnDemandResourcesVerifier {
         let buffer = ReadBuffer(size: 1 << 20)
         for entry in try PackEntry.entries(ofFolder: path) {
             let status = try SystemCall.requireStatus(
-                path.joined(entry.name), followingLinks: false, "cannot stat '\(entry.name)'")
+                path.joined(entry.name), followingLinks: false, .named(.stat, entry.name))
             let mode = status.permissions
             let wanted: FileMode = entry.isFolder ? 0o755 : 0o644
             if mode != wanted {

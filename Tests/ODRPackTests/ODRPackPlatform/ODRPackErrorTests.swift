@@ -9,8 +9,9 @@ import Testing
 @Suite struct ODRPackErrorTests {
     @Test func aSystemCallFailureSaysWhatAndTheSystemsReason() {
         // ENOENT is 2 on Linux and on Darwin.
-        let error = ODRPackError.system("cannot open 'a.png'", 2)
-        #expect(error == .systemCall("cannot open 'a.png'", SystemError(2)))
+        let error = ODRPackError.system(.named(.open, "a.png"), 2)
+        #expect(error == .call(.named(.open, "a.png"), SystemError(2)))
+        #expect(error.systemError == SystemError(2) && error.jsonCode == "io" && error.path == nil)
         #expect(error.description == "cannot open 'a.png': " + SystemError(2).reason)
         #expect(SystemError(2).isMissing && !SystemError(2).reason.isEmpty)
     }
@@ -34,6 +35,10 @@ import Testing
             (.openFolder, "cannot open folder 'out/Levels/a b.zip'"), (.remove, "cannot remove 'out/Levels/a b.zip'"),
             (.resolve, "cannot resolve 'out/Levels/a b.zip'"),
             (.move(to: "out/b.zip"), "cannot move 'out/Levels/a b.zip' to 'out/b.zip'"),
+            (.makeLink, "cannot make the link 'out/Levels/a b.zip'"),
+            (.readLink, "cannot read the link 'out/Levels/a b.zip'"),
+            (.removeFromApp, "cannot remove 'out/Levels/a b.zip' from the app"),
+            (.copyFrom, "cannot open the last build's 'out/Levels/a b.zip' to copy its unchanged entries"),
         ]
         for (operation, words) in expected {
             let error = ODRPackError.system(operation, path, ENOSPC)
@@ -41,6 +46,11 @@ import Testing
             #expect(error.description == words + ": " + reason)
             #expect(error.path == path && error.systemError == SystemError(ENOSPC) && error.jsonCode == "io")
         }
+    }
+
+    /// A path that is no link fails `linkTarget` with `readLink` and the system's EINVAL.
+    @Test func readingALinkThatIsNoneNamesThePath() {
+        #expect(throws: ODRPackError.io(.readLink, path: "/", SystemError(EINVAL))) { try SystemCall.linkTarget("/") }
     }
 
     @Test func aFileOverItsBoundSaysWhatItIs() {
@@ -460,12 +470,33 @@ import Testing
         }
     }
 
-    /// Each kind that still carries a sentence prints it whole and unchanged (the front end adds "odrpack: error: "
-    /// once).
-    @Test func everyOtherKindPrintsItsMessageAsIs() {
-        let messages = ["cannot copy 'a': no space", "--flag does not apply"]
-        let kinds: [ODRPackError] = [.fileOperation(messages[0]), .usage(messages[1])]
-        #expect(kinds.map(\.description) == messages)
-        #expect("\(ODRPackError.usage(messages[1]))" == messages[1])
+    /// The one kind that still carries a sentence prints it whole and unchanged (the front end adds
+    /// "odrpack: error: " once).
+    @Test func usagePrintsItsMessageAsIs() {
+        #expect(ODRPackError.usage("--flag does not apply").description == "--flag does not apply")
+        #expect("\(ODRPackError.usage("--flag does not apply"))" == "--flag does not apply")
+    }
+
+    /// A failure Foundation reports without an errno prints the sentence its producer wrote, byte for byte.
+    @Test func aFileFailurePrintsTheSentenceItReplaced() {
+        let expected: [(FileFailure, String)] = [
+            (
+                .linkUnreadable("app/a b", reason: "The file couldn't be opened."),
+                "cannot read the link 'app/a b': The file couldn't be opened."
+            ),
+            (.unreadable("A.app/Info.plist"), "cannot read 'A.app/Info.plist'"),
+            (
+                .rollBackFailed(
+                    cause: "cannot remove 'A.app/x' from the app: Permission denied",
+                    unrestored: ["A.app/x", "A.app/y"],
+                    aside: "A.app/.odrpack-removed"),
+                "cannot remove 'A.app/x' from the app: Permission denied; putting the app back also failed for "
+                    + "A.app/x, A.app/y (the removed files are in 'A.app/.odrpack-removed')"
+            ),
+        ]
+        for (failure, message) in expected {
+            #expect(ODRPackError.file(failure).description == message)
+            #expect(ODRPackError.file(failure).jsonCode == "io" && ODRPackError.file(failure).systemError == nil)
+        }
     }
 }

@@ -33,7 +33,7 @@ enum RawNames {
 
     /// Moves `from` to `to` (a rename).
     static func move(_ from: FilePath, to: FilePath) throws {
-        if let failure = SystemCall.rename(from, to: to) { throw ODRPackError.systemCall("rename", failure) }
+        if let failure = SystemCall.rename(from, to: to) { throw ODRPackError.io(.move(to: to), path: from, failure) }
     }
 
     /// Removes what a test made under a name Foundation cannot remove.

@@ -12,8 +12,8 @@ import Testing
     static func pinnedCode(_ error: ODRPackError) -> String {
         switch error {
         case .io: return "io"
-        case .systemCall: return "io"
-        case .fileOperation: return "io"
+        case .call: return "io"
+        case .file: return "io"
         case .fileTooLarge: return "unusable-input"
         case .http: return "unusable-input"
         case .network: return "unusable-input"
@@ -38,8 +38,9 @@ import Testing
     }
 
     static let everyKind: [ODRPackError] = [
-        .io(.write, path: "a.zip", SystemError(28)), .systemCall("cannot write 'a.zip'", SystemError(28)),
-        .fileOperation("x"), .fileTooLarge("the manifest", path: "odrpack.yaml", limit: 1), .changed(.whileRead("x")),
+        .io(.write, path: "a.zip", SystemError(28)), .call(.currentFolder, SystemError(2)),
+        .file(.unreadable("x")), .fileTooLarge("the manifest", path: "odrpack.yaml", limit: 1),
+        .changed(.whileRead("x")),
         .folderLocked(.held("x")), .commandFailed(.signerChanged("x", pack: "p")), .library(.deflate(status: -2)),
         .http(StoreRequest(method: "GET", address: "/v1/apps"), status: 500, appleErrors: []),
         .network(StoreRequest(method: "GET", address: "/v1/apps"), .failed("x")),
@@ -68,7 +69,7 @@ import Testing
     /// A path held apart prints as the same path written into the message did, byte for byte, and keeps its errno.
     @Test func aPathHeldApartPrintsAsBefore() {
         let apart = ODRPackError.system(.open, "Levels/a b.png", 2)
-        let written = ODRPackError.system("cannot open 'Levels/a b.png'", 2)
+        let written = ODRPackError.system(.named(.open, "Levels/a b.png"), 2)
         #expect(apart.description == written.description)
         #expect(apart.path == "Levels/a b.png" && written.path == nil)
         #expect(apart.systemError == SystemError(2) && written.systemError == SystemError(2))

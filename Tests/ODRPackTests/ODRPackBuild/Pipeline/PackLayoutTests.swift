@@ -15,7 +15,7 @@ import Testing
         let enumerator = FileManager.default.enumerator(atPath: folder)!
         while let relative = enumerator.nextObject() as? String {
             let status = try SystemCall.requireStatus(
-                FilePath(folder).joined(relative), followingLinks: false, "cannot stat '\(relative)'")
+                FilePath(folder).joined(relative), followingLinks: false, .named(.stat, relative))
             let bytes =
                 status.kind == .regular
                 ? (FileManager.default.contents(atPath: folder + "/" + relative).map(sha256Hex) ?? "?") : "dir"

@@ -139,14 +139,14 @@ import Testing
             descriptor: descriptor, path: FilePath(path), entryTime: 946_684_800, level: nil, centralMemoryLimit: 1
         ) { SpillFile(descriptor: open("/dev/full", O_RDWR | O_CLOEXEC), path: path) }
         try writer.add("a/", .folder)
-        #expect(throws: ODRPackError.systemCall("cannot write '\(path)'", SystemError(ENOSPC))) {
+        #expect(throws: ODRPackError.call(.named(.write, path), SystemError(ENOSPC))) {
             try writer.add("a/b/", .folder)
         }
         let refusing = try AssetPackZipWriter(
             descriptor: descriptor, path: FilePath(path), entryTime: 946_684_800, level: nil, centralMemoryLimit: 1
-        ) { throw ODRPackError.system("cannot write '\(path)'", EACCES) }
+        ) { throw ODRPackError.system(.named(.write, path), EACCES) }
         try refusing.add("a/", .folder)
-        #expect(throws: ODRPackError.systemCall("cannot write '\(path)'", SystemError(EACCES))) {
+        #expect(throws: ODRPackError.call(.named(.write, path), SystemError(EACCES))) {
             try refusing.add("a/b/", .folder)
         }
     }

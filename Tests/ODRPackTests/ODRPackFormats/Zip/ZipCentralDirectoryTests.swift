@@ -8,8 +8,10 @@ import Testing
 /// archive exactly, and refuse an end it does not expect rather than guess.
 @Suite struct ZipCentralDirectoryTests {
     func read(_ path: String) throws -> ZipCentralDirectory {
-        guard case .success(let descriptor) = SystemCall.openForReading(FilePath(path)) else {
-            throw ODRPackError.fileOperation("cannot open \(path)")
+        let descriptor: Int32
+        switch SystemCall.openForReading(FilePath(path)) {
+        case .success(let opened): descriptor = opened
+        case .failure(let error): throw ODRPackError.io(.open, path: FilePath(path), error)
         }
         defer { _ = SystemCall.closeFile(descriptor) }
         return try ZipCentralDirectory(
