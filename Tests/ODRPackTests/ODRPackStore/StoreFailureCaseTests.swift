@@ -8,17 +8,6 @@ import Testing
 /// The store commands' checks throw the facts of what they refuse (`ODRPackError.upload`, `.ipa`), asserted here on
 /// the library called directly; their words are pinned once, in UploadFailureMessageTests and ODRPackErrorTests.
 @Suite struct StoreFailureCaseTests {
-    static func thrown(_ body: () throws -> Void) -> ODRPackError? {
-        do {
-            try body()
-            return nil
-        } catch let error as ODRPackError {
-            return error
-        } catch {
-            return nil
-        }
-    }
-
     /// A Background Assets pack whose archive is `file` in the build folder.
     static func pack(_ id: String, file: String) -> BuildManifest.Pack {
         var pack = BuildManifest.Pack(
@@ -33,7 +22,7 @@ import Testing
         try project.file(UploadRecord.fileName, "{\"schemaVersion\": 99, \"packs\": {}}")
         let folder = FilePath(project.root.path)
         #expect(
-            Self.thrown { _ = try UploadRecord.load(folder: folder) }
+            ODRPackError.thrown { _ = try UploadRecord.load(folder: folder) }
                 == .upload(.recordDamaged(folder.joined(UploadRecord.fileName))))
     }
 
@@ -43,22 +32,28 @@ import Testing
         try project.file("empty.aar", "")
         try project.file("text.aar", "not an archive")
         #expect(
-            Self.thrown { _ = try BackgroundAssetsUpload.archive(Self.pack("level_1", file: "x.aar"), folder: folder) }
+            ODRPackError.thrown {
+                _ = try BackgroundAssetsUpload.archive(Self.pack("level_1", file: "x.aar"), folder: folder)
+            }
                 == .upload(.assetPackIDCharacters("level_1")))
         #expect(
-            Self.thrown { _ = try BackgroundAssetsUpload.archive(Self.pack("p", file: "empty.aar"), folder: folder) }
+            ODRPackError.thrown {
+                _ = try BackgroundAssetsUpload.archive(Self.pack("p", file: "empty.aar"), folder: folder)
+            }
                 == .upload(.archiveEmpty(folder.joined("empty.aar"))))
         #expect(
-            Self.thrown { _ = try BackgroundAssetsUpload.archive(Self.pack("p", file: "text.aar"), folder: folder) }
+            ODRPackError.thrown {
+                _ = try BackgroundAssetsUpload.archive(Self.pack("p", file: "text.aar"), folder: folder)
+            }
                 == .upload(.notAppleArchive(pack: "p", path: folder.joined("text.aar"))))
     }
 
     @Test func ipaRefusesAnAppThatIsNoFolderByNameAndAPathTheSignCommandCannotTake() throws {
         let project = try TemporaryProject()
         let root = FilePath(project.root.path)
-        #expect(Self.thrown { _ = try AppCopy.copyFolder("/", into: root) } == .ipa(.notAnAppFolder("/")))
+        #expect(ODRPackError.thrown { _ = try AppCopy.copyFolder("/", into: root) } == .ipa(.notAnAppFolder("/")))
         // Not below the current folder, and not UTF-8: no text names it.
         let app = try #require(FilePath(bytes: Array("/nonexistent-".utf8) + [0xE9] + Array("/A.app".utf8)))
-        #expect(Self.thrown { _ = try IPABuilder.commandText(of: app) } == .ipa(.signCommandPathNotText(app)))
+        #expect(ODRPackError.thrown { _ = try IPABuilder.commandText(of: app) } == .ipa(.signCommandPathNotText(app)))
     }
 }

@@ -340,15 +340,7 @@ import Testing
             var options = XcodeImporter.Options()
             options.target = target
             options.configuration = configuration
-            do {
-                _ = try XcodeImporter(options: options).importProject(at: path.path)
-                return nil
-            } catch let error as ODRPackError {
-                return error
-            } catch {
-                Issue.record("not an ODRPackError: \(error)")
-                return nil
-            }
+            return ODRPackError.thrown { _ = try XcodeImporter(options: options).importProject(at: path.path) }
         }
         let orchard = Self.fixtures.appendingPathComponent("Orchard/App/Orchard.xcodeproj")
         #expect(failure(orchard, target: "OrchardMac") == .xcode(.unsupportedSDK(target: "OrchardMac", sdk: "macosx")))

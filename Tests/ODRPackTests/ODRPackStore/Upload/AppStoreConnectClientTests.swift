@@ -65,20 +65,6 @@ import Testing
             expiration: Date().addingTimeInterval(expiresIn))
     }
 
-    /// The `ODRPackError` `body` throws (nil for none, or for another error, which a test then sees fail): the
-    /// tests assert its facts; its message is ODRPackErrorTests'.
-    static func failure(_ body: () throws -> Void) -> ODRPackError? {
-        do {
-            try body()
-            return nil
-        } catch let error as ODRPackError {
-            return error
-        } catch {
-            Issue.record("not an ODRPackError: \(error)")
-            return nil
-        }
-    }
-
     static let apps = StoreRequest(method: "GET", address: "http://127.0.0.1:8080/v1/apps")
     static let part = StoreRequest(pack: "p", method: "PUT", address: "https://bucket.example/part/1")
 
@@ -86,7 +72,8 @@ import Testing
         let transport = ScriptedTransport([Self.answer(503)])
         let clock = FakeUploadClock()
         let client = try Self.client(transport, clock: clock)
-        #expect(Self.failure { try Self.get(client) } == .network(Self.apps, .gaveUp(attempts: 6, lastCause: "503")))
+        #expect(
+            ODRPackError.thrown { try Self.get(client) } == .network(Self.apps, .gaveUp(attempts: 6, lastCause: "503")))
         #expect(transport.requests.count == 6)
         #expect(clock.sleeps == Self.seconds(1, 2, 4, 8, 16))
     }
@@ -123,7 +110,7 @@ import Testing
 
         let refused = ScriptedTransport([Self.answer(401)])
         #expect(
-            Self.failure { try Self.get(Self.client(refused, clock: clock), pack: "p") }
+            ODRPackError.thrown { try Self.get(Self.client(refused, clock: clock), pack: "p") }
                 == .http(StoreRequest(pack: "p", method: "GET", address: "/v1/apps"), status: 401, appleErrors: []))
         #expect(refused.requests.count == 2)
     }
@@ -136,7 +123,7 @@ import Testing
                 ])
                 let clock = FakeUploadClock()
                 let client = try Self.client(transport, clock: clock)
-                let failure = Self.failure {
+                let failure = ODRPackError.thrown {
                     _ = try client.request(
                         method, "/v1/backgroundAssets", body: method == "GET" ? nil : .object([]), pack: "p",
                         returning: IgnoredResource.self)
@@ -161,7 +148,7 @@ import Testing
             let transport = ScriptedTransport([
                 Self.answer(200, body: #"{"data": [], "links": {"next": "\#(next)"}}"#)
             ])
-            let failure = Self.failure {
+            let failure = ODRPackError.thrown {
                 _ = try Self.client(transport, clock: FakeUploadClock()).collection(
                     "/v1/apps", query: [], pack: nil, of: AppResource.self)
             }
@@ -199,7 +186,7 @@ import Testing
             #expect(clock.sleeps == Self.seconds(1))
         }
         let always = ScriptedTransport([Self.answer(307)])
-        let failure = Self.failure {
+        let failure = ODRPackError.thrown {
             _ = try Self.client(always, clock: FakeUploadClock()).sendPart(Self.operation(), descriptor: 3, pack: "p")
         }
         // The part's origin and path, never its query (a presigned URL's is a credential).
@@ -233,7 +220,7 @@ import Testing
 
     @Test func aPartGoesOnlyToHTTPSOrLoopbackHTTP() throws {
         let transport = ScriptedTransport([Self.answer(200)])
-        let failure = Self.failure {
+        let failure = ODRPackError.thrown {
             _ = try Self.client(transport, clock: FakeUploadClock()).sendPart(
                 Self.operation(url: "http://bucket.example/part/1"), descriptor: 3, pack: "p")
         }
@@ -249,7 +236,7 @@ import Testing
             var operation = Self.operation()
             operation.headers.append(("X-Amz-Meta", value))
             let transport = ScriptedTransport([Self.answer(200)])
-            let failure = Self.failure {
+            let failure = ODRPackError.thrown {
                 _ = try Self.client(transport, clock: FakeUploadClock()).sendPart(operation, descriptor: 3, pack: "p")
             }
             #expect(failure == .refused(.partHeaderControlCharacter(pack: "p")))
@@ -261,18 +248,18 @@ import Testing
         let large = ScriptedTransport([.failure(.tooLarge)])
         let clock = FakeUploadClock()
         #expect(
-            Self.failure { try Self.get(Self.client(large, clock: clock)) }
+            ODRPackError.thrown { try Self.get(Self.client(large, clock: clock)) }
                 == .network(Self.apps, .answerTooLarge(limit: 16 << 20)))
         #expect(large.requests.count == 1 && clock.sleeps.isEmpty)
         let missing = ScriptedTransport([.failure(.unavailable("gone"))])
         #expect(
-            Self.failure { try Self.get(Self.client(missing, clock: clock)) }
+            ODRPackError.thrown { try Self.get(Self.client(missing, clock: clock)) }
                 == .upload(.curlMissing))
     }
 
     @Test func aDryRunSendsNothingButGET() throws {
         let transport = ScriptedTransport([Self.ok])
-        let failure = Self.failure {
+        let failure = ODRPackError.thrown {
             _ = try Self.client(transport, clock: FakeUploadClock(), readOnly: true).request(
                 "POST", "/v1/backgroundAssets", body: .object([]), pack: nil, returning: IgnoredResource.self)
         }
@@ -324,7 +311,7 @@ import Testing
             ])
             let clock = FakeUploadClock()
             #expect(
-                Self.failure { try Self.get(Self.client(transport, clock: clock), pack: "p") }
+                ODRPackError.thrown { try Self.get(Self.client(transport, clock: clock), pack: "p") }
                     == .http(
                         StoreRequest(pack: "p", method: "GET", address: "/v1/apps"), status: status,
                         appleErrors: [AppleAPIError(code: "ENTITY_ERROR", detail: "no")]))
@@ -346,7 +333,7 @@ import Testing
         let elsewhere = HTTPRequest(method: "GET", url: URL(string: "http://127.0.0.1:8081/v1/apps")!, headers: [])
         var reached = false
         let what = StoreRequest(method: "GET", address: "http://127.0.0.1:8081/v1/apps")
-        let failure = Self.failure {
+        let failure = ODRPackError.thrown {
             _ = try authentication.intercept(elsewhere, what: what) { _ in
                 reached = true
                 return Self.ok
@@ -371,7 +358,7 @@ import Testing
         #expect(
             RetryMiddleware.cause(of: Self.answer(409)) == nil && RetryMiddleware.cause(of: .failure(.tooLarge)) == nil)
         var attempts = 0
-        let failure = Self.failure {
+        let failure = ODRPackError.thrown {
             _ = try retry.intercept(request, what: what) { _ in
                 attempts += 1
                 return .failure(.timedOut)
@@ -441,7 +428,7 @@ import Testing
             ).data == nil)
         let array = ScriptedTransport([Self.answer(200, body: "[1]")])
         #expect(
-            Self.failure { try Self.get(Self.client(array, clock: FakeUploadClock())) }
+            ODRPackError.thrown { try Self.get(Self.client(array, clock: FakeUploadClock())) }
                 == .network(Self.apps, .notJSON(status: 200)))
         #expect(
             APIErrors.items(in: Data(#"{"errors": [{"code": "A", "title": "t"}, {"code": 5, "detail": "d"}]}"#.utf8))
