@@ -535,11 +535,12 @@ package struct AppThinner {
 
     /// Whether `path` and `other` (links followed) are files of the same bytes: compared by size, then by SHA-256 a
     /// buffer at a time, so that a document of tens of MB is never held. False when either cannot be read.
-    static func sameBytes(_ path: FilePath, _ other: FilePath) -> Bool {
+    /// - Parameter buffer: the buffer to read through, for a caller comparing many files; else one of 1 MiB.
+    static func sameBytes(_ path: FilePath, _ other: FilePath, buffer: ReadBuffer? = nil) -> Bool {
         guard let left = SystemCall.status(path), let right = SystemCall.status(other), left.kind == .regular,
             right.kind == .regular, left.stamp.size == right.stamp.size
         else { return false }
-        let buffer = ReadBuffer(size: 1 << 20)
+        let buffer = buffer ?? ReadBuffer(size: 1 << 20)
         guard let first = try? SourceFile.sha256(of: path, size: left.stamp.size, buffer: buffer),
             let second = try? SourceFile.sha256(of: other, size: right.stamp.size, buffer: buffer)
         else { return false }

@@ -133,7 +133,7 @@ struct OnDemandResourcesThinner {
                 share.finish()
             }
         } catch {
-            for (staged, _) in change.installs { try? FileManager.default.removeItem(at: staged.fileURL) }
+            for (staged, _) in change.installs { try? OutputFolder.remove(staged) }
             for folder in change.createdFolders { SystemCall.removeFolderIfEmpty(folder) }
             throw error
         }
@@ -143,37 +143,34 @@ struct OnDemandResourcesThinner {
     /// kinds, modes, link targets and file bytes), removing what was staged: a second `thin --embed` with the same
     /// build replaces nothing.
     private static func dropUnchangedInstalls(from change: inout AppTransaction) {
+        let buffer = ReadBuffer(size: 1 << 20)
         change.installs.removeAll { install in
-            guard sameTree(install.from, install.to) else { return false }
-            try? FileManager.default.removeItem(at: install.from.fileURL)
+            guard sameTree(install.from, install.to, buffer: buffer) else { return false }
+            try? OutputFolder.remove(install.from)
             return true
         }
     }
 
     /// Whether the folders `first` and `second` hold the same tree: the same names (by bytes), each of the same kind
     /// and permission bits, links to the same target and files of the same bytes. False when either cannot be read.
-    static func sameTree(_ first: FilePath, _ second: FilePath) -> Bool {
+    private static func sameTree(_ first: FilePath, _ second: FilePath, buffer: ReadBuffer) -> Bool {
         guard let left = SystemCall.status(first, followingLinks: false),
             let right = SystemCall.status(second, followingLinks: false),
             left.kind == right.kind, left.permissions == right.permissions
         else { return false }
         switch left.kind {
         case .directory:
-            guard let leftNames = try? FolderNames.list(first).map(\.bytes),
-                let rightNames = try? FolderNames.list(second).map(\.bytes),
-                Set(leftNames) == Set(rightNames)
+            guard let names = try? FolderNames.list(first), let otherNames = try? FolderNames.list(second),
+                Set(names.map(\.bytes)) == Set(otherNames.map(\.bytes))
             else { return false }
-            return leftNames.allSatisfy { name in
-                guard let component = FilePath(bytes: name)?.lastComponent else { return false }
-                return sameTree(first.appending(component), second.appending(component))
-            }
+            return names.allSatisfy { sameTree($0.path(in: first), $0.path(in: second), buffer: buffer) }
         case .symbolicLink:
             guard let target = try? SystemCall.linkTarget(first), let other = try? SystemCall.linkTarget(second) else {
                 return false
             }
             return target == other
         case .regular:
-            return AppThinner.sameBytes(first, second)
+            return AppThinner.sameBytes(first, second, buffer: buffer)
         default:
             return false
         }
